@@ -1,0 +1,57 @@
+// A merge sort bound to one device: the only thing that runs. Never persisted.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include <cuda.h>
+
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
+#include "cccl_cache/cache/error.hpp"
+
+namespace cccl_cache::algos::merge_sort {
+
+// Move-only. Holds the loaded library, the per-device functions and every device
+// fact its calls need, all fixed at bind time: a call makes no device, context,
+// attribute or store query and allocates nothing. Calls are thread-safe (const).
+class Executable {
+ public:
+  Executable(Executable&&) noexcept;
+  Executable& operator=(Executable&&) noexcept;
+  ~Executable();
+
+  // Temp-storage bytes needed to sort `num_items` (the same number CUB's dispatch
+  // returns), computed from values fixed at bind time.
+  std::size_t temp_storage_bytes(std::uint64_t num_items) const noexcept;
+
+  // CUB's two-phase convention. d_temp_storage == nullptr: sets temp_storage_bytes
+  // and returns CUDA_SUCCESS. Otherwise sorts keys (and values, unless keys-only)
+  // from the input arrays into the output arrays (they may alias: in-place) on
+  // `stream`, which must belong to the bound device's primary context.
+  // Returns CUDA_ERROR_INVALID_VALUE if temp_storage_bytes is too small.
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                      const void* d_keys_in, const void* d_values_in,
+                      void* d_keys_out, void* d_values_out,
+                      std::uint64_t num_items, CUstream stream) const noexcept;
+
+  const Spec& spec() const noexcept;
+  int device() const noexcept;            // device ordinal bound to
+  std::uint32_t cc() const noexcept;
+
+  struct State;  // private; defined in src/
+
+ private:
+  explicit Executable(std::unique_ptr<State> state);
+  friend Result<Executable> bind(const BuildResult&, int);
+  std::unique_ptr<State> state_;
+};
+
+// Loads the cubin into `device`'s primary context, resolves every kernel to a
+// CUfunction once and reads the device facts the dispatch needs. The one way to
+// make an Executable: fresh builds and store hits both come through here.
+// Errors: driver (no such device, load failure), unsupported (the device's CC
+// differs from result.cc).
+Result<Executable> bind(const BuildResult& result, int device);
+
+}  // namespace cccl_cache::algos::merge_sort

@@ -1,0 +1,28 @@
+// The toolchain fingerprint: everything besides the spec that changes what a
+// build produces. It is part of every cache key and stored in every entry.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cccl_cache::algos {
+
+// Version of our BuildResult serialization. Bump on any change of the format
+// or of what a build produces for the same spec.
+inline constexpr std::uint32_t kBuildFormatVersion = 1;
+
+struct Toolchain {
+  std::uint32_t cccl_version = 0;   // CCCL_VERSION of the headers compiled against (3000001)
+  int nvrtc_major = 0, nvrtc_minor = 0;  // nvrtcVersion() at run time
+  int nvjitlink_major = 0, nvjitlink_minor = 0;
+  std::string compile_options;      // the NVRTC options common to every build, joined by ' '
+  std::uint32_t build_format_version = kBuildFormatVersion;
+
+  // "cccl-3.0.1 nvrtc-13.0 nvjitlink-13.0 fmt-1 opts-<8 hex digits of XXH3 of the options>"
+  std::string fingerprint() const;
+
+  // The toolchain of this process (queried once, thread-safe).
+  static const Toolchain& current();
+};
+
+}  // namespace cccl_cache::algos

@@ -1,0 +1,51 @@
+// Element types and comparators shared by all algorithm specs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cccl_cache::algos {
+
+// The numbers are part of the canonical spec encoding: never reuse one.
+enum class ScalarType : std::uint8_t {
+  none = 0,  // "no value type" (keys-only sorts)
+  int8 = 1, int16 = 2, int32 = 3, int64 = 4,
+  uint8 = 5, uint16 = 6, uint32 = 7, uint64 = 8,
+  float32 = 9, float64 = 10,
+};
+
+// "int32", "float64", "none", ...
+std::string_view name(ScalarType t) noexcept;
+// Size in bytes (0 for none).
+std::size_t size_of(ScalarType t) noexcept;
+// The CUDA C++ spelling used in generated sources ("::cuda::std::int32_t", "float", ...).
+std::string_view cuda_name(ScalarType t) noexcept;
+// Inverse of name(); also accepts "f32"/"f64"/"i32"/... short forms. nullopt if unknown.
+std::optional<ScalarType> parse_scalar_type(std::string_view text) noexcept;
+
+// The numbers are part of the canonical spec encoding: never reuse one.
+enum class ComparatorKind : std::uint8_t { less = 1, greater = 2, custom = 3 };
+
+// A strict weak ordering on keys. For `custom`, `source` is CUDA C++ that defines a
+// device function named `name` taking two keys by value and returning bool, e.g.
+//   name = "abs_less", source = "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }"
+struct Comparator {
+  ComparatorKind kind = ComparatorKind::less;
+  std::string name;    // custom only
+  std::string source;  // custom only
+
+  static Comparator less() { return {}; }
+  static Comparator greater() { return {ComparatorKind::greater, {}, {}}; }
+  static Comparator custom(std::string name, std::string source) {
+    return {ComparatorKind::custom, std::move(name), std::move(source)};
+  }
+  bool operator==(const Comparator&) const = default;
+};
+
+// "less", "greater", "custom:<name>".
+std::string describe(const Comparator& c);
+
+}  // namespace cccl_cache::algos

@@ -1,0 +1,57 @@
+// Store configuration. Every field has a documented default (see
+// config/cccl-cache.toml). Sources apply in a fixed order: built-in defaults,
+// then the TOML file, then the environment, then whatever the API caller sets
+// on the returned Config.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "cccl_cache/cache/error.hpp"
+
+namespace cccl_cache {
+
+struct Config {
+  // Cache directory. Default: $CCCL_CACHE_DIR, else $XDG_CACHE_HOME/cccl-cache,
+  // else ~/.cache/cccl-cache.
+  std::filesystem::path dir;
+  // Budget of live payload bytes; least recently used entries are evicted past it.
+  // Default 2 GiB. Env: CCCL_CACHE_MAX_SIZE (accepts "512M", "2G", bytes).
+  std::uint64_t max_size = 2ull << 30;
+  // Initial LMDB map size; the map grows by itself when full. Default 64 MiB.
+  std::uint64_t initial_map_size = 64ull << 20;
+  // Hard ceiling on the map size. Default 64 GiB.
+  std::uint64_t max_map_size = 64ull << 30;
+  // LMDB reader slots (processes x threads reading at once). Default 1024.
+  unsigned max_readers = 1024;
+  // When true the store is disabled: gets miss, puts are dropped. Env: CCCL_CACHE_DISABLE=1.
+  bool disabled = false;
+  // Open without writing anything (read-only media, prewarmed images). Env: CCCL_CACHE_READ_ONLY=1.
+  bool read_only = false;
+  // Shared cache: group members may read and write (directory 0770/2770, files 0660),
+  // and a directory owned by another user is accepted. Env: CCCL_CACHE_SHARED=1.
+  bool shared = false;
+  // Last-use stamps are flushed in batches at most this often (seconds). Default 60.
+  std::uint32_t touch_interval_s = 60;
+  // Log level name: off, error, warn, info, debug, trace. Default warn. Env: CCCL_CACHE_LOG_LEVEL.
+  std::string log_level = "warn";
+
+  // Defaults, then the file named by $CCCL_CACHE_CONFIG (if set) or `file` (if given and
+  // present), then the environment. A malformed file or value is an error naming the
+  // offending setting; a missing default file is not.
+  static Result<Config> load(const std::optional<std::filesystem::path>& file = std::nullopt);
+  // Only built-in defaults and the default directory; reads no file or environment.
+  static Config defaults();
+};
+
+// The default cache directory described above (reads the environment).
+std::filesystem::path default_cache_dir();
+
+// Parses "123", "64K", "512M", "2G", "1T" (binary units, optional trailing "B"/"iB").
+Result<std::uint64_t> parse_size(std::string_view text);
+// Parses "90s", "15m", "12h", "30d", "2w" into seconds.
+Result<std::uint64_t> parse_duration(std::string_view text);
+
+}  // namespace cccl_cache

@@ -1,0 +1,34 @@
+// Counters persisted in the store, readable by any process and the CLI.
+#pragma once
+
+#include <cstdint>
+
+namespace cccl_cache {
+
+// Persisted counters. The numbers are part of the on-disk format: never reuse one.
+enum class Counter : std::uint32_t {
+  hits = 1,
+  misses = 2,
+  puts = 3,
+  evictions = 4,
+  corrupt = 5,
+  bytes_written = 6,
+  bytes_evicted = 7,
+};
+
+struct StoreStats {
+  std::uint64_t hits = 0;
+  std::uint64_t misses = 0;
+  std::uint64_t puts = 0;
+  std::uint64_t evictions = 0;
+  std::uint64_t corrupt = 0;
+  std::uint64_t bytes_written = 0;
+  std::uint64_t bytes_evicted = 0;
+  std::uint64_t entries = 0;
+  std::uint64_t live_bytes = 0;   // sum of payload sizes of live entries
+  std::uint64_t budget_bytes = 0;
+  std::uint64_t map_size = 0;     // current LMDB map size
+  double hit_ratio() const { return hits + misses ? double(hits) / double(hits + misses) : 0.0; }
+};
+
+}  // namespace cccl_cache
