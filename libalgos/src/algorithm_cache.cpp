@@ -1,1 +1,195 @@
-// placeholder: being written
+// AlgorithmCache: spec + device -> bound executable, through the store.
+// Layers: bound executables of this process (shared lock, no allocation on a hit),
+// then the store (get, deserialize), then a build (NVRTC). Builds and store reads
+// for one (spec, CC) are single-flight within the process.
+#include "cccl_cache/algos/algorithm_cache.hpp"
+
+#include <atomic>
+#include <functional>
+#include <future>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+
+#include "cccl_cache/algos/merge_sort/build.hpp"
+#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/cache/log.hpp"
+#include "cuda_handles.hpp"
+
+namespace cccl_cache::algos {
+
+namespace ms = merge_sort;
+
+namespace {
+
+// The in-process key: the spec itself (compared field by field), not its digest, so
+// that a repeat needs no encoding or hashing of the canonical bytes.
+struct BoundKey {
+  ms::Spec spec;
+  int device;
+  bool operator==(const BoundKey&) const = default;
+};
+
+struct BoundKeyHash {
+  std::size_t operator()(const BoundKey& k) const noexcept {
+    std::size_t h = static_cast<std::size_t>(k.spec.key_type);
+    h = h * 31 + static_cast<std::size_t>(k.spec.value_type);
+    h = h * 31 + static_cast<std::size_t>(k.spec.offset_type);
+    h = h * 31 + static_cast<std::size_t>(k.spec.comparator.kind);
+    if (k.spec.comparator.kind == ComparatorKind::custom) {
+      h = h * 31 + std::hash<std::string>{}(k.spec.comparator.name);
+      h = h * 31 + std::hash<std::string>{}(k.spec.comparator.source);
+    }
+    return h * 31 + static_cast<std::size_t>(k.device);
+  }
+};
+
+// What one build-or-load produced, shared with concurrent waiters.
+struct Obtained {
+  Result<ms::BuildResult> result;
+  bool built = false;
+};
+
+Result<std::uint32_t> device_cc(int device) {
+  if (CUresult rc = cuInit(0); rc != CUDA_SUCCESS) return tl::unexpected(detail::driver_error("cuInit", rc));
+  CUdevice dev = 0;
+  if (CUresult rc = cuDeviceGet(&dev, device); rc != CUDA_SUCCESS)
+    return tl::unexpected(detail::driver_error("cuDeviceGet", rc));
+  int major = 0, minor = 0;
+  if (CUresult rc = cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+      rc != CUDA_SUCCESS)
+    return tl::unexpected(detail::driver_error("cuDeviceGetAttribute", rc));
+  if (CUresult rc = cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+      rc != CUDA_SUCCESS)
+    return tl::unexpected(detail::driver_error("cuDeviceGetAttribute", rc));
+  return static_cast<std::uint32_t>(major * 10 + minor);
+}
+
+}  // namespace
+
+struct AlgorithmCache::Impl {
+  std::shared_ptr<Store> store;
+
+  mutable std::shared_mutex bound_mutex;
+  std::unordered_map<BoundKey, std::shared_ptr<const ms::Executable>, BoundKeyHash> bound;
+
+  std::mutex flight_mutex;
+  std::map<CacheKey, std::shared_future<std::shared_ptr<const Obtained>>> in_flight;
+  std::map<int, std::uint32_t> device_ccs;  // under flight_mutex
+
+  std::atomic<std::uint64_t> builds{0}, store_hits{0}, memory_hits{0};
+  std::atomic<bool> warned_store_get{false}, warned_corrupt{false}, warned_store_put{false};
+
+  void warn_once(std::atomic<bool>& flag, const std::string& what) {
+    if (!flag.exchange(true)) logger()->warn("algorithm cache: {} (further such warnings suppressed)", what);
+  }
+
+  Result<std::uint32_t> cc_of(int device) {
+    std::lock_guard lock(flight_mutex);
+    if (auto it = device_ccs.find(device); it != device_ccs.end()) return it->second;
+    auto cc = device_cc(device);
+    if (cc) device_ccs.emplace(device, *cc);
+    return cc;
+  }
+
+  // Store hit, or build and put. Never called twice at once for one key (see obtain()).
+  std::shared_ptr<const Obtained> load_or_build(const ms::Spec& spec, std::uint32_t cc, const CacheKey& key) {
+    auto out = std::make_shared<Obtained>();
+    if (store) {
+      auto entry = store->get(key);
+      if (!entry) {
+        warn_once(warned_store_get, "store read failed, building instead: " + entry.error().describe());
+      } else if (*entry) {
+        auto loaded = ms::deserialize((*entry)->payload, cc);
+        if (loaded && loaded->spec == spec) {
+          store_hits.fetch_add(1, std::memory_order_relaxed);
+          out->result = std::move(*loaded);
+          return out;
+        }
+        warn_once(warned_corrupt, "unusable store entry " + key.to_string() + ", rebuilding: " +
+                                      (loaded ? std::string("spec mismatch") : loaded.error().describe()));
+      }
+    }
+    auto built = ms::build(spec, cc);
+    builds.fetch_add(1, std::memory_order_relaxed);
+    out->built = true;
+    if (built && store && !store->read_only()) {
+      EntryMeta meta;
+      meta.algorithm = ms::kAlgorithmName;
+      meta.summary = ms::summary(spec);
+      meta.toolchain = built->toolchain;
+      meta.payload_format = kBuildFormatVersion;
+      const auto bytes = ms::serialize(*built);
+      if (auto put = store->put(key, meta, bytes); !put)
+        warn_once(warned_store_put, "store write failed (the build is kept in memory only): " +
+                                        put.error().describe());
+    }
+    out->result = std::move(built);
+    return out;
+  }
+
+  // Single-flight: the first caller for `key` does the work, later ones wait for it.
+  std::shared_ptr<const Obtained> obtain(const ms::Spec& spec, std::uint32_t cc) {
+    const CacheKey key = ms::cache_key(spec, cc);
+    std::promise<std::shared_ptr<const Obtained>> promise;
+    {
+      std::unique_lock lock(flight_mutex);
+      if (auto it = in_flight.find(key); it != in_flight.end()) {
+        auto future = it->second;
+        lock.unlock();
+        return future.get();
+      }
+      in_flight.emplace(key, promise.get_future().share());
+    }
+    auto obtained = load_or_build(spec, cc, key);
+    {
+      std::lock_guard lock(flight_mutex);
+      in_flight.erase(key);
+    }
+    promise.set_value(obtained);
+    return obtained;
+  }
+};
+
+AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store) : impl_(std::make_unique<Impl>()) {
+  impl_->store = std::move(store);
+}
+
+AlgorithmCache::~AlgorithmCache() = default;
+
+Result<std::shared_ptr<const ms::Executable>> AlgorithmCache::merge_sort(const ms::Spec& spec, int device) {
+  BoundKey bound_key{spec, device};
+  {
+    std::shared_lock lock(impl_->bound_mutex);
+    if (auto it = impl_->bound.find(bound_key); it != impl_->bound.end()) {
+      impl_->memory_hits.fetch_add(1, std::memory_order_relaxed);
+      return it->second;
+    }
+  }
+  if (auto valid = ms::validate(spec); !valid) return tl::unexpected(valid.error());
+  auto cc = impl_->cc_of(device);
+  if (!cc) return tl::unexpected(cc.error());
+  auto obtained = impl_->obtain(spec, *cc);
+  if (!obtained->result) return tl::unexpected(obtained->result.error());
+  auto exe = ms::bind(*obtained->result, device);
+  if (!exe) return tl::unexpected(exe.error());
+  auto shared = std::make_shared<const ms::Executable>(std::move(*exe));
+  std::unique_lock lock(impl_->bound_mutex);
+  // A concurrent caller may have bound the same executable meanwhile: keep one.
+  auto [it, inserted] = impl_->bound.try_emplace(std::move(bound_key), std::move(shared));
+  return it->second;
+}
+
+Result<bool> AlgorithmCache::prewarm_merge_sort(const ms::Spec& spec, std::uint32_t cc) {
+  if (auto valid = ms::validate(spec); !valid) return tl::unexpected(valid.error());
+  auto obtained = impl_->obtain(spec, cc);
+  if (!obtained->result) return tl::unexpected(obtained->result.error());
+  return obtained->built;
+}
+
+AcquireStats AlgorithmCache::stats() const {
+  return AcquireStats{impl_->builds.load(), impl_->store_hits.load(), impl_->memory_hits.load()};
+}
+
+}  // namespace cccl_cache::algos

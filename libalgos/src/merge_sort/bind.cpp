@@ -1,1 +1,149 @@
-// placeholder: being written
+// bind(): the one way to make an Executable. Fresh builds and store hits both come
+// through here, so nothing after bind can tell them apart.
+#include <string>
+
+#include "cccl_cache/algos/merge_sort/executable.hpp"
+#include "cuda_handles.hpp"
+#include "merge_sort/dispatch.hpp"
+#include "merge_sort/executable_state.hpp"
+
+namespace cccl_cache::algos::merge_sort {
+
+namespace {
+
+using algos::detail::driver_error;
+
+Result<CUfunction> resolve(CUlibrary lib, const std::string& name, int min_block_threads) {
+  if (name.empty()) return fail(ErrorCode::invalid_argument, "bind: build result has an empty kernel name");
+  CUkernel kernel = nullptr;
+  if (CUresult rc = cuLibraryGetKernel(&kernel, lib, name.c_str()); rc != CUDA_SUCCESS)
+    return tl::unexpected(driver_error(("cuLibraryGetKernel(" + name + ")").c_str(), rc));
+  CUfunction fn = nullptr;
+  if (CUresult rc = cuKernelGetFunction(&fn, kernel); rc != CUDA_SUCCESS)
+    return tl::unexpected(driver_error("cuKernelGetFunction", rc));
+  // Under lazy loading (the driver's default) the function's code may still be
+  // unloaded here: load it now so that the first call is not the slow one.
+  CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_UNLOADED;
+  if (CUresult rc = cuFuncIsLoaded(&state, fn); rc != CUDA_SUCCESS)
+    return tl::unexpected(driver_error("cuFuncIsLoaded", rc));
+  if (state != CU_FUNCTION_LOADING_STATE_LOADED) {
+    if (CUresult rc = cuFuncLoad(fn); rc != CUDA_SUCCESS)
+      return tl::unexpected(driver_error("cuFuncLoad", rc));
+  }
+  int max_threads = 0;
+  if (CUresult rc = cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
+      rc != CUDA_SUCCESS)
+    return tl::unexpected(driver_error("cuFuncGetAttribute", rc));
+  if (max_threads < min_block_threads)
+    return fail(ErrorCode::invalid_argument,
+                "bind: kernel " + name + " allows " + std::to_string(max_threads) +
+                    " threads per block, the policy needs " + std::to_string(min_block_threads) +
+                    ": the build result's policy does not match its cubin");
+  return fn;
+}
+
+}  // namespace
+
+Result<Executable> bind(const BuildResult& result, int device) {
+  const Policy& policy = result.policy;
+  const std::size_t key_size = size_of(result.spec.key_type);
+  const std::size_t value_size = size_of(result.spec.value_type);
+  const detail::DispatchFn dispatch =
+      detail::select_dispatch(key_size, value_size, result.spec.offset_type);
+  if (dispatch == nullptr)
+    return fail(ErrorCode::unsupported, "bind: unsupported merge sort types (" + summary(result.spec) + ")");
+  if (policy.block_threads == 0 || policy.block_threads > 1024 || policy.items_per_tile == 0 ||
+      policy.items_per_tile % policy.block_threads != 0 || policy.items_per_tile > (1u << 20))
+    return fail(ErrorCode::invalid_argument,
+                "bind: implausible merge sort policy (block_threads " +
+                    std::to_string(policy.block_threads) + ", items_per_tile " +
+                    std::to_string(policy.items_per_tile) + ")");
+  if (result.cubin.empty()) return fail(ErrorCode::invalid_argument, "bind: build result has no cubin");
+
+  if (CUresult rc = cuInit(0); rc != CUDA_SUCCESS) return tl::unexpected(driver_error("cuInit", rc));
+  int count = 0;
+  if (CUresult rc = cuDeviceGetCount(&count); rc != CUDA_SUCCESS)
+    return tl::unexpected(driver_error("cuDeviceGetCount", rc));
+  if (device < 0 || device >= count)
+    return fail(ErrorCode::driver, "bind: no CUDA device " + std::to_string(device) + " (" +
+                                       std::to_string(count) + " present)");
+  CUdevice dev = 0;
+  if (CUresult rc = cuDeviceGet(&dev, device); rc != CUDA_SUCCESS)
+    return tl::unexpected(driver_error("cuDeviceGet", rc));
+  int major = 0, minor = 0;
+  if (CUresult rc = cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+      rc != CUDA_SUCCESS)
+    return tl::unexpected(driver_error("cuDeviceGetAttribute", rc));
+  if (CUresult rc = cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+      rc != CUDA_SUCCESS)
+    return tl::unexpected(driver_error("cuDeviceGetAttribute", rc));
+  const auto device_cc = static_cast<std::uint32_t>(major * 10 + minor);
+  if (device_cc != result.cc)
+    return fail(ErrorCode::unsupported, "bind: the build result is for sm_" + std::to_string(result.cc) +
+                                            " but device " + std::to_string(device) + " is sm_" +
+                                            std::to_string(device_cc) + "; build for this device");
+
+  auto state = std::make_unique<Executable::State>();
+  auto context = algos::detail::PrimaryContext::retain(dev);
+  if (!context) return tl::unexpected(context.error());
+  state->context = std::move(*context);
+  auto current = algos::detail::ScopedCurrentContext::push(state->context.get());
+  if (!current) return tl::unexpected(current.error());
+  auto library = algos::detail::Library::load_data(result.cubin.data());
+  if (!library) return tl::unexpected(library.error());
+  state->library = std::move(*library);
+
+  const int block_threads = static_cast<int>(policy.block_threads);
+  auto block_sort = resolve(state->library.get(), result.block_sort_kernel, block_threads);
+  if (!block_sort) return tl::unexpected(block_sort.error());
+  auto partition = resolve(state->library.get(), result.partition_kernel, 256);  // CUB launches it with 256
+  if (!partition) return tl::unexpected(partition.error());
+  auto merge = resolve(state->library.get(), result.merge_kernel, block_threads);
+  if (!merge) return tl::unexpected(merge.error());
+
+  detail::DispatchParams& p = state->params;
+  p.block_sort = *block_sort;
+  p.partition = *partition;
+  p.merge = *merge;
+  p.ptx_version = static_cast<int>(result.cc) * 10;
+  p.dependent_launch = result.cc >= 90;
+  p.block_threads = block_threads;
+  p.items_per_tile = static_cast<int>(policy.items_per_tile);
+  p.block_sort_vsmem_per_block = policy.block_sort_vsmem_per_block;
+  p.merge_vsmem_per_block = policy.merge_vsmem_per_block;
+  state->dispatch = dispatch;
+  state->layout = detail::make_layout(key_size, value_size, result.spec.offset_type, p);
+  state->spec = result.spec;
+  state->device = device;
+  state->cc = result.cc;
+  return Executable(std::move(state));
+}
+
+Executable::Executable(std::unique_ptr<State> state) : state_(std::move(state)) {}
+Executable::Executable(Executable&&) noexcept = default;
+Executable& Executable::operator=(Executable&&) noexcept = default;
+Executable::~Executable() = default;
+
+std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexcept {
+  return state_->layout.bytes(num_items);
+}
+
+CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                const void* d_keys_in, const void* d_values_in, void* d_keys_out,
+                                void* d_values_out, std::uint64_t num_items,
+                                CUstream stream) const noexcept {
+  const State& s = *state_;
+  if (d_temp_storage == nullptr) {
+    if (num_items > s.layout.max_items) return CUDA_ERROR_INVALID_VALUE;
+    temp_storage_bytes = s.layout.bytes(num_items);
+    return CUDA_SUCCESS;
+  }
+  return s.dispatch(s.params, d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in,
+                    d_keys_out, d_values_out, num_items, stream);
+}
+
+const Spec& Executable::spec() const noexcept { return state_->spec; }
+int Executable::device() const noexcept { return state_->device; }
+std::uint32_t Executable::cc() const noexcept { return state_->cc; }
+
+}  // namespace cccl_cache::algos::merge_sort

@@ -1,1 +1,204 @@
-// placeholder: being written
+// CCCL 3.0.1's cub::DispatchMergeSort (its host code, compiled here by nvcc) driven
+// by CUfunctions bound once: a kernel source returning them, a launcher factory
+// launching them with cuLaunchKernelEx (programmatic dependent launch where CUB asks
+// for it, at CC >= 9.0), and a runtime policy carrying the build's policy values.
+//
+// The device kernels were instantiated by the build (codegen.cpp) as
+//   DeviceMergeSortBlockSortKernel<Policy, K*, V*, K*, V*, OffsetT, cccl_cache_compare, K, V>
+// etc. with an empty comparator struct and cub::NullType values for keys-only sorts.
+// Host-side stand-ins with the same size and alignment give the dispatch the same
+// argument layout; nothing here depends on what the keys are.
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include <cub/device/dispatch/dispatch_merge_sort.cuh>
+
+#include "merge_sort/dispatch.hpp"
+
+namespace cccl_cache::algos::merge_sort::detail {
+namespace {
+
+template <std::size_t N>
+struct alignas(N) Bytes {
+  unsigned char b[N];
+};
+
+// Stands in for the device-side comparator: an empty struct (one byte, as a kernel parameter).
+struct EmptyCompare {};
+static_assert(sizeof(EmptyCompare) == 1);
+
+struct RuntimeMergeSortPolicy {
+  const DispatchParams* params;
+};
+
+// The "chained policy": the build already chose the policy for the target CC.
+struct RuntimePolicy {
+  const DispatchParams* params;
+  RuntimeMergeSortPolicy MergeSort() const { return {params}; }
+  template <class F>
+  cudaError_t Invoke(int /*ptx_version*/, F& op) const {
+    return op.Invoke(*this);
+  }
+};
+
+struct RuntimePolicyHub {
+  using MaxPolicy = RuntimePolicy;
+};
+
+struct RuntimeVSMemHelper {
+  static int BlockThreads(RuntimeMergeSortPolicy p) { return p.params->block_threads; }
+  // int: the partition kernel takes `int items_per_tile`.
+  static int ItemsPerTile(RuntimeMergeSortPolicy p) { return p.params->items_per_tile; }
+  static std::size_t BlockSortVSMemPerBlock(RuntimeMergeSortPolicy p) {
+    return static_cast<std::size_t>(p.params->block_sort_vsmem_per_block);
+  }
+  static std::size_t MergeVSMemPerBlock(RuntimeMergeSortPolicy p) {
+    return static_cast<std::size_t>(p.params->merge_vsmem_per_block);
+  }
+};
+
+struct BoundKernels {
+  const DispatchParams* params;
+  CUfunction MergeSortBlockSortKernel() const { return params->block_sort; }
+  CUfunction MergeSortPartitionKernel() const { return params->partition; }
+  CUfunction MergeSortMergeKernel() const { return params->merge; }
+};
+
+// CUB ignores the value doit() returns (it checks cudaPeekAtLastError, which does
+// not see driver launches), so the first launch error is kept in *status and later
+// launches of the same call are skipped.
+struct DriverLauncher {
+  dim3 grid;
+  dim3 block;
+  std::size_t shared_mem;
+  CUstream stream;
+  bool dependent_launch;
+  CUresult* status;
+
+  template <class... Args>
+  cudaError_t doit(CUfunction fn, const Args&... args) const {
+    if (*status != CUDA_SUCCESS) return cudaErrorLaunchFailure;
+    void* kernel_args[] = {const_cast<void*>(static_cast<const void*>(&args))...};
+    CUlaunchAttribute attribute[1];
+    attribute[0].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attribute[0].value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig config{};
+    config.gridDimX = grid.x;
+    config.gridDimY = grid.y;
+    config.gridDimZ = grid.z;
+    config.blockDimX = block.x;
+    config.blockDimY = block.y;
+    config.blockDimZ = block.z;
+    config.sharedMemBytes = static_cast<unsigned>(shared_mem);
+    config.hStream = stream;
+    config.attrs = attribute;
+    config.numAttrs = dependent_launch ? 1u : 0u;
+    const CUresult rc = cuLaunchKernelEx(&config, fn, kernel_args, nullptr);
+    if (rc != CUDA_SUCCESS) *status = rc;
+    return rc == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure;
+  }
+};
+
+struct DriverLauncherFactory {
+  const DispatchParams* params;
+  CUresult* status;
+
+  DriverLauncher operator()(dim3 grid, dim3 block, std::size_t shared_mem, cudaStream_t stream,
+                            bool dependent_launch = false) const {
+    return DriverLauncher{grid, block, shared_mem, stream,
+                          dependent_launch && params->dependent_launch, status};
+  }
+  cudaError_t PtxVersion(int& version) const {
+    version = params->ptx_version;
+    return cudaSuccess;
+  }
+};
+
+template <std::size_t K, std::size_t V, class OffsetT>
+CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
+                      std::size_t& temp_storage_bytes, const void* d_keys_in,
+                      const void* d_values_in, void* d_keys_out, void* d_values_out,
+                      std::uint64_t num_items, CUstream stream) noexcept {
+  using KeyT = Bytes<K>;
+  using ValueT = std::conditional_t<V == 0, cub::NullType, Bytes<V>>;
+  using Dispatch =
+      cub::DispatchMergeSort<KeyT*, ValueT*, KeyT*, ValueT*, OffsetT, EmptyCompare,
+                             RuntimePolicyHub, BoundKernels, DriverLauncherFactory,
+                             RuntimeVSMemHelper>;
+  if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
+    return CUDA_ERROR_INVALID_VALUE;
+  CUresult status = CUDA_SUCCESS;
+  const cudaError_t err = Dispatch::Dispatch(
+      d_temp_storage, temp_storage_bytes, static_cast<KeyT*>(const_cast<void*>(d_keys_in)),
+      static_cast<ValueT*>(const_cast<void*>(d_values_in)), static_cast<KeyT*>(d_keys_out),
+      static_cast<ValueT*>(d_values_out), static_cast<OffsetT>(num_items), EmptyCompare{}, stream,
+      BoundKernels{&params}, DriverLauncherFactory{&params, &status}, RuntimePolicy{&params});
+  if (status != CUDA_SUCCESS) return status;
+  if (err == cudaSuccess) return CUDA_SUCCESS;
+  if (err == cudaErrorInvalidValue) return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_ERROR_UNKNOWN;
+}
+
+template <std::size_t K, std::size_t V>
+DispatchFn for_offset(ScalarType offset_type) noexcept {
+  switch (offset_type) {
+    case ScalarType::int32: return &run_dispatch<K, V, std::int32_t>;
+    case ScalarType::uint32: return &run_dispatch<K, V, std::uint32_t>;
+    case ScalarType::int64: return &run_dispatch<K, V, std::int64_t>;
+    case ScalarType::uint64: return &run_dispatch<K, V, std::uint64_t>;
+    default: return nullptr;
+  }
+}
+
+template <std::size_t K>
+DispatchFn for_value(std::size_t value_size, ScalarType offset_type) noexcept {
+  switch (value_size) {
+    case 0: return for_offset<K, 0>(offset_type);
+    case 1: return for_offset<K, 1>(offset_type);
+    case 2: return for_offset<K, 2>(offset_type);
+    case 4: return for_offset<K, 4>(offset_type);
+    case 8: return for_offset<K, 8>(offset_type);
+    default: return nullptr;
+  }
+}
+
+std::uint64_t offset_max(ScalarType offset_type) noexcept {
+  switch (offset_type) {
+    case ScalarType::int32: return std::numeric_limits<std::int32_t>::max();
+    case ScalarType::uint32: return std::numeric_limits<std::uint32_t>::max();
+    case ScalarType::int64: return std::numeric_limits<std::int64_t>::max();
+    case ScalarType::uint64: return std::numeric_limits<std::uint64_t>::max();
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
+                           ScalarType offset_type) noexcept {
+  switch (key_size) {
+    case 1: return for_value<1>(value_size, offset_type);
+    case 2: return for_value<2>(value_size, offset_type);
+    case 4: return for_value<4>(value_size, offset_type);
+    case 8: return for_value<8>(value_size, offset_type);
+    default: return nullptr;
+  }
+}
+
+TempLayout make_layout(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                       const DispatchParams& params) noexcept {
+  TempLayout layout;
+  layout.items_per_tile = params.items_per_tile > 0 ? static_cast<std::uint64_t>(params.items_per_tile) : 1;
+  layout.key_size = key_size;
+  layout.value_size = value_size;
+  layout.offset_size = offset_max(offset_type) > std::numeric_limits<std::uint32_t>::max() ? 8 : 4;
+  layout.vsmem_per_tile = params.block_sort_vsmem_per_block > params.merge_vsmem_per_block
+                              ? params.block_sort_vsmem_per_block
+                              : params.merge_vsmem_per_block;
+  layout.max_items = offset_max(offset_type);
+  return layout;
+}
+
+}  // namespace cccl_cache::algos::merge_sort::detail

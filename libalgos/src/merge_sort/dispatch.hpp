@@ -1,0 +1,73 @@
+// CUB's merge-sort host dispatch driven by bound CUfunctions (dispatch.cu, built by
+// nvcc), and the closed-form temp-storage size. Private to libalgos.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda.h>
+
+#include "cccl_cache/algos/types.hpp"
+
+namespace cccl_cache::algos::merge_sort::detail {
+
+// Everything CUB's DispatchMergeSort asks of its policy, kernel source and launcher
+// factory, fixed at bind time.
+struct DispatchParams {
+  CUfunction block_sort = nullptr;
+  CUfunction partition = nullptr;
+  CUfunction merge = nullptr;
+  int ptx_version = 0;            // cc * 10: CUB's policy thresholds are written 500 .. 1000
+  bool dependent_launch = false;  // programmatic dependent launch (CC >= 9.0), as CUB does
+  int block_threads = 0;
+  int items_per_tile = 0;
+  std::uint64_t block_sort_vsmem_per_block = 0;
+  std::uint64_t merge_vsmem_per_block = 0;
+};
+
+// One instantiation of cub::DispatchMergeSort for a (key size, value size, offset type).
+// d_temp_storage == nullptr: sets temp_storage_bytes (pure arithmetic, no driver call).
+// Otherwise launches the three kernels with cuLaunchKernelEx. Returns
+// CUDA_ERROR_INVALID_VALUE if num_items exceeds the offset type or the temp storage
+// is too small, or the first launch error.
+using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
+                                std::size_t& temp_storage_bytes, const void* d_keys_in,
+                                const void* d_values_in, void* d_keys_out, void* d_values_out,
+                                std::uint64_t num_items, CUstream stream) noexcept;
+
+// The instantiation for these sizes (value_size 0: keys only), or nullptr when
+// unsupported (key size not 1/2/4/8, value size not 0/1/2/4/8, non-integer offset).
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
+                           ScalarType offset_type) noexcept;
+
+// The temp-storage size in closed form, from values fixed at bind time. Mirrors
+// DispatchMergeSort::Invoke + AliasTemporaries in CCCL 3.0.1: four allocations
+// (merge partitions, key buffer, value buffer, virtual shared memory), each rounded
+// up to 256 bytes, plus 255 bytes of alignment slack; zero items need zero bytes.
+// test_temp_storage checks it equal to the dispatch's own answer.
+struct TempLayout {
+  std::uint64_t items_per_tile = 1;
+  std::uint64_t key_size = 0;
+  std::uint64_t value_size = 0;   // 0 for keys only
+  std::uint64_t offset_size = 0;
+  std::uint64_t vsmem_per_tile = 0;  // max(block sort, merge) virtual shared memory per block
+  std::uint64_t max_items = 0;    // largest count the offset type can index
+
+  static constexpr std::uint64_t round256(std::uint64_t x) noexcept { return (x + 255) & ~std::uint64_t{255}; }
+
+  // 0 for num_items == 0 or num_items > max_items.
+  std::size_t bytes(std::uint64_t num_items) const noexcept {
+    if (num_items == 0 || num_items > max_items) return 0;
+    const std::uint64_t tiles = num_items / items_per_tile + (num_items % items_per_tile != 0);
+    return static_cast<std::size_t>(round256((1 + tiles) * offset_size) +
+                                    round256(num_items * key_size) +
+                                    round256(num_items * value_size) +
+                                    round256(tiles * vsmem_per_tile) + 255);
+  }
+};
+
+// The layout for a (key size, value size, offset type) and policy.
+TempLayout make_layout(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                       const DispatchParams& params) noexcept;
+
+}  // namespace cccl_cache::algos::merge_sort::detail

@@ -1,0 +1,22 @@
+// The inside of a bound merge sort (Executable::State). Private to libalgos.
+#pragma once
+
+#include "cccl_cache/algos/merge_sort/executable.hpp"
+#include "cuda_handles.hpp"
+#include "merge_sort/dispatch.hpp"
+
+namespace cccl_cache::algos::merge_sort {
+
+struct Executable::State {
+  // Declaration order matters: the library is unloaded before the context is released.
+  algos::detail::PrimaryContext context;
+  algos::detail::Library library;
+  Spec spec;
+  int device = -1;
+  std::uint32_t cc = 0;
+  detail::DispatchParams params;
+  detail::DispatchFn dispatch = nullptr;
+  detail::TempLayout layout;
+};
+
+}  // namespace cccl_cache::algos::merge_sort

@@ -1,0 +1,141 @@
+// The closed-form temp-storage size must equal what CUB's own DispatchMergeSort
+// (CCCL 3.0.1, driven through our runtime policy) answers, for every key / value /
+// offset combination, several policies and many sizes. No GPU needed: the dispatch's
+// size path makes no driver call.
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "merge_sort/dispatch.hpp"
+
+namespace {
+
+using cccl_cache::algos::ScalarType;
+namespace d = cccl_cache::algos::merge_sort::detail;
+
+d::DispatchParams policy(int threads, int items_per_thread, std::uint64_t bs_vsmem, std::uint64_t merge_vsmem) {
+  d::DispatchParams p;
+  p.ptx_version = 900;
+  p.dependent_launch = true;
+  p.block_threads = threads;
+  p.items_per_tile = threads * items_per_thread;
+  p.block_sort_vsmem_per_block = bs_vsmem;
+  p.merge_vsmem_per_block = merge_vsmem;
+  return p;
+}
+
+std::vector<std::uint64_t> sizes_for(ScalarType offset) {
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t n = 0; n <= 40; ++n) sizes.push_back(n);
+  for (std::uint64_t n : {97ull, 255ull, 256ull, 257ull, 1023ull, 2047ull, 2048ull, 2049ull, 4351ull,
+                          4352ull, 4353ull, 7679ull, 7680ull, 7681ull, 65521ull, 65536ull, 65537ull,
+                          1000003ull, 1ull << 20, (1ull << 20) + 1, 16777213ull, 1ull << 24, 1ull << 26,
+                          (1ull << 28) + 3})
+    sizes.push_back(n);
+  sizes.push_back(std::numeric_limits<std::int32_t>::max());
+  if (offset != ScalarType::int32) {
+    sizes.push_back(1ull << 31);
+    sizes.push_back((1ull << 31) + 5);
+    sizes.push_back(std::numeric_limits<std::uint32_t>::max());
+  }
+  if (offset == ScalarType::int64 || offset == ScalarType::uint64) {
+    sizes.push_back((1ull << 32) + 17);
+    sizes.push_back((1ull << 40) + 3);
+  }
+  return sizes;
+}
+
+std::uint64_t max_items(ScalarType offset) {
+  switch (offset) {
+    case ScalarType::int32: return std::numeric_limits<std::int32_t>::max();
+    case ScalarType::uint32: return std::numeric_limits<std::uint32_t>::max();
+    case ScalarType::int64: return std::numeric_limits<std::int64_t>::max();
+    default: return std::numeric_limits<std::uint64_t>::max();
+  }
+}
+
+std::size_t cub_answer(d::DispatchFn fn, const d::DispatchParams& p, std::uint64_t n, CUresult& rc) {
+  std::size_t bytes = 12345;  // must be overwritten
+  rc = fn(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, n, nullptr);
+  return bytes;
+}
+
+TEST(TempStorage, ClosedFormEqualsCubDispatchForEveryCombination) {
+  const std::vector<d::DispatchParams> policies = {
+      policy(256, 17, 0, 0),        // CUB's sm_60+ policy for 4-byte keys
+      policy(512, 15, 0, 0),        // CUB's sm_52 policy
+      policy(256, 11, 0, 0),
+      policy(64, 3, 0, 0),
+      policy(128, 7, 20480, 18432),  // virtual shared memory (large types)
+      policy(64, 1, 1000, 4096),
+  };
+  int checked = 0;
+  for (std::size_t key : {1u, 2u, 4u, 8u}) {
+    for (std::size_t value : {0u, 1u, 2u, 4u, 8u}) {
+      for (ScalarType offset : {ScalarType::int32, ScalarType::uint32, ScalarType::int64, ScalarType::uint64}) {
+        const d::DispatchFn fn = d::select_dispatch(key, value, offset);
+        ASSERT_NE(fn, nullptr) << key << "/" << value;
+        for (const auto& p : policies) {
+          const d::TempLayout layout = d::make_layout(key, value, offset, p);
+          for (std::uint64_t n : sizes_for(offset)) {
+            CUresult rc = CUDA_ERROR_UNKNOWN;
+            const std::size_t expected = cub_answer(fn, p, n, rc);
+            ASSERT_EQ(rc, CUDA_SUCCESS);
+            ASSERT_EQ(layout.bytes(n), expected)
+                << "key " << key << " value " << value << " offset " << static_cast<int>(offset)
+                << " tile " << p.items_per_tile << " vsmem " << p.block_sort_vsmem_per_block << " n " << n;
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 10000);
+}
+
+TEST(TempStorage, MatchesNvccBuiltCubForFloatKeys) {
+  // cub::DeviceMergeSort (nvcc, sm_90) asks 8,703 bytes for 2,048 float keys with
+  // 64-bit offsets (256 threads x 17 items), as measured on the H200 (DESIGN-NOTES).
+  const auto p = policy(256, 17, 0, 0);
+  const d::TempLayout layout = d::make_layout(4, 0, ScalarType::int64, p);
+  EXPECT_EQ(layout.bytes(2048), 8703u);
+  // By hand: 2 partitions * 8 B -> 256; 2,048 * 4 B = 8,192; + 255 slack.
+  EXPECT_EQ(layout.bytes(2048), 256u + 8192u + 255u);
+  EXPECT_EQ(layout.bytes(0), 0u);
+}
+
+TEST(TempStorage, CountBeyondOffsetTypeIsRejected) {
+  const auto p = policy(256, 17, 0, 0);
+  for (ScalarType offset : {ScalarType::int32, ScalarType::uint32}) {
+    const d::DispatchFn fn = d::select_dispatch(4, 4, offset);
+    const d::TempLayout layout = d::make_layout(4, 4, offset, p);
+    const std::uint64_t too_many = max_items(offset) + 1;
+    CUresult rc = CUDA_SUCCESS;
+    cub_answer(fn, p, too_many, rc);
+    EXPECT_EQ(rc, CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(layout.bytes(too_many), 0u);
+    EXPECT_EQ(layout.max_items, max_items(offset));
+  }
+}
+
+TEST(TempStorage, TooSmallTempStorageIsInvalidValue) {
+  // The sort path checks the size before any launch: a fake pointer never reaches the driver.
+  const auto p = policy(256, 17, 0, 0);
+  const d::DispatchFn fn = d::select_dispatch(4, 0, ScalarType::int64);
+  const d::TempLayout layout = d::make_layout(4, 0, ScalarType::int64, p);
+  std::size_t bytes = layout.bytes(5000) - 1;
+  alignas(256) static unsigned char fake[1];
+  EXPECT_EQ(fn(p, fake, bytes, fake, nullptr, fake, nullptr, 5000, nullptr), CUDA_ERROR_INVALID_VALUE);
+}
+
+TEST(TempStorage, UnsupportedSizesHaveNoDispatch) {
+  EXPECT_EQ(d::select_dispatch(3, 0, ScalarType::int64), nullptr);
+  EXPECT_EQ(d::select_dispatch(16, 0, ScalarType::int64), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 3, ScalarType::int64), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 0, ScalarType::float32), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 0, ScalarType::none), nullptr);
+}
+
+}  // namespace
