@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The whole side-by-side benchmark, in one call, ON THE GPU MACHINE, from the
+# repository root:
+#
+#   bench/peers/run_all.sh [--quick]
+#
+# Needs: the carried wheels in .whl/ (bench/peers/fetch_wheels.sh, run on the
+# development machine) and, for our side, the binaries carried in .devcarry/
+# (scripts/gpu/prepare.sh); run with carry [".whl", ".devcarry"].
+#
+# Parts, each logged and each allowed to fail without stopping the others:
+#   1. environment (GPU, driver, Python packages)
+#   2. install the cuda-cccl wheel into /tmp/site (+ fallbacks if import fails)
+#   3. bench/peers/reference_bench.py -> $OUT/reference.json
+#   4. our C++ benchmarks: scripts/gpu/run.sh (its files go to $OUT/ours/)
+#   5. bench/peers/report.py -> $OUT/peers-report.md (also printed last)
+# Everything is logged to $OUT/peers.log. Total runtime is bounded by per-part
+# timeouts (about 6 minutes at most; about 1-2 minutes expected).
+#
+# --quick: fewer trials and sort sizes up to 2^20 (a smoke test).
+set -u
+set -o pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+root="$PWD"
+OUT="${OUT:-$root/peers-out}"
+mkdir -p "$OUT" "$OUT/ours"
+export PYTHONUNBUFFERED=1
+log="$OUT/peers.log"
+: >"$log"
+failures=()
+quick=0
+[[ "${1:-}" == "--quick" ]] && quick=1
+
+say() { echo "$*" | tee -a "$log"; }
+
+# run_part NAME TIMEOUT_S CMD...: runs CMD with a timeout, output to the log
+# and the terminal; records a failure without stopping the script.
+run_part() {
+  local name="$1" limit="$2"; shift 2
+  say ""
+  say "=== [$name] $(date -u +%H:%M:%S) (limit ${limit}s): $*"
+  local t0=$SECONDS rc
+  # A shell function runs in a child bash (timeout needs a program); the
+  # functions and variables it uses are exported below.
+  if declare -F "$1" >/dev/null; then set -- bash -c '"$@"' _ "$@"; fi
+  timeout --kill-after=10 "$limit" "$@" 2>&1 | tee -a "$log"
+  rc=${PIPESTATUS[0]}
+  say "=== [$name] rc=$rc after $((SECONDS - t0))s"
+  if [[ $rc -ne 0 ]]; then failures+=("$name(rc=$rc)"); fi
+  return $rc
+}
+
+py=python3
+
+env_info() {
+  date -u
+  echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || cat "$root/.devcarry/COMMIT" 2>/dev/null || echo unknown)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem,temperature.gpu --format=csv
+  nvcc --version 2>/dev/null | tail -2
+  $py --version
+  $py -m pip list 2>/dev/null | grep -i -E '^(cuda|cupy|numpy|numba|nvidia-cuda-nvrtc|nvidia-nvjitlink|nvidia-cuda-runtime)' || true
+  ls -la .whl .whl/fallback 2>/dev/null
+  ls -la .devcarry 2>/dev/null | head -40
+  return 0
+}
+
+probe() {
+  PYTHONPATH=/tmp/site $py -c '
+import cuda.compute as cc
+from cuda.compute import OpKind
+assert callable(cc.make_merge_sort) and callable(cc.serialize) and callable(cc.deserialize)
+_ = OpKind.LESS
+print("cuda.compute OK from", cc.__file__)
+'
+}
+
+install_wheels() {
+  shopt -s nullglob
+  local main=(.whl/*.whl) fb=(.whl/fallback/*.whl)
+  shopt -u nullglob
+  if [[ ${#main[@]} -eq 0 ]]; then
+    echo "no wheels in .whl/: run bench/peers/fetch_wheels.sh here-side and carry .whl"; return 3
+  fi
+  rm -rf /tmp/site
+  $py -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/site "${main[@]}" || return 4
+  if probe; then return 0; fi
+  echo "import failed with the image's cuda-core/cuda-pathfinder/cuda-bindings; installing fallbacks: ${fb[*]}"
+  [[ ${#fb[@]} -gt 0 ]] || return 5
+  $py -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+      --target /tmp/site "${main[@]}" "${fb[@]}" || return 6
+  probe
+}
+
+export py root
+export -f env_info probe install_wheels
+run_part env 60 env_info
+
+if run_part install 120 install_wheels; then
+  export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
+  if [[ $quick -eq 1 ]]; then
+    ref_args=(--trials 11 --queries 2000 --child-runs 2 --max-log 20)
+  else
+    ref_args=(--trials 51 --queries 5000 --child-runs 3)
+  fi
+  run_part reference 240 $py bench/peers/reference_bench.py "$OUT/reference.json" \
+    --blob-out /tmp/peers-reference.blob "${ref_args[@]}"
+else
+  say "skipping reference_bench.py: cuda.compute is not importable"
+fi
+
+if [[ -x scripts/gpu/run.sh ]]; then
+  run_part ours 300 env OUT="$OUT/ours" scripts/gpu/run.sh
+elif [[ -f scripts/gpu/run.sh ]]; then
+  run_part ours 300 env OUT="$OUT/ours" bash scripts/gpu/run.sh
+else
+  say "scripts/gpu/run.sh is absent: our C++ side was not run"
+  failures+=("ours(absent)")
+fi
+
+run_part report 60 $py bench/peers/report.py --reference "$OUT/reference.json" \
+  --ours "$OUT/ours" --env-log "$log" --out "$OUT/peers-report.md" --quiet
+
+say ""
+if [[ ${#failures[@]} -eq 0 ]]; then
+  say "run_all: all parts succeeded"
+else
+  say "run_all: failed parts: ${failures[*]}"
+fi
+[[ -f "$OUT/peers-report.md" ]] && cat "$OUT/peers-report.md"
+[[ ${#failures[@]} -eq 0 ]]

@@ -1,0 +1,205 @@
+"""Unit tests of the peer benchmark's pure-Python parts (no GPU needed).
+
+Run: python3 -m unittest discover -s bench/peers -p 'test_*.py'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import peerstats  # noqa: E402
+
+
+class PeerStats(unittest.TestCase):
+    def test_percentile_matches_linear_interpolation(self):
+        xs = [10.0, 20.0, 30.0, 40.0, 50.0]
+        self.assertEqual(peerstats.percentile(xs, 0), 10.0)
+        self.assertEqual(peerstats.percentile(xs, 50), 30.0)
+        self.assertEqual(peerstats.percentile(xs, 100), 50.0)
+        self.assertAlmostEqual(peerstats.percentile(xs, 5), 12.0)
+        self.assertAlmostEqual(peerstats.percentile(xs, 95), 48.0)
+        self.assertAlmostEqual(peerstats.percentile([4.0, 1.0, 3.0, 2.0], 50), 2.5)
+
+    def test_percentile_rejects_bad_input(self):
+        with self.assertRaises(ValueError):
+            peerstats.percentile([], 50)
+        with self.assertRaises(ValueError):
+            peerstats.percentile([1.0], 101)
+
+    def test_summary_has_all_percentiles(self):
+        s = peerstats.summary(list(range(1, 102)))
+        self.assertEqual(s["p50"], 51)
+        self.assertEqual(s["p5"], 6)
+        self.assertEqual(s["p95"], 96)
+        self.assertEqual((s["min"], s["max"], s["n"]), (1, 101, 101))
+
+    def test_paired_difference_is_per_trial(self):
+        a = [100.0, 200.0, 300.0]
+        b = [150.0, 210.0, 390.0]  # diffs 50, 10, 90; ratios 1.5, 1.05, 1.3
+        p = peerstats.paired(a, b)
+        self.assertEqual(p["median_diff"], 50.0)
+        self.assertAlmostEqual(p["median_ratio"], 1.3)
+        self.assertEqual(p["n"], 3)
+        with self.assertRaises(ValueError):
+            peerstats.paired([1.0], [1.0, 2.0])
+
+    def test_reps_for_size_scales_and_clamps(self):
+        self.assertEqual(peerstats.reps_for_size(1 << 11), 200)
+        self.assertEqual(peerstats.reps_for_size(1 << 22), 64)
+        self.assertEqual(peerstats.reps_for_size(1 << 26), 15)
+        self.assertEqual(peerstats.reps_for_size(1 << 26, fixed=7), 7)
+        with self.assertRaises(ValueError):
+            peerstats.reps_for_size(1024, fixed=0)
+
+    def test_fmt_ratio_handles_missing(self):
+        self.assertEqual(peerstats.fmt_ratio(1.0, 4.0), "0.25")
+        self.assertEqual(peerstats.fmt_ratio(None, 4.0), "n/a")
+        self.assertEqual(peerstats.fmt_ratio(1.0, 0.0), "n/a")
+
+
+# Stand-ins for cupy and cuda.compute built on numpy, so that reference_bench.py's
+# orchestration (parts, statistics, child process, JSON, checks) runs without a GPU.
+# They model only what the script calls; timings from them mean nothing.
+_FAKE_CUPY = """
+import numpy as _np
+uint8 = _np.uint8
+asarray = _np.asarray
+empty_like = _np.empty_like
+empty = _np.empty
+copyto = _np.copyto
+def all(x): return _np.asarray(_np.all(x))
+def array_equal(a, b): return _np.asarray(_np.array_equal(a, b))
+class _Pool:
+    def free_all_blocks(self): pass
+def get_default_memory_pool(): return _Pool()
+class _Runtime:
+    @staticmethod
+    def deviceSynchronize(): pass
+    @staticmethod
+    def getDeviceProperties(i): return {"name": b"FakeGPU", "major": 9, "minor": 0}
+    @staticmethod
+    def driverGetVersion(): return 13000
+    @staticmethod
+    def runtimeGetVersion(): return 13000
+class _Event:
+    def record(self):
+        import time
+        self.t = time.perf_counter()
+    def synchronize(self): pass
+class _Cuda:
+    runtime = _Runtime
+    Event = _Event
+    @staticmethod
+    def get_elapsed_time(a, b): return (b.t - a.t) * 1e3
+cuda = _Cuda
+"""
+
+_FAKE_COMPUTE = """
+import enum, pickle
+import numpy as _np
+class OpKind(enum.Enum):
+    LESS = 1
+class _Sorter:
+    def __call__(self, *, temp_storage, d_in_keys, d_in_values, d_out_keys, d_out_values,
+                 num_items, op, stream=None):
+        assert op is OpKind.LESS and d_in_values is None and d_out_values is None
+        if temp_storage is None:
+            return 8703
+        d_out_keys[:num_items] = _np.sort(d_in_keys[:num_items])
+        return temp_storage.nbytes
+_cache = {}
+def make_merge_sort(*, d_in_keys, d_out_keys, op, d_in_values=None, d_out_values=None):
+    return _cache.setdefault(d_in_keys.dtype.str, _Sorter())
+def serialize(obj): return b"FAKEBLOB" + pickle.dumps(1)
+def deserialize(blob):
+    if not blob.startswith(b"FAKEBLOB"): raise ValueError("bad blob")
+    return _Sorter()
+"""
+
+
+try:
+    import numpy  # noqa: F401  (the fakes are built on it)
+    _HAVE_NUMPY = True
+except ImportError:
+    _HAVE_NUMPY = False
+
+
+@unittest.skipUnless(_HAVE_NUMPY, "numpy is not installed")
+class ReferenceBenchOnFakes(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        root = Path(self.tmp.name)
+        (root / "fakes" / "cupy").mkdir(parents=True)
+        (root / "fakes" / "cupy" / "__init__.py").write_text(_FAKE_CUPY)
+        (root / "fakes" / "cuda" / "compute").mkdir(parents=True)
+        (root / "fakes" / "cuda" / "compute" / "__init__.py").write_text(_FAKE_COMPUTE)
+        self.root = root
+        self.env = dict(os.environ, PYTHONPATH=str(root / "fakes"), PATH="/usr/bin:/bin")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_writes_complete_json_and_report(self):
+        out = self.root / "ref.json"
+        p = subprocess.run(
+            [sys.executable, str(HERE / "reference_bench.py"), str(out), "--trials", "5",
+             "--queries", "50", "--child-runs", "2", "--min-log", "11", "--max-log", "13",
+             "--sort-reps", "2", "--warmup", "1"],
+            env=self.env, capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        doc = json.loads(out.read_text())
+        self.assertTrue(doc["ok"])
+        q = doc["query"]
+        self.assertEqual(q["temp_storage_bytes"], 8703)
+        self.assertEqual(q["trials"], 5)
+        self.assertEqual(len(q["raw_fresh_ns"]), 5)
+        self.assertEqual(q["fresh_ns"]["n"], 5)
+        self.assertLessEqual(q["fresh_ns"]["p5"], q["fresh_ns"]["p95"])
+        self.assertIn("median_diff", q["paired_deserialized_minus_fresh_ns"])
+        self.assertTrue(q["factory_repeat_returns_same_object"])
+        self.assertEqual(len(doc["child"]["runs"]), 2)
+        self.assertEqual(doc["child"]["runs"][0]["temp_storage_bytes"], 8703)
+        rows = doc["sort"]["rows"]
+        self.assertEqual([r["n"] for r in rows], [2048, 4096, 8192])
+        for r in rows:
+            self.assertTrue(r["check_reference_sorted"] and r["check_reference_equals_cupy"], r)
+            self.assertGreater(r["reference_ms_p50"], 0)
+        self.assertIn("median paired difference", p.stdout)
+
+        ours = self.root / "ours.json"
+        ours.write_text(json.dumps({
+            "peers_normalized": 1,
+            "query": {"fresh_ns": {"p5": 9, "p25": 10, "p50": 11, "p75": 12, "p95": 14},
+                      "loaded_ns": {"p5": 9, "p25": 10, "p50": 11, "p75": 12, "p95": 14}},
+            "sort": {"2048": {"ours_ms": 0.010, "cub_ms": 0.011, "check": True}}}))
+        md = self.root / "report.md"
+        p2 = subprocess.run(
+            [sys.executable, str(HERE / "report.py"), "--reference", str(out), "--ours", str(ours),
+             "--out", str(md), "--quiet"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(p2.returncode, 0, p2.stderr)
+        text = md.read_text()
+        self.assertIn("| 2^11 |", text)
+        self.assertIn("ours ok", text)
+        self.assertIn("worst ours/CUB ratio 0.91", text)
+        ref_p50 = q["deserialized_ns"]["p50"]
+        self.assertIn(f"{ref_p50 / 11:,.1f}x", text)
+
+    def test_bad_arguments_are_refused(self):
+        p = subprocess.run([sys.executable, str(HERE / "reference_bench.py"), str(self.root / "x.json"),
+                            "--min-log", "12", "--max-log", "11"],
+                           env=self.env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("min-log", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
