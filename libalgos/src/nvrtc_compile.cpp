@@ -1,1 +1,187 @@
-// placeholder: being written
+#include "nvrtc_compile.hpp"
+
+#include <cstdlib>
+#include <utility>
+
+namespace cccl_cache::algos::detail {
+
+NvrtcProgram& NvrtcProgram::operator=(NvrtcProgram&& other) noexcept {
+  if (this != &other) {
+    if (handle_ != nullptr) nvrtcDestroyProgram(&handle_);
+    handle_ = std::exchange(other.handle_, nullptr);
+  }
+  return *this;
+}
+
+NvrtcProgram::~NvrtcProgram() {
+  if (handle_ != nullptr) nvrtcDestroyProgram(&handle_);
+}
+
+NvJitLinkHandle& NvJitLinkHandle::operator=(NvJitLinkHandle&& other) noexcept {
+  if (this != &other) {
+    if (handle_ != nullptr) nvJitLinkDestroy(&handle_);
+    handle_ = std::exchange(other.handle_, nullptr);
+  }
+  return *this;
+}
+
+NvJitLinkHandle::~NvJitLinkHandle() {
+  if (handle_ != nullptr) nvJitLinkDestroy(&handle_);
+}
+
+std::string cuda_include_dir() {
+  if (const char* env = std::getenv("CCCL_CACHE_CUDA_INCLUDE"); env != nullptr && *env != '\0') return env;
+  return CCCL_CACHE_CUDA_INCLUDE_DIR;
+}
+
+const std::vector<std::string>& common_nvrtc_options() {
+  // CUB_DISABLE_CDP: no device-side launches, so no device runtime to link.
+  static const std::vector<std::string> options = {"-std=c++20", "-DCUB_DISABLE_CDP"};
+  return options;
+}
+
+std::pair<int, int> nvrtc_version() {
+  int major = 0, minor = 0;
+  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return {0, 0};
+  return {major, minor};
+}
+
+std::pair<int, int> nvjitlink_version() {
+  unsigned major = 0, minor = 0;
+  if (nvJitLinkVersion(&major, &minor) != NVJITLINK_SUCCESS) return {0, 0};
+  return {static_cast<int>(major), static_cast<int>(minor)};
+}
+
+namespace {
+
+std::string program_log(nvrtcProgram prog) {
+  std::size_t size = 0;
+  if (nvrtcGetProgramLogSize(prog, &size) != NVRTC_SUCCESS || size == 0) return {};
+  std::string log(size, '\0');
+  if (nvrtcGetProgramLog(prog, log.data()) != NVRTC_SUCCESS) return {};
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  return log;
+}
+
+tl::unexpected<Error> nvrtc_fail(const char* what, nvrtcResult rc) {
+  return fail(ErrorCode::internal, std::string(what) + " failed: " + nvrtcGetErrorString(rc));
+}
+
+// Creates the program, registers the name expressions and compiles it with the
+// common options, `arch_option` and the include paths.
+Result<NvrtcProgram> compile(const std::string& source, const std::string& program_name,
+                             const std::string& arch_option, const std::vector<std::string>& name_expressions) {
+  nvrtcProgram raw = nullptr;
+  if (auto rc = nvrtcCreateProgram(&raw, source.c_str(), program_name.c_str(), 0, nullptr, nullptr);
+      rc != NVRTC_SUCCESS) {
+    return nvrtc_fail("nvrtcCreateProgram", rc);
+  }
+  NvrtcProgram prog(raw);
+  for (const auto& expr : name_expressions) {
+    if (auto rc = nvrtcAddNameExpression(prog.get(), expr.c_str()); rc != NVRTC_SUCCESS) {
+      return nvrtc_fail("nvrtcAddNameExpression", rc);
+    }
+  }
+  const std::string include = cuda_include_dir();
+  std::vector<std::string> options = common_nvrtc_options();
+  options.push_back(arch_option);
+  options.push_back("-I" + include + "/cccl");
+  options.push_back("-I" + include);
+  std::vector<const char*> argv;
+  for (const auto& o : options) argv.push_back(o.c_str());
+  const auto rc = nvrtcCompileProgram(prog.get(), static_cast<int>(argv.size()), argv.data());
+  if (rc != NVRTC_SUCCESS) {
+    return fail(ErrorCode::compile, "NVRTC could not compile " + program_name + " (" + nvrtcGetErrorString(rc) +
+                                        ", include dir " + include + "):\n" + program_log(prog.get()));
+  }
+  return prog;
+}
+
+Result<std::vector<std::string>> lowered_names(nvrtcProgram prog, const std::vector<std::string>& exprs) {
+  std::vector<std::string> names;
+  for (const auto& expr : exprs) {
+    const char* lowered = nullptr;
+    if (auto rc = nvrtcGetLoweredName(prog, expr.c_str(), &lowered); rc != NVRTC_SUCCESS || lowered == nullptr) {
+      return fail(ErrorCode::compile, "NVRTC has no lowered name for " + expr);
+    }
+    names.emplace_back(lowered);
+  }
+  return names;
+}
+
+std::string nvjitlink_log(nvJitLinkHandle handle) {
+  std::size_t size = 0;
+  std::string log;
+  if (nvJitLinkGetErrorLogSize(handle, &size) == NVJITLINK_SUCCESS && size > 1) {
+    std::string part(size, '\0');
+    if (nvJitLinkGetErrorLog(handle, part.data()) == NVJITLINK_SUCCESS) log += part.c_str();
+  }
+  if (nvJitLinkGetInfoLogSize(handle, &size) == NVJITLINK_SUCCESS && size > 1) {
+    std::string part(size, '\0');
+    if (nvJitLinkGetInfoLog(handle, part.data()) == NVJITLINK_SUCCESS) log += part.c_str();
+  }
+  return log;
+}
+
+}  // namespace
+
+Result<PtxOutput> compile_to_ptx(const std::string& source, const std::string& program_name, std::uint32_t cc,
+                                 const std::vector<std::string>& name_expressions) {
+  auto prog = compile(source, program_name, "-arch=compute_" + std::to_string(cc), name_expressions);
+  if (!prog) return tl::unexpected(prog.error());
+  PtxOutput out;
+  out.log = program_log(prog->get());
+  auto names = lowered_names(prog->get(), name_expressions);
+  if (!names) return tl::unexpected(names.error());
+  out.lowered_names = std::move(*names);
+  std::size_t size = 0;
+  if (auto rc = nvrtcGetPTXSize(prog->get(), &size); rc != NVRTC_SUCCESS) return nvrtc_fail("nvrtcGetPTXSize", rc);
+  out.ptx.assign(size, '\0');
+  if (auto rc = nvrtcGetPTX(prog->get(), out.ptx.data()); rc != NVRTC_SUCCESS) return nvrtc_fail("nvrtcGetPTX", rc);
+  while (!out.ptx.empty() && out.ptx.back() == '\0') out.ptx.pop_back();
+  return out;
+}
+
+Result<std::vector<std::byte>> compile_to_cubin_naive(const std::string& source, const std::string& program_name,
+                                                      std::uint32_t cc,
+                                                      const std::vector<std::string>& name_expressions) {
+  auto prog = compile(source, program_name, "-arch=sm_" + std::to_string(cc), name_expressions);
+  if (!prog) return tl::unexpected(prog.error());
+  std::size_t size = 0;
+  if (auto rc = nvrtcGetCUBINSize(prog->get(), &size); rc != NVRTC_SUCCESS) return nvrtc_fail("nvrtcGetCUBINSize", rc);
+  std::vector<std::byte> cubin(size);
+  if (auto rc = nvrtcGetCUBIN(prog->get(), reinterpret_cast<char*>(cubin.data())); rc != NVRTC_SUCCESS) {
+    return nvrtc_fail("nvrtcGetCUBIN", rc);
+  }
+  return cubin;
+}
+
+Result<std::vector<std::byte>> assemble_ptx(const std::string& ptx, std::uint32_t cc) {
+  const std::string arch = "-arch=sm_" + std::to_string(cc);
+  const char* options[] = {arch.c_str(), "-O3"};
+  nvJitLinkHandle raw = nullptr;
+  if (auto rc = nvJitLinkCreate(&raw, 2, options); rc != NVJITLINK_SUCCESS) {
+    return fail(ErrorCode::compile, "nvJitLinkCreate failed (code " + std::to_string(rc) + ") for " + arch);
+  }
+  NvJitLinkHandle link(raw);
+  if (auto rc = nvJitLinkAddData(link.get(), NVJITLINK_INPUT_PTX, ptx.data(), ptx.size(), "merge_sort.ptx");
+      rc != NVJITLINK_SUCCESS) {
+    return fail(ErrorCode::compile, "nvJitLink rejected the PTX (code " + std::to_string(rc) + "):\n" +
+                                        nvjitlink_log(link.get()));
+  }
+  if (auto rc = nvJitLinkComplete(link.get()); rc != NVJITLINK_SUCCESS) {
+    return fail(ErrorCode::compile, "nvJitLink could not assemble the PTX (code " + std::to_string(rc) + "):\n" +
+                                        nvjitlink_log(link.get()));
+  }
+  std::size_t size = 0;
+  if (nvJitLinkGetLinkedCubinSize(link.get(), &size) != NVJITLINK_SUCCESS || size == 0) {
+    return fail(ErrorCode::internal, "nvJitLinkGetLinkedCubinSize failed");
+  }
+  std::vector<std::byte> cubin(size);
+  if (nvJitLinkGetLinkedCubin(link.get(), cubin.data()) != NVJITLINK_SUCCESS) {
+    return fail(ErrorCode::internal, "nvJitLinkGetLinkedCubin failed");
+  }
+  return cubin;
+}
+
+}  // namespace cccl_cache::algos::detail

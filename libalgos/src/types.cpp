@@ -1,1 +1,70 @@
-// placeholder: being written
+#include "cccl_cache/algos/types.hpp"
+
+#include <array>
+
+namespace cccl_cache::algos {
+namespace {
+
+struct TypeInfo {
+  ScalarType type;
+  std::string_view name, short_name, cuda;
+  std::size_t size;
+};
+
+constexpr std::array<TypeInfo, 11> kTypes{{
+    {ScalarType::none, "none", "none", "void", 0},
+    {ScalarType::int8, "int8", "i8", "::cuda::std::int8_t", 1},
+    {ScalarType::int16, "int16", "i16", "::cuda::std::int16_t", 2},
+    {ScalarType::int32, "int32", "i32", "::cuda::std::int32_t", 4},
+    {ScalarType::int64, "int64", "i64", "::cuda::std::int64_t", 8},
+    {ScalarType::uint8, "uint8", "u8", "::cuda::std::uint8_t", 1},
+    {ScalarType::uint16, "uint16", "u16", "::cuda::std::uint16_t", 2},
+    {ScalarType::uint32, "uint32", "u32", "::cuda::std::uint32_t", 4},
+    {ScalarType::uint64, "uint64", "u64", "::cuda::std::uint64_t", 8},
+    {ScalarType::float32, "float32", "f32", "float", 4},
+    {ScalarType::float64, "float64", "f64", "double", 8},
+}};
+
+const TypeInfo* find(ScalarType t) noexcept {
+  for (const auto& info : kTypes) {
+    if (info.type == t) return &info;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string_view name(ScalarType t) noexcept {
+  const auto* info = find(t);
+  return info != nullptr ? info->name : std::string_view("unknown");
+}
+
+std::size_t size_of(ScalarType t) noexcept {
+  const auto* info = find(t);
+  return info != nullptr ? info->size : 0;
+}
+
+std::string_view cuda_name(ScalarType t) noexcept {
+  const auto* info = find(t);
+  return info != nullptr ? info->cuda : std::string_view();
+}
+
+std::optional<ScalarType> parse_scalar_type(std::string_view text) noexcept {
+  for (const auto& info : kTypes) {
+    if (text == info.name || text == info.short_name) return info.type;
+  }
+  if (text == "float") return ScalarType::float32;
+  if (text == "double") return ScalarType::float64;
+  return std::nullopt;
+}
+
+std::string describe(const Comparator& c) {
+  switch (c.kind) {
+    case ComparatorKind::less: return "less";
+    case ComparatorKind::greater: return "greater";
+    case ComparatorKind::custom: return "custom:" + c.name;
+  }
+  return "unknown";
+}
+
+}  // namespace cccl_cache::algos

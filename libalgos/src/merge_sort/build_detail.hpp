@@ -1,0 +1,32 @@
+// The stages of a merge-sort build, exposed for tests and benchmarks. Private.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
+#include "cccl_cache/cache/error.hpp"
+#include "ptx_prune.hpp"
+
+namespace cccl_cache::algos::merge_sort::detail {
+
+struct BuildReport {
+  BuildResult result;
+  std::size_t ptx_bytes = 0, pruned_ptx_bytes = 0;
+  algos::detail::PruneStats prune;
+  std::string nvrtc_log;  // warnings from a successful compile
+};
+
+// Everything build() does, plus the intermediate sizes.
+Result<BuildReport> build_with_report(const Spec& spec, std::uint32_t cc);
+
+// The same source compiled by NVRTC straight to a cubin (no pruning), to measure
+// what the pruning saves. Not used by build().
+Result<std::vector<std::byte>> build_naive_cubin(const Spec& spec, std::uint32_t cc);
+
+// Whether this NVRTC can target sm_<cc> (nvrtcGetSupportedArchs).
+bool nvrtc_supports(std::uint32_t cc);
+
+}  // namespace cccl_cache::algos::merge_sort::detail
