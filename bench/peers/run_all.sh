@@ -18,6 +18,7 @@
 # timeouts (about 6 minutes at most; about 1-2 minutes expected).
 #
 # --quick: fewer trials and sort sizes up to 2^20 (a smoke test).
+# PEERS_SKIP_OURS=1: leave out part 4.
 set -u
 set -o pipefail
 
@@ -26,6 +27,9 @@ root="$PWD"
 OUT="${OUT:-$root/peers-out}"
 mkdir -p "$OUT" "$OUT/ours"
 export PYTHONUNBUFFERED=1
+# cuda.pathfinder looks for NVRTC/nvJitLink in pip wheels first; the toolkit is
+# its fallback.
+if [[ -z "${CUDA_HOME:-}" && -d /usr/local/cuda ]]; then export CUDA_HOME=/usr/local/cuda; fi
 log="$OUT/peers.log"
 : >"$log"
 failures=()
@@ -90,7 +94,11 @@ install_wheels() {
   [[ ${#fb[@]} -gt 0 ]] || return 5
   $py -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
       --target /tmp/site "${main[@]}" "${fb[@]}" || return 6
-  probe
+  probe && return 0
+  echo "diagnostics:"
+  PYTHONPATH=/tmp/site $py -c 'import cuda, sys; print("cuda package path:", list(cuda.__path__), getattr(cuda, "__file__", None))'
+  $py -m pip show cuda-bindings cuda-core cuda-pathfinder 2>&1 | grep -E "^(Name|Version|Location)"
+  return 7
 }
 
 export py root
@@ -110,7 +118,9 @@ else
   say "skipping reference_bench.py: cuda.compute is not importable"
 fi
 
-if [[ -x scripts/gpu/run.sh ]]; then
+if [[ -n "${PEERS_SKIP_OURS:-}" ]]; then
+  say "PEERS_SKIP_OURS is set: our C++ side was not run"
+elif [[ -x scripts/gpu/run.sh ]]; then
   run_part ours 300 env OUT="$OUT/ours" scripts/gpu/run.sh
 elif [[ -f scripts/gpu/run.sh ]]; then
   run_part ours 300 env OUT="$OUT/ours" bash scripts/gpu/run.sh
