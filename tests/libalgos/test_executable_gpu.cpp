@@ -1,0 +1,339 @@
+// Merge sort on a GPU: output equals std::stable_sort (CUB's merge sort is stable)
+// for keys-only and pairs, int32/int64/float32/float64, less/greater/custom; fresh
+// (build -> bind) and store-loaded (store -> deserialize -> bind) executables give
+// bitwise-identical outputs and identical temp-storage sizes. Skips without a GPU.
+// Every spec is built once (in parallel) into a store in a temp dir.
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <future>
+#include <map>
+#include <numeric>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cuda.h>
+#include <gtest/gtest.h>
+
+#include "cccl_cache/algos/algorithm_cache.hpp"
+#include "cccl_cache/algos/merge_sort/build.hpp"
+#include "cccl_cache/algos/merge_sort/executable.hpp"
+#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/cache/config.hpp"
+#include "cccl_cache/cache/store.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace ms = cccl_cache::algos::merge_sort;
+using cccl_cache::algos::AlgorithmCache;
+using cccl_cache::algos::Comparator;
+using cccl_cache::algos::ComparatorKind;
+using cccl_cache::algos::ScalarType;
+
+#define ASSERT_CU(call) ASSERT_EQ((call), CUDA_SUCCESS) << #call
+
+struct Gpu {
+  bool present = false;
+  CUdevice dev = 0;
+  CUcontext ctx = nullptr;
+  std::uint32_t cc = 0;
+};
+
+const Gpu& gpu() {
+  static const Gpu g = [] {
+    Gpu r;
+    int count = 0;
+    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) return r;
+    int major = 0, minor = 0;
+    if (cuDeviceGet(&r.dev, 0) != CUDA_SUCCESS ||
+        cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, r.dev) != CUDA_SUCCESS ||
+        cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, r.dev) != CUDA_SUCCESS ||
+        cuDevicePrimaryCtxRetain(&r.ctx, r.dev) != CUDA_SUCCESS)
+      return r;
+    r.cc = static_cast<std::uint32_t>(major * 10 + minor);
+    r.present = true;
+    return r;
+  }();
+  if (g.present) cuCtxSetCurrent(g.ctx);
+  return g;
+}
+
+#define SKIP_WITHOUT_GPU() \
+  if (!gpu().present) GTEST_SKIP() << "no CUDA device"
+
+std::string key_spelling(ScalarType t) {
+  switch (t) {
+    case ScalarType::int32: return "int";
+    case ScalarType::int64: return "long long";
+    case ScalarType::float32: return "float";
+    default: return "double";
+  }
+}
+
+Comparator custom_for(ScalarType key) {
+  const std::string k = key_spelling(key);
+  if (key == ScalarType::float32)
+    return Comparator::custom("abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
+  if (key == ScalarType::float64)
+    return Comparator::custom("abs_less", "__device__ bool abs_less(double a, double b) { return fabs(a) < fabs(b); }");
+  return Comparator::custom("low_byte_less", "__device__ bool low_byte_less(" + k + " a, " + k +
+                                                 " b) { return (a & 255) < (b & 255); }");
+}
+
+ms::Spec make_spec(ScalarType key, ScalarType value, ComparatorKind cmp, ScalarType offset = ScalarType::int64) {
+  ms::Spec s;
+  s.key_type = key;
+  s.value_type = value;
+  s.offset_type = offset;
+  s.comparator = cmp == ComparatorKind::less      ? Comparator::less()
+                 : cmp == ComparatorKind::greater ? Comparator::greater()
+                                                  : custom_for(key);
+  return s;
+}
+
+std::vector<ms::Spec> all_specs() {
+  std::vector<ms::Spec> specs;
+  for (ScalarType key : {ScalarType::int32, ScalarType::int64, ScalarType::float32, ScalarType::float64})
+    for (ScalarType value : {ScalarType::none, ScalarType::uint32})
+      for (ComparatorKind cmp : {ComparatorKind::less, ComparatorKind::greater, ComparatorKind::custom})
+        specs.push_back(make_spec(key, value, cmp));
+  specs.push_back(make_spec(ScalarType::float32, ScalarType::uint64, ComparatorKind::less));
+  specs.push_back(make_spec(ScalarType::float32, ScalarType::none, ComparatorKind::less, ScalarType::int32));
+  specs.push_back(make_spec(ScalarType::int64, ScalarType::uint32, ComparatorKind::greater, ScalarType::uint32));
+  return specs;
+}
+
+// Built once per process: fresh build results (in memory) and a store holding them.
+struct Built {
+  fs::path dir;
+  std::shared_ptr<cccl_cache::Store> store;
+  std::vector<ms::Spec> specs;
+  std::vector<ms::BuildResult> fresh;
+  std::string error;
+};
+
+Built& built() {
+  static Built b = [] {
+    Built r;
+    r.dir = fs::temp_directory_path() / ("cccl-cache-gpu-test-" + std::to_string(getpid()));
+    fs::create_directories(r.dir);
+    cccl_cache::Config config = cccl_cache::Config::defaults();
+    config.dir = r.dir / "store";
+    auto store = cccl_cache::Store::open(config);
+    if (!store) { r.error = store.error().describe(); return r; }
+    r.store = *store;
+    r.specs = all_specs();
+    std::vector<std::future<cccl_cache::Result<ms::BuildResult>>> jobs;
+    const unsigned width = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    r.fresh.resize(r.specs.size());
+    for (std::size_t begin = 0; begin < r.specs.size(); begin += width) {
+      jobs.clear();
+      for (std::size_t i = begin; i < std::min(r.specs.size(), begin + width); ++i)
+        jobs.push_back(std::async(std::launch::async, [&r, i] { return ms::build(r.specs[i], gpu().cc); }));
+      for (std::size_t j = 0; j < jobs.size(); ++j) {
+        auto res = jobs[j].get();
+        if (!res) { r.error = ms::summary(r.specs[begin + j]) + ": " + res.error().describe(); return r; }
+        r.fresh[begin + j] = std::move(*res);
+      }
+    }
+    for (std::size_t i = 0; i < r.specs.size(); ++i) {
+      cccl_cache::EntryMeta meta;
+      meta.algorithm = ms::kAlgorithmName;
+      meta.summary = ms::summary(r.specs[i]);
+      meta.toolchain = r.fresh[i].toolchain;
+      meta.payload_format = cccl_cache::algos::kBuildFormatVersion;
+      auto put = r.store->put(ms::cache_key(r.specs[i], gpu().cc), meta, ms::serialize(r.fresh[i]));
+      if (!put) { r.error = put.error().describe(); return r; }
+    }
+    return r;
+  }();
+  return b;
+}
+
+struct DeviceBuffer {
+  CUdeviceptr ptr = 0;
+  explicit DeviceBuffer(std::size_t bytes) {
+    if (cuMemAlloc(&ptr, std::max<std::size_t>(bytes, 1)) != CUDA_SUCCESS) ptr = 0;
+  }
+  ~DeviceBuffer() { if (ptr) cuMemFree(ptr); }
+  void* get() const { return reinterpret_cast<void*>(ptr); }
+};
+
+template <class K>
+std::vector<K> random_keys(std::uint64_t n, std::mt19937_64& rng) {
+  std::vector<K> keys(n);
+  if constexpr (std::is_floating_point_v<K>) {
+    std::uniform_int_distribution<int> dist(-400000, 400000);  // quarter steps: duplicates, -x and x
+    for (auto& k : keys) k = static_cast<K>(dist(rng)) * K(0.25);
+  } else {
+    std::uniform_int_distribution<K> dist(-(K(1) << 20), K(1) << 20);
+    for (auto& k : keys) k = dist(rng);
+  }
+  return keys;
+}
+
+template <class K>
+bool host_compare(ComparatorKind kind, K a, K b) {
+  if (kind == ComparatorKind::less) return a < b;
+  if (kind == ComparatorKind::greater) return a > b;
+  if constexpr (std::is_floating_point_v<K>) return std::fabs(a) < std::fabs(b);
+  else return (a & 255) < (b & 255);
+}
+
+struct Output {
+  std::size_t temp_bytes = 0;
+  std::vector<std::byte> keys, values;
+};
+
+// Sorts with `exe`; in_place: keys/values sorted in their input buffers.
+template <class K>
+Output run_sort(const ms::Executable& exe, const std::vector<K>& keys, const std::vector<std::byte>& values,
+                std::size_t value_size, bool in_place, CUstream stream) {
+  const std::uint64_t n = keys.size();
+  Output out;
+  EXPECT_EQ(exe(nullptr, out.temp_bytes, nullptr, nullptr, nullptr, nullptr, n, stream), CUDA_SUCCESS);
+  EXPECT_EQ(out.temp_bytes, exe.temp_storage_bytes(n));
+  DeviceBuffer d_keys_in(n * sizeof(K)), d_keys_out(n * sizeof(K));
+  DeviceBuffer d_vals_in(n * value_size), d_vals_out(n * value_size), d_temp(out.temp_bytes);
+  EXPECT_EQ(cuMemcpyHtoD(d_keys_in.ptr, keys.data(), n * sizeof(K)), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemsetD8(d_keys_out.ptr, 0xab, std::max<std::uint64_t>(n * sizeof(K), 1)), CUDA_SUCCESS);
+  if (value_size) {
+    EXPECT_EQ(cuMemcpyHtoD(d_vals_in.ptr, values.data(), n * value_size), CUDA_SUCCESS);
+    EXPECT_EQ(cuMemsetD8(d_vals_out.ptr, 0xab, std::max<std::uint64_t>(n * value_size, 1)), CUDA_SUCCESS);
+  }
+  const DeviceBuffer& keys_dst = in_place ? d_keys_in : d_keys_out;
+  const DeviceBuffer& vals_dst = in_place ? d_vals_in : d_vals_out;
+  std::size_t temp_bytes = out.temp_bytes;
+  EXPECT_EQ(exe(d_temp.get(), temp_bytes, d_keys_in.get(), value_size ? d_vals_in.get() : nullptr, keys_dst.get(),
+                value_size ? vals_dst.get() : nullptr, n, stream),
+            CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
+  out.keys.resize(n * sizeof(K));
+  out.values.resize(n * value_size);
+  EXPECT_EQ(cuMemcpyDtoH(out.keys.data(), keys_dst.ptr, n * sizeof(K)), CUDA_SUCCESS);
+  if (value_size) EXPECT_EQ(cuMemcpyDtoH(out.values.data(), vals_dst.ptr, n * value_size), CUDA_SUCCESS);
+  return out;
+}
+
+template <class K>
+void check_spec(std::size_t index, const std::vector<std::uint64_t>& sizes) {
+  Built& b = built();
+  ASSERT_TRUE(b.error.empty()) << b.error;
+  const ms::Spec& spec = b.specs[index];
+  SCOPED_TRACE(ms::summary(spec));
+  auto fresh = ms::bind(b.fresh[index], 0);
+  ASSERT_TRUE(fresh) << fresh.error().describe();
+  AlgorithmCache loader(b.store);  // a new cache: this must be a store hit
+  auto loaded = loader.merge_sort(spec, 0);
+  ASSERT_TRUE(loaded) << loaded.error().describe();
+  EXPECT_EQ(loader.stats().builds, 0u);
+  EXPECT_EQ(loader.stats().store_hits, 1u);
+  const std::size_t value_size = cccl_cache::algos::size_of(spec.value_type);
+  CUstream stream = nullptr;
+  ASSERT_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  std::mt19937_64 rng(1234 + index);
+  for (std::uint64_t n : sizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto keys = random_keys<K>(n, rng);
+    std::vector<std::uint64_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::vector<std::byte> values(n * value_size);
+    for (std::uint64_t i = 0; i < n; ++i) std::memcpy(&values[i * value_size], &order[i], value_size);  // the index
+    std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
+      return host_compare<K>(spec.comparator.kind, keys[a], keys[b]);
+    });
+    std::vector<K> want_keys(n);
+    std::vector<std::byte> want_values(n * value_size);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      want_keys[i] = keys[order[i]];
+      std::memcpy(&want_values[i * value_size], &values[order[i] * value_size], value_size);
+    }
+    const Output f = run_sort<K>(*fresh, keys, values, value_size, /*in_place=*/false, nullptr);
+    const Output l = run_sort<K>(**loaded, keys, values, value_size, /*in_place=*/true, stream);
+    EXPECT_EQ(f.temp_bytes, l.temp_bytes);
+    ASSERT_EQ(f.keys.size(), n * sizeof(K));
+    EXPECT_EQ(std::memcmp(f.keys.data(), want_keys.data(), f.keys.size()), 0) << "fresh keys differ from std::stable_sort";
+    EXPECT_TRUE(f.keys == l.keys) << "fresh and loaded keys differ";
+    EXPECT_TRUE(f.values == want_values) << "fresh values differ from std::stable_sort";
+    EXPECT_TRUE(f.values == l.values) << "fresh and loaded values differ";
+  }
+  cuStreamDestroy(stream);
+}
+
+void check_index(std::size_t i, const std::vector<std::uint64_t>& sizes) {
+  switch (built().specs[i].key_type) {
+    case ScalarType::int32: return check_spec<std::int32_t>(i, sizes);
+    case ScalarType::int64: return check_spec<std::int64_t>(i, sizes);
+    case ScalarType::float32: return check_spec<float>(i, sizes);
+    default: return check_spec<double>(i, sizes);
+  }
+}
+
+const std::vector<std::uint64_t> kSizes = {0, 1, 2, 2047, 2048, 1000003};
+
+TEST(ExecutableGpu, KeysOnlyMatchStableSortFreshAndLoaded) {
+  SKIP_WITHOUT_GPU();
+  for (std::size_t i = 0; i < built().specs.size(); ++i)
+    if (built().specs[i].keys_only()) check_index(i, kSizes);
+}
+
+TEST(ExecutableGpu, PairsMatchStableSortFreshAndLoaded) {
+  SKIP_WITHOUT_GPU();
+  for (std::size_t i = 0; i < built().specs.size(); ++i)
+    if (!built().specs[i].keys_only()) check_index(i, kSizes);
+}
+
+TEST(ExecutableGpu, LargeSortsOf2Pow26) {
+  SKIP_WITHOUT_GPU();
+  const auto& specs = built().specs;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const bool float_keys = specs[i] == make_spec(ScalarType::float32, ScalarType::none, ComparatorKind::less);
+    const bool int64_pairs = specs[i] == make_spec(ScalarType::int64, ScalarType::uint32, ComparatorKind::less);
+    if (float_keys || int64_pairs) check_index(i, {1ull << 26});
+  }
+}
+
+TEST(ExecutableGpu, TooSmallTempStorageIsInvalidValue) {
+  SKIP_WITHOUT_GPU();
+  ASSERT_TRUE(built().error.empty()) << built().error;
+  auto exe = ms::bind(built().fresh[0], 0);
+  ASSERT_TRUE(exe) << exe.error().describe();
+  const std::uint64_t n = 10000;
+  DeviceBuffer keys(n * 8), temp(exe->temp_storage_bytes(n));
+  std::size_t bytes = exe->temp_storage_bytes(n) - 1;
+  EXPECT_EQ((*exe)(temp.get(), bytes, keys.get(), nullptr, keys.get(), nullptr, n, nullptr), CUDA_ERROR_INVALID_VALUE);
+}
+
+TEST(ExecutableGpu, BindRejectsAnotherCcAndAbsentDevice) {
+  SKIP_WITHOUT_GPU();
+  ASSERT_TRUE(built().error.empty()) << built().error;
+  ms::BuildResult other = built().fresh[0];
+  other.cc = gpu().cc == 80 ? 90 : 80;
+  auto wrong_cc = ms::bind(other, 0);
+  ASSERT_FALSE(wrong_cc);
+  EXPECT_EQ(wrong_cc.error().code, cccl_cache::ErrorCode::unsupported);
+  auto no_device = ms::bind(built().fresh[0], 4096);
+  ASSERT_FALSE(no_device);
+  EXPECT_EQ(no_device.error().code, cccl_cache::ErrorCode::driver);
+}
+
+TEST(ExecutableGpu, AlgorithmCacheRepeatReturnsTheSameExecutable) {
+  SKIP_WITHOUT_GPU();
+  ASSERT_TRUE(built().error.empty()) << built().error;
+  AlgorithmCache cache(built().store);
+  auto a = cache.merge_sort(built().specs[0], 0);
+  auto b = cache.merge_sort(built().specs[0], 0);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->get(), b->get());
+  EXPECT_EQ(cache.stats().memory_hits, 1u);
+  EXPECT_EQ(cache.stats().store_hits, 1u);
+  EXPECT_EQ(cache.stats().builds, 0u);
+}
+
+}  // namespace
