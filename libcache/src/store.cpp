@@ -1,1 +1,306 @@
-// placeholder: being written
+#include "cccl_cache/cache/store.hpp"
+
+#include <chrono>
+#include <cstring>
+
+#include "cccl_cache/cache/envelope.hpp"
+#include "cccl_cache/cache/log.hpp"
+#include "log_internal.hpp"
+#include "store_impl.hpp"
+#include "store_ops.hpp"
+
+namespace cccl_cache {
+using detail::SharedEnv;
+
+std::int64_t now_us() {
+  using namespace std::chrono;
+  return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+std::shared_ptr<SharedEnv> Store::Impl::env() {
+  std::lock_guard lock(env_mu);
+  if (env_ && env_->stale()) {  // we are a fork()ed child: reopen our own environment
+    auto fresh = SharedEnv::acquire(config, dir);
+    if (!fresh) {
+      logger()->error("cannot reopen cache {} after fork: {}", dir.path.string(), fresh.error().describe());
+      env_.reset();
+    } else {
+      env_ = *fresh;
+    }
+  }
+  return env_;
+}
+
+void Store::Impl::on_corrupt(const std::shared_ptr<SharedEnv>& env, const CacheKey& key, const Error& why) {
+  bool first = false;
+  {
+    std::lock_guard lock(logged_mu);
+    first = logged.insert(key).second;
+  }
+  if (first)
+    logger()->warn("cache entry {} in {} is unusable ({}); {}", key.to_string(), dir.path.string(), why.message,
+                   env->read_only() ? "ignoring it (read-only store)" : "dropping it");
+  if (env->read_only()) {
+    std::lock_guard lock(env->pending_mu);
+    ++env->pending.corrupt;
+    return;
+  }
+  auto r = env->write([&](lmdb::WriteTxn& txn) -> Result<void> {
+    // Re-check inside the write txn: another process may have replaced the entry.
+    MDB_val v{};
+    const auto k = key.encode();
+    int rc = txn.get(env->entries(), k, v);
+    if (rc == MDB_NOTFOUND) return {};
+    if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "re-read corrupt entry"));
+    if (decode_envelope(lmdb::bytes(v))) return {};
+    if (auto rm = detail::remove_entry(txn, *env, key); !rm) return tl::unexpected(rm.error());
+    return detail::add_counter(txn, env->counters(), std::uint32_t(Counter::corrupt), 1);
+  });
+  if (!r) logger()->warn("cannot drop corrupt entry {}: {}", key.to_string(), r.error().describe());
+}
+
+Result<std::optional<Entry>> Store::Impl::read(const CacheKey& key) {
+  auto e = env();
+  if (!e || !e->has_dbs()) return std::optional<Entry>{};
+  std::optional<Error> bad;
+  std::optional<Entry> out;
+  {
+    auto txn = e->begin_read();
+    if (!txn) return tl::unexpected(txn.error());
+    const auto k = key.encode();
+    MDB_val v{};
+    int rc = txn->get(e->entries(), k, v);
+    if (rc == MDB_NOTFOUND) return std::optional<Entry>{};
+    if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "read entry"));
+    auto view = decode_envelope(lmdb::bytes(v));
+    if (!view) {
+      bad = view.error();
+    } else {
+      Entry entry;
+      entry.key = key;
+      entry.meta.algorithm = view->fields.algorithm;
+      entry.meta.summary = view->fields.summary;
+      entry.meta.toolchain = view->fields.toolchain;
+      entry.meta.payload_format = view->fields.payload_format;
+      entry.meta.created_unix = view->fields.created_unix;
+      entry.meta.payload_size = view->payload.size();
+      entry.payload.assign(view->payload.begin(), view->payload.end());
+      MDB_val u{};
+      if (txn->get(e->usage(), k, u) == MDB_SUCCESS)
+        if (auto rec = detail::decode_usage(u)) {
+          entry.meta.last_used_unix = rec->last_used_us / 1'000'000;
+          entry.meta.hits = rec->hits;
+        }
+      out = std::move(entry);
+    }
+  }
+  if (bad) {
+    if (bad->code == ErrorCode::format) {  // another format version: a miss, left for its writer
+      std::lock_guard lock(logged_mu);
+      if (logged.insert(key).second) logger()->info("cache entry {}: {}", key.to_string(), bad->message);
+    } else {
+      on_corrupt(e, key, *bad);
+    }
+  }
+  return out;
+}
+
+void Store::Impl::record(const std::shared_ptr<SharedEnv>& e, const CacheKey& key, bool hit) {
+  if (!e) return;
+  bool due = false;
+  {
+    std::lock_guard lock(e->pending_mu);
+    if (hit) {
+      ++e->pending.hits;
+      auto& t = e->pending.touches[key];
+      t.last_used = now_us();
+      ++t.hits;
+    } else {
+      ++e->pending.misses;
+    }
+    due = !e->read_only() &&
+          std::chrono::steady_clock::now() - e->last_flush >= std::chrono::seconds(config.touch_interval_s);
+    if (due) e->last_flush = std::chrono::steady_clock::now();  // one thread flushes
+  }
+  if (due)
+    if (auto r = flush(); !r) logger()->warn("cannot flush cache usage stamps: {}", r.error().describe());
+}
+
+Result<void> Store::Impl::flush() {
+  auto e = env();
+  if (!e || e->read_only() || !e->has_dbs()) return {};
+  auto batch = detail::take_pending(*e);
+  if (batch.empty()) return {};
+  auto r = e->write([&](lmdb::WriteTxn& txn) { return detail::write_batch(txn, *e, batch); });
+  if (!r) detail::restore_pending(*e, std::move(batch));
+  return r;
+}
+
+Result<std::shared_ptr<Store>> Store::open(const Config& config) {
+  auto impl = std::make_unique<Impl>();
+  impl->config = config;
+  detail::apply_log_level(config.log_level);
+  if (config.disabled) {
+    impl->disabled = true;
+    return std::shared_ptr<Store>(new Store(std::move(impl)));
+  }
+  auto dir = detail::prepare_dir(config);
+  if (!dir) return tl::unexpected(dir.error());
+  impl->dir = *dir;
+  impl->read_only = !dir->writable;
+  if (dir->exists && (dir->writable || dir->has_data)) {
+    auto env = SharedEnv::acquire(config, *dir);
+    if (!env) return tl::unexpected(env.error());
+    impl->env_ = *env;
+    impl->read_only = impl->read_only || (*env)->read_only();
+  } else {
+    logger()->info("cache {} is absent and cannot be created; every lookup will miss", config.dir.string());
+  }
+  return std::shared_ptr<Store>(new Store(std::move(impl)));
+}
+
+Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Store::~Store() {
+  if (auto r = flush(); !r) logger()->warn("cannot flush cache usage stamps: {}", r.error().describe());
+}
+
+Result<std::optional<Entry>> Store::get(const CacheKey& key) {
+  if (impl_->disabled) return std::optional<Entry>{};
+  auto r = impl_->read(key);
+  if (r) impl_->record(impl_->env(), key, r->has_value());
+  return r;
+}
+
+Result<std::optional<Entry>> Store::peek(const CacheKey& key) {
+  if (impl_->disabled) return std::optional<Entry>{};
+  return impl_->read(key);
+}
+
+Result<void> Store::put(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> payload) {
+  if (impl_->disabled) return {};
+  auto e = impl_->env();
+  if (impl_->read_only || !e) return fail(ErrorCode::read_only, "cache " + impl_->dir.path.string() + " is open read-only");
+  const std::int64_t now = now_us();
+  EnvelopeFields fields{meta.algorithm, meta.summary, meta.toolchain, meta.payload_format, now / 1'000'000};
+  auto size = envelope_size(fields, payload.size());
+  if (!size) return tl::unexpected(size.error());
+  auto batch = detail::take_pending(*e);
+  const auto k = key.encode();
+  auto r = e->write([&](lmdb::WriteTxn& txn) -> Result<void> {
+    std::uint64_t old_size = 0;
+    MDB_val u{};
+    int rc = txn.get(e->usage(), k, u);
+    if (rc == MDB_SUCCESS) {
+      if (auto rec = detail::decode_usage(u)) old_size = rec->payload_size;
+    } else if (rc != MDB_NOTFOUND) {
+      return tl::unexpected(lmdb::error(rc, "read usage record"));
+    }
+    MDB_val v{*size, nullptr};
+    if (rc = txn.put(e->entries(), k, v, MDB_RESERVE); rc != MDB_SUCCESS)
+      return tl::unexpected(lmdb::error(rc, "store entry"));
+    encode_envelope({static_cast<std::byte*>(v.mv_data), *size}, fields, payload);
+    detail::UsageRecord rec{now, 0, payload.size()};
+    MDB_val uv{sizeof rec, &rec};
+    if (rc = txn.put(e->usage(), k, uv); rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "store usage record"));
+    const auto c = e->counters();
+    for (auto [id, delta] : {std::pair{detail::kLiveBytesCounter, std::int64_t(payload.size()) - std::int64_t(old_size)},
+                             std::pair{std::uint32_t(Counter::puts), std::int64_t(1)},
+                             std::pair{std::uint32_t(Counter::bytes_written), std::int64_t(payload.size())}})
+      if (auto a = detail::add_counter(txn, c, id, delta); !a) return a;
+    if (auto b = detail::write_batch(txn, *e, batch); !b) return b;
+    auto trimmed = detail::trim_lru(txn, *e, impl_->config.max_size, key, false, nullptr);
+    if (!trimmed) return tl::unexpected(trimmed.error());
+    return {};
+  });
+  if (!r) detail::restore_pending(*e, std::move(batch));
+  return r;
+}
+
+Result<bool> Store::remove(const CacheKey& key) {
+  if (impl_->disabled) return false;
+  auto e = impl_->env();
+  if (impl_->read_only || !e) return fail(ErrorCode::read_only, "cache " + impl_->dir.path.string() + " is open read-only");
+  return e->write([&](lmdb::WriteTxn& txn) -> Result<bool> {
+    auto r = detail::remove_entry(txn, *e, key);
+    if (!r) return tl::unexpected(r.error());
+    return r->has_value();
+  });
+}
+
+Result<void> Store::for_each(const std::function<bool(const CacheKey&, const EntryMeta&)>& fn) {
+  auto e = impl_->disabled ? nullptr : impl_->env();
+  if (!e || !e->has_dbs()) return {};
+  std::unordered_map<CacheKey, detail::Touch, CacheKeyHash> pending;
+  {
+    std::lock_guard lock(e->pending_mu);
+    pending = e->pending.touches;
+  }
+  auto txn = e->begin_read();
+  if (!txn) return tl::unexpected(txn.error());
+  auto entries = detail::list_entries(txn->get(), *e);
+  if (!entries) return tl::unexpected(entries.error());
+  for (auto& info : *entries) {
+    if (info.malformed) continue;
+    if (auto it = pending.find(info.key); it != pending.end()) {
+      info.meta.hits += it->second.hits;
+      info.meta.last_used_unix = std::max(info.meta.last_used_unix, it->second.last_used / 1'000'000);
+    }
+    if (!fn(info.key, info.meta)) break;
+  }
+  return {};
+}
+
+Result<StoreStats> Store::stats() {
+  StoreStats s;
+  s.budget_bytes = impl_->config.max_size;
+  auto e = impl_->disabled ? nullptr : impl_->env();
+  if (!e) return s;
+  s.map_size = e->map_size();
+  {
+    std::lock_guard lock(e->pending_mu);
+    s.hits = e->pending.hits;
+    s.misses = e->pending.misses;
+    s.corrupt = e->pending.corrupt;
+  }
+  if (!e->has_dbs()) return s;
+  auto txn = e->begin_read();
+  if (!txn) return tl::unexpected(txn.error());
+  std::uint64_t* fields[] = {nullptr, &s.hits, &s.misses, &s.puts, &s.evictions, &s.corrupt, &s.bytes_written,
+                             &s.bytes_evicted};
+  for (std::uint32_t id = 1; id <= 7; ++id) {
+    auto v = detail::read_counter(txn->get(), e->counters(), id);
+    if (!v) return tl::unexpected(v.error());
+    *fields[id] += *v;
+  }
+  auto live = detail::read_counter(txn->get(), e->counters(), detail::kLiveBytesCounter);
+  if (!live) return tl::unexpected(live.error());
+  s.live_bytes = *live;
+  MDB_stat st{};
+  if (int rc = mdb_stat(txn->get(), e->entries(), &st); rc != MDB_SUCCESS)
+    return tl::unexpected(lmdb::error(rc, "stat entries"));
+  s.entries = st.ms_entries;
+  return s;
+}
+
+Result<void> Store::flush() {
+  if (impl_->disabled) return {};
+  return impl_->flush();
+}
+
+Result<void> Store::clear() {
+  if (impl_->disabled) return {};
+  auto e = impl_->env();
+  if (impl_->read_only || !e) return fail(ErrorCode::read_only, "cache " + impl_->dir.path.string() + " is open read-only");
+  (void)detail::take_pending(*e);
+  return e->write([&](lmdb::WriteTxn& txn) -> Result<void> {
+    for (MDB_dbi dbi : {e->entries(), e->usage(), e->counters()})
+      if (int rc = mdb_drop(txn.get(), dbi, 0); rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "clear"));
+    return {};
+  });
+}
+
+const Config& Store::config() const { return impl_->config; }
+bool Store::read_only() const { return impl_->read_only; }
+
+}  // namespace cccl_cache

@@ -1,0 +1,196 @@
+#include "shared_env.hpp"
+
+#include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <thread>
+
+#include "cccl_cache/cache/log.hpp"
+
+namespace cccl_cache {
+
+Error lmdb::error(int rc, std::string_view what) {
+  std::string msg = std::string(what) + ": " + mdb_strerror(rc);
+  switch (rc) {
+    case MDB_MAP_FULL:
+      return {ErrorCode::storage_full, msg + " (the map reached max_map_size; raise it or evict entries)"};
+    case ENOSPC:
+      return {ErrorCode::storage_full, msg + " (the disk is full; free space or evict entries)"};
+    case EACCES:
+    case EPERM:
+      return {ErrorCode::permission, msg};
+    case EROFS:
+      return {ErrorCode::read_only, msg};
+    case EIO:
+      return {ErrorCode::io, msg};
+    default:
+      return {ErrorCode::lmdb, msg};
+  }
+}
+
+namespace detail {
+namespace {
+
+std::atomic<std::uint64_t> g_generation{0};
+std::mutex g_registry_mu;
+// Keyed by (device, inode) so that different spellings of one directory share an env.
+std::map<std::pair<dev_t, ino_t>, std::weak_ptr<SharedEnv>> g_registry;
+
+void install_fork_handlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // Hold the registry lock across fork() so that the child never inherits it locked.
+    pthread_atfork([] { g_registry_mu.lock(); }, [] { g_registry_mu.unlock(); },
+                   [] {
+                     g_registry_mu.unlock();
+                     g_generation.fetch_add(1, std::memory_order_relaxed);
+                   });
+  });
+}
+
+}  // namespace
+
+std::uint64_t fork_generation() noexcept { return g_generation.load(std::memory_order_relaxed); }
+
+Result<std::shared_ptr<SharedEnv>> SharedEnv::acquire(const Config& config, const DirInfo& dir) {
+  install_fork_handlers();
+  std::lock_guard lock(g_registry_mu);
+  auto& slot = g_registry[{dir.dev, dir.ino}];
+  if (auto existing = slot.lock(); existing && !existing->stale()) return existing;
+  std::shared_ptr<SharedEnv> env(new SharedEnv());
+  if (auto r = env->open(config, dir); !r) return tl::unexpected(r.error());
+  slot = env;
+  return env;
+}
+
+SharedEnv::~SharedEnv() {
+  // After fork() the child must not close the parent's environment: closing its file
+  // descriptors would drop the locks this process takes on the same files.
+  if (pid_ != ::getpid()) (void)env_.release();
+}
+
+Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
+  pid_ = ::getpid();
+  generation_ = fork_generation();
+  read_only_ = !dir.writable;
+  max_map_size_ = std::max(config.max_map_size, config.initial_map_size);
+  last_flush = std::chrono::steady_clock::now();
+  const mdb_mode_t mode = config.shared ? 0660 : 0600;
+  for (bool nolock : {false, true}) {
+    MDB_env* raw = nullptr;
+    if (int rc = mdb_env_create(&raw); rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "mdb_env_create"));
+    env_ = lmdb::Env(raw);
+    mdb_env_set_maxreaders(raw, std::max(config.max_readers, 1u));
+    mdb_env_set_maxdbs(raw, 4);
+    // An existing map keeps its recorded size: setting a smaller one would shrink it.
+    if (!dir.has_data) mdb_env_set_mapsize(raw, config.initial_map_size);
+    unsigned flags = MDB_NOTLS | MDB_NOMETASYNC | (read_only_ ? MDB_RDONLY : 0u) | (nolock ? MDB_NOLOCK : 0u);
+    int rc = mdb_env_open(raw, dir.path.c_str(), flags, mode);
+    if (rc == MDB_SUCCESS) break;
+    env_.reset();
+    // A read-only store whose lock file cannot be written is an immutable image.
+    if (!nolock && read_only_ && (rc == EACCES || rc == EROFS || rc == EPERM)) {
+      logger()->info("cache {} lock file is not writable; opening it without locking", dir.path.string());
+      continue;
+    }
+    return tl::unexpected(lmdb::error(rc, "open LMDB environment in " + dir.path.string()));
+  }
+  if (config.shared && !read_only_) {
+    ::chmod((dir.path / "data.mdb").c_str(), mode);
+    ::chmod((dir.path / "lock.mdb").c_str(), mode);
+  }
+  int dead = 0;
+  if (!read_only_) mdb_reader_check(env_.get(), &dead);
+  if (dead > 0) logger()->info("cleared {} stale reader slots in {}", dead, dir.path.string());
+  return open_dbs();
+}
+
+Result<void> SharedEnv::open_dbs() {
+  // Named databases are opened once per environment; the handles outlive the txn.
+  MDB_txn* txn = nullptr;
+  int rc = mdb_txn_begin(env_.get(), nullptr, read_only_ ? MDB_RDONLY : 0, &txn);
+  if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "begin transaction to open databases"));
+  const unsigned flags = read_only_ ? 0 : MDB_CREATE;
+  rc = mdb_dbi_open(txn, "entries", flags, &entries_);
+  if (rc == MDB_SUCCESS) rc = mdb_dbi_open(txn, "usage", flags, &usage_);
+  if (rc == MDB_SUCCESS) rc = mdb_dbi_open(txn, "counters", flags, &counters_);
+  if (rc == MDB_NOTFOUND && read_only_) {  // an image written before any put: empty
+    mdb_txn_abort(txn);
+    return {};
+  }
+  if (rc != MDB_SUCCESS) {
+    mdb_txn_abort(txn);
+    return tl::unexpected(lmdb::error(rc, "open the store's databases"));
+  }
+  rc = mdb_txn_commit(txn);
+  if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "commit opening the store's databases"));
+  has_dbs_ = true;
+  return {};
+}
+
+std::uint64_t SharedEnv::map_size() const {
+  MDB_envinfo info{};
+  mdb_env_info(env_.get(), &info);
+  return info.me_mapsize;
+}
+
+void SharedEnv::adopt_new_size() {
+  std::unique_lock lock(resize_mu_);
+  mdb_env_set_mapsize(env_.get(), 0);  // take the size another process grew the map to
+}
+
+Result<void> SharedEnv::grow(std::uint64_t seen) {
+  std::unique_lock lock(resize_mu_);
+  const std::uint64_t now = map_size();
+  if (now > seen) return {};  // another thread of this process grew it meanwhile
+  if (now >= max_map_size_)
+    return fail(ErrorCode::storage_full, "the store's map is full at max_map_size (" + std::to_string(now) +
+                                             " bytes); raise max_map_size or evict entries");
+  const std::uint64_t next = std::min(now * 2, max_map_size_);
+  if (int rc = mdb_env_set_mapsize(env_.get(), next); rc != MDB_SUCCESS)
+    return tl::unexpected(lmdb::error(rc, "grow the map to " + std::to_string(next) + " bytes"));
+  logger()->debug("grew the map from {} to {} bytes", now, next);
+  return {};
+}
+
+Result<lmdb::ReadTxn> SharedEnv::begin_read() {
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    std::shared_lock lock(resize_mu_);
+    MDB_txn* txn = nullptr;
+    int rc = mdb_txn_begin(env_.get(), nullptr, MDB_RDONLY, &txn);
+    if (rc == MDB_SUCCESS) return lmdb::ReadTxn(txn, std::move(lock));
+    lock.unlock();
+    if (rc == MDB_MAP_RESIZED) {
+      adopt_new_size();
+    } else if (rc == MDB_READERS_FULL) {
+      int dead = 0;
+      mdb_reader_check(env_.get(), &dead);
+      if (dead == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    } else {
+      return tl::unexpected(lmdb::error(rc, "begin read transaction"));
+    }
+  }
+  return fail(ErrorCode::lmdb, "begin read transaction: reader table still full; raise max_readers");
+}
+
+Result<lmdb::WriteTxn> SharedEnv::begin_write() {
+  if (read_only_) return fail(ErrorCode::read_only, "the store is open read-only");
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    std::shared_lock lock(resize_mu_);
+    MDB_txn* txn = nullptr;
+    int rc = mdb_txn_begin(env_.get(), nullptr, 0, &txn);
+    if (rc == MDB_SUCCESS) return lmdb::WriteTxn(txn, std::move(lock));
+    lock.unlock();
+    if (rc != MDB_MAP_RESIZED) return tl::unexpected(lmdb::error(rc, "begin write transaction"));
+    adopt_new_size();
+  }
+  return fail(ErrorCode::lmdb, "begin write transaction: map kept being resized");
+}
+
+}  // namespace detail
+}  // namespace cccl_cache

@@ -1,0 +1,109 @@
+// One LMDB environment per process and directory, shared by every Store handle
+// opened on it, plus the in-memory batch of hits, misses and last-use stamps that
+// waits to be flushed.
+#pragma once
+
+#include <sys/types.h>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+
+#include "cccl_cache/cache/config.hpp"
+#include "cccl_cache/cache/key.hpp"
+#include "dir_safety.hpp"
+#include "lmdb_handles.hpp"
+
+namespace cccl_cache::detail {
+
+struct Touch {
+  std::int64_t last_used = 0;  // microseconds since the epoch
+  std::uint64_t hits = 0;
+};
+
+// Hits, misses and touches recorded since the last flush.
+struct PendingBatch {
+  std::unordered_map<CacheKey, Touch, CacheKeyHash> touches;
+  std::uint64_t hits = 0;
+  std::uint64_t misses = 0;
+  std::uint64_t corrupt = 0;  // only used read-only, where nothing is written
+  bool empty() const { return touches.empty() && hits == 0 && misses == 0; }
+};
+
+// Bumped in every child after fork(); environments from an older generation are stale.
+std::uint64_t fork_generation() noexcept;
+
+class SharedEnv {
+ public:
+  // The process-wide environment for `dir` (keyed by device and inode), opening it
+  // when this process has none (or only one inherited across fork()).
+  static Result<std::shared_ptr<SharedEnv>> acquire(const Config& config, const DirInfo& dir);
+  ~SharedEnv();
+  SharedEnv(const SharedEnv&) = delete;
+  SharedEnv& operator=(const SharedEnv&) = delete;
+
+  MDB_env* get() const { return env_.get(); }
+  bool stale() const { return generation_ != fork_generation(); }
+  bool read_only() const { return read_only_; }
+  bool has_dbs() const { return has_dbs_; }
+  MDB_dbi entries() const { return entries_; }
+  MDB_dbi usage() const { return usage_; }
+  MDB_dbi counters() const { return counters_; }
+  std::uint64_t map_size() const;
+
+  // Begin a transaction; MDB_MAP_RESIZED and MDB_READERS_FULL are handled and retried.
+  Result<lmdb::ReadTxn> begin_read();
+  Result<lmdb::WriteTxn> begin_write();
+
+  // Runs fn(WriteTxn&) -> Result<T> in a write transaction and commits it. On
+  // MDB_MAP_FULL the map grows (x2, capped by max_map_size) and fn runs again.
+  template <class Fn>
+  auto write(Fn&& fn) -> decltype(fn(std::declval<lmdb::WriteTxn&>()));
+
+  std::mutex pending_mu;
+  PendingBatch pending;  // guarded by pending_mu
+  std::chrono::steady_clock::time_point last_flush;  // guarded by pending_mu
+
+ private:
+  SharedEnv() = default;
+  Result<void> open(const Config& config, const DirInfo& dir);
+  Result<void> open_dbs();
+  // Grows the map unless another thread already did since `seen` was read.
+  Result<void> grow(std::uint64_t seen);
+  void adopt_new_size();
+
+  lmdb::Env env_;
+  pid_t pid_ = 0;
+  std::uint64_t generation_ = 0;
+  bool read_only_ = false;
+  bool has_dbs_ = false;
+  MDB_dbi entries_ = 0, usage_ = 0, counters_ = 0;
+  std::uint64_t max_map_size_ = 0;
+  std::shared_mutex resize_mu_;  // shared: an open txn; exclusive: a map resize
+};
+
+template <class Fn>
+auto SharedEnv::write(Fn&& fn) -> decltype(fn(std::declval<lmdb::WriteTxn&>())) {
+  for (int attempt = 0;; ++attempt) {
+    const std::uint64_t seen = map_size();
+    auto txn = begin_write();
+    if (!txn) return tl::unexpected(txn.error());
+    auto result = fn(*txn);
+    if (result && !txn->map_full) {
+      int rc = txn->commit();
+      if (rc == MDB_SUCCESS) return result;
+      if (!txn->map_full) return tl::unexpected(lmdb::error(rc, "commit write transaction"));
+    } else if (!txn->map_full) {
+      return result;  // fn failed for another reason; the txn aborts
+    }
+    txn->abort();  // grow needs no open transaction in this process
+    if (attempt >= 40) return fail(ErrorCode::storage_full, "map still full after growing it repeatedly");
+    if (auto g = grow(seen); !g) return tl::unexpected(g.error());
+  }
+}
+
+}  // namespace cccl_cache::detail

@@ -1,0 +1,41 @@
+// Store::Impl, shared by store.cpp and store_evict.cpp.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <unordered_set>
+
+#include "cccl_cache/cache/store.hpp"
+#include "dir_safety.hpp"
+#include "shared_env.hpp"
+
+namespace cccl_cache {
+
+struct Store::Impl {
+  Config config;
+  detail::DirInfo dir;
+  bool disabled = false;   // config.disabled: no files at all
+  bool read_only = false;
+
+  // The environment, reacquired transparently after fork(). Null when disabled or
+  // when a read-only store's directory does not exist.
+  std::shared_ptr<detail::SharedEnv> env();
+
+  // Drops (if writable), counts and logs (once per key) a corrupt entry.
+  void on_corrupt(const std::shared_ptr<detail::SharedEnv>& env, const CacheKey& key, const Error& why);
+  // Reads and verifies `key`; nullopt on miss. Corrupt entries become misses.
+  Result<std::optional<Entry>> read(const CacheKey& key);
+  // Records a hit or miss in the pending batch; flushes when the interval elapsed.
+  void record(const std::shared_ptr<detail::SharedEnv>& env, const CacheKey& key, bool hit);
+  Result<void> flush();
+
+  std::mutex env_mu;
+  std::shared_ptr<detail::SharedEnv> env_;
+  std::mutex logged_mu;
+  std::unordered_set<CacheKey, CacheKeyHash> logged;
+};
+
+// Microseconds since the epoch.
+std::int64_t now_us();
+
+}  // namespace cccl_cache

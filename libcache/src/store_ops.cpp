@@ -1,0 +1,180 @@
+#include "store_ops.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "cccl_cache/cache/envelope.hpp"
+
+namespace cccl_cache::detail {
+namespace {
+
+std::array<std::byte, 4> counter_key(std::uint32_t id) {
+  return {std::byte(id >> 24), std::byte(id >> 16), std::byte(id >> 8), std::byte(id)};
+}
+
+Result<void> check(int rc, std::string_view what) {
+  if (rc == MDB_SUCCESS) return {};
+  return tl::unexpected(lmdb::error(rc, what));
+}
+
+}  // namespace
+
+std::optional<UsageRecord> decode_usage(const MDB_val& v) {
+  if (v.mv_size != sizeof(UsageRecord)) return std::nullopt;
+  UsageRecord r;
+  std::memcpy(&r, v.mv_data, sizeof r);
+  return r;
+}
+
+Result<std::uint64_t> read_counter(MDB_txn* txn, MDB_dbi counters, std::uint32_t id) {
+  auto k = counter_key(id);
+  MDB_val key = lmdb::val(k), v{};
+  int rc = mdb_get(txn, counters, &key, &v);
+  if (rc == MDB_NOTFOUND) return 0;
+  if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "read counter"));
+  std::uint64_t out = 0;
+  if (v.mv_size == sizeof out) std::memcpy(&out, v.mv_data, sizeof out);
+  return out;
+}
+
+Result<void> add_counter(lmdb::WriteTxn& txn, MDB_dbi counters, std::uint32_t id, std::int64_t delta) {
+  if (delta == 0) return {};
+  auto cur = read_counter(txn.get(), counters, id);
+  if (!cur) return tl::unexpected(cur.error());
+  std::uint64_t next = delta >= 0 ? *cur + static_cast<std::uint64_t>(delta)
+                                  : *cur - std::min(*cur, static_cast<std::uint64_t>(-delta));
+  auto k = counter_key(id);
+  MDB_val v{sizeof next, &next};
+  return check(txn.put(counters, k, v), "update counter");
+}
+
+Result<std::optional<std::uint64_t>> remove_entry(lmdb::WriteTxn& txn, const SharedEnv& env, const CacheKey& key) {
+  const auto k = key.encode();
+  MDB_val u{};
+  std::uint64_t size = 0;
+  int rc = txn.get(env.usage(), k, u);
+  if (rc == MDB_SUCCESS) {
+    if (auto rec = decode_usage(u)) size = rec->payload_size;
+    if (auto r = check(txn.del(env.usage(), k), "remove usage record"); !r) return tl::unexpected(r.error());
+  } else if (rc != MDB_NOTFOUND) {
+    return tl::unexpected(lmdb::error(rc, "read usage record"));
+  }
+  rc = txn.del(env.entries(), k);
+  if (rc == MDB_NOTFOUND) return std::optional<std::uint64_t>{};
+  if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "remove entry"));
+  if (auto r = add_counter(txn, env.counters(), kLiveBytesCounter, -static_cast<std::int64_t>(size)); !r)
+    return tl::unexpected(r.error());
+  return std::optional<std::uint64_t>{size};
+}
+
+Result<void> write_batch(lmdb::WriteTxn& txn, const SharedEnv& env, const PendingBatch& batch) {
+  for (const auto& [key, touch] : batch.touches) {
+    const auto k = key.encode();
+    MDB_val u{};
+    int rc = txn.get(env.usage(), k, u);
+    if (rc == MDB_NOTFOUND) continue;  // removed since the hit
+    if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "read usage record"));
+    auto rec = decode_usage(u);
+    if (!rec) continue;
+    rec->last_used_us = std::max(rec->last_used_us, touch.last_used);
+    rec->hits += touch.hits;
+    MDB_val v{sizeof *rec, &*rec};
+    if (auto r = check(txn.put(env.usage(), k, v), "update usage record"); !r) return r;
+  }
+  if (auto r = add_counter(txn, env.counters(), std::uint32_t(Counter::hits), std::int64_t(batch.hits)); !r) return r;
+  return add_counter(txn, env.counters(), std::uint32_t(Counter::misses), std::int64_t(batch.misses));
+}
+
+PendingBatch take_pending(SharedEnv& env) {
+  std::lock_guard lock(env.pending_mu);
+  PendingBatch out;
+  std::swap(out.touches, env.pending.touches);
+  std::swap(out.hits, env.pending.hits);
+  std::swap(out.misses, env.pending.misses);
+  env.last_flush = std::chrono::steady_clock::now();
+  return out;
+}
+
+void restore_pending(SharedEnv& env, PendingBatch&& batch) {
+  std::lock_guard lock(env.pending_mu);
+  for (auto& [key, t] : batch.touches) {
+    Touch& cur = env.pending.touches[key];
+    cur.last_used = std::max(cur.last_used, t.last_used);
+    cur.hits += t.hits;
+  }
+  env.pending.hits += batch.hits;
+  env.pending.misses += batch.misses;
+}
+
+Result<std::vector<EntryInfo>> list_entries(MDB_txn* txn, const SharedEnv& env) {
+  std::vector<EntryInfo> out;
+  int rc = 0;
+  auto cursor = lmdb::Cursor::open(txn, env.entries(), rc);
+  if (!cursor) return tl::unexpected(lmdb::error(rc, "open cursor"));
+  MDB_val k{}, v{};
+  for (rc = cursor->next(k, v, MDB_FIRST); rc == MDB_SUCCESS; rc = cursor->next(k, v)) {
+    auto key = CacheKey::decode(lmdb::bytes(k));
+    if (!key) continue;  // not ours
+    EntryInfo info{*key, {}, false};
+    if (auto env_view = decode_envelope(lmdb::bytes(v), /*verify_checksum=*/false)) {
+      info.meta.algorithm = env_view->fields.algorithm;
+      info.meta.summary = env_view->fields.summary;
+      info.meta.toolchain = env_view->fields.toolchain;
+      info.meta.payload_format = env_view->fields.payload_format;
+      info.meta.created_unix = env_view->fields.created_unix;
+      info.meta.payload_size = env_view->payload.size();
+    } else {
+      info.malformed = true;
+    }
+    MDB_val u{};
+    auto ek = key->encode();
+    MDB_val kk = lmdb::val(ek);
+    if (mdb_get(txn, env.usage(), &kk, &u) == MDB_SUCCESS)
+      if (auto rec = decode_usage(u)) {
+        info.last_used_us = rec->last_used_us;
+        info.meta.last_used_unix = rec->last_used_us / 1'000'000;
+        info.meta.hits = rec->hits;
+        if (info.malformed) info.meta.payload_size = rec->payload_size;
+      }
+    out.push_back(std::move(info));
+  }
+  if (rc != MDB_NOTFOUND) return tl::unexpected(lmdb::error(rc, "iterate entries"));
+  return out;
+}
+
+Result<std::uint64_t> trim_lru(lmdb::WriteTxn& txn, const SharedEnv& env, std::uint64_t budget,
+                               const std::optional<CacheKey>& keep, bool dry_run,
+                               std::vector<EvictReport::Item>* removed) {
+  auto live = read_counter(txn.get(), env.counters(), kLiveBytesCounter);
+  if (!live) return tl::unexpected(live.error());
+  if (*live <= budget) return 0;
+  auto entries = list_entries(txn.get(), env);
+  if (!entries) return tl::unexpected(entries.error());
+  std::stable_sort(entries->begin(), entries->end(), [](const EntryInfo& a, const EntryInfo& b) {
+    return a.last_used_us < b.last_used_us;
+  });
+  std::uint64_t remaining = *live, freed = 0, count = 0;
+  for (const EntryInfo& e : *entries) {
+    if (remaining <= budget) break;
+    if (keep && e.key == *keep) continue;
+    std::uint64_t size = e.meta.payload_size;
+    if (!dry_run) {
+      auto r = remove_entry(txn, env, e.key);
+      if (!r) return tl::unexpected(r.error());
+      size = r->value_or(0);
+    }
+    remaining -= std::min(remaining, size);
+    freed += size;
+    ++count;
+    if (removed) removed->push_back({e.key, e.meta, "least recently used (over budget)"});
+  }
+  if (!dry_run) {
+    if (auto r = add_counter(txn, env.counters(), std::uint32_t(Counter::evictions), std::int64_t(count)); !r)
+      return tl::unexpected(r.error());
+    if (auto r = add_counter(txn, env.counters(), std::uint32_t(Counter::bytes_evicted), std::int64_t(freed)); !r)
+      return tl::unexpected(r.error());
+  }
+  return freed;
+}
+
+}  // namespace cccl_cache::detail

@@ -1,0 +1,66 @@
+// Transaction-level building blocks of the store, shared by store.cpp and
+// store_evict.cpp. Every function runs inside a transaction the caller owns.
+//
+// Sub-databases of one environment:
+//   entries:  CacheKey::encode() -> envelope (envelope.hpp)
+//   usage:    CacheKey::encode() -> UsageRecord (24 bytes, native): last use (us), hits, payload size;
+//             small and separate so that touching an entry never rewrites its payload
+//   counters: u32 big-endian Counter number -> u64 little-endian; number 1000 holds the
+//             live payload bytes, kept exact by every put and removal
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cccl_cache/cache/store.hpp"
+#include "shared_env.hpp"
+
+namespace cccl_cache::detail {
+
+inline constexpr std::uint32_t kLiveBytesCounter = 1000;
+
+struct UsageRecord {
+  std::int64_t last_used_us = 0;  // microseconds since the epoch: orders LRU within a second
+  std::uint64_t hits = 0;
+  std::uint64_t payload_size = 0;
+};
+static_assert(sizeof(UsageRecord) == 24);
+
+std::optional<UsageRecord> decode_usage(const MDB_val& v);
+
+// Reads counter `id` (0 when absent).
+Result<std::uint64_t> read_counter(MDB_txn* txn, MDB_dbi counters, std::uint32_t id);
+// Adds `delta` (may be negative; clamps at 0) to counter `id`.
+Result<void> add_counter(lmdb::WriteTxn& txn, MDB_dbi counters, std::uint32_t id, std::int64_t delta);
+
+// Removes `key` from entries and usage and lowers the live-bytes gauge. Returns the
+// payload bytes freed, or nullopt when the key was absent.
+Result<std::optional<std::uint64_t>> remove_entry(lmdb::WriteTxn& txn, const SharedEnv& env, const CacheKey& key);
+
+// Writes a batch of hits/misses/touches taken from SharedEnv::pending.
+Result<void> write_batch(lmdb::WriteTxn& txn, const SharedEnv& env, const PendingBatch& batch);
+
+// Moves the pending batch out of `env` / merges a batch back after a failed write.
+PendingBatch take_pending(SharedEnv& env);
+void restore_pending(SharedEnv& env, PendingBatch&& batch);
+
+// One entry as seen by listings and eviction: metadata without payload.
+struct EntryInfo {
+  CacheKey key;
+  EntryMeta meta;
+  std::int64_t last_used_us = 0;
+  bool malformed = false;
+};
+
+// Every entry's key and metadata (checksums not verified), in key order.
+Result<std::vector<EntryInfo>> list_entries(MDB_txn* txn, const SharedEnv& env);
+
+// Removes least recently used entries (never `keep`) until live bytes <= budget.
+// Adds the removed entries to `removed` (when given) and to the eviction counters.
+Result<std::uint64_t> trim_lru(lmdb::WriteTxn& txn, const SharedEnv& env, std::uint64_t budget,
+                               const std::optional<CacheKey>& keep, bool dry_run,
+                               std::vector<EvictReport::Item>* removed);
+
+}  // namespace cccl_cache::detail

@@ -1,0 +1,160 @@
+#include <cstdlib>
+#include <fstream>
+
+#include "test_util.hpp"
+
+namespace cccl_cache {
+namespace {
+
+// Sets environment variables for one test and restores the previous values.
+class ScopedEnv {
+ public:
+  ScopedEnv() {
+    for (const char* n : kNames) {
+      const char* v = std::getenv(n);
+      saved_.emplace_back(n, v ? std::optional<std::string>(v) : std::nullopt);
+      ::unsetenv(n);
+    }
+  }
+  ~ScopedEnv() {
+    for (auto& [n, v] : saved_) v ? (void)::setenv(n, v->c_str(), 1) : (void)::unsetenv(n);
+  }
+  void set(const char* name, const std::string& value) { ::setenv(name, value.c_str(), 1); }
+
+  static constexpr const char* kNames[] = {"CCCL_CACHE_DIR", "CCCL_CACHE_MAX_SIZE", "CCCL_CACHE_DISABLE",
+                                           "CCCL_CACHE_LOG_LEVEL", "CCCL_CACHE_READ_ONLY", "CCCL_CACHE_SHARED",
+                                           "CCCL_CACHE_CONFIG", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "HOME"};
+
+ private:
+  std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
+};
+
+void write_file(const std::filesystem::path& p, const std::string& text) {
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+}
+
+TEST(ParseSize, AcceptsUnits) {
+  struct Case { const char* text; std::uint64_t bytes; };
+  for (Case c : {Case{"0", 0}, Case{"123", 123}, Case{"64K", 64ull << 10}, Case{"512M", 512ull << 20},
+                 Case{"2G", 2ull << 30}, Case{"1T", 1ull << 40}, Case{"2GB", 2ull << 30}, Case{"2GiB", 2ull << 30},
+                 Case{"2g", 2ull << 30}, Case{"100B", 100}})
+    EXPECT_EQ(parse_size(c.text).value_or(~0ull), c.bytes) << c.text;
+}
+
+TEST(ParseSize, RejectsGarbage) {
+  for (const char* bad : {"", "G", "-1", "1.5G", "12Q", "1 G", "99999999999999999999", "20000000000T"}) {
+    auto r = parse_size(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
+  }
+}
+
+TEST(ParseDuration, AcceptsUnits) {
+  struct Case { const char* text; std::uint64_t secs; };
+  for (Case c : {Case{"90", 90}, Case{"90s", 90}, Case{"15m", 900}, Case{"12h", 43200}, Case{"30d", 2592000},
+                 Case{"2w", 1209600}})
+    EXPECT_EQ(parse_duration(c.text).value_or(~0ull), c.secs) << c.text;
+  for (const char* bad : {"", "s", "1x", "-5s", "1.5h", "h1"}) EXPECT_FALSE(parse_duration(bad)) << bad;
+}
+
+TEST(Config, DefaultsAreDocumentedValues) {
+  ScopedEnv env;
+  env.set("HOME", "/home/someone");
+  auto c = Config::defaults();
+  EXPECT_EQ(c.dir, "/home/someone/.cache/cccl-cache");
+  EXPECT_EQ(c.max_size, 2ull << 30);
+  EXPECT_EQ(c.max_readers, 1024u);
+  EXPECT_FALSE(c.disabled || c.read_only || c.shared);
+  EXPECT_EQ(c.log_level, "warn");
+  env.set("XDG_CACHE_HOME", "/xdg");
+  EXPECT_EQ(default_cache_dir(), "/xdg/cccl-cache");
+  env.set("CCCL_CACHE_DIR", "/explicit");
+  EXPECT_EQ(default_cache_dir(), "/explicit");
+}
+
+TEST(Config, FileThenEnvironmentThenApi) {
+  ScopedEnv env;
+  test::TempDir dir;
+  env.set("HOME", dir.path().string());
+  write_file(dir / ".config/cccl-cache/config.toml",
+             "dir = \"/from/file\"\nmax_size = \"512M\"\nshared = true\ntouch_interval = \"5m\"\n"
+             "max_readers = 2048\nlog_level = \"info\"\n[cli]\nanything = 1\n");
+  auto c = Config::load();
+  ASSERT_TRUE(c) << c.error().describe();
+  EXPECT_EQ(c->dir, "/from/file");
+  EXPECT_EQ(c->max_size, 512ull << 20);
+  EXPECT_TRUE(c->shared);
+  EXPECT_EQ(c->touch_interval_s, 300u);
+  EXPECT_EQ(c->max_readers, 2048u);
+  EXPECT_EQ(c->log_level, "info");
+
+  env.set("CCCL_CACHE_DIR", "/from/env");
+  env.set("CCCL_CACHE_MAX_SIZE", "1G");
+  env.set("CCCL_CACHE_SHARED", "0");
+  env.set("CCCL_CACHE_READ_ONLY", "1");
+  env.set("CCCL_CACHE_DISABLE", "true");
+  env.set("CCCL_CACHE_LOG_LEVEL", "debug");
+  c = Config::load();
+  ASSERT_TRUE(c) << c.error().describe();
+  EXPECT_EQ(c->dir, "/from/env");
+  EXPECT_EQ(c->max_size, 1ull << 30);
+  EXPECT_FALSE(c->shared);
+  EXPECT_TRUE(c->read_only);
+  EXPECT_TRUE(c->disabled);
+  EXPECT_EQ(c->log_level, "debug");
+  EXPECT_EQ(c->max_readers, 2048u);  // untouched by the environment: still the file's
+
+  c->max_size = 42;  // the API has the last word
+  EXPECT_EQ(c->max_size, 42u);
+}
+
+TEST(Config, ConfigVariableAndXdgLocations) {
+  ScopedEnv env;
+  test::TempDir dir;
+  write_file(dir / "xdg/cccl-cache/config.toml", "max_size = 1000\n");
+  write_file(dir / "named.toml", "max_size = 2000\n");
+  env.set("XDG_CONFIG_HOME", (dir / "xdg").string());
+  EXPECT_EQ(Config::load()->max_size, 1000u);
+  env.set("CCCL_CACHE_CONFIG", (dir / "named.toml").string());
+  EXPECT_EQ(Config::load()->max_size, 2000u);
+  write_file(dir / "arg.toml", "max_size = 3000\n");
+  EXPECT_EQ(Config::load(dir / "arg.toml")->max_size, 3000u);
+}
+
+TEST(Config, MissingDefaultFileIsFineMissingNamedFileIsNot) {
+  ScopedEnv env;
+  test::TempDir dir;
+  env.set("HOME", dir.path().string());
+  EXPECT_TRUE(Config::load());
+  env.set("CCCL_CACHE_CONFIG", (dir / "nope.toml").string());
+  auto c = Config::load();
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().code, ErrorCode::not_found);
+}
+
+TEST(Config, MalformedSettingsNameTheKey) {
+  ScopedEnv env;
+  test::TempDir dir;
+  struct Case { const char* toml; const char* needle; };
+  for (Case c : {Case{"max_size = \"lots\"\n", "max_size"}, Case{"shared = \"yes\"\n", "shared"},
+                 Case{"max_readers = 0\n", "max_readers"}, Case{"log_level = \"loud\"\n", "log_level"},
+                 Case{"colour = 1\n", "colour"}, Case{"touch_interval = \"soon\"\n", "touch_interval"},
+                 Case{"dir = 5\n", "dir"}, Case{"max_size = = 1\n", "line 1"}}) {
+    write_file(dir / "c.toml", c.toml);
+    auto r = Config::load(dir / "c.toml");
+    ASSERT_FALSE(r) << c.toml;
+    EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
+    EXPECT_NE(r.error().message.find(c.needle), std::string::npos) << r.error().message;
+  }
+  env.set("CCCL_CACHE_MAX_SIZE", "big");
+  auto r = Config::load(std::nullopt);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("CCCL_CACHE_MAX_SIZE"), std::string::npos);
+  ::unsetenv("CCCL_CACHE_MAX_SIZE");
+  env.set("CCCL_CACHE_DISABLE", "maybe");
+  EXPECT_FALSE(Config::load(std::nullopt));
+}
+
+}  // namespace
+}  // namespace cccl_cache
