@@ -59,7 +59,13 @@ py=python3
 
 env_info() {
   date -u
-  echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || cat "$root/.devcarry/COMMIT" 2>/dev/null || echo unknown)"
+  # The device copy of the tree may have no .git: PEERS_COMMIT (set by the
+  # caller, e.g. PEERS_COMMIT=$(git rev-parse HEAD) in the command) or
+  # .devcarry/COMMIT name the commit then.
+  local c="${PEERS_COMMIT:-}"
+  [[ -n "$c" ]] || c="$(git -C "$root" rev-parse --verify -q HEAD 2>/dev/null)"
+  [[ -n "$c" ]] || c="$(head -n1 "$root/.devcarry/COMMIT" 2>/dev/null)"
+  echo "commit: ${c:-unknown}"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem,temperature.gpu --format=csv
   nvcc --version 2>/dev/null | tail -2
   $py --version
