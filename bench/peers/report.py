@@ -33,6 +33,13 @@ def _f(x, digits=1, unit=""):
     return f"{x:,.{digits}f}{unit}"
 
 
+def _fq(x):
+    """A query time in ns: two decimals below 100 ns, one above."""
+    if x is None:
+        return "n/a"
+    return _f(x, 2 if abs(x) < 100 else 1)
+
+
 def _speedup(ref, ours):
     if ref is None or ours is None or ours <= 0:
         return "n/a"
@@ -80,12 +87,12 @@ def query_table(ref: dict, ours: dict) -> list[str]:
     for p in peerstats.PERCENTILES:
         k = f"p{p}"
         out.append(
-            f"| P{p} | {_f(rf.get(k))} | {_f(rd.get(k))} | {_f(of.get(k))} | {_f(ol.get(k))} | "
+            f"| P{p} | {_fq(rf.get(k))} | {_fq(rd.get(k))} | {_fq(of.get(k))} | {_fq(ol.get(k))} | "
             f"{fmt_ratio(ol.get(k), rd.get(k))} | {_speedup(rd.get(k), ol.get(k))} |")
     rp = q.get("paired_deserialized_minus_fresh_ns", {})
     op = oq.get("paired_loaded_minus_fresh_ns", {})
-    out.append(f"| median paired difference (loaded - fresh) | | {_f(rp.get('median_diff'))} | | "
-               f"{_f(op.get('median_diff'))} | | |")
+    out.append(f"| median paired difference (loaded - fresh) | | {_fq(rp.get('median_diff'))} | | "
+               f"{_fq(op.get('median_diff'))} | | |")
     if q.get("python_call_floor_ns"):
         out.append("")
         out.append(f"Python's own cost of calling a do-nothing function with the same keyword "
@@ -174,6 +181,9 @@ def render(ref: dict, ours: dict, env_log: str | None) -> str:
     parts += _versions_block(ref, env_log, ours)
     parts += ["", "## Query", ""] + query_table(ref, ours)
     parts += ["", "## Sort", ""] + sort_table(ref, ours)
+    if ours.get("result_lines"):
+        parts += ["", "## Ours: RESULT lines as printed", "", "```"] + ours["result_lines"] + ["```"]
+        parts += ["", "Sources: " + ", ".join(Path(x).name for x in ours.get("sources", []))]
     errs = []
     for name in ("query", "child", "sort"):
         e = (ref or {}).get(name, {}).get("error")

@@ -66,6 +66,50 @@ class PeerStats(unittest.TestCase):
         self.assertEqual(peerstats.fmt_ratio(1.0, 0.0), "n/a")
 
 
+_OUR_QUERY_LOG = """\
+fresh executable: builds 1 store_hits 0; loaded executable: builds 0 store_hits 1
+temp bytes for 2048 float keys: fresh 8703, loaded 8703, CUB dispatch (bound) 8703, cub::DeviceMergeSort 8703
+query overhead, 2048 float32 keys, 101 trials x 20000 queries (ns/query):
+fresh    exe(nullptr, bytes, ..., n)             P5     4.100  P25     4.200  P50     4.300  P75     4.400  P95     4.900 ns (n=101)
+loaded   exe(nullptr, bytes, ..., n)             P5     4.000  P25     4.150  P50     4.250  P75     4.450  P95     5.000 ns (n=101)
+loaded - fresh (paired)                          P5    -0.300  P25    -0.100  P50    -0.020  P75     0.100  P95     0.300 ns (n=101)
+fresh    exe.temp_storage_bytes(n)               P5     1.000  P25     1.100  P50     1.200  P75     1.300  P95     1.400 ns (n=101)
+RESULT query_p50_fresh_ns=4.300 query_p50_loaded_ns=4.250 median_paired_diff_ns=-0.020 ratio=0.9884
+RESULT n=2048 ours_ms=0.0150 cub_ms=0.0160 check=1
+RESULT build_ms=1834.5 acquire_new_process_ms=0.41 something_new=7
+"""
+
+
+class OursAdapter(unittest.TestCase):
+    def test_text_log_maps_query_sort_and_keeps_result_lines(self):
+        import ours_adapter
+
+        with tempfile.TemporaryDirectory() as d:
+            Path(d, "query.log").write_text(_OUR_QUERY_LOG)
+            Path(d, "broken.json").write_text("{not json")
+            ours = ours_adapter.load([d])
+        q = ours["query"]
+        self.assertEqual(q["fresh_ns"]["p50"], 4.3)
+        self.assertEqual(q["loaded_ns"]["p95"], 5.0)  # the exe(...) line, not temp_storage_bytes(n)
+        self.assertEqual((q["trials"], q["queries_per_trial"]), (101, 20000))
+        self.assertEqual(q["paired_loaded_minus_fresh_ns"]["median_diff"], -0.02)
+        self.assertEqual(ours["sort"][2048], {"ours_ms": 0.015, "cub_ms": 0.016, "check": True})
+        self.assertEqual(ours["build_ms"], 1834.5)
+        self.assertEqual(ours["acquire_new_process_ms"], 0.41)
+        self.assertEqual(len(ours["result_lines"]), 3)
+        self.assertTrue(any("broken.json" in e for e in ours["errors"]))
+
+    def test_report_renders_ours_without_reference(self):
+        with tempfile.TemporaryDirectory() as d:
+            Path(d, "query.log").write_text(_OUR_QUERY_LOG)
+            p = subprocess.run([sys.executable, str(HERE / "report.py"), "--ours", d],
+                               capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("| P50 | n/a | n/a | 4.30 | 4.25 |", p.stdout)
+        self.assertIn("something_new=7", p.stdout)
+        self.assertIn("worst ours/CUB ratio 0.94", p.stdout)
+
+
 # Stand-ins for cupy and cuda.compute built on numpy, so that reference_bench.py's
 # orchestration (parts, statistics, child process, JSON, checks) runs without a GPU.
 # They model only what the script calls; timings from them mean nothing.
