@@ -13,6 +13,12 @@
 #include <limits>
 #include <type_traits>
 
+// CUB wraps every status in CubDebug(), which in 3.0.1 calls cudaGetLastError() even
+// in release builds: a runtime-API call (it initializes the runtime, and without a
+// driver it fails) on the temp-storage path, which we want to be pure arithmetic.
+// Our launches go through the driver and report their own errors (DriverLauncher),
+// so the status is passed through unchanged.
+#define CubDebug(e) static_cast<cudaError_t>(e)
 #include <cub/device/dispatch/dispatch_merge_sort.cuh>
 
 #include "merge_sort/dispatch.hpp"
