@@ -75,6 +75,9 @@ class SharedEnv {
   // Grows the map unless another thread already did since `seen` was read.
   Result<void> grow(std::uint64_t seen);
   void adopt_new_size();
+  // LMDB reuses pages freed by transaction N only from transaction N+2 on: commits
+  // one tiny transaction so that space freed by the latest eviction becomes usable.
+  void nudge();
 
   lmdb::Env env_;
   pid_t pid_ = 0;
@@ -88,6 +91,7 @@ class SharedEnv {
 
 template <class Fn>
 auto SharedEnv::write(Fn&& fn) -> decltype(fn(std::declval<lmdb::WriteTxn&>())) {
+  bool nudged = false;
   for (int attempt = 0;; ++attempt) {
     const std::uint64_t seen = map_size();
     auto txn = begin_write();
@@ -102,7 +106,11 @@ auto SharedEnv::write(Fn&& fn) -> decltype(fn(std::declval<lmdb::WriteTxn&>())) 
     }
     txn->abort();  // grow needs no open transaction in this process
     if (attempt >= 40) return fail(ErrorCode::storage_full, "map still full after growing it repeatedly");
-    if (auto g = grow(seen); !g) return tl::unexpected(g.error());
+    if (auto g = grow(seen); !g) {
+      if (nudged || g.error().code != ErrorCode::storage_full) return tl::unexpected(g.error());
+      nudged = true;  // at the ceiling: let pages freed by the last txn become reusable, retry once
+      nudge();
+    }
   }
 }
 

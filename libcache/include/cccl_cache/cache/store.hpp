@@ -44,14 +44,14 @@ struct Entry {
 // Filters for evict(); every set field must match for an entry to be removed
 // (max_live_bytes instead trims least recently used entries down to that size).
 struct EvictCriteria {
-  std::optional<std::int64_t> older_than_s;        // last used more than this many seconds ago
-  std::optional<std::uint64_t> max_live_bytes;      // LRU trim to this budget
-  std::optional<std::uint32_t> cc;
-  std::optional<std::string> algorithm;
+  std::optional<std::int64_t> older_than_s = std::nullopt;        // last used more than this many seconds ago
+  std::optional<std::uint64_t> max_live_bytes = std::nullopt;      // LRU trim to this budget
+  std::optional<std::uint32_t> cc = std::nullopt;
+  std::optional<std::string> algorithm = std::nullopt;
   // Remove entries whose toolchain differs from this fingerprint or whose payload
   // format differs from `payload_format`.
-  std::optional<std::string> toolchain_mismatch_with;
-  std::optional<std::uint32_t> payload_format;
+  std::optional<std::string> toolchain_mismatch_with = std::nullopt;
+  std::optional<std::uint32_t> payload_format = std::nullopt;
   bool dry_run = false;
 };
 

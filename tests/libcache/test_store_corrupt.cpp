@@ -1,0 +1,104 @@
+// A flipped byte in a stored payload is detected, dropped, counted and logged once.
+#include <fstream>
+#include <iterator>
+
+#include <spdlog/sinks/ostream_sink.h>
+
+#include "cccl_cache/cache/log.hpp"
+#include "test_util.hpp"
+
+namespace cccl_cache {
+namespace {
+
+// A payload with a marker that occurs nowhere else in data.mdb.
+std::vector<std::byte> marked_payload() {
+  auto p = test::make_payload(5, 20'000);
+  const char marker[] = "FLIP-ME-MARKER-0123456789";
+  std::memcpy(p.data() + 10'000, marker, sizeof marker - 1);
+  return p;
+}
+
+// Flips one byte inside every copy of the marker in dir/data.mdb; returns the copies.
+int flip_marker_on_disk(const std::filesystem::path& dir) {
+  const auto file = dir / "data.mdb";
+  std::string bytes;
+  {
+    std::ifstream in(file, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  int found = 0;
+  for (auto pos = bytes.find("FLIP-ME-MARKER"); pos != std::string::npos; pos = bytes.find("FLIP-ME-MARKER", pos + 1)) {
+    bytes[pos + 3] ^= 0x01;
+    ++found;
+  }
+  std::ofstream(file, std::ios::binary | std::ios::in | std::ios::out).write(bytes.data(), std::streamsize(bytes.size()));
+  return found;
+}
+
+// Captures log output for one test.
+struct CapturedLog {
+  std::ostringstream text;
+  CapturedLog() {
+    auto l = std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::ostream_sink_mt>(text));
+    l->set_level(spdlog::level::warn);
+    set_logger(l);
+  }
+  ~CapturedLog() { set_logger(nullptr); }
+  int count(const std::string& needle) const {
+    int n = 0;
+    const std::string s = text.str();
+    for (auto p = s.find(needle); p != std::string::npos; p = s.find(needle, p + 1)) ++n;
+    return n;
+  }
+};
+
+TEST(StoreCorruption, FlippedPayloadByteOnDiskIsAMissAndIsDropped) {
+  test::TempDir dir;
+  const auto key = test::make_key(5);
+  {
+    auto store = *Store::open(test::test_config(dir.path()));
+    ASSERT_TRUE(store->put(key, test::make_meta(5), marked_payload()));
+    ASSERT_TRUE(store->put(test::make_key(6), test::make_meta(6), test::make_payload(6)));
+  }
+  ASSERT_GE(flip_marker_on_disk(dir.path()), 1);
+  CapturedLog log;
+  auto store = *Store::open(test::test_config(dir.path()));
+  auto got = store->get(key);
+  ASSERT_TRUE(got) << got.error().describe();
+  EXPECT_FALSE(got->has_value());
+  auto s = store->stats();
+  EXPECT_EQ(s->corrupt, 1u);
+  EXPECT_EQ(s->entries, 1u);  // dropped; the healthy neighbour stays
+  EXPECT_EQ(s->live_bytes, test::make_payload(6).size());
+  EXPECT_EQ(log.count(key.to_string()), 1);
+  EXPECT_FALSE(store->get(key)->has_value());
+  EXPECT_EQ(log.count(key.to_string()), 1);  // logged once
+  EXPECT_TRUE(store->get(test::make_key(6))->has_value());
+  // The slot is reusable.
+  ASSERT_TRUE(store->put(key, test::make_meta(5), marked_payload()));
+  EXPECT_EQ((*store->get(key))->payload, marked_payload());
+}
+
+TEST(StoreCorruption, ReadOnlyStoreReportsCorruptionWithoutWriting) {
+  test::TempDir dir;
+  const auto key = test::make_key(5);
+  {
+    auto store = *Store::open(test::test_config(dir.path()));
+    ASSERT_TRUE(store->put(key, test::make_meta(5), marked_payload()));
+  }
+  ASSERT_GE(flip_marker_on_disk(dir.path()), 1);
+  const auto before = std::filesystem::last_write_time(dir / "data.mdb");
+  CapturedLog log;
+  auto cfg = test::test_config(dir.path());
+  cfg.read_only = true;
+  auto store = *Store::open(cfg);
+  EXPECT_FALSE(store->get(key)->has_value());
+  EXPECT_FALSE(store->peek(key)->has_value());
+  EXPECT_EQ(store->stats()->corrupt, 2u);
+  EXPECT_EQ(store->stats()->entries, 1u);  // not dropped: read-only
+  EXPECT_EQ(log.count(key.to_string()), 1);
+  EXPECT_EQ(std::filesystem::last_write_time(dir / "data.mdb"), before);
+}
+
+}  // namespace
+}  // namespace cccl_cache
