@@ -1,0 +1,161 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "build_cache.hpp"
+#include "cccl_cache/algos/merge_sort/build.hpp"
+#include "elf.hpp"
+#include "merge_sort/codegen.hpp"
+#include "nvrtc_compile.hpp"
+
+using namespace cccl_cache;
+using namespace cccl_cache::algos;
+using merge_sort::Spec;
+using test_support::cached_build;
+
+namespace {
+
+bool has_symbol(const algos::detail::ElfInfo& elf, const std::string& name) {
+  return std::find(elf.symbols.begin(), elf.symbols.end(), name) != elf.symbols.end();
+}
+
+void expect_kernels(const merge_sort::BuildResult& r, std::uint32_t cc) {
+  auto elf = algos::detail::read_elf(r.cubin);
+  ASSERT_TRUE(elf) << elf.error().message;
+  EXPECT_EQ(elf->machine, algos::detail::kElfMachineCuda);
+  EXPECT_EQ(elf->sm, cc);
+  for (const auto* name : {&r.block_sort_kernel, &r.partition_kernel, &r.merge_kernel}) {
+    EXPECT_TRUE(has_symbol(*elf, *name)) << *name;
+  }
+  EXPECT_NE(r.block_sort_kernel.find("DeviceMergeSortBlockSortKernel"), std::string::npos);
+  EXPECT_NE(r.partition_kernel.find("DeviceMergeSortPartitionKernel"), std::string::npos);
+  EXPECT_NE(r.merge_kernel.find("DeviceMergeSortMergeKernel"), std::string::npos);
+  // The probe was not kept.
+  for (const auto& s : elf->symbols) EXPECT_EQ(s.find("cccl_cache_policy_probe"), std::string::npos) << s;
+}
+
+Spec pairs_spec() {
+  Spec s;
+  s.key_type = ScalarType::int64;
+  s.value_type = ScalarType::int32;
+  s.offset_type = ScalarType::uint32;
+  s.comparator = Comparator::greater();
+  return s;
+}
+
+}  // namespace
+
+TEST(MergeSortBuild, FloatKeysForSm90HaveKernelsAndPolicy) {
+  const auto& r = cached_build(Spec{}, 90);
+  ASSERT_TRUE(r) << r.error().describe();
+  expect_kernels(r->result, 90);
+  EXPECT_EQ(r->result.cc, 90u);
+  EXPECT_EQ(r->result.spec, Spec{});
+  EXPECT_EQ(r->result.toolchain, Toolchain::current().fingerprint());
+  // CUB's Policy600 for 4-byte keys: 256 threads x 17 items, fits in shared memory.
+  EXPECT_EQ(r->result.policy, (merge_sort::Policy{256, 4352, 0, 0}));
+  // Every module-scope variable NVRTC emitted for this sort is unreferenced.
+  EXPECT_GT(r->prune.variables, 1000u);
+  EXPECT_EQ(r->prune.variables_dropped, r->prune.variables);
+  EXPECT_EQ(r->prune.entries, 4u);
+  EXPECT_EQ(r->prune.entries_dropped, 1u);  // the policy probe
+}
+
+TEST(MergeSortBuild, FloatKeysForSm80HaveKernelsAndPolicy) {
+  const auto& r = cached_build(Spec{}, 80);
+  ASSERT_TRUE(r) << r.error().describe();
+  expect_kernels(r->result, 80);
+  EXPECT_EQ(r->result.policy, (merge_sort::Policy{256, 4352, 0, 0}));
+}
+
+TEST(MergeSortBuild, PairsWithWideKeysScaleItemsPerThread) {
+  const auto& r = cached_build(pairs_spec(), 90);
+  ASSERT_TRUE(r) << r.error().describe();
+  expect_kernels(r->result, 90);
+  // Nominal4BItemsToItems<int64>(17) = 17 * 4 / 8 = 8 items per thread.
+  EXPECT_EQ(r->result.policy.block_threads, 256u);
+  EXPECT_EQ(r->result.policy.items_per_tile, 256u * 8u);
+  EXPECT_NE(r->result.block_sort_kernel, cached_build(Spec{}, 90)->result.block_sort_kernel);
+}
+
+TEST(MergeSortBuild, CustomComparatorBuilds) {
+  Spec s;
+  s.comparator = Comparator::custom("abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
+  const auto& r = cached_build(s, 90);
+  ASSERT_TRUE(r) << r.error().describe();
+  expect_kernels(r->result, 90);
+}
+
+TEST(MergeSortBuild, BadCustomSourceIsACompileErrorWithTheLog) {
+  Spec s;
+  s.comparator = Comparator::custom("broken", "__device__ bool broken(float a, float b) { return a < undeclared_thing; }");
+  auto r = merge_sort::build(s, 90);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::compile);
+  EXPECT_NE(r.error().message.find("undeclared_thing"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("comparator"), std::string::npos) << r.error().message;  // the #line file name
+}
+
+TEST(MergeSortBuild, RejectsBadSpecsAndTargets) {
+  Spec bad;
+  bad.key_type = ScalarType::none;
+  EXPECT_EQ(merge_sort::build(bad, 90).error().code, ErrorCode::invalid_argument);
+  EXPECT_EQ(merge_sort::build(Spec{}, 49).error().code, ErrorCode::unsupported);
+  EXPECT_EQ(merge_sort::build(Spec{}, 121).error().code, ErrorCode::unsupported);
+  EXPECT_EQ(merge_sort::build(Spec{}, 0).error().code, ErrorCode::unsupported);
+  // In range but not a real target of this NVRTC.
+  EXPECT_EQ(merge_sort::build(Spec{}, 91).error().code, ErrorCode::unsupported);
+}
+
+// The pruned cubin must stay within 1.1x of what nvcc emits for the same kernels.
+TEST(MergeSortBuild, CubinIsWithinTenPercentOfNvcc) {
+  const char* nvcc = "/usr/local/cuda/bin/nvcc";
+  if (!std::filesystem::exists(nvcc)) GTEST_SKIP() << "no nvcc at " << nvcc;
+  const auto& r = cached_build(Spec{}, 90);
+  ASSERT_TRUE(r) << r.error().describe();
+
+  const auto dir = std::filesystem::temp_directory_path() / ("cccl_cache_nvcc_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto gen = merge_sort::detail::generate_source(Spec{});
+  {
+    // Same kernels, CUB's own headers, no NVRTC workarounds: nvcc instantiates
+    // them because their addresses are taken.
+    std::ofstream cu(dir / "ref.cu");
+    cu << "#include <cub/device/dispatch/kernels/merge_sort.cuh>\n"
+          "#include <cub/device/dispatch/tuning/tuning_merge_sort.cuh>\n"
+          "using cccl_cache_key_t = float;\n"
+          "struct cccl_cache_compare { __device__ bool operator()(const float& a, const float& b) const { return a < b; } };\n"
+          "using cccl_cache_max_policy = cub::detail::merge_sort::policy_hub<float*>::MaxPolicy;\n"
+          "void* cccl_cache_kernels[] = {\n";
+    for (std::size_t i = 0; i < 3; ++i) cu << "  (void*)&" << gen.name_expressions[i] << ",\n";
+    cu << "};\n";
+  }
+  const std::string include = algos::detail::cuda_include_dir();
+  const std::string cmd = std::string(nvcc) + " -cubin -arch=sm_90 -std=c++20 -DCUB_DISABLE_CDP -I" + include +
+                          "/cccl -o " + (dir / "ref.cubin").string() + " " + (dir / "ref.cu").string() + " > " +
+                          (dir / "log.txt").string() + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  const auto nvcc_bytes = std::filesystem::file_size(dir / "ref.cubin");
+  std::ifstream ref(dir / "ref.cubin", std::ios::binary);
+  std::vector<char> ref_bytes((std::istreambuf_iterator<char>(ref)), std::istreambuf_iterator<char>());
+  auto ref_elf = algos::detail::read_elf(std::as_bytes(std::span(ref_bytes)));
+  ASSERT_TRUE(ref_elf);
+  // The same kernels, really (names differ only where int64_t is `long` for nvcc's
+  // host pass and `long long` under NVRTC).
+  for (const char* kernel : {"DeviceMergeSortBlockSortKernel", "DeviceMergeSortPartitionKernel", "DeviceMergeSortMergeKernel"}) {
+    EXPECT_TRUE(std::any_of(ref_elf->symbols.begin(), ref_elf->symbols.end(), [&](const std::string& s) {
+      return s.find(kernel) != std::string::npos && s.find("18cccl_cache_compare") != std::string::npos;
+    })) << "nvcc's cubin lacks " << kernel;
+  }
+  std::filesystem::remove_all(dir);
+  const double ratio = static_cast<double>(r->result.cubin.size()) / static_cast<double>(nvcc_bytes);
+  RecordProperty("ours_bytes", std::to_string(r->result.cubin.size()));
+  RecordProperty("nvcc_bytes", std::to_string(nvcc_bytes));
+  std::printf("cubin sizes: ours %zu bytes, nvcc %ju bytes, ratio %.3f\n", r->result.cubin.size(),
+              static_cast<std::uintmax_t>(nvcc_bytes), ratio);
+  EXPECT_LE(ratio, 1.1);
+}

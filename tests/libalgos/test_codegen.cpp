@@ -1,0 +1,70 @@
+#include <gtest/gtest.h>
+
+#include "merge_sort/codegen.hpp"
+
+using namespace cccl_cache;
+using namespace cccl_cache::algos;
+using namespace cccl_cache::algos::merge_sort::detail;
+
+TEST(MergeSortCodegen, NamesCubKernelsWithDispatchArguments) {
+  merge_sort::Spec s;
+  const auto keys = generate_source(s);
+  ASSERT_EQ(keys.name_expressions.size(), 4u);
+  EXPECT_EQ(keys.name_expressions[kBlockSortExpr],
+            "cub::detail::merge_sort::DeviceMergeSortBlockSortKernel<cccl_cache_max_policy, float*, cub::NullType*, "
+            "float*, cub::NullType*, ::cuda::std::int64_t, cccl_cache_compare, float, cub::NullType>");
+  EXPECT_EQ(keys.name_expressions[kPartitionExpr],
+            "cub::detail::merge_sort::DeviceMergeSortPartitionKernel<float*, ::cuda::std::int64_t, cccl_cache_compare, float>");
+  EXPECT_EQ(keys.name_expressions[kMergeExpr],
+            "cub::detail::merge_sort::DeviceMergeSortMergeKernel<cccl_cache_max_policy, float*, cub::NullType*, "
+            "float*, cub::NullType*, ::cuda::std::int64_t, cccl_cache_compare, float, cub::NullType>");
+  EXPECT_EQ(keys.name_expressions[kPolicyProbeExpr].rfind("cccl_cache_policy_probe<", 0), 0u);
+  EXPECT_NE(keys.source.find("#include <cub/device/dispatch/kernels/merge_sort.cuh>"), std::string::npos);
+  EXPECT_EQ(keys.source.find("dispatch_merge_sort.cuh"), std::string::npos);
+  EXPECT_NE(keys.source.find("return a < b;"), std::string::npos);
+
+  s.value_type = ScalarType::int32;
+  s.key_type = ScalarType::uint64;
+  s.offset_type = ScalarType::uint32;
+  s.comparator = Comparator::greater();
+  const auto pairs = generate_source(s);
+  EXPECT_NE(pairs.name_expressions[kBlockSortExpr].find(
+                "<cccl_cache_max_policy, ::cuda::std::uint64_t*, ::cuda::std::int32_t*, ::cuda::std::uint64_t*, "
+                "::cuda::std::int32_t*, ::cuda::std::uint32_t, cccl_cache_compare, ::cuda::std::uint64_t, "
+                "::cuda::std::int32_t>"),
+            std::string::npos);
+  EXPECT_NE(pairs.source.find("return b < a;"), std::string::npos);
+}
+
+TEST(MergeSortCodegen, PastesCustomComparatorSource) {
+  merge_sort::Spec s;
+  s.comparator = Comparator::custom("abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
+  const auto gen = generate_source(s);
+  EXPECT_NE(gen.source.find(s.comparator.source), std::string::npos);
+  EXPECT_NE(gen.source.find("abs_less(a, b)"), std::string::npos);
+  EXPECT_LT(gen.source.find(s.comparator.source), gen.source.find("struct cccl_cache_compare"));
+}
+
+TEST(MergeSortCodegen, ParsesPolicyProbeNames) {
+  auto p = parse_policy_probe("_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEvv");
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(*p, (merge_sort::Policy{256, 4352, 0, 0}));
+  auto v = parse_policy_probe("_Z23cccl_cache_policy_probeILi64ELi64ELy49152ELm1234EEvv");
+  ASSERT_TRUE(v) << v.error().message;
+  EXPECT_EQ(*v, (merge_sort::Policy{64, 64, 49152, 1234}));
+}
+
+TEST(MergeSortCodegen, RejectsMalformedProbeNames) {
+  for (const char* bad : {
+           "", "_Z", "cccl_cache_policy_probe", "_Z22cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEvv",
+           "_Z23cccl_cache_policy_prob3ILi256ELi4352ELy0ELy0EEvv", "_Z23cccl_cache_policy_probeILi256ELi4352ELy0EEvv",
+           "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0ELy0EEvv", "_Z23cccl_cache_policy_probeILin256ELi4352ELy0ELy0EEvv",
+           "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEv", "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEvvx",
+           "_Z23cccl_cache_policy_probeILi0ELi4352ELy0ELy0EEvv", "_Z23cccl_cache_policy_probeILi256ELi4353ELy0ELy0EEvv",
+           "_Z23cccl_cache_policy_probeILf256ELi4352ELy0ELy0EEvv", "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy99999999999999999999EEvv",
+           "_Z999cccl_cache_policy_probe"}) {
+    auto p = parse_policy_probe(bad);
+    ASSERT_FALSE(p) << bad;
+    EXPECT_EQ(p.error().code, ErrorCode::internal) << bad;
+  }
+}
