@@ -1,0 +1,115 @@
+// cccl-cache export FILE [filters] / import FILE: moving entries between machines
+// through one portable, checksummed archive (archive.hpp).
+#include <cstdio>
+#include <memory>
+
+#include "archive.hpp"
+#include "commands.hpp"
+#include "entry_check.hpp"
+#include "format.hpp"
+
+namespace cccl_cache::cli {
+
+namespace {
+
+struct ExportOptions {
+  std::string file;
+  std::string algorithm;
+  std::string arch;
+  bool no_compress = false;
+};
+
+struct ImportOptions {
+  std::string file;
+  bool json = false;
+};
+
+int run_export(const Context& ctx, const ExportOptions& o) {
+  std::optional<std::uint32_t> cc;
+  if (!o.arch.empty()) {
+    cc = parse_cc(o.arch);
+    if (!cc) return report(kExitUsage, "--arch: '" + o.arch + "' is not a compute capability (e.g. sm_90)");
+  }
+  auto store = open_store(ctx.globals, OpenMode::read);
+  if (!store) return report(store.error());
+  std::vector<CacheKey> keys;
+  auto r = (*store)->for_each([&](const CacheKey& k, const EntryMeta& m) {
+    if ((o.algorithm.empty() || m.algorithm == o.algorithm) && (!cc || k.cc == *cc)) keys.push_back(k);
+    return true;
+  });
+  if (!r) return report(r.error());
+  ArchiveWriter writer(!o.no_compress);
+  std::size_t skipped = 0;
+  std::uint64_t bytes = 0;
+  for (const auto& k : keys) {
+    auto e = (*store)->peek(k);
+    if (!e || !*e) {
+      // A corrupt entry is left out (never exported); a vanished one was removed meanwhile.
+      if (!e) std::fprintf(stderr, "cccl-cache: skipping %s: %s\n", k.to_string().c_str(), e.error().describe().c_str());
+      ++skipped;
+      continue;
+    }
+    bytes += (*e)->payload.size();
+    writer.add(**e);
+  }
+  if (auto w = writer.write(o.file); !w) return report(w.error());
+  std::printf("exported %llu entries (%s of payload) to %s%s\n", static_cast<unsigned long long>(writer.count()),
+              human_size(bytes).c_str(), o.file.c_str(), skipped ? " (some unreadable entries skipped)" : "");
+  return skipped ? kExitProblems : kExitOk;
+}
+
+int run_import(const Context& ctx, const ImportOptions& o) {
+  auto contents = read_archive(o.file);
+  if (!contents) return report(contents.error());
+  auto store = open_store(ctx.globals, OpenMode::create);
+  if (!store) return report(store.error());
+  std::vector<std::string> problems = contents->problems;
+  std::uint64_t imported = 0, present = 0, checksum_only = 0;
+  for (const auto& e : contents->entries) {
+    const auto check = check_payload(e.key, e.meta, e.payload);
+    if (check.status == CheckStatus::bad) {
+      problems.push_back(e.key.to_string() + ": " + check.reason + ", skipped");
+      continue;
+    }
+    // Keep a good entry already there; replace only a missing or unreadable one.
+    auto existing = (*store)->peek(e.key);
+    if (existing && *existing &&
+        check_payload(e.key, (*existing)->meta, (*existing)->payload).status != CheckStatus::bad) {
+      ++present;
+      continue;
+    }
+    if (auto p = (*store)->put(e.key, e.meta, e.payload); !p) return report(p.error());
+    ++imported;
+    if (check.status == CheckStatus::unchecked) ++checksum_only;
+  }
+  if (o.json) {
+    print_json({{"imported", imported}, {"already_present", present}, {"checksum_only", checksum_only},
+                {"bad", problems.size()}, {"problems", problems}, {"trailer_ok", contents->trailer_ok}});
+  } else {
+    for (const auto& p : problems) std::printf("BAD %s\n", p.c_str());
+    std::printf("imported %llu entries (%llu checksum only), %llu already present, %zu problems\n",
+                static_cast<unsigned long long>(imported), static_cast<unsigned long long>(checksum_only),
+                static_cast<unsigned long long>(present), problems.size());
+  }
+  return problems.empty() ? kExitOk : kExitProblems;
+}
+
+}  // namespace
+
+void add_export_import(CLI::App& app, Context& ctx) {
+  auto eo = std::make_shared<ExportOptions>();
+  auto* ex = app.add_subcommand("export", "Write entries to one portable, checksummed archive file");
+  ex->add_option("file", eo->file, "Archive file to write")->required();
+  ex->add_option("--algorithm", eo->algorithm, "Only entries of this algorithm");
+  ex->add_option("--arch", eo->arch, "Only entries for this compute capability (sm_XY)");
+  ex->add_flag("--no-compress", eo->no_compress, "Do not zstd-compress the archive");
+  ex->callback([&ctx, eo] { ctx.run = [&ctx, eo] { return run_export(ctx, *eo); }; });
+
+  auto io = std::make_shared<ImportOptions>();
+  auto* im = app.add_subcommand("import", "Add the entries of an archive, verifying each; bad ones are skipped");
+  im->add_option("file", io->file, "Archive file to read")->required();
+  im->add_flag("--json", io->json, "Print JSON");
+  im->callback([&ctx, io] { ctx.run = [&ctx, io] { return run_import(ctx, *io); }; });
+}
+
+}  // namespace cccl_cache::cli

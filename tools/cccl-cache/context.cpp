@@ -1,0 +1,148 @@
+#include "context.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <system_error>
+
+#include <spdlog/logger.h>
+#include <spdlog/sinks/stdout_sinks.h>
+
+#include "cccl_cache/cache/log.hpp"
+#include "gpu_probe.hpp"
+
+namespace cccl_cache::cli {
+
+Result<Config> load_config(const Globals& globals) {
+  std::optional<std::filesystem::path> file;
+  if (!globals.config_file.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(globals.config_file, ec)) {
+      return fail(ErrorCode::invalid_argument,
+                  "config file '" + globals.config_file + "' does not exist or is not a file");
+    }
+    file = globals.config_file;
+  }
+  auto config = Config::load(file);
+  if (!config) return config;
+  if (!globals.cache_dir.empty()) config->dir = globals.cache_dir;
+  if (config->dir.empty()) config->dir = default_cache_dir();
+  return config;
+}
+
+Result<std::shared_ptr<Store>> open_store(const Globals& globals, OpenMode mode) {
+  auto config = load_config(globals);
+  if (!config) return tl::unexpected(config.error());
+  if (config->disabled) {
+    return fail(ErrorCode::invalid_argument,
+                "the cache is disabled (CCCL_CACHE_DISABLE or 'disabled' in the config); unset it to use cccl-cache");
+  }
+  std::error_code ec;
+  const auto& dir = config->dir;
+  if (mode != OpenMode::create && !std::filesystem::exists(dir, ec)) {
+    return fail(ErrorCode::not_found, "cache directory '" + dir.string() +
+                                          "' does not exist (give --cache-dir, or fill it with 'cccl-cache prewarm')");
+  }
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
+    return fail(ErrorCode::not_found, "cache path '" + dir.string() + "' is not a directory");
+  }
+  if (mode == OpenMode::read) config->read_only = true;
+  auto store = Store::open(*config);
+  if (!store) {
+    Error e = store.error();
+    e.message = "cannot open cache '" + dir.string() + "': " + e.message;
+    return tl::unexpected(std::move(e));
+  }
+  // The store degrades to "everything misses" when it cannot write; a command that
+  // writes must say so instead of silently storing nothing.
+  if (mode != OpenMode::read && (*store)->read_only()) {
+    return fail(ErrorCode::permission, "cache directory '" + dir.string() + "' is not writable" +
+                                           (config->read_only ? " (read_only is set in the config/environment)" : ""));
+  }
+  return store;
+}
+
+int exit_code_for(const Error& error) noexcept {
+  switch (error.code) {
+    case ErrorCode::invalid_argument:
+    case ErrorCode::unsupported:
+      return kExitUsage;
+    case ErrorCode::not_found:
+    case ErrorCode::io:
+    case ErrorCode::permission:
+    case ErrorCode::read_only:
+    case ErrorCode::storage_full:
+    case ErrorCode::lmdb:
+      return kExitUnavailable;
+    case ErrorCode::corrupt:
+    case ErrorCode::format:
+    case ErrorCode::compile:
+      return kExitProblems;
+    case ErrorCode::driver:
+    case ErrorCode::internal:
+      return kExitInternal;
+  }
+  return kExitInternal;
+}
+
+int report(int exit_code, std::string_view message) {
+  std::string line(message);
+  std::replace(line.begin(), line.end(), '\n', ' ');
+  std::fflush(stdout);
+  std::fprintf(stderr, "cccl-cache: %s\n", line.c_str());
+  return exit_code;
+}
+
+int report(const Error& error) { return report(exit_code_for(error), error.message); }
+
+void configure_logging(const Globals& globals, const std::string& config_level) {
+  auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
+  auto log = std::make_shared<spdlog::logger>("cccl-cache", sink);
+  log->set_pattern("cccl-cache: %l: %v");
+  auto level = spdlog::level::from_str(config_level.empty() ? "warn" : config_level);
+  if (globals.verbosity == 1) level = spdlog::level::info;
+  if (globals.verbosity == 2) level = spdlog::level::debug;
+  if (globals.verbosity >= 3) level = spdlog::level::trace;
+  log->set_level(level);
+  set_logger(std::move(log));
+}
+
+Result<std::vector<std::uint32_t>> resolve_archs(const std::string& arch_text,
+                                                 const std::vector<std::uint32_t>& fallback) {
+  std::vector<std::uint32_t> ccs;
+  if (!arch_text.empty()) {
+    std::string item;
+    auto flush = [&]() -> Result<void> {
+      if (item.empty()) return {};
+      auto cc = parse_cc(item);
+      if (!cc) return fail(ErrorCode::invalid_argument, "--arch: '" + item + "' is not a compute capability (e.g. sm_90)");
+      ccs.push_back(*cc);
+      item.clear();
+      return {};
+    };
+    for (char c : arch_text) {
+      if (c == ',' || c == ' ') {
+        if (auto r = flush(); !r) return tl::unexpected(r.error());
+      } else {
+        item += c;
+      }
+    }
+    if (auto r = flush(); !r) return tl::unexpected(r.error());
+  } else if (!fallback.empty()) {
+    ccs = fallback;
+  } else {
+    auto local = local_device_ccs();
+    if (!local) return tl::unexpected(local.error());
+    ccs = *local;
+    if (ccs.empty()) {
+      return fail(ErrorCode::invalid_argument,
+                  "no GPU found: give the target compute capabilities with --arch (e.g. --arch sm_80,sm_90)");
+    }
+  }
+  std::sort(ccs.begin(), ccs.end());
+  ccs.erase(std::unique(ccs.begin(), ccs.end()), ccs.end());
+  return ccs;
+}
+
+}  // namespace cccl_cache::cli
