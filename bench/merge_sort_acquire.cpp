@@ -1,0 +1,254 @@
+// Benchmark 2: acquiring a bound merge sort (float32 keys, less, int64 offsets).
+//   fresh build (NVRTC) and a full miss through AlgorithmCache; serialize;
+//   a store hit in NEW processes (this program re-executed as a child), with the
+//   store's open time, get, deserialize and bind on their own lines; the in-process
+//   repeat; and beside them the bare driver cost of loading the same cubin and
+//   resolving the same kernels (first time in a process, and warm), with the
+//   driver's default lazy loading and with CUDA_MODULE_LOADING=EAGER.
+// Usage: merge_sort_acquire [children_per_mode]   (children: --child MODE DIR)
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cccl_cache/algos/algorithm_cache.hpp"
+#include "cccl_cache/algos/merge_sort/build.hpp"
+#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "merge_sort_bench_util.hpp"
+
+namespace ms = cccl_cache::algos::merge_sort;
+namespace fs = std::filesystem;
+using bench::Clock;
+
+namespace {
+
+double ms_since(Clock::time_point t0) { return bench::ns_since(t0) / 1e6; }
+
+// First sort call after acquisition and a second one (2,048 keys, incl. sync): shows
+// whether any loading was left for the first launch.
+void time_first_calls(const ms::Executable& exe, std::map<std::string, double>& out) {
+  const std::uint64_t n = 2048;
+  std::vector<float> keys(n);
+  for (std::uint64_t i = 0; i < n; ++i) keys[i] = static_cast<float>((i * 7919) % 2048);
+  CUdeviceptr d_keys = 0, d_temp = 0;
+  std::size_t temp = exe.temp_storage_bytes(n);
+  bench::check_cu(cuMemAlloc(&d_keys, n * 4), "cuMemAlloc");
+  bench::check_cu(cuMemAlloc(&d_temp, temp), "cuMemAlloc");
+  for (const char* key : {"first_sort_ms", "second_sort_ms"}) {
+    bench::check_cu(cuMemcpyHtoD(d_keys, keys.data(), n * 4), "cuMemcpyHtoD");
+    auto* k = reinterpret_cast<void*>(d_keys);
+    const auto t0 = Clock::now();
+    bench::check_cu(exe(reinterpret_cast<void*>(d_temp), temp, k, nullptr, k, nullptr, n, nullptr), "sort");
+    bench::check_cu(cuCtxSynchronize(), "cuCtxSynchronize");
+    out[key] = ms_since(t0);
+  }
+  cuMemFree(d_keys);
+  cuMemFree(d_temp);
+}
+
+std::vector<char> read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+double bare_load(const std::vector<char>& cubin, const std::vector<std::string>& names) {
+  const auto t0 = Clock::now();
+  CUlibrary lib = nullptr;
+  bench::check_cu(cuLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "cuLibraryLoadData");
+  for (const auto& name : names) {
+    CUkernel kernel = nullptr;
+    CUfunction fn = nullptr;
+    bench::check_cu(cuLibraryGetKernel(&kernel, lib, name.c_str()), "cuLibraryGetKernel");
+    bench::check_cu(cuKernelGetFunction(&fn, kernel), "cuKernelGetFunction");
+    bench::check_cu(cuFuncLoad(fn), "cuFuncLoad");
+  }
+  const double t = ms_since(t0);
+  cuLibraryUnload(lib);
+  return t;
+}
+
+int child(const std::string& mode, const fs::path& dir) {
+  std::map<std::string, double> out;
+  auto t0 = Clock::now();
+  int device_cc = 0;
+  bench::gpu_context(&device_cc);
+  out["context_ms"] = ms_since(t0);
+  const auto cc = static_cast<std::uint32_t>(device_cc);
+  if (mode == "bare") {
+    const auto cubin = read_file(dir / "cubin.bin");
+    std::ifstream names_in(dir / "kernels.txt");
+    std::vector<std::string> names;
+    for (std::string line; std::getline(names_in, line);) if (!line.empty()) names.push_back(line);
+    out["bare_first_ms"] = bare_load(cubin, names);
+    std::vector<double> warm;
+    for (int i = 0; i < 10; ++i) warm.push_back(bare_load(cubin, names));
+    out["bare_warm_ms"] = bench::median(warm);
+  } else {
+    t0 = Clock::now();
+    auto store = bench::open_store(dir / "store");
+    out["store_open_ms"] = ms_since(t0);
+    ms::Spec spec;
+    if (mode == "cache") {
+      cccl_cache::algos::AlgorithmCache cache(store);
+      t0 = Clock::now();
+      auto exe = cache.merge_sort(spec, 0);
+      out["acquire_ms"] = ms_since(t0);
+      if (!exe || cache.stats().store_hits != 1 || cache.stats().builds != 0) bench::die("child: not a store hit");
+      t0 = Clock::now();
+      std::size_t bytes = 0;
+      (**exe)(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, 2048, nullptr);
+      out["first_query_us"] = ms_since(t0) * 1e3;
+      time_first_calls(**exe, out);
+    } else {  // pieces: the same steps one by one
+      t0 = Clock::now();
+      auto entry = store->get(ms::cache_key(spec, cc));
+      out["get_ms"] = ms_since(t0);
+      if (!entry || !*entry) bench::die("child: store miss");
+      t0 = Clock::now();
+      auto result = ms::deserialize((*entry)->payload, cc);
+      out["deserialize_ms"] = ms_since(t0);
+      if (!result) bench::die(result.error().describe());
+      t0 = Clock::now();
+      auto exe = ms::bind(*result, 0);
+      out["bind_first_ms"] = ms_since(t0);
+      if (!exe) bench::die(exe.error().describe());
+      std::vector<double> warm;
+      for (int i = 0; i < 10; ++i) {
+        t0 = Clock::now();
+        auto again = ms::bind(*result, 0);
+        warm.push_back(ms_since(t0));
+        if (!again) bench::die(again.error().describe());
+      }
+      out["bind_warm_ms"] = bench::median(warm);
+    }
+  }
+  std::printf("CHILD");
+  for (const auto& [k, v] : out) std::printf(" %s=%.6f", k.c_str(), v);
+  std::printf("\n");
+  return 0;
+}
+
+std::map<std::string, std::vector<double>> run_children(const std::string& mode, bool eager, const fs::path& dir,
+                                                        int count) {
+  std::map<std::string, std::vector<double>> all;
+  for (int i = 0; i < count; ++i) {
+    const std::string cmd = std::string(eager ? "CUDA_MODULE_LOADING=EAGER " : "CUDA_MODULE_LOADING=LAZY ") +
+                            "/proc/" + std::to_string(getpid()) + "/exe --child " + mode + " '" + dir.string() + "'";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) bench::die("popen failed");
+    char buf[4096];
+    std::string text;
+    while (fgets(buf, sizeof buf, p)) text += buf;
+    if (pclose(p) != 0) bench::die("child failed: " + text);
+    std::istringstream in(text.substr(text.find("CHILD") + 5));
+    for (std::string kv; in >> kv;) {
+      const auto eq = kv.find('=');
+      all[kv.substr(0, eq)].push_back(std::stod(kv.substr(eq + 1)));
+    }
+  }
+  return all;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 4 && std::string(argv[1]) == "--child") return child(argv[2], argv[3]);
+  const int per_mode = argc > 1 ? std::atoi(argv[1]) : 8;
+  int cc = 0;
+  auto t0 = Clock::now();
+  bench::gpu_context(&cc);
+  const double ctx_ms = ms_since(t0);
+  const fs::path dir = bench::bench_dir("acquire");
+  t0 = Clock::now();
+  auto store = bench::open_store(dir / "store");
+  const double open_create_ms = ms_since(t0);
+  ms::Spec spec;
+
+  std::vector<double> builds;
+  ms::BuildResult result;
+  for (int i = 0; i < 2; ++i) {
+    t0 = Clock::now();
+    auto r = ms::build(spec, static_cast<std::uint32_t>(cc));
+    builds.push_back(ms_since(t0));
+    if (!r) bench::die(r.error().describe());
+    result = std::move(*r);
+  }
+  std::vector<double> ser;
+  std::vector<std::byte> blob;
+  for (int i = 0; i < 101; ++i) {
+    t0 = Clock::now();
+    blob = ms::serialize(result);
+    ser.push_back(ms_since(t0));
+  }
+  cccl_cache::algos::AlgorithmCache cache(store);
+  t0 = Clock::now();
+  auto exe = cache.merge_sort(spec, 0);
+  const double miss_ms = ms_since(t0);
+  if (!exe || cache.stats().builds != 1) bench::die("the first AlgorithmCache request did not build");
+  std::vector<double> repeat_ns;
+  for (int b = 0; b < 21; ++b) {
+    t0 = Clock::now();
+    for (int i = 0; i < 10000; ++i) {
+      auto again = cache.merge_sort(spec, 0);
+      if (!again) bench::die("repeat failed");
+    }
+    repeat_ns.push_back(bench::ns_since(t0) / 10000);
+  }
+  {
+    std::ofstream(dir / "cubin.bin", std::ios::binary)
+        .write(reinterpret_cast<const char*>(result.cubin.data()), static_cast<std::streamsize>(result.cubin.size()));
+    std::ofstream(dir / "kernels.txt") << result.block_sort_kernel << "\n" << result.partition_kernel << "\n"
+                                       << result.merge_kernel << "\n";
+  }
+  store.reset();  // children open it themselves
+
+  std::map<std::string, std::vector<double>> cache_lazy, pieces, bare_lazy, cache_eager, bare_eager;
+  for (int round = 0; round < per_mode; ++round) {  // interleaved, one child of each mode per round
+    for (auto& [k, v] : run_children("cache", false, dir, 1)) cache_lazy[k].insert(cache_lazy[k].end(), v.begin(), v.end());
+    for (auto& [k, v] : run_children("pieces", false, dir, 1)) pieces[k].insert(pieces[k].end(), v.begin(), v.end());
+    for (auto& [k, v] : run_children("bare", false, dir, 1)) bare_lazy[k].insert(bare_lazy[k].end(), v.begin(), v.end());
+    for (auto& [k, v] : run_children("cache", true, dir, 1)) cache_eager[k].insert(cache_eager[k].end(), v.begin(), v.end());
+    for (auto& [k, v] : run_children("bare", true, dir, 1)) bare_eager[k].insert(bare_eager[k].end(), v.begin(), v.end());
+  }
+
+  std::printf("acquisition of a float32 merge sort on sm_%d; cubin %zu bytes, blob %zu bytes\n", cc,
+              result.cubin.size(), blob.size());
+  std::printf("this process: context %.1f ms, store create+open %.3f ms\n", ctx_ms, open_create_ms);
+  bench::print_percentiles("fresh build (NVRTC, ms::build)", builds, "ms");
+  bench::print_percentiles("serialize", ser, "ms");
+  std::printf("%-44s %.3f ms (build + serialize + put + bind)\n", "AlgorithmCache miss, first request", miss_ms);
+  bench::print_percentiles("in-process repeat (AlgorithmCache hit)", repeat_ns, "ns");
+  std::printf("new processes (%d of each kind, interleaved; lazy = driver default):\n", per_mode);
+  bench::print_percentiles("  context creation (not part of acquisition)", cache_lazy["context_ms"], "ms");
+  bench::print_percentiles("  store open", cache_lazy["store_open_ms"], "ms");
+  bench::print_percentiles("  store hit: AlgorithmCache.merge_sort, lazy", cache_lazy["acquire_ms"], "ms");
+  bench::print_percentiles("  store hit: AlgorithmCache.merge_sort, eager", cache_eager["acquire_ms"], "ms");
+  bench::print_percentiles("  pieces: store get (verify)", pieces["get_ms"], "ms");
+  bench::print_percentiles("  pieces: deserialize", pieces["deserialize_ms"], "ms");
+  bench::print_percentiles("  pieces: bind, first in process", pieces["bind_first_ms"], "ms");
+  bench::print_percentiles("  pieces: bind, warm (median of 10)", pieces["bind_warm_ms"], "ms");
+  bench::print_percentiles("  bare driver load+resolve, first, lazy", bare_lazy["bare_first_ms"], "ms");
+  bench::print_percentiles("  bare driver load+resolve, warm, lazy", bare_lazy["bare_warm_ms"], "ms");
+  bench::print_percentiles("  bare driver load+resolve, first, eager", bare_eager["bare_first_ms"], "ms");
+  bench::print_percentiles("  bare driver load+resolve, warm, eager", bare_eager["bare_warm_ms"], "ms");
+  bench::print_percentiles("  first query after acquisition", cache_lazy["first_query_us"], "us");
+  bench::print_percentiles("  first sort call (2,048 keys, incl. sync)", cache_lazy["first_sort_ms"], "ms");
+  bench::print_percentiles("  second sort call", cache_lazy["second_sort_ms"], "ms");
+  const double hit = bench::median(cache_lazy["acquire_ms"]);
+  const double bare = bench::median(bare_lazy["bare_first_ms"]);
+  std::printf("RESULT build_ms=%.3f serialize_ms=%.4f blob_bytes=%zu cubin_bytes=%zu inprocess_repeat_us=%.4f "
+              "acquire_new_process_ms=%.4f store_open_ms=%.4f load_ms=%.4f bind_first_ms=%.4f bind_warm_ms=%.4f "
+              "bare_first_ms=%.4f bare_warm_ms=%.4f hit_over_bare=%.3f first_query_loaded_us=%.3f\n",
+              bench::median(builds), bench::median(ser), blob.size(), result.cubin.size(),
+              bench::median(repeat_ns) / 1e3, hit, bench::median(cache_lazy["store_open_ms"]),
+              bench::median(pieces["get_ms"]) + bench::median(pieces["deserialize_ms"]) +
+                  bench::median(pieces["bind_first_ms"]),
+              bench::median(pieces["bind_first_ms"]), bench::median(pieces["bind_warm_ms"]), bare,
+              bench::median(bare_lazy["bare_warm_ms"]), hit / bare, bench::median(cache_lazy["first_query_us"]));
+  return 0;
+}

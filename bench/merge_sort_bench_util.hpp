@@ -1,0 +1,93 @@
+// Small helpers shared by the merge-sort benchmarks (statistics, temp store, context).
+#pragma once
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <cuda.h>
+
+#include "cccl_cache/cache/config.hpp"
+#include "cccl_cache/cache/store.hpp"
+
+namespace bench {
+
+using Clock = std::chrono::steady_clock;
+
+inline double ns_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+}
+
+// Nearest-rank percentile of `v` (copied, sorted); p in [0, 100].
+inline double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const auto idx = static_cast<std::size_t>(p / 100.0 * static_cast<double>(v.size() - 1) + 0.5);
+  return v[std::min(idx, v.size() - 1)];
+}
+inline double median(const std::vector<double>& v) { return percentile(v, 50); }
+
+inline void print_percentiles(const char* label, const std::vector<double>& v, const char* unit) {
+  std::printf("%-44s P5 %9.3f  P25 %9.3f  P50 %9.3f  P75 %9.3f  P95 %9.3f %s (n=%zu)\n", label,
+              percentile(v, 5), percentile(v, 25), percentile(v, 50), percentile(v, 75), percentile(v, 95),
+              unit, v.size());
+}
+
+[[noreturn]] inline void die(const std::string& what) {
+  std::fprintf(stderr, "bench: %s\n", what.c_str());
+  std::exit(2);
+}
+
+inline void check_cu(CUresult rc, const char* what) {
+  if (rc != CUDA_SUCCESS) {
+    const char* s = nullptr;
+    cuGetErrorString(rc, &s);
+    die(std::string(what) + ": " + (s ? s : "?"));
+  }
+}
+
+// Device 0's primary context, made current. Exits when there is no GPU.
+inline CUcontext gpu_context(int* cc = nullptr) {
+  check_cu(cuInit(0), "cuInit");
+  CUdevice dev = 0;
+  check_cu(cuDeviceGet(&dev, 0), "cuDeviceGet");
+  CUcontext ctx = nullptr;
+  check_cu(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+  check_cu(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+  if (cc) {
+    int major = 0, minor = 0;
+    cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+    cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+    *cc = major * 10 + minor;
+  }
+  return ctx;
+}
+
+inline std::shared_ptr<cccl_cache::Store> open_store(const std::filesystem::path& dir) {
+  cccl_cache::Config config = cccl_cache::Config::defaults();
+  config.dir = dir;
+  auto store = cccl_cache::Store::open(config);
+  if (!store) die("store open: " + store.error().describe());
+  return *store;
+}
+
+// A fresh directory under $TMPDIR, or the one named by $CCCL_CACHE_BENCH_DIR.
+inline std::filesystem::path bench_dir(const char* name) {
+  if (const char* d = std::getenv("CCCL_CACHE_BENCH_DIR")) {
+    std::filesystem::create_directories(d);
+    return std::filesystem::path(d) / name;
+  }
+  auto p = std::filesystem::temp_directory_path() / (std::string("cccl-cache-bench-") + name + "-" +
+                                                     std::to_string(getpid()));
+  std::filesystem::create_directories(p);
+  return p;
+}
+
+}  // namespace bench

@@ -1,0 +1,148 @@
+// Benchmark 3: sort time of our bound merge sort against CUB's DeviceMergeSort
+// compiled by nvcc (sm_90), same types: float32 keys (less) and int64 keys with
+// uint32 values (less), int64 offsets, sizes 2^11 .. 2^max (default 28).
+// Method: before every sort the unsorted input is copied (device to device) into the
+// buffer sorted in place; CUDA events recorded after the copy and after the sort time
+// the sort alone. Ours and CUB alternate within every repetition; median over reps.
+// Check: our output is bitwise equal to CUB's and sorted (and equal to std::sort on
+// the host up to 2^22).
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "cccl_cache/algos/algorithm_cache.hpp"
+#include "merge_sort_bench_util.hpp"
+#include "merge_sort_cub_ref.hpp"
+
+namespace ms = cccl_cache::algos::merge_sort;
+using cccl_cache::algos::ScalarType;
+
+namespace {
+
+void check_rt(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) bench::die(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+std::uint64_t splitmix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+int reps_for(std::uint64_t n) { return n <= (1u << 20) ? 100 : n <= (1u << 24) ? 30 : 11; }
+
+struct Timer {
+  cudaEvent_t a{}, b{};
+  Timer() { check_rt(cudaEventCreate(&a), "event"); check_rt(cudaEventCreate(&b), "event"); }
+  ~Timer() { cudaEventDestroy(a); cudaEventDestroy(b); }
+};
+
+// One type: K keys, V values (void: keys only).
+template <class K, class V>
+void run_type(const char* label, const char* prefix, const ms::Executable& exe, int min_log, int max_log,
+              cudaStream_t stream) {
+  constexpr bool pairs = !std::is_void_v<V>;
+  constexpr std::size_t vsize = pairs ? sizeof(std::conditional_t<pairs, V, char>) : 0;
+  std::printf("%s: n, ours ms (median), CUB ms (median), ours/CUB, check\n", label);
+  Timer t;
+  std::uint64_t seed = 42;
+  for (int lg = min_log; lg <= max_log; ++lg) {
+    const std::uint64_t n = 1ull << lg;
+    std::vector<K> keys(n);
+    for (auto& k : keys) {
+      const std::uint64_t r = splitmix(seed);
+      if constexpr (std::is_floating_point_v<K>) k = static_cast<K>(static_cast<double>(r >> 11) * 0x1.0p-53 * 2e6 - 1e6);
+      else k = static_cast<K>(r);
+    }
+    std::vector<std::uint32_t> vals(pairs ? n : 0);
+    for (std::uint64_t i = 0; i < vals.size(); ++i) vals[i] = static_cast<std::uint32_t>(i);
+    std::size_t ours_temp = exe.temp_storage_bytes(n), cub_temp = 0;
+    if constexpr (pairs) bench::cub_sort_int64_pairs(nullptr, cub_temp, nullptr, nullptr, static_cast<std::int64_t>(n), stream);
+    else bench::cub_sort_float_keys(nullptr, cub_temp, nullptr, static_cast<std::int64_t>(n), stream);
+    void *src_k, *work_k, *src_v = nullptr, *work_v = nullptr, *temp;
+    check_rt(cudaMalloc(&src_k, n * sizeof(K)), "malloc");
+    check_rt(cudaMalloc(&work_k, n * sizeof(K)), "malloc");
+    if (pairs) { check_rt(cudaMalloc(&src_v, n * vsize), "malloc"); check_rt(cudaMalloc(&work_v, n * vsize), "malloc"); }
+    check_rt(cudaMalloc(&temp, std::max(ours_temp, cub_temp)), "malloc");
+    check_rt(cudaMemcpy(src_k, keys.data(), n * sizeof(K), cudaMemcpyHostToDevice), "copy");
+    if (pairs) check_rt(cudaMemcpy(src_v, vals.data(), n * vsize, cudaMemcpyHostToDevice), "copy");
+    std::vector<double> ours_ms, cub_ms;
+    std::vector<K> ours_out(n), cub_out(n);
+    std::vector<std::uint32_t> ours_vals(pairs ? n : 0), cub_vals(pairs ? n : 0);
+    const int reps = reps_for(n);
+    for (int r = 0; r < reps + 2; ++r) {  // two warm-up reps
+      for (int which = 0; which < 2; ++which) {
+        const bool ours = (which == 0) == (r % 2 == 0);
+        check_rt(cudaMemcpyAsync(work_k, src_k, n * sizeof(K), cudaMemcpyDeviceToDevice, stream), "d2d");
+        if (pairs) check_rt(cudaMemcpyAsync(work_v, src_v, n * vsize, cudaMemcpyDeviceToDevice, stream), "d2d");
+        check_rt(cudaEventRecord(t.a, stream), "record");
+        if (ours) {
+          std::size_t b = ours_temp;
+          bench::check_cu(exe(temp, b, work_k, work_v, work_k, work_v, n, stream), "ours sort");
+        } else {
+          std::size_t b = cub_temp;
+          int e = pairs ? bench::cub_sort_int64_pairs(temp, b, static_cast<std::int64_t*>(work_k),
+                                                      static_cast<std::uint32_t*>(work_v), static_cast<std::int64_t>(n), stream)
+                        : bench::cub_sort_float_keys(temp, b, static_cast<float*>(work_k), static_cast<std::int64_t>(n), stream);
+          check_rt(static_cast<cudaError_t>(e), "cub sort");
+        }
+        check_rt(cudaEventRecord(t.b, stream), "record");
+        check_rt(cudaEventSynchronize(t.b), "sync");
+        float ms = 0;
+        check_rt(cudaEventElapsedTime(&ms, t.a, t.b), "elapsed");
+        if (r >= 2) (ours ? ours_ms : cub_ms).push_back(ms);
+        if (r == reps + 1) {
+          check_rt(cudaMemcpy((ours ? ours_out : cub_out).data(), work_k, n * sizeof(K), cudaMemcpyDeviceToHost), "d2h");
+          if (pairs) check_rt(cudaMemcpy((ours ? ours_vals : cub_vals).data(), work_v, n * vsize, cudaMemcpyDeviceToHost), "d2h");
+        }
+      }
+    }
+    bool ok = std::memcmp(ours_out.data(), cub_out.data(), n * sizeof(K)) == 0 && ours_vals == cub_vals &&
+              std::is_sorted(ours_out.begin(), ours_out.end());
+    if (ok && lg <= 22) {
+      std::sort(keys.begin(), keys.end());
+      ok = std::memcmp(keys.data(), ours_out.data(), n * sizeof(K)) == 0;
+    }
+    const double o = bench::median(ours_ms), c = bench::median(cub_ms);
+    std::printf("RESULT %sn=%llu %sours_ms=%.5f %scub_ms=%.5f %sratio=%.4f %scheck=%d %stemp_equal=%d reps=%d\n", prefix,
+                (unsigned long long)n, prefix, o, prefix, c, prefix, o / c, prefix, ok ? 1 : 0, prefix,
+                ours_temp == cub_temp ? 1 : 0, reps);
+    std::fflush(stdout);
+    cudaFree(src_k); cudaFree(work_k); cudaFree(src_v); cudaFree(work_v); cudaFree(temp);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int max_log = argc > 1 ? std::atoi(argv[1]) : 28;
+  const int min_log = 11;
+  int cc = 0;
+  bench::gpu_context(&cc);
+  check_rt(cudaSetDevice(0), "cudaSetDevice");
+  auto store = bench::open_store(bench::bench_dir("sort") / "store");
+  cccl_cache::algos::AlgorithmCache cache(store);
+  ms::Spec keys_spec;  // float32, less, int64 offsets
+  ms::Spec pairs_spec;
+  pairs_spec.key_type = ScalarType::int64;
+  pairs_spec.value_type = ScalarType::uint32;
+  auto keys_exe = cache.merge_sort(keys_spec, 0);
+  auto pairs_exe = cache.merge_sort(pairs_spec, 0);
+  if (!keys_exe) bench::die(keys_exe.error().describe());
+  if (!pairs_exe) bench::die(pairs_exe.error().describe());
+  cudaStream_t stream;
+  check_rt(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
+  std::printf("Method: sort time with CUDA events around the sort only; the unsorted input is re-copied (D2D) "
+              "before every sort, outside the events; ours and CUB (nvcc sm_90, cub::DeviceMergeSort) alternate "
+              "each rep; median of reps (100 up to 2^20, 30 up to 2^24, 11 above) after 2 warm-up reps; "
+              "sm_%d\n", cc);
+  run_type<float, void>("float32 keys", "", **keys_exe, min_log, max_log, stream);
+  run_type<std::int64_t, std::uint32_t>("int64 keys + uint32 values", "pairs_", **pairs_exe, min_log, max_log, stream);
+  cudaStreamDestroy(stream);
+  return 0;
+}
