@@ -10,6 +10,7 @@
 #include <span>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <lmdb.h>
 
@@ -45,12 +46,61 @@ class Env {
   MDB_env* h_ = nullptr;
 };
 
+// Reset read transactions kept for reuse. With MDB_NOTLS every mdb_txn_begin takes
+// the reader-table mutex shared by all processes; a reset txn keeps its reader slot
+// and mdb_txn_renew needs no lock, so hits in many processes do not contend.
+class ReadTxnPool {
+ public:
+  ReadTxnPool() = default;
+  ReadTxnPool(const ReadTxnPool&) = delete;
+  ReadTxnPool& operator=(const ReadTxnPool&) = delete;
+  // A reset txn to renew, or null when none is pooled.
+  MDB_txn* take() {
+    std::lock_guard lock(mu_);
+    if (free_.empty()) return nullptr;
+    MDB_txn* t = free_.back();
+    free_.pop_back();
+    return t;
+  }
+  // Resets `t` and keeps it (or aborts it when the pool is full).
+  void give_back(MDB_txn* t) {
+    mdb_txn_reset(t);
+    {
+      std::lock_guard lock(mu_);
+      if (free_.size() < kMax) {
+        free_.push_back(t);
+        return;
+      }
+    }
+    mdb_txn_abort(t);
+  }
+  // Aborts every pooled txn. Must run before the environment closes, and only in the
+  // process that opened it (aborting frees the reader slot in the shared table).
+  void drain() {
+    std::lock_guard lock(mu_);
+    for (MDB_txn* t : free_) mdb_txn_abort(t);
+    free_.clear();
+  }
+
+ private:
+  static constexpr std::size_t kMax = 64;
+  std::mutex mu_;
+  std::vector<MDB_txn*> free_;
+};
+
 class ReadTxn {
  public:
-  ReadTxn(MDB_txn* h, std::shared_lock<std::shared_mutex> guard) : h_(h), guard_(std::move(guard)) {}
-  ReadTxn(ReadTxn&& o) noexcept : h_(std::exchange(o.h_, nullptr)), guard_(std::move(o.guard_)) {}
+  ReadTxn(MDB_txn* h, std::shared_lock<std::shared_mutex> guard, ReadTxnPool* pool)
+      : h_(h), pool_(pool), guard_(std::move(guard)) {}
+  ReadTxn(ReadTxn&& o) noexcept
+      : h_(std::exchange(o.h_, nullptr)), pool_(o.pool_), guard_(std::move(o.guard_)) {}
   ReadTxn& operator=(ReadTxn&&) = delete;
-  ~ReadTxn() { if (h_) mdb_txn_abort(h_); }
+  // Returns the txn to its pool (reset) or aborts it; the resize guard drops after.
+  ~ReadTxn() {
+    if (!h_) return;
+    if (pool_) pool_->give_back(h_);
+    else mdb_txn_abort(h_);
+  }
   MDB_txn* get() const { return h_; }
   // MDB_SUCCESS, MDB_NOTFOUND or an error. `out` views the map until the txn ends.
   int get(MDB_dbi dbi, std::span<const std::byte> key, MDB_val& out) const {
@@ -60,6 +110,7 @@ class ReadTxn {
 
  private:
   MDB_txn* h_;
+  ReadTxnPool* pool_;
   std::shared_lock<std::shared_mutex> guard_;
 };
 

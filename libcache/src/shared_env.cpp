@@ -71,7 +71,9 @@ Result<std::shared_ptr<SharedEnv>> SharedEnv::acquire(const Config& config, cons
 SharedEnv::~SharedEnv() {
   // After fork() the child must not close the parent's environment: closing its file
   // descriptors would drop the locks this process takes on the same files.
+  // Pooled read txns are leaked with it: aborting them would free the parent's reader slots.
   if (pid_ != ::getpid()) (void)env_.release();
+  else read_pool_.drain();
 }
 
 Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
@@ -174,9 +176,15 @@ void SharedEnv::nudge() {
 Result<lmdb::ReadTxn> SharedEnv::begin_read() {
   for (int attempt = 0; attempt < 64; ++attempt) {
     std::shared_lock lock(resize_mu_);
-    MDB_txn* txn = nullptr;
-    int rc = mdb_txn_begin(env_.get(), nullptr, MDB_RDONLY, &txn);
-    if (rc == MDB_SUCCESS) return lmdb::ReadTxn(txn, std::move(lock));
+    MDB_txn* txn = read_pool_.take();
+    int rc = MDB_SUCCESS;
+    if (txn) {
+      rc = mdb_txn_renew(txn);
+      if (rc != MDB_SUCCESS) mdb_txn_abort(txn);
+    } else {
+      rc = mdb_txn_begin(env_.get(), nullptr, MDB_RDONLY, &txn);
+    }
+    if (rc == MDB_SUCCESS) return lmdb::ReadTxn(txn, std::move(lock), &read_pool_);
     lock.unlock();
     if (rc == MDB_MAP_RESIZED) {
       adopt_new_size();

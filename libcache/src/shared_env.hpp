@@ -87,6 +87,7 @@ class SharedEnv {
   MDB_dbi entries_ = 0, usage_ = 0, counters_ = 0;
   std::uint64_t max_map_size_ = 0;
   std::shared_mutex resize_mu_;  // shared: an open txn; exclusive: a map resize
+  lmdb::ReadTxnPool read_pool_;
 };
 
 template <class Fn>

@@ -148,25 +148,50 @@ Result<std::uint64_t> trim_lru(lmdb::WriteTxn& txn, const SharedEnv& env, std::u
   auto live = read_counter(txn.get(), env.counters(), kLiveBytesCounter);
   if (!live) return tl::unexpected(live.error());
   if (*live <= budget) return 0;
-  auto entries = list_entries(txn.get(), env);
-  if (!entries) return tl::unexpected(entries.error());
-  std::stable_sort(entries->begin(), entries->end(), [](const EntryInfo& a, const EntryInfo& b) {
-    return a.last_used_us < b.last_used_us;
-  });
+  // Candidates come from the small usage database alone; payloads are not touched.
+  struct Candidate { std::int64_t last_used_us; CacheKey key; std::uint64_t size; };
+  std::vector<Candidate> candidates;
+  {
+    int rc = 0;
+    auto cursor = lmdb::Cursor::open(txn.get(), env.usage(), rc);
+    if (!cursor) return tl::unexpected(lmdb::error(rc, "open cursor"));
+    MDB_val k{}, v{};
+    for (rc = cursor->next(k, v, MDB_FIRST); rc == MDB_SUCCESS; rc = cursor->next(k, v)) {
+      auto key = CacheKey::decode(lmdb::bytes(k));
+      auto rec = decode_usage(v);
+      if (key && rec && !(keep && *key == *keep)) candidates.push_back({rec->last_used_us, *key, rec->payload_size});
+    }
+    if (rc != MDB_NOTFOUND) return tl::unexpected(lmdb::error(rc, "iterate usage records"));
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.last_used_us < b.last_used_us; });
   std::uint64_t remaining = *live, freed = 0, count = 0;
-  for (const EntryInfo& e : *entries) {
+  for (const Candidate& c : candidates) {
     if (remaining <= budget) break;
-    if (keep && e.key == *keep) continue;
-    std::uint64_t size = e.meta.payload_size;
+    if (removed) {  // the report wants metadata: read it before the entry goes
+      EvictReport::Item item{c.key, {}, "least recently used (over budget)"};
+      MDB_val v{};
+      if (txn.get(env.entries(), c.key.encode(), v) == MDB_SUCCESS)
+        if (auto view = decode_envelope(lmdb::bytes(v), /*verify_checksum=*/false)) {
+          item.meta.algorithm = view->fields.algorithm;
+          item.meta.summary = view->fields.summary;
+          item.meta.toolchain = view->fields.toolchain;
+          item.meta.payload_format = view->fields.payload_format;
+          item.meta.created_unix = view->fields.created_unix;
+        }
+      item.meta.last_used_unix = c.last_used_us / 1'000'000;
+      item.meta.payload_size = c.size;
+      removed->push_back(std::move(item));
+    }
+    std::uint64_t size = c.size;
     if (!dry_run) {
-      auto r = remove_entry(txn, env, e.key);
+      auto r = remove_entry(txn, env, c.key);
       if (!r) return tl::unexpected(r.error());
       size = r->value_or(0);
     }
     remaining -= std::min(remaining, size);
     freed += size;
     ++count;
-    if (removed) removed->push_back({e.key, e.meta, "least recently used (over budget)"});
   }
   if (!dry_run) {
     if (auto r = add_counter(txn, env.counters(), std::uint32_t(Counter::evictions), std::int64_t(count)); !r)
