@@ -158,3 +158,27 @@ TEST(Config, MalformedSettingsNameTheKey) {
 
 }  // namespace
 }  // namespace cccl_cache
+
+namespace cccl_cache {
+namespace {
+
+// The shipped, documented config file must parse and state exactly the defaults.
+TEST(Config, ShippedFileMatchesDefaults) {
+  ScopedEnv env;
+  auto c = Config::load(std::filesystem::path(CCCL_CACHE_SOURCE_DIR) / "config" / "cccl-cache.toml");
+  ASSERT_TRUE(c) << c.error().describe();
+  const Config d = Config::defaults();
+  EXPECT_EQ(c->dir, d.dir);
+  EXPECT_EQ(c->max_size, d.max_size);
+  EXPECT_EQ(c->initial_map_size, d.initial_map_size);
+  EXPECT_EQ(c->max_map_size, d.max_map_size);
+  EXPECT_EQ(c->max_readers, d.max_readers);
+  EXPECT_EQ(c->disabled, d.disabled);
+  EXPECT_EQ(c->read_only, d.read_only);
+  EXPECT_EQ(c->shared, d.shared);
+  EXPECT_EQ(c->touch_interval_s, d.touch_interval_s);
+  EXPECT_EQ(c->log_level, d.log_level);
+}
+
+}  // namespace
+}  // namespace cccl_cache
