@@ -159,3 +159,14 @@ TEST(MergeSortBuild, CubinIsWithinTenPercentOfNvcc) {
               static_cast<std::uintmax_t>(nvcc_bytes), ratio);
   EXPECT_LE(ratio, 1.1);
 }
+
+TEST(MergeSortBuild, PruningShrinksTheNaiveCubin) {
+  const auto& r = cached_build(Spec{}, 90);
+  ASSERT_TRUE(r) << r.error().describe();
+  auto naive = merge_sort::detail::build_naive_cubin(Spec{}, 90);
+  ASSERT_TRUE(naive) << naive.error().describe();
+  std::printf("cubin sizes: NVRTC straight to cubin %zu bytes, pruned %zu bytes; PTX %zu -> %zu bytes\n",
+              naive->size(), r->result.cubin.size(), r->ptx_bytes, r->pruned_ptx_bytes);
+  EXPECT_LT(r->result.cubin.size() * 3, naive->size());
+  EXPECT_LT(r->pruned_ptx_bytes, r->ptx_bytes);
+}

@@ -1,6 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <set>
+
+#include <unistd.h>
 
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 
@@ -169,4 +174,31 @@ TEST(Toolchain, CurrentIsFilledAndFingerprinted) {
   Toolchain other = tc;
   other.compile_options += " -lineinfo";
   EXPECT_NE(other.fingerprint(), fp);
+}
+
+// The child half of EqualSpecsHashEqualAcrossProcesses: prints the key when asked.
+TEST(MergeSortSpec, DISABLED_PrintsKeyForParentProcess) {
+  if (std::getenv("CCCL_CACHE_TEST_PRINT_KEY") == nullptr) GTEST_SKIP() << "only run as a child process";
+  Spec s;
+  s.value_type = ScalarType::int32;
+  s.comparator = Comparator::custom("cmp", "__device__ bool cmp(float a, float b) { return a < b; }");
+  std::printf("KEY=%s\n", merge_sort::cache_key(s, 90).to_string().c_str());
+}
+
+TEST(MergeSortSpec, EqualSpecsHashEqualAcrossProcesses) {
+  // Another process has other addresses (ASLR) and its own Toolchain::current().
+  const std::string cmd =
+      "CCCL_CACHE_TEST_PRINT_KEY=1 /proc/" + std::to_string(::getpid()) +
+      "/exe --gtest_also_run_disabled_tests --gtest_filter=MergeSortSpec.DISABLED_PrintsKeyForParentProcess 2>&1";
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char buf[256];
+  while (std::fgets(buf, sizeof buf, pipe) != nullptr) output += buf;
+  ASSERT_EQ(::pclose(pipe), 0) << output;
+  Spec s;
+  s.value_type = ScalarType::int32;
+  s.comparator = Comparator::custom("cmp", "__device__ bool cmp(float a, float b) { return a < b; }");
+  const std::string expected = "KEY=" + merge_sort::cache_key(s, 90).to_string() + "\n";
+  EXPECT_NE(output.find(expected), std::string::npos) << output;
 }
