@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -78,6 +79,7 @@ SharedEnv::~SharedEnv() {
 
 Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
   pid_ = ::getpid();
+  dir_ = dir.path;
   generation_ = fork_generation();
   read_only_ = !dir.writable;
   max_map_size_ = std::max(config.max_map_size, config.initial_map_size);
@@ -158,6 +160,15 @@ Result<void> SharedEnv::grow(std::uint64_t seen) {
     return tl::unexpected(lmdb::error(rc, "grow the map to " + std::to_string(next) + " bytes"));
   logger()->debug("grew the map from {} to {} bytes", now, next);
   return {};
+}
+
+Error SharedEnv::commit_error(int rc) const {
+  struct statvfs fs {};
+  if ((rc == EIO || rc == ENOSPC) && ::statvfs(dir_.c_str(), &fs) == 0 &&
+      std::uint64_t(fs.f_bavail) * fs.f_frsize < (16ull << 20))
+    return {ErrorCode::storage_full, "commit write transaction: the disk holding " + dir_.string() +
+                                         " is full; free space or evict entries (nothing stored was harmed)"};
+  return lmdb::error(rc, "commit write transaction");
 }
 
 void SharedEnv::nudge() {

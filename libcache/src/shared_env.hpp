@@ -7,6 +7,7 @@
 
 #include <array>
 #include <chrono>
+#include <filesystem>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -75,11 +76,15 @@ class SharedEnv {
   // Grows the map unless another thread already did since `seen` was read.
   Result<void> grow(std::uint64_t seen);
   void adopt_new_size();
+  // The Error for a failed commit. LMDB reports a short write on a full disk as EIO:
+  // with (almost) no free space left that is storage_full, not an I/O fault.
+  Error commit_error(int rc) const;
   // LMDB reuses pages freed by transaction N only from transaction N+2 on: commits
   // one tiny transaction so that space freed by the latest eviction becomes usable.
   void nudge();
 
   lmdb::Env env_;
+  std::filesystem::path dir_;
   pid_t pid_ = 0;
   std::uint64_t generation_ = 0;
   bool read_only_ = false;
@@ -101,7 +106,7 @@ auto SharedEnv::write(Fn&& fn) -> decltype(fn(std::declval<lmdb::WriteTxn&>())) 
     if (result && !txn->map_full) {
       int rc = txn->commit();
       if (rc == MDB_SUCCESS) return result;
-      if (!txn->map_full) return tl::unexpected(lmdb::error(rc, "commit write transaction"));
+      if (!txn->map_full) return tl::unexpected(commit_error(rc));
     } else if (!txn->map_full) {
       return result;  // fn failed for another reason; the txn aborts
     }
