@@ -110,13 +110,12 @@ void Store::Impl::record(const std::shared_ptr<SharedEnv>& e, const CacheKey& ke
   bool due = false;
   {
     std::lock_guard lock(e->pending_mu);
-    if (hit) {
-      ++e->pending.hits;
+    if (hit) ++e->pending.hits;
+    else ++e->pending.misses;
+    if (hit && !e->read_only()) {  // read-only stores never write stamps: do not collect them
       auto& t = e->pending.touches[key];
       t.last_used = now_us();
       ++t.hits;
-    } else {
-      ++e->pending.misses;
     }
     due = !e->read_only() &&
           std::chrono::steady_clock::now() - e->last_flush >= std::chrono::seconds(config.touch_interval_s);
@@ -241,7 +240,6 @@ Result<void> Store::for_each(const std::function<bool(const CacheKey&, const Ent
   auto entries = detail::list_entries(txn->get(), *e);
   if (!entries) return tl::unexpected(entries.error());
   for (auto& info : *entries) {
-    if (info.malformed) continue;
     if (auto it = pending.find(info.key); it != pending.end()) {
       info.meta.hits += it->second.hits;
       info.meta.last_used_unix = std::max(info.meta.last_used_unix, it->second.last_used / 1'000'000);

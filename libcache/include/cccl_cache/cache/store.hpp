@@ -3,8 +3,15 @@
 //
 // Thread safety: a Store is safe to use from many threads at once. Processes:
 // any number of processes may open the same directory; LMDB serializes writers.
-// Within one process, Store::open() of the same directory returns handles that
-// share one LMDB environment; after fork() the child reopens it transparently.
+// Within one process, Store::open() of the same directory (same device and inode,
+// however spelled) returns handles that share one LMDB environment, opened with the
+// first handle's map and reader settings; after fork() the child reopens it
+// transparently on its next call (keep using the inherited Store).
+//
+// Hits, misses and last-use stamps are batched in memory per environment and
+// written at most every config.touch_interval_s seconds, on put(), evict(), flush()
+// and when a handle is destroyed; stats() and for_each() include the unwritten batch.
+// Never place the directory on a network filesystem (see config/cccl-cache.toml).
 #pragma once
 
 #include <cstdint>
@@ -64,9 +71,11 @@ struct EvictReport {
 class Store {
  public:
   // Opens (creating if needed, unless config.read_only) the store at config.dir.
-  // Errors: permission (foreign-owned or world-writable dir without `shared`, or no
-  // access), io, lmdb. A disabled config yields a store whose gets miss and whose puts
-  // do nothing.
+  // Errors: permission (foreign-owned, group-writable without `shared`, or
+  // world-writable dir; the message says what to run), io, lmdb. A disabled config
+  // yields a store whose gets miss and whose puts do nothing, and creates no file. A
+  // directory this process cannot write opens read-only; one that is absent and
+  // cannot be created (or absent with read_only) yields an empty read-only store.
   static Result<std::shared_ptr<Store>> open(const Config& config);
 
   ~Store();
@@ -74,35 +83,50 @@ class Store {
   Store& operator=(const Store&) = delete;
 
   // Looks `key` up. Miss: nullopt. A corrupt or malformed entry is dropped, counted
-  // (Counter::corrupt), logged once and reported as a miss. Counts a hit or miss.
+  // (Counter::corrupt), logged once and reported as a miss; an entry written in another
+  // envelope format version is a miss left in place. Counts a hit or miss (batched).
+  // The returned Entry owns its bytes. Errors: lmdb (never for a miss).
   Result<std::optional<Entry>> get(const CacheKey& key);
 
-  // Stores `payload` under `key`, replacing any entry. Grows the map when full, then
-  // evicts least recently used entries past the budget. Errors: read_only, storage_full, lmdb.
+  // Stores `payload` under `key`, replacing any entry, in one short write transaction
+  // (committed and synced when this returns). Grows the map when full, then evicts
+  // least recently used entries past the budget (the entry just written is kept even
+  // if it alone exceeds it). Errors: read_only, storage_full (map at max_map_size or
+  // disk full; nothing stored is harmed), invalid_argument (a metadata field over
+  // 65,535 bytes), lmdb. meta.created_unix/last_used_unix/hits/payload_size are ignored.
   Result<void> put(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> payload);
 
-  // Removes `key`. Returns whether an entry was there.
+  // Removes `key`. Returns whether an entry was there. Errors: read_only, lmdb.
   Result<bool> remove(const CacheKey& key);
 
   // Calls `fn` for every entry's key and metadata (no payload), in key order, inside one
-  // read transaction; stops early when `fn` returns false.
+  // read transaction; stops early when `fn` returns false. Checksums are not verified
+  // here (use peek()); an entry whose envelope is malformed is listed with empty
+  // algorithm, summary and toolchain. Do not call the store's write functions from `fn`.
   Result<void> for_each(const std::function<bool(const CacheKey&, const EntryMeta&)>& fn);
 
   // Reads one entry with its payload verified, without counting a hit (for tools).
   Result<std::optional<Entry>> peek(const CacheKey& key);
 
-  // Persisted counters plus live entry count and bytes.
+  // Persisted counters plus this process's unwritten batch, live entry count and
+  // bytes, budget and map size. A read-only store counts corrupt entries in memory.
   Result<StoreStats> stats();
 
+  // Removes the entries matching `criteria` (see EvictCriteria), then trims to
+  // max_live_bytes if set; with dry_run reports what would go and changes nothing.
+  // Errors: invalid_argument when no criterion is set, read_only, lmdb.
   Result<EvictReport> evict(const EvictCriteria& criteria);
 
   // Writes batched last-use stamps and hit counts now (also done on destruction).
+  // A read-only store has nothing to write and returns success.
   Result<void> flush();
 
-  // Removes every entry and resets counters.
+  // Removes every entry and resets counters. Errors: read_only, lmdb.
   Result<void> clear();
 
+  // The configuration this handle was opened with.
   const Config& config() const;
+  // Whether writes are refused (config.read_only, unwritable or absent directory).
   bool read_only() const;
 
   struct Impl;
