@@ -88,6 +88,7 @@ def _from_gbench(doc: dict) -> dict:
 _PCT_RE = re.compile(
     r"^(?P<label>\S.*?)\s+P5\s+(?P<p5>\S+)\s+P25\s+(?P<p25>\S+)\s+P50\s+(?P<p50>\S+)"
     r"\s+P75\s+(?P<p75>\S+)\s+P95\s+(?P<p95>\S+)\s+(?P<unit>\S+)\s+\(n=(?P<n>\d+)\)")
+_TEMP_RE = re.compile(r"temp bytes for (\d+) float keys: fresh (\d+)")
 _TRIALS_RE = re.compile(r"query overhead, .*?(\d+) trials x (\d+) queries")
 
 
@@ -117,10 +118,13 @@ def _from_text(text: str) -> dict:
     for line in text.splitlines():
         line = line.strip()
         if line.startswith("RESULT "):
-            out["result_lines"].append(line[len("RESULT "):])
             pairs = dict(p.split("=", 1) for p in line.split()[1:] if "=" in p)
             pairs = {k: _num(v) for k, v in pairs.items()}
             n = _first(pairs, "n", "num_items", "items")
+            if any(k.startswith("pairs_") for k in pairs):
+                continue  # key-value sorts: not part of the peers comparison (see ours/sort.log)
+            if n is None or not any("ms" in k for k in pairs):
+                out["result_lines"].append(line[len("RESULT "):])
             if n is not None and any("ms" in k for k in pairs):
                 row = out.setdefault("sort", {}).setdefault(int(n), {})
                 ours = _first(pairs, "ours_ms", "ours_ms_p50", "cccl_cache_ms", "ours_median_ms")
@@ -134,11 +138,18 @@ def _from_text(text: str) -> dict:
             else:
                 kv.update(pairs)
             continue
+        if line.startswith("Method:") and "sort" in line:
+            out["sort_method"] = line[len("Method:"):].strip()
+            continue
         m = _PCT_RE.match(line)
         if m:
             d = {k: _num(m.group(k)) for k in ("p5", "p25", "p50", "p75", "p95")}
             d["unit"], d["n"] = m.group("unit"), int(m.group("n"))
             out["percentiles"].setdefault(m.group("label").strip(), d)
+            continue
+        m = _TEMP_RE.search(line)
+        if m and int(m.group(1)) == 2048:
+            out["temp_storage_bytes"] = int(m.group(2))
             continue
         m = _TRIALS_RE.search(line)
         if m:
@@ -184,7 +195,7 @@ def load(paths) -> dict:
             except OSError as e:
                 ours["errors"].append(f"{f.name}: unreadable ({e})")
                 continue
-            if part["result_lines"] or part["percentiles"]:
+            if part["result_lines"] or part["percentiles"] or part.get("sort"):
                 ours["sources"].append(str(f))
                 _merge(ours, part)
             continue

@@ -75,10 +75,12 @@ def reps_for_size(n: int, fixed: int | None = None, lo: int = 15, hi: int = 200)
 
 
 def fmt_ratio(num: float | None, den: float | None) -> str:
-    """num/den to two decimals, or 'n/a' when either is missing or den is 0."""
+    """num/den to two decimals (four below 0.1), or 'n/a' when either is
+    missing or den is 0."""
     if num is None or den is None or den == 0:
         return "n/a"
-    return f"{num / den:.2f}"
+    r = num / den
+    return f"{r:.2f}" if abs(r) >= 0.1 else f"{r:.4f}"
 
 
 def first_present(d: dict, keys: Iterable[str]):

@@ -12,13 +12,17 @@
 #   1. environment (GPU, driver, Python packages)
 #   2. install the cuda-cccl wheel into /tmp/site (+ fallbacks if import fails)
 #   3. bench/peers/reference_bench.py -> $OUT/reference.json
-#   4. our C++ benchmarks: scripts/gpu/run.sh (its files go to $OUT/ours/)
+#   4. our C++ benchmarks: scripts/gpu/run.sh with its parts "env query acquire
+#      sort" (PEERS_OURS_PARTS overrides); its logs go to $OUT/ours/
 #   5. bench/peers/report.py -> $OUT/peers-report.md (also printed last)
 # Everything is logged to $OUT/peers.log. Total runtime is bounded by per-part
-# timeouts (about 6 minutes at most; about 1-2 minutes expected).
+# timeouts (env 30 s, install 60, reference 180, ours 240, report 30: 9 minutes
+# at most, under the device tool's 10-minute command limit; about 2-3 minutes
+# expected).
 #
 # --quick: fewer trials and sort sizes up to 2^20 (a smoke test).
-# PEERS_SKIP_OURS=1: leave out part 4.
+# PEERS_SKIP_OURS=1: leave out part 4. PEERS_OURS_PARTS="...": run.sh's parts.
+# PEERS_COMMIT=<sha>: the commit to record (the device copy has no .git).
 set -u
 set -o pipefail
 
@@ -109,33 +113,54 @@ install_wheels() {
 
 export py root
 export -f env_info probe install_wheels
-run_part env 60 env_info
+run_part env 30 env_info
 
-if run_part install 120 install_wheels; then
+if run_part install 60 install_wheels; then
   export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
   if [[ $quick -eq 1 ]]; then
     ref_args=(--trials 11 --queries 2000 --child-runs 2 --max-log 20)
   else
     ref_args=(--trials 51 --queries 5000 --child-runs 3)
   fi
-  run_part reference 240 $py bench/peers/reference_bench.py "$OUT/reference.json" \
+  run_part reference 180 $py bench/peers/reference_bench.py "$OUT/reference.json" \
     --blob-out /tmp/peers-reference.blob "${ref_args[@]}"
 else
   say "skipping reference_bench.py: cuda.compute is not importable"
 fi
 
+# Our side: scripts/gpu/run.sh's parts (its defaults include the GPU tests and
+# the demo; the peers run takes only the benchmarks unless told otherwise).
+ours_parts="${PEERS_OURS_PARTS:-env query acquire sort}"
 if [[ -n "${PEERS_SKIP_OURS:-}" ]]; then
   say "PEERS_SKIP_OURS is set: our C++ side was not run"
-elif [[ -x scripts/gpu/run.sh ]]; then
-  run_part ours 300 env OUT="$OUT/ours" scripts/gpu/run.sh
+elif [[ ! -d .devcarry/bin ]]; then
+  say ".devcarry/bin is absent (run scripts/gpu/prepare.sh here-side and carry .devcarry): our C++ side was not run"
+  failures+=("ours(no .devcarry)")
 elif [[ -f scripts/gpu/run.sh ]]; then
-  run_part ours 300 env OUT="$OUT/ours" bash scripts/gpu/run.sh
+  run_part ours 240 env OUT="$OUT/ours" CCCL_CACHE_GPU_PARTS="$ours_parts" bash scripts/gpu/run.sh
 else
   say "scripts/gpu/run.sh is absent: our C++ side was not run"
   failures+=("ours(absent)")
 fi
 
-run_part report 60 $py bench/peers/report.py --reference "$OUT/reference.json" \
+# At most 8 files come back from $OUT: fold our side's minor logs into one,
+# keeping a slot for the report written next.
+fold_minor_logs() {
+  local total keep f
+  total=$(find "$OUT" -type f | wc -l)
+  [[ -f "$OUT/peers-report.md" ]] || total=$((total + 1))
+  (( total > 8 )) || return 0
+  for f in "$OUT"/ours/*; do
+    keep=0
+    case "$(basename "$f")" in query.log|acquire.log|sort.log|other.log) keep=1 ;; esac
+    (( keep )) && continue
+    { echo "##### $(basename "$f")"; cat "$f"; } >>"$OUT/ours/other.log" && rm -f "$f"
+  done
+  say "folded minor logs into ours/other.log ($total files were under \$OUT)"
+}
+fold_minor_logs
+
+run_part report 30 $py bench/peers/report.py --reference "$OUT/reference.json" \
   --ours "$OUT/ours" --env-log "$log" --out "$OUT/peers-report.md" --quiet
 
 say ""

@@ -62,6 +62,7 @@ class PeerStats(unittest.TestCase):
 
     def test_fmt_ratio_handles_missing(self):
         self.assertEqual(peerstats.fmt_ratio(1.0, 4.0), "0.25")
+        self.assertEqual(peerstats.fmt_ratio(4.25, 5248.1), "0.0008")
         self.assertEqual(peerstats.fmt_ratio(None, 4.0), "n/a")
         self.assertEqual(peerstats.fmt_ratio(1.0, 0.0), "n/a")
 
@@ -76,6 +77,7 @@ loaded - fresh (paired)                          P5    -0.300  P25    -0.100  P5
 fresh    exe.temp_storage_bytes(n)               P5     1.000  P25     1.100  P50     1.200  P75     1.300  P95     1.400 ns (n=101)
 RESULT query_p50_fresh_ns=4.300 query_p50_loaded_ns=4.250 median_paired_diff_ns=-0.020 ratio=0.9884
 RESULT n=2048 ours_ms=0.0150 cub_ms=0.0160 check=1
+RESULT pairs_n=2048 pairs_ours_ms=0.0300 pairs_cub_ms=0.0310 pairs_check=1 reps=100
 RESULT build_ms=1834.5 acquire_new_process_ms=0.41 something_new=7
 """
 
@@ -96,8 +98,22 @@ class OursAdapter(unittest.TestCase):
         self.assertEqual(ours["sort"][2048], {"ours_ms": 0.015, "cub_ms": 0.016, "check": True})
         self.assertEqual(ours["build_ms"], 1834.5)
         self.assertEqual(ours["acquire_new_process_ms"], 0.41)
-        self.assertEqual(len(ours["result_lines"]), 3)
+        self.assertEqual(ours["temp_storage_bytes"], 8703)
+        self.assertEqual(len(ours["result_lines"]), 2)  # the sort line went into the sort table
         self.assertTrue(any("broken.json" in e for e in ours["errors"]))
+
+    def test_sort_only_log_is_read(self):
+        import ours_adapter
+
+        with tempfile.TemporaryDirectory() as d:
+            Path(d, "sort.log").write_text(
+                "=== sort: bench_merge_sort_vs_cub 28\nMethod: sort time with CUDA events\n"
+                "RESULT n=4096 ours_ms=0.02000 cub_ms=0.02100 ratio=0.95 check=0 temp_equal=1 reps=3\n"
+                "RESULT pairs_n=4096 pairs_ours_ms=1 pairs_cub_ms=1 pairs_check=1 reps=3\n")
+            ours = ours_adapter.load([d])
+        self.assertEqual(ours["sort"], {4096: {"ours_ms": 0.02, "cub_ms": 0.021, "check": False}})
+        self.assertEqual(len(ours["sources"]), 1)
+        self.assertEqual(ours["sort_method"], "sort time with CUDA events")
 
     def test_report_renders_ours_without_reference(self):
         with tempfile.TemporaryDirectory() as d:
