@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Download the Python wheels the peer benchmark needs on the GPU machine.
 # Runs on the DEVELOPMENT machine (network); the GPU machine has none.
-#   bench/peers/fetch_wheels.sh [DEST]      DEST defaults to <repo>/.whl
+#   bench/peers/fetch_wheels.sh [--fallback] [DEST]   DEST defaults to <repo>/.whl
 # Reads bench/peers/requirements-gpu.txt (pinned versions + sha256). Wheels of
-# group "main" land in DEST/, group "fallback" in DEST/fallback/.
+# group "main" (cuda-cccl, 7 MB) land in DEST/. With --fallback, group
+# "fallback" (cuda-core, cuda-pathfinder, cuda-bindings, 14 MB) lands in
+# DEST/fallback/; without it DEST/fallback/ is removed, so that what travels
+# stays small: the carried tree (with .devcarry/) must fit in 64 MiB, and the
+# GPU image's own versions of those three work (seen 2026-11-29).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+with_fallback=0
+if [[ "${1:-}" == "--fallback" ]]; then with_fallback=1; shift; fi
 dest="${1:-$root/.whl}"
 req="$here/requirements-gpu.txt"
 py="${PYTHON:-python3}"
@@ -36,7 +42,11 @@ fetch_group() {
 }
 
 fetch_group main "$dest"
-fetch_group fallback "$dest/fallback"
+if (( with_fallback )); then
+  fetch_group fallback "$dest/fallback"
+else
+  rm -rf "$dest/fallback"
+fi
 echo "wheels in $dest:"
-ls -l "$dest" "$dest/fallback"
+ls -lR "$dest"
 du -sh "$dest"
