@@ -225,10 +225,9 @@ Result<PrunedPtx> prune_ptx(std::string_view ptx, const std::vector<std::string>
     for (auto id : ids) {
       auto it = defined.find(id);
       if (it == defined.end()) continue;
-      for (auto j : it->second) {
-        // Naming an entry does not keep it: only keep_entries choose the kernels.
-        if ((*statements)[j].kind != Kind::entry) mark(j);
-      }
+      // A named entry stays too (e.g. its address in a kept initializer): dropping
+      // it would leave a dangling reference that only the assembler would catch.
+      for (auto j : it->second) mark(j);
     }
   }
 

@@ -34,7 +34,8 @@ struct PrunedPtx {
   PruneStats stats;
 };
 
-// Keeps exactly the `.entry` kernels named in `keep_entries` and what they reach.
+// Keeps the `.entry` kernels named in `keep_entries` and everything they reach
+// (another entry only if a kept statement names it); drops the rest.
 // Errors: invalid_argument (malformed PTX: unterminated comment or block, stray
 // characters, unbalanced braces) or a kept entry that the module does not define.
 Result<PrunedPtx> prune_ptx(std::string_view ptx, const std::vector<std::string>& keep_entries);

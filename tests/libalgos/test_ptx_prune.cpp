@@ -139,3 +139,14 @@ TEST(PtxPrune, MissingEntryIsAnError) {
   // A variable's name is not an entry.
   EXPECT_FALSE(prune_ptx(kModule, {"used_direct"}));
 }
+
+TEST(PtxPrune, EntryNamedByAKeptStatementStays) {
+  const std::string ptx = std::string(".version 9.0\n.target sm_90\n.address_size 64\n") +
+                          ".global .align 8 .u64 table[1] = {generic(other)};\n"
+                          ".entry other()\n{\n\tret;\n}\n"
+                          ".entry k()\n{\n\tld.global.u64 %rd1, [table];\n\tret;\n}\n";
+  auto out = prune_ptx(ptx, {"k"});
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_TRUE(contains(out->ptx, ".entry other()"));
+  EXPECT_EQ(out->stats.entries_dropped, 0u);
+}

@@ -176,29 +176,38 @@ TEST(Toolchain, CurrentIsFilledAndFingerprinted) {
   EXPECT_NE(other.fingerprint(), fp);
 }
 
-// The child half of EqualSpecsHashEqualAcrossProcesses: prints the key when asked.
-TEST(MergeSortSpec, DISABLED_PrintsKeyForParentProcess) {
-  if (std::getenv("CCCL_CACHE_TEST_PRINT_KEY") == nullptr) GTEST_SKIP() << "only run as a child process";
+namespace {
+
+Spec cross_process_spec() {
   Spec s;
   s.value_type = ScalarType::int32;
   s.comparator = Comparator::custom("cmp", "__device__ bool cmp(float a, float b) { return a < b; }");
-  std::printf("KEY=%s\n", merge_sort::cache_key(s, 90).to_string().c_str());
+  return s;
 }
+
+// The child half of EqualSpecsHashEqualAcrossProcesses: with the variable set,
+// this binary prints the key and exits before any test runs.
+const bool kChildPrintedKey = [] {
+  if (std::getenv("CCCL_CACHE_TEST_PRINT_KEY") == nullptr) return false;
+  std::printf("KEY=%s\n", merge_sort::cache_key(cross_process_spec(), 90).to_string().c_str());
+  std::fflush(stdout);
+  std::_Exit(0);
+}();
+
+}  // namespace
 
 TEST(MergeSortSpec, EqualSpecsHashEqualAcrossProcesses) {
   // Another process has other addresses (ASLR) and its own Toolchain::current().
   const std::string cmd =
       "CCCL_CACHE_TEST_PRINT_KEY=1 /proc/" + std::to_string(::getpid()) +
-      "/exe --gtest_also_run_disabled_tests --gtest_filter=MergeSortSpec.DISABLED_PrintsKeyForParentProcess 2>&1";
+      "/exe 2>&1";
   FILE* pipe = ::popen(cmd.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::string output;
   char buf[256];
   while (std::fgets(buf, sizeof buf, pipe) != nullptr) output += buf;
   ASSERT_EQ(::pclose(pipe), 0) << output;
-  Spec s;
-  s.value_type = ScalarType::int32;
-  s.comparator = Comparator::custom("cmp", "__device__ bool cmp(float a, float b) { return a < b; }");
-  const std::string expected = "KEY=" + merge_sort::cache_key(s, 90).to_string() + "\n";
-  EXPECT_NE(output.find(expected), std::string::npos) << output;
+  ASSERT_FALSE(kChildPrintedKey);
+  const std::string expected = "KEY=" + merge_sort::cache_key(cross_process_spec(), 90).to_string() + "\n";
+  EXPECT_EQ(output, expected);
 }

@@ -1,4 +1,13 @@
 // BuildResult <-> bytes (cereal, binary, versioned).
+//
+// Envelope (all integers little-endian):
+//   blob     := magic:"CCMS" | version:u32 (kBuildFormatVersion) | length:u64 | payload[length] | check:u64
+//   check    := XXH3-64 of payload
+//   payload  := cereal binary archive of, in order:
+//     key_type:u8 value_type:u8 comparator_kind:u8 comparator_name:str comparator_source:str offset_type:u8
+//     cc:u32 toolchain:str cubin:bytes block_sort:str partition:str merge:str
+//     block_threads:u32 items_per_tile:u32 block_sort_vsmem:u64 merge_vsmem:u64
+//   str, bytes := length:u64 | raw bytes (never longer than what is left of the payload)
 #pragma once
 
 #include <cstddef>
@@ -11,10 +20,13 @@
 
 namespace cccl_cache::algos::merge_sort {
 
+// The blob for `result`, as above. Deterministic: equal results give equal bytes.
 std::vector<std::byte> serialize(const BuildResult& result);
 
-// Validates everything: magic, build format version, spec fields, sizes, that the
-// cubin is an ELF for the recorded CC and the kernel names are non-empty.
+// Validates everything: magic, build format version, length and checksum, every
+// length field against the bytes left (nothing larger is allocated), spec fields,
+// policy values, that the cubin is a CUDA ELF for the recorded CC and that the
+// three kernel names are in its symbol table.
 // `expected_cc`, when given, must match. Never crashes on any input.
 // Errors: corrupt (truncated or garbage), format (another format version),
 // unsupported (wrong CC).
