@@ -16,9 +16,10 @@
 #      sort" (PEERS_OURS_PARTS overrides); its logs go to $OUT/ours/
 #   5. bench/peers/report.py -> $OUT/peers-report.md (also printed last)
 # Everything is logged to $OUT/peers.log. Total runtime is bounded by per-part
-# timeouts (env 30 s, install 60, reference 180, ours 240, report 30: 9 minutes
-# at most, under the device tool's 10-minute command limit; about 2-3 minutes
-# expected).
+# timeouts (env 20 s, install 45, reference 120, ours: env 20 + query 45 +
+# acquire 150 + sort 180, report 20: 600 s at most, inside the device tool's
+# 10-minute command limit if nothing else runs; 17 s measured for the Python
+# side, a few minutes expected in all).
 #
 # --quick: fewer trials and sort sizes up to 2^20 (a smoke test).
 # PEERS_SKIP_OURS=1: leave out part 4. PEERS_OURS_PARTS="...": run.sh's parts.
@@ -113,16 +114,16 @@ install_wheels() {
 
 export py root
 export -f env_info probe install_wheels
-run_part env 30 env_info
+run_part env 20 env_info
 
-if run_part install 60 install_wheels; then
+if run_part install 45 install_wheels; then
   export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
   if [[ $quick -eq 1 ]]; then
     ref_args=(--trials 11 --queries 2000 --child-runs 2 --max-log 20)
   else
     ref_args=(--trials 51 --queries 5000 --child-runs 3)
   fi
-  run_part reference 180 $py bench/peers/reference_bench.py "$OUT/reference.json" \
+  run_part reference 120 $py bench/peers/reference_bench.py "$OUT/reference.json" \
     --blob-out /tmp/peers-reference.blob "${ref_args[@]}"
 else
   say "skipping reference_bench.py: cuda.compute is not importable"
@@ -137,7 +138,14 @@ elif [[ ! -d .devcarry/bin ]]; then
   say ".devcarry/bin is absent (run scripts/gpu/prepare.sh here-side and carry .devcarry): our C++ side was not run"
   failures+=("ours(no .devcarry)")
 elif [[ -f scripts/gpu/run.sh ]]; then
-  run_part ours 240 env OUT="$OUT/ours" CCCL_CACHE_GPU_PARTS="$ours_parts" bash scripts/gpu/run.sh
+  # One run.sh call per part, each with its own limit, so that one part that
+  # hangs costs only its own time (run.sh has inner limits too).
+  for p in $ours_parts; do
+    case $p in
+      env) lim=20 ;; query) lim=45 ;; acquire) lim=150 ;; sort) lim=180 ;; *) lim=120 ;;
+    esac
+    run_part "ours-$p" "$lim" env OUT="$OUT/ours" CCCL_CACHE_GPU_PARTS="$p" bash scripts/gpu/run.sh
+  done
 else
   say "scripts/gpu/run.sh is absent: our C++ side was not run"
   failures+=("ours(absent)")
@@ -160,7 +168,7 @@ fold_minor_logs() {
 }
 fold_minor_logs
 
-run_part report 30 $py bench/peers/report.py --reference "$OUT/reference.json" \
+run_part report 20 $py bench/peers/report.py --reference "$OUT/reference.json" \
   --ours "$OUT/ours" --env-log "$log" --out "$OUT/peers-report.md" --quiet
 
 say ""
