@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Run HERE (the development machine): builds the GPU tests and merge-sort benchmarks
+# in Release for plain x86-64 into build-gpu/ and copies them, with the shared
+# libraries the GPU machine's Ubuntu + CUDA image lacks, into .devcarry/ (ignored by
+# git). Then call the device tool with carry [".devcarry"] and the command
+# `bash scripts/gpu/run.sh`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${CCCL_CACHE_GPU_BUILD_DIR:-build-gpu}
+src=${build}-src
+targets=(test_algos_executable_gpu test_algos_temp_storage bench_merge_sort_query bench_merge_sort_acquire
+         bench_merge_sort_vs_cub cccl-cache-demo)
+export PATH="/usr/local/cuda/bin:$PATH"
+# Build exactly the committed tree (HEAD), not the working tree others are editing:
+# a snapshot in $src, where only files whose content changed are rewritten (so that
+# rebuilds stay incremental).
+head=$(git rev-parse HEAD)
+snap=$(mktemp -d)
+git archive "$head" | tar -x -C "$snap"
+python3 - "$snap" "$src" <<'PY'
+import filecmp, os, shutil, sys
+snap, dst = sys.argv[1], sys.argv[2]
+keep = set()
+for root, _, files in os.walk(snap):
+    for f in files:
+        rel = os.path.relpath(os.path.join(root, f), snap)
+        keep.add(rel)
+        d = os.path.join(dst, rel)
+        if not os.path.exists(d) or not filecmp.cmp(os.path.join(snap, rel), d, shallow=False):
+            os.makedirs(os.path.dirname(d), exist_ok=True)
+            shutil.copy2(os.path.join(snap, rel), d)
+for root, _, files in os.walk(dst):
+    for f in files:
+        rel = os.path.relpath(os.path.join(root, f), dst)
+        if rel not in keep:
+            os.remove(os.path.join(root, f))
+PY
+rm -rf "$snap"
+if [[ ! -f "$build/CMakeCache.txt" ]]; then
+  # No -march=native: the binaries run on another machine. The driver-stub rpath
+  # (<build>/cuda-stub, for test discovery here) does not exist there: the real
+  # libcuda.so.1 is used.
+  cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCCCL_CACHE_BUILD_BENCH=ON >/dev/null
+fi
+cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
+
+carry=.devcarry
+rm -rf "$carry"
+mkdir -p "$carry/bin" "$carry/lib"
+for t in "${targets[@]}"; do
+  f=$(find "$build" -type f -name "$t" -perm -u+x | head -1)
+  [[ -n "$f" ]] || { echo "prepare: $t not built" >&2; exit 1; }
+  cp "$f" "$carry/bin/"
+  strip --strip-debug "$carry/bin/$t"
+done
+# Libraries: everything ldd resolves except glibc, the C++ runtime (the GPU machine's
+# is newer) and CUDA's own (the driver and toolkit there provide them).
+skip='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|libpthread\.|librt\.|libstdc\+\+|libgcc_s|libcuda\.|libnvrtc|libnvJitLink|libcudart)'
+for b in "$carry"/bin/*; do
+  ldd "$b" | awk '/=>/ {print $1, $3}' | while read -r name path; do
+    [[ "$name" =~ $skip ]] && continue
+    [[ -f "$path" && ! -f "$carry/lib/$name" ]] && cp -L "$path" "$carry/lib/$name"
+  done
+done
+echo "$head" >"$carry/COMMIT"
+du -sh "$carry"
+ls "$carry/lib"
+size=$(du -sb "$carry" | cut -f1)
+(( size < 60 * 1024 * 1024 )) || { echo "prepare: $carry is $size bytes, over the 64 MiB carry limit" >&2; exit 1; }

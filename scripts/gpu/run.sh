@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Run THERE (the GPU machine), from the repository root, after scripts/gpu/prepare.sh
+# and with .devcarry carried: the GPU tests and the merge-sort benchmarks. Logs go to
+# $OUT (at most 6 files). Parts: CCCL_CACHE_GPU_PARTS (default
+# "env tests query acquire sort demo"). Never touches the user's cache: every store
+# lives under a fresh temporary directory.
+set -u -o pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+OUT=${OUT:-$root/gpu-out}
+mkdir -p "$OUT"
+bin=$root/.devcarry/bin
+export LD_LIBRARY_PATH="$root/.devcarry/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [[ -z "${CCCL_CACHE_CUDA_INCLUDE:-}" && -d /usr/local/cuda/include/cccl ]]; then
+  export CCCL_CACHE_CUDA_INCLUDE=/usr/local/cuda/include
+fi
+scratch=$(mktemp -d /tmp/cccl-cache-gpu.XXXXXX)
+export CCCL_CACHE_DIR=$scratch/cache TMPDIR=$scratch
+parts=${CCCL_CACHE_GPU_PARTS:-"env tests query acquire sort demo"}
+status=0
+
+part() {  # part NAME TIMEOUT CMD...
+  local name=$1 limit=$2; shift 2
+  local t0=$SECONDS
+  echo "=== $name: $*" | tee "$OUT/$name.log"
+  timeout "$limit" "$@" >>"$OUT/$name.log" 2>&1
+  local rc=$?
+  echo "=== $name: exit $rc after $((SECONDS - t0)) s" | tee -a "$OUT/$name.log"
+  [[ $rc -eq 0 ]] || status=1
+}
+
+for p in $parts; do
+  case $p in
+    env)
+      {
+        echo "binaries built from commit $(cat .devcarry/COMMIT 2>/dev/null)"
+        date -u; uname -a; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
+        ls /usr/local/cuda/lib64/ | grep -E 'libnvrtc|libnvJitLink' | head; nproc
+        for b in "$bin"/*; do ldd "$b" | grep 'not found' && echo "MISSING libs for $b"; done; true
+      } >"$OUT/env.log" 2>&1
+      cat "$OUT/env.log" ;;
+    tests) part tests 170 "$bin/test_algos_executable_gpu" ;;
+    query) part query 40 "$bin/bench_merge_sort_query" 101 20000 ;;
+    acquire) part acquire 100 "$bin/bench_merge_sort_acquire" 8 ;;
+    sort) part sort 140 "$bin/bench_merge_sort_vs_cub" 28 ;;
+    demo) part demo 30 "$bin/cccl-cache-demo" ;;
+    *) echo "unknown part $p" ;;
+  esac
+done
+
+echo "================ summary"
+for f in tests query acquire sort demo; do
+  [[ -f "$OUT/$f.log" ]] || continue
+  echo "--- $f"
+  case $f in
+    tests) grep -E '^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|Failure' "$OUT/$f.log" | tail -20 ;;
+    sort) grep -E '^RESULT|^Method' "$OUT/$f.log" | cut -c1-160 ;;
+    *) grep -vE '^\[' "$OUT/$f.log" | tail -32 ;;
+  esac
+done
+rm -rf "$scratch"
+exit $status
