@@ -126,6 +126,31 @@ class OursAdapter(unittest.TestCase):
         self.assertIn("worst ours/CUB ratio 0.94", p.stdout)
 
 
+
+class RecordRun(unittest.TestCase):
+    def test_writes_record_once(self):
+        with tempfile.TemporaryDirectory() as d:
+            src, dest = Path(d, "out"), Path(d, "rec")
+            (src / "ours").mkdir(parents=True)
+            (src / "peers.log").write_text("=== [env]\ncommit: 0123abc\n")
+            (src / "peers-report.md").write_text("# Peers: x\n\n## Query\n")
+            (src / "reference.json").write_text(json.dumps({"started_utc": "2026-11-30T10:00:00Z"}))
+            (src / "ours" / "query.log").write_text("RESULT query_p50_loaded_ns=4.2\n")
+            cmd = [sys.executable, str(HERE / "record.py"), str(src), "--command", "bash run_all.sh",
+                   "--dest", str(dest)]
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            text = (dest / "2026-11-30-peers.md").read_text()
+            self.assertIn("Commit: `0123abc`", text)
+            self.assertIn("`bash run_all.sh`", text)
+            self.assertIn("## Peers: x", text)  # report headings demoted one level
+            self.assertIn("RESULT query_p50_loaded_ns=4.2", text)
+            self.assertTrue((dest / "2026-11-30-peers.json").is_file())
+            p2 = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+            self.assertEqual(p2.returncode, 2)
+            self.assertIn("exists", p2.stderr)
+
+
 # Stand-ins for cupy and cuda.compute built on numpy, so that reference_bench.py's
 # orchestration (parts, statistics, child process, JSON, checks) runs without a GPU.
 # They model only what the script calls; timings from them mean nothing.
