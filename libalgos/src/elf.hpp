@@ -15,10 +15,10 @@ namespace cccl_cache::algos::detail {
 inline constexpr std::uint16_t kElfMachineCuda = 190;  // EM_CUDA
 
 struct ElfInfo {
-  std::uint16_t machine = 0;     // e_machine
-  std::uint32_t flags = 0;       // e_flags
-  std::uint8_t abi_version = 0;  // e_ident[EI_ABIVERSION]
-  std::uint32_t sm = 0;          // target SM decoded from flags (90 for sm_90), 0 if not CUDA
+  std::uint16_t machine = 0;         // e_machine
+  std::uint32_t flags = 0;           // e_flags
+  std::uint8_t abi_version = 0;      // e_ident[EI_ABIVERSION]
+  std::uint32_t sm = 0;              // target SM decoded from flags (90 for sm_90), 0 if not CUDA
   std::vector<std::string> symbols;  // names from every SHT_SYMTAB, in order
 };
 

@@ -30,7 +30,8 @@ NvJitLinkHandle::~NvJitLinkHandle() {
 }
 
 std::string cuda_include_dir() {
-  if (const char* env = std::getenv("CCCL_CACHE_CUDA_INCLUDE"); env != nullptr && *env != '\0') return env;
+  if (const char* env = std::getenv("CCCL_CACHE_CUDA_INCLUDE"); env != nullptr && *env != '\0')
+    return env;
   return CCCL_CACHE_CUDA_INCLUDE_DIR;
 }
 
@@ -70,7 +71,8 @@ tl::unexpected<Error> nvrtc_fail(const char* what, nvrtcResult rc) {
 // Creates the program, registers the name expressions and compiles it with the
 // common options, `arch_option` and the include paths.
 Result<NvrtcProgram> compile(const std::string& source, const std::string& program_name,
-                             const std::string& arch_option, const std::vector<std::string>& name_expressions) {
+                             const std::string& arch_option,
+                             const std::vector<std::string>& name_expressions) {
   nvrtcProgram raw = nullptr;
   if (auto rc = nvrtcCreateProgram(&raw, source.c_str(), program_name.c_str(), 0, nullptr, nullptr);
       rc != NVRTC_SUCCESS) {
@@ -91,17 +93,20 @@ Result<NvrtcProgram> compile(const std::string& source, const std::string& progr
   for (const auto& o : options) argv.push_back(o.c_str());
   const auto rc = nvrtcCompileProgram(prog.get(), static_cast<int>(argv.size()), argv.data());
   if (rc != NVRTC_SUCCESS) {
-    return fail(ErrorCode::compile, "NVRTC could not compile " + program_name + " (" + nvrtcGetErrorString(rc) +
-                                        ", include dir " + include + "):\n" + program_log(prog.get()));
+    return fail(ErrorCode::compile, "NVRTC could not compile " + program_name + " (" +
+                                        nvrtcGetErrorString(rc) + ", include dir " + include +
+                                        "):\n" + program_log(prog.get()));
   }
   return prog;
 }
 
-Result<std::vector<std::string>> lowered_names(nvrtcProgram prog, const std::vector<std::string>& exprs) {
+Result<std::vector<std::string>> lowered_names(nvrtcProgram prog,
+                                               const std::vector<std::string>& exprs) {
   std::vector<std::string> names;
   for (const auto& expr : exprs) {
     const char* lowered = nullptr;
-    if (auto rc = nvrtcGetLoweredName(prog, expr.c_str(), &lowered); rc != NVRTC_SUCCESS || lowered == nullptr) {
+    if (auto rc = nvrtcGetLoweredName(prog, expr.c_str(), &lowered);
+        rc != NVRTC_SUCCESS || lowered == nullptr) {
       return fail(ErrorCode::compile, "NVRTC has no lowered name for " + expr);
     }
     names.emplace_back(lowered);
@@ -125,9 +130,11 @@ std::string nvjitlink_log(nvJitLinkHandle handle) {
 
 }  // namespace
 
-Result<PtxOutput> compile_to_ptx(const std::string& source, const std::string& program_name, std::uint32_t cc,
+Result<PtxOutput> compile_to_ptx(const std::string& source, const std::string& program_name,
+                                 std::uint32_t cc,
                                  const std::vector<std::string>& name_expressions) {
-  auto prog = compile(source, program_name, "-arch=compute_" + std::to_string(cc), name_expressions);
+  auto prog =
+      compile(source, program_name, "-arch=compute_" + std::to_string(cc), name_expressions);
   if (!prog) return tl::unexpected(prog.error());
   PtxOutput out;
   out.log = program_log(prog->get());
@@ -135,22 +142,26 @@ Result<PtxOutput> compile_to_ptx(const std::string& source, const std::string& p
   if (!names) return tl::unexpected(names.error());
   out.lowered_names = std::move(*names);
   std::size_t size = 0;
-  if (auto rc = nvrtcGetPTXSize(prog->get(), &size); rc != NVRTC_SUCCESS) return nvrtc_fail("nvrtcGetPTXSize", rc);
+  if (auto rc = nvrtcGetPTXSize(prog->get(), &size); rc != NVRTC_SUCCESS)
+    return nvrtc_fail("nvrtcGetPTXSize", rc);
   out.ptx.assign(size, '\0');
-  if (auto rc = nvrtcGetPTX(prog->get(), out.ptx.data()); rc != NVRTC_SUCCESS) return nvrtc_fail("nvrtcGetPTX", rc);
+  if (auto rc = nvrtcGetPTX(prog->get(), out.ptx.data()); rc != NVRTC_SUCCESS)
+    return nvrtc_fail("nvrtcGetPTX", rc);
   while (!out.ptx.empty() && out.ptx.back() == '\0') out.ptx.pop_back();
   return out;
 }
 
-Result<std::vector<std::byte>> compile_to_cubin_naive(const std::string& source, const std::string& program_name,
-                                                      std::uint32_t cc,
-                                                      const std::vector<std::string>& name_expressions) {
+Result<std::vector<std::byte>> compile_to_cubin_naive(
+    const std::string& source, const std::string& program_name, std::uint32_t cc,
+    const std::vector<std::string>& name_expressions) {
   auto prog = compile(source, program_name, "-arch=sm_" + std::to_string(cc), name_expressions);
   if (!prog) return tl::unexpected(prog.error());
   std::size_t size = 0;
-  if (auto rc = nvrtcGetCUBINSize(prog->get(), &size); rc != NVRTC_SUCCESS) return nvrtc_fail("nvrtcGetCUBINSize", rc);
+  if (auto rc = nvrtcGetCUBINSize(prog->get(), &size); rc != NVRTC_SUCCESS)
+    return nvrtc_fail("nvrtcGetCUBINSize", rc);
   std::vector<std::byte> cubin(size);
-  if (auto rc = nvrtcGetCUBIN(prog->get(), reinterpret_cast<char*>(cubin.data())); rc != NVRTC_SUCCESS) {
+  if (auto rc = nvrtcGetCUBIN(prog->get(), reinterpret_cast<char*>(cubin.data()));
+      rc != NVRTC_SUCCESS) {
     return nvrtc_fail("nvrtcGetCUBIN", rc);
   }
   return cubin;
@@ -161,17 +172,19 @@ Result<std::vector<std::byte>> assemble_ptx(const std::string& ptx, std::uint32_
   const char* options[] = {arch.c_str(), "-O3"};
   nvJitLinkHandle raw = nullptr;
   if (auto rc = nvJitLinkCreate(&raw, 2, options); rc != NVJITLINK_SUCCESS) {
-    return fail(ErrorCode::compile, "nvJitLinkCreate failed (code " + std::to_string(rc) + ") for " + arch);
+    return fail(ErrorCode::compile,
+                "nvJitLinkCreate failed (code " + std::to_string(rc) + ") for " + arch);
   }
   NvJitLinkHandle link(raw);
-  if (auto rc = nvJitLinkAddData(link.get(), NVJITLINK_INPUT_PTX, ptx.data(), ptx.size(), "merge_sort.ptx");
+  if (auto rc = nvJitLinkAddData(link.get(), NVJITLINK_INPUT_PTX, ptx.data(), ptx.size(),
+                                 "merge_sort.ptx");
       rc != NVJITLINK_SUCCESS) {
-    return fail(ErrorCode::compile, "nvJitLink rejected the PTX (code " + std::to_string(rc) + "):\n" +
-                                        nvjitlink_log(link.get()));
+    return fail(ErrorCode::compile, "nvJitLink rejected the PTX (code " + std::to_string(rc) +
+                                        "):\n" + nvjitlink_log(link.get()));
   }
   if (auto rc = nvJitLinkComplete(link.get()); rc != NVJITLINK_SUCCESS) {
-    return fail(ErrorCode::compile, "nvJitLink could not assemble the PTX (code " + std::to_string(rc) + "):\n" +
-                                        nvjitlink_log(link.get()));
+    return fail(ErrorCode::compile, "nvJitLink could not assemble the PTX (code " +
+                                        std::to_string(rc) + "):\n" + nvjitlink_log(link.get()));
   }
   std::size_t size = 0;
   if (nvJitLinkGetLinkedCubinSize(link.get(), &size) != NVJITLINK_SUCCESS || size == 0) {

@@ -2,13 +2,13 @@
 // handles. Private to libalgos. Needs no GPU and no driver.
 #pragma once
 
+#include <nvJitLink.h>
+#include <nvrtc.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <nvJitLink.h>
-#include <nvrtc.h>
 
 #include "cccl_cache/cache/error.hpp"
 
@@ -33,7 +33,9 @@ class NvrtcProgram {
 class NvJitLinkHandle {
  public:
   explicit NvJitLinkHandle(nvJitLinkHandle handle) noexcept : handle_(handle) {}
-  NvJitLinkHandle(NvJitLinkHandle&& other) noexcept : handle_(other.handle_) { other.handle_ = nullptr; }
+  NvJitLinkHandle(NvJitLinkHandle&& other) noexcept : handle_(other.handle_) {
+    other.handle_ = nullptr;
+  }
   NvJitLinkHandle& operator=(NvJitLinkHandle&& other) noexcept;
   NvJitLinkHandle(const NvJitLinkHandle&) = delete;
   NvJitLinkHandle& operator=(const NvJitLinkHandle&) = delete;
@@ -62,13 +64,14 @@ struct PtxOutput {
 // paths, registering `name_expressions` and reading back their lowered names.
 // Errors: compile (message carries the NVRTC log), internal (NVRTC API failure).
 Result<PtxOutput> compile_to_ptx(const std::string& source, const std::string& program_name,
-                                 std::uint32_t cc, const std::vector<std::string>& name_expressions);
+                                 std::uint32_t cc,
+                                 const std::vector<std::string>& name_expressions);
 
 // Same compile, but NVRTC produces the cubin directly (no pruning): for measuring
 // the naive size only.
-Result<std::vector<std::byte>> compile_to_cubin_naive(const std::string& source, const std::string& program_name,
-                                                      std::uint32_t cc,
-                                                      const std::vector<std::string>& name_expressions);
+Result<std::vector<std::byte>> compile_to_cubin_naive(
+    const std::string& source, const std::string& program_name, std::uint32_t cc,
+    const std::vector<std::string>& name_expressions);
 
 // Assembles PTX into a cubin for sm_<cc> with nvJitLink (-O3).
 // Errors: compile (message carries the nvJitLink log).

@@ -11,16 +11,19 @@ enum class Tok { identifier, directive, number, string, punct };
 
 struct Token {
   Tok kind;
-  std::size_t begin, end;    // byte offsets into the module text
-  bool newline_before;       // a line break (or line comment) precedes it
+  std::size_t begin, end;  // byte offsets into the module text
+  bool newline_before;     // a line break (or line comment) precedes it
 };
 
-bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '%'; }
+bool ident_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '%';
+}
 bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
 std::string line_of(std::string_view text, std::size_t offset) {
-  return std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+  return std::to_string(
+      1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
 }
 
 Result<std::vector<Token>> tokenize(std::string_view s) {
@@ -29,15 +32,24 @@ Result<std::vector<Token>> tokenize(std::string_view s) {
   bool newline = true;
   while (i < s.size()) {
     const char c = s[i];
-    if (c == '\n') { newline = true; ++i; continue; }
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') { ++i; continue; }
+    if (c == '\n') {
+      newline = true;
+      ++i;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      ++i;
+      continue;
+    }
     if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
       while (i < s.size() && s[i] != '\n') ++i;
       continue;
     }
     if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
       const auto close = s.find("*/", i + 2);
-      if (close == std::string_view::npos) return fail(ErrorCode::invalid_argument, "PTX: unterminated comment at line " + line_of(s, i));
+      if (close == std::string_view::npos)
+        return fail(ErrorCode::invalid_argument,
+                    "PTX: unterminated comment at line " + line_of(s, i));
       if (s.substr(i, close - i).find('\n') != std::string_view::npos) newline = true;
       i = close + 2;
       continue;
@@ -46,8 +58,11 @@ Result<std::vector<Token>> tokenize(std::string_view s) {
     Tok kind;
     if (c == '"') {
       ++i;
-      while (i < s.size() && s[i] != '"' && s[i] != '\n') i += (s[i] == '\\' && i + 1 < s.size()) ? 2 : 1;
-      if (i >= s.size() || s[i] != '"') return fail(ErrorCode::invalid_argument, "PTX: unterminated string at line " + line_of(s, b));
+      while (i < s.size() && s[i] != '"' && s[i] != '\n')
+        i += (s[i] == '\\' && i + 1 < s.size()) ? 2 : 1;
+      if (i >= s.size() || s[i] != '"')
+        return fail(ErrorCode::invalid_argument,
+                    "PTX: unterminated string at line " + line_of(s, b));
       ++i;
       kind = Tok::string;
     } else if (c == '.' && i + 1 < s.size() && ident_char(s[i + 1])) {
@@ -66,7 +81,8 @@ Result<std::vector<Token>> tokenize(std::string_view s) {
       kind = Tok::punct;
     } else {
       return fail(ErrorCode::invalid_argument, "PTX: unexpected character (code " +
-                                                   std::to_string(static_cast<unsigned char>(c)) + ") at line " + line_of(s, i));
+                                                   std::to_string(static_cast<unsigned char>(c)) +
+                                                   ") at line " + line_of(s, i));
     }
     out.push_back({kind, b, i, newline});
     newline = false;
@@ -87,16 +103,21 @@ bool is_line_directive(std::string_view d) {
 }
 
 bool is_state_space(std::string_view d) {
-  return d == ".global" || d == ".const" || d == ".shared" || d == ".local" || d == ".tex" || d == ".surfref" ||
-         d == ".texref" || d == ".samplerref";
+  return d == ".global" || d == ".const" || d == ".shared" || d == ".local" || d == ".tex" ||
+         d == ".surfref" || d == ".texref" || d == ".samplerref";
 }
 
 class Module {
  public:
-  Module(std::string_view text, std::vector<Token> tokens) : text_(text), toks_(std::move(tokens)) {}
+  Module(std::string_view text, std::vector<Token> tokens)
+      : text_(text), toks_(std::move(tokens)) {}
 
-  std::string_view str(std::size_t t) const { return text_.substr(toks_[t].begin, toks_[t].end - toks_[t].begin); }
-  bool punct(std::size_t t, char c) const { return toks_[t].kind == Tok::punct && text_[toks_[t].begin] == c; }
+  std::string_view str(std::size_t t) const {
+    return text_.substr(toks_[t].begin, toks_[t].end - toks_[t].begin);
+  }
+  bool punct(std::size_t t, char c) const {
+    return toks_[t].kind == Tok::punct && text_[toks_[t].begin] == c;
+  }
 
   Result<std::vector<Statement>> split() const {
     std::vector<Statement> out;
@@ -104,8 +125,9 @@ class Module {
     while (t < toks_.size()) {
       const std::size_t first = t;
       if (toks_[t].kind != Tok::directive) {
-        return fail(ErrorCode::invalid_argument, "PTX: module-scope statement does not start with a directive at line " +
-                                                     line_of(text_, toks_[t].begin));
+        return fail(ErrorCode::invalid_argument,
+                    "PTX: module-scope statement does not start with a directive at line " +
+                        line_of(text_, toks_[t].begin));
       }
       if (is_line_directive(str(t))) {
         ++t;
@@ -119,14 +141,18 @@ class Module {
         if (punct(t, '{')) {
           ++depth;
         } else if (punct(t, '}')) {
-          if (--depth < 0) return fail(ErrorCode::invalid_argument, "PTX: unbalanced '}' at line " + line_of(text_, toks_[t].begin));
+          if (--depth < 0)
+            return fail(ErrorCode::invalid_argument,
+                        "PTX: unbalanced '}' at line " + line_of(text_, toks_[t].begin));
           // A block closing at module scope ends the statement unless an initializer's ';' follows.
           if (depth == 0 && !(t + 1 < toks_.size() && punct(t + 1, ';'))) done = true;
         } else if (depth == 0 && punct(t, ';')) {
           done = true;
         }
       }
-      if (!done) return fail(ErrorCode::invalid_argument, "PTX: unterminated statement starting at line " + line_of(text_, toks_[first].begin));
+      if (!done)
+        return fail(ErrorCode::invalid_argument, "PTX: unterminated statement starting at line " +
+                                                     line_of(text_, toks_[first].begin));
       out.push_back(Statement{first, t - 1, Kind::other, {}});
     }
     for (auto& st : out) classify(st);
@@ -151,7 +177,8 @@ class Module {
       if (d == ".entry" || d == ".func") {
         st.kind = d == ".entry" ? Kind::entry : Kind::function;
         std::size_t n = t + 1;
-        if (st.kind == Kind::function && n < head_end && punct(n, '(')) n = skip_parens(n, head_end);
+        if (st.kind == Kind::function && n < head_end && punct(n, '('))
+          n = skip_parens(n, head_end);
         if (n < head_end && toks_[n].kind == Tok::identifier) st.names.push_back(str(n));
         if (st.names.empty()) st.kind = Kind::other;  // nameless: keep, never drop blindly
         return;
@@ -201,7 +228,10 @@ Result<PrunedPtx> prune_ptx(std::string_view ptx, const std::vector<std::string>
   std::vector<bool> live(statements->size(), false);
   std::vector<std::size_t> work;
   auto mark = [&](std::size_t i) {
-    if (!live[i]) { live[i] = true; work.push_back(i); }
+    if (!live[i]) {
+      live[i] = true;
+      work.push_back(i);
+    }
   };
   for (std::size_t i = 0; i < statements->size(); ++i) {
     if ((*statements)[i].kind == Kind::other) mark(i);
@@ -211,7 +241,10 @@ Result<PrunedPtx> prune_ptx(std::string_view ptx, const std::vector<std::string>
     bool found = false;
     if (it != defined.end()) {
       for (auto i : it->second) {
-        if ((*statements)[i].kind == Kind::entry) { mark(i); found = true; }
+        if ((*statements)[i].kind == Kind::entry) {
+          mark(i);
+          found = true;
+        }
       }
     }
     if (!found) return fail(ErrorCode::invalid_argument, "PTX: no .entry named " + entry);
@@ -234,7 +267,10 @@ Result<PrunedPtx> prune_ptx(std::string_view ptx, const std::vector<std::string>
   PrunedPtx out;
   for (std::size_t i = 0; i < statements->size(); ++i) {
     const auto& st = (*statements)[i];
-    auto count = [&](std::size_t& total, std::size_t& dropped) { ++total; dropped += live[i] ? 0 : 1; };
+    auto count = [&](std::size_t& total, std::size_t& dropped) {
+      ++total;
+      dropped += live[i] ? 0 : 1;
+    };
     if (st.kind == Kind::variable) count(out.stats.variables, out.stats.variables_dropped);
     if (st.kind == Kind::function) count(out.stats.functions, out.stats.functions_dropped);
     if (st.kind == Kind::entry) count(out.stats.entries, out.stats.entries_dropped);

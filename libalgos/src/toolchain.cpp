@@ -1,10 +1,10 @@
 #include "cccl_cache/algos/toolchain.hpp"
 
+#include <xxhash.h>
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
-
-#include <xxhash.h>
 
 #include "nvrtc_compile.hpp"
 
@@ -32,9 +32,10 @@ std::uint32_t read_cccl_version(const std::string& include_dir) {
 std::string Toolchain::fingerprint() const {
   const auto opts_hash = XXH3_64bits(compile_options.data(), compile_options.size());
   char buf[160];
-  std::snprintf(buf, sizeof buf, "cccl-%u.%u.%u nvrtc-%d.%d nvjitlink-%d.%d fmt-%u opts-%08x", cccl_version / 1000000,
-                (cccl_version / 1000) % 1000, cccl_version % 1000, nvrtc_major, nvrtc_minor, nvjitlink_major,
-                nvjitlink_minor, build_format_version, static_cast<unsigned>(opts_hash >> 32));
+  std::snprintf(buf, sizeof buf, "cccl-%u.%u.%u nvrtc-%d.%d nvjitlink-%d.%d fmt-%u opts-%08x",
+                cccl_version / 1000000, (cccl_version / 1000) % 1000, cccl_version % 1000,
+                nvrtc_major, nvrtc_minor, nvjitlink_major, nvjitlink_minor, build_format_version,
+                static_cast<unsigned>(opts_hash >> 32));
   return buf;
 }
 

@@ -60,9 +60,12 @@ std::optional<ScalarType> parse_scalar_type(std::string_view text) noexcept {
 
 std::string describe(const Comparator& c) {
   switch (c.kind) {
-    case ComparatorKind::less: return "less";
-    case ComparatorKind::greater: return "greater";
-    case ComparatorKind::custom: return "custom:" + c.name;
+    case ComparatorKind::less:
+      return "less";
+    case ComparatorKind::greater:
+      return "greater";
+    case ComparatorKind::custom:
+      return "custom:" + c.name;
   }
   return "unknown";
 }

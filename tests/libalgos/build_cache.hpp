@@ -15,11 +15,13 @@ inline const cccl_cache::Result<cccl_cache::algos::merge_sort::detail::BuildRepo
   using Report = cccl_cache::Result<cccl_cache::algos::merge_sort::detail::BuildReport>;
   static std::mutex mu;
   static std::map<std::string, Report> cache;
-  const std::string key = cccl_cache::algos::merge_sort::summary(spec) + "|" + spec.comparator.source + "|" +
-                          std::to_string(cc);
+  const std::string key = cccl_cache::algos::merge_sort::summary(spec) + "|" +
+                          spec.comparator.source + "|" + std::to_string(cc);
   std::lock_guard lock(mu);
   auto it = cache.find(key);
-  if (it == cache.end()) it = cache.emplace(key, cccl_cache::algos::merge_sort::detail::build_with_report(spec, cc)).first;
+  if (it == cache.end())
+    it = cache.emplace(key, cccl_cache::algos::merge_sort::detail::build_with_report(spec, cc))
+             .first;
   return it->second;
 }
 

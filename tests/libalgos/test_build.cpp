@@ -35,7 +35,8 @@ void expect_kernels(const merge_sort::BuildResult& r, std::uint32_t cc) {
   EXPECT_NE(r.partition_kernel.find("DeviceMergeSortPartitionKernel"), std::string::npos);
   EXPECT_NE(r.merge_kernel.find("DeviceMergeSortMergeKernel"), std::string::npos);
   // The probe was not kept.
-  for (const auto& s : elf->symbols) EXPECT_EQ(s.find("cccl_cache_policy_probe"), std::string::npos) << s;
+  for (const auto& s : elf->symbols)
+    EXPECT_EQ(s.find("cccl_cache_policy_probe"), std::string::npos) << s;
 }
 
 Spec pairs_spec() {
@@ -84,7 +85,8 @@ TEST(MergeSortBuild, PairsWithWideKeysScaleItemsPerThread) {
 
 TEST(MergeSortBuild, CustomComparatorBuilds) {
   Spec s;
-  s.comparator = Comparator::custom("abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
+  s.comparator = Comparator::custom(
+      "abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
   const auto& r = cached_build(s, 90);
   ASSERT_TRUE(r) << r.error().describe();
   expect_kernels(r->result, 90);
@@ -92,12 +94,14 @@ TEST(MergeSortBuild, CustomComparatorBuilds) {
 
 TEST(MergeSortBuild, BadCustomSourceIsACompileErrorWithTheLog) {
   Spec s;
-  s.comparator = Comparator::custom("broken", "__device__ bool broken(float a, float b) { return a < undeclared_thing; }");
+  s.comparator = Comparator::custom(
+      "broken", "__device__ bool broken(float a, float b) { return a < undeclared_thing; }");
   auto r = merge_sort::build(s, 90);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ErrorCode::compile);
   EXPECT_NE(r.error().message.find("undeclared_thing"), std::string::npos) << r.error().message;
-  EXPECT_NE(r.error().message.find("comparator"), std::string::npos) << r.error().message;  // the #line file name
+  EXPECT_NE(r.error().message.find("comparator"), std::string::npos)
+      << r.error().message;  // the #line file name
 }
 
 TEST(MergeSortBuild, RejectsBadSpecsAndTargets) {
@@ -118,7 +122,8 @@ TEST(MergeSortBuild, CubinIsWithinTenPercentOfNvcc) {
   const auto& r = cached_build(Spec{}, 90);
   ASSERT_TRUE(r) << r.error().describe();
 
-  const auto dir = std::filesystem::temp_directory_path() / ("cccl_cache_nvcc_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("cccl_cache_nvcc_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto gen = merge_sort::detail::generate_source(Spec{});
   {
@@ -128,31 +133,39 @@ TEST(MergeSortBuild, CubinIsWithinTenPercentOfNvcc) {
     cu << "#include <cub/device/dispatch/kernels/merge_sort.cuh>\n"
           "#include <cub/device/dispatch/tuning/tuning_merge_sort.cuh>\n"
           "using cccl_cache_key_t = float;\n"
-          "struct cccl_cache_compare { __device__ bool operator()(const float& a, const float& b) const { return a < b; } };\n"
+          "struct cccl_cache_compare { __device__ bool operator()(const float& a, const float& b) "
+          "const { return a < b; } };\n"
           "using cccl_cache_max_policy = cub::detail::merge_sort::policy_hub<float*>::MaxPolicy;\n"
           "void* cccl_cache_kernels[] = {\n";
     for (std::size_t i = 0; i < 3; ++i) cu << "  (void*)&" << gen.name_expressions[i] << ",\n";
     cu << "};\n";
   }
   const std::string include = algos::detail::cuda_include_dir();
-  const std::string cmd = std::string(nvcc) + " -cubin -arch=sm_90 -std=c++20 -DCUB_DISABLE_CDP -I" + include +
-                          "/cccl -o " + (dir / "ref.cubin").string() + " " + (dir / "ref.cu").string() + " > " +
-                          (dir / "log.txt").string() + " 2>&1";
+  const std::string cmd = std::string(nvcc) +
+                          " -cubin -arch=sm_90 -std=c++20 -DCUB_DISABLE_CDP -I" + include +
+                          "/cccl -o " + (dir / "ref.cubin").string() + " " +
+                          (dir / "ref.cu").string() + " > " + (dir / "log.txt").string() + " 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   const auto nvcc_bytes = std::filesystem::file_size(dir / "ref.cubin");
   std::ifstream ref(dir / "ref.cubin", std::ios::binary);
-  std::vector<char> ref_bytes((std::istreambuf_iterator<char>(ref)), std::istreambuf_iterator<char>());
+  std::vector<char> ref_bytes((std::istreambuf_iterator<char>(ref)),
+                              std::istreambuf_iterator<char>());
   auto ref_elf = algos::detail::read_elf(std::as_bytes(std::span(ref_bytes)));
   ASSERT_TRUE(ref_elf);
   // The same kernels, really (names differ only where int64_t is `long` for nvcc's
   // host pass and `long long` under NVRTC).
-  for (const char* kernel : {"DeviceMergeSortBlockSortKernel", "DeviceMergeSortPartitionKernel", "DeviceMergeSortMergeKernel"}) {
-    EXPECT_TRUE(std::any_of(ref_elf->symbols.begin(), ref_elf->symbols.end(), [&](const std::string& s) {
-      return s.find(kernel) != std::string::npos && s.find("18cccl_cache_compare") != std::string::npos;
-    })) << "nvcc's cubin lacks " << kernel;
+  for (const char* kernel : {"DeviceMergeSortBlockSortKernel", "DeviceMergeSortPartitionKernel",
+                             "DeviceMergeSortMergeKernel"}) {
+    EXPECT_TRUE(std::any_of(ref_elf->symbols.begin(), ref_elf->symbols.end(),
+                            [&](const std::string& s) {
+                              return s.find(kernel) != std::string::npos &&
+                                     s.find("18cccl_cache_compare") != std::string::npos;
+                            }))
+        << "nvcc's cubin lacks " << kernel;
   }
   std::filesystem::remove_all(dir);
-  const double ratio = static_cast<double>(r->result.cubin.size()) / static_cast<double>(nvcc_bytes);
+  const double ratio =
+      static_cast<double>(r->result.cubin.size()) / static_cast<double>(nvcc_bytes);
   RecordProperty("ours_bytes", std::to_string(r->result.cubin.size()));
   RecordProperty("nvcc_bytes", std::to_string(nvcc_bytes));
   std::printf("cubin sizes: ours %zu bytes, nvcc %ju bytes, ratio %.3f\n", r->result.cubin.size(),
@@ -165,8 +178,9 @@ TEST(MergeSortBuild, PruningShrinksTheNaiveCubin) {
   ASSERT_TRUE(r) << r.error().describe();
   auto naive = merge_sort::detail::build_naive_cubin(Spec{}, 90);
   ASSERT_TRUE(naive) << naive.error().describe();
-  std::printf("cubin sizes: NVRTC straight to cubin %zu bytes, pruned %zu bytes; PTX %zu -> %zu bytes\n",
-              naive->size(), r->result.cubin.size(), r->ptx_bytes, r->pruned_ptx_bytes);
+  std::printf(
+      "cubin sizes: NVRTC straight to cubin %zu bytes, pruned %zu bytes; PTX %zu -> %zu bytes\n",
+      naive->size(), r->result.cubin.size(), r->ptx_bytes, r->pruned_ptx_bytes);
   EXPECT_LT(r->result.cubin.size() * 3, naive->size());
   EXPECT_LT(r->pruned_ptx_bytes, r->ptx_bytes);
 }

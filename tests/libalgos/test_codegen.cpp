@@ -10,16 +10,22 @@ TEST(MergeSortCodegen, NamesCubKernelsWithDispatchArguments) {
   merge_sort::Spec s;
   const auto keys = generate_source(s);
   ASSERT_EQ(keys.name_expressions.size(), 4u);
-  EXPECT_EQ(keys.name_expressions[kBlockSortExpr],
-            "cub::detail::merge_sort::DeviceMergeSortBlockSortKernel<cccl_cache_max_policy, float*, cub::NullType*, "
-            "float*, cub::NullType*, ::cuda::std::int64_t, cccl_cache_compare, float, cub::NullType>");
+  EXPECT_EQ(
+      keys.name_expressions[kBlockSortExpr],
+      "cub::detail::merge_sort::DeviceMergeSortBlockSortKernel<cccl_cache_max_policy, float*, "
+      "cub::NullType*, "
+      "float*, cub::NullType*, ::cuda::std::int64_t, cccl_cache_compare, float, cub::NullType>");
   EXPECT_EQ(keys.name_expressions[kPartitionExpr],
-            "cub::detail::merge_sort::DeviceMergeSortPartitionKernel<float*, ::cuda::std::int64_t, cccl_cache_compare, float>");
-  EXPECT_EQ(keys.name_expressions[kMergeExpr],
-            "cub::detail::merge_sort::DeviceMergeSortMergeKernel<cccl_cache_max_policy, float*, cub::NullType*, "
-            "float*, cub::NullType*, ::cuda::std::int64_t, cccl_cache_compare, float, cub::NullType>");
+            "cub::detail::merge_sort::DeviceMergeSortPartitionKernel<float*, ::cuda::std::int64_t, "
+            "cccl_cache_compare, float>");
+  EXPECT_EQ(
+      keys.name_expressions[kMergeExpr],
+      "cub::detail::merge_sort::DeviceMergeSortMergeKernel<cccl_cache_max_policy, float*, "
+      "cub::NullType*, "
+      "float*, cub::NullType*, ::cuda::std::int64_t, cccl_cache_compare, float, cub::NullType>");
   EXPECT_EQ(keys.name_expressions[kPolicyProbeExpr].rfind("cccl_cache_policy_probe<", 0), 0u);
-  EXPECT_NE(keys.source.find("#include <cub/device/dispatch/kernels/merge_sort.cuh>"), std::string::npos);
+  EXPECT_NE(keys.source.find("#include <cub/device/dispatch/kernels/merge_sort.cuh>"),
+            std::string::npos);
   EXPECT_EQ(keys.source.find("dispatch_merge_sort.cuh"), std::string::npos);
   EXPECT_NE(keys.source.find("return a < b;"), std::string::npos);
 
@@ -28,17 +34,20 @@ TEST(MergeSortCodegen, NamesCubKernelsWithDispatchArguments) {
   s.offset_type = ScalarType::uint32;
   s.comparator = Comparator::greater();
   const auto pairs = generate_source(s);
-  EXPECT_NE(pairs.name_expressions[kBlockSortExpr].find(
-                "<cccl_cache_max_policy, ::cuda::std::uint64_t*, ::cuda::std::int32_t*, ::cuda::std::uint64_t*, "
-                "::cuda::std::int32_t*, ::cuda::std::uint32_t, cccl_cache_compare, ::cuda::std::uint64_t, "
-                "::cuda::std::int32_t>"),
-            std::string::npos);
+  EXPECT_NE(
+      pairs.name_expressions[kBlockSortExpr].find("<cccl_cache_max_policy, ::cuda::std::uint64_t*, "
+                                                  "::cuda::std::int32_t*, ::cuda::std::uint64_t*, "
+                                                  "::cuda::std::int32_t*, ::cuda::std::uint32_t, "
+                                                  "cccl_cache_compare, ::cuda::std::uint64_t, "
+                                                  "::cuda::std::int32_t>"),
+      std::string::npos);
   EXPECT_NE(pairs.source.find("return b < a;"), std::string::npos);
 }
 
 TEST(MergeSortCodegen, PastesCustomComparatorSource) {
   merge_sort::Spec s;
-  s.comparator = Comparator::custom("abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
+  s.comparator = Comparator::custom(
+      "abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
   const auto gen = generate_source(s);
   EXPECT_NE(gen.source.find(s.comparator.source), std::string::npos);
   EXPECT_NE(gen.source.find("abs_less(a, b)"), std::string::npos);
@@ -55,14 +64,19 @@ TEST(MergeSortCodegen, ParsesPolicyProbeNames) {
 }
 
 TEST(MergeSortCodegen, RejectsMalformedProbeNames) {
-  for (const char* bad : {
-           "", "_Z", "cccl_cache_policy_probe", "_Z22cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEvv",
-           "_Z23cccl_cache_policy_prob3ILi256ELi4352ELy0ELy0EEvv", "_Z23cccl_cache_policy_probeILi256ELi4352ELy0EEvv",
-           "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0ELy0EEvv", "_Z23cccl_cache_policy_probeILin256ELi4352ELy0ELy0EEvv",
-           "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEv", "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEvvx",
-           "_Z23cccl_cache_policy_probeILi0ELi4352ELy0ELy0EEvv", "_Z23cccl_cache_policy_probeILi256ELi4353ELy0ELy0EEvv",
-           "_Z23cccl_cache_policy_probeILf256ELi4352ELy0ELy0EEvv", "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy99999999999999999999EEvv",
-           "_Z999cccl_cache_policy_probe"}) {
+  for (const char* bad :
+       {"", "_Z", "cccl_cache_policy_probe", "_Z22cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEvv",
+        "_Z23cccl_cache_policy_prob3ILi256ELi4352ELy0ELy0EEvv",
+        "_Z23cccl_cache_policy_probeILi256ELi4352ELy0EEvv",
+        "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0ELy0EEvv",
+        "_Z23cccl_cache_policy_probeILin256ELi4352ELy0ELy0EEvv",
+        "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEv",
+        "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEvvx",
+        "_Z23cccl_cache_policy_probeILi0ELi4352ELy0ELy0EEvv",
+        "_Z23cccl_cache_policy_probeILi256ELi4353ELy0ELy0EEvv",
+        "_Z23cccl_cache_policy_probeILf256ELi4352ELy0ELy0EEvv",
+        "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy99999999999999999999EEvv",
+        "_Z999cccl_cache_policy_probe"}) {
     auto p = parse_policy_probe(bad);
     ASSERT_FALSE(p) << bad;
     EXPECT_EQ(p.error().code, ErrorCode::internal) << bad;

@@ -44,7 +44,9 @@ TEST(ElfReader, CorruptHeadersAreRejectedOrHarmless) {
   for (int i = 0; i < 2000; ++i) {
     auto copy = image;
     // Corrupt the ELF header (first 64 bytes) or the section headers at the end.
-    const std::size_t at = (i % 2 == 0) ? rng() % 64 : copy.size() - 1 - rng() % std::min<std::size_t>(copy.size(), 1024);
+    const std::size_t at = (i % 2 == 0)
+                               ? rng() % 64
+                               : copy.size() - 1 - rng() % std::min<std::size_t>(copy.size(), 1024);
     copy[at] = static_cast<std::byte>(rng());
     auto elf = algos::detail::read_elf(copy);
     if (!elf) EXPECT_EQ(elf.error().code, ErrorCode::corrupt);

@@ -61,7 +61,9 @@ $L__BB0_1:
 }
 )";
 
-bool contains(const std::string& text, const char* what) { return text.find(what) != std::string::npos; }
+bool contains(const std::string& text, const char* what) {
+  return text.find(what) != std::string::npos;
+}
 
 }  // namespace
 
@@ -69,12 +71,14 @@ TEST(PtxPrune, KeepsWhatKeptEntriesReachTransitively) {
   auto out = prune_ptx(kModule, {"keep_me"});
   ASSERT_TRUE(out) << out.error().message;
   const auto& ptx = out->ptx;
-  for (const char* kept : {".version 9.0", ".target sm_90", ".address_size 64", "used_direct = 7", "used_by_init",
-                           "pointee[2] = {1, 2};", "used_by_func;", "helper(.param", ".entry keep_me", ".maxntid 256"}) {
+  for (const char* kept : {".version 9.0", ".target sm_90", ".address_size 64", "used_direct = 7",
+                           "used_by_init", "pointee[2] = {1, 2};", "used_by_func;", "helper(.param",
+                           ".entry keep_me", ".maxntid 256"}) {
     EXPECT_TRUE(contains(ptx, kept)) << kept;
   }
-  for (const char* dropped : {"unused_a", "unused_b", "unused_nested", "unused_dynamic_smem", "never_called",
-                              "drop_me", "vprintf", "hand-written", "block comment"}) {
+  for (const char* dropped :
+       {"unused_a", "unused_b", "unused_nested", "unused_dynamic_smem", "never_called", "drop_me",
+        "vprintf", "hand-written", "block comment"}) {
     EXPECT_FALSE(contains(ptx, dropped)) << dropped;
   }
   EXPECT_EQ(out->stats.variables, 8u);
@@ -91,7 +95,9 @@ TEST(PtxPrune, OutputIsAFixpoint) {
   auto twice = prune_ptx(once->ptx, {"keep_me"});
   ASSERT_TRUE(twice);
   EXPECT_EQ(twice->ptx, once->ptx);
-  EXPECT_EQ(twice->stats.variables_dropped + twice->stats.functions_dropped + twice->stats.entries_dropped, 0u);
+  EXPECT_EQ(twice->stats.variables_dropped + twice->stats.functions_dropped +
+                twice->stats.entries_dropped,
+            0u);
 }
 
 TEST(PtxPrune, KeepingBothEntriesKeepsTheirVariables) {
@@ -103,10 +109,11 @@ TEST(PtxPrune, KeepingBothEntriesKeepsTheirVariables) {
 }
 
 TEST(PtxPrune, PrototypeIsKeptWhenCalled) {
-  const std::string ptx = std::string(".version 9.0\n.target sm_90\n.address_size 64\n") +
-                          ".extern .func (.param .b32 r) vprintf (.param .b64 a, .param .b64 b);\n"
-                          ".global .align 1 .b8 fmt[3] = {104, 105, 0};\n"
-                          ".entry k()\n{\n\tmov.u64 %rd1, fmt;\n\tcall.uni (%r1), vprintf, (%rd1, %rd2);\n\tret;\n}\n";
+  const std::string ptx =
+      std::string(".version 9.0\n.target sm_90\n.address_size 64\n") +
+      ".extern .func (.param .b32 r) vprintf (.param .b64 a, .param .b64 b);\n"
+      ".global .align 1 .b8 fmt[3] = {104, 105, 0};\n"
+      ".entry k()\n{\n\tmov.u64 %rd1, fmt;\n\tcall.uni (%r1), vprintf, (%rd1, %rd2);\n\tret;\n}\n";
   auto out = prune_ptx(ptx, {"k"});
   ASSERT_TRUE(out) << out.error().message;
   EXPECT_TRUE(contains(out->ptx, "vprintf (.param"));
@@ -115,7 +122,10 @@ TEST(PtxPrune, PrototypeIsKeptWhenCalled) {
 }
 
 TEST(PtxPrune, RejectsMalformedModules) {
-  struct Case { const char* what; std::string ptx; };
+  struct Case {
+    const char* what;
+    std::string ptx;
+  };
   const Case cases[] = {
       {"unterminated comment", ".version 9.0\n/* never closed"},
       {"unterminated body", ".version 9.0\n.entry k()\n{\n ret;\n"},

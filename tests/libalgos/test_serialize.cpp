@@ -1,9 +1,8 @@
 #include <gtest/gtest.h>
+#include <xxhash.h>
 
 #include <functional>
 #include <random>
-
-#include <xxhash.h>
 
 #include "build_cache.hpp"
 #include "cccl_cache/algos/merge_sort/serialize.hpp"
@@ -51,7 +50,8 @@ TEST(MergeSortSerialize, RoundTripKeepsCustomComparatorAndPairs) {
   BuildResult r = built();
   r.spec.value_type = ScalarType::float64;
   r.spec.offset_type = ScalarType::uint32;
-  r.spec.comparator = Comparator::custom("f", std::string("__device__ bool f(float a, float b) { return a < b; }\0x", 56));
+  r.spec.comparator = Comparator::custom(
+      "f", std::string("__device__ bool f(float a, float b) { return a < b; }\0x", 56));
   auto back = merge_sort::deserialize(merge_sort::serialize(r));
   ASSERT_TRUE(back) << back.error().describe();
   EXPECT_EQ(*back, r);
@@ -72,7 +72,8 @@ TEST(MergeSortSerialize, GarbageIsCorrupt) {
     for (auto& b : noise) b = static_cast<std::byte>(rng());
     EXPECT_EQ(code_of(noise), ErrorCode::corrupt) << size;
     if (size >= 4) {  // right magic, garbage after it
-      noise[0] = std::byte{'C'}, noise[1] = std::byte{'C'}, noise[2] = std::byte{'M'}, noise[3] = std::byte{'S'};
+      noise[0] = std::byte{'C'}, noise[1] = std::byte{'C'}, noise[2] = std::byte{'M'},
+      noise[3] = std::byte{'S'};
       const auto code = code_of(noise);
       EXPECT_TRUE(code == ErrorCode::corrupt || code == ErrorCode::format) << size;
     }
@@ -107,7 +108,10 @@ TEST(MergeSortSerialize, WrongExpectedCcIsUnsupported) {
 }
 
 TEST(MergeSortSerialize, InconsistentContentIsCorrupt) {
-  struct Case { const char* what; std::function<void(BuildResult&)> change; };
+  struct Case {
+    const char* what;
+    std::function<void(BuildResult&)> change;
+  };
   const Case cases[] = {
       {"cc differs from the cubin's arch", [](BuildResult& r) { r.cc = 80; }},
       {"cc out of range", [](BuildResult& r) { r.cc = 7; }},
@@ -118,7 +122,8 @@ TEST(MergeSortSerialize, InconsistentContentIsCorrupt) {
       {"cubin for another machine", [](BuildResult& r) { r.cubin[18] = std::byte{62}; }},
       {"empty cubin", [](BuildResult& r) { r.cubin.clear(); }},
       {"invalid key type", [](BuildResult& r) { r.spec.key_type = static_cast<ScalarType>(99); }},
-      {"invalid comparator", [](BuildResult& r) { r.spec.comparator.kind = static_cast<ComparatorKind>(0); }},
+      {"invalid comparator",
+       [](BuildResult& r) { r.spec.comparator.kind = static_cast<ComparatorKind>(0); }},
       {"no toolchain", [](BuildResult& r) { r.toolchain.clear(); }},
       {"zero block threads", [](BuildResult& r) { r.policy.block_threads = 0; }},
       {"tile not a multiple of threads", [](BuildResult& r) { r.policy.items_per_tile += 1; }},
@@ -139,7 +144,8 @@ TEST(MergeSortSerialize, HugeLengthFieldsDoNotAllocate) {
   blob[16 + 3 + 7] = std::byte{0x80};
   const std::size_t payload = blob.size() - 24;
   const auto sum = XXH3_64bits(blob.data() + 16, payload);
-  for (int i = 0; i < 8; ++i) blob[16 + payload + i] = static_cast<std::byte>((sum >> (8 * i)) & 0xff);
+  for (int i = 0; i < 8; ++i)
+    blob[16 + payload + i] = static_cast<std::byte>((sum >> (8 * i)) & 0xff);
   auto r = merge_sort::deserialize(blob);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ErrorCode::corrupt);

@@ -1,11 +1,10 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <set>
-
-#include <unistd.h>
 
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 
@@ -55,11 +54,13 @@ TEST(MergeSortSpec, ValidatesFields) {
   s = Spec{};
   s.comparator.name = "x";  // a built-in comparator takes no name
   EXPECT_FALSE(merge_sort::validate(s));
-  EXPECT_FALSE(merge_sort::validate(custom_spec("1abc", "__device__ bool f(float a, float b) { return a < b; }")));
+  EXPECT_FALSE(merge_sort::validate(
+      custom_spec("1abc", "__device__ bool f(float a, float b) { return a < b; }")));
   EXPECT_FALSE(merge_sort::validate(custom_spec("a b", "x")));
   EXPECT_FALSE(merge_sort::validate(custom_spec("ok_name", "  \n")));
   EXPECT_FALSE(merge_sort::validate(custom_spec("cccl_cache_compare", "x")));
-  EXPECT_TRUE(merge_sort::validate(custom_spec("abs_less", "__device__ bool abs_less(float a, float b) { return a < b; }")));
+  EXPECT_TRUE(merge_sort::validate(
+      custom_spec("abs_less", "__device__ bool abs_less(float a, float b) { return a < b; }")));
   Spec pairs;
   pairs.value_type = ScalarType::int32;
   pairs.offset_type = ScalarType::uint32;
@@ -72,7 +73,8 @@ TEST(MergeSortSpec, GoldenDigestIsStable) {
   Spec s;
   s.key_type = ScalarType::float32;
   s.value_type = ScalarType::int64;
-  s.comparator = Comparator::custom("abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
+  s.comparator = Comparator::custom(
+      "abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
   const auto key = merge_sort::cache_key(s, 90, fixed_toolchain());
   EXPECT_EQ(key.to_string(), "8ca3ff3c160ee9db7995efdaaae58138-sm90");
 }
@@ -80,12 +82,17 @@ TEST(MergeSortSpec, GoldenDigestIsStable) {
 TEST(MergeSortSpec, EqualSpecsHashEqual) {
   Spec a;
   a.value_type = ScalarType::uint16;
-  a.comparator = Comparator::custom(std::string("cmp"), std::string("__device__ bool cmp(float a, float b) { return a < b; }"));
+  a.comparator = Comparator::custom(
+      std::string("cmp"), std::string("__device__ bool cmp(float a, float b) { return a < b; }"));
   Spec b;
-  b.comparator = Comparator::custom(std::string("c") + "mp", std::string("__device__ bool cmp(float a, ") + "float b) { return a < b; }");
+  b.comparator =
+      Comparator::custom(std::string("c") + "mp", std::string("__device__ bool cmp(float a, ") +
+                                                      "float b) { return a < b; }");
   b.value_type = ScalarType::uint16;
-  EXPECT_EQ(merge_sort::canonical_bytes(a, 90, fixed_toolchain()), merge_sort::canonical_bytes(b, 90, fixed_toolchain()));
-  EXPECT_EQ(merge_sort::cache_key(a, 90, fixed_toolchain()), merge_sort::cache_key(b, 90, fixed_toolchain()));
+  EXPECT_EQ(merge_sort::canonical_bytes(a, 90, fixed_toolchain()),
+            merge_sort::canonical_bytes(b, 90, fixed_toolchain()));
+  EXPECT_EQ(merge_sort::cache_key(a, 90, fixed_toolchain()),
+            merge_sort::cache_key(b, 90, fixed_toolchain()));
   EXPECT_EQ(merge_sort::cache_key(a, 80), merge_sort::cache_key(b, 80));  // current toolchain
 }
 
@@ -131,18 +138,21 @@ TEST(MergeSortSpec, EveryFieldChangesTheDigest) {
   vary("options", [](Toolchain& t) { t.compile_options += " -G"; });
   vary("format", [](Toolchain& t) { t.build_format_version = 2; });
   std::set<Digest128> digests;
-  for (const auto& [what, key] : keys) EXPECT_TRUE(digests.insert(key.spec).second) << what << " collides";
+  for (const auto& [what, key] : keys)
+    EXPECT_TRUE(digests.insert(key.spec).second) << what << " collides";
 }
 
 TEST(MergeSortSpec, NoConcatenationCollisions) {
   const auto tc = fixed_toolchain();
-  EXPECT_NE(merge_sort::cache_key(custom_spec("ab", "c"), 90, tc), merge_sort::cache_key(custom_spec("a", "bc"), 90, tc));
+  EXPECT_NE(merge_sort::cache_key(custom_spec("ab", "c"), 90, tc),
+            merge_sort::cache_key(custom_spec("a", "bc"), 90, tc));
   EXPECT_NE(merge_sort::canonical_bytes(custom_spec("ab", "c"), 90, tc),
             merge_sort::canonical_bytes(custom_spec("a", "bc"), 90, tc));
   Toolchain t1 = tc, t2 = tc;
   t1.compile_options = "ab";
   t2.compile_options = "a";
-  EXPECT_NE(merge_sort::cache_key(custom_spec("f", "x"), 90, t1), merge_sort::cache_key(custom_spec("f", "x"), 90, t2));
+  EXPECT_NE(merge_sort::cache_key(custom_spec("f", "x"), 90, t1),
+            merge_sort::cache_key(custom_spec("f", "x"), 90, t2));
 }
 
 TEST(MergeSortSpec, CanonicalBytesCarryNoAddressesOrTimes) {
@@ -181,7 +191,8 @@ namespace {
 Spec cross_process_spec() {
   Spec s;
   s.value_type = ScalarType::int32;
-  s.comparator = Comparator::custom("cmp", "__device__ bool cmp(float a, float b) { return a < b; }");
+  s.comparator =
+      Comparator::custom("cmp", "__device__ bool cmp(float a, float b) { return a < b; }");
   return s;
 }
 
@@ -199,8 +210,7 @@ const bool kChildPrintedKey = [] {
 TEST(MergeSortSpec, EqualSpecsHashEqualAcrossProcesses) {
   // Another process has other addresses (ASLR) and its own Toolchain::current().
   const std::string cmd =
-      "CCCL_CACHE_TEST_PRINT_KEY=1 /proc/" + std::to_string(::getpid()) +
-      "/exe 2>&1";
+      "CCCL_CACHE_TEST_PRINT_KEY=1 /proc/" + std::to_string(::getpid()) + "/exe 2>&1";
   FILE* pipe = ::popen(cmd.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::string output;
@@ -208,6 +218,7 @@ TEST(MergeSortSpec, EqualSpecsHashEqualAcrossProcesses) {
   while (std::fgets(buf, sizeof buf, pipe) != nullptr) output += buf;
   ASSERT_EQ(::pclose(pipe), 0) << output;
   ASSERT_FALSE(kChildPrintedKey);
-  const std::string expected = "KEY=" + merge_sort::cache_key(cross_process_spec(), 90).to_string() + "\n";
+  const std::string expected =
+      "KEY=" + merge_sort::cache_key(cross_process_spec(), 90).to_string() + "\n";
   EXPECT_EQ(output, expected);
 }

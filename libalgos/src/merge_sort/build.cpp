@@ -22,7 +22,8 @@ namespace {
 Result<void> check_target(const Spec& spec, std::uint32_t cc) {
   if (auto ok = validate(spec); !ok) return ok;
   if (cc < 50 || cc > 120) {
-    return fail(ErrorCode::unsupported, "compute capability " + std::to_string(cc) + " is outside 50..120");
+    return fail(ErrorCode::unsupported,
+                "compute capability " + std::to_string(cc) + " is outside 50..120");
   }
   if (!nvrtc_supports(cc)) {
     return fail(ErrorCode::unsupported, "this NVRTC cannot compile for sm_" + std::to_string(cc));
@@ -42,11 +43,13 @@ Result<BuildReport> build_with_report(const Spec& spec, std::uint32_t cc) {
   auto policy = parse_policy_probe(ptx->lowered_names[kPolicyProbeExpr]);
   if (!policy) return tl::unexpected(policy.error());
 
-  const std::vector<std::string> kernels = {ptx->lowered_names[kBlockSortExpr], ptx->lowered_names[kPartitionExpr],
+  const std::vector<std::string> kernels = {ptx->lowered_names[kBlockSortExpr],
+                                            ptx->lowered_names[kPartitionExpr],
                                             ptx->lowered_names[kMergeExpr]};
   // The probe is an .entry too; it is not kept, so it costs nothing in the cubin.
   auto pruned = algos::detail::prune_ptx(ptx->ptx, kernels);
-  if (!pruned) return fail(ErrorCode::internal, "pruning NVRTC's PTX failed: " + pruned.error().message);
+  if (!pruned)
+    return fail(ErrorCode::internal, "pruning NVRTC's PTX failed: " + pruned.error().message);
   auto cubin = algos::detail::assemble_ptx(pruned->ptx, cc);
   if (!cubin) return tl::unexpected(cubin.error());
 

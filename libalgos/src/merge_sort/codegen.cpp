@@ -29,9 +29,12 @@ __global__ void cccl_cache_policy_probe() {}
 
 std::string comparator_body(const Comparator& c) {
   switch (c.kind) {
-    case ComparatorKind::less: return "return a < b;";
-    case ComparatorKind::greater: return "return b < a;";
-    case ComparatorKind::custom: return "return static_cast<bool>(" + c.name + "(a, b));";
+    case ComparatorKind::less:
+      return "return a < b;";
+    case ComparatorKind::greater:
+      return "return b < a;";
+    case ComparatorKind::custom:
+      return "return static_cast<bool>(" + c.name + "(a, b));";
   }
   return "";
 }
@@ -40,7 +43,8 @@ std::string comparator_body(const Comparator& c) {
 
 GeneratedSource generate_source(const Spec& spec) {
   const std::string key{cuda_name(spec.key_type)};
-  const std::string value = spec.keys_only() ? "cub::NullType" : std::string(cuda_name(spec.value_type));
+  const std::string value =
+      spec.keys_only() ? "cub::NullType" : std::string(cuda_name(spec.value_type));
   const std::string offset{cuda_name(spec.offset_type)};
 
   GeneratedSource out;
@@ -51,13 +55,18 @@ GeneratedSource generate_source(const Spec& spec) {
   }
   out.source += "\nusing cccl_cache_key_t = " + key + ";\nusing cccl_cache_value_t = " + value +
                 ";\nusing cccl_cache_offset_t = " + offset + ";\n";
-  out.source += "struct cccl_cache_compare {\n  __device__ bool operator()(const cccl_cache_key_t& a, "
-                "const cccl_cache_key_t& b) const { " + comparator_body(spec.comparator) + " }\n};\n";
   out.source +=
-      "using cccl_cache_max_policy = cub::detail::merge_sort::policy_hub<cccl_cache_key_t*>::MaxPolicy;\n"
+      "struct cccl_cache_compare {\n  __device__ bool operator()(const cccl_cache_key_t& a, "
+      "const cccl_cache_key_t& b) const { " +
+      comparator_body(spec.comparator) + " }\n};\n";
+  out.source +=
+      "using cccl_cache_max_policy = "
+      "cub::detail::merge_sort::policy_hub<cccl_cache_key_t*>::MaxPolicy;\n"
       "using cccl_cache_helper = cub::detail::merge_sort::merge_sort_vsmem_helper_t<\n"
-      "    cccl_cache_max_policy::ActivePolicy::MergeSortPolicy, cccl_cache_key_t*, cccl_cache_value_t*,\n"
-      "    cccl_cache_key_t*, cccl_cache_value_t*, cccl_cache_offset_t, cccl_cache_compare, cccl_cache_key_t,\n"
+      "    cccl_cache_max_policy::ActivePolicy::MergeSortPolicy, cccl_cache_key_t*, "
+      "cccl_cache_value_t*,\n"
+      "    cccl_cache_key_t*, cccl_cache_value_t*, cccl_cache_offset_t, cccl_cache_compare, "
+      "cccl_cache_key_t,\n"
       "    cccl_cache_value_t>;\n";
 
   // Exactly DispatchMergeSort<KeyT*, ValueT*, KeyT*, ValueT*, OffsetT, Compare>'s kernels
@@ -65,12 +74,14 @@ GeneratedSource generate_source(const Spec& spec) {
   const std::string iters = key + "*, " + value + "*, " + key + "*, " + value + "*, " + offset +
                             ", cccl_cache_compare, " + key + ", " + value;
   out.name_expressions = {
-      "cub::detail::merge_sort::DeviceMergeSortBlockSortKernel<cccl_cache_max_policy, " + iters + ">",
-      "cub::detail::merge_sort::DeviceMergeSortPartitionKernel<" + key + "*, " + offset + ", cccl_cache_compare, " +
-          key + ">",
+      "cub::detail::merge_sort::DeviceMergeSortBlockSortKernel<cccl_cache_max_policy, " + iters +
+          ">",
+      "cub::detail::merge_sort::DeviceMergeSortPartitionKernel<" + key + "*, " + offset +
+          ", cccl_cache_compare, " + key + ">",
       "cub::detail::merge_sort::DeviceMergeSortMergeKernel<cccl_cache_max_policy, " + iters + ">",
       std::string(kPolicyProbeName) +
-          "<cccl_cache_helper::policy_t::BLOCK_THREADS, cccl_cache_helper::policy_t::ITEMS_PER_TILE, "
+          "<cccl_cache_helper::policy_t::BLOCK_THREADS, "
+          "cccl_cache_helper::policy_t::ITEMS_PER_TILE, "
           "cub::detail::vsmem_helper_impl<cccl_cache_helper::block_sort_agent_t>::vsmem_per_block, "
           "cub::detail::vsmem_helper_impl<cccl_cache_helper::merge_agent_t>::vsmem_per_block>",
   };
@@ -127,7 +138,8 @@ class Demangler {
 
 Result<Policy> parse_policy_probe(std::string_view lowered) {
   auto bad = [&](const char* why) {
-    return fail(ErrorCode::internal, std::string("policy probe name '") + std::string(lowered) + "' not understood: " + why);
+    return fail(ErrorCode::internal, std::string("policy probe name '") + std::string(lowered) +
+                                         "' not understood: " + why);
   };
   Demangler d(lowered);
   if (!d.eat("_Z")) return bad("not a mangled name");
@@ -141,7 +153,8 @@ Result<Policy> parse_policy_probe(std::string_view lowered) {
     x = *lit;
   }
   if (!d.eat("E") || !d.eat("vv") || !d.at_end()) return bad("unexpected tail");
-  if (v[0] == 0 || v[0] > 1024 || v[1] == 0 || v[1] % v[0] != 0 || v[1] > (1u << 20)) return bad("implausible tile shape");
+  if (v[0] == 0 || v[0] > 1024 || v[1] == 0 || v[1] % v[0] != 0 || v[1] > (1u << 20))
+    return bad("implausible tile shape");
   return Policy{static_cast<std::uint32_t>(v[0]), static_cast<std::uint32_t>(v[1]), v[2], v[3]};
 }
 

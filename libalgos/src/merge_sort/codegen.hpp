@@ -13,7 +13,8 @@
 namespace cccl_cache::algos::merge_sort::detail {
 
 // Indices into GeneratedSource::name_expressions.
-inline constexpr std::size_t kBlockSortExpr = 0, kPartitionExpr = 1, kMergeExpr = 2, kPolicyProbeExpr = 3;
+inline constexpr std::size_t kBlockSortExpr = 0, kPartitionExpr = 1, kMergeExpr = 2,
+                             kPolicyProbeExpr = 3;
 
 // Name of the probe kernel whose template arguments carry the policy values.
 inline constexpr std::string_view kPolicyProbeName = "cccl_cache_policy_probe";

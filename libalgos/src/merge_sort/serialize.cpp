@@ -1,15 +1,15 @@
 // The envelope grammar is in serialize.hpp.
 #include "cccl_cache/algos/merge_sort/serialize.hpp"
 
+#include <xxhash.h>
+
 #include <algorithm>
+#include <cereal/archives/binary.hpp>
 #include <cstring>
 #include <istream>
 #include <ostream>
 #include <sstream>
 #include <streambuf>
-
-#include <cereal/archives/binary.hpp>
-#include <xxhash.h>
 
 #include "elf.hpp"
 
@@ -35,9 +35,13 @@ struct Wire {
   std::size_t budget;  // bytes a length field may still claim
 
   template <class Archive>
-  void bytes(Archive& ar, std::string& s) const { ar(static_cast<std::uint64_t>(s.size()), cereal::binary_data(s.data(), s.size())); }
+  void bytes(Archive& ar, std::string& s) const {
+    ar(static_cast<std::uint64_t>(s.size()), cereal::binary_data(s.data(), s.size()));
+  }
   template <class Archive>
-  void bytes(Archive& ar, std::vector<std::byte>& v) const { ar(static_cast<std::uint64_t>(v.size()), cereal::binary_data(v.data(), v.size())); }
+  void bytes(Archive& ar, std::vector<std::byte>& v) const {
+    ar(static_cast<std::uint64_t>(v.size()), cereal::binary_data(v.data(), v.size()));
+  }
 
   template <class T>
   void read_bytes(cereal::BinaryInputArchive& ar, T& out) {
@@ -51,14 +55,19 @@ struct Wire {
 
   template <class Archive, class Str>
   void field(Archive& ar, Str& s) {
-    if constexpr (Archive::is_loading::value) read_bytes(ar, s); else bytes(ar, s);
+    if constexpr (Archive::is_loading::value)
+      read_bytes(ar, s);
+    else
+      bytes(ar, s);
   }
 
   template <class Archive>
   void serialize(Archive& ar) {
     auto& s = r->spec;
-    auto key = static_cast<std::uint8_t>(s.key_type), value = static_cast<std::uint8_t>(s.value_type);
-    auto kind = static_cast<std::uint8_t>(s.comparator.kind), offset = static_cast<std::uint8_t>(s.offset_type);
+    auto key = static_cast<std::uint8_t>(s.key_type),
+         value = static_cast<std::uint8_t>(s.value_type);
+    auto kind = static_cast<std::uint8_t>(s.comparator.kind),
+         offset = static_cast<std::uint8_t>(s.offset_type);
     ar(key, value, kind);
     field(ar, s.comparator.name);
     field(ar, s.comparator.source);
@@ -82,27 +91,32 @@ void put_le(std::vector<std::byte>& out, std::uint64_t v, int n) {
 }
 std::uint64_t get_le(std::span<const std::byte> b, std::size_t off, int n) {
   std::uint64_t v = 0;
-  for (int i = n - 1; i >= 0; --i) v = (v << 8) | std::to_integer<std::uint64_t>(b[off + static_cast<std::size_t>(i)]);
+  for (int i = n - 1; i >= 0; --i)
+    v = (v << 8) | std::to_integer<std::uint64_t>(b[off + static_cast<std::size_t>(i)]);
   return v;
 }
 
 tl::unexpected<Error> corrupt(const std::string& what) {
-  return fail(ErrorCode::corrupt, "merge sort build result: " + what + "; rebuild it (the entry can be evicted)");
+  return fail(ErrorCode::corrupt,
+              "merge sort build result: " + what + "; rebuild it (the entry can be evicted)");
 }
 
 Result<void> check(const BuildResult& r, std::optional<std::uint32_t> expected_cc) {
   if (auto ok = validate(r.spec); !ok) return corrupt("invalid spec: " + ok.error().message);
-  if (r.cc < 50 || r.cc > 120) return corrupt("implausible compute capability " + std::to_string(r.cc));
+  if (r.cc < 50 || r.cc > 120)
+    return corrupt("implausible compute capability " + std::to_string(r.cc));
   if (r.toolchain.empty()) return corrupt("no toolchain fingerprint");
   const auto& p = r.policy;
-  if (p.block_threads == 0 || p.block_threads > 1024 || p.items_per_tile == 0 || p.items_per_tile % p.block_threads != 0) {
+  if (p.block_threads == 0 || p.block_threads > 1024 || p.items_per_tile == 0 ||
+      p.items_per_tile % p.block_threads != 0) {
     return corrupt("implausible policy values");
   }
   auto elf = algos::detail::read_elf(r.cubin);
   if (!elf) return corrupt(elf.error().message);
   if (elf->machine != algos::detail::kElfMachineCuda) return corrupt("the cubin is not a CUDA ELF");
   if (elf->sm != r.cc) {
-    return corrupt("the cubin targets sm_" + std::to_string(elf->sm) + ", the entry says sm_" + std::to_string(r.cc));
+    return corrupt("the cubin targets sm_" + std::to_string(elf->sm) + ", the entry says sm_" +
+                   std::to_string(r.cc));
   }
   for (const auto* name : {&r.block_sort_kernel, &r.partition_kernel, &r.merge_kernel}) {
     if (name->empty()) return corrupt("empty kernel name");
@@ -111,8 +125,8 @@ Result<void> check(const BuildResult& r, std::optional<std::uint32_t> expected_c
     }
   }
   if (expected_cc && *expected_cc != r.cc) {
-    return fail(ErrorCode::unsupported, "build result is for sm_" + std::to_string(r.cc) + ", expected sm_" +
-                                            std::to_string(*expected_cc));
+    return fail(ErrorCode::unsupported, "build result is for sm_" + std::to_string(r.cc) +
+                                            ", expected sm_" + std::to_string(*expected_cc));
   }
   return {};
 }
@@ -123,7 +137,8 @@ std::vector<std::byte> serialize(const BuildResult& result) {
   std::ostringstream os(std::ios::binary);
   {
     cereal::BinaryOutputArchive ar(os);
-    BuildResult copy = result;  // Wire's serialize() is shared with loading and takes a mutable object
+    BuildResult copy =
+        result;  // Wire's serialize() is shared with loading and takes a mutable object
     Wire wire{&copy, 0};
     wire.serialize(ar);
   }
@@ -138,18 +153,23 @@ std::vector<std::byte> serialize(const BuildResult& result) {
   return out;
 }
 
-Result<BuildResult> deserialize(std::span<const std::byte> bytes, std::optional<std::uint32_t> expected_cc) {
-  if (bytes.size() < 4 || std::memcmp(bytes.data(), kMagic, 4) != 0) return corrupt("no CCMS magic");
+Result<BuildResult> deserialize(std::span<const std::byte> bytes,
+                                std::optional<std::uint32_t> expected_cc) {
+  if (bytes.size() < 4 || std::memcmp(bytes.data(), kMagic, 4) != 0)
+    return corrupt("no CCMS magic");
   if (bytes.size() < kHeaderSize + kTrailerSize) return corrupt("truncated header");
   const auto version = get_le(bytes, 4, 4);
   if (version != kBuildFormatVersion) {
-    return fail(ErrorCode::format, "merge sort build result has format version " + std::to_string(version) +
-                                       ", this build reads version " + std::to_string(kBuildFormatVersion) + "; rebuild it");
+    return fail(ErrorCode::format, "merge sort build result has format version " +
+                                       std::to_string(version) + ", this build reads version " +
+                                       std::to_string(kBuildFormatVersion) + "; rebuild it");
   }
   const auto length = get_le(bytes, 8, 8);
-  if (length != bytes.size() - kHeaderSize - kTrailerSize) return corrupt("length field does not match the blob size");
+  if (length != bytes.size() - kHeaderSize - kTrailerSize)
+    return corrupt("length field does not match the blob size");
   const auto payload = bytes.subspan(kHeaderSize, static_cast<std::size_t>(length));
-  if (XXH3_64bits(payload.data(), payload.size()) != get_le(bytes, kHeaderSize + payload.size(), 8)) {
+  if (XXH3_64bits(payload.data(), payload.size()) !=
+      get_le(bytes, kHeaderSize + payload.size(), 8)) {
     return corrupt("checksum mismatch");
   }
   BuildResult r;

@@ -10,13 +10,26 @@ constexpr std::uint32_t kSpecEncodingVersion = 1;
 
 // Field tags of the canonical encoding. Never reuse a number.
 enum class Tag : std::uint8_t {
-  encoding_version = 1, algorithm = 2, key_type = 3, value_type = 4, comparator_kind = 5,
-  comparator_name = 6, comparator_source = 7, offset_type = 8, cc = 9,
-  cccl_version = 10, nvrtc_version = 11, nvjitlink_version = 12, compile_options = 13,
-  build_format_version = 14, fingerprint = 15,
+  encoding_version = 1,
+  algorithm = 2,
+  key_type = 3,
+  value_type = 4,
+  comparator_kind = 5,
+  comparator_name = 6,
+  comparator_source = 7,
+  offset_type = 8,
+  cc = 9,
+  cccl_version = 10,
+  nvrtc_version = 11,
+  nvjitlink_version = 12,
+  compile_options = 13,
+  build_format_version = 14,
+  fingerprint = 15,
 };
 
-bool known_type(ScalarType t) { return static_cast<std::uint8_t>(t) <= static_cast<std::uint8_t>(ScalarType::float64); }
+bool known_type(ScalarType t) {
+  return static_cast<std::uint8_t>(t) <= static_cast<std::uint8_t>(ScalarType::float64);
+}
 
 bool is_identifier(std::string_view s) {
   if (s.empty() || s.size() > 256) return false;
@@ -59,26 +72,39 @@ class Encoder {
 }  // namespace
 
 Result<void> validate(const Spec& spec) {
-  auto bad = [](std::string what) { return fail(ErrorCode::invalid_argument, "merge sort spec: " + std::move(what)); };
-  if (!known_type(spec.key_type) || spec.key_type == ScalarType::none) return bad("key type must be an integer or float type");
+  auto bad = [](std::string what) {
+    return fail(ErrorCode::invalid_argument, "merge sort spec: " + std::move(what));
+  };
+  if (!known_type(spec.key_type) || spec.key_type == ScalarType::none)
+    return bad("key type must be an integer or float type");
   if (!known_type(spec.value_type)) return bad("unknown value type");
   switch (spec.offset_type) {
-    case ScalarType::int32: case ScalarType::uint32: case ScalarType::int64: case ScalarType::uint64: break;
-    default: return bad("offset type must be int32, uint32, int64 or uint64");
+    case ScalarType::int32:
+    case ScalarType::uint32:
+    case ScalarType::int64:
+    case ScalarType::uint64:
+      break;
+    default:
+      return bad("offset type must be int32, uint32, int64 or uint64");
   }
   const auto& c = spec.comparator;
   switch (c.kind) {
     case ComparatorKind::less:
     case ComparatorKind::greater:
-      if (!c.name.empty() || !c.source.empty()) return bad("a built-in comparator takes no name or source");
+      if (!c.name.empty() || !c.source.empty())
+        return bad("a built-in comparator takes no name or source");
       break;
     case ComparatorKind::custom:
-      if (!is_identifier(c.name)) return bad("custom comparator name '" + c.name + "' is not a C++ identifier");
-      if (c.name.rfind("cccl_cache_", 0) == 0) return bad("custom comparator names may not start with cccl_cache_");
-      if (c.source.find_first_not_of(" \t\r\n") == std::string::npos) return bad("custom comparator source is empty");
+      if (!is_identifier(c.name))
+        return bad("custom comparator name '" + c.name + "' is not a C++ identifier");
+      if (c.name.rfind("cccl_cache_", 0) == 0)
+        return bad("custom comparator names may not start with cccl_cache_");
+      if (c.source.find_first_not_of(" \t\r\n") == std::string::npos)
+        return bad("custom comparator source is empty");
       if (c.source.size() > (1u << 20)) return bad("custom comparator source exceeds 1 MiB");
       break;
-    default: return bad("unknown comparator kind");
+    default:
+      return bad("unknown comparator kind");
   }
   return {};
 }
@@ -108,8 +134,9 @@ CacheKey cache_key(const Spec& spec, std::uint32_t cc, const Toolchain& tc) {
 }
 
 std::string summary(const Spec& spec) {
-  return "keys=" + std::string(name(spec.key_type)) + " values=" + std::string(name(spec.value_type)) +
-         " cmp=" + describe(spec.comparator) + " offset=" + std::string(name(spec.offset_type));
+  return "keys=" + std::string(name(spec.key_type)) +
+         " values=" + std::string(name(spec.value_type)) + " cmp=" + describe(spec.comparator) +
+         " offset=" + std::string(name(spec.offset_type));
 }
 
 }  // namespace cccl_cache::algos::merge_sort

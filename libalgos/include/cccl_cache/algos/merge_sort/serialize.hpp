@@ -1,11 +1,10 @@
 // BuildResult <-> bytes (cereal, binary, versioned).
 //
 // Envelope (all integers little-endian):
-//   blob     := magic:"CCMS" | version:u32 (kBuildFormatVersion) | length:u64 | payload[length] | check:u64
-//   check    := XXH3-64 of payload
-//   payload  := cereal binary archive of, in order:
-//     key_type:u8 value_type:u8 comparator_kind:u8 comparator_name:str comparator_source:str offset_type:u8
-//     cc:u32 toolchain:str cubin:bytes block_sort:str partition:str merge:str
+//   blob     := magic:"CCMS" | version:u32 (kBuildFormatVersion) | length:u64 | payload[length] |
+//   check:u64 check    := XXH3-64 of payload payload  := cereal binary archive of, in order:
+//     key_type:u8 value_type:u8 comparator_kind:u8 comparator_name:str comparator_source:str
+//     offset_type:u8 cc:u32 toolchain:str cubin:bytes block_sort:str partition:str merge:str
 //     block_threads:u32 items_per_tile:u32 block_sort_vsmem:u64 merge_vsmem:u64
 //   str, bytes := length:u64 | raw bytes (never longer than what is left of the payload)
 #pragma once
