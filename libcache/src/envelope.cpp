@@ -19,7 +19,7 @@ std::uint64_t checksum_of(std::span<const std::byte> header_prefix, std::span<co
 std::byte* put_field(std::byte* out, std::string_view s) {
   const auto n = static_cast<std::uint16_t>(s.size());
   std::memcpy(out, &n, 2);
-  std::memcpy(out + 2, s.data(), s.size());
+  if (!s.empty()) std::memcpy(out + 2, s.data(), s.size());
   return out + 2 + s.size();
 }
 
