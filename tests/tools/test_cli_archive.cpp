@@ -1,0 +1,115 @@
+// export / import: a round trip into a fresh cache, damaged archives, and never
+// replacing a good entry with a bad one.
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cli_test_util.hpp"
+
+namespace cccl_cache::test {
+namespace {
+
+using algos::ScalarType;
+
+std::vector<std::byte> payload_of(const TempDir& dir, const CacheKey& key) {
+  auto store = open_store(dir.path());
+  auto e = store->peek(key);
+  EXPECT_TRUE(e && *e) << key.to_string();
+  return e && *e ? (*e)->payload : std::vector<std::byte>{};
+}
+
+class CliArchive : public ::testing::TestWithParam<bool> {};
+
+TEST_P(CliArchive, RoundTripIntoAFreshCache) {
+  const bool compress = GetParam();
+  TempDir src, dst, files;
+  const CacheKey k1 = put_build(src.path(), real_build(90));
+  const CacheKey k2 = put_build(src.path(), real_build(80));
+  const auto file = (files.path() / "cache.cccl").string();
+  std::vector<std::string> args{"--cache-dir", src.path().string(), "export", file};
+  if (!compress) args.push_back("--no-compress");
+  auto ex = run_cli(args);
+  ASSERT_EQ(ex.code, 0) << ex.err;
+  EXPECT_NE(ex.out.find("exported 2 entries"), std::string::npos) << ex.out;
+  const auto size = std::filesystem::file_size(file);
+  const auto raw = algos::merge_sort::serialize(real_build(90)).size() + algos::merge_sort::serialize(real_build(80)).size();
+  if (compress) EXPECT_LT(size, raw / 2); else EXPECT_GT(size, raw);
+
+  auto im = run_cli({"--cache-dir", (dst.path() / "new").string(), "import", file, "--json"});
+  ASSERT_EQ(im.code, 0) << im.out << im.err;
+  auto j = im.json();
+  EXPECT_EQ(j["imported"], 2);
+  EXPECT_EQ(j["bad"], 0);
+  // Same keys, byte-identical payloads, and the imported cache verifies clean.
+  auto ls = run_cli({"--cache-dir", (dst.path() / "new").string(), "ls", "--json"}).json();
+  EXPECT_EQ(ls["count"], 2);
+  auto vr = run_cli({"--cache-dir", (dst.path() / "new").string(), "verify"});
+  EXPECT_EQ(vr.code, 0) << vr.out;
+  {
+    auto a = open_store(src.path());
+    Config c = Config::defaults();
+    c.dir = dst.path() / "new";
+    auto b = Store::open(c).value();
+    for (const auto& k : {k1, k2}) {
+      EXPECT_EQ(a->peek(k).value()->payload, b->peek(k).value()->payload);
+      EXPECT_EQ(a->peek(k).value()->meta.summary, b->peek(k).value()->meta.summary);
+    }
+  }
+  // A second import finds everything present.
+  auto again = run_cli({"--cache-dir", (dst.path() / "new").string(), "import", file, "--json"});
+  EXPECT_EQ(again.code, 0);
+  EXPECT_EQ(again.json()["already_present"], 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Compression, CliArchive, ::testing::Values(true, false));
+
+TEST(CliImport, SkipsAndReportsADamagedEntryAndKeepsTheGoodCopy) {
+  TempDir src, dst, files;
+  const auto& b = real_build(90);
+  const CacheKey damaged = put_build(src.path(), b);
+  const CacheKey fine = put_build(src.path(), real_build(80));
+  const auto file = files.path() / "cache.cccl";
+  ASSERT_EQ(run_cli({"--cache-dir", src.path().string(), "export", file.string(), "--no-compress"}).code, 0);
+  const auto mid = b.cubin.begin() + static_cast<std::ptrdiff_t>(b.cubin.size() / 2);
+  ASSERT_EQ(flip_byte_in_file(file, std::vector<std::byte>(mid, mid + 64)), 1);
+
+  // The target already holds a good copy of the entry that is damaged in the archive.
+  put_build(dst.path(), b);
+  auto im = run_cli({"--cache-dir", dst.path().string(), "import", file.string(), "--json"});
+  EXPECT_EQ(im.code, 1) << im.out;
+  auto j = im.json();
+  EXPECT_EQ(j["imported"], 1);
+  EXPECT_EQ(j["bad"], 2);  // the entry's checksum, then the trailer's
+  EXPECT_NE(j["problems"][0].get<std::string>().find(damaged.to_string()), std::string::npos) << j.dump();
+  EXPECT_EQ(payload_of(dst, damaged), algos::merge_sort::serialize(b));
+  EXPECT_EQ(payload_of(dst, fine), algos::merge_sort::serialize(real_build(80)));
+  EXPECT_EQ(run_cli({"--cache-dir", dst.path().string(), "verify"}).code, 0);
+}
+
+TEST(CliImport, RejectsWhatIsNotAnArchive) {
+  TempDir dst, files;
+  const auto file = files.path() / "junk";
+  { std::ofstream(file) << "this is not an archive"; }
+  auto r = run_cli({"--cache-dir", dst.path().string(), "import", file.string()});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("not a cccl-cache archive"), std::string::npos) << r.err;
+  auto missing = run_cli({"--cache-dir", dst.path().string(), "import", (files.path() / "nope").string()});
+  EXPECT_NE(missing.code, 0);
+  EXPECT_NE(missing.err.find("cannot read archive"), std::string::npos) << missing.err;
+}
+
+TEST(CliExport, FiltersByArch) {
+  TempDir src, dst, files;
+  put_build(src.path(), real_build(90));
+  const CacheKey k80 = put_build(src.path(), real_build(80));
+  const auto file = (files.path() / "a").string();
+  ASSERT_EQ(run_cli({"--cache-dir", src.path().string(), "export", file, "--arch", "sm_80"}).code, 0);
+  ASSERT_EQ(run_cli({"--cache-dir", dst.path().string(), "import", file}).code, 0);
+  auto ls = run_cli({"--cache-dir", dst.path().string(), "ls", "--json"}).json();
+  ASSERT_EQ(ls["count"], 1);
+  EXPECT_EQ(ls["entries"][0]["key"], k80.to_string());
+}
+
+}  // namespace
+}  // namespace cccl_cache::test

@@ -1,0 +1,113 @@
+// verify: entries whose checksum fails (bytes flipped in data.mdb) and entries whose
+// payload does not deserialize are listed with exit 1; --repair removes them.
+#include <gtest/gtest.h>
+
+#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/algos/merge_sort/spec.hpp"
+#include "cli_test_util.hpp"
+
+namespace cccl_cache::test {
+namespace {
+
+using algos::ScalarType;
+
+std::size_t entry_count(const TempDir& dir) {
+  auto r = run_cli({"--cache-dir", dir.path().string(), "ls", "--json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  return r.json()["count"].get<std::size_t>();
+}
+
+TEST(CliVerify, CleanCachePasses) {
+  TempDir dir;
+  put_build(dir.path(), real_build(90));
+  put_build(dir.path(), real_build(80));
+  auto r = run_cli({"--cache-dir", dir.path().string(), "verify", "--json"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  auto j = r.json();
+  EXPECT_EQ(j["checked"], 2);
+  EXPECT_EQ(j["ok"], 2);
+  EXPECT_TRUE(j["bad"].empty());
+}
+
+TEST(CliVerify, CatchesFlippedBytesInDataMdbAndRepairs) {
+  TempDir dir;
+  const auto& b = real_build(90);
+  const CacheKey good = put_build(dir.path(), real_build(80));
+  const CacheKey bad = put_build(dir.path(), b);
+  // 64 bytes from the middle of the sm_90 cubin: stored verbatim in one place only.
+  const auto mid = b.cubin.begin() + static_cast<std::ptrdiff_t>(b.cubin.size() / 2);
+  ASSERT_EQ(flip_byte_in_file(dir.path() / "data.mdb", std::vector<std::byte>(mid, mid + 64)), 1);
+
+  auto r = run_cli({"--cache-dir", dir.path().string(), "verify", "--json"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  auto j = r.json();
+  ASSERT_EQ(j["bad"].size(), 1u);
+  EXPECT_EQ(j["bad"][0]["key"], bad.to_string());
+  EXPECT_NE(j["bad"][0]["reason"].get<std::string>().find("checksum"), std::string::npos);
+  EXPECT_EQ(j["bad"][0]["removed"], false);
+  EXPECT_EQ(entry_count(dir), 2u);  // verify alone changes nothing
+
+  auto text = run_cli({"--cache-dir", dir.path().string(), "verify"});
+  EXPECT_EQ(text.code, 1);
+  EXPECT_NE(text.out.find("BAD " + bad.to_string()), std::string::npos) << text.out;
+
+  auto repair = run_cli({"--cache-dir", dir.path().string(), "verify", "--repair"});
+  EXPECT_EQ(repair.code, 1) << repair.err;
+  EXPECT_NE(repair.out.find("(removed)"), std::string::npos) << repair.out;
+  auto after = run_cli({"--cache-dir", dir.path().string(), "verify", "--json"});
+  EXPECT_EQ(after.code, 0) << after.out;
+  EXPECT_EQ(after.json()["ok"], 1);
+  auto left = run_cli({"--cache-dir", dir.path().string(), "ls", "--json"}).json();
+  ASSERT_EQ(left["count"], 1);
+  EXPECT_EQ(left["entries"][0]["key"], good.to_string());
+}
+
+TEST(CliVerify, CatchesAPayloadThatDoesNotDeserialize) {
+  TempDir dir;
+  const auto& b = real_build(90);
+  put_build(dir.path(), b);
+  // A well-checksummed envelope around a truncated build result.
+  auto spec = b.spec;
+  spec.key_type = ScalarType::uint32;
+  auto payload = algos::merge_sort::serialize(b);
+  payload.resize(payload.size() / 3);
+  const CacheKey key = algos::merge_sort::cache_key(spec, 90);
+  EntryMeta meta{"merge_sort", algos::merge_sort::summary(spec), b.toolchain, algos::kBuildFormatVersion};
+  put_raw(dir.path(), key, meta, payload);
+
+  auto r = run_cli({"--cache-dir", dir.path().string(), "verify", "--json"});
+  EXPECT_EQ(r.code, 1);
+  auto j = r.json();
+  ASSERT_EQ(j["bad"].size(), 1u);
+  EXPECT_EQ(j["bad"][0]["key"], key.to_string());
+  EXPECT_NE(j["bad"][0]["reason"].get<std::string>().find("deserialize"), std::string::npos) << j.dump();
+
+  auto repair = run_cli({"--cache-dir", dir.path().string(), "verify", "--repair", "--json"});
+  EXPECT_EQ(repair.code, 1);
+  EXPECT_EQ(repair.json()["bad"][0]["removed"], true);
+  EXPECT_EQ(entry_count(dir), 1u);
+  EXPECT_EQ(run_cli({"--cache-dir", dir.path().string(), "verify"}).code, 0);
+}
+
+TEST(CliVerify, CatchesAnEntryUnderTheWrongKey) {
+  TempDir dir;
+  const auto& b = real_build(90);
+  const CacheKey wrong = algos::merge_sort::cache_key(with_keys(b, ScalarType::int32).spec, 90);
+  EntryMeta meta{"merge_sort", algos::merge_sort::summary(b.spec), b.toolchain, algos::kBuildFormatVersion};
+  put_raw(dir.path(), wrong, meta, algos::merge_sort::serialize(b));
+  auto j = run_cli({"--cache-dir", dir.path().string(), "verify", "--json"}).json();
+  ASSERT_EQ(j["bad"].size(), 1u);
+  EXPECT_NE(j["bad"][0]["reason"].get<std::string>().find("wrong key"), std::string::npos) << j.dump();
+}
+
+TEST(CliVerify, UnknownAlgorithmIsCheckedByChecksumOnly) {
+  TempDir dir;
+  EntryMeta meta{"future_algo", "x=1", "tc", 7};
+  put_raw(dir.path(), CacheKey{{5, 6}, 90}, meta, std::vector<std::byte>(100, std::byte{1}));
+  auto r = run_cli({"--cache-dir", dir.path().string(), "verify", "--json"});
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.json()["unchecked"], 1);
+}
+
+}  // namespace
+}  // namespace cccl_cache::test
