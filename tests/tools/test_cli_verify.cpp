@@ -46,6 +46,9 @@ TEST(CliVerify, CatchesFlippedBytesInDataMdbAndRepairs) {
   EXPECT_NE(j["bad"][0]["reason"].get<std::string>().find("checksum"), std::string::npos);
   EXPECT_EQ(j["bad"][0]["removed"], false);
   EXPECT_EQ(entry_count(dir), 2u);  // verify alone changes nothing
+  auto inspect = run_cli({"--cache-dir", dir.path().string(), "inspect", bad.to_string()});
+  EXPECT_EQ(inspect.code, 1);
+  EXPECT_NE(inspect.err.find("fails its checksum"), std::string::npos) << inspect.err;
 
   auto text = run_cli({"--cache-dir", dir.path().string(), "verify"});
   EXPECT_EQ(text.code, 1);

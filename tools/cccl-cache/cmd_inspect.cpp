@@ -98,7 +98,13 @@ int run_inspect(const Context& ctx, const InspectOptions& o) {
   if (!key) return key.error().code == ErrorCode::not_found ? report(kExitProblems, key.error().message) : report(key.error());
   auto entry = (*store)->peek(*key);
   if (!entry) return report(kExitProblems, "entry " + key->to_string() + " is unreadable: " + entry.error().describe());
-  if (!*entry) return report(kExitProblems, "no entry with key '" + key->to_string() + "'");
+  if (!*entry) {
+    // Listed but unreadable means the envelope fails its checksum (peek reports a miss).
+    bool listed = false;
+    (void)(*store)->for_each([&](const CacheKey& k, const EntryMeta&) { return !(listed = k == *key); });
+    return report(kExitProblems, listed ? "entry " + key->to_string() + " fails its checksum (see 'cccl-cache verify')"
+                                        : "no entry with key '" + key->to_string() + "'");
+  }
   const Entry& e = **entry;
   const CheckResult check = check_payload(e.key, e.meta, e.payload);
   std::optional<nlohmann::json> build;
