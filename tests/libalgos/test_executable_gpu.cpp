@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <future>
@@ -129,6 +131,7 @@ Built& built() {
     if (!store) { r.error = store.error().describe(); return r; }
     r.store = *store;
     r.specs = all_specs();
+    const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::future<cccl_cache::Result<ms::BuildResult>>> jobs;
     const unsigned width = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
     r.fresh.resize(r.specs.size());
@@ -142,6 +145,8 @@ Built& built() {
         r.fresh[begin + j] = std::move(*res);
       }
     }
+    std::printf("built %zu merge sorts in %.1f s\n", r.specs.size(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     for (std::size_t i = 0; i < r.specs.size(); ++i) {
       cccl_cache::EntryMeta meta;
       meta.algorithm = ms::kAlgorithmName;
@@ -241,18 +246,24 @@ void check_spec(std::size_t index, const std::vector<std::uint64_t>& sizes) {
   for (std::uint64_t n : sizes) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const auto keys = random_keys<K>(n, rng);
-    std::vector<std::uint64_t> order(n);
-    std::iota(order.begin(), order.end(), 0);
     std::vector<std::byte> values(n * value_size);
-    for (std::uint64_t i = 0; i < n; ++i) std::memcpy(&values[i * value_size], &order[i], value_size);  // the index
-    std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
-      return host_compare<K>(spec.comparator.kind, keys[a], keys[b]);
+    // The stable order: sort (key, index) pairs, ties broken by the index.
+    std::vector<std::pair<K, std::uint64_t>> order(n);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      order[i] = {keys[i], i};
+      std::memcpy(&values[i * value_size], &i, value_size);  // the value is the index
+    }
+    const ComparatorKind kind = spec.comparator.kind;
+    std::sort(order.begin(), order.end(), [kind](const auto& a, const auto& b) {
+      if (host_compare<K>(kind, a.first, b.first)) return true;
+      if (host_compare<K>(kind, b.first, a.first)) return false;
+      return a.second < b.second;
     });
     std::vector<K> want_keys(n);
     std::vector<std::byte> want_values(n * value_size);
     for (std::uint64_t i = 0; i < n; ++i) {
-      want_keys[i] = keys[order[i]];
-      std::memcpy(&want_values[i * value_size], &values[order[i] * value_size], value_size);
+      want_keys[i] = order[i].first;
+      std::memcpy(&want_values[i * value_size], &values[order[i].second * value_size], value_size);
     }
     const Output f = run_sort<K>(*fresh, keys, values, value_size, /*in_place=*/false, nullptr);
     const Output l = run_sort<K>(**loaded, keys, values, value_size, /*in_place=*/true, stream);
