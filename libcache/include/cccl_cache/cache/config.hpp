@@ -38,9 +38,11 @@ struct Config {
   // Log level name: off, error, warn, info, debug, trace. Default warn. Env: CCCL_CACHE_LOG_LEVEL.
   std::string log_level = "warn";
 
-  // Defaults, then the file named by $CCCL_CACHE_CONFIG (if set) or `file` (if given and
-  // present), then the environment. A malformed file or value is an error naming the
-  // offending setting; a missing default file is not.
+  // Defaults, then one TOML file, then the environment. The file is `file` if given,
+  // else $CCCL_CACHE_CONFIG if set, else $XDG_CONFIG_HOME/cccl-cache/config.toml, else
+  // ~/.config/cccl-cache/config.toml. A named file (argument or variable) that is
+  // missing is ErrorCode::not_found; a missing default file is fine. A malformed file,
+  // unknown key or bad value (file or environment) is invalid_argument naming it.
   static Result<Config> load(const std::optional<std::filesystem::path>& file = std::nullopt);
   // Only built-in defaults and the default directory; reads no file or environment.
   static Config defaults();
