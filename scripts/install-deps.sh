@@ -16,6 +16,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo_cmd apt-get update -qq
   $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+# numpy: the peer benchmark's own tests (bench/peers) run its pipeline against numpy stand-ins.
+if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import numpy' >/dev/null 2>&1; then
+  echo "install-deps: installing numpy for python3"
+  python3 -m pip install -q --disable-pip-version-check numpy
+fi
 if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "install-deps: the CUDA Toolkit 13.0 (nvcc, NVRTC, nvJitLink) is required and was not found" >&2
   exit 1
