@@ -43,7 +43,8 @@ void time_first_calls(const ms::Executable& exe, std::map<std::string, double>& 
     bench::check_cu(cuMemcpyHtoD(d_keys, keys.data(), n * 4), "cuMemcpyHtoD");
     auto* k = reinterpret_cast<void*>(d_keys);
     const auto t0 = Clock::now();
-    bench::check_cu(exe(reinterpret_cast<void*>(d_temp), temp, k, nullptr, k, nullptr, n, nullptr), "sort");
+    bench::check_cu(exe(reinterpret_cast<void*>(d_temp), temp, k, nullptr, k, nullptr, n, nullptr),
+                    "sort");
     bench::check_cu(cuCtxSynchronize(), "cuCtxSynchronize");
     out[key] = ms_since(t0);
   }
@@ -59,7 +60,8 @@ std::vector<char> read_file(const fs::path& p) {
 double bare_load(const std::vector<char>& cubin, const std::vector<std::string>& names) {
   const auto t0 = Clock::now();
   CUlibrary lib = nullptr;
-  bench::check_cu(cuLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "cuLibraryLoadData");
+  bench::check_cu(cuLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+                  "cuLibraryLoadData");
   for (const auto& name : names) {
     CUkernel kernel = nullptr;
     CUfunction fn = nullptr;
@@ -83,7 +85,8 @@ int child(const std::string& mode, const fs::path& dir) {
     const auto cubin = read_file(dir / "cubin.bin");
     std::ifstream names_in(dir / "kernels.txt");
     std::vector<std::string> names;
-    for (std::string line; std::getline(names_in, line);) if (!line.empty()) names.push_back(line);
+    for (std::string line; std::getline(names_in, line);)
+      if (!line.empty()) names.push_back(line);
     out["bare_first_ms"] = bare_load(cubin, names);
     std::vector<double> warm;
     for (int i = 0; i < 10; ++i) warm.push_back(bare_load(cubin, names));
@@ -98,7 +101,8 @@ int child(const std::string& mode, const fs::path& dir) {
       t0 = Clock::now();
       auto exe = cache.merge_sort(spec, 0);
       out["acquire_ms"] = ms_since(t0);
-      if (!exe || cache.stats().store_hits != 1 || cache.stats().builds != 0) bench::die("child: not a store hit");
+      if (!exe || cache.stats().store_hits != 1 || cache.stats().builds != 0)
+        bench::die("child: not a store hit");
       t0 = Clock::now();
       std::size_t bytes = 0;
       (**exe)(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, 2048, nullptr);
@@ -133,12 +137,13 @@ int child(const std::string& mode, const fs::path& dir) {
   return 0;
 }
 
-std::map<std::string, std::vector<double>> run_children(const std::string& mode, bool eager, const fs::path& dir,
-                                                        int count) {
+std::map<std::string, std::vector<double>> run_children(const std::string& mode, bool eager,
+                                                        const fs::path& dir, int count) {
   std::map<std::string, std::vector<double>> all;
   for (int i = 0; i < count; ++i) {
-    const std::string cmd = std::string(eager ? "CUDA_MODULE_LOADING=EAGER " : "CUDA_MODULE_LOADING=LAZY ") +
-                            "/proc/" + std::to_string(getpid()) + "/exe --child " + mode + " '" + dir.string() + "'";
+    const std::string cmd =
+        std::string(eager ? "CUDA_MODULE_LOADING=EAGER " : "CUDA_MODULE_LOADING=LAZY ") + "/proc/" +
+        std::to_string(getpid()) + "/exe --child " + mode + " '" + dir.string() + "'";
     FILE* p = popen(cmd.c_str(), "r");
     if (!p) bench::die("popen failed");
     char buf[4096];
@@ -189,7 +194,8 @@ int main(int argc, char** argv) {
   t0 = Clock::now();
   auto exe = cache.merge_sort(spec, 0);
   const double miss_ms = ms_since(t0);
-  if (!exe || cache.stats().builds != 1) bench::die("the first AlgorithmCache request did not build");
+  if (!exe || cache.stats().builds != 1)
+    bench::die("the first AlgorithmCache request did not build");
   std::vector<double> repeat_ns;
   for (int b = 0; b < 21; ++b) {
     t0 = Clock::now();
@@ -201,19 +207,26 @@ int main(int argc, char** argv) {
   }
   {
     std::ofstream(dir / "cubin.bin", std::ios::binary)
-        .write(reinterpret_cast<const char*>(result.cubin.data()), static_cast<std::streamsize>(result.cubin.size()));
-    std::ofstream(dir / "kernels.txt") << result.block_sort_kernel << "\n" << result.partition_kernel << "\n"
+        .write(reinterpret_cast<const char*>(result.cubin.data()),
+               static_cast<std::streamsize>(result.cubin.size()));
+    std::ofstream(dir / "kernels.txt") << result.block_sort_kernel << "\n"
+                                       << result.partition_kernel << "\n"
                                        << result.merge_kernel << "\n";
   }
   store.reset();  // children open it themselves
 
   std::map<std::string, std::vector<double>> cache_lazy, pieces, bare_lazy, cache_eager, bare_eager;
   for (int round = 0; round < per_mode; ++round) {  // interleaved, one child of each mode per round
-    for (auto& [k, v] : run_children("cache", false, dir, 1)) cache_lazy[k].insert(cache_lazy[k].end(), v.begin(), v.end());
-    for (auto& [k, v] : run_children("pieces", false, dir, 1)) pieces[k].insert(pieces[k].end(), v.begin(), v.end());
-    for (auto& [k, v] : run_children("bare", false, dir, 1)) bare_lazy[k].insert(bare_lazy[k].end(), v.begin(), v.end());
-    for (auto& [k, v] : run_children("cache", true, dir, 1)) cache_eager[k].insert(cache_eager[k].end(), v.begin(), v.end());
-    for (auto& [k, v] : run_children("bare", true, dir, 1)) bare_eager[k].insert(bare_eager[k].end(), v.begin(), v.end());
+    for (auto& [k, v] : run_children("cache", false, dir, 1))
+      cache_lazy[k].insert(cache_lazy[k].end(), v.begin(), v.end());
+    for (auto& [k, v] : run_children("pieces", false, dir, 1))
+      pieces[k].insert(pieces[k].end(), v.begin(), v.end());
+    for (auto& [k, v] : run_children("bare", false, dir, 1))
+      bare_lazy[k].insert(bare_lazy[k].end(), v.begin(), v.end());
+    for (auto& [k, v] : run_children("cache", true, dir, 1))
+      cache_eager[k].insert(cache_eager[k].end(), v.begin(), v.end());
+    for (auto& [k, v] : run_children("bare", true, dir, 1))
+      bare_eager[k].insert(bare_eager[k].end(), v.begin(), v.end());
   }
 
   std::printf("acquisition of a float32 merge sort on sm_%d; cubin %zu bytes, blob %zu bytes\n", cc,
@@ -221,34 +234,47 @@ int main(int argc, char** argv) {
   std::printf("this process: context %.1f ms, store create+open %.3f ms\n", ctx_ms, open_create_ms);
   bench::print_percentiles("fresh build (NVRTC, ms::build)", builds, "ms");
   bench::print_percentiles("serialize", ser, "ms");
-  std::printf("%-44s %.3f ms (build + serialize + put + bind)\n", "AlgorithmCache miss, first request", miss_ms);
+  std::printf("%-44s %.3f ms (build + serialize + put + bind)\n",
+              "AlgorithmCache miss, first request", miss_ms);
   bench::print_percentiles("in-process repeat (AlgorithmCache hit)", repeat_ns, "ns");
   std::printf("new processes (%d of each kind, interleaved; lazy = driver default):\n", per_mode);
-  bench::print_percentiles("  context creation (not part of acquisition)", cache_lazy["context_ms"], "ms");
+  bench::print_percentiles("  context creation (not part of acquisition)", cache_lazy["context_ms"],
+                           "ms");
   bench::print_percentiles("  store open", cache_lazy["store_open_ms"], "ms");
-  bench::print_percentiles("  store hit: AlgorithmCache.merge_sort, lazy", cache_lazy["acquire_ms"], "ms");
-  bench::print_percentiles("  store hit: AlgorithmCache.merge_sort, eager", cache_eager["acquire_ms"], "ms");
+  bench::print_percentiles("  store hit: AlgorithmCache.merge_sort, lazy", cache_lazy["acquire_ms"],
+                           "ms");
+  bench::print_percentiles("  store hit: AlgorithmCache.merge_sort, eager",
+                           cache_eager["acquire_ms"], "ms");
   bench::print_percentiles("  pieces: store get (verify)", pieces["get_ms"], "ms");
   bench::print_percentiles("  pieces: deserialize", pieces["deserialize_ms"], "ms");
   bench::print_percentiles("  pieces: bind, first in process", pieces["bind_first_ms"], "ms");
   bench::print_percentiles("  pieces: bind, warm (median of 10)", pieces["bind_warm_ms"], "ms");
-  bench::print_percentiles("  bare driver load+resolve, first, lazy", bare_lazy["bare_first_ms"], "ms");
-  bench::print_percentiles("  bare driver load+resolve, warm, lazy", bare_lazy["bare_warm_ms"], "ms");
-  bench::print_percentiles("  bare driver load+resolve, first, eager", bare_eager["bare_first_ms"], "ms");
-  bench::print_percentiles("  bare driver load+resolve, warm, eager", bare_eager["bare_warm_ms"], "ms");
+  bench::print_percentiles("  bare driver load+resolve, first, lazy", bare_lazy["bare_first_ms"],
+                           "ms");
+  bench::print_percentiles("  bare driver load+resolve, warm, lazy", bare_lazy["bare_warm_ms"],
+                           "ms");
+  bench::print_percentiles("  bare driver load+resolve, first, eager", bare_eager["bare_first_ms"],
+                           "ms");
+  bench::print_percentiles("  bare driver load+resolve, warm, eager", bare_eager["bare_warm_ms"],
+                           "ms");
   bench::print_percentiles("  first query after acquisition", cache_lazy["first_query_us"], "us");
-  bench::print_percentiles("  first sort call (2,048 keys, incl. sync)", cache_lazy["first_sort_ms"], "ms");
+  bench::print_percentiles("  first sort call (2,048 keys, incl. sync)",
+                           cache_lazy["first_sort_ms"], "ms");
   bench::print_percentiles("  second sort call", cache_lazy["second_sort_ms"], "ms");
   const double hit = bench::median(cache_lazy["acquire_ms"]);
   const double bare = bench::median(bare_lazy["bare_first_ms"]);
-  std::printf("RESULT build_ms=%.3f serialize_ms=%.4f blob_bytes=%zu cubin_bytes=%zu inprocess_repeat_us=%.4f "
-              "acquire_new_process_ms=%.4f store_open_ms=%.4f load_ms=%.4f bind_first_ms=%.4f bind_warm_ms=%.4f "
-              "bare_first_ms=%.4f bare_warm_ms=%.4f hit_over_bare=%.3f first_query_loaded_us=%.3f\n",
-              bench::median(builds), bench::median(ser), blob.size(), result.cubin.size(),
-              bench::median(repeat_ns) / 1e3, hit, bench::median(cache_lazy["store_open_ms"]),
-              bench::median(pieces["get_ms"]) + bench::median(pieces["deserialize_ms"]) +
-                  bench::median(pieces["bind_first_ms"]),
-              bench::median(pieces["bind_first_ms"]), bench::median(pieces["bind_warm_ms"]), bare,
-              bench::median(bare_lazy["bare_warm_ms"]), hit / bare, bench::median(cache_lazy["first_query_us"]));
+  std::printf(
+      "RESULT build_ms=%.3f serialize_ms=%.4f blob_bytes=%zu cubin_bytes=%zu "
+      "inprocess_repeat_us=%.4f "
+      "acquire_new_process_ms=%.4f store_open_ms=%.4f load_ms=%.4f bind_first_ms=%.4f "
+      "bind_warm_ms=%.4f "
+      "bare_first_ms=%.4f bare_warm_ms=%.4f hit_over_bare=%.3f first_query_loaded_us=%.3f\n",
+      bench::median(builds), bench::median(ser), blob.size(), result.cubin.size(),
+      bench::median(repeat_ns) / 1e3, hit, bench::median(cache_lazy["store_open_ms"]),
+      bench::median(pieces["get_ms"]) + bench::median(pieces["deserialize_ms"]) +
+          bench::median(pieces["bind_first_ms"]),
+      bench::median(pieces["bind_first_ms"]), bench::median(pieces["bind_warm_ms"]), bare,
+      bench::median(bare_lazy["bare_warm_ms"]), hit / bare,
+      bench::median(cache_lazy["first_query_us"]));
   return 0;
 }

@@ -1,6 +1,7 @@
 // Small helpers shared by the merge-sort benchmarks (statistics, temp store, context).
 #pragma once
 
+#include <cuda.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,8 +12,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <cuda.h>
 
 #include "cccl_cache/cache/config.hpp"
 #include "cccl_cache/cache/store.hpp"
@@ -36,8 +35,8 @@ inline double median(const std::vector<double>& v) { return percentile(v, 50); }
 
 inline void print_percentiles(const char* label, const std::vector<double>& v, const char* unit) {
   std::printf("%-44s P5 %9.3f  P25 %9.3f  P50 %9.3f  P75 %9.3f  P95 %9.3f %s (n=%zu)\n", label,
-              percentile(v, 5), percentile(v, 25), percentile(v, 50), percentile(v, 75), percentile(v, 95),
-              unit, v.size());
+              percentile(v, 5), percentile(v, 25), percentile(v, 50), percentile(v, 75),
+              percentile(v, 95), unit, v.size());
 }
 
 [[noreturn]] inline void die(const std::string& what) {
@@ -84,8 +83,8 @@ inline std::filesystem::path bench_dir(const char* name) {
     std::filesystem::create_directories(d);
     return std::filesystem::path(d) / name;
   }
-  auto p = std::filesystem::temp_directory_path() / (std::string("cccl-cache-bench-") + name + "-" +
-                                                     std::to_string(getpid()));
+  auto p = std::filesystem::temp_directory_path() /
+           (std::string("cccl-cache-bench-") + name + "-" + std::to_string(getpid()));
   std::filesystem::create_directories(p);
   return p;
 }

@@ -47,10 +47,13 @@ int main(int argc, char** argv) {
   auto loaded = loaded_cache.merge_sort(spec, 0);
   if (!loaded) bench::die(loaded.error().describe());
   const auto fs = fresh_cache.stats(), ls = loaded_cache.stats();
-  std::printf("fresh executable: builds %llu store_hits %llu; loaded executable: builds %llu store_hits %llu\n",
-              (unsigned long long)fs.builds, (unsigned long long)fs.store_hits, (unsigned long long)ls.builds,
-              (unsigned long long)ls.store_hits);
-  if (fs.builds != 1 || ls.builds != 0 || ls.store_hits != 1) bench::die("fresh/loaded not as intended");
+  std::printf(
+      "fresh executable: builds %llu store_hits %llu; loaded executable: builds %llu store_hits "
+      "%llu\n",
+      (unsigned long long)fs.builds, (unsigned long long)fs.store_hits,
+      (unsigned long long)ls.builds, (unsigned long long)ls.store_hits);
+  if (fs.builds != 1 || ls.builds != 0 || ls.store_hits != 1)
+    bench::die("fresh/loaded not as intended");
   const ms::Executable& f = **fresh;
   const ms::Executable& l = **loaded;
 
@@ -73,35 +76,65 @@ int main(int argc, char** argv) {
   l(nullptr, bl, nullptr, nullptr, nullptr, nullptr, n, nullptr);
   dispatch(params, nullptr, bd, nullptr, nullptr, nullptr, nullptr, n, nullptr);
   const std::size_t bc = bench::cub_query_float_keys(static_cast<std::int64_t>(n));
-  std::printf("temp bytes for %llu float keys: fresh %zu, loaded %zu, CUB dispatch (bound) %zu, cub::DeviceMergeSort %zu\n",
-              (unsigned long long)n, bf, bl, bd, bc);
+  std::printf(
+      "temp bytes for %llu float keys: fresh %zu, loaded %zu, CUB dispatch (bound) %zu, "
+      "cub::DeviceMergeSort %zu\n",
+      (unsigned long long)n, bf, bl, bd, bc);
   if (bf != bl || bf != bd || bf != bc) bench::die("temp-storage sizes differ");
 
-  auto q_fresh = [&] { std::size_t b = 0; f(nullptr, b, nullptr, nullptr, nullptr, nullptr, n, nullptr); return b; };
-  auto q_loaded = [&] { std::size_t b = 0; l(nullptr, b, nullptr, nullptr, nullptr, nullptr, n, nullptr); return b; };
+  auto q_fresh = [&] {
+    std::size_t b = 0;
+    f(nullptr, b, nullptr, nullptr, nullptr, nullptr, n, nullptr);
+    return b;
+  };
+  auto q_loaded = [&] {
+    std::size_t b = 0;
+    l(nullptr, b, nullptr, nullptr, nullptr, nullptr, n, nullptr);
+    return b;
+  };
   auto m_fresh = [&] { return f.temp_storage_bytes(n); };
   auto m_loaded = [&] { return l.temp_storage_bytes(n); };
-  auto q_dispatch = [&] { std::size_t b = 0; dispatch(params, nullptr, b, nullptr, nullptr, nullptr, nullptr, n, nullptr); return b; };
+  auto q_dispatch = [&] {
+    std::size_t b = 0;
+    dispatch(params, nullptr, b, nullptr, nullptr, nullptr, nullptr, n, nullptr);
+    return b;
+  };
   auto q_cub = [&] { return bench::cub_query_float_keys(static_cast<std::int64_t>(n)); };
 
   for (int w = 0; w < 3; ++w) {  // warm-up
-    ns_per_query(batch, q_fresh); ns_per_query(batch, q_loaded);
-    ns_per_query(batch, q_dispatch); ns_per_query(batch / 10, q_cub);
+    ns_per_query(batch, q_fresh);
+    ns_per_query(batch, q_loaded);
+    ns_per_query(batch, q_dispatch);
+    ns_per_query(batch / 10, q_cub);
   }
   std::vector<double> tf, tl, diff, mf, ml, mdiff, td, tc;
   for (int t = 0; t < trials; ++t) {
     double a, b;
-    if (t % 2 == 0) { a = ns_per_query(batch, q_fresh); b = ns_per_query(batch, q_loaded); }
-    else { b = ns_per_query(batch, q_loaded); a = ns_per_query(batch, q_fresh); }
-    tf.push_back(a); tl.push_back(b); diff.push_back(b - a);
-    if (t % 2 == 0) { a = ns_per_query(batch, m_fresh); b = ns_per_query(batch, m_loaded); }
-    else { b = ns_per_query(batch, m_loaded); a = ns_per_query(batch, m_fresh); }
-    mf.push_back(a); ml.push_back(b); mdiff.push_back(b - a);
+    if (t % 2 == 0) {
+      a = ns_per_query(batch, q_fresh);
+      b = ns_per_query(batch, q_loaded);
+    } else {
+      b = ns_per_query(batch, q_loaded);
+      a = ns_per_query(batch, q_fresh);
+    }
+    tf.push_back(a);
+    tl.push_back(b);
+    diff.push_back(b - a);
+    if (t % 2 == 0) {
+      a = ns_per_query(batch, m_fresh);
+      b = ns_per_query(batch, m_loaded);
+    } else {
+      b = ns_per_query(batch, m_loaded);
+      a = ns_per_query(batch, m_fresh);
+    }
+    mf.push_back(a);
+    ml.push_back(b);
+    mdiff.push_back(b - a);
     td.push_back(ns_per_query(batch, q_dispatch));
     tc.push_back(ns_per_query(batch / 10, q_cub));
   }
-  std::printf("query overhead, %llu float32 keys, %d trials x %d queries (ns/query):\n", (unsigned long long)n,
-              trials, batch);
+  std::printf("query overhead, %llu float32 keys, %d trials x %d queries (ns/query):\n",
+              (unsigned long long)n, trials, batch);
   bench::print_percentiles("fresh    exe(nullptr, bytes, ..., n)", tf, "ns");
   bench::print_percentiles("loaded   exe(nullptr, bytes, ..., n)", tl, "ns");
   bench::print_percentiles("loaded - fresh (paired)", diff, "ns");
@@ -110,7 +143,10 @@ int main(int argc, char** argv) {
   bench::print_percentiles("loaded - fresh (paired)", mdiff, "ns");
   bench::print_percentiles("ref: CUB DispatchMergeSort, bound kernels", td, "ns");
   bench::print_percentiles("ref: cub::DeviceMergeSort (nvcc)", tc, "ns");
-  std::printf("RESULT query_p50_fresh_ns=%.3f query_p50_loaded_ns=%.3f median_paired_diff_ns=%.3f ratio=%.4f\n",
-              bench::median(tf), bench::median(tl), bench::median(diff), bench::median(tl) / bench::median(tf));
+  std::printf(
+      "RESULT query_p50_fresh_ns=%.3f query_p50_loaded_ns=%.3f median_paired_diff_ns=%.3f "
+      "ratio=%.4f\n",
+      bench::median(tf), bench::median(tl), bench::median(diff),
+      bench::median(tl) / bench::median(tf));
   return 0;
 }

@@ -9,13 +9,13 @@
 // the sort alone. Ours and CUB alternate within every repetition; median over reps.
 // Check: our output is bitwise equal to CUB's and sorted (and equal to std::sort on
 // the host up to 2^22).
+#include <cuda_runtime.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
-
-#include <cuda_runtime.h>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "merge_sort_bench_util.hpp"
@@ -41,14 +41,20 @@ int reps_for(std::uint64_t n) { return n <= (1u << 20) ? 100 : n <= (1u << 24) ?
 
 struct Timer {
   cudaEvent_t a{}, b{};
-  Timer() { check_rt(cudaEventCreate(&a), "event"); check_rt(cudaEventCreate(&b), "event"); }
-  ~Timer() { cudaEventDestroy(a); cudaEventDestroy(b); }
+  Timer() {
+    check_rt(cudaEventCreate(&a), "event");
+    check_rt(cudaEventCreate(&b), "event");
+  }
+  ~Timer() {
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+  }
 };
 
 // One type: K keys, V values (void: keys only).
 template <class K, class V>
-void run_type(const char* label, const char* prefix, const ms::Executable& exe, int min_log, int max_log,
-              cudaStream_t stream) {
+void run_type(const char* label, const char* prefix, const ms::Executable& exe, int min_log,
+              int max_log, cudaStream_t stream) {
   constexpr bool pairs = !std::is_void_v<V>;
   constexpr std::size_t vsize = pairs ? sizeof(std::conditional_t<pairs, V, char>) : 0;
   std::printf("%s: n, ours ms (median), CUB ms (median), ours/CUB, check\n", label);
@@ -59,18 +65,26 @@ void run_type(const char* label, const char* prefix, const ms::Executable& exe, 
     std::vector<K> keys(n);
     for (auto& k : keys) {
       const std::uint64_t r = splitmix(seed);
-      if constexpr (std::is_floating_point_v<K>) k = static_cast<K>(static_cast<double>(r >> 11) * 0x1.0p-53 * 2e6 - 1e6);
-      else k = static_cast<K>(r);
+      if constexpr (std::is_floating_point_v<K>)
+        k = static_cast<K>(static_cast<double>(r >> 11) * 0x1.0p-53 * 2e6 - 1e6);
+      else
+        k = static_cast<K>(r);
     }
     std::vector<std::uint32_t> vals(pairs ? n : 0);
     for (std::uint64_t i = 0; i < vals.size(); ++i) vals[i] = static_cast<std::uint32_t>(i);
     std::size_t ours_temp = exe.temp_storage_bytes(n), cub_temp = 0;
-    if constexpr (pairs) bench::cub_sort_int64_pairs(nullptr, cub_temp, nullptr, nullptr, static_cast<std::int64_t>(n), stream);
-    else bench::cub_sort_float_keys(nullptr, cub_temp, nullptr, static_cast<std::int64_t>(n), stream);
+    if constexpr (pairs)
+      bench::cub_sort_int64_pairs(nullptr, cub_temp, nullptr, nullptr, static_cast<std::int64_t>(n),
+                                  stream);
+    else
+      bench::cub_sort_float_keys(nullptr, cub_temp, nullptr, static_cast<std::int64_t>(n), stream);
     void *src_k, *work_k, *src_v = nullptr, *work_v = nullptr, *temp;
     check_rt(cudaMalloc(&src_k, n * sizeof(K)), "malloc");
     check_rt(cudaMalloc(&work_k, n * sizeof(K)), "malloc");
-    if (pairs) { check_rt(cudaMalloc(&src_v, n * vsize), "malloc"); check_rt(cudaMalloc(&work_v, n * vsize), "malloc"); }
+    if (pairs) {
+      check_rt(cudaMalloc(&src_v, n * vsize), "malloc");
+      check_rt(cudaMalloc(&work_v, n * vsize), "malloc");
+    }
     check_rt(cudaMalloc(&temp, std::max(ours_temp, cub_temp)), "malloc");
     check_rt(cudaMemcpy(src_k, keys.data(), n * sizeof(K), cudaMemcpyHostToDevice), "copy");
     if (pairs) check_rt(cudaMemcpy(src_v, vals.data(), n * vsize, cudaMemcpyHostToDevice), "copy");
@@ -81,8 +95,11 @@ void run_type(const char* label, const char* prefix, const ms::Executable& exe, 
     for (int r = 0; r < reps + 2; ++r) {  // two warm-up reps
       for (int which = 0; which < 2; ++which) {
         const bool ours = (which == 0) == (r % 2 == 0);
-        check_rt(cudaMemcpyAsync(work_k, src_k, n * sizeof(K), cudaMemcpyDeviceToDevice, stream), "d2d");
-        if (pairs) check_rt(cudaMemcpyAsync(work_v, src_v, n * vsize, cudaMemcpyDeviceToDevice, stream), "d2d");
+        check_rt(cudaMemcpyAsync(work_k, src_k, n * sizeof(K), cudaMemcpyDeviceToDevice, stream),
+                 "d2d");
+        if (pairs)
+          check_rt(cudaMemcpyAsync(work_v, src_v, n * vsize, cudaMemcpyDeviceToDevice, stream),
+                   "d2d");
         check_rt(cudaEventRecord(t.a, stream), "record");
         if (ours) {
           std::size_t b = ours_temp;
@@ -90,8 +107,10 @@ void run_type(const char* label, const char* prefix, const ms::Executable& exe, 
         } else {
           std::size_t b = cub_temp;
           int e = pairs ? bench::cub_sort_int64_pairs(temp, b, static_cast<std::int64_t*>(work_k),
-                                                      static_cast<std::uint32_t*>(work_v), static_cast<std::int64_t>(n), stream)
-                        : bench::cub_sort_float_keys(temp, b, static_cast<float*>(work_k), static_cast<std::int64_t>(n), stream);
+                                                      static_cast<std::uint32_t*>(work_v),
+                                                      static_cast<std::int64_t>(n), stream)
+                        : bench::cub_sort_float_keys(temp, b, static_cast<float*>(work_k),
+                                                     static_cast<std::int64_t>(n), stream);
           check_rt(static_cast<cudaError_t>(e), "cub sort");
         }
         check_rt(cudaEventRecord(t.b, stream), "record");
@@ -100,23 +119,34 @@ void run_type(const char* label, const char* prefix, const ms::Executable& exe, 
         check_rt(cudaEventElapsedTime(&ms, t.a, t.b), "elapsed");
         if (r >= 2) (ours ? ours_ms : cub_ms).push_back(ms);
         if (r == reps + 1) {
-          check_rt(cudaMemcpy((ours ? ours_out : cub_out).data(), work_k, n * sizeof(K), cudaMemcpyDeviceToHost), "d2h");
-          if (pairs) check_rt(cudaMemcpy((ours ? ours_vals : cub_vals).data(), work_v, n * vsize, cudaMemcpyDeviceToHost), "d2h");
+          check_rt(cudaMemcpy((ours ? ours_out : cub_out).data(), work_k, n * sizeof(K),
+                              cudaMemcpyDeviceToHost),
+                   "d2h");
+          if (pairs)
+            check_rt(cudaMemcpy((ours ? ours_vals : cub_vals).data(), work_v, n * vsize,
+                                cudaMemcpyDeviceToHost),
+                     "d2h");
         }
       }
     }
-    bool ok = std::memcmp(ours_out.data(), cub_out.data(), n * sizeof(K)) == 0 && ours_vals == cub_vals &&
-              std::is_sorted(ours_out.begin(), ours_out.end());
+    bool ok = std::memcmp(ours_out.data(), cub_out.data(), n * sizeof(K)) == 0 &&
+              ours_vals == cub_vals && std::is_sorted(ours_out.begin(), ours_out.end());
     if (ok && lg <= 22) {
       std::sort(keys.begin(), keys.end());
       ok = std::memcmp(keys.data(), ours_out.data(), n * sizeof(K)) == 0;
     }
     const double o = bench::median(ours_ms), c = bench::median(cub_ms);
-    std::printf("RESULT %sn=%llu %sours_ms=%.5f %scub_ms=%.5f %sratio=%.4f %scheck=%d %stemp_equal=%d reps=%d\n", prefix,
-                (unsigned long long)n, prefix, o, prefix, c, prefix, o / c, prefix, ok ? 1 : 0, prefix,
-                ours_temp == cub_temp ? 1 : 0, reps);
+    std::printf(
+        "RESULT %sn=%llu %sours_ms=%.5f %scub_ms=%.5f %sratio=%.4f %scheck=%d %stemp_equal=%d "
+        "reps=%d\n",
+        prefix, (unsigned long long)n, prefix, o, prefix, c, prefix, o / c, prefix, ok ? 1 : 0,
+        prefix, ours_temp == cub_temp ? 1 : 0, reps);
     std::fflush(stdout);
-    cudaFree(src_k); cudaFree(work_k); cudaFree(src_v); cudaFree(work_v); cudaFree(temp);
+    cudaFree(src_k);
+    cudaFree(work_k);
+    cudaFree(src_v);
+    cudaFree(work_v);
+    cudaFree(temp);
   }
 }
 
@@ -146,14 +176,19 @@ int main(int argc, char** argv) {
   if (!signed_exe) bench::die(signed_exe.error().describe());
   cudaStream_t stream;
   check_rt(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
-  std::printf("Method: sort time with CUDA events around the sort only; the unsorted input is re-copied (D2D) "
-              "before every sort, outside the events; ours and CUB (nvcc sm_90, cub::DeviceMergeSort) alternate "
-              "each rep; median of reps (100 up to 2^20, 30 up to 2^24, 11 above) after 2 warm-up reps; "
-              "offsets uint64 as CUB picks for an int64 count; sm_%d\n", cc);
+  std::printf(
+      "Method: sort time with CUDA events around the sort only; the unsorted input is re-copied "
+      "(D2D) "
+      "before every sort, outside the events; ours and CUB (nvcc sm_90, cub::DeviceMergeSort) "
+      "alternate "
+      "each rep; median of reps (100 up to 2^20, 30 up to 2^24, 11 above) after 2 warm-up reps; "
+      "offsets uint64 as CUB picks for an int64 count; sm_%d\n",
+      cc);
   run_type<float, void>("float32 keys", "", **keys_exe, min_log, max_log, stream);
-  run_type<std::int64_t, std::uint32_t>("int64 keys + uint32 values", "pairs_", **pairs_exe, min_log, max_log, stream);
-  run_type<std::int64_t, std::uint32_t>("int64 keys + uint32 values, ours with int64 offsets", "pairs_i64off_",
-                                        **signed_exe, min_log, max_log, stream);
+  run_type<std::int64_t, std::uint32_t>("int64 keys + uint32 values", "pairs_", **pairs_exe,
+                                        min_log, max_log, stream);
+  run_type<std::int64_t, std::uint32_t>("int64 keys + uint32 values, ours with int64 offsets",
+                                        "pairs_i64off_", **signed_exe, min_log, max_log, stream);
   cudaStreamDestroy(stream);
   return 0;
 }

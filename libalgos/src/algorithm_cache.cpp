@@ -52,7 +52,8 @@ struct Obtained {
 };
 
 Result<std::uint32_t> device_cc(int device) {
-  if (CUresult rc = cuInit(0); rc != CUDA_SUCCESS) return tl::unexpected(detail::driver_error("cuInit", rc));
+  if (CUresult rc = cuInit(0); rc != CUDA_SUCCESS)
+    return tl::unexpected(detail::driver_error("cuInit", rc));
   CUdevice dev = 0;
   if (CUresult rc = cuDeviceGet(&dev, device); rc != CUDA_SUCCESS)
     return tl::unexpected(detail::driver_error("cuDeviceGet", rc));
@@ -82,7 +83,8 @@ struct AlgorithmCache::Impl {
   std::atomic<bool> warned_store_get{false}, warned_corrupt{false}, warned_store_put{false};
 
   void warn_once(std::atomic<bool>& flag, const std::string& what) {
-    if (!flag.exchange(true)) logger()->warn("algorithm cache: {} (further such warnings suppressed)", what);
+    if (!flag.exchange(true))
+      logger()->warn("algorithm cache: {} (further such warnings suppressed)", what);
   }
 
   Result<std::uint32_t> cc_of(int device) {
@@ -94,12 +96,14 @@ struct AlgorithmCache::Impl {
   }
 
   // Store hit, or build and put. Never called twice at once for one key (see obtain()).
-  std::shared_ptr<const Obtained> load_or_build(const ms::Spec& spec, std::uint32_t cc, const CacheKey& key) {
+  std::shared_ptr<const Obtained> load_or_build(const ms::Spec& spec, std::uint32_t cc,
+                                                const CacheKey& key) {
     auto out = std::make_shared<Obtained>();
     if (store) {
       auto entry = store->get(key);
       if (!entry) {
-        warn_once(warned_store_get, "store read failed, building instead: " + entry.error().describe());
+        warn_once(warned_store_get,
+                  "store read failed, building instead: " + entry.error().describe());
       } else if (*entry) {
         auto loaded = ms::deserialize((*entry)->payload, cc);
         if (loaded && loaded->spec == spec) {
@@ -107,8 +111,9 @@ struct AlgorithmCache::Impl {
           out->result = std::move(*loaded);
           return out;
         }
-        warn_once(warned_corrupt, "unusable store entry " + key.to_string() + ", rebuilding: " +
-                                      (loaded ? std::string("spec mismatch") : loaded.error().describe()));
+        warn_once(warned_corrupt,
+                  "unusable store entry " + key.to_string() + ", rebuilding: " +
+                      (loaded ? std::string("spec mismatch") : loaded.error().describe()));
       }
     }
     auto built = ms::build(spec, cc);
@@ -158,7 +163,8 @@ AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store) : impl_(std::make_u
 
 AlgorithmCache::~AlgorithmCache() = default;
 
-Result<std::shared_ptr<const ms::Executable>> AlgorithmCache::merge_sort(const ms::Spec& spec, int device) {
+Result<std::shared_ptr<const ms::Executable>> AlgorithmCache::merge_sort(const ms::Spec& spec,
+                                                                         int device) {
   BoundKey bound_key{spec, device};
   {
     std::shared_lock lock(impl_->bound_mutex);

@@ -2,10 +2,10 @@
 // error helper every driver call site uses. Private to libalgos.
 #pragma once
 
+#include <cuda.h>
+
 #include <string>
 #include <utility>
-
-#include <cuda.h>
 
 #include "cccl_cache/cache/error.hpp"
 
@@ -65,7 +65,8 @@ class ScopedCurrentContext {
       return tl::unexpected(driver_error("cuCtxPushCurrent", rc));
     return ScopedCurrentContext(true);
   }
-  ScopedCurrentContext(ScopedCurrentContext&& o) noexcept : pushed_(std::exchange(o.pushed_, false)) {}
+  ScopedCurrentContext(ScopedCurrentContext&& o) noexcept
+      : pushed_(std::exchange(o.pushed_, false)) {}
   ScopedCurrentContext& operator=(ScopedCurrentContext&&) = delete;
   ScopedCurrentContext(const ScopedCurrentContext&) = delete;
   ~ScopedCurrentContext() {

@@ -1,6 +1,8 @@
 // AlgorithmCache without a GPU: builds once, then hits the store (also from a
 // second process); concurrent requests build once; a corrupt entry degrades to a
 // build. Each test has its own store in its own temp dir. NVRTC builds take seconds.
+#include <cuda.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,9 +12,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <cuda.h>
-#include <gtest/gtest.h>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
@@ -104,11 +103,16 @@ TEST(AlgorithmCache, SecondProcessSeesTheStoreHit) {
       auto store = open_store(dir.path() / "store");
       AlgorithmCache cache(store);
       auto hit = cache.prewarm_merge_sort(float_spec(), kCc);
-      if (!hit) code = 11;
-      else if (*hit) code = 12;                       // it built: no store hit
-      else if (cache.stats().builds != 0) code = 13;
-      else if (cache.stats().store_hits != 1) code = 14;
-      else code = 0;
+      if (!hit)
+        code = 11;
+      else if (*hit)
+        code = 12;  // it built: no store hit
+      else if (cache.stats().builds != 0)
+        code = 13;
+      else if (cache.stats().store_hits != 1)
+        code = 14;
+      else
+        code = 0;
     } catch (...) {
       code = 15;
     }
@@ -129,8 +133,10 @@ TEST(AlgorithmCache, ConcurrentRequestsBuildOnce) {
   for (int i = 0; i < 4; ++i)
     threads.emplace_back([&] {
       auto r = cache.prewarm_merge_sort(float_spec(), kCc);
-      if (!r) ++failed;
-      else if (*r) ++built;
+      if (!r)
+        ++failed;
+      else if (*r)
+        ++built;
     });
   for (auto& t : threads) t.join();
   EXPECT_EQ(failed.load(), 0);

@@ -3,6 +3,8 @@
 // (build -> bind) and store-loaded (store -> deserialize -> bind) executables give
 // bitwise-identical outputs and identical temp-storage sizes. Skips without a GPU.
 // Every spec is built once (in parallel) into a store in a temp dir.
+#include <cuda.h>
+#include <gtest/gtest.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -18,9 +20,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <cuda.h>
-#include <gtest/gtest.h>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
@@ -51,11 +50,14 @@ const Gpu& gpu() {
   static const Gpu g = [] {
     Gpu r;
     int count = 0;
-    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) return r;
+    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0)
+      return r;
     int major = 0, minor = 0;
     if (cuDeviceGet(&r.dev, 0) != CUDA_SUCCESS ||
-        cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, r.dev) != CUDA_SUCCESS ||
-        cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, r.dev) != CUDA_SUCCESS ||
+        cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, r.dev) !=
+            CUDA_SUCCESS ||
+        cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, r.dev) !=
+            CUDA_SUCCESS ||
         cuDevicePrimaryCtxRetain(&r.ctx, r.dev) != CUDA_SUCCESS)
       return r;
     r.cc = static_cast<std::uint32_t>(major * 10 + minor);
@@ -71,24 +73,31 @@ const Gpu& gpu() {
 
 std::string key_spelling(ScalarType t) {
   switch (t) {
-    case ScalarType::int32: return "int";
-    case ScalarType::int64: return "long long";
-    case ScalarType::float32: return "float";
-    default: return "double";
+    case ScalarType::int32:
+      return "int";
+    case ScalarType::int64:
+      return "long long";
+    case ScalarType::float32:
+      return "float";
+    default:
+      return "double";
   }
 }
 
 Comparator custom_for(ScalarType key) {
   const std::string k = key_spelling(key);
   if (key == ScalarType::float32)
-    return Comparator::custom("abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
+    return Comparator::custom(
+        "abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
   if (key == ScalarType::float64)
-    return Comparator::custom("abs_less", "__device__ bool abs_less(double a, double b) { return fabs(a) < fabs(b); }");
+    return Comparator::custom(
+        "abs_less", "__device__ bool abs_less(double a, double b) { return fabs(a) < fabs(b); }");
   return Comparator::custom("low_byte_less", "__device__ bool low_byte_less(" + k + " a, " + k +
                                                  " b) { return (a & 255) < (b & 255); }");
 }
 
-ms::Spec make_spec(ScalarType key, ScalarType value, ComparatorKind cmp, ScalarType offset = ScalarType::int64) {
+ms::Spec make_spec(ScalarType key, ScalarType value, ComparatorKind cmp,
+                   ScalarType offset = ScalarType::int64) {
   ms::Spec s;
   s.key_type = key;
   s.value_type = value;
@@ -101,13 +110,17 @@ ms::Spec make_spec(ScalarType key, ScalarType value, ComparatorKind cmp, ScalarT
 
 std::vector<ms::Spec> all_specs() {
   std::vector<ms::Spec> specs;
-  for (ScalarType key : {ScalarType::int32, ScalarType::int64, ScalarType::float32, ScalarType::float64})
+  for (ScalarType key :
+       {ScalarType::int32, ScalarType::int64, ScalarType::float32, ScalarType::float64})
     for (ScalarType value : {ScalarType::none, ScalarType::uint32})
-      for (ComparatorKind cmp : {ComparatorKind::less, ComparatorKind::greater, ComparatorKind::custom})
+      for (ComparatorKind cmp :
+           {ComparatorKind::less, ComparatorKind::greater, ComparatorKind::custom})
         specs.push_back(make_spec(key, value, cmp));
   specs.push_back(make_spec(ScalarType::float32, ScalarType::uint64, ComparatorKind::less));
-  specs.push_back(make_spec(ScalarType::float32, ScalarType::none, ComparatorKind::less, ScalarType::int32));
-  specs.push_back(make_spec(ScalarType::int64, ScalarType::uint32, ComparatorKind::greater, ScalarType::uint32));
+  specs.push_back(
+      make_spec(ScalarType::float32, ScalarType::none, ComparatorKind::less, ScalarType::int32));
+  specs.push_back(make_spec(ScalarType::int64, ScalarType::uint32, ComparatorKind::greater,
+                            ScalarType::uint32));
   return specs;
 }
 
@@ -128,7 +141,10 @@ Built& built() {
     cccl_cache::Config config = cccl_cache::Config::defaults();
     config.dir = r.dir / "store";
     auto store = cccl_cache::Store::open(config);
-    if (!store) { r.error = store.error().describe(); return r; }
+    if (!store) {
+      r.error = store.error().describe();
+      return r;
+    }
     r.store = *store;
     r.specs = all_specs();
     const auto t0 = std::chrono::steady_clock::now();
@@ -138,10 +154,14 @@ Built& built() {
     for (std::size_t begin = 0; begin < r.specs.size(); begin += width) {
       jobs.clear();
       for (std::size_t i = begin; i < std::min(r.specs.size(), begin + width); ++i)
-        jobs.push_back(std::async(std::launch::async, [&r, i] { return ms::build(r.specs[i], gpu().cc); }));
+        jobs.push_back(
+            std::async(std::launch::async, [&r, i] { return ms::build(r.specs[i], gpu().cc); }));
       for (std::size_t j = 0; j < jobs.size(); ++j) {
         auto res = jobs[j].get();
-        if (!res) { r.error = ms::summary(r.specs[begin + j]) + ": " + res.error().describe(); return r; }
+        if (!res) {
+          r.error = ms::summary(r.specs[begin + j]) + ": " + res.error().describe();
+          return r;
+        }
         r.fresh[begin + j] = std::move(*res);
       }
     }
@@ -154,7 +174,10 @@ Built& built() {
       meta.toolchain = r.fresh[i].toolchain;
       meta.payload_format = cccl_cache::algos::kBuildFormatVersion;
       auto put = r.store->put(ms::cache_key(r.specs[i], gpu().cc), meta, ms::serialize(r.fresh[i]));
-      if (!put) { r.error = put.error().describe(); return r; }
+      if (!put) {
+        r.error = put.error().describe();
+        return r;
+      }
     }
     return r;
   }();
@@ -166,7 +189,9 @@ struct DeviceBuffer {
   explicit DeviceBuffer(std::size_t bytes) {
     if (cuMemAlloc(&ptr, std::max<std::size_t>(bytes, 1)) != CUDA_SUCCESS) ptr = 0;
   }
-  ~DeviceBuffer() { if (ptr) cuMemFree(ptr); }
+  ~DeviceBuffer() {
+    if (ptr) cuMemFree(ptr);
+  }
   void* get() const { return reinterpret_cast<void*>(ptr); }
 };
 
@@ -174,7 +199,8 @@ template <class K>
 std::vector<K> random_keys(std::uint64_t n, std::mt19937_64& rng) {
   std::vector<K> keys(n);
   if constexpr (std::is_floating_point_v<K>) {
-    std::uniform_int_distribution<int> dist(-400000, 400000);  // quarter steps: duplicates, -x and x
+    std::uniform_int_distribution<int> dist(-400000,
+                                            400000);  // quarter steps: duplicates, -x and x
     for (auto& k : keys) k = static_cast<K>(dist(rng)) * K(0.25);
   } else {
     std::uniform_int_distribution<K> dist(-(K(1) << 20), K(1) << 20);
@@ -187,8 +213,10 @@ template <class K>
 bool host_compare(ComparatorKind kind, K a, K b) {
   if (kind == ComparatorKind::less) return a < b;
   if (kind == ComparatorKind::greater) return a > b;
-  if constexpr (std::is_floating_point_v<K>) return std::fabs(a) < std::fabs(b);
-  else return (a & 255) < (b & 255);
+  if constexpr (std::is_floating_point_v<K>)
+    return std::fabs(a) < std::fabs(b);
+  else
+    return (a & 255) < (b & 255);
 }
 
 struct Output {
@@ -198,31 +226,36 @@ struct Output {
 
 // Sorts with `exe`; in_place: keys/values sorted in their input buffers.
 template <class K>
-Output run_sort(const ms::Executable& exe, const std::vector<K>& keys, const std::vector<std::byte>& values,
-                std::size_t value_size, bool in_place, CUstream stream) {
+Output run_sort(const ms::Executable& exe, const std::vector<K>& keys,
+                const std::vector<std::byte>& values, std::size_t value_size, bool in_place,
+                CUstream stream) {
   const std::uint64_t n = keys.size();
   Output out;
-  EXPECT_EQ(exe(nullptr, out.temp_bytes, nullptr, nullptr, nullptr, nullptr, n, stream), CUDA_SUCCESS);
+  EXPECT_EQ(exe(nullptr, out.temp_bytes, nullptr, nullptr, nullptr, nullptr, n, stream),
+            CUDA_SUCCESS);
   EXPECT_EQ(out.temp_bytes, exe.temp_storage_bytes(n));
   DeviceBuffer d_keys_in(n * sizeof(K)), d_keys_out(n * sizeof(K));
   DeviceBuffer d_vals_in(n * value_size), d_vals_out(n * value_size), d_temp(out.temp_bytes);
   EXPECT_EQ(cuMemcpyHtoD(d_keys_in.ptr, keys.data(), n * sizeof(K)), CUDA_SUCCESS);
-  EXPECT_EQ(cuMemsetD8(d_keys_out.ptr, 0xab, std::max<std::uint64_t>(n * sizeof(K), 1)), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemsetD8(d_keys_out.ptr, 0xab, std::max<std::uint64_t>(n * sizeof(K), 1)),
+            CUDA_SUCCESS);
   if (value_size) {
     EXPECT_EQ(cuMemcpyHtoD(d_vals_in.ptr, values.data(), n * value_size), CUDA_SUCCESS);
-    EXPECT_EQ(cuMemsetD8(d_vals_out.ptr, 0xab, std::max<std::uint64_t>(n * value_size, 1)), CUDA_SUCCESS);
+    EXPECT_EQ(cuMemsetD8(d_vals_out.ptr, 0xab, std::max<std::uint64_t>(n * value_size, 1)),
+              CUDA_SUCCESS);
   }
   const DeviceBuffer& keys_dst = in_place ? d_keys_in : d_keys_out;
   const DeviceBuffer& vals_dst = in_place ? d_vals_in : d_vals_out;
   std::size_t temp_bytes = out.temp_bytes;
-  EXPECT_EQ(exe(d_temp.get(), temp_bytes, d_keys_in.get(), value_size ? d_vals_in.get() : nullptr, keys_dst.get(),
-                value_size ? vals_dst.get() : nullptr, n, stream),
+  EXPECT_EQ(exe(d_temp.get(), temp_bytes, d_keys_in.get(), value_size ? d_vals_in.get() : nullptr,
+                keys_dst.get(), value_size ? vals_dst.get() : nullptr, n, stream),
             CUDA_SUCCESS);
   EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
   out.keys.resize(n * sizeof(K));
   out.values.resize(n * value_size);
   EXPECT_EQ(cuMemcpyDtoH(out.keys.data(), keys_dst.ptr, n * sizeof(K)), CUDA_SUCCESS);
-  if (value_size) EXPECT_EQ(cuMemcpyDtoH(out.values.data(), vals_dst.ptr, n * value_size), CUDA_SUCCESS);
+  if (value_size)
+    EXPECT_EQ(cuMemcpyDtoH(out.values.data(), vals_dst.ptr, n * value_size), CUDA_SUCCESS);
   return out;
 }
 
@@ -269,7 +302,8 @@ void check_spec(std::size_t index, const std::vector<std::uint64_t>& sizes) {
     const Output l = run_sort<K>(**loaded, keys, values, value_size, /*in_place=*/true, stream);
     EXPECT_EQ(f.temp_bytes, l.temp_bytes);
     ASSERT_EQ(f.keys.size(), n * sizeof(K));
-    EXPECT_EQ(std::memcmp(f.keys.data(), want_keys.data(), f.keys.size()), 0) << "fresh keys differ from std::stable_sort";
+    EXPECT_EQ(std::memcmp(f.keys.data(), want_keys.data(), f.keys.size()), 0)
+        << "fresh keys differ from std::stable_sort";
     EXPECT_TRUE(f.keys == l.keys) << "fresh and loaded keys differ";
     EXPECT_TRUE(f.values == want_values) << "fresh values differ from std::stable_sort";
     EXPECT_TRUE(f.values == l.values) << "fresh and loaded values differ";
@@ -279,10 +313,14 @@ void check_spec(std::size_t index, const std::vector<std::uint64_t>& sizes) {
 
 void check_index(std::size_t i, const std::vector<std::uint64_t>& sizes) {
   switch (built().specs[i].key_type) {
-    case ScalarType::int32: return check_spec<std::int32_t>(i, sizes);
-    case ScalarType::int64: return check_spec<std::int64_t>(i, sizes);
-    case ScalarType::float32: return check_spec<float>(i, sizes);
-    default: return check_spec<double>(i, sizes);
+    case ScalarType::int32:
+      return check_spec<std::int32_t>(i, sizes);
+    case ScalarType::int64:
+      return check_spec<std::int64_t>(i, sizes);
+    case ScalarType::float32:
+      return check_spec<float>(i, sizes);
+    default:
+      return check_spec<double>(i, sizes);
   }
 }
 
@@ -304,8 +342,10 @@ TEST(ExecutableGpu, LargeSortsOf2Pow26) {
   SKIP_WITHOUT_GPU();
   const auto& specs = built().specs;
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    const bool float_keys = specs[i] == make_spec(ScalarType::float32, ScalarType::none, ComparatorKind::less);
-    const bool int64_pairs = specs[i] == make_spec(ScalarType::int64, ScalarType::uint32, ComparatorKind::less);
+    const bool float_keys =
+        specs[i] == make_spec(ScalarType::float32, ScalarType::none, ComparatorKind::less);
+    const bool int64_pairs =
+        specs[i] == make_spec(ScalarType::int64, ScalarType::uint32, ComparatorKind::less);
     if (float_keys || int64_pairs) check_index(i, {1ull << 26});
   }
 }
@@ -318,7 +358,8 @@ TEST(ExecutableGpu, TooSmallTempStorageIsInvalidValue) {
   const std::uint64_t n = 10000;
   DeviceBuffer keys(n * 8), temp(exe->temp_storage_bytes(n));
   std::size_t bytes = exe->temp_storage_bytes(n) - 1;
-  EXPECT_EQ((*exe)(temp.get(), bytes, keys.get(), nullptr, keys.get(), nullptr, n, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ((*exe)(temp.get(), bytes, keys.get(), nullptr, keys.get(), nullptr, n, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
 }
 
 TEST(ExecutableGpu, BindRejectsAnotherCcAndAbsentDevice) {

@@ -2,11 +2,11 @@
 // (CCCL 3.0.1, driven through our runtime policy) answers, for every key / value /
 // offset combination, several policies and many sizes. No GPU needed: the dispatch's
 // size path makes no driver call.
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <limits>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "merge_sort/dispatch.hpp"
 
@@ -15,7 +15,8 @@ namespace {
 using cccl_cache::algos::ScalarType;
 namespace d = cccl_cache::algos::merge_sort::detail;
 
-d::DispatchParams policy(int threads, int items_per_thread, std::uint64_t bs_vsmem, std::uint64_t merge_vsmem) {
+d::DispatchParams policy(int threads, int items_per_thread, std::uint64_t bs_vsmem,
+                         std::uint64_t merge_vsmem) {
   d::DispatchParams p;
   p.ptx_version = 900;
   p.dependent_launch = true;
@@ -29,10 +30,11 @@ d::DispatchParams policy(int threads, int items_per_thread, std::uint64_t bs_vsm
 std::vector<std::uint64_t> sizes_for(ScalarType offset) {
   std::vector<std::uint64_t> sizes;
   for (std::uint64_t n = 0; n <= 40; ++n) sizes.push_back(n);
-  for (std::uint64_t n : {97ull, 255ull, 256ull, 257ull, 1023ull, 2047ull, 2048ull, 2049ull, 4351ull,
-                          4352ull, 4353ull, 7679ull, 7680ull, 7681ull, 65521ull, 65536ull, 65537ull,
-                          1000003ull, 1ull << 20, (1ull << 20) + 1, 16777213ull, 1ull << 24, 1ull << 26,
-                          (1ull << 28) + 3})
+  for (std::uint64_t n :
+       {97ull,      255ull,           256ull,      257ull,     1023ull,    2047ull,
+        2048ull,    2049ull,          4351ull,     4352ull,    4353ull,    7679ull,
+        7680ull,    7681ull,          65521ull,    65536ull,   65537ull,   1000003ull,
+        1ull << 20, (1ull << 20) + 1, 16777213ull, 1ull << 24, 1ull << 26, (1ull << 28) + 3})
     sizes.push_back(n);
   sizes.push_back(std::numeric_limits<std::int32_t>::max());
   if (offset != ScalarType::int32) {
@@ -49,14 +51,19 @@ std::vector<std::uint64_t> sizes_for(ScalarType offset) {
 
 std::uint64_t max_items(ScalarType offset) {
   switch (offset) {
-    case ScalarType::int32: return std::numeric_limits<std::int32_t>::max();
-    case ScalarType::uint32: return std::numeric_limits<std::uint32_t>::max();
-    case ScalarType::int64: return std::numeric_limits<std::int64_t>::max();
-    default: return std::numeric_limits<std::uint64_t>::max();
+    case ScalarType::int32:
+      return std::numeric_limits<std::int32_t>::max();
+    case ScalarType::uint32:
+      return std::numeric_limits<std::uint32_t>::max();
+    case ScalarType::int64:
+      return std::numeric_limits<std::int64_t>::max();
+    default:
+      return std::numeric_limits<std::uint64_t>::max();
   }
 }
 
-std::size_t cub_answer(d::DispatchFn fn, const d::DispatchParams& p, std::uint64_t n, CUresult& rc) {
+std::size_t cub_answer(d::DispatchFn fn, const d::DispatchParams& p, std::uint64_t n,
+                       CUresult& rc) {
   std::size_t bytes = 12345;  // must be overwritten
   rc = fn(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, n, nullptr);
   return bytes;
@@ -64,17 +71,17 @@ std::size_t cub_answer(d::DispatchFn fn, const d::DispatchParams& p, std::uint64
 
 TEST(TempStorage, ClosedFormEqualsCubDispatchForEveryCombination) {
   const std::vector<d::DispatchParams> policies = {
-      policy(256, 17, 0, 0),        // CUB's sm_60+ policy for 4-byte keys
-      policy(512, 15, 0, 0),        // CUB's sm_52 policy
-      policy(256, 11, 0, 0),
-      policy(64, 3, 0, 0),
+      policy(256, 17, 0, 0),  // CUB's sm_60+ policy for 4-byte keys
+      policy(512, 15, 0, 0),  // CUB's sm_52 policy
+      policy(256, 11, 0, 0),        policy(64, 3, 0, 0),
       policy(128, 7, 20480, 18432),  // virtual shared memory (large types)
       policy(64, 1, 1000, 4096),
   };
   int checked = 0;
   for (std::size_t key : {1u, 2u, 4u, 8u}) {
     for (std::size_t value : {0u, 1u, 2u, 4u, 8u}) {
-      for (ScalarType offset : {ScalarType::int32, ScalarType::uint32, ScalarType::int64, ScalarType::uint64}) {
+      for (ScalarType offset :
+           {ScalarType::int32, ScalarType::uint32, ScalarType::int64, ScalarType::uint64}) {
         const d::DispatchFn fn = d::select_dispatch(key, value, offset);
         ASSERT_NE(fn, nullptr) << key << "/" << value;
         for (const auto& p : policies) {
@@ -85,7 +92,8 @@ TEST(TempStorage, ClosedFormEqualsCubDispatchForEveryCombination) {
             ASSERT_EQ(rc, CUDA_SUCCESS);
             ASSERT_EQ(layout.bytes(n), expected)
                 << "key " << key << " value " << value << " offset " << static_cast<int>(offset)
-                << " tile " << p.items_per_tile << " vsmem " << p.block_sort_vsmem_per_block << " n " << n;
+                << " tile " << p.items_per_tile << " vsmem " << p.block_sort_vsmem_per_block
+                << " n " << n;
             ++checked;
           }
         }
@@ -127,7 +135,8 @@ TEST(TempStorage, TooSmallTempStorageIsInvalidValue) {
   const d::TempLayout layout = d::make_layout(4, 0, ScalarType::int64, p);
   std::size_t bytes = layout.bytes(5000) - 1;
   alignas(256) static unsigned char fake[1];
-  EXPECT_EQ(fn(p, fake, bytes, fake, nullptr, fake, nullptr, 5000, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(fn(p, fake, bytes, fake, nullptr, fake, nullptr, 5000, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
 }
 
 TEST(TempStorage, UnsupportedSizesHaveNoDispatch) {

@@ -14,7 +14,8 @@ namespace {
 using algos::detail::driver_error;
 
 Result<CUfunction> resolve(CUlibrary lib, const std::string& name, int min_block_threads) {
-  if (name.empty()) return fail(ErrorCode::invalid_argument, "bind: build result has an empty kernel name");
+  if (name.empty())
+    return fail(ErrorCode::invalid_argument, "bind: build result has an empty kernel name");
   CUkernel kernel = nullptr;
   if (CUresult rc = cuLibraryGetKernel(&kernel, lib, name.c_str()); rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error(("cuLibraryGetKernel(" + name + ")").c_str(), rc));
@@ -51,16 +52,19 @@ Result<Executable> bind(const BuildResult& result, int device) {
   const detail::DispatchFn dispatch =
       detail::select_dispatch(key_size, value_size, result.spec.offset_type);
   if (dispatch == nullptr)
-    return fail(ErrorCode::unsupported, "bind: unsupported merge sort types (" + summary(result.spec) + ")");
+    return fail(ErrorCode::unsupported,
+                "bind: unsupported merge sort types (" + summary(result.spec) + ")");
   if (policy.block_threads == 0 || policy.block_threads > 1024 || policy.items_per_tile == 0 ||
       policy.items_per_tile % policy.block_threads != 0 || policy.items_per_tile > (1u << 20))
-    return fail(ErrorCode::invalid_argument,
-                "bind: implausible merge sort policy (block_threads " +
-                    std::to_string(policy.block_threads) + ", items_per_tile " +
-                    std::to_string(policy.items_per_tile) + ")");
-  if (result.cubin.empty()) return fail(ErrorCode::invalid_argument, "bind: build result has no cubin");
+    return fail(ErrorCode::invalid_argument, "bind: implausible merge sort policy (block_threads " +
+                                                 std::to_string(policy.block_threads) +
+                                                 ", items_per_tile " +
+                                                 std::to_string(policy.items_per_tile) + ")");
+  if (result.cubin.empty())
+    return fail(ErrorCode::invalid_argument, "bind: build result has no cubin");
 
-  if (CUresult rc = cuInit(0); rc != CUDA_SUCCESS) return tl::unexpected(driver_error("cuInit", rc));
+  if (CUresult rc = cuInit(0); rc != CUDA_SUCCESS)
+    return tl::unexpected(driver_error("cuInit", rc));
   int count = 0;
   if (CUresult rc = cuDeviceGetCount(&count); rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error("cuDeviceGetCount", rc));
@@ -79,8 +83,9 @@ Result<Executable> bind(const BuildResult& result, int device) {
     return tl::unexpected(driver_error("cuDeviceGetAttribute", rc));
   const auto device_cc = static_cast<std::uint32_t>(major * 10 + minor);
   if (device_cc != result.cc)
-    return fail(ErrorCode::unsupported, "bind: the build result is for sm_" + std::to_string(result.cc) +
-                                            " but device " + std::to_string(device) + " is sm_" +
+    return fail(ErrorCode::unsupported, "bind: the build result is for sm_" +
+                                            std::to_string(result.cc) + " but device " +
+                                            std::to_string(device) + " is sm_" +
                                             std::to_string(device_cc) + "; build for this device");
 
   auto state = std::make_unique<Executable::State>();
@@ -96,7 +101,8 @@ Result<Executable> bind(const BuildResult& result, int device) {
   const int block_threads = static_cast<int>(policy.block_threads);
   auto block_sort = resolve(state->library.get(), result.block_sort_kernel, block_threads);
   if (!block_sort) return tl::unexpected(block_sort.error());
-  auto partition = resolve(state->library.get(), result.partition_kernel, 256);  // CUB launches it with 256
+  auto partition =
+      resolve(state->library.get(), result.partition_kernel, 256);  // CUB launches it with 256
   if (!partition) return tl::unexpected(partition.error());
   auto merge = resolve(state->library.get(), result.merge_kernel, block_threads);
   if (!merge) return tl::unexpected(merge.error());
@@ -125,13 +131,14 @@ Executable& Executable::operator=(Executable&&) noexcept = default;
 Executable::~Executable() = default;
 
 std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexcept {
-  return state_->layout.bytes(num_items);
+  return state_ ? state_->layout.bytes(num_items) : 0;
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                 const void* d_keys_in, const void* d_values_in, void* d_keys_out,
                                 void* d_values_out, std::uint64_t num_items,
                                 CUstream stream) const noexcept {
+  if (!state_) return CUDA_ERROR_INVALID_HANDLE;  // moved from
   const State& s = *state_;
   if (d_temp_storage == nullptr) {
     if (num_items > s.layout.max_items) return CUDA_ERROR_INVALID_VALUE;

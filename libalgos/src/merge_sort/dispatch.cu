@@ -121,8 +121,8 @@ struct DriverLauncherFactory {
 
   DriverLauncher operator()(dim3 grid, dim3 block, std::size_t shared_mem, cudaStream_t stream,
                             bool dependent_launch = false) const {
-    return DriverLauncher{grid, block, shared_mem, stream,
-                          dependent_launch && params->dependent_launch, status};
+    return DriverLauncher{
+        grid, block, shared_mem, stream, dependent_launch && params->dependent_launch, status};
   }
   cudaError_t PtxVersion(int& version) const {
     version = params->ptx_version;
@@ -137,10 +137,9 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::uint64_t num_items, CUstream stream) noexcept {
   using KeyT = Bytes<K>;
   using ValueT = std::conditional_t<V == 0, cub::NullType, Bytes<V>>;
-  using Dispatch =
-      cub::DispatchMergeSort<KeyT*, ValueT*, KeyT*, ValueT*, OffsetT, EmptyCompare,
-                             RuntimePolicyHub, BoundKernels, DriverLauncherFactory,
-                             RuntimeVSMemHelper>;
+  using Dispatch = cub::DispatchMergeSort<KeyT*, ValueT*, KeyT*, ValueT*, OffsetT, EmptyCompare,
+                                          RuntimePolicyHub, BoundKernels, DriverLauncherFactory,
+                                          RuntimeVSMemHelper>;
   if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
     return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
@@ -158,33 +157,49 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 template <std::size_t K, std::size_t V>
 DispatchFn for_offset(ScalarType offset_type) noexcept {
   switch (offset_type) {
-    case ScalarType::int32: return &run_dispatch<K, V, std::int32_t>;
-    case ScalarType::uint32: return &run_dispatch<K, V, std::uint32_t>;
-    case ScalarType::int64: return &run_dispatch<K, V, std::int64_t>;
-    case ScalarType::uint64: return &run_dispatch<K, V, std::uint64_t>;
-    default: return nullptr;
+    case ScalarType::int32:
+      return &run_dispatch<K, V, std::int32_t>;
+    case ScalarType::uint32:
+      return &run_dispatch<K, V, std::uint32_t>;
+    case ScalarType::int64:
+      return &run_dispatch<K, V, std::int64_t>;
+    case ScalarType::uint64:
+      return &run_dispatch<K, V, std::uint64_t>;
+    default:
+      return nullptr;
   }
 }
 
 template <std::size_t K>
 DispatchFn for_value(std::size_t value_size, ScalarType offset_type) noexcept {
   switch (value_size) {
-    case 0: return for_offset<K, 0>(offset_type);
-    case 1: return for_offset<K, 1>(offset_type);
-    case 2: return for_offset<K, 2>(offset_type);
-    case 4: return for_offset<K, 4>(offset_type);
-    case 8: return for_offset<K, 8>(offset_type);
-    default: return nullptr;
+    case 0:
+      return for_offset<K, 0>(offset_type);
+    case 1:
+      return for_offset<K, 1>(offset_type);
+    case 2:
+      return for_offset<K, 2>(offset_type);
+    case 4:
+      return for_offset<K, 4>(offset_type);
+    case 8:
+      return for_offset<K, 8>(offset_type);
+    default:
+      return nullptr;
   }
 }
 
 std::uint64_t offset_max(ScalarType offset_type) noexcept {
   switch (offset_type) {
-    case ScalarType::int32: return std::numeric_limits<std::int32_t>::max();
-    case ScalarType::uint32: return std::numeric_limits<std::uint32_t>::max();
-    case ScalarType::int64: return std::numeric_limits<std::int64_t>::max();
-    case ScalarType::uint64: return std::numeric_limits<std::uint64_t>::max();
-    default: return 0;
+    case ScalarType::int32:
+      return std::numeric_limits<std::int32_t>::max();
+    case ScalarType::uint32:
+      return std::numeric_limits<std::uint32_t>::max();
+    case ScalarType::int64:
+      return std::numeric_limits<std::int64_t>::max();
+    case ScalarType::uint64:
+      return std::numeric_limits<std::uint64_t>::max();
+    default:
+      return 0;
   }
 }
 
@@ -193,18 +208,24 @@ std::uint64_t offset_max(ScalarType offset_type) noexcept {
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
                            ScalarType offset_type) noexcept {
   switch (key_size) {
-    case 1: return for_value<1>(value_size, offset_type);
-    case 2: return for_value<2>(value_size, offset_type);
-    case 4: return for_value<4>(value_size, offset_type);
-    case 8: return for_value<8>(value_size, offset_type);
-    default: return nullptr;
+    case 1:
+      return for_value<1>(value_size, offset_type);
+    case 2:
+      return for_value<2>(value_size, offset_type);
+    case 4:
+      return for_value<4>(value_size, offset_type);
+    case 8:
+      return for_value<8>(value_size, offset_type);
+    default:
+      return nullptr;
   }
 }
 
 TempLayout make_layout(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
                        const DispatchParams& params) noexcept {
   TempLayout layout;
-  layout.items_per_tile = params.items_per_tile > 0 ? static_cast<std::uint64_t>(params.items_per_tile) : 1;
+  layout.items_per_tile =
+      params.items_per_tile > 0 ? static_cast<std::uint64_t>(params.items_per_tile) : 1;
   layout.key_size = key_size;
   layout.value_size = value_size;
   layout.offset_size = offset_max(offset_type) > std::numeric_limits<std::uint32_t>::max() ? 8 : 4;

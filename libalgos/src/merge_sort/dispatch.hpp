@@ -2,10 +2,10 @@
 // nvcc), and the closed-form temp-storage size. Private to libalgos.
 #pragma once
 
+#include <cuda.h>
+
 #include <cstddef>
 #include <cstdint>
-
-#include <cuda.h>
 
 #include "cccl_cache/algos/types.hpp"
 
@@ -48,21 +48,22 @@ DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
 struct TempLayout {
   std::uint64_t items_per_tile = 1;
   std::uint64_t key_size = 0;
-  std::uint64_t value_size = 0;   // 0 for keys only
+  std::uint64_t value_size = 0;  // 0 for keys only
   std::uint64_t offset_size = 0;
   std::uint64_t vsmem_per_tile = 0;  // max(block sort, merge) virtual shared memory per block
-  std::uint64_t max_items = 0;    // largest count the offset type can index
+  std::uint64_t max_items = 0;       // largest count the offset type can index
 
-  static constexpr std::uint64_t round256(std::uint64_t x) noexcept { return (x + 255) & ~std::uint64_t{255}; }
+  static constexpr std::uint64_t round256(std::uint64_t x) noexcept {
+    return (x + 255) & ~std::uint64_t{255};
+  }
 
   // 0 for num_items == 0 or num_items > max_items.
   std::size_t bytes(std::uint64_t num_items) const noexcept {
     if (num_items == 0 || num_items > max_items) return 0;
     const std::uint64_t tiles = num_items / items_per_tile + (num_items % items_per_tile != 0);
-    return static_cast<std::size_t>(round256((1 + tiles) * offset_size) +
-                                    round256(num_items * key_size) +
-                                    round256(num_items * value_size) +
-                                    round256(tiles * vsmem_per_tile) + 255);
+    return static_cast<std::size_t>(
+        round256((1 + tiles) * offset_size) + round256(num_items * key_size) +
+        round256(num_items * value_size) + round256(tiles * vsmem_per_tile) + 255);
   }
 };
 

@@ -15,6 +15,9 @@ namespace cccl_cache::algos::merge_sort {
 // Move-only. Holds the loaded library, the per-device functions and every device
 // fact its calls need, all fixed at bind time: a call makes no device, context,
 // attribute or store query and allocates nothing. Calls are thread-safe (const).
+// The bound device's primary context must be current on the calling thread (as after
+// cudaSetDevice). A moved-from Executable may only be assigned to or destroyed (its
+// operator() returns CUDA_ERROR_INVALID_HANDLE, temp_storage_bytes 0).
 class Executable {
  public:
   Executable(Executable&&) noexcept;
