@@ -1,6 +1,7 @@
 #include "dir_safety.hpp"
 
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,11 +18,27 @@ std::string octal(mode_t m) {
 }
 }  // namespace
 
+const char* network_filesystem_name(long fs_type) {
+  switch (static_cast<unsigned long>(fs_type) & 0xffffffffu) {
+    case 0x6969: return "NFS";
+    case 0xff534d42: return "CIFS";
+    case 0xfe534d42: return "SMB2";
+    case 0x517b: return "SMB";
+    case 0x0bd00bd0: return "Lustre";
+    case 0x47504653: return "GPFS";
+    case 0x00c36400: return "CephFS";
+    case 0x013111a8: return "IBRIX";
+    case 0x19830326: return "BeeGFS";
+    default: return nullptr;
+  }
+}
+
 Result<DirInfo> prepare_dir(const Config& config) {
   DirInfo info;
   if (config.dir.empty()) return fail(ErrorCode::invalid_argument, "cache directory is empty; set dir or CCCL_CACHE_DIR");
   info.path = config.dir;
-  const mode_t mode = config.shared ? 0770 : 0700;
+  // Shared: setgid so that files created inside belong to the directory's group.
+  const mode_t mode = config.shared ? 02770 : 0700;
   struct stat st {};
   if (::stat(info.path.c_str(), &st) != 0) {
     if (errno != ENOENT)
@@ -55,6 +72,13 @@ Result<DirInfo> prepare_dir(const Config& config) {
                                            std::to_string(::geteuid()) +
                                            "); use your own cache directory, or set shared = true (CCCL_CACHE_SHARED=1) "
                                            "if it is a deliberate shared cache");
+  struct statfs fs {};
+  if (::statfs(info.path.c_str(), &fs) == 0)
+    if (const char* net = network_filesystem_name(static_cast<long>(fs.f_type)); net && !config.read_only)
+      return fail(ErrorCode::unsupported, where + " is on a network filesystem (" + net +
+                                              "): LMDB's locks and memory map are not coherent there and the cache "
+                                              "would corrupt. Use a local directory (e.g. under /tmp or /var/tmp), or "
+                                              "set read_only = true for a prewarmed image");
   info.exists = true;
   info.dev = st.st_dev;
   info.ino = st.st_ino;

@@ -19,9 +19,13 @@ struct DirInfo {
   bool has_data = false;  // data.mdb is present
 };
 
-// Creates config.dir (mode 0700, or 0770 when shared, whatever the umask) unless
+// Creates config.dir (mode 0700, or 02770 when shared, whatever the umask) unless
 // read-only, then refuses it with ErrorCode::permission when it is world-writable,
-// group-writable without `shared`, or owned by another user without `shared`.
+// group-writable without `shared`, or owned by another user without `shared`, and
+// with ErrorCode::unsupported when it is on a network filesystem (unless read-only).
 Result<DirInfo> prepare_dir(const Config& config);
+
+// "NFS", "Lustre", ... for a statfs f_type of a network filesystem; null otherwise.
+const char* network_filesystem_name(long fs_type);
 
 }  // namespace cccl_cache::detail

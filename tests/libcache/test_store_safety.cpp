@@ -2,6 +2,7 @@
 // and read-only opens that write nothing.
 #include <sys/stat.h>
 
+#include "dir_safety.hpp"
 #include "test_util.hpp"
 
 namespace cccl_cache {
@@ -34,7 +35,7 @@ TEST(StoreSafety, CreatesDirectoryOwnerOnlyWhateverTheUmask) {
   ASSERT_TRUE(store) << store.error().describe();
   ASSERT_TRUE(shared) << shared.error().describe();
   EXPECT_EQ(mode_of(dir / "a/b/cache"), 0700u);
-  EXPECT_EQ(mode_of(dir / "shared"), 0770u);
+  EXPECT_EQ(mode_of(dir / "shared"), 02770u);
   EXPECT_EQ(mode_of(dir / "a/b/cache/data.mdb") & 0077u, 0u);
 }
 
@@ -146,6 +147,14 @@ TEST(StoreSafety, ReadOnlyOpenOfAbsentDirectoryMissesAndCreatesNothing) {
   ASSERT_TRUE(store) << store.error().describe();
   EXPECT_FALSE((*store)->get(make_key(1))->has_value());
   EXPECT_FALSE(std::filesystem::exists(dir / "absent"));
+}
+
+TEST(StoreSafety, NetworkFilesystemsAreRecognised) {
+  EXPECT_STREQ(detail::network_filesystem_name(0x6969), "NFS");
+  EXPECT_STREQ(detail::network_filesystem_name(0x0bd00bd0), "Lustre");
+  EXPECT_STREQ(detail::network_filesystem_name(0x47504653), "GPFS");
+  EXPECT_EQ(detail::network_filesystem_name(0xef53), nullptr);     // ext4
+  EXPECT_EQ(detail::network_filesystem_name(0x01021994), nullptr); // tmpfs
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ struct Config {
   bool disabled = false;
   // Open without writing anything (read-only media, prewarmed images). Env: CCCL_CACHE_READ_ONLY=1.
   bool read_only = false;
-  // Shared cache: group members may read and write (directory 0770/2770, files 0660),
+  // Shared cache: group members may read and write (directory 02770: setgid, files 0660),
   // and a directory owned by another user is accepted. Env: CCCL_CACHE_SHARED=1.
   bool shared = false;
   // Last-use stamps are flushed in batches at most this often (seconds). Default 60.

@@ -72,7 +72,8 @@ class Store {
  public:
   // Opens (creating if needed, unless config.read_only) the store at config.dir.
   // Errors: permission (foreign-owned, group-writable without `shared`, or
-  // world-writable dir; the message says what to run), io, lmdb. A disabled config
+  // world-writable dir; the message says what to run), unsupported (a writable store on
+  // a network filesystem), io, lmdb. A disabled config
   // yields a store whose gets miss and whose puts do nothing, and creates no file. A
   // directory this process cannot write opens read-only; one that is absent and
   // cannot be created (or absent with read_only) yields an empty read-only store.
