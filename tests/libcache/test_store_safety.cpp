@@ -2,6 +2,9 @@
 // and read-only opens that write nothing.
 #include <sys/stat.h>
 
+#include <spdlog/sinks/ostream_sink.h>
+
+#include "cccl_cache/cache/log.hpp"
 #include "dir_safety.hpp"
 #include "test_util.hpp"
 
@@ -85,41 +88,51 @@ TEST(StoreSafety, ForeignOwnedDirectoryIsRefused) {
 
 // Opens the store in a child as an unprivileged user (when root) so that the
 // directory's permission bits really apply, then checks reads work and writes fail.
+// Two cases: lock.mdb writable (read-only with locking) and not (no locking: an
+// immutable image).
 TEST(StoreSafety, ReadOnlyDirectoryOpensReadOnlyAndWritesNothing) {
   test::TempDir dir;
-  const auto cache = dir / "c";
-  populate(cache, 5);
-  if (::geteuid() == 0) {
-    ::chmod(dir.path().c_str(), 0755);  // let the unprivileged child reach the cache
-    for (auto p : {cache, cache / "data.mdb", cache / "lock.mdb"}) ASSERT_EQ(::chown(p.c_str(), kNobody, kNobody), 0);
-  }
-  ::chmod((cache / "data.mdb").c_str(), 0444);
-  ::chmod((cache / "lock.mdb").c_str(), 0444);
-  ::chmod(cache.c_str(), 0555);
-  const auto data_time = std::filesystem::last_write_time(cache / "data.mdb");
-  const auto lock_time = std::filesystem::last_write_time(cache / "lock.mdb");
-  int rc = test::run_child([&] {
-    if (::geteuid() == 0 && (::setgid(kNobody) != 0 || ::setuid(kNobody) != 0)) return 10;
-    if (::access(cache.c_str(), W_OK) == 0) return 11;  // the test would prove nothing
-    auto store = Store::open(test::test_config(cache));
-    if (!store) return 12;
-    if (!(*store)->read_only()) return 13;
-    for (int i = 0; i < 5; ++i) {
-      auto got = (*store)->get(make_key(i));
-      if (!got || !got->has_value() || (*got)->payload != make_payload(i)) return 14;
+  if (::geteuid() == 0) ::chmod(dir.path().c_str(), 0755);  // let the unprivileged child reach the caches
+  for (bool lock_writable : {false, true}) {
+    SCOPED_TRACE(lock_writable ? "lock.mdb writable" : "lock.mdb read-only");
+    const auto cache = dir / (lock_writable ? "with-lock" : "no-lock");
+    populate(cache, 5);
+    if (::geteuid() == 0) {
+      for (auto p : {cache, cache / "data.mdb", cache / "lock.mdb"}) ASSERT_EQ(::chown(p.c_str(), kNobody, kNobody), 0);
     }
-    if (!(*store)->get(make_key(99)) || (*store)->get(make_key(99))->has_value()) return 15;
-    auto put = (*store)->put(make_key(50), make_meta(50), make_payload(50));
-    if (put || put.error().code != ErrorCode::read_only) return 16;
-    auto s = (*store)->stats();
-    if (!s || s->entries != 5 || s->hits != 5) return 17;
-    if (!(*store)->flush()) return 18;  // nothing to write: fine
-    return 0;
-  });
-  EXPECT_EQ(rc, 0);
-  EXPECT_EQ(std::filesystem::last_write_time(cache / "data.mdb"), data_time);
-  EXPECT_EQ(std::filesystem::last_write_time(cache / "lock.mdb"), lock_time);
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(cache), {}), 2);
+    ::chmod((cache / "data.mdb").c_str(), 0444);
+    ::chmod((cache / "lock.mdb").c_str(), lock_writable ? 0644 : 0444);
+    ::chmod(cache.c_str(), 0555);
+    const auto data_time = std::filesystem::last_write_time(cache / "data.mdb");
+    int rc = test::run_child([&] {
+      if (::geteuid() == 0 && (::setgid(kNobody) != 0 || ::setuid(kNobody) != 0)) return 10;
+      if (::access(cache.c_str(), W_OK) == 0) return 11;  // the test would prove nothing
+      if ((::access((cache / "lock.mdb").c_str(), W_OK) == 0) != lock_writable) return 19;
+      std::ostringstream log;
+      auto capture = std::make_shared<spdlog::logger>("t", std::make_shared<spdlog::sinks::ostream_sink_mt>(log));
+      capture->set_level(spdlog::level::info);
+      set_logger(capture);
+      auto store = Store::open(test::test_config(cache));
+      if (!store) return 12;
+      if (!(*store)->read_only()) return 13;
+      const bool nolock = log.str().find("without locking") != std::string::npos;
+      if (nolock == lock_writable) return 20;  // the intended LMDB mode was not used
+      for (int i = 0; i < 5; ++i) {
+        auto got = (*store)->get(make_key(i));
+        if (!got || !got->has_value() || (*got)->payload != make_payload(i)) return 14;
+      }
+      if (!(*store)->get(make_key(99)) || (*store)->get(make_key(99))->has_value()) return 15;
+      auto put = (*store)->put(make_key(50), make_meta(50), make_payload(50));
+      if (put || put.error().code != ErrorCode::read_only) return 16;
+      auto s = (*store)->stats();
+      if (!s || s->entries != 5 || s->hits != 5) return 17;
+      if (!(*store)->flush()) return 18;  // nothing to write: fine
+      return 0;
+    });
+    EXPECT_EQ(rc, 0);
+    EXPECT_EQ(std::filesystem::last_write_time(cache / "data.mdb"), data_time);
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(cache), {}), 2);
+  }
 }
 
 TEST(StoreSafety, ReadOnlyConfigOnWritableDirectoryWritesNothing) {
