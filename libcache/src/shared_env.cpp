@@ -61,6 +61,7 @@ std::uint64_t fork_generation() noexcept { return g_generation.load(std::memory_
 Result<std::shared_ptr<SharedEnv>> SharedEnv::acquire(const Config& config, const DirInfo& dir) {
   install_fork_handlers();
   std::lock_guard lock(g_registry_mu);
+  std::erase_if(g_registry, [](const auto& kv) { return kv.second.expired(); });
   auto& slot = g_registry[{dir.dev, dir.ino}];
   if (auto existing = slot.lock(); existing && !existing->stale()) return existing;
   std::shared_ptr<SharedEnv> env(new SharedEnv());

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "cccl_cache/cache/config.hpp"
 #include "cccl_cache/cache/key.hpp"
@@ -69,6 +70,13 @@ class SharedEnv {
   PendingBatch pending;  // guarded by pending_mu
   std::chrono::steady_clock::time_point last_flush;  // guarded by pending_mu
 
+  // Returns true the first time it is called for `key` in this process and environment
+  // (unusable entries are logged once).
+  bool first_report(const CacheKey& key) {
+    std::lock_guard lock(reported_mu_);
+    return reported_.insert(key).second;
+  }
+
  private:
   SharedEnv() = default;
   Result<void> open(const Config& config, const DirInfo& dir);
@@ -93,6 +101,8 @@ class SharedEnv {
   std::uint64_t max_map_size_ = 0;
   std::shared_mutex resize_mu_;  // shared: an open txn; exclusive: a map resize
   lmdb::ReadTxnPool read_pool_;
+  std::mutex reported_mu_;
+  std::unordered_set<CacheKey, CacheKeyHash> reported_;
 };
 
 template <class Fn>

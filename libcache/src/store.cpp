@@ -32,12 +32,7 @@ std::shared_ptr<SharedEnv> Store::Impl::env() {
 }
 
 void Store::Impl::on_corrupt(const std::shared_ptr<SharedEnv>& env, const CacheKey& key, const Error& why) {
-  bool first = false;
-  {
-    std::lock_guard lock(logged_mu);
-    first = logged.insert(key).second;
-  }
-  if (first)
+  if (env->first_report(key))
     logger()->warn("cache entry {} in {} is unusable ({}); {}", key.to_string(), dir.path.string(), why.message,
                    env->read_only() ? "ignoring it (read-only store)" : "dropping it");
   if (env->read_only()) {
@@ -96,8 +91,7 @@ Result<std::optional<Entry>> Store::Impl::read(const CacheKey& key) {
   }
   if (bad) {
     if (bad->code == ErrorCode::format) {  // another format version: a miss, left for its writer
-      std::lock_guard lock(logged_mu);
-      if (logged.insert(key).second) logger()->info("cache entry {}: {}", key.to_string(), bad->message);
+      if (e->first_report(key)) logger()->info("cache entry {}: {}", key.to_string(), bad->message);
     } else {
       on_corrupt(e, key, *bad);
     }

@@ -3,7 +3,6 @@
 
 #include <memory>
 #include <mutex>
-#include <unordered_set>
 
 #include "cccl_cache/cache/store.hpp"
 #include "dir_safety.hpp"
@@ -31,8 +30,6 @@ struct Store::Impl {
 
   std::mutex env_mu;
   std::shared_ptr<detail::SharedEnv> env_;
-  std::mutex logged_mu;
-  std::unordered_set<CacheKey, CacheKeyHash> logged;
 };
 
 // Microseconds since the epoch.
