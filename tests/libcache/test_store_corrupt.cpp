@@ -1,7 +1,9 @@
 // A flipped byte in a stored payload is detected, dropped, counted and logged once.
 #include <fstream>
+#include <functional>
 #include <iterator>
 
+#include <lmdb.h>
 #include <spdlog/sinks/ostream_sink.h>
 
 #include "cccl_cache/cache/log.hpp"
@@ -98,6 +100,70 @@ TEST(StoreCorruption, ReadOnlyStoreReportsCorruptionWithoutWriting) {
   EXPECT_EQ(store->stats()->entries, 1u);  // not dropped: read-only
   EXPECT_EQ(log.count(key.to_string()), 1);
   EXPECT_EQ(std::filesystem::last_write_time(dir / "data.mdb"), before);
+}
+
+// Rewrites the stored value of `key` with `edit` applied, through LMDB directly.
+void edit_raw(const std::filesystem::path& dir, const CacheKey& key, const std::function<void(std::vector<char>&)>& edit) {
+  MDB_env* env = nullptr;
+  ASSERT_EQ(mdb_env_create(&env), 0);
+  mdb_env_set_maxdbs(env, 4);
+  ASSERT_EQ(mdb_env_open(env, dir.c_str(), 0, 0600), 0);
+  MDB_txn* txn = nullptr;
+  ASSERT_EQ(mdb_txn_begin(env, nullptr, 0, &txn), 0);
+  MDB_dbi dbi = 0;
+  ASSERT_EQ(mdb_dbi_open(txn, "entries", 0, &dbi), 0);
+  auto k = key.encode();
+  MDB_val mk{k.size(), k.data()}, mv{};
+  ASSERT_EQ(mdb_get(txn, dbi, &mk, &mv), 0);
+  std::vector<char> bytes(static_cast<char*>(mv.mv_data), static_cast<char*>(mv.mv_data) + mv.mv_size);
+  edit(bytes);
+  MDB_val nv{bytes.size(), bytes.data()};
+  ASSERT_EQ(mdb_put(txn, dbi, &mk, &nv, 0), 0);
+  ASSERT_EQ(mdb_txn_commit(txn), 0);
+  mdb_env_close(env);
+}
+
+TEST(StoreCorruption, MalformedEnvelopesFromRawWritesAreMisses) {
+  struct Case { const char* what; std::function<void(std::vector<char>&)> edit; };
+  const Case cases[] = {
+      {"flipped payload byte", [](std::vector<char>& b) { b[b.size() - 10] ^= 0x40; }},
+      {"flipped metadata byte", [](std::vector<char>& b) { b[50] ^= 0x01; }},
+      {"truncated", [](std::vector<char>& b) { b.resize(b.size() / 2); }},
+      {"bad magic", [](std::vector<char>& b) { b[0] = 'X'; }},
+      {"empty value", [](std::vector<char>& b) { b.clear(); }},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    test::TempDir dir;
+    const auto key = test::make_key(3);
+    {
+      auto store = *Store::open(test::test_config(dir.path()));
+      ASSERT_TRUE(store->put(key, test::make_meta(3), test::make_payload(3)));
+    }
+    edit_raw(dir.path(), key, c.edit);
+    auto store = *Store::open(test::test_config(dir.path()));
+    auto got = store->get(key);
+    ASSERT_TRUE(got);
+    EXPECT_FALSE(got->has_value());
+    EXPECT_EQ(store->stats()->corrupt, 1u);
+    EXPECT_EQ(store->stats()->entries, 0u);
+  }
+}
+
+TEST(StoreCorruption, OtherFormatVersionIsAMissLeftInPlace) {
+  test::TempDir dir;
+  const auto key = test::make_key(4);
+  {
+    auto store = *Store::open(test::test_config(dir.path()));
+    ASSERT_TRUE(store->put(key, test::make_meta(4), test::make_payload(4)));
+  }
+  edit_raw(dir.path(), key, [](std::vector<char>& b) { b[8] = 2; });  // format_version = 2
+  auto store = *Store::open(test::test_config(dir.path()));
+  EXPECT_FALSE(store->get(key)->has_value());
+  EXPECT_EQ(store->stats()->corrupt, 0u);
+  EXPECT_EQ(store->stats()->entries, 1u);  // a newer writer's entry is not ours to drop
+  ASSERT_TRUE(store->put(key, test::make_meta(4), test::make_payload(4)));  // but a put replaces it
+  EXPECT_TRUE(store->get(key)->has_value());
 }
 
 }  // namespace
