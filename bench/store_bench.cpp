@@ -31,7 +31,9 @@ std::vector<std::byte> payload_of(std::uint64_t i, std::size_t size) {
   std::vector<std::byte> p(size);
   std::uint64_t x = i * 0x9E3779B97F4A7C15ull + 1;
   for (auto& b : p) {
-    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
     b = std::byte(x);
   }
   return p;
@@ -56,11 +58,16 @@ T check(Result<T> r, const char* what) {
   if constexpr (!std::is_void_v<T>) return std::move(*r);
 }
 
-struct Percentiles { double p50, p90, p99, mean; std::size_t n; };
+struct Percentiles {
+  double p50, p90, p99, mean;
+  std::size_t n;
+};
 
 Percentiles summarize(std::vector<double> ns) {
   std::sort(ns.begin(), ns.end());
-  auto at = [&](double q) { return ns[std::min(ns.size() - 1, std::size_t(q * double(ns.size())))]; };
+  auto at = [&](double q) {
+    return ns[std::min(ns.size() - 1, std::size_t(q * double(ns.size())))];
+  };
   double sum = 0;
   for (double v : ns) sum += v;
   return {at(0.50), at(0.90), at(0.99), sum / double(ns.size()), ns.size()};
@@ -68,30 +75,35 @@ Percentiles summarize(std::vector<double> ns) {
 
 std::string human(double ns) {
   char buf[32];
-  if (ns >= 1e6) std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
-  else if (ns >= 1e3) std::snprintf(buf, sizeof buf, "%.1f us", ns / 1e3);
-  else std::snprintf(buf, sizeof buf, "%.0f ns", ns);
+  if (ns >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
+  else if (ns >= 1e3)
+    std::snprintf(buf, sizeof buf, "%.1f us", ns / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f ns", ns);
   return buf;
 }
 
 void row(const std::string& name, const Percentiles& p) {
-  std::printf("| %s | %s | %s | %s | %s | %zu |\n", name.c_str(), human(p.p50).c_str(), human(p.p90).c_str(),
-              human(p.p99).c_str(), human(p.mean).c_str(), p.n);
+  std::printf("| %s | %s | %s | %s | %s | %zu |\n", name.c_str(), human(p.p50).c_str(),
+              human(p.p90).c_str(), human(p.p99).c_str(), human(p.mean).c_str(), p.n);
   std::fflush(stdout);
 }
 
 // Times `fn` `samples` times; each sample is the mean of `batch` calls.
 template <class Fn>
 Percentiles measure(std::size_t samples, std::size_t batch, Fn&& fn) {
-  for (std::size_t i = 0; i < std::max<std::size_t>(samples / 10, 1) * batch; ++i) fn(i);  // warm up
+  for (std::size_t i = 0; i < std::max<std::size_t>(samples / 10, 1) * batch; ++i)
+    fn(i);  // warm up
   std::vector<double> ns;
   ns.reserve(samples);
   std::size_t call = 0;
   for (std::size_t s = 0; s < samples; ++s) {
     auto t0 = Clock::now();
     for (std::size_t b = 0; b < batch; ++b) fn(call++);
-    ns.push_back(double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count()) /
-                 double(batch));
+    ns.push_back(
+        double(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count()) /
+        double(batch));
   }
   return summarize(std::move(ns));
 }
@@ -105,7 +117,8 @@ Config bench_config(const std::filesystem::path& dir) {
 }
 
 // Each of `procs` forked readers does hits on `keys` keys for `seconds`; returns hits/s.
-double hits_per_second(const Config& cfg, int procs, std::uint64_t first_key, int keys, double seconds) {
+double hits_per_second(const Config& cfg, int procs, std::uint64_t first_key, int keys,
+                       double seconds) {
   std::vector<std::pair<pid_t, int>> children;
   for (int p = 0; p < procs; ++p) {
     int fds[2];
@@ -146,9 +159,12 @@ int main(int argc, char** argv) {
   double seconds = 2.0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--dir" && i + 1 < argc) dir = argv[++i];
-    else if (a == "--seconds" && i + 1 < argc) seconds = std::atof(argv[++i]);
-    else die("usage: bench_store [--dir PATH] [--seconds S]");
+    if (a == "--dir" && i + 1 < argc)
+      dir = argv[++i];
+    else if (a == "--seconds" && i + 1 < argc)
+      seconds = std::atof(argv[++i]);
+    else
+      die("usage: bench_store [--dir PATH] [--seconds S]");
   }
   bool own_dir = dir.empty();
   if (own_dir) {
@@ -162,8 +178,11 @@ int main(int argc, char** argv) {
   {
     auto store = check(Store::open(cfg), "open");
     for (int i = 0; i < kKeys; ++i) {
-      check(store->put(key_of(std::uint64_t(i)), meta_of(std::uint64_t(i)), payload_of(std::uint64_t(i), kBig)), "put");
-      check(store->put(key_of(1000 + std::uint64_t(i)), meta_of(std::uint64_t(i)), payload_of(std::uint64_t(i), kSmall)),
+      check(store->put(key_of(std::uint64_t(i)), meta_of(std::uint64_t(i)),
+                       payload_of(std::uint64_t(i), kBig)),
+            "put");
+      check(store->put(key_of(1000 + std::uint64_t(i)), meta_of(std::uint64_t(i)),
+                       payload_of(std::uint64_t(i), kSmall)),
             "put");
     }
     std::printf("| operation | P50 | P90 | P99 | mean | samples |\n|---|---|---|---|---|---|\n");
@@ -187,7 +206,8 @@ int main(int argc, char** argv) {
         }));
     check(store->flush(), "flush");
   }
-  std::printf("\n| reader processes | hits/s, 400 KB payload | hits/s, 4 KB payload |\n|---|---|---|\n");
+  std::printf(
+      "\n| reader processes | hits/s, 400 KB payload | hits/s, 4 KB payload |\n|---|---|---|\n");
   for (int procs : {1, 2, 4}) {
     const double big = hits_per_second(cfg, procs, 0, kKeys, seconds);
     const double small = hits_per_second(cfg, procs, 1000, kKeys, seconds);

@@ -1,10 +1,10 @@
 #include "cccl_cache/cache/config.hpp"
 
+#include <toml++/toml.h>
+
 #include <charconv>
 #include <cstdlib>
 #include <limits>
-
-#include <toml++/toml.h>
 
 namespace cccl_cache {
 namespace fs = std::filesystem;
@@ -26,8 +26,9 @@ Result<bool> parse_bool(std::string_view text, std::string_view what) {
   std::string t = lower(text);
   if (t == "1" || t == "true" || t == "yes" || t == "on") return true;
   if (t == "0" || t == "false" || t == "no" || t == "off" || t.empty()) return false;
-  return fail(ErrorCode::invalid_argument,
-              std::string(what) + ": expected a boolean (1/0, true/false), got '" + std::string(text) + "'");
+  return fail(ErrorCode::invalid_argument, std::string(what) +
+                                               ": expected a boolean (1/0, true/false), got '" +
+                                               std::string(text) + "'");
 }
 
 Result<std::string> check_level(std::string_view text, std::string_view what) {
@@ -35,8 +36,8 @@ Result<std::string> check_level(std::string_view text, std::string_view what) {
   if (t == "warning") t = "warn";
   for (const char* ok : {"off", "critical", "error", "warn", "info", "debug", "trace"})
     if (t == ok) return t;
-  return fail(ErrorCode::invalid_argument, std::string(what) +
-                                               ": unknown log level '" + std::string(text) +
+  return fail(ErrorCode::invalid_argument, std::string(what) + ": unknown log level '" +
+                                               std::string(text) +
                                                "' (use off, error, warn, info, debug or trace)");
 }
 
@@ -44,7 +45,8 @@ Result<std::uint64_t> parse_unsigned(std::string_view digits) {
   std::uint64_t v = 0;
   if (digits.empty()) return fail(ErrorCode::invalid_argument, "empty number");
   auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-  if (ec == std::errc::result_out_of_range) return fail(ErrorCode::invalid_argument, "number too large");
+  if (ec == std::errc::result_out_of_range)
+    return fail(ErrorCode::invalid_argument, "number too large");
   if (ec != std::errc() || p != digits.data() + digits.size())
     return fail(ErrorCode::invalid_argument, "not a number");
   return v;
@@ -59,20 +61,26 @@ Result<std::uint64_t> scaled(std::uint64_t n, std::uint64_t unit) {
 // A TOML size: integer bytes or a string such as "2G".
 Result<std::uint64_t> toml_size(const toml::node& node, std::string_view key) {
   if (auto i = node.value<std::int64_t>(); i && node.is_integer()) {
-    if (*i < 0) return fail(ErrorCode::invalid_argument, "config key '" + std::string(key) + "' must not be negative");
+    if (*i < 0)
+      return fail(ErrorCode::invalid_argument,
+                  "config key '" + std::string(key) + "' must not be negative");
     return static_cast<std::uint64_t>(*i);
   }
   if (auto s = node.value<std::string>()) {
     auto r = parse_size(*s);
-    if (!r) return fail(ErrorCode::invalid_argument, "config key '" + std::string(key) + "': " + r.error().message);
+    if (!r)
+      return fail(ErrorCode::invalid_argument,
+                  "config key '" + std::string(key) + "': " + r.error().message);
     return r;
   }
-  return fail(ErrorCode::invalid_argument, "config key '" + std::string(key) + "' must be an integer or a size string like \"2G\"");
+  return fail(ErrorCode::invalid_argument, "config key '" + std::string(key) +
+                                               "' must be an integer or a size string like \"2G\"");
 }
 
 Result<bool> toml_bool(const toml::node& node, std::string_view key) {
   if (auto b = node.value<bool>(); b && node.is_boolean()) return *b;
-  return fail(ErrorCode::invalid_argument, "config key '" + std::string(key) + "' must be true or false");
+  return fail(ErrorCode::invalid_argument,
+              "config key '" + std::string(key) + "' must be true or false");
 }
 
 Result<void> apply_file(Config& c, const fs::path& file) {
@@ -80,9 +88,9 @@ Result<void> apply_file(Config& c, const fs::path& file) {
   try {
     table = toml::parse_file(file.string());
   } catch (const toml::parse_error& e) {
-    return fail(ErrorCode::invalid_argument, "config file " + file.string() + " is not valid TOML (line " +
-                                                 std::to_string(e.source().begin.line) + "): " +
-                                                 std::string(e.description()));
+    return fail(ErrorCode::invalid_argument,
+                "config file " + file.string() + " is not valid TOML (line " +
+                    std::to_string(e.source().begin.line) + "): " + std::string(e.description()));
   }
   for (const auto& [k, node] : table) {
     const std::string key(k.str());
@@ -98,11 +106,14 @@ Result<void> apply_file(Config& c, const fs::path& file) {
     } else if (key == "max_size" || key == "initial_map_size" || key == "max_map_size") {
       auto v = toml_size(node, key);
       if (!v) return where(v.error());
-      (key == "max_size" ? c.max_size : key == "initial_map_size" ? c.initial_map_size : c.max_map_size) = *v;
+      (key == "max_size"           ? c.max_size
+       : key == "initial_map_size" ? c.initial_map_size
+                                   : c.max_map_size) = *v;
     } else if (key == "max_readers") {
       auto v = node.value<std::int64_t>();
       if (!v || !node.is_integer() || *v < 1 || *v > 1'000'000)
-        return where({ErrorCode::invalid_argument, "config key 'max_readers' must be an integer in 1..1000000"});
+        return where({ErrorCode::invalid_argument,
+                      "config key 'max_readers' must be an integer in 1..1000000"});
       c.max_readers = static_cast<unsigned>(*v);
     } else if (key == "disabled" || key == "read_only" || key == "shared") {
       auto v = toml_bool(node, key);
@@ -110,20 +121,24 @@ Result<void> apply_file(Config& c, const fs::path& file) {
       (key == "disabled" ? c.disabled : key == "read_only" ? c.read_only : c.shared) = *v;
     } else if (key == "touch_interval") {
       std::optional<std::uint64_t> secs;
-      if (auto i = node.value<std::int64_t>(); i && node.is_integer() && *i >= 0) secs = static_cast<std::uint64_t>(*i);
+      if (auto i = node.value<std::int64_t>(); i && node.is_integer() && *i >= 0)
+        secs = static_cast<std::uint64_t>(*i);
       else if (auto s = node.value<std::string>(); s && node.is_string())
         if (auto d = parse_duration(*s)) secs = *d;
       if (!secs || *secs > std::numeric_limits<std::uint32_t>::max())
-        return where({ErrorCode::invalid_argument, "config key 'touch_interval' must be seconds or a duration like \"60s\""});
+        return where({ErrorCode::invalid_argument,
+                      "config key 'touch_interval' must be seconds or a duration like \"60s\""});
       c.touch_interval_s = static_cast<std::uint32_t>(*secs);
     } else if (key == "log_level") {
       auto s = node.value<std::string>();
-      if (!s || !node.is_string()) return where({ErrorCode::invalid_argument, "config key 'log_level' must be a string"});
+      if (!s || !node.is_string())
+        return where({ErrorCode::invalid_argument, "config key 'log_level' must be a string"});
       auto l = check_level(*s, "config key 'log_level'");
       if (!l) return where(l.error());
       c.log_level = *l;
     } else {
-      return where({ErrorCode::invalid_argument, "unknown config key '" + key + "' (see config/cccl-cache.toml)"});
+      return where({ErrorCode::invalid_argument,
+                    "unknown config key '" + key + "' (see config/cccl-cache.toml)"});
     }
   }
   return {};
@@ -136,9 +151,13 @@ Result<void> apply_env(Config& c) {
     if (!s) return fail(ErrorCode::invalid_argument, "CCCL_CACHE_MAX_SIZE: " + s.error().message);
     c.max_size = *s;
   }
-  struct Flag { const char* name; bool* field; };
-  for (Flag f : {Flag{"CCCL_CACHE_DISABLE", &c.disabled}, Flag{"CCCL_CACHE_READ_ONLY", &c.read_only},
-                 Flag{"CCCL_CACHE_SHARED", &c.shared}}) {
+  struct Flag {
+    const char* name;
+    bool* field;
+  };
+  for (Flag f :
+       {Flag{"CCCL_CACHE_DISABLE", &c.disabled}, Flag{"CCCL_CACHE_READ_ONLY", &c.read_only},
+        Flag{"CCCL_CACHE_SHARED", &c.shared}}) {
     if (auto v = env(f.name)) {
       auto b = parse_bool(*v, f.name);
       if (!b) return tl::unexpected(b.error());
@@ -154,8 +173,10 @@ Result<void> apply_env(Config& c) {
 }
 
 fs::path default_config_file() {
-  if (auto x = env("XDG_CONFIG_HOME"); x && !x->empty()) return fs::path(*x) / "cccl-cache" / "config.toml";
-  if (auto h = env("HOME"); h && !h->empty()) return fs::path(*h) / ".config" / "cccl-cache" / "config.toml";
+  if (auto x = env("XDG_CONFIG_HOME"); x && !x->empty())
+    return fs::path(*x) / "cccl-cache" / "config.toml";
+  if (auto h = env("HOME"); h && !h->empty())
+    return fs::path(*h) / ".config" / "cccl-cache" / "config.toml";
   return {};
 }
 
@@ -186,8 +207,9 @@ Result<Config> Config::load(const std::optional<fs::path>& file) {
   if (!path.empty() && fs::exists(path, ec)) {
     if (auto r = apply_file(c, path); !r) return tl::unexpected(r.error());
   } else if (named) {
-    return fail(ErrorCode::not_found, "config file " + path.string() +
-                                          " does not exist (fix CCCL_CACHE_CONFIG or the path given)");
+    return fail(ErrorCode::not_found,
+                "config file " + path.string() +
+                    " does not exist (fix CCCL_CACHE_CONFIG or the path given)");
   }
   if (auto r = apply_env(c); !r) return tl::unexpected(r.error());
   return c;
@@ -197,22 +219,35 @@ Result<std::uint64_t> parse_size(std::string_view text) {
   std::string t = lower(text);
   std::string_view s = t;
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  if (s.ends_with("ib")) s.remove_suffix(2);
-  else if (s.ends_with("b")) s.remove_suffix(1);
+  if (s.ends_with("ib"))
+    s.remove_suffix(2);
+  else if (s.ends_with("b"))
+    s.remove_suffix(1);
   std::uint64_t unit = 1;
   if (!s.empty()) {
     switch (s.back()) {
-      case 'k': unit = 1ull << 10; break;
-      case 'm': unit = 1ull << 20; break;
-      case 'g': unit = 1ull << 30; break;
-      case 't': unit = 1ull << 40; break;
-      default: break;
+      case 'k':
+        unit = 1ull << 10;
+        break;
+      case 'm':
+        unit = 1ull << 20;
+        break;
+      case 'g':
+        unit = 1ull << 30;
+        break;
+      case 't':
+        unit = 1ull << 40;
+        break;
+      default:
+        break;
     }
     if (unit != 1) s.remove_suffix(1);
   }
   auto n = parse_unsigned(s);
-  if (!n) return fail(ErrorCode::invalid_argument, "bad size '" + std::string(text) + "' (" + n.error().message +
-                                                       "; use bytes or a number with K, M, G or T)");
+  if (!n)
+    return fail(ErrorCode::invalid_argument, "bad size '" + std::string(text) + "' (" +
+                                                 n.error().message +
+                                                 "; use bytes or a number with K, M, G or T)");
   auto v = scaled(*n, unit);
   if (!v) return fail(ErrorCode::invalid_argument, "size '" + std::string(text) + "' is too large");
   return v;
@@ -223,21 +258,38 @@ Result<std::uint64_t> parse_duration(std::string_view text) {
   std::uint64_t unit = 1;
   if (!s.empty()) {
     switch (s.back()) {
-      case 's': unit = 1; break;
-      case 'm': unit = 60; break;
-      case 'h': unit = 3600; break;
-      case 'd': unit = 86400; break;
-      case 'w': unit = 7 * 86400; break;
-      default: unit = 0; break;
+      case 's':
+        unit = 1;
+        break;
+      case 'm':
+        unit = 60;
+        break;
+      case 'h':
+        unit = 3600;
+        break;
+      case 'd':
+        unit = 86400;
+        break;
+      case 'w':
+        unit = 7 * 86400;
+        break;
+      default:
+        unit = 0;
+        break;
     }
-    if (unit != 0) s.remove_suffix(1);
-    else unit = 1;  // bare number: seconds
+    if (unit != 0)
+      s.remove_suffix(1);
+    else
+      unit = 1;  // bare number: seconds
   }
   auto n = parse_unsigned(s);
-  if (!n) return fail(ErrorCode::invalid_argument, "bad duration '" + std::string(text) + "' (" +
-                                                       n.error().message + "; use e.g. 90s, 15m, 12h, 30d, 2w)");
+  if (!n)
+    return fail(ErrorCode::invalid_argument, "bad duration '" + std::string(text) + "' (" +
+                                                 n.error().message +
+                                                 "; use e.g. 90s, 15m, 12h, 30d, 2w)");
   auto v = scaled(*n, unit);
-  if (!v) return fail(ErrorCode::invalid_argument, "duration '" + std::string(text) + "' is too large");
+  if (!v)
+    return fail(ErrorCode::invalid_argument, "duration '" + std::string(text) + "' is too large");
   return v;
 }
 

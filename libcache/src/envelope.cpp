@@ -8,7 +8,8 @@
 namespace cccl_cache {
 namespace {
 
-std::uint64_t checksum_of(std::span<const std::byte> header_prefix, std::span<const std::byte> rest) {
+std::uint64_t checksum_of(std::span<const std::byte> header_prefix,
+                          std::span<const std::byte> rest) {
   XXH3_state_t state;
   XXH3_64bits_reset(&state);
   XXH3_64bits_update(&state, header_prefix.data(), header_prefix.size());
@@ -39,14 +40,17 @@ Result<std::size_t> envelope_size(const EnvelopeFields& f, std::size_t payload_s
   for (std::string_view s : {f.algorithm, f.summary, f.toolchain})
     if (s.size() > kMaxMetaField)
       return fail(ErrorCode::invalid_argument, "entry metadata field longer than 65535 bytes");
-  return sizeof(EnvelopeHeader) + 6 + f.algorithm.size() + f.summary.size() + f.toolchain.size() + payload_size;
+  return sizeof(EnvelopeHeader) + 6 + f.algorithm.size() + f.summary.size() + f.toolchain.size() +
+         payload_size;
 }
 
-void encode_envelope(std::span<std::byte> out, const EnvelopeFields& f, std::span<const std::byte> payload) {
+void encode_envelope(std::span<std::byte> out, const EnvelopeFields& f,
+                     std::span<const std::byte> payload) {
   EnvelopeHeader h{};
   std::memcpy(h.magic, kEnvelopeMagic, sizeof h.magic);
   h.format_version = kEnvelopeVersion;
-  h.metadata_size = static_cast<std::uint32_t>(6 + f.algorithm.size() + f.summary.size() + f.toolchain.size());
+  h.metadata_size =
+      static_cast<std::uint32_t>(6 + f.algorithm.size() + f.summary.size() + f.toolchain.size());
   h.payload_size = payload.size();
   h.created_unix = f.created_unix;
   h.payload_format = f.payload_format;
@@ -69,7 +73,8 @@ Result<EnvelopeView> decode_envelope(std::span<const std::byte> bytes, bool veri
     return fail(ErrorCode::corrupt, "envelope magic mismatch");
   if (h.format_version != kEnvelopeVersion)
     return fail(ErrorCode::format, "envelope format version " + std::to_string(h.format_version) +
-                                       " (this build reads version " + std::to_string(kEnvelopeVersion) + ")");
+                                       " (this build reads version " +
+                                       std::to_string(kEnvelopeVersion) + ")");
   const std::size_t body = bytes.size() - sizeof h;
   if (h.flags != 0 || h.metadata_size > body || h.payload_size != body - h.metadata_size)
     return fail(ErrorCode::corrupt, "envelope sizes or flags inconsistent");

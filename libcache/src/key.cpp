@@ -1,9 +1,9 @@
 #include "cccl_cache/cache/key.hpp"
 
+#include <xxhash.h>
+
 #include <charconv>
 #include <cstring>
-
-#include <xxhash.h>
 
 namespace cccl_cache {
 namespace {
@@ -96,8 +96,10 @@ std::optional<CacheKey> CacheKey::parse(std::string_view text) {
 }
 
 std::optional<std::uint32_t> parse_cc(std::string_view text) {
-  if (text.starts_with("sm_")) text.remove_prefix(3);
-  else if (text.starts_with("sm")) text.remove_prefix(2);
+  if (text.starts_with("sm_"))
+    text.remove_prefix(3);
+  else if (text.starts_with("sm"))
+    text.remove_prefix(2);
   std::optional<std::uint32_t> cc;
   if (auto dot = text.find('.'); dot != std::string_view::npos) {
     auto major = to_u32(text.substr(0, dot));

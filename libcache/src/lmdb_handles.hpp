@@ -3,6 +3,8 @@
 // that the map is never resized while a transaction of this process is open.
 #pragma once
 
+#include <lmdb.h>
+
 #include <cstddef>
 #include <mutex>
 #include <optional>
@@ -11,8 +13,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <lmdb.h>
 
 #include "cccl_cache/cache/error.hpp"
 
@@ -34,13 +34,19 @@ class Env {
   Env() = default;
   explicit Env(MDB_env* h) : h_(h) {}
   Env(Env&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
-  Env& operator=(Env&& o) noexcept { reset(); h_ = std::exchange(o.h_, nullptr); return *this; }
+  Env& operator=(Env&& o) noexcept {
+    reset();
+    h_ = std::exchange(o.h_, nullptr);
+    return *this;
+  }
   ~Env() { reset(); }
   MDB_env* get() const { return h_; }
   // Gives up ownership without closing (used after fork(): the child must not close
   // the parent's environment, which would drop this process's file locks).
   MDB_env* release() { return std::exchange(h_, nullptr); }
-  void reset() { if (h_) mdb_env_close(std::exchange(h_, nullptr)); }
+  void reset() {
+    if (h_) mdb_env_close(std::exchange(h_, nullptr));
+  }
 
  private:
   MDB_env* h_ = nullptr;
@@ -98,8 +104,10 @@ class ReadTxn {
   // Returns the txn to its pool (reset) or aborts it; the resize guard drops after.
   ~ReadTxn() {
     if (!h_) return;
-    if (pool_) pool_->give_back(h_);
-    else mdb_txn_abort(h_);
+    if (pool_)
+      pool_->give_back(h_);
+    else
+      mdb_txn_abort(h_);
   }
   MDB_txn* get() const { return h_; }
   // MDB_SUCCESS, MDB_NOTFOUND or an error. `out` views the map until the txn ends.
@@ -116,7 +124,8 @@ class ReadTxn {
 
 class WriteTxn {
  public:
-  WriteTxn(MDB_txn* h, std::shared_lock<std::shared_mutex> guard) : h_(h), guard_(std::move(guard)) {}
+  WriteTxn(MDB_txn* h, std::shared_lock<std::shared_mutex> guard)
+      : h_(h), guard_(std::move(guard)) {}
   WriteTxn(WriteTxn&& o) noexcept
       : map_full(o.map_full), h_(std::exchange(o.h_, nullptr)), guard_(std::move(o.guard_)) {}
   WriteTxn& operator=(WriteTxn&&) = delete;
@@ -162,7 +171,9 @@ class Cursor {
   explicit Cursor(MDB_cursor* h) : h_(h) {}
   Cursor(Cursor&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
   Cursor& operator=(Cursor&&) = delete;
-  ~Cursor() { if (h_) mdb_cursor_close(h_); }
+  ~Cursor() {
+    if (h_) mdb_cursor_close(h_);
+  }
   MDB_cursor* get() const { return h_; }
   // Opens a cursor on `dbi` inside `txn`; nullopt with `rc` set on failure.
   static std::optional<Cursor> open(MDB_txn* txn, MDB_dbi dbi, int& rc) {
@@ -171,7 +182,9 @@ class Cursor {
     if (rc != MDB_SUCCESS) return std::nullopt;
     return Cursor(c);
   }
-  int next(MDB_val& k, MDB_val& v, MDB_cursor_op op = MDB_NEXT) { return mdb_cursor_get(h_, &k, &v, op); }
+  int next(MDB_val& k, MDB_val& v, MDB_cursor_op op = MDB_NEXT) {
+    return mdb_cursor_get(h_, &k, &v, op);
+  }
 
  private:
   MDB_cursor* h_;

@@ -1,8 +1,8 @@
 #include "cccl_cache/cache/log.hpp"
 
-#include <mutex>
-
 #include <spdlog/sinks/stdout_color_sinks.h>
+
+#include <mutex>
 
 #include "log_internal.hpp"
 

@@ -19,7 +19,8 @@ Error lmdb::error(int rc, std::string_view what) {
   std::string msg = std::string(what) + ": " + mdb_strerror(rc);
   switch (rc) {
     case MDB_MAP_FULL:
-      return {ErrorCode::storage_full, msg + " (the map reached max_map_size; raise it or evict entries)"};
+      return {ErrorCode::storage_full,
+              msg + " (the map reached max_map_size; raise it or evict entries)"};
     case ENOSPC:
       return {ErrorCode::storage_full, msg + " (the disk is full; free space or evict entries)"};
     case EACCES:
@@ -74,8 +75,10 @@ SharedEnv::~SharedEnv() {
   // After fork() the child must not close the parent's environment: closing its file
   // descriptors would drop the locks this process takes on the same files.
   // Pooled read txns are leaked with it: aborting them would free the parent's reader slots.
-  if (pid_ != ::getpid()) (void)env_.release();
-  else read_pool_.drain();
+  if (pid_ != ::getpid())
+    (void)env_.release();
+  else
+    read_pool_.drain();
 }
 
 Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
@@ -88,19 +91,22 @@ Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
   const mdb_mode_t mode = config.shared ? 0660 : 0600;
   for (bool nolock : {false, true}) {
     MDB_env* raw = nullptr;
-    if (int rc = mdb_env_create(&raw); rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "mdb_env_create"));
+    if (int rc = mdb_env_create(&raw); rc != MDB_SUCCESS)
+      return tl::unexpected(lmdb::error(rc, "mdb_env_create"));
     env_ = lmdb::Env(raw);
     mdb_env_set_maxreaders(raw, std::max(config.max_readers, 1u));
     mdb_env_set_maxdbs(raw, 4);
     // An existing map keeps its recorded size: setting a smaller one would shrink it.
     if (!dir.has_data) mdb_env_set_mapsize(raw, config.initial_map_size);
-    unsigned flags = MDB_NOTLS | MDB_NOMETASYNC | (read_only_ ? MDB_RDONLY : 0u) | (nolock ? MDB_NOLOCK : 0u);
+    unsigned flags =
+        MDB_NOTLS | MDB_NOMETASYNC | (read_only_ ? MDB_RDONLY : 0u) | (nolock ? MDB_NOLOCK : 0u);
     int rc = mdb_env_open(raw, dir.path.c_str(), flags, mode);
     if (rc == MDB_SUCCESS) break;
     env_.reset();
     // A read-only store whose lock file cannot be written is an immutable image.
     if (!nolock && read_only_ && (rc == EACCES || rc == EROFS || rc == EPERM)) {
-      logger()->info("cache {} lock file is not writable; opening it without locking", dir.path.string());
+      logger()->info("cache {} lock file is not writable; opening it without locking",
+                     dir.path.string());
       continue;
     }
     return tl::unexpected(lmdb::error(rc, "open LMDB environment in " + dir.path.string()));
@@ -119,7 +125,8 @@ Result<void> SharedEnv::open_dbs() {
   // Named databases are opened once per environment; the handles outlive the txn.
   MDB_txn* txn = nullptr;
   int rc = mdb_txn_begin(env_.get(), nullptr, read_only_ ? MDB_RDONLY : 0, &txn);
-  if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "begin transaction to open databases"));
+  if (rc != MDB_SUCCESS)
+    return tl::unexpected(lmdb::error(rc, "begin transaction to open databases"));
   const unsigned flags = read_only_ ? 0 : MDB_CREATE;
   rc = mdb_dbi_open(txn, "entries", flags, &entries_);
   if (rc == MDB_SUCCESS) rc = mdb_dbi_open(txn, "usage", flags, &usage_);
@@ -133,7 +140,8 @@ Result<void> SharedEnv::open_dbs() {
     return tl::unexpected(lmdb::error(rc, "open the store's databases"));
   }
   rc = mdb_txn_commit(txn);
-  if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "commit opening the store's databases"));
+  if (rc != MDB_SUCCESS)
+    return tl::unexpected(lmdb::error(rc, "commit opening the store's databases"));
   has_dbs_ = true;
   return {};
 }
@@ -154,7 +162,8 @@ Result<void> SharedEnv::grow(std::uint64_t seen) {
   const std::uint64_t now = map_size();
   if (now > seen) return {};  // another thread of this process grew it meanwhile
   if (now >= max_map_size_)
-    return fail(ErrorCode::storage_full, "the store's map is full at max_map_size (" + std::to_string(now) +
+    return fail(ErrorCode::storage_full, "the store's map is full at max_map_size (" +
+                                             std::to_string(now) +
                                              " bytes); raise max_map_size or evict entries");
   const std::uint64_t next = std::min(now * 2, max_map_size_);
   if (int rc = mdb_env_set_mapsize(env_.get(), next); rc != MDB_SUCCESS)
@@ -167,8 +176,9 @@ Error SharedEnv::commit_error(int rc) const {
   struct statvfs fs {};
   if ((rc == EIO || rc == ENOSPC) && ::statvfs(dir_.c_str(), &fs) == 0 &&
       std::uint64_t(fs.f_bavail) * fs.f_frsize < (16ull << 20))
-    return {ErrorCode::storage_full, "commit write transaction: the disk holding " + dir_.string() +
-                                         " is full; free space or evict entries (nothing stored was harmed)"};
+    return {ErrorCode::storage_full,
+            "commit write transaction: the disk holding " + dir_.string() +
+                " is full; free space or evict entries (nothing stored was harmed)"};
   return lmdb::error(rc, "commit write transaction");
 }
 
@@ -179,7 +189,8 @@ void SharedEnv::nudge() {
   const std::array<std::byte, 4> key{std::byte{0}, std::byte{0}, std::byte{0x03}, std::byte{0xe9}};
   std::uint64_t n = 0;
   MDB_val cur{};
-  if (txn->get(counters_, key, cur) == MDB_SUCCESS && cur.mv_size == sizeof n) std::memcpy(&n, cur.mv_data, sizeof n);
+  if (txn->get(counters_, key, cur) == MDB_SUCCESS && cur.mv_size == sizeof n)
+    std::memcpy(&n, cur.mv_data, sizeof n);
   ++n;
   MDB_val v{sizeof n, &n};
   if (txn->put(counters_, key, v) == MDB_SUCCESS) (void)txn->commit();
@@ -208,7 +219,8 @@ Result<lmdb::ReadTxn> SharedEnv::begin_read() {
       return tl::unexpected(lmdb::error(rc, "begin read transaction"));
     }
   }
-  return fail(ErrorCode::lmdb, "begin read transaction: reader table still full; raise max_readers");
+  return fail(ErrorCode::lmdb,
+              "begin read transaction: reader table still full; raise max_readers");
 }
 
 Result<lmdb::WriteTxn> SharedEnv::begin_write() {

@@ -7,8 +7,8 @@
 
 #include <array>
 #include <chrono>
-#include <filesystem>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -67,7 +67,7 @@ class SharedEnv {
   auto write(Fn&& fn) -> decltype(fn(std::declval<lmdb::WriteTxn&>()));
 
   std::mutex pending_mu;
-  PendingBatch pending;  // guarded by pending_mu
+  PendingBatch pending;                              // guarded by pending_mu
   std::chrono::steady_clock::time_point last_flush;  // guarded by pending_mu
 
   // Returns true the first time it is called for `key` in this process and environment
@@ -121,7 +121,8 @@ auto SharedEnv::write(Fn&& fn) -> decltype(fn(std::declval<lmdb::WriteTxn&>())) 
       return result;  // fn failed for another reason; the txn aborts
     }
     txn->abort();  // grow needs no open transaction in this process
-    if (attempt >= 40) return fail(ErrorCode::storage_full, "map still full after growing it repeatedly");
+    if (attempt >= 40)
+      return fail(ErrorCode::storage_full, "map still full after growing it repeatedly");
     if (auto g = grow(seen); !g) {
       if (nudged || g.error().code != ErrorCode::storage_full) return tl::unexpected(g.error());
       nudged = true;  // at the ceiling: let pages freed by the last txn become reusable, retry once

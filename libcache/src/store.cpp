@@ -22,7 +22,8 @@ std::shared_ptr<SharedEnv> Store::Impl::env() {
   if (env_ && env_->stale()) {  // we are a fork()ed child: reopen our own environment
     auto fresh = SharedEnv::acquire(config, dir);
     if (!fresh) {
-      logger()->error("cannot reopen cache {} after fork: {}", dir.path.string(), fresh.error().describe());
+      logger()->error("cannot reopen cache {} after fork: {}", dir.path.string(),
+                      fresh.error().describe());
       env_.reset();
     } else {
       env_ = *fresh;
@@ -31,10 +32,11 @@ std::shared_ptr<SharedEnv> Store::Impl::env() {
   return env_;
 }
 
-void Store::Impl::on_corrupt(const std::shared_ptr<SharedEnv>& env, const CacheKey& key, const Error& why) {
+void Store::Impl::on_corrupt(const std::shared_ptr<SharedEnv>& env, const CacheKey& key,
+                             const Error& why) {
   if (env->first_report(key))
-    logger()->warn("cache entry {} in {} is unusable ({}); {}", key.to_string(), dir.path.string(), why.message,
-                   env->read_only() ? "ignoring it (read-only store)" : "dropping it");
+    logger()->warn("cache entry {} in {} is unusable ({}); {}", key.to_string(), dir.path.string(),
+                   why.message, env->read_only() ? "ignoring it (read-only store)" : "dropping it");
   if (env->read_only()) {
     std::lock_guard lock(env->pending_mu);
     ++env->pending.corrupt;
@@ -104,19 +106,22 @@ void Store::Impl::record(const std::shared_ptr<SharedEnv>& e, const CacheKey& ke
   bool due = false;
   {
     std::lock_guard lock(e->pending_mu);
-    if (hit) ++e->pending.hits;
-    else ++e->pending.misses;
+    if (hit)
+      ++e->pending.hits;
+    else
+      ++e->pending.misses;
     if (hit && !e->read_only()) {  // read-only stores never write stamps: do not collect them
       auto& t = e->pending.touches[key];
       t.last_used = now_us();
       ++t.hits;
     }
-    due = !e->read_only() &&
-          std::chrono::steady_clock::now() - e->last_flush >= std::chrono::seconds(config.touch_interval_s);
+    due = !e->read_only() && std::chrono::steady_clock::now() - e->last_flush >=
+                                 std::chrono::seconds(config.touch_interval_s);
     if (due) e->last_flush = std::chrono::steady_clock::now();  // one thread flushes
   }
   if (due)
-    if (auto r = flush(); !r) logger()->warn("cannot flush cache usage stamps: {}", r.error().describe());
+    if (auto r = flush(); !r)
+      logger()->warn("cannot flush cache usage stamps: {}", r.error().describe());
 }
 
 Result<void> Store::Impl::flush() {
@@ -147,7 +152,8 @@ Result<std::shared_ptr<Store>> Store::open(const Config& config) {
     impl->env_ = *env;
     impl->read_only = impl->read_only || (*env)->read_only();
   } else {
-    logger()->info("cache {} is absent and cannot be created; every lookup will miss", config.dir.string());
+    logger()->info("cache {} is absent and cannot be created; every lookup will miss",
+                   config.dir.string());
   }
   return std::shared_ptr<Store>(new Store(std::move(impl)));
 }
@@ -155,7 +161,8 @@ Result<std::shared_ptr<Store>> Store::open(const Config& config) {
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Store::~Store() {
-  if (auto r = flush(); !r) logger()->warn("cannot flush cache usage stamps: {}", r.error().describe());
+  if (auto r = flush(); !r)
+    logger()->warn("cannot flush cache usage stamps: {}", r.error().describe());
 }
 
 Result<std::optional<Entry>> Store::get(const CacheKey& key) {
@@ -170,12 +177,15 @@ Result<std::optional<Entry>> Store::peek(const CacheKey& key) {
   return impl_->read(key);
 }
 
-Result<void> Store::put(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> payload) {
+Result<void> Store::put(const CacheKey& key, const EntryMeta& meta,
+                        std::span<const std::byte> payload) {
   if (impl_->disabled) return {};
   auto e = impl_->env();
-  if (impl_->read_only || !e) return fail(ErrorCode::read_only, "cache " + impl_->dir.path.string() + " is open read-only");
+  if (impl_->read_only || !e)
+    return fail(ErrorCode::read_only, "cache " + impl_->dir.path.string() + " is open read-only");
   const std::int64_t now = now_us();
-  EnvelopeFields fields{meta.algorithm, meta.summary, meta.toolchain, meta.payload_format, now / 1'000'000};
+  EnvelopeFields fields{meta.algorithm, meta.summary, meta.toolchain, meta.payload_format,
+                        now / 1'000'000};
   auto size = envelope_size(fields, payload.size());
   if (!size) return tl::unexpected(size.error());
   auto batch = detail::take_pending(*e);
@@ -195,11 +205,14 @@ Result<void> Store::put(const CacheKey& key, const EntryMeta& meta, std::span<co
     encode_envelope({static_cast<std::byte*>(v.mv_data), *size}, fields, payload);
     detail::UsageRecord rec{now, 0, payload.size()};
     MDB_val uv{sizeof rec, &rec};
-    if (rc = txn.put(e->usage(), k, uv); rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "store usage record"));
+    if (rc = txn.put(e->usage(), k, uv); rc != MDB_SUCCESS)
+      return tl::unexpected(lmdb::error(rc, "store usage record"));
     const auto c = e->counters();
-    for (auto [id, delta] : {std::pair{detail::kLiveBytesCounter, std::int64_t(payload.size()) - std::int64_t(old_size)},
-                             std::pair{std::uint32_t(Counter::puts), std::int64_t(1)},
-                             std::pair{std::uint32_t(Counter::bytes_written), std::int64_t(payload.size())}})
+    for (auto [id, delta] :
+         {std::pair{detail::kLiveBytesCounter,
+                    std::int64_t(payload.size()) - std::int64_t(old_size)},
+          std::pair{std::uint32_t(Counter::puts), std::int64_t(1)},
+          std::pair{std::uint32_t(Counter::bytes_written), std::int64_t(payload.size())}})
       if (auto a = detail::add_counter(txn, c, id, delta); !a) return a;
     if (auto b = detail::write_batch(txn, *e, batch); !b) return b;
     auto trimmed = detail::trim_lru(txn, *e, impl_->config.max_size, key, false, nullptr);
@@ -213,7 +226,8 @@ Result<void> Store::put(const CacheKey& key, const EntryMeta& meta, std::span<co
 Result<bool> Store::remove(const CacheKey& key) {
   if (impl_->disabled) return false;
   auto e = impl_->env();
-  if (impl_->read_only || !e) return fail(ErrorCode::read_only, "cache " + impl_->dir.path.string() + " is open read-only");
+  if (impl_->read_only || !e)
+    return fail(ErrorCode::read_only, "cache " + impl_->dir.path.string() + " is open read-only");
   return e->write([&](lmdb::WriteTxn& txn) -> Result<bool> {
     auto r = detail::remove_entry(txn, *e, key);
     if (!r) return tl::unexpected(r.error());
@@ -236,7 +250,8 @@ Result<void> Store::for_each(const std::function<bool(const CacheKey&, const Ent
   for (auto& info : *entries) {
     if (auto it = pending.find(info.key); it != pending.end()) {
       info.meta.hits += it->second.hits;
-      info.meta.last_used_unix = std::max(info.meta.last_used_unix, it->second.last_used / 1'000'000);
+      info.meta.last_used_unix =
+          std::max(info.meta.last_used_unix, it->second.last_used / 1'000'000);
     }
     if (!fn(info.key, info.meta)) break;
   }
@@ -258,8 +273,8 @@ Result<StoreStats> Store::stats() {
   if (!e->has_dbs()) return s;
   auto txn = e->begin_read();
   if (!txn) return tl::unexpected(txn.error());
-  std::uint64_t* fields[] = {nullptr, &s.hits, &s.misses, &s.puts, &s.evictions, &s.corrupt, &s.bytes_written,
-                             &s.bytes_evicted};
+  std::uint64_t* fields[] = {nullptr,      &s.hits,    &s.misses,        &s.puts,
+                             &s.evictions, &s.corrupt, &s.bytes_written, &s.bytes_evicted};
   for (std::uint32_t id = 1; id <= 7; ++id) {
     auto v = detail::read_counter(txn->get(), e->counters(), id);
     if (!v) return tl::unexpected(v.error());
@@ -283,11 +298,13 @@ Result<void> Store::flush() {
 Result<void> Store::clear() {
   if (impl_->disabled) return {};
   auto e = impl_->env();
-  if (impl_->read_only || !e) return fail(ErrorCode::read_only, "cache " + impl_->dir.path.string() + " is open read-only");
+  if (impl_->read_only || !e)
+    return fail(ErrorCode::read_only, "cache " + impl_->dir.path.string() + " is open read-only");
   (void)detail::take_pending(*e);
   return e->write([&](lmdb::WriteTxn& txn) -> Result<void> {
     for (MDB_dbi dbi : {e->entries(), e->usage(), e->counters()})
-      if (int rc = mdb_drop(txn.get(), dbi, 0); rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "clear"));
+      if (int rc = mdb_drop(txn.get(), dbi, 0); rc != MDB_SUCCESS)
+        return tl::unexpected(lmdb::error(rc, "clear"));
     return {};
   });
 }

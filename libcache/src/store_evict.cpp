@@ -14,7 +14,8 @@ bool has_filter(const EvictCriteria& c) {
 }
 
 // Why `info` matches every set filter of `c`, or nullopt when it does not.
-std::optional<std::string> match(const EvictCriteria& c, const detail::EntryInfo& info, std::int64_t now_s) {
+std::optional<std::string> match(const EvictCriteria& c, const detail::EntryInfo& info,
+                                 std::int64_t now_s) {
   std::string why;
   auto add = [&why](const std::string& s) { why += (why.empty() ? "" : ", ") + s; };
   if (c.older_than_s) {
@@ -43,7 +44,8 @@ std::optional<std::string> match(const EvictCriteria& c, const detail::EntryInfo
 
 Result<EvictReport> Store::evict(const EvictCriteria& c) {
   if (!has_filter(c) && !c.max_live_bytes)
-    return fail(ErrorCode::invalid_argument, "evict needs at least one criterion (use clear() to remove everything)");
+    return fail(ErrorCode::invalid_argument,
+                "evict needs at least one criterion (use clear() to remove everything)");
   EvictReport report;
   if (impl_->disabled) return report;
   auto e = impl_->env();
@@ -71,7 +73,9 @@ Result<EvictReport> Store::evict(const EvictCriteria& c) {
         report.removed.push_back({info.key, info.meta, *why});
       }
       if (txn) {
-        if (auto r = detail::add_counter(*txn, e->counters(), std::uint32_t(Counter::evictions), std::int64_t(count)); !r)
+        if (auto r = detail::add_counter(*txn, e->counters(), std::uint32_t(Counter::evictions),
+                                         std::int64_t(count));
+            !r)
           return r;
         if (auto r = detail::add_counter(*txn, e->counters(), std::uint32_t(Counter::bytes_evicted),
                                          std::int64_t(report.bytes_freed));
@@ -80,7 +84,8 @@ Result<EvictReport> Store::evict(const EvictCriteria& c) {
       }
     }
     if (c.max_live_bytes && txn) {
-      auto freed = detail::trim_lru(*txn, *e, *c.max_live_bytes, std::nullopt, false, &report.removed);
+      auto freed =
+          detail::trim_lru(*txn, *e, *c.max_live_bytes, std::nullopt, false, &report.removed);
       if (!freed) return tl::unexpected(freed.error());
       report.bytes_freed += *freed;
     }

@@ -13,7 +13,7 @@ namespace cccl_cache {
 struct Store::Impl {
   Config config;
   detail::DirInfo dir;
-  bool disabled = false;   // config.disabled: no files at all
+  bool disabled = false;  // config.disabled: no files at all
   bool read_only = false;
 
   // The environment, reacquired transparently after fork(). Null when disabled or
@@ -21,7 +21,8 @@ struct Store::Impl {
   std::shared_ptr<detail::SharedEnv> env();
 
   // Drops (if writable), counts and logs (once per key) a corrupt entry.
-  void on_corrupt(const std::shared_ptr<detail::SharedEnv>& env, const CacheKey& key, const Error& why);
+  void on_corrupt(const std::shared_ptr<detail::SharedEnv>& env, const CacheKey& key,
+                  const Error& why);
   // Reads and verifies `key`; nullopt on miss. Corrupt entries become misses.
   Result<std::optional<Entry>> read(const CacheKey& key);
   // Records a hit or miss in the pending batch; flushes when the interval elapsed.

@@ -37,7 +37,8 @@ Result<std::uint64_t> read_counter(MDB_txn* txn, MDB_dbi counters, std::uint32_t
   return out;
 }
 
-Result<void> add_counter(lmdb::WriteTxn& txn, MDB_dbi counters, std::uint32_t id, std::int64_t delta) {
+Result<void> add_counter(lmdb::WriteTxn& txn, MDB_dbi counters, std::uint32_t id,
+                         std::int64_t delta) {
   if (delta == 0) return {};
   auto cur = read_counter(txn.get(), counters, id);
   if (!cur) return tl::unexpected(cur.error());
@@ -48,21 +49,25 @@ Result<void> add_counter(lmdb::WriteTxn& txn, MDB_dbi counters, std::uint32_t id
   return check(txn.put(counters, k, v), "update counter");
 }
 
-Result<std::optional<std::uint64_t>> remove_entry(lmdb::WriteTxn& txn, const SharedEnv& env, const CacheKey& key) {
+Result<std::optional<std::uint64_t>> remove_entry(lmdb::WriteTxn& txn, const SharedEnv& env,
+                                                  const CacheKey& key) {
   const auto k = key.encode();
   MDB_val u{};
   std::uint64_t size = 0;
   int rc = txn.get(env.usage(), k, u);
   if (rc == MDB_SUCCESS) {
     if (auto rec = decode_usage(u)) size = rec->payload_size;
-    if (auto r = check(txn.del(env.usage(), k), "remove usage record"); !r) return tl::unexpected(r.error());
+    if (auto r = check(txn.del(env.usage(), k), "remove usage record"); !r)
+      return tl::unexpected(r.error());
   } else if (rc != MDB_NOTFOUND) {
     return tl::unexpected(lmdb::error(rc, "read usage record"));
   }
   rc = txn.del(env.entries(), k);
   if (rc == MDB_NOTFOUND) return std::optional<std::uint64_t>{};
   if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "remove entry"));
-  if (auto r = add_counter(txn, env.counters(), kLiveBytesCounter, -static_cast<std::int64_t>(size)); !r)
+  if (auto r =
+          add_counter(txn, env.counters(), kLiveBytesCounter, -static_cast<std::int64_t>(size));
+      !r)
     return tl::unexpected(r.error());
   return std::optional<std::uint64_t>{size};
 }
@@ -81,8 +86,12 @@ Result<void> write_batch(lmdb::WriteTxn& txn, const SharedEnv& env, const Pendin
     MDB_val v{sizeof *rec, &*rec};
     if (auto r = check(txn.put(env.usage(), k, v), "update usage record"); !r) return r;
   }
-  if (auto r = add_counter(txn, env.counters(), std::uint32_t(Counter::hits), std::int64_t(batch.hits)); !r) return r;
-  return add_counter(txn, env.counters(), std::uint32_t(Counter::misses), std::int64_t(batch.misses));
+  if (auto r =
+          add_counter(txn, env.counters(), std::uint32_t(Counter::hits), std::int64_t(batch.hits));
+      !r)
+    return r;
+  return add_counter(txn, env.counters(), std::uint32_t(Counter::misses),
+                     std::int64_t(batch.misses));
 }
 
 PendingBatch take_pending(SharedEnv& env) {
@@ -149,7 +158,11 @@ Result<std::uint64_t> trim_lru(lmdb::WriteTxn& txn, const SharedEnv& env, std::u
   if (!live) return tl::unexpected(live.error());
   if (*live <= budget) return 0;
   // Candidates come from the small usage database alone; payloads are not touched.
-  struct Candidate { std::int64_t last_used_us; CacheKey key; std::uint64_t size; };
+  struct Candidate {
+    std::int64_t last_used_us;
+    CacheKey key;
+    std::uint64_t size;
+  };
   std::vector<Candidate> candidates;
   {
     int rc = 0;
@@ -159,12 +172,14 @@ Result<std::uint64_t> trim_lru(lmdb::WriteTxn& txn, const SharedEnv& env, std::u
     for (rc = cursor->next(k, v, MDB_FIRST); rc == MDB_SUCCESS; rc = cursor->next(k, v)) {
       auto key = CacheKey::decode(lmdb::bytes(k));
       auto rec = decode_usage(v);
-      if (key && rec && !(keep && *key == *keep)) candidates.push_back({rec->last_used_us, *key, rec->payload_size});
+      if (key && rec && !(keep && *key == *keep))
+        candidates.push_back({rec->last_used_us, *key, rec->payload_size});
     }
     if (rc != MDB_NOTFOUND) return tl::unexpected(lmdb::error(rc, "iterate usage records"));
   }
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const Candidate& a, const Candidate& b) { return a.last_used_us < b.last_used_us; });
+  std::stable_sort(
+      candidates.begin(), candidates.end(),
+      [](const Candidate& a, const Candidate& b) { return a.last_used_us < b.last_used_us; });
   std::uint64_t remaining = *live, freed = 0, count = 0;
   for (const Candidate& c : candidates) {
     if (remaining <= budget) break;
@@ -194,9 +209,13 @@ Result<std::uint64_t> trim_lru(lmdb::WriteTxn& txn, const SharedEnv& env, std::u
     ++count;
   }
   if (!dry_run) {
-    if (auto r = add_counter(txn, env.counters(), std::uint32_t(Counter::evictions), std::int64_t(count)); !r)
+    if (auto r = add_counter(txn, env.counters(), std::uint32_t(Counter::evictions),
+                             std::int64_t(count));
+        !r)
       return tl::unexpected(r.error());
-    if (auto r = add_counter(txn, env.counters(), std::uint32_t(Counter::bytes_evicted), std::int64_t(freed)); !r)
+    if (auto r = add_counter(txn, env.counters(), std::uint32_t(Counter::bytes_evicted),
+                             std::int64_t(freed));
+        !r)
       return tl::unexpected(r.error());
   }
   return freed;

@@ -3,7 +3,8 @@
 //
 // Sub-databases of one environment:
 //   entries:  CacheKey::encode() -> envelope (envelope.hpp)
-//   usage:    CacheKey::encode() -> UsageRecord (24 bytes, native): last use (us), hits, payload size;
+//   usage:    CacheKey::encode() -> UsageRecord (24 bytes, native): last use (us), hits, payload
+//   size;
 //             small and separate so that touching an entry never rewrites its payload
 //   counters: u32 big-endian Counter number -> u64 little-endian; number 1000 holds the
 //             live payload bytes, kept exact by every put and removal
@@ -33,11 +34,13 @@ std::optional<UsageRecord> decode_usage(const MDB_val& v);
 // Reads counter `id` (0 when absent).
 Result<std::uint64_t> read_counter(MDB_txn* txn, MDB_dbi counters, std::uint32_t id);
 // Adds `delta` (may be negative; clamps at 0) to counter `id`.
-Result<void> add_counter(lmdb::WriteTxn& txn, MDB_dbi counters, std::uint32_t id, std::int64_t delta);
+Result<void> add_counter(lmdb::WriteTxn& txn, MDB_dbi counters, std::uint32_t id,
+                         std::int64_t delta);
 
 // Removes `key` from entries and usage and lowers the live-bytes gauge. Returns the
 // payload bytes freed, or nullopt when the key was absent.
-Result<std::optional<std::uint64_t>> remove_entry(lmdb::WriteTxn& txn, const SharedEnv& env, const CacheKey& key);
+Result<std::optional<std::uint64_t>> remove_entry(lmdb::WriteTxn& txn, const SharedEnv& env,
+                                                  const CacheKey& key);
 
 // Writes a batch of hits/misses/touches taken from SharedEnv::pending.
 Result<void> write_batch(lmdb::WriteTxn& txn, const SharedEnv& env, const PendingBatch& batch);

@@ -21,9 +21,11 @@ class ScopedEnv {
   }
   void set(const char* name, const std::string& value) { ::setenv(name, value.c_str(), 1); }
 
-  static constexpr const char* kNames[] = {"CCCL_CACHE_DIR", "CCCL_CACHE_MAX_SIZE", "CCCL_CACHE_DISABLE",
-                                           "CCCL_CACHE_LOG_LEVEL", "CCCL_CACHE_READ_ONLY", "CCCL_CACHE_SHARED",
-                                           "CCCL_CACHE_CONFIG", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "HOME"};
+  static constexpr const char* kNames[] = {"CCCL_CACHE_DIR",       "CCCL_CACHE_MAX_SIZE",
+                                           "CCCL_CACHE_DISABLE",   "CCCL_CACHE_LOG_LEVEL",
+                                           "CCCL_CACHE_READ_ONLY", "CCCL_CACHE_SHARED",
+                                           "CCCL_CACHE_CONFIG",    "XDG_CONFIG_HOME",
+                                           "XDG_CACHE_HOME",       "HOME"};
 
  private:
   std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
@@ -35,15 +37,20 @@ void write_file(const std::filesystem::path& p, const std::string& text) {
 }
 
 TEST(ParseSize, AcceptsUnits) {
-  struct Case { const char* text; std::uint64_t bytes; };
-  for (Case c : {Case{"0", 0}, Case{"123", 123}, Case{"64K", 64ull << 10}, Case{"512M", 512ull << 20},
-                 Case{"2G", 2ull << 30}, Case{"1T", 1ull << 40}, Case{"2GB", 2ull << 30}, Case{"2GiB", 2ull << 30},
-                 Case{"2g", 2ull << 30}, Case{"100B", 100}})
+  struct Case {
+    const char* text;
+    std::uint64_t bytes;
+  };
+  for (Case c :
+       {Case{"0", 0}, Case{"123", 123}, Case{"64K", 64ull << 10}, Case{"512M", 512ull << 20},
+        Case{"2G", 2ull << 30}, Case{"1T", 1ull << 40}, Case{"2GB", 2ull << 30},
+        Case{"2GiB", 2ull << 30}, Case{"2g", 2ull << 30}, Case{"100B", 100}})
     EXPECT_EQ(parse_size(c.text).value_or(~0ull), c.bytes) << c.text;
 }
 
 TEST(ParseSize, RejectsGarbage) {
-  for (const char* bad : {"", "G", "-1", "1.5G", "12Q", "1 G", "99999999999999999999", "20000000000T"}) {
+  for (const char* bad :
+       {"", "G", "-1", "1.5G", "12Q", "1 G", "99999999999999999999", "20000000000T"}) {
     auto r = parse_size(bad);
     ASSERT_FALSE(r) << bad;
     EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
@@ -51,11 +58,15 @@ TEST(ParseSize, RejectsGarbage) {
 }
 
 TEST(ParseDuration, AcceptsUnits) {
-  struct Case { const char* text; std::uint64_t secs; };
-  for (Case c : {Case{"90", 90}, Case{"90s", 90}, Case{"15m", 900}, Case{"12h", 43200}, Case{"30d", 2592000},
-                 Case{"2w", 1209600}})
+  struct Case {
+    const char* text;
+    std::uint64_t secs;
+  };
+  for (Case c : {Case{"90", 90}, Case{"90s", 90}, Case{"15m", 900}, Case{"12h", 43200},
+                 Case{"30d", 2592000}, Case{"2w", 1209600}})
     EXPECT_EQ(parse_duration(c.text).value_or(~0ull), c.secs) << c.text;
-  for (const char* bad : {"", "s", "1x", "-5s", "1.5h", "h1"}) EXPECT_FALSE(parse_duration(bad)) << bad;
+  for (const char* bad : {"", "s", "1x", "-5s", "1.5h", "h1"})
+    EXPECT_FALSE(parse_duration(bad)) << bad;
 }
 
 TEST(Config, DefaultsAreDocumentedValues) {
@@ -136,11 +147,15 @@ TEST(Config, MissingDefaultFileIsFineMissingNamedFileIsNot) {
 TEST(Config, MalformedSettingsNameTheKey) {
   ScopedEnv env;
   test::TempDir dir;
-  struct Case { const char* toml; const char* needle; };
-  for (Case c : {Case{"max_size = \"lots\"\n", "max_size"}, Case{"shared = \"yes\"\n", "shared"},
-                 Case{"max_readers = 0\n", "max_readers"}, Case{"log_level = \"loud\"\n", "log_level"},
-                 Case{"colour = 1\n", "colour"}, Case{"touch_interval = \"soon\"\n", "touch_interval"},
-                 Case{"dir = 5\n", "dir"}, Case{"max_size = = 1\n", "line 1"}}) {
+  struct Case {
+    const char* toml;
+    const char* needle;
+  };
+  for (Case c :
+       {Case{"max_size = \"lots\"\n", "max_size"}, Case{"shared = \"yes\"\n", "shared"},
+        Case{"max_readers = 0\n", "max_readers"}, Case{"log_level = \"loud\"\n", "log_level"},
+        Case{"colour = 1\n", "colour"}, Case{"touch_interval = \"soon\"\n", "touch_interval"},
+        Case{"dir = 5\n", "dir"}, Case{"max_size = = 1\n", "line 1"}}) {
     write_file(dir / "c.toml", c.toml);
     auto r = Config::load(dir / "c.toml");
     ASSERT_FALSE(r) << c.toml;
@@ -165,7 +180,8 @@ namespace {
 // The shipped, documented config file must parse and state exactly the defaults.
 TEST(Config, ShippedFileMatchesDefaults) {
   ScopedEnv env;
-  auto c = Config::load(std::filesystem::path(CCCL_CACHE_SOURCE_DIR) / "config" / "cccl-cache.toml");
+  auto c =
+      Config::load(std::filesystem::path(CCCL_CACHE_SOURCE_DIR) / "config" / "cccl-cache.toml");
   ASSERT_TRUE(c) << c.error().describe();
   const Config d = Config::defaults();
   EXPECT_EQ(c->dir, d.dir);

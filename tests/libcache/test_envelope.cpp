@@ -1,7 +1,7 @@
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "cccl_cache/cache/envelope.hpp"
 
@@ -61,7 +61,8 @@ TEST(Envelope, EveryFlippedByteIsDetected) {
 
 TEST(Envelope, TruncationAndExtensionAreDetected) {
   auto good = encode({"a", "b", "c", 1, 2}, sample_payload());
-  for (std::size_t n : {std::size_t{0}, std::size_t{10}, std::size_t{47}, std::size_t{48}, good.size() - 1}) {
+  for (std::size_t n :
+       {std::size_t{0}, std::size_t{10}, std::size_t{47}, std::size_t{48}, good.size() - 1}) {
     std::vector<std::byte> cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n));
     EXPECT_FALSE(decode_envelope(cut)) << n;
   }

@@ -1,6 +1,6 @@
-#include <cstring>
-
 #include <gtest/gtest.h>
+
+#include <cstring>
 
 #include "cccl_cache/cache/key.hpp"
 
@@ -15,8 +15,9 @@ TEST(Digest128, HexRoundTrips) {
 }
 
 TEST(Digest128, FromHexRejectsBadText) {
-  for (const char* bad : {"", "0123", "0123456789abcdeffedcba987654321", "0123456789abcdeffedcba98765432100",
-                          "0123456789abcdeffedcba987654321g", " 123456789abcdeffedcba9876543210"})
+  for (const char* bad :
+       {"", "0123", "0123456789abcdeffedcba987654321", "0123456789abcdeffedcba98765432100",
+        "0123456789abcdeffedcba987654321g", " 123456789abcdeffedcba9876543210"})
     EXPECT_FALSE(Digest128::from_hex(bad)) << bad;
 }
 
@@ -51,18 +52,23 @@ TEST(CacheKey, TextRoundTrips) {
   CacheKey k{Digest128{0xabcull, 0xdefull}, 90};
   EXPECT_EQ(k.to_string(), "0000000000000abc0000000000000def-sm90");
   EXPECT_EQ(CacheKey::parse(k.to_string()), k);
-  for (const char* bad : {"", "0000000000000abc0000000000000def", "0000000000000abc0000000000000def-sm",
-                          "0000000000000abc0000000000000def-90", "0000000000000abc0000000000000def-smx",
-                          "0000000000000abc0000000000000deX-sm90", "0000000000000abc0000000000000def-sm9 0"})
+  for (const char* bad :
+       {"", "0000000000000abc0000000000000def", "0000000000000abc0000000000000def-sm",
+        "0000000000000abc0000000000000def-90", "0000000000000abc0000000000000def-smx",
+        "0000000000000abc0000000000000deX-sm90", "0000000000000abc0000000000000def-sm9 0"})
     EXPECT_FALSE(CacheKey::parse(bad)) << bad;
 }
 
 TEST(ParseCc, AcceptsCommonSpellings) {
-  struct Case { const char* text; std::optional<std::uint32_t> cc; };
-  for (Case c : {Case{"sm_90", 90}, Case{"sm90", 90}, Case{"90", 90}, Case{"9.0", 90}, Case{"12.0", 120},
-                 Case{"sm_100", 100}, Case{"", std::nullopt}, Case{"sm_", std::nullopt}, Case{"9.", std::nullopt},
-                 Case{"9.10", std::nullopt}, Case{"abc", std::nullopt}, Case{"5", std::nullopt},
-                 Case{"-90", std::nullopt}, Case{"99999", std::nullopt}})
+  struct Case {
+    const char* text;
+    std::optional<std::uint32_t> cc;
+  };
+  for (Case c :
+       {Case{"sm_90", 90}, Case{"sm90", 90}, Case{"90", 90}, Case{"9.0", 90}, Case{"12.0", 120},
+        Case{"sm_100", 100}, Case{"", std::nullopt}, Case{"sm_", std::nullopt},
+        Case{"9.", std::nullopt}, Case{"9.10", std::nullopt}, Case{"abc", std::nullopt},
+        Case{"5", std::nullopt}, Case{"-90", std::nullopt}, Case{"99999", std::nullopt}})
     EXPECT_EQ(parse_cc(c.text), c.cc) << c.text;
 }
 

@@ -1,7 +1,7 @@
-#include <sstream>
-
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ostream_sink.h>
+
+#include <sstream>
 
 #include "cccl_cache/cache/log.hpp"
 
@@ -17,7 +17,8 @@ TEST(Log, DefaultLoggerPrintsWarningsAndUp) {
 
 TEST(Log, SetLoggerReplacesAndNullRestores) {
   std::ostringstream out;
-  auto mine = std::make_shared<spdlog::logger>("mine", std::make_shared<spdlog::sinks::ostream_sink_mt>(out));
+  auto mine = std::make_shared<spdlog::logger>(
+      "mine", std::make_shared<spdlog::sinks::ostream_sink_mt>(out));
   auto before = logger();
   set_logger(mine);
   EXPECT_EQ(logger(), mine);

@@ -46,7 +46,8 @@ TEST(Store, PersistsAcrossReopen) {
   {
     auto store = Store::open(test::test_config(dir.path()));
     ASSERT_TRUE(store);
-    for (std::uint64_t i = 0; i < 20; ++i) ASSERT_TRUE((*store)->put(make_key(i), make_meta(i), make_payload(i)));
+    for (std::uint64_t i = 0; i < 20; ++i)
+      ASSERT_TRUE((*store)->put(make_key(i), make_meta(i), make_payload(i)));
   }
   auto store = Store::open(test::test_config(dir.path()));
   ASSERT_TRUE(store);
@@ -110,7 +111,8 @@ TEST(Store, PutReplacesAndRemoveDeletes) {
 TEST(Store, ForEachListsEveryEntryInKeyOrder) {
   test::TempDir dir;
   auto store = *Store::open(test::test_config(dir.path()));
-  for (std::uint64_t i = 0; i < 15; ++i) ASSERT_TRUE(store->put(make_key(i), make_meta(i), make_payload(i)));
+  for (std::uint64_t i = 0; i < 15; ++i)
+    ASSERT_TRUE(store->put(make_key(i), make_meta(i), make_payload(i)));
   std::vector<CacheKey> keys;
   ASSERT_TRUE(store->for_each([&](const CacheKey& k, const EntryMeta& m) {
     EXPECT_EQ(m.payload_size, make_payload(k.spec.low).size());
@@ -118,8 +120,9 @@ TEST(Store, ForEachListsEveryEntryInKeyOrder) {
     return true;
   }));
   EXPECT_EQ(keys.size(), 15u);
-  EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end(),
-                             [](const CacheKey& a, const CacheKey& b) { return a.encode() < b.encode(); }));
+  EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end(), [](const CacheKey& a, const CacheKey& b) {
+    return a.encode() < b.encode();
+  }));
   int seen = 0;
   ASSERT_TRUE(store->for_each([&](const CacheKey&, const EntryMeta&) { return ++seen < 3; }));
   EXPECT_EQ(seen, 3);
@@ -145,7 +148,10 @@ TEST(Store, HitsAndMissesAreCountedAndPersistedByFlush) {
   EXPECT_EQ(s->hits, 5u);
   EXPECT_EQ(s->misses, 3u);
   std::uint64_t hits = 0;
-  ASSERT_TRUE(store->for_each([&](const CacheKey&, const EntryMeta& m) { hits = m.hits; return true; }));
+  ASSERT_TRUE(store->for_each([&](const CacheKey&, const EntryMeta& m) {
+    hits = m.hits;
+    return true;
+  }));
   EXPECT_EQ(hits, 5u);
 }
 
@@ -169,7 +175,8 @@ TEST(Store, HitsDoNotWriteUntilFlush) {
 TEST(Store, ClearRemovesEverything) {
   test::TempDir dir;
   auto store = *Store::open(test::test_config(dir.path()));
-  for (std::uint64_t i = 0; i < 5; ++i) ASSERT_TRUE(store->put(make_key(i), make_meta(i), make_payload(i)));
+  for (std::uint64_t i = 0; i < 5; ++i)
+    ASSERT_TRUE(store->put(make_key(i), make_meta(i), make_payload(i)));
   ASSERT_TRUE(store->clear());
   auto s = store->stats();
   EXPECT_EQ(s->entries, 0u);

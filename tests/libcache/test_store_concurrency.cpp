@@ -16,7 +16,10 @@ using test::make_payload;
 // Reads every entry of `store` and checks it against its deterministic payload.
 void expect_all_intact(Store& store, std::size_t payload_size, std::size_t* count = nullptr) {
   std::vector<CacheKey> keys;
-  ASSERT_TRUE(store.for_each([&](const CacheKey& k, const EntryMeta&) { keys.push_back(k); return true; }));
+  ASSERT_TRUE(store.for_each([&](const CacheKey& k, const EntryMeta&) {
+    keys.push_back(k);
+    return true;
+  }));
   for (const auto& k : keys) {
     auto got = store.peek(k);
     ASSERT_TRUE(got) << got.error().describe();
@@ -44,7 +47,8 @@ TEST(StoreConcurrency, FourWriterProcessesAndReaderThreadsLoseNothing) {
         const std::uint64_t id = std::uint64_t(w) * 1000 + std::uint64_t(i);
         if (!(*s)->put(make_key(id), make_meta(id), make_payload(id, kSize))) ::_exit(2);
         // Every writer also rewrites a shared key with identical content.
-        if (!(*s)->put(make_key(999'999), make_meta(999'999), make_payload(999'999, kSize))) ::_exit(3);
+        if (!(*s)->put(make_key(999'999), make_meta(999'999), make_payload(999'999, kSize)))
+          ::_exit(3);
         if (!(*s)->get(make_key(id))->has_value()) ::_exit(4);
       }
       ::_exit(0);
@@ -60,7 +64,8 @@ TEST(StoreConcurrency, FourWriterProcessesAndReaderThreadsLoseNothing) {
       while (!stop) {
         const std::uint64_t id = std::uint64_t(rng() % kWriters) * 1000 + rng() % kPerWriter;
         auto got = store->get(make_key(id));
-        if (!got) ++bad;
+        if (!got)
+          ++bad;
         else if (got->has_value()) {
           ++hits;
           if ((*got)->payload != make_payload(id, kSize)) ++bad;
@@ -118,14 +123,17 @@ TEST(StoreConcurrency, WriterKilledMidBatchLeavesCommittedEntriesIntact) {
     ::close(fds[1]);
     const int wait_for = 1 + int(rng() % 12);
     std::uint64_t id = 0;
-    for (int i = 0; i < wait_for && ::read(fds[0], &id, sizeof id) == sizeof id; ++i) acked.push_back(id);
+    for (int i = 0; i < wait_for && ::read(fds[0], &id, sizeof id) == sizeof id; ++i)
+      acked.push_back(id);
     if (rng() % 2) std::this_thread::sleep_for(std::chrono::microseconds(rng() % 3000));
     ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);
-    while (::read(fds[0], &id, sizeof id) == sizeof id) acked.push_back(id);  // acks sent before death
+    while (::read(fds[0], &id, sizeof id) == sizeof id)
+      acked.push_back(id);  // acks sent before death
     ::close(fds[0]);
-    ASSERT_TRUE(WIFSIGNALED(status)) << "child ended early, status " << status << " in round " << round;
+    ASSERT_TRUE(WIFSIGNALED(status))
+        << "child ended early, status " << status << " in round " << round;
     // The store is still writable after the writer died holding the write lock.
     ASSERT_TRUE(store->put(make_key(7'000'000 + std::uint64_t(round)), make_meta(0),
                            make_payload(7'000'000 + std::uint64_t(round), kSize)));
@@ -144,7 +152,8 @@ TEST(StoreConcurrency, ForkedChildReopensTransparently) {
   test::TempDir dir;
   auto store = *Store::open(test::test_config(dir.path()));
   ASSERT_TRUE(store->put(make_key(1), make_meta(1), make_payload(1)));
-  for (int i = 0; i < 3; ++i) ASSERT_TRUE(store->get(make_key(1))->has_value());  // pending in the parent
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(store->get(make_key(1))->has_value());  // pending in the parent
   int rc = test::run_child([&] {
     // The same Store object, inherited across fork().
     auto got = store->get(make_key(1));

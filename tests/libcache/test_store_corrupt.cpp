@@ -1,10 +1,10 @@
 // A flipped byte in a stored payload is detected, dropped, counted and logged once.
+#include <lmdb.h>
+#include <spdlog/sinks/ostream_sink.h>
+
 #include <fstream>
 #include <functional>
 #include <iterator>
-
-#include <lmdb.h>
-#include <spdlog/sinks/ostream_sink.h>
 
 #include "cccl_cache/cache/log.hpp"
 #include "test_util.hpp"
@@ -29,11 +29,13 @@ int flip_marker_on_disk(const std::filesystem::path& dir) {
     bytes.assign(std::istreambuf_iterator<char>(in), {});
   }
   int found = 0;
-  for (auto pos = bytes.find("FLIP-ME-MARKER"); pos != std::string::npos; pos = bytes.find("FLIP-ME-MARKER", pos + 1)) {
+  for (auto pos = bytes.find("FLIP-ME-MARKER"); pos != std::string::npos;
+       pos = bytes.find("FLIP-ME-MARKER", pos + 1)) {
     bytes[pos + 3] ^= 0x01;
     ++found;
   }
-  std::ofstream(file, std::ios::binary | std::ios::in | std::ios::out).write(bytes.data(), std::streamsize(bytes.size()));
+  std::ofstream(file, std::ios::binary | std::ios::in | std::ios::out)
+      .write(bytes.data(), std::streamsize(bytes.size()));
   return found;
 }
 
@@ -41,7 +43,8 @@ int flip_marker_on_disk(const std::filesystem::path& dir) {
 struct CapturedLog {
   std::ostringstream text;
   CapturedLog() {
-    auto l = std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::ostream_sink_mt>(text));
+    auto l = std::make_shared<spdlog::logger>(
+        "test", std::make_shared<spdlog::sinks::ostream_sink_mt>(text));
     l->set_level(spdlog::level::warn);
     set_logger(l);
   }
@@ -103,7 +106,8 @@ TEST(StoreCorruption, ReadOnlyStoreReportsCorruptionWithoutWriting) {
 }
 
 // Rewrites the stored value of `key` with `edit` applied, through LMDB directly.
-void edit_raw(const std::filesystem::path& dir, const CacheKey& key, const std::function<void(std::vector<char>&)>& edit) {
+void edit_raw(const std::filesystem::path& dir, const CacheKey& key,
+              const std::function<void(std::vector<char>&)>& edit) {
   MDB_env* env = nullptr;
   ASSERT_EQ(mdb_env_create(&env), 0);
   mdb_env_set_maxdbs(env, 4);
@@ -115,7 +119,8 @@ void edit_raw(const std::filesystem::path& dir, const CacheKey& key, const std::
   auto k = key.encode();
   MDB_val mk{k.size(), k.data()}, mv{};
   ASSERT_EQ(mdb_get(txn, dbi, &mk, &mv), 0);
-  std::vector<char> bytes(static_cast<char*>(mv.mv_data), static_cast<char*>(mv.mv_data) + mv.mv_size);
+  std::vector<char> bytes(static_cast<char*>(mv.mv_data),
+                          static_cast<char*>(mv.mv_data) + mv.mv_size);
   edit(bytes);
   MDB_val nv{bytes.size(), bytes.data()};
   ASSERT_EQ(mdb_put(txn, dbi, &mk, &nv, 0), 0);
@@ -124,7 +129,10 @@ void edit_raw(const std::filesystem::path& dir, const CacheKey& key, const std::
 }
 
 TEST(StoreCorruption, MalformedEnvelopesFromRawWritesAreMisses) {
-  struct Case { const char* what; std::function<void(std::vector<char>&)> edit; };
+  struct Case {
+    const char* what;
+    std::function<void(std::vector<char>&)> edit;
+  };
   const Case cases[] = {
       {"flipped payload byte", [](std::vector<char>& b) { b[b.size() - 10] ^= 0x40; }},
       {"flipped metadata byte", [](std::vector<char>& b) { b[50] ^= 0x01; }},

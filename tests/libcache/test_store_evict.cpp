@@ -14,7 +14,8 @@ TEST(StoreEviction, BudgetKeepsLiveBytesUnderAndRemovesLeastRecentlyUsed) {
   auto cfg = test::test_config(dir.path());
   cfg.max_size = 10 * 1000;
   auto store = *Store::open(cfg);
-  for (std::uint64_t i = 0; i < 10; ++i) ASSERT_TRUE(store->put(make_key(i), make_meta(i), make_payload(i, 1000)));
+  for (std::uint64_t i = 0; i < 10; ++i)
+    ASSERT_TRUE(store->put(make_key(i), make_meta(i), make_payload(i, 1000)));
   EXPECT_EQ(store->stats()->live_bytes, 10'000u);
   // Use 0..4 so that 5..9 become the least recently used.
   for (std::uint64_t i = 0; i < 5; ++i) ASSERT_TRUE(store->get(make_key(i))->has_value());
@@ -35,7 +36,8 @@ TEST(StoreEviction, BudgetKeepsLiveBytesUnderAndRemovesLeastRecentlyUsed) {
 TEST(StoreEviction, ByCriteria) {
   test::TempDir dir;
   auto store = *Store::open(test::test_config(dir.path()));
-  auto put = [&](std::uint64_t i, std::uint32_t cc, std::string algo, std::string tc, std::uint32_t fmt) {
+  auto put = [&](std::uint64_t i, std::uint32_t cc, std::string algo, std::string tc,
+                 std::uint32_t fmt) {
     auto m = make_meta(i, std::move(algo));
     m.toolchain = std::move(tc);
     m.payload_format = fmt;
@@ -79,7 +81,8 @@ TEST(StoreEviction, ByCriteria) {
 TEST(StoreEviction, ByAgeUsesBatchedLastUse) {
   test::TempDir dir;
   auto store = *Store::open(test::test_config(dir.path()));
-  for (std::uint64_t i = 0; i < 4; ++i) ASSERT_TRUE(store->put(make_key(i), make_meta(i), make_payload(i)));
+  for (std::uint64_t i = 0; i < 4; ++i)
+    ASSERT_TRUE(store->put(make_key(i), make_meta(i), make_payload(i)));
   std::this_thread::sleep_for(std::chrono::milliseconds(2100));
   ASSERT_TRUE(store->get(make_key(2))->has_value());  // pending (not flushed) touch
   auto r = store->evict({.older_than_s = 1});
@@ -91,7 +94,8 @@ TEST(StoreEviction, ByAgeUsesBatchedLastUse) {
 TEST(StoreEviction, LruTrimToBudgetOnRequest) {
   test::TempDir dir;
   auto store = *Store::open(test::test_config(dir.path()));
-  for (std::uint64_t i = 0; i < 8; ++i) ASSERT_TRUE(store->put(make_key(i), make_meta(i), make_payload(i, 1000)));
+  for (std::uint64_t i = 0; i < 8; ++i)
+    ASSERT_TRUE(store->put(make_key(i), make_meta(i), make_payload(i, 1000)));
   ASSERT_TRUE(store->get(make_key(0))->has_value());
   auto dry = store->evict({.max_live_bytes = 3000, .dry_run = true});
   ASSERT_TRUE(dry);

@@ -18,7 +18,8 @@ TEST(StoreGrowth, MapGrowsPastInitialSize) {
   for (std::uint64_t i = 0; i < 60; ++i)  // ~6 MB of payload
     ASSERT_TRUE(store->put(make_key(i), make_meta(i), make_payload(i, 100'000))) << i;
   EXPECT_GT(store->stats()->map_size, initial);
-  for (std::uint64_t i = 0; i < 60; ++i) EXPECT_EQ((*store->get(make_key(i)))->payload, make_payload(i, 100'000));
+  for (std::uint64_t i = 0; i < 60; ++i)
+    EXPECT_EQ((*store->get(make_key(i)))->payload, make_payload(i, 100'000));
 }
 
 TEST(StoreGrowth, OtherProcessesFollowAResize) {
@@ -61,7 +62,8 @@ TEST(StoreGrowth, FullMapAtCeilingIsStorageFullAndHarmless) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ErrorCode::storage_full) << r.error().describe();
   EXPECT_GT(stored, 5u);
-  for (std::uint64_t i = 0; i < stored; ++i) EXPECT_EQ((*store->get(make_key(i)))->payload, make_payload(i, 100'000));
+  for (std::uint64_t i = 0; i < stored; ++i)
+    EXPECT_EQ((*store->get(make_key(i)))->payload, make_payload(i, 100'000));
   EXPECT_EQ(store->stats()->entries, stored);
   // Making room lets puts succeed again.
   ASSERT_TRUE(store->evict({.max_live_bytes = 100'000}));

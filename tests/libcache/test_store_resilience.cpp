@@ -89,7 +89,7 @@ TEST(StoreResilience, FullDiskIsStorageFullAndHarmless) {
         r = (*store)->put(make_key(stored), make_meta(stored), make_payload(stored, 50'000));
         if (!r) break;
       }
-      if (r) return 2;                                          // the disk never filled
+      if (r) return 2;  // the disk never filled
       if (r.error().code != ErrorCode::storage_full) {
         std::fprintf(stderr, "put failed with %s\n", r.error().describe().c_str());
         return 3;  // wrong error

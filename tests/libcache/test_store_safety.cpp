@@ -1,8 +1,7 @@
 // Directory safety (owner-only creation, foreign and writable-by-others refusal)
 // and read-only opens that write nothing.
-#include <sys/stat.h>
-
 #include <spdlog/sinks/ostream_sink.h>
+#include <sys/stat.h>
 
 #include "cccl_cache/cache/log.hpp"
 #include "dir_safety.hpp"
@@ -92,13 +91,15 @@ TEST(StoreSafety, ForeignOwnedDirectoryIsRefused) {
 // immutable image).
 TEST(StoreSafety, ReadOnlyDirectoryOpensReadOnlyAndWritesNothing) {
   test::TempDir dir;
-  if (::geteuid() == 0) ::chmod(dir.path().c_str(), 0755);  // let the unprivileged child reach the caches
+  if (::geteuid() == 0)
+    ::chmod(dir.path().c_str(), 0755);  // let the unprivileged child reach the caches
   for (bool lock_writable : {false, true}) {
     SCOPED_TRACE(lock_writable ? "lock.mdb writable" : "lock.mdb read-only");
     const auto cache = dir / (lock_writable ? "with-lock" : "no-lock");
     populate(cache, 5);
     if (::geteuid() == 0) {
-      for (auto p : {cache, cache / "data.mdb", cache / "lock.mdb"}) ASSERT_EQ(::chown(p.c_str(), kNobody, kNobody), 0);
+      for (auto p : {cache, cache / "data.mdb", cache / "lock.mdb"})
+        ASSERT_EQ(::chown(p.c_str(), kNobody, kNobody), 0);
     }
     ::chmod((cache / "data.mdb").c_str(), 0444);
     ::chmod((cache / "lock.mdb").c_str(), lock_writable ? 0644 : 0444);
@@ -109,7 +110,8 @@ TEST(StoreSafety, ReadOnlyDirectoryOpensReadOnlyAndWritesNothing) {
       if (::access(cache.c_str(), W_OK) == 0) return 11;  // the test would prove nothing
       if ((::access((cache / "lock.mdb").c_str(), W_OK) == 0) != lock_writable) return 19;
       std::ostringstream log;
-      auto capture = std::make_shared<spdlog::logger>("t", std::make_shared<spdlog::sinks::ostream_sink_mt>(log));
+      auto capture = std::make_shared<spdlog::logger>(
+          "t", std::make_shared<spdlog::sinks::ostream_sink_mt>(log));
       capture->set_level(spdlog::level::info);
       set_logger(capture);
       auto store = Store::open(test::test_config(cache));
@@ -145,7 +147,8 @@ TEST(StoreSafety, ReadOnlyConfigOnWritableDirectoryWritesNothing) {
     auto store = *Store::open(cfg);
     EXPECT_TRUE(store->read_only());
     EXPECT_TRUE(store->get(make_key(1))->has_value());
-    EXPECT_EQ(store->put(make_key(9), make_meta(9), make_payload(9)).error().code, ErrorCode::read_only);
+    EXPECT_EQ(store->put(make_key(9), make_meta(9), make_payload(9)).error().code,
+              ErrorCode::read_only);
     EXPECT_EQ(store->remove(make_key(1)).error().code, ErrorCode::read_only);
     EXPECT_EQ(store->clear().error().code, ErrorCode::read_only);
   }  // destruction flushes nothing
@@ -166,8 +169,8 @@ TEST(StoreSafety, NetworkFilesystemsAreRecognised) {
   EXPECT_STREQ(detail::network_filesystem_name(0x6969), "NFS");
   EXPECT_STREQ(detail::network_filesystem_name(0x0bd00bd0), "Lustre");
   EXPECT_STREQ(detail::network_filesystem_name(0x47504653), "GPFS");
-  EXPECT_EQ(detail::network_filesystem_name(0xef53), nullptr);     // ext4
-  EXPECT_EQ(detail::network_filesystem_name(0x01021994), nullptr); // tmpfs
+  EXPECT_EQ(detail::network_filesystem_name(0xef53), nullptr);      // ext4
+  EXPECT_EQ(detail::network_filesystem_name(0x01021994), nullptr);  // tmpfs
 }
 
 }  // namespace

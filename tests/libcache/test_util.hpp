@@ -2,6 +2,7 @@
 // deterministic keys and payloads, and a child-process runner.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,8 +12,6 @@
 #include <functional>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "cccl_cache/cache/config.hpp"
 #include "cccl_cache/cache/key.hpp"
@@ -31,7 +30,8 @@ class TempDir {
   }
   ~TempDir() {
     std::error_code ec;
-    std::filesystem::permissions(path_, std::filesystem::perms::owner_all, std::filesystem::perm_options::add, ec);
+    std::filesystem::permissions(path_, std::filesystem::perms::owner_all,
+                                 std::filesystem::perm_options::add, ec);
     std::filesystem::remove_all(path_, ec);
   }
   TempDir(const TempDir&) = delete;
@@ -62,7 +62,9 @@ inline std::vector<std::byte> make_payload(std::uint64_t i, std::size_t size = 0
   std::vector<std::byte> out(size);
   std::uint64_t x = i * 0x2545'F491'4F6C'DD1Dull + 1;
   for (auto& b : out) {
-    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
     b = static_cast<std::byte>(x & 0xff);
   }
   return out;
@@ -83,7 +85,11 @@ inline int run_child(const std::function<int()>& fn) {
   pid_t pid = ::fork();
   if (pid == 0) {
     int rc = 99;
-    try { rc = fn(); } catch (...) { rc = 98; }
+    try {
+      rc = fn();
+    } catch (...) {
+      rc = 98;
+    }
     ::_exit(rc);
   }
   int status = 0;

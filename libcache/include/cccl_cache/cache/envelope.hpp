@@ -10,7 +10,8 @@
 //                created_unix:i64     seconds since the epoch, set by put()
 //                payload_format:u32   the producer's payload format version
 //                flags:u32            0 (reserved; any other value is malformed)
-//                checksum:u64         XXH3-64 (seed 0) of header bytes [0, 40) ++ metadata ++ payload
+//                checksum:u64         XXH3-64 (seed 0) of header bytes [0, 40) ++ metadata ++
+//                payload
 //   metadata  := field(algorithm) field(summary) field(toolchain)
 //   field     := length:u16 bytes:u8[length]      (UTF-8, no terminator)
 //   payload   := u8[payload_size]                 (a serialized build result)
@@ -46,7 +47,8 @@ struct EnvelopeHeader {
   std::uint32_t flags;
   std::uint64_t checksum;
 };
-static_assert(std::endian::native == std::endian::little, "the envelope is written little-endian in place");
+static_assert(std::endian::native == std::endian::little,
+              "the envelope is written little-endian in place");
 static_assert(sizeof(EnvelopeHeader) == 48);
 static_assert(offsetof(EnvelopeHeader, format_version) == 8);
 static_assert(offsetof(EnvelopeHeader, metadata_size) == 12);

@@ -2,9 +2,9 @@
 // warnings and errors to stderr. Embedding programs may replace it.
 #pragma once
 
-#include <memory>
-
 #include <spdlog/logger.h>
+
+#include <memory>
 
 namespace cccl_cache {
 

@@ -25,9 +25,9 @@ struct StoreStats {
   std::uint64_t bytes_written = 0;
   std::uint64_t bytes_evicted = 0;
   std::uint64_t entries = 0;
-  std::uint64_t live_bytes = 0;   // sum of payload sizes of live entries
+  std::uint64_t live_bytes = 0;  // sum of payload sizes of live entries
   std::uint64_t budget_bytes = 0;
-  std::uint64_t map_size = 0;     // current LMDB map size
+  std::uint64_t map_size = 0;  // current LMDB map size
   double hit_ratio() const { return hits + misses ? double(hits) / double(hits + misses) : 0.0; }
 };
 

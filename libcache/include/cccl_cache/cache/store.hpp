@@ -32,9 +32,9 @@ namespace cccl_cache {
 
 // What is stored beside each payload.
 struct EntryMeta {
-  std::string algorithm;       // "merge_sort", ...
-  std::string summary;         // readable spec, e.g. "keys=float32 values=none cmp=less offset=int64"
-  std::string toolchain;       // toolchain fingerprint of the producer
+  std::string algorithm;  // "merge_sort", ...
+  std::string summary;    // readable spec, e.g. "keys=float32 values=none cmp=less offset=int64"
+  std::string toolchain;  // toolchain fingerprint of the producer
   std::uint32_t payload_format = 0;  // the producer's payload format version
   std::int64_t created_unix = 0;     // seconds since epoch, set by put()
   std::int64_t last_used_unix = 0;   // coarse: updated in batches
@@ -51,8 +51,9 @@ struct Entry {
 // Filters for evict(); every set field must match for an entry to be removed
 // (max_live_bytes instead trims least recently used entries down to that size).
 struct EvictCriteria {
-  std::optional<std::int64_t> older_than_s = std::nullopt;        // last used more than this many seconds ago
-  std::optional<std::uint64_t> max_live_bytes = std::nullopt;      // LRU trim to this budget
+  std::optional<std::int64_t> older_than_s =
+      std::nullopt;  // last used more than this many seconds ago
+  std::optional<std::uint64_t> max_live_bytes = std::nullopt;  // LRU trim to this budget
   std::optional<std::uint32_t> cc = std::nullopt;
   std::optional<std::string> algorithm = std::nullopt;
   // Remove entries whose toolchain differs from this fingerprint or whose payload
@@ -63,7 +64,11 @@ struct EvictCriteria {
 };
 
 struct EvictReport {
-  struct Item { CacheKey key; EntryMeta meta; std::string reason; };
+  struct Item {
+    CacheKey key;
+    EntryMeta meta;
+    std::string reason;
+  };
   std::vector<Item> removed;  // or would be removed, on dry_run
   std::uint64_t bytes_freed = 0;
 };
