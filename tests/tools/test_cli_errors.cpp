@@ -92,6 +92,16 @@ TEST(CliClear, RefusesWithoutYesWhenNotInteractive) {
   EXPECT_EQ(run_cli({"--cache-dir", dir.path().string(), "ls", "--json"}).json()["count"], 0);
 }
 
+TEST(CliErrors, MalformedConfigFileIsAUsageError) {
+  TempDir dir;
+  const auto cfg = dir.path() / "cfg.toml";
+  { std::ofstream(cfg) << "max_size = \"lots\"\n"; }
+  auto r = run_cli({"--config", cfg.string(), "--cache-dir", dir.path().string(), "stats"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("max_size"), std::string::npos) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+}
+
 TEST(CliVersion, PrintsTheToolchainFingerprint) {
   auto r = run_cli({"--version"});
   EXPECT_EQ(r.code, 0);

@@ -89,7 +89,8 @@ int run_why(const Context& ctx, const WhyOptions& o) {
   auto store = open_store(ctx.globals, OpenMode::read);
   if (!store) return report(store.error());
   auto hit = (*store)->peek(key);
-  const bool present = hit && *hit;
+  if (!hit) return report(hit.error());
+  const bool present = hit->has_value();
   std::vector<Candidate> near;
   std::size_t same_algorithm = 0;
   if (!present) {

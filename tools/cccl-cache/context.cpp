@@ -25,7 +25,9 @@ Result<Config> load_config(const Globals& globals) {
     file = globals.config_file;
   }
   auto config = Config::load(file);
-  if (!config) return config;
+  // Any configuration problem (bad file, bad value, missing named file) is the
+  // caller's to fix: a usage error, not an unavailable cache.
+  if (!config) return fail(ErrorCode::invalid_argument, "configuration: " + config.error().message);
   if (!globals.cache_dir.empty()) config->dir = globals.cache_dir;
   if (config->dir.empty()) config->dir = default_cache_dir();
   return config;
