@@ -1,6 +1,7 @@
 #include "cli_test_util.hpp"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,8 +11,6 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "cccl_cache/algos/merge_sort/serialize.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
@@ -53,7 +52,8 @@ nlohmann::json CliResult::json() const {
 
 CliResult run_cli(const std::vector<std::string>& args) {
   TempDir io;
-  const std::string out_path = (io.path() / "out").string(), err_path = (io.path() / "err").string();
+  const std::string out_path = (io.path() / "out").string(),
+                    err_path = (io.path() / "err").string();
   std::vector<std::string> argv_s{CCCL_CACHE_CLI_PATH};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -96,14 +96,16 @@ std::shared_ptr<Store> open_store(const fs::path& dir) {
   return s ? *s : nullptr;
 }
 
-void put_raw(const fs::path& dir, const CacheKey& key, const EntryMeta& meta, const std::vector<std::byte>& payload) {
+void put_raw(const fs::path& dir, const CacheKey& key, const EntryMeta& meta,
+             const std::vector<std::byte>& payload) {
   auto store = open_store(dir);
   ASSERT_TRUE(store);
   auto r = store->put(key, meta, payload);
   ASSERT_TRUE(r.has_value()) << r.error().describe();
 }
 
-CacheKey put_build(const fs::path& dir, const algos::merge_sort::BuildResult& result, const algos::Toolchain& tc) {
+CacheKey put_build(const fs::path& dir, const algos::merge_sort::BuildResult& result,
+                   const algos::Toolchain& tc) {
   namespace ms = algos::merge_sort;
   const CacheKey key = ms::cache_key(result.spec, result.cc, tc);
   EntryMeta meta;
@@ -119,21 +121,24 @@ std::vector<std::byte> read_file(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::vector<std::byte> out(raw.size());
-  std::transform(raw.begin(), raw.end(), out.begin(), [](char c) { return static_cast<std::byte>(c); });
+  std::transform(raw.begin(), raw.end(), out.begin(),
+                 [](char c) { return static_cast<std::byte>(c); });
   return out;
 }
 
 int flip_byte_in_file(const fs::path& file, const std::vector<std::byte>& needle) {
   auto bytes = read_file(file);
   int n = 0;
-  for (auto it = bytes.begin(); (it = std::search(it, bytes.end(), needle.begin(), needle.end())) != bytes.end();
+  for (auto it = bytes.begin();
+       (it = std::search(it, bytes.end(), needle.begin(), needle.end())) != bytes.end();
        it += static_cast<std::ptrdiff_t>(needle.size())) {
     auto& b = *(it + static_cast<std::ptrdiff_t>(needle.size() / 2));
     b = ~b;
     ++n;
   }
   std::fstream out(file, std::ios::binary | std::ios::in | std::ios::out);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   return n;
 }
 
@@ -162,7 +167,8 @@ const algos::merge_sort::BuildResult& real_build(std::uint32_t cc) {
   return it->second;
 }
 
-algos::merge_sort::BuildResult with_keys(algos::merge_sort::BuildResult base, algos::ScalarType keys) {
+algos::merge_sort::BuildResult with_keys(algos::merge_sort::BuildResult base,
+                                         algos::ScalarType keys) {
   base.spec.key_type = keys;
   return base;
 }

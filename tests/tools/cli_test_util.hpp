@@ -5,10 +5,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/toolchain.hpp"
@@ -68,6 +67,7 @@ namespace cccl_cache::test {
 const algos::merge_sort::BuildResult& real_build(std::uint32_t cc);
 
 // `base` with another key type (same cubin: the store and the CLI never look inside it).
-algos::merge_sort::BuildResult with_keys(algos::merge_sort::BuildResult base, algos::ScalarType keys);
+algos::merge_sort::BuildResult with_keys(algos::merge_sort::BuildResult base,
+                                         algos::ScalarType keys);
 
 }  // namespace cccl_cache::test

@@ -1,11 +1,10 @@
 // The export/import archive format: round trip, per-entry checksums, trailer,
 // truncation and foreign files.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "archive.hpp"
 
@@ -17,8 +16,9 @@ namespace fs = std::filesystem;
 class ArchiveFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("cccl-archive-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("cccl-archive-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -26,10 +26,17 @@ class ArchiveFile : public ::testing::Test {
   static Entry entry(std::uint64_t id, std::size_t size) {
     Entry e;
     e.key = CacheKey{{id, id * 7}, 90};
-    e.meta = EntryMeta{"merge_sort", "keys=float32 id=" + std::to_string(id), "tc-1", 1, 1000 + std::int64_t(id),
-                       2000, id, size};
+    e.meta = EntryMeta{"merge_sort",
+                       "keys=float32 id=" + std::to_string(id),
+                       "tc-1",
+                       1,
+                       1000 + std::int64_t(id),
+                       2000,
+                       id,
+                       size};
     e.payload.resize(size);
-    for (std::size_t i = 0; i < size; ++i) e.payload[i] = std::byte(static_cast<unsigned char>(i * 31 + id));
+    for (std::size_t i = 0; i < size; ++i)
+      e.payload[i] = std::byte(static_cast<unsigned char>(i * 31 + id));
     return e;
   }
   fs::path write(bool compress, int n) {

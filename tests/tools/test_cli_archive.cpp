@@ -1,8 +1,8 @@
 // export / import: a round trip into a fresh cache, damaged archives, and never
 // replacing a good entry with a bad one.
-#include <fstream>
-
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include "cccl_cache/algos/merge_sort/serialize.hpp"
 #include "cli_test_util.hpp"
@@ -33,8 +33,12 @@ TEST_P(CliArchive, RoundTripIntoAFreshCache) {
   ASSERT_EQ(ex.code, 0) << ex.err;
   EXPECT_NE(ex.out.find("exported 2 entries"), std::string::npos) << ex.out;
   const auto size = std::filesystem::file_size(file);
-  const auto raw = algos::merge_sort::serialize(real_build(90)).size() + algos::merge_sort::serialize(real_build(80)).size();
-  if (compress) EXPECT_LT(size, raw / 2); else EXPECT_GT(size, raw);
+  const auto raw = algos::merge_sort::serialize(real_build(90)).size() +
+                   algos::merge_sort::serialize(real_build(80)).size();
+  if (compress)
+    EXPECT_LT(size, raw / 2);
+  else
+    EXPECT_GT(size, raw);
 
   auto im = run_cli({"--cache-dir", (dst.path() / "new").string(), "import", file, "--json"});
   ASSERT_EQ(im.code, 0) << im.out << im.err;
@@ -70,7 +74,9 @@ TEST(CliImport, SkipsAndReportsADamagedEntryAndKeepsTheGoodCopy) {
   const CacheKey damaged = put_build(src.path(), b);
   const CacheKey fine = put_build(src.path(), real_build(80));
   const auto file = files.path() / "cache.cccl";
-  ASSERT_EQ(run_cli({"--cache-dir", src.path().string(), "export", file.string(), "--no-compress"}).code, 0);
+  ASSERT_EQ(
+      run_cli({"--cache-dir", src.path().string(), "export", file.string(), "--no-compress"}).code,
+      0);
   const auto mid = b.cubin.begin() + static_cast<std::ptrdiff_t>(b.cubin.size() / 2);
   ASSERT_EQ(flip_byte_in_file(file, std::vector<std::byte>(mid, mid + 64)), 1);
 
@@ -81,7 +87,8 @@ TEST(CliImport, SkipsAndReportsADamagedEntryAndKeepsTheGoodCopy) {
   auto j = im.json();
   EXPECT_EQ(j["imported"], 1);
   EXPECT_EQ(j["bad"], 2);  // the entry's checksum, then the trailer's
-  EXPECT_NE(j["problems"][0].get<std::string>().find(damaged.to_string()), std::string::npos) << j.dump();
+  EXPECT_NE(j["problems"][0].get<std::string>().find(damaged.to_string()), std::string::npos)
+      << j.dump();
   EXPECT_EQ(payload_of(dst, damaged), algos::merge_sort::serialize(b));
   EXPECT_EQ(payload_of(dst, fine), algos::merge_sort::serialize(real_build(80)));
   EXPECT_EQ(run_cli({"--cache-dir", dst.path().string(), "verify"}).code, 0);
@@ -94,7 +101,8 @@ TEST(CliImport, RejectsWhatIsNotAnArchive) {
   auto r = run_cli({"--cache-dir", dst.path().string(), "import", file.string()});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("not a cccl-cache archive"), std::string::npos) << r.err;
-  auto missing = run_cli({"--cache-dir", dst.path().string(), "import", (files.path() / "nope").string()});
+  auto missing =
+      run_cli({"--cache-dir", dst.path().string(), "import", (files.path() / "nope").string()});
   EXPECT_NE(missing.code, 0);
   EXPECT_NE(missing.err.find("cannot read archive"), std::string::npos) << missing.err;
 }
@@ -104,7 +112,8 @@ TEST(CliExport, FiltersByArch) {
   put_build(src.path(), real_build(90));
   const CacheKey k80 = put_build(src.path(), real_build(80));
   const auto file = (files.path() / "a").string();
-  ASSERT_EQ(run_cli({"--cache-dir", src.path().string(), "export", file, "--arch", "sm_80"}).code, 0);
+  ASSERT_EQ(run_cli({"--cache-dir", src.path().string(), "export", file, "--arch", "sm_80"}).code,
+            0);
   ASSERT_EQ(run_cli({"--cache-dir", dst.path().string(), "import", file}).code, 0);
   auto ls = run_cli({"--cache-dir", dst.path().string(), "ls", "--json"}).json();
   ASSERT_EQ(ls["count"], 1);

@@ -1,11 +1,10 @@
 // Bad arguments, missing / foreign-owned / unsafe cache directories, clear's
 // confirmation, --version: clear one-line errors and the documented exit codes.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "cli_test_util.hpp"
 
@@ -17,9 +16,14 @@ int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), 
 TEST(CliErrors, BadArgumentsAreUsageErrors) {
   TempDir dir;
   const std::string d = dir.path().string();
-  for (std::vector<std::string> args : {std::vector<std::string>{}, {"frobnicate"}, {"ls", "--bogus"},
-                                        {"inspect"}, {"ls", "--arch", "sm_x"}, {"stats", "--json", "--prometheus"},
-                                        {"prewarm"}, {"--config", d + "/missing.toml", "ls"}}) {
+  for (std::vector<std::string> args : {std::vector<std::string>{},
+                                        {"frobnicate"},
+                                        {"ls", "--bogus"},
+                                        {"inspect"},
+                                        {"ls", "--arch", "sm_x"},
+                                        {"stats", "--json", "--prometheus"},
+                                        {"prewarm"},
+                                        {"--config", d + "/missing.toml", "ls"}}) {
     args.insert(args.begin(), {"--cache-dir", d});
     auto r = run_cli(args);
     EXPECT_EQ(r.code, 2) << testing::PrintToString(args) << "\n" << r.err;
@@ -105,7 +109,9 @@ TEST(CliErrors, MalformedConfigFileIsAUsageError) {
 TEST(CliVersion, PrintsTheToolchainFingerprint) {
   auto r = run_cli({"--version"});
   EXPECT_EQ(r.code, 0);
-  EXPECT_NE(r.out.find("toolchain: " + algos::Toolchain::current().fingerprint()), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("toolchain: " + algos::Toolchain::current().fingerprint()),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(CliGlobals, CacheDirAfterTheCommandAndFromTheEnvironmentConfig) {

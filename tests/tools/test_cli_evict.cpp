@@ -1,9 +1,9 @@
 // evict by each criterion, with and without --dry-run.
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <set>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "cccl_cache/algos/merge_sort/serialize.hpp"
 #include "cli_test_util.hpp"
@@ -36,7 +36,8 @@ TEST(CliEvict, ByArch) {
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = r.json();
   EXPECT_EQ(removed_keys(j), std::set<std::string>{k80.to_string()});
-  EXPECT_EQ(j["bytes_freed"].get<std::uint64_t>(), algos::merge_sort::serialize(real_build(80)).size());
+  EXPECT_EQ(j["bytes_freed"].get<std::uint64_t>(),
+            algos::merge_sort::serialize(real_build(80)).size());
   EXPECT_EQ(listed_keys(dir), std::set<std::string>{k90.to_string()});
 }
 
@@ -44,7 +45,8 @@ TEST(CliEvict, ByAlgorithm) {
   TempDir dir;
   put_build(dir.path(), real_build(90));
   put_build(dir.path(), with_keys(real_build(90), ScalarType::int32));
-  auto other = run_cli({"--cache-dir", dir.path().string(), "evict", "--algorithm", "reduce", "--json"});
+  auto other =
+      run_cli({"--cache-dir", dir.path().string(), "evict", "--algorithm", "reduce", "--json"});
   ASSERT_EQ(other.code, 0) << other.err;
   EXPECT_EQ(other.json()["count"], 0);
   auto ms = run_cli({"--cache-dir", dir.path().string(), "evict", "--algorithm", "merge_sort"});
@@ -74,7 +76,8 @@ TEST(CliEvict, ByMaxSizeKeepsTheMostRecentlyUsed) {
   const CacheKey c = put_build(dir.path(), with_keys(b, ScalarType::int16));
   const CacheKey d = put_build(dir.path(), with_keys(b, ScalarType::int32));
   const auto one = algos::merge_sort::serialize(b).size();
-  auto r = run_cli({"--cache-dir", dir.path().string(), "evict", "--max-size", std::to_string(one + one / 2), "--json"});
+  auto r = run_cli({"--cache-dir", dir.path().string(), "evict", "--max-size",
+                    std::to_string(one + one / 2), "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = r.json();
   EXPECT_EQ(removed_keys(j), (std::set<std::string>{a.to_string(), c.to_string()}));
@@ -109,8 +112,10 @@ TEST(CliEvict, DryRunPrintsButRemovesNothing) {
 TEST(CliEvict, WithoutCriterionOrWithBadValuesIsAUsageError) {
   TempDir dir;
   put_build(dir.path(), real_build(90));
-  for (std::vector<std::string> args : {std::vector<std::string>{"evict"}, {"evict", "--older-than", "soon"},
-                                        {"evict", "--max-size", "lots"}, {"evict", "--arch", "sm_x"}}) {
+  for (std::vector<std::string> args : {std::vector<std::string>{"evict"},
+                                        {"evict", "--older-than", "soon"},
+                                        {"evict", "--max-size", "lots"},
+                                        {"evict", "--arch", "sm_x"}}) {
     args.insert(args.begin(), {"--cache-dir", dir.path().string()});
     auto r = run_cli(args);
     EXPECT_EQ(r.code, 2) << args.back() << ": " << r.err;

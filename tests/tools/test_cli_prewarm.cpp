@@ -1,9 +1,9 @@
 // prewarm end to end with real NVRTC builds: idempotence, failures with reasons,
 // manifest errors, and the no-GPU/no---arch error.
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <set>
-
-#include <gtest/gtest.h>
 
 #include "cli_test_util.hpp"
 #include "gpu_probe.hpp"
@@ -27,17 +27,19 @@ compare = "less"
 offset = "int64"
 )");
   const auto cache = (dir.path() / "cache").string();
-  auto first = run_cli({"--cache-dir", cache, "prewarm", "--manifest", manifest.string(), "--arch", "sm_90", "-j", "2",
-                        "--json"});
+  auto first = run_cli({"--cache-dir", cache, "prewarm", "--manifest", manifest.string(), "--arch",
+                        "sm_90", "-j", "2", "--json"});
   ASSERT_EQ(first.code, 0) << first.out << first.err;
   auto j1 = first.json();
   EXPECT_EQ(j1["built"], 2);
   EXPECT_EQ(j1["already_cached"], 0);
   EXPECT_TRUE(j1["failed"].empty());
 
-  auto second = run_cli({"--cache-dir", cache, "prewarm", "--manifest", manifest.string(), "--arch", "sm_90"});
+  auto second = run_cli(
+      {"--cache-dir", cache, "prewarm", "--manifest", manifest.string(), "--arch", "sm_90"});
   ASSERT_EQ(second.code, 0) << second.out << second.err;
-  EXPECT_NE(second.out.find("built 0, already cached 2, failed 0"), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("built 0, already cached 2, failed 0"), std::string::npos)
+      << second.out;
   // Not a terminal: one plain line per build instead of a progress bar.
   EXPECT_NE(second.out.find("[2/2] cached merge_sort keys="), std::string::npos) << second.out;
 
@@ -49,7 +51,7 @@ offset = "int64"
     EXPECT_EQ(e["cc"], 90);
   }
   EXPECT_EQ(specs, (std::set<std::string>{"keys=float32 values=none cmp=less offset=int64",
-                                           "keys=int32 values=none cmp=less offset=int64"}));
+                                          "keys=int32 values=none cmp=less offset=int64"}));
   EXPECT_EQ(run_cli({"--cache-dir", cache, "verify"}).code, 0);
 }
 
@@ -63,22 +65,24 @@ source = "__device__ bool broken(float a, float b) { return a < ; }"
 keys = "float32"
 compare = "broken"
 )");
-  auto r = run_cli({"--cache-dir", (dir.path() / "cache").string(), "prewarm", "--manifest", manifest.string(),
-                    "--arch", "sm_90", "--json"});
+  auto r = run_cli({"--cache-dir", (dir.path() / "cache").string(), "prewarm", "--manifest",
+                    manifest.string(), "--arch", "sm_90", "--json"});
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   auto j = r.json();
   EXPECT_EQ(j["built"], 0);
   ASSERT_EQ(j["failed"].size(), 1u);
   EXPECT_EQ(j["failed"][0]["arch"], "sm_90");
   EXPECT_NE(j["failed"][0]["spec"].get<std::string>().find("compare=broken"), std::string::npos);
-  EXPECT_NE(j["failed"][0]["error"].get<std::string>().find("compile"), std::string::npos) << j.dump();
+  EXPECT_NE(j["failed"][0]["error"].get<std::string>().find("compile"), std::string::npos)
+      << j.dump();
 }
 
 TEST(CliPrewarm, ManifestErrorsNameFileAndLine) {
   TempDir dir;
-  const auto manifest = write(dir, "bad.toml", "[[merge_sort]]\nkeys = \"float32\"\noffset = \"float32\"\n");
-  auto r = run_cli({"--cache-dir", (dir.path() / "cache").string(), "prewarm", "--manifest", manifest.string(),
-                    "--arch", "sm_90"});
+  const auto manifest =
+      write(dir, "bad.toml", "[[merge_sort]]\nkeys = \"float32\"\noffset = \"float32\"\n");
+  auto r = run_cli({"--cache-dir", (dir.path() / "cache").string(), "prewarm", "--manifest",
+                    manifest.string(), "--arch", "sm_90"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("bad.toml:1: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("offset"), std::string::npos) << r.err;
@@ -94,7 +98,8 @@ TEST(CliPrewarm, WithoutGpuAndWithoutArchAsksForArch) {
   if (!ccs->empty()) GTEST_SKIP() << "a GPU is present: its CCs are used";
   TempDir dir;
   const auto manifest = write(dir, "m.toml", "[[merge_sort]]\nkeys = \"float32\"\n");
-  auto r = run_cli({"--cache-dir", (dir.path() / "cache").string(), "prewarm", "--manifest", manifest.string()});
+  auto r = run_cli(
+      {"--cache-dir", (dir.path() / "cache").string(), "prewarm", "--manifest", manifest.string()});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("no GPU found"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--arch"), std::string::npos) << r.err;
@@ -103,8 +108,8 @@ TEST(CliPrewarm, WithoutGpuAndWithoutArchAsksForArch) {
 TEST(CliPrewarm, BadArchIsAUsageError) {
   TempDir dir;
   const auto manifest = write(dir, "m.toml", "[[merge_sort]]\nkeys = \"float32\"\n");
-  auto r = run_cli({"--cache-dir", (dir.path() / "cache").string(), "prewarm", "--manifest", manifest.string(),
-                    "--arch", "sm_90,hopper"});
+  auto r = run_cli({"--cache-dir", (dir.path() / "cache").string(), "prewarm", "--manifest",
+                    manifest.string(), "--arch", "sm_90,hopper"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("'hopper'"), std::string::npos) << r.err;
 }

@@ -1,8 +1,8 @@
 // ls, inspect and stats against a cache filled through the libcache API.
+#include <gtest/gtest.h>
+
 #include <set>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "cccl_cache/algos/merge_sort/serialize.hpp"
 #include "cli_test_util.hpp"
@@ -48,7 +48,8 @@ TEST(CliLs, FiltersByArchAndAlgorithm) {
   EXPECT_EQ(j["entries"][0]["key"], k80.to_string());
   EXPECT_EQ(j["entries"][0]["cc"], 80);
 
-  auto none = run_cli({"--cache-dir", dir.path().string(), "ls", "--algorithm", "reduce", "--json"}).json();
+  auto none =
+      run_cli({"--cache-dir", dir.path().string(), "ls", "--algorithm", "reduce", "--json"}).json();
   EXPECT_EQ(none["count"], 0);
 }
 
@@ -58,7 +59,8 @@ TEST(CliLs, TableShowsOneRowPerEntry) {
   auto r = run_cli({"--cache-dir", dir.path().string(), "ls"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find(k.to_string()), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("keys=float32 values=none cmp=less offset=int64"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("keys=float32 values=none cmp=less offset=int64"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("sm_90"), std::string::npos);
   EXPECT_NE(r.out.find("1 entry"), std::string::npos);
 }
@@ -86,13 +88,16 @@ TEST(CliInspect, ShowsKernelNamesPolicyAndSpec) {
   auto t = run_cli({"--cache-dir", dir.path().string(), "inspect", k.to_string().substr(0, 8)});
   ASSERT_EQ(t.code, 0) << t.err;
   EXPECT_NE(t.out.find(b.merge_kernel), std::string::npos) << t.out;
-  EXPECT_NE(t.out.find("block_threads=" + std::to_string(b.policy.block_threads)), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("block_threads=" + std::to_string(b.policy.block_threads)),
+            std::string::npos)
+      << t.out;
 }
 
 TEST(CliInspect, AbsentKeyIsAProblemAndMalformedKeyAUsageError) {
   TempDir dir;
   put_build(dir.path(), real_build(90));
-  auto absent = run_cli({"--cache-dir", dir.path().string(), "inspect", std::string(32, '0') + "-sm90"});
+  auto absent =
+      run_cli({"--cache-dir", dir.path().string(), "inspect", std::string(32, '0') + "-sm90"});
   EXPECT_EQ(absent.code, 1);
   EXPECT_NE(absent.err.find("no entry"), std::string::npos) << absent.err;
   auto bad = run_cli({"--cache-dir", dir.path().string(), "inspect", "xyz"});
@@ -108,8 +113,8 @@ TEST(CliStats, JsonCountsEntriesBytesAndLookups) {
   {
     auto store = open_store(dir.path());
     ASSERT_TRUE(store);
-    ASSERT_TRUE(store->get(k).value().has_value());                       // a hit
-    ASSERT_FALSE(store->get(CacheKey{{1, 2}, 90}).value().has_value());   // a miss
+    ASSERT_TRUE(store->get(k).value().has_value());                      // a hit
+    ASSERT_FALSE(store->get(CacheKey{{1, 2}, 90}).value().has_value());  // a miss
   }
   auto r = run_cli({"--cache-dir", dir.path().string(), "stats", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -140,13 +145,15 @@ TEST(CliStats, PrometheusTextHasHelpTypeAndSamples) {
       const auto name = line.substr(7, line.find(' ', 7) - 7);
       const auto type = line.substr(line.rfind(' ') + 1);
       EXPECT_TRUE(type == "counter" || type == "gauge") << line;
-      EXPECT_EQ(type == "counter", name.size() > 6 && name.substr(name.size() - 6) == "_total") << line;
+      EXPECT_EQ(type == "counter", name.size() > 6 && name.substr(name.size() - 6) == "_total")
+          << line;
       typed.insert(name);
     } else {
       ASSERT_FALSE(line.empty());
       const auto name = line.substr(0, line.find('{'));
       EXPECT_EQ(name.rfind("cccl_cache_", 0), 0u) << line;
-      EXPECT_NE(line.find("{cache_dir=\"" + dir.path().string() + "\"} "), std::string::npos) << line;
+      EXPECT_NE(line.find("{cache_dir=\"" + dir.path().string() + "\"} "), std::string::npos)
+          << line;
       sampled.insert(name);
       if (name == "cccl_cache_entries") {
         EXPECT_EQ(line.substr(line.rfind(' ') + 1), "1");
@@ -155,9 +162,9 @@ TEST(CliStats, PrometheusTextHasHelpTypeAndSamples) {
   }
   EXPECT_EQ(helped, sampled);
   EXPECT_EQ(typed, sampled);
-  for (const char* m : {"cccl_cache_hits_total", "cccl_cache_misses_total", "cccl_cache_hit_ratio", "cccl_cache_entries",
-                        "cccl_cache_live_bytes", "cccl_cache_budget_bytes", "cccl_cache_evictions_total",
-                        "cccl_cache_corrupt_entries_total"}) {
+  for (const char* m : {"cccl_cache_hits_total", "cccl_cache_misses_total", "cccl_cache_hit_ratio",
+                        "cccl_cache_entries", "cccl_cache_live_bytes", "cccl_cache_budget_bytes",
+                        "cccl_cache_evictions_total", "cccl_cache_corrupt_entries_total"}) {
     EXPECT_TRUE(sampled.count(m)) << m;
   }
 }

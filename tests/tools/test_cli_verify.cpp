@@ -75,7 +75,8 @@ TEST(CliVerify, CatchesAPayloadThatDoesNotDeserialize) {
   auto payload = algos::merge_sort::serialize(b);
   payload.resize(payload.size() / 3);
   const CacheKey key = algos::merge_sort::cache_key(spec, 90);
-  EntryMeta meta{"merge_sort", algos::merge_sort::summary(spec), b.toolchain, algos::kBuildFormatVersion};
+  EntryMeta meta{"merge_sort", algos::merge_sort::summary(spec), b.toolchain,
+                 algos::kBuildFormatVersion};
   put_raw(dir.path(), key, meta, payload);
 
   auto r = run_cli({"--cache-dir", dir.path().string(), "verify", "--json"});
@@ -83,7 +84,8 @@ TEST(CliVerify, CatchesAPayloadThatDoesNotDeserialize) {
   auto j = r.json();
   ASSERT_EQ(j["bad"].size(), 1u);
   EXPECT_EQ(j["bad"][0]["key"], key.to_string());
-  EXPECT_NE(j["bad"][0]["reason"].get<std::string>().find("deserialize"), std::string::npos) << j.dump();
+  EXPECT_NE(j["bad"][0]["reason"].get<std::string>().find("deserialize"), std::string::npos)
+      << j.dump();
 
   auto repair = run_cli({"--cache-dir", dir.path().string(), "verify", "--repair", "--json"});
   EXPECT_EQ(repair.code, 1);
@@ -96,11 +98,13 @@ TEST(CliVerify, CatchesAnEntryUnderTheWrongKey) {
   TempDir dir;
   const auto& b = real_build(90);
   const CacheKey wrong = algos::merge_sort::cache_key(with_keys(b, ScalarType::int32).spec, 90);
-  EntryMeta meta{"merge_sort", algos::merge_sort::summary(b.spec), b.toolchain, algos::kBuildFormatVersion};
+  EntryMeta meta{"merge_sort", algos::merge_sort::summary(b.spec), b.toolchain,
+                 algos::kBuildFormatVersion};
   put_raw(dir.path(), wrong, meta, algos::merge_sort::serialize(b));
   auto j = run_cli({"--cache-dir", dir.path().string(), "verify", "--json"}).json();
   ASSERT_EQ(j["bad"].size(), 1u);
-  EXPECT_NE(j["bad"][0]["reason"].get<std::string>().find("wrong key"), std::string::npos) << j.dump();
+  EXPECT_NE(j["bad"][0]["reason"].get<std::string>().find("wrong key"), std::string::npos)
+      << j.dump();
 }
 
 TEST(CliVerify, UnknownAlgorithmIsCheckedByChecksumOnly) {

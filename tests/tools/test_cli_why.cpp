@@ -9,8 +9,10 @@ namespace {
 
 using algos::ScalarType;
 
-const char* const kAbsLess = "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }";
-const char* const kAbsLessOther = "__device__ bool abs_less(float a, float b) { return fabsf(a) <= fabsf(b) && a != b; }";
+const char* const kAbsLess =
+    "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }";
+const char* const kAbsLessOther =
+    "__device__ bool abs_less(float a, float b) { return fabsf(a) <= fabsf(b) && a != b; }";
 
 // The components named for the nearest entry of `why --json`.
 std::vector<std::string> nearest_components(const nlohmann::json& j) {
@@ -24,7 +26,8 @@ TEST(CliWhy, HitWhenTheSpecIsStored) {
   TempDir dir;
   const CacheKey k = put_build(dir.path(), real_build(90));
   auto r = run_cli({"--cache-dir", dir.path().string(), "why",
-                    "merge_sort keys=float32 values=none compare=less offset=int64", "--arch", "sm_90", "--json"});
+                    "merge_sort keys=float32 values=none compare=less offset=int64", "--arch",
+                    "sm_90", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = r.json();
   EXPECT_EQ(j["hit"], true);
@@ -34,7 +37,8 @@ TEST(CliWhy, HitWhenTheSpecIsStored) {
 TEST(CliWhy, NamesTheDifferingKeyType) {
   TempDir dir;
   put_build(dir.path(), real_build(90));
-  auto r = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort keys=int32", "--arch", "sm_90", "--json"});
+  auto r = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort keys=int32", "--arch",
+                    "sm_90", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = r.json();
   EXPECT_EQ(j["hit"], false);
@@ -42,16 +46,19 @@ TEST(CliWhy, NamesTheDifferingKeyType) {
   EXPECT_EQ(j["nearest"][0]["differs"][0]["entry"], "float32");
   EXPECT_EQ(j["nearest"][0]["differs"][0]["wanted"], "int32");
   // The text form says it in words.
-  auto t = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort keys=int32", "--arch", "sm_90"});
+  auto t = run_cli(
+      {"--cache-dir", dir.path().string(), "why", "merge_sort keys=int32", "--arch", "sm_90"});
   EXPECT_NE(t.out.find("MISS"), std::string::npos) << t.out;
-  EXPECT_NE(t.out.find("differs in key type: entry has float32, wanted int32"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("differs in key type: entry has float32, wanted int32"), std::string::npos)
+      << t.out;
 }
 
 TEST(CliWhy, NamesTheDifferingComputeCapabilityAndRanksNearestFirst) {
   TempDir dir;
   const CacheKey exact_but_cc = put_build(dir.path(), real_build(90));
   put_build(dir.path(), with_keys(real_build(90), ScalarType::int64));  // differs in two components
-  auto j = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort keys=float32", "--arch", "sm_80", "--json"})
+  auto j = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort keys=float32", "--arch",
+                    "sm_80", "--json"})
                .json();
   EXPECT_EQ(j["stored_of_algorithm"], 2);
   ASSERT_EQ(j["nearest"].size(), 2u);
@@ -62,8 +69,8 @@ TEST(CliWhy, NamesTheDifferingComputeCapabilityAndRanksNearestFirst) {
 TEST(CliWhy, NamesTheDifferingValueAndOffsetTypes) {
   TempDir dir;
   put_build(dir.path(), real_build(90));
-  auto j = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort", "keys=float32", "values=int32",
-                    "offset=uint32", "--arch", "sm_90", "--json"})
+  auto j = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort", "keys=float32",
+                    "values=int32", "offset=uint32", "--arch", "sm_90", "--json"})
                .json();
   EXPECT_EQ(nearest_components(j), (std::vector<std::string>{"value type", "offset type"}));
 }
@@ -75,7 +82,8 @@ TEST(CliWhy, NamesTheDifferingToolchainAndFormatVersion) {
   auto b = real_build(90);
   b.toolchain = other.fingerprint();
   put_build(dir.path(), b, other);
-  auto j = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort keys=float32", "--arch", "sm_90", "--json"})
+  auto j = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort keys=float32", "--arch",
+                    "sm_90", "--json"})
                .json();
   EXPECT_EQ(j["hit"], false);
   EXPECT_EQ(nearest_components(j), std::vector<std::string>{"toolchain"});
@@ -86,7 +94,8 @@ TEST(CliWhy, NamesTheDifferingToolchainAndFormatVersion) {
   newer.build_format_version += 1;
   b.toolchain = newer.fingerprint();
   put_build(dir2.path(), b, newer);
-  auto j2 = run_cli({"--cache-dir", dir2.path().string(), "why", "merge_sort keys=float32", "--arch", "sm_90", "--json"})
+  auto j2 = run_cli({"--cache-dir", dir2.path().string(), "why", "merge_sort keys=float32",
+                     "--arch", "sm_90", "--json"})
                 .json();
   EXPECT_EQ(nearest_components(j2), (std::vector<std::string>{"toolchain", "format version"}));
 }
@@ -97,17 +106,19 @@ TEST(CliWhy, NamesTheDifferingComparatorSource) {
   b.spec.comparator = algos::Comparator::custom("abs_less", kAbsLess);
   put_build(dir.path(), b);
   // Each argument one token: a value may hold spaces.
-  auto same = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort", "keys=float32", "compare=abs_less",
-                       std::string("source=") + kAbsLess, "--arch", "sm_90", "--json"})
-                  .json();
+  auto same =
+      run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort", "keys=float32",
+               "compare=abs_less", std::string("source=") + kAbsLess, "--arch", "sm_90", "--json"})
+          .json();
   EXPECT_EQ(same["hit"], true);
-  auto other = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort", "keys=float32", "compare=abs_less",
-                        std::string("source=") + kAbsLessOther, "--arch", "sm_90", "--json"})
+  auto other = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort", "keys=float32",
+                        "compare=abs_less", std::string("source=") + kAbsLessOther, "--arch",
+                        "sm_90", "--json"})
                    .json();
   EXPECT_EQ(other["hit"], false);
   EXPECT_EQ(nearest_components(other), std::vector<std::string>{"comparator source"});
-  auto less = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort keys=float32 compare=less", "--arch",
-                       "sm_90", "--json"})
+  auto less = run_cli({"--cache-dir", dir.path().string(), "why",
+                       "merge_sort keys=float32 compare=less", "--arch", "sm_90", "--json"})
                   .json();
   EXPECT_EQ(nearest_components(less), std::vector<std::string>{"comparator"});
 }
@@ -116,7 +127,8 @@ TEST(CliWhy, EmptyCacheSaysThereIsNothingToCompare) {
   TempDir dir;
   put_build(dir.path(), real_build(90));
   ASSERT_EQ(run_cli({"--cache-dir", dir.path().string(), "clear", "--yes"}).code, 0);
-  auto r = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort keys=float32", "--arch", "sm_90"});
+  auto r = run_cli(
+      {"--cache-dir", dir.path().string(), "why", "merge_sort keys=float32", "--arch", "sm_90"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("no stored merge_sort entries"), std::string::npos) << r.out;
 }
@@ -124,8 +136,9 @@ TEST(CliWhy, EmptyCacheSaysThereIsNothingToCompare) {
 TEST(CliWhy, BadSpecIsAUsageError) {
   TempDir dir;
   put_build(dir.path(), real_build(90));
-  for (const char* spec : {"merge_sort keys=float33", "merge_sort keys=float32 colour=red", "radix_sort keys=int32",
-                           "merge_sort keys=float32 compare=abs_less", "merge_sort keys=float32 source='unterminated"}) {
+  for (const char* spec : {"merge_sort keys=float33", "merge_sort keys=float32 colour=red",
+                           "radix_sort keys=int32", "merge_sort keys=float32 compare=abs_less",
+                           "merge_sort keys=float32 source='unterminated"}) {
     auto r = run_cli({"--cache-dir", dir.path().string(), "why", spec, "--arch", "sm_90"});
     EXPECT_EQ(r.code, 2) << spec;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

@@ -1,10 +1,9 @@
 // Prewarm manifests: expansion, operators, arch, and errors with file:line.
-#include <filesystem>
-#include <fstream>
-
+#include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <gtest/gtest.h>
+#include <filesystem>
+#include <fstream>
 
 #include "manifest.hpp"
 
@@ -33,9 +32,13 @@ keys = "float32"          # duplicate of one expanded above
 }
 
 TEST(Manifest, OperatorsByNameInlineOrFromAFile) {
-  const auto dir = std::filesystem::temp_directory_path() / ("cccl-manifest-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("cccl-manifest-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir / "ops");
-  { std::ofstream(dir / "ops" / "by_abs.cuh") << "__device__ bool by_abs(int a, int b) { return abs(a) < abs(b); }"; }
+  {
+    std::ofstream(dir / "ops" / "by_abs.cuh")
+        << "__device__ bool by_abs(int a, int b) { return abs(a) < abs(b); }";
+  }
   auto m = parse_manifest(R"(
 [[merge_sort]]
 keys = "float32"
@@ -54,7 +57,8 @@ compare = "by_abs"
   ASSERT_EQ(m->specs.size(), 2u);
   EXPECT_EQ(m->specs[0].merge_sort.comparator.name, "abs_less");
   EXPECT_NE(m->specs[0].merge_sort.comparator.source.find("fabsf"), std::string::npos);
-  EXPECT_EQ(m->specs[1].merge_sort.comparator.source, "__device__ bool by_abs(int a, int b) { return abs(a) < abs(b); }");
+  EXPECT_EQ(m->specs[1].merge_sort.comparator.source,
+            "__device__ bool by_abs(int a, int b) { return abs(a) < abs(b); }");
 }
 
 TEST(Manifest, ErrorsNameTheFileAndLine) {
@@ -62,21 +66,25 @@ TEST(Manifest, ErrorsNameTheFileAndLine) {
     const char* text;
     const char* says;
   };
-  for (const Case& c : {Case{"[[merge_sort]]\nkeys = \"float32\"\ncolour = \"red\"\n", "m.toml:1: merge_sort: unknown field"},
-                        Case{"[[merge_sort]]\nkeys = 3\n", "m.toml:2: keys: expected a string"},
-                        Case{"flavour = 1\n", "m.toml:1: unknown key 'flavour'"},
-                        Case{"arch = [\"sm_80\", \"volta\"]\n[[merge_sort]]\nkeys=\"int8\"\n", "m.toml:1: arch: 'volta'"},
-                        Case{"[[merge_sort]\nkeys=1", "m.toml:1: "},
-                        Case{"arch = \"sm_90\"\n", "no specs"},
-                        Case{"[operators.x]\n[[merge_sort]]\nkeys=\"int8\"\n", "exactly one of source"}}) {
+  for (const Case& c :
+       {Case{"[[merge_sort]]\nkeys = \"float32\"\ncolour = \"red\"\n",
+             "m.toml:1: merge_sort: unknown field"},
+        Case{"[[merge_sort]]\nkeys = 3\n", "m.toml:2: keys: expected a string"},
+        Case{"flavour = 1\n", "m.toml:1: unknown key 'flavour'"},
+        Case{"arch = [\"sm_80\", \"volta\"]\n[[merge_sort]]\nkeys=\"int8\"\n",
+             "m.toml:1: arch: 'volta'"},
+        Case{"[[merge_sort]\nkeys=1", "m.toml:1: "}, Case{"arch = \"sm_90\"\n", "no specs"},
+        Case{"[operators.x]\n[[merge_sort]]\nkeys=\"int8\"\n", "exactly one of source"}}) {
     auto m = parse_manifest(c.text, {}, "m.toml");
     ASSERT_FALSE(m) << c.text;
-    EXPECT_NE(m.error().message.find(c.says), std::string::npos) << c.text << "\n-> " << m.error().message;
+    EXPECT_NE(m.error().message.find(c.says), std::string::npos)
+        << c.text << "\n-> " << m.error().message;
   }
 }
 
 TEST(Manifest, TheExampleManifestParses) {
-  auto m = load_manifest(std::filesystem::path(CCCL_CACHE_SOURCE_DIR) / "config" / "manifest.example.toml");
+  auto m = load_manifest(std::filesystem::path(CCCL_CACHE_SOURCE_DIR) / "config" /
+                         "manifest.example.toml");
   ASSERT_TRUE(m) << m.error().describe();
   EXPECT_FALSE(m->specs.empty());
   EXPECT_FALSE(m->archs.empty());

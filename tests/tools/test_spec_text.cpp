@@ -34,11 +34,13 @@ TEST(SpecText, RoundTripsThroughToSpecText) {
 
 TEST(SpecText, QuotedSourceKeepsSpaces) {
   auto s = parse_spec_text(
-      "merge_sort keys=float32 compare=abs_less source='__device__ bool abs_less(float a, float b) { return a < b; }'");
+      "merge_sort keys=float32 compare=abs_less source='__device__ bool abs_less(float a, float b) "
+      "{ return a < b; }'");
   ASSERT_TRUE(s) << s.error().describe();
   EXPECT_EQ(s->merge_sort.comparator.kind, ComparatorKind::custom);
   EXPECT_EQ(s->merge_sort.comparator.name, "abs_less");
-  EXPECT_EQ(s->merge_sort.comparator.source, "__device__ bool abs_less(float a, float b) { return a < b; }");
+  EXPECT_EQ(s->merge_sort.comparator.source,
+            "__device__ bool abs_less(float a, float b) { return a < b; }");
   EXPECT_EQ(to_spec_text(*s), "merge_sort keys=float32 values=none compare=abs_less offset=int64");
 }
 
@@ -56,8 +58,10 @@ TEST(SpecText, RejectsBadInputWithAReason) {
   };
   for (const Case& c : {Case{"", "empty"}, Case{"reduce keys=int32", "unknown algorithm"},
                         Case{"merge_sort values=int32", "'keys' is required"},
-                        Case{"merge_sort keys=float16", "not a type"}, Case{"merge_sort keys=int32 colour=red", "unknown field"},
-                        Case{"merge_sort keys=int32 keys=int64", "given twice"}, Case{"merge_sort keys", "not field=value"},
+                        Case{"merge_sort keys=float16", "not a type"},
+                        Case{"merge_sort keys=int32 colour=red", "unknown field"},
+                        Case{"merge_sort keys=int32 keys=int64", "given twice"},
+                        Case{"merge_sort keys", "not field=value"},
                         Case{"merge_sort keys=int32 compare=mine", "no source"},
                         Case{"merge_sort keys=int32 compare=less source=x", "built-in"},
                         Case{"merge_sort keys=int32 source='open", "unterminated"},
@@ -65,7 +69,8 @@ TEST(SpecText, RejectsBadInputWithAReason) {
     auto s = parse_spec_text(c.text);
     ASSERT_FALSE(s) << c.text;
     EXPECT_EQ(s.error().code, ErrorCode::invalid_argument);
-    EXPECT_NE(s.error().message.find(c.says), std::string::npos) << c.text << ": " << s.error().message;
+    EXPECT_NE(s.error().message.find(c.says), std::string::npos)
+        << c.text << ": " << s.error().message;
   }
 }
 

@@ -1,14 +1,13 @@
 #include "archive.hpp"
 
 #include <unistd.h>
+#include <zstd.h>
 
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <span>
 #include <system_error>
-
-#include <zstd.h>
 
 namespace cccl_cache::cli {
 
@@ -49,7 +48,8 @@ class Reader {
   bool get_int(T& v) {
     if (left() < sizeof(T)) return false;
     std::uint64_t x = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i) x |= std::uint64_t(std::to_integer<std::uint8_t>(b_[pos_ + i])) << (8 * i);
+    for (std::size_t i = 0; i < sizeof(T); ++i)
+      x |= std::uint64_t(std::to_integer<std::uint8_t>(b_[pos_ + i])) << (8 * i);
     v = static_cast<T>(x);
     pos_ += sizeof(T);
     return true;
@@ -83,8 +83,9 @@ bool parse_entry(std::span<const std::byte> bytes, Entry& e) {
   e.key = *k;
   std::span<const std::byte> payload;
   if (!r.get_str(e.meta.algorithm) || !r.get_str(e.meta.summary) || !r.get_str(e.meta.toolchain) ||
-      !r.get_int(e.meta.payload_format) || !r.get_int(e.meta.created_unix) || !r.get_int(e.meta.last_used_unix) ||
-      !r.get_int(e.meta.hits) || !r.get_int(e.meta.payload_size) || e.meta.payload_size != r.left() ||
+      !r.get_int(e.meta.payload_format) || !r.get_int(e.meta.created_unix) ||
+      !r.get_int(e.meta.last_used_unix) || !r.get_int(e.meta.hits) ||
+      !r.get_int(e.meta.payload_size) || e.meta.payload_size != r.left() ||
       !r.get_span(r.left(), payload)) {
     return false;
   }
@@ -92,7 +93,9 @@ bool parse_entry(std::span<const std::byte> bytes, Entry& e) {
   return true;
 }
 
-bool tag_is(std::span<const std::byte> b, const char (&tag)[4]) { return std::memcmp(b.data(), tag, 4) == 0; }
+bool tag_is(std::span<const std::byte> b, const char (&tag)[4]) {
+  return std::memcmp(b.data(), tag, 4) == 0;
+}
 
 Result<ArchiveContents> parse_body(std::span<const std::byte> body) {
   ArchiveContents out;
@@ -102,7 +105,8 @@ Result<ArchiveContents> parse_body(std::span<const std::byte> body) {
     const std::size_t entry_start = r.pos();
     std::span<const std::byte> tag;
     if (!r.get_span(4, tag)) {
-      out.problems.push_back("archive truncated after " + std::to_string(index) + " entries (no trailer)");
+      out.problems.push_back("archive truncated after " + std::to_string(index) +
+                             " entries (no trailer)");
       return out;
     }
     if (tag_is(tag, kEndTag)) {
@@ -113,7 +117,8 @@ Result<ArchiveContents> parse_body(std::span<const std::byte> body) {
       } else if (xxh3_128(body.first(entry_start)) != want) {
         out.problems.push_back("archive checksum mismatch (trailer): the file is damaged");
       } else if (count != index) {
-        out.problems.push_back("archive declares " + std::to_string(count) + " entries but holds " + std::to_string(index));
+        out.problems.push_back("archive declares " + std::to_string(count) + " entries but holds " +
+                               std::to_string(index));
       } else {
         out.trailer_ok = true;
         out.declared_count = count;
@@ -125,14 +130,16 @@ Result<ArchiveContents> parse_body(std::span<const std::byte> body) {
     Digest128 want;
     if (!tag_is(tag, kEntryTag) || !r.get_int(n) || !r.get_span(n, bytes) || !r.get_digest(want)) {
       out.problems.push_back("archive framing damaged at entry " + std::to_string(index + 1) +
-                             " (byte " + std::to_string(entry_start) + "); the rest of the archive is skipped");
+                             " (byte " + std::to_string(entry_start) +
+                             "); the rest of the archive is skipped");
       return out;
     }
     ++index;
     Entry e;
     const bool parsed = parse_entry(bytes, e);
     if (xxh3_128(bytes) != want) {
-      out.problems.push_back("entry " + std::to_string(index) + (parsed ? " (" + e.key.to_string() + ")" : std::string()) +
+      out.problems.push_back("entry " + std::to_string(index) +
+                             (parsed ? " (" + e.key.to_string() + ")" : std::string()) +
                              ": checksum mismatch, skipped");
     } else if (!parsed) {
       out.problems.push_back("entry " + std::to_string(index) + ": malformed, skipped");
@@ -178,7 +185,9 @@ Result<void> ArchiveWriter::write(const std::filesystem::path& file) const {
   if (compress_) {
     std::vector<std::byte> z(ZSTD_compressBound(body.size()));
     const std::size_t n = ZSTD_compress(z.data(), z.size(), body.data(), body.size(), 3);
-    if (ZSTD_isError(n)) return fail(ErrorCode::internal, std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
+    if (ZSTD_isError(n))
+      return fail(ErrorCode::internal,
+                  std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
     out.insert(out.end(), z.begin(), z.begin() + static_cast<std::ptrdiff_t>(n));
   } else {
     out.insert(out.end(), body.begin(), body.end());
@@ -212,13 +221,14 @@ Result<ArchiveContents> read_archive(const std::filesystem::path& file) {
   Reader r(all);
   std::span<const std::byte> magic;
   std::uint32_t version = 0, flags = 0;
-  if (!r.get_span(8, magic) || std::memcmp(magic.data(), kArchiveMagic, 8) != 0 || !r.get_int(version) ||
-      !r.get_int(flags)) {
+  if (!r.get_span(8, magic) || std::memcmp(magic.data(), kArchiveMagic, 8) != 0 ||
+      !r.get_int(version) || !r.get_int(flags)) {
     return fail(ErrorCode::corrupt, "'" + file.string() + "' is not a cccl-cache archive");
   }
   if (version != kArchiveVersion) {
-    return fail(ErrorCode::format, "archive '" + file.string() + "' has version " + std::to_string(version) +
-                                       "; this cccl-cache reads version " + std::to_string(kArchiveVersion));
+    return fail(ErrorCode::format,
+                "archive '" + file.string() + "' has version " + std::to_string(version) +
+                    "; this cccl-cache reads version " + std::to_string(kArchiveVersion));
   }
   auto body = all.subspan(kHeaderSize);
   if ((flags & kArchiveFlagZstd) == 0) return parse_body(body);
@@ -229,7 +239,8 @@ Result<ArchiveContents> read_archive(const std::filesystem::path& file) {
   std::vector<std::byte> plain(size);
   const std::size_t n = ZSTD_decompress(plain.data(), plain.size(), body.data(), body.size());
   if (ZSTD_isError(n) || n != size) {
-    return fail(ErrorCode::corrupt, "archive '" + file.string() + "': compressed body is damaged (" +
+    return fail(ErrorCode::corrupt, "archive '" + file.string() +
+                                        "': compressed body is damaged (" +
                                         (ZSTD_isError(n) ? ZSTD_getErrorName(n) : "short") + ")");
   }
   return parse_body(plain);

@@ -28,13 +28,16 @@ int run_export(const Context& ctx, const ExportOptions& o) {
   std::optional<std::uint32_t> cc;
   if (!o.arch.empty()) {
     cc = parse_cc(o.arch);
-    if (!cc) return report(kExitUsage, "--arch: '" + o.arch + "' is not a compute capability (e.g. sm_90)");
+    if (!cc)
+      return report(kExitUsage,
+                    "--arch: '" + o.arch + "' is not a compute capability (e.g. sm_90)");
   }
   auto store = open_store(ctx.globals, OpenMode::read);
   if (!store) return report(store.error());
   std::vector<CacheKey> keys;
   auto r = (*store)->for_each([&](const CacheKey& k, const EntryMeta& m) {
-    if ((o.algorithm.empty() || m.algorithm == o.algorithm) && (!cc || k.cc == *cc)) keys.push_back(k);
+    if ((o.algorithm.empty() || m.algorithm == o.algorithm) && (!cc || k.cc == *cc))
+      keys.push_back(k);
     return true;
   });
   if (!r) return report(r.error());
@@ -45,7 +48,9 @@ int run_export(const Context& ctx, const ExportOptions& o) {
     auto e = (*store)->peek(k);
     if (!e || !*e) {
       // A corrupt entry is left out (never exported); a vanished one was removed meanwhile.
-      if (!e) std::fprintf(stderr, "cccl-cache: skipping %s: %s\n", k.to_string().c_str(), e.error().describe().c_str());
+      if (!e)
+        std::fprintf(stderr, "cccl-cache: skipping %s: %s\n", k.to_string().c_str(),
+                     e.error().describe().c_str());
       ++skipped;
       continue;
     }
@@ -53,8 +58,9 @@ int run_export(const Context& ctx, const ExportOptions& o) {
     writer.add(**e);
   }
   if (auto w = writer.write(o.file); !w) return report(w.error());
-  std::printf("exported %llu entries (%s of payload) to %s%s\n", static_cast<unsigned long long>(writer.count()),
-              human_size(bytes).c_str(), o.file.c_str(), skipped ? " (some unreadable entries skipped)" : "");
+  std::printf("exported %llu entries (%s of payload) to %s%s\n",
+              static_cast<unsigned long long>(writer.count()), human_size(bytes).c_str(),
+              o.file.c_str(), skipped ? " (some unreadable entries skipped)" : "");
   return skipped ? kExitProblems : kExitOk;
 }
 
@@ -83,12 +89,17 @@ int run_import(const Context& ctx, const ImportOptions& o) {
     if (check.status == CheckStatus::unchecked) ++checksum_only;
   }
   if (o.json) {
-    print_json({{"imported", imported}, {"already_present", present}, {"checksum_only", checksum_only},
-                {"bad", problems.size()}, {"problems", problems}, {"trailer_ok", contents->trailer_ok}});
+    print_json({{"imported", imported},
+                {"already_present", present},
+                {"checksum_only", checksum_only},
+                {"bad", problems.size()},
+                {"problems", problems},
+                {"trailer_ok", contents->trailer_ok}});
   } else {
     for (const auto& p : problems) std::printf("BAD %s\n", p.c_str());
     std::printf("imported %llu entries (%llu checksum only), %llu already present, %zu problems\n",
-                static_cast<unsigned long long>(imported), static_cast<unsigned long long>(checksum_only),
+                static_cast<unsigned long long>(imported),
+                static_cast<unsigned long long>(checksum_only),
                 static_cast<unsigned long long>(present), problems.size());
   }
   return problems.empty() ? kExitOk : kExitProblems;
@@ -98,7 +109,8 @@ int run_import(const Context& ctx, const ImportOptions& o) {
 
 void add_export_import(CLI::App& app, Context& ctx) {
   auto eo = std::make_shared<ExportOptions>();
-  auto* ex = app.add_subcommand("export", "Write entries to one portable, checksummed archive file");
+  auto* ex =
+      app.add_subcommand("export", "Write entries to one portable, checksummed archive file");
   ex->add_option("file", eo->file, "Archive file to write")->required();
   ex->add_option("--algorithm", eo->algorithm, "Only entries of this algorithm");
   ex->add_option("--arch", eo->arch, "Only entries for this compute capability (sm_XY)");
@@ -106,7 +118,8 @@ void add_export_import(CLI::App& app, Context& ctx) {
   ex->callback([&ctx, eo] { ctx.run = [&ctx, eo] { return run_export(ctx, *eo); }; });
 
   auto io = std::make_shared<ImportOptions>();
-  auto* im = app.add_subcommand("import", "Add the entries of an archive, verifying each; bad ones are skipped");
+  auto* im = app.add_subcommand(
+      "import", "Add the entries of an archive, verifying each; bad ones are skipped");
   im->add_option("file", io->file, "Archive file to read")->required();
   im->add_flag("--json", io->json, "Print JSON");
   im->callback([&ctx, io] { ctx.run = [&ctx, io] { return run_import(ctx, *io); }; });

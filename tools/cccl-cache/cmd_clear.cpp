@@ -15,7 +15,8 @@ namespace {
 
 int run_clear(const Context& ctx, bool yes) {
   if (!yes && isatty(STDIN_FILENO) != 1) {
-    return report(kExitUsage, "clear: refusing to remove every entry without --yes (stdin is not a terminal)");
+    return report(kExitUsage,
+                  "clear: refusing to remove every entry without --yes (stdin is not a terminal)");
   }
   auto store = open_store(ctx.globals, OpenMode::maintain);
   if (!store) return report(store.error());
@@ -23,8 +24,9 @@ int run_clear(const Context& ctx, bool yes) {
   if (!s) return report(s.error());
   const std::string dir = (*store)->config().dir.string();
   if (!yes) {
-    std::printf("Remove all %llu entries (%s) from %s? [y/N] ", static_cast<unsigned long long>(s->entries),
-                human_size(s->live_bytes).c_str(), dir.c_str());
+    std::printf("Remove all %llu entries (%s) from %s? [y/N] ",
+                static_cast<unsigned long long>(s->entries), human_size(s->live_bytes).c_str(),
+                dir.c_str());
     std::fflush(stdout);
     std::string answer;
     std::getline(std::cin, answer);

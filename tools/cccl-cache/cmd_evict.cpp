@@ -34,7 +34,9 @@ Result<EvictCriteria> criteria_from(const EvictOptions& o) {
   }
   if (!o.arch.empty()) {
     auto cc = parse_cc(o.arch);
-    if (!cc) return fail(ErrorCode::invalid_argument, "--arch: '" + o.arch + "' is not a compute capability (e.g. sm_90)");
+    if (!cc)
+      return fail(ErrorCode::invalid_argument,
+                  "--arch: '" + o.arch + "' is not a compute capability (e.g. sm_90)");
     c.cc = *cc;
   }
   if (!o.algorithm.empty()) c.algorithm = o.algorithm;
@@ -43,9 +45,10 @@ Result<EvictCriteria> criteria_from(const EvictOptions& o) {
     c.payload_format = algos::kBuildFormatVersion;
   }
   if (!c.older_than_s && !c.max_live_bytes && !c.cc && !c.algorithm && !c.toolchain_mismatch_with) {
-    return fail(ErrorCode::invalid_argument,
-                "evict: give at least one criterion (--older-than, --max-size, --arch, --algorithm, "
-                "--toolchain-mismatch); 'cccl-cache clear' removes everything");
+    return fail(
+        ErrorCode::invalid_argument,
+        "evict: give at least one criterion (--older-than, --max-size, --arch, --algorithm, "
+        "--toolchain-mismatch); 'cccl-cache clear' removes everything");
   }
   c.dry_run = o.dry_run;
   return c;
@@ -65,18 +68,22 @@ int run_evict(const Context& ctx, const EvictOptions& o) {
       j["reason"] = item.reason;
       list.push_back(std::move(j));
     }
-    print_json({{"dry_run", o.dry_run}, {"removed", list}, {"count", rep->removed.size()},
+    print_json({{"dry_run", o.dry_run},
+                {"removed", list},
+                {"count", rep->removed.size()},
                 {"bytes_freed", rep->bytes_freed}});
     return kExitOk;
   }
   const char* verb = o.dry_run ? "would remove" : "removed";
   for (const auto& item : rep->removed) {
-    std::printf("%s %s  %s %s  %s  %s  (%s)\n", verb, item.key.to_string().c_str(), item.meta.algorithm.c_str(),
-                item.meta.summary.c_str(), cc_name(item.key.cc).c_str(), human_size(item.meta.payload_size).c_str(),
+    std::printf("%s %s  %s %s  %s  %s  (%s)\n", verb, item.key.to_string().c_str(),
+                item.meta.algorithm.c_str(), item.meta.summary.c_str(),
+                cc_name(item.key.cc).c_str(), human_size(item.meta.payload_size).c_str(),
                 item.reason.c_str());
   }
-  std::printf("%s %zu entr%s, %s %s\n", verb, rep->removed.size(), rep->removed.size() == 1 ? "y" : "ies",
-              human_size(rep->bytes_freed).c_str(), o.dry_run ? "would be freed" : "freed");
+  std::printf("%s %zu entr%s, %s %s\n", verb, rep->removed.size(),
+              rep->removed.size() == 1 ? "y" : "ies", human_size(rep->bytes_freed).c_str(),
+              o.dry_run ? "would be freed" : "freed");
   return kExitOk;
 }
 
@@ -84,9 +91,12 @@ int run_evict(const Context& ctx, const EvictOptions& o) {
 
 void add_evict(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<EvictOptions>();
-  auto* cmd = app.add_subcommand("evict", "Remove entries by age, size, arch, algorithm or toolchain");
-  cmd->add_option("--older-than", o->older_than, "Entries last used longer ago than this (90s, 15m, 12h, 30d, 2w)");
-  cmd->add_option("--max-size", o->max_size, "Trim least recently used entries down to this many live bytes (512M, 1G)");
+  auto* cmd =
+      app.add_subcommand("evict", "Remove entries by age, size, arch, algorithm or toolchain");
+  cmd->add_option("--older-than", o->older_than,
+                  "Entries last used longer ago than this (90s, 15m, 12h, 30d, 2w)");
+  cmd->add_option("--max-size", o->max_size,
+                  "Trim least recently used entries down to this many live bytes (512M, 1G)");
   cmd->add_option("--arch", o->arch, "Entries for this compute capability (sm_XY)");
   cmd->add_option("--algorithm", o->algorithm, "Entries of this algorithm (merge_sort)");
   cmd->add_flag("--toolchain-mismatch", o->toolchain_mismatch,

@@ -21,14 +21,16 @@ struct InspectOptions {
 // A full key ("<32 hex>-sm90") or a unique prefix of one (at least 4 characters).
 Result<CacheKey> resolve_key(Store& store, const std::string& text) {
   if (auto k = CacheKey::parse(text)) return *k;
-  if (text.size() < 4) return fail(ErrorCode::invalid_argument, "'" + text + "' is not a key (see 'cccl-cache ls')");
+  if (text.size() < 4)
+    return fail(ErrorCode::invalid_argument, "'" + text + "' is not a key (see 'cccl-cache ls')");
   std::vector<CacheKey> matches;
   auto r = store.for_each([&](const CacheKey& key, const EntryMeta&) {
     if (key.to_string().rfind(text, 0) == 0) matches.push_back(key);
     return matches.size() < 2;
   });
   if (!r) return tl::unexpected(r.error());
-  if (matches.size() > 1) return fail(ErrorCode::invalid_argument, "key prefix '" + text + "' is ambiguous");
+  if (matches.size() > 1)
+    return fail(ErrorCode::invalid_argument, "key prefix '" + text + "' is ambiguous");
   if (matches.empty()) return fail(ErrorCode::not_found, "no entry with key '" + text + "'");
   return matches[0];
 }
@@ -48,7 +50,10 @@ nlohmann::json build_json(const algos::merge_sort::BuildResult& b) {
       {"cc", b.cc},
       {"toolchain", b.toolchain},
       {"cubin_bytes", b.cubin.size()},
-      {"kernels", {{"block_sort", b.block_sort_kernel}, {"partition", b.partition_kernel}, {"merge", b.merge_kernel}}},
+      {"kernels",
+       {{"block_sort", b.block_sort_kernel},
+        {"partition", b.partition_kernel},
+        {"merge", b.merge_kernel}}},
       {"policy",
        {{"block_threads", b.policy.block_threads},
         {"items_per_tile", b.policy.items_per_tile},
@@ -64,20 +69,23 @@ void print_text(const Entry& e, const CheckResult& check, const nlohmann::json* 
   std::printf("spec:           %s\n", m.summary.c_str());
   std::printf("arch:           %s\n", cc_name(e.key.cc).c_str());
   std::printf("toolchain:      %s%s\n", m.toolchain.c_str(),
-              m.toolchain == algos::Toolchain::current().fingerprint() ? " (this toolchain)" : " (another toolchain)");
+              m.toolchain == algos::Toolchain::current().fingerprint() ? " (this toolchain)"
+                                                                       : " (another toolchain)");
   std::printf("payload format: %u\n", m.payload_format);
   std::printf("payload size:   %s (%llu bytes)\n", human_size(m.payload_size).c_str(),
               static_cast<unsigned long long>(m.payload_size));
   std::printf("created:        %s\n", format_time(m.created_unix).c_str());
   std::printf("last used:      %s\n", format_time(m.last_used_unix).c_str());
   std::printf("hits:           %llu\n", static_cast<unsigned long long>(m.hits));
-  std::printf("check:          %s\n", check.status == CheckStatus::ok ? "ok" : check.reason.c_str());
+  std::printf("check:          %s\n",
+              check.status == CheckStatus::ok ? "ok" : check.reason.c_str());
   if (build == nullptr) return;
   const auto& b = *build;
   std::printf("build result:\n");
   std::printf("  spec:         %s\n", b["spec_text"].get<std::string>().c_str());
   if (b["compare"].contains("source")) {
-    std::printf("  comparator source:\n    %s\n", b["compare"]["source"].get<std::string>().c_str());
+    std::printf("  comparator source:\n    %s\n",
+                b["compare"]["source"].get<std::string>().c_str());
   }
   std::printf("  cubin:        %s\n", human_size(b["cubin_bytes"].get<std::uint64_t>()).c_str());
   std::printf("  kernels:\n");
@@ -85,24 +93,32 @@ void print_text(const Entry& e, const CheckResult& check, const nlohmann::json* 
     std::printf("    %-11s %s\n", k, b["kernels"][k].get<std::string>().c_str());
   }
   const auto& p = b["policy"];
-  std::printf("  policy:       block_threads=%u items_per_tile=%u block_sort_vsmem_per_block=%llu merge_vsmem_per_block=%llu\n",
-              p["block_threads"].get<unsigned>(), p["items_per_tile"].get<unsigned>(),
-              p["block_sort_vsmem_per_block"].get<unsigned long long>(),
-              p["merge_vsmem_per_block"].get<unsigned long long>());
+  std::printf(
+      "  policy:       block_threads=%u items_per_tile=%u block_sort_vsmem_per_block=%llu "
+      "merge_vsmem_per_block=%llu\n",
+      p["block_threads"].get<unsigned>(), p["items_per_tile"].get<unsigned>(),
+      p["block_sort_vsmem_per_block"].get<unsigned long long>(),
+      p["merge_vsmem_per_block"].get<unsigned long long>());
 }
 
 int run_inspect(const Context& ctx, const InspectOptions& o) {
   auto store = open_store(ctx.globals, OpenMode::read);
   if (!store) return report(store.error());
   auto key = resolve_key(**store, o.key);
-  if (!key) return key.error().code == ErrorCode::not_found ? report(kExitProblems, key.error().message) : report(key.error());
+  if (!key)
+    return key.error().code == ErrorCode::not_found ? report(kExitProblems, key.error().message)
+                                                    : report(key.error());
   auto entry = (*store)->peek(*key);
-  if (!entry) return report(kExitProblems, "entry " + key->to_string() + " is unreadable: " + entry.error().describe());
+  if (!entry)
+    return report(kExitProblems,
+                  "entry " + key->to_string() + " is unreadable: " + entry.error().describe());
   if (!*entry) {
     // Listed but unreadable means the envelope fails its checksum (peek reports a miss).
     bool listed = false;
-    (void)(*store)->for_each([&](const CacheKey& k, const EntryMeta&) { return !(listed = k == *key); });
-    return report(kExitProblems, listed ? "entry " + key->to_string() + " fails its checksum (see 'cccl-cache verify')"
+    (void)(*store)->for_each(
+        [&](const CacheKey& k, const EntryMeta&) { return !(listed = k == *key); });
+    return report(kExitProblems, listed ? "entry " + key->to_string() +
+                                              " fails its checksum (see 'cccl-cache verify')"
                                         : "no entry with key '" + key->to_string() + "'");
   }
   const Entry& e = **entry;
@@ -113,7 +129,9 @@ int run_inspect(const Context& ctx, const InspectOptions& o) {
   }
   if (o.json) {
     auto j = entry_json(e.key, e.meta);
-    j["check"] = check.status == CheckStatus::ok ? "ok" : (check.status == CheckStatus::bad ? "bad" : "unchecked");
+    j["check"] = check.status == CheckStatus::ok
+                     ? "ok"
+                     : (check.status == CheckStatus::bad ? "bad" : "unchecked");
     if (!check.reason.empty()) j["check_reason"] = check.reason;
     j["build"] = build ? *build : nlohmann::json(nullptr);
     print_json(j);
@@ -127,8 +145,10 @@ int run_inspect(const Context& ctx, const InspectOptions& o) {
 
 void add_inspect(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<InspectOptions>();
-  auto* cmd = app.add_subcommand("inspect", "Everything about one entry: spec, kernels, policy, times");
-  cmd->add_option("key", o->key, "The entry's key as 'cccl-cache ls' prints it, or a unique prefix")->required();
+  auto* cmd =
+      app.add_subcommand("inspect", "Everything about one entry: spec, kernels, policy, times");
+  cmd->add_option("key", o->key, "The entry's key as 'cccl-cache ls' prints it, or a unique prefix")
+      ->required();
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->callback([&ctx, o] { ctx.run = [&ctx, o] { return run_inspect(ctx, *o); }; });
 }

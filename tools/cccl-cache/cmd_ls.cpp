@@ -25,19 +25,23 @@ int run_ls(const Context& ctx, const LsOptions& o) {
   std::optional<std::uint32_t> cc;
   if (!o.arch.empty()) {
     cc = parse_cc(o.arch);
-    if (!cc) return report(kExitUsage, "--arch: '" + o.arch + "' is not a compute capability (e.g. sm_90)");
+    if (!cc)
+      return report(kExitUsage,
+                    "--arch: '" + o.arch + "' is not a compute capability (e.g. sm_90)");
   }
   auto store = open_store(ctx.globals, OpenMode::read);
   if (!store) return report(store.error());
   std::vector<Row> rows;
   auto r = (*store)->for_each([&](const CacheKey& key, const EntryMeta& meta) {
-    if ((!o.algorithm.empty() && meta.algorithm != o.algorithm) || (cc && key.cc != *cc)) return true;
+    if ((!o.algorithm.empty() && meta.algorithm != o.algorithm) || (cc && key.cc != *cc))
+      return true;
     rows.push_back({key, meta});
     return true;
   });
   if (!r) return report(r.error());
   std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-    return std::tie(a.meta.algorithm, a.meta.summary, a.key.cc) < std::tie(b.meta.algorithm, b.meta.summary, b.key.cc);
+    return std::tie(a.meta.algorithm, a.meta.summary, a.key.cc) <
+           std::tie(b.meta.algorithm, b.meta.summary, b.key.cc);
   });
   std::uint64_t total = 0;
   for (const auto& row : rows) total += row.meta.payload_size;
@@ -55,16 +59,18 @@ int run_ls(const Context& ctx, const LsOptions& o) {
   std::size_t spec_w = 4;
   for (const auto& row : rows) spec_w = std::max(spec_w, row.meta.summary.size());
   const int sw = static_cast<int>(spec_w);
-  std::printf("%-37s  %-10s  %-*s  %-6s  %10s  %-20s  %-20s  %6s  %s\n", "KEY", "ALGORITHM", sw, "SPEC", "ARCH",
-              "SIZE", "CREATED", "LAST USED", "HITS", "TOOLCHAIN");
+  std::printf("%-37s  %-10s  %-*s  %-6s  %10s  %-20s  %-20s  %6s  %s\n", "KEY", "ALGORITHM", sw,
+              "SPEC", "ARCH", "SIZE", "CREATED", "LAST USED", "HITS", "TOOLCHAIN");
   for (const auto& row : rows) {
-    std::printf("%-37s  %-10s  %-*s  %-6s  %10s  %-20s  %-20s  %6llu  %s\n", row.key.to_string().c_str(),
-                row.meta.algorithm.c_str(), sw, row.meta.summary.c_str(), cc_name(row.key.cc).c_str(),
-                human_size(row.meta.payload_size).c_str(), format_time(row.meta.created_unix).c_str(),
-                format_time(row.meta.last_used_unix).c_str(), static_cast<unsigned long long>(row.meta.hits),
-                row.meta.toolchain.c_str());
+    std::printf(
+        "%-37s  %-10s  %-*s  %-6s  %10s  %-20s  %-20s  %6llu  %s\n", row.key.to_string().c_str(),
+        row.meta.algorithm.c_str(), sw, row.meta.summary.c_str(), cc_name(row.key.cc).c_str(),
+        human_size(row.meta.payload_size).c_str(), format_time(row.meta.created_unix).c_str(),
+        format_time(row.meta.last_used_unix).c_str(),
+        static_cast<unsigned long long>(row.meta.hits), row.meta.toolchain.c_str());
   }
-  std::printf("%zu entr%s, %s\n", rows.size(), rows.size() == 1 ? "y" : "ies", human_size(total).c_str());
+  std::printf("%zu entr%s, %s\n", rows.size(), rows.size() == 1 ? "y" : "ies",
+              human_size(total).c_str());
   return kExitOk;
 }
 

@@ -38,17 +38,21 @@ struct Job {
 // Progress: a redrawn bar with ETA on a terminal (stderr), plain lines otherwise.
 class Progress {
  public:
-  Progress(std::size_t total, bool bar, bool quiet) : total_(total), bar_(bar), quiet_(quiet), start_(Clock::now()) {}
+  Progress(std::size_t total, bool bar, bool quiet)
+      : total_(total), bar_(bar), quiet_(quiet), start_(Clock::now()) {}
 
   void done(const Job& job) {
     std::lock_guard lock(mu_);
     ++done_;
-    const char* what = job.state == Job::State::built ? "built " : job.state == Job::State::cached ? "cached" : "FAILED";
+    const char* what = job.state == Job::State::built    ? "built "
+                       : job.state == Job::State::cached ? "cached"
+                                                         : "FAILED";
     const std::string label = to_spec_text(*job.spec) + " " + cc_name(job.cc);
     if (quiet_) return;
     if (!bar_) {
-      std::printf("[%zu/%zu] %s %s (%s)%s%s\n", done_, total_, what, label.c_str(), format_duration(job.seconds).c_str(),
-                  job.error.empty() ? "" : ": ", first_line(job.error).c_str());
+      std::printf("[%zu/%zu] %s %s (%s)%s%s\n", done_, total_, what, label.c_str(),
+                  format_duration(job.seconds).c_str(), job.error.empty() ? "" : ": ",
+                  first_line(job.error).c_str());
       std::fflush(stdout);
       return;
     }
@@ -58,7 +62,8 @@ class Progress {
     const int filled = static_cast<int>(kWidth * done_ / std::max<std::size_t>(total_, 1));
     std::string bar(static_cast<std::size_t>(filled), '#');
     bar.resize(kWidth, '.');
-    if (job.state == Job::State::failed) std::fprintf(stderr, "\r\033[Kfailed %s: %s\n", label.c_str(), first_line(job.error).c_str());
+    if (job.state == Job::State::failed)
+      std::fprintf(stderr, "\r\033[Kfailed %s: %s\n", label.c_str(), first_line(job.error).c_str());
     std::fprintf(stderr, "\r\033[K[%s] %zu/%zu  elapsed %s  ETA %s", bar.c_str(), done_, total_,
                  format_duration(elapsed).c_str(), format_duration(eta).c_str());
     if (done_ == total_) std::fprintf(stderr, "\n");
@@ -106,8 +111,9 @@ int run_prewarm(const Context& ctx, const PrewarmOptions& o) {
   unsigned workers = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   workers = std::min<unsigned>(workers, static_cast<unsigned>(jobs.size()));
   if (!o.json) {
-    std::printf("prewarming %zu specs x %zu archs = %zu builds on %u threads into %s\n", manifest->specs.size(),
-                archs->size(), jobs.size(), workers, (*store)->config().dir.string().c_str());
+    std::printf("prewarming %zu specs x %zu archs = %zu builds on %u threads into %s\n",
+                manifest->specs.size(), archs->size(), jobs.size(), workers,
+                (*store)->config().dir.string().c_str());
     std::fflush(stdout);
   }
 
@@ -137,13 +143,17 @@ int run_prewarm(const Context& ctx, const PrewarmOptions& o) {
   }
   if (o.json) {
     auto list = nlohmann::json::array();
-    for (const auto* j : failed) list.push_back({{"spec", to_spec_text(*j->spec)}, {"arch", cc_name(j->cc)}, {"error", j->error}});
-    print_json({{"built", built}, {"already_cached", cached}, {"failed", list}, {"seconds", total_s}});
+    for (const auto* j : failed)
+      list.push_back(
+          {{"spec", to_spec_text(*j->spec)}, {"arch", cc_name(j->cc)}, {"error", j->error}});
+    print_json(
+        {{"built", built}, {"already_cached", cached}, {"failed", list}, {"seconds", total_s}});
   } else {
     std::printf("built %zu, already cached %zu, failed %zu in %s\n", built, cached, failed.size(),
                 format_duration(total_s).c_str());
     for (const auto* j : failed) {
-      std::printf("failed: %s %s: %s\n", to_spec_text(*j->spec).c_str(), cc_name(j->cc).c_str(), j->error.c_str());
+      std::printf("failed: %s %s: %s\n", to_spec_text(*j->spec).c_str(), cc_name(j->cc).c_str(),
+                  j->error.c_str());
     }
   }
   return failed.empty() ? kExitOk : kExitProblems;
@@ -153,10 +163,14 @@ int run_prewarm(const Context& ctx, const PrewarmOptions& o) {
 
 void add_prewarm(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<PrewarmOptions>();
-  auto* cmd = app.add_subcommand("prewarm", "Build every spec of a manifest for each CC and store the results");
-  cmd->add_option("--manifest", o->manifest, "Manifest file (TOML; see config/manifest.example.toml)")->required();
+  auto* cmd = app.add_subcommand(
+      "prewarm", "Build every spec of a manifest for each CC and store the results");
+  cmd->add_option("--manifest", o->manifest,
+                  "Manifest file (TOML; see config/manifest.example.toml)")
+      ->required();
   cmd->add_option("--arch", o->arch,
-                  "Compute capabilities, e.g. sm_80,sm_90 (default: the manifest's 'arch', else the local GPUs')");
+                  "Compute capabilities, e.g. sm_80,sm_90 (default: the manifest's 'arch', else "
+                  "the local GPUs')");
   cmd->add_option("-j,--jobs", o->jobs, "Parallel builds (default: all cores)");
   cmd->add_flag("--json", o->json, "Print the summary as JSON (no progress output)");
   cmd->callback([&ctx, o] { ctx.run = [&ctx, o] { return run_prewarm(ctx, *o); }; });

@@ -32,25 +32,32 @@ std::string label_escape(const std::string& s) {
 void prometheus(const StoreStats& s, const std::string& dir) {
   const std::string labels = "{cache_dir=\"" + label_escape(dir) + "\"}";
   auto metric = [&](const char* name, const char* type, const char* help, double value) {
-    std::printf("# HELP %s %s\n# TYPE %s %s\n%s%s %.17g\n", name, help, name, type, name, labels.c_str(), value);
+    std::printf("# HELP %s %s\n# TYPE %s %s\n%s%s %.17g\n", name, help, name, type, name,
+                labels.c_str(), value);
   };
   auto d = [](std::uint64_t v) { return static_cast<double>(v); };
   metric("cccl_cache_hits_total", "counter", "Store lookups that found a valid entry.", d(s.hits));
-  metric("cccl_cache_misses_total", "counter", "Store lookups that found no valid entry.", d(s.misses));
-  metric("cccl_cache_hit_ratio", "gauge", "hits / (hits + misses); 0 before any lookup.", s.hit_ratio());
+  metric("cccl_cache_misses_total", "counter", "Store lookups that found no valid entry.",
+         d(s.misses));
+  metric("cccl_cache_hit_ratio", "gauge", "hits / (hits + misses); 0 before any lookup.",
+         s.hit_ratio());
   metric("cccl_cache_entries", "gauge", "Live entries in the store.", d(s.entries));
   metric("cccl_cache_live_bytes", "gauge", "Payload bytes of the live entries.", d(s.live_bytes));
-  metric("cccl_cache_budget_bytes", "gauge", "Budget of live payload bytes (max_size).", d(s.budget_bytes));
+  metric("cccl_cache_budget_bytes", "gauge", "Budget of live payload bytes (max_size).",
+         d(s.budget_bytes));
   metric("cccl_cache_map_size_bytes", "gauge", "Current LMDB map size.", d(s.map_size));
   metric("cccl_cache_puts_total", "counter", "Entries written.", d(s.puts));
   metric("cccl_cache_written_bytes_total", "counter", "Payload bytes written.", d(s.bytes_written));
-  metric("cccl_cache_evictions_total", "counter", "Entries evicted (budget or evict command).", d(s.evictions));
+  metric("cccl_cache_evictions_total", "counter", "Entries evicted (budget or evict command).",
+         d(s.evictions));
   metric("cccl_cache_evicted_bytes_total", "counter", "Payload bytes evicted.", d(s.bytes_evicted));
-  metric("cccl_cache_corrupt_entries_total", "counter", "Corrupt entries detected and dropped.", d(s.corrupt));
+  metric("cccl_cache_corrupt_entries_total", "counter", "Corrupt entries detected and dropped.",
+         d(s.corrupt));
 }
 
 int run_stats(const Context& ctx, const StatsOptions& o) {
-  if (o.json && o.prometheus) return report(kExitUsage, "stats: give --json or --prometheus, not both");
+  if (o.json && o.prometheus)
+    return report(kExitUsage, "stats: give --json or --prometheus, not both");
   auto store = open_store(ctx.globals, OpenMode::read);
   if (!store) return report(store.error());
   auto s = (*store)->stats();
@@ -61,10 +68,19 @@ int run_stats(const Context& ctx, const StatsOptions& o) {
     return kExitOk;
   }
   if (o.json) {
-    print_json({{"cache_dir", dir}, {"hits", s->hits}, {"misses", s->misses}, {"hit_ratio", s->hit_ratio()},
-                {"entries", s->entries}, {"live_bytes", s->live_bytes}, {"budget_bytes", s->budget_bytes},
-                {"map_size", s->map_size}, {"puts", s->puts}, {"bytes_written", s->bytes_written},
-                {"evictions", s->evictions}, {"bytes_evicted", s->bytes_evicted}, {"corrupt", s->corrupt}});
+    print_json({{"cache_dir", dir},
+                {"hits", s->hits},
+                {"misses", s->misses},
+                {"hit_ratio", s->hit_ratio()},
+                {"entries", s->entries},
+                {"live_bytes", s->live_bytes},
+                {"budget_bytes", s->budget_bytes},
+                {"map_size", s->map_size},
+                {"puts", s->puts},
+                {"bytes_written", s->bytes_written},
+                {"evictions", s->evictions},
+                {"bytes_evicted", s->bytes_evicted},
+                {"corrupt", s->corrupt}});
     return kExitOk;
   }
   auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
@@ -77,7 +93,8 @@ int run_stats(const Context& ctx, const StatsOptions& o) {
   std::printf("misses:      %llu\n", u(s->misses));
   std::printf("hit ratio:   %.1f%%\n", 100.0 * s->hit_ratio());
   std::printf("puts:        %llu (%s written)\n", u(s->puts), human_size(s->bytes_written).c_str());
-  std::printf("evictions:   %llu (%s freed)\n", u(s->evictions), human_size(s->bytes_evicted).c_str());
+  std::printf("evictions:   %llu (%s freed)\n", u(s->evictions),
+              human_size(s->bytes_evicted).c_str());
   std::printf("corrupt:     %llu entries detected\n", u(s->corrupt));
   return kExitOk;
 }
@@ -88,7 +105,8 @@ void add_stats(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<StatsOptions>();
   auto* cmd = app.add_subcommand("stats", "Hits, misses, sizes, evictions and corrupt entries");
   cmd->add_flag("--json", o->json, "Print JSON");
-  cmd->add_flag("--prometheus", o->prometheus, "Print the Prometheus text format (node-exporter textfile collector)");
+  cmd->add_flag("--prometheus", o->prometheus,
+                "Print the Prometheus text format (node-exporter textfile collector)");
   cmd->callback([&ctx, o] { ctx.run = [&ctx, o] { return run_stats(ctx, *o); }; });
 }
 

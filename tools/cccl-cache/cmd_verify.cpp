@@ -68,19 +68,28 @@ int run_verify(const Context& ctx, const VerifyOptions& o) {
   if (o.json) {
     auto list = nlohmann::json::array();
     for (const auto& b : bad) {
-      list.push_back({{"key", b.key.to_string()}, {"spec", b.summary}, {"reason", b.reason}, {"removed", b.removed}});
+      list.push_back({{"key", b.key.to_string()},
+                      {"spec", b.summary},
+                      {"reason", b.reason},
+                      {"removed", b.removed}});
     }
-    print_json({{"checked", listed.size()}, {"ok", ok}, {"unchecked", unchecked}, {"bad", list},
+    print_json({{"checked", listed.size()},
+                {"ok", ok},
+                {"unchecked", unchecked},
+                {"bad", list},
                 {"repaired", o.repair}});
   } else {
     for (const auto& n : notes) std::printf("note %s\n", n.c_str());
     for (const auto& b : bad) {
-      std::printf("BAD %s  %s: %s%s\n", b.key.to_string().c_str(), b.summary.c_str(), b.reason.c_str(),
-                  b.removed ? " (removed)" : "");
+      std::printf("BAD %s  %s: %s%s\n", b.key.to_string().c_str(), b.summary.c_str(),
+                  b.reason.c_str(), b.removed ? " (removed)" : "");
     }
-    std::printf("checked %zu entries: %llu ok, %llu checksum only, %zu bad%s\n", listed.size(),
-                static_cast<unsigned long long>(ok), static_cast<unsigned long long>(unchecked), bad.size(),
-                bad.empty() ? "" : (o.repair ? " (removed)" : " (run 'cccl-cache verify --repair' to remove them)"));
+    std::printf(
+        "checked %zu entries: %llu ok, %llu checksum only, %zu bad%s\n", listed.size(),
+        static_cast<unsigned long long>(ok), static_cast<unsigned long long>(unchecked), bad.size(),
+        bad.empty()
+            ? ""
+            : (o.repair ? " (removed)" : " (run 'cccl-cache verify --repair' to remove them)"));
   }
   return bad.empty() ? kExitOk : kExitProblems;
 }
@@ -89,7 +98,8 @@ int run_verify(const Context& ctx, const VerifyOptions& o) {
 
 void add_verify(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<VerifyOptions>();
-  auto* cmd = app.add_subcommand("verify", "Check every entry's checksum and build result; exit 1 if any is bad");
+  auto* cmd = app.add_subcommand(
+      "verify", "Check every entry's checksum and build result; exit 1 if any is bad");
   cmd->add_flag("--repair", o->repair, "Remove the bad entries");
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->callback([&ctx, o] { ctx.run = [&ctx, o] { return run_verify(ctx, *o); }; });

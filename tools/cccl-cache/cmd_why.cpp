@@ -41,28 +41,34 @@ struct Candidate {
 
 std::string cmp_text(const algos::Comparator& c) { return algos::describe(c); }
 
-std::vector<Diff> compare(const ms::Spec& want, std::uint32_t cc, const std::string& fp, const CacheKey& key,
-                          const EntryMeta& meta, const std::optional<ms::BuildResult>& got, const std::string& why_unreadable) {
+std::vector<Diff> compare(const ms::Spec& want, std::uint32_t cc, const std::string& fp,
+                          const CacheKey& key, const EntryMeta& meta,
+                          const std::optional<ms::BuildResult>& got,
+                          const std::string& why_unreadable) {
   std::vector<Diff> d;
   auto nm = [](algos::ScalarType t) { return std::string(algos::name(t)); };
   if (got) {
     const auto& s = got->spec;
     if (s.key_type != want.key_type) d.push_back({"key type", nm(s.key_type), nm(want.key_type)});
-    if (s.value_type != want.value_type) d.push_back({"value type", nm(s.value_type), nm(want.value_type)});
+    if (s.value_type != want.value_type)
+      d.push_back({"value type", nm(s.value_type), nm(want.value_type)});
     if (s.comparator.kind != want.comparator.kind || s.comparator.name != want.comparator.name) {
       d.push_back({"comparator", cmp_text(s.comparator), cmp_text(want.comparator)});
     } else if (s.comparator.source != want.comparator.source) {
-      d.push_back({"comparator source", "source of " + std::to_string(s.comparator.source.size()) + " bytes",
+      d.push_back({"comparator source",
+                   "source of " + std::to_string(s.comparator.source.size()) + " bytes",
                    "source of " + std::to_string(want.comparator.source.size()) + " bytes"});
     }
-    if (s.offset_type != want.offset_type) d.push_back({"offset type", nm(s.offset_type), nm(want.offset_type)});
+    if (s.offset_type != want.offset_type)
+      d.push_back({"offset type", nm(s.offset_type), nm(want.offset_type)});
   } else {
     d.push_back({"spec (payload unreadable)", why_unreadable, to_spec_text(want)});
   }
   if (key.cc != cc) d.push_back({"compute capability", cc_name(key.cc), cc_name(cc)});
   if (meta.toolchain != fp) d.push_back({"toolchain", meta.toolchain, fp});
   if (meta.payload_format != algos::kBuildFormatVersion) {
-    d.push_back({"format version", std::to_string(meta.payload_format), std::to_string(algos::kBuildFormatVersion)});
+    d.push_back({"format version", std::to_string(meta.payload_format),
+                 std::to_string(algos::kBuildFormatVersion)});
   }
   return d;
 }
@@ -76,7 +82,8 @@ int run_why(const Context& ctx, const WhyOptions& o) {
     ops = m->operators;
     base = std::filesystem::path(o.manifest).parent_path();
   }
-  auto spec = o.spec.size() == 1 ? parse_spec_text(o.spec[0], ops, base) : parse_spec_tokens(o.spec, ops, base);
+  auto spec = o.spec.size() == 1 ? parse_spec_text(o.spec[0], ops, base)
+                                 : parse_spec_tokens(o.spec, ops, base);
   if (!spec) return report(spec.error());
   auto archs = resolve_archs(o.arch);
   if (!archs) return report(archs.error());
@@ -105,17 +112,21 @@ int run_why(const Context& ctx, const WhyOptions& o) {
       std::optional<ms::BuildResult> got;
       std::string unreadable;
       if (auto e = (*store)->peek(k); e && *e) {
-        if (auto b = decode_merge_sort(k, (*e)->payload)) got = std::move(*b);
-        else unreadable = b.error().describe();
+        if (auto b = decode_merge_sort(k, (*e)->payload))
+          got = std::move(*b);
+        else
+          unreadable = b.error().describe();
       } else {
         unreadable = e ? "entry vanished" : e.error().describe();
       }
-      Candidate c{k, m, compare(spec->merge_sort, cc, fp, k, m, got, unreadable), got ? to_spec_text(got->spec) : m.summary};
+      Candidate c{k, m, compare(spec->merge_sort, cc, fp, k, m, got, unreadable),
+                  got ? to_spec_text(got->spec) : m.summary};
       if (c.diffs.empty()) c.diffs.push_back({"key derivation", k.to_string(), key.to_string()});
       near.push_back(std::move(c));
     }
-    std::stable_sort(near.begin(), near.end(),
-                     [](const Candidate& a, const Candidate& b) { return a.diffs.size() < b.diffs.size(); });
+    std::stable_sort(near.begin(), near.end(), [](const Candidate& a, const Candidate& b) {
+      return a.diffs.size() < b.diffs.size();
+    });
     if (near.size() > o.limit) near.resize(o.limit);
   }
 
@@ -123,30 +134,46 @@ int run_why(const Context& ctx, const WhyOptions& o) {
     auto list = nlohmann::json::array();
     for (const auto& c : near) {
       auto diffs = nlohmann::json::array();
-      for (const auto& d : c.diffs) diffs.push_back({{"component", d.component}, {"entry", d.entry}, {"wanted", d.wanted}});
-      list.push_back({{"key", c.key.to_string()}, {"spec", c.spec_text}, {"arch", cc_name(c.key.cc)}, {"differs", diffs}});
+      for (const auto& d : c.diffs)
+        diffs.push_back({{"component", d.component}, {"entry", d.entry}, {"wanted", d.wanted}});
+      list.push_back({{"key", c.key.to_string()},
+                      {"spec", c.spec_text},
+                      {"arch", cc_name(c.key.cc)},
+                      {"differs", diffs}});
     }
-    print_json({{"spec", to_spec_text(*spec)}, {"arch", cc_name(cc)}, {"toolchain", fp}, {"key", key.to_string()},
-                {"hit", present}, {"stored_of_algorithm", same_algorithm}, {"nearest", list}});
+    print_json({{"spec", to_spec_text(*spec)},
+                {"arch", cc_name(cc)},
+                {"toolchain", fp},
+                {"key", key.to_string()},
+                {"hit", present},
+                {"stored_of_algorithm", same_algorithm},
+                {"nearest", list}});
     return kExitOk;
   }
-  std::printf("spec:      %s\narch:      %s\ntoolchain: %s\nkey:       %s\n", to_spec_text(*spec).c_str(),
-              cc_name(cc).c_str(), fp.c_str(), key.to_string().c_str());
+  std::printf("spec:      %s\narch:      %s\ntoolchain: %s\nkey:       %s\n",
+              to_spec_text(*spec).c_str(), cc_name(cc).c_str(), fp.c_str(),
+              key.to_string().c_str());
   if (present) {
-    std::printf("result:    HIT: stored %s, last used %s, %llu hits\n", format_time((*hit)->meta.created_unix).c_str(),
-                format_time((*hit)->meta.last_used_unix).c_str(), static_cast<unsigned long long>((*hit)->meta.hits));
+    std::printf("result:    HIT: stored %s, last used %s, %llu hits\n",
+                format_time((*hit)->meta.created_unix).c_str(),
+                format_time((*hit)->meta.last_used_unix).c_str(),
+                static_cast<unsigned long long>((*hit)->meta.hits));
     return kExitOk;
   }
   std::printf("result:    MISS: no entry under this key\n");
   if (near.empty()) {
-    std::printf("no stored %s entries to compare with (fill the cache with 'cccl-cache prewarm')\n", spec->algorithm.c_str());
+    std::printf("no stored %s entries to compare with (fill the cache with 'cccl-cache prewarm')\n",
+                spec->algorithm.c_str());
     return kExitOk;
   }
-  std::printf("nearest stored %s entries (%zu of %zu):\n", spec->algorithm.c_str(), near.size(), same_algorithm);
+  std::printf("nearest stored %s entries (%zu of %zu):\n", spec->algorithm.c_str(), near.size(),
+              same_algorithm);
   for (const auto& c : near) {
-    std::printf("  %s  %s  %s\n", c.key.to_string().c_str(), c.spec_text.c_str(), cc_name(c.key.cc).c_str());
+    std::printf("  %s  %s  %s\n", c.key.to_string().c_str(), c.spec_text.c_str(),
+                cc_name(c.key.cc).c_str());
     for (const auto& d : c.diffs) {
-      std::printf("    differs in %s: entry has %s, wanted %s\n", d.component.c_str(), d.entry.c_str(), d.wanted.c_str());
+      std::printf("    differs in %s: entry has %s, wanted %s\n", d.component.c_str(),
+                  d.entry.c_str(), d.wanted.c_str());
     }
   }
   return kExitOk;
@@ -156,12 +183,15 @@ int run_why(const Context& ctx, const WhyOptions& o) {
 
 void add_why(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<WhyOptions>();
-  auto* cmd = app.add_subcommand("why", "Explain a miss: the key of a spec and how the nearest entries differ");
+  auto* cmd = app.add_subcommand(
+      "why", "Explain a miss: the key of a spec and how the nearest entries differ");
   cmd->add_option("spec", o->spec,
-                  "Spec in manifest syntax, e.g. 'merge_sort keys=float32 values=none compare=less offset=int64'")
+                  "Spec in manifest syntax, e.g. 'merge_sort keys=float32 values=none compare=less "
+                  "offset=int64'")
       ->required();
   cmd->add_option("--arch", o->arch, "Compute capability to explain (default: the local GPU's)");
-  cmd->add_option("--manifest", o->manifest, "Manifest whose [operators] define custom comparators named in the spec");
+  cmd->add_option("--manifest", o->manifest,
+                  "Manifest whose [operators] define custom comparators named in the spec");
   cmd->add_option("--limit", o->limit, "How many nearest entries to show (default 3)");
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->callback([&ctx, o] { ctx.run = [&ctx, o] { return run_why(ctx, *o); }; });

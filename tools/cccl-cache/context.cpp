@@ -1,13 +1,12 @@
 #include "context.hpp"
 
+#include <spdlog/logger.h>
+#include <spdlog/sinks/stdout_sinks.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <system_error>
-
-#include <spdlog/logger.h>
-#include <spdlog/sinks/stdout_sinks.h>
 
 #include "cccl_cache/cache/log.hpp"
 #include "gpu_probe.hpp"
@@ -38,13 +37,15 @@ Result<std::shared_ptr<Store>> open_store(const Globals& globals, OpenMode mode)
   if (!config) return tl::unexpected(config.error());
   if (config->disabled) {
     return fail(ErrorCode::invalid_argument,
-                "the cache is disabled (CCCL_CACHE_DISABLE or 'disabled' in the config); unset it to use cccl-cache");
+                "the cache is disabled (CCCL_CACHE_DISABLE or 'disabled' in the config); unset it "
+                "to use cccl-cache");
   }
   std::error_code ec;
   const auto& dir = config->dir;
   if (mode != OpenMode::create && !std::filesystem::exists(dir, ec)) {
-    return fail(ErrorCode::not_found, "cache directory '" + dir.string() +
-                                          "' does not exist (give --cache-dir, or fill it with 'cccl-cache prewarm')");
+    return fail(ErrorCode::not_found,
+                "cache directory '" + dir.string() +
+                    "' does not exist (give --cache-dir, or fill it with 'cccl-cache prewarm')");
   }
   if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
     return fail(ErrorCode::not_found, "cache path '" + dir.string() + "' is not a directory");
@@ -59,8 +60,9 @@ Result<std::shared_ptr<Store>> open_store(const Globals& globals, OpenMode mode)
   // The store degrades to "everything misses" when it cannot write; a command that
   // writes must say so instead of silently storing nothing.
   if (mode != OpenMode::read && (*store)->read_only()) {
-    return fail(ErrorCode::permission, "cache directory '" + dir.string() + "' is not writable" +
-                                           (config->read_only ? " (read_only is set in the config/environment)" : ""));
+    return fail(ErrorCode::permission,
+                "cache directory '" + dir.string() + "' is not writable" +
+                    (config->read_only ? " (read_only is set in the config/environment)" : ""));
   }
   return store;
 }
@@ -118,7 +120,9 @@ Result<std::vector<std::uint32_t>> resolve_archs(const std::string& arch_text,
     auto flush = [&]() -> Result<void> {
       if (item.empty()) return {};
       auto cc = parse_cc(item);
-      if (!cc) return fail(ErrorCode::invalid_argument, "--arch: '" + item + "' is not a compute capability (e.g. sm_90)");
+      if (!cc)
+        return fail(ErrorCode::invalid_argument,
+                    "--arch: '" + item + "' is not a compute capability (e.g. sm_90)");
       ccs.push_back(*cc);
       item.clear();
       return {};
@@ -139,7 +143,8 @@ Result<std::vector<std::uint32_t>> resolve_archs(const std::string& arch_text,
     ccs = *local;
     if (ccs.empty()) {
       return fail(ErrorCode::invalid_argument,
-                  "no GPU found: give the target compute capabilities with --arch (e.g. --arch sm_80,sm_90)");
+                  "no GPU found: give the target compute capabilities with --arch (e.g. --arch "
+                  "sm_80,sm_90)");
     }
   }
   std::sort(ccs.begin(), ccs.end());

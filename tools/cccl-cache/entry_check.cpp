@@ -12,24 +12,27 @@ Result<ms::BuildResult> decode_merge_sort(const CacheKey& key, std::span<const s
   return ms::deserialize(payload, key.cc);
 }
 
-CheckResult check_payload(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> payload) {
+CheckResult check_payload(const CacheKey& key, const EntryMeta& meta,
+                          std::span<const std::byte> payload) {
   if (meta.algorithm != ms::kAlgorithmName) {
-    return {CheckStatus::unchecked, "algorithm '" + meta.algorithm + "' is unknown to this cccl-cache (checksum only)"};
+    return {CheckStatus::unchecked,
+            "algorithm '" + meta.algorithm + "' is unknown to this cccl-cache (checksum only)"};
   }
   if (meta.payload_format != algos::kBuildFormatVersion) {
     return {CheckStatus::unchecked, "payload format " + std::to_string(meta.payload_format) +
-                                        " (this cccl-cache reads format " + std::to_string(algos::kBuildFormatVersion) +
+                                        " (this cccl-cache reads format " +
+                                        std::to_string(algos::kBuildFormatVersion) +
                                         "; checksum only)"};
   }
   if (meta.payload_size != payload.size()) {
-    return {CheckStatus::bad, "metadata says " + std::to_string(meta.payload_size) + " payload bytes, found " +
-                                  std::to_string(payload.size())};
+    return {CheckStatus::bad, "metadata says " + std::to_string(meta.payload_size) +
+                                  " payload bytes, found " + std::to_string(payload.size())};
   }
   auto result = decode_merge_sort(key, payload);
   if (!result) return {CheckStatus::bad, "does not deserialize: " + result.error().describe()};
   if (result->toolchain != meta.toolchain) {
-    return {CheckStatus::bad, "payload toolchain '" + result->toolchain + "' differs from the metadata's '" +
-                                  meta.toolchain + "'"};
+    return {CheckStatus::bad, "payload toolchain '" + result->toolchain +
+                                  "' differs from the metadata's '" + meta.toolchain + "'"};
   }
   const auto& tc = algos::Toolchain::current();
   if (result->toolchain == tc.fingerprint() && ms::cache_key(result->spec, result->cc, tc) != key) {

@@ -25,9 +25,11 @@ struct CheckResult {
 // Deserializes a verified payload (its envelope checksum already matched) and checks it
 // against the key (CC, and the key recomputed from the spec when the toolchain is this
 // process's) and the metadata (algorithm, toolchain). Never throws or crashes.
-CheckResult check_payload(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> payload);
+CheckResult check_payload(const CacheKey& key, const EntryMeta& meta,
+                          std::span<const std::byte> payload);
 
 // The build result of a merge_sort payload; error when it does not deserialize.
-Result<algos::merge_sort::BuildResult> decode_merge_sort(const CacheKey& key, std::span<const std::byte> payload);
+Result<algos::merge_sort::BuildResult> decode_merge_sort(const CacheKey& key,
+                                                         std::span<const std::byte> payload);
 
 }  // namespace cccl_cache::cli

@@ -1,11 +1,10 @@
 #include "gpu_probe.hpp"
 
+#include <cuda.h>
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <string>
-
-#include <cuda.h>
 
 namespace cccl_cache::cli {
 
@@ -38,7 +37,8 @@ Result<std::vector<std::uint32_t>> local_device_ccs() {
     if (get(&dev, i) != CUDA_SUCCESS ||
         attr(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != CUDA_SUCCESS ||
         attr(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != CUDA_SUCCESS) {
-      return fail(ErrorCode::driver, "cannot read the compute capability of device " + std::to_string(i));
+      return fail(ErrorCode::driver,
+                  "cannot read the compute capability of device " + std::to_string(i));
     }
     ccs.push_back(static_cast<std::uint32_t>(major * 10 + minor));
   }

@@ -1,12 +1,11 @@
 // cccl-cache: the operator's CLI. Parses the command line, runs one command and
 // maps every failure to a documented exit code (docs/cli.md). The only place that
 // catches exceptions.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 #include <iostream>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "cccl_cache/algos/toolchain.hpp"
 #include "commands.hpp"
@@ -19,18 +18,22 @@ void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << "\n"; }
 namespace {
 
 std::string version_text() {
-  return std::string("cccl-cache ") + CCCL_CACHE_VERSION + "\ntoolchain: " +
-         algos::Toolchain::current().fingerprint();
+  return std::string("cccl-cache ") + CCCL_CACHE_VERSION +
+         "\ntoolchain: " + algos::Toolchain::current().fingerprint();
 }
 
 int run_main(int argc, char** argv) {
   CLI::App app{"cccl-cache: fill, inspect and trim the cccl-cache kernel cache", "cccl-cache"};
   Context ctx;
   app.add_option("--cache-dir", ctx.globals.cache_dir,
-                 "Cache directory (default: $CCCL_CACHE_DIR, else $XDG_CACHE_HOME/cccl-cache, else ~/.cache/cccl-cache)");
-  app.add_option("--config", ctx.globals.config_file, "Configuration file (TOML; default: $CCCL_CACHE_CONFIG)");
-  app.add_flag("-v,--verbose", ctx.globals.verbosity, "More log output on stderr (-v info, -vv debug)");
-  app.set_version_flag("--version", version_text, "Print the version and the toolchain fingerprint");
+                 "Cache directory (default: $CCCL_CACHE_DIR, else $XDG_CACHE_HOME/cccl-cache, else "
+                 "~/.cache/cccl-cache)");
+  app.add_option("--config", ctx.globals.config_file,
+                 "Configuration file (TOML; default: $CCCL_CACHE_CONFIG)");
+  app.add_flag("-v,--verbose", ctx.globals.verbosity,
+               "More log output on stderr (-v info, -vv debug)");
+  app.set_version_flag("--version", version_text,
+                       "Print the version and the toolchain fingerprint");
   app.require_subcommand(1);
   app.fallthrough();  // global options may also follow the command
   app.failure_message([](const CLI::App* a, const CLI::Error& e) {
@@ -73,8 +76,10 @@ int main(int argc, char** argv) {
   try {
     return cccl_cache::cli::run_main(argc, argv);
   } catch (const std::exception& e) {
-    return cccl_cache::cli::report(cccl_cache::cli::kExitInternal, std::string("internal error: ") + e.what());
+    return cccl_cache::cli::report(cccl_cache::cli::kExitInternal,
+                                   std::string("internal error: ") + e.what());
   } catch (...) {
-    return cccl_cache::cli::report(cccl_cache::cli::kExitInternal, "internal error: unknown exception");
+    return cccl_cache::cli::report(cccl_cache::cli::kExitInternal,
+                                   "internal error: unknown exception");
   }
 }

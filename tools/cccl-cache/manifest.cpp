@@ -1,9 +1,9 @@
 #include "manifest.hpp"
 
+#include <toml++/toml.h>
+
 #include <fstream>
 #include <sstream>
-
-#include <toml++/toml.h>
 
 namespace cccl_cache::cli {
 
@@ -13,7 +13,8 @@ std::string where(std::string_view file, const toml::source_region& src) {
   return std::string(file) + ":" + std::to_string(src.begin.line) + ": ";
 }
 
-Result<std::vector<std::string>> strings_of(const toml::node& node, std::string_view file, const std::string& what) {
+Result<std::vector<std::string>> strings_of(const toml::node& node, std::string_view file,
+                                            const std::string& what) {
   std::vector<std::string> out;
   if (auto s = node.value<std::string>()) {
     out.push_back(*s);
@@ -22,13 +23,17 @@ Result<std::vector<std::string>> strings_of(const toml::node& node, std::string_
   if (const auto* arr = node.as_array()) {
     for (const auto& el : *arr) {
       auto s = el.value<std::string>();
-      if (!s) return fail(ErrorCode::invalid_argument, where(file, el.source()) + what + ": expected strings");
+      if (!s)
+        return fail(ErrorCode::invalid_argument,
+                    where(file, el.source()) + what + ": expected strings");
       out.push_back(*s);
     }
-    if (out.empty()) return fail(ErrorCode::invalid_argument, where(file, node.source()) + what + ": empty array");
+    if (out.empty())
+      return fail(ErrorCode::invalid_argument, where(file, node.source()) + what + ": empty array");
     return out;
   }
-  return fail(ErrorCode::invalid_argument, where(file, node.source()) + what + ": expected a string or an array of strings");
+  return fail(ErrorCode::invalid_argument,
+              where(file, node.source()) + what + ": expected a string or an array of strings");
 }
 
 Result<std::string> read_file(const std::filesystem::path& p) {
@@ -39,25 +44,28 @@ Result<std::string> read_file(const std::filesystem::path& p) {
   return s.str();
 }
 
-Result<void> parse_operators(const toml::table& ops, Manifest& m, const std::filesystem::path& base_dir,
-                             std::string_view file) {
+Result<void> parse_operators(const toml::table& ops, Manifest& m,
+                             const std::filesystem::path& base_dir, std::string_view file) {
   for (const auto& [name, node] : ops) {
     const auto* t = node.as_table();
     const std::string n(name.str());
     if (t == nullptr) {
-      return fail(ErrorCode::invalid_argument, where(file, node.source()) + "operators." + n + ": expected a table");
+      return fail(ErrorCode::invalid_argument,
+                  where(file, node.source()) + "operators." + n + ": expected a table");
     }
     auto src = (*t)["source"].value<std::string>();
     auto src_file = (*t)["source_file"].value<std::string>();
     if (src.has_value() == src_file.has_value()) {
-      return fail(ErrorCode::invalid_argument,
-                  where(file, node.source()) + "operators." + n + ": give exactly one of source or source_file");
+      return fail(ErrorCode::invalid_argument, where(file, node.source()) + "operators." + n +
+                                                   ": give exactly one of source or source_file");
     }
     if (src_file) {
       std::filesystem::path p = *src_file;
       if (p.is_relative()) p = base_dir / p;
       auto text = read_file(p);
-      if (!text) return fail(ErrorCode::invalid_argument, where(file, node.source()) + "operators." + n + ": " + text.error().message);
+      if (!text)
+        return fail(ErrorCode::invalid_argument,
+                    where(file, node.source()) + "operators." + n + ": " + text.error().message);
       src = std::move(*text);
     }
     m.operators[n] = *src;
@@ -66,8 +74,8 @@ Result<void> parse_operators(const toml::table& ops, Manifest& m, const std::fil
 }
 
 // Expands one [[merge_sort]] table (array-valued fields multiply) into specs.
-Result<void> parse_merge_sort(const toml::table& t, Manifest& m, const std::filesystem::path& base_dir,
-                              std::string_view file) {
+Result<void> parse_merge_sort(const toml::table& t, Manifest& m,
+                              const std::filesystem::path& base_dir, std::string_view file) {
   std::vector<SpecFields> combos(1);
   for (const auto& [key, node] : t) {
     auto values = strings_of(node, file, std::string(key.str()));
@@ -84,7 +92,8 @@ Result<void> parse_merge_sort(const toml::table& t, Manifest& m, const std::file
   }
   for (const auto& fields : combos) {
     auto spec = merge_sort_from_fields(fields, m.operators, base_dir);
-    if (!spec) return fail(ErrorCode::invalid_argument, where(file, t.source()) + spec.error().message);
+    if (!spec)
+      return fail(ErrorCode::invalid_argument, where(file, t.source()) + spec.error().message);
     AnySpec any{std::string(algos::merge_sort::kAlgorithmName), std::move(*spec)};
     bool dup = false;
     for (const auto& s : m.specs) dup = dup || s == any;
@@ -101,43 +110,54 @@ Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::pa
   try {
     root = toml::parse(text, source_name);
   } catch (const toml::parse_error& e) {
-    return fail(ErrorCode::invalid_argument,
-                std::string(source_name) + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+    return fail(ErrorCode::invalid_argument, std::string(source_name) + ":" +
+                                                 std::to_string(e.source().begin.line) + ": " +
+                                                 std::string(e.description()));
   }
   Manifest m;
   // Operators first: specs may name them wherever they appear in the file.
   if (auto* ops = root["operators"].as_table()) {
-    if (auto r = parse_operators(*ops, m, base_dir, source_name); !r) return tl::unexpected(r.error());
+    if (auto r = parse_operators(*ops, m, base_dir, source_name); !r)
+      return tl::unexpected(r.error());
   }
   for (const auto& [key, node] : root) {
     const std::string k(key.str());
     if (k == "operators") {
-      if (!node.is_table()) return fail(ErrorCode::invalid_argument, where(source_name, node.source()) + "operators: expected a table");
+      if (!node.is_table())
+        return fail(ErrorCode::invalid_argument,
+                    where(source_name, node.source()) + "operators: expected a table");
     } else if (k == "arch") {
       auto archs = strings_of(node, source_name, "arch");
       if (!archs) return tl::unexpected(archs.error());
       for (const auto& a : *archs) {
         auto cc = parse_cc(a);
-        if (!cc) return fail(ErrorCode::invalid_argument, where(source_name, node.source()) + "arch: '" + a + "' is not a compute capability");
+        if (!cc)
+          return fail(ErrorCode::invalid_argument, where(source_name, node.source()) + "arch: '" +
+                                                       a + "' is not a compute capability");
         m.archs.push_back(*cc);
       }
     } else if (k == algos::merge_sort::kAlgorithmName) {
       const auto* arr = node.as_array();
       if (arr == nullptr) {
-        return fail(ErrorCode::invalid_argument,
-                    where(source_name, node.source()) + "merge_sort: expected [[merge_sort]] tables");
+        return fail(ErrorCode::invalid_argument, where(source_name, node.source()) +
+                                                     "merge_sort: expected [[merge_sort]] tables");
       }
       for (const auto& el : *arr) {
         const auto* t = el.as_table();
-        if (t == nullptr) return fail(ErrorCode::invalid_argument, where(source_name, el.source()) + "merge_sort: expected a table");
-        if (auto r = parse_merge_sort(*t, m, base_dir, source_name); !r) return tl::unexpected(r.error());
+        if (t == nullptr)
+          return fail(ErrorCode::invalid_argument,
+                      where(source_name, el.source()) + "merge_sort: expected a table");
+        if (auto r = parse_merge_sort(*t, m, base_dir, source_name); !r)
+          return tl::unexpected(r.error());
       }
     } else {
-      return fail(ErrorCode::invalid_argument, where(source_name, node.source()) + "unknown key '" + k +
-                                                   "' (known: arch, operators, merge_sort)");
+      return fail(ErrorCode::invalid_argument, where(source_name, node.source()) + "unknown key '" +
+                                                   k + "' (known: arch, operators, merge_sort)");
     }
   }
-  if (m.specs.empty()) return fail(ErrorCode::invalid_argument, std::string(source_name) + ": no specs (add a [[merge_sort]] table)");
+  if (m.specs.empty())
+    return fail(ErrorCode::invalid_argument,
+                std::string(source_name) + ": no specs (add a [[merge_sort]] table)");
   return m;
 }
 

@@ -15,19 +15,22 @@ Result<algos::ScalarType> scalar_field(const SpecFields& f, const std::string& n
   auto it = f.find(name);
   if (it == f.end()) {
     if (fallback) return *fallback;
-    return fail(ErrorCode::invalid_argument, "merge_sort: field '" + name + "' is required (e.g. " + name + "=float32)");
+    return fail(ErrorCode::invalid_argument,
+                "merge_sort: field '" + name + "' is required (e.g. " + name + "=float32)");
   }
   auto t = algos::parse_scalar_type(it->second);
   if (!t) {
-    return fail(ErrorCode::invalid_argument, "merge_sort: " + name + "='" + it->second +
-                                                 "' is not a type (int8..int64, uint8..uint64, float32, float64, none)");
+    return fail(ErrorCode::invalid_argument,
+                "merge_sort: " + name + "='" + it->second +
+                    "' is not a type (int8..int64, uint8..uint64, float32, float64, none)");
   }
   return *t;
 }
 
 Result<std::string> read_text_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(ErrorCode::invalid_argument, "source_file '" + path.string() + "' cannot be read");
+  if (!in)
+    return fail(ErrorCode::invalid_argument, "source_file '" + path.string() + "' cannot be read");
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
@@ -37,13 +40,15 @@ Result<std::string> read_text_file(const std::filesystem::path& path) {
 
 Result<ms::Spec> merge_sort_from_fields(const SpecFields& fields, const OperatorTable& ops,
                                         const std::filesystem::path& base_dir) {
-  static const char* const kKnown[] = {"keys", "values", "compare", "cmp", "offset", "source", "source_file"};
+  static const char* const kKnown[] = {"keys",   "values", "compare",    "cmp",
+                                       "offset", "source", "source_file"};
   for (const auto& [name, value] : fields) {
     bool known = false;
     for (const char* k : kKnown) known = known || name == k;
     if (!known) {
-      return fail(ErrorCode::invalid_argument, "merge_sort: unknown field '" + name +
-                                                   "' (known: keys, values, compare, offset, source, source_file)");
+      return fail(ErrorCode::invalid_argument,
+                  "merge_sort: unknown field '" + name +
+                      "' (known: keys, values, compare, offset, source, source_file)");
     }
   }
   if (fields.count("compare") && fields.count("cmp")) {
@@ -67,7 +72,8 @@ Result<ms::Spec> merge_sort_from_fields(const SpecFields& fields, const Operator
   const bool has_source = fields.count("source") || fields.count("source_file");
   if (compare == "less" || compare == "greater") {
     if (has_source) {
-      return fail(ErrorCode::invalid_argument, "merge_sort: source given for the built-in comparator '" + compare + "'");
+      return fail(ErrorCode::invalid_argument,
+                  "merge_sort: source given for the built-in comparator '" + compare + "'");
     }
     spec.comparator = compare == "less" ? algos::Comparator::less() : algos::Comparator::greater();
   } else {
@@ -83,10 +89,11 @@ Result<ms::Spec> merge_sort_from_fields(const SpecFields& fields, const Operator
     } else if (auto op = ops.find(compare); op != ops.end()) {
       source = op->second;
     } else {
-      return fail(ErrorCode::invalid_argument, "merge_sort: compare='" + compare +
-                                                   "' is not less/greater and no source is given for it "
-                                                   "(add source=..., source_file=PATH, or define [operators." +
-                                                   compare + "] in the manifest)");
+      return fail(ErrorCode::invalid_argument,
+                  "merge_sort: compare='" + compare +
+                      "' is not less/greater and no source is given for it "
+                      "(add source=..., source_file=PATH, or define [operators." +
+                      compare + "] in the manifest)");
     }
     spec.comparator = algos::Comparator::custom(compare, std::move(source));
   }
@@ -120,7 +127,8 @@ Result<std::vector<std::string>> tokenize_spec_text(std::string_view text) {
       in_token = true;
     }
   }
-  if (quote != 0) return fail(ErrorCode::invalid_argument, std::string("spec: unterminated ") + quote + " quote");
+  if (quote != 0)
+    return fail(ErrorCode::invalid_argument, std::string("spec: unterminated ") + quote + " quote");
   if (in_token) tokens.push_back(std::move(cur));
   return tokens;
 }
@@ -128,12 +136,14 @@ Result<std::vector<std::string>> tokenize_spec_text(std::string_view text) {
 Result<AnySpec> parse_spec_tokens(const std::vector<std::string>& tokens, const OperatorTable& ops,
                                   const std::filesystem::path& base_dir) {
   if (tokens.empty()) {
-    return fail(ErrorCode::invalid_argument, "spec: empty (expected e.g. 'merge_sort keys=float32 values=none')");
+    return fail(ErrorCode::invalid_argument,
+                "spec: empty (expected e.g. 'merge_sort keys=float32 values=none')");
   }
   AnySpec out;
   out.algorithm = tokens[0];
   if (out.algorithm != ms::kAlgorithmName) {
-    return fail(ErrorCode::invalid_argument, "spec: unknown algorithm '" + out.algorithm + "' (known: merge_sort)");
+    return fail(ErrorCode::invalid_argument,
+                "spec: unknown algorithm '" + out.algorithm + "' (known: merge_sort)");
   }
   SpecFields fields;
   for (std::size_t i = 1; i < tokens.size(); ++i) {
@@ -143,7 +153,8 @@ Result<AnySpec> parse_spec_tokens(const std::vector<std::string>& tokens, const 
       return fail(ErrorCode::invalid_argument, "spec: '" + t + "' is not field=value");
     }
     auto [it, inserted] = fields.emplace(t.substr(0, eq), t.substr(eq + 1));
-    if (!inserted) return fail(ErrorCode::invalid_argument, "spec: field '" + it->first + "' given twice");
+    if (!inserted)
+      return fail(ErrorCode::invalid_argument, "spec: field '" + it->first + "' given twice");
   }
   auto spec = merge_sort_from_fields(fields, ops, base_dir);
   if (!spec) return tl::unexpected(spec.error());
@@ -159,9 +170,11 @@ Result<AnySpec> parse_spec_text(std::string_view text, const OperatorTable& ops,
 }
 
 std::string to_spec_text(const ms::Spec& spec) {
-  std::string cmp = spec.comparator.kind == algos::ComparatorKind::custom ? spec.comparator.name
-                                                                          : algos::describe(spec.comparator);
-  std::string out = std::string(ms::kAlgorithmName) + " keys=" + std::string(algos::name(spec.key_type));
+  std::string cmp = spec.comparator.kind == algos::ComparatorKind::custom
+                        ? spec.comparator.name
+                        : algos::describe(spec.comparator);
+  std::string out =
+      std::string(ms::kAlgorithmName) + " keys=" + std::string(algos::name(spec.key_type));
   out += " values=" + std::string(algos::name(spec.value_type));
   out += " compare=" + cmp;
   out += " offset=" + std::string(algos::name(spec.offset_type));

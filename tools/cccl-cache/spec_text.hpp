@@ -35,7 +35,8 @@ using OperatorTable = std::map<std::string, std::string>;
 // Builds a merge sort spec from fields. source_file paths are relative to `base_dir`.
 // Error invalid_argument naming the field: unknown field or type, missing keys, a
 // custom operator without source, an unreadable source file, a spec validate() rejects.
-Result<algos::merge_sort::Spec> merge_sort_from_fields(const SpecFields& fields, const OperatorTable& ops,
+Result<algos::merge_sort::Spec> merge_sort_from_fields(const SpecFields& fields,
+                                                       const OperatorTable& ops,
                                                        const std::filesystem::path& base_dir = {});
 
 // Splits "merge_sort keys=float32 source='a b'" into tokens; single or double quotes
@@ -44,7 +45,8 @@ Result<std::vector<std::string>> tokenize_spec_text(std::string_view text);
 
 // Parses tokens: the algorithm name, then field=value tokens (each one token, as
 // given; a value may contain spaces). Error invalid_argument with the reason.
-Result<AnySpec> parse_spec_tokens(const std::vector<std::string>& tokens, const OperatorTable& ops = {},
+Result<AnySpec> parse_spec_tokens(const std::vector<std::string>& tokens,
+                                  const OperatorTable& ops = {},
                                   const std::filesystem::path& base_dir = {});
 
 // tokenize_spec_text + parse_spec_tokens.
