@@ -83,6 +83,25 @@ TEST(CliErrors, UnwritableCacheDirectoryForWritingCommands) {
   EXPECT_NE(r.err.find("not writable"), std::string::npos) << r.err;
 }
 
+TEST(CliErrors, ReadOnlyConfigRefusesWritingCommands) {
+  TempDir dir;
+  put_build(dir.path(), real_build(90));
+  const auto cfg = dir.path() / "ro.toml";
+  { std::ofstream(cfg) << "read_only = true\n"; }
+  for (std::vector<std::string> args : {std::vector<std::string>{"evict", "--arch", "sm_90"},
+                                        {"clear", "--yes"},
+                                        {"verify", "--repair"}}) {
+    args.insert(args.begin(), {"--config", cfg.string(), "--cache-dir", dir.path().string()});
+    auto r = run_cli(args);
+    EXPECT_EQ(r.code, 3) << r.err;
+    EXPECT_NE(r.err.find("not writable (read_only is set"), std::string::npos) << r.err;
+  }
+  // Reading still works, and nothing was removed.
+  auto ls = run_cli({"--config", cfg.string(), "--cache-dir", dir.path().string(), "ls", "--json"});
+  ASSERT_EQ(ls.code, 0) << ls.err;
+  EXPECT_EQ(ls.json()["count"], 1);
+}
+
 TEST(CliClear, RefusesWithoutYesWhenNotInteractive) {
   TempDir dir;
   put_build(dir.path(), real_build(90));

@@ -50,6 +50,12 @@ TEST(CliVerify, CatchesFlippedBytesInDataMdbAndRepairs) {
   EXPECT_EQ(inspect.code, 1);
   EXPECT_NE(inspect.err.find("fails its checksum"), std::string::npos) << inspect.err;
 
+  // export leaves the corrupt entry out and says so.
+  auto ex = run_cli({"--cache-dir", dir.path().string(), "export", (dir.path() / "a").string()});
+  EXPECT_EQ(ex.code, 1);
+  EXPECT_NE(ex.out.find("exported 1 entries"), std::string::npos) << ex.out;
+  EXPECT_NE(ex.err.find("skipping " + bad.to_string()), std::string::npos) << ex.err;
+
   auto text = run_cli({"--cache-dir", dir.path().string(), "verify"});
   EXPECT_EQ(text.code, 1);
   EXPECT_NE(text.out.find("BAD " + bad.to_string()), std::string::npos) << text.out;

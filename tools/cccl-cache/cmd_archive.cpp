@@ -46,11 +46,12 @@ int run_export(const Context& ctx, const ExportOptions& o) {
   std::uint64_t bytes = 0;
   for (const auto& k : keys) {
     auto e = (*store)->peek(k);
-    if (!e || !*e) {
-      // A corrupt entry is left out (never exported); a vanished one was removed meanwhile.
-      if (!e)
-        std::fprintf(stderr, "cccl-cache: skipping %s: %s\n", k.to_string().c_str(),
-                     e.error().describe().c_str());
+    if (!e) return report(e.error());
+    if (!*e) {
+      // Listed but unreadable: its envelope fails the checksum. It is never exported.
+      std::fprintf(stderr,
+                   "cccl-cache: skipping %s: fails its checksum (see 'cccl-cache verify')\n",
+                   k.to_string().c_str());
       ++skipped;
       continue;
     }
@@ -60,7 +61,7 @@ int run_export(const Context& ctx, const ExportOptions& o) {
   if (auto w = writer.write(o.file); !w) return report(w.error());
   std::printf("exported %llu entries (%s of payload) to %s%s\n",
               static_cast<unsigned long long>(writer.count()), human_size(bytes).c_str(),
-              o.file.c_str(), skipped ? " (some unreadable entries skipped)" : "");
+              o.file.c_str(), skipped ? " (corrupt entries skipped)" : "");
   return skipped ? kExitProblems : kExitOk;
 }
 
