@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <pty.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -85,6 +86,39 @@ CliResult run_cli(const std::vector<std::string>& args) {
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = slurp(out_path);
   r.err = slurp(err_path);
+  return r;
+}
+
+CliResult run_cli_tty(const std::vector<std::string>& args, const std::string& input) {
+  std::vector<std::string> argv_s{CCCL_CACHE_CLI_PATH};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<char*> envp;  // hermetic, as in run_cli
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string_view(*e).rfind("CCCL_CACHE_", 0) != 0) envp.push_back(*e);
+  }
+  envp.push_back(nullptr);
+  CliResult r;
+  int master = -1;
+  const pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
+  if (pid < 0) {
+    ADD_FAILURE() << "forkpty failed";
+    return r;
+  }
+  if (pid == 0) {
+    execve(argv[0], argv.data(), envp.data());
+    _exit(127);
+  }
+  if (!input.empty()) (void)!write(master, input.data(), input.size());
+  char buf[4096];
+  for (ssize_t n; (n = read(master, buf, sizeof buf)) > 0;)
+    r.out.append(buf, static_cast<std::size_t>(n));
+  close(master);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
 }
 

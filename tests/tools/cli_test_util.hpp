@@ -41,6 +41,10 @@ struct CliResult {
 // and returns its exit code and output.
 CliResult run_cli(const std::vector<std::string>& args);
 
+// Runs the binary on a pseudo-terminal (stdin, stdout and stderr all the terminal),
+// writing `input` to it, and returns the exit code and everything it printed (`out`).
+CliResult run_cli_tty(const std::vector<std::string>& args, const std::string& input = {});
+
 // Puts `result` into the cache at `dir` under the key computed from its spec and CC
 // with toolchain `tc`, with matching metadata. Returns the key. Fails the test on error.
 CacheKey put_build(const std::filesystem::path& dir, const algos::merge_sort::BuildResult& result,

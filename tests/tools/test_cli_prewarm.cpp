@@ -55,6 +55,35 @@ offset = "int64"
   EXPECT_EQ(run_cli({"--cache-dir", cache, "verify"}).code, 0);
 }
 
+TEST(CliPrewarm, OnATerminalDrawsAProgressBarWithEta) {
+  TempDir dir;
+  const auto manifest = write(dir, "m.toml", "[[merge_sort]]\nkeys = \"float32\"\n");
+  const auto cache = dir.path() / "cache";
+  std::filesystem::create_directory(cache);
+  std::filesystem::permissions(cache, std::filesystem::perms::owner_all);
+  put_build(cache, real_build(90));
+  auto r = run_cli_tty({"--cache-dir", cache.string(), "prewarm", "--manifest", manifest.string(),
+                        "--arch", "sm_90"});
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\r\033[K[##############################] 1/1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ETA"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("[1/1] cached"), std::string::npos) << r.out;  // no plain lines
+  EXPECT_NE(r.out.find("built 0, already cached 1, failed 0"), std::string::npos) << r.out;
+}
+
+TEST(CliClear, OnATerminalAsksFirst) {
+  TempDir dir;
+  put_build(dir.path(), real_build(90));
+  auto no = run_cli_tty({"--cache-dir", dir.path().string(), "clear"}, "n\n");
+  EXPECT_EQ(no.code, 0) << no.out;
+  EXPECT_NE(no.out.find("Remove all 1 entries"), std::string::npos) << no.out;
+  EXPECT_NE(no.out.find("nothing removed"), std::string::npos) << no.out;
+  auto yes = run_cli_tty({"--cache-dir", dir.path().string(), "clear"}, "y\n");
+  EXPECT_EQ(yes.code, 0) << yes.out;
+  EXPECT_NE(yes.out.find("removed 1 entries"), std::string::npos) << yes.out;
+  EXPECT_EQ(run_cli({"--cache-dir", dir.path().string(), "ls", "--json"}).json()["count"], 0);
+}
+
 TEST(CliPrewarm, FailedBuildIsReportedWithItsReason) {
   TempDir dir;
   const auto manifest = write(dir, "m.toml", R"(
