@@ -9,13 +9,15 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
+#include <span>
 #include <unordered_map>
 
+#include "cccl_cache/algos/device.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
 #include "cccl_cache/algos/merge_sort/serialize.hpp"
 #include "cccl_cache/cache/log.hpp"
-#include "cuda_handles.hpp"
 
 namespace cccl_cache::algos {
 
@@ -51,22 +53,6 @@ struct Obtained {
   bool built = false;
 };
 
-Result<std::uint32_t> device_cc(int device) {
-  if (CUresult rc = cuInit(0); rc != CUDA_SUCCESS)
-    return tl::unexpected(detail::driver_error("cuInit", rc));
-  CUdevice dev = 0;
-  if (CUresult rc = cuDeviceGet(&dev, device); rc != CUDA_SUCCESS)
-    return tl::unexpected(detail::driver_error("cuDeviceGet", rc));
-  int major = 0, minor = 0;
-  if (CUresult rc = cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
-      rc != CUDA_SUCCESS)
-    return tl::unexpected(detail::driver_error("cuDeviceGetAttribute", rc));
-  if (CUresult rc = cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
-      rc != CUDA_SUCCESS)
-    return tl::unexpected(detail::driver_error("cuDeviceGetAttribute", rc));
-  return static_cast<std::uint32_t>(major * 10 + minor);
-}
-
 }  // namespace
 
 struct AlgorithmCache::Impl {
@@ -100,20 +86,24 @@ struct AlgorithmCache::Impl {
                                                 const CacheKey& key) {
     auto out = std::make_shared<Obtained>();
     if (store) {
-      auto entry = store->get(key);
-      if (!entry) {
+      // Deserialized straight from the store's map: the payload is never copied whole.
+      std::optional<Result<ms::BuildResult>> loaded;
+      auto hit = store->get_with(key, [&](const EntryMeta&, std::span<const std::byte> payload) {
+        loaded.emplace(ms::deserialize(payload, cc));
+      });
+      if (!hit) {
         warn_once(warned_store_get,
-                  "store read failed, building instead: " + entry.error().describe());
-      } else if (*entry) {
-        auto loaded = ms::deserialize((*entry)->payload, cc);
-        if (loaded && loaded->spec == spec) {
+                  "store read failed, building instead: " + hit.error().describe());
+      } else if (*hit && loaded) {
+        auto& loaded_result = *loaded;
+        if (loaded_result && loaded_result->spec == spec) {
           store_hits.fetch_add(1, std::memory_order_relaxed);
-          out->result = std::move(*loaded);
+          out->result = std::move(*loaded_result);
           return out;
         }
-        warn_once(warned_corrupt,
-                  "unusable store entry " + key.to_string() + ", rebuilding: " +
-                      (loaded ? std::string("spec mismatch") : loaded.error().describe()));
+        warn_once(warned_corrupt, "unusable store entry " + key.to_string() + ", rebuilding: " +
+                                      (loaded_result ? std::string("spec mismatch")
+                                                     : loaded_result.error().describe()));
       }
     }
     auto built = ms::build(spec, cc);

@@ -1,5 +1,7 @@
-// Move-only RAII wrappers for the CUDA driver handles libalgos owns, and the
-// error helper every driver call site uses. Private to libalgos.
+// Move-only RAII wrappers for the CUDA driver handles libalgos owns, calling the
+// driver through the table loaded at run time (cuda_driver.hpp): the factories
+// fail with driver()'s error where there is no driver, so a wrapper holding a
+// handle implies a loaded table. Private to libalgos.
 #pragma once
 
 #include <cuda.h>
@@ -8,26 +10,19 @@
 #include <utility>
 
 #include "cccl_cache/cache/error.hpp"
+#include "cuda_driver.hpp"
 
 namespace cccl_cache::algos::detail {
-
-// "cuLibraryLoadData: CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)".
-inline Error driver_error(const char* what, CUresult rc) {
-  const char* name = nullptr;
-  const char* text = nullptr;
-  cuGetErrorName(rc, &name);
-  cuGetErrorString(rc, &text);
-  return Error{ErrorCode::driver, std::string(what) + ": " + (name ? name : "unknown CUresult") +
-                                      " (" + (text ? text : "no description") + ")"};
-}
 
 // A retained primary context of one device; released on destruction.
 class PrimaryContext {
  public:
   PrimaryContext() = default;
   static Result<PrimaryContext> retain(CUdevice device) {
+    const auto& api = driver();
+    if (!api) return tl::unexpected(api.error());
     CUcontext ctx = nullptr;
-    if (CUresult rc = cuDevicePrimaryCtxRetain(&ctx, device); rc != CUDA_SUCCESS)
+    if (CUresult rc = (*api)->cuDevicePrimaryCtxRetain(&ctx, device); rc != CUDA_SUCCESS)
       return tl::unexpected(driver_error("cuDevicePrimaryCtxRetain", rc));
     return PrimaryContext(device, ctx);
   }
@@ -50,7 +45,7 @@ class PrimaryContext {
  private:
   PrimaryContext(CUdevice device, CUcontext ctx) : device_(device), ctx_(ctx) {}
   void reset() noexcept {
-    if (ctx_) cuDevicePrimaryCtxRelease(device_);
+    if (ctx_) loaded_driver().cuDevicePrimaryCtxRelease(device_);
     ctx_ = nullptr;
   }
   CUdevice device_ = 0;
@@ -61,7 +56,9 @@ class PrimaryContext {
 class ScopedCurrentContext {
  public:
   static Result<ScopedCurrentContext> push(CUcontext ctx) {
-    if (CUresult rc = cuCtxPushCurrent(ctx); rc != CUDA_SUCCESS)
+    const auto& api = driver();
+    if (!api) return tl::unexpected(api.error());
+    if (CUresult rc = (*api)->cuCtxPushCurrent(ctx); rc != CUDA_SUCCESS)
       return tl::unexpected(driver_error("cuCtxPushCurrent", rc));
     return ScopedCurrentContext(true);
   }
@@ -71,7 +68,7 @@ class ScopedCurrentContext {
   ScopedCurrentContext(const ScopedCurrentContext&) = delete;
   ~ScopedCurrentContext() {
     CUcontext popped = nullptr;
-    if (pushed_) cuCtxPopCurrent(&popped);
+    if (pushed_) loaded_driver().cuCtxPopCurrent(&popped);
   }
 
  private:
@@ -85,8 +82,11 @@ class Library {
   Library() = default;
   // `image` is a cubin; the driver copies it (the caller may free it afterwards).
   static Result<Library> load_data(const void* image) {
+    const auto& api = driver();
+    if (!api) return tl::unexpected(api.error());
     CUlibrary lib = nullptr;
-    if (CUresult rc = cuLibraryLoadData(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
+    if (CUresult rc =
+            (*api)->cuLibraryLoadData(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
         rc != CUDA_SUCCESS)
       return tl::unexpected(driver_error("cuLibraryLoadData", rc));
     return Library(lib);
@@ -108,7 +108,7 @@ class Library {
  private:
   explicit Library(CUlibrary lib) : lib_(lib) {}
   void reset() noexcept {
-    if (lib_) cuLibraryUnload(lib_);
+    if (lib_) loaded_driver().cuLibraryUnload(lib_);
     lib_ = nullptr;
   }
   CUlibrary lib_ = nullptr;

@@ -1,7 +1,6 @@
 // AlgorithmCache without a GPU: builds once, then hits the store (also from a
 // second process); concurrent requests build once; a corrupt entry degrades to a
 // build. Each test has its own store in its own temp dir. NVRTC builds take seconds.
-#include <cuda.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
+#include "cccl_cache/algos/device.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/cache/config.hpp"
 #include "cccl_cache/cache/store.hpp"
@@ -176,9 +176,9 @@ TEST(AlgorithmCache, InvalidSpecIsRejectedWithoutBuilding) {
 }
 
 TEST(AlgorithmCache, MergeSortWithoutAGpuIsADriverError) {
-  int count = 0;
-  if (cuInit(0) == CUDA_SUCCESS && cuDeviceGetCount(&count) == CUDA_SUCCESS && count > 0)
-    GTEST_SKIP() << "a GPU is present";
+  auto count = cccl_cache::algos::device_count();
+  ASSERT_TRUE(count.has_value()) << count.error().describe();
+  if (*count > 0) GTEST_SKIP() << "a GPU is present";
   AlgorithmCache cache(nullptr);
   auto r = cache.merge_sort(float_spec(), 0);
   ASSERT_FALSE(r);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
+#include "cccl_cache/algos/device.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
 #include "cccl_cache/algos/merge_sort/executable.hpp"
 #include "cccl_cache/algos/merge_sort/serialize.hpp"
@@ -386,6 +387,30 @@ TEST(ExecutableGpu, AlgorithmCacheRepeatReturnsTheSameExecutable) {
   EXPECT_EQ(cache.stats().memory_hits, 1u);
   EXPECT_EQ(cache.stats().store_hits, 1u);
   EXPECT_EQ(cache.stats().builds, 0u);
+}
+
+// libalgos loads the driver itself (dlopen + cuGetProcAddress): its device queries
+// agree with the driver this test links; without a GPU (here: the stub) it sees none.
+TEST(ExecutableGpu, DeviceQueriesAgreeWithTheLinkedDriver) {
+  auto n = cccl_cache::algos::device_count();
+  ASSERT_TRUE(n.has_value()) << n.error().describe();
+  if (!gpu().present) {
+    EXPECT_EQ(*n, 0);
+    EXPECT_FALSE(cccl_cache::algos::driver_status());
+    GTEST_SKIP() << "no CUDA device";
+  }
+  int count = 0;
+  ASSERT_CU(cuDeviceGetCount(&count));
+  EXPECT_EQ(*n, count);
+  EXPECT_TRUE(cccl_cache::algos::driver_status());
+  auto cc = cccl_cache::algos::device_cc(0);
+  ASSERT_TRUE(cc.has_value()) << cc.error().describe();
+  EXPECT_EQ(*cc, gpu().cc);
+  auto absent = cccl_cache::algos::device_cc(count);
+  ASSERT_FALSE(absent);
+  EXPECT_EQ(absent.error().code, cccl_cache::ErrorCode::driver);
+  EXPECT_NE(absent.error().message.find("no CUDA device"), std::string::npos)
+      << absent.error().message;
 }
 
 }  // namespace

@@ -11,8 +11,10 @@
 #include <vector>
 
 #include <cuda.h>
+#include <cuda_runtime_api.h>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
+#include "cccl_cache/algos/device.hpp"
 #include "cccl_cache/cache/config.hpp"
 #include "cccl_cache/cache/store.hpp"
 
@@ -25,49 +27,48 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-int gpu_count() {
-  int n = 0;
-  if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&n) != CUDA_SUCCESS) return 0;
-  return n;
-}
-
-#define CHECK_CU(call)                                                       \
-  do {                                                                       \
-    CUresult r_ = (call);                                                    \
-    if (r_ != CUDA_SUCCESS) {                                                \
-      const char* s_ = nullptr;                                              \
-      cuGetErrorString(r_, &s_);                                             \
-      std::fprintf(stderr, "demo: %s failed: %s\n", #call, s_ ? s_ : "?");   \
-      return 1;                                                              \
-    }                                                                        \
+// The Executable needs its device's primary context current, which is what the CUDA
+// runtime's cudaSetDevice does: an array library embedding us allocates and copies
+// with the runtime (linked statically, it loads the driver at run time, as libalgos
+// does), so that the program also starts on machines without an NVIDIA driver.
+#define CHECK_CUDA(call)                                                               \
+  do {                                                                                 \
+    cudaError_t e_ = (call);                                                           \
+    if (e_ != cudaSuccess) {                                                           \
+      std::fprintf(stderr, "demo: %s failed: %s\n", #call, cudaGetErrorString(e_));   \
+      return 1;                                                                        \
+    }                                                                                  \
+  } while (0)
+#define CHECK_CU(call)                                                          \
+  do {                                                                          \
+    CUresult r_ = (call);                                                       \
+    if (r_ != CUDA_SUCCESS) {                                                   \
+      std::fprintf(stderr, "demo: %s failed: CUresult %d\n", #call, int(r_));  \
+      return 1;                                                                 \
+    }                                                                           \
   } while (0)
 
 int sort_on_gpu(const ms::Executable& exe, std::uint64_t n) {
-  CUcontext ctx = nullptr;
-  CUdevice dev = 0;
-  CHECK_CU(cuDeviceGet(&dev, exe.device()));
-  CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK_CU(cuCtxSetCurrent(ctx));
+  CHECK_CUDA(cudaSetDevice(exe.device()));
   std::vector<float> keys(n);
   std::mt19937 rng(42);
   std::uniform_real_distribution<float> dist(-1e6f, 1e6f);
   for (auto& k : keys) k = dist(rng);
   std::size_t temp_bytes = 0;
   CHECK_CU(exe(nullptr, temp_bytes, nullptr, nullptr, nullptr, nullptr, n, nullptr));
-  CUdeviceptr d_keys = 0, d_temp = 0;
-  CHECK_CU(cuMemAlloc(&d_keys, std::max<std::size_t>(n * sizeof(float), 1)));
-  CHECK_CU(cuMemAlloc(&d_temp, std::max<std::size_t>(temp_bytes, 1)));
-  CHECK_CU(cuMemcpyHtoD(d_keys, keys.data(), n * sizeof(float)));
-  auto* p = reinterpret_cast<void*>(d_keys);
+  void* d_keys = nullptr;
+  void* d_temp = nullptr;
+  CHECK_CUDA(cudaMalloc(&d_keys, std::max<std::size_t>(n * sizeof(float), 1)));
+  CHECK_CUDA(cudaMalloc(&d_temp, std::max<std::size_t>(temp_bytes, 1)));
+  CHECK_CUDA(cudaMemcpy(d_keys, keys.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   auto t0 = Clock::now();
-  CHECK_CU(exe(reinterpret_cast<void*>(d_temp), temp_bytes, p, nullptr, p, nullptr, n, nullptr));
-  CHECK_CU(cuCtxSynchronize());
+  CHECK_CU(exe(d_temp, temp_bytes, d_keys, nullptr, d_keys, nullptr, n, nullptr));
+  CHECK_CUDA(cudaDeviceSynchronize());
   double sort_ms = ms_since(t0);
   std::vector<float> out(n);
-  CHECK_CU(cuMemcpyDtoH(out.data(), d_keys, n * sizeof(float)));
-  cuMemFree(d_keys);
-  cuMemFree(d_temp);
-  cuDevicePrimaryCtxRelease(dev);
+  CHECK_CUDA(cudaMemcpy(out.data(), d_keys, n * sizeof(float), cudaMemcpyDeviceToHost));
+  cudaFree(d_keys);
+  cudaFree(d_temp);
   std::sort(keys.begin(), keys.end());
   bool ok = keys == out;
   std::printf("sorted %llu float32 keys on device %d in %.3f ms (first call, incl. sync): %s\n",
@@ -100,12 +101,16 @@ int main(int argc, char** argv) {
   std::printf("spec: %s\n", ms::summary(spec).c_str());
 
   auto t0 = Clock::now();
-  if (gpu_count() == 0) {
+  auto gpus = cccl_cache::algos::device_count();
+  if (!gpus) return std::fprintf(stderr, "demo: %s\n", gpus.error().describe().c_str()), 1;
+  if (*gpus == 0) {
     auto cc = cccl_cache::parse_cc(arch);
     if (!cc) return std::fprintf(stderr, "demo: bad --arch '%s'\n", arch.c_str()), 2;
     auto built = cache.prewarm_merge_sort(spec, *cc);
     if (!built) return std::fprintf(stderr, "demo: %s\n", built.error().describe().c_str()), 1;
-    std::printf("no GPU here: %s for sm_%u in %.1f ms (a GPU run would load it from the store)\n",
+    auto why = cccl_cache::algos::driver_status();
+    std::printf("no GPU here (%s)\n", why ? "the driver sees no device" : why.error().message.c_str());
+    std::printf("%s for sm_%u in %.1f ms (a GPU run would load it from the store)\n",
                 *built ? "built and stored" : "already cached", *cc, ms_since(t0));
     return 0;
   }

@@ -2,7 +2,9 @@
 // through here, so nothing after bind can tell them apart.
 #include <string>
 
+#include "cccl_cache/algos/device.hpp"
 #include "cccl_cache/algos/merge_sort/executable.hpp"
+#include "cuda_driver.hpp"
 #include "cuda_handles.hpp"
 #include "merge_sort/dispatch.hpp"
 #include "merge_sort/executable_state.hpp"
@@ -13,26 +15,28 @@ namespace {
 
 using algos::detail::driver_error;
 
-Result<CUfunction> resolve(CUlibrary lib, const std::string& name, int min_block_threads) {
+Result<CUfunction> resolve(const algos::detail::DriverApi& cu, CUlibrary lib,
+                           const std::string& name, int min_block_threads) {
   if (name.empty())
     return fail(ErrorCode::invalid_argument, "bind: build result has an empty kernel name");
   CUkernel kernel = nullptr;
-  if (CUresult rc = cuLibraryGetKernel(&kernel, lib, name.c_str()); rc != CUDA_SUCCESS)
+  if (CUresult rc = cu.cuLibraryGetKernel(&kernel, lib, name.c_str()); rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error(("cuLibraryGetKernel(" + name + ")").c_str(), rc));
   CUfunction fn = nullptr;
-  if (CUresult rc = cuKernelGetFunction(&fn, kernel); rc != CUDA_SUCCESS)
+  if (CUresult rc = cu.cuKernelGetFunction(&fn, kernel); rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error("cuKernelGetFunction", rc));
   // Under lazy loading (the driver's default) the function's code may still be
   // unloaded here: load it now so that the first call is not the slow one.
   CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_UNLOADED;
-  if (CUresult rc = cuFuncIsLoaded(&state, fn); rc != CUDA_SUCCESS)
+  if (CUresult rc = cu.cuFuncIsLoaded(&state, fn); rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error("cuFuncIsLoaded", rc));
   if (state != CU_FUNCTION_LOADING_STATE_LOADED) {
-    if (CUresult rc = cuFuncLoad(fn); rc != CUDA_SUCCESS)
+    if (CUresult rc = cu.cuFuncLoad(fn); rc != CUDA_SUCCESS)
       return tl::unexpected(driver_error("cuFuncLoad", rc));
   }
   int max_threads = 0;
-  if (CUresult rc = cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
+  if (CUresult rc =
+          cu.cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
       rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error("cuFuncGetAttribute", rc));
   if (max_threads < min_block_threads)
@@ -63,30 +67,18 @@ Result<Executable> bind(const BuildResult& result, int device) {
   if (result.cubin.empty())
     return fail(ErrorCode::invalid_argument, "bind: build result has no cubin");
 
-  if (CUresult rc = cuInit(0); rc != CUDA_SUCCESS)
-    return tl::unexpected(driver_error("cuInit", rc));
-  int count = 0;
-  if (CUresult rc = cuDeviceGetCount(&count); rc != CUDA_SUCCESS)
-    return tl::unexpected(driver_error("cuDeviceGetCount", rc));
-  if (device < 0 || device >= count)
-    return fail(ErrorCode::driver, "bind: no CUDA device " + std::to_string(device) + " (" +
-                                       std::to_string(count) + " present)");
-  CUdevice dev = 0;
-  if (CUresult rc = cuDeviceGet(&dev, device); rc != CUDA_SUCCESS)
-    return tl::unexpected(driver_error("cuDeviceGet", rc));
-  int major = 0, minor = 0;
-  if (CUresult rc = cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
-      rc != CUDA_SUCCESS)
-    return tl::unexpected(driver_error("cuDeviceGetAttribute", rc));
-  if (CUresult rc = cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
-      rc != CUDA_SUCCESS)
-    return tl::unexpected(driver_error("cuDeviceGetAttribute", rc));
-  const auto device_cc = static_cast<std::uint32_t>(major * 10 + minor);
-  if (device_cc != result.cc)
+  // No driver: device_cc says so ("no NVIDIA driver found ..."), before anything is loaded.
+  const auto cc = algos::device_cc(device);
+  if (!cc) return tl::unexpected(cc.error());
+  if (*cc != result.cc)
     return fail(ErrorCode::unsupported, "bind: the build result is for sm_" +
                                             std::to_string(result.cc) + " but device " +
                                             std::to_string(device) + " is sm_" +
-                                            std::to_string(device_cc) + "; build for this device");
+                                            std::to_string(*cc) + "; build for this device");
+  const algos::detail::DriverApi& cu = algos::detail::loaded_driver();
+  CUdevice dev = 0;
+  if (CUresult rc = cu.cuDeviceGet(&dev, device); rc != CUDA_SUCCESS)
+    return tl::unexpected(driver_error("cuDeviceGet", rc));
 
   auto state = std::make_unique<Executable::State>();
   auto context = algos::detail::PrimaryContext::retain(dev);
@@ -99,18 +91,19 @@ Result<Executable> bind(const BuildResult& result, int device) {
   state->library = std::move(*library);
 
   const int block_threads = static_cast<int>(policy.block_threads);
-  auto block_sort = resolve(state->library.get(), result.block_sort_kernel, block_threads);
+  auto block_sort = resolve(cu, state->library.get(), result.block_sort_kernel, block_threads);
   if (!block_sort) return tl::unexpected(block_sort.error());
   auto partition =
-      resolve(state->library.get(), result.partition_kernel, 256);  // CUB launches it with 256
+      resolve(cu, state->library.get(), result.partition_kernel, 256);  // CUB launches it with 256
   if (!partition) return tl::unexpected(partition.error());
-  auto merge = resolve(state->library.get(), result.merge_kernel, block_threads);
+  auto merge = resolve(cu, state->library.get(), result.merge_kernel, block_threads);
   if (!merge) return tl::unexpected(merge.error());
 
   detail::DispatchParams& p = state->params;
   p.block_sort = *block_sort;
   p.partition = *partition;
   p.merge = *merge;
+  p.launch = cu.cuLaunchKernelEx;
   p.ptx_version = static_cast<int>(result.cc) * 10;
   p.dependent_launch = result.cc >= 90;
   p.block_threads = block_threads;

@@ -84,6 +84,7 @@ struct BoundKernels {
 // not see driver launches), so the first launch error is kept in *status and later
 // launches of the same call are skipped.
 struct DriverLauncher {
+  decltype(&::cuLaunchKernelEx) launch;
   dim3 grid;
   dim3 block;
   std::size_t shared_mem;
@@ -109,7 +110,8 @@ struct DriverLauncher {
     config.hStream = stream;
     config.attrs = attribute;
     config.numAttrs = dependent_launch ? 1u : 0u;
-    const CUresult rc = cuLaunchKernelEx(&config, fn, kernel_args, nullptr);
+    const CUresult rc =
+        launch ? launch(&config, fn, kernel_args, nullptr) : CUDA_ERROR_NOT_INITIALIZED;
     if (rc != CUDA_SUCCESS) *status = rc;
     return rc == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure;
   }
@@ -121,8 +123,8 @@ struct DriverLauncherFactory {
 
   DriverLauncher operator()(dim3 grid, dim3 block, std::size_t shared_mem, cudaStream_t stream,
                             bool dependent_launch = false) const {
-    return DriverLauncher{
-        grid, block, shared_mem, stream, dependent_launch && params->dependent_launch, status};
+    const bool pdl = dependent_launch && params->dependent_launch;
+    return DriverLauncher{params->launch, grid, block, shared_mem, stream, pdl, status};
   }
   cudaError_t PtxVersion(int& version) const {
     version = params->ptx_version;

@@ -17,6 +17,10 @@ struct DispatchParams {
   CUfunction block_sort = nullptr;
   CUfunction partition = nullptr;
   CUfunction merge = nullptr;
+  // The driver's cuLaunchKernelEx, resolved at bind time (cuda_driver.hpp): the
+  // launch path calls it directly, with no lookup. Null: launches fail with
+  // CUDA_ERROR_NOT_INITIALIZED (temp-storage queries need none).
+  decltype(&::cuLaunchKernelEx) launch = nullptr;
   int ptx_version = 0;            // cc * 10: CUB's policy thresholds are written 500 .. 1000
   bool dependent_launch = false;  // programmatic dependent launch (CC >= 9.0), as CUB does
   int block_threads = 0;
@@ -27,7 +31,7 @@ struct DispatchParams {
 
 // One instantiation of cub::DispatchMergeSort for a (key size, value size, offset type).
 // d_temp_storage == nullptr: sets temp_storage_bytes (pure arithmetic, no driver call).
-// Otherwise launches the three kernels with cuLaunchKernelEx. Returns
+// Otherwise launches the three kernels with params.launch (cuLaunchKernelEx). Returns
 // CUDA_ERROR_INVALID_VALUE if num_items exceeds the offset type or the temp storage
 // is too small, or the first launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,

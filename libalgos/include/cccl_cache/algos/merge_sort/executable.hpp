@@ -53,8 +53,9 @@ class Executable {
 // Loads the cubin into `device`'s primary context, resolves every kernel to a
 // CUfunction once and reads the device facts the dispatch needs. The one way to
 // make an Executable: fresh builds and store hits both come through here.
-// Errors: driver (no such device, load failure), unsupported (the device's CC
-// differs from result.cc).
+// Errors: driver (no usable NVIDIA driver: "no NVIDIA driver found (...)", see
+// device.hpp; no such device; load failure), unsupported (the device's CC differs
+// from result.cc), invalid_argument (a malformed result).
 Result<Executable> bind(const BuildResult& result, int device);
 
 }  // namespace cccl_cache::algos::merge_sort
