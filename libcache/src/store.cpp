@@ -56,48 +56,53 @@ void Store::Impl::on_corrupt(const std::shared_ptr<SharedEnv>& env, const CacheK
   if (!r) logger()->warn("cannot drop corrupt entry {}: {}", key.to_string(), r.error().describe());
 }
 
-Result<std::optional<Entry>> Store::Impl::read(const CacheKey& key) {
+Result<bool> Store::Impl::read_with(const CacheKey& key, const EntryFn& fn) {
   auto e = env();
-  if (!e || !e->has_dbs()) return std::optional<Entry>{};
+  if (!e || !e->has_dbs()) return false;
   std::optional<Error> bad;
-  std::optional<Entry> out;
   {
     auto txn = e->begin_read();
     if (!txn) return tl::unexpected(txn.error());
     const auto k = key.encode();
     MDB_val v{};
     int rc = txn->get(e->entries(), k, v);
-    if (rc == MDB_NOTFOUND) return std::optional<Entry>{};
+    if (rc == MDB_NOTFOUND) return false;
     if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "read entry"));
     auto view = decode_envelope(lmdb::bytes(v));
     if (!view) {
       bad = view.error();
     } else {
-      Entry entry;
-      entry.key = key;
-      entry.meta.algorithm = view->fields.algorithm;
-      entry.meta.summary = view->fields.summary;
-      entry.meta.toolchain = view->fields.toolchain;
-      entry.meta.payload_format = view->fields.payload_format;
-      entry.meta.created_unix = view->fields.created_unix;
-      entry.meta.payload_size = view->payload.size();
-      entry.payload.assign(view->payload.begin(), view->payload.end());
+      EntryMeta meta;
+      meta.algorithm = view->fields.algorithm;
+      meta.summary = view->fields.summary;
+      meta.toolchain = view->fields.toolchain;
+      meta.payload_format = view->fields.payload_format;
+      meta.created_unix = view->fields.created_unix;
+      meta.payload_size = view->payload.size();
       MDB_val u{};
       if (txn->get(e->usage(), k, u) == MDB_SUCCESS)
         if (auto rec = detail::decode_usage(u)) {
-          entry.meta.last_used_unix = rec->last_used_us / 1'000'000;
-          entry.meta.hits = rec->hits;
+          meta.last_used_unix = rec->last_used_us / 1'000'000;
+          meta.hits = rec->hits;
         }
-      out = std::move(entry);
+      fn(meta, view->payload);  // inside the txn: the payload views the map
+      return true;
     }
   }
-  if (bad) {
-    if (bad->code == ErrorCode::format) {  // another format version: a miss, left for its writer
-      if (e->first_report(key)) logger()->info("cache entry {}: {}", key.to_string(), bad->message);
-    } else {
-      on_corrupt(e, key, *bad);
-    }
+  if (bad->code == ErrorCode::format) {  // another format version: a miss, left for its writer
+    if (e->first_report(key)) logger()->info("cache entry {}: {}", key.to_string(), bad->message);
+  } else {
+    on_corrupt(e, key, *bad);
   }
+  return false;
+}
+
+Result<std::optional<Entry>> Store::Impl::read(const CacheKey& key) {
+  std::optional<Entry> out;
+  auto hit = read_with(key, [&](const EntryMeta& meta, std::span<const std::byte> payload) {
+    out.emplace(Entry{key, meta, {payload.begin(), payload.end()}});
+  });
+  if (!hit) return tl::unexpected(hit.error());
   return out;
 }
 
@@ -169,6 +174,13 @@ Result<std::optional<Entry>> Store::get(const CacheKey& key) {
   if (impl_->disabled) return std::optional<Entry>{};
   auto r = impl_->read(key);
   if (r) impl_->record(impl_->env(), key, r->has_value());
+  return r;
+}
+
+Result<bool> Store::get_with(const CacheKey& key, const EntryFn& fn) {
+  if (impl_->disabled) return false;
+  auto r = impl_->read_with(key, fn);
+  if (r) impl_->record(impl_->env(), key, *r);
   return r;
 }
 

@@ -23,7 +23,10 @@ struct Store::Impl {
   // Drops (if writable), counts and logs (once per key) a corrupt entry.
   void on_corrupt(const std::shared_ptr<detail::SharedEnv>& env, const CacheKey& key,
                   const Error& why);
-  // Reads and verifies `key`; nullopt on miss. Corrupt entries become misses.
+  // Reads and verifies `key`, then calls `fn` inside the read transaction; false on
+  // miss (fn not called). Corrupt entries become misses.
+  Result<bool> read_with(const CacheKey& key, const EntryFn& fn);
+  // read_with() copying the entry out; nullopt on miss.
   Result<std::optional<Entry>> read(const CacheKey& key);
   // Records a hit or miss in the pending batch; flushes when the interval elapsed.
   void record(const std::shared_ptr<detail::SharedEnv>& env, const CacheKey& key, bool hit);

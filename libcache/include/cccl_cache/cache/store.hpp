@@ -94,6 +94,18 @@ class Store {
   // The returned Entry owns its bytes. Errors: lmdb (never for a miss).
   Result<std::optional<Entry>> get(const CacheKey& key);
 
+  // Receives a verified entry in place: its metadata and a view of its payload.
+  using EntryFn = std::function<void(const EntryMeta&, std::span<const std::byte>)>;
+
+  // Zero-copy get(): looks `key` up exactly as get() does (same checksum verification,
+  // corrupt/format handling and batched hit/miss count) and, on a hit, calls `fn` once
+  // with the payload viewed in the memory map, then returns true. Miss: false, `fn` not
+  // called. The payload view is valid only until `fn` returns: copy what must outlive
+  // it. `fn` runs inside a read transaction of this thread; it must not call this store
+  // or any other handle on the same directory. An exception thrown by `fn` ends the
+  // transaction and propagates (the hit is then not counted). Errors: lmdb.
+  Result<bool> get_with(const CacheKey& key, const EntryFn& fn);
+
   // Stores `payload` under `key`, replacing any entry, in one short write transaction
   // (committed and synced when this returns). Grows the map when full, then evicts
   // least recently used entries past the budget (the entry just written is kept even
