@@ -9,7 +9,9 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
+#include <span>
 #include <unordered_map>
 
 #include "cccl_cache/algos/device.hpp"
@@ -84,20 +86,24 @@ struct AlgorithmCache::Impl {
                                                 const CacheKey& key) {
     auto out = std::make_shared<Obtained>();
     if (store) {
-      auto entry = store->get(key);
-      if (!entry) {
+      // Deserialized straight from the store's map: the payload is never copied whole.
+      std::optional<Result<ms::BuildResult>> loaded;
+      auto hit = store->get_with(key, [&](const EntryMeta&, std::span<const std::byte> payload) {
+        loaded.emplace(ms::deserialize(payload, cc));
+      });
+      if (!hit) {
         warn_once(warned_store_get,
-                  "store read failed, building instead: " + entry.error().describe());
-      } else if (*entry) {
-        auto loaded = ms::deserialize((*entry)->payload, cc);
-        if (loaded && loaded->spec == spec) {
+                  "store read failed, building instead: " + hit.error().describe());
+      } else if (*hit && loaded) {
+        auto& loaded_result = *loaded;
+        if (loaded_result && loaded_result->spec == spec) {
           store_hits.fetch_add(1, std::memory_order_relaxed);
-          out->result = std::move(*loaded);
+          out->result = std::move(*loaded_result);
           return out;
         }
-        warn_once(warned_corrupt,
-                  "unusable store entry " + key.to_string() + ", rebuilding: " +
-                      (loaded ? std::string("spec mismatch") : loaded.error().describe()));
+        warn_once(warned_corrupt, "unusable store entry " + key.to_string() + ", rebuilding: " +
+                                      (loaded_result ? std::string("spec mismatch")
+                                                     : loaded_result.error().describe()));
       }
     }
     auto built = ms::build(spec, cc);

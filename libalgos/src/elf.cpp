@@ -22,6 +22,9 @@ class Reader {
     return v;
   }
   std::uint8_t byte(std::uint64_t off) const { return static_cast<std::uint8_t>(b_[off]); }
+  std::string_view text(std::uint64_t off, std::uint64_t len) const {  // caller checked fits()
+    return {reinterpret_cast<const char*>(b_.data() + off), static_cast<std::size_t>(len)};
+  }
 
  private:
   std::span<const std::byte> b_;
@@ -34,6 +37,14 @@ tl::unexpected<Error> corrupt(const std::string& what) {
 }  // namespace
 
 Result<ElfInfo> read_elf(std::span<const std::byte> image) {
+  std::vector<std::string> names;
+  auto info = scan_elf(image, [&](std::string_view name) { names.emplace_back(name); });
+  if (info) info->symbols = std::move(names);
+  return info;
+}
+
+Result<ElfInfo> scan_elf(std::span<const std::byte> image,
+                         const std::function<void(std::string_view)>& on_symbol) {
   Reader r(image);
   if (!r.fits(0, kEhdrSize)) return corrupt("shorter than an ELF header");
   if (r.byte(0) != 0x7f || r.byte(1) != 'E' || r.byte(2) != 'L' || r.byte(3) != 'F')
@@ -70,12 +81,10 @@ Result<ElfInfo> read_elf(std::span<const std::byte> image) {
     for (std::uint64_t s = off; s < off + size; s += kSymSize) {
       const auto name = r.get<std::uint32_t>(s);
       if (name >= str_size) return corrupt("symbol name out of bounds");
-      std::string text;
-      std::uint64_t p = str_off + name;
-      for (; p < str_off + str_size && r.byte(p) != 0; ++p)
-        text.push_back(static_cast<char>(r.byte(p)));
-      if (p == str_off + str_size) return corrupt("unterminated symbol name");
-      info.symbols.push_back(std::move(text));
+      const auto text = r.text(str_off + name, str_size - name);
+      const auto end = text.find('\0');
+      if (end == std::string_view::npos) return corrupt("unterminated symbol name");
+      on_symbol(text.substr(0, end));
     }
   }
   return info;

@@ -4,8 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cccl_cache/cache/error.hpp"
@@ -25,5 +27,11 @@ struct ElfInfo {
 // Parses a 64-bit little-endian ELF image. Every offset and size is checked
 // against the image. Error: corrupt (not such an ELF, or any field out of bounds).
 Result<ElfInfo> read_elf(std::span<const std::byte> image);
+
+// read_elf() without collecting names: calls `on_symbol` with each symbol name (a view
+// into `image`), in order, and leaves ElfInfo::symbols empty. Allocates nothing per
+// symbol. The same checks and errors as read_elf().
+Result<ElfInfo> scan_elf(std::span<const std::byte> image,
+                         const std::function<void(std::string_view)>& on_symbol);
 
 }  // namespace cccl_cache::algos::detail

@@ -1,42 +1,100 @@
 #include "cccl_cache/algos/toolchain.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <xxhash.h>
 
+#include <cerrno>
+#include <charconv>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
+#include <string_view>
 
 #include "nvrtc_compile.hpp"
 
 namespace cccl_cache::algos {
 namespace {
 
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+// The next whitespace-delimited word of `line` (empty at its end); consumes it.
+std::string_view next_word(std::string_view& line) {
+  std::size_t b = 0;
+  while (b < line.size() && is_space(line[b])) ++b;
+  std::size_t e = b;
+  while (e < line.size() && !is_space(line[e])) ++e;
+  const auto word = line.substr(b, e - b);
+  line.remove_prefix(e);
+  return word;
+}
+
 // CCCL_VERSION of the headers NVRTC will compile against (not of whatever this
-// library was built with): those are what decide the generated code.
+// library was built with): those are what decide the generated code. Read with
+// read(2) and parsed by hand: this runs on the first cache key of every process, and
+// the first use of iostreams (locale set-up) would cost more than the rest of a hit.
 std::uint32_t read_cccl_version(const std::string& include_dir) {
-  std::ifstream in(include_dir + "/cccl/cuda/std/__cccl/version.h");
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream words(line);
-    std::string hash, macro;
+  const std::string path = include_dir + "/cccl/cuda/std/__cccl/version.h";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; text.size() < (1u << 20) && (n = ::read(fd, buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const auto eol = rest.find('\n');
+    std::string_view line = rest.substr(0, eol);
+    rest.remove_prefix(eol == std::string_view::npos ? rest.size() : eol + 1);
+    if (next_word(line) != "#define" || next_word(line) != "CCCL_VERSION") continue;
+    const auto digits = next_word(line);  // like `istream >> uint64`: leading digits
     std::uint64_t value = 0;
-    if (words >> hash >> macro >> value && hash == "#define" && macro == "CCCL_VERSION") {
-      return static_cast<std::uint32_t>(value);
-    }
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec == std::errc{} && end != digits.data()) return static_cast<std::uint32_t>(value);
   }
   return 0;
 }
 
 }  // namespace
 
+// Built with to_chars, not snprintf: it is part of every cache key, and the first
+// printf-family call in a process costs more than the rest of the key.
 std::string Toolchain::fingerprint() const {
   const auto opts_hash = XXH3_64bits(compile_options.data(), compile_options.size());
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "cccl-%u.%u.%u nvrtc-%d.%d nvjitlink-%d.%d fmt-%u opts-%08x",
-                cccl_version / 1000000, (cccl_version / 1000) % 1000, cccl_version % 1000,
-                nvrtc_major, nvrtc_minor, nvjitlink_major, nvjitlink_minor, build_format_version,
-                static_cast<unsigned>(opts_hash >> 32));
-  return buf;
+  std::string out;
+  out.reserve(96);
+  auto num = [&out](std::uint64_t v, int base = 10, std::size_t width = 0) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, base);
+    const auto n = static_cast<std::size_t>(r.ptr - buf);
+    if (n < width) out.append(width - n, '0');
+    out.append(buf, n);
+  };
+  auto signed_num = [&](int v) {
+    if (v < 0) out += '-';
+    num(v < 0 ? 0u - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v));
+  };
+  out += "cccl-";
+  num(cccl_version / 1000000);
+  out += '.';
+  num((cccl_version / 1000) % 1000);
+  out += '.';
+  num(cccl_version % 1000);
+  out += " nvrtc-";
+  signed_num(nvrtc_major);
+  out += '.';
+  signed_num(nvrtc_minor);
+  out += " nvjitlink-";
+  signed_num(nvjitlink_major);
+  out += '.';
+  signed_num(nvjitlink_minor);
+  out += " fmt-";
+  num(build_format_version);
+  out += " opts-";
+  num(opts_hash >> 32, 16, 8);
+  return out;
 }
 
 const Toolchain& Toolchain::current() {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -184,6 +185,31 @@ TEST(Toolchain, CurrentIsFilledAndFingerprinted) {
   Toolchain other = tc;
   other.compile_options += " -lineinfo";
   EXPECT_NE(other.fingerprint(), fp);
+}
+
+// The fingerprint is in every cache key: its text must stay exactly what the
+// original snprintf("cccl-%u.%u.%u nvrtc-%d.%d nvjitlink-%d.%d fmt-%u opts-%08x") wrote.
+TEST(Toolchain, FingerprintKeepsItsPrintfFormat) {
+  Toolchain t;
+  for (std::uint32_t cccl : {0u, 3000001u, 12345678u, 4294967295u})
+    for (int nvrtc : {0, 13, -1})
+      for (const char* opts : {"", "-std=c++20 -DCUB_DISABLE_CDP | nvjitlink -O3", "x"}) {
+        t.cccl_version = cccl;
+        t.nvrtc_major = nvrtc;
+        t.nvrtc_minor = nvrtc == 13 ? 0 : 7;
+        t.nvjitlink_major = -nvrtc;
+        t.nvjitlink_minor = 2147483647;
+        t.compile_options = opts;
+        t.build_format_version = cccl % 7;
+        const auto hash = XXH3_64bits(t.compile_options.data(), t.compile_options.size());
+        char expected[200];
+        std::snprintf(expected, sizeof expected,
+                      "cccl-%u.%u.%u nvrtc-%d.%d nvjitlink-%d.%d fmt-%u opts-%08x",
+                      t.cccl_version / 1000000, (t.cccl_version / 1000) % 1000,
+                      t.cccl_version % 1000, t.nvrtc_major, t.nvrtc_minor, t.nvjitlink_major,
+                      t.nvjitlink_minor, t.build_format_version, static_cast<unsigned>(hash >> 32));
+        EXPECT_EQ(t.fingerprint(), expected);
+      }
 }
 
 namespace {

@@ -27,12 +27,18 @@ class SpanBuf : public std::streambuf {
     setg(p, p, p + b.size());
   }
   std::size_t left() const { return static_cast<std::size_t>(egptr() - gptr()); }
+  // The next `n` bytes (n <= left()), consumed without copying.
+  const char* take(std::size_t n) {
+    char* p = gptr();
+    setg(eback(), p + n, egptr());
+    return p;
+  }
 };
 
 // cereal (de)serialization of BuildResult with bounded lengths.
 struct Wire {
   BuildResult* r;
-  std::size_t budget;  // bytes a length field may still claim
+  SpanBuf* in;  // loading: the archive's buffer, for reading long fields in place
 
   template <class Archive>
   void bytes(Archive& ar, std::string& s) const {
@@ -43,14 +49,14 @@ struct Wire {
     ar(static_cast<std::uint64_t>(v.size()), cereal::binary_data(v.data(), v.size()));
   }
 
+  // The bytes are copied once, straight from the input (no zero-fill, no stream read).
   template <class T>
   void read_bytes(cereal::BinaryInputArchive& ar, T& out) {
     std::uint64_t n = 0;
     ar(n);
-    if (n > budget) throw std::length_error("length field exceeds the remaining payload");
-    budget -= static_cast<std::size_t>(n);
-    out.resize(static_cast<std::size_t>(n));
-    ar(cereal::binary_data(out.data(), out.size()));
+    if (n > in->left()) throw std::length_error("length field exceeds the remaining payload");
+    const auto* p = reinterpret_cast<const typename T::value_type*>(in->take(n));
+    out.assign(p, p + n);
   }
 
   template <class Archive, class Str>
@@ -111,18 +117,20 @@ Result<void> check(const BuildResult& r, std::optional<std::uint32_t> expected_c
       p.items_per_tile % p.block_threads != 0) {
     return corrupt("implausible policy values");
   }
-  auto elf = algos::detail::read_elf(r.cubin);
+  const std::string* const kernels[] = {&r.block_sort_kernel, &r.partition_kernel, &r.merge_kernel};
+  bool found[3] = {false, false, false};
+  auto elf = algos::detail::scan_elf(r.cubin, [&](std::string_view symbol) {
+    for (int i = 0; i < 3; ++i) found[i] = found[i] || symbol == *kernels[i];
+  });
   if (!elf) return corrupt(elf.error().message);
   if (elf->machine != algos::detail::kElfMachineCuda) return corrupt("the cubin is not a CUDA ELF");
   if (elf->sm != r.cc) {
     return corrupt("the cubin targets sm_" + std::to_string(elf->sm) + ", the entry says sm_" +
                    std::to_string(r.cc));
   }
-  for (const auto* name : {&r.block_sort_kernel, &r.partition_kernel, &r.merge_kernel}) {
-    if (name->empty()) return corrupt("empty kernel name");
-    if (std::find(elf->symbols.begin(), elf->symbols.end(), *name) == elf->symbols.end()) {
-      return corrupt("kernel " + *name + " is not in the cubin");
-    }
+  for (int i = 0; i < 3; ++i) {
+    if (kernels[i]->empty()) return corrupt("empty kernel name");
+    if (!found[i]) return corrupt("kernel " + *kernels[i] + " is not in the cubin");
   }
   if (expected_cc && *expected_cc != r.cc) {
     return fail(ErrorCode::unsupported, "build result is for sm_" + std::to_string(r.cc) +
@@ -139,7 +147,7 @@ std::vector<std::byte> serialize(const BuildResult& result) {
     cereal::BinaryOutputArchive ar(os);
     BuildResult copy =
         result;  // Wire's serialize() is shared with loading and takes a mutable object
-    Wire wire{&copy, 0};
+    Wire wire{&copy, nullptr};
     wire.serialize(ar);
   }
   const std::string payload = std::move(os).str();
@@ -177,7 +185,7 @@ Result<BuildResult> deserialize(std::span<const std::byte> bytes,
   try {
     std::istream is(&buf);
     cereal::BinaryInputArchive ar(is);
-    Wire wire{&r, payload.size()};
+    Wire wire{&r, &buf};
     wire.serialize(ar);
   } catch (const std::exception& e) {
     return corrupt(std::string("malformed payload (") + e.what() + ")");
