@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <system_error>
 
+#include "cccl_cache/algos/device.hpp"
 #include "cccl_cache/cache/log.hpp"
 #include "gpu_probe.hpp"
 
@@ -142,9 +143,11 @@ Result<std::vector<std::uint32_t>> resolve_archs(const std::string& arch_text,
     if (!local) return tl::unexpected(local.error());
     ccs = *local;
     if (ccs.empty()) {
+      const auto why = algos::driver_status();  // the reason, e.g. "no NVIDIA driver found (...)"
       return fail(ErrorCode::invalid_argument,
-                  "no GPU found: give the target compute capabilities with --arch (e.g. --arch "
-                  "sm_80,sm_90)");
+                  "no GPU found" + (why ? std::string() : " (" + why.error().message + ")") +
+                      ": give the target compute capabilities with --arch (e.g. --arch "
+                      "sm_80,sm_90)");
     }
   }
   std::sort(ccs.begin(), ccs.end());

@@ -1,4 +1,4 @@
-// Compute capabilities of the local GPUs, through the CUDA driver API.
+// Compute capabilities of the local GPUs, through libalgos (device.hpp).
 #pragma once
 
 #include <cstdint>
@@ -8,10 +8,11 @@
 
 namespace cccl_cache::cli {
 
-// The distinct CCs (major*10+minor) of the visible devices, ascending. Loads the
-// driver at run time, so that a machine without one gets an empty list, not a
-// crash. Empty when there is no driver or no device. Error driver only when the
-// driver is present but a query fails unexpectedly.
+// The distinct CCs (major*10+minor) of the visible devices, ascending, through
+// libalgos' device queries (the driver is loaded at run time, so that a machine
+// without one gets an empty list, not a crash). Empty when there is no driver or
+// no device (algos::driver_status() says why). Error driver only when the driver
+// is present but a query fails unexpectedly.
 Result<std::vector<std::uint32_t>> local_device_ccs();
 
 }  // namespace cccl_cache::cli
