@@ -143,22 +143,9 @@ int child(const std::string& mode, const fs::path& dir) {
 std::map<std::string, std::vector<double>> run_children(const std::string& mode, bool eager,
                                                         const fs::path& dir, int count) {
   std::map<std::string, std::vector<double>> all;
-  for (int i = 0; i < count; ++i) {
-    const std::string cmd =
-        std::string(eager ? "CUDA_MODULE_LOADING=EAGER " : "CUDA_MODULE_LOADING=LAZY ") + "/proc/" +
-        std::to_string(getpid()) + "/exe --child " + mode + " '" + dir.string() + "'";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) bench::die("popen failed");
-    char buf[4096];
-    std::string text;
-    while (fgets(buf, sizeof buf, p)) text += buf;
-    if (pclose(p) != 0) bench::die("child failed: " + text);
-    std::istringstream in(text.substr(text.find("CHILD") + 5));
-    for (std::string kv; in >> kv;) {
-      const auto eq = kv.find('=');
-      all[kv.substr(0, eq)].push_back(std::stod(kv.substr(eq + 1)));
-    }
-  }
+  for (int i = 0; i < count; ++i)
+    bench::run_self_child(eager ? "CUDA_MODULE_LOADING=EAGER " : "CUDA_MODULE_LOADING=LAZY ",
+                          mode + " '" + dir.string() + "'", all);
   return all;
 }
 

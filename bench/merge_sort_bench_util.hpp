@@ -9,7 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -87,6 +89,28 @@ inline std::filesystem::path bench_dir(const char* name) {
            (std::string("cccl-cache-bench-") + name + "-" + std::to_string(getpid()));
   std::filesystem::create_directories(p);
   return p;
+}
+
+// Runs this program again as a child ("<env_prefix>/proc/<pid>/exe --child <args>"),
+// reads the "CHILD key=value ..." line it prints and appends each value to all[key].
+// New processes are how first-in-process costs are measured.
+inline void run_self_child(const std::string& env_prefix, const std::string& args,
+                           std::map<std::string, std::vector<double>>& all) {
+  const std::string cmd =
+      env_prefix + "/proc/" + std::to_string(getpid()) + "/exe --child " + args;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) die("popen failed");
+  char buf[4096];
+  std::string text;
+  while (fgets(buf, sizeof buf, p)) text += buf;
+  if (pclose(p) != 0) die("child failed: " + text);
+  const auto at = text.find("CHILD");
+  if (at == std::string::npos) die("child printed no CHILD line: " + text);
+  std::istringstream in(text.substr(at + 5));
+  for (std::string kv; in >> kv;) {
+    const auto eq = kv.find('=');
+    all[kv.substr(0, eq)].push_back(std::stod(kv.substr(eq + 1)));
+  }
 }
 
 }  // namespace bench

@@ -113,19 +113,7 @@ int child(const std::string& mode, const fs::path& dir) {
 
 void run_child(const std::string& mode, const fs::path& dir,
                std::map<std::string, std::vector<double>>& all) {
-  const std::string cmd =
-      "/proc/" + std::to_string(getpid()) + "/exe --child " + mode + " '" + dir.string() + "'";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) bench::die("popen failed");
-  char buf[4096];
-  std::string text;
-  while (fgets(buf, sizeof buf, p)) text += buf;
-  if (pclose(p) != 0) bench::die("child failed: " + text);
-  std::istringstream in(text.substr(text.find("CHILD") + 5));
-  for (std::string kv; in >> kv;) {
-    const auto eq = kv.find('=');
-    all[kv.substr(0, eq)].push_back(std::stod(kv.substr(eq + 1)));
-  }
+  bench::run_self_child("", mode + " '" + dir.string() + "'", all);
 }
 
 }  // namespace

@@ -32,13 +32,9 @@ Result<EvictCriteria> criteria_from(const EvictOptions& o) {
     if (!b) return fail(ErrorCode::invalid_argument, "--max-size: " + b.error().message);
     c.max_live_bytes = *b;
   }
-  if (!o.arch.empty()) {
-    auto cc = parse_cc(o.arch);
-    if (!cc)
-      return fail(ErrorCode::invalid_argument,
-                  "--arch: '" + o.arch + "' is not a compute capability (e.g. sm_90)");
-    c.cc = *cc;
-  }
+  auto cc = parse_arch_filter(o.arch);
+  if (!cc) return tl::unexpected(cc.error());
+  c.cc = *cc;
   if (!o.algorithm.empty()) c.algorithm = o.algorithm;
   if (o.toolchain_mismatch) {
     c.toolchain_mismatch_with = algos::Toolchain::current().fingerprint();

@@ -22,13 +22,9 @@ struct Row {
 };
 
 int run_ls(const Context& ctx, const LsOptions& o) {
-  std::optional<std::uint32_t> cc;
-  if (!o.arch.empty()) {
-    cc = parse_cc(o.arch);
-    if (!cc)
-      return report(kExitUsage,
-                    "--arch: '" + o.arch + "' is not a compute capability (e.g. sm_90)");
-  }
+  const auto arch = parse_arch_filter(o.arch);
+  if (!arch) return report(arch.error());
+  const std::optional<std::uint32_t> cc = *arch;
   auto store = open_store(ctx.globals, OpenMode::read);
   if (!store) return report(store.error());
   std::vector<Row> rows;

@@ -113,6 +113,15 @@ void configure_logging(const Globals& globals, const std::string& config_level) 
   set_logger(std::move(log));
 }
 
+Result<std::optional<std::uint32_t>> parse_arch_filter(const std::string& arch) {
+  if (arch.empty()) return std::optional<std::uint32_t>{};
+  auto cc = parse_cc(arch);
+  if (!cc)
+    return fail(ErrorCode::invalid_argument,
+                "--arch: '" + arch + "' is not a compute capability (e.g. sm_90)");
+  return cc;
+}
+
 Result<std::vector<std::uint32_t>> resolve_archs(const std::string& arch_text,
                                                  const std::vector<std::uint32_t>& fallback) {
   std::vector<std::uint32_t> ccs;
@@ -120,11 +129,9 @@ Result<std::vector<std::uint32_t>> resolve_archs(const std::string& arch_text,
     std::string item;
     auto flush = [&]() -> Result<void> {
       if (item.empty()) return {};
-      auto cc = parse_cc(item);
-      if (!cc)
-        return fail(ErrorCode::invalid_argument,
-                    "--arch: '" + item + "' is not a compute capability (e.g. sm_90)");
-      ccs.push_back(*cc);
+      auto cc = parse_arch_filter(item);
+      if (!cc) return tl::unexpected(cc.error());
+      ccs.push_back(**cc);
       item.clear();
       return {};
     };

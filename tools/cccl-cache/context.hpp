@@ -68,6 +68,10 @@ int report(int exit_code, std::string_view message);
 // Sets up the library logger on stderr at the level given by -v (or the config).
 void configure_logging(const Globals& globals, const std::string& config_level);
 
+// One compute capability from an --arch filter: nullopt when `arch` is empty.
+// Error invalid_argument ("--arch: 'x' is not a compute capability (e.g. sm_90)").
+Result<std::optional<std::uint32_t>> parse_arch_filter(const std::string& arch);
+
 // Compute capabilities to build for: `arch_text` ("sm_80,sm_90", "80 90"), else
 // `fallback` (e.g. a manifest's list), else the local GPUs' CCs. Error
 // invalid_argument when an item does not parse or nothing gives a CC (no GPU).
