@@ -72,13 +72,7 @@ Result<bool> Store::Impl::read_with(const CacheKey& key, const EntryFn& fn) {
     if (!view) {
       bad = view.error();
     } else {
-      EntryMeta meta;
-      meta.algorithm = view->fields.algorithm;
-      meta.summary = view->fields.summary;
-      meta.toolchain = view->fields.toolchain;
-      meta.payload_format = view->fields.payload_format;
-      meta.created_unix = view->fields.created_unix;
-      meta.payload_size = view->payload.size();
+      EntryMeta meta = detail::meta_of(*view);
       MDB_val u{};
       if (txn->get(e->usage(), k, u) == MDB_SUCCESS)
         if (auto rec = detail::decode_usage(u)) {

@@ -6,6 +6,17 @@
 #include "cccl_cache/cache/envelope.hpp"
 
 namespace cccl_cache::detail {
+
+EntryMeta meta_of(const EnvelopeView& view) {
+  EntryMeta meta;
+  meta.algorithm = view.fields.algorithm;
+  meta.summary = view.fields.summary;
+  meta.toolchain = view.fields.toolchain;
+  meta.payload_format = view.fields.payload_format;
+  meta.created_unix = view.fields.created_unix;
+  meta.payload_size = view.payload.size();
+  return meta;
+}
 namespace {
 
 std::array<std::byte, 4> counter_key(std::uint32_t id) {
@@ -126,12 +137,7 @@ Result<std::vector<EntryInfo>> list_entries(MDB_txn* txn, const SharedEnv& env) 
     if (!key) continue;  // not ours
     EntryInfo info{*key, {}, false};
     if (auto env_view = decode_envelope(lmdb::bytes(v), /*verify_checksum=*/false)) {
-      info.meta.algorithm = env_view->fields.algorithm;
-      info.meta.summary = env_view->fields.summary;
-      info.meta.toolchain = env_view->fields.toolchain;
-      info.meta.payload_format = env_view->fields.payload_format;
-      info.meta.created_unix = env_view->fields.created_unix;
-      info.meta.payload_size = env_view->payload.size();
+      info.meta = meta_of(*env_view);
     } else {
       info.malformed = true;
     }
@@ -187,13 +193,8 @@ Result<std::uint64_t> trim_lru(lmdb::WriteTxn& txn, const SharedEnv& env, std::u
       EvictReport::Item item{c.key, {}, "least recently used (over budget)"};
       MDB_val v{};
       if (txn.get(env.entries(), c.key.encode(), v) == MDB_SUCCESS)
-        if (auto view = decode_envelope(lmdb::bytes(v), /*verify_checksum=*/false)) {
-          item.meta.algorithm = view->fields.algorithm;
-          item.meta.summary = view->fields.summary;
-          item.meta.toolchain = view->fields.toolchain;
-          item.meta.payload_format = view->fields.payload_format;
-          item.meta.created_unix = view->fields.created_unix;
-        }
+        if (auto view = decode_envelope(lmdb::bytes(v), /*verify_checksum=*/false))
+          item.meta = meta_of(*view);
       item.meta.last_used_unix = c.last_used_us / 1'000'000;
       item.meta.payload_size = c.size;
       removed->push_back(std::move(item));

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cccl_cache/cache/envelope.hpp"
 #include "cccl_cache/cache/store.hpp"
 #include "shared_env.hpp"
 
@@ -30,6 +31,9 @@ struct UsageRecord {
 static_assert(sizeof(UsageRecord) == 24);
 
 std::optional<UsageRecord> decode_usage(const MDB_val& v);
+
+// The metadata an envelope carries (usage fields left at zero).
+EntryMeta meta_of(const EnvelopeView& view);
 
 // Reads counter `id` (0 when absent).
 Result<std::uint64_t> read_counter(MDB_txn* txn, MDB_dbi counters, std::uint32_t id);
