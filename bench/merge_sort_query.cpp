@@ -108,28 +108,24 @@ int main(int argc, char** argv) {
     ns_per_query(batch / 10, q_cub);
   }
   std::vector<double> tf, tl, diff, mf, ml, mdiff, td, tc;
-  for (int t = 0; t < trials; ++t) {
+  // One paired trial of fresh vs loaded, in alternating order.
+  auto paired = [&](int t, const auto& fresh, const auto& loaded, std::vector<double>& vf,
+                    std::vector<double>& vl, std::vector<double>& vd) {
     double a, b;
     if (t % 2 == 0) {
-      a = ns_per_query(batch, q_fresh);
-      b = ns_per_query(batch, q_loaded);
+      a = ns_per_query(batch, fresh);
+      b = ns_per_query(batch, loaded);
     } else {
-      b = ns_per_query(batch, q_loaded);
-      a = ns_per_query(batch, q_fresh);
+      b = ns_per_query(batch, loaded);
+      a = ns_per_query(batch, fresh);
     }
-    tf.push_back(a);
-    tl.push_back(b);
-    diff.push_back(b - a);
-    if (t % 2 == 0) {
-      a = ns_per_query(batch, m_fresh);
-      b = ns_per_query(batch, m_loaded);
-    } else {
-      b = ns_per_query(batch, m_loaded);
-      a = ns_per_query(batch, m_fresh);
-    }
-    mf.push_back(a);
-    ml.push_back(b);
-    mdiff.push_back(b - a);
+    vf.push_back(a);
+    vl.push_back(b);
+    vd.push_back(b - a);
+  };
+  for (int t = 0; t < trials; ++t) {
+    paired(t, q_fresh, q_loaded, tf, tl, diff);
+    paired(t, m_fresh, m_loaded, mf, ml, mdiff);
     td.push_back(ns_per_query(batch, q_dispatch));
     tc.push_back(ns_per_query(batch / 10, q_cub));
   }
