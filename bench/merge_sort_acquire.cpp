@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
+#include "cccl_cache/algos/device.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
 #include "cccl_cache/algos/merge_sort/serialize.hpp"
 #include "merge_sort_bench_util.hpp"
@@ -108,6 +109,19 @@ int child(const std::string& mode, const fs::path& dir) {
       (**exe)(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, 2048, nullptr);
       out["first_query_us"] = ms_since(t0) * 1e3;
       time_first_calls(**exe, out);
+    } else if (mode == "split") {  // bind first in process, split: driver table + CC, then the rest
+      auto entry = store->get(ms::cache_key(spec, cc));
+      if (!entry || !*entry) bench::die("child: store miss");
+      auto result = ms::deserialize((*entry)->payload, cc);
+      if (!result) bench::die(result.error().describe());
+      t0 = Clock::now();
+      auto device_cc = cccl_cache::algos::device_cc(0);  // loads libalgos' driver entry points
+      out["driver_cc_ms"] = ms_since(t0);
+      if (!device_cc) bench::die(device_cc.error().describe());
+      t0 = Clock::now();
+      auto exe = ms::bind(*result, 0);
+      out["bind_rest_ms"] = ms_since(t0);
+      if (!exe) bench::die(exe.error().describe());
     } else {  // pieces: the same steps one by one
       t0 = Clock::now();
       const auto key = ms::cache_key(spec, cc);  // first in process: toolchain fingerprint
@@ -205,12 +219,15 @@ int main(int argc, char** argv) {
   }
   store.reset();  // children open it themselves
 
-  std::map<std::string, std::vector<double>> cache_lazy, pieces, bare_lazy, cache_eager, bare_eager;
+  std::map<std::string, std::vector<double>> cache_lazy, pieces, split, bare_lazy, cache_eager,
+      bare_eager;
   for (int round = 0; round < per_mode; ++round) {  // interleaved, one child of each mode per round
     for (auto& [k, v] : run_children("cache", false, dir, 1))
       cache_lazy[k].insert(cache_lazy[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("pieces", false, dir, 1))
       pieces[k].insert(pieces[k].end(), v.begin(), v.end());
+    for (auto& [k, v] : run_children("split", false, dir, 1))
+      split[k].insert(split[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("bare", false, dir, 1))
       bare_lazy[k].insert(bare_lazy[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("cache", true, dir, 1))
@@ -240,6 +257,8 @@ int main(int argc, char** argv) {
   bench::print_percentiles("  pieces: deserialize", pieces["deserialize_ms"], "ms");
   bench::print_percentiles("  pieces: bind, first in process", pieces["bind_first_ms"], "ms");
   bench::print_percentiles("  pieces: bind, warm (median of 10)", pieces["bind_warm_ms"], "ms");
+  bench::print_percentiles("  split: driver entry points + CC, first", split["driver_cc_ms"], "ms");
+  bench::print_percentiles("  split: bind after that, first", split["bind_rest_ms"], "ms");
   bench::print_percentiles("  bare driver load+resolve, first, lazy", bare_lazy["bare_first_ms"],
                            "ms");
   bench::print_percentiles("  bare driver load+resolve, warm, lazy", bare_lazy["bare_warm_ms"],
