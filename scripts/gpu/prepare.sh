@@ -42,7 +42,7 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
   # libcuda.so.1 is used.
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCCCL_CACHE_BUILD_BENCH=ON >/dev/null
 fi
-cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
+cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" bench_merge_sort_codegen_ab_ptx
 
 carry=.devcarry
 rm -rf "$carry"
@@ -62,6 +62,8 @@ for b in "$carry"/bin/*; do
     [[ -f "$path" && ! -f "$carry/lib/$name" ]] && cp -L "$path" "$carry/lib/$name"
   done
 done
+mkdir -p "$carry/ab"
+cp "$build"/bench/codegen_ab/*.nvcc.ptx "$carry/ab/"
 echo "$head" >"$carry/COMMIT"
 du -sh "$carry"
 ls "$carry/lib"

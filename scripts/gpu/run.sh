@@ -43,18 +43,19 @@ for p in $parts; do
     query) part query 40 "$bin/bench_merge_sort_query" 101 20000 ;;
     acquire) part acquire 100 "$bin/bench_merge_sort_acquire" 8 ;;
     sort) part sort 140 "$bin/bench_merge_sort_vs_cub" 28 ;;
+    ab) part ab 200 "$bin/bench_merge_sort_vs_cub" 26 --nvcc-ptx .devcarry/ab/keys.nvcc.ptx .devcarry/ab/pairs.nvcc.ptx ;;
     demo) part demo 30 "$bin/cccl-cache-demo" ;;
     *) echo "unknown part $p" ;;
   esac
 done
 
 echo "================ summary"
-for f in tests query acquire sort demo; do
+for f in tests query acquire sort ab demo; do
   [[ -f "$OUT/$f.log" ]] || continue
   echo "--- $f"
   case $f in
     tests) grep -E '^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|Failure' "$OUT/$f.log" | tail -20 ;;
-    sort) grep -E '^RESULT|^Method' "$OUT/$f.log" | cut -c1-160 ;;
+    sort|ab) grep -E '^RESULT|^Method|^codegen' "$OUT/$f.log" | cut -c1-160 ;;
     *) grep -vE '^\[' "$OUT/$f.log" | tail -32 ;;
   esac
 done
