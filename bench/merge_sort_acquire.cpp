@@ -75,6 +75,43 @@ double bare_load(const std::vector<char>& cubin, const std::vector<std::string>&
   return t;
 }
 
+// bind's driver calls, made one by one with the driver linked directly and timed per
+// kind (summed over the three kernels): where does a first bind spend its time beyond
+// the bare load? Runs first in its process, like bare_load.
+void bind_anatomy(const std::vector<char>& cubin, const std::vector<std::string>& names,
+                  std::map<std::string, double>& out) {
+  auto step = [&out](const char* key, auto&& call) {
+    const auto t0 = Clock::now();
+    bench::check_cu(call(), key);
+    out[std::string("anat_") + key + "_ms"] += ms_since(t0);
+  };
+  const auto all0 = Clock::now();
+  CUdevice dev = 0;
+  CUcontext ctx = nullptr, popped = nullptr;
+  CUlibrary lib = nullptr;
+  step("device_get", [&] { return cuDeviceGet(&dev, 0); });
+  step("retain", [&] { return cuDevicePrimaryCtxRetain(&ctx, dev); });
+  step("push", [&] { return cuCtxPushCurrent(ctx); });
+  step("load", [&] {
+    return cuLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+  });
+  for (const auto& name : names) {
+    CUkernel kernel = nullptr;
+    CUfunction fn = nullptr;
+    CUfunctionLoadingState state{};
+    int threads = 0;
+    step("get_kernel", [&] { return cuLibraryGetKernel(&kernel, lib, name.c_str()); });
+    step("get_function", [&] { return cuKernelGetFunction(&fn, kernel); });
+    step("is_loaded", [&] { return cuFuncIsLoaded(&state, fn); });
+    step("func_load", [&] { return cuFuncLoad(fn); });
+    step("attribute", [&] {
+      return cuFuncGetAttribute(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
+    });
+  }
+  step("pop", [&] { return cuCtxPopCurrent(&popped); });
+  out["anat_total_ms"] = ms_since(all0);
+}
+
 int child(const std::string& mode, const fs::path& dir) {
   std::map<std::string, double> out;
   auto t0 = Clock::now();
@@ -82,12 +119,19 @@ int child(const std::string& mode, const fs::path& dir) {
   bench::gpu_context(&device_cc);
   out["context_ms"] = ms_since(t0);
   const auto cc = static_cast<std::uint32_t>(device_cc);
-  if (mode == "bare") {
+  if (mode == "bare" || mode == "anatomy") {
     const auto cubin = read_file(dir / "cubin.bin");
     std::ifstream names_in(dir / "kernels.txt");
     std::vector<std::string> names;
     for (std::string line; std::getline(names_in, line);)
       if (!line.empty()) names.push_back(line);
+    if (mode == "anatomy") {
+      bind_anatomy(cubin, names, out);
+      std::printf("CHILD");
+      for (const auto& [k, v] : out) std::printf(" %s=%.6f", k.c_str(), v);
+      std::printf("\n");
+      return 0;
+    }
     out["bare_first_ms"] = bare_load(cubin, names);
     std::vector<double> warm;
     for (int i = 0; i < 10; ++i) warm.push_back(bare_load(cubin, names));
@@ -220,7 +264,7 @@ int main(int argc, char** argv) {
   store.reset();  // children open it themselves
 
   std::map<std::string, std::vector<double>> cache_lazy, pieces, split, bare_lazy, cache_eager,
-      bare_eager;
+      bare_eager, anatomy;
   for (int round = 0; round < per_mode; ++round) {  // interleaved, one child of each mode per round
     for (auto& [k, v] : run_children("cache", false, dir, 1))
       cache_lazy[k].insert(cache_lazy[k].end(), v.begin(), v.end());
@@ -230,6 +274,8 @@ int main(int argc, char** argv) {
       split[k].insert(split[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("bare", false, dir, 1))
       bare_lazy[k].insert(bare_lazy[k].end(), v.begin(), v.end());
+    for (auto& [k, v] : run_children("anatomy", false, dir, 1))
+      anatomy[k].insert(anatomy[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("cache", true, dir, 1))
       cache_eager[k].insert(cache_eager[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("bare", true, dir, 1))
@@ -267,6 +313,8 @@ int main(int argc, char** argv) {
                            "ms");
   bench::print_percentiles("  bare driver load+resolve, warm, eager", bare_eager["bare_warm_ms"],
                            "ms");
+  for (const auto& [k, v] : anatomy)
+    bench::print_percentiles(("  bind anatomy (driver direct): " + k).c_str(), v, "ms");
   bench::print_percentiles("  first query after acquisition", cache_lazy["first_query_us"], "us");
   bench::print_percentiles("  first sort call (2,048 keys, incl. sync)",
                            cache_lazy["first_sort_ms"], "ms");
