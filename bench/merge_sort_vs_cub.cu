@@ -9,10 +9,10 @@
 // the sort alone. Ours and CUB alternate within every repetition; median over reps.
 // Check: our output is bitwise equal to CUB's and sorted (and equal to std::sort on
 // the host up to 2^22).
-// Codegen A/B (--nvcc-ptx KEYS.ptx PAIRS.ptx, made at build time by the target
-// bench_merge_sort_codegen_ab_ptx): a third contender, the same kernels compiled by
-// nvcc to PTX from the very source NVRTC gets, then pruned, assembled (nvJitLink)
-// and bound exactly like ours: isolates NVRTC's code generation from our dispatch.
+// Codegen A/B (--alt LABEL KEYS.cubin PAIRS.cubin, repeatable; inputs from
+// bench/codegen_ab.sh): more contenders, our build result with its cubin replaced by
+// the same kernels compiled another way, bound and dispatched exactly like ours:
+// separates code generation from dispatch.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,14 +22,11 @@
 #include <vector>
 
 #include <fstream>
-#include <optional>
 #include <sstream>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
 #include "merge_sort_bench_util.hpp"
-#include "nvrtc_compile.hpp"
-#include "ptx_prune.hpp"
 #include "merge_sort_cub_ref.hpp"
 
 namespace ms = cccl_cache::algos::merge_sort;
@@ -63,9 +60,14 @@ struct Timer {
 };
 
 // One type: K keys, V values (void: keys only).
+struct Alt {
+  std::string label;
+  ms::Executable exe;
+};
+
 template <class K, class V>
 void run_type(const char* label, const char* prefix, const ms::Executable& exe,
-              const ms::Executable* nvcc_exe, int min_log, int max_log, cudaStream_t stream) {
+              const std::vector<Alt>& alts, int min_log, int max_log, cudaStream_t stream) {
   constexpr bool pairs = !std::is_void_v<V>;
   constexpr std::size_t vsize = pairs ? sizeof(std::conditional_t<pairs, V, char>) : 0;
   std::printf("%s: n, ours ms (median), CUB ms (median), ours/CUB, check\n", label);
@@ -99,17 +101,17 @@ void run_type(const char* label, const char* prefix, const ms::Executable& exe,
     check_rt(cudaMalloc(&temp, std::max(ours_temp, cub_temp)), "malloc");
     check_rt(cudaMemcpy(src_k, keys.data(), n * sizeof(K), cudaMemcpyHostToDevice), "copy");
     if (pairs) check_rt(cudaMemcpy(src_v, vals.data(), n * vsize, cudaMemcpyHostToDevice), "copy");
-    std::vector<double> ours_ms, cub_ms, nvcc_ms;
-    std::vector<K> ours_out(n), cub_out(n), nvcc_out(n);
-    std::vector<std::uint32_t> ours_vals(pairs ? n : 0), cub_vals(pairs ? n : 0),
-        nvcc_vals(pairs ? n : 0);
+    const int contenders = 2 + static_cast<int>(alts.size());  // 0 ours, 1 CUB, 2.. alts
+    std::vector<std::vector<double>> times(contenders);
+    std::vector<std::vector<K>> outs(contenders, std::vector<K>(n));
+    std::vector<std::vector<std::uint32_t>> out_vals(contenders,
+                                                     std::vector<std::uint32_t>(pairs ? n : 0));
     const int reps = reps_for(n);
-    const int contenders = nvcc_exe ? 3 : 2;  // 0 ours, 1 CUB, 2 ours with nvcc's PTX
     for (int r = 0; r < reps + 2; ++r) {  // two warm-up reps
       for (int slot = 0; slot < contenders; ++slot) {
         const int who = (slot + r) % contenders;  // the order rotates every rep
         const bool ours = who != 1;
-        const ms::Executable& e = who == 2 ? *nvcc_exe : exe;
+        const ms::Executable& e = who >= 2 ? alts[who - 2].exe : exe;
         check_rt(cudaMemcpyAsync(work_k, src_k, n * sizeof(K), cudaMemcpyDeviceToDevice, stream),
                  "d2d");
         if (pairs)
@@ -132,36 +134,37 @@ void run_type(const char* label, const char* prefix, const ms::Executable& exe,
         check_rt(cudaEventSynchronize(t.b), "sync");
         float ms = 0;
         check_rt(cudaEventElapsedTime(&ms, t.a, t.b), "elapsed");
-        if (r >= 2) (who == 0 ? ours_ms : who == 1 ? cub_ms : nvcc_ms).push_back(ms);
+        if (r >= 2) times[who].push_back(ms);
         if (r == reps + 1) {
-          check_rt(cudaMemcpy((who == 0 ? ours_out : who == 1 ? cub_out : nvcc_out).data(), work_k,
-                              n * sizeof(K), cudaMemcpyDeviceToHost),
+          check_rt(cudaMemcpy(outs[who].data(), work_k, n * sizeof(K), cudaMemcpyDeviceToHost),
                    "d2h");
           if (pairs)
-            check_rt(cudaMemcpy((who == 0 ? ours_vals : who == 1 ? cub_vals : nvcc_vals).data(),
-                                work_v, n * vsize, cudaMemcpyDeviceToHost),
+            check_rt(cudaMemcpy(out_vals[who].data(), work_v, n * vsize, cudaMemcpyDeviceToHost),
                      "d2h");
         }
       }
     }
+    const auto& ours_out = outs[0];
+    const auto& cub_out = outs[1];
     bool ok = std::memcmp(ours_out.data(), cub_out.data(), n * sizeof(K)) == 0 &&
-              ours_vals == cub_vals && std::is_sorted(ours_out.begin(), ours_out.end());
+              out_vals[0] == out_vals[1] && std::is_sorted(ours_out.begin(), ours_out.end());
     if (ok && lg <= 22) {
       std::sort(keys.begin(), keys.end());
       ok = std::memcmp(keys.data(), ours_out.data(), n * sizeof(K)) == 0;
     }
-    const double o = bench::median(ours_ms), c = bench::median(cub_ms);
+    const double o = bench::median(times[0]), c = bench::median(times[1]);
     std::printf(
         "RESULT %sn=%llu %sours_ms=%.5f %scub_ms=%.5f %sratio=%.4f %scheck=%d %stemp_equal=%d "
         "reps=%d\n",
         prefix, (unsigned long long)n, prefix, o, prefix, c, prefix, o / c, prefix, ok ? 1 : 0,
         prefix, ours_temp == cub_temp ? 1 : 0, reps);
-    if (nvcc_exe) {
-      const bool same = std::memcmp(nvcc_out.data(), cub_out.data(), n * sizeof(K)) == 0 &&
-                        nvcc_vals == cub_vals;
-      const double v = bench::median(nvcc_ms);
-      std::printf("RESULT %sn=%llu %snvccptx_ms=%.5f %snvccptx_ratio=%.4f %snvccptx_check=%d\n",
-                  prefix, (unsigned long long)n, prefix, v, prefix, v / c, prefix, same ? 1 : 0);
+    for (std::size_t a = 0; a < alts.size(); ++a) {
+      const bool same = std::memcmp(outs[a + 2].data(), cub_out.data(), n * sizeof(K)) == 0 &&
+                        out_vals[a + 2] == out_vals[1];
+      const double v = bench::median(times[a + 2]);
+      const char* l = alts[a].label.c_str();
+      std::printf("RESULT %sn=%llu %s%s_ms=%.5f %s%s_ratio=%.4f %s%s_check=%d\n", prefix,
+                  (unsigned long long)n, prefix, l, v, prefix, l, v / c, prefix, l, same ? 1 : 0);
     }
     std::fflush(stdout);
     cudaFree(src_k);
@@ -174,23 +177,17 @@ void run_type(const char* label, const char* prefix, const ms::Executable& exe,
 
 }  // namespace
 
-// Ours, with the cubin replaced by nvcc's PTX of the same source, pruned and assembled
-// exactly as ms::build does with NVRTC's: same kernel names, same policy, same bind.
-ms::Executable from_nvcc_ptx(const ms::Spec& spec, int cc, const char* ptx_path) {
+// Ours with the cubin replaced by the file's: same kernel names, policy, bind.
+ms::Executable with_cubin(const ms::Spec& spec, int cc, const std::string& path) {
   auto result = ms::build(spec, static_cast<std::uint32_t>(cc));
   if (!result) bench::die(result.error().describe());
-  std::ifstream in(ptx_path);
-  if (!in) bench::die(std::string("cannot read ") + ptx_path);
-  std::stringstream text;
-  text << in.rdbuf();
-  auto pruned = cccl_cache::algos::detail::prune_ptx(
-      text.str(), {result->block_sort_kernel, result->partition_kernel, result->merge_kernel});
-  if (!pruned) bench::die("prune: " + pruned.error().message);
-  auto cubin = cccl_cache::algos::detail::assemble_ptx(pruned->ptx, static_cast<std::uint32_t>(cc));
-  if (!cubin) bench::die(cubin.error().describe());
-  std::printf("codegen A/B %s: NVRTC cubin %zu bytes, nvcc-PTX cubin %zu bytes\n", ptx_path,
-              result->cubin.size(), cubin->size());
-  result->cubin = std::move(*cubin);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) bench::die("cannot read " + path);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::printf("codegen A/B %s: %zu bytes (ours %zu)\n", path.c_str(), bytes.size(),
+              result->cubin.size());
+  result->cubin.resize(bytes.size());
+  std::memcpy(result->cubin.data(), bytes.data(), bytes.size());
   auto exe = ms::bind(*result, 0);
   if (!exe) bench::die(exe.error().describe());
   return std::move(*exe);
@@ -198,12 +195,12 @@ ms::Executable from_nvcc_ptx(const ms::Spec& spec, int cc, const char* ptx_path)
 
 int main(int argc, char** argv) {
   const int max_log = argc > 1 ? std::atoi(argv[1]) : 28;
-  const char* keys_ptx = nullptr;
-  const char* pairs_ptx = nullptr;
-  if (argc > 4 && std::string(argv[2]) == "--nvcc-ptx") {
-    keys_ptx = argv[3];
-    pairs_ptx = argv[4];
-  }
+  struct AltFiles {
+    std::string label, keys, pairs;
+  };
+  std::vector<AltFiles> alt_files;
+  for (int i = 2; i + 3 < argc && std::string(argv[i]) == "--alt"; i += 4)
+    alt_files.push_back({argv[i + 1], argv[i + 2], argv[i + 3]});
   const int min_log = 11;
   int cc = 0;
   bench::gpu_context(&cc);
@@ -224,9 +221,11 @@ int main(int argc, char** argv) {
   if (!keys_exe) bench::die(keys_exe.error().describe());
   if (!pairs_exe) bench::die(pairs_exe.error().describe());
   if (!signed_exe) bench::die(signed_exe.error().describe());
-  std::optional<ms::Executable> keys_nvcc, pairs_nvcc;
-  if (keys_ptx) keys_nvcc.emplace(from_nvcc_ptx(keys_spec, cc, keys_ptx));
-  if (pairs_ptx) pairs_nvcc.emplace(from_nvcc_ptx(pairs_spec, cc, pairs_ptx));
+  std::vector<Alt> keys_alts, pairs_alts;
+  for (const auto& f : alt_files) {
+    keys_alts.push_back({f.label, with_cubin(keys_spec, cc, f.keys)});
+    pairs_alts.push_back({f.label, with_cubin(pairs_spec, cc, f.pairs)});
+  }
   cudaStream_t stream;
   check_rt(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
   std::printf(
@@ -237,11 +236,11 @@ int main(int argc, char** argv) {
       "each rep; median of reps (100 up to 2^20, 30 up to 2^24, 11 above) after 2 warm-up reps; "
       "offsets uint64 as CUB picks for an int64 count; sm_%d\n",
       cc);
-  run_type<float, void>("float32 keys", "", **keys_exe, keys_nvcc ? &*keys_nvcc : nullptr, min_log, max_log, stream);
+  run_type<float, void>("float32 keys", "", **keys_exe, keys_alts, min_log, max_log, stream);
   run_type<std::int64_t, std::uint32_t>("int64 keys + uint32 values", "pairs_", **pairs_exe,
-                                        pairs_nvcc ? &*pairs_nvcc : nullptr, min_log, max_log, stream);
+                                        pairs_alts, min_log, max_log, stream);
   run_type<std::int64_t, std::uint32_t>("int64 keys + uint32 values, ours with int64 offsets",
-                                        "pairs_i64off_", **signed_exe, nullptr, min_log, max_log, stream);
+                                        "pairs_i64off_", **signed_exe, {}, min_log, max_log, stream);
   cudaStreamDestroy(stream);
   return 0;
 }

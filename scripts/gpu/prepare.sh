@@ -42,7 +42,7 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
   # libcuda.so.1 is used.
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCCCL_CACHE_BUILD_BENCH=ON >/dev/null
 fi
-cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" bench_merge_sort_codegen_ab_ptx
+cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" bench_merge_sort_codegen_ab_tool
 
 carry=.devcarry
 rm -rf "$carry"
@@ -62,8 +62,10 @@ for b in "$carry"/bin/*; do
     [[ -f "$path" && ! -f "$carry/lib/$name" ]] && cp -L "$path" "$carry/lib/$name"
   done
 done
+# Codegen A/B cubins (bench/codegen_ab.sh; run.sh's part "ab").
 mkdir -p "$carry/ab"
-cp "$build"/bench/codegen_ab/*.nvcc.ptx "$carry/ab/"
+bash "$src/bench/codegen_ab.sh" "$build/bench/bench_merge_sort_codegen_ab_tool" "$build/codegen_ab" >/dev/null
+cp "$build"/codegen_ab/*.cubin "$carry/ab/"
 echo "$head" >"$carry/COMMIT"
 du -sh "$carry"
 ls "$carry/lib"

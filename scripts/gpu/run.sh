@@ -43,7 +43,12 @@ for p in $parts; do
     query) part query 40 "$bin/bench_merge_sort_query" 101 20000 ;;
     acquire) part acquire 100 "$bin/bench_merge_sort_acquire" 8 ;;
     sort) part sort 140 "$bin/bench_merge_sort_vs_cub" 28 ;;
-    ab) part ab 200 "$bin/bench_merge_sort_vs_cub" 26 --nvcc-ptx .devcarry/ab/keys.nvcc.ptx .devcarry/ab/pairs.nvcc.ptx ;;
+    ab)
+      alts=()
+      for v in nvrtc-jitlink nvrtc-ptxas nvcc-jitlink nvcc-ptxas; do
+        alts+=(--alt "${v//-/_}" ".devcarry/ab/keys.$v.cubin" ".devcarry/ab/pairs.$v.cubin")
+      done
+      part ab 300 "$bin/bench_merge_sort_vs_cub" 26 "${alts[@]}" ;;
     demo) part demo 30 "$bin/cccl-cache-demo" ;;
     *) echo "unknown part $p" ;;
   esac
