@@ -41,6 +41,11 @@ const std::vector<std::string>& common_nvrtc_options() {
   return options;
 }
 
+const std::vector<std::string>& lto_link_options() {
+  static const std::vector<std::string> options = {"-lto", "-O3", "-optimize-unused-variables"};
+  return options;
+}
+
 std::pair<int, int> nvrtc_version() {
   int major = 0, minor = 0;
   if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return {0, 0};
@@ -69,10 +74,11 @@ tl::unexpected<Error> nvrtc_fail(const char* what, nvrtcResult rc) {
 }
 
 // Creates the program, registers the name expressions and compiles it with the
-// common options, `arch_option` and the include paths.
+// common options, `arch_option`, `extra_options` and the include paths.
 Result<NvrtcProgram> compile(const std::string& source, const std::string& program_name,
                              const std::string& arch_option,
-                             const std::vector<std::string>& name_expressions) {
+                             const std::vector<std::string>& name_expressions,
+                             const std::vector<std::string>& extra_options = {}) {
   nvrtcProgram raw = nullptr;
   if (auto rc = nvrtcCreateProgram(&raw, source.c_str(), program_name.c_str(), 0, nullptr, nullptr);
       rc != NVRTC_SUCCESS) {
@@ -87,6 +93,7 @@ Result<NvrtcProgram> compile(const std::string& source, const std::string& progr
   const std::string include = cuda_include_dir();
   std::vector<std::string> options = common_nvrtc_options();
   options.push_back(arch_option);
+  options.insert(options.end(), extra_options.begin(), extra_options.end());
   options.push_back("-I" + include + "/cccl");
   options.push_back("-I" + include);
   std::vector<const char*> argv;
@@ -130,24 +137,24 @@ std::string nvjitlink_log(nvJitLinkHandle handle) {
 
 }  // namespace
 
-Result<PtxOutput> compile_to_ptx(const std::string& source, const std::string& program_name,
-                                 std::uint32_t cc,
-                                 const std::vector<std::string>& name_expressions) {
-  auto prog =
-      compile(source, program_name, "-arch=compute_" + std::to_string(cc), name_expressions);
+Result<LtoOutput> compile_to_ltoir(const std::string& source, const std::string& program_name,
+                                   std::uint32_t cc,
+                                   const std::vector<std::string>& name_expressions) {
+  auto prog = compile(source, program_name, "-arch=sm_" + std::to_string(cc), name_expressions,
+                      {"-dlto"});
   if (!prog) return tl::unexpected(prog.error());
-  PtxOutput out;
+  LtoOutput out;
   out.log = program_log(prog->get());
   auto names = lowered_names(prog->get(), name_expressions);
   if (!names) return tl::unexpected(names.error());
   out.lowered_names = std::move(*names);
   std::size_t size = 0;
-  if (auto rc = nvrtcGetPTXSize(prog->get(), &size); rc != NVRTC_SUCCESS)
-    return nvrtc_fail("nvrtcGetPTXSize", rc);
-  out.ptx.assign(size, '\0');
-  if (auto rc = nvrtcGetPTX(prog->get(), out.ptx.data()); rc != NVRTC_SUCCESS)
-    return nvrtc_fail("nvrtcGetPTX", rc);
-  while (!out.ptx.empty() && out.ptx.back() == '\0') out.ptx.pop_back();
+  if (auto rc = nvrtcGetLTOIRSize(prog->get(), &size); rc != NVRTC_SUCCESS)
+    return nvrtc_fail("nvrtcGetLTOIRSize", rc);
+  if (size == 0) return fail(ErrorCode::internal, "NVRTC produced no LTO IR");
+  out.ltoir.resize(size);
+  if (auto rc = nvrtcGetLTOIR(prog->get(), out.ltoir.data()); rc != NVRTC_SUCCESS)
+    return nvrtc_fail("nvrtcGetLTOIR", rc);
   return out;
 }
 
@@ -167,23 +174,29 @@ Result<std::vector<std::byte>> compile_to_cubin_naive(
   return cubin;
 }
 
-Result<std::vector<std::byte>> assemble_ptx(const std::string& ptx, std::uint32_t cc) {
-  const std::string arch = "-arch=sm_" + std::to_string(cc);
-  const char* options[] = {arch.c_str(), "-O3"};
+Result<std::vector<std::byte>> link_ltoir(std::span<const char> ltoir, std::uint32_t cc,
+                                          const std::vector<std::string>& kernels) {
+  std::vector<std::string> options = {"-arch=sm_" + std::to_string(cc)};
+  for (const auto& o : lto_link_options()) options.push_back(o);
+  for (const auto& k : kernels) options.push_back("-kernels-used=" + k);
+  std::vector<const char*> argv;
+  for (const auto& o : options) argv.push_back(o.c_str());
   nvJitLinkHandle raw = nullptr;
-  if (auto rc = nvJitLinkCreate(&raw, 2, options); rc != NVJITLINK_SUCCESS) {
+  if (auto rc = nvJitLinkCreate(&raw, static_cast<std::uint32_t>(argv.size()), argv.data());
+      rc != NVJITLINK_SUCCESS) {
     return fail(ErrorCode::compile,
-                "nvJitLinkCreate failed (code " + std::to_string(rc) + ") for " + arch);
+                "nvJitLinkCreate failed (code " + std::to_string(rc) + ") for " + options[0]);
   }
   NvJitLinkHandle link(raw);
-  if (auto rc = nvJitLinkAddData(link.get(), NVJITLINK_INPUT_PTX, ptx.data(), ptx.size(),
-                                 "merge_sort.ptx");
+  if (auto rc = nvJitLinkAddData(link.get(), NVJITLINK_INPUT_LTOIR, ltoir.data(), ltoir.size(),
+                                 "merge_sort.ltoir");
       rc != NVJITLINK_SUCCESS) {
-    return fail(ErrorCode::compile, "nvJitLink rejected the PTX (code " + std::to_string(rc) +
-                                        "):\n" + nvjitlink_log(link.get()));
+    return fail(ErrorCode::compile, "nvJitLink rejected NVRTC's LTO IR (code " +
+                                        std::to_string(rc) + "; nvJitLink must be at least " +
+                                        "NVRTC's version):\n" + nvjitlink_log(link.get()));
   }
   if (auto rc = nvJitLinkComplete(link.get()); rc != NVJITLINK_SUCCESS) {
-    return fail(ErrorCode::compile, "nvJitLink could not assemble the PTX (code " +
+    return fail(ErrorCode::compile, "nvJitLink could not link the LTO IR (code " +
                                         std::to_string(rc) + "):\n" + nvjitlink_log(link.get()));
   }
   std::size_t size = 0;

@@ -1,5 +1,12 @@
-// NVRTC (CUDA C++ -> PTX) and nvJitLink (PTX -> cubin), behind move-only RAII
+// NVRTC (CUDA C++ -> LTO IR) and nvJitLink (LTO IR -> cubin), behind move-only RAII
 // handles. Private to libalgos. Needs no GPU and no driver.
+//
+// Why LTO: nvJitLink assembles PTX input as relocatable code (ptxas -c), and for
+// merge sort that code sorts 2-10% slower than what nvcc makes (ptxas whole-program);
+// from LTO IR nvJitLink generates whole-program code, byte-identical in the kernels'
+// .text to `ptxas` (whole-program) on NVRTC's PTX (GPU run 7). -optimize-unused-variables
+// drops the ~1,300 module-scope variables NVRTC emits for CCCL's static constexpr
+// members, -kernels-used keeps only the kernels asked for.
 #pragma once
 
 #include <nvJitLink.h>
@@ -7,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -54,28 +62,34 @@ std::string cuda_include_dir();
 // fingerprint.
 const std::vector<std::string>& common_nvrtc_options();
 
-struct PtxOutput {
-  std::string ptx;
+// nvJitLink options of the link step besides -arch and -kernels-used (part of the
+// toolchain fingerprint).
+const std::vector<std::string>& lto_link_options();
+
+struct LtoOutput {
+  std::vector<char> ltoir;
   std::vector<std::string> lowered_names;  // one per name expression, same order
   std::string log;                         // NVRTC's log (warnings), may be empty
 };
 
-// Compiles `source` to PTX for compute_<cc> with the common options plus include
-// paths, registering `name_expressions` and reading back their lowered names.
+// Compiles `source` to LTO IR for sm_<cc> (-dlto) with the common options plus
+// include paths, registering `name_expressions` and reading back their lowered names.
 // Errors: compile (message carries the NVRTC log), internal (NVRTC API failure).
-Result<PtxOutput> compile_to_ptx(const std::string& source, const std::string& program_name,
-                                 std::uint32_t cc,
-                                 const std::vector<std::string>& name_expressions);
+Result<LtoOutput> compile_to_ltoir(const std::string& source, const std::string& program_name,
+                                   std::uint32_t cc,
+                                   const std::vector<std::string>& name_expressions);
 
-// Same compile, but NVRTC produces the cubin directly (no pruning): for measuring
-// the naive size only.
+// The same source compiled by NVRTC straight to a cubin: for measuring the naive
+// size only.
 Result<std::vector<std::byte>> compile_to_cubin_naive(
     const std::string& source, const std::string& program_name, std::uint32_t cc,
     const std::vector<std::string>& name_expressions);
 
-// Assembles PTX into a cubin for sm_<cc> with nvJitLink (-O3).
-// Errors: compile (message carries the nvJitLink log).
-Result<std::vector<std::byte>> assemble_ptx(const std::string& ptx, std::uint32_t cc);
+// Links LTO IR into a cubin for sm_<cc> with nvJitLink (lto_link_options()), keeping
+// only `kernels` (mangled names) and the variables they use.
+// Errors: compile (message carries the nvJitLink log), internal.
+Result<std::vector<std::byte>> link_ltoir(std::span<const char> ltoir, std::uint32_t cc,
+                                          const std::vector<std::string>& kernels);
 
 // nvrtcVersion() / nvJitLinkVersion().
 std::pair<int, int> nvrtc_version();

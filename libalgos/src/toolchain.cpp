@@ -107,7 +107,8 @@ const Toolchain& Toolchain::current() {
       if (!t.compile_options.empty()) t.compile_options += ' ';
       t.compile_options += o;
     }
-    t.compile_options += " | nvjitlink -O3";  // the assembly step is part of what a build produces
+    t.compile_options += " -dlto | nvjitlink";  // the link step is part of what a build produces
+    for (const auto& o : detail::lto_link_options()) t.compile_options += " " + o;
     return t;
   }();
   return tc;

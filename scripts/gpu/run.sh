@@ -44,11 +44,8 @@ for p in $parts; do
     acquire) part acquire 100 "$bin/bench_merge_sort_acquire" 8 ;;
     sort) part sort 140 "$bin/bench_merge_sort_vs_cub" 28 ;;
     ab)
-      alts=()
-      for v in nvrtc-jitlink nvrtc-ptxas nvcc-jitlink nvcc-ptxas; do
-        alts+=(--alt "${v//-/_}" ".devcarry/ab/keys.$v.cubin" ".devcarry/ab/pairs.$v.cubin")
-      done
-      part ab 300 "$bin/bench_merge_sort_vs_cub" 26 "${alts[@]}" ;;
+      part ab 300 "$bin/bench_merge_sort_vs_cub" 26 --alt nvcc .devcarry/ab/keys.nvcc.cubin \
+        .devcarry/ab/pairs.nvcc.cubin ;;
     demo) part demo 30 "$bin/cccl-cache-demo" ;;
     *) echo "unknown part $p" ;;
   esac

@@ -38,26 +38,21 @@ constexpr const char* kProgramName = "cccl_cache_merge_sort.cu";
 Result<BuildReport> build_with_report(const Spec& spec, std::uint32_t cc) {
   if (auto ok = check_target(spec, cc); !ok) return tl::unexpected(ok.error());
   const auto gen = generate_source(spec);
-  auto ptx = algos::detail::compile_to_ptx(gen.source, kProgramName, cc, gen.name_expressions);
-  if (!ptx) return tl::unexpected(ptx.error());
-  auto policy = parse_policy_probe(ptx->lowered_names[kPolicyProbeExpr]);
+  auto ir = algos::detail::compile_to_ltoir(gen.source, kProgramName, cc, gen.name_expressions);
+  if (!ir) return tl::unexpected(ir.error());
+  auto policy = parse_policy_probe(ir->lowered_names[kPolicyProbeExpr]);
   if (!policy) return tl::unexpected(policy.error());
 
-  const std::vector<std::string> kernels = {ptx->lowered_names[kBlockSortExpr],
-                                            ptx->lowered_names[kPartitionExpr],
-                                            ptx->lowered_names[kMergeExpr]};
-  // The probe is an .entry too; it is not kept, so it costs nothing in the cubin.
-  auto pruned = algos::detail::prune_ptx(ptx->ptx, kernels);
-  if (!pruned)
-    return fail(ErrorCode::internal, "pruning NVRTC's PTX failed: " + pruned.error().message);
-  auto cubin = algos::detail::assemble_ptx(pruned->ptx, cc);
+  // The probe is a kernel too; it is not kept, so it costs nothing in the cubin.
+  const std::vector<std::string> kernels = {ir->lowered_names[kBlockSortExpr],
+                                            ir->lowered_names[kPartitionExpr],
+                                            ir->lowered_names[kMergeExpr]};
+  auto cubin = algos::detail::link_ltoir(ir->ltoir, cc, kernels);
   if (!cubin) return tl::unexpected(cubin.error());
 
   BuildReport report;
-  report.ptx_bytes = ptx->ptx.size();
-  report.pruned_ptx_bytes = pruned->ptx.size();
-  report.prune = pruned->stats;
-  report.nvrtc_log = std::move(ptx->log);
+  report.ltoir_bytes = ir->ltoir.size();
+  report.nvrtc_log = std::move(ir->log);
   auto& r = report.result;
   r.spec = spec;
   r.cc = cc;

@@ -8,22 +8,20 @@
 
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
-#include "ptx_prune.hpp"
 
 namespace cccl_cache::algos::merge_sort::detail {
 
 struct BuildReport {
   BuildResult result;
-  std::size_t ptx_bytes = 0, pruned_ptx_bytes = 0;
-  algos::detail::PruneStats prune;
-  std::string nvrtc_log;  // warnings from a successful compile
+  std::size_t ltoir_bytes = 0;  // NVRTC's output, before nvJitLink
+  std::string nvrtc_log;        // warnings from a successful compile
 };
 
 // Everything build() does, plus the intermediate sizes.
 Result<BuildReport> build_with_report(const Spec& spec, std::uint32_t cc);
 
-// The same source compiled by NVRTC straight to a cubin (no pruning), to measure
-// what the pruning saves. Not used by build().
+// The same source compiled by NVRTC straight to a cubin (every module-scope variable
+// kept), to measure what the LTO link saves. Not used by build().
 Result<std::vector<std::byte>> build_naive_cubin(const Spec& spec, std::uint32_t cc);
 
 // Whether this NVRTC can target sm_<cc> (nvrtcGetSupportedArchs).
