@@ -1,7 +1,8 @@
 // AlgorithmCache: spec + device -> bound executable, through the store.
 // Layers: bound executables of this process (shared lock, no allocation on a hit),
-// then the store (get, deserialize), then a build (NVRTC). Builds and store reads
-// for one (spec, CC) are single-flight within the process.
+// then the store (get_with: the entry is verified, read as a view and bound while
+// the read transaction holds it, so its cubin goes from the store's map to the driver
+// uncopied), then a build (NVRTC), single-flight per (spec, CC) within the process.
 #include "cccl_cache/algos/algorithm_cache.hpp"
 
 #include <atomic>
@@ -17,7 +18,9 @@
 #include "cccl_cache/algos/device.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
 #include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/algos/toolchain.hpp"
 #include "cccl_cache/cache/log.hpp"
+#include "cuda_driver.hpp"
 
 namespace cccl_cache::algos {
 
@@ -71,6 +74,22 @@ struct AlgorithmCache::Impl {
   void warn_once(std::atomic<bool>& flag, const std::string& what) {
     if (!flag.exchange(true))
       logger()->warn("algorithm cache: {} (further such warnings suppressed)", what);
+  }
+
+  // A store hit, bound to `device` straight from the store's map. nullopt when the
+  // store has no usable entry (absent, unreadable, corrupt, another spec): obtain()
+  // then re-reads it under single-flight, warns, and builds.
+  std::optional<Result<ms::Executable>> bind_stored(const ms::Spec& spec, std::uint32_t cc,
+                                                    const CacheKey& key, int device) {
+    if (!store) return std::nullopt;
+    std::optional<Result<ms::Executable>> bound_exe;
+    auto hit = store->get_with(key, [&](const EntryMeta&, std::span<const std::byte> payload) {
+      auto view = ms::deserialize_view(payload, cc);
+      if (view && view->spec == spec) bound_exe.emplace(ms::bind(*view, device));
+    });
+    if (!hit || !*hit || !bound_exe) return std::nullopt;
+    store_hits.fetch_add(1, std::memory_order_relaxed);
+    return bound_exe;
   }
 
   Result<std::uint32_t> cc_of(int device) {
@@ -149,6 +168,11 @@ struct AlgorithmCache::Impl {
 
 AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store) : impl_(std::make_unique<Impl>()) {
   impl_->store = std::move(store);
+  // Per-process set-up, done here once rather than inside the first request: the
+  // toolchain fingerprint every key covers, and the driver's entry points (when there
+  // is no driver this fails fast and requests that need a GPU report it).
+  (void)Toolchain::current();
+  (void)detail::driver();
 }
 
 AlgorithmCache::~AlgorithmCache() = default;
@@ -166,11 +190,14 @@ Result<std::shared_ptr<const ms::Executable>> AlgorithmCache::merge_sort(const m
   if (auto valid = ms::validate(spec); !valid) return tl::unexpected(valid.error());
   auto cc = impl_->cc_of(device);
   if (!cc) return tl::unexpected(cc.error());
-  auto obtained = impl_->obtain(spec, *cc);
-  if (!obtained->result) return tl::unexpected(obtained->result.error());
-  auto exe = ms::bind(*obtained->result, device);
-  if (!exe) return tl::unexpected(exe.error());
-  auto shared = std::make_shared<const ms::Executable>(std::move(*exe));
+  auto exe = impl_->bind_stored(spec, *cc, ms::cache_key(spec, *cc), device);
+  if (!exe) {
+    auto obtained = impl_->obtain(spec, *cc);
+    if (!obtained->result) return tl::unexpected(obtained->result.error());
+    exe.emplace(ms::bind(*obtained->result, device));
+  }
+  if (!*exe) return tl::unexpected(exe->error());
+  auto shared = std::make_shared<const ms::Executable>(std::move(**exe));
   std::unique_lock lock(impl_->bound_mutex);
   // A concurrent caller may have bound the same executable meanwhile: keep one.
   auto [it, inserted] = impl_->bound.try_emplace(std::move(bound_key), std::move(shared));

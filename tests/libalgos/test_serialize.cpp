@@ -46,6 +46,31 @@ TEST(MergeSortSerialize, RoundTripIsExact) {
   EXPECT_EQ(*unchecked_cc, built());
 }
 
+// A store hit binds from the view: it must borrow its long fields from the blob (no
+// copy of the cubin) and read the same values as deserialize().
+TEST(MergeSortSerialize, ViewBorrowsFromTheBlobAndMatchesTheCopy) {
+  const auto blob = merge_sort::serialize(built());
+  auto view = merge_sort::deserialize_view(blob, 90);
+  ASSERT_TRUE(view) << view.error().describe();
+  const auto* lo = blob.data();
+  const auto* hi = blob.data() + blob.size();
+  auto inside = [&](const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::byte*>(p);
+    return b >= lo && b + n <= hi;
+  };
+  EXPECT_TRUE(inside(view->cubin.data(), view->cubin.size()));
+  for (auto name : {view->block_sort_kernel, view->partition_kernel, view->merge_kernel,
+                    view->toolchain})
+    EXPECT_TRUE(inside(name.data(), name.size())) << name;
+  EXPECT_EQ(merge_sort::to_owned(*view), built());
+  // The same rejections as the copying form.
+  auto bad = blob;
+  bad[bad.size() / 2] ^= std::byte{1};
+  ASSERT_FALSE(merge_sort::deserialize_view(bad, 90));
+  EXPECT_EQ(merge_sort::deserialize_view(bad, 90).error().code, ErrorCode::corrupt);
+  EXPECT_EQ(merge_sort::deserialize_view(blob, 80).error().code, ErrorCode::unsupported);
+}
+
 TEST(MergeSortSerialize, RoundTripKeepsCustomComparatorAndPairs) {
   BuildResult r = built();
   r.spec.value_type = ScalarType::float64;

@@ -16,40 +16,28 @@ namespace {
 using algos::detail::driver_error;
 
 Result<CUfunction> resolve(const algos::detail::DriverApi& cu, CUlibrary lib,
-                           const std::string& name, int min_block_threads) {
-  if (name.empty())
+                           std::string_view name_view) {
+  if (name_view.empty())
     return fail(ErrorCode::invalid_argument, "bind: build result has an empty kernel name");
+  const std::string name(name_view);  // NUL-terminated for the driver
   CUkernel kernel = nullptr;
   if (CUresult rc = cu.cuLibraryGetKernel(&kernel, lib, name.c_str()); rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error(("cuLibraryGetKernel(" + name + ")").c_str(), rc));
   CUfunction fn = nullptr;
   if (CUresult rc = cu.cuKernelGetFunction(&fn, kernel); rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error("cuKernelGetFunction", rc));
-  // Under lazy loading (the driver's default) the function's code may still be
-  // unloaded here: load it now so that the first call is not the slow one.
-  CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_UNLOADED;
-  if (CUresult rc = cu.cuFuncIsLoaded(&state, fn); rc != CUDA_SUCCESS)
-    return tl::unexpected(driver_error("cuFuncIsLoaded", rc));
-  if (state != CU_FUNCTION_LOADING_STATE_LOADED) {
-    if (CUresult rc = cu.cuFuncLoad(fn); rc != CUDA_SUCCESS)
-      return tl::unexpected(driver_error("cuFuncLoad", rc));
-  }
-  int max_threads = 0;
-  if (CUresult rc =
-          cu.cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
-      rc != CUDA_SUCCESS)
-    return tl::unexpected(driver_error("cuFuncGetAttribute", rc));
-  if (max_threads < min_block_threads)
-    return fail(ErrorCode::invalid_argument,
-                "bind: kernel " + name + " allows " + std::to_string(max_threads) +
-                    " threads per block, the policy needs " + std::to_string(min_block_threads) +
-                    ": the build result's policy does not match its cubin");
+  // Under lazy loading (the driver's default) the function's code is loaded on first
+  // use: load it now (a no-op when loaded) so that the first call is not the slow one.
+  // The launch bounds need no check here: the policy and the cubin come from one
+  // compile (deserialize verifies the entry), and a launch beyond them fails cleanly.
+  if (CUresult rc = cu.cuFuncLoad(fn); rc != CUDA_SUCCESS)
+    return tl::unexpected(driver_error("cuFuncLoad", rc));
   return fn;
 }
 
 }  // namespace
 
-Result<Executable> bind(const BuildResult& result, int device) {
+Result<Executable> bind(const BuildResultView& result, int device) {
   const Policy& policy = result.policy;
   const std::size_t key_size = size_of(result.spec.key_type);
   const std::size_t value_size = size_of(result.spec.value_type);
@@ -91,12 +79,11 @@ Result<Executable> bind(const BuildResult& result, int device) {
   state->library = std::move(*library);
 
   const int block_threads = static_cast<int>(policy.block_threads);
-  auto block_sort = resolve(cu, state->library.get(), result.block_sort_kernel, block_threads);
+  auto block_sort = resolve(cu, state->library.get(), result.block_sort_kernel);
   if (!block_sort) return tl::unexpected(block_sort.error());
-  auto partition =
-      resolve(cu, state->library.get(), result.partition_kernel, 256);  // CUB launches it with 256
+  auto partition = resolve(cu, state->library.get(), result.partition_kernel);
   if (!partition) return tl::unexpected(partition.error());
-  auto merge = resolve(cu, state->library.get(), result.merge_kernel, block_threads);
+  auto merge = resolve(cu, state->library.get(), result.merge_kernel);
   if (!merge) return tl::unexpected(merge.error());
 
   detail::DispatchParams& p = state->params;

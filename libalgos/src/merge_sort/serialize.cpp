@@ -35,56 +35,58 @@ class SpanBuf : public std::streambuf {
   }
 };
 
-// cereal (de)serialization of BuildResult with bounded lengths.
+// The payload's fields in order (serialize.hpp), written from a BuildResult and read
+// into a BuildResultView whose long fields point into the payload.
 struct Wire {
-  BuildResult* r;
-  SpanBuf* in;  // loading: the archive's buffer, for reading long fields in place
-
-  template <class Archive>
-  void bytes(Archive& ar, std::string& s) const {
-    ar(static_cast<std::uint64_t>(s.size()), cereal::binary_data(s.data(), s.size()));
+  // str, bytes := length:u64 | raw bytes
+  template <class Bytes>
+  static void put(cereal::BinaryOutputArchive& ar, const Bytes& b) {
+    ar(static_cast<std::uint64_t>(b.size()),
+       cereal::binary_data(const_cast<typename Bytes::value_type*>(b.data()), b.size()));
   }
-  template <class Archive>
-  void bytes(Archive& ar, std::vector<std::byte>& v) const {
-    ar(static_cast<std::uint64_t>(v.size()), cereal::binary_data(v.data(), v.size()));
-  }
-
-  // The bytes are copied once, straight from the input (no zero-fill, no stream read).
-  template <class T>
-  void read_bytes(cereal::BinaryInputArchive& ar, T& out) {
+  // The next length-prefixed field, borrowed in place (never longer than what is left).
+  static std::span<const std::byte> take(cereal::BinaryInputArchive& ar, SpanBuf& in) {
     std::uint64_t n = 0;
     ar(n);
-    if (n > in->left()) throw std::length_error("length field exceeds the remaining payload");
-    const auto* p = reinterpret_cast<const typename T::value_type*>(in->take(n));
-    out.assign(p, p + n);
+    if (n > in.left()) throw std::length_error("length field exceeds the remaining payload");
+    const auto* p = reinterpret_cast<const std::byte*>(in.take(static_cast<std::size_t>(n)));
+    return {p, static_cast<std::size_t>(n)};
+  }
+  static std::string_view take_str(cereal::BinaryInputArchive& ar, SpanBuf& in) {
+    const auto b = take(ar, in);
+    return {reinterpret_cast<const char*>(b.data()), b.size()};
   }
 
-  template <class Archive, class Str>
-  void field(Archive& ar, Str& s) {
-    if constexpr (Archive::is_loading::value)
-      read_bytes(ar, s);
-    else
-      bytes(ar, s);
+  static void save(cereal::BinaryOutputArchive& ar, const BuildResult& r) {
+    const auto& s = r.spec;
+    ar(static_cast<std::uint8_t>(s.key_type), static_cast<std::uint8_t>(s.value_type),
+       static_cast<std::uint8_t>(s.comparator.kind));
+    put(ar, s.comparator.name);
+    put(ar, s.comparator.source);
+    ar(static_cast<std::uint8_t>(s.offset_type), r.cc);
+    put(ar, r.toolchain);
+    put(ar, r.cubin);
+    put(ar, r.block_sort_kernel);
+    put(ar, r.partition_kernel);
+    put(ar, r.merge_kernel);
+    ar(r.policy.block_threads, r.policy.items_per_tile, r.policy.block_sort_vsmem_per_block,
+       r.policy.merge_vsmem_per_block);
   }
 
-  template <class Archive>
-  void serialize(Archive& ar) {
-    auto& s = r->spec;
-    auto key = static_cast<std::uint8_t>(s.key_type),
-         value = static_cast<std::uint8_t>(s.value_type);
-    auto kind = static_cast<std::uint8_t>(s.comparator.kind),
-         offset = static_cast<std::uint8_t>(s.offset_type);
+  static void load(cereal::BinaryInputArchive& ar, SpanBuf& in, BuildResultView& v) {
+    std::uint8_t key = 0, value = 0, kind = 0, offset = 0;
     ar(key, value, kind);
-    field(ar, s.comparator.name);
-    field(ar, s.comparator.source);
-    ar(offset, r->cc);
-    field(ar, r->toolchain);
-    field(ar, r->cubin);
-    field(ar, r->block_sort_kernel);
-    field(ar, r->partition_kernel);
-    field(ar, r->merge_kernel);
-    ar(r->policy.block_threads, r->policy.items_per_tile, r->policy.block_sort_vsmem_per_block,
-       r->policy.merge_vsmem_per_block);
+    auto& s = v.spec;
+    s.comparator.name = take_str(ar, in);
+    s.comparator.source = take_str(ar, in);
+    ar(offset, v.cc);
+    v.toolchain = take_str(ar, in);
+    v.cubin = take(ar, in);
+    v.block_sort_kernel = take_str(ar, in);
+    v.partition_kernel = take_str(ar, in);
+    v.merge_kernel = take_str(ar, in);
+    ar(v.policy.block_threads, v.policy.items_per_tile, v.policy.block_sort_vsmem_per_block,
+       v.policy.merge_vsmem_per_block);
     s.key_type = static_cast<ScalarType>(key);
     s.value_type = static_cast<ScalarType>(value);
     s.comparator.kind = static_cast<ComparatorKind>(kind);
@@ -107,7 +109,7 @@ tl::unexpected<Error> corrupt(const std::string& what) {
               "merge sort build result: " + what + "; rebuild it (the entry can be evicted)");
 }
 
-Result<void> check(const BuildResult& r, std::optional<std::uint32_t> expected_cc) {
+Result<void> check(const BuildResultView& r, std::optional<std::uint32_t> expected_cc) {
   if (auto ok = validate(r.spec); !ok) return corrupt("invalid spec: " + ok.error().message);
   if (r.cc < 50 || r.cc > 120)
     return corrupt("implausible compute capability " + std::to_string(r.cc));
@@ -117,10 +119,10 @@ Result<void> check(const BuildResult& r, std::optional<std::uint32_t> expected_c
       p.items_per_tile % p.block_threads != 0) {
     return corrupt("implausible policy values");
   }
-  const std::string* const kernels[] = {&r.block_sort_kernel, &r.partition_kernel, &r.merge_kernel};
+  const std::string_view kernels[] = {r.block_sort_kernel, r.partition_kernel, r.merge_kernel};
   bool found[3] = {false, false, false};
   auto elf = algos::detail::scan_elf(r.cubin, [&](std::string_view symbol) {
-    for (int i = 0; i < 3; ++i) found[i] = found[i] || symbol == *kernels[i];
+    for (int i = 0; i < 3; ++i) found[i] = found[i] || symbol == kernels[i];
   });
   if (!elf) return corrupt(elf.error().message);
   if (elf->machine != algos::detail::kElfMachineCuda) return corrupt("the cubin is not a CUDA ELF");
@@ -129,8 +131,8 @@ Result<void> check(const BuildResult& r, std::optional<std::uint32_t> expected_c
                    std::to_string(r.cc));
   }
   for (int i = 0; i < 3; ++i) {
-    if (kernels[i]->empty()) return corrupt("empty kernel name");
-    if (!found[i]) return corrupt("kernel " + *kernels[i] + " is not in the cubin");
+    if (kernels[i].empty()) return corrupt("empty kernel name");
+    if (!found[i]) return corrupt("kernel " + std::string(kernels[i]) + " is not in the cubin");
   }
   if (expected_cc && *expected_cc != r.cc) {
     return fail(ErrorCode::unsupported, "build result is for sm_" + std::to_string(r.cc) +
@@ -145,10 +147,7 @@ std::vector<std::byte> serialize(const BuildResult& result) {
   std::ostringstream os(std::ios::binary);
   {
     cereal::BinaryOutputArchive ar(os);
-    BuildResult copy =
-        result;  // Wire's serialize() is shared with loading and takes a mutable object
-    Wire wire{&copy, nullptr};
-    wire.serialize(ar);
+    Wire::save(ar, result);
   }
   const std::string payload = std::move(os).str();
   std::vector<std::byte> out;
@@ -161,8 +160,8 @@ std::vector<std::byte> serialize(const BuildResult& result) {
   return out;
 }
 
-Result<BuildResult> deserialize(std::span<const std::byte> bytes,
-                                std::optional<std::uint32_t> expected_cc) {
+Result<BuildResultView> deserialize_view(std::span<const std::byte> bytes,
+                                         std::optional<std::uint32_t> expected_cc) {
   if (bytes.size() < 4 || std::memcmp(bytes.data(), kMagic, 4) != 0)
     return corrupt("no CCMS magic");
   if (bytes.size() < kHeaderSize + kTrailerSize) return corrupt("truncated header");
@@ -180,19 +179,25 @@ Result<BuildResult> deserialize(std::span<const std::byte> bytes,
       get_le(bytes, kHeaderSize + payload.size(), 8)) {
     return corrupt("checksum mismatch");
   }
-  BuildResult r;
+  BuildResultView r;
   SpanBuf buf(payload);
   try {
     std::istream is(&buf);
     cereal::BinaryInputArchive ar(is);
-    Wire wire{&r, &buf};
-    wire.serialize(ar);
+    Wire::load(ar, buf, r);
   } catch (const std::exception& e) {
     return corrupt(std::string("malformed payload (") + e.what() + ")");
   }
   if (buf.left() != 0) return corrupt("trailing bytes after the payload");
   if (auto ok = check(r, expected_cc); !ok) return tl::unexpected(ok.error());
   return r;
+}
+
+Result<BuildResult> deserialize(std::span<const std::byte> bytes,
+                                std::optional<std::uint32_t> expected_cc) {
+  auto view = deserialize_view(bytes, expected_cc);
+  if (!view) return tl::unexpected(view.error());
+  return to_owned(*view);
 }
 
 }  // namespace cccl_cache::algos::merge_sort

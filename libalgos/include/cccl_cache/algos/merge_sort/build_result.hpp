@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cccl_cache/algos/merge_sort/spec.hpp"
@@ -34,5 +36,38 @@ struct BuildResult {
 
   bool operator==(const BuildResult&) const = default;
 };
+
+// BuildResult with its long fields borrowed, not owned: what bind() works from, and
+// what deserialize_view() reads straight out of a stored blob (a store hit hands the
+// cubin to the driver from the store's map, never copying it). Valid while the
+// bytes it borrows are.
+struct BuildResultView {
+  Spec spec;
+  std::uint32_t cc = 0;
+  std::string_view toolchain;
+  std::span<const std::byte> cubin;
+  std::string_view block_sort_kernel;
+  std::string_view partition_kernel;
+  std::string_view merge_kernel;
+  Policy policy;
+};
+
+// A view of `r` (borrows from it).
+inline BuildResultView view_of(const BuildResult& r) noexcept {
+  return {r.spec,  r.cc,           r.toolchain,    r.cubin, r.block_sort_kernel, r.partition_kernel,
+          r.merge_kernel, r.policy};
+}
+
+// An owning copy of what `v` borrows.
+inline BuildResult to_owned(const BuildResultView& v) {
+  return {v.spec,
+          v.cc,
+          std::string(v.toolchain),
+          std::vector<std::byte>(v.cubin.begin(), v.cubin.end()),
+          std::string(v.block_sort_kernel),
+          std::string(v.partition_kernel),
+          std::string(v.merge_kernel),
+          v.policy};
+}
 
 }  // namespace cccl_cache::algos::merge_sort

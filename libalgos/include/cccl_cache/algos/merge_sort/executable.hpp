@@ -46,16 +46,21 @@ class Executable {
 
  private:
   explicit Executable(std::unique_ptr<State> state);
-  friend Result<Executable> bind(const BuildResult&, int);
+  friend Result<Executable> bind(const BuildResultView&, int);
   std::unique_ptr<State> state_;
 };
 
 // Loads the cubin into `device`'s primary context, resolves every kernel to a
 // CUfunction once and reads the device facts the dispatch needs. The one way to
-// make an Executable: fresh builds and store hits both come through here.
+// make an Executable: fresh builds (view_of) and store hits (deserialize_view, the
+// cubin still in the store's map) both come through here; the driver copies the
+// cubin, so `result` may go away afterwards.
 // Errors: driver (no usable NVIDIA driver: "no NVIDIA driver found (...)", see
 // device.hpp; no such device; load failure), unsupported (the device's CC differs
 // from result.cc), invalid_argument (a malformed result).
-Result<Executable> bind(const BuildResult& result, int device);
+Result<Executable> bind(const BuildResultView& result, int device);
+inline Result<Executable> bind(const BuildResult& result, int device) {
+  return bind(view_of(result), device);
+}
 
 }  // namespace cccl_cache::algos::merge_sort

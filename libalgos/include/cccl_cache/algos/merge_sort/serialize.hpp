@@ -32,4 +32,9 @@ std::vector<std::byte> serialize(const BuildResult& result);
 Result<BuildResult> deserialize(std::span<const std::byte> bytes,
                                 std::optional<std::uint32_t> expected_cc = std::nullopt);
 
+// The same validation, but nothing is copied: the view's cubin, kernel names and
+// toolchain point into `bytes` (valid while they are). What a store hit binds from.
+Result<BuildResultView> deserialize_view(std::span<const std::byte> bytes,
+                                         std::optional<std::uint32_t> expected_cc = std::nullopt);
+
 }  // namespace cccl_cache::algos::merge_sort
