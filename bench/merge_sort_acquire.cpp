@@ -1,10 +1,13 @@
 // Benchmark 2: acquiring a bound merge sort (float32 keys, less, int64 offsets).
 //   fresh build (NVRTC) and a full miss through AlgorithmCache; serialize;
-//   a store hit in NEW processes (this program re-executed as a child), with the
-//   store's open time, get, deserialize and bind on their own lines; the in-process
+//   a store hit in NEW processes (this program re-executed as a child): the store's
+//   open and AlgorithmCache's per-process set-up (toolchain fingerprint, driver entry
+//   points) on their own lines, then AlgorithmCache::merge_sort (key, get_with,
+//   deserialize_view, bind from the store's map) whole and in pieces; the in-process
 //   repeat; and beside them the bare driver cost of loading the same cubin and
 //   resolving the same kernels (first time in a process, and warm), with the
-//   driver's default lazy loading and with CUDA_MODULE_LOADING=EAGER.
+//   driver's default lazy loading and with CUDA_MODULE_LOADING=EAGER, and bind's
+//   driver calls one by one (anatomy).
 // Usage: merge_sort_acquire [children_per_mode]   (children: --child MODE DIR)
 #include <unistd.h>
 
@@ -12,6 +15,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -142,7 +147,9 @@ int child(const std::string& mode, const fs::path& dir) {
     out["store_open_ms"] = ms_since(t0);
     ms::Spec spec;
     if (mode == "cache") {
-      cccl_cache::algos::AlgorithmCache cache(store);
+      t0 = Clock::now();
+      cccl_cache::algos::AlgorithmCache cache(store);  // per-process set-up, like the open
+      out["cache_setup_ms"] = ms_since(t0);
       t0 = Clock::now();
       auto exe = cache.merge_sort(spec, 0);
       out["acquire_ms"] = ms_since(t0);
@@ -153,35 +160,31 @@ int child(const std::string& mode, const fs::path& dir) {
       (**exe)(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, 2048, nullptr);
       out["first_query_us"] = ms_since(t0) * 1e3;
       time_first_calls(**exe, out);
-    } else if (mode == "split") {  // bind first in process, split: driver table + CC, then the rest
-      auto entry = store->get(ms::cache_key(spec, cc));
-      if (!entry || !*entry) bench::die("child: store miss");
-      auto result = ms::deserialize((*entry)->payload, cc);
-      if (!result) bench::die(result.error().describe());
+    } else {  // pieces: AlgorithmCache's steps one by one, after the same set-up
+      cccl_cache::algos::AlgorithmCache setup(store);  // toolchain fingerprint, driver table
       t0 = Clock::now();
-      auto device_cc = cccl_cache::algos::device_cc(0);  // loads libalgos' driver entry points
-      out["driver_cc_ms"] = ms_since(t0);
-      if (!device_cc) bench::die(device_cc.error().describe());
-      t0 = Clock::now();
-      auto exe = ms::bind(*result, 0);
-      out["bind_rest_ms"] = ms_since(t0);
-      if (!exe) bench::die(exe.error().describe());
-    } else {  // pieces: the same steps one by one
-      t0 = Clock::now();
-      const auto key = ms::cache_key(spec, cc);  // first in process: toolchain fingerprint
+      const auto key = ms::cache_key(spec, cc);
       out["key_ms"] = ms_since(t0);
+      std::optional<ms::Executable> exe;
       t0 = Clock::now();
-      auto entry = store->get(key);  // copies the payload out (AlgorithmCache uses get_with)
-      out["get_ms"] = ms_since(t0);
+      auto hit = store->get_with(key, [&](const cccl_cache::EntryMeta&,
+                                          std::span<const std::byte> payload) {
+        out["get_ms"] = ms_since(t0);  // verified (checksum), mapped, not copied
+        auto t1 = Clock::now();
+        auto view = ms::deserialize_view(payload, cc);
+        out["deserialize_ms"] = ms_since(t1);
+        if (!view) bench::die(view.error().describe());
+        t1 = Clock::now();
+        auto bound = ms::bind(*view, 0);  // the cubin goes from the map to the driver
+        out["bind_first_ms"] = ms_since(t1);
+        if (!bound) bench::die(bound.error().describe());
+        exe.emplace(std::move(*bound));
+      });
+      if (!hit || !*hit || !exe) bench::die("child: store miss");
+      auto entry = store->get(key);
       if (!entry || !*entry) bench::die("child: store miss");
-      t0 = Clock::now();
       auto result = ms::deserialize((*entry)->payload, cc);
-      out["deserialize_ms"] = ms_since(t0);
       if (!result) bench::die(result.error().describe());
-      t0 = Clock::now();
-      auto exe = ms::bind(*result, 0);
-      out["bind_first_ms"] = ms_since(t0);
-      if (!exe) bench::die(exe.error().describe());
       std::vector<double> warm;
       for (int i = 0; i < 10; ++i) {
         t0 = Clock::now();
@@ -263,15 +266,13 @@ int main(int argc, char** argv) {
   }
   store.reset();  // children open it themselves
 
-  std::map<std::string, std::vector<double>> cache_lazy, pieces, split, bare_lazy, cache_eager,
+  std::map<std::string, std::vector<double>> cache_lazy, pieces, bare_lazy, cache_eager,
       bare_eager, anatomy;
   for (int round = 0; round < per_mode; ++round) {  // interleaved, one child of each mode per round
     for (auto& [k, v] : run_children("cache", false, dir, 1))
       cache_lazy[k].insert(cache_lazy[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("pieces", false, dir, 1))
       pieces[k].insert(pieces[k].end(), v.begin(), v.end());
-    for (auto& [k, v] : run_children("split", false, dir, 1))
-      split[k].insert(split[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("bare", false, dir, 1))
       bare_lazy[k].insert(bare_lazy[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("anatomy", false, dir, 1))
@@ -294,17 +295,17 @@ int main(int argc, char** argv) {
   bench::print_percentiles("  context creation (not part of acquisition)", cache_lazy["context_ms"],
                            "ms");
   bench::print_percentiles("  store open", cache_lazy["store_open_ms"], "ms");
+  bench::print_percentiles("  AlgorithmCache set-up (fingerprint, driver)",
+                           cache_lazy["cache_setup_ms"], "ms");
   bench::print_percentiles("  store hit: AlgorithmCache.merge_sort, lazy", cache_lazy["acquire_ms"],
                            "ms");
   bench::print_percentiles("  store hit: AlgorithmCache.merge_sort, eager",
                            cache_eager["acquire_ms"], "ms");
-  bench::print_percentiles("  pieces: cache key (first in process)", pieces["key_ms"], "ms");
-  bench::print_percentiles("  pieces: store get (verify, copy out)", pieces["get_ms"], "ms");
-  bench::print_percentiles("  pieces: deserialize", pieces["deserialize_ms"], "ms");
-  bench::print_percentiles("  pieces: bind, first in process", pieces["bind_first_ms"], "ms");
+  bench::print_percentiles("  pieces: cache key", pieces["key_ms"], "ms");
+  bench::print_percentiles("  pieces: store get_with (verify, no copy)", pieces["get_ms"], "ms");
+  bench::print_percentiles("  pieces: deserialize_view", pieces["deserialize_ms"], "ms");
+  bench::print_percentiles("  pieces: bind from the view, first", pieces["bind_first_ms"], "ms");
   bench::print_percentiles("  pieces: bind, warm (median of 10)", pieces["bind_warm_ms"], "ms");
-  bench::print_percentiles("  split: driver entry points + CC, first", split["driver_cc_ms"], "ms");
-  bench::print_percentiles("  split: bind after that, first", split["bind_rest_ms"], "ms");
   bench::print_percentiles("  bare driver load+resolve, first, lazy", bare_lazy["bare_first_ms"],
                            "ms");
   bench::print_percentiles("  bare driver load+resolve, warm, lazy", bare_lazy["bare_warm_ms"],
@@ -324,11 +325,13 @@ int main(int argc, char** argv) {
   std::printf(
       "RESULT build_ms=%.3f serialize_ms=%.4f blob_bytes=%zu cubin_bytes=%zu "
       "inprocess_repeat_us=%.4f "
-      "acquire_new_process_ms=%.4f store_open_ms=%.4f load_ms=%.4f bind_first_ms=%.4f "
+      "acquire_new_process_ms=%.4f store_open_ms=%.4f cache_setup_ms=%.4f load_ms=%.4f "
+      "bind_first_ms=%.4f "
       "bind_warm_ms=%.4f "
       "bare_first_ms=%.4f bare_warm_ms=%.4f hit_over_bare=%.3f first_query_loaded_us=%.3f\n",
       bench::median(builds), bench::median(ser), blob.size(), result.cubin.size(),
       bench::median(repeat_ns) / 1e3, hit, bench::median(cache_lazy["store_open_ms"]),
+      bench::median(cache_lazy["cache_setup_ms"]),
       bench::median(pieces["key_ms"]) + bench::median(pieces["get_ms"]) +
           bench::median(pieces["deserialize_ms"]) + bench::median(pieces["bind_first_ms"]),
       bench::median(pieces["bind_first_ms"]), bench::median(pieces["bind_warm_ms"]), bare,

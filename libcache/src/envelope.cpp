@@ -4,6 +4,11 @@
 
 #define XXH_STATIC_LINKING_ONLY  // XXH3_state_t on the stack
 #include <xxhash.h>
+#if defined(__x86_64__)
+// XXH3 through xxHash's run-time dispatch: AVX2 where the CPU has it (the same hash
+// values; an 80 KB entry verifies in ~1 us instead of ~4 with the SSE2 default).
+#include <xxh_x86dispatch.h>
+#endif
 
 namespace cccl_cache {
 namespace {
@@ -16,6 +21,15 @@ std::uint64_t checksum_of(std::span<const std::byte> header_prefix,
   XXH3_64bits_update(&state, rest.data(), rest.size());
   return XXH3_64bits_digest(&state);
 }
+
+}  // namespace
+
+void prepare_checksums() noexcept {
+  const std::byte none[1] = {};
+  (void)checksum_of(std::span(none, 0), std::span(none, 0));
+}
+
+namespace {
 
 std::byte* put_field(std::byte* out, std::string_view s) {
   const auto n = static_cast<std::uint16_t>(s.size());

@@ -143,6 +143,7 @@ Result<std::shared_ptr<Store>> Store::open(const Config& config) {
   }
   auto dir = detail::prepare_dir(config);
   if (!dir) return tl::unexpected(dir.error());
+  prepare_checksums();
   impl->dir = *dir;
   impl->read_only = !dir->writable;
   if (dir->exists && (dir->writable || dir->has_data)) {

@@ -41,7 +41,7 @@ for p in $parts; do
       cat "$OUT/env.log" ;;
     tests) part tests 170 "$bin/test_algos_executable_gpu" ;;
     query) part query 40 "$bin/bench_merge_sort_query" 101 20000 ;;
-    acquire) part acquire 100 "$bin/bench_merge_sort_acquire" 8 ;;
+    acquire) part acquire 150 "$bin/bench_merge_sort_acquire" 16 ;;
     sort) part sort 140 "$bin/bench_merge_sort_vs_cub" 28 ;;
     ab)
       part ab 300 "$bin/bench_merge_sort_vs_cub" 26 --alt nvcc .devcarry/ab/keys.nvcc.cubin \

@@ -2,6 +2,9 @@
 #include "cccl_cache/algos/merge_sort/serialize.hpp"
 
 #include <xxhash.h>
+#if defined(__x86_64__)
+#include <xxh_x86dispatch.h>  // XXH3 with AVX2 where present (same values), as in libcache
+#endif
 
 #include <algorithm>
 #include <cereal/archives/binary.hpp>

@@ -81,6 +81,10 @@ Result<std::size_t> envelope_size(const EnvelopeFields& fields, std::size_t payl
 void encode_envelope(std::span<std::byte> out, const EnvelopeFields& fields,
                      std::span<const std::byte> payload);
 
+// Lets xxHash pick its fastest code for this CPU now (once per process) so that the
+// first read does not pay for it. Store::open calls it.
+void prepare_checksums() noexcept;
+
 // Parses `bytes`. verify_checksum=false checks only structure (for listings).
 // Errors: corrupt (bad magic, sizes, flags or checksum), format (another format version).
 Result<EnvelopeView> decode_envelope(std::span<const std::byte> bytes, bool verify_checksum = true);
