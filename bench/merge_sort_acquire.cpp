@@ -117,6 +117,22 @@ void bind_anatomy(const std::vector<char>& cubin, const std::vector<std::string>
   out["anat_total_ms"] = ms_since(all0);
 }
 
+// The same with the context-bound module API (cuModuleLoadData): is the library API
+// (what bind uses, context-independent) dearer?
+double bare_module_load(const std::vector<char>& cubin, const std::vector<std::string>& names) {
+  const auto t0 = Clock::now();
+  CUmodule mod = nullptr;
+  bench::check_cu(cuModuleLoadData(&mod, cubin.data()), "cuModuleLoadData");
+  for (const auto& name : names) {
+    CUfunction fn = nullptr;
+    bench::check_cu(cuModuleGetFunction(&fn, mod, name.c_str()), "cuModuleGetFunction");
+    bench::check_cu(cuFuncLoad(fn), "cuFuncLoad");
+  }
+  const double t = ms_since(t0);
+  cuModuleUnload(mod);
+  return t;
+}
+
 int child(const std::string& mode, const fs::path& dir) {
   std::map<std::string, double> out;
   auto t0 = Clock::now();
@@ -124,14 +140,17 @@ int child(const std::string& mode, const fs::path& dir) {
   bench::gpu_context(&device_cc);
   out["context_ms"] = ms_since(t0);
   const auto cc = static_cast<std::uint32_t>(device_cc);
-  if (mode == "bare" || mode == "anatomy") {
+  if (mode == "bare" || mode == "anatomy" || mode == "bare_module") {
     const auto cubin = read_file(dir / "cubin.bin");
     std::ifstream names_in(dir / "kernels.txt");
     std::vector<std::string> names;
     for (std::string line; std::getline(names_in, line);)
       if (!line.empty()) names.push_back(line);
-    if (mode == "anatomy") {
-      bind_anatomy(cubin, names, out);
+    if (mode == "anatomy" || mode == "bare_module") {
+      if (mode == "anatomy")
+        bind_anatomy(cubin, names, out);
+      else
+        out["bare_module_first_ms"] = bare_module_load(cubin, names);
       std::printf("CHILD");
       for (const auto& [k, v] : out) std::printf(" %s=%.6f", k.c_str(), v);
       std::printf("\n");
@@ -267,7 +286,7 @@ int main(int argc, char** argv) {
   store.reset();  // children open it themselves
 
   std::map<std::string, std::vector<double>> cache_lazy, pieces, bare_lazy, cache_eager,
-      bare_eager, anatomy;
+      bare_eager, anatomy, bare_module;
   for (int round = 0; round < per_mode; ++round) {  // interleaved, one child of each mode per round
     for (auto& [k, v] : run_children("cache", false, dir, 1))
       cache_lazy[k].insert(cache_lazy[k].end(), v.begin(), v.end());
@@ -275,6 +294,8 @@ int main(int argc, char** argv) {
       pieces[k].insert(pieces[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("bare", false, dir, 1))
       bare_lazy[k].insert(bare_lazy[k].end(), v.begin(), v.end());
+    for (auto& [k, v] : run_children("bare_module", false, dir, 1))
+      bare_module[k].insert(bare_module[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("anatomy", false, dir, 1))
       anatomy[k].insert(anatomy[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("cache", true, dir, 1))
@@ -310,6 +331,8 @@ int main(int argc, char** argv) {
                            "ms");
   bench::print_percentiles("  bare driver load+resolve, warm, lazy", bare_lazy["bare_warm_ms"],
                            "ms");
+  bench::print_percentiles("  bare, module API (cuModuleLoadData), first",
+                           bare_module["bare_module_first_ms"], "ms");
   bench::print_percentiles("  bare driver load+resolve, first, eager", bare_eager["bare_first_ms"],
                            "ms");
   bench::print_percentiles("  bare driver load+resolve, warm, eager", bare_eager["bare_warm_ms"],
