@@ -64,6 +64,7 @@ for b in "$carry"/bin/*; do
 done
 # Codegen A/B cubins (bench/codegen_ab.sh; run.sh's part "ab").
 mkdir -p "$carry/ab"
+rm -rf "$build/codegen_ab"
 bash "$src/bench/codegen_ab.sh" "$build/bench/bench_merge_sort_codegen_ab_tool" "$build/codegen_ab" >/dev/null
 cp "$build"/codegen_ab/*.cubin "$carry/ab/"
 echo "$head" >"$carry/COMMIT"
