@@ -11,6 +11,7 @@
 // Usage: merge_sort_acquire [children_per_mode]   (children: --child MODE DIR)
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -344,21 +345,25 @@ int main(int argc, char** argv) {
                            cache_lazy["first_sort_ms"], "ms");
   bench::print_percentiles("  second sort call", cache_lazy["second_sort_ms"], "ms");
   const double hit = bench::median(cache_lazy["acquire_ms"]);
-  const double bare = bench::median(bare_lazy["bare_first_ms"]);
+  // The reference is the cheaper of the two bare loads (bind uses the module API).
+  const double bare_library = bench::median(bare_lazy["bare_first_ms"]);
+  const double bare_module = bench::median(bare_module["bare_module_first_ms"]);
+  const double bare = std::min(bare_library, bare_module);
   std::printf(
       "RESULT build_ms=%.3f serialize_ms=%.4f blob_bytes=%zu cubin_bytes=%zu "
       "inprocess_repeat_us=%.4f "
       "acquire_new_process_ms=%.4f store_open_ms=%.4f cache_setup_ms=%.4f load_ms=%.4f "
       "bind_first_ms=%.4f "
       "bind_warm_ms=%.4f "
-      "bare_first_ms=%.4f bare_warm_ms=%.4f hit_over_bare=%.3f first_query_loaded_us=%.3f\n",
+      "bare_library_first_ms=%.4f bare_module_first_ms=%.4f bare_warm_ms=%.4f "
+      "hit_over_bare=%.3f first_query_loaded_us=%.3f\n",
       bench::median(builds), bench::median(ser), blob.size(), result.cubin.size(),
       bench::median(repeat_ns) / 1e3, hit, bench::median(cache_lazy["store_open_ms"]),
       bench::median(cache_lazy["cache_setup_ms"]),
       bench::median(pieces["key_ms"]) + bench::median(pieces["get_ms"]) +
           bench::median(pieces["deserialize_ms"]) + bench::median(pieces["bind_first_ms"]),
-      bench::median(pieces["bind_first_ms"]), bench::median(pieces["bind_warm_ms"]), bare,
-      bench::median(bare_lazy["bare_warm_ms"]), hit / bare,
+      bench::median(pieces["bind_first_ms"]), bench::median(pieces["bind_warm_ms"]), bare_library,
+      bare_module, bench::median(bare_lazy["bare_warm_ms"]), hit / bare,
       bench::median(cache_lazy["first_query_us"]));
   return 0;
 }

@@ -26,13 +26,10 @@ namespace cccl_cache::algos::detail {
   X(cuDevicePrimaryCtxRelease)            \
   X(cuCtxPushCurrent)                     \
   X(cuCtxPopCurrent)                      \
-  X(cuLibraryLoadData)                    \
-  X(cuLibraryUnload)                      \
-  X(cuLibraryGetKernel)                   \
-  X(cuKernelGetFunction)                  \
-  X(cuFuncIsLoaded)                       \
+  X(cuModuleLoadData)                     \
+  X(cuModuleUnload)                       \
+  X(cuModuleGetFunction)                  \
   X(cuFuncLoad)                           \
-  X(cuFuncGetAttribute)                   \
   X(cuLaunchKernelEx)
 
 struct DriverApi {
@@ -59,7 +56,7 @@ inline const DriverApi& loaded_driver() noexcept { return **driver(); }
 // CUDA_ERROR_NOT_FOUND for a driver lacking an entry point; CUDA_SUCCESS when loaded.
 CUresult driver_load_status() noexcept;
 
-// "cuLibraryLoadData: CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)".
+// "cuModuleLoadData: CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)".
 // Names the code through the driver where it is loaded.
 Error driver_error(const char* what, CUresult rc);
 

@@ -76,42 +76,53 @@ class ScopedCurrentContext {
   bool pushed_ = false;
 };
 
-// A loaded CUlibrary; unloaded on destruction (from every context).
-class Library {
+// A CUmodule loaded into one context (cuModuleLoadData: in a new process about 40%
+// cheaper than the context-independent cuLibraryLoadData, GPU run 8); unloaded on
+// destruction, with its context pushed for the call.
+class Module {
  public:
-  Library() = default;
-  // `image` is a cubin; the driver copies it (the caller may free it afterwards).
-  static Result<Library> load_data(const void* image) {
+  Module() = default;
+  // Loads `image` (a cubin; the driver copies it, the caller may free it afterwards)
+  // into `ctx`, which must be current on this thread.
+  static Result<Module> load_data(CUcontext ctx, const void* image) {
     const auto& api = driver();
     if (!api) return tl::unexpected(api.error());
-    CUlibrary lib = nullptr;
-    if (CUresult rc =
-            (*api)->cuLibraryLoadData(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
-        rc != CUDA_SUCCESS)
-      return tl::unexpected(driver_error("cuLibraryLoadData", rc));
-    return Library(lib);
+    CUmodule mod = nullptr;
+    if (CUresult rc = (*api)->cuModuleLoadData(&mod, image); rc != CUDA_SUCCESS)
+      return tl::unexpected(driver_error("cuModuleLoadData", rc));
+    return Module(ctx, mod);
   }
-  Library(Library&& o) noexcept : lib_(std::exchange(o.lib_, nullptr)) {}
-  Library& operator=(Library&& o) noexcept {
+  Module(Module&& o) noexcept
+      : ctx_(std::exchange(o.ctx_, nullptr)), mod_(std::exchange(o.mod_, nullptr)) {}
+  Module& operator=(Module&& o) noexcept {
     if (this != &o) {
       reset();
-      lib_ = std::exchange(o.lib_, nullptr);
+      ctx_ = std::exchange(o.ctx_, nullptr);
+      mod_ = std::exchange(o.mod_, nullptr);
     }
     return *this;
   }
-  Library(const Library&) = delete;
-  Library& operator=(const Library&) = delete;
-  ~Library() { reset(); }
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+  ~Module() { reset(); }
 
-  CUlibrary get() const noexcept { return lib_; }
+  CUmodule get() const noexcept { return mod_; }
 
  private:
-  explicit Library(CUlibrary lib) : lib_(lib) {}
+  Module(CUcontext ctx, CUmodule mod) : ctx_(ctx), mod_(mod) {}
   void reset() noexcept {
-    if (lib_) loaded_driver().cuLibraryUnload(lib_);
-    lib_ = nullptr;
+    if (mod_) {
+      const auto& cu = loaded_driver();
+      CUcontext popped = nullptr;
+      const bool pushed = cu.cuCtxPushCurrent(ctx_) == CUDA_SUCCESS;
+      cu.cuModuleUnload(mod_);
+      if (pushed) cu.cuCtxPopCurrent(&popped);
+    }
+    mod_ = nullptr;
+    ctx_ = nullptr;
   }
-  CUlibrary lib_ = nullptr;
+  CUcontext ctx_ = nullptr;
+  CUmodule mod_ = nullptr;
 };
 
 }  // namespace cccl_cache::algos::detail

@@ -15,17 +15,14 @@ namespace {
 
 using algos::detail::driver_error;
 
-Result<CUfunction> resolve(const algos::detail::DriverApi& cu, CUlibrary lib,
+Result<CUfunction> resolve(const algos::detail::DriverApi& cu, CUmodule mod,
                            std::string_view name_view) {
   if (name_view.empty())
     return fail(ErrorCode::invalid_argument, "bind: build result has an empty kernel name");
   const std::string name(name_view);  // NUL-terminated for the driver
-  CUkernel kernel = nullptr;
-  if (CUresult rc = cu.cuLibraryGetKernel(&kernel, lib, name.c_str()); rc != CUDA_SUCCESS)
-    return tl::unexpected(driver_error(("cuLibraryGetKernel(" + name + ")").c_str(), rc));
   CUfunction fn = nullptr;
-  if (CUresult rc = cu.cuKernelGetFunction(&fn, kernel); rc != CUDA_SUCCESS)
-    return tl::unexpected(driver_error("cuKernelGetFunction", rc));
+  if (CUresult rc = cu.cuModuleGetFunction(&fn, mod, name.c_str()); rc != CUDA_SUCCESS)
+    return tl::unexpected(driver_error(("cuModuleGetFunction(" + name + ")").c_str(), rc));
   // Under lazy loading (the driver's default) the function's code is loaded on first
   // use: load it now (a no-op when loaded) so that the first call is not the slow one.
   // The launch bounds need no check here: the policy and the cubin come from one
@@ -74,16 +71,16 @@ Result<Executable> bind(const BuildResultView& result, int device) {
   state->context = std::move(*context);
   auto current = algos::detail::ScopedCurrentContext::push(state->context.get());
   if (!current) return tl::unexpected(current.error());
-  auto library = algos::detail::Library::load_data(result.cubin.data());
-  if (!library) return tl::unexpected(library.error());
-  state->library = std::move(*library);
+  auto module = algos::detail::Module::load_data(state->context.get(), result.cubin.data());
+  if (!module) return tl::unexpected(module.error());
+  state->module = std::move(*module);
 
   const int block_threads = static_cast<int>(policy.block_threads);
-  auto block_sort = resolve(cu, state->library.get(), result.block_sort_kernel);
+  auto block_sort = resolve(cu, state->module.get(), result.block_sort_kernel);
   if (!block_sort) return tl::unexpected(block_sort.error());
-  auto partition = resolve(cu, state->library.get(), result.partition_kernel);
+  auto partition = resolve(cu, state->module.get(), result.partition_kernel);
   if (!partition) return tl::unexpected(partition.error());
-  auto merge = resolve(cu, state->library.get(), result.merge_kernel);
+  auto merge = resolve(cu, state->module.get(), result.merge_kernel);
   if (!merge) return tl::unexpected(merge.error());
 
   detail::DispatchParams& p = state->params;

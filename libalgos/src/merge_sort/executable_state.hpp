@@ -8,9 +8,9 @@
 namespace cccl_cache::algos::merge_sort {
 
 struct Executable::State {
-  // Declaration order matters: the library is unloaded before the context is released.
+  // Declaration order matters: the module is unloaded before the context is released.
   algos::detail::PrimaryContext context;
-  algos::detail::Library library;
+  algos::detail::Module module;
   Spec spec;
   int device = -1;
   std::uint32_t cc = 0;

@@ -9,12 +9,11 @@
 #include <algorithm>
 #include <cereal/archives/binary.hpp>
 #include <cstring>
-#include <istream>
 #include <ostream>
 #include <sstream>
-#include <streambuf>
 
 #include "elf.hpp"
+#include "span_archive.hpp"
 
 namespace cccl_cache::algos::merge_sort {
 namespace {
@@ -22,25 +21,10 @@ namespace {
 constexpr char kMagic[4] = {'C', 'C', 'M', 'S'};
 constexpr std::size_t kHeaderSize = 4 + 4 + 8, kTrailerSize = 8;
 
-// Reads straight from the caller's bytes.
-class SpanBuf : public std::streambuf {
- public:
-  explicit SpanBuf(std::span<const std::byte> b) {
-    auto* p = const_cast<char*>(reinterpret_cast<const char*>(b.data()));
-    setg(p, p, p + b.size());
-  }
-  std::size_t left() const { return static_cast<std::size_t>(egptr() - gptr()); }
-  // The next `n` bytes (n <= left()), consumed without copying.
-  const char* take(std::size_t n) {
-    char* p = gptr();
-    setg(eback(), p + n, egptr());
-    return p;
-  }
-};
-
 // The payload's fields in order (serialize.hpp), written from a BuildResult and read
 // into a BuildResultView whose long fields point into the payload.
 struct Wire {
+  using Archive = algos::detail::SpanInputArchive;
   // str, bytes := length:u64 | raw bytes
   template <class Bytes>
   static void put(cereal::BinaryOutputArchive& ar, const Bytes& b) {
@@ -48,15 +32,14 @@ struct Wire {
        cereal::binary_data(const_cast<typename Bytes::value_type*>(b.data()), b.size()));
   }
   // The next length-prefixed field, borrowed in place (never longer than what is left).
-  static std::span<const std::byte> take(cereal::BinaryInputArchive& ar, SpanBuf& in) {
+  static std::span<const std::byte> take(Archive& ar) {
     std::uint64_t n = 0;
     ar(n);
-    if (n > in.left()) throw std::length_error("length field exceeds the remaining payload");
-    const auto* p = reinterpret_cast<const std::byte*>(in.take(static_cast<std::size_t>(n)));
-    return {p, static_cast<std::size_t>(n)};
+    if (n > ar.left()) throw std::length_error("length field exceeds the remaining payload");
+    return ar.take(static_cast<std::size_t>(n));
   }
-  static std::string_view take_str(cereal::BinaryInputArchive& ar, SpanBuf& in) {
-    const auto b = take(ar, in);
+  static std::string_view take_str(Archive& ar) {
+    const auto b = take(ar);
     return {reinterpret_cast<const char*>(b.data()), b.size()};
   }
 
@@ -76,18 +59,18 @@ struct Wire {
        r.policy.merge_vsmem_per_block);
   }
 
-  static void load(cereal::BinaryInputArchive& ar, SpanBuf& in, BuildResultView& v) {
+  static void load(Archive& ar, BuildResultView& v) {
     std::uint8_t key = 0, value = 0, kind = 0, offset = 0;
     ar(key, value, kind);
     auto& s = v.spec;
-    s.comparator.name = take_str(ar, in);
-    s.comparator.source = take_str(ar, in);
+    s.comparator.name = take_str(ar);
+    s.comparator.source = take_str(ar);
     ar(offset, v.cc);
-    v.toolchain = take_str(ar, in);
-    v.cubin = take(ar, in);
-    v.block_sort_kernel = take_str(ar, in);
-    v.partition_kernel = take_str(ar, in);
-    v.merge_kernel = take_str(ar, in);
+    v.toolchain = take_str(ar);
+    v.cubin = take(ar);
+    v.block_sort_kernel = take_str(ar);
+    v.partition_kernel = take_str(ar);
+    v.merge_kernel = take_str(ar);
     ar(v.policy.block_threads, v.policy.items_per_tile, v.policy.block_sort_vsmem_per_block,
        v.policy.merge_vsmem_per_block);
     s.key_type = static_cast<ScalarType>(key);
@@ -183,15 +166,13 @@ Result<BuildResultView> deserialize_view(std::span<const std::byte> bytes,
     return corrupt("checksum mismatch");
   }
   BuildResultView r;
-  SpanBuf buf(payload);
+  algos::detail::SpanInputArchive ar(payload);
   try {
-    std::istream is(&buf);
-    cereal::BinaryInputArchive ar(is);
-    Wire::load(ar, buf, r);
+    Wire::load(ar, r);
   } catch (const std::exception& e) {
     return corrupt(std::string("malformed payload (") + e.what() + ")");
   }
-  if (buf.left() != 0) return corrupt("trailing bytes after the payload");
+  if (ar.left() != 0) return corrupt("trailing bytes after the payload");
   if (auto ok = check(r, expected_cc); !ok) return tl::unexpected(ok.error());
   return r;
 }

@@ -12,7 +12,7 @@
 
 namespace cccl_cache::algos::merge_sort {
 
-// Move-only. Holds the loaded library, the per-device functions and every device
+// Move-only. Holds the loaded module, the per-device functions and every device
 // fact its calls need, all fixed at bind time: a call makes no device, context,
 // attribute or store query and allocates nothing. Calls are thread-safe (const).
 // The bound device's primary context must be current on the calling thread (as after
