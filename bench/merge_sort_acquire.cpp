@@ -9,6 +9,8 @@
 //   driver's default lazy loading and with CUDA_MODULE_LOADING=EAGER, and bind's
 //   driver calls one by one (anatomy).
 // Usage: merge_sort_acquire [children_per_mode]   (children: --child MODE DIR)
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -83,8 +85,9 @@ double bare_load(const std::vector<char>& cubin, const std::vector<std::string>&
 
 // bind's driver calls, made one by one with the driver linked directly and timed per
 // kind (summed over the three kernels): where does a first bind spend its time beyond
-// the bare load? Runs first in its process, like bare_load.
-void bind_anatomy(const std::vector<char>& cubin, const std::vector<std::string>& names,
+// the bare load? Runs first in its process, like bare_load. `image` is the cubin, on
+// the heap or in a file mapping (as a store hit hands it over from LMDB's map).
+void bind_anatomy(const void* image, const std::vector<std::string>& names,
                   std::map<std::string, double>& out) {
   auto step = [&out](const char* key, auto&& call) {
     const auto t0 = Clock::now();
@@ -94,25 +97,25 @@ void bind_anatomy(const std::vector<char>& cubin, const std::vector<std::string>
   const auto all0 = Clock::now();
   CUdevice dev = 0;
   CUcontext ctx = nullptr, popped = nullptr;
-  CUlibrary lib = nullptr;
-  step("device_get", [&] { return cuDeviceGet(&dev, 0); });
+  CUmodule mod = nullptr;
+  int count = 0, major = 0, minor = 0;
+  step("device_queries", [&] {  // what device_cc does
+    CUresult rc = cuInit(0);
+    if (rc == CUDA_SUCCESS) rc = cuDeviceGetCount(&count);
+    if (rc == CUDA_SUCCESS) rc = cuDeviceGet(&dev, 0);
+    if (rc == CUDA_SUCCESS)
+      rc = cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+    if (rc == CUDA_SUCCESS)
+      rc = cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+    return rc;
+  });
   step("retain", [&] { return cuDevicePrimaryCtxRetain(&ctx, dev); });
   step("push", [&] { return cuCtxPushCurrent(ctx); });
-  step("load", [&] {
-    return cuLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
-  });
+  step("load", [&] { return cuModuleLoadData(&mod, image); });
   for (const auto& name : names) {
-    CUkernel kernel = nullptr;
     CUfunction fn = nullptr;
-    CUfunctionLoadingState state{};
-    int threads = 0;
-    step("get_kernel", [&] { return cuLibraryGetKernel(&kernel, lib, name.c_str()); });
-    step("get_function", [&] { return cuKernelGetFunction(&fn, kernel); });
-    step("is_loaded", [&] { return cuFuncIsLoaded(&state, fn); });
+    step("get_function", [&] { return cuModuleGetFunction(&fn, mod, name.c_str()); });
     step("func_load", [&] { return cuFuncLoad(fn); });
-    step("attribute", [&] {
-      return cuFuncGetAttribute(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
-    });
   }
   step("pop", [&] { return cuCtxPopCurrent(&popped); });
   out["anat_total_ms"] = ms_since(all0);
@@ -147,10 +150,20 @@ int child(const std::string& mode, const fs::path& dir) {
     std::vector<std::string> names;
     for (std::string line; std::getline(names_in, line);)
       if (!line.empty()) names.push_back(line);
-    if (mode == "anatomy" || mode == "bare_module") {
-      if (mode == "anatomy")
-        bind_anatomy(cubin, names, out);
-      else
+    if (mode == "anatomy" || mode == "anatomy_mmap" || mode == "bare_module") {
+      if (mode == "anatomy") {
+        bind_anatomy(cubin.data(), names, out);
+      } else if (mode == "anatomy_mmap") {
+        const int fd = ::open((dir / "cubin.bin").c_str(), O_RDONLY);
+        void* map = fd < 0 ? MAP_FAILED : ::mmap(nullptr, cubin.size(), PROT_READ, MAP_SHARED, fd, 0);
+        if (map == MAP_FAILED) bench::die("mmap cubin.bin");
+        std::uint64_t sum = 0;  // touch every page first, as the checksum does on a hit
+        for (std::size_t o = 0; o < cubin.size(); o += 4096) sum += static_cast<const char*>(map)[o];
+        out["touch"] = static_cast<double>(sum % 2);
+        bind_anatomy(map, names, out);
+        ::munmap(map, cubin.size());
+        ::close(fd);
+      } else
         out["bare_module_first_ms"] = bare_module_load(cubin, names);
       std::printf("CHILD");
       for (const auto& [k, v] : out) std::printf(" %s=%.6f", k.c_str(), v);
@@ -194,8 +207,14 @@ int child(const std::string& mode, const fs::path& dir) {
         auto view = ms::deserialize_view(payload, cc);
         out["deserialize_ms"] = ms_since(t1);
         if (!view) bench::die(view.error().describe());
+        std::optional<ms::BuildResult> owned;  // pieces_heap: the cubin copied out first
+        if (mode == "pieces_heap") {
+          t1 = Clock::now();
+          owned.emplace(ms::to_owned(*view));
+          out["copy_ms"] = ms_since(t1);
+        }
         t1 = Clock::now();
-        auto bound = ms::bind(*view, 0);  // the cubin goes from the map to the driver
+        auto bound = owned ? ms::bind(*owned, 0) : ms::bind(*view, 0);  // from the map by default
         out["bind_first_ms"] = ms_since(t1);
         if (!bound) bench::die(bound.error().describe());
         exe.emplace(std::move(*bound));
@@ -287,18 +306,22 @@ int main(int argc, char** argv) {
   store.reset();  // children open it themselves
 
   std::map<std::string, std::vector<double>> cache_lazy, pieces, bare_lazy, cache_eager,
-      bare_eager, anatomy, bare_module;
+      bare_eager, anatomy, anatomy_mmap, bare_module, pieces_heap;
   for (int round = 0; round < per_mode; ++round) {  // interleaved, one child of each mode per round
     for (auto& [k, v] : run_children("cache", false, dir, 1))
       cache_lazy[k].insert(cache_lazy[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("pieces", false, dir, 1))
       pieces[k].insert(pieces[k].end(), v.begin(), v.end());
+    for (auto& [k, v] : run_children("pieces_heap", false, dir, 1))
+      pieces_heap[k].insert(pieces_heap[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("bare", false, dir, 1))
       bare_lazy[k].insert(bare_lazy[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("bare_module", false, dir, 1))
       bare_module[k].insert(bare_module[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("anatomy", false, dir, 1))
       anatomy[k].insert(anatomy[k].end(), v.begin(), v.end());
+    for (auto& [k, v] : run_children("anatomy_mmap", false, dir, 1))
+      anatomy_mmap[k].insert(anatomy_mmap[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("cache", true, dir, 1))
       cache_eager[k].insert(cache_eager[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("bare", true, dir, 1))
@@ -327,6 +350,10 @@ int main(int argc, char** argv) {
   bench::print_percentiles("  pieces: store get_with (verify, no copy)", pieces["get_ms"], "ms");
   bench::print_percentiles("  pieces: deserialize_view", pieces["deserialize_ms"], "ms");
   bench::print_percentiles("  pieces: bind from the view, first", pieces["bind_first_ms"], "ms");
+  bench::print_percentiles("  pieces: copy the cubin out (heap variant)", pieces_heap["copy_ms"],
+                           "ms");
+  bench::print_percentiles("  pieces: bind from the heap copy, first",
+                           pieces_heap["bind_first_ms"], "ms");
   bench::print_percentiles("  pieces: bind, warm (median of 10)", pieces["bind_warm_ms"], "ms");
   bench::print_percentiles("  bare driver load+resolve, first, lazy", bare_lazy["bare_first_ms"],
                            "ms");
@@ -340,6 +367,9 @@ int main(int argc, char** argv) {
                            "ms");
   for (const auto& [k, v] : anatomy)
     bench::print_percentiles(("  bind anatomy (driver direct): " + k).c_str(), v, "ms");
+  for (const auto& [k, v] : anatomy_mmap)
+    if (k != "touch")
+      bench::print_percentiles(("  bind anatomy, cubin in a file map: " + k).c_str(), v, "ms");
   bench::print_percentiles("  first query after acquisition", cache_lazy["first_query_us"], "us");
   bench::print_percentiles("  first sort call (2,048 keys, incl. sync)",
                            cache_lazy["first_sort_ms"], "ms");
