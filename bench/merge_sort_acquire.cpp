@@ -9,8 +9,6 @@
 //   driver's default lazy loading and with CUDA_MODULE_LOADING=EAGER, and bind's
 //   driver calls one by one (anatomy).
 // Usage: merge_sort_acquire [children_per_mode]   (children: --child MODE DIR)
-#include <fcntl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -85,8 +83,8 @@ double bare_load(const std::vector<char>& cubin, const std::vector<std::string>&
 
 // bind's driver calls, made one by one with the driver linked directly and timed per
 // kind (summed over the three kernels): where does a first bind spend its time beyond
-// the bare load? Runs first in its process, like bare_load. `image` is the cubin, on
-// the heap or in a file mapping (as a store hit hands it over from LMDB's map).
+// the bare load? Runs first in its process, like bare_load. (Whether the cubin lies on
+// the heap or in LMDB's map makes no difference: pieces vs pieces_heap, run 10.)
 void bind_anatomy(const void* image, const std::vector<std::string>& names,
                   std::map<std::string, double>& out) {
   auto step = [&out](const char* key, auto&& call) {
@@ -150,20 +148,10 @@ int child(const std::string& mode, const fs::path& dir) {
     std::vector<std::string> names;
     for (std::string line; std::getline(names_in, line);)
       if (!line.empty()) names.push_back(line);
-    if (mode == "anatomy" || mode == "anatomy_mmap" || mode == "bare_module") {
-      if (mode == "anatomy") {
+    if (mode == "anatomy" || mode == "bare_module") {
+      if (mode == "anatomy")
         bind_anatomy(cubin.data(), names, out);
-      } else if (mode == "anatomy_mmap") {
-        const int fd = ::open((dir / "cubin.bin").c_str(), O_RDONLY);
-        void* map = fd < 0 ? MAP_FAILED : ::mmap(nullptr, cubin.size(), PROT_READ, MAP_SHARED, fd, 0);
-        if (map == MAP_FAILED) bench::die("mmap cubin.bin");
-        std::uint64_t sum = 0;  // touch every page first, as the checksum does on a hit
-        for (std::size_t o = 0; o < cubin.size(); o += 4096) sum += static_cast<const char*>(map)[o];
-        out["touch"] = static_cast<double>(sum % 2);
-        bind_anatomy(map, names, out);
-        ::munmap(map, cubin.size());
-        ::close(fd);
-      } else
+      else
         out["bare_module_first_ms"] = bare_module_load(cubin, names);
       std::printf("CHILD");
       for (const auto& [k, v] : out) std::printf(" %s=%.6f", k.c_str(), v);
@@ -306,7 +294,7 @@ int main(int argc, char** argv) {
   store.reset();  // children open it themselves
 
   std::map<std::string, std::vector<double>> cache_lazy, pieces, bare_lazy, cache_eager,
-      bare_eager, anatomy, anatomy_mmap, bare_module, pieces_heap;
+      bare_eager, anatomy, bare_module, pieces_heap;
   for (int round = 0; round < per_mode; ++round) {  // interleaved, one child of each mode per round
     for (auto& [k, v] : run_children("cache", false, dir, 1))
       cache_lazy[k].insert(cache_lazy[k].end(), v.begin(), v.end());
@@ -320,8 +308,6 @@ int main(int argc, char** argv) {
       bare_module[k].insert(bare_module[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("anatomy", false, dir, 1))
       anatomy[k].insert(anatomy[k].end(), v.begin(), v.end());
-    for (auto& [k, v] : run_children("anatomy_mmap", false, dir, 1))
-      anatomy_mmap[k].insert(anatomy_mmap[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("cache", true, dir, 1))
       cache_eager[k].insert(cache_eager[k].end(), v.begin(), v.end());
     for (auto& [k, v] : run_children("bare", true, dir, 1))
@@ -367,9 +353,6 @@ int main(int argc, char** argv) {
                            "ms");
   for (const auto& [k, v] : anatomy)
     bench::print_percentiles(("  bind anatomy (driver direct): " + k).c_str(), v, "ms");
-  for (const auto& [k, v] : anatomy_mmap)
-    if (k != "touch")
-      bench::print_percentiles(("  bind anatomy, cubin in a file map: " + k).c_str(), v, "ms");
   bench::print_percentiles("  first query after acquisition", cache_lazy["first_query_us"], "us");
   bench::print_percentiles("  first sort call (2,048 keys, incl. sync)",
                            cache_lazy["first_sort_ms"], "ms");
