@@ -228,13 +228,11 @@ int child(const std::string& mode, const fs::path& dir) {
   return 0;
 }
 
-std::map<std::string, std::vector<double>> run_children(const std::string& mode, bool eager,
-                                                        const fs::path& dir, int count) {
-  std::map<std::string, std::vector<double>> all;
-  for (int i = 0; i < count; ++i)
-    bench::run_self_child(eager ? "CUDA_MODULE_LOADING=EAGER " : "CUDA_MODULE_LOADING=LAZY ",
-                          mode + " '" + dir.string() + "'", all);
-  return all;
+// One new process of `mode`; its values are appended to `into`.
+void run_child(const std::string& mode, bool eager, const fs::path& dir,
+               std::map<std::string, std::vector<double>>& into) {
+  bench::run_self_child(eager ? "CUDA_MODULE_LOADING=EAGER " : "CUDA_MODULE_LOADING=LAZY ",
+                        mode + " '" + dir.string() + "'", into);
 }
 
 }  // namespace
@@ -296,22 +294,14 @@ int main(int argc, char** argv) {
   std::map<std::string, std::vector<double>> cache_lazy, pieces, bare_lazy, cache_eager,
       bare_eager, anatomy, bare_module, pieces_heap;
   for (int round = 0; round < per_mode; ++round) {  // interleaved, one child of each mode per round
-    for (auto& [k, v] : run_children("cache", false, dir, 1))
-      cache_lazy[k].insert(cache_lazy[k].end(), v.begin(), v.end());
-    for (auto& [k, v] : run_children("pieces", false, dir, 1))
-      pieces[k].insert(pieces[k].end(), v.begin(), v.end());
-    for (auto& [k, v] : run_children("pieces_heap", false, dir, 1))
-      pieces_heap[k].insert(pieces_heap[k].end(), v.begin(), v.end());
-    for (auto& [k, v] : run_children("bare", false, dir, 1))
-      bare_lazy[k].insert(bare_lazy[k].end(), v.begin(), v.end());
-    for (auto& [k, v] : run_children("bare_module", false, dir, 1))
-      bare_module[k].insert(bare_module[k].end(), v.begin(), v.end());
-    for (auto& [k, v] : run_children("anatomy", false, dir, 1))
-      anatomy[k].insert(anatomy[k].end(), v.begin(), v.end());
-    for (auto& [k, v] : run_children("cache", true, dir, 1))
-      cache_eager[k].insert(cache_eager[k].end(), v.begin(), v.end());
-    for (auto& [k, v] : run_children("bare", true, dir, 1))
-      bare_eager[k].insert(bare_eager[k].end(), v.begin(), v.end());
+    run_child("cache", false, dir, cache_lazy);
+    run_child("pieces", false, dir, pieces);
+    run_child("pieces_heap", false, dir, pieces_heap);
+    run_child("bare", false, dir, bare_lazy);
+    run_child("bare_module", false, dir, bare_module);
+    run_child("anatomy", false, dir, anatomy);
+    run_child("cache", true, dir, cache_eager);
+    run_child("bare", true, dir, bare_eager);
   }
 
   std::printf("acquisition of a float32 merge sort on sm_%d; cubin %zu bytes, blob %zu bytes\n", cc,
