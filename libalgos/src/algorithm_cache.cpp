@@ -144,8 +144,8 @@ struct AlgorithmCache::Impl {
   }
 
   // Single-flight: the first caller for `key` does the work, later ones wait for it.
-  std::shared_ptr<const Obtained> obtain(const ms::Spec& spec, std::uint32_t cc) {
-    const CacheKey key = ms::cache_key(spec, cc);
+  std::shared_ptr<const Obtained> obtain(const ms::Spec& spec, std::uint32_t cc,
+                                         const CacheKey& key) {
     std::promise<std::shared_ptr<const Obtained>> promise;
     {
       std::unique_lock lock(flight_mutex);
@@ -190,9 +190,10 @@ Result<std::shared_ptr<const ms::Executable>> AlgorithmCache::merge_sort(const m
   if (auto valid = ms::validate(spec); !valid) return tl::unexpected(valid.error());
   auto cc = impl_->cc_of(device);
   if (!cc) return tl::unexpected(cc.error());
-  auto exe = impl_->bind_stored(spec, *cc, ms::cache_key(spec, *cc), device);
+  const CacheKey key = ms::cache_key(spec, *cc);
+  auto exe = impl_->bind_stored(spec, *cc, key, device);
   if (!exe) {
-    auto obtained = impl_->obtain(spec, *cc);
+    auto obtained = impl_->obtain(spec, *cc, key);
     if (!obtained->result) return tl::unexpected(obtained->result.error());
     exe.emplace(ms::bind(*obtained->result, device));
   }
@@ -206,7 +207,7 @@ Result<std::shared_ptr<const ms::Executable>> AlgorithmCache::merge_sort(const m
 
 Result<bool> AlgorithmCache::prewarm_merge_sort(const ms::Spec& spec, std::uint32_t cc) {
   if (auto valid = ms::validate(spec); !valid) return tl::unexpected(valid.error());
-  auto obtained = impl_->obtain(spec, cc);
+  auto obtained = impl_->obtain(spec, cc, ms::cache_key(spec, cc));
   if (!obtained->result) return tl::unexpected(obtained->result.error());
   return obtained->built;
 }
