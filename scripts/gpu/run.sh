@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Run THERE (the GPU machine), from the repository root, after scripts/gpu/prepare.sh
 # and with .devcarry carried: the GPU tests and the merge-sort benchmarks. Logs go to
-# $OUT (at most 6 files). Parts: CCCL_CACHE_GPU_PARTS (default
-# "env tests query acquire sort demo"). Never touches the user's cache: every store
+# $OUT (one file per part). Parts: CCCL_CACHE_GPU_PARTS (default
+# "env tests query acquire sort demo"; also "ab": sort time of ours, CUB and nvcc's own
+# cubin of our generated source, bench/codegen_ab.sh). Never touches the user's cache: every store
 # lives under a fresh temporary directory.
 set -u -o pipefail
 cd "$(dirname "$0")/../.."
