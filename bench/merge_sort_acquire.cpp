@@ -395,6 +395,8 @@ int main(int argc, char** argv) {
                            pieces["second_deserialize_ms"], "ms");
   bench::print_percentiles("  pieces, second spec: bind from the view",
                            pieces["second_bind_first_ms"], "ms");
+  bench::print_percentiles("  pieces_heap, second spec: bind from a heap copy",
+                           pieces_heap["second_bind_first_ms"], "ms");
   bench::print_percentiles("  pieces: bind, warm (median of 10)", pieces["bind_warm_ms"], "ms");
   bench::print_percentiles("  bare driver load+resolve, first, lazy", bare_lazy["bare_first_ms"],
                            "ms");
