@@ -15,7 +15,7 @@ struct Toolchain {
   std::uint32_t cccl_version = 0;   // CCCL_VERSION of the headers compiled against (3000001)
   int nvrtc_major = 0, nvrtc_minor = 0;  // nvrtcVersion() at run time
   int nvjitlink_major = 0, nvjitlink_minor = 0;
-  std::string compile_options;      // the NVRTC options common to every build, joined by ' '
+  std::string compile_options;      // NVRTC's and nvJitLink's options common to every build
   std::uint32_t build_format_version = kBuildFormatVersion;
 
   // "cccl-3.0.1 nvrtc-13.0 nvjitlink-13.0 fmt-1 opts-<8 hex digits of XXH3 of the options>"
