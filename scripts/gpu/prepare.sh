@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 build=${CCCL_CACHE_GPU_BUILD_DIR:-build-gpu}
 src=${build}-src
 targets=(test_algos_executable_gpu test_algos_temp_storage bench_merge_sort_query bench_merge_sort_acquire
-         bench_merge_sort_vs_cub cccl-cache-demo)
+         bench_merge_sort_vs_cub bench_merge_sort_hit_anatomy cccl-cache-demo)
 export PATH="/usr/local/cuda/bin:$PATH"
 # Build exactly the committed tree (HEAD), not the working tree others are editing:
 # a snapshot in $src, where only files whose content changed are rewritten (so that

@@ -3,7 +3,8 @@
 # and with .devcarry carried: the GPU tests and the merge-sort benchmarks. Logs go to
 # $OUT (one file per part). Parts: CCCL_CACHE_GPU_PARTS (default
 # "env tests query acquire sort demo"; also "ab": sort time of ours, CUB and nvcc's own
-# cubin of our generated source, bench/codegen_ab.sh). Never touches the user's cache: every store
+# cubin of our generated source, bench/codegen_ab.sh; "hit": where a store hit spends what the
+# bare load does not, bench_merge_sort_hit_anatomy). Never touches the user's cache: every store
 # lives under a fresh temporary directory.
 set -u -o pipefail
 cd "$(dirname "$0")/../.."
@@ -43,6 +44,7 @@ for p in $parts; do
     tests) part tests 170 "$bin/test_algos_executable_gpu" ;;
     query) part query 40 "$bin/bench_merge_sort_query" 101 20000 ;;
     acquire) part acquire 150 "$bin/bench_merge_sort_acquire" 16 ;;
+    hit) part hit 150 "$bin/bench_merge_sort_hit_anatomy" 16 ;;
     sort) part sort 140 "$bin/bench_merge_sort_vs_cub" 28 ;;
     ab)
       part ab 300 "$bin/bench_merge_sort_vs_cub" 26 --alt nvcc .devcarry/ab/keys.nvcc.cubin \
@@ -53,12 +55,13 @@ for p in $parts; do
 done
 
 echo "================ summary"
-for f in tests query acquire sort ab demo; do
+for f in tests query acquire hit sort ab demo; do
   [[ -f "$OUT/$f.log" ]] || continue
   echo "--- $f"
   case $f in
     tests) grep -E '^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|Failure' "$OUT/$f.log" | tail -20 ;;
     sort|ab) grep -E '^RESULT|^Method|^codegen' "$OUT/$f.log" | cut -c1-160 ;;
+    hit) grep -E '^RESULT' "$OUT/$f.log" | tr ' ' '\n' ;;
     *) grep -vE '^\[' "$OUT/$f.log" | tail -32 ;;
   esac
 done

@@ -1,0 +1,236 @@
+// Diagnostic for benchmark 2's open goal (store hit within 1.1x of the bare driver
+// load): where does a store hit spend what the bare load does not? Each child is a
+// new process (device 0's primary context current, like merge_sort_acquire's) doing
+// one thing; every timed step also reports its page faults and context switches
+// (getrusage), so that time spent faulting in fresh memory shows as such.
+//   bare          cuModuleLoadData + resolve (module API) of cubin 1, kept loaded,
+//                 then of cubin 2 (another spec) with cubin 1 still loaded
+//   bare_unload   the same, but cubin 1 unloaded before cubin 2 (acquire's bare_module)
+//   bare_setup    bare, after the store's open and AlgorithmCache's set-up
+//   bind_file     ms::bind of both from blobs read from files (heap, no store)
+//   pieces        open, set-up, then key, get_with, deserialize_view, bind of both
+//   cache         open, set-up, then AlgorithmCache::merge_sort of both
+//   *_warmheap    bare / pieces after 8 MiB of heap was touched and freed (kept by
+//                 malloc): do the driver's host allocations fault in fresh pages?
+// Usage: merge_sort_hit_anatomy [children_per_mode]   (children: --child MODE DIR)
+#include <malloc.h>
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cccl_cache/algos/algorithm_cache.hpp"
+#include "cccl_cache/algos/merge_sort/build.hpp"
+#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "merge_sort_bench_util.hpp"
+
+namespace ms = cccl_cache::algos::merge_sort;
+namespace fs = std::filesystem;
+using bench::Clock;
+
+namespace {
+
+using Out = std::map<std::string, double>;
+
+// Times `fn` under `key`: key_ms, key_flt (minor + major faults), key_csw (voluntary
+// + involuntary context switches).
+template <class Fn>
+void timed(Out& out, const std::string& key, Fn&& fn) {
+  rusage r0{}, r1{};
+  getrusage(RUSAGE_SELF, &r0);
+  const auto t0 = Clock::now();
+  fn();
+  const double ns = bench::ns_since(t0);
+  getrusage(RUSAGE_SELF, &r1);
+  out[key + "_ms"] = ns / 1e6;
+  out[key + "_flt"] = static_cast<double>((r1.ru_minflt - r0.ru_minflt) + (r1.ru_majflt - r0.ru_majflt));
+  out[key + "_csw"] = static_cast<double>((r1.ru_nvcsw - r0.ru_nvcsw) + (r1.ru_nivcsw - r0.ru_nivcsw));
+}
+
+std::vector<char> read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::string> read_lines(const fs::path& p) {
+  std::ifstream in(p);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+// The bare driver cost: load + resolve + cuFuncLoad of every kernel (module API).
+CUmodule bare_load(const std::vector<char>& cubin, const std::vector<std::string>& names) {
+  CUmodule mod = nullptr;
+  bench::check_cu(cuModuleLoadData(&mod, cubin.data()), "cuModuleLoadData");
+  for (const auto& name : names) {
+    CUfunction fn = nullptr;
+    bench::check_cu(cuModuleGetFunction(&fn, mod, name.c_str()), "cuModuleGetFunction");
+    bench::check_cu(cuFuncLoad(fn), "cuFuncLoad");
+  }
+  return mod;
+}
+
+ms::Spec spec_of(int which) {
+  ms::Spec s;
+  if (which == 2) s.comparator = cccl_cache::algos::Comparator::greater();
+  return s;
+}
+
+void warm_heap() {
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);  // from the heap, not a mapping of its own
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);  // and kept after free
+  const std::size_t n = 8u << 20;
+  char* p = static_cast<char*>(std::malloc(n));
+  if (!p) bench::die("malloc");
+  std::memset(p, 1, n);
+  std::free(p);
+}
+
+int child(std::string mode, const fs::path& dir) {
+  Out out;
+  int device_cc = 0;
+  bench::gpu_context(&device_cc);
+  const auto cc = static_cast<std::uint32_t>(device_cc);
+  const bool warm = mode.ends_with("_warmheap");
+  if (warm) {
+    mode.resize(mode.size() - std::strlen("_warmheap"));
+    warm_heap();
+  }
+  if (mode == "bare" || mode == "bare_unload" || mode == "bare_setup") {
+    std::shared_ptr<cccl_cache::Store> store;
+    std::optional<cccl_cache::algos::AlgorithmCache> setup;
+    if (mode == "bare_setup") {
+      store = bench::open_store(dir / "store");
+      setup.emplace(store);
+    }
+    const auto cubin1 = read_file(dir / "cubin1.bin"), cubin2 = read_file(dir / "cubin2.bin");
+    const auto names1 = read_lines(dir / "kernels1.txt"), names2 = read_lines(dir / "kernels2.txt");
+    CUmodule m1 = nullptr, m2 = nullptr;
+    timed(out, "first", [&] { m1 = bare_load(cubin1, names1); });
+    if (mode == "bare_unload") {
+      cuModuleUnload(m1);
+      m1 = nullptr;
+    }
+    timed(out, "second", [&] { m2 = bare_load(cubin2, names2); });
+    if (m1) cuModuleUnload(m1);
+    cuModuleUnload(m2);
+  } else if (mode == "bind_file") {
+    const auto blob1 = read_file(dir / "blob1.bin"), blob2 = read_file(dir / "blob2.bin");
+    std::optional<ms::Executable> e1, e2;
+    for (int which : {1, 2}) {
+      const auto& blob = which == 1 ? blob1 : blob2;
+      auto view = ms::deserialize_view(std::as_bytes(std::span(blob)), cc);
+      if (!view) bench::die(view.error().describe());
+      timed(out, which == 1 ? "first" : "second", [&] {
+        auto bound = ms::bind(*view, 0);
+        if (!bound) bench::die(bound.error().describe());
+        (which == 1 ? e1 : e2).emplace(std::move(*bound));
+      });
+    }
+  } else if (mode == "pieces" || mode == "cache") {
+    std::shared_ptr<cccl_cache::Store> store;
+    timed(out, "open", [&] { store = bench::open_store(dir / "store"); });
+    std::optional<cccl_cache::algos::AlgorithmCache> cache;
+    timed(out, "setup", [&] { cache.emplace(store); });
+    std::vector<ms::Executable> kept;
+    std::vector<std::shared_ptr<const ms::Executable>> kept_shared;
+    for (int which : {1, 2}) {
+      const std::string prefix = which == 1 ? "first" : "second";
+      const ms::Spec spec = spec_of(which);
+      if (mode == "cache") {
+        timed(out, prefix, [&] {
+          auto exe = cache->merge_sort(spec, 0);
+          if (!exe) bench::die(exe.error().describe());
+          kept_shared.push_back(*exe);
+        });
+        continue;
+      }
+      timed(out, prefix, [&] {  // the whole hit; its steps timed inside
+        cccl_cache::CacheKey key;
+        timed(out, prefix + "_key", [&] { key = ms::cache_key(spec, cc); });
+        const auto get0 = Clock::now();
+        auto hit = store->get_with(key, [&](const cccl_cache::EntryMeta&,
+                                            std::span<const std::byte> payload) {
+          out[prefix + "_get_ms"] = bench::ns_since(get0) / 1e6;  // found and verified
+          std::optional<ms::BuildResultView> view;
+          timed(out, prefix + "_deserialize", [&] {
+            auto v = ms::deserialize_view(payload, cc);
+            if (!v) bench::die(v.error().describe());
+            view.emplace(*v);
+          });
+          timed(out, prefix + "_bind", [&] {
+            auto bound = ms::bind(*view, 0);
+            if (!bound) bench::die(bound.error().describe());
+            kept.push_back(std::move(*bound));
+          });
+        });
+        if (!hit || !*hit) bench::die("child: store miss");
+      });
+    }
+  } else {
+    bench::die("unknown mode " + mode);
+  }
+  std::printf("CHILD");
+  for (const auto& [k, v] : out) std::printf(" %s=%.6f", k.c_str(), v);
+  std::printf("\n");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 4 && std::string(argv[1]) == "--child") return child(argv[2], argv[3]);
+  const int per_mode = argc > 1 ? std::atoi(argv[1]) : 8;
+  int cc = 0;
+  bench::gpu_context(&cc);
+  const fs::path dir = bench::bench_dir("hit_anatomy");
+  {
+    auto store = bench::open_store(dir / "store");
+    cccl_cache::algos::AlgorithmCache cache(store);
+    for (int which : {1, 2}) {
+      if (auto built = cache.prewarm_merge_sort(spec_of(which), static_cast<std::uint32_t>(cc));
+          !built)
+        bench::die(built.error().describe());
+      auto entry = store->get(ms::cache_key(spec_of(which), static_cast<std::uint32_t>(cc)));
+      if (!entry || !*entry) bench::die("the spec is not in the store");
+      const auto& payload = (*entry)->payload;
+      std::ofstream(dir / ("blob" + std::to_string(which) + ".bin"), std::ios::binary)
+          .write(reinterpret_cast<const char*>(payload.data()),
+                 static_cast<std::streamsize>(payload.size()));
+      auto r = ms::deserialize(payload, static_cast<std::uint32_t>(cc));
+      if (!r) bench::die(r.error().describe());
+      std::ofstream(dir / ("cubin" + std::to_string(which) + ".bin"), std::ios::binary)
+          .write(reinterpret_cast<const char*>(r->cubin.data()),
+                 static_cast<std::streamsize>(r->cubin.size()));
+      std::ofstream(dir / ("kernels" + std::to_string(which) + ".txt"))
+          << r->block_sort_kernel << "\n" << r->partition_kernel << "\n" << r->merge_kernel << "\n";
+    }
+  }
+  const std::vector<std::string> modes = {"bare",      "bare_unload",   "bare_setup",
+                                          "bind_file", "pieces",        "cache",
+                                          "bare_warmheap", "pieces_warmheap"};
+  std::map<std::string, std::map<std::string, std::vector<double>>> all;
+  for (int round = 0; round < per_mode; ++round)  // interleaved: one child of each mode per round
+    for (const auto& mode : modes)
+      bench::run_self_child("CUDA_MODULE_LOADING=LAZY ", mode + " '" + dir.string() + "'",
+                            all[mode]);
+  std::printf("store hit anatomy, sm_%d, %d new processes per mode, interleaved\n", cc, per_mode);
+  std::printf("(_ms: time, _flt: page faults, _csw: context switches, each over the step)\n");
+  for (const auto& mode : modes)
+    for (const auto& [k, v] : all[mode])
+      bench::print_percentiles((mode + ": " + k).c_str(), v, "");
+  std::printf("RESULT");
+  for (const auto& mode : modes)
+    for (const char* k : {"first_ms", "second_ms", "first_flt", "second_flt"})
+      if (all[mode].count(k)) std::printf(" %s.%s=%.4f", mode.c_str(), k, bench::median(all[mode][k]));
+  std::printf("\n");
+  return 0;
+}
