@@ -6,14 +6,18 @@
 //   bare          cuModuleLoadData + resolve (module API) of cubin 1, kept loaded,
 //                 then of cubin 2 (another spec) with cubin 1 still loaded
 //   bare_unload   the same, but cubin 1 unloaded before cubin 2 (acquire's bare_module)
-//   bare_setup    bare, after the store's open and AlgorithmCache's set-up
-//   bind_file     ms::bind of both from blobs read from files (heap, no store)
+//   bare_push     bare, with the primary context retained and pushed again (as bind does)
+//   bare_map      bare, of the cubin as it lies in the store's map (inside get_with)
+//   bind_file     ms::bind of both from blobs read from files (heap, no store); its
+//                 first bind also loads libalgos' driver table
+//   bind_ready    the same with the driver table loaded before
+//   bind_traced   bind_ready with every driver call bind makes timed (the table's
+//                 entries wrapped): _drv_<call>_ms, and _own_ms, bind minus its calls
 //   pieces        open, set-up, then key, get_with, deserialize_view, bind of both
-//   cache         open, set-up, then AlgorithmCache::merge_sort of both
-//   *_warmheap    bare / pieces after 8 MiB of heap was touched and freed (kept by
-//                 malloc): do the driver's host allocations fault in fresh pages?
+// (Run 19 also had bare_setup, cache and *_warmheap modes: bare after the store's open
+// and AlgorithmCache's set-up, AlgorithmCache::merge_sort, and both after 8 MiB of heap
+// was touched and freed; none differed from bare or pieces.)
 // Usage: merge_sort_hit_anatomy [children_per_mode]   (children: --child MODE DIR)
-#include <malloc.h>
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -28,6 +32,7 @@
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
 #include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cuda_driver.hpp"  // private: bind_traced wraps the table
 #include "merge_sort_bench_util.hpp"
 
 namespace ms = cccl_cache::algos::merge_sort;
@@ -66,6 +71,58 @@ std::vector<std::string> read_lines(const fs::path& p) {
   return lines;
 }
 
+// bind_traced: every driver call bind makes, timed. The table is libalgos' own
+// (written once at its load, plain data), so its entries can be swapped for wrappers.
+enum Call { kInit, kCount, kDeviceGet, kAttribute, kRetain, kPush, kPop, kLoad, kGetFunction,
+            kFuncLoad, kCalls };
+const char* const kCallNames[kCalls] = {"init",  "device_count", "device_get", "attribute",
+                                        "retain", "push", "pop", "load", "get_function",
+                                        "func_load"};
+void* g_original[kCalls];
+double g_call_ns[kCalls];
+
+template <int Id, typename... A>
+CUresult traced(A... args) {
+  const auto t0 = Clock::now();
+  const CUresult rc = reinterpret_cast<CUresult (*)(A...)>(g_original[Id])(args...);
+  g_call_ns[Id] += bench::ns_since(t0);
+  return rc;
+}
+
+template <int Id, typename... A>
+void wrap(CUresult (*&slot)(A...)) {
+  g_original[Id] = reinterpret_cast<void*>(slot);
+  slot = &traced<Id, A...>;
+}
+
+void trace_driver() {
+  const auto& api = cccl_cache::algos::detail::driver();
+  if (!api) bench::die(api.error().describe());
+  auto& t = const_cast<cccl_cache::algos::detail::DriverApi&>(**api);
+  wrap<kInit>(t.cuInit);
+  wrap<kCount>(t.cuDeviceGetCount);
+  wrap<kDeviceGet>(t.cuDeviceGet);
+  wrap<kAttribute>(t.cuDeviceGetAttribute);
+  wrap<kRetain>(t.cuDevicePrimaryCtxRetain);
+  wrap<kPush>(t.cuCtxPushCurrent);
+  wrap<kPop>(t.cuCtxPopCurrent);
+  wrap<kLoad>(t.cuModuleLoadData);
+  wrap<kGetFunction>(t.cuModuleGetFunction);
+  wrap<kFuncLoad>(t.cuFuncLoad);
+}
+
+// Moves the calls' times since the last take into out[prefix_drv_<call>_ms] and returns
+// their sum in ms.
+double take_calls(Out& out, const std::string& prefix) {
+  double sum = 0;
+  for (int i = 0; i < kCalls; ++i) {
+    out[prefix + "_drv_" + kCallNames[i] + "_ms"] = g_call_ns[i] / 1e6;
+    sum += g_call_ns[i] / 1e6;
+    g_call_ns[i] = 0;
+  }
+  return sum;
+}
+
 // The bare driver cost: load + resolve + cuFuncLoad of every kernel (module API).
 CUmodule bare_load(const std::vector<char>& cubin, const std::vector<std::string>& names) {
   CUmodule mod = nullptr;
@@ -84,32 +141,18 @@ ms::Spec spec_of(int which) {
   return s;
 }
 
-void warm_heap() {
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);  // from the heap, not a mapping of its own
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);  // and kept after free
-  const std::size_t n = 8u << 20;
-  char* p = static_cast<char*>(std::malloc(n));
-  if (!p) bench::die("malloc");
-  std::memset(p, 1, n);
-  std::free(p);
-}
-
-int child(std::string mode, const fs::path& dir) {
+int child(const std::string& mode, const fs::path& dir) {
   Out out;
   int device_cc = 0;
   bench::gpu_context(&device_cc);
   const auto cc = static_cast<std::uint32_t>(device_cc);
-  const bool warm = mode.ends_with("_warmheap");
-  if (warm) {
-    mode.resize(mode.size() - std::strlen("_warmheap"));
-    warm_heap();
-  }
-  if (mode == "bare" || mode == "bare_unload" || mode == "bare_setup") {
-    std::shared_ptr<cccl_cache::Store> store;
-    std::optional<cccl_cache::algos::AlgorithmCache> setup;
-    if (mode == "bare_setup") {
-      store = bench::open_store(dir / "store");
-      setup.emplace(store);
+  if (mode == "bare" || mode == "bare_unload" || mode == "bare_push") {
+    CUcontext ctx = nullptr, popped = nullptr;
+    CUdevice dev = 0;
+    if (mode == "bare_push") {
+      bench::check_cu(cuDeviceGet(&dev, 0), "cuDeviceGet");
+      bench::check_cu(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+      bench::check_cu(cuCtxPushCurrent(ctx), "cuCtxPushCurrent");
     }
     const auto cubin1 = read_file(dir / "cubin1.bin"), cubin2 = read_file(dir / "cubin2.bin");
     const auto names1 = read_lines(dir / "kernels1.txt"), names2 = read_lines(dir / "kernels2.txt");
@@ -122,37 +165,59 @@ int child(std::string mode, const fs::path& dir) {
     timed(out, "second", [&] { m2 = bare_load(cubin2, names2); });
     if (m1) cuModuleUnload(m1);
     cuModuleUnload(m2);
-  } else if (mode == "bind_file") {
+    if (ctx) cuCtxPopCurrent(&popped);
+  } else if (mode == "bare_map") {
+    auto store = bench::open_store(dir / "store");
+    std::vector<CUmodule> mods;
+    for (int which : {1, 2}) {
+      auto hit = store->get_with(ms::cache_key(spec_of(which), cc),
+                                 [&](const cccl_cache::EntryMeta&, std::span<const std::byte> payload) {
+        auto view = ms::deserialize_view(payload, cc);
+        if (!view) bench::die(view.error().describe());
+        const std::vector<std::string> names = {std::string(view->block_sort_kernel),
+                                                std::string(view->partition_kernel),
+                                                std::string(view->merge_kernel)};
+        timed(out, which == 1 ? "first" : "second", [&] {
+          CUmodule mod = nullptr;
+          bench::check_cu(cuModuleLoadData(&mod, view->cubin.data()), "cuModuleLoadData");
+          for (const auto& name : names) {
+            CUfunction fn = nullptr;
+            bench::check_cu(cuModuleGetFunction(&fn, mod, name.c_str()), "cuModuleGetFunction");
+            bench::check_cu(cuFuncLoad(fn), "cuFuncLoad");
+          }
+          mods.push_back(mod);
+        });
+      });
+      if (!hit || !*hit) bench::die("child: store miss");
+    }
+    for (CUmodule m : mods) cuModuleUnload(m);
+  } else if (mode == "bind_file" || mode == "bind_ready" || mode == "bind_traced") {
+    if (mode != "bind_file") (void)cccl_cache::algos::detail::driver();
+    if (mode == "bind_traced") trace_driver();
     const auto blob1 = read_file(dir / "blob1.bin"), blob2 = read_file(dir / "blob2.bin");
     std::optional<ms::Executable> e1, e2;
     for (int which : {1, 2}) {
       const auto& blob = which == 1 ? blob1 : blob2;
       auto view = ms::deserialize_view(std::as_bytes(std::span(blob)), cc);
       if (!view) bench::die(view.error().describe());
-      timed(out, which == 1 ? "first" : "second", [&] {
+      const std::string prefix = which == 1 ? "first" : "second";
+      timed(out, prefix, [&] {
         auto bound = ms::bind(*view, 0);
         if (!bound) bench::die(bound.error().describe());
         (which == 1 ? e1 : e2).emplace(std::move(*bound));
       });
+      if (mode == "bind_traced")
+        out[prefix + "_own_ms"] = out[prefix + "_ms"] - take_calls(out, prefix);
     }
-  } else if (mode == "pieces" || mode == "cache") {
+  } else if (mode == "pieces") {
     std::shared_ptr<cccl_cache::Store> store;
     timed(out, "open", [&] { store = bench::open_store(dir / "store"); });
     std::optional<cccl_cache::algos::AlgorithmCache> cache;
     timed(out, "setup", [&] { cache.emplace(store); });
     std::vector<ms::Executable> kept;
-    std::vector<std::shared_ptr<const ms::Executable>> kept_shared;
     for (int which : {1, 2}) {
       const std::string prefix = which == 1 ? "first" : "second";
       const ms::Spec spec = spec_of(which);
-      if (mode == "cache") {
-        timed(out, prefix, [&] {
-          auto exe = cache->merge_sort(spec, 0);
-          if (!exe) bench::die(exe.error().describe());
-          kept_shared.push_back(*exe);
-        });
-        continue;
-      }
       timed(out, prefix, [&] {  // the whole hit; its steps timed inside
         cccl_cache::CacheKey key;
         timed(out, prefix + "_key", [&] { key = ms::cache_key(spec, cc); });
@@ -214,9 +279,8 @@ int main(int argc, char** argv) {
           << r->block_sort_kernel << "\n" << r->partition_kernel << "\n" << r->merge_kernel << "\n";
     }
   }
-  const std::vector<std::string> modes = {"bare",      "bare_unload",   "bare_setup",
-                                          "bind_file", "pieces",        "cache",
-                                          "bare_warmheap", "pieces_warmheap"};
+  const std::vector<std::string> modes = {"bare",      "bare_unload", "bare_push",   "bare_map",
+                                          "bind_file", "bind_ready",  "bind_traced", "pieces"};
   std::map<std::string, std::map<std::string, std::vector<double>>> all;
   for (int round = 0; round < per_mode; ++round)  // interleaved: one child of each mode per round
     for (const auto& mode : modes)
