@@ -8,17 +8,28 @@
 //   bare_unload   the same, but cubin 1 unloaded before cubin 2 (acquire's bare_module)
 //   bare_push     bare, with the primary context retained and pushed again (as bind does)
 //   bare_map      bare, of the cubin as it lies in the store's map (inside get_with)
+//   bare_map_copy bare_map, but the cubin copied first to a fresh anonymous mapping
+//                 (copy_ms: the copy)
+//   bare_brk      bare, of a copy on malloc's heap (brk; made before the timing)
+//   bare_file_shared, bare_file_private   bare, of cubin files mapped read-only
+//                 (MAP_SHARED as LMDB maps, or MAP_PRIVATE), read through first
+//   *_bindnow     the mode with LD_BIND_NOW=1 (every dynamic symbol bound at start)
 //   bind_file     ms::bind of both from blobs read from files (heap, no store); its
 //                 first bind also loads libalgos' driver table
 //   bind_ready    the same with the driver table loaded before
 //   bind_traced   bind_ready with every driver call bind makes timed (the table's
 //                 entries wrapped): _drv_<call>_ms, and _own_ms, bind minus its calls
 //   pieces        open, set-up, then key, get_with, deserialize_view, bind of both
-// (Run 19 also had bare_setup, cache and *_warmheap modes: bare after the store's open
-// and AlgorithmCache's set-up, AlgorithmCache::merge_sort, and both after 8 MiB of heap
-// was touched and freed; none differed from bare or pieces.)
-// Usage: merge_sort_hit_anatomy [children_per_mode]   (children: --child MODE DIR)
+// (Run 19 also had bare_setup, cache and *_warmheap modes, since removed: bare after
+// the store's open and AlgorithmCache's set-up, AlgorithmCache::merge_sort, and both
+// after 8 MiB of heap was touched and freed; none differed from bare or pieces.)
+// Usage: merge_sort_hit_anatomy [children_per_mode [mode,mode,...]]
+//        (default modes: DEFAULT_MODES below; children: --child MODE DIR)
+#include <fcntl.h>
+#include <malloc.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
@@ -26,6 +37,7 @@
 #include <map>
 #include <optional>
 #include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -135,18 +147,71 @@ CUmodule bare_load(const std::vector<char>& cubin, const std::vector<std::string
   return mod;
 }
 
+// A file mapped read-only (`flags`: MAP_SHARED or MAP_PRIVATE), every page read once
+// (as the store's checksum reads the entry) before it is handed to the driver.
+const void* map_file(const fs::path& p, int flags, std::size_t& size) {
+  const int fd = ::open(p.c_str(), O_RDONLY);
+  if (fd < 0) bench::die("open " + p.string());
+  size = static_cast<std::size_t>(fs::file_size(p));
+  void* m = mmap(nullptr, size, PROT_READ, flags, fd, 0);
+  ::close(fd);
+  if (m == MAP_FAILED) bench::die("mmap " + p.string());
+  volatile unsigned sum = 0;
+  for (std::size_t i = 0; i < size; i += 64) sum = sum + static_cast<const unsigned char*>(m)[i];
+  return m;
+}
+
+// A fresh anonymous mapping holding a copy of `bytes` (the copy faults its pages in).
+void* anon_copy(std::span<const std::byte> bytes) {
+  void* m = mmap(nullptr, bytes.size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) bench::die("mmap anonymous");
+  std::memcpy(m, bytes.data(), bytes.size());
+  return m;
+}
+
 ms::Spec spec_of(int which) {
   ms::Spec s;
   if (which == 2) s.comparator = cccl_cache::algos::Comparator::greater();
   return s;
 }
 
-int child(const std::string& mode, const fs::path& dir) {
+int child(std::string mode, const fs::path& dir) {
+  if (mode.ends_with("_bindnow")) mode.resize(mode.size() - std::strlen("_bindnow"));  // env set
   Out out;
   int device_cc = 0;
   bench::gpu_context(&device_cc);
   const auto cc = static_cast<std::uint32_t>(device_cc);
-  if (mode == "bare" || mode == "bare_unload" || mode == "bare_push") {
+  if (mode == "bare_brk" || mode == "bare_file_shared" || mode == "bare_file_private") {
+    std::vector<CUmodule> mods;
+    for (int which : {1, 2}) {
+      const std::string n = std::to_string(which);
+      const auto names = read_lines(dir / ("kernels" + n + ".txt"));
+      const void* image = nullptr;
+      std::size_t size = 0;
+      if (mode == "bare_brk") {
+        mallopt(M_MMAP_THRESHOLD, 64 << 20);  // from the heap, not a mapping of its own
+        const auto bytes = read_file(dir / ("cubin" + n + ".bin"));
+        void* p = std::malloc(bytes.size());
+        if (!p) bench::die("malloc");
+        std::memcpy(p, bytes.data(), bytes.size());
+        image = p;
+      } else {
+        image = map_file(dir / ("cubin" + n + ".bin"),
+                         mode == "bare_file_shared" ? MAP_SHARED : MAP_PRIVATE, size);
+      }
+      timed(out, which == 1 ? "first" : "second", [&] {
+        CUmodule mod = nullptr;
+        bench::check_cu(cuModuleLoadData(&mod, image), "cuModuleLoadData");
+        for (const auto& name : names) {
+          CUfunction fn = nullptr;
+          bench::check_cu(cuModuleGetFunction(&fn, mod, name.c_str()), "cuModuleGetFunction");
+          bench::check_cu(cuFuncLoad(fn), "cuFuncLoad");
+        }
+        mods.push_back(mod);
+      });
+    }
+    for (CUmodule m : mods) cuModuleUnload(m);
+  } else if (mode == "bare" || mode == "bare_unload" || mode == "bare_push") {
     CUcontext ctx = nullptr, popped = nullptr;
     CUdevice dev = 0;
     if (mode == "bare_push") {
@@ -166,7 +231,7 @@ int child(const std::string& mode, const fs::path& dir) {
     if (m1) cuModuleUnload(m1);
     cuModuleUnload(m2);
     if (ctx) cuCtxPopCurrent(&popped);
-  } else if (mode == "bare_map") {
+  } else if (mode == "bare_map" || mode == "bare_map_copy") {
     auto store = bench::open_store(dir / "store");
     std::vector<CUmodule> mods;
     for (int which : {1, 2}) {
@@ -177,9 +242,13 @@ int child(const std::string& mode, const fs::path& dir) {
         const std::vector<std::string> names = {std::string(view->block_sort_kernel),
                                                 std::string(view->partition_kernel),
                                                 std::string(view->merge_kernel)};
-        timed(out, which == 1 ? "first" : "second", [&] {
+        const std::string prefix = which == 1 ? "first" : "second";
+        const void* image = view->cubin.data();
+        if (mode == "bare_map_copy")
+          timed(out, prefix + "_copy", [&] { image = anon_copy(view->cubin); });
+        timed(out, prefix, [&] {
           CUmodule mod = nullptr;
-          bench::check_cu(cuModuleLoadData(&mod, view->cubin.data()), "cuModuleLoadData");
+          bench::check_cu(cuModuleLoadData(&mod, image), "cuModuleLoadData");
           for (const auto& name : names) {
             CUfunction fn = nullptr;
             bench::check_cu(cuModuleGetFunction(&fn, mod, name.c_str()), "cuModuleGetFunction");
@@ -279,13 +348,20 @@ int main(int argc, char** argv) {
           << r->block_sort_kernel << "\n" << r->partition_kernel << "\n" << r->merge_kernel << "\n";
     }
   }
-  const std::vector<std::string> modes = {"bare",      "bare_unload", "bare_push",   "bare_map",
-                                          "bind_file", "bind_ready",  "bind_traced", "pieces"};
+  std::vector<std::string> modes = {  // DEFAULT_MODES
+      "bare",          "bare_brk",         "bare_file_shared", "bare_file_private", "bare_map",
+      "bare_map_copy", "bare_bindnow",     "bind_ready",       "pieces",            "pieces_bindnow"};
+  if (argc > 2) {
+    modes.clear();
+    std::istringstream list(argv[2]);
+    for (std::string m; std::getline(list, m, ',');) modes.push_back(m);
+  }
   std::map<std::string, std::map<std::string, std::vector<double>>> all;
   for (int round = 0; round < per_mode; ++round)  // interleaved: one child of each mode per round
     for (const auto& mode : modes)
-      bench::run_self_child("CUDA_MODULE_LOADING=LAZY ", mode + " '" + dir.string() + "'",
-                            all[mode]);
+      bench::run_self_child(mode.ends_with("_bindnow") ? "CUDA_MODULE_LOADING=LAZY LD_BIND_NOW=1 "
+                                                       : "CUDA_MODULE_LOADING=LAZY ",
+                            mode + " '" + dir.string() + "'", all[mode]);
   std::printf("store hit anatomy, sm_%d, %d new processes per mode, interleaved\n", cc, per_mode);
   std::printf("(_ms: time, _flt: page faults, _csw: context switches, each over the step)\n");
   for (const auto& mode : modes)
