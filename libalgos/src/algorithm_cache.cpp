@@ -66,7 +66,6 @@ struct AlgorithmCache::Impl {
 
   std::mutex flight_mutex;
   std::map<CacheKey, std::shared_future<std::shared_ptr<const Obtained>>> in_flight;
-  std::map<int, std::uint32_t> device_ccs;  // under flight_mutex
 
   std::atomic<std::uint64_t> builds{0}, store_hits{0}, memory_hits{0};
   std::atomic<bool> warned_store_get{false}, warned_corrupt{false}, warned_store_put{false};
@@ -84,20 +83,12 @@ struct AlgorithmCache::Impl {
     if (!store) return std::nullopt;
     std::optional<Result<ms::Executable>> bound_exe;
     auto hit = store->get_with(key, [&](const EntryMeta&, std::span<const std::byte> payload) {
-      auto view = ms::deserialize_view(payload, cc);
+      auto view = ms::deserialize_view(payload, cc, ms::Integrity::verified_by_store);
       if (view && view->spec == spec) bound_exe.emplace(ms::bind(*view, device));
     });
     if (!hit || !*hit || !bound_exe) return std::nullopt;
     store_hits.fetch_add(1, std::memory_order_relaxed);
     return bound_exe;
-  }
-
-  Result<std::uint32_t> cc_of(int device) {
-    std::lock_guard lock(flight_mutex);
-    if (auto it = device_ccs.find(device); it != device_ccs.end()) return it->second;
-    auto cc = device_cc(device);
-    if (cc) device_ccs.emplace(device, *cc);
-    return cc;
   }
 
   // Store hit, or build and put. Never called twice at once for one key (see obtain()).
@@ -108,7 +99,7 @@ struct AlgorithmCache::Impl {
       // Deserialized straight from the store's map: the payload is never copied whole.
       std::optional<Result<ms::BuildResult>> loaded;
       auto hit = store->get_with(key, [&](const EntryMeta&, std::span<const std::byte> payload) {
-        loaded.emplace(ms::deserialize(payload, cc));
+        loaded.emplace(ms::deserialize(payload, cc));  // a rare path: checked in full
       });
       if (!hit) {
         warn_once(warned_store_get,
@@ -188,7 +179,7 @@ Result<std::shared_ptr<const ms::Executable>> AlgorithmCache::merge_sort(const m
     }
   }
   if (auto valid = ms::validate(spec); !valid) return tl::unexpected(valid.error());
-  auto cc = impl_->cc_of(device);
+  auto cc = device_cc(device);  // queried once per process and device
   if (!cc) return tl::unexpected(cc.error());
   const CacheKey key = ms::cache_key(spec, *cc);
   auto exe = impl_->bind_stored(spec, *cc, key, device);

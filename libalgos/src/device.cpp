@@ -1,9 +1,13 @@
 // Device queries for callers outside libalgos (the CLI, embedders) and for bind().
 #include "cccl_cache/algos/device.hpp"
 
+#include <array>
+#include <atomic>
+#include <mutex>
 #include <string>
 
 #include "cuda_driver.hpp"
+#include "device_facts.hpp"
 
 namespace cccl_cache::algos {
 
@@ -27,28 +31,68 @@ Result<int> device_count() {
   return count;
 }
 
-Result<std::uint32_t> device_cc(int device) {
+namespace detail {
+
+namespace {
+
+// Facts of the first kMaxCached ordinals, each queried once per process (a device's
+// handle and compute capability cannot change while the process runs). Errors are
+// not kept: a later call asks the driver again.
+constexpr int kMaxCached = 64;
+struct Slot {
+  std::atomic<bool> ready{false};
+  DeviceFacts facts;
+};
+std::array<Slot, kMaxCached> g_slots;
+std::mutex g_fill;
+
+Result<DeviceFacts> query_facts(int device) {
   if (auto status = driver_status(); !status) return tl::unexpected(status.error());
-  const detail::DriverApi& cu = **driver();
+  const DriverApi& cu = **driver();
   int count = 0;
   if (CUresult rc = cu.cuDeviceGetCount(&count); rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error("cuDeviceGetCount", rc));
   if (device < 0 || device >= count)
     return fail(ErrorCode::driver, "no CUDA device " + std::to_string(device) + " (" +
                                        std::to_string(count) + " present)");
-  CUdevice dev = 0;
-  if (CUresult rc = cu.cuDeviceGet(&dev, device); rc != CUDA_SUCCESS)
+  DeviceFacts facts;
+  if (CUresult rc = cu.cuDeviceGet(&facts.device, device); rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error("cuDeviceGet", rc));
   int major = 0, minor = 0;
-  if (CUresult rc =
-          cu.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+  if (CUresult rc = cu.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                            facts.device);
       rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error("cuDeviceGetAttribute", rc));
-  if (CUresult rc =
-          cu.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+  if (CUresult rc = cu.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                            facts.device);
       rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error("cuDeviceGetAttribute", rc));
-  return static_cast<std::uint32_t>(major * 10 + minor);
+  facts.cc = static_cast<std::uint32_t>(major * 10 + minor);
+  return facts;
+}
+
+}  // namespace
+
+Result<DeviceFacts> device_facts(int device) {
+  if (device < 0 || device >= kMaxCached) return query_facts(device);
+  Slot& slot = g_slots[static_cast<std::size_t>(device)];
+  if (slot.ready.load(std::memory_order_acquire)) return slot.facts;
+  std::lock_guard lock(g_fill);
+  if (slot.ready.load(std::memory_order_relaxed)) return slot.facts;
+  auto facts = query_facts(device);
+  if (facts) {
+    slot.facts = *facts;
+    slot.ready.store(true, std::memory_order_release);
+  }
+  return facts;
+}
+
+}  // namespace detail
+
+Result<std::uint32_t> device_cc(int device) {
+  auto facts = detail::device_facts(device);
+  if (!facts) return tl::unexpected(facts.error());
+  return facts->cc;
 }
 
 }  // namespace cccl_cache::algos

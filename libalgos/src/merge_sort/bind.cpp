@@ -2,10 +2,10 @@
 // through here, so nothing after bind can tell them apart.
 #include <string>
 
-#include "cccl_cache/algos/device.hpp"
 #include "cccl_cache/algos/merge_sort/executable.hpp"
 #include "cuda_driver.hpp"
 #include "cuda_handles.hpp"
+#include "device_facts.hpp"
 #include "merge_sort/dispatch.hpp"
 #include "merge_sort/executable_state.hpp"
 
@@ -52,21 +52,19 @@ Result<Executable> bind(const BuildResultView& result, int device) {
   if (result.cubin.empty())
     return fail(ErrorCode::invalid_argument, "bind: build result has no cubin");
 
-  // No driver: device_cc says so ("no NVIDIA driver found ..."), before anything is loaded.
-  const auto cc = algos::device_cc(device);
-  if (!cc) return tl::unexpected(cc.error());
-  if (*cc != result.cc)
+  // No driver: device_facts says so ("no NVIDIA driver found ..."), before anything is
+  // loaded. The device's facts are queried once per process, not per bind.
+  const auto facts = algos::detail::device_facts(device);
+  if (!facts) return tl::unexpected(facts.error());
+  if (facts->cc != result.cc)
     return fail(ErrorCode::unsupported, "bind: the build result is for sm_" +
                                             std::to_string(result.cc) + " but device " +
                                             std::to_string(device) + " is sm_" +
-                                            std::to_string(*cc) + "; build for this device");
+                                            std::to_string(facts->cc) + "; build for this device");
   const algos::detail::DriverApi& cu = algos::detail::loaded_driver();
-  CUdevice dev = 0;
-  if (CUresult rc = cu.cuDeviceGet(&dev, device); rc != CUDA_SUCCESS)
-    return tl::unexpected(driver_error("cuDeviceGet", rc));
 
   auto state = std::make_unique<Executable::State>();
-  auto context = algos::detail::PrimaryContext::retain(dev);
+  auto context = algos::detail::PrimaryContext::retain(facts->device);
   if (!context) return tl::unexpected(context.error());
   state->context = std::move(*context);
   auto current = algos::detail::ScopedCurrentContext::push(state->context.get());
