@@ -176,3 +176,45 @@ TEST(MergeSortSerialize, HugeLengthFieldsDoNotAllocate) {
   EXPECT_EQ(r.error().code, ErrorCode::corrupt);
   EXPECT_NE(r.error().message.find("length"), std::string::npos) << r.error().message;
 }
+
+// A store hit skips the blob's own checksum (the store verified the same bytes):
+// everything else is still checked, so no input crashes it and every structural
+// fault is still reported.
+TEST(MergeSortSerialize, VerifiedByStoreSkipsOnlyTheChecksum) {
+  using merge_sort::Integrity;
+  const auto blob = merge_sort::serialize(built());
+  auto view = merge_sort::deserialize_view(blob, 90, Integrity::verified_by_store);
+  ASSERT_TRUE(view) << view.error().describe();
+  EXPECT_EQ(merge_sort::to_owned(*view), built());
+  // A flipped trailer byte: only the checksum can see it.
+  auto trailer = blob;
+  trailer.back() ^= std::byte{1};
+  EXPECT_FALSE(merge_sort::deserialize_view(trailer, 90));
+  EXPECT_TRUE(merge_sort::deserialize_view(trailer, 90, Integrity::verified_by_store));
+  for (std::size_t n = 0; n < blob.size(); n += (n < 512 || n + 512 > blob.size()) ? 1 : 97) {
+    auto r = merge_sort::deserialize_view(std::span(blob).first(n), 90,
+                                          Integrity::verified_by_store);
+    ASSERT_FALSE(r) << "prefix " << n;
+    EXPECT_EQ(r.error().code, ErrorCode::corrupt) << "prefix " << n;
+  }
+  EXPECT_EQ(merge_sort::deserialize_view(blob, 80, Integrity::verified_by_store).error().code,
+            ErrorCode::unsupported);
+  // Content faults under a consistent envelope, as a store could hold them.
+  for (auto change : std::initializer_list<std::function<void(BuildResult&)>>{
+           [](BuildResult& r) { r.merge_kernel += "x"; },
+           [](BuildResult& r) { r.cubin.resize(r.cubin.size() / 2); },
+           [](BuildResult& r) { r.policy.block_threads = 0; }}) {
+    auto r = merge_sort::deserialize_view(with(change), 90, Integrity::verified_by_store);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, ErrorCode::corrupt) << r.error().message;
+  }
+  // Random flips: never a crash; a flip in the header or a length field is an error.
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 300; ++i) {
+    auto copy = blob;
+    const auto at = rng() % copy.size();
+    copy[at] ^= std::byte{static_cast<unsigned char>(1u << (rng() % 8))};
+    auto r = merge_sort::deserialize_view(copy, 90, Integrity::verified_by_store);
+    if (at < 16) EXPECT_FALSE(r) << "header flip at " << at;
+  }
+}

@@ -32,9 +32,17 @@ std::vector<std::byte> serialize(const BuildResult& result);
 Result<BuildResult> deserialize(std::span<const std::byte> bytes,
                                 std::optional<std::uint32_t> expected_cc = std::nullopt);
 
+// Whether deserialize_view() checks the blob's own checksum. A store hit passes
+// verified_by_store: Store::get/get_with verified the entry's envelope checksum, which
+// covers every byte of the blob, so a second pass over the same ~80 KB would only
+// repeat it. Every other check (lengths, fields, ELF, kernel names) still runs, so no
+// input can crash either way.
+enum class Integrity { check_checksum, verified_by_store };
+
 // The same validation, but nothing is copied: the view's cubin, kernel names and
 // toolchain point into `bytes` (valid while they are). What a store hit binds from.
 Result<BuildResultView> deserialize_view(std::span<const std::byte> bytes,
-                                         std::optional<std::uint32_t> expected_cc = std::nullopt);
+                                         std::optional<std::uint32_t> expected_cc = std::nullopt,
+                                         Integrity integrity = Integrity::check_checksum);
 
 }  // namespace cccl_cache::algos::merge_sort
