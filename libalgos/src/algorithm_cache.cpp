@@ -1,6 +1,6 @@
 // AlgorithmCache: spec + device -> bound executable, through the store.
 // Layers: bound executables of this process (shared lock, no allocation on a hit),
-// then the store (get_with: the entry is verified, read as a view and bound while
+// then the store (get_payload_with: the entry is verified, read as a view and bound while
 // the read transaction holds it, so its cubin goes from the store's map to the driver
 // uncopied), then a build (NVRTC), single-flight per (spec, CC) within the process.
 #include "cccl_cache/algos/algorithm_cache.hpp"
@@ -82,7 +82,7 @@ struct AlgorithmCache::Impl {
                                                     const CacheKey& key, int device) {
     if (!store) return std::nullopt;
     std::optional<Result<ms::Executable>> bound_exe;
-    auto hit = store->get_with(key, [&](const EntryMeta&, std::span<const std::byte> payload) {
+    auto hit = store->get_payload_with(key, [&](std::span<const std::byte> payload) {
       auto view = ms::deserialize_view(payload, cc, ms::Integrity::verified_by_store);
       if (view && view->spec == spec) bound_exe.emplace(ms::bind(*view, device));
     });

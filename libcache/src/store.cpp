@@ -56,7 +56,10 @@ void Store::Impl::on_corrupt(const std::shared_ptr<SharedEnv>& env, const CacheK
   if (!r) logger()->warn("cannot drop corrupt entry {}: {}", key.to_string(), r.error().describe());
 }
 
-Result<bool> Store::Impl::read_with(const CacheKey& key, const EntryFn& fn) {
+// Reads and verifies `key` in a read transaction and calls fn(txn, env, encoded key,
+// envelope view) inside it: the shared path of read_with and read_payload_with.
+template <class Fn>
+Result<bool> Store::Impl::read_entry(const CacheKey& key, Fn&& fn) {
   auto e = env();
   if (!e || !e->has_dbs()) return false;
   std::optional<Error> bad;
@@ -72,14 +75,7 @@ Result<bool> Store::Impl::read_with(const CacheKey& key, const EntryFn& fn) {
     if (!view) {
       bad = view.error();
     } else {
-      EntryMeta meta = detail::meta_of(*view);
-      MDB_val u{};
-      if (txn->get(e->usage(), k, u) == MDB_SUCCESS)
-        if (auto rec = detail::decode_usage(u)) {
-          meta.last_used_unix = rec->last_used_us / 1'000'000;
-          meta.hits = rec->hits;
-        }
-      fn(meta, view->payload);  // inside the txn: the payload views the map
+      fn(*txn, *e, std::span<const std::byte>(k), *view);
       return true;
     }
   }
@@ -89,6 +85,27 @@ Result<bool> Store::Impl::read_with(const CacheKey& key, const EntryFn& fn) {
     on_corrupt(e, key, *bad);
   }
   return false;
+}
+
+Result<bool> Store::Impl::read_with(const CacheKey& key, const EntryFn& fn) {
+  return read_entry(key, [&](const lmdb::ReadTxn& txn, const detail::SharedEnv& e,
+                             std::span<const std::byte> k, const EnvelopeView& view) {
+    EntryMeta meta = detail::meta_of(view);
+    MDB_val u{};
+    if (txn.get(e.usage(), k, u) == MDB_SUCCESS)
+      if (auto rec = detail::decode_usage(u)) {
+        meta.last_used_unix = rec->last_used_us / 1'000'000;
+        meta.hits = rec->hits;
+      }
+    fn(meta, view.payload);  // inside the txn: the payload views the map
+  });
+}
+
+Result<bool> Store::Impl::read_payload_with(const CacheKey& key, const PayloadFn& fn) {
+  return read_entry(key, [&](const lmdb::ReadTxn&, const detail::SharedEnv&,
+                             std::span<const std::byte>, const EnvelopeView& view) {
+    fn(view.payload);
+  });
 }
 
 Result<std::optional<Entry>> Store::Impl::read(const CacheKey& key) {
@@ -175,6 +192,13 @@ Result<std::optional<Entry>> Store::get(const CacheKey& key) {
 Result<bool> Store::get_with(const CacheKey& key, const EntryFn& fn) {
   if (impl_->disabled) return false;
   auto r = impl_->read_with(key, fn);
+  if (r) impl_->record(impl_->env(), key, *r);
+  return r;
+}
+
+Result<bool> Store::get_payload_with(const CacheKey& key, const PayloadFn& fn) {
+  if (impl_->disabled) return false;
+  auto r = impl_->read_payload_with(key, fn);
   if (r) impl_->record(impl_->env(), key, *r);
   return r;
 }

@@ -26,6 +26,11 @@ struct Store::Impl {
   // Reads and verifies `key`, then calls `fn` inside the read transaction; false on
   // miss (fn not called). Corrupt entries become misses.
   Result<bool> read_with(const CacheKey& key, const EntryFn& fn);
+  // The same read without the metadata: fn(payload). No usage-record lookup and no
+  // copies of the envelope's strings (get_payload_with).
+  Result<bool> read_payload_with(const CacheKey& key, const PayloadFn& fn);
+  template <class Fn>
+  Result<bool> read_entry(const CacheKey& key, Fn&& fn);
   // read_with() copying the entry out; nullopt on miss.
   Result<std::optional<Entry>> read(const CacheKey& key);
   // Records a hit or miss in the pending batch; flushes when the interval elapsed.

@@ -107,6 +107,28 @@ TEST(StoreCorruption, GetWithSeesAFlippedByteAsAMissWithoutCallingBack) {
   EXPECT_EQ(log.count(key.to_string()), 1);
 }
 
+TEST(StoreCorruption, GetPayloadWithSeesAFlippedByteAsAMissWithoutCallingBack) {
+  test::TempDir dir;
+  const auto key = test::make_key(5);
+  {
+    auto store = *Store::open(test::test_config(dir.path()));
+    ASSERT_TRUE(store->put(key, test::make_meta(5), marked_payload()));
+  }
+  ASSERT_GE(flip_marker_on_disk(dir.path()), 1);
+  CapturedLog log;
+  auto store = *Store::open(test::test_config(dir.path()));
+  bool called = false;
+  auto hit = store->get_payload_with(key, [&](std::span<const std::byte>) { called = true; });
+  ASSERT_TRUE(hit) << hit.error().describe();
+  EXPECT_FALSE(*hit);
+  EXPECT_FALSE(called);
+  auto s = store->stats();
+  EXPECT_EQ(s->corrupt, 1u);
+  EXPECT_EQ(s->misses, 1u);
+  EXPECT_EQ(s->entries, 0u);  // dropped
+  EXPECT_EQ(log.count(key.to_string()), 1);
+}
+
 TEST(StoreCorruption, ReadOnlyStoreReportsCorruptionWithoutWriting) {
   test::TempDir dir;
   const auto key = test::make_key(5);

@@ -1,5 +1,6 @@
-// Store::get_with, the zero-copy read: same verification, counting and miss rules as
-// get(), the payload viewed in place for the duration of the callback.
+// Store::get_with and get_payload_with, the zero-copy reads: same verification,
+// counting and miss rules as get(), the payload viewed in place for the duration of
+// the callback.
 #include <stdexcept>
 
 #include "test_util.hpp"
@@ -90,6 +91,40 @@ TEST(StoreGetWith, ExceptionFromCallbackEndsTheTransactionAndPropagates) {
   auto hit = store->get_with(make_key(5), [](const EntryMeta&, std::span<const std::byte>) {});
   ASSERT_TRUE(hit);
   EXPECT_TRUE(*hit);
+}
+
+TEST(StoreGetWith, PayloadOnlyReadAgreesWithGetAndCountsLikeIt) {
+  test::TempDir dir;
+  {
+    auto store = *Store::open(test::test_config(dir.path()));
+    for (std::uint64_t i = 0; i < 4; ++i)
+      ASSERT_TRUE(store->put(make_key(i), make_meta(i), make_payload(i, 82 * 1024)));
+    for (std::uint64_t i = 0; i < 4; ++i) {
+      int calls = 0;
+      std::vector<std::byte> copy;
+      auto hit = store->get_payload_with(make_key(i), [&](std::span<const std::byte> b) {
+        ++calls;
+        copy.assign(b.begin(), b.end());
+      });
+      ASSERT_TRUE(hit && *hit) << i;
+      EXPECT_EQ(calls, 1);
+      EXPECT_EQ(copy, make_payload(i, 82 * 1024)) << i;
+    }
+    bool called = false;
+    auto miss = store->get_payload_with(make_key(9), [&](std::span<const std::byte>) { called = true; });
+    ASSERT_TRUE(miss);
+    EXPECT_FALSE(*miss);
+    EXPECT_FALSE(called);
+    auto s = store->stats();
+    EXPECT_EQ(s->hits, 4u);
+    EXPECT_EQ(s->misses, 1u);
+  }
+  // Its hits reach the usage records (LRU order, hit counts) like get()'s.
+  auto store = *Store::open(test::test_config(dir.path()));
+  auto got = store->peek(make_key(1));
+  ASSERT_TRUE(got && *got);
+  EXPECT_EQ((*got)->meta.hits, 1u);
+  EXPECT_GT((*got)->meta.last_used_unix, 1'700'000'000);
 }
 
 TEST(StoreGetWith, DisabledStoreAlwaysMisses) {

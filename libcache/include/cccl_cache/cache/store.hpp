@@ -106,6 +106,12 @@ class Store {
   // transaction and propagates (the hit is then not counted). Errors: lmdb.
   Result<bool> get_with(const CacheKey& key, const EntryFn& fn);
 
+  // get_with() for callers that need the payload only (a store hit of AlgorithmCache):
+  // the same lookup, verification, corrupt/format handling and hit/miss count, but
+  // no EntryMeta is made (no usage-record lookup, no copies of the envelope's strings).
+  using PayloadFn = std::function<void(std::span<const std::byte>)>;
+  Result<bool> get_payload_with(const CacheKey& key, const PayloadFn& fn);
+
   // Stores `payload` under `key`, replacing any entry, in one short write transaction
   // (committed and synced when this returns). Grows the map when full, then evicts
   // least recently used entries past the budget (the entry just written is kept even
