@@ -291,12 +291,11 @@ int child(std::string mode, const fs::path& dir) {
         cccl_cache::CacheKey key;
         timed(out, prefix + "_key", [&] { key = ms::cache_key(spec, cc); });
         const auto get0 = Clock::now();
-        auto hit = store->get_with(key, [&](const cccl_cache::EntryMeta&,
-                                            std::span<const std::byte> payload) {
+        auto hit = store->get_payload_with(key, [&](std::span<const std::byte> payload) {
           out[prefix + "_get_ms"] = bench::ns_since(get0) / 1e6;  // found and verified
           std::optional<ms::BuildResultView> view;
-          timed(out, prefix + "_deserialize", [&] {
-            auto v = ms::deserialize_view(payload, cc);
+          timed(out, prefix + "_deserialize", [&] {  // as AlgorithmCache does
+            auto v = ms::deserialize_view(payload, cc, ms::Integrity::verified_by_store);
             if (!v) bench::die(v.error().describe());
             view.emplace(*v);
           });
