@@ -123,8 +123,14 @@ Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
 
 Result<void> SharedEnv::open_dbs() {
   // Named databases are opened once per environment; the handles outlive the txn.
+  // Another process may grow the map between our mdb_env_open and this txn: adopt
+  // its size and try again, as begin_read/begin_write do (nothing of ours is open yet).
   MDB_txn* txn = nullptr;
-  int rc = mdb_txn_begin(env_.get(), nullptr, read_only_ ? MDB_RDONLY : 0, &txn);
+  int rc = MDB_MAP_RESIZED;
+  for (int attempt = 0; attempt < 16 && rc == MDB_MAP_RESIZED; ++attempt) {
+    rc = mdb_txn_begin(env_.get(), nullptr, read_only_ ? MDB_RDONLY : 0, &txn);
+    if (rc == MDB_MAP_RESIZED) adopt_new_size();
+  }
   if (rc != MDB_SUCCESS)
     return tl::unexpected(lmdb::error(rc, "begin transaction to open databases"));
   const unsigned flags = read_only_ ? 0 : MDB_CREATE;

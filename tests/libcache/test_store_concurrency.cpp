@@ -2,6 +2,7 @@
 #include <signal.h>
 
 #include <atomic>
+#include <cstdio>
 #include <random>
 #include <thread>
 
@@ -42,7 +43,10 @@ TEST(StoreConcurrency, FourWriterProcessesAndReaderThreadsLoseNothing) {
     pid_t pid = ::fork();
     if (pid == 0) {
       auto s = Store::open(cfg);
-      if (!s) ::_exit(1);
+      if (!s) {
+        std::fprintf(stderr, "writer open: %s\n", s.error().describe().c_str());
+        ::_exit(1);
+      }
       for (int i = 0; i < kPerWriter; ++i) {
         const std::uint64_t id = std::uint64_t(w) * 1000 + std::uint64_t(i);
         if (!(*s)->put(make_key(id), make_meta(id), make_payload(id, kSize))) ::_exit(2);
@@ -113,7 +117,10 @@ TEST(StoreConcurrency, WriterKilledMidBatchLeavesCommittedEntriesIntact) {
     if (pid == 0) {
       ::close(fds[0]);
       auto s = Store::open(cfg);
-      if (!s) ::_exit(1);
+      if (!s) {
+        std::fprintf(stderr, "writer open: %s\n", s.error().describe().c_str());
+        ::_exit(1);
+      }
       for (std::uint64_t i = 0;; ++i) {
         const std::uint64_t id = std::uint64_t(round) * 100'000 + i;
         if (!(*s)->put(make_key(id), make_meta(id), make_payload(id, kSize))) ::_exit(2);
