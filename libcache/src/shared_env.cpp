@@ -118,7 +118,14 @@ Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
   int dead = 0;
   if (!read_only_) mdb_reader_check(env_.get(), &dead);
   if (dead > 0) logger()->info("cleared {} stale reader slots in {}", dead, dir.path.string());
-  return open_dbs();
+  if (auto dbs = open_dbs(); !dbs) return dbs;
+  // Take this process's reader slot now, with the environment: the first read txn
+  // registers in the reader table shared by all processes (under its mutex); reset and
+  // pooled, it is renewed by the first get without that lock. A reset txn holds no
+  // snapshot, so it keeps no old pages alive. Failing here is harmless: the first get
+  // then begins its own txn.
+  if (has_dbs()) (void)begin_read();
+  return {};
 }
 
 Result<void> SharedEnv::open_dbs() {
