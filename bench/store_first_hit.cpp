@@ -4,7 +4,10 @@
 // The parent builds the entry once (NVRTC) and stores it, then re-executes itself as
 // children, one mode after the other, interleaved:
 //   pieces: Store::get, then deserialize(entry.payload), timed one by one
-//   view:   Store::get_with, deserialize_view straight from the map in the callback
+//   view:   as AlgorithmCache reads a hit: Store::get_payload_with, deserialize_view
+//           (verified by the store) straight from the map in the callback
+//   split:  view, after a miss of another key: the store's read path first without
+//           this entry's data (what of the first get is the read path, what the entry)
 //   cache:  AlgorithmCache::prewarm_merge_sort (a store hit: get + deserialize)
 // pieces and view time the first cache key of the process (the toolchain fingerprint
 // is computed then) on its own line; in cache mode AlgorithmCache's constructor has
@@ -59,12 +62,15 @@ bool step(const std::string& mode, cccl_cache::Store& store, const cccl_cache::C
     if (pieces) (*pieces)["deserialize_us"] = us_since(t0);
     return r.has_value();
   }
-  if (mode == "view") {
+  if (mode == "view" || mode == "split") {
     bool ok = false;  // what AlgorithmCache does before bind: a view, nothing copied
-    auto hit =
-        store.get_with(key, [&](const cccl_cache::EntryMeta&, std::span<const std::byte> payload) {
-          ok = ms::deserialize_view(payload, kCc).has_value();
-        });
+    auto t0 = Clock::now();
+    auto hit = store.get_payload_with(key, [&](std::span<const std::byte> payload) {
+      if (pieces) (*pieces)["get_us"] = us_since(t0);
+      const auto t1 = Clock::now();
+      ok = ms::deserialize_view(payload, kCc, ms::Integrity::verified_by_store).has_value();
+      if (pieces) (*pieces)["deserialize_us"] = us_since(t1);
+    });
     return hit && *hit && ok;
   }
   bench::die("unknown mode " + mode);
@@ -92,6 +98,15 @@ int child(const std::string& mode, const fs::path& dir) {
     }
     out["warm_us"] = bench::median(warm);
   } else {
+    if (mode == "split") {  // a miss first: the store's read path without this entry's data
+      ms::Spec other;
+      other.comparator = cccl_cache::algos::Comparator::greater();
+      const auto other_key = ms::cache_key(other, kCc);
+      t0 = Clock::now();
+      auto miss = store->get_payload_with(other_key, [](std::span<const std::byte>) {});
+      out["miss_first_us"] = us_since(t0);
+      if (!miss || *miss) bench::die("child: expected a miss");
+    }
     t0 = Clock::now();
     const auto key = ms::cache_key(spec, kCc);  // first in process: the toolchain fingerprint
     out["key_us"] = us_since(t0);
@@ -140,8 +155,7 @@ int main(int argc, char** argv) {
     if (!entry || !*entry) bench::die("the entry was not stored");
     payload_size = (*entry)->payload.size();
   }
-  std::vector<std::string> modes = {"pieces", "cache"};
-  modes.insert(modes.begin() + 1, "view");
+  std::vector<std::string> modes = {"pieces", "view", "split", "cache"};
   std::map<std::string, std::map<std::string, std::vector<double>>> results;
   for (int round = 0; round < per_mode; ++round)
     for (const auto& mode : modes) run_child(mode, dir, results[mode]);
@@ -155,9 +169,11 @@ int main(int argc, char** argv) {
     bench::print_percentiles((mode + ": store open").c_str(), r["open_us"], "us");
     if (mode != "cache")  // the cache computes its key inside prewarm_merge_sort
       bench::print_percentiles((mode + ": cache key (first)").c_str(), r["key_us"], "us");
-    if (mode == "pieces") {
-      bench::print_percentiles("pieces: get (first)", r["get_us"], "us");
-      bench::print_percentiles("pieces: deserialize (first)", r["deserialize_us"], "us");
+    if (mode == "split")
+      bench::print_percentiles("split: a miss first (other key)", r["miss_first_us"], "us");
+    if (mode == "pieces" || mode == "view" || mode == "split") {
+      bench::print_percentiles((mode + ": get (first)").c_str(), r["get_us"], "us");
+      bench::print_percentiles((mode + ": deserialize (first)").c_str(), r["deserialize_us"], "us");
     }
     bench::print_percentiles((mode + ": key + get + deserialize, first").c_str(), r["first_us"],
                              "us");
