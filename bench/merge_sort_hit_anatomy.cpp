@@ -22,7 +22,9 @@
 //   pieces        open, set-up, then key, get_with, deserialize_view, bind of both
 // (Run 19 also had bare_setup, cache and *_warmheap modes, since removed: bare after
 // the store's open and AlgorithmCache's set-up, AlgorithmCache::merge_sort, and both
-// after 8 MiB of heap was touched and freed; none differed from bare or pieces.)
+// after 8 MiB of heap was touched and freed; none differed from bare or pieces, but the
+// warm-heap modes asked mallopt for an mmap threshold above glibc's 32 MiB maximum, so
+// they probably warmed nothing.)
 // Usage: merge_sort_hit_anatomy [children_per_mode [mode,mode,...]]
 //        (default modes: DEFAULT_MODES below; children: --child MODE DIR)
 #include <fcntl.h>
