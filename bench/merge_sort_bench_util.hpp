@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cuda.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -54,6 +57,46 @@ inline void check_cu(CUresult rc, const char* what) {
   }
 }
 
+inline std::vector<char> read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+inline std::vector<std::string> read_lines(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+// A file mapped read-only (`flags`: MAP_SHARED as LMDB maps, or MAP_PRIVATE), every
+// cache line read once, as the store's checksum reads an entry: no heap is touched.
+inline const void* map_read_only(const std::filesystem::path& p, int flags = MAP_PRIVATE) {
+  const int fd = ::open(p.c_str(), O_RDONLY);
+  if (fd < 0) die("open " + p.string());
+  const auto size = static_cast<std::size_t>(std::filesystem::file_size(p));
+  void* m = mmap(nullptr, size, PROT_READ, flags, fd, 0);
+  ::close(fd);
+  if (m == MAP_FAILED) die("mmap " + p.string());
+  volatile unsigned sum = 0;
+  for (std::size_t i = 0; i < size; i += 64) sum = sum + static_cast<const unsigned char*>(m)[i];
+  return m;
+}
+
+// The bare driver work of an acquisition: load the cubin into the current context
+// (module API) and resolve and load every kernel.
+inline CUmodule load_module(const void* image, const std::vector<std::string>& names) {
+  CUmodule mod = nullptr;
+  check_cu(cuModuleLoadData(&mod, image), "cuModuleLoadData");
+  for (const auto& name : names) {
+    CUfunction fn = nullptr;
+    check_cu(cuModuleGetFunction(&fn, mod, name.c_str()), "cuModuleGetFunction");
+    check_cu(cuFuncLoad(fn), "cuFuncLoad");
+  }
+  return mod;
+}
+
 // Device 0's primary context, made current. Exits when there is no GPU.
 inline CUcontext gpu_context(int* cc = nullptr) {
   check_cu(cuInit(0), "cuInit");
@@ -96,8 +139,7 @@ inline std::filesystem::path bench_dir(const char* name) {
 // New processes are how first-in-process costs are measured.
 inline void run_self_child(const std::string& env_prefix, const std::string& args,
                            std::map<std::string, std::vector<double>>& all) {
-  const std::string cmd =
-      env_prefix + "/proc/" + std::to_string(getpid()) + "/exe --child " + args;
+  const std::string cmd = env_prefix + "/proc/" + std::to_string(getpid()) + "/exe --child " + args;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) die("popen failed");
   char buf[4096];

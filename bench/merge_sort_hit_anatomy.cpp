@@ -27,7 +27,6 @@
 // they probably warmed nothing.)
 // Usage: merge_sort_hit_anatomy [children_per_mode [mode,mode,...]]
 //        (default modes: DEFAULT_MODES below; children: --child MODE DIR)
-#include <fcntl.h>
 #include <malloc.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -68,30 +67,30 @@ void timed(Out& out, const std::string& key, Fn&& fn) {
   const double ns = bench::ns_since(t0);
   getrusage(RUSAGE_SELF, &r1);
   out[key + "_ms"] = ns / 1e6;
-  out[key + "_flt"] = static_cast<double>((r1.ru_minflt - r0.ru_minflt) + (r1.ru_majflt - r0.ru_majflt));
-  out[key + "_csw"] = static_cast<double>((r1.ru_nvcsw - r0.ru_nvcsw) + (r1.ru_nivcsw - r0.ru_nivcsw));
-}
-
-std::vector<char> read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-std::vector<std::string> read_lines(const fs::path& p) {
-  std::ifstream in(p);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) lines.push_back(line);
-  return lines;
+  out[key + "_flt"] =
+      static_cast<double>((r1.ru_minflt - r0.ru_minflt) + (r1.ru_majflt - r0.ru_majflt));
+  out[key + "_csw"] =
+      static_cast<double>((r1.ru_nvcsw - r0.ru_nvcsw) + (r1.ru_nivcsw - r0.ru_nivcsw));
 }
 
 // bind_traced: every driver call bind makes, timed. The table is libalgos' own
 // (written once at its load, plain data), so its entries can be swapped for wrappers.
-enum Call { kInit, kCount, kDeviceGet, kAttribute, kRetain, kPush, kPop, kLoad, kGetFunction,
-            kFuncLoad, kCalls };
-const char* const kCallNames[kCalls] = {"init",  "device_count", "device_get", "attribute",
-                                        "retain", "push", "pop", "load", "get_function",
-                                        "func_load"};
+enum Call {
+  kInit,
+  kCount,
+  kDeviceGet,
+  kAttribute,
+  kRetain,
+  kPush,
+  kPop,
+  kLoad,
+  kGetFunction,
+  kFuncLoad,
+  kCalls
+};
+const char* const kCallNames[kCalls] = {"init",         "device_count", "device_get", "attribute",
+                                        "retain",       "push",         "pop",        "load",
+                                        "get_function", "func_load"};
 void* g_original[kCalls];
 double g_call_ns[kCalls];
 
@@ -137,32 +136,6 @@ double take_calls(Out& out, const std::string& prefix) {
   return sum;
 }
 
-// The bare driver cost: load + resolve + cuFuncLoad of every kernel (module API).
-CUmodule bare_load(const std::vector<char>& cubin, const std::vector<std::string>& names) {
-  CUmodule mod = nullptr;
-  bench::check_cu(cuModuleLoadData(&mod, cubin.data()), "cuModuleLoadData");
-  for (const auto& name : names) {
-    CUfunction fn = nullptr;
-    bench::check_cu(cuModuleGetFunction(&fn, mod, name.c_str()), "cuModuleGetFunction");
-    bench::check_cu(cuFuncLoad(fn), "cuFuncLoad");
-  }
-  return mod;
-}
-
-// A file mapped read-only (`flags`: MAP_SHARED or MAP_PRIVATE), every page read once
-// (as the store's checksum reads the entry) before it is handed to the driver.
-const void* map_file(const fs::path& p, int flags, std::size_t& size) {
-  const int fd = ::open(p.c_str(), O_RDONLY);
-  if (fd < 0) bench::die("open " + p.string());
-  size = static_cast<std::size_t>(fs::file_size(p));
-  void* m = mmap(nullptr, size, PROT_READ, flags, fd, 0);
-  ::close(fd);
-  if (m == MAP_FAILED) bench::die("mmap " + p.string());
-  volatile unsigned sum = 0;
-  for (std::size_t i = 0; i < size; i += 64) sum = sum + static_cast<const unsigned char*>(m)[i];
-  return m;
-}
-
 // A fresh anonymous mapping holding a copy of `bytes` (the copy faults its pages in).
 void* anon_copy(std::span<const std::byte> bytes) {
   void* m = mmap(nullptr, bytes.size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -187,30 +160,21 @@ int child(std::string mode, const fs::path& dir) {
     std::vector<CUmodule> mods;
     for (int which : {1, 2}) {
       const std::string n = std::to_string(which);
-      const auto names = read_lines(dir / ("kernels" + n + ".txt"));
+      const auto names = bench::read_lines(dir / ("kernels" + n + ".txt"));
       const void* image = nullptr;
-      std::size_t size = 0;
       if (mode == "bare_brk") {
         mallopt(M_MMAP_THRESHOLD, 64 << 20);  // from the heap, not a mapping of its own
-        const auto bytes = read_file(dir / ("cubin" + n + ".bin"));
+        const auto bytes = bench::read_file(dir / ("cubin" + n + ".bin"));
         void* p = std::malloc(bytes.size());
         if (!p) bench::die("malloc");
         std::memcpy(p, bytes.data(), bytes.size());
         image = p;
       } else {
-        image = map_file(dir / ("cubin" + n + ".bin"),
-                         mode == "bare_file_shared" ? MAP_SHARED : MAP_PRIVATE, size);
+        image = bench::map_read_only(dir / ("cubin" + n + ".bin"),
+                                     mode == "bare_file_shared" ? MAP_SHARED : MAP_PRIVATE);
       }
-      timed(out, which == 1 ? "first" : "second", [&] {
-        CUmodule mod = nullptr;
-        bench::check_cu(cuModuleLoadData(&mod, image), "cuModuleLoadData");
-        for (const auto& name : names) {
-          CUfunction fn = nullptr;
-          bench::check_cu(cuModuleGetFunction(&fn, mod, name.c_str()), "cuModuleGetFunction");
-          bench::check_cu(cuFuncLoad(fn), "cuFuncLoad");
-        }
-        mods.push_back(mod);
-      });
+      timed(out, which == 1 ? "first" : "second",
+            [&] { mods.push_back(bench::load_module(image, names)); });
     }
     for (CUmodule m : mods) cuModuleUnload(m);
   } else if (mode == "bare" || mode == "bare_unload" || mode == "bare_push") {
@@ -221,15 +185,17 @@ int child(std::string mode, const fs::path& dir) {
       bench::check_cu(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
       bench::check_cu(cuCtxPushCurrent(ctx), "cuCtxPushCurrent");
     }
-    const auto cubin1 = read_file(dir / "cubin1.bin"), cubin2 = read_file(dir / "cubin2.bin");
-    const auto names1 = read_lines(dir / "kernels1.txt"), names2 = read_lines(dir / "kernels2.txt");
+    const auto cubin1 = bench::read_file(dir / "cubin1.bin"),
+               cubin2 = bench::read_file(dir / "cubin2.bin");
+    const auto names1 = bench::read_lines(dir / "kernels1.txt"),
+               names2 = bench::read_lines(dir / "kernels2.txt");
     CUmodule m1 = nullptr, m2 = nullptr;
-    timed(out, "first", [&] { m1 = bare_load(cubin1, names1); });
+    timed(out, "first", [&] { m1 = bench::load_module(cubin1.data(), names1); });
     if (mode == "bare_unload") {
       cuModuleUnload(m1);
       m1 = nullptr;
     }
-    timed(out, "second", [&] { m2 = bare_load(cubin2, names2); });
+    timed(out, "second", [&] { m2 = bench::load_module(cubin2.data(), names2); });
     if (m1) cuModuleUnload(m1);
     cuModuleUnload(m2);
     if (ctx) cuCtxPopCurrent(&popped);
@@ -237,35 +203,28 @@ int child(std::string mode, const fs::path& dir) {
     auto store = bench::open_store(dir / "store");
     std::vector<CUmodule> mods;
     for (int which : {1, 2}) {
-      auto hit = store->get_with(ms::cache_key(spec_of(which), cc),
-                                 [&](const cccl_cache::EntryMeta&, std::span<const std::byte> payload) {
-        auto view = ms::deserialize_view(payload, cc);
-        if (!view) bench::die(view.error().describe());
-        const std::vector<std::string> names = {std::string(view->block_sort_kernel),
-                                                std::string(view->partition_kernel),
-                                                std::string(view->merge_kernel)};
-        const std::string prefix = which == 1 ? "first" : "second";
-        const void* image = view->cubin.data();
-        if (mode == "bare_map_copy")
-          timed(out, prefix + "_copy", [&] { image = anon_copy(view->cubin); });
-        timed(out, prefix, [&] {
-          CUmodule mod = nullptr;
-          bench::check_cu(cuModuleLoadData(&mod, image), "cuModuleLoadData");
-          for (const auto& name : names) {
-            CUfunction fn = nullptr;
-            bench::check_cu(cuModuleGetFunction(&fn, mod, name.c_str()), "cuModuleGetFunction");
-            bench::check_cu(cuFuncLoad(fn), "cuFuncLoad");
-          }
-          mods.push_back(mod);
-        });
-      });
+      auto hit = store->get_with(
+          ms::cache_key(spec_of(which), cc),
+          [&](const cccl_cache::EntryMeta&, std::span<const std::byte> payload) {
+            auto view = ms::deserialize_view(payload, cc);
+            if (!view) bench::die(view.error().describe());
+            const std::vector<std::string> names = {std::string(view->block_sort_kernel),
+                                                    std::string(view->partition_kernel),
+                                                    std::string(view->merge_kernel)};
+            const std::string prefix = which == 1 ? "first" : "second";
+            const void* image = view->cubin.data();
+            if (mode == "bare_map_copy")
+              timed(out, prefix + "_copy", [&] { image = anon_copy(view->cubin); });
+            timed(out, prefix, [&] { mods.push_back(bench::load_module(image, names)); });
+          });
       if (!hit || !*hit) bench::die("child: store miss");
     }
     for (CUmodule m : mods) cuModuleUnload(m);
   } else if (mode == "bind_file" || mode == "bind_ready" || mode == "bind_traced") {
     if (mode != "bind_file") (void)cccl_cache::algos::detail::driver();
     if (mode == "bind_traced") trace_driver();
-    const auto blob1 = read_file(dir / "blob1.bin"), blob2 = read_file(dir / "blob2.bin");
+    const auto blob1 = bench::read_file(dir / "blob1.bin"),
+               blob2 = bench::read_file(dir / "blob2.bin");
     std::optional<ms::Executable> e1, e2;
     for (int which : {1, 2}) {
       const auto& blob = which == 1 ? blob1 : blob2;
@@ -346,12 +305,16 @@ int main(int argc, char** argv) {
           .write(reinterpret_cast<const char*>(r->cubin.data()),
                  static_cast<std::streamsize>(r->cubin.size()));
       std::ofstream(dir / ("kernels" + std::to_string(which) + ".txt"))
-          << r->block_sort_kernel << "\n" << r->partition_kernel << "\n" << r->merge_kernel << "\n";
+          << r->block_sort_kernel << "\n"
+          << r->partition_kernel << "\n"
+          << r->merge_kernel << "\n";
     }
   }
-  std::vector<std::string> modes = {  // DEFAULT_MODES
-      "bare",          "bare_brk",         "bare_file_shared", "bare_file_private", "bare_map",
-      "bare_map_copy", "bare_bindnow",     "bind_ready",       "pieces",            "pieces_bindnow"};
+  std::vector<std::string> modes = {
+      // DEFAULT_MODES
+      "bare",     "bare_brk",      "bare_file_shared", "bare_file_private",
+      "bare_map", "bare_map_copy", "bare_bindnow",     "bind_ready",
+      "pieces",   "pieces_bindnow"};
   if (argc > 2) {
     modes.clear();
     std::istringstream list(argv[2]);
@@ -366,12 +329,12 @@ int main(int argc, char** argv) {
   std::printf("store hit anatomy, sm_%d, %d new processes per mode, interleaved\n", cc, per_mode);
   std::printf("(_ms: time, _flt: page faults, _csw: context switches, each over the step)\n");
   for (const auto& mode : modes)
-    for (const auto& [k, v] : all[mode])
-      bench::print_percentiles((mode + ": " + k).c_str(), v, "");
+    for (const auto& [k, v] : all[mode]) bench::print_percentiles((mode + ": " + k).c_str(), v, "");
   std::printf("RESULT");
   for (const auto& mode : modes)
     for (const char* k : {"first_ms", "second_ms", "first_flt", "second_flt"})
-      if (all[mode].count(k)) std::printf(" %s.%s=%.4f", mode.c_str(), k, bench::median(all[mode][k]));
+      if (all[mode].count(k))
+        std::printf(" %s.%s=%.4f", mode.c_str(), k, bench::median(all[mode][k]));
   std::printf("\n");
   return 0;
 }

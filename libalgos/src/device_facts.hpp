@@ -10,8 +10,8 @@
 namespace cccl_cache::algos::detail {
 
 struct DeviceFacts {
-  CUdevice device = 0;    // the driver's handle of the ordinal
-  std::uint32_t cc = 0;   // major * 10 + minor
+  CUdevice device = 0;   // the driver's handle of the ordinal
+  std::uint32_t cc = 0;  // major * 10 + minor
 };
 
 // The facts of ordinal `device`: the driver is asked on the first successful call for

@@ -102,10 +102,9 @@ Result<bool> Store::Impl::read_with(const CacheKey& key, const EntryFn& fn) {
 }
 
 Result<bool> Store::Impl::read_payload_with(const CacheKey& key, const PayloadFn& fn) {
-  return read_entry(key, [&](const lmdb::ReadTxn&, const detail::SharedEnv&,
-                             std::span<const std::byte>, const EnvelopeView& view) {
-    fn(view.payload);
-  });
+  return read_entry(key,
+                    [&](const lmdb::ReadTxn&, const detail::SharedEnv&, std::span<const std::byte>,
+                        const EnvelopeView& view) { fn(view.payload); });
 }
 
 Result<std::optional<Entry>> Store::Impl::read(const CacheKey& key) {

@@ -59,8 +59,8 @@ TEST(MergeSortSerialize, ViewBorrowsFromTheBlobAndMatchesTheCopy) {
     return b >= lo && b + n <= hi;
   };
   EXPECT_TRUE(inside(view->cubin.data(), view->cubin.size()));
-  for (auto name : {view->block_sort_kernel, view->partition_kernel, view->merge_kernel,
-                    view->toolchain})
+  for (auto name :
+       {view->block_sort_kernel, view->partition_kernel, view->merge_kernel, view->toolchain})
     EXPECT_TRUE(inside(name.data(), name.size())) << name;
   EXPECT_EQ(merge_sort::to_owned(*view), built());
   // The same rejections as the copying form.
@@ -192,8 +192,8 @@ TEST(MergeSortSerialize, VerifiedByStoreSkipsOnlyTheChecksum) {
   EXPECT_FALSE(merge_sort::deserialize_view(trailer, 90));
   EXPECT_TRUE(merge_sort::deserialize_view(trailer, 90, Integrity::verified_by_store));
   for (std::size_t n = 0; n < blob.size(); n += (n < 512 || n + 512 > blob.size()) ? 1 : 97) {
-    auto r = merge_sort::deserialize_view(std::span(blob).first(n), 90,
-                                          Integrity::verified_by_store);
+    auto r =
+        merge_sort::deserialize_view(std::span(blob).first(n), 90, Integrity::verified_by_store);
     ASSERT_FALSE(r) << "prefix " << n;
     EXPECT_EQ(r.error().code, ErrorCode::corrupt) << "prefix " << n;
   }

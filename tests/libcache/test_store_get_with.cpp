@@ -111,7 +111,8 @@ TEST(StoreGetWith, PayloadOnlyReadAgreesWithGetAndCountsLikeIt) {
       EXPECT_EQ(copy, make_payload(i, 82 * 1024)) << i;
     }
     bool called = false;
-    auto miss = store->get_payload_with(make_key(9), [&](std::span<const std::byte>) { called = true; });
+    auto miss =
+        store->get_payload_with(make_key(9), [&](std::span<const std::byte>) { called = true; });
     ASSERT_TRUE(miss);
     EXPECT_FALSE(*miss);
     EXPECT_FALSE(called);
