@@ -70,9 +70,12 @@ inline std::vector<std::string> read_lines(const std::filesystem::path& p) {
   return lines;
 }
 
-// A file mapped read-only (`flags`: MAP_SHARED as LMDB maps, or MAP_PRIVATE), every
-// cache line read once, as the store's checksum reads an entry: no heap is touched.
-inline const void* map_read_only(const std::filesystem::path& p, int flags = MAP_PRIVATE) {
+// A file mapped read-only (`flags`: MAP_SHARED as LMDB maps, or MAP_PRIVATE); no heap
+// is touched. With `touch`, every cache line is read once (as the store's checksum reads
+// an entry before bind); without, the first reader faults the pages in and reads them
+// from memory, as a store hit's get does.
+inline const void* map_read_only(const std::filesystem::path& p, int flags = MAP_PRIVATE,
+                                 bool touch = true) {
   const int fd = ::open(p.c_str(), O_RDONLY);
   if (fd < 0) die("open " + p.string());
   const auto size = static_cast<std::size_t>(std::filesystem::file_size(p));
@@ -80,7 +83,8 @@ inline const void* map_read_only(const std::filesystem::path& p, int flags = MAP
   ::close(fd);
   if (m == MAP_FAILED) die("mmap " + p.string());
   volatile unsigned sum = 0;
-  for (std::size_t i = 0; i < size; i += 64) sum = sum + static_cast<const unsigned char*>(m)[i];
+  for (std::size_t i = 0; touch && i < size; i += 64)
+    sum = sum + static_cast<const unsigned char*>(m)[i];
   return m;
 }
 
