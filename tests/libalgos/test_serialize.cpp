@@ -208,13 +208,31 @@ TEST(MergeSortSerialize, VerifiedByStoreSkipsOnlyTheChecksum) {
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().code, ErrorCode::corrupt) << r.error().message;
   }
-  // Random flips: never a crash; a flip in the header or a length field is an error.
+  // Every bit of the header (magic, version, length) flipped: always an error.
+  for (std::size_t at = 0; at < 16; ++at)
+    for (int bit = 0; bit < 8; ++bit) {
+      auto copy = blob;
+      copy[at] ^= std::byte{static_cast<unsigned char>(1u << bit)};
+      EXPECT_FALSE(merge_sort::deserialize_view(copy, 90, Integrity::verified_by_store))
+          << "header byte " << at << " bit " << bit;
+    }
+  // Random flips anywhere: never a crash, and whatever is accepted lies inside the blob
+  // (a flip in the cubin's code can pass: only a checksum would see it).
   std::mt19937_64 rng(7);
   for (int i = 0; i < 300; ++i) {
     auto copy = blob;
     const auto at = rng() % copy.size();
     copy[at] ^= std::byte{static_cast<unsigned char>(1u << (rng() % 8))};
     auto r = merge_sort::deserialize_view(copy, 90, Integrity::verified_by_store);
-    if (at < 16) EXPECT_FALSE(r) << "header flip at " << at;
+    if (!r) continue;
+    const auto* lo = copy.data();
+    const auto* hi = copy.data() + copy.size();
+    auto inside = [&](const void* p, std::size_t n) {
+      const auto* b = static_cast<const std::byte*>(p);
+      return b >= lo && b + n <= hi;
+    };
+    EXPECT_TRUE(inside(r->cubin.data(), r->cubin.size())) << "flip at " << at;
+    for (auto name : {r->block_sort_kernel, r->partition_kernel, r->merge_kernel, r->toolchain})
+      EXPECT_TRUE(inside(name.data(), name.size())) << "flip at " << at;
   }
 }
