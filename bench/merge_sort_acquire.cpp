@@ -33,7 +33,7 @@
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/device.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
-#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/algos/core/built.hpp"
 #include "merge_sort_bench_util.hpp"
 
 namespace ms = cccl_cache::algos::merge_sort;
@@ -69,11 +69,11 @@ void time_first_calls(const ms::Executable& exe, std::map<std::string, double>& 
 
 void write_cubin_and_names(const ms::BuildResult& r, const fs::path& cubin, const fs::path& names) {
   std::ofstream(cubin, std::ios::binary)
-      .write(reinterpret_cast<const char*>(r.cubin.data()),
-             static_cast<std::streamsize>(r.cubin.size()));
-  std::ofstream(names) << r.block_sort_kernel << "\n"
-                       << r.partition_kernel << "\n"
-                       << r.merge_kernel << "\n";
+      .write(reinterpret_cast<const char*>(r.record.cubin.data()),
+             static_cast<std::streamsize>(r.record.cubin.size()));
+  std::ofstream(names) << r.record.kernels[0] << "\n"
+                       << r.record.kernels[1] << "\n"
+                       << r.record.kernels[2] << "\n";
 }
 
 double bare_load(const std::vector<char>& cubin, const std::vector<std::string>& names) {
@@ -211,7 +211,7 @@ int child(std::string mode, const fs::path& dir) {
       out["cache_setup_ms"] = ms_since(t0);
       if (warm) (void)bench::read_file(dir / "cubin.bin");
       t0 = Clock::now();
-      auto exe = cache.merge_sort(spec, 0);
+      auto exe = cache.acquire(spec, 0);
       out["acquire_ms"] = ms_since(t0);
       if (!exe || cache.stats().store_hits != 1 || cache.stats().builds != 0)
         bench::die("child: not a store hit");
@@ -222,13 +222,13 @@ int child(std::string mode, const fs::path& dir) {
       // The second spec right away (as the bare child loads its second cubin), then
       // once more after sorts have run: does loading code after kernels ran cost more?
       t0 = Clock::now();
-      auto second = cache.merge_sort(second_spec(), 0);
+      auto second = cache.acquire(second_spec(), 0);
       out["acquire_second_ms"] = ms_since(t0);
       if (!second || cache.stats().store_hits != 2 || cache.stats().builds != 0)
         bench::die("child: the second spec was not a store hit");
       time_first_calls(**exe, out);
       t0 = Clock::now();
-      auto third = cache.merge_sort(third_spec(), 0);
+      auto third = cache.acquire(third_spec(), 0);
       out["acquire_after_sorts_ms"] = ms_since(t0);
       if (!third || cache.stats().store_hits != 3 || cache.stats().builds != 0)
         bench::die("child: the third spec was not a store hit");
@@ -245,13 +245,13 @@ int child(std::string mode, const fs::path& dir) {
         auto hit = store->get_payload_with(key, [&](std::span<const std::byte> payload) {
           out[prefix + "get_ms"] = ms_since(t);  // verified (checksum), mapped, not copied
           auto t1 = Clock::now();
-          auto view = ms::deserialize_view(payload, cc, ms::Integrity::verified_by_store);
+          auto view = cccl_cache::algos::deserialize_view<cccl_cache::algos::MergeSort>(payload, cc);
           out[prefix + "deserialize_ms"] = ms_since(t1);
           if (!view) bench::die(view.error().describe());
           std::optional<ms::BuildResult> owned;  // pieces_heap: the cubin copied out first
           if (mode == "pieces_heap") {
             t1 = Clock::now();
-            owned.emplace(ms::to_owned(*view));
+            owned.emplace(ms::BuildResult{view->spec, view->policy, cccl_cache::algos::to_owned(view->record)});
             out[prefix + "copy_ms"] = ms_since(t1);
           }
           t1 = Clock::now();
@@ -268,7 +268,7 @@ int child(std::string mode, const fs::path& dir) {
       const auto key = ms::cache_key(spec, cc);
       auto entry = store->get(key);
       if (!entry || !*entry) bench::die("child: store miss");
-      auto result = ms::deserialize((*entry)->payload, cc);
+      auto result = cccl_cache::algos::deserialize<cccl_cache::algos::MergeSort>((*entry)->payload, cc);
       if (!result) bench::die(result.error().describe());
       std::vector<double> warm;
       for (int i = 0; i < 10; ++i) {
@@ -321,24 +321,24 @@ int main(int argc, char** argv) {
   std::vector<std::byte> blob;
   for (int i = 0; i < 101; ++i) {
     t0 = Clock::now();
-    blob = ms::serialize(result);
+    blob = cccl_cache::algos::serialize(result);
     ser.push_back(ms_since(t0));
   }
   cccl_cache::algos::AlgorithmCache cache(store);
   t0 = Clock::now();
-  auto exe = cache.merge_sort(spec, 0);
+  auto exe = cache.acquire(spec, 0);
   const double miss_ms = ms_since(t0);
   if (!exe || cache.stats().builds != 1)
     bench::die("the first AlgorithmCache request did not build");
   for (const auto& other : {second_spec(), third_spec()})
-    if (auto built = cache.prewarm_merge_sort(other, static_cast<std::uint32_t>(cc));
+    if (auto built = cache.prewarm(other, static_cast<std::uint32_t>(cc));
         !built || !*built)
       bench::die("a second or third spec was not built");
   std::vector<double> repeat_ns;
   for (int b = 0; b < 21; ++b) {
     t0 = Clock::now();
     for (int i = 0; i < 10000; ++i) {
-      auto again = cache.merge_sort(spec, 0);
+      auto again = cache.acquire(spec, 0);
       if (!again) bench::die("repeat failed");
     }
     repeat_ns.push_back(bench::ns_since(t0) / 10000);
@@ -347,7 +347,7 @@ int main(int argc, char** argv) {
   {
     auto entry = store->get(ms::cache_key(second_spec(), static_cast<std::uint32_t>(cc)));
     if (!entry || !*entry) bench::die("the second spec is not in the store");
-    auto second = ms::deserialize((*entry)->payload, static_cast<std::uint32_t>(cc));
+    auto second = cccl_cache::algos::deserialize<cccl_cache::algos::MergeSort>((*entry)->payload, static_cast<std::uint32_t>(cc));
     if (!second) bench::die(second.error().describe());
     write_cubin_and_names(*second, dir / "cubin2.bin", dir / "kernels2.txt");
   }
@@ -370,7 +370,7 @@ int main(int argc, char** argv) {
   }
 
   std::printf("acquisition of a float32 merge sort on sm_%d; cubin %zu bytes, blob %zu bytes\n", cc,
-              result.cubin.size(), blob.size());
+              result.record.cubin.size(), blob.size());
   std::printf("this process: context %.1f ms, store create+open %.3f ms\n", ctx_ms, open_create_ms);
   bench::print_percentiles("fresh build (NVRTC, ms::build)", builds, "ms");
   bench::print_percentiles("serialize", ser, "ms");
@@ -450,7 +450,7 @@ int main(int argc, char** argv) {
       "second_hit_over_bare_second=%.3f first_query_loaded_us=%.3f "
       "bare_cold_first_ms=%.4f hit_over_bare_cold=%.3f hit_warm_ms=%.4f hit_warm_over_bare=%.3f "
       "bare_untouched_first_ms=%.4f hit_over_bare_untouched=%.3f\n",
-      bench::median(builds), bench::median(ser), blob.size(), result.cubin.size(),
+      bench::median(builds), bench::median(ser), blob.size(), result.record.cubin.size(),
       bench::median(repeat_ns) / 1e3, hit, bench::median(cache_lazy["store_open_ms"]),
       bench::median(cache_lazy["cache_setup_ms"]),
       bench::median(pieces["key_ms"]) + bench::median(pieces["get_ms"]) +

@@ -44,7 +44,7 @@
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
-#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/algos/core/built.hpp"
 #include "cuda_driver.hpp"  // private: bind_traced wraps the table
 #include "merge_sort_bench_util.hpp"
 
@@ -206,15 +206,15 @@ int child(std::string mode, const fs::path& dir) {
       auto hit = store->get_with(
           ms::cache_key(spec_of(which), cc),
           [&](const cccl_cache::EntryMeta&, std::span<const std::byte> payload) {
-            auto view = ms::deserialize_view(payload, cc);
+            auto view = cccl_cache::algos::deserialize_view<cccl_cache::algos::MergeSort>(payload, cc);
             if (!view) bench::die(view.error().describe());
-            const std::vector<std::string> names = {std::string(view->block_sort_kernel),
-                                                    std::string(view->partition_kernel),
-                                                    std::string(view->merge_kernel)};
+            const std::vector<std::string> names = {std::string(view->record.kernel_names[0]),
+                                                    std::string(view->record.kernel_names[1]),
+                                                    std::string(view->record.kernel_names[2])};
             const std::string prefix = which == 1 ? "first" : "second";
-            const void* image = view->cubin.data();
+            const void* image = view->record.cubin.data();
             if (mode == "bare_map_copy")
-              timed(out, prefix + "_copy", [&] { image = anon_copy(view->cubin); });
+              timed(out, prefix + "_copy", [&] { image = anon_copy(view->record.cubin); });
             timed(out, prefix, [&] { mods.push_back(bench::load_module(image, names)); });
           });
       if (!hit || !*hit) bench::die("child: store miss");
@@ -228,7 +228,7 @@ int child(std::string mode, const fs::path& dir) {
     std::optional<ms::Executable> e1, e2;
     for (int which : {1, 2}) {
       const auto& blob = which == 1 ? blob1 : blob2;
-      auto view = ms::deserialize_view(std::as_bytes(std::span(blob)), cc);
+      auto view = cccl_cache::algos::deserialize_view<cccl_cache::algos::MergeSort>(std::as_bytes(std::span(blob)), cc);
       if (!view) bench::die(view.error().describe());
       const std::string prefix = which == 1 ? "first" : "second";
       timed(out, prefix, [&] {
@@ -256,7 +256,7 @@ int child(std::string mode, const fs::path& dir) {
           out[prefix + "_get_ms"] = bench::ns_since(get0) / 1e6;  // found and verified
           std::optional<ms::BuildResultView> view;
           timed(out, prefix + "_deserialize", [&] {  // as AlgorithmCache does
-            auto v = ms::deserialize_view(payload, cc, ms::Integrity::verified_by_store);
+            auto v = cccl_cache::algos::deserialize_view<cccl_cache::algos::MergeSort>(payload, cc);
             if (!v) bench::die(v.error().describe());
             view.emplace(*v);
           });
@@ -290,7 +290,7 @@ int main(int argc, char** argv) {
     auto store = bench::open_store(dir / "store");
     cccl_cache::algos::AlgorithmCache cache(store);
     for (int which : {1, 2}) {
-      if (auto built = cache.prewarm_merge_sort(spec_of(which), static_cast<std::uint32_t>(cc));
+      if (auto built = cache.prewarm(spec_of(which), static_cast<std::uint32_t>(cc));
           !built)
         bench::die(built.error().describe());
       auto entry = store->get(ms::cache_key(spec_of(which), static_cast<std::uint32_t>(cc)));
@@ -299,15 +299,15 @@ int main(int argc, char** argv) {
       std::ofstream(dir / ("blob" + std::to_string(which) + ".bin"), std::ios::binary)
           .write(reinterpret_cast<const char*>(payload.data()),
                  static_cast<std::streamsize>(payload.size()));
-      auto r = ms::deserialize(payload, static_cast<std::uint32_t>(cc));
+      auto r = cccl_cache::algos::deserialize<cccl_cache::algos::MergeSort>(payload, static_cast<std::uint32_t>(cc));
       if (!r) bench::die(r.error().describe());
       std::ofstream(dir / ("cubin" + std::to_string(which) + ".bin"), std::ios::binary)
           .write(reinterpret_cast<const char*>(r->cubin.data()),
                  static_cast<std::streamsize>(r->cubin.size()));
       std::ofstream(dir / ("kernels" + std::to_string(which) + ".txt"))
-          << r->block_sort_kernel << "\n"
-          << r->partition_kernel << "\n"
-          << r->merge_kernel << "\n";
+          << r->record.kernels[0] << "\n"
+          << r->record.kernels[1] << "\n"
+          << r->record.kernels[2] << "\n";
     }
   }
   std::vector<std::string> modes = {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
-#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/algos/core/built.hpp"
 #include "merge_sort/dispatch.hpp"
 #include "merge_sort_bench_util.hpp"
 #include "merge_sort_cub_ref.hpp"
@@ -42,9 +42,9 @@ int main(int argc, char** argv) {
 
   ms::Spec spec;  // float32 keys, less, int64 offsets
   cccl_cache::algos::AlgorithmCache fresh_cache(store), loaded_cache(store);
-  auto fresh = fresh_cache.merge_sort(spec, 0);
+  auto fresh = fresh_cache.acquire(spec, 0);
   if (!fresh) bench::die(fresh.error().describe());
-  auto loaded = loaded_cache.merge_sort(spec, 0);
+  auto loaded = loaded_cache.acquire(spec, 0);
   if (!loaded) bench::die(loaded.error().describe());
   const auto fs = fresh_cache.stats(), ls = loaded_cache.stats();
   std::printf(
@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
   // CUB's DispatchMergeSort driven by the same policy (the path a call with temp storage takes).
   auto entry = store->peek(ms::cache_key(spec, static_cast<std::uint32_t>(cc)));
   if (!entry || !*entry) bench::die("entry missing from store");
-  auto result = ms::deserialize((*entry)->payload);
+  auto result = cccl_cache::algos::deserialize<cccl_cache::algos::MergeSort>((*entry)->payload);
   if (!result) bench::die(result.error().describe());
   namespace d = ms::detail;
   d::DispatchParams params;

@@ -215,9 +215,9 @@ int main(int argc, char** argv) {
   pairs_spec.offset_type = ScalarType::uint64;
   ms::Spec pairs_signed = pairs_spec;
   pairs_signed.offset_type = ScalarType::int64;
-  auto keys_exe = cache.merge_sort(keys_spec, 0);
-  auto pairs_exe = cache.merge_sort(pairs_spec, 0);
-  auto signed_exe = cache.merge_sort(pairs_signed, 0);
+  auto keys_exe = cache.acquire(keys_spec, 0);
+  auto pairs_exe = cache.acquire(pairs_spec, 0);
+  auto signed_exe = cache.acquire(pairs_signed, 0);
   if (!keys_exe) bench::die(keys_exe.error().describe());
   if (!pairs_exe) bench::die(pairs_exe.error().describe());
   if (!signed_exe) bench::die(signed_exe.error().describe());

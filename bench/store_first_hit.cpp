@@ -8,7 +8,7 @@
 //           (verified by the store) straight from the map in the callback
 //   split:  view, after a miss of another key: the store's read path first without
 //           this entry's data (what of the first get is the read path, what the entry)
-//   cache:  AlgorithmCache::prewarm_merge_sort (a store hit: get + deserialize)
+//   cache:  AlgorithmCache::prewarm (a store hit: get + deserialize)
 // pieces and view time the first cache key of the process (the toolchain fingerprint
 // is computed then) on its own line; in cache mode AlgorithmCache's constructor has
 // computed it (untimed, like the open). Each child then repeats its
@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
-#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/cache/config.hpp"
 #include "cccl_cache/cache/store.hpp"
@@ -58,7 +58,7 @@ bool step(const std::string& mode, cccl_cache::Store& store, const cccl_cache::C
     if (pieces) (*pieces)["get_us"] = us_since(t0);
     if (!entry || !*entry) return false;
     t0 = Clock::now();
-    auto r = ms::deserialize((*entry)->payload, kCc);
+    auto r = cccl_cache::algos::deserialize<cccl_cache::algos::MergeSort>((*entry)->payload, kCc);
     if (pieces) (*pieces)["deserialize_us"] = us_since(t0);
     return r.has_value();
   }
@@ -68,7 +68,7 @@ bool step(const std::string& mode, cccl_cache::Store& store, const cccl_cache::C
     auto hit = store.get_payload_with(key, [&](std::span<const std::byte> payload) {
       if (pieces) (*pieces)["get_us"] = us_since(t0);
       const auto t1 = Clock::now();
-      ok = ms::deserialize_view(payload, kCc, ms::Integrity::verified_by_store).has_value();
+      ok = cccl_cache::algos::deserialize_view<cccl_cache::algos::MergeSort>(payload, kCc).has_value();
       if (pieces) (*pieces)["deserialize_us"] = us_since(t1);
     });
     return hit && *hit && ok;
@@ -85,14 +85,14 @@ int child(const std::string& mode, const fs::path& dir) {
   if (mode == "cache") {
     cccl_cache::algos::AlgorithmCache cache(store);
     t0 = Clock::now();
-    auto built = cache.prewarm_merge_sort(spec, kCc);
+    auto built = cache.prewarm(spec, kCc);
     out["first_us"] = us_since(t0);
     if (!built || *built) bench::die("child: not a store hit");
     std::vector<double> warm;
     for (int i = 0; i < 20; ++i) {  // a fresh AlgorithmCache each time: no in-process layer
       cccl_cache::algos::AlgorithmCache again(store);
       t0 = Clock::now();
-      auto b = again.prewarm_merge_sort(spec, kCc);
+      auto b = again.prewarm(spec, kCc);
       warm.push_back(us_since(t0));
       if (!b || *b) bench::die("child: not a store hit");
     }
@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
   {
     auto store = open_store(dir);
     cccl_cache::algos::AlgorithmCache cache(store);
-    auto built = cache.prewarm_merge_sort(spec, kCc);  // builds once, then finds it stored
+    auto built = cache.prewarm(spec, kCc);  // builds once, then finds it stored
     if (!built) bench::die("build: " + built.error().describe());
     auto entry = store->peek(ms::cache_key(spec, kCc));
     if (!entry || !*entry) bench::die("the entry was not stored");

@@ -1,8 +1,11 @@
 // AlgorithmCache: spec + device -> bound executable, through the store.
 // Layers: bound executables of this process (shared lock, no allocation on a hit),
-// then the store (get_payload_with: the entry is verified, read as a view and bound while
-// the read transaction holds it, so its cubin goes from the store's map to the driver
-// uncopied), then a build (NVRTC), single-flight per (spec, CC) within the process.
+// then the store (get_payload_with: the entry is verified, read as a view and bound
+// while the read transaction holds it, so its cubin goes from the store's map to the
+// driver uncopied), then a build (NVRTC). Single-flight: per (key, device) for a whole
+// acquire (load or build, then bind), per key for the build it may share with prewarm.
+// The generic code is type-erased below and typed in acquire/prewarm, which are
+// instantiated for every algorithm of the registry.
 #include "cccl_cache/algos/algorithm_cache.hpp"
 
 #include <atomic>
@@ -15,57 +18,79 @@
 #include <span>
 #include <unordered_map>
 
+#include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/device.hpp"
-#include "cccl_cache/algos/merge_sort/build.hpp"
-#include "cccl_cache/algos/merge_sort/serialize.hpp"
 #include "cccl_cache/algos/toolchain.hpp"
 #include "cccl_cache/cache/log.hpp"
 #include "cuda_driver.hpp"
 
 namespace cccl_cache::algos {
 
-namespace ms = merge_sort;
-
 namespace {
 
-// The in-process key: the spec itself (compared field by field), not its digest, so
-// that a repeat needs no encoding or hashing of the canonical bytes.
+// Hash of a spec from its fields: the in-process key is the spec itself (compared
+// field by field), never its encoding, so that a repeat needs no encoding or hashing
+// of canonical bytes.
+struct FieldHasher {
+  std::size_t h = 0;
+  void mix(std::size_t v) { h = h * 31 + v; }
+  void operator()(const Field&, ScalarType v) { mix(static_cast<std::size_t>(v)); }
+  void operator()(const Field&, bool v) { mix(v ? 1 : 2); }
+  void operator()(const Field&, std::uint32_t v) { mix(v); }
+  void operator()(const Field&, const Operator& v) {
+    mix(static_cast<std::size_t>(v.kind));
+    if (v.kind == OpKind::custom) {
+      mix(std::hash<std::string>{}(v.name));
+      mix(std::hash<std::string>{}(v.source));
+    }
+  }
+};
+
+template <class Spec>
 struct BoundKey {
-  ms::Spec spec;
+  Spec spec;
   int device;
   bool operator==(const BoundKey&) const = default;
 };
 
+template <class Spec>
 struct BoundKeyHash {
-  std::size_t operator()(const BoundKey& k) const noexcept {
-    std::size_t h = static_cast<std::size_t>(k.spec.key_type);
-    h = h * 31 + static_cast<std::size_t>(k.spec.value_type);
-    h = h * 31 + static_cast<std::size_t>(k.spec.offset_type);
-    h = h * 31 + static_cast<std::size_t>(k.spec.comparator.kind);
-    if (k.spec.comparator.kind == ComparatorKind::custom) {
-      h = h * 31 + std::hash<std::string>{}(k.spec.comparator.name);
-      h = h * 31 + std::hash<std::string>{}(k.spec.comparator.source);
-    }
-    return h * 31 + static_cast<std::size_t>(k.device);
+  std::size_t operator()(const BoundKey<Spec>& k) const noexcept {
+    FieldHasher hasher;
+    Spec::fields(k.spec, hasher);
+    return hasher.h * 31 + static_cast<std::size_t>(k.device);
   }
 };
 
-// What one build-or-load produced, shared with concurrent waiters.
+// The executables of one algorithm bound so far.
+template <class A>
+struct BoundMap {
+  using Exe = typename A::Executable;
+  std::shared_mutex mutex;
+  std::unordered_map<BoundKey<typename A::Spec>, std::shared_ptr<const Exe>,
+                     BoundKeyHash<typename A::Spec>>
+      map;
+};
+
+// What one load-or-build produced, shared with concurrent waiters.
 struct Obtained {
-  Result<ms::BuildResult> result;
+  Result<BuildRecord> record;
   bool built = false;
 };
+
+using Bound = Result<std::shared_ptr<const void>>;
 
 }  // namespace
 
 struct AlgorithmCache::Impl {
   std::shared_ptr<Store> store;
 
-  mutable std::shared_mutex bound_mutex;
-  std::unordered_map<BoundKey, std::shared_ptr<const ms::Executable>, BoundKeyHash> bound;
+  std::mutex maps_mutex;
+  std::map<AlgorithmId, std::shared_ptr<void>> bound_maps;  // BoundMap<A> per algorithm
 
   std::mutex flight_mutex;
-  std::map<CacheKey, std::shared_future<std::shared_ptr<const Obtained>>> in_flight;
+  std::map<CacheKey, std::shared_future<std::shared_ptr<const Obtained>>> building;
+  std::map<std::pair<CacheKey, int>, std::shared_future<Bound>> binding;
 
   std::atomic<std::uint64_t> builds{0}, store_hits{0}, memory_hits{0};
   std::atomic<bool> warned_store_get{false}, warned_corrupt{false}, warned_store_put{false};
@@ -75,87 +100,105 @@ struct AlgorithmCache::Impl {
       logger()->warn("algorithm cache: {} (further such warnings suppressed)", what);
   }
 
-  // A store hit, bound to `device` straight from the store's map. nullopt when the
-  // store has no usable entry (absent, unreadable, corrupt, another spec): obtain()
-  // then re-reads it under single-flight, warns, and builds.
-  std::optional<Result<ms::Executable>> bind_stored(const ms::Spec& spec, std::uint32_t cc,
-                                                    const CacheKey& key, int device) {
-    if (!store) return std::nullopt;
-    std::optional<Result<ms::Executable>> bound_exe;
-    auto hit = store->get_payload_with(key, [&](std::span<const std::byte> payload) {
-      auto view = ms::deserialize_view(payload, cc, ms::Integrity::verified_by_store);
-      if (view && view->spec == spec) bound_exe.emplace(ms::bind(*view, device));
-    });
-    if (!hit || !*hit || !bound_exe) return std::nullopt;
-    store_hits.fetch_add(1, std::memory_order_relaxed);
-    return bound_exe;
+  template <class A>
+  BoundMap<A>& bound_map() {
+    std::lock_guard lock(maps_mutex);
+    auto& slot = bound_maps[A::Spec::kAlgorithm];
+    if (!slot) slot = std::make_shared<BoundMap<A>>();
+    return *static_cast<BoundMap<A>*>(slot.get());
   }
 
-  // Store hit, or build and put. Never called twice at once for one key (see obtain()).
-  std::shared_ptr<const Obtained> load_or_build(const ms::Spec& spec, std::uint32_t cc,
-                                                const CacheKey& key) {
-    auto out = std::make_shared<Obtained>();
-    if (store) {
-      // Deserialized straight from the store's map: the payload is never copied whole.
-      std::optional<Result<ms::BuildResult>> loaded;
-      auto hit = store->get_with(key, [&](const EntryMeta&, std::span<const std::byte> payload) {
-        loaded.emplace(ms::deserialize(payload, cc));  // a rare path: checked in full
-      });
-      if (!hit) {
-        warn_once(warned_store_get,
-                  "store read failed, building instead: " + hit.error().describe());
-      } else if (*hit && loaded) {
-        auto& loaded_result = *loaded;
-        if (loaded_result && loaded_result->spec == spec) {
-          store_hits.fetch_add(1, std::memory_order_relaxed);
-          out->result = std::move(*loaded_result);
-          return out;
-        }
-        warn_once(warned_corrupt, "unusable store entry " + key.to_string() + ", rebuilding: " +
-                                      (loaded_result ? std::string("spec mismatch")
-                                                     : loaded_result.error().describe()));
-      }
-    }
-    auto built = ms::build(spec, cc);
-    builds.fetch_add(1, std::memory_order_relaxed);
-    out->built = true;
-    if (built && store && !store->read_only()) {
-      EntryMeta meta;
-      meta.algorithm = ms::kAlgorithmName;
-      meta.summary = ms::summary(spec);
-      meta.toolchain = built->toolchain;
-      meta.payload_format = kBuildFormatVersion;
-      const auto bytes = ms::serialize(*built);
-      if (auto put = store->put(key, meta, bytes); !put)
-        warn_once(warned_store_put, "store write failed (the build is kept in memory only): " +
-                                        put.error().describe());
-    }
-    out->result = std::move(built);
-    return out;
-  }
-
-  // Single-flight: the first caller for `key` does the work, later ones wait for it.
-  std::shared_ptr<const Obtained> obtain(const ms::Spec& spec, std::uint32_t cc,
-                                         const CacheKey& key) {
-    std::promise<std::shared_ptr<const Obtained>> promise;
+  // Runs `work` once for `key` at a time; concurrent callers wait for its result.
+  template <class K, class V, class Work>
+  V single_flight(std::map<K, std::shared_future<V>>& flights, const K& key, Work&& work) {
+    std::promise<V> promise;
     {
       std::unique_lock lock(flight_mutex);
-      if (auto it = in_flight.find(key); it != in_flight.end()) {
+      if (auto it = flights.find(key); it != flights.end()) {
         auto future = it->second;
         lock.unlock();
         return future.get();
       }
-      in_flight.emplace(key, promise.get_future().share());
+      flights.emplace(key, promise.get_future().share());
     }
-    auto obtained = load_or_build(spec, cc, key);
+    V value = work();
     {
       std::lock_guard lock(flight_mutex);
-      in_flight.erase(key);
+      flights.erase(key);
     }
-    promise.set_value(obtained);
-    return obtained;
+    promise.set_value(value);
+    return value;
+  }
+
+  // Store hit (checked in full by `accept`, which returns whether the stored entry
+  // is the spec asked for), or build and put. Single-flight per key.
+  std::shared_ptr<const Obtained> obtain(
+      const CacheKey& key, const std::string& summary,
+      const std::function<Result<void>(const BuildRecordView&)>& accept,
+      const std::function<Result<BuildRecord>()>& build) {
+    return single_flight(building, key, [&] { return load_or_build(key, summary, accept, build); });
+  }
+
+  std::shared_ptr<const Obtained> load_or_build(
+      const CacheKey& key, const std::string& summary,
+      const std::function<Result<void>(const BuildRecordView&)>& accept,
+      const std::function<Result<BuildRecord>()>& build) {
+    auto out = std::make_shared<Obtained>();
+    if (store) {
+      std::optional<Result<BuildRecord>> loaded;
+      auto hit = store->get_payload_with(key, [&](std::span<const std::byte> payload) {
+        auto record = parse_record(payload, key.cc);
+        if (!record) {
+          loaded.emplace(tl::unexpected(record.error()));
+        } else if (auto ok = accept(*record); !ok) {
+          loaded.emplace(tl::unexpected(ok.error()));
+        } else {
+          loaded.emplace(to_owned(*record));
+        }
+      });
+      if (!hit) {
+        warn_once(warned_store_get, "store read failed, building instead: " + hit.error().describe());
+      } else if (*hit && loaded) {
+        if (*loaded) {
+          store_hits.fetch_add(1, std::memory_order_relaxed);
+          out->record = std::move(*loaded);
+          return out;
+        }
+        warn_once(warned_corrupt, "unusable store entry " + key.to_string() +
+                                      ", rebuilding: " + loaded->error().describe());
+      }
+    }
+    auto built = build();
+    builds.fetch_add(1, std::memory_order_relaxed);
+    out->built = true;
+    if (built && store && !store->read_only()) {
+      EntryMeta meta;
+      meta.algorithm = std::string(algorithm_name(built->algorithm));
+      meta.summary = summary;
+      meta.toolchain = built->toolchain;
+      meta.payload_format = kBuildFormatVersion;
+      if (auto put = store->put(key, meta, serialize_record(*built)); !put)
+        warn_once(warned_store_put, "store write failed (the build is kept in memory only): " +
+                                        put.error().describe());
+    }
+    out->record = std::move(built);
+    return out;
   }
 };
+
+namespace {
+
+// Accepts a stored record only if it is this algorithm's, passes its checks and holds
+// exactly `spec`.
+template <class A>
+Result<void> holds_spec(const BuildRecordView& record, const typename A::Spec& spec) {
+  auto v = typed_view<A>(record);
+  if (!v) return tl::unexpected(v.error());
+  if (!(v->spec == spec)) return fail(ErrorCode::corrupt, "the entry holds another spec");
+  return {};
+}
+
+}  // namespace
 
 AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store) : impl_(std::make_unique<Impl>()) {
   impl_->store = std::move(store);
@@ -168,43 +211,100 @@ AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store) : impl_(std::make_u
 
 AlgorithmCache::~AlgorithmCache() = default;
 
-Result<std::shared_ptr<const ms::Executable>> AlgorithmCache::merge_sort(const ms::Spec& spec,
+template <class Spec>
+Result<std::shared_ptr<const ExecutableOf<Spec>>> AlgorithmCache::acquire(const Spec& spec,
                                                                          int device) {
-  BoundKey bound_key{spec, device};
+  using A = typename Spec::Algorithm;
+  using Exe = typename A::Executable;
+  auto& bound = impl_->bound_map<A>();
+  BoundKey<Spec> bound_key{spec, device};
   {
-    std::shared_lock lock(impl_->bound_mutex);
-    if (auto it = impl_->bound.find(bound_key); it != impl_->bound.end()) {
+    std::shared_lock lock(bound.mutex);
+    if (auto it = bound.map.find(bound_key); it != bound.map.end()) {
       impl_->memory_hits.fetch_add(1, std::memory_order_relaxed);
       return it->second;
     }
   }
-  if (auto valid = ms::validate(spec); !valid) return tl::unexpected(valid.error());
+  if (auto valid = spec.validate(); !valid) return tl::unexpected(valid.error());
   auto cc = device_cc(device);  // queried once per process and device
   if (!cc) return tl::unexpected(cc.error());
-  const CacheKey key = ms::cache_key(spec, *cc);
-  auto exe = impl_->bind_stored(spec, *cc, key, device);
-  if (!exe) {
-    auto obtained = impl_->obtain(spec, *cc, key);
-    if (!obtained->result) return tl::unexpected(obtained->result.error());
-    exe.emplace(ms::bind(*obtained->result, device));
-  }
-  if (!*exe) return tl::unexpected(exe->error());
-  auto shared = std::make_shared<const ms::Executable>(std::move(**exe));
-  std::unique_lock lock(impl_->bound_mutex);
-  // A concurrent caller may have bound the same executable meanwhile: keep one.
-  auto [it, inserted] = impl_->bound.try_emplace(std::move(bound_key), std::move(shared));
-  return it->second;
+  const CacheKey key = cache_key(spec, *cc);
+
+  auto keep = [&](Result<Exe> exe) -> Bound {
+    if (!exe) return tl::unexpected(exe.error());
+    auto shared = std::make_shared<const Exe>(std::move(*exe));
+    std::unique_lock lock(bound.mutex);
+    auto [it, inserted] = bound.map.try_emplace(bound_key, std::move(shared));
+    return std::static_pointer_cast<const void>(it->second);
+  };
+  Bound result = impl_->single_flight(impl_->binding, std::pair{key, device}, [&]() -> Bound {
+    {  // bound by a flight that ended while this one waited for the lock
+      std::shared_lock lock(bound.mutex);
+      if (auto it = bound.map.find(bound_key); it != bound.map.end())
+        return std::static_pointer_cast<const void>(it->second);
+    }
+    if (impl_->store) {
+      std::optional<Result<Exe>> exe;
+      auto hit = impl_->store->get_payload_with(key, [&](std::span<const std::byte> payload) {
+        auto view = deserialize_view<A>(payload, *cc);
+        if (view && view->spec == spec) exe.emplace(A::bind(*view, device));
+      });
+      if (hit && *hit && exe) {
+        impl_->store_hits.fetch_add(1, std::memory_order_relaxed);
+        return keep(std::move(*exe));
+      }
+    }
+    // Absent, unreadable or unusable in the store: obtain() re-reads it under the
+    // build's single-flight, warns, and builds.
+    auto obtained = impl_->obtain(
+        key, spec_text(spec), [&](const BuildRecordView& r) { return holds_spec<A>(r, spec); },
+        [&]() -> Result<BuildRecord> {
+          auto built = A::build(spec, *cc);
+          if (!built) return tl::unexpected(built.error());
+          return std::move(built->record);
+        });
+    if (!obtained->record) return tl::unexpected(obtained->record.error());
+    auto view = typed_view<A>(view_of(*obtained->record));
+    if (!view) return tl::unexpected(view.error());
+    return keep(A::bind(*view, device));
+  });
+  if (!result) return tl::unexpected(result.error());
+  return std::static_pointer_cast<const Exe>(*result);
 }
 
-Result<bool> AlgorithmCache::prewarm_merge_sort(const ms::Spec& spec, std::uint32_t cc) {
-  if (auto valid = ms::validate(spec); !valid) return tl::unexpected(valid.error());
-  auto obtained = impl_->obtain(spec, cc, ms::cache_key(spec, cc));
-  if (!obtained->result) return tl::unexpected(obtained->result.error());
+template <class Spec>
+Result<bool> AlgorithmCache::prewarm(const Spec& spec, std::uint32_t cc) {
+  return prewarm(to_any(spec), cc);
+}
+
+Result<bool> AlgorithmCache::prewarm(const AnySpec& spec, std::uint32_t cc) {
+  const auto* algorithm = find_algorithm(spec.algorithm);
+  if (algorithm == nullptr) return fail(ErrorCode::invalid_argument, "unknown algorithm");
+  if (auto fields = algorithm->to_text(spec.fields); !fields)
+    return fail(ErrorCode::invalid_argument, fields.error().message);
+  const CacheKey key = cache_key(spec, cc);
+  auto obtained = impl_->obtain(
+      key, spec_text(spec),
+      [&](const BuildRecordView& r) -> Result<void> {
+        if (auto ok = algorithm->check_record(r); !ok) return ok;
+        if (r.algorithm != spec.algorithm || !std::ranges::equal(r.spec, spec.fields))
+          return fail(ErrorCode::corrupt, "the entry holds another spec");
+        return {};
+      },
+      [&] { return algorithm->build(spec.fields, cc); });
+  if (!obtained->record) return tl::unexpected(obtained->record.error());
   return obtained->built;
 }
 
 AcquireStats AlgorithmCache::stats() const {
   return AcquireStats{impl_->builds.load(), impl_->store_hits.load(), impl_->memory_hits.load()};
 }
+
+#define CCCL_CACHE_INSTANTIATE(A)                                                             \
+  template Result<std::shared_ptr<const ExecutableOf<A::Spec>>> AlgorithmCache::acquire(        \
+      const A::Spec&, int);                                                                     \
+  template Result<bool> AlgorithmCache::prewarm(const A::Spec&, std::uint32_t);
+CCCL_CACHE_ALGORITHMS(CCCL_CACHE_INSTANTIATE)
+#undef CCCL_CACHE_INSTANTIATE
 
 }  // namespace cccl_cache::algos

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "cuda_driver.hpp"
 #include "device_facts.hpp"
@@ -58,16 +59,20 @@ Result<DeviceFacts> query_facts(int device) {
   DeviceFacts facts;
   if (CUresult rc = cu.cuDeviceGet(&facts.device, device); rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error("cuDeviceGet", rc));
-  int major = 0, minor = 0;
-  if (CUresult rc = cu.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                                            facts.device);
-      rc != CUDA_SUCCESS)
-    return tl::unexpected(driver_error("cuDeviceGetAttribute", rc));
-  if (CUresult rc = cu.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                                            facts.device);
-      rc != CUDA_SUCCESS)
-    return tl::unexpected(driver_error("cuDeviceGetAttribute", rc));
+  // Every fact a dispatch may need, asked once here so that no bind asks again.
+  int major = 0, minor = 0, sms = 0, smem_optin = 0;
+  const std::pair<int*, CUdevice_attribute> attributes[] = {
+      {&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR},
+      {&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
+      {&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT},
+      {&smem_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN}};
+  for (const auto& [out, attribute] : attributes) {
+    if (CUresult rc = cu.cuDeviceGetAttribute(out, attribute, facts.device); rc != CUDA_SUCCESS)
+      return tl::unexpected(driver_error("cuDeviceGetAttribute", rc));
+  }
   facts.cc = static_cast<std::uint32_t>(major * 10 + minor);
+  facts.sm_count = sms;
+  facts.max_shared_memory_optin = smem_optin;
   return facts;
 }
 

@@ -12,6 +12,8 @@ namespace cccl_cache::algos::detail {
 struct DeviceFacts {
   CUdevice device = 0;   // the driver's handle of the ordinal
   std::uint32_t cc = 0;  // major * 10 + minor
+  int sm_count = 0;                 // multiprocessors
+  int max_shared_memory_optin = 0;  // bytes per block a kernel may opt in to
 };
 
 // The facts of ordinal `device`: the driver is asked on the first successful call for

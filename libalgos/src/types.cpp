@@ -58,16 +58,31 @@ std::optional<ScalarType> parse_scalar_type(std::string_view text) noexcept {
   return std::nullopt;
 }
 
-std::string describe(const Comparator& c) {
-  switch (c.kind) {
-    case ComparatorKind::less:
-      return "less";
-    case ComparatorKind::greater:
-      return "greater";
-    case ComparatorKind::custom:
-      return "custom:" + c.name;
+namespace {
+struct OpInfo {
+  OpKind kind;
+  std::string_view name;
+};
+constexpr std::array<OpInfo, 2> kWellKnownOps{{{OpKind::less, "less"}, {OpKind::greater, "greater"}}};
+}  // namespace
+
+std::string_view op_kind_name(OpKind kind) noexcept {
+  if (kind == OpKind::custom) return "custom";
+  for (const auto& op : kWellKnownOps) {
+    if (op.kind == kind) return op.name;
   }
   return "unknown";
+}
+
+std::optional<OpKind> parse_op_kind(std::string_view name) noexcept {
+  for (const auto& op : kWellKnownOps) {
+    if (op.name == name) return op.kind;
+  }
+  return std::nullopt;
+}
+
+std::string describe(const Operator& op) {
+  return op.kind == OpKind::custom ? op.name : std::string(op_kind_name(op.kind));
 }
 
 }  // namespace cccl_cache::algos

@@ -1,27 +1,38 @@
-// Builds each (spec, cc) once per test process: an NVRTC build costs seconds.
+// Builds each (algorithm, spec, cc) once per test process: an NVRTC build costs
+// seconds. Tests of one binary share builds through it.
 #pragma once
 
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
-#include "cccl_cache/algos/merge_sort/build_result.hpp"
+#include "cccl_cache/algos/core/key.hpp"
 #include "merge_sort/build_detail.hpp"
 
 namespace test_support {
 
-inline const cccl_cache::Result<cccl_cache::algos::merge_sort::detail::BuildReport>& cached_build(
-    const cccl_cache::algos::merge_sort::Spec& spec, std::uint32_t cc) {
-  using Report = cccl_cache::Result<cccl_cache::algos::merge_sort::detail::BuildReport>;
+// How each algorithm builds with its report (one line per algorithm).
+template <class A>
+struct Builder;
+template <>
+struct Builder<cccl_cache::algos::MergeSort> {
+  static auto report(const cccl_cache::algos::merge_sort::Spec& s, std::uint32_t cc) {
+    return cccl_cache::algos::merge_sort::detail::build_with_report(s, cc);
+  }
+};
+
+template <class Spec>
+const auto& cached_build(const Spec& spec, std::uint32_t cc) {
+  using A = typename Spec::Algorithm;
+  using Report = decltype(Builder<A>::report(spec, cc));
   static std::mutex mu;
-  static std::map<std::string, Report> cache;
-  const std::string key = cccl_cache::algos::merge_sort::summary(spec) + "|" +
-                          spec.comparator.source + "|" + std::to_string(cc);
+  static std::map<std::pair<std::vector<std::byte>, std::uint32_t>, Report> cache;
+  auto key = std::pair{cccl_cache::algos::encode_fields(spec), cc};
   std::lock_guard lock(mu);
   auto it = cache.find(key);
-  if (it == cache.end())
-    it = cache.emplace(key, cccl_cache::algos::merge_sort::detail::build_with_report(spec, cc))
-             .first;
+  if (it == cache.end()) it = cache.emplace(key, Builder<A>::report(spec, cc)).first;
   return it->second;
 }
 

@@ -62,24 +62,24 @@ TEST(AlgorithmCache, PrewarmBuildsOnceThenHitsTheStore) {
   TempDir dir;
   auto store = open_store(dir.path() / "store");
   AlgorithmCache cache(store);
-  auto first = cache.prewarm_merge_sort(float_spec(), kCc);
+  auto first = cache.prewarm(float_spec(), kCc);
   ASSERT_TRUE(first) << first.error().describe();
   EXPECT_TRUE(*first);
-  auto second = cache.prewarm_merge_sort(float_spec(), kCc);
+  auto second = cache.prewarm(float_spec(), kCc);
   ASSERT_TRUE(second) << second.error().describe();
   EXPECT_FALSE(*second);
   EXPECT_EQ(cache.stats().builds, 1u);
   EXPECT_EQ(cache.stats().store_hits, 1u);
 
   AlgorithmCache other(store);  // a new cache over the same store
-  auto third = other.prewarm_merge_sort(float_spec(), kCc);
+  auto third = other.prewarm(float_spec(), kCc);
   ASSERT_TRUE(third) << third.error().describe();
   EXPECT_FALSE(*third);
   EXPECT_EQ(other.stats().builds, 0u);
   EXPECT_EQ(other.stats().store_hits, 1u);
 
   // Another CC is another entry: it builds.
-  auto other_cc = other.prewarm_merge_sort(float_spec(), 80);
+  auto other_cc = other.prewarm(float_spec(), 80);
   ASSERT_TRUE(other_cc) << other_cc.error().describe();
   EXPECT_TRUE(*other_cc);
   EXPECT_EQ(other.stats().builds, 1u);
@@ -90,7 +90,7 @@ TEST(AlgorithmCache, SecondProcessSeesTheStoreHit) {
   {
     auto store = open_store(dir.path() / "store");
     AlgorithmCache cache(store);
-    auto built = cache.prewarm_merge_sort(float_spec(), kCc);
+    auto built = cache.prewarm(float_spec(), kCc);
     ASSERT_TRUE(built) << built.error().describe();
     ASSERT_TRUE(*built);
   }
@@ -102,7 +102,7 @@ TEST(AlgorithmCache, SecondProcessSeesTheStoreHit) {
     try {
       auto store = open_store(dir.path() / "store");
       AlgorithmCache cache(store);
-      auto hit = cache.prewarm_merge_sort(float_spec(), kCc);
+      auto hit = cache.prewarm(float_spec(), kCc);
       if (!hit)
         code = 11;
       else if (*hit)
@@ -132,7 +132,7 @@ TEST(AlgorithmCache, ConcurrentRequestsBuildOnce) {
   std::vector<std::thread> threads;
   for (int i = 0; i < 4; ++i)
     threads.emplace_back([&] {
-      auto r = cache.prewarm_merge_sort(float_spec(), kCc);
+      auto r = cache.prewarm(float_spec(), kCc);
       if (!r)
         ++failed;
       else if (*r)
@@ -154,13 +154,13 @@ TEST(AlgorithmCache, CorruptEntryDegradesToABuild) {
   ASSERT_TRUE(store->put(key, meta, garbage));
 
   AlgorithmCache cache(store);
-  auto r = cache.prewarm_merge_sort(float_spec(), kCc);
+  auto r = cache.prewarm(float_spec(), kCc);
   ASSERT_TRUE(r) << r.error().describe();
   EXPECT_TRUE(*r);
   EXPECT_EQ(cache.stats().builds, 1u);
   // The rebuilt entry replaced the garbage.
   AlgorithmCache again(store);
-  auto hit = again.prewarm_merge_sort(float_spec(), kCc);
+  auto hit = again.prewarm(float_spec(), kCc);
   ASSERT_TRUE(hit) << hit.error().describe();
   EXPECT_FALSE(*hit);
 }
@@ -169,7 +169,7 @@ TEST(AlgorithmCache, InvalidSpecIsRejectedWithoutBuilding) {
   AlgorithmCache cache(nullptr);
   ms::Spec spec = float_spec();
   spec.comparator = cccl_cache::algos::Comparator::custom("not an identifier", "");
-  auto r = cache.prewarm_merge_sort(spec, kCc);
+  auto r = cache.prewarm(spec, kCc);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, cccl_cache::ErrorCode::invalid_argument);
   EXPECT_EQ(cache.stats().builds, 0u);
@@ -180,7 +180,7 @@ TEST(AlgorithmCache, MergeSortWithoutAGpuIsADriverError) {
   ASSERT_TRUE(count.has_value()) << count.error().describe();
   if (*count > 0) GTEST_SKIP() << "a GPU is present";
   AlgorithmCache cache(nullptr);
-  auto r = cache.merge_sort(float_spec(), 0);
+  auto r = cache.acquire(float_spec(), 0);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, cccl_cache::ErrorCode::driver);
   EXPECT_EQ(cache.stats().builds, 0u);

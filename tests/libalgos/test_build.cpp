@@ -24,16 +24,18 @@ bool has_symbol(const algos::detail::ElfInfo& elf, const std::string& name) {
 }
 
 void expect_kernels(const merge_sort::BuildResult& r, std::uint32_t cc) {
-  auto elf = algos::detail::read_elf(r.cubin);
+  auto elf = algos::detail::read_elf(r.record.cubin);
   ASSERT_TRUE(elf) << elf.error().message;
   EXPECT_EQ(elf->machine, algos::detail::kElfMachineCuda);
   EXPECT_EQ(elf->sm, cc);
-  for (const auto* name : {&r.block_sort_kernel, &r.partition_kernel, &r.merge_kernel}) {
-    EXPECT_TRUE(has_symbol(*elf, *name)) << *name;
-  }
-  EXPECT_NE(r.block_sort_kernel.find("DeviceMergeSortBlockSortKernel"), std::string::npos);
-  EXPECT_NE(r.partition_kernel.find("DeviceMergeSortPartitionKernel"), std::string::npos);
-  EXPECT_NE(r.merge_kernel.find("DeviceMergeSortMergeKernel"), std::string::npos);
+  ASSERT_EQ(r.record.kernels.size(), 3u);
+  for (const auto& name : r.record.kernels) EXPECT_TRUE(has_symbol(*elf, name)) << name;
+  EXPECT_NE(r.record.kernels[merge_sort::block_sort_kernel].find("DeviceMergeSortBlockSortKernel"),
+            std::string::npos);
+  EXPECT_NE(r.record.kernels[merge_sort::partition_kernel].find("DeviceMergeSortPartitionKernel"),
+            std::string::npos);
+  EXPECT_NE(r.record.kernels[merge_sort::merge_kernel].find("DeviceMergeSortMergeKernel"),
+            std::string::npos);
   // The probe was not kept.
   for (const auto& s : elf->symbols)
     EXPECT_EQ(s.find("cccl_cache_policy_probe"), std::string::npos) << s;
@@ -54,9 +56,11 @@ TEST(MergeSortBuild, FloatKeysForSm90HaveKernelsAndPolicy) {
   const auto& r = cached_build(Spec{}, 90);
   ASSERT_TRUE(r) << r.error().describe();
   expect_kernels(r->result, 90);
-  EXPECT_EQ(r->result.cc, 90u);
+  EXPECT_EQ(r->result.record.cc, 90u);
   EXPECT_EQ(r->result.spec, Spec{});
-  EXPECT_EQ(r->result.toolchain, Toolchain::current().fingerprint());
+  EXPECT_EQ(r->result.record.algorithm, AlgorithmId::merge_sort);
+  EXPECT_EQ(r->result.record.spec, encode_fields(Spec{}));
+  EXPECT_EQ(r->result.record.toolchain, Toolchain::current().fingerprint());
   // CUB's Policy600 for 4-byte keys: 256 threads x 17 items, fits in shared memory.
   EXPECT_EQ(r->result.policy, (merge_sort::Policy{256, 4352, 0, 0}));
   EXPECT_GT(r->ltoir_bytes, 0u);
@@ -76,7 +80,7 @@ TEST(MergeSortBuild, PairsWithWideKeysScaleItemsPerThread) {
   // Nominal4BItemsToItems<int64>(17) = 17 * 4 / 8 = 8 items per thread.
   EXPECT_EQ(r->result.policy.block_threads, 256u);
   EXPECT_EQ(r->result.policy.items_per_tile, 256u * 8u);
-  EXPECT_NE(r->result.block_sort_kernel, cached_build(Spec{}, 90)->result.block_sort_kernel);
+  EXPECT_NE(r->result.record.kernels[0], cached_build(Spec{}, 90)->result.record.kernels[0]);
 }
 
 TEST(MergeSortBuild, CustomComparatorBuilds) {
@@ -133,7 +137,7 @@ TEST(MergeSortBuild, CubinIsWithinTenPercentOfNvcc) {
           "const { return a < b; } };\n"
           "using cccl_cache_max_policy = cub::detail::merge_sort::policy_hub<float*>::MaxPolicy;\n"
           "void* cccl_cache_kernels[] = {\n";
-    for (std::size_t i = 0; i < 3; ++i) cu << "  (void*)&" << gen.name_expressions[i] << ",\n";
+    for (const auto& kernel : gen.kernels) cu << "  (void*)&" << kernel << ",\n";
     cu << "};\n";
   }
   const std::string include = algos::detail::cuda_include_dir();
@@ -161,10 +165,10 @@ TEST(MergeSortBuild, CubinIsWithinTenPercentOfNvcc) {
   }
   std::filesystem::remove_all(dir);
   const double ratio =
-      static_cast<double>(r->result.cubin.size()) / static_cast<double>(nvcc_bytes);
-  RecordProperty("ours_bytes", std::to_string(r->result.cubin.size()));
+      static_cast<double>(r->result.record.cubin.size()) / static_cast<double>(nvcc_bytes);
+  RecordProperty("ours_bytes", std::to_string(r->result.record.cubin.size()));
   RecordProperty("nvcc_bytes", std::to_string(nvcc_bytes));
-  std::printf("cubin sizes: ours %zu bytes, nvcc %ju bytes, ratio %.3f\n", r->result.cubin.size(),
+  std::printf("cubin sizes: ours %zu bytes, nvcc %ju bytes, ratio %.3f\n", r->result.record.cubin.size(),
               static_cast<std::uintmax_t>(nvcc_bytes), ratio);
   EXPECT_LE(ratio, 1.1);
 }
@@ -177,13 +181,13 @@ TEST(MergeSortBuild, LtoLinkDropsTheUnusedVariablesOfTheNaiveCubin) {
   auto naive = merge_sort::detail::build_naive_cubin(Spec{}, 90);
   ASSERT_TRUE(naive) << naive.error().describe();
   auto naive_elf = algos::detail::read_elf(*naive);
-  auto ours_elf = algos::detail::read_elf(r->result.cubin);
+  auto ours_elf = algos::detail::read_elf(r->result.record.cubin);
   ASSERT_TRUE(naive_elf && ours_elf);
   std::printf("cubin sizes: NVRTC straight to cubin %zu bytes (%zu symbols), ours %zu bytes "
               "(%zu symbols); LTO IR %zu bytes\n",
-              naive->size(), naive_elf->symbols.size(), r->result.cubin.size(),
+              naive->size(), naive_elf->symbols.size(), r->result.record.cubin.size(),
               ours_elf->symbols.size(), r->ltoir_bytes);
   EXPECT_GT(naive_elf->symbols.size(), 1000u);
   EXPECT_LT(ours_elf->symbols.size(), 100u);
-  EXPECT_LT(r->result.cubin.size() * 3, naive->size());
+  EXPECT_LT(r->result.record.cubin.size() * 3, naive->size());
 }

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "merge_sort/codegen.hpp"
 
 using namespace cccl_cache;
@@ -9,21 +10,21 @@ using namespace cccl_cache::algos::merge_sort::detail;
 TEST(MergeSortCodegen, NamesCubKernelsWithDispatchArguments) {
   merge_sort::Spec s;
   const auto keys = generate_source(s);
-  ASSERT_EQ(keys.name_expressions.size(), 4u);
+  ASSERT_EQ(keys.kernels.size(), 3u);
   EXPECT_EQ(
-      keys.name_expressions[kBlockSortExpr],
+      keys.kernels[merge_sort::block_sort_kernel],
       "cub::detail::merge_sort::DeviceMergeSortBlockSortKernel<cccl_cache_max_policy, float*, "
       "cub::NullType*, "
       "float*, cub::NullType*, ::cuda::std::int64_t, cccl_cache_compare, float, cub::NullType>");
-  EXPECT_EQ(keys.name_expressions[kPartitionExpr],
+  EXPECT_EQ(keys.kernels[merge_sort::partition_kernel],
             "cub::detail::merge_sort::DeviceMergeSortPartitionKernel<float*, ::cuda::std::int64_t, "
             "cccl_cache_compare, float>");
   EXPECT_EQ(
-      keys.name_expressions[kMergeExpr],
+      keys.kernels[merge_sort::merge_kernel],
       "cub::detail::merge_sort::DeviceMergeSortMergeKernel<cccl_cache_max_policy, float*, "
       "cub::NullType*, "
       "float*, cub::NullType*, ::cuda::std::int64_t, cccl_cache_compare, float, cub::NullType>");
-  EXPECT_EQ(keys.name_expressions[kPolicyProbeExpr].rfind("cccl_cache_policy_probe<", 0), 0u);
+  EXPECT_EQ(keys.policy_probe.rfind("cccl_cache_policy_probe<", 0), 0u);
   EXPECT_NE(keys.source.find("#include <cub/device/dispatch/kernels/merge_sort.cuh>"),
             std::string::npos);
   EXPECT_EQ(keys.source.find("dispatch_merge_sort.cuh"), std::string::npos);
@@ -35,7 +36,7 @@ TEST(MergeSortCodegen, NamesCubKernelsWithDispatchArguments) {
   s.comparator = Comparator::greater();
   const auto pairs = generate_source(s);
   EXPECT_NE(
-      pairs.name_expressions[kBlockSortExpr].find("<cccl_cache_max_policy, ::cuda::std::uint64_t*, "
+      pairs.kernels[merge_sort::block_sort_kernel].find("<cccl_cache_max_policy, ::cuda::std::uint64_t*, "
                                                   "::cuda::std::int32_t*, ::cuda::std::uint64_t*, "
                                                   "::cuda::std::int32_t*, ::cuda::std::uint32_t, "
                                                   "cccl_cache_compare, ::cuda::std::uint64_t, "
@@ -54,31 +55,51 @@ TEST(MergeSortCodegen, PastesCustomComparatorSource) {
   EXPECT_LT(gen.source.find(s.comparator.source), gen.source.find("struct cccl_cache_compare"));
 }
 
-TEST(MergeSortCodegen, ParsesPolicyProbeNames) {
-  auto p = parse_policy_probe("_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEvv");
+TEST(PolicyProbe, ParsesPackAndPlainTemplateArguments) {
+  using algos::detail::parse_policy_probe;
+  auto p = parse_policy_probe("_Z23cccl_cache_policy_probeIJLy256ELy4352ELy0ELy0EEEvv");
   ASSERT_TRUE(p) << p.error().message;
-  EXPECT_EQ(*p, (merge_sort::Policy{256, 4352, 0, 0}));
+  EXPECT_EQ(*p, (std::vector<std::uint64_t>{256, 4352, 0, 0}));
   auto v = parse_policy_probe("_Z23cccl_cache_policy_probeILi64ELi64ELy49152ELm1234EEvv");
   ASSERT_TRUE(v) << v.error().message;
-  EXPECT_EQ(*v, (merge_sort::Policy{64, 64, 49152, 1234}));
+  EXPECT_EQ(*v, (std::vector<std::uint64_t>{64, 64, 49152, 1234}));
+  auto none = parse_policy_probe("_Z23cccl_cache_policy_probeIJEEvv");
+  ASSERT_TRUE(none) << none.error().message;
+  EXPECT_TRUE(none->empty());
 }
 
-TEST(MergeSortCodegen, RejectsMalformedProbeNames) {
+TEST(PolicyProbe, RejectsMalformedNames) {
   for (const char* bad :
        {"", "_Z", "cccl_cache_policy_probe", "_Z22cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEvv",
         "_Z23cccl_cache_policy_prob3ILi256ELi4352ELy0ELy0EEvv",
-        "_Z23cccl_cache_policy_probeILi256ELi4352ELy0EEvv",
-        "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0ELy0EEvv",
         "_Z23cccl_cache_policy_probeILin256ELi4352ELy0ELy0EEvv",
         "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEv",
         "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEvvx",
-        "_Z23cccl_cache_policy_probeILi0ELi4352ELy0ELy0EEvv",
-        "_Z23cccl_cache_policy_probeILi256ELi4353ELy0ELy0EEvv",
+        "_Z23cccl_cache_policy_probeIJLy256ELy4352EEvv",
         "_Z23cccl_cache_policy_probeILf256ELi4352ELy0ELy0EEvv",
         "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy99999999999999999999EEvv",
         "_Z999cccl_cache_policy_probe"}) {
-    auto p = parse_policy_probe(bad);
+    auto p = algos::detail::parse_policy_probe(bad);
     ASSERT_FALSE(p) << bad;
     EXPECT_EQ(p.error().code, ErrorCode::internal) << bad;
+  }
+}
+
+TEST(MergeSortPolicy, ValuesRoundTripAndImplausibleShapesAreRejected) {
+  const merge_sort::Policy p{256, 4352, 0, 7};
+  const auto values = policy_values(p);
+  EXPECT_EQ(values, (std::vector<std::uint64_t>{256, 4352, 0, 7}));
+  auto back = policy_from_values<merge_sort::Policy>(values);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, p);
+  EXPECT_FALSE(policy_from_values<merge_sort::Policy>(std::vector<std::uint64_t>{256, 4352, 0}));
+  EXPECT_FALSE(policy_from_values<merge_sort::Policy>(
+      std::vector<std::uint64_t>{1ull << 40, 4352, 0, 0}));  // does not fit u32
+  BuildRecordView record;
+  for (const auto& shape : {merge_sort::Policy{0, 4352, 0, 0}, merge_sort::Policy{256, 4353, 0, 0},
+                            merge_sort::Policy{2048, 4096, 0, 0}}) {
+    auto r = MergeSort::check(merge_sort::Spec{}, shape, record);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("policy"), std::string::npos);
   }
 }

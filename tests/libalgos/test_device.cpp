@@ -35,9 +35,10 @@ bool driver_missing() { return algos::detail::driver_load_status() == CUDA_ERROR
 // A result that passes bind's checks up to the device query (never loaded).
 ms::BuildResult fake_result() {
   ms::BuildResult r;
-  r.cc = 90;
-  r.cubin = {std::byte{0x7f}, std::byte{'E'}, std::byte{'L'}, std::byte{'F'}};
-  r.block_sort_kernel = r.partition_kernel = r.merge_kernel = "k";
+  r.record.cc = 90;
+  r.record.cubin = {std::byte{0x7f}, std::byte{'E'}, std::byte{'L'}, std::byte{'F'}};
+  r.record.kernels = {"DeviceMergeSortBlockSortKernel", "DeviceMergeSortPartitionKernel",
+                      "DeviceMergeSortMergeKernel"};
   r.policy.block_threads = 256;
   r.policy.items_per_tile = 256 * 17;
   return r;

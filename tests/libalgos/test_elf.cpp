@@ -13,7 +13,7 @@ namespace {
 const std::vector<std::byte>& cubin() {
   const auto& r = test_support::cached_build(merge_sort::Spec{}, 90);
   if (!r) throw std::runtime_error(r.error().describe());
-  return r->result.cubin;
+  return r->result.record.cubin;
 }
 
 }  // namespace

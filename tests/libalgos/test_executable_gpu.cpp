@@ -25,7 +25,7 @@
 #include "cccl_cache/algos/device.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
 #include "cccl_cache/algos/merge_sort/executable.hpp"
-#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/cache/config.hpp"
 #include "cccl_cache/cache/store.hpp"
 
@@ -172,9 +172,9 @@ Built& built() {
       cccl_cache::EntryMeta meta;
       meta.algorithm = ms::kAlgorithmName;
       meta.summary = ms::summary(r.specs[i]);
-      meta.toolchain = r.fresh[i].toolchain;
+      meta.toolchain = r.fresh[i].record.toolchain;
       meta.payload_format = cccl_cache::algos::kBuildFormatVersion;
-      auto put = r.store->put(ms::cache_key(r.specs[i], gpu().cc), meta, ms::serialize(r.fresh[i]));
+      auto put = r.store->put(ms::cache_key(r.specs[i], gpu().cc), meta, serialize(r.fresh[i]));
       if (!put) {
         r.error = put.error().describe();
         return r;
@@ -269,7 +269,7 @@ void check_spec(std::size_t index, const std::vector<std::uint64_t>& sizes) {
   auto fresh = ms::bind(b.fresh[index], 0);
   ASSERT_TRUE(fresh) << fresh.error().describe();
   AlgorithmCache loader(b.store);  // a new cache: this must be a store hit
-  auto loaded = loader.merge_sort(spec, 0);
+  auto loaded = loader.acquire(spec, 0);
   ASSERT_TRUE(loaded) << loaded.error().describe();
   EXPECT_EQ(loader.stats().builds, 0u);
   EXPECT_EQ(loader.stats().store_hits, 1u);
@@ -367,7 +367,7 @@ TEST(ExecutableGpu, BindRejectsAnotherCcAndAbsentDevice) {
   SKIP_WITHOUT_GPU();
   ASSERT_TRUE(built().error.empty()) << built().error;
   ms::BuildResult other = built().fresh[0];
-  other.cc = gpu().cc == 80 ? 90 : 80;
+  other.record.cc = gpu().cc == 80 ? 90 : 80;
   auto wrong_cc = ms::bind(other, 0);
   ASSERT_FALSE(wrong_cc);
   EXPECT_EQ(wrong_cc.error().code, cccl_cache::ErrorCode::unsupported);
@@ -380,8 +380,8 @@ TEST(ExecutableGpu, AlgorithmCacheRepeatReturnsTheSameExecutable) {
   SKIP_WITHOUT_GPU();
   ASSERT_TRUE(built().error.empty()) << built().error;
   AlgorithmCache cache(built().store);
-  auto a = cache.merge_sort(built().specs[0], 0);
-  auto b = cache.merge_sort(built().specs[0], 0);
+  auto a = cache.acquire(built().specs[0], 0);
+  auto b = cache.acquire(built().specs[0], 0);
   ASSERT_TRUE(a && b);
   EXPECT_EQ(a->get(), b->get());
   EXPECT_EQ(cache.stats().memory_hits, 1u);

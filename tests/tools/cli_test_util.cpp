@@ -13,7 +13,8 @@
 #include <iterator>
 #include <sstream>
 
-#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 
 extern char** environ;
@@ -141,13 +142,13 @@ void put_raw(const fs::path& dir, const CacheKey& key, const EntryMeta& meta,
 CacheKey put_build(const fs::path& dir, const algos::merge_sort::BuildResult& result,
                    const algos::Toolchain& tc) {
   namespace ms = algos::merge_sort;
-  const CacheKey key = ms::cache_key(result.spec, result.cc, tc);
+  const CacheKey key = algos::cache_key(result.spec, result.record.cc, tc);
   EntryMeta meta;
   meta.algorithm = ms::kAlgorithmName;
   meta.summary = ms::summary(result.spec);
-  meta.toolchain = result.toolchain;
+  meta.toolchain = result.record.toolchain;
   meta.payload_format = tc.build_format_version;
-  put_raw(dir, key, meta, ms::serialize(result));
+  put_raw(dir, key, meta, algos::serialize(result));
   return key;
 }
 
@@ -204,6 +205,7 @@ const algos::merge_sort::BuildResult& real_build(std::uint32_t cc) {
 algos::merge_sort::BuildResult with_keys(algos::merge_sort::BuildResult base,
                                          algos::ScalarType keys) {
   base.spec.key_type = keys;
+  base.record.spec = algos::encode_fields(base.spec);
   return base;
 }
 

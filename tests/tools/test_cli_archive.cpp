@@ -4,7 +4,8 @@
 
 #include <fstream>
 
-#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cli_test_util.hpp"
 
 namespace cccl_cache::test {
@@ -33,8 +34,8 @@ TEST_P(CliArchive, RoundTripIntoAFreshCache) {
   ASSERT_EQ(ex.code, 0) << ex.err;
   EXPECT_NE(ex.out.find("exported 2 entries"), std::string::npos) << ex.out;
   const auto size = std::filesystem::file_size(file);
-  const auto raw = algos::merge_sort::serialize(real_build(90)).size() +
-                   algos::merge_sort::serialize(real_build(80)).size();
+  const auto raw = algos::serialize(real_build(90)).size() +
+                   algos::serialize(real_build(80)).size();
   if (compress)
     EXPECT_LT(size, raw / 2);
   else
@@ -77,7 +78,7 @@ TEST(CliImport, SkipsAndReportsADamagedEntryAndKeepsTheGoodCopy) {
   ASSERT_EQ(
       run_cli({"--cache-dir", src.path().string(), "export", file.string(), "--no-compress"}).code,
       0);
-  const auto mid = b.cubin.begin() + static_cast<std::ptrdiff_t>(b.cubin.size() / 2);
+  const auto mid = b.record.cubin.begin() + static_cast<std::ptrdiff_t>(b.record.cubin.size() / 2);
   ASSERT_EQ(flip_byte_in_file(file, std::vector<std::byte>(mid, mid + 64)), 1);
 
   // The target already holds a good copy of the entry that is damaged in the archive.
@@ -89,8 +90,8 @@ TEST(CliImport, SkipsAndReportsADamagedEntryAndKeepsTheGoodCopy) {
   EXPECT_EQ(j["bad"], 2);  // the entry's checksum, then the trailer's
   EXPECT_NE(j["problems"][0].get<std::string>().find(damaged.to_string()), std::string::npos)
       << j.dump();
-  EXPECT_EQ(payload_of(dst, damaged), algos::merge_sort::serialize(b));
-  EXPECT_EQ(payload_of(dst, fine), algos::merge_sort::serialize(real_build(80)));
+  EXPECT_EQ(payload_of(dst, damaged), algos::serialize(b));
+  EXPECT_EQ(payload_of(dst, fine), algos::serialize(real_build(80)));
   EXPECT_EQ(run_cli({"--cache-dir", dst.path().string(), "verify"}).code, 0);
 }
 

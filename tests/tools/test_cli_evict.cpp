@@ -5,7 +5,8 @@
 #include <set>
 #include <thread>
 
-#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cli_test_util.hpp"
 
 namespace cccl_cache::test {
@@ -37,7 +38,7 @@ TEST(CliEvict, ByArch) {
   auto j = r.json();
   EXPECT_EQ(removed_keys(j), std::set<std::string>{k80.to_string()});
   EXPECT_EQ(j["bytes_freed"].get<std::uint64_t>(),
-            algos::merge_sort::serialize(real_build(80)).size());
+            algos::serialize(real_build(80)).size());
   EXPECT_EQ(listed_keys(dir), std::set<std::string>{k90.to_string()});
 }
 
@@ -61,7 +62,7 @@ TEST(CliEvict, ByToolchainMismatch) {
   algos::Toolchain old = algos::Toolchain::current();
   old.cccl_version -= 1;
   auto b = real_build(90);
-  b.toolchain = old.fingerprint();
+  b.record.toolchain = old.fingerprint();
   const CacheKey stale = put_build(dir.path(), b, old);
   auto r = run_cli({"--cache-dir", dir.path().string(), "evict", "--toolchain-mismatch", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -75,7 +76,7 @@ TEST(CliEvict, ByMaxSizeKeepsTheMostRecentlyUsed) {
   const CacheKey a = put_build(dir.path(), with_keys(b, ScalarType::int8));
   const CacheKey c = put_build(dir.path(), with_keys(b, ScalarType::int16));
   const CacheKey d = put_build(dir.path(), with_keys(b, ScalarType::int32));
-  const auto one = algos::merge_sort::serialize(b).size();
+  const auto one = algos::serialize(b).size();
   auto r = run_cli({"--cache-dir", dir.path().string(), "evict", "--max-size",
                     std::to_string(one + one / 2), "--json"});
   ASSERT_EQ(r.code, 0) << r.err;

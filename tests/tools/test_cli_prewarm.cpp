@@ -50,8 +50,8 @@ offset = "int64"
     specs.insert(e["spec"].get<std::string>());
     EXPECT_EQ(e["cc"], 90);
   }
-  EXPECT_EQ(specs, (std::set<std::string>{"keys=float32 values=none cmp=less offset=int64",
-                                          "keys=int32 values=none cmp=less offset=int64"}));
+  EXPECT_EQ(specs, (std::set<std::string>{"merge_sort keys=float32 values=none compare=less offset=int64",
+                                          "merge_sort keys=int32 values=none compare=less offset=int64"}));
   EXPECT_EQ(run_cli({"--cache-dir", cache, "verify"}).code, 0);
 }
 

@@ -4,7 +4,8 @@
 #include <set>
 #include <sstream>
 
-#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cli_test_util.hpp"
 
 namespace cccl_cache::test {
@@ -59,7 +60,7 @@ TEST(CliLs, TableShowsOneRowPerEntry) {
   auto r = run_cli({"--cache-dir", dir.path().string(), "ls"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find(k.to_string()), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("keys=float32 values=none cmp=less offset=int64"), std::string::npos)
+  EXPECT_NE(r.out.find("merge_sort keys=float32 values=none compare=less offset=int64"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("sm_90"), std::string::npos);
   EXPECT_NE(r.out.find("1 entry"), std::string::npos);
@@ -76,18 +77,20 @@ TEST(CliInspect, ShowsKernelNamesPolicyAndSpec) {
   EXPECT_EQ(j["check"], "ok");
   const auto& build = j["build"];
   ASSERT_TRUE(build.is_object());
-  EXPECT_EQ(build["kernels"]["block_sort"], b.block_sort_kernel);
-  EXPECT_EQ(build["kernels"]["partition"], b.partition_kernel);
-  EXPECT_EQ(build["kernels"]["merge"], b.merge_kernel);
+  EXPECT_EQ(build["kernels"]["block_sort"], b.record.kernels[0]);
+  EXPECT_EQ(build["kernels"]["partition"], b.record.kernels[1]);
+  EXPECT_EQ(build["kernels"]["merge"], b.record.kernels[2]);
   EXPECT_EQ(build["policy"]["block_threads"], b.policy.block_threads);
   EXPECT_EQ(build["policy"]["items_per_tile"], b.policy.items_per_tile);
-  EXPECT_EQ(build["cubin_bytes"], b.cubin.size());
+  EXPECT_EQ(build["cubin_bytes"], b.record.cubin.size());
   EXPECT_EQ(build["spec_text"], "merge_sort keys=float32 values=none compare=less offset=int64");
+  EXPECT_EQ(build["fields"]["keys"], "float32");
+  EXPECT_EQ(build["fields"]["compare"], "less");
 
   // Text form, addressed by a unique prefix of the key.
   auto t = run_cli({"--cache-dir", dir.path().string(), "inspect", k.to_string().substr(0, 8)});
   ASSERT_EQ(t.code, 0) << t.err;
-  EXPECT_NE(t.out.find(b.merge_kernel), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(b.record.kernels[2]), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("block_threads=" + std::to_string(b.policy.block_threads)),
             std::string::npos)
       << t.out;
@@ -119,7 +122,7 @@ TEST(CliStats, JsonCountsEntriesBytesAndLookups) {
   auto r = run_cli({"--cache-dir", dir.path().string(), "stats", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = r.json();
-  const auto payload = algos::merge_sort::serialize(b).size();
+  const auto payload = algos::serialize(b).size();
   EXPECT_EQ(j["entries"], 2);
   EXPECT_EQ(j["live_bytes"].get<std::uint64_t>(), 2 * payload);
   EXPECT_EQ(j["hits"], 1);

@@ -2,7 +2,8 @@
 // payload does not deserialize are listed with exit 1; --repair removes them.
 #include <gtest/gtest.h>
 
-#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cli_test_util.hpp"
 
@@ -35,7 +36,7 @@ TEST(CliVerify, CatchesFlippedBytesInDataMdbAndRepairs) {
   const CacheKey good = put_build(dir.path(), real_build(80));
   const CacheKey bad = put_build(dir.path(), b);
   // 64 bytes from the middle of the sm_90 cubin: stored verbatim in one place only.
-  const auto mid = b.cubin.begin() + static_cast<std::ptrdiff_t>(b.cubin.size() / 2);
+  const auto mid = b.record.cubin.begin() + static_cast<std::ptrdiff_t>(b.record.cubin.size() / 2);
   ASSERT_EQ(flip_byte_in_file(dir.path() / "data.mdb", std::vector<std::byte>(mid, mid + 64)), 1);
 
   auto r = run_cli({"--cache-dir", dir.path().string(), "verify", "--json"});
@@ -78,10 +79,10 @@ TEST(CliVerify, CatchesAPayloadThatDoesNotDeserialize) {
   // A well-checksummed envelope around a truncated build result.
   auto spec = b.spec;
   spec.key_type = ScalarType::uint32;
-  auto payload = algos::merge_sort::serialize(b);
+  auto payload = algos::serialize(b);
   payload.resize(payload.size() / 3);
-  const CacheKey key = algos::merge_sort::cache_key(spec, 90);
-  EntryMeta meta{"merge_sort", algos::merge_sort::summary(spec), b.toolchain,
+  const CacheKey key = algos::cache_key(spec, 90);
+  EntryMeta meta{"merge_sort", algos::merge_sort::summary(spec), b.record.toolchain,
                  algos::kBuildFormatVersion};
   put_raw(dir.path(), key, meta, payload);
 
@@ -103,10 +104,10 @@ TEST(CliVerify, CatchesAPayloadThatDoesNotDeserialize) {
 TEST(CliVerify, CatchesAnEntryUnderTheWrongKey) {
   TempDir dir;
   const auto& b = real_build(90);
-  const CacheKey wrong = algos::merge_sort::cache_key(with_keys(b, ScalarType::int32).spec, 90);
-  EntryMeta meta{"merge_sort", algos::merge_sort::summary(b.spec), b.toolchain,
+  const CacheKey wrong = algos::cache_key(with_keys(b, ScalarType::int32).spec, 90);
+  EntryMeta meta{"merge_sort", algos::merge_sort::summary(b.spec), b.record.toolchain,
                  algos::kBuildFormatVersion};
-  put_raw(dir.path(), wrong, meta, algos::merge_sort::serialize(b));
+  put_raw(dir.path(), wrong, meta, algos::serialize(b));
   auto j = run_cli({"--cache-dir", dir.path().string(), "verify", "--json"}).json();
   ASSERT_EQ(j["bad"].size(), 1u);
   EXPECT_NE(j["bad"][0]["reason"].get<std::string>().find("wrong key"), std::string::npos)

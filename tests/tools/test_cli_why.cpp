@@ -42,7 +42,7 @@ TEST(CliWhy, NamesTheDifferingKeyType) {
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = r.json();
   EXPECT_EQ(j["hit"], false);
-  EXPECT_EQ(nearest_components(j), std::vector<std::string>{"key type"});
+  EXPECT_EQ(nearest_components(j), std::vector<std::string>{"keys"});
   EXPECT_EQ(j["nearest"][0]["differs"][0]["entry"], "float32");
   EXPECT_EQ(j["nearest"][0]["differs"][0]["wanted"], "int32");
   // The text form says it in words.
@@ -72,7 +72,7 @@ TEST(CliWhy, NamesTheDifferingValueAndOffsetTypes) {
   auto j = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort", "keys=float32",
                     "values=int32", "offset=uint32", "--arch", "sm_90", "--json"})
                .json();
-  EXPECT_EQ(nearest_components(j), (std::vector<std::string>{"value type", "offset type"}));
+  EXPECT_EQ(nearest_components(j), (std::vector<std::string>{"values", "offset"}));
 }
 
 TEST(CliWhy, NamesTheDifferingToolchainAndFormatVersion) {
@@ -80,7 +80,7 @@ TEST(CliWhy, NamesTheDifferingToolchainAndFormatVersion) {
   algos::Toolchain other = algos::Toolchain::current();
   other.nvrtc_minor += 1;
   auto b = real_build(90);
-  b.toolchain = other.fingerprint();
+  b.record.toolchain = other.fingerprint();
   put_build(dir.path(), b, other);
   auto j = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort keys=float32", "--arch",
                     "sm_90", "--json"})
@@ -92,7 +92,7 @@ TEST(CliWhy, NamesTheDifferingToolchainAndFormatVersion) {
   TempDir dir2;
   algos::Toolchain newer = algos::Toolchain::current();
   newer.build_format_version += 1;
-  b.toolchain = newer.fingerprint();
+  b.record.toolchain = newer.fingerprint();
   put_build(dir2.path(), b, newer);
   auto j2 = run_cli({"--cache-dir", dir2.path().string(), "why", "merge_sort keys=float32",
                      "--arch", "sm_90", "--json"})

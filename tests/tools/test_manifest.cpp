@@ -1,5 +1,7 @@
 // Prewarm manifests: expansion, operators, arch, and errors with file:line.
 #include <gtest/gtest.h>
+
+#include "cccl_cache/algos/merge_sort/spec.hpp"
 #include <unistd.h>
 
 #include <filesystem>
@@ -9,6 +11,13 @@
 
 namespace cccl_cache::cli {
 namespace {
+
+// The merge sort spec an AnySpec holds.
+algos::merge_sort::Spec ms_of(const AnySpec& any) {
+  auto s = algos::decode_fields<algos::merge_sort::Spec>(any.fields);
+  EXPECT_TRUE(s) << (s ? "" : s.error().describe());
+  return s ? *s : algos::merge_sort::Spec{};
+}
 
 using algos::ScalarType;
 
@@ -25,10 +34,10 @@ keys = "float32"          # duplicate of one expanded above
   ASSERT_TRUE(m) << m.error().describe();
   EXPECT_EQ(m->archs, (std::vector<std::uint32_t>{80, 90}));
   ASSERT_EQ(m->specs.size(), 4u);
-  EXPECT_EQ(m->specs[0].merge_sort.key_type, ScalarType::float32);
-  EXPECT_EQ(m->specs[0].merge_sort.value_type, ScalarType::none);
-  EXPECT_EQ(m->specs[3].merge_sort.key_type, ScalarType::int32);
-  EXPECT_EQ(m->specs[3].merge_sort.value_type, ScalarType::int64);
+  EXPECT_EQ(ms_of(m->specs[0]).key_type, ScalarType::float32);
+  EXPECT_EQ(ms_of(m->specs[0]).value_type, ScalarType::none);
+  EXPECT_EQ(ms_of(m->specs[3]).key_type, ScalarType::int32);
+  EXPECT_EQ(ms_of(m->specs[3]).value_type, ScalarType::int64);
 }
 
 TEST(Manifest, OperatorsByNameInlineOrFromAFile) {
@@ -55,9 +64,9 @@ compare = "by_abs"
   std::filesystem::remove_all(dir);
   ASSERT_TRUE(m) << m.error().describe();
   ASSERT_EQ(m->specs.size(), 2u);
-  EXPECT_EQ(m->specs[0].merge_sort.comparator.name, "abs_less");
-  EXPECT_NE(m->specs[0].merge_sort.comparator.source.find("fabsf"), std::string::npos);
-  EXPECT_EQ(m->specs[1].merge_sort.comparator.source,
+  EXPECT_EQ(ms_of(m->specs[0]).comparator.name, "abs_less");
+  EXPECT_NE(ms_of(m->specs[0]).comparator.source.find("fabsf"), std::string::npos);
+  EXPECT_EQ(ms_of(m->specs[1]).comparator.source,
             "__device__ bool by_abs(int a, int b) { return abs(a) < abs(b); }");
 }
 

@@ -1,10 +1,19 @@
 // The spec-text syntax shared by manifests and `why`.
 #include <gtest/gtest.h>
 
+#include "cccl_cache/algos/merge_sort/spec.hpp"
+
 #include "spec_text.hpp"
 
 namespace cccl_cache::cli {
 namespace {
+
+// The merge sort spec an AnySpec holds.
+algos::merge_sort::Spec ms_of(const AnySpec& any) {
+  auto s = algos::decode_fields<algos::merge_sort::Spec>(any.fields);
+  EXPECT_TRUE(s) << (s ? "" : s.error().describe());
+  return s ? *s : algos::merge_sort::Spec{};
+}
 
 using algos::ComparatorKind;
 using algos::ScalarType;
@@ -12,15 +21,15 @@ using algos::ScalarType;
 TEST(SpecText, ParsesEveryFieldAndDefaults) {
   auto s = parse_spec_text("merge_sort keys=int32 values=float64 compare=greater offset=uint32");
   ASSERT_TRUE(s) << s.error().describe();
-  EXPECT_EQ(s->algorithm, "merge_sort");
-  EXPECT_EQ(s->merge_sort.key_type, ScalarType::int32);
-  EXPECT_EQ(s->merge_sort.value_type, ScalarType::float64);
-  EXPECT_EQ(s->merge_sort.comparator.kind, ComparatorKind::greater);
-  EXPECT_EQ(s->merge_sort.offset_type, ScalarType::uint32);
+  EXPECT_EQ(s->algorithm, algos::AlgorithmId::merge_sort);
+  EXPECT_EQ(ms_of(*s).key_type, ScalarType::int32);
+  EXPECT_EQ(ms_of(*s).value_type, ScalarType::float64);
+  EXPECT_EQ(ms_of(*s).comparator.kind, ComparatorKind::greater);
+  EXPECT_EQ(ms_of(*s).offset_type, ScalarType::uint32);
 
   auto d = parse_spec_text("merge_sort keys=float32");
   ASSERT_TRUE(d);
-  EXPECT_EQ(d->merge_sort, algos::merge_sort::Spec{});  // values=none, less, int64
+  EXPECT_EQ(ms_of(*d), algos::merge_sort::Spec{});  // values=none, less, int64
 }
 
 TEST(SpecText, RoundTripsThroughToSpecText) {
@@ -37,18 +46,18 @@ TEST(SpecText, QuotedSourceKeepsSpaces) {
       "merge_sort keys=float32 compare=abs_less source='__device__ bool abs_less(float a, float b) "
       "{ return a < b; }'");
   ASSERT_TRUE(s) << s.error().describe();
-  EXPECT_EQ(s->merge_sort.comparator.kind, ComparatorKind::custom);
-  EXPECT_EQ(s->merge_sort.comparator.name, "abs_less");
-  EXPECT_EQ(s->merge_sort.comparator.source,
+  EXPECT_EQ(ms_of(*s).comparator.kind, ComparatorKind::custom);
+  EXPECT_EQ(ms_of(*s).comparator.name, "abs_less");
+  EXPECT_EQ(ms_of(*s).comparator.source,
             "__device__ bool abs_less(float a, float b) { return a < b; }");
   EXPECT_EQ(to_spec_text(*s), "merge_sort keys=float32 values=none compare=abs_less offset=int64");
 }
 
-TEST(SpecText, CustomOperatorFromTheTableOrCustomPrefix) {
+TEST(SpecText, CustomOperatorFromTheTable) {
   OperatorTable ops{{"by_abs", "__device__ bool by_abs(int a, int b) { return abs(a) < abs(b); }"}};
-  auto s = parse_spec_tokens({"merge_sort", "keys=int32", "cmp=custom:by_abs"}, ops);
+  auto s = parse_spec_tokens({"merge_sort", "keys=int32", "compare=by_abs"}, ops);
   ASSERT_TRUE(s) << s.error().describe();
-  EXPECT_EQ(s->merge_sort.comparator, algos::Comparator::custom("by_abs", ops["by_abs"]));
+  EXPECT_EQ(ms_of(*s).comparator, algos::Comparator::custom("by_abs", ops["by_abs"]));
 }
 
 TEST(SpecText, RejectsBadInputWithAReason) {
@@ -63,7 +72,7 @@ TEST(SpecText, RejectsBadInputWithAReason) {
                         Case{"merge_sort keys=int32 keys=int64", "given twice"},
                         Case{"merge_sort keys", "not field=value"},
                         Case{"merge_sort keys=int32 compare=mine", "no source"},
-                        Case{"merge_sort keys=int32 compare=less source=x", "built-in"},
+                        Case{"merge_sort keys=int32 compare=less source=x", "exactly one custom operator"},
                         Case{"merge_sort keys=int32 source='open", "unterminated"},
                         Case{"merge_sort keys=int32 offset=float32", "merge_sort: "}}) {
     auto s = parse_spec_text(c.text);

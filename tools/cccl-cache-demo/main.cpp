@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
   if (*gpus == 0) {
     auto cc = cccl_cache::parse_cc(arch);
     if (!cc) return std::fprintf(stderr, "demo: bad --arch '%s'\n", arch.c_str()), 2;
-    auto built = cache.prewarm_merge_sort(spec, *cc);
+    auto built = cache.prewarm(spec, *cc);
     if (!built) return std::fprintf(stderr, "demo: %s\n", built.error().describe().c_str()), 1;
     auto why = cccl_cache::algos::driver_status();
     std::printf("no GPU here (%s)\n", why ? "the driver sees no device" : why.error().message.c_str());
@@ -114,13 +114,13 @@ int main(int argc, char** argv) {
                 *built ? "built and stored" : "already cached", *cc, ms_since(t0));
     return 0;
   }
-  auto exe = cache.merge_sort(spec, 0);
+  auto exe = cache.acquire(spec, 0);
   if (!exe) return std::fprintf(stderr, "demo: %s\n", exe.error().describe().c_str()), 1;
   auto s = cache.stats();
   std::printf("acquired for device 0 (sm_%u) in %.1f ms: %s\n", (*exe)->cc(), ms_since(t0),
               s.builds ? "built with NVRTC and stored" : "loaded from the store and bound");
   t0 = Clock::now();
-  auto again = cache.merge_sort(spec, 0);
+  auto again = cache.acquire(spec, 0);
   std::printf("in-process repeat: %.3f us (same executable: %s)\n", ms_since(t0) * 1000.0,
               again && again->get() == exe->get() ? "yes" : "no");
   return sort_on_gpu(**exe, n);

@@ -35,30 +35,33 @@ Result<CacheKey> resolve_key(Store& store, const std::string& text) {
   return matches[0];
 }
 
-nlohmann::json build_json(const algos::merge_sort::BuildResult& b) {
-  nlohmann::json cmp = {{"kind", algos::describe(b.spec.comparator)}};
-  if (b.spec.comparator.kind == algos::ComparatorKind::custom) {
-    cmp["name"] = b.spec.comparator.name;
-    cmp["source"] = b.spec.comparator.source;
+// The build record, its spec fields and runtime values named by its algorithm.
+nlohmann::json build_json(const algos::BuildRecordView& r) {
+  const auto* algorithm = algos::find_algorithm(r.algorithm);
+  nlohmann::json fields = nlohmann::json::object();
+  nlohmann::json sources = nlohmann::json::object();
+  if (auto text = algorithm->to_text(r.spec)) {
+    for (const auto& f : *text) {
+      fields[f.name] = f.value;
+      if (!f.source.empty()) sources[f.name] = f.source;
+    }
   }
+  nlohmann::json kernels = nlohmann::json::object();
+  for (std::size_t i = 0; i < r.num_kernels && i < algorithm->kernel_roles.size(); ++i)
+    kernels[std::string(algorithm->kernel_roles[i])] = std::string(r.kernel_names[i]);
+  nlohmann::json policy = nlohmann::json::object();
+  const auto names = algorithm->value_names();
+  for (std::size_t i = 0; i < r.num_values && i < names.size(); ++i)
+    policy[std::string(names[i])] = r.value_array[i];
   return {
-      {"spec_text", to_spec_text(b.spec)},
-      {"keys", algos::name(b.spec.key_type)},
-      {"values", algos::name(b.spec.value_type)},
-      {"compare", cmp},
-      {"offset", algos::name(b.spec.offset_type)},
-      {"cc", b.cc},
-      {"toolchain", b.toolchain},
-      {"cubin_bytes", b.cubin.size()},
-      {"kernels",
-       {{"block_sort", b.block_sort_kernel},
-        {"partition", b.partition_kernel},
-        {"merge", b.merge_kernel}}},
-      {"policy",
-       {{"block_threads", b.policy.block_threads},
-        {"items_per_tile", b.policy.items_per_tile},
-        {"block_sort_vsmem_per_block", b.policy.block_sort_vsmem_per_block},
-        {"merge_vsmem_per_block", b.policy.merge_vsmem_per_block}}},
+      {"spec_text", to_spec_text(algos::spec_of(r))},
+      {"fields", fields},
+      {"operator_sources", sources},
+      {"cc", r.cc},
+      {"toolchain", std::string(r.toolchain)},
+      {"cubin_bytes", r.cubin.size()},
+      {"kernels", kernels},
+      {"policy", policy},
   };
 }
 
@@ -83,22 +86,18 @@ void print_text(const Entry& e, const CheckResult& check, const nlohmann::json* 
   const auto& b = *build;
   std::printf("build result:\n");
   std::printf("  spec:         %s\n", b["spec_text"].get<std::string>().c_str());
-  if (b["compare"].contains("source")) {
-    std::printf("  comparator source:\n    %s\n",
-                b["compare"]["source"].get<std::string>().c_str());
+  for (const auto& [field, source] : b["operator_sources"].items()) {
+    std::printf("  %s source:\n    %s\n", field.c_str(), source.get<std::string>().c_str());
   }
   std::printf("  cubin:        %s\n", human_size(b["cubin_bytes"].get<std::uint64_t>()).c_str());
   std::printf("  kernels:\n");
-  for (const char* k : {"block_sort", "partition", "merge"}) {
-    std::printf("    %-11s %s\n", k, b["kernels"][k].get<std::string>().c_str());
+  for (const auto& [role, name] : b["kernels"].items()) {
+    std::printf("    %-11s %s\n", role.c_str(), name.get<std::string>().c_str());
   }
-  const auto& p = b["policy"];
-  std::printf(
-      "  policy:       block_threads=%u items_per_tile=%u block_sort_vsmem_per_block=%llu "
-      "merge_vsmem_per_block=%llu\n",
-      p["block_threads"].get<unsigned>(), p["items_per_tile"].get<unsigned>(),
-      p["block_sort_vsmem_per_block"].get<unsigned long long>(),
-      p["merge_vsmem_per_block"].get<unsigned long long>());
+  std::string policy;
+  for (const auto& [name, value] : b["policy"].items())
+    policy += " " + name + "=" + std::to_string(value.get<std::uint64_t>());
+  std::printf("  policy:      %s\n", policy.c_str());
 }
 
 int run_inspect(const Context& ctx, const InspectOptions& o) {
@@ -124,9 +123,7 @@ int run_inspect(const Context& ctx, const InspectOptions& o) {
   const Entry& e = **entry;
   const CheckResult check = check_payload(e.key, e.meta, e.payload);
   std::optional<nlohmann::json> build;
-  if (e.meta.algorithm == algos::merge_sort::kAlgorithmName) {
-    if (auto b = decode_merge_sort(e.key, e.payload)) build = build_json(*b);
-  }
+  if (auto record = decode_record(e.key, e.payload)) build = build_json(*record);
   if (o.json) {
     auto j = entry_json(e.key, e.meta);
     j["check"] = check.status == CheckStatus::ok

@@ -81,7 +81,7 @@ class Progress {
 
 void run_job(algos::AlgorithmCache& cache, Job& job) {
   const auto t0 = Clock::now();
-  auto r = cache.prewarm_merge_sort(job.spec->merge_sort, job.cc);
+  auto r = cache.prewarm(*job.spec, job.cc);
   job.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (!r) {
     job.state = Job::State::failed;

@@ -1,12 +1,11 @@
 // cccl-cache why <spec>: explains a miss. Computes the key; when it is absent, finds
 // the stored entries of the same algorithm nearest to the spec and names the key
 // components that differ (types, comparator, CC, toolchain, format version). The
-// stored spec comes from the deserialized build result, so the comparison is exact.
+// stored spec comes from the checked build record, so the comparison is exact.
 #include <algorithm>
 #include <cstdio>
 #include <memory>
 
-#include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/algos/toolchain.hpp"
 #include "commands.hpp"
 #include "entry_check.hpp"
@@ -17,8 +16,6 @@
 namespace cccl_cache::cli {
 
 namespace {
-
-namespace ms = algos::merge_sort;
 
 struct WhyOptions {
   std::vector<std::string> spec;
@@ -39,30 +36,26 @@ struct Candidate {
   std::string spec_text;
 };
 
-std::string cmp_text(const algos::Comparator& c) { return algos::describe(c); }
-
-std::vector<Diff> compare(const ms::Spec& want, std::uint32_t cc, const std::string& fp,
-                          const CacheKey& key, const EntryMeta& meta,
-                          const std::optional<ms::BuildResult>& got,
-                          const std::string& why_unreadable) {
+// The key components in which an entry differs from the wanted spec: each spec field
+// (an operator's source separately), then CC, toolchain and format version.
+std::vector<Diff> compare(const std::vector<algos::FieldText>& want, std::uint32_t cc,
+                          const std::string& fp, const CacheKey& key, const EntryMeta& meta,
+                          const Result<std::vector<algos::FieldText>>& got,
+                          const std::string& want_text) {
   std::vector<Diff> d;
-  auto nm = [](algos::ScalarType t) { return std::string(algos::name(t)); };
   if (got) {
-    const auto& s = got->spec;
-    if (s.key_type != want.key_type) d.push_back({"key type", nm(s.key_type), nm(want.key_type)});
-    if (s.value_type != want.value_type)
-      d.push_back({"value type", nm(s.value_type), nm(want.value_type)});
-    if (s.comparator.kind != want.comparator.kind || s.comparator.name != want.comparator.name) {
-      d.push_back({"comparator", cmp_text(s.comparator), cmp_text(want.comparator)});
-    } else if (s.comparator.source != want.comparator.source) {
-      d.push_back({"comparator source",
-                   "source of " + std::to_string(s.comparator.source.size()) + " bytes",
-                   "source of " + std::to_string(want.comparator.source.size()) + " bytes"});
+    for (std::size_t i = 0; i < want.size() && i < got->size(); ++i) {
+      const auto& g = (*got)[i];
+      const auto& w = want[i];
+      if (g.value != w.value) {
+        d.push_back({w.name, g.value, w.value});
+      } else if (g.source != w.source) {
+        d.push_back({w.name + " source", "source of " + std::to_string(g.source.size()) + " bytes",
+                     "source of " + std::to_string(w.source.size()) + " bytes"});
+      }
     }
-    if (s.offset_type != want.offset_type)
-      d.push_back({"offset type", nm(s.offset_type), nm(want.offset_type)});
   } else {
-    d.push_back({"spec (payload unreadable)", why_unreadable, to_spec_text(want)});
+    d.push_back({"spec (payload unreadable)", got.error().describe(), want_text});
   }
   if (key.cc != cc) d.push_back({"compute capability", cc_name(key.cc), cc_name(cc)});
   if (meta.toolchain != fp) d.push_back({"toolchain", meta.toolchain, fp});
@@ -91,7 +84,11 @@ int run_why(const Context& ctx, const WhyOptions& o) {
   const std::uint32_t cc = archs->front();
   const auto& tc = algos::Toolchain::current();
   const std::string fp = tc.fingerprint();
-  const CacheKey key = ms::cache_key(spec->merge_sort, cc, tc);
+  const CacheKey key = algos::cache_key(*spec, cc, tc);
+  const auto* algorithm = algos::find_algorithm(spec->algorithm);
+  const std::string algorithm_name(algorithm->name);
+  auto want = algorithm->to_text(spec->fields);
+  if (!want) return report(want.error());
 
   auto store = open_store(ctx.globals, OpenMode::read);
   if (!store) return report(store.error());
@@ -103,24 +100,26 @@ int run_why(const Context& ctx, const WhyOptions& o) {
   if (!present) {
     std::vector<std::pair<CacheKey, EntryMeta>> listed;
     auto r = (*store)->for_each([&](const CacheKey& k, const EntryMeta& m) {
-      if (m.algorithm == spec->algorithm) listed.emplace_back(k, m);
+      if (m.algorithm == algorithm_name) listed.emplace_back(k, m);
       return true;
     });
     if (!r) return report(r.error());
     same_algorithm = listed.size();
     for (const auto& [k, m] : listed) {
-      std::optional<ms::BuildResult> got;
-      std::string unreadable;
-      if (auto e = (*store)->peek(k); e && *e) {
-        if (auto b = decode_merge_sort(k, (*e)->payload))
-          got = std::move(*b);
-        else
-          unreadable = b.error().describe();
-      } else {
-        unreadable = e ? "entry vanished" : e.error().describe();
+      Result<std::vector<algos::FieldText>> got = fail(ErrorCode::not_found, "entry vanished");
+      std::string stored_text = m.summary;
+      if (auto e = (*store)->peek(k); !e) {
+        got = tl::unexpected(e.error());
+      } else if (*e) {
+        auto record = decode_record(k, (*e)->payload);
+        if (!record) {
+          got = tl::unexpected(record.error());
+        } else {
+          got = algorithm->to_text(record->spec);
+          stored_text = to_spec_text(algos::spec_of(*record));
+        }
       }
-      Candidate c{k, m, compare(spec->merge_sort, cc, fp, k, m, got, unreadable),
-                  got ? to_spec_text(got->spec) : m.summary};
+      Candidate c{k, m, compare(*want, cc, fp, k, m, got, to_spec_text(*spec)), stored_text};
       if (c.diffs.empty()) c.diffs.push_back({"key derivation", k.to_string(), key.to_string()});
       near.push_back(std::move(c));
     }
@@ -163,10 +162,10 @@ int run_why(const Context& ctx, const WhyOptions& o) {
   std::printf("result:    MISS: no entry under this key\n");
   if (near.empty()) {
     std::printf("no stored %s entries to compare with (fill the cache with 'cccl-cache prewarm')\n",
-                spec->algorithm.c_str());
+                algorithm_name.c_str());
     return kExitOk;
   }
-  std::printf("nearest stored %s entries (%zu of %zu):\n", spec->algorithm.c_str(), near.size(),
+  std::printf("nearest stored %s entries (%zu of %zu):\n", algorithm_name.c_str(), near.size(),
               same_algorithm);
   for (const auto& c : near) {
     std::printf("  %s  %s  %s\n", c.key.to_string().c_str(), c.spec_text.c_str(),

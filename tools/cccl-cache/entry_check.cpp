@@ -1,20 +1,18 @@
 #include "entry_check.hpp"
 
-#include "cccl_cache/algos/merge_sort/serialize.hpp"
-#include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/algos/toolchain.hpp"
 
 namespace cccl_cache::cli {
 
-namespace ms = algos::merge_sort;
-
-Result<ms::BuildResult> decode_merge_sort(const CacheKey& key, std::span<const std::byte> payload) {
-  return ms::deserialize(payload, key.cc);
+Result<algos::BuildRecordView> decode_record(const CacheKey& key,
+                                             std::span<const std::byte> payload) {
+  return algos::check_blob(payload, key.cc);
 }
 
 CheckResult check_payload(const CacheKey& key, const EntryMeta& meta,
                           std::span<const std::byte> payload) {
-  if (meta.algorithm != ms::kAlgorithmName) {
+  const auto* algorithm = algos::find_algorithm(meta.algorithm);
+  if (algorithm == nullptr) {
     return {CheckStatus::unchecked,
             "algorithm '" + meta.algorithm + "' is unknown to this cccl-cache (checksum only)"};
   }
@@ -28,16 +26,22 @@ CheckResult check_payload(const CacheKey& key, const EntryMeta& meta,
     return {CheckStatus::bad, "metadata says " + std::to_string(meta.payload_size) +
                                   " payload bytes, found " + std::to_string(payload.size())};
   }
-  auto result = decode_merge_sort(key, payload);
-  if (!result) return {CheckStatus::bad, "does not deserialize: " + result.error().describe()};
-  if (result->toolchain != meta.toolchain) {
-    return {CheckStatus::bad, "payload toolchain '" + result->toolchain +
+  auto record = decode_record(key, payload);
+  if (!record) return {CheckStatus::bad, "does not deserialize: " + record.error().describe()};
+  if (record->algorithm != algorithm->id) {
+    return {CheckStatus::bad, "payload holds " + std::string(algos::algorithm_name(record->algorithm)) +
+                                  ", the metadata says " + meta.algorithm};
+  }
+  if (record->toolchain != meta.toolchain) {
+    return {CheckStatus::bad, "payload toolchain '" + std::string(record->toolchain) +
                                   "' differs from the metadata's '" + meta.toolchain + "'"};
   }
   const auto& tc = algos::Toolchain::current();
-  if (result->toolchain == tc.fingerprint() && ms::cache_key(result->spec, result->cc, tc) != key) {
-    return {CheckStatus::bad, "stored under the wrong key: its spec and CC hash to " +
-                                  ms::cache_key(result->spec, result->cc, tc).to_string()};
+  if (record->toolchain == tc.fingerprint()) {
+    const auto expected = algos::spec_key(record->algorithm, record->spec, record->cc, tc);
+    if (expected != key)
+      return {CheckStatus::bad,
+              "stored under the wrong key: its spec and CC hash to " + expected.to_string()};
   }
   return {};
 }

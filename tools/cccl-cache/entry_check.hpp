@@ -5,7 +5,7 @@
 #include <span>
 #include <string>
 
-#include "cccl_cache/algos/merge_sort/build_result.hpp"
+#include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/cache/error.hpp"
 #include "cccl_cache/cache/store.hpp"
 
@@ -22,14 +22,16 @@ struct CheckResult {
   std::string reason;  // empty when ok
 };
 
-// Deserializes a verified payload (its envelope checksum already matched) and checks it
-// against the key (CC, and the key recomputed from the spec when the toolchain is this
-// process's) and the metadata (algorithm, toolchain). Never throws or crashes.
+// Checks a verified payload (its envelope checksum already matched) by its
+// algorithm's rules (registry check_blob) and against the key (CC, and the key
+// recomputed from the spec when the toolchain is this process's) and the metadata
+// (algorithm, toolchain). Never throws or crashes.
 CheckResult check_payload(const CacheKey& key, const EntryMeta& meta,
                           std::span<const std::byte> payload);
 
-// The build result of a merge_sort payload; error when it does not deserialize.
-Result<algos::merge_sort::BuildResult> decode_merge_sort(const CacheKey& key,
-                                                         std::span<const std::byte> payload);
+// The checked build record of a payload (a view into it); error when it does not
+// pass its algorithm's checks.
+Result<algos::BuildRecordView> decode_record(const CacheKey& key,
+                                             std::span<const std::byte> payload);
 
 }  // namespace cccl_cache::cli

@@ -1,5 +1,7 @@
 #include "manifest.hpp"
 
+#include <set>
+
 #include <toml++/toml.h>
 
 #include <fstream>
@@ -73,9 +75,10 @@ Result<void> parse_operators(const toml::table& ops, Manifest& m,
   return {};
 }
 
-// Expands one [[merge_sort]] table (array-valued fields multiply) into specs.
-Result<void> parse_merge_sort(const toml::table& t, Manifest& m,
-                              const std::filesystem::path& base_dir, std::string_view file) {
+// Expands one [[<algorithm>]] table (array-valued fields multiply) into specs.
+Result<void> parse_specs(std::string_view algorithm, const toml::table& t, Manifest& m,
+                         std::set<std::pair<algos::AlgorithmId, std::vector<std::byte>>>& seen,
+                         const std::filesystem::path& base_dir, std::string_view file) {
   std::vector<SpecFields> combos(1);
   for (const auto& [key, node] : t) {
     auto values = strings_of(node, file, std::string(key.str()));
@@ -91,13 +94,10 @@ Result<void> parse_merge_sort(const toml::table& t, Manifest& m,
     combos = std::move(next);
   }
   for (const auto& fields : combos) {
-    auto spec = merge_sort_from_fields(fields, m.operators, base_dir);
+    auto spec = spec_from_fields(algorithm, fields, m.operators, base_dir);
     if (!spec)
       return fail(ErrorCode::invalid_argument, where(file, t.source()) + spec.error().message);
-    AnySpec any{std::string(algos::merge_sort::kAlgorithmName), std::move(*spec)};
-    bool dup = false;
-    for (const auto& s : m.specs) dup = dup || s == any;
-    if (!dup) m.specs.push_back(std::move(any));
+    if (seen.emplace(spec->algorithm, spec->fields).second) m.specs.push_back(std::move(*spec));
   }
   return {};
 }
@@ -115,6 +115,7 @@ Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::pa
                                                  std::string(e.description()));
   }
   Manifest m;
+  std::set<std::pair<algos::AlgorithmId, std::vector<std::byte>>> seen;
   // Operators first: specs may name them wherever they appear in the file.
   if (auto* ops = root["operators"].as_table()) {
     if (auto r = parse_operators(*ops, m, base_dir, source_name); !r)
@@ -136,28 +137,29 @@ Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::pa
                                                        a + "' is not a compute capability");
         m.archs.push_back(*cc);
       }
-    } else if (k == algos::merge_sort::kAlgorithmName) {
+    } else if (algos::find_algorithm(k) != nullptr) {
       const auto* arr = node.as_array();
       if (arr == nullptr) {
-        return fail(ErrorCode::invalid_argument, where(source_name, node.source()) +
-                                                     "merge_sort: expected [[merge_sort]] tables");
+        return fail(ErrorCode::invalid_argument, where(source_name, node.source()) + k +
+                                                     ": expected [[" + k + "]] tables");
       }
       for (const auto& el : *arr) {
         const auto* t = el.as_table();
         if (t == nullptr)
           return fail(ErrorCode::invalid_argument,
-                      where(source_name, el.source()) + "merge_sort: expected a table");
-        if (auto r = parse_merge_sort(*t, m, base_dir, source_name); !r)
+                      where(source_name, el.source()) + k + ": expected a table");
+        if (auto r = parse_specs(k, *t, m, seen, base_dir, source_name); !r)
           return tl::unexpected(r.error());
       }
     } else {
       return fail(ErrorCode::invalid_argument, where(source_name, node.source()) + "unknown key '" +
-                                                   k + "' (known: arch, operators, merge_sort)");
+                                                   k + "' (known: arch, operators, " +
+                                                   known_algorithms() + ")");
     }
   }
   if (m.specs.empty())
     return fail(ErrorCode::invalid_argument,
-                std::string(source_name) + ": no specs (add a [[merge_sort]] table)");
+                std::string(source_name) + ": no specs (add a table of an algorithm, e.g. [[merge_sort]])");
   return m;
 }
 

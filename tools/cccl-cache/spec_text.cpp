@@ -6,26 +6,7 @@
 
 namespace cccl_cache::cli {
 
-namespace ms = algos::merge_sort;
-
 namespace {
-
-Result<algos::ScalarType> scalar_field(const SpecFields& f, const std::string& name,
-                                       std::optional<algos::ScalarType> fallback) {
-  auto it = f.find(name);
-  if (it == f.end()) {
-    if (fallback) return *fallback;
-    return fail(ErrorCode::invalid_argument,
-                "merge_sort: field '" + name + "' is required (e.g. " + name + "=float32)");
-  }
-  auto t = algos::parse_scalar_type(it->second);
-  if (!t) {
-    return fail(ErrorCode::invalid_argument,
-                "merge_sort: " + name + "='" + it->second +
-                    "' is not a type (int8..int64, uint8..uint64, float32, float64, none)");
-  }
-  return *t;
-}
 
 Result<std::string> read_text_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -38,69 +19,62 @@ Result<std::string> read_text_file(const std::filesystem::path& path) {
 
 }  // namespace
 
-Result<ms::Spec> merge_sort_from_fields(const SpecFields& fields, const OperatorTable& ops,
-                                        const std::filesystem::path& base_dir) {
-  static const char* const kKnown[] = {"keys",   "values", "compare",    "cmp",
-                                       "offset", "source", "source_file"};
-  for (const auto& [name, value] : fields) {
-    bool known = false;
-    for (const char* k : kKnown) known = known || name == k;
-    if (!known) {
-      return fail(ErrorCode::invalid_argument,
-                  "merge_sort: unknown field '" + name +
-                      "' (known: keys, values, compare, offset, source, source_file)");
-    }
-  }
-  if (fields.count("compare") && fields.count("cmp")) {
-    return fail(ErrorCode::invalid_argument, "merge_sort: give 'compare' or 'cmp', not both");
-  }
-  ms::Spec spec;
-  auto keys = scalar_field(fields, "keys", std::nullopt);
-  if (!keys) return tl::unexpected(keys.error());
-  auto values = scalar_field(fields, "values", algos::ScalarType::none);
-  if (!values) return tl::unexpected(values.error());
-  auto offset = scalar_field(fields, "offset", algos::ScalarType::int64);
-  if (!offset) return tl::unexpected(offset.error());
-  spec.key_type = *keys;
-  spec.value_type = *values;
-  spec.offset_type = *offset;
+std::string known_algorithms() {
+  std::string out;
+  for (const auto& a : algos::algorithms()) out += (out.empty() ? "" : ", ") + std::string(a.name);
+  return out;
+}
 
-  std::string compare = "less";
-  if (auto it = fields.find("compare"); it != fields.end()) compare = it->second;
-  if (auto it = fields.find("cmp"); it != fields.end()) compare = it->second;
-  if (compare.rfind("custom:", 0) == 0) compare = compare.substr(7);
+Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& fields,
+                                 const OperatorTable& ops, const std::filesystem::path& base_dir) {
+  const auto* entry = algos::find_algorithm(algorithm);
+  if (entry == nullptr) {
+    return fail(ErrorCode::invalid_argument, "spec: unknown algorithm '" + std::string(algorithm) +
+                                                 "' (known: " + known_algorithms() + ")");
+  }
+  const std::string name(algorithm);
+  const auto descs = entry->fields();
   const bool has_source = fields.count("source") || fields.count("source_file");
-  if (compare == "less" || compare == "greater") {
-    if (has_source) {
-      return fail(ErrorCode::invalid_argument,
-                  "merge_sort: source given for the built-in comparator '" + compare + "'");
+  if (fields.count("source") && fields.count("source_file"))
+    return fail(ErrorCode::invalid_argument, name + ": give source or source_file, not both");
+
+  std::vector<algos::FieldText> given;
+  std::size_t custom_ops = 0;
+  for (const auto& [field, value] : fields) {
+    if (field == "source" || field == "source_file") continue;
+    algos::FieldText text{field, value, {}};
+    const algos::FieldDesc* desc = nullptr;
+    for (const auto& d : descs) desc = d.name == field ? &d : desc;
+    if (desc != nullptr && desc->is_operator && !algos::parse_op_kind(value)) {
+      ++custom_ops;
+      if (auto op = ops.find(value); op != ops.end() && !has_source) text.source = op->second;
+      if (has_source) {
+        if (auto it = fields.find("source"); it != fields.end()) {
+          text.source = it->second;
+        } else {
+          std::filesystem::path p = fields.at("source_file");
+          if (p.is_relative() && !base_dir.empty()) p = base_dir / p;
+          auto source = read_text_file(p);
+          if (!source) return tl::unexpected(source.error());
+          text.source = std::move(*source);
+        }
+      }
+      if (text.source.empty()) {
+        return fail(ErrorCode::invalid_argument,
+                    name + ": " + field + "='" + value +
+                        "' is not a well-known operator and no source is given for it (add "
+                        "source=..., source_file=PATH, or define [operators." +
+                        value + "] in the manifest)");
+      }
     }
-    spec.comparator = compare == "less" ? algos::Comparator::less() : algos::Comparator::greater();
-  } else {
-    std::string source;
-    if (auto it = fields.find("source"); it != fields.end()) {
-      source = it->second;
-    } else if (auto f = fields.find("source_file"); f != fields.end()) {
-      std::filesystem::path p = f->second;
-      if (p.is_relative() && !base_dir.empty()) p = base_dir / p;
-      auto text = read_text_file(p);
-      if (!text) return tl::unexpected(text.error());
-      source = std::move(*text);
-    } else if (auto op = ops.find(compare); op != ops.end()) {
-      source = op->second;
-    } else {
-      return fail(ErrorCode::invalid_argument,
-                  "merge_sort: compare='" + compare +
-                      "' is not less/greater and no source is given for it "
-                      "(add source=..., source_file=PATH, or define [operators." +
-                      compare + "] in the manifest)");
-    }
-    spec.comparator = algos::Comparator::custom(compare, std::move(source));
+    given.push_back(std::move(text));
   }
-  if (auto ok = ms::validate(spec); !ok) {
-    return fail(ErrorCode::invalid_argument, "merge_sort: " + ok.error().message);
+  if (has_source && custom_ops != 1) {
+    return fail(ErrorCode::invalid_argument,
+                name + ": source/source_file needs exactly one custom operator field (found " +
+                    std::to_string(custom_ops) + ")");
   }
-  return spec;
+  return entry->from_text(given);
 }
 
 Result<std::vector<std::string>> tokenize_spec_text(std::string_view text) {
@@ -139,12 +113,6 @@ Result<AnySpec> parse_spec_tokens(const std::vector<std::string>& tokens, const 
     return fail(ErrorCode::invalid_argument,
                 "spec: empty (expected e.g. 'merge_sort keys=float32 values=none')");
   }
-  AnySpec out;
-  out.algorithm = tokens[0];
-  if (out.algorithm != ms::kAlgorithmName) {
-    return fail(ErrorCode::invalid_argument,
-                "spec: unknown algorithm '" + out.algorithm + "' (known: merge_sort)");
-  }
   SpecFields fields;
   for (std::size_t i = 1; i < tokens.size(); ++i) {
     const auto& t = tokens[i];
@@ -156,10 +124,7 @@ Result<AnySpec> parse_spec_tokens(const std::vector<std::string>& tokens, const 
     if (!inserted)
       return fail(ErrorCode::invalid_argument, "spec: field '" + it->first + "' given twice");
   }
-  auto spec = merge_sort_from_fields(fields, ops, base_dir);
-  if (!spec) return tl::unexpected(spec.error());
-  out.merge_sort = std::move(*spec);
-  return out;
+  return spec_from_fields(tokens[0], fields, ops, base_dir);
 }
 
 Result<AnySpec> parse_spec_text(std::string_view text, const OperatorTable& ops,
@@ -168,19 +133,5 @@ Result<AnySpec> parse_spec_text(std::string_view text, const OperatorTable& ops,
   if (!tokens) return tl::unexpected(tokens.error());
   return parse_spec_tokens(*tokens, ops, base_dir);
 }
-
-std::string to_spec_text(const ms::Spec& spec) {
-  std::string cmp = spec.comparator.kind == algos::ComparatorKind::custom
-                        ? spec.comparator.name
-                        : algos::describe(spec.comparator);
-  std::string out =
-      std::string(ms::kAlgorithmName) + " keys=" + std::string(algos::name(spec.key_type));
-  out += " values=" + std::string(algos::name(spec.value_type));
-  out += " compare=" + cmp;
-  out += " offset=" + std::string(algos::name(spec.offset_type));
-  return out;
-}
-
-std::string to_spec_text(const AnySpec& spec) { return to_spec_text(spec.merge_sort); }
 
 }  // namespace cccl_cache::cli

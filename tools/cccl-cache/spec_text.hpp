@@ -1,12 +1,14 @@
-// Algorithm specs as text: the syntax shared by manifests and `cccl-cache why`.
+// Algorithm specs as text: the syntax shared by manifests and `cccl-cache why`,
+// for every algorithm of the registry (cccl_cache/algos/registry.hpp):
 //
 //   merge_sort keys=float32 values=none compare=less offset=int64
 //   merge_sort keys=float32 compare=abs_less source_file=ops/abs_less.cuh
 //
-// Fields of merge_sort: keys (required), values (default none), compare (less,
-// greater or the name of a custom operator; default less; "cmp" is accepted too),
-// offset (default int64), and for a custom operator its CUDA C++ source, given by
-// source=..., source_file=PATH or an operator table (a manifest's [operators]).
+// An algorithm name, then field=value for the fields of its spec (missing optional
+// fields take their defaults). A custom operator (a field value that is not a
+// well-known operator) gets its CUDA C++ source from source=..., source_file=PATH
+// (when the spec has one custom operator) or an operator table (a manifest's
+// [operators]).
 #pragma once
 
 #include <filesystem>
@@ -15,29 +17,24 @@
 #include <string_view>
 #include <vector>
 
-#include "cccl_cache/algos/merge_sort/spec.hpp"
+#include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/cache/error.hpp"
 
 namespace cccl_cache::cli {
 
-// A spec of any algorithm the CLI knows. Today only merge_sort.
-struct AnySpec {
-  std::string algorithm;  // "merge_sort"
-  algos::merge_sort::Spec merge_sort;
-  bool operator==(const AnySpec&) const = default;
-};
+using algos::AnySpec;
 
 // field name -> value, as written.
 using SpecFields = std::map<std::string, std::string>;
 // Custom operator name -> CUDA C++ source.
 using OperatorTable = std::map<std::string, std::string>;
 
-// Builds a merge sort spec from fields. source_file paths are relative to `base_dir`.
-// Error invalid_argument naming the field: unknown field or type, missing keys, a
-// custom operator without source, an unreadable source file, a spec validate() rejects.
-Result<algos::merge_sort::Spec> merge_sort_from_fields(const SpecFields& fields,
-                                                       const OperatorTable& ops,
-                                                       const std::filesystem::path& base_dir = {});
+// A validated spec of `algorithm` from fields. source_file paths are relative to
+// `base_dir`. Error invalid_argument naming the field: unknown algorithm, field or
+// type, a missing required field, a custom operator without source, an unreadable
+// source file.
+Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& fields,
+                                 const OperatorTable& ops, const std::filesystem::path& base_dir = {});
 
 // Splits "merge_sort keys=float32 source='a b'" into tokens; single or double quotes
 // group a value. Error invalid_argument on an unterminated quote.
@@ -53,9 +50,10 @@ Result<AnySpec> parse_spec_tokens(const std::vector<std::string>& tokens,
 Result<AnySpec> parse_spec_text(std::string_view text, const OperatorTable& ops = {},
                                 const std::filesystem::path& base_dir = {});
 
-// The spec in this syntax, e.g. "merge_sort keys=float32 values=none compare=less
-// offset=int64" (custom operators by name only, without their source).
-std::string to_spec_text(const AnySpec& spec);
-std::string to_spec_text(const algos::merge_sort::Spec& spec);
+// The spec in this syntax (registry's spec_text: custom operators by name only).
+inline std::string to_spec_text(const AnySpec& spec) { return algos::spec_text(spec); }
+
+// The registered algorithms' names, comma-separated (for messages).
+std::string known_algorithms();
 
 }  // namespace cccl_cache::cli

@@ -1,38 +1,13 @@
-// bind(): the one way to make an Executable. Fresh builds and store hits both come
-// through here, so nothing after bind can tell them apart.
+// bind(): the core bind (core/bind.hpp) plus what merge sort's dispatch needs. Fresh
+// builds and store hits both come through here, so nothing after bind can tell them
+// apart.
 #include <string>
 
 #include "cccl_cache/algos/merge_sort/executable.hpp"
-#include "cuda_driver.hpp"
-#include "cuda_handles.hpp"
-#include "device_facts.hpp"
 #include "merge_sort/dispatch.hpp"
 #include "merge_sort/executable_state.hpp"
 
 namespace cccl_cache::algos::merge_sort {
-
-namespace {
-
-using algos::detail::driver_error;
-
-Result<CUfunction> resolve(const algos::detail::DriverApi& cu, CUmodule mod,
-                           std::string_view name_view) {
-  if (name_view.empty())
-    return fail(ErrorCode::invalid_argument, "bind: build result has an empty kernel name");
-  const std::string name(name_view);  // NUL-terminated for the driver
-  CUfunction fn = nullptr;
-  if (CUresult rc = cu.cuModuleGetFunction(&fn, mod, name.c_str()); rc != CUDA_SUCCESS)
-    return tl::unexpected(driver_error(("cuModuleGetFunction(" + name + ")").c_str(), rc));
-  // Under lazy loading (the driver's default) the function's code is loaded on first
-  // use: load it now (a no-op when loaded) so that the first call is not the slow one.
-  // The launch bounds need no check here: the policy and the cubin come from one
-  // compile (deserialize verifies the entry), and a launch beyond them fails cleanly.
-  if (CUresult rc = cu.cuFuncLoad(fn); rc != CUDA_SUCCESS)
-    return tl::unexpected(driver_error("cuFuncLoad", rc));
-  return fn;
-}
-
-}  // namespace
 
 Result<Executable> bind(const BuildResultView& result, int device) {
   const Policy& policy = result.policy;
@@ -43,62 +18,40 @@ Result<Executable> bind(const BuildResultView& result, int device) {
   if (dispatch == nullptr)
     return fail(ErrorCode::unsupported,
                 "bind: unsupported merge sort types (" + summary(result.spec) + ")");
-  if (policy.block_threads == 0 || policy.block_threads > 1024 || policy.items_per_tile == 0 ||
-      policy.items_per_tile % policy.block_threads != 0 || policy.items_per_tile > (1u << 20))
-    return fail(ErrorCode::invalid_argument, "bind: implausible merge sort policy (block_threads " +
-                                                 std::to_string(policy.block_threads) +
-                                                 ", items_per_tile " +
-                                                 std::to_string(policy.items_per_tile) + ")");
-  if (result.cubin.empty())
-    return fail(ErrorCode::invalid_argument, "bind: build result has no cubin");
+  if (auto ok = MergeSort::check(result.spec, policy, result.record); !ok)
+    return fail(ErrorCode::invalid_argument, "bind: " + ok.error().message);
 
-  // No driver: device_facts says so ("no NVIDIA driver found ..."), before anything is
-  // loaded. The device's facts are queried once per process, not per bind.
-  const auto facts = algos::detail::device_facts(device);
-  if (!facts) return tl::unexpected(facts.error());
-  if (facts->cc != result.cc)
-    return fail(ErrorCode::unsupported, "bind: the build result is for sm_" +
-                                            std::to_string(result.cc) + " but device " +
-                                            std::to_string(device) + " is sm_" +
-                                            std::to_string(facts->cc) + "; build for this device");
-  const algos::detail::DriverApi& cu = algos::detail::loaded_driver();
-
+  auto bound = algos::detail::bind_module(result.record, device);
+  if (!bound) return tl::unexpected(bound.error());
   auto state = std::make_unique<Executable::State>();
-  auto context = algos::detail::PrimaryContext::retain(facts->device);
-  if (!context) return tl::unexpected(context.error());
-  state->context = std::move(*context);
-  auto current = algos::detail::ScopedCurrentContext::push(state->context.get());
-  if (!current) return tl::unexpected(current.error());
-  auto module = algos::detail::Module::load_data(state->context.get(), result.cubin.data());
-  if (!module) return tl::unexpected(module.error());
-  state->module = std::move(*module);
-
-  const int block_threads = static_cast<int>(policy.block_threads);
-  auto block_sort = resolve(cu, state->module.get(), result.block_sort_kernel);
-  if (!block_sort) return tl::unexpected(block_sort.error());
-  auto partition = resolve(cu, state->module.get(), result.partition_kernel);
-  if (!partition) return tl::unexpected(partition.error());
-  auto merge = resolve(cu, state->module.get(), result.merge_kernel);
-  if (!merge) return tl::unexpected(merge.error());
-
+  state->bound = std::move(*bound);
+  const auto& b = state->bound;
   detail::DispatchParams& p = state->params;
-  p.block_sort = *block_sort;
-  p.partition = *partition;
-  p.merge = *merge;
-  p.launch = cu.cuLaunchKernelEx;
-  p.ptx_version = static_cast<int>(result.cc) * 10;
-  p.dependent_launch = result.cc >= 90;
-  p.block_threads = block_threads;
+  p.block_sort = b.functions[block_sort_kernel];
+  p.partition = b.functions[partition_kernel];
+  p.merge = b.functions[merge_kernel];
+  p.launch = b.launch;
+  p.ptx_version = static_cast<int>(b.cc) * 10;
+  p.dependent_launch = b.dependent_launch;
+  p.block_threads = static_cast<int>(policy.block_threads);
   p.items_per_tile = static_cast<int>(policy.items_per_tile);
   p.block_sort_vsmem_per_block = policy.block_sort_vsmem_per_block;
   p.merge_vsmem_per_block = policy.merge_vsmem_per_block;
   state->dispatch = dispatch;
   state->layout = detail::make_layout(key_size, value_size, result.spec.offset_type, p);
   state->spec = result.spec;
-  state->device = device;
-  state->cc = result.cc;
   return Executable(std::move(state));
 }
+
+}  // namespace cccl_cache::algos::merge_sort
+
+namespace cccl_cache::algos {
+Result<merge_sort::Executable> MergeSort::bind(const BuiltView<MergeSort>& built, int device) {
+  return merge_sort::bind(built, device);
+}
+}  // namespace cccl_cache::algos
+
+namespace cccl_cache::algos::merge_sort {
 
 Executable::Executable(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Executable::Executable(Executable&&) noexcept = default;
@@ -125,7 +78,7 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
 }
 
 const Spec& Executable::spec() const noexcept { return state_->spec; }
-int Executable::device() const noexcept { return state_->device; }
-std::uint32_t Executable::cc() const noexcept { return state_->cc; }
+int Executable::device() const noexcept { return state_->bound.device; }
+std::uint32_t Executable::cc() const noexcept { return state_->bound.cc; }
 
 }  // namespace cccl_cache::algos::merge_sort

@@ -1,74 +1,48 @@
 #include "cccl_cache/algos/merge_sort/build.hpp"
 
-#include <algorithm>
+#include <string>
 
 #include "merge_sort/build_detail.hpp"
 #include "merge_sort/codegen.hpp"
-#include "nvrtc_compile.hpp"
 
-namespace cccl_cache::algos::merge_sort {
-namespace detail {
-
-bool nvrtc_supports(std::uint32_t cc) {
-  int count = 0;
-  if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0) return false;
-  std::vector<int> archs(static_cast<std::size_t>(count));
-  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return false;
-  return std::find(archs.begin(), archs.end(), static_cast<int>(cc)) != archs.end();
-}
+namespace cccl_cache::algos {
 
 namespace {
+constexpr std::string_view kProgramName = "cccl_cache_merge_sort.cu";
 
-Result<void> check_target(const Spec& spec, std::uint32_t cc) {
-  if (auto ok = validate(spec); !ok) return ok;
-  if (cc < 50 || cc > 120) {
-    return fail(ErrorCode::unsupported,
-                "compute capability " + std::to_string(cc) + " is outside 50..120");
-  }
-  if (!nvrtc_supports(cc)) {
-    return fail(ErrorCode::unsupported, "this NVRTC cannot compile for sm_" + std::to_string(cc));
+// The role each kernel has in its mangled name (the record's Kernel order).
+constexpr std::string_view kMangledRoles[MergeSort::kKernels] = {
+    "DeviceMergeSortBlockSortKernel", "DeviceMergeSortPartitionKernel", "DeviceMergeSortMergeKernel"};
+}  // namespace
+
+Result<void> MergeSort::check(const Spec&, const Policy& p, const BuildRecordView& record) {
+  if (p.block_threads == 0 || p.block_threads > 1024 || p.items_per_tile == 0 ||
+      p.items_per_tile % p.block_threads != 0 || p.items_per_tile > (1u << 20))
+    return fail(ErrorCode::corrupt, "implausible merge sort policy (block_threads " +
+                                        std::to_string(p.block_threads) + ", items_per_tile " +
+                                        std::to_string(p.items_per_tile) + ")");
+  for (std::size_t i = 0; i < kKernels; ++i) {
+    if (record.kernel_names[i].find(kMangledRoles[i]) == std::string_view::npos)
+      return fail(ErrorCode::corrupt, "kernel " + std::to_string(i) + " is not a " +
+                                          std::string(kMangledRoles[i]));
   }
   return {};
 }
 
-constexpr const char* kProgramName = "cccl_cache_merge_sort.cu";
+Result<Built<MergeSort>> MergeSort::build(const Spec& spec, std::uint32_t cc) {
+  return merge_sort::build(spec, cc);
+}
 
-}  // namespace
+namespace merge_sort {
+namespace detail {
 
 Result<BuildReport> build_with_report(const Spec& spec, std::uint32_t cc) {
-  if (auto ok = check_target(spec, cc); !ok) return tl::unexpected(ok.error());
-  const auto gen = generate_source(spec);
-  auto ir = algos::detail::compile_to_ltoir(gen.source, kProgramName, cc, gen.name_expressions);
-  if (!ir) return tl::unexpected(ir.error());
-  auto policy = parse_policy_probe(ir->lowered_names[kPolicyProbeExpr]);
-  if (!policy) return tl::unexpected(policy.error());
-
-  // The probe is a kernel too; it is not kept, so it costs nothing in the cubin.
-  const std::vector<std::string> kernels = {ir->lowered_names[kBlockSortExpr],
-                                            ir->lowered_names[kPartitionExpr],
-                                            ir->lowered_names[kMergeExpr]};
-  auto cubin = algos::detail::link_ltoir(ir->ltoir, cc, kernels);
-  if (!cubin) return tl::unexpected(cubin.error());
-
-  BuildReport report;
-  report.ltoir_bytes = ir->ltoir.size();
-  report.nvrtc_log = std::move(ir->log);
-  auto& r = report.result;
-  r.spec = spec;
-  r.cc = cc;
-  r.toolchain = Toolchain::current().fingerprint();
-  r.cubin = std::move(*cubin);
-  r.block_sort_kernel = kernels[0];
-  r.partition_kernel = kernels[1];
-  r.merge_kernel = kernels[2];
-  r.policy = *policy;
-  return report;
+  return algos::detail::build_algorithm<MergeSort>(spec, cc, kProgramName, generate_source);
 }
 
 Result<std::vector<std::byte>> build_naive_cubin(const Spec& spec, std::uint32_t cc) {
-  if (auto ok = check_target(spec, cc); !ok) return tl::unexpected(ok.error());
-  const auto gen = generate_source(spec);
-  return algos::detail::compile_to_cubin_naive(gen.source, kProgramName, cc, gen.name_expressions);
+  if (auto ok = spec.validate(); !ok) return tl::unexpected(ok.error());
+  return algos::detail::jit_build_naive(generate_source(spec), kProgramName, cc);
 }
 
 }  // namespace detail
@@ -79,4 +53,5 @@ Result<BuildResult> build(const Spec& spec, std::uint32_t cc) {
   return std::move(report->result);
 }
 
-}  // namespace cccl_cache::algos::merge_sort
+}  // namespace merge_sort
+}  // namespace cccl_cache::algos

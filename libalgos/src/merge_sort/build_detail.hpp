@@ -3,19 +3,14 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
-#include "cccl_cache/cache/error.hpp"
+#include "core/build.hpp"
 
 namespace cccl_cache::algos::merge_sort::detail {
 
-struct BuildReport {
-  BuildResult result;
-  std::size_t ltoir_bytes = 0;  // NVRTC's output, before nvJitLink
-  std::string nvrtc_log;        // warnings from a successful compile
-};
+using BuildReport = algos::detail::BuildReport<MergeSort>;
 
 // Everything build() does, plus the intermediate sizes.
 Result<BuildReport> build_with_report(const Spec& spec, std::uint32_t cc);
@@ -23,8 +18,5 @@ Result<BuildReport> build_with_report(const Spec& spec, std::uint32_t cc);
 // The same source compiled by NVRTC straight to a cubin (every module-scope variable
 // kept), to measure what the LTO link saves. Not used by build().
 Result<std::vector<std::byte>> build_naive_cubin(const Spec& spec, std::uint32_t cc);
-
-// Whether this NVRTC can target sm_<cc> (nvrtcGetSupportedArchs).
-bool nvrtc_supports(std::uint32_t cc);
 
 }  // namespace cccl_cache::algos::merge_sort::detail

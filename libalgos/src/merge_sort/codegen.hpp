@@ -1,39 +1,15 @@
-// CUDA C++ source generation for a merge sort spec, and the policy probe's
-// decoding. Private to libalgos.
+// CUDA C++ source generation for a merge sort spec. Private to libalgos.
 #pragma once
 
-#include <cstddef>
-#include <string>
-#include <string_view>
-#include <vector>
-
-#include "cccl_cache/algos/merge_sort/build_result.hpp"
-#include "cccl_cache/cache/error.hpp"
+#include "cccl_cache/algos/merge_sort/spec.hpp"
+#include "core/jit.hpp"
 
 namespace cccl_cache::algos::merge_sort::detail {
 
-// Indices into GeneratedSource::name_expressions.
-inline constexpr std::size_t kBlockSortExpr = 0, kPartitionExpr = 1, kMergeExpr = 2,
-                             kPolicyProbeExpr = 3;
-
-// Name of the probe kernel whose template arguments carry the policy values.
-inline constexpr std::string_view kPolicyProbeName = "cccl_cache_policy_probe";
-
-struct GeneratedSource {
-  std::string source;
-  // Template-ids of DeviceMergeSortBlockSortKernel, DeviceMergeSortPartitionKernel,
-  // DeviceMergeSortMergeKernel (with CUB's DispatchMergeSort template arguments) and
-  // of the policy probe, in the kExpr order above.
-  std::vector<std::string> name_expressions;
-};
-
-// `spec` must be valid (validate()). The source includes CUB's kernel header only,
-// defines the empty comparator functor `cccl_cache_compare` and the probe.
-GeneratedSource generate_source(const Spec& spec);
-
-// Decodes the probe's lowered name, e.g. "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEvv",
-// by the Itanium grammar for a function template with four integer literal
-// arguments. Error: internal (anything else, or implausible values).
-Result<Policy> parse_policy_probe(std::string_view lowered);
+// `spec` must be valid. The source includes CUB's kernel header only, defines the
+// empty comparator functor `cccl_cache_compare`, and names the three kernels (in
+// Kernel order) with DispatchMergeSort's template arguments and the policy probe
+// (values in Policy's field order).
+algos::detail::GeneratedSource generate_source(const Spec& spec);
 
 }  // namespace cccl_cache::algos::merge_sort::detail

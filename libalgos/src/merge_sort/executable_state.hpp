@@ -2,18 +2,14 @@
 #pragma once
 
 #include "cccl_cache/algos/merge_sort/executable.hpp"
-#include "cuda_handles.hpp"
+#include "core/bind.hpp"
 #include "merge_sort/dispatch.hpp"
 
 namespace cccl_cache::algos::merge_sort {
 
 struct Executable::State {
-  // Declaration order matters: the module is unloaded before the context is released.
-  algos::detail::PrimaryContext context;
-  algos::detail::Module module;
+  algos::detail::BoundModule bound;
   Spec spec;
-  int device = -1;
-  std::uint32_t cc = 0;
   detail::DispatchParams params;
   detail::DispatchFn dispatch = nullptr;
   detail::TempLayout layout;

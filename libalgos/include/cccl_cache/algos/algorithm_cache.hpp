@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "cccl_cache/algos/merge_sort/executable.hpp"
-#include "cccl_cache/algos/merge_sort/spec.hpp"
+#include "cccl_cache/algos/algorithms.hpp"
+#include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/cache/store.hpp"
 
 namespace cccl_cache::algos {
@@ -16,26 +16,42 @@ struct AcquireStats {
   std::uint64_t memory_hits = 0;    // already-bound executables returned
 };
 
+// The executable type of a spec type (merge_sort::Spec -> merge_sort::Executable).
+template <class Spec>
+using ExecutableOf = typename Spec::Algorithm::Executable;
+
 // Thread-safe. Holds the store (may be null: no disk caching) and the executables
-// bound so far in this process.
+// bound so far in this process. Works for every algorithm of the registry
+// (registry.hpp); keep one per process.
 class AlgorithmCache {
  public:
   explicit AlgorithmCache(std::shared_ptr<Store> store);
   ~AlgorithmCache();
+  AlgorithmCache(const AlgorithmCache&) = delete;
+  AlgorithmCache& operator=(const AlgorithmCache&) = delete;
 
-  // Key from the spec and the device's CC. In-process hit: the bound executable,
-  // without touching the store. Store hit: deserialize, bind. Miss: build, store,
-  // bind. A corrupt blob or a store error degrades to a build (logged once).
-  // Concurrent requests for one (spec, device) build once.
-  Result<std::shared_ptr<const merge_sort::Executable>> merge_sort(const merge_sort::Spec& spec, int device);
+  // The executable of `spec` bound to `device`. In-process hit: the bound executable,
+  // without touching the store or encoding the spec. Store hit: the entry is verified,
+  // read as a view and bound while the store's read transaction holds it (its cubin
+  // goes from the store's map to the driver uncopied). Miss: build, store, bind. A
+  // corrupt entry degrades to a build (logged once). Concurrent requests for one
+  // (spec, device) load or build once and bind once. Errors: invalid_argument (bad
+  // spec), driver / unsupported (no such device, no driver), compile.
+  template <class Spec>
+  [[nodiscard]] Result<std::shared_ptr<const ExecutableOf<Spec>>> acquire(const Spec& spec, int device);
 
-  // Builds (or finds in the store) without a GPU: for prewarming. Returns true if it built.
-  Result<bool> prewarm_merge_sort(const merge_sort::Spec& spec, std::uint32_t cc);
+  // Builds (or finds in the store) for sm_<cc> without a GPU: for prewarming.
+  // Returns true if it built. Concurrent calls for one key build once.
+  template <class Spec>
+  [[nodiscard]] Result<bool> prewarm(const Spec& spec, std::uint32_t cc);
+  // The same for a spec of any algorithm (the CLI's prewarm).
+  [[nodiscard]] Result<bool> prewarm(const AnySpec& spec, std::uint32_t cc);
 
   AcquireStats stats() const;
 
- private:
   struct Impl;
+
+ private:
   std::unique_ptr<Impl> impl_;
 };
 

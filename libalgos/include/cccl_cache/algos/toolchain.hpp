@@ -9,7 +9,7 @@ namespace cccl_cache::algos {
 
 // Version of our BuildResult serialization. Bump on any change of the format
 // or of what a build produces for the same spec.
-inline constexpr std::uint32_t kBuildFormatVersion = 1;
+inline constexpr std::uint32_t kBuildFormatVersion = 2;
 
 struct Toolchain {
   std::uint32_t cccl_version = 0;   // CCCL_VERSION of the headers compiled against (3000001)

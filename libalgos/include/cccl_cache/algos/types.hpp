@@ -26,26 +26,37 @@ std::string_view cuda_name(ScalarType t) noexcept;
 // Inverse of name(); also accepts "f32"/"f64"/"i32"/... short forms. nullopt if unknown.
 std::optional<ScalarType> parse_scalar_type(std::string_view text) noexcept;
 
-// The numbers are part of the canonical spec encoding: never reuse one.
-enum class ComparatorKind : std::uint8_t { less = 1, greater = 2, custom = 3 };
+// Operator kinds: a well-known function object, or `custom` CUDA C++ source. The
+// numbers are part of the canonical spec encoding: never reuse one.
+enum class OpKind : std::uint8_t { less = 1, greater = 2, custom = 3 };
+using ComparatorKind = OpKind;
 
-// A strict weak ordering on keys. For `custom`, `source` is CUDA C++ that defines a
-// device function named `name` taking two keys by value and returning bool, e.g.
+// An operator of a spec (a comparator, a reduction or scan operator, ...). For
+// `custom`, `source` is CUDA C++ that defines a device function named `name`, e.g.
 //   name = "abs_less", source = "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }"
-struct Comparator {
-  ComparatorKind kind = ComparatorKind::less;
+// Well-known kinds take no name or source.
+struct Operator {
+  OpKind kind = OpKind::less;
   std::string name;    // custom only
   std::string source;  // custom only
 
-  static Comparator less() { return {}; }
-  static Comparator greater() { return {ComparatorKind::greater, {}, {}}; }
-  static Comparator custom(std::string name, std::string source) {
-    return {ComparatorKind::custom, std::move(name), std::move(source)};
+  static Operator of(OpKind kind) { return {kind, {}, {}}; }
+  static Operator less() { return of(OpKind::less); }
+  static Operator greater() { return of(OpKind::greater); }
+  static Operator custom(std::string name, std::string source) {
+    return {OpKind::custom, std::move(name), std::move(source)};
   }
-  bool operator==(const Comparator&) const = default;
+  bool operator==(const Operator&) const = default;
 };
+// A strict weak ordering on keys (less, greater or custom).
+using Comparator = Operator;
 
-// "less", "greater", "custom:<name>".
-std::string describe(const Comparator& c);
+// The well-known kind's name ("less"), "custom" for custom; "unknown" otherwise.
+std::string_view op_kind_name(OpKind kind) noexcept;
+// A well-known kind by name (not "custom"); nullopt if none.
+std::optional<OpKind> parse_op_kind(std::string_view name) noexcept;
+
+// "less", "greater", or the custom operator's name: as spec text writes it.
+std::string describe(const Operator& op);
 
 }  // namespace cccl_cache::algos

@@ -45,3 +45,20 @@ inline tl::unexpected<Error> fail(ErrorCode code, std::string message) {
 }
 
 }  // namespace cccl_cache
+
+// Propagation helpers for functions returning Result<...>:
+//   CCCL_CACHE_TRY(auto spec, decode(bytes));  // on error: return it; else bind the value
+//   CCCL_CACHE_CHECK(spec.validate());         // for Result<void>
+#define CCCL_CACHE_TRY(decl, expr) \
+  CCCL_CACHE_TRY_IMPL_(CCCL_CACHE_CONCAT_(cccl_cache_try_, __LINE__), decl, expr)
+#define CCCL_CACHE_CHECK(expr)                                                  \
+  do {                                                                          \
+    if (auto cccl_cache_check_ = (expr); !cccl_cache_check_)                    \
+      return ::tl::unexpected<::cccl_cache::Error>(std::move(cccl_cache_check_).error()); \
+  } while (false)
+#define CCCL_CACHE_TRY_IMPL_(tmp, decl, expr)                                   \
+  auto tmp = (expr);                                                            \
+  if (!tmp) return ::tl::unexpected<::cccl_cache::Error>(std::move(tmp).error()); \
+  decl = std::move(*tmp)
+#define CCCL_CACHE_CONCAT_(a, b) CCCL_CACHE_CONCAT2_(a, b)
+#define CCCL_CACHE_CONCAT2_(a, b) a##b

@@ -9,10 +9,10 @@
 namespace cccl_cache::algos::merge_sort {
 
 // Generates CUDA C++ instantiating CUB's three merge-sort kernels for `spec`,
-// compiles it for sm_<cc>, drops module-scope variables no kernel references,
-// assembles a lean cubin and reads the policy values the kernels were compiled with.
-// Errors: invalid_argument (bad spec), unsupported (CC outside 50..120),
-// compile (the message carries the NVRTC / nvJitLink log). Thread-safe.
-Result<BuildResult> build(const Spec& spec, std::uint32_t cc);
+// compiles and links it for sm_<cc> into a lean cubin, and reads the policy values
+// the kernels were compiled with. Errors: invalid_argument (bad spec), unsupported
+// (CC outside 50..120), compile (the message carries the NVRTC / nvJitLink log).
+// Thread-safe.
+[[nodiscard]] Result<BuildResult> build(const Spec& spec, std::uint32_t cc);
 
 }  // namespace cccl_cache::algos::merge_sort

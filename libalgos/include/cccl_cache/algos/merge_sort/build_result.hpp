@@ -1,73 +1,65 @@
-// The device-independent result of building a merge sort: everything `bind`
-// needs, nothing tied to a device or process. Serializable (serialize.hpp).
+// Merge sort's build result: the generic record (core/built.hpp) with its kernels
+// and runtime values named. Device-independent; what the store holds.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
-#include <string>
 #include <string_view>
-#include <vector>
+#include <array>
 
+#include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 
 namespace cccl_cache::algos::merge_sort {
 
 // The values CUB's host dispatch needs, read from the kernels' own compile for the
-// target CC (the ActivePolicy the device code used), never guessed on the host.
+// target CC (the policy the device code used), never guessed on the host.
 struct Policy {
   std::uint32_t block_threads = 0;
   std::uint32_t items_per_tile = 0;              // block_threads * items_per_thread
   std::uint64_t block_sort_vsmem_per_block = 0;  // virtual shared memory bytes per tile (0: fits)
   std::uint64_t merge_vsmem_per_block = 0;
+
+  template <class Self, class V>
+  static void fields(Self& p, V&& v) {
+    v("block_threads", p.block_threads);
+    v("items_per_tile", p.items_per_tile);
+    v("block_sort_vsmem_per_block", p.block_sort_vsmem_per_block);
+    v("merge_vsmem_per_block", p.merge_vsmem_per_block);
+  }
   bool operator==(const Policy&) const = default;
 };
 
-struct BuildResult {
-  Spec spec;
-  std::uint32_t cc = 0;            // target compute capability (90 = sm_90)
-  std::string toolchain;           // Toolchain::fingerprint() of the producer
-  std::vector<std::byte> cubin;    // ELF for sm_<cc>
-  // Lowered (mangled) kernel names in the cubin.
-  std::string block_sort_kernel;
-  std::string partition_kernel;
-  std::string merge_kernel;
-  Policy policy;
-
-  bool operator==(const BuildResult&) const = default;
-};
-
-// BuildResult with its long fields borrowed, not owned: what bind() works from, and
-// what deserialize_view() reads straight out of a stored blob (a store hit hands the
-// cubin to the driver from the store's map, never copying it). Valid while the
-// bytes it borrows are.
-struct BuildResultView {
-  Spec spec;
-  std::uint32_t cc = 0;
-  std::string_view toolchain;
-  std::span<const std::byte> cubin;
-  std::string_view block_sort_kernel;
-  std::string_view partition_kernel;
-  std::string_view merge_kernel;
-  Policy policy;
-};
-
-// A view of `r` (borrows from it).
-inline BuildResultView view_of(const BuildResult& r) noexcept {
-  return {r.spec,  r.cc,           r.toolchain,    r.cubin, r.block_sort_kernel, r.partition_kernel,
-          r.merge_kernel, r.policy};
-}
-
-// An owning copy of what `v` borrows.
-inline BuildResult to_owned(const BuildResultView& v) {
-  return {v.spec,
-          v.cc,
-          std::string(v.toolchain),
-          std::vector<std::byte>(v.cubin.begin(), v.cubin.end()),
-          std::string(v.block_sort_kernel),
-          std::string(v.partition_kernel),
-          std::string(v.merge_kernel),
-          v.policy};
-}
+// The record's kernels, in this order.
+enum Kernel : std::size_t { block_sort_kernel = 0, partition_kernel = 1, merge_kernel = 2 };
 
 }  // namespace cccl_cache::algos::merge_sort
+
+namespace cccl_cache::algos {
+
+namespace merge_sort {
+class Executable;  // executable.hpp
+}
+
+// Merge sort's traits for the core (core/built.hpp, AlgorithmCache).
+struct MergeSort {
+  using Spec = merge_sort::Spec;
+  using Policy = merge_sort::Policy;
+  using Executable = merge_sort::Executable;
+  static constexpr std::size_t kKernels = 3;
+  // The kernels' roles, in the record's kernel order (for people: inspect).
+  static constexpr std::array<std::string_view, kKernels> kKernelRoles = {"block_sort", "partition",
+                                                                          "merge"};
+  // A plausible tile shape, and kernel names that name the role they are used for.
+  static Result<void> check(const Spec& spec, const Policy& policy, const BuildRecordView& record);
+  // merge_sort::build / merge_sort::bind.
+  static Result<Built<MergeSort>> build(const Spec& spec, std::uint32_t cc);
+  static Result<Executable> bind(const BuiltView<MergeSort>& built, int device);
+};
+
+namespace merge_sort {
+using BuildResult = Built<MergeSort>;
+using BuildResultView = BuiltView<MergeSort>;
+}  // namespace merge_sort
+
+}  // namespace cccl_cache::algos

@@ -50,15 +50,16 @@ class Executable {
   std::unique_ptr<State> state_;
 };
 
-// Loads the cubin into `device`'s primary context, resolves every kernel to a
-// CUfunction once and reads the device facts the dispatch needs. The one way to
-// make an Executable: fresh builds (view_of) and store hits (deserialize_view, the
-// cubin still in the store's map) both come through here; the driver copies the
-// cubin, so `result` may go away afterwards.
+// Binds the build result to `device` (core bind: the cubin loaded into the
+// device's primary context, every kernel resolved once, the device facts fixed) and
+// fixes what the dispatch needs. The one way to make an Executable: fresh builds
+// (view_of) and store hits (deserialize_view, the cubin still in the store's map)
+// both come through here; the driver copies the cubin, so `result` may go away
+// afterwards.
 // Errors: driver (no usable NVIDIA driver: "no NVIDIA driver found (...)", see
 // device.hpp; no such device; load failure), unsupported (the device's CC differs
 // from result.cc), invalid_argument (a malformed result).
-Result<Executable> bind(const BuildResultView& result, int device);
+[[nodiscard]] Result<Executable> bind(const BuildResultView& result, int device);
 inline Result<Executable> bind(const BuildResult& result, int device) {
   return bind(view_of(result), device);
 }

@@ -1,43 +1,53 @@
-// Merge sort specification and its canonical, versioned encoding.
+// Merge sort specification: its fields, from which the canonical encoding, key,
+// spec text and summary derive (core/spec_fields.hpp).
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <string>
-#include <vector>
 
-#include "cccl_cache/algos/toolchain.hpp"
+#include "cccl_cache/algos/core/key.hpp"
+#include "cccl_cache/algos/core/spec_fields.hpp"
 #include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/cache/error.hpp"
-#include "cccl_cache/cache/key.hpp"
+
+namespace cccl_cache::algos {
+struct MergeSort;  // the algorithm's traits (build_result.hpp)
+}
 
 namespace cccl_cache::algos::merge_sort {
 
-inline constexpr const char* kAlgorithmName = "merge_sort";
-
 struct Spec {
+  using Algorithm = MergeSort;
+  static constexpr AlgorithmId kAlgorithm = AlgorithmId::merge_sort;
+
   ScalarType key_type = ScalarType::float32;
-  ScalarType value_type = ScalarType::none;  // none: keys only
-  Comparator comparator;                     // less by default
+  ScalarType value_type = ScalarType::none;    // none: keys only
+  Comparator comparator;                       // less by default
   ScalarType offset_type = ScalarType::int64;  // int32, uint32, int64 or uint64
+
+  template <class Self, class V>
+  static void fields(Self& s, V&& v) {
+    v(Field{1, "keys", Need::required}, s.key_type);
+    v(Field{2, "values"}, s.value_type);
+    v(Field{3, "compare"}, s.comparator);
+    v(Field{4, "offset"}, s.offset_type);
+  }
+
+  // Key type not none, a known value type, an integer offset type, a valid comparator.
+  // Error: invalid_argument.
+  Result<void> validate() const;
 
   bool keys_only() const { return value_type == ScalarType::none; }
   bool operator==(const Spec&) const = default;
 };
 
-// Checks the spec: key type not none, integer offset type, custom comparator with a
-// name that is a C++ identifier and non-empty source. Error: invalid_argument.
-Result<void> validate(const Spec& spec);
+inline constexpr const char* kAlgorithmName = "merge_sort";
 
-// Canonical encoding: tagged, length-delimited fields (spec-encoding version, every
-// spec field, target CC, and the toolchain fingerprint), so that no two different
-// inputs encode equal. Contains no addresses or times.
-std::vector<std::byte> canonical_bytes(const Spec& spec, std::uint32_t cc, const Toolchain& tc);
+inline Result<void> validate(const Spec& spec) { return spec.validate(); }
 
-// The store key: XXH3-128 of canonical_bytes() with `cc`.
-CacheKey cache_key(const Spec& spec, std::uint32_t cc, const Toolchain& tc = Toolchain::current());
+// "merge_sort keys=float32 values=none compare=less offset=int64" (spec_text()).
+inline std::string summary(const Spec& spec) { return spec_text(spec); }
 
-// "keys=float32 values=none cmp=less offset=int64".
-std::string summary(const Spec& spec);
+using algos::cache_key;
 
 }  // namespace cccl_cache::algos::merge_sort

@@ -1,0 +1,20 @@
+// Algorithm identities: the number is part of every blob and key, the name part of
+// spec text and entry metadata. Never reuse a number.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace cccl_cache::algos {
+
+enum class AlgorithmId : std::uint8_t {
+  merge_sort = 1,
+};
+
+// "merge_sort"; "unknown" for a number no algorithm has.
+std::string_view algorithm_name(AlgorithmId id) noexcept;
+// Inverse of algorithm_name(); nullopt if unknown.
+std::optional<AlgorithmId> parse_algorithm(std::string_view name) noexcept;
+
+}  // namespace cccl_cache::algos

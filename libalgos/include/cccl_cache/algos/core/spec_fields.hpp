@@ -1,0 +1,95 @@
+// Spec fields: every algorithm spec lists its fields once, and the canonical
+// encoding (keys and blobs), the spec text (CLI, manifests), the summary and JSON
+// are all derived from that one list. A spec type declares
+//
+//   static constexpr AlgorithmId kAlgorithm = AlgorithmId::merge_sort;
+//   template <class Self, class Visitor>
+//   static void fields(Self& spec, Visitor&& v) {   // Self: Spec or const Spec
+//     v(Field{1, "keys", Need::required}, spec.key_type);
+//     v(Field{2, "values"}, spec.value_type);
+//     v(Field{3, "compare"}, spec.comparator);
+//   }
+//   Result<void> validate() const;                  // cross-field rules
+//
+// Field values are ScalarType, Operator, bool or std::uint32_t. Tags are part of
+// the canonical encoding: never reuse one within a spec.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "cccl_cache/algos/core/algorithm.hpp"
+#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/cache/error.hpp"
+
+namespace cccl_cache::algos {
+
+enum class Need : std::uint8_t { optional, required };
+
+struct Field {
+  std::uint8_t tag;
+  std::string_view name;  // as written in spec text ("keys")
+  Need need = Need::optional;
+};
+
+// One field as text: the spec-text value of a field ("float32", "less", "abs_less",
+// "true", "8"); for a custom operator also its source.
+struct FieldText {
+  std::string name;
+  std::string value;
+  std::string source;  // custom operators only
+  bool operator==(const FieldText&) const = default;
+};
+
+// Text of a value, as spec text writes it.
+std::string field_text(ScalarType v);
+std::string field_text(const Operator& v);
+std::string field_text(bool v);
+std::string field_text(std::uint32_t v);
+
+// Parses spec-text `text` into `out`. For an operator, `text` is a well-known kind's
+// name or a custom operator's name, and `source` its CUDA C++ source (empty for a
+// well-known kind). Error invalid_argument naming the field and what it accepts.
+[[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
+                         ScalarType& out);
+[[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
+                         Operator& out);
+[[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
+                         bool& out);
+[[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
+                         std::uint32_t& out);
+
+// Checks an operator: a custom one has a C++ identifier as name (not starting with
+// cccl_cache_) and non-blank source under 1 MiB; a well-known one has neither and a
+// known kind. Error invalid_argument, prefixed with `what`.
+[[nodiscard]] Result<void> validate_operator(std::string_view what, const Operator& op);
+
+// Whether a field's type is an operator (its source comes with it).
+template <class T>
+inline constexpr bool kIsOperator = std::is_same_v<T, Operator>;
+
+// The fields of `spec` as text, in declaration order.
+template <class Spec>
+std::vector<FieldText> fields_as_text(const Spec& spec) {
+  std::vector<FieldText> out;
+  Spec::fields(spec, [&](const Field& f, const auto& value) {
+    FieldText t{std::string(f.name), field_text(value), {}};
+    if constexpr (kIsOperator<std::decay_t<decltype(value)>>) t.source = value.source;
+    out.push_back(std::move(t));
+  });
+  return out;
+}
+
+// "merge_sort keys=float32 values=none compare=less offset=int64": the one spelling of
+// a spec for people (CLI, logs, entry summaries). Custom operators by name only.
+template <class Spec>
+std::string spec_text(const Spec& spec) {
+  std::string out(algorithm_name(Spec::kAlgorithm));
+  for (const auto& f : fields_as_text(spec)) out += " " + f.name + "=" + f.value;
+  return out;
+}
+
+}  // namespace cccl_cache::algos

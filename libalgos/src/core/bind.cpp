@@ -1,0 +1,55 @@
+#include "core/bind.hpp"
+
+#include <string>
+
+#include "cuda_driver.hpp"
+
+namespace cccl_cache::algos::detail {
+
+Result<BoundModule> bind_module(const BuildRecordView& record, int device) {
+  if (record.cubin.empty())
+    return fail(ErrorCode::invalid_argument, "bind: build record has no cubin");
+  if (record.num_kernels == 0 || record.num_kernels > kMaxKernels)
+    return fail(ErrorCode::invalid_argument, "bind: build record has no kernels");
+  // No driver: device_facts says so ("no NVIDIA driver found ..."), before anything is
+  // loaded. The device's facts are queried once per process, not per bind.
+  const auto facts = device_facts(device);
+  if (!facts) return tl::unexpected(facts.error());
+  if (facts->cc != record.cc)
+    return fail(ErrorCode::unsupported, "bind: the build record is for sm_" +
+                                            std::to_string(record.cc) + " but device " +
+                                            std::to_string(device) + " is sm_" +
+                                            std::to_string(facts->cc) + "; build for this device");
+  const DriverApi& cu = loaded_driver();
+
+  BoundModule out;
+  out.facts = *facts;
+  auto context = PrimaryContext::retain(facts->device);
+  if (!context) return tl::unexpected(context.error());
+  out.context = std::move(*context);
+  auto current = ScopedCurrentContext::push(out.context.get());
+  if (!current) return tl::unexpected(current.error());
+  auto module = Module::load_data(out.context.get(), record.cubin.data());
+  if (!module) return tl::unexpected(module.error());
+  out.module = std::move(*module);
+
+  for (std::size_t i = 0; i < record.num_kernels; ++i) {
+    const std::string name(record.kernel_names[i]);  // NUL-terminated for the driver
+    if (name.empty()) return fail(ErrorCode::invalid_argument, "bind: empty kernel name");
+    CUfunction fn = nullptr;
+    if (CUresult rc = cu.cuModuleGetFunction(&fn, out.module.get(), name.c_str()); rc != CUDA_SUCCESS)
+      return tl::unexpected(driver_error(("cuModuleGetFunction(" + name + ")").c_str(), rc));
+    // Under lazy loading (the driver's default) a function's code is loaded on first
+    // use: load it now (a no-op when loaded) so that the first call is not the slow one.
+    if (CUresult rc = cu.cuFuncLoad(fn); rc != CUDA_SUCCESS)
+      return tl::unexpected(driver_error("cuFuncLoad", rc));
+    out.functions[i] = fn;
+  }
+  out.device = device;
+  out.cc = record.cc;
+  out.launch = cu.cuLaunchKernelEx;
+  out.dependent_launch = record.cc >= 90;
+  return out;
+}
+
+}  // namespace cccl_cache::algos::detail

@@ -1,0 +1,137 @@
+#include "core/jit.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+
+#include "cccl_cache/algos/toolchain.hpp"
+#include "nvrtc_compile.hpp"
+
+namespace cccl_cache::algos::detail {
+namespace {
+
+bool nvrtc_supports(std::uint32_t cc) {
+  int count = 0;
+  if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0) return false;
+  std::vector<int> archs(static_cast<std::size_t>(count));
+  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return false;
+  return std::find(archs.begin(), archs.end(), static_cast<int>(cc)) != archs.end();
+}
+
+std::vector<std::string> name_expressions(const GeneratedSource& gen) {
+  auto out = gen.kernels;
+  if (!gen.policy_probe.empty()) out.push_back(gen.policy_probe);
+  return out;
+}
+
+class Demangler {
+ public:
+  explicit Demangler(std::string_view s) : s_(s) {}
+  bool eat(std::string_view lit) {
+    if (s_.substr(pos_, lit.size()) != lit) return false;
+    pos_ += lit.size();
+    return true;
+  }
+  bool peek(char c) const { return pos_ < s_.size() && s_[pos_] == c; }
+  std::optional<std::uint64_t> number() {
+    std::uint64_t v = 0;
+    const auto start = pos_;
+    while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') {
+      const auto d = static_cast<std::uint64_t>(s_[pos_] - '0');
+      if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10) return std::nullopt;
+      v = v * 10 + d;
+      ++pos_;
+    }
+    if (pos_ == start || (s_[start] == '0' && pos_ - start > 1)) return std::nullopt;
+    return v;
+  }
+  // <source-name> ::= <length> <identifier>
+  std::optional<std::string_view> source_name() {
+    auto len = number();
+    if (!len || *len > s_.size() - pos_) return std::nullopt;
+    auto name = s_.substr(pos_, *len);
+    pos_ += *len;
+    return name;
+  }
+  // <expr-primary> ::= L <builtin-type> <value number> E  (non-negative integers only)
+  std::optional<std::uint64_t> integer_literal() {
+    if (!eat("L") || pos_ >= s_.size()) return std::nullopt;
+    if (std::string_view("ijlmxyst").find(s_[pos_]) == std::string_view::npos) return std::nullopt;
+    ++pos_;
+    auto v = number();
+    if (!v || !eat("E")) return std::nullopt;
+    return v;
+  }
+  bool at_end() const { return pos_ == s_.size(); }
+
+ private:
+  std::string_view s_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+Result<void> check_target(std::uint32_t cc) {
+  if (cc < 50 || cc > 120) {
+    return fail(ErrorCode::unsupported,
+                "compute capability " + std::to_string(cc) + " is outside 50..120");
+  }
+  if (!nvrtc_supports(cc))
+    return fail(ErrorCode::unsupported, "this NVRTC cannot compile for sm_" + std::to_string(cc));
+  return {};
+}
+
+Result<std::vector<std::uint64_t>> parse_policy_probe(std::string_view lowered) {
+  auto bad = [&](const char* why) {
+    return fail(ErrorCode::internal, std::string("policy probe name '") + std::string(lowered) +
+                                         "' not understood: " + why);
+  };
+  Demangler d(lowered);
+  if (!d.eat("_Z")) return bad("not a mangled name");
+  auto name = d.source_name();
+  if (!name || *name != kPolicyProbeName) return bad("not the probe");
+  if (!d.eat("I")) return bad("no template arguments");
+  const bool pack = d.eat("J");  // a template parameter pack: J <args> E
+  std::vector<std::uint64_t> values;
+  while (d.peek('L')) {
+    if (values.size() >= kMaxRuntimeValues) return bad("too many values");
+    auto lit = d.integer_literal();
+    if (!lit) return bad("template argument is not a non-negative integer literal");
+    values.push_back(*lit);
+  }
+  if ((pack && !d.eat("E")) || !d.eat("E") || !d.eat("vv") || !d.at_end())
+    return bad("unexpected tail");
+  return values;
+}
+
+Result<JitBuild> jit_build(const GeneratedSource& gen, std::string_view program_name,
+                           std::uint32_t cc) {
+  if (auto ok = check_target(cc); !ok) return tl::unexpected(ok.error());
+  auto ir = compile_to_ltoir(gen.source, std::string(program_name), cc, name_expressions(gen));
+  if (!ir) return tl::unexpected(ir.error());
+  JitBuild out;
+  if (!gen.policy_probe.empty()) {
+    auto values = parse_policy_probe(ir->lowered_names.back());
+    if (!values) return tl::unexpected(values.error());
+    out.record.values = std::move(*values);
+  }
+  // The probe is a kernel too; it is not kept, so it costs nothing in the cubin.
+  out.record.kernels.assign(ir->lowered_names.begin(),
+                            ir->lowered_names.begin() + static_cast<std::ptrdiff_t>(gen.kernels.size()));
+  auto cubin = link_ltoir(ir->ltoir, cc, out.record.kernels);
+  if (!cubin) return tl::unexpected(cubin.error());
+  out.record.cc = cc;
+  out.record.toolchain = Toolchain::current().fingerprint();
+  out.record.cubin = std::move(*cubin);
+  out.ltoir_bytes = ir->ltoir.size();
+  out.nvrtc_log = std::move(ir->log);
+  return out;
+}
+
+Result<std::vector<std::byte>> jit_build_naive(const GeneratedSource& gen,
+                                               std::string_view program_name, std::uint32_t cc) {
+  if (auto ok = check_target(cc); !ok) return tl::unexpected(ok.error());
+  return compile_to_cubin_naive(gen.source, std::string(program_name), cc, name_expressions(gen));
+}
+
+}  // namespace cccl_cache::algos::detail

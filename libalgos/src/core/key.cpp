@@ -1,0 +1,77 @@
+#include "cccl_cache/algos/core/key.hpp"
+
+#include <string_view>
+
+namespace cccl_cache::algos {
+namespace {
+
+// Bump when the encoding below changes (it changes every key).
+constexpr std::uint32_t kKeyEncodingVersion = 2;
+
+// Never reuse a number.
+enum class Tag : std::uint8_t {
+  encoding_version = 1,
+  algorithm = 2,
+  spec_fields = 3,
+  cc = 9,
+  cccl_version = 10,
+  nvrtc_version = 11,
+  nvjitlink_version = 12,
+  compile_options = 13,
+  build_format_version = 14,
+  fingerprint = 15,
+};
+
+class Encoder {
+ public:
+  void bytes(Tag tag, std::span<const std::byte> data) {
+    header(tag, data.size());
+    out_.insert(out_.end(), data.begin(), data.end());
+  }
+  void text(Tag tag, std::string_view s) { bytes(tag, std::as_bytes(std::span(s.data(), s.size()))); }
+  void u32(Tag tag, std::uint32_t v) {
+    header(tag, 4);
+    put_u32(v);
+  }
+  void pair(Tag tag, int a, int b) {
+    header(tag, 8);
+    put_u32(static_cast<std::uint32_t>(a));
+    put_u32(static_cast<std::uint32_t>(b));
+  }
+  std::vector<std::byte> take() { return std::move(out_); }
+
+ private:
+  void header(Tag tag, std::size_t n) {
+    out_.push_back(static_cast<std::byte>(tag));
+    put_u32(static_cast<std::uint32_t>(n));
+  }
+  void put_u32(std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) out_.push_back(static_cast<std::byte>((v >> (8 * i)) & 0xffu));
+  }
+  std::vector<std::byte> out_;
+};
+
+}  // namespace
+
+std::vector<std::byte> canonical_bytes(AlgorithmId algorithm, std::span<const std::byte> spec_fields,
+                                       std::uint32_t cc, const Toolchain& tc) {
+  Encoder e;
+  e.u32(Tag::encoding_version, kKeyEncodingVersion);
+  e.text(Tag::algorithm, algorithm_name(algorithm));
+  e.bytes(Tag::spec_fields, spec_fields);
+  e.u32(Tag::cc, cc);
+  e.u32(Tag::cccl_version, tc.cccl_version);
+  e.pair(Tag::nvrtc_version, tc.nvrtc_major, tc.nvrtc_minor);
+  e.pair(Tag::nvjitlink_version, tc.nvjitlink_major, tc.nvjitlink_minor);
+  e.text(Tag::compile_options, tc.compile_options);
+  e.u32(Tag::build_format_version, tc.build_format_version);
+  e.text(Tag::fingerprint, tc.fingerprint());
+  return e.take();
+}
+
+CacheKey spec_key(AlgorithmId algorithm, std::span<const std::byte> spec_fields, std::uint32_t cc,
+                  const Toolchain& tc) {
+  return CacheKey{xxh3_128(canonical_bytes(algorithm, spec_fields, cc, tc)), cc};
+}
+
+}  // namespace cccl_cache::algos

@@ -1,0 +1,216 @@
+#include "cccl_cache/algos/core/spec_codec.hpp"
+#include "cccl_cache/algos/core/spec_fields.hpp"
+
+#include <charconv>
+
+namespace cccl_cache::algos {
+
+std::string_view algorithm_name(AlgorithmId id) noexcept {
+  switch (id) {
+    case AlgorithmId::merge_sort:
+      return "merge_sort";
+  }
+  return "unknown";
+}
+
+std::optional<AlgorithmId> parse_algorithm(std::string_view name) noexcept {
+  if (name == "merge_sort") return AlgorithmId::merge_sort;
+  return std::nullopt;
+}
+
+std::string field_text(ScalarType v) { return std::string(name(v)); }
+std::string field_text(const Operator& v) { return describe(v); }
+std::string field_text(bool v) { return v ? "true" : "false"; }
+std::string field_text(std::uint32_t v) { return std::to_string(v); }
+
+namespace {
+
+tl::unexpected<Error> bad_value(const Field& f, std::string_view text, std::string_view accepts) {
+  return fail(ErrorCode::invalid_argument, std::string(f.name) + "='" + std::string(text) +
+                                               "' is not " + std::string(accepts));
+}
+
+bool is_identifier(std::string_view s) {
+  if (s.empty() || s.size() > 256) return false;
+  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (!alpha(s[0])) return false;
+  for (char c : s) {
+    if (!alpha(c) && !(c >= '0' && c <= '9')) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<void> parse_field(const Field& f, std::string_view text, std::string_view,
+                         ScalarType& out) {
+  auto t = parse_scalar_type(text);
+  if (!t) return bad_value(f, text, "a type (int8..int64, uint8..uint64, float32, float64, none)");
+  out = *t;
+  return {};
+}
+
+Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
+                         Operator& out) {
+  if (auto kind = parse_op_kind(text)) {
+    if (!source.empty())
+      return fail(ErrorCode::invalid_argument, std::string(f.name) + ": source given for the "
+                                                   "well-known operator '" + std::string(text) + "'");
+    out = Operator::of(*kind);
+    return {};
+  }
+  if (!is_identifier(text))
+    return bad_value(f, text, "a well-known operator or a custom operator's name (an identifier)");
+  if (source.empty())
+    return fail(ErrorCode::invalid_argument,
+                std::string(f.name) + "='" + std::string(text) +
+                    "' is not a well-known operator and no source is given for it");
+  out = Operator::custom(std::string(text), std::string(source));
+  return {};
+}
+
+Result<void> parse_field(const Field& f, std::string_view text, std::string_view, bool& out) {
+  if (text == "true" || text == "1") {
+    out = true;
+  } else if (text == "false" || text == "0") {
+    out = false;
+  } else {
+    return bad_value(f, text, "true or false");
+  }
+  return {};
+}
+
+Result<void> parse_field(const Field& f, std::string_view text, std::string_view,
+                         std::uint32_t& out) {
+  std::uint32_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc{} || end != text.data() + text.size() || text.empty())
+    return bad_value(f, text, "an unsigned 32-bit number");
+  out = v;
+  return {};
+}
+
+Result<void> validate_operator(std::string_view what, const Operator& op) {
+  auto bad = [&](const std::string& why) {
+    return fail(ErrorCode::invalid_argument, std::string(what) + ": " + why);
+  };
+  if (op.kind == OpKind::custom) {
+    if (!is_identifier(op.name))
+      return bad("custom operator name '" + op.name + "' is not a C++ identifier");
+    if (op.name.rfind("cccl_cache_", 0) == 0)
+      return bad("custom operator names may not start with cccl_cache_");
+    if (op.source.find_first_not_of(" \t\r\n") == std::string::npos)
+      return bad("custom operator source is empty");
+    if (op.source.size() > (1u << 20)) return bad("custom operator source exceeds 1 MiB");
+    return {};
+  }
+  if (op_kind_name(op.kind) == "unknown") return bad("unknown operator kind");
+  if (!op.name.empty() || !op.source.empty())
+    return bad("a well-known operator takes no name or source");
+  return {};
+}
+
+namespace detail {
+
+namespace {
+void put_u32(std::vector<std::byte>& out, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::byte>((v >> (8 * i)) & 0xffu));
+}
+std::uint32_t get_u32(std::span<const std::byte> b) {
+  std::uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | std::to_integer<std::uint32_t>(b[static_cast<std::size_t>(i)]);
+  return v;
+}
+void put_text(std::vector<std::byte>& out, std::string_view s) {
+  for (char c : s) out.push_back(static_cast<std::byte>(c));
+}
+}  // namespace
+
+void FieldWriter::header(const Field& f, std::size_t length) {
+  out_.push_back(static_cast<std::byte>(f.tag));
+  put_u32(out_, static_cast<std::uint32_t>(length));
+}
+void FieldWriter::put(const Field& f, ScalarType v) {
+  header(f, 1);
+  out_.push_back(static_cast<std::byte>(v));
+}
+void FieldWriter::put(const Field& f, bool v) {
+  header(f, 1);
+  out_.push_back(static_cast<std::byte>(v ? 1 : 0));
+}
+void FieldWriter::put(const Field& f, std::uint32_t v) {
+  header(f, 4);
+  put_u32(out_, v);
+}
+void FieldWriter::put(const Field& f, const Operator& v) {
+  header(f, 1 + 4 + v.name.size() + v.source.size());
+  out_.push_back(static_cast<std::byte>(v.kind));
+  put_u32(out_, static_cast<std::uint32_t>(v.name.size()));
+  put_text(out_, v.name);
+  put_text(out_, v.source);
+}
+
+std::span<const std::byte> FieldReader::next(const Field& f) {
+  if (error_) return {};
+  auto bad = [&](const std::string& why) {
+    error_ = Error{ErrorCode::corrupt, "spec field '" + std::string(f.name) + "': " + why};
+    return std::span<const std::byte>{};
+  };
+  if (rest_.size() < 5) return bad("truncated");
+  if (std::to_integer<std::uint8_t>(rest_[0]) != f.tag) return bad("unexpected tag");
+  const std::uint32_t length = get_u32(rest_.subspan(1, 4));
+  if (length > rest_.size() - 5) return bad("length exceeds the bytes left");
+  auto out = rest_.subspan(5, length);
+  rest_ = rest_.subspan(5 + length);
+  return out;
+}
+
+void FieldReader::get(const Field& f, ScalarType& v) {
+  auto b = next(f);
+  if (error_) return;
+  if (b.size() != 1) {
+    error_ = Error{ErrorCode::corrupt, "spec field '" + std::string(f.name) + "': bad length"};
+    return;
+  }
+  v = static_cast<ScalarType>(b[0]);
+}
+void FieldReader::get(const Field& f, bool& v) {
+  auto b = next(f);
+  if (error_) return;
+  if (b.size() != 1 || std::to_integer<std::uint8_t>(b[0]) > 1) {
+    error_ = Error{ErrorCode::corrupt, "spec field '" + std::string(f.name) + "': not a bool"};
+    return;
+  }
+  v = b[0] != std::byte{0};
+}
+void FieldReader::get(const Field& f, std::uint32_t& v) {
+  auto b = next(f);
+  if (error_) return;
+  if (b.size() != 4) {
+    error_ = Error{ErrorCode::corrupt, "spec field '" + std::string(f.name) + "': bad length"};
+    return;
+  }
+  v = get_u32(b);
+}
+void FieldReader::get(const Field& f, Operator& v) {
+  auto b = next(f);
+  if (error_) return;
+  if (b.size() < 5 || get_u32(b.subspan(1, 4)) > b.size() - 5) {
+    error_ = Error{ErrorCode::corrupt, "spec field '" + std::string(f.name) + "': bad operator"};
+    return;
+  }
+  const std::uint32_t name_size = get_u32(b.subspan(1, 4));
+  const auto* chars = reinterpret_cast<const char*>(b.data());
+  v.kind = static_cast<OpKind>(b[0]);
+  v.name.assign(chars + 5, name_size);
+  v.source.assign(chars + 5 + name_size, b.size() - 5 - name_size);
+}
+
+Result<void> FieldReader::finish() const {
+  if (error_) return tl::unexpected(*error_);
+  if (!rest_.empty()) return fail(ErrorCode::corrupt, "spec fields: trailing bytes");
+  return {};
+}
+
+}  // namespace detail
+}  // namespace cccl_cache::algos

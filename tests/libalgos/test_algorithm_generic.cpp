@@ -1,0 +1,285 @@
+// Properties every algorithm must have, run for each one of the registry: blob round
+// trip and rejection of damaged blobs, key sensitivity to every spec field, spec text
+// round trip. An algorithm joins by adding its traits to `Algorithms` and a sample
+// spec to `Sample`.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <random>
+#include <set>
+
+#include "build_cache.hpp"
+#include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/merge_sort/build.hpp"
+#include "cccl_cache/algos/registry.hpp"
+
+using namespace cccl_cache;
+using namespace cccl_cache::algos;
+
+namespace {
+
+template <class A>
+struct Sample;
+template <>
+struct Sample<MergeSort> {
+  static merge_sort::Spec spec() { return {}; }
+};
+
+template <class A>
+class AlgorithmGeneric : public ::testing::Test {
+ protected:
+  using Spec = typename A::Spec;
+  static const Built<A>& built() {
+    const auto& r = test_support::cached_build(Sample<A>::spec(), 90);
+    if (!r) throw std::runtime_error(r.error().describe());
+    return r->result;
+  }
+  static std::vector<std::byte> blob() { return serialize(built()); }
+  // Serializes the record after a change: well-formed bytes, inconsistent content.
+  static std::vector<std::byte> with(const std::function<void(BuildRecord&)>& change) {
+    BuildRecord copy = built().record;
+    change(copy);
+    return serialize_record(copy);
+  }
+  static Result<BuiltView<A>> read(std::span<const std::byte> b,
+                                   std::optional<std::uint32_t> cc = std::nullopt) {
+    return deserialize_view<A>(b, cc);
+  }
+  static bool inside(std::span<const std::byte> blob, const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::byte*>(p);
+    return b >= blob.data() && b + n <= blob.data() + blob.size();
+  }
+};
+
+using Algorithms = ::testing::Types<MergeSort>;
+TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
+
+// Changes field `target` of a spec to another value (for operators: another kind, or
+// with `source_only` the same custom operator with other source).
+struct MutateField {
+  std::size_t target;
+  bool source_only = false;
+  std::size_t index = 0;
+  bool mutated = false;
+  bool hit() { return index++ == target && (mutated = true); }
+  void operator()(const Field&, ScalarType& v) {
+    if (hit() && !source_only) v = v == ScalarType::int8 ? ScalarType::int16 : ScalarType::int8;
+  }
+  void operator()(const Field&, bool& v) {
+    if (hit() && !source_only) v = !v;
+  }
+  void operator()(const Field&, std::uint32_t& v) {
+    if (hit() && !source_only) v += 1;
+  }
+  void operator()(const Field&, Operator& v) {
+    if (!hit()) return;
+    if (source_only)
+      v = Operator::custom("f", v.source == "a" ? "b" : "a");
+    else
+      v = v.kind == OpKind::less ? Operator::greater() : Operator::less();
+  }
+};
+
+}  // namespace
+
+TYPED_TEST(AlgorithmGeneric, RoundTripIsExactAndStable) {
+  const auto& b = this->built();
+  const auto blob = this->blob();
+  auto back = deserialize<TypeParam>(blob, 90);
+  ASSERT_TRUE(back) << back.error().describe();
+  EXPECT_EQ(back->spec, b.spec);
+  EXPECT_EQ(back->policy, b.policy);
+  EXPECT_EQ(back->record, b.record);
+  EXPECT_EQ(serialize(*back), blob);
+  EXPECT_TRUE(deserialize<TypeParam>(blob));  // CC unchecked
+}
+
+TYPED_TEST(AlgorithmGeneric, ViewBorrowsFromTheBlob) {
+  const auto blob = this->blob();
+  auto v = this->read(blob, 90);
+  ASSERT_TRUE(v) << v.error().describe();
+  EXPECT_TRUE(this->inside(blob, v->record.cubin.data(), v->record.cubin.size()));
+  EXPECT_TRUE(this->inside(blob, v->record.spec.data(), v->record.spec.size()));
+  EXPECT_TRUE(this->inside(blob, v->record.toolchain.data(), v->record.toolchain.size()));
+  for (auto k : v->record.kernels()) EXPECT_TRUE(this->inside(blob, k.data(), k.size())) << k;
+  EXPECT_EQ(to_owned(v->record), this->built().record);
+}
+
+TYPED_TEST(AlgorithmGeneric, EveryTruncationIsCorrupt) {
+  const auto blob = this->blob();
+  for (std::size_t n = 0; n < blob.size(); n += (n < 512 || n + 512 > blob.size()) ? 1 : 97) {
+    auto r = this->read(std::span(blob).first(n));
+    ASSERT_FALSE(r) << "prefix " << n;
+    EXPECT_EQ(r.error().code, ErrorCode::corrupt) << "prefix " << n;
+  }
+}
+
+TYPED_TEST(AlgorithmGeneric, HeaderDamageIsRejected) {
+  const auto blob = this->blob();
+  auto magic = blob;
+  magic[0] = std::byte{'X'};
+  EXPECT_EQ(this->read(magic).error().code, ErrorCode::corrupt);
+  auto version = blob;
+  version[4] = static_cast<std::byte>(kBuildFormatVersion + 1);
+  auto r = this->read(version);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::format);
+  EXPECT_NE(r.error().message.find("version"), std::string::npos);
+  // Magic, version, algorithm and CC: every bit flip is an error.
+  for (std::size_t at = 0; at < 13; ++at)
+    for (int bit = 0; bit < 8; ++bit) {
+      auto copy = blob;
+      copy[at] ^= std::byte{static_cast<unsigned char>(1u << bit)};
+      EXPECT_FALSE(this->read(copy)) << "byte " << at << " bit " << bit;
+    }
+  EXPECT_EQ(this->read(blob, 80).error().code, ErrorCode::unsupported);
+  EXPECT_EQ(this->read(blob, 100).error().code, ErrorCode::unsupported);
+}
+
+// No checksum inside a blob (the store's envelope has one): a flip can pass where only
+// a checksum would see it (the cubin's code), but nothing crashes and whatever is
+// accepted lies inside the blob.
+TYPED_TEST(AlgorithmGeneric, RandomFlipsNeverEscapeTheBlob) {
+  const auto blob = this->blob();
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 400; ++i) {
+    auto copy = blob;
+    const auto at = rng() % copy.size();
+    copy[at] ^= std::byte{static_cast<unsigned char>(1u << (rng() % 8))};
+    auto r = this->read(copy);
+    if (!r) continue;
+    EXPECT_TRUE(this->inside(copy, r->record.cubin.data(), r->record.cubin.size())) << at;
+    for (auto k : r->record.kernels()) EXPECT_TRUE(this->inside(copy, k.data(), k.size())) << at;
+  }
+}
+
+TYPED_TEST(AlgorithmGeneric, GarbageIsCorrupt) {
+  std::mt19937_64 rng(42);
+  for (std::size_t size : {0u, 1u, 3u, 4u, 16u, 24u, 100u, 4096u}) {
+    std::vector<std::byte> noise(size);
+    for (auto& b : noise) b = static_cast<std::byte>(rng());
+    auto r = this->read(noise);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, ErrorCode::corrupt) << size;
+  }
+}
+
+TYPED_TEST(AlgorithmGeneric, InconsistentRecordsAreCorrupt) {
+  const std::size_t kernels = TypeParam::kKernels;
+  struct Case {
+    std::string what;
+    std::function<void(BuildRecord&)> change;
+  };
+  std::vector<Case> cases = {
+      {"cc differs from the cubin's arch", [](BuildRecord& r) { r.cc = 80; }},
+      {"cc out of range", [](BuildRecord& r) { r.cc = 7; }},
+      {"kernel not in the cubin", [](BuildRecord& r) { r.kernels.back() += "x"; }},
+      {"empty kernel name", [](BuildRecord& r) { r.kernels.front().clear(); }},
+      {"a kernel missing", [](BuildRecord& r) { r.kernels.pop_back(); }},
+      {"a kernel too many", [](BuildRecord& r) { r.kernels.push_back(r.kernels.front()); }},
+      {"a value missing", [](BuildRecord& r) { r.values.pop_back(); }},
+      {"a value too many", [](BuildRecord& r) { r.values.push_back(0); }},
+      {"cubin not an ELF", [](BuildRecord& r) { r.cubin[1] = std::byte{'X'}; }},
+      {"cubin truncated", [](BuildRecord& r) { r.cubin.resize(r.cubin.size() / 2); }},
+      {"cubin for another machine", [](BuildRecord& r) { r.cubin[18] = std::byte{62}; }},
+      {"empty cubin", [](BuildRecord& r) { r.cubin.clear(); }},
+      {"no toolchain", [](BuildRecord& r) { r.toolchain.clear(); }},
+      {"spec bytes garbage", [](BuildRecord& r) { r.spec = {std::byte{1}, std::byte{2}}; }},
+      {"spec truncated", [](BuildRecord& r) { r.spec.pop_back(); }},
+      {"unknown algorithm", [](BuildRecord& r) { r.algorithm = static_cast<AlgorithmId>(200); }},
+  };
+  if (kernels > 1)
+    cases.push_back({"kernels swapped", [](BuildRecord& r) { std::swap(r.kernels[0], r.kernels[1]); }});
+  for (const auto& c : cases) {
+    auto r = this->read(this->with(c.change));
+    ASSERT_FALSE(r) << c.what;
+    EXPECT_EQ(r.error().code, ErrorCode::corrupt) << c.what << ": " << r.error().message;
+  }
+}
+
+TYPED_TEST(AlgorithmGeneric, HugeLengthFieldsDoNotAllocate) {
+  auto blob = this->blob();
+  // After magic(4) version(4) algorithm(1) cc(4): the spec's u64 length.
+  for (int i = 0; i < 8; ++i) blob[13 + i] = std::byte{0};
+  blob[13 + 7] = std::byte{0x80};
+  auto r = this->read(blob);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::corrupt);
+  EXPECT_NE(r.error().message.find("length"), std::string::npos) << r.error().message;
+}
+
+TYPED_TEST(AlgorithmGeneric, EveryFieldCcAndToolchainPartChangeTheKey) {
+  using Spec = typename TypeParam::Spec;
+  const Spec base = Sample<TypeParam>::spec();
+  Toolchain tc;
+  tc.cccl_version = 3005000;
+  tc.nvrtc_major = tc.nvjitlink_major = 13;
+  tc.compile_options = "-std=c++20";
+  std::vector<std::pair<std::string, CacheKey>> keys = {{"base", cache_key(base, 90, tc)}};
+  for (std::size_t i = 0;; ++i) {
+    Spec s = base;
+    MutateField m{i};
+    Spec::fields(s, m);
+    if (!m.mutated) break;
+    keys.emplace_back("field " + std::to_string(i), cache_key(s, 90, tc));
+    Spec s2 = base;
+    MutateField src{i, true};
+    Spec::fields(s2, src);
+    Spec s3 = s2;
+    MutateField src2{i, true};
+    Spec::fields(s3, src2);
+    if (!(s2 == base) && !(s3 == s2)) {  // an operator field: its source counts
+      keys.emplace_back("source of field " + std::to_string(i), cache_key(s2, 90, tc));
+      keys.emplace_back("other source of field " + std::to_string(i), cache_key(s3, 90, tc));
+    }
+  }
+  keys.emplace_back("cc 80", cache_key(base, 80, tc));
+  auto vary = [&](std::string what, auto change) {
+    Toolchain t = tc;
+    change(t);
+    keys.emplace_back(std::move(what), cache_key(base, 90, t));
+  };
+  vary("cccl", [](Toolchain& t) { t.cccl_version += 1; });
+  vary("nvrtc", [](Toolchain& t) { t.nvrtc_minor += 1; });
+  vary("nvjitlink", [](Toolchain& t) { t.nvjitlink_minor += 1; });
+  vary("options", [](Toolchain& t) { t.compile_options += " -G"; });
+  vary("format", [](Toolchain& t) { t.build_format_version += 1; });
+  std::set<Digest128> digests;
+  for (const auto& [what, key] : keys) EXPECT_TRUE(digests.insert(key.spec).second) << what;
+  EXPECT_EQ(cache_key(base, 90, tc), cache_key(Spec(base), 90, tc));
+}
+
+TYPED_TEST(AlgorithmGeneric, SpecTextAndEncodingRoundTrip) {
+  using Spec = typename TypeParam::Spec;
+  const Spec spec = Sample<TypeParam>::spec();
+  const auto* entry = find_algorithm(Spec::kAlgorithm);
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(find_algorithm(entry->name), entry);
+  auto text = entry->to_text(encode_fields(spec));
+  ASSERT_TRUE(text);
+  auto back = entry->from_text(*text);
+  ASSERT_TRUE(back) << back.error().describe();
+  EXPECT_EQ(*back, to_any(spec));
+  EXPECT_EQ(spec_text(*back), spec_text(spec));
+  auto decoded = decode_fields<Spec>(back->fields);
+  ASSERT_TRUE(decoded);
+  EXPECT_EQ(*decoded, spec);
+  // Unknown fields and missing required ones are named.
+  auto extra = *text;
+  extra.push_back({"no_such_field", "1", {}});
+  auto r = entry->from_text(extra);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("no_such_field"), std::string::npos);
+  for (const auto& f : entry->fields()) {
+    if (!f.required) continue;
+    auto missing = *text;
+    std::erase_if(missing, [&](const FieldText& t) { return t.name == f.name; });
+    auto m = entry->from_text(missing);
+    ASSERT_FALSE(m) << f.name;
+    EXPECT_NE(m.error().message.find(f.name), std::string::npos);
+  }
+  // Every truncation of the encoding is rejected.
+  const auto bytes = encode_fields(spec);
+  for (std::size_t n = 0; n < bytes.size(); ++n)
+    EXPECT_FALSE(decode_fields<Spec>(std::span(bytes).first(n))) << n;
+}
