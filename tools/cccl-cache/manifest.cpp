@@ -2,8 +2,11 @@
 
 #include <toml++/toml.h>
 
-#include <fstream>
-#include <sstream>
+#include <algorithm>
+#include <unordered_map>
+
+#include "bounded_read.hpp"
+#include "format.hpp"
 
 namespace cccl_cache::cli {
 
@@ -36,16 +39,32 @@ Result<std::vector<std::string>> strings_of(const toml::node& node, std::string_
               where(file, node.source()) + what + ": expected a string or an array of strings");
 }
 
-Result<std::string> read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return fail(ErrorCode::invalid_argument, "cannot read '" + p.string() + "'");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+// Dedup in linear time: spec hash -> indices of the specs kept with that hash.
+std::size_t spec_hash(const AnySpec& a) {
+  const auto& s = a.merge_sort;
+  std::size_t h = std::hash<std::string>{}(a.algorithm);
+  const auto mix = [&h](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); };
+  mix(static_cast<std::size_t>(s.key_type));
+  mix(static_cast<std::size_t>(s.value_type));
+  mix(static_cast<std::size_t>(s.offset_type));
+  mix(static_cast<std::size_t>(s.comparator.kind));
+  mix(std::hash<std::string>{}(s.comparator.name));
+  mix(std::hash<std::string>{}(s.comparator.source));
+  return h;
 }
 
+// What expanding one manifest has cost so far, against its limits.
+struct Budget {
+  explicit Budget(const ManifestLimits& l) : limits(l) {}
+  const ManifestLimits& limits;
+  std::uint64_t specs = 0;
+  std::uint64_t bytes = 0;
+  std::unordered_map<std::size_t, std::vector<std::size_t>> seen;
+};
+
 Result<void> parse_operators(const toml::table& ops, Manifest& m,
-                             const std::filesystem::path& base_dir, std::string_view file) {
+                             const std::filesystem::path& base_dir, std::string_view file,
+                             Budget& budget) {
   for (const auto& [name, node] : ops) {
     const auto* t = node.as_table();
     const std::string n(name.str());
@@ -62,10 +81,15 @@ Result<void> parse_operators(const toml::table& ops, Manifest& m,
     if (src_file) {
       std::filesystem::path p = *src_file;
       if (p.is_relative()) p = base_dir / p;
-      auto text = read_file(p);
+      auto text = read_operator_source(p, n);
       if (!text)
         return fail(ErrorCode::invalid_argument,
                     where(file, node.source()) + "operators." + n + ": " + text.error().message);
+      budget.bytes += text->size();
+      if (budget.bytes > budget.limits.max_expanded_bytes)
+        return fail(ErrorCode::invalid_argument,
+                    where(file, node.source()) + "operators: their source files exceed " +
+                        human_size(budget.limits.max_expanded_bytes) + " together");
       src = std::move(*text);
     }
     m.operators[n] = *src;
@@ -73,16 +97,42 @@ Result<void> parse_operators(const toml::table& ops, Manifest& m,
   return {};
 }
 
-// Expands one [[merge_sort]] table (array-valued fields multiply) into specs.
+// Expands one [[merge_sort]] table (array-valued fields multiply) into specs. The
+// number of combinations and the bytes they copy are counted before they are made.
 Result<void> parse_merge_sort(const toml::table& t, Manifest& m,
-                              const std::filesystem::path& base_dir, std::string_view file) {
-  std::vector<SpecFields> combos(1);
+                              const std::filesystem::path& base_dir, std::string_view file,
+                              Budget& budget) {
+  const auto too_much = [&](const std::string& what) {
+    return fail(ErrorCode::invalid_argument,
+                where(file, t.source()) + "merge_sort: the manifest expands to more than " + what +
+                    " (array fields multiply: split it into several manifests)");
+  };
+  std::vector<std::vector<std::string>> field_values;
+  std::uint64_t count = 1, bytes_per_combo = 0;
   for (const auto& [key, node] : t) {
     auto values = strings_of(node, file, std::string(key.str()));
     if (!values) return tl::unexpected(values.error());
+    std::uint64_t longest = 0;
+    for (const auto& v : *values) longest = std::max<std::uint64_t>(longest, v.size());
+    bytes_per_combo += longest + key.str().size() + 64;
+    if (count > budget.limits.max_specs / values->size() ||
+        budget.specs + count * values->size() > budget.limits.max_specs)
+      return too_much(std::to_string(budget.limits.max_specs) + " specs");
+    count *= values->size();
+    field_values.push_back(std::move(*values));
+  }
+  if (budget.bytes + count * bytes_per_combo > budget.limits.max_expanded_bytes)
+    return too_much(human_size(budget.limits.max_expanded_bytes) + " of spec fields");
+  budget.specs += count;
+  budget.bytes += count * bytes_per_combo;
+  std::vector<SpecFields> combos(1);
+  std::size_t field_index = 0;
+  for (const auto& [key, node] : t) {
+    (void)node;
+    const auto& values = field_values[field_index++];
     std::vector<SpecFields> next;
     for (const auto& c : combos) {
-      for (const auto& v : *values) {
+      for (const auto& v : values) {
         auto copy = c;
         copy[std::string(key.str())] = v;
         next.push_back(std::move(copy));
@@ -94,10 +144,18 @@ Result<void> parse_merge_sort(const toml::table& t, Manifest& m,
     auto spec = merge_sort_from_fields(fields, m.operators, base_dir);
     if (!spec)
       return fail(ErrorCode::invalid_argument, where(file, t.source()) + spec.error().message);
+    budget.bytes += spec->comparator.source.size();
+    if (budget.bytes > budget.limits.max_expanded_bytes)
+      return too_much(human_size(budget.limits.max_expanded_bytes) +
+                      " of spec fields and operator sources");
     AnySpec any{std::string(algos::merge_sort::kAlgorithmName), std::move(*spec)};
+    auto& same_hash = budget.seen[spec_hash(any)];
     bool dup = false;
-    for (const auto& s : m.specs) dup = dup || s == any;
-    if (!dup) m.specs.push_back(std::move(any));
+    for (std::size_t i : same_hash) dup = dup || m.specs[i] == any;
+    if (!dup) {
+      same_hash.push_back(m.specs.size());
+      m.specs.push_back(std::move(any));
+    }
   }
   return {};
 }
@@ -105,7 +163,11 @@ Result<void> parse_merge_sort(const toml::table& t, Manifest& m,
 }  // namespace
 
 Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::path& base_dir,
-                                std::string_view source_name) {
+                                std::string_view source_name, const ManifestLimits& limits) {
+  if (text.size() > limits.max_file_bytes)
+    return fail(ErrorCode::invalid_argument, std::string(source_name) + ": larger than " +
+                                                 std::to_string(limits.max_file_bytes) +
+                                                 " bytes (the limit for a manifest)");
   toml::table root;
   try {
     root = toml::parse(text, source_name);
@@ -115,9 +177,10 @@ Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::pa
                                                  std::string(e.description()));
   }
   Manifest m;
+  Budget budget{limits};
   // Operators first: specs may name them wherever they appear in the file.
   if (auto* ops = root["operators"].as_table()) {
-    if (auto r = parse_operators(*ops, m, base_dir, source_name); !r)
+    if (auto r = parse_operators(*ops, m, base_dir, source_name, budget); !r)
       return tl::unexpected(r.error());
   }
   for (const auto& [key, node] : root) {
@@ -147,7 +210,7 @@ Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::pa
         if (t == nullptr)
           return fail(ErrorCode::invalid_argument,
                       where(source_name, el.source()) + "merge_sort: expected a table");
-        if (auto r = parse_merge_sort(*t, m, base_dir, source_name); !r)
+        if (auto r = parse_merge_sort(*t, m, base_dir, source_name, budget); !r)
           return tl::unexpected(r.error());
       }
     } else {
@@ -161,10 +224,10 @@ Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::pa
   return m;
 }
 
-Result<Manifest> load_manifest(const std::filesystem::path& file) {
-  auto text = read_file(file);
-  if (!text) return fail(ErrorCode::invalid_argument, "manifest: " + text.error().message);
-  return parse_manifest(*text, file.parent_path(), file.string());
+Result<Manifest> load_manifest(const std::filesystem::path& file, const ManifestLimits& limits) {
+  auto text = read_file_bounded(file, limits.max_file_bytes, "manifest");
+  if (!text) return tl::unexpected(text.error());
+  return parse_manifest(*text, file.parent_path(), file.string(), limits);
 }
 
 }  // namespace cccl_cache::cli

@@ -9,6 +9,7 @@
 // source=..., source_file=PATH or an operator table (a manifest's [operators]).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -31,6 +32,17 @@ struct AnySpec {
 using SpecFields = std::map<std::string, std::string>;
 // Custom operator name -> CUDA C++ source.
 using OperatorTable = std::map<std::string, std::string>;
+
+// The most a custom operator's source may hold (NVRTC comparators: merge_sort::validate).
+inline constexpr std::uint64_t kMaxOperatorSourceBytes = 1u << 20;
+
+// Reads the source of custom operator `op_name` from `path` (at most
+// kMaxOperatorSourceBytes). The file must be text (no NUL or other control bytes but
+// tab, line and page breaks) that names `op_name` as a function (`op_name(`) and says
+// `__device__`; otherwise the error says so without showing any of the file's content
+// (a mistyped path must not print someone's secrets). Error invalid_argument.
+Result<std::string> read_operator_source(const std::filesystem::path& path,
+                                         std::string_view op_name);
 
 // Builds a merge sort spec from fields. source_file paths are relative to `base_dir`.
 // Error invalid_argument naming the field: unknown field or type, missing keys, a
