@@ -65,10 +65,10 @@ nlohmann::json build_json(const algos::merge_sort::BuildResult& b) {
 void print_text(const Entry& e, const CheckResult& check, const nlohmann::json* build) {
   const auto& m = e.meta;
   std::printf("key:            %s\n", e.key.to_string().c_str());
-  std::printf("algorithm:      %s\n", m.algorithm.c_str());
-  std::printf("spec:           %s\n", m.summary.c_str());
+  std::printf("algorithm:      %s\n", printable(m.algorithm).c_str());
+  std::printf("spec:           %s\n", printable(m.summary).c_str());
   std::printf("arch:           %s\n", cc_name(e.key.cc).c_str());
-  std::printf("toolchain:      %s%s\n", m.toolchain.c_str(),
+  std::printf("toolchain:      %s%s\n", printable(m.toolchain).c_str(),
               m.toolchain == algos::Toolchain::current().fingerprint() ? " (this toolchain)"
                                                                        : " (another toolchain)");
   std::printf("payload format: %u\n", m.payload_format);
@@ -78,19 +78,19 @@ void print_text(const Entry& e, const CheckResult& check, const nlohmann::json* 
   std::printf("last used:      %s\n", format_time(m.last_used_unix).c_str());
   std::printf("hits:           %llu\n", static_cast<unsigned long long>(m.hits));
   std::printf("check:          %s\n",
-              check.status == CheckStatus::ok ? "ok" : check.reason.c_str());
+              check.status == CheckStatus::ok ? "ok" : printable(check.reason).c_str());
   if (build == nullptr) return;
   const auto& b = *build;
   std::printf("build result:\n");
-  std::printf("  spec:         %s\n", b["spec_text"].get<std::string>().c_str());
+  std::printf("  spec:         %s\n", printable(b["spec_text"].get<std::string>()).c_str());
   if (b["compare"].contains("source")) {
     std::printf("  comparator source:\n    %s\n",
-                b["compare"]["source"].get<std::string>().c_str());
+                printable(b["compare"]["source"].get<std::string>(), true).c_str());
   }
   std::printf("  cubin:        %s\n", human_size(b["cubin_bytes"].get<std::uint64_t>()).c_str());
   std::printf("  kernels:\n");
   for (const char* k : {"block_sort", "partition", "merge"}) {
-    std::printf("    %-11s %s\n", k, b["kernels"][k].get<std::string>().c_str());
+    std::printf("    %-11s %s\n", k, printable(b["kernels"][k].get<std::string>()).c_str());
   }
   const auto& p = b["policy"];
   std::printf(

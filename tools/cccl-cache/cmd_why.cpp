@@ -151,7 +151,7 @@ int run_why(const Context& ctx, const WhyOptions& o) {
     return kExitOk;
   }
   std::printf("spec:      %s\narch:      %s\ntoolchain: %s\nkey:       %s\n",
-              to_spec_text(*spec).c_str(), cc_name(cc).c_str(), fp.c_str(),
+              printable(to_spec_text(*spec)).c_str(), cc_name(cc).c_str(), fp.c_str(),
               key.to_string().c_str());
   if (present) {
     std::printf("result:    HIT: stored %s, last used %s, %llu hits\n",
@@ -169,11 +169,11 @@ int run_why(const Context& ctx, const WhyOptions& o) {
   std::printf("nearest stored %s entries (%zu of %zu):\n", spec->algorithm.c_str(), near.size(),
               same_algorithm);
   for (const auto& c : near) {
-    std::printf("  %s  %s  %s\n", c.key.to_string().c_str(), c.spec_text.c_str(),
+    std::printf("  %s  %s  %s\n", c.key.to_string().c_str(), printable(c.spec_text).c_str(),
                 cc_name(c.key.cc).c_str());
     for (const auto& d : c.diffs) {
       std::printf("    differs in %s: entry has %s, wanted %s\n", d.component.c_str(),
-                  d.entry.c_str(), d.wanted.c_str());
+                  printable(d.entry).c_str(), printable(d.wanted).c_str());
     }
   }
   return kExitOk;

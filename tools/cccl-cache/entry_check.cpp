@@ -12,6 +12,14 @@ Result<ms::BuildResult> decode_merge_sort(const CacheKey& key, std::span<const s
   return ms::deserialize(payload, key.cc);
 }
 
+std::string derived_summary(const CacheKey& key, const EntryMeta& meta,
+                            std::span<const std::byte> payload) {
+  if (meta.algorithm != ms::kAlgorithmName || meta.payload_format != algos::kBuildFormatVersion)
+    return {};
+  auto result = decode_merge_sort(key, payload);
+  return result ? ms::summary(result->spec) : std::string();
+}
+
 CheckResult check_payload(const CacheKey& key, const EntryMeta& meta,
                           std::span<const std::byte> payload) {
   if (meta.algorithm != ms::kAlgorithmName) {

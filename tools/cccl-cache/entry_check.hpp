@@ -28,6 +28,13 @@ struct CheckResult {
 CheckResult check_payload(const CacheKey& key, const EntryMeta& meta,
                           std::span<const std::byte> payload);
 
+// The summary shown for an entry ("keys=float32 values=none cmp=less offset=int64"),
+// derived from the spec inside its payload; empty when the payload is of another
+// algorithm or payload format, or does not deserialize. What an archive or another
+// writer claims as the summary is never used.
+std::string derived_summary(const CacheKey& key, const EntryMeta& meta,
+                            std::span<const std::byte> payload);
+
 // The build result of a merge_sort payload; error when it does not deserialize.
 Result<algos::merge_sort::BuildResult> decode_merge_sort(const CacheKey& key,
                                                          std::span<const std::byte> payload);
