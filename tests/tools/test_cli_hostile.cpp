@@ -223,6 +223,9 @@ TEST(CliNewcomer, ArchAndEmptyValuesAreUsageErrors) {
            Case{{"why", "merge_sort keys=float32", "--arch", "sm_999"}, "sm_999"},
            Case{{"ls", "--arch", ""}, "--arch"},
            Case{{"ls", "--algorithm", ""}, "--algorithm"},
+           Case{{"why", "merge_sort keys=float32", "--arch", "sm_90", "--limit", "-1"}, "--limit"},
+           Case{{"prewarm", "--manifest", manifest.string(), "--arch", "sm_90", "-j", "100000"},
+                "--jobs"},
        }) {
     auto args = c.args;
     args.insert(args.begin(), {"--cache-dir", d});

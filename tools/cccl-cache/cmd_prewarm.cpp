@@ -182,7 +182,8 @@ void add_prewarm(CLI::App& app, Context& ctx) {
   cmd->add_option("--arch", o->arch,
                   "Compute capabilities, e.g. sm_80,sm_90 (default: the manifest's 'arch', else "
                   "the local GPUs')");
-  cmd->add_option("-j,--jobs", o->jobs, "Parallel builds (default: all cores)");
+  cmd->add_option("-j,--jobs", o->jobs, "Parallel builds (default: all cores)")
+      ->check(CLI::Range(0u, 1024u));
   cmd->add_flag("--json", o->json, "Print the summary as JSON (no progress output)");
   cmd->callback([&ctx, o] { ctx.run = [&ctx, o] { return run_prewarm(ctx, *o); }; });
 }

@@ -192,7 +192,8 @@ void add_why(CLI::App& app, Context& ctx) {
   cmd->add_option("--arch", o->arch, "Compute capability to explain (default: the local GPU's)");
   cmd->add_option("--manifest", o->manifest,
                   "Manifest whose [operators] define custom comparators named in the spec");
-  cmd->add_option("--limit", o->limit, "How many nearest entries to show (default 3)");
+  cmd->add_option("--limit", o->limit, "How many nearest entries to show (default 3)")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1000000}));
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->callback([&ctx, o] { ctx.run = [&ctx, o] { return run_why(ctx, *o); }; });
 }
