@@ -3,12 +3,11 @@
 // break JSON nor reach the terminal raw, crafted summaries, and the usage errors a
 // newcomer trips on (empty or unbuildable --arch, empty --cache-dir, a directory as
 // the archive, an unknown command).
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fcntl.h>
 
 #include <fstream>
 #include <sstream>
@@ -125,8 +124,9 @@ TEST(CliHostile, EndlessInputsAreReadWithinLimits) {
   auto im = run_limited({"--cache-dir", cache, "import", "/dev/zero"}, kAddressSpace);
   EXPECT_EQ(im.code, 1) << im.err;
   EXPECT_NE(im.err.find("not a cccl-cache archive"), std::string::npos) << im.err;
-  auto pw = run_limited({"--cache-dir", cache, "prewarm", "--manifest", "/dev/zero", "--arch", "sm_90"},
-                        kAddressSpace);
+  auto pw =
+      run_limited({"--cache-dir", cache, "prewarm", "--manifest", "/dev/zero", "--arch", "sm_90"},
+                  kAddressSpace);
   EXPECT_EQ(pw.code, 2) << pw.err;
   EXPECT_NE(pw.err.find("is larger than"), std::string::npos) << pw.err;
   EXPECT_LT(pw.max_rss_kib, 256 * 1024);
@@ -137,7 +137,9 @@ TEST(CliHostile, StoredMetadataNeverBreaksJsonNorReachesTheTerminalRaw) {
   const CacheKey key{{0x1234, 0x5678}, 90};
   EntryMeta meta;
   meta.algorithm = "merge_sort\x1b[2J";
-  meta.summary = "keys=\x1b]0;owned\x07 \xff\xfe \xc2\x9b" "31m";
+  meta.summary =
+      "keys=\x1b]0;owned\x07 \xff\xfe \xc2\x9b"
+      "31m";
   meta.toolchain = "tc\r\x1b[1A";
   meta.payload_format = 1;
   put_raw(dir.path(), key, meta, std::vector<std::byte>(64, std::byte{7}));
@@ -146,9 +148,9 @@ TEST(CliHostile, StoredMetadataNeverBreaksJsonNorReachesTheTerminalRaw) {
   ASSERT_EQ(j.code, 0) << j.err;
   EXPECT_EQ(j.json()["count"], 1);
   for (unsigned char c : j.out) ASSERT_TRUE(c == '\n' || (c >= 0x20 && c < 0x7f)) << int(c);
-  for (std::vector<std::string> args :
-       {std::vector<std::string>{"ls"}, {"inspect", key.to_string()}, {"evict", "--arch", "sm_90",
-                                                                       "--dry-run"}}) {
+  for (std::vector<std::string> args : {std::vector<std::string>{"ls"},
+                                        {"inspect", key.to_string()},
+                                        {"evict", "--arch", "sm_90", "--dry-run"}}) {
     args.insert(args.begin(), {"--cache-dir", d});
     auto r = run_cli(args);
     EXPECT_LE(r.code, 1) << r.err;
@@ -168,8 +170,14 @@ TEST(CliHostile, ImportDerivesTheSummaryFromTheSpecNeverFromTheArchive) {
   Entry good;
   good.key = ms::cache_key(b.spec, b.cc, tc);
   good.payload = ms::serialize(b);
-  good.meta = EntryMeta{std::string(ms::kAlgorithmName), "keys=int8 \x1b[31mLIES", b.toolchain,
-                        tc.build_format_version, 1, 1, 0, good.payload.size()};
+  good.meta = EntryMeta{std::string(ms::kAlgorithmName),
+                        "keys=int8 \x1b[31mLIES",
+                        b.toolchain,
+                        tc.build_format_version,
+                        1,
+                        1,
+                        0,
+                        good.payload.size()};
   Entry other;
   other.key = CacheKey{{1, 2}, 90};
   other.payload = std::vector<std::byte>(32, std::byte{1});

@@ -56,9 +56,9 @@ std::vector<std::byte> zstd_bomb(std::uint64_t declared, bool single_segment) {
                            reinterpret_cast<const std::byte*>(kArchiveMagic) + 8);
   append_le(a, kArchiveVersion, 4);
   append_le(a, kArchiveFlagZstd, 4);
-  for (auto b : bytes_of({0x28, 0xb5, 0x2f, 0xfd})) a.push_back(b);     // zstd magic
+  for (auto b : bytes_of({0x28, 0xb5, 0x2f, 0xfd})) a.push_back(b);   // zstd magic
   a.push_back(static_cast<std::byte>(single_segment ? 0xe0 : 0xc0));  // 8-byte content size
-  if (!single_segment) a.push_back(static_cast<std::byte>(0x00));      // 1 KiB window
+  if (!single_segment) a.push_back(static_cast<std::byte>(0x00));     // 1 KiB window
   append_le(a, declared, 8);
   append_le(a, 1u | (1u << 1) | (1024u << 3), 3);  // last block, RLE, 1024 bytes
   a.push_back(static_cast<std::byte>(0));
@@ -117,14 +117,15 @@ TEST_F(Scratch, EntryBodyAndCountLimitsStopTheReadingAndKeepWhatCameBefore) {
   entry_limit.max_entry_bytes = 500;
   body_limit.max_body_bytes = 2 * 1200;  // two entries (~1.1 KB each), not three
   count_limit.max_entries = 2;
-  for (const Case& c : {Case{entry_limit, 0, "more than the limit"},
-                        Case{body_limit, 2, "exceeds the limit"},
-                        Case{count_limit, 2, "more than 2 entries"}}) {
+  for (const Case& c :
+       {Case{entry_limit, 0, "more than the limit"}, Case{body_limit, 2, "exceeds the limit"},
+        Case{count_limit, 2, "more than 2 entries"}}) {
     auto r = parse_archive(a, c.limits);
     ASSERT_TRUE(r) << r.error().describe();
     EXPECT_EQ(r->entries.size(), c.kept) << c.says;
     EXPECT_FALSE(r->trailer_ok);
-    EXPECT_TRUE(mentions(r->problems, c.says)) << c.says << ": " << ::testing::PrintToString(r->problems);
+    EXPECT_TRUE(mentions(r->problems, c.says))
+        << c.says << ": " << ::testing::PrintToString(r->problems);
   }
   ArchiveLimits meta_limit;
   meta_limit.max_meta_bytes = 4;  // "merge_sort" is longer: every entry is malformed
@@ -170,9 +171,9 @@ TEST(ManifestLimits, ArrayFieldsThatMultiplyPastTheLimitAreRefusedBeforeExpansio
     for (int i = 0; i < 40; ++i) out += std::string(i ? ", " : "") + "\"" + v + "\"";
     return out + "]";
   };
-  const std::string bomb = "[[merge_sort]]\nkeys = " + list("int64") + "\nvalues = " +
-                           list("int64") + "\noffset = " + list("int64") + "\ncompare = " +
-                           list("less") + "\n";
+  const std::string bomb = "[[merge_sort]]\nkeys = " + list("int64") +
+                           "\nvalues = " + list("int64") + "\noffset = " + list("int64") +
+                           "\ncompare = " + list("less") + "\n";
   auto m = parse_manifest(bomb, {}, "bomb.toml");
   ASSERT_FALSE(m);
   EXPECT_NE(m.error().message.find("more than 10000 specs"), std::string::npos)
@@ -180,22 +181,24 @@ TEST(ManifestLimits, ArrayFieldsThatMultiplyPastTheLimitAreRefusedBeforeExpansio
 
   ManifestLimits small;
   small.max_specs = 10;
-  auto s = parse_manifest("[[merge_sort]]\nkeys = [\"int8\", \"int16\", \"int32\", \"int64\"]\n"
-                          "values = [\"none\", \"int8\", \"int16\"]\n",
-                          {}, "m.toml", small);
+  auto s = parse_manifest(
+      "[[merge_sort]]\nkeys = [\"int8\", \"int16\", \"int32\", \"int64\"]\n"
+      "values = [\"none\", \"int8\", \"int16\"]\n",
+      {}, "m.toml", small);
   ASSERT_FALSE(s);
   EXPECT_NE(s.error().message.find("m.toml:1: merge_sort: the manifest expands to more than 10"),
             std::string::npos)
       << s.error().message;
   small.max_specs = 12;
-  EXPECT_TRUE(parse_manifest("[[merge_sort]]\nkeys = [\"int8\", \"int16\", \"int32\", \"int64\"]\n"
-                             "values = [\"none\", \"int8\", \"int16\"]\n",
-                             {}, "m.toml", small));
+  EXPECT_TRUE(
+      parse_manifest("[[merge_sort]]\nkeys = [\"int8\", \"int16\", \"int32\", \"int64\"]\n"
+                     "values = [\"none\", \"int8\", \"int16\"]\n",
+                     {}, "m.toml", small));
 }
 
 TEST(ManifestLimits, DuplicatesAreDroppedInFileOrder) {
-  const char* types[] = {"int8", "int16", "int32", "int64", "uint8", "uint16",
-                         "uint32", "uint64", "float32", "float64"};
+  const char* types[] = {"int8",   "int16",  "int32",  "int64",   "uint8",
+                         "uint16", "uint32", "uint64", "float32", "float64"};
   std::string list = "[";
   for (int rep = 0; rep < 3; ++rep)
     for (const char* t : types) list += std::string(list.size() > 1 ? ", " : "") + "\"" + t + "\"";
@@ -232,7 +235,8 @@ TEST_F(Scratch, BoundedReadsRefuseDirectoriesAndTooLargeFiles) {
 
 TEST_F(Scratch, AnOperatorSourceFileThatIsNotSourceIsNotEchoed) {
   file("secret.txt", "SECRET-TOKEN-1234 root:x:0:0\n");
-  file("binary.cuh", std::string("__device__ bool op(float a, float b) { return a < b; }\0\x01", 58));
+  file("binary.cuh",
+       std::string("__device__ bool op(float a, float b) { return a < b; }\0\x01", 58));
   file("op.cuh", "__device__ bool op(float a, float b) { return a < b; }\n");
   for (const char* name : {"secret.txt", "binary.cuh"}) {
     for (const std::string& text :
@@ -247,7 +251,8 @@ TEST_F(Scratch, AnOperatorSourceFileThatIsNotSourceIsNotEchoed) {
       EXPECT_EQ(m.error().message.find("SECRET"), std::string::npos) << m.error().message;
     }
   }
-  auto spec = parse_spec_text("merge_sort keys=float32 compare=op source_file=secret.txt", {}, dir_);
+  auto spec =
+      parse_spec_text("merge_sort keys=float32 compare=op source_file=secret.txt", {}, dir_);
   ASSERT_FALSE(spec);
   EXPECT_EQ(spec.error().message.find("SECRET"), std::string::npos) << spec.error().message;
   auto good = parse_manifest(
@@ -269,13 +274,17 @@ TEST(Printable, EscapesControlsBidiAndInvalidUtf8AndKeepsText) {
            Case{"\x1b]0;owned\x07", false, "\\x1b]0;owned\\x07"},
            Case{"a\nb\tc", false, "a\\x0ab\\x09c"},
            Case{"a\nb\tc\r", true, "a\nb\tc\\x0d"},
-           Case{"caf\xc3\xa9", false, "caf\xc3\xa9"},               // UTF-8 kept
-           Case{"\xc2\x9b" "31m", false, "\\u009b31m"},             // C1 CSI
-           Case{"\xe2\x80\xae" "txt", false, "\\u202etxt"},         // right-to-left override
-           Case{"\xff\xfe", false, "\\xff\\xfe"},                   // not UTF-8
-           Case{"\xc0\xaf", false, "\\xc0\\xaf"},                   // overlong
-           Case{"\xed\xa0\x80", false, "\\xed\\xa0\\x80"},          // surrogate
-           Case{"\xe2\x82", false, "\\xe2\\x82"},                   // truncated
+           Case{"caf\xc3\xa9", false, "caf\xc3\xa9"},  // UTF-8 kept
+           Case{"\xc2\x9b"
+                "31m",
+                false, "\\u009b31m"},  // C1 CSI
+           Case{"\xe2\x80\xae"
+                "txt",
+                false, "\\u202etxt"},                       // right-to-left override
+           Case{"\xff\xfe", false, "\\xff\\xfe"},           // not UTF-8
+           Case{"\xc0\xaf", false, "\\xc0\\xaf"},           // overlong
+           Case{"\xed\xa0\x80", false, "\\xed\\xa0\\x80"},  // surrogate
+           Case{"\xe2\x82", false, "\\xe2\\x82"},           // truncated
            Case{std::string("a\0b", 3), false, "a\\x00b"},
        }) {
     EXPECT_EQ(printable(c.in, c.keep_lines), c.out) << ::testing::PrintToString(c.in);

@@ -85,7 +85,8 @@ Result<void> ArchiveWriter::write(const std::filesystem::path& file) const {
   {
     errno = 0;
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (f) f.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size()));
+    if (f)
+      f.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size()));
     if (f) f.close();
     if (!f) {
       const std::string why = errno != 0 ? std::strerror(errno) : "write failed";

@@ -62,11 +62,11 @@ struct ArchiveContents {
 // file on trust: the body is decompressed as a stream and each entry is read as its
 // bytes arrive, so a small file that declares gigabytes allocates nothing for them.
 struct ArchiveLimits {
-  std::uint64_t max_body_bytes = 4ull << 30;   // the (decompressed) body, all entries
-  std::uint64_t max_entry_bytes = 64u << 20;   // one entry (key, metadata, payload)
+  std::uint64_t max_body_bytes = 4ull << 30;  // the (decompressed) body, all entries
+  std::uint64_t max_entry_bytes = 64u << 20;  // one entry (key, metadata, payload)
   std::uint64_t max_entries = 1u << 20;
-  std::uint64_t max_meta_bytes = 0xffff;       // each metadata string (the store's limit)
-  int max_zstd_window_log = 24;                // the decoder's window: at most 16 MiB
+  std::uint64_t max_meta_bytes = 0xffff;  // each metadata string (the store's limit)
+  int max_zstd_window_log = 24;           // the decoder's window: at most 16 MiB
 };
 
 // Parses an archive held in memory (the whole file's bytes); `name` names it in

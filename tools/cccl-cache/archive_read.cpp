@@ -21,7 +21,8 @@ namespace cccl_cache::cli {
 namespace {
 
 constexpr std::size_t kHeaderSize = 16;
-constexpr std::size_t kChunk = 1u << 20;  // an entry's bytes are read (and allocated) this much at a time
+constexpr std::size_t kChunk =
+    1u << 20;  // an entry's bytes are read (and allocated) this much at a time
 
 // A byte stream. read() returns how many bytes it wrote to `out` (up to n; 0 only at
 // the end), or an error.
@@ -149,7 +150,8 @@ class Body {
 
 std::uint64_t le(const std::byte* p, std::size_t n) {
   std::uint64_t x = 0;
-  for (std::size_t i = 0; i < n; ++i) x |= std::uint64_t(std::to_integer<std::uint8_t>(p[i])) << (8 * i);
+  for (std::size_t i = 0; i < n; ++i)
+    x |= std::uint64_t(std::to_integer<std::uint8_t>(p[i])) << (8 * i);
   return x;
 }
 
@@ -251,8 +253,8 @@ void parse_body(Source& src, const ArchiveLimits& lim, ArchiveContents& out) {
       if (Digest128{h.high64, h.low64} != want) {
         out.problems.push_back("archive checksum mismatch (trailer): the file is damaged");
       } else if (count != index) {
-        out.problems.push_back("archive declares " + std::to_string(count) +
-                               " entries but holds " + std::to_string(index));
+        out.problems.push_back("archive declares " + std::to_string(count) + " entries but holds " +
+                               std::to_string(index));
       } else {
         out.trailer_ok = true;
         out.declared_count = count;
@@ -320,7 +322,8 @@ Result<ArchiveContents> parse_stream(Source& src, const ArchiveLimits& lim, std:
                                        std::to_string(kArchiveVersion));
   }
   if ((flags & ~kArchiveFlagZstd) != 0)
-    return fail(ErrorCode::format, "archive " + quoted + " has unknown flags " + std::to_string(flags));
+    return fail(ErrorCode::format,
+                "archive " + quoted + " has unknown flags " + std::to_string(flags));
   ArchiveContents out;
   if ((flags & kArchiveFlagZstd) == 0) {
     parse_body(src, lim, out);

@@ -28,8 +28,8 @@ Result<std::string> read_file_bounded(const std::filesystem::path& path, std::ui
                 name + " cannot be read (" + std::strerror(errno) + ")");
   if (S_ISDIR(st.st_mode))
     return fail(ErrorCode::invalid_argument, name + " is a directory, not a file");
-  const std::string too_large =
-      name + " is larger than " + human_size(max_bytes) + " (the limit for a " + std::string(what) + ")";
+  const std::string too_large = name + " is larger than " + human_size(max_bytes) +
+                                " (the limit for a " + std::string(what) + ")";
   if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > max_bytes)
     return fail(ErrorCode::invalid_argument, too_large);
   std::string out;

@@ -63,7 +63,8 @@ class Progress {
     std::string bar(static_cast<std::size_t>(filled), '#');
     bar.resize(kWidth, '.');
     if (job.state == Job::State::failed)
-      std::fprintf(stderr, "\r\033[Kfailed %s: %s\n", label.c_str(), printable(first_line(job.error)).c_str());
+      std::fprintf(stderr, "\r\033[Kfailed %s: %s\n", label.c_str(),
+                   printable(first_line(job.error)).c_str());
     std::fprintf(stderr, "\r\033[K[%s] %zu/%zu  elapsed %s  ETA %s", bar.c_str(), done_, total_,
                  format_duration(elapsed).c_str(), format_duration(eta).c_str());
     if (done_ == total_) std::fprintf(stderr, "\n");

@@ -34,8 +34,7 @@ Result<void> check_config_ranges(const Config& c) {
                                                    human_size(kMaxSizeBytes));
   }
   if (c.touch_interval_s > kMaxDurationSeconds)
-    return fail(ErrorCode::invalid_argument,
-                "configuration: touch_interval exceeds 100 years");
+    return fail(ErrorCode::invalid_argument, "configuration: touch_interval exceeds 100 years");
   return {};
 }
 
@@ -167,8 +166,8 @@ Result<std::int64_t> parse_duration_option(std::string_view option, std::string_
   auto s = parse_duration(text);
   if (!s) return fail(ErrorCode::invalid_argument, std::string(option) + ": " + s.error().message);
   if (*s > kMaxDurationSeconds)
-    return fail(ErrorCode::invalid_argument, std::string(option) + ": '" + std::string(text) +
-                                                 "' is longer than 100 years");
+    return fail(ErrorCode::invalid_argument,
+                std::string(option) + ": '" + std::string(text) + "' is longer than 100 years");
   return static_cast<std::int64_t>(*s);
 }
 

@@ -95,7 +95,7 @@ std::size_t utf8_at(std::string_view s, std::size_t i, char32_t& cp) {
 
 bool shown_raw(char32_t cp, bool keep_lines) {
   if (keep_lines && (cp == '\n' || cp == '\t')) return true;
-  if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) return false;              // C0, DEL, C1
+  if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) return false;  // C0, DEL, C1
   if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) return false;  // bidi
   return true;
 }

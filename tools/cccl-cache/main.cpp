@@ -105,10 +105,10 @@ int run_main(int argc, char** argv) {
       for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
         known = known || sub->check_name(word);
       if (!known) {
-        return report(kExitUsage, (word.empty() ? std::string("no command given")
-                                                : "unknown command '" + word + "'") +
-                                      "; commands: " + command_names(app) +
-                                      " (see 'cccl-cache --help')");
+        return report(
+            kExitUsage,
+            (word.empty() ? std::string("no command given") : "unknown command '" + word + "'") +
+                "; commands: " + command_names(app) + " (see 'cccl-cache --help')");
       }
     }
     std::string msg = e.what();

@@ -30,7 +30,8 @@ struct Manifest {
 struct ManifestLimits {
   std::uint64_t max_file_bytes = 1u << 20;  // the manifest file itself
   std::uint64_t max_specs = 10'000;         // specs expanded from all tables, duplicates included
-  std::uint64_t max_expanded_bytes = 64u << 20;  // field values and operator sources copied into them
+  std::uint64_t max_expanded_bytes = 64u
+                                     << 20;  // field values and operator sources copied into them
 };
 
 // Parses manifest text; `base_dir` resolves source_file paths and `source_name` names
@@ -41,6 +42,7 @@ Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::pa
 
 // Reads (at most limits.max_file_bytes) and parses a manifest file. Error
 // invalid_argument (also for an unreadable, too large or directory path).
-Result<Manifest> load_manifest(const std::filesystem::path& file, const ManifestLimits& limits = {});
+Result<Manifest> load_manifest(const std::filesystem::path& file,
+                               const ManifestLimits& limits = {});
 
 }  // namespace cccl_cache::cli

@@ -28,9 +28,7 @@ Result<algos::ScalarType> scalar_field(const SpecFields& f, const std::string& n
   return *t;
 }
 
-bool is_ident_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
+bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
 // Whether `text` calls or declares `name(` with `name` a whole identifier.
 bool names_function(std::string_view text, std::string_view name) {
@@ -53,8 +51,7 @@ Result<std::string> read_operator_source(const std::filesystem::path& path,
     const auto u = static_cast<unsigned char>(c);
     return (u < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') || u == 0x7f;
   });
-  if (binary || text->find("__device__") == std::string::npos ||
-      !names_function(*text, op_name)) {
+  if (binary || text->find("__device__") == std::string::npos || !names_function(*text, op_name)) {
     return fail(ErrorCode::invalid_argument,
                 "source_file '" + path.string() + "' does not define the operator '" +
                     std::string(op_name) + "' (expected CUDA C++ text with `__device__ bool " +
