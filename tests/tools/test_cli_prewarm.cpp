@@ -104,6 +104,13 @@ compare = "broken"
   EXPECT_NE(j["failed"][0]["spec"].get<std::string>().find("compare=broken"), std::string::npos);
   EXPECT_NE(j["failed"][0]["error"].get<std::string>().find("compile"), std::string::npos)
       << j.dump();
+  // The NVRTC log keeps its lines: the message, then the log's own lines.
+  const auto err = j["failed"][0]["error"].get<std::string>();
+  const auto head = err.find("NVRTC could not compile");
+  ASSERT_NE(head, std::string::npos) << err;
+  const auto log = err.find('\n', head);
+  ASSERT_NE(log, std::string::npos) << err;
+  EXPECT_NE(err.find('\n', log + 1), std::string::npos) << err;
 }
 
 TEST(CliPrewarm, ManifestErrorsNameFileAndLine) {

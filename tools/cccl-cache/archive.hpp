@@ -12,13 +12,16 @@
 //   str         := u32 length | bytes
 //   trailer     := "END!" | u64 entry_count | XXH3-128(body bytes before the trailer)
 // A damaged entry fails its own checksum and is skipped; the trailer catches
-// truncation and damage to the framing.
+// truncation and damage to the framing. Entries before damage to the framing or to
+// the zstd stream are still read (the stream is decoded in order).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cccl_cache/cache/error.hpp"
@@ -29,6 +32,8 @@ namespace cccl_cache::cli {
 inline constexpr char kArchiveMagic[8] = {'C', 'C', 'C', 'L', 'A', 'R', 'C', 'H'};
 inline constexpr std::uint32_t kArchiveVersion = 1;
 inline constexpr std::uint32_t kArchiveFlagZstd = 1;
+inline constexpr char kArchiveEntryTag[4] = {'E', 'N', 'T', 'R'};
+inline constexpr char kArchiveEndTag[4] = {'E', 'N', 'D', '!'};
 
 // Accumulates entries in memory, then writes the archive. Not thread-safe.
 class ArchiveWriter {
@@ -53,9 +58,30 @@ struct ArchiveContents {
   bool trailer_ok = false;
 };
 
-// Reads an archive, checking each entry's checksum and the trailer. A bad entry is
-// skipped and described in `problems`. Errors: not_found / io (unreadable file),
-// corrupt (not an archive, unknown version, undecompressable body).
-Result<ArchiveContents> read_archive(const std::filesystem::path& file);
+// Hard limits on what reading one archive may cost. Sizes are never taken from the
+// file on trust: the body is decompressed as a stream and each entry is read as its
+// bytes arrive, so a small file that declares gigabytes allocates nothing for them.
+struct ArchiveLimits {
+  std::uint64_t max_body_bytes = 4ull << 30;  // the (decompressed) body, all entries
+  std::uint64_t max_entry_bytes = 64u << 20;  // one entry (key, metadata, payload)
+  std::uint64_t max_entries = 1u << 20;
+  std::uint64_t max_meta_bytes = 0xffff;  // each metadata string (the store's limit)
+  int max_zstd_window_log = 24;           // the decoder's window: at most 16 MiB
+};
+
+// Parses an archive held in memory (the whole file's bytes); `name` names it in
+// messages. A bad entry is skipped and described in `problems`; damage to the framing
+// or to the compressed stream, or a limit reached, ends the reading there: the entries
+// before it are returned, the rest is described in `problems`. Errors: corrupt (not an
+// archive: no magic or a truncated header), format (another archive version).
+// Never throws (except std::bad_alloc), never reads past `bytes`.
+Result<ArchiveContents> parse_archive(std::span<const std::byte> bytes,
+                                      const ArchiveLimits& limits = {},
+                                      std::string_view name = "archive");
+
+// The same, streaming from a file (a regular file, a pipe or a device). Errors as
+// above, plus invalid_argument (a directory) and not_found / io (cannot open or read).
+Result<ArchiveContents> read_archive(const std::filesystem::path& file,
+                                     const ArchiveLimits& limits = {});
 
 }  // namespace cccl_cache::cli

@@ -81,7 +81,9 @@ int run_import(const Context& ctx, const ImportOptions& o) {
       ++present;
       continue;
     }
-    if (auto p = (*store)->put(e.key, e.meta, e.payload); !p) return report(p.error());
+    EntryMeta meta = e.meta;
+    meta.summary = derived_summary(e.key, e.meta, e.payload);  // never the archive's
+    if (auto p = (*store)->put(e.key, meta, e.payload); !p) return report(p.error());
     ++imported;
     if (check.status == CheckStatus::unchecked) ++checksum_only;
   }
@@ -93,7 +95,7 @@ int run_import(const Context& ctx, const ImportOptions& o) {
                 {"problems", problems},
                 {"trailer_ok", contents->trailer_ok}});
   } else {
-    for (const auto& p : problems) std::printf("BAD %s\n", p.c_str());
+    for (const auto& p : problems) std::printf("BAD %s\n", printable(p).c_str());
     std::printf("imported %llu entries (%llu checksum only), %llu already present, %zu problems\n",
                 static_cast<unsigned long long>(imported),
                 static_cast<unsigned long long>(checksum_only),

@@ -23,13 +23,13 @@ struct EvictOptions {
 Result<EvictCriteria> criteria_from(const EvictOptions& o) {
   EvictCriteria c;
   if (!o.older_than.empty()) {
-    auto s = parse_duration(o.older_than);
-    if (!s) return fail(ErrorCode::invalid_argument, "--older-than: " + s.error().message);
-    c.older_than_s = static_cast<std::int64_t>(*s);
+    auto s = parse_duration_option("--older-than", o.older_than);
+    if (!s) return tl::unexpected(s.error());
+    c.older_than_s = *s;
   }
   if (!o.max_size.empty()) {
-    auto b = parse_size(o.max_size);
-    if (!b) return fail(ErrorCode::invalid_argument, "--max-size: " + b.error().message);
+    auto b = parse_size_option("--max-size", o.max_size);
+    if (!b) return tl::unexpected(b.error());
     c.max_live_bytes = *b;
   }
   auto cc = parse_arch_filter(o.arch);
@@ -73,9 +73,9 @@ int run_evict(const Context& ctx, const EvictOptions& o) {
   const char* verb = o.dry_run ? "would remove" : "removed";
   for (const auto& item : rep->removed) {
     std::printf("%s %s  %s %s  %s  %s  (%s)\n", verb, item.key.to_string().c_str(),
-                item.meta.algorithm.c_str(), item.meta.summary.c_str(),
+                printable(item.meta.algorithm).c_str(), printable(item.meta.summary).c_str(),
                 cc_name(item.key.cc).c_str(), human_size(item.meta.payload_size).c_str(),
-                item.reason.c_str());
+                printable(item.reason).c_str());
   }
   std::printf("%s %zu entr%s, %s %s\n", verb, rep->removed.size(),
               rep->removed.size() == 1 ? "y" : "ies", human_size(rep->bytes_freed).c_str(),

@@ -68,10 +68,10 @@ nlohmann::json build_json(const algos::BuildRecordView& r) {
 void print_text(const Entry& e, const CheckResult& check, const nlohmann::json* build) {
   const auto& m = e.meta;
   std::printf("key:            %s\n", e.key.to_string().c_str());
-  std::printf("algorithm:      %s\n", m.algorithm.c_str());
-  std::printf("spec:           %s\n", m.summary.c_str());
+  std::printf("algorithm:      %s\n", printable(m.algorithm).c_str());
+  std::printf("spec:           %s\n", printable(m.summary).c_str());
   std::printf("arch:           %s\n", cc_name(e.key.cc).c_str());
-  std::printf("toolchain:      %s%s\n", m.toolchain.c_str(),
+  std::printf("toolchain:      %s%s\n", printable(m.toolchain).c_str(),
               m.toolchain == algos::Toolchain::current().fingerprint() ? " (this toolchain)"
                                                                        : " (another toolchain)");
   std::printf("payload format: %u\n", m.payload_format);
@@ -81,18 +81,19 @@ void print_text(const Entry& e, const CheckResult& check, const nlohmann::json* 
   std::printf("last used:      %s\n", format_time(m.last_used_unix).c_str());
   std::printf("hits:           %llu\n", static_cast<unsigned long long>(m.hits));
   std::printf("check:          %s\n",
-              check.status == CheckStatus::ok ? "ok" : check.reason.c_str());
+              check.status == CheckStatus::ok ? "ok" : printable(check.reason).c_str());
   if (build == nullptr) return;
   const auto& b = *build;
   std::printf("build result:\n");
-  std::printf("  spec:         %s\n", b["spec_text"].get<std::string>().c_str());
+  std::printf("  spec:         %s\n", printable(b["spec_text"].get<std::string>()).c_str());
   for (const auto& [field, source] : b["operator_sources"].items()) {
-    std::printf("  %s source:\n    %s\n", field.c_str(), source.get<std::string>().c_str());
+    std::printf("  %s source:\n    %s\n", printable(field).c_str(),
+                printable(source.get<std::string>(), true).c_str());
   }
   std::printf("  cubin:        %s\n", human_size(b["cubin_bytes"].get<std::uint64_t>()).c_str());
   std::printf("  kernels:\n");
   for (const auto& [role, name] : b["kernels"].items()) {
-    std::printf("    %-11s %s\n", role.c_str(), name.get<std::string>().c_str());
+    std::printf("    %-11s %s\n", role.c_str(), printable(name.get<std::string>()).c_str());
   }
   std::string policy;
   for (const auto& [name, value] : b["policy"].items())

@@ -52,6 +52,13 @@ int run_ls(const Context& ctx, const LsOptions& o) {
     std::printf("no entries\n");
     return kExitOk;
   }
+  // Everything shown comes from the store: escaped, so that stored bytes never reach
+  // the terminal raw.
+  for (auto& row : rows) {
+    row.meta.algorithm = printable(row.meta.algorithm);
+    row.meta.summary = printable(row.meta.summary);
+    row.meta.toolchain = printable(row.meta.toolchain);
+  }
   std::size_t spec_w = 4;
   for (const auto& row : rows) spec_w = std::max(spec_w, row.meta.summary.size());
   const int sw = static_cast<int>(spec_w);

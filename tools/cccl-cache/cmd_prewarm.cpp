@@ -52,7 +52,7 @@ class Progress {
     if (!bar_) {
       std::printf("[%zu/%zu] %s %s (%s)%s%s\n", done_, total_, what, label.c_str(),
                   format_duration(job.seconds).c_str(), job.error.empty() ? "" : ": ",
-                  first_line(job.error).c_str());
+                  printable(first_line(job.error)).c_str());
       std::fflush(stdout);
       return;
     }
@@ -63,7 +63,8 @@ class Progress {
     std::string bar(static_cast<std::size_t>(filled), '#');
     bar.resize(kWidth, '.');
     if (job.state == Job::State::failed)
-      std::fprintf(stderr, "\r\033[Kfailed %s: %s\n", label.c_str(), first_line(job.error).c_str());
+      std::fprintf(stderr, "\r\033[Kfailed %s: %s\n", label.c_str(),
+                   printable(first_line(job.error)).c_str());
     std::fprintf(stderr, "\r\033[K[%s] %zu/%zu  elapsed %s  ETA %s", bar.c_str(), done_, total_,
                  format_duration(elapsed).c_str(), format_duration(eta).c_str());
     if (done_ == total_) std::fprintf(stderr, "\n");
@@ -79,13 +80,24 @@ class Progress {
   Clock::time_point start_;
 };
 
+// Continuation lines of a multi-line message (a compiler log), indented.
+std::string indented(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    out += c;
+    if (c == '\n') out += "    ";
+  }
+  return out;
+}
+
 void run_job(algos::AlgorithmCache& cache, Job& job) {
   const auto t0 = Clock::now();
   auto r = cache.prewarm(*job.spec, job.cc);
   job.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (!r) {
     job.state = Job::State::failed;
-    job.error = r.error().describe();
+    // The whole message: a compile error's NVRTC log keeps its lines.
+    job.error = std::string(to_string(r.error().code)) + ": " + r.error().message;
   } else {
     job.state = *r ? Job::State::built : Job::State::cached;
   }
@@ -152,8 +164,8 @@ int run_prewarm(const Context& ctx, const PrewarmOptions& o) {
     std::printf("built %zu, already cached %zu, failed %zu in %s\n", built, cached, failed.size(),
                 format_duration(total_s).c_str());
     for (const auto* j : failed) {
-      std::printf("failed: %s %s: %s\n", to_spec_text(*j->spec).c_str(), cc_name(j->cc).c_str(),
-                  j->error.c_str());
+      std::printf("failed: %s %s: %s\n", printable(to_spec_text(*j->spec)).c_str(),
+                  cc_name(j->cc).c_str(), indented(printable(j->error, true)).c_str());
     }
   }
   return failed.empty() ? kExitOk : kExitProblems;
@@ -171,7 +183,8 @@ void add_prewarm(CLI::App& app, Context& ctx) {
   cmd->add_option("--arch", o->arch,
                   "Compute capabilities, e.g. sm_80,sm_90 (default: the manifest's 'arch', else "
                   "the local GPUs')");
-  cmd->add_option("-j,--jobs", o->jobs, "Parallel builds (default: all cores)");
+  cmd->add_option("-j,--jobs", o->jobs, "Parallel builds (default: all cores)")
+      ->check(CLI::Range(0u, 1024u));
   cmd->add_flag("--json", o->json, "Print the summary as JSON (no progress output)");
   cmd->callback([&ctx, o] { ctx.run = [&ctx, o] { return run_prewarm(ctx, *o); }; });
 }

@@ -150,7 +150,7 @@ int run_why(const Context& ctx, const WhyOptions& o) {
     return kExitOk;
   }
   std::printf("spec:      %s\narch:      %s\ntoolchain: %s\nkey:       %s\n",
-              to_spec_text(*spec).c_str(), cc_name(cc).c_str(), fp.c_str(),
+              printable(to_spec_text(*spec)).c_str(), cc_name(cc).c_str(), fp.c_str(),
               key.to_string().c_str());
   if (present) {
     std::printf("result:    HIT: stored %s, last used %s, %llu hits\n",
@@ -168,11 +168,11 @@ int run_why(const Context& ctx, const WhyOptions& o) {
   std::printf("nearest stored %s entries (%zu of %zu):\n", algorithm_name.c_str(), near.size(),
               same_algorithm);
   for (const auto& c : near) {
-    std::printf("  %s  %s  %s\n", c.key.to_string().c_str(), c.spec_text.c_str(),
+    std::printf("  %s  %s  %s\n", c.key.to_string().c_str(), printable(c.spec_text).c_str(),
                 cc_name(c.key.cc).c_str());
     for (const auto& d : c.diffs) {
       std::printf("    differs in %s: entry has %s, wanted %s\n", d.component.c_str(),
-                  d.entry.c_str(), d.wanted.c_str());
+                  printable(d.entry).c_str(), printable(d.wanted).c_str());
     }
   }
   return kExitOk;
@@ -191,7 +191,8 @@ void add_why(CLI::App& app, Context& ctx) {
   cmd->add_option("--arch", o->arch, "Compute capability to explain (default: the local GPU's)");
   cmd->add_option("--manifest", o->manifest,
                   "Manifest whose [operators] define custom comparators named in the spec");
-  cmd->add_option("--limit", o->limit, "How many nearest entries to show (default 3)");
+  cmd->add_option("--limit", o->limit, "How many nearest entries to show (default 3)")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1000000}));
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->callback([&ctx, o] { ctx.run = [&ctx, o] { return run_why(ctx, *o); }; });
 }

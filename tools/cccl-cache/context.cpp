@@ -1,5 +1,6 @@
 #include "context.hpp"
 
+#include <nvrtc.h>
 #include <spdlog/logger.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <unistd.h>
@@ -10,9 +11,55 @@
 
 #include "cccl_cache/algos/device.hpp"
 #include "cccl_cache/cache/log.hpp"
+#include "format.hpp"
 #include "gpu_probe.hpp"
 
 namespace cccl_cache::cli {
+
+namespace {
+
+// Configuration values the library accepts but no cache can use: usage errors here,
+// before they reach LMDB (a map of exabytes) or the eviction arithmetic.
+Result<void> check_config_ranges(const Config& c) {
+  const struct {
+    const char* key;
+    std::uint64_t value;
+  } sizes[] = {{"max_size", c.max_size},
+               {"initial_map_size", c.initial_map_size},
+               {"max_map_size", c.max_map_size}};
+  for (const auto& s : sizes) {
+    if (s.value > kMaxSizeBytes)
+      return fail(ErrorCode::invalid_argument, std::string("configuration: ") + s.key + " (" +
+                                                   std::to_string(s.value) + " bytes) exceeds " +
+                                                   human_size(kMaxSizeBytes));
+  }
+  if (c.touch_interval_s > kMaxDurationSeconds)
+    return fail(ErrorCode::invalid_argument, "configuration: touch_interval exceeds 100 years");
+  return {};
+}
+
+// The CCs this NVRTC can compile for, ascending (empty when NVRTC cannot say).
+std::vector<int> nvrtc_archs() {
+  int count = 0;
+  if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0) return {};
+  std::vector<int> archs(static_cast<std::size_t>(count));
+  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return {};
+  std::sort(archs.begin(), archs.end());
+  return archs;
+}
+
+Result<void> check_buildable(std::uint32_t cc) {
+  static const std::vector<int> archs = nvrtc_archs();
+  if (archs.empty() || std::binary_search(archs.begin(), archs.end(), static_cast<int>(cc)))
+    return {};
+  return fail(ErrorCode::invalid_argument,
+              "this NVRTC cannot compile for " + cc_name(cc) + " (it compiles for " +
+                  cc_name(static_cast<std::uint32_t>(archs.front())) + " .. " +
+                  cc_name(static_cast<std::uint32_t>(archs.back())) +
+                  "): fix --arch or the manifest's arch");
+}
+
+}  // namespace
 
 Result<Config> load_config(const Globals& globals) {
   std::optional<std::filesystem::path> file;
@@ -28,6 +75,7 @@ Result<Config> load_config(const Globals& globals) {
   // Any configuration problem (bad file, bad value, missing named file) is the
   // caller's to fix: a usage error, not an unavailable cache.
   if (!config) return fail(ErrorCode::invalid_argument, "configuration: " + config.error().message);
+  if (auto r = check_config_ranges(*config); !r) return tl::unexpected(r.error());
   if (!globals.cache_dir.empty()) config->dir = globals.cache_dir;
   if (config->dir.empty()) config->dir = default_cache_dir();
   return config;
@@ -94,6 +142,7 @@ int exit_code_for(const Error& error) noexcept {
 int report(int exit_code, std::string_view message) {
   std::string line(message);
   std::replace(line.begin(), line.end(), '\n', ' ');
+  line = printable(line);
   std::fflush(stdout);
   std::fprintf(stderr, "cccl-cache: %s\n", line.c_str());
   return exit_code;
@@ -111,6 +160,24 @@ void configure_logging(const Globals& globals, const std::string& config_level) 
   if (globals.verbosity >= 3) level = spdlog::level::trace;
   log->set_level(level);
   set_logger(std::move(log));
+}
+
+Result<std::int64_t> parse_duration_option(std::string_view option, std::string_view text) {
+  auto s = parse_duration(text);
+  if (!s) return fail(ErrorCode::invalid_argument, std::string(option) + ": " + s.error().message);
+  if (*s > kMaxDurationSeconds)
+    return fail(ErrorCode::invalid_argument,
+                std::string(option) + ": '" + std::string(text) + "' is longer than 100 years");
+  return static_cast<std::int64_t>(*s);
+}
+
+Result<std::uint64_t> parse_size_option(std::string_view option, std::string_view text) {
+  auto b = parse_size(text);
+  if (!b) return fail(ErrorCode::invalid_argument, std::string(option) + ": " + b.error().message);
+  if (*b > kMaxSizeBytes)
+    return fail(ErrorCode::invalid_argument, std::string(option) + ": '" + std::string(text) +
+                                                 "' is larger than " + human_size(kMaxSizeBytes));
+  return *b;
 }
 
 Result<std::optional<std::uint32_t>> parse_arch_filter(const std::string& arch) {
@@ -143,6 +210,10 @@ Result<std::vector<std::uint32_t>> resolve_archs(const std::string& arch_text,
       }
     }
     if (auto r = flush(); !r) return tl::unexpected(r.error());
+    if (ccs.empty())
+      return fail(ErrorCode::invalid_argument, "--arch: '" + arch_text +
+                                                   "' names no compute capability (e.g. --arch "
+                                                   "sm_80,sm_90)");
   } else if (!fallback.empty()) {
     ccs = fallback;
   } else {
@@ -156,6 +227,10 @@ Result<std::vector<std::uint32_t>> resolve_archs(const std::string& arch_text,
                       ": give the target compute capabilities with --arch (e.g. --arch "
                       "sm_80,sm_90)");
     }
+  }
+  if (!arch_text.empty() || !fallback.empty()) {
+    for (auto cc : ccs)
+      if (auto ok = check_buildable(cc); !ok) return tl::unexpected(ok.error());
   }
   std::sort(ccs.begin(), ccs.end());
   ccs.erase(std::unique(ccs.begin(), ccs.end()), ccs.end());

@@ -68,13 +68,27 @@ int report(int exit_code, std::string_view message);
 // Sets up the library logger on stderr at the level given by -v (or the config).
 void configure_logging(const Globals& globals, const std::string& config_level);
 
+// Upper limits of duration and size values, on the command line and in the
+// configuration: 100 years, 1 PiB. Larger (or overflowing) values are usage errors.
+inline constexpr std::uint64_t kMaxDurationSeconds = 100ull * 365 * 86400;
+inline constexpr std::uint64_t kMaxSizeBytes = 1ull << 50;
+
+// A duration option ("90s", "15m", "12h", "30d", "2w") in seconds, at most
+// kMaxDurationSeconds. Error invalid_argument naming `option`: malformed, negative,
+// overflowing or too large.
+Result<std::int64_t> parse_duration_option(std::string_view option, std::string_view text);
+// A size option ("512M", "1G", bytes), at most kMaxSizeBytes. Errors as above.
+Result<std::uint64_t> parse_size_option(std::string_view option, std::string_view text);
+
 // One compute capability from an --arch filter: nullopt when `arch` is empty.
 // Error invalid_argument ("--arch: 'x' is not a compute capability (e.g. sm_90)").
 Result<std::optional<std::uint32_t>> parse_arch_filter(const std::string& arch);
 
 // Compute capabilities to build for: `arch_text` ("sm_80,sm_90", "80 90"), else
 // `fallback` (e.g. a manifest's list), else the local GPUs' CCs. Error
-// invalid_argument when an item does not parse or nothing gives a CC (no GPU).
+// invalid_argument when an item does not parse, `arch_text` names none (","), a CC
+// from `arch_text` or `fallback` is one this NVRTC cannot compile for, or nothing
+// gives a CC (no GPU).
 Result<std::vector<std::uint32_t>> resolve_archs(const std::string& arch_text,
                                                  const std::vector<std::uint32_t>& fallback = {});
 

@@ -9,6 +9,15 @@ Result<algos::BuildRecordView> decode_record(const CacheKey& key,
   return algos::check_blob(payload, key.cc);
 }
 
+std::string derived_summary(const CacheKey& key, const EntryMeta& meta,
+                            std::span<const std::byte> payload) {
+  if (algos::find_algorithm(meta.algorithm) == nullptr ||
+      meta.payload_format != algos::kBuildFormatVersion)
+    return {};
+  auto record = decode_record(key, payload);
+  return record ? algos::spec_text(algos::spec_of(*record)) : std::string();
+}
+
 CheckResult check_payload(const CacheKey& key, const EntryMeta& meta,
                           std::span<const std::byte> payload) {
   const auto* algorithm = algos::find_algorithm(meta.algorithm);

@@ -34,4 +34,11 @@ CheckResult check_payload(const CacheKey& key, const EntryMeta& meta,
 Result<algos::BuildRecordView> decode_record(const CacheKey& key,
                                              std::span<const std::byte> payload);
 
+// The summary shown for an entry ("merge_sort keys=float32 ..."), derived from the
+// spec inside its payload; empty when the payload is of an unknown algorithm or
+// payload format, or does not pass its checks. What an archive or another writer
+// claims as the summary is never used.
+std::string derived_summary(const CacheKey& key, const EntryMeta& meta,
+                            std::span<const std::byte> payload);
+
 }  // namespace cccl_cache::cli

@@ -63,6 +63,72 @@ nlohmann::json entry_json(const CacheKey& key, const EntryMeta& meta) {
   };
 }
 
+namespace {
+
+// Length of the valid UTF-8 sequence at s[i] and its code point; 0 when invalid
+// (bad lead byte, truncated, overlong, surrogate or beyond U+10FFFF).
+std::size_t utf8_at(std::string_view s, std::size_t i, char32_t& cp) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  const unsigned char c = b(0);
+  std::size_t len = 0;
+  char32_t min = 0;
+  if (c < 0x80) {
+    cp = c;
+    return 1;
+  } else if ((c & 0xe0) == 0xc0) {
+    len = 2, cp = c & 0x1f, min = 0x80;
+  } else if ((c & 0xf0) == 0xe0) {
+    len = 3, cp = c & 0x0f, min = 0x800;
+  } else if ((c & 0xf8) == 0xf0) {
+    len = 4, cp = c & 0x07, min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  for (std::size_t k = 1; k < len; ++k) {
+    if ((b(k) & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (b(k) & 0x3f);
+  }
+  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return len;
+}
+
+bool shown_raw(char32_t cp, bool keep_lines) {
+  if (keep_lines && (cp == '\n' || cp == '\t')) return true;
+  if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) return false;  // C0, DEL, C1
+  if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) return false;  // bidi
+  return true;
+}
+
+}  // namespace
+
+std::string printable(std::string_view text, bool keep_lines) {
+  std::string out;
+  out.reserve(text.size());
+  char buf[16];
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    const std::size_t len = utf8_at(text, i, cp);
+    if (len == 0) {
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(text[i]));
+      out += buf;
+      ++i;
+      continue;
+    }
+    if (shown_raw(cp, keep_lines)) {
+      out.append(text.substr(i, len));
+    } else if (cp < 0x80) {
+      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(cp));
+      out += buf;
+    } else {
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
+      out += buf;
+    }
+    i += len;
+  }
+  return out;
+}
+
 bool stdout_is_tty() { return isatty(STDOUT_FILENO) == 1; }
 bool stderr_is_tty() { return isatty(STDERR_FILENO) == 1; }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "cccl_cache/cache/store.hpp"
 
@@ -19,6 +20,11 @@ std::string format_duration(double seconds);
 std::string cc_name(std::uint32_t cc);
 // Key and metadata as a JSON object (the fields of `ls --json`).
 nlohmann::json entry_json(const CacheKey& key, const EntryMeta& meta);
+// `text` made safe to print on a terminal: control characters (C0, DEL, C1), bidi
+// overrides and bytes that are not valid UTF-8 become visible escapes ("\x1b",
+// "\u202e"); printable UTF-8 is kept. With keep_lines, '\n' and '\t' are kept (a
+// compiler log). For every string that comes from a file, an archive or the cache.
+std::string printable(std::string_view text, bool keep_lines = false);
 // Whether stdout / stderr is a terminal.
 bool stdout_is_tty();
 bool stderr_is_tty();

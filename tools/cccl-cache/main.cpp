@@ -13,13 +13,51 @@
 
 namespace cccl_cache::cli {
 
-void print_json(const nlohmann::json& j) { std::cout << j.dump(2) << "\n"; }
+// ASCII only (other characters as \u escapes) and bytes that are not UTF-8 replaced,
+// so that the output is valid JSON whatever the cache or an archive holds.
+void print_json(const nlohmann::json& j) {
+  std::cout << j.dump(2, ' ', true, nlohmann::json::error_handler_t::replace) << "\n";
+}
 
 namespace {
 
 std::string version_text() {
   return std::string("cccl-cache ") + CCCL_CACHE_VERSION +
          "\ntoolchain: " + algos::Toolchain::current().fingerprint();
+}
+
+// Every option that takes a value refuses an empty one: `--cache-dir ''` or
+// `--arch ''` would otherwise mean "not given" and be silently ignored.
+void refuse_empty_values(CLI::App& app) {
+  const CLI::Validator non_empty(
+      [](std::string& v) { return v.empty() ? std::string("must not be empty") : std::string(); },
+      "NONEMPTY");
+  for (CLI::Option* opt : app.get_options()) {
+    if (opt->get_type_size() != 0) opt->check(non_empty);
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    refuse_empty_values(*sub);
+}
+
+std::string command_names(const CLI::App& app) {
+  std::string out;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    out += (out.empty() ? "" : ", ") + sub->get_name();
+  return out;
+}
+
+// The first argument that is neither an option nor a global option's value: what
+// the user meant as the command. Empty when there is none.
+std::string command_word(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--cache-dir" || a == "--config") {
+      ++i;
+    } else if (!a.empty() && a[0] != '-') {
+      return a;
+    }
+  }
+  return {};
 }
 
 int run_main(int argc, char** argv) {
@@ -49,6 +87,7 @@ int run_main(int argc, char** argv) {
   add_why(app, ctx);
   add_export_import(app, ctx);
   add_clear(app, ctx);
+  refuse_empty_values(app);
 
   try {
     app.parse(argc, argv);
@@ -60,6 +99,18 @@ int run_main(int argc, char** argv) {
     std::cout << version_text() << "\n";
     return kExitOk;
   } catch (const CLI::ParseError& e) {
+    if (app.get_subcommands().empty()) {
+      const std::string word = command_word(argc, argv);
+      bool known = false;
+      for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+        known = known || sub->check_name(word);
+      if (!known) {
+        return report(
+            kExitUsage,
+            (word.empty() ? std::string("no command given") : "unknown command '" + word + "'") +
+                "; commands: " + command_names(app) + " (see 'cccl-cache --help')");
+      }
+    }
     std::string msg = e.what();
     return report(kExitUsage, msg + " (see 'cccl-cache --help')");
   }

@@ -1,11 +1,12 @@
 #include "manifest.hpp"
 
-#include <set>
-
 #include <toml++/toml.h>
 
-#include <fstream>
-#include <sstream>
+#include <algorithm>
+#include <unordered_map>
+
+#include "bounded_read.hpp"
+#include "format.hpp"
 
 namespace cccl_cache::cli {
 
@@ -38,16 +39,23 @@ Result<std::vector<std::string>> strings_of(const toml::node& node, std::string_
               where(file, node.source()) + what + ": expected a string or an array of strings");
 }
 
-Result<std::string> read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return fail(ErrorCode::invalid_argument, "cannot read '" + p.string() + "'");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+// Dedup in linear time: spec hash -> indices of the specs kept with that hash.
+std::size_t spec_hash(const AnySpec& a) {
+  std::string_view bytes(reinterpret_cast<const char*>(a.fields.data()), a.fields.size());
+  return std::hash<std::string_view>{}(bytes) * 31 + static_cast<std::size_t>(a.algorithm);
 }
 
+struct Budget {
+  explicit Budget(const ManifestLimits& l) : limits(l) {}
+  const ManifestLimits& limits;
+  std::uint64_t specs = 0;
+  std::uint64_t bytes = 0;
+  std::unordered_map<std::size_t, std::vector<std::size_t>> seen;
+};
+
 Result<void> parse_operators(const toml::table& ops, Manifest& m,
-                             const std::filesystem::path& base_dir, std::string_view file) {
+                             const std::filesystem::path& base_dir, std::string_view file,
+                             Budget& budget) {
   for (const auto& [name, node] : ops) {
     const auto* t = node.as_table();
     const std::string n(name.str());
@@ -64,10 +72,15 @@ Result<void> parse_operators(const toml::table& ops, Manifest& m,
     if (src_file) {
       std::filesystem::path p = *src_file;
       if (p.is_relative()) p = base_dir / p;
-      auto text = read_file(p);
+      auto text = read_operator_source(p, n);
       if (!text)
         return fail(ErrorCode::invalid_argument,
                     where(file, node.source()) + "operators." + n + ": " + text.error().message);
+      budget.bytes += text->size();
+      if (budget.bytes > budget.limits.max_expanded_bytes)
+        return fail(ErrorCode::invalid_argument,
+                    where(file, node.source()) + "operators: their source files exceed " +
+                        human_size(budget.limits.max_expanded_bytes) + " together");
       src = std::move(*text);
     }
     m.operators[n] = *src;
@@ -75,17 +88,42 @@ Result<void> parse_operators(const toml::table& ops, Manifest& m,
   return {};
 }
 
-// Expands one [[<algorithm>]] table (array-valued fields multiply) into specs.
-Result<void> parse_specs(std::string_view algorithm, const toml::table& t, Manifest& m,
-                         std::set<std::pair<algos::AlgorithmId, std::vector<std::byte>>>& seen,
-                         const std::filesystem::path& base_dir, std::string_view file) {
-  std::vector<SpecFields> combos(1);
+// Expands one [[<algorithm>]] table (array-valued fields multiply) into specs. The
+// number of combinations and the bytes they copy are counted before they are made.
+Result<void> parse_specs(const std::string& algorithm, const toml::table& t, Manifest& m,
+                              const std::filesystem::path& base_dir, std::string_view file,
+                              Budget& budget) {
+  const auto too_much = [&](const std::string& what) {
+    return fail(ErrorCode::invalid_argument,
+                where(file, t.source()) + algorithm + ": the manifest expands to more than " + what +
+                    " (array fields multiply: split it into several manifests)");
+  };
+  std::vector<std::vector<std::string>> field_values;
+  std::uint64_t count = 1, bytes_per_combo = 0;
   for (const auto& [key, node] : t) {
     auto values = strings_of(node, file, std::string(key.str()));
     if (!values) return tl::unexpected(values.error());
+    std::uint64_t longest = 0;
+    for (const auto& v : *values) longest = std::max<std::uint64_t>(longest, v.size());
+    bytes_per_combo += longest + key.str().size() + 64;
+    if (count > budget.limits.max_specs / values->size() ||
+        budget.specs + count * values->size() > budget.limits.max_specs)
+      return too_much(std::to_string(budget.limits.max_specs) + " specs");
+    count *= values->size();
+    field_values.push_back(std::move(*values));
+  }
+  if (budget.bytes + count * bytes_per_combo > budget.limits.max_expanded_bytes)
+    return too_much(human_size(budget.limits.max_expanded_bytes) + " of spec fields");
+  budget.specs += count;
+  budget.bytes += count * bytes_per_combo;
+  std::vector<SpecFields> combos(1);
+  std::size_t field_index = 0;
+  for (const auto& [key, node] : t) {
+    (void)node;
+    const auto& values = field_values[field_index++];
     std::vector<SpecFields> next;
     for (const auto& c : combos) {
-      for (const auto& v : *values) {
+      for (const auto& v : values) {
         auto copy = c;
         copy[std::string(key.str())] = v;
         next.push_back(std::move(copy));
@@ -97,7 +135,18 @@ Result<void> parse_specs(std::string_view algorithm, const toml::table& t, Manif
     auto spec = spec_from_fields(algorithm, fields, m.operators, base_dir);
     if (!spec)
       return fail(ErrorCode::invalid_argument, where(file, t.source()) + spec.error().message);
-    if (seen.emplace(spec->algorithm, spec->fields).second) m.specs.push_back(std::move(*spec));
+    budget.bytes += spec->fields.size();
+    if (budget.bytes > budget.limits.max_expanded_bytes)
+      return too_much(human_size(budget.limits.max_expanded_bytes) +
+                      " of spec fields and operator sources");
+    AnySpec any = std::move(*spec);
+    auto& same_hash = budget.seen[spec_hash(any)];
+    bool dup = false;
+    for (std::size_t i : same_hash) dup = dup || m.specs[i] == any;
+    if (!dup) {
+      same_hash.push_back(m.specs.size());
+      m.specs.push_back(std::move(any));
+    }
   }
   return {};
 }
@@ -105,7 +154,11 @@ Result<void> parse_specs(std::string_view algorithm, const toml::table& t, Manif
 }  // namespace
 
 Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::path& base_dir,
-                                std::string_view source_name) {
+                                std::string_view source_name, const ManifestLimits& limits) {
+  if (text.size() > limits.max_file_bytes)
+    return fail(ErrorCode::invalid_argument, std::string(source_name) + ": larger than " +
+                                                 std::to_string(limits.max_file_bytes) +
+                                                 " bytes (the limit for a manifest)");
   toml::table root;
   try {
     root = toml::parse(text, source_name);
@@ -115,10 +168,10 @@ Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::pa
                                                  std::string(e.description()));
   }
   Manifest m;
-  std::set<std::pair<algos::AlgorithmId, std::vector<std::byte>>> seen;
+  Budget budget{limits};
   // Operators first: specs may name them wherever they appear in the file.
   if (auto* ops = root["operators"].as_table()) {
-    if (auto r = parse_operators(*ops, m, base_dir, source_name); !r)
+    if (auto r = parse_operators(*ops, m, base_dir, source_name, budget); !r)
       return tl::unexpected(r.error());
   }
   for (const auto& [key, node] : root) {
@@ -140,21 +193,20 @@ Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::pa
     } else if (algos::find_algorithm(k) != nullptr) {
       const auto* arr = node.as_array();
       if (arr == nullptr) {
-        return fail(ErrorCode::invalid_argument, where(source_name, node.source()) + k +
-                                                     ": expected [[" + k + "]] tables");
+        return fail(ErrorCode::invalid_argument, where(source_name, node.source()) +
+                                                     k + ": expected [[" + k + "]] tables");
       }
       for (const auto& el : *arr) {
         const auto* t = el.as_table();
         if (t == nullptr)
           return fail(ErrorCode::invalid_argument,
                       where(source_name, el.source()) + k + ": expected a table");
-        if (auto r = parse_specs(k, *t, m, seen, base_dir, source_name); !r)
+        if (auto r = parse_specs(k, *t, m, base_dir, source_name, budget); !r)
           return tl::unexpected(r.error());
       }
     } else {
       return fail(ErrorCode::invalid_argument, where(source_name, node.source()) + "unknown key '" +
-                                                   k + "' (known: arch, operators, " +
-                                                   known_algorithms() + ")");
+                                                   k + "' (known: arch, operators, " + known_algorithms() + ")");
     }
   }
   if (m.specs.empty())
@@ -163,10 +215,10 @@ Result<Manifest> parse_manifest(std::string_view text, const std::filesystem::pa
   return m;
 }
 
-Result<Manifest> load_manifest(const std::filesystem::path& file) {
-  auto text = read_file(file);
-  if (!text) return fail(ErrorCode::invalid_argument, "manifest: " + text.error().message);
-  return parse_manifest(*text, file.parent_path(), file.string());
+Result<Manifest> load_manifest(const std::filesystem::path& file, const ManifestLimits& limits) {
+  auto text = read_file_bounded(file, limits.max_file_bytes, "manifest");
+  if (!text) return tl::unexpected(text.error());
+  return parse_manifest(*text, file.parent_path(), file.string(), limits);
 }
 
 }  // namespace cccl_cache::cli

@@ -1,23 +1,45 @@
 #include "spec_text.hpp"
 
+#include <algorithm>
 #include <cctype>
-#include <fstream>
-#include <sstream>
+
+#include "bounded_read.hpp"
 
 namespace cccl_cache::cli {
 
 namespace {
 
-Result<std::string> read_text_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return fail(ErrorCode::invalid_argument, "source_file '" + path.string() + "' cannot be read");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+// Whether `text` calls or declares `name(` with `name` a whole identifier.
+bool names_function(std::string_view text, std::string_view name) {
+  for (auto at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    if (at > 0 && is_ident_char(text[at - 1])) continue;
+    auto after = at + name.size();
+    while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
+    if (after < text.size() && text[after] == '(') return true;
+  }
+  return false;
 }
 
 }  // namespace
+
+Result<std::string> read_operator_source(const std::filesystem::path& path,
+                                         std::string_view op_name) {
+  auto text = read_file_bounded(path, kMaxOperatorSourceBytes, "source_file");
+  if (!text) return tl::unexpected(text.error());
+  const bool binary = std::any_of(text->begin(), text->end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') || u == 0x7f;
+  });
+  if (binary || text->find("__device__") == std::string::npos || !names_function(*text, op_name)) {
+    return fail(ErrorCode::invalid_argument,
+                "source_file '" + path.string() + "' does not define the operator '" +
+                    std::string(op_name) + "' (expected CUDA C++ text with `__device__ bool " +
+                    std::string(op_name) + "(...)`; the file's content is not shown)");
+  }
+  return text;
+}
 
 std::string known_algorithms() {
   std::string out;
@@ -54,7 +76,7 @@ Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& f
         } else {
           std::filesystem::path p = fields.at("source_file");
           if (p.is_relative() && !base_dir.empty()) p = base_dir / p;
-          auto source = read_text_file(p);
+          auto source = read_operator_source(p, value);
           if (!source) return tl::unexpected(source.error());
           text.source = std::move(*source);
         }

@@ -11,6 +11,7 @@
 // [operators]).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -28,6 +29,17 @@ using algos::AnySpec;
 using SpecFields = std::map<std::string, std::string>;
 // Custom operator name -> CUDA C++ source.
 using OperatorTable = std::map<std::string, std::string>;
+
+// The most a custom operator's source may hold (NVRTC comparators: merge_sort::validate).
+inline constexpr std::uint64_t kMaxOperatorSourceBytes = 1u << 20;
+
+// Reads the source of custom operator `op_name` from `path` (at most
+// kMaxOperatorSourceBytes). The file must be text (no NUL or other control bytes but
+// tab, line and page breaks) that names `op_name` as a function (`op_name(`) and says
+// `__device__`; otherwise the error says so without showing any of the file's content
+// (a mistyped path must not print someone's secrets). Error invalid_argument.
+Result<std::string> read_operator_source(const std::filesystem::path& path,
+                                         std::string_view op_name);
 
 // A validated spec of `algorithm` from fields. source_file paths are relative to
 // `base_dir`. Error invalid_argument naming the field: unknown algorithm, field or
