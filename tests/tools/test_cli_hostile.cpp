@@ -13,7 +13,8 @@
 #include <sstream>
 
 #include "archive.hpp"
-#include "cccl_cache/algos/merge_sort/serialize.hpp"
+#include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cli_test_util.hpp"
 
@@ -168,11 +169,11 @@ TEST(CliHostile, ImportDerivesTheSummaryFromTheSpecNeverFromTheArchive) {
   const auto& b = real_build(90);
   const auto& tc = algos::Toolchain::current();
   Entry good;
-  good.key = ms::cache_key(b.spec, b.cc, tc);
-  good.payload = ms::serialize(b);
+  good.key = algos::cache_key(b.spec, b.record.cc, tc);
+  good.payload = algos::serialize(b);
   good.meta = EntryMeta{std::string(ms::kAlgorithmName),
                         "keys=int8 \x1b[31mLIES",
-                        b.toolchain,
+                        b.record.toolchain,
                         tc.build_format_version,
                         1,
                         1,
