@@ -66,6 +66,12 @@ Result<AnySpec> from_text(const std::vector<FieldText>& given) {
 }
 
 template <class A>
+CacheKey key_of(std::span<const std::byte> bytes, std::uint32_t cc, const Toolchain& tc) {
+  auto spec = decode_fields<typename A::Spec>(bytes);
+  return spec_key(A::Spec::kAlgorithm, bytes, spec ? A::codegen_digest(*spec) : 0, cc, tc);
+}
+
+template <class A>
 Result<std::vector<FieldText>> to_text(std::span<const std::byte> bytes) {
   auto spec = decode_fields<typename A::Spec>(bytes);
   if (!spec) return tl::unexpected(spec.error());
@@ -92,7 +98,7 @@ template <class A>
 constexpr AlgorithmEntry entry() {
   return {A::Spec::kAlgorithm, algorithm_name(A::Spec::kAlgorithm), &fields_of<A>,
           A::kKernelRoles,     &policy_names<typename A::Policy>,  &from_text<A>,
-          &to_text<A>,         &build<A>,                           &check<A>};
+          &key_of<A>,          &to_text<A>,         &build<A>,                           &check<A>};
 }
 
 #define CCCL_CACHE_ENTRY(A) entry<A>(),
@@ -118,7 +124,8 @@ const AlgorithmEntry* find_algorithm(AlgorithmId id) {
 }
 
 CacheKey cache_key(const AnySpec& spec, std::uint32_t cc, const Toolchain& tc) {
-  return spec_key(spec.algorithm, spec.fields, cc, tc);
+  const auto* a = find_algorithm(spec.algorithm);
+  return a != nullptr ? a->key(spec.fields, cc, tc) : spec_key(spec.algorithm, spec.fields, 0, cc, tc);
 }
 
 std::string spec_text(const AnySpec& spec) {

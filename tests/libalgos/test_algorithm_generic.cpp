@@ -283,3 +283,28 @@ TYPED_TEST(AlgorithmGeneric, SpecTextAndEncodingRoundTrip) {
   for (std::size_t n = 0; n < bytes.size(); ++n)
     EXPECT_FALSE(decode_fields<Spec>(std::span(bytes).first(n))) << n;
 }
+
+// The key covers our own code generation: the digest follows the generated source (a
+// change of a field that shapes it changes it), not a custom operator's name or source
+// (the key holds those itself).
+TYPED_TEST(AlgorithmGeneric, CodegenDigestFollowsTheGeneratedSource) {
+  using Spec = typename TypeParam::Spec;
+  const Spec base = Sample<TypeParam>::spec();
+  const auto digest = TypeParam::codegen_digest(base);
+  EXPECT_EQ(TypeParam::codegen_digest(Spec(base)), digest);
+  bool some_field_shapes_the_source = false;
+  for (std::size_t i = 0;; ++i) {
+    Spec s = base;
+    MutateField m{i};
+    Spec::fields(s, m);
+    if (!m.mutated) break;
+    some_field_shapes_the_source |= TypeParam::codegen_digest(s) != digest;
+    Spec a = base, b = base;
+    MutateField src_a{i, true}, src_b{i, true};
+    Spec::fields(a, src_a);
+    Spec::fields(b, src_b);
+    Spec::fields(b, src_b = MutateField{i, true});
+    if (!(a == b)) EXPECT_EQ(TypeParam::codegen_digest(a), TypeParam::codegen_digest(b)) << i;
+  }
+  EXPECT_TRUE(some_field_shapes_the_source);
+}

@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 
 using namespace cccl_cache;
@@ -29,7 +30,7 @@ Toolchain fixed_toolchain() {
 }
 
 std::vector<std::byte> canonical(const Spec& s, std::uint32_t cc, const Toolchain& tc) {
-  return canonical_bytes(Spec::kAlgorithm, encode_fields(s), cc, tc);
+  return canonical_bytes(Spec::kAlgorithm, encode_fields(s), MergeSort::codegen_digest(s), cc, tc);
 }
 
 Spec custom_spec(std::string name, std::string source) {

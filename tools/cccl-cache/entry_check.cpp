@@ -47,7 +47,7 @@ CheckResult check_payload(const CacheKey& key, const EntryMeta& meta,
   }
   const auto& tc = algos::Toolchain::current();
   if (record->toolchain == tc.fingerprint()) {
-    const auto expected = algos::spec_key(record->algorithm, record->spec, record->cc, tc);
+    const auto expected = algos::cache_key(algos::spec_of(*record), record->cc, tc);
     if (expected != key)
       return {CheckStatus::bad,
               "stored under the wrong key: its spec and CC hash to " + expected.to_string()};

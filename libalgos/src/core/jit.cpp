@@ -1,10 +1,13 @@
 #include "core/jit.hpp"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <limits>
 #include <optional>
 
 #include "cccl_cache/algos/toolchain.hpp"
+#include "core/codegen_digest.hpp"
 #include "nvrtc_compile.hpp"
 
 namespace cccl_cache::algos::detail {
@@ -70,6 +73,21 @@ class Demangler {
 };
 
 }  // namespace
+
+std::uint64_t digest_of(const GeneratedSource& gen) {
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  XXH3_64bits_update(state, gen.source.data(), gen.source.size());
+  for (const auto& expr : gen.kernels) {
+    XXH3_64bits_update(state, "", 1);  // a delimiter: no two splits hash alike
+    XXH3_64bits_update(state, expr.data(), expr.size());
+  }
+  XXH3_64bits_update(state, "\x01", 1);
+  XXH3_64bits_update(state, gen.policy_probe.data(), gen.policy_probe.size());
+  const auto digest = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  return digest;
+}
 
 Result<void> check_target(std::uint32_t cc) {
   if (cc < 50 || cc > 120) {

@@ -13,6 +13,7 @@ enum class Tag : std::uint8_t {
   encoding_version = 1,
   algorithm = 2,
   spec_fields = 3,
+  codegen = 4,
   cc = 9,
   cccl_version = 10,
   nvrtc_version = 11,
@@ -32,6 +33,11 @@ class Encoder {
   void u32(Tag tag, std::uint32_t v) {
     header(tag, 4);
     put_u32(v);
+  }
+  void u64(Tag tag, std::uint64_t v) {
+    header(tag, 8);
+    put_u32(static_cast<std::uint32_t>(v));
+    put_u32(static_cast<std::uint32_t>(v >> 32));
   }
   void pair(Tag tag, int a, int b) {
     header(tag, 8);
@@ -54,11 +60,13 @@ class Encoder {
 }  // namespace
 
 std::vector<std::byte> canonical_bytes(AlgorithmId algorithm, std::span<const std::byte> spec_fields,
-                                       std::uint32_t cc, const Toolchain& tc) {
+                                       std::uint64_t codegen_digest, std::uint32_t cc,
+                                       const Toolchain& tc) {
   Encoder e;
   e.u32(Tag::encoding_version, kKeyEncodingVersion);
   e.text(Tag::algorithm, algorithm_name(algorithm));
   e.bytes(Tag::spec_fields, spec_fields);
+  e.u64(Tag::codegen, codegen_digest);
   e.u32(Tag::cc, cc);
   e.u32(Tag::cccl_version, tc.cccl_version);
   e.pair(Tag::nvrtc_version, tc.nvrtc_major, tc.nvrtc_minor);
@@ -69,9 +77,9 @@ std::vector<std::byte> canonical_bytes(AlgorithmId algorithm, std::span<const st
   return e.take();
 }
 
-CacheKey spec_key(AlgorithmId algorithm, std::span<const std::byte> spec_fields, std::uint32_t cc,
-                  const Toolchain& tc) {
-  return CacheKey{xxh3_128(canonical_bytes(algorithm, spec_fields, cc, tc)), cc};
+CacheKey spec_key(AlgorithmId algorithm, std::span<const std::byte> spec_fields,
+                  std::uint64_t codegen_digest, std::uint32_t cc, const Toolchain& tc) {
+  return CacheKey{xxh3_128(canonical_bytes(algorithm, spec_fields, codegen_digest, cc, tc)), cc};
 }
 
 }  // namespace cccl_cache::algos

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "merge_sort/build_detail.hpp"
+#include "core/codegen_digest.hpp"
 #include "merge_sort/codegen.hpp"
 
 namespace cccl_cache::algos {
@@ -27,6 +28,10 @@ Result<void> MergeSort::check(const Spec&, const Policy& p, const BuildRecordVie
                                           std::string(kMangledRoles[i]));
   }
   return {};
+}
+
+std::uint64_t MergeSort::codegen_digest(const Spec& spec) {
+  return detail::codegen_digest(spec, merge_sort::detail::generate_source);
 }
 
 Result<Built<MergeSort>> MergeSort::build(const Spec& spec, std::uint32_t cc) {

@@ -56,6 +56,9 @@ struct AlgorithmEntry {
   // defaults; an operator field's source in FieldText::source). Error
   // invalid_argument naming the algorithm and the field (unknown, missing, bad value).
   Result<AnySpec> (*from_text)(const std::vector<FieldText>& fields);
+  // The store key of encoded spec fields (with the algorithm's codegen digest; 0 for
+  // bytes that do not decode).
+  CacheKey (*key)(std::span<const std::byte> spec_fields, std::uint32_t cc, const Toolchain& tc);
   // The spec's fields as text. Error corrupt on malformed bytes.
   Result<std::vector<FieldText>> (*to_text)(std::span<const std::byte> spec_fields);
   // Builds for sm_<cc> (no GPU needed). Errors as the algorithm's build().

@@ -7,6 +7,7 @@
 //   static constexpr std::size_t kKernels;          // kernel count
 //   static constexpr std::array<std::string_view, kKernels> kKernelRoles;  // in kernel order
 //   static Result<void> check(const Spec&, const Policy&, const BuildRecordView&);
+//   static std::uint64_t codegen_digest(const Spec&);  // core/codegen_digest.hpp
 //   static Result<Built<A>> build(const Spec&, std::uint32_t cc);
 //   static Result<Executable> bind(const BuiltView<A>&, int device);
 // and the spec names it back: `using Algorithm = A;`.

@@ -1,6 +1,7 @@
 // Cache keys of every algorithm: XXH3-128 of canonical bytes plus the CC.
 //
-//   canonical := encoding_version | algorithm name | spec fields (spec_codec.hpp) | cc |
+//   canonical := encoding_version | algorithm name | spec fields (spec_codec.hpp) |
+//                codegen digest (of the algorithm's generated source for the spec) | cc |
 //                CCCL version | NVRTC version | nvJitLink version | compile options |
 //                build format version | toolchain fingerprint
 //
@@ -21,17 +22,22 @@
 namespace cccl_cache::algos {
 
 // The canonical bytes of an algorithm's encoded spec fields for `cc` and `tc`.
-[[nodiscard]] std::vector<std::byte> canonical_bytes(AlgorithmId algorithm, std::span<const std::byte> spec_fields,
-                                       std::uint32_t cc, const Toolchain& tc);
+[[nodiscard]] std::vector<std::byte> canonical_bytes(AlgorithmId algorithm,
+                                                   std::span<const std::byte> spec_fields,
+                                                   std::uint64_t codegen_digest, std::uint32_t cc,
+                                                   const Toolchain& tc);
 
-// The store key of encoded spec fields.
-[[nodiscard]] CacheKey spec_key(AlgorithmId algorithm, std::span<const std::byte> spec_fields, std::uint32_t cc,
-                  const Toolchain& tc = Toolchain::current());
+// The store key of encoded spec fields with their algorithm's codegen digest.
+[[nodiscard]] CacheKey spec_key(AlgorithmId algorithm, std::span<const std::byte> spec_fields,
+                                std::uint64_t codegen_digest, std::uint32_t cc,
+                                const Toolchain& tc = Toolchain::current());
 
-// The store key of `spec` for sm_<cc>.
+// The store key of `spec` for sm_<cc> (its algorithm's traits give the codegen digest).
 template <class Spec>
-[[nodiscard]] CacheKey cache_key(const Spec& spec, std::uint32_t cc, const Toolchain& tc = Toolchain::current()) {
-  return spec_key(Spec::kAlgorithm, encode_fields(spec), cc, tc);
+[[nodiscard]] CacheKey cache_key(const Spec& spec, std::uint32_t cc,
+                                 const Toolchain& tc = Toolchain::current()) {
+  return spec_key(Spec::kAlgorithm, encode_fields(spec), Spec::Algorithm::codegen_digest(spec), cc,
+                  tc);
 }
 
 }  // namespace cccl_cache::algos

@@ -52,6 +52,8 @@ struct MergeSort {
                                                                           "merge"};
   // A plausible tile shape, and kernel names that name the role they are used for.
   static Result<void> check(const Spec& spec, const Policy& policy, const BuildRecordView& record);
+  // Digest of the generated source for the spec's shape (core/codegen_digest.hpp).
+  static std::uint64_t codegen_digest(const Spec& spec);
   // merge_sort::build / merge_sort::bind.
   static Result<Built<MergeSort>> build(const Spec& spec, std::uint32_t cc);
   static Result<Executable> bind(const BuiltView<MergeSort>& built, int device);
