@@ -2,9 +2,13 @@
 #include <xxhash.h>
 
 #include <functional>
+#include <optional>
+#include <string>
+#include <utility>
 #include <random>
 
 #include "build_cache.hpp"
+#include "elf_craft.hpp"
 #include "cccl_cache/algos/merge_sort/serialize.hpp"
 
 using namespace cccl_cache;
@@ -234,5 +238,107 @@ TEST(MergeSortSerialize, VerifiedByStoreSkipsOnlyTheChecksum) {
     EXPECT_TRUE(inside(r->cubin.data(), r->cubin.size())) << "flip at " << at;
     for (auto name : {r->block_sort_kernel, r->partition_kernel, r->merge_kernel, r->toolchain})
       EXPECT_TRUE(inside(name.data(), name.size())) << "flip at " << at;
+  }
+}
+
+// An entry is trusted no further than its cubin: kernel names that are swapped (each
+// still a kernel of the cubin) or a policy that differs from the launch bounds the
+// kernels were compiled with pass the checksum (re-serialized here) and must still be
+// rejected, on the copying and the borrowing path alike.
+TEST(MergeSortSerialize, EntriesDisagreeingWithTheirCubinAreCorrupt) {
+  struct Case {
+    const char* what;
+    std::function<void(BuildResult&)> change;
+    const char* error;
+  };
+  const auto rotate = [](BuildResult& r) {
+    std::swap(r.block_sort_kernel, r.partition_kernel);
+    std::swap(r.partition_kernel, r.merge_kernel);
+  };
+  const Case cases[] = {
+      {"block sort and merge swapped",
+       [](BuildResult& r) { std::swap(r.block_sort_kernel, r.merge_kernel); },
+       "does not name a merge sort block sort kernel"},
+      {"partition and merge swapped",
+       [](BuildResult& r) { std::swap(r.partition_kernel, r.merge_kernel); },
+       "does not name a merge sort partition kernel"},
+      {"all three rotated", rotate, "does not name a merge sort"},
+      {"one kernel named twice",
+       [](BuildResult& r) { r.merge_kernel = r.block_sort_kernel; },
+       "does not name a merge sort merge kernel"},
+      {"block_threads doubled",
+       [](BuildResult& r) {
+         r.policy.block_threads *= 2;
+         r.policy.items_per_tile *= 2;
+       },
+       "was compiled for at most"},
+      {"block_threads halved",
+       [](BuildResult& r) {
+         r.policy.block_threads /= 2;
+         r.policy.items_per_tile /= 2;
+       },
+       "was compiled for at most"},
+  };
+  for (const auto& c : cases) {
+    const auto blob = with(c.change);
+    for (auto integrity : {merge_sort::Integrity::check_checksum,
+                           merge_sort::Integrity::verified_by_store}) {
+      auto r = merge_sort::deserialize_view(blob, 90, integrity);
+      ASSERT_FALSE(r) << c.what;
+      EXPECT_EQ(r.error().code, ErrorCode::corrupt) << c.what;
+      EXPECT_NE(r.error().message.find(c.error), std::string::npos)
+          << c.what << ": " << r.error().message;
+    }
+    EXPECT_FALSE(merge_sort::deserialize(blob)) << c.what;
+  }
+}
+
+// The same from the cubin's side: the policy stays, the cubin's records change.
+TEST(MergeSortSerialize, CubinsDisagreeingWithTheirEntryAreCorrupt) {
+  namespace craft = test_support::elf;
+  const BuildResult& r = built();
+  auto info = craft::find_section(r.cubin, ".nv.info." + r.merge_kernel);
+  ASSERT_TRUE(info);
+  std::optional<std::size_t> max_threads;
+  for (std::size_t at = info->offset; at < info->offset + info->size;) {
+    const auto format = craft::get(r.cubin, at, 1);
+    if (format == 4 && craft::get(r.cubin, at + 1, 1) == 0x05) max_threads = at;
+    at += format == 4 ? 4 + craft::get(r.cubin, at + 2, 2) : 4;
+  }
+  ASSERT_TRUE(max_threads);
+  const auto sym = craft::find_symbol(r.cubin, r.partition_kernel);
+  ASSERT_TRUE(sym);
+  ASSERT_EQ(r.policy.block_sort_vsmem_per_block, 0u);  // float keys: the tile fits
+  auto shared = craft::find_section(r.cubin, ".nv.shared." + r.block_sort_kernel);
+  ASSERT_TRUE(shared);
+  struct Case {
+    const char* what;
+    std::function<void(std::vector<std::byte>&)> change;
+    const char* error;
+  };
+  const Case cases[] = {
+      {"merge kernel's launch bounds altered",
+       [&](std::vector<std::byte>& c) { craft::put(c, *max_threads + 4, 1024, 4); },
+       "merge kernel"},
+      {"merge kernel's launch bounds removed",
+       [&](std::vector<std::byte>& c) { craft::put(c, *max_threads + 1, 0x7e, 1); },
+       "carries no launch bounds"},
+      {"partition kernel not an entry point",
+       [&](std::vector<std::byte>& c) { c[*sym + 5] &= std::byte{0xef}; },
+       "is not a kernel entry point"},
+      {"block sort kernel without its shared memory",
+       [&](std::vector<std::byte>& c) { craft::put(c, shared->header + 32, 0, 8); },
+       "no static shared memory"},
+      {"block sort kernel with too much shared memory",
+       [&](std::vector<std::byte>& c) { craft::put(c, shared->header + 32, 64 * 1024, 8); },
+       "bytes of static shared memory"},
+  };
+  for (const auto& c : cases) {
+    auto blob = with([&](BuildResult& b) { c.change(b.cubin); });
+    auto got = merge_sort::deserialize(blob, 90);
+    ASSERT_FALSE(got) << c.what;
+    EXPECT_EQ(got.error().code, ErrorCode::corrupt) << c.what;
+    EXPECT_NE(got.error().message.find(c.error), std::string::npos)
+        << c.what << ": " << got.error().message;
   }
 }

@@ -7,12 +7,15 @@
 #endif
 
 #include <algorithm>
+#include <array>
+#include <string>
 #include <cereal/archives/binary.hpp>
 #include <cstring>
 #include <ostream>
 #include <sstream>
 
 #include "elf.hpp"
+#include "merge_sort/dispatch.hpp"
 #include "span_archive.hpp"
 
 namespace cccl_cache::algos::merge_sort {
@@ -95,6 +98,78 @@ tl::unexpected<Error> corrupt(const std::string& what) {
               "merge sort build result: " + what + "; rebuild it (the entry can be evicted)");
 }
 
+// The role of each kernel, as its lowered name spells it: the kernel template's
+// <source-name> (length-prefixed identifier) in the Itanium mangling, e.g.
+// _ZN3cub..6detail10merge_sort30DeviceMergeSortBlockSortKernelI...
+constexpr std::string_view kRoleNames[3] = {"30DeviceMergeSortBlockSortKernel",
+                                            "30DeviceMergeSortPartitionKernel",
+                                            "26DeviceMergeSortMergeKernel"};
+constexpr const char* kRoles[3] = {"block sort", "partition", "merge"};
+// The most static shared memory a kernel can declare (larger needs dynamic memory).
+constexpr std::uint64_t kMaxStaticSharedBytes = 48 * 1024;
+
+std::string shape(const std::array<std::uint32_t, 3>& s) {
+  return std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
+}
+
+// What the cubin says of the three kernels agrees with the entry: each name is one
+// kernel entry point of the cubin and names the role it is used for (no swaps), and
+// the launch bounds the kernels were compiled with are the entry's block_threads.
+Result<void> check_kernels(const BuildResultView& r) {
+  const std::string_view names[3] = {r.block_sort_kernel, r.partition_kernel, r.merge_kernel};
+  for (int i = 0; i < 3; ++i) {
+    if (names[i].empty()) return corrupt("empty kernel name");
+    for (int role = 0; role < 3; ++role) {
+      const bool spells = names[i].find(kRoleNames[role]) != std::string_view::npos;
+      if (spells != (role == i) || !names[i].starts_with("_Z"))
+        return corrupt("the " + std::string(kRoles[i]) + " kernel's name " + std::string(names[i]) +
+                       " does not name a merge sort " + kRoles[i] + " kernel");
+    }
+  }
+  algos::detail::ElfKernel kernels[3];
+  auto elf = algos::detail::read_kernels(r.cubin, names, kernels);
+  if (!elf) return corrupt(elf.error().message);
+  if (elf->machine != algos::detail::kElfMachineCuda) return corrupt("the cubin is not a CUDA ELF");
+  if (elf->sm != r.cc) {
+    return corrupt("the cubin targets sm_" + std::to_string(elf->sm) + ", the entry says sm_" +
+                   std::to_string(r.cc));
+  }
+  const std::uint32_t threads[3] = {r.policy.block_threads, detail::kPartitionBlockThreads,
+                                    r.policy.block_threads};
+  for (int i = 0; i < 3; ++i) {
+    const auto& k = kernels[i];
+    const std::string what = std::string(kRoles[i]) + " kernel " + std::string(names[i]);
+    if (k.symbols == 0) return corrupt(what + " is not in the cubin");
+    if (!k.entry) return corrupt(what + " is not a kernel entry point of the cubin");
+    const std::array<std::uint32_t, 3> want = {threads[i], 1, 1};
+    // Block sort and merge are compiled with __launch_bounds__(block_threads): the
+    // cubin records it, and it must be the policy's. Partition has no bounds of its own.
+    if (i != 1 && !k.max_threads)
+      return corrupt(what + " carries no launch bounds (EIATTR_MAX_THREADS)");
+    if (k.max_threads && (i != 1 ? *k.max_threads != want
+                                 : std::uint64_t{(*k.max_threads)[0]} * (*k.max_threads)[1] *
+                                           (*k.max_threads)[2] <
+                                       threads[i]))
+      return corrupt(what + " was compiled for at most " + shape(*k.max_threads) +
+                     " threads, the entry launches " + shape(want));
+    if (k.reqntid && *k.reqntid != want)
+      return corrupt(what + " requires " + shape(*k.reqntid) + " threads, the entry launches " +
+                     shape(want));
+    // Without virtual shared memory the kernels keep their tile in static shared memory;
+    // a kernel without any expects its tile in global memory the entry does not provide.
+    const std::uint64_t vsmem = i == 0   ? r.policy.block_sort_vsmem_per_block
+                                : i == 2 ? r.policy.merge_vsmem_per_block
+                                         : 1;
+    if (vsmem == 0 && k.static_shared_bytes == 0)
+      return corrupt(what + " declares no static shared memory but the entry provides no "
+                            "virtual shared memory for it");
+    if (k.static_shared_bytes > kMaxStaticSharedBytes)
+      return corrupt(what + " declares " + std::to_string(k.static_shared_bytes) +
+                     " bytes of static shared memory");
+  }
+  return {};
+}
+
 Result<void> check(const BuildResultView& r, std::optional<std::uint32_t> expected_cc) {
   if (auto ok = validate(r.spec); !ok) return corrupt("invalid spec: " + ok.error().message);
   if (r.cc < 50 || r.cc > 120)
@@ -105,21 +180,7 @@ Result<void> check(const BuildResultView& r, std::optional<std::uint32_t> expect
       p.items_per_tile % p.block_threads != 0) {
     return corrupt("implausible policy values");
   }
-  const std::string_view kernels[] = {r.block_sort_kernel, r.partition_kernel, r.merge_kernel};
-  bool found[3] = {false, false, false};
-  auto elf = algos::detail::scan_elf(r.cubin, [&](std::string_view symbol) {
-    for (int i = 0; i < 3; ++i) found[i] = found[i] || symbol == kernels[i];
-  });
-  if (!elf) return corrupt(elf.error().message);
-  if (elf->machine != algos::detail::kElfMachineCuda) return corrupt("the cubin is not a CUDA ELF");
-  if (elf->sm != r.cc) {
-    return corrupt("the cubin targets sm_" + std::to_string(elf->sm) + ", the entry says sm_" +
-                   std::to_string(r.cc));
-  }
-  for (int i = 0; i < 3; ++i) {
-    if (kernels[i].empty()) return corrupt("empty kernel name");
-    if (!found[i]) return corrupt("kernel " + std::string(kernels[i]) + " is not in the cubin");
-  }
+  if (auto ok = check_kernels(r); !ok) return ok;
   if (expected_cc && *expected_cc != r.cc) {
     return fail(ErrorCode::unsupported, "build result is for sm_" + std::to_string(r.cc) +
                                             ", expected sm_" + std::to_string(*expected_cc));
