@@ -1,6 +1,7 @@
 #include "elf.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace cccl_cache::algos::detail {
@@ -25,10 +26,10 @@ class Reader {
     return off <= b_.size() && len <= b_.size() - off;
   }
   template <class T>
-  T get(std::uint64_t off) const {  // little-endian; caller checked fits()
-    T v = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i)
-      v |= static_cast<T>(static_cast<T>(b_[off + i]) << (8 * i));
+  T get(std::uint64_t off) const {  // little-endian (as the host); caller checked fits()
+    static_assert(std::endian::native == std::endian::little);
+    T v;
+    std::memcpy(&v, b_.data() + off, sizeof v);
     return v;
   }
   std::uint8_t byte(std::uint64_t off) const { return static_cast<std::uint8_t>(b_[off]); }
@@ -131,14 +132,29 @@ Result<Parsed> parse(const Reader& r) {
   return p;
 }
 
-// Calls on(symbol, name_id) for every symbol of every symbol table, in order. Names are
-// resolved by one sweep over each string table's distinct name offsets, so that no
-// byte is scanned twice however many symbols share or overlap a name; name_id numbers
-// the distinct names of one table (equal ids: the same bytes), for callers that compare
-// names once per id. Returns the number of distinct names of the table through
-// on_table(count) before its symbols.
-template <class OnTable, class OnSymbol>
-Result<void> each_symbol(const Reader& r, const Parsed& p, OnTable&& on_table,
+constexpr std::size_t kNoNameId = ~std::size_t{0};
+
+Symbol symbol_at(const Reader& r, std::uint64_t at, std::string_view name) {
+  Symbol sym;
+  sym.name = name;
+  const auto st_info = r.byte(at + 4);
+  sym.type = st_info & 0xfu;
+  sym.binding = st_info >> 4;
+  sym.other = r.byte(at + 5);
+  sym.section = r.get<std::uint16_t>(at + 6);
+  return sym;
+}
+
+// Calls on_symbol(symbol, name_id) for every symbol of every symbol table, in order,
+// scanning each string table's bytes a bounded number of times however many symbols
+// share or overlap a name. Names are found one by one while the bytes scanned stay
+// within the table's size (always so when names do not share bytes: real cubins), with
+// name_id kNoNameId. Past that, the remaining symbols' names are resolved by one sweep
+// over their sorted distinct offsets, and name_id numbers those distinct names (equal
+// ids: the same bytes; fewer than on_slow_path's argument), so that callers can
+// compare each name once.
+template <class OnSlowPath, class OnSymbol>
+Result<void> each_symbol(const Reader& r, const Parsed& p, OnSlowPath&& on_slow_path,
                          OnSymbol&& on_symbol) {
   std::vector<std::uint32_t> offsets, ends;
   for (const Section& s : p.sections) {
@@ -146,10 +162,25 @@ Result<void> each_symbol(const Reader& r, const Parsed& p, OnTable&& on_table,
     const Section& str_section = p.sections[s.link];
     const std::string_view str = r.text(str_section.offset, str_section.size);
     const std::uint64_t count = s.size / kSymSize;
+    std::uint64_t budget = str.size(), i = 0;
+    for (; i < count; ++i) {
+      const auto at = s.offset + i * kSymSize;
+      const auto name = r.get<std::uint32_t>(at);
+      if (name >= str.size()) return corrupt("symbol name out of bounds");
+      const std::size_t scan = std::min<std::uint64_t>(budget, str.size() - name);
+      const void* nul = std::memchr(str.data() + name, 0, scan);
+      if (nul == nullptr) {
+        if (scan == str.size() - name) return corrupt("unterminated symbol name");
+        break;  // over budget: names share bytes
+      }
+      const auto length = static_cast<std::size_t>(static_cast<const char*>(nul) - str.data()) - name;
+      budget -= length + 1;
+      on_symbol(symbol_at(r, at, str.substr(name, length)), kNoNameId);
+    }
+    if (i == count) continue;
     offsets.clear();
-    offsets.reserve(count);
-    for (std::uint64_t i = 0; i < count; ++i) {
-      const auto name = r.get<std::uint32_t>(s.offset + i * kSymSize);
+    for (std::uint64_t j = i; j < count; ++j) {
+      const auto name = r.get<std::uint32_t>(s.offset + j * kSymSize);
       if (name >= str.size()) return corrupt("symbol name out of bounds");
       offsets.push_back(name);
     }
@@ -168,20 +199,13 @@ Result<void> each_symbol(const Reader& r, const Parsed& p, OnTable&& on_table,
       else
         return corrupt("unterminated symbol name");
     }
-    on_table(offsets.size());
-    for (std::uint64_t i = 0; i < count; ++i) {
+    on_slow_path(offsets.size());
+    for (; i < count; ++i) {
       const auto at = s.offset + i * kSymSize;
       const auto name = r.get<std::uint32_t>(at);
       const auto k = static_cast<std::size_t>(
           std::lower_bound(offsets.begin(), offsets.end(), name) - offsets.begin());
-      Symbol sym;
-      sym.name = str.substr(name, ends[k] - name);
-      const auto st_info = r.byte(at + 4);
-      sym.type = st_info & 0xfu;
-      sym.binding = st_info >> 4;
-      sym.other = r.byte(at + 5);
-      sym.section = r.get<std::uint16_t>(at + 6);
-      on_symbol(sym, k);
+      on_symbol(symbol_at(r, at, str.substr(name, ends[k] - name)), k);
     }
   }
   return {};
@@ -252,20 +276,29 @@ Result<ElfInfo> read_kernels(std::span<const std::byte> image,
   auto p = parse(r);
   if (!p) return tl::unexpected(p.error());
   std::fill(out.begin(), out.end(), ElfKernel{});
-  std::vector<Symbol> found(names.size());  // the last symbol seen with each name
-  // Per distinct name of the current table: which of `names` it spells (bit i), once.
+  std::array<Symbol, kMaxKernels> found;  // the last symbol seen with each name
+  // On the slow path, per distinct name of the table: which of `names` it spells (bit
+  // i), found once.
   std::vector<std::uint16_t> spells;
   constexpr std::uint16_t kUnknown = 0xffff;
+  auto spelled = [&](std::string_view name) {
+    std::uint16_t bits = 0;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (name == names[i]) bits |= static_cast<std::uint16_t>(1u << i);
+    return bits;
+  };
   auto walked = each_symbol(
       r, *p, [&](std::size_t distinct) { spells.assign(distinct, kUnknown); },
       [&](const Symbol& s, std::size_t id) {
-        if (spells[id] == kUnknown) {
-          spells[id] = 0;
-          for (std::size_t i = 0; i < names.size(); ++i)
-            if (s.name == names[i]) spells[id] |= static_cast<std::uint16_t>(1u << i);
+        std::uint16_t bits = 0;
+        if (id == kNoNameId) {
+          bits = spelled(s.name);
+        } else {
+          if (spells[id] == kUnknown) spells[id] = spelled(s.name);
+          bits = spells[id];
         }
-        for (std::size_t i = 0; i < names.size(); ++i) {
-          if ((spells[id] & (1u << i)) == 0) continue;
+        for (std::size_t i = 0; bits != 0 && i < names.size(); ++i) {
+          if ((bits & (1u << i)) == 0) continue;
           ++out[i].symbols;
           found[i] = s;
         }

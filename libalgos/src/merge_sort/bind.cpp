@@ -15,8 +15,10 @@ namespace {
 
 using algos::detail::driver_error;
 
+// Resolves a kernel and checks that the driver lets it run with `block_threads` threads
+// per block (its launch bounds and register use allow it): once, at bind time.
 Result<CUfunction> resolve(const algos::detail::DriverApi& cu, CUmodule mod,
-                           std::string_view name_view) {
+                           std::string_view name_view, int block_threads) {
   if (name_view.empty())
     return fail(ErrorCode::invalid_argument, "bind: build result has an empty kernel name");
   const std::string name(name_view);  // NUL-terminated for the driver
@@ -25,10 +27,20 @@ Result<CUfunction> resolve(const algos::detail::DriverApi& cu, CUmodule mod,
     return tl::unexpected(driver_error(("cuModuleGetFunction(" + name + ")").c_str(), rc));
   // Under lazy loading (the driver's default) the function's code is loaded on first
   // use: load it now (a no-op when loaded) so that the first call is not the slow one.
-  // The launch bounds need no check here: the policy and the cubin come from one
-  // compile (deserialize verifies the entry), and a launch beyond them fails cleanly.
   if (CUresult rc = cu.cuFuncLoad(fn); rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error("cuFuncLoad", rc));
+  // deserialize compared the cubin's launch bounds with the policy; the driver has the
+  // last word (registers can lower the limit below the bounds).
+  int max_threads = 0;
+  if (CUresult rc =
+          cu.cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
+      rc != CUDA_SUCCESS)
+    return tl::unexpected(driver_error("cuFuncGetAttribute", rc));
+  if (max_threads < block_threads)
+    return fail(ErrorCode::corrupt, "bind: kernel " + name + " runs at most " +
+                                        std::to_string(max_threads) +
+                                        " threads per block, the build result launches " +
+                                        std::to_string(block_threads) + "; rebuild it");
   return fn;
 }
 
@@ -74,11 +86,12 @@ Result<Executable> bind(const BuildResultView& result, int device) {
   state->module = std::move(*module);
 
   const int block_threads = static_cast<int>(policy.block_threads);
-  auto block_sort = resolve(cu, state->module.get(), result.block_sort_kernel);
+  auto block_sort = resolve(cu, state->module.get(), result.block_sort_kernel, block_threads);
   if (!block_sort) return tl::unexpected(block_sort.error());
-  auto partition = resolve(cu, state->module.get(), result.partition_kernel);
+  auto partition = resolve(cu, state->module.get(), result.partition_kernel,
+                           static_cast<int>(detail::kPartitionBlockThreads));
   if (!partition) return tl::unexpected(partition.error());
-  auto merge = resolve(cu, state->module.get(), result.merge_kernel);
+  auto merge = resolve(cu, state->module.get(), result.merge_kernel, block_threads);
   if (!merge) return tl::unexpected(merge.error());
 
   detail::DispatchParams& p = state->params;
@@ -120,6 +133,8 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
     temp_storage_bytes = s.layout.bytes(num_items);
     return CUDA_SUCCESS;
   }
+  // A fork()ed child holds its parent's handles: CUDA state is not inherited.
+  if (s.generation != algos::detail::fork_generation()) return CUDA_ERROR_NOT_INITIALIZED;
   return s.dispatch(s.params, d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in,
                     d_keys_out, d_values_out, num_items, stream);
 }
