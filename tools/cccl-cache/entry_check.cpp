@@ -35,10 +35,15 @@ CheckResult check_payload(const CacheKey& key, const EntryMeta& meta,
                                   "' differs from the metadata's '" + meta.toolchain + "'"};
   }
   const auto& tc = algos::Toolchain::current();
-  if (result->toolchain == tc.fingerprint() && ms::cache_key(result->spec, result->cc, tc) != key) {
-    return {CheckStatus::bad, "stored under the wrong key: its spec and CC hash to " +
-                                  ms::cache_key(result->spec, result->cc, tc).to_string()};
+  if (result->toolchain != tc.fingerprint()) {
+    return {CheckStatus::stale, "stale toolchain: built by '" + result->toolchain +
+                                    "', this cccl-cache is '" + tc.fingerprint() +
+                                    "' (its key cannot be checked here; never used by this "
+                                    "toolchain)"};
   }
+  if (const auto want = ms::cache_key(result->spec, result->cc, tc); want != key)
+    return {CheckStatus::bad,
+            "stored under the wrong key: its spec, CC and toolchain hash to " + want.to_string()};
   return {};
 }
 
