@@ -17,12 +17,15 @@
 #include <shared_mutex>
 #include <span>
 #include <unordered_map>
+#include <vector>
 
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/device.hpp"
 #include "cccl_cache/algos/toolchain.hpp"
 #include "cccl_cache/cache/log.hpp"
+#include "algorithm_cache_access.hpp"
 #include "cuda_driver.hpp"
+#include "device_facts.hpp"
 
 namespace cccl_cache::algos {
 
@@ -80,10 +83,11 @@ struct Obtained {
 
 using Bound = Result<std::shared_ptr<const void>>;
 
-}  // namespace
-
-struct AlgorithmCache::Impl {
-  std::shared_ptr<Store> store;
+// What a cache holds for one process: its bound executables and its work in flight. A
+// fork()ed child starts a fresh one (AlgorithmCache::Impl::current()).
+struct ProcessState {
+  explicit ProcessState(std::uint64_t fork_generation) : generation(fork_generation) {}
+  const std::uint64_t generation;  // detail::fork_generation() when made
 
   std::mutex maps_mutex;
   std::map<AlgorithmId, std::shared_ptr<void>> bound_maps;  // BoundMap<A> per algorithm
@@ -92,13 +96,8 @@ struct AlgorithmCache::Impl {
   std::map<CacheKey, std::shared_future<std::shared_ptr<const Obtained>>> building;
   std::map<std::pair<CacheKey, int>, std::shared_future<Bound>> binding;
 
-  std::atomic<std::uint64_t> builds{0}, store_hits{0}, memory_hits{0};
-  std::atomic<bool> warned_store_get{false}, warned_corrupt{false}, warned_store_put{false};
-
-  void warn_once(std::atomic<bool>& flag, const std::string& what) {
-    if (!flag.exchange(true))
-      logger()->warn("algorithm cache: {} (further such warnings suppressed)", what);
-  }
+  std::vector<std::promise<std::shared_ptr<const Obtained>>> held_for_test;  // never set
+  ProcessState* next_abandoned = nullptr;
 
   template <class A>
   BoundMap<A>& bound_map() {
@@ -107,24 +106,88 @@ struct AlgorithmCache::Impl {
     if (!slot) slot = std::make_shared<BoundMap<A>>();
     return *static_cast<BoundMap<A>*>(slot.get());
   }
+};
 
-  // Runs `work` once for `key` at a time; concurrent callers wait for its result.
+// The states fork()ed children left behind, never destroyed: destroying their
+// executables would call the driver with the parent's handles. Kept reachable (from
+// this global) so that leak checkers do not report them.
+std::atomic<ProcessState*> g_abandoned{nullptr};
+
+void abandon(ProcessState* s) {
+  s->next_abandoned = g_abandoned.load(std::memory_order_relaxed);
+  while (!g_abandoned.compare_exchange_weak(s->next_abandoned, s, std::memory_order_release,
+                                            std::memory_order_relaxed)) {
+  }
+}
+
+}  // namespace
+
+struct AlgorithmCache::Impl {
+  std::shared_ptr<Store> store;
+  std::string toolchain;  // Toolchain::current().fingerprint(): every usable entry's
+  std::atomic<ProcessState*> state{nullptr};
+
+  std::atomic<std::uint64_t> builds{0}, store_hits{0}, memory_hits{0};
+  std::atomic<bool> warned_store_get{false}, warned_corrupt{false}, warned_store_put{false},
+      warned_fork{false};
+
+  ~Impl() {
+    ProcessState* s = state.load(std::memory_order_acquire);
+    if (s->generation == detail::fork_generation())
+      delete s;
+    else
+      abandon(s);  // a parent's state, never used in this child
+  }
+
+  // This process's state. In a fork()ed child the parent's is stale: its executables
+  // are bound to the parent's contexts (CUDA state is not inherited across fork), its
+  // work in flight belongs to threads that do not exist here and its locks may be held
+  // by them. The child sets it aside (never touching it) and starts afresh: it rebinds,
+  // or gets bind's error where the driver cannot be used after the fork.
+  ProcessState& current() {
+    ProcessState* s = state.load(std::memory_order_acquire);
+    const std::uint64_t generation = detail::fork_generation();
+    if (s->generation == generation) [[likely]]
+      return *s;
+    auto fresh = std::make_unique<ProcessState>(generation);
+    while (s->generation != generation) {
+      if (state.compare_exchange_strong(s, fresh.get(), std::memory_order_acq_rel,
+                                        std::memory_order_acquire)) {
+        abandon(s);
+        s = fresh.release();
+        warn_once(warned_fork,
+                  "used after fork(): the parent's bound executables and work in flight are "
+                  "dropped in this process; it binds its own");
+      }
+    }
+    return *s;
+  }
+
+  void warn_once(std::atomic<bool>& flag, const std::string& what) {
+    if (!flag.exchange(true))
+      logger()->warn("algorithm cache: {} (further such warnings suppressed)", what);
+  }
+
+  // Runs `work` once for `key` at a time in this process; concurrent callers wait for
+  // its result.
   template <class K, class V, class Work>
-  V single_flight(std::map<K, std::shared_future<V>>& flights, const K& key, Work&& work) {
+  V single_flight(std::map<K, std::shared_future<V>> ProcessState::*flights, const K& key,
+                  Work&& work) {
+    ProcessState& ps = current();
     std::promise<V> promise;
     {
-      std::unique_lock lock(flight_mutex);
-      if (auto it = flights.find(key); it != flights.end()) {
+      std::unique_lock lock(ps.flight_mutex);
+      if (auto it = (ps.*flights).find(key); it != (ps.*flights).end()) {
         auto future = it->second;
         lock.unlock();
         return future.get();
       }
-      flights.emplace(key, promise.get_future().share());
+      (ps.*flights).emplace(key, promise.get_future().share());
     }
     V value = work();
     {
-      std::lock_guard lock(flight_mutex);
-      flights.erase(key);
+      std::lock_guard lock(ps.flight_mutex);
+      (ps.*flights).erase(key);
     }
     promise.set_value(value);
     return value;
@@ -136,7 +199,8 @@ struct AlgorithmCache::Impl {
       const CacheKey& key, const std::string& summary,
       const std::function<Result<void>(const BuildRecordView&)>& accept,
       const std::function<Result<BuildRecord>()>& build) {
-    return single_flight(building, key, [&] { return load_or_build(key, summary, accept, build); });
+    return single_flight(&ProcessState::building, key,
+                         [&] { return load_or_build(key, summary, accept, build); });
   }
 
   std::shared_ptr<const Obtained> load_or_build(
@@ -150,6 +214,10 @@ struct AlgorithmCache::Impl {
         auto record = parse_record(payload, key.cc);
         if (!record) {
           loaded.emplace(tl::unexpected(record.error()));
+        } else if (record->toolchain != toolchain) {
+          // The key covers the toolchain: only a mis-keyed or crafted entry gets here.
+          loaded.emplace(fail(ErrorCode::format, "built by '" + std::string(record->toolchain) +
+                                                     "', not by this '" + toolchain + "'"));
         } else if (auto ok = accept(*record); !ok) {
           loaded.emplace(tl::unexpected(ok.error()));
         } else {
@@ -202,10 +270,11 @@ Result<void> holds_spec(const BuildRecordView& record, const typename A::Spec& s
 
 AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store) : impl_(std::make_unique<Impl>()) {
   impl_->store = std::move(store);
+  impl_->state.store(new ProcessState(detail::fork_generation()), std::memory_order_release);
   // Per-process set-up, done here once rather than inside the first request: the
   // toolchain fingerprint every key covers, and the driver's entry points (when there
   // is no driver this fails fast and requests that need a GPU report it).
-  (void)Toolchain::current();
+  impl_->toolchain = Toolchain::current().fingerprint();
   (void)detail::driver();
 }
 
@@ -216,7 +285,7 @@ Result<std::shared_ptr<const ExecutableOf<Spec>>> AlgorithmCache::acquire(const 
                                                                          int device) {
   using A = typename Spec::Algorithm;
   using Exe = typename A::Executable;
-  auto& bound = impl_->bound_map<A>();
+  auto& bound = impl_->current().bound_map<A>();
   BoundKey<Spec> bound_key{spec, device};
   {
     std::shared_lock lock(bound.mutex);
@@ -237,7 +306,7 @@ Result<std::shared_ptr<const ExecutableOf<Spec>>> AlgorithmCache::acquire(const 
     auto [it, inserted] = bound.map.try_emplace(bound_key, std::move(shared));
     return std::static_pointer_cast<const void>(it->second);
   };
-  Bound result = impl_->single_flight(impl_->binding, std::pair{key, device}, [&]() -> Bound {
+  Bound result = impl_->single_flight(&ProcessState::binding, std::pair{key, device}, [&]() -> Bound {
     {  // bound by a flight that ended while this one waited for the lock
       std::shared_lock lock(bound.mutex);
       if (auto it = bound.map.find(bound_key); it != bound.map.end())
@@ -247,7 +316,8 @@ Result<std::shared_ptr<const ExecutableOf<Spec>>> AlgorithmCache::acquire(const 
       std::optional<Result<Exe>> exe;
       auto hit = impl_->store->get_payload_with(key, [&](std::span<const std::byte> payload) {
         auto view = deserialize_view<A>(payload, *cc);
-        if (view && view->spec == spec) exe.emplace(A::bind(*view, device));
+        if (view && view->spec == spec && view->record.toolchain == impl_->toolchain)
+          exe.emplace(A::bind(*view, device));
       });
       if (hit && *hit && exe) {
         impl_->store_hits.fetch_add(1, std::memory_order_relaxed);
@@ -294,6 +364,21 @@ Result<bool> AlgorithmCache::prewarm(const AnySpec& spec, std::uint32_t cc) {
       [&] { return algorithm->build(spec.fields, cc); });
   if (!obtained->record) return tl::unexpected(obtained->record.error());
   return obtained->built;
+}
+
+void detail::AlgorithmCacheAccess::hold_flight(AlgorithmCache& cache, const AnySpec& spec,
+                                               std::uint32_t cc) {
+  ProcessState& ps = cache.impl_->current();
+  std::lock_guard lock(ps.flight_mutex);
+  auto& promise = ps.held_for_test.emplace_back();
+  ps.building.insert_or_assign(cache_key(spec, cc), promise.get_future().share());
+}
+
+bool detail::AlgorithmCacheAccess::in_flight(AlgorithmCache& cache, const AnySpec& spec,
+                                             std::uint32_t cc) {
+  ProcessState& ps = cache.impl_->current();
+  std::lock_guard lock(ps.flight_mutex);
+  return ps.building.contains(cache_key(spec, cc));
 }
 
 AcquireStats AlgorithmCache::stats() const {

@@ -30,6 +30,7 @@ namespace cccl_cache::algos::detail {
   X(cuModuleUnload)                       \
   X(cuModuleGetFunction)                  \
   X(cuFuncLoad)                           \
+  X(cuFuncGetAttribute)                   \
   X(cuLaunchKernelEx)
 
 struct DriverApi {

@@ -41,6 +41,9 @@ class PrimaryContext {
   ~PrimaryContext() { reset(); }
 
   CUcontext get() const noexcept { return ctx_; }
+  // Forgets the handle without releasing it (a fork()ed child must not call the driver
+  // with its parent's handles).
+  void abandon() noexcept { ctx_ = nullptr; }
 
  private:
   PrimaryContext(CUdevice device, CUcontext ctx) : device_(device), ctx_(ctx) {}
@@ -107,6 +110,11 @@ class Module {
   ~Module() { reset(); }
 
   CUmodule get() const noexcept { return mod_; }
+  // Forgets the handle without unloading it (see PrimaryContext::abandon).
+  void abandon() noexcept {
+    mod_ = nullptr;
+    ctx_ = nullptr;
+  }
 
  private:
   Module(CUcontext ctx, CUmodule mod) : ctx_(ctx), mod_(mod) {}

@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <mutex>
+#include <pthread.h>
 #include <string>
 #include <utility>
 
@@ -12,12 +13,56 @@
 
 namespace cccl_cache::algos {
 
+namespace detail {
+namespace {
+
+std::atomic<std::uint64_t> g_fork_generation{0};
+std::atomic<bool> g_driver_initialized{false};  // cuInit was called in this process image
+std::atomic<bool> g_driver_inherited{false};    // ... by a parent, before fork()
+
+void install_fork_handler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    pthread_atfork(nullptr, nullptr, [] {
+      g_fork_generation.fetch_add(1, std::memory_order_relaxed);
+      if (g_driver_initialized.load(std::memory_order_relaxed))
+        g_driver_inherited.store(true, std::memory_order_relaxed);
+    });
+  });
+}
+
+}  // namespace
+
+// Before the first cuInit: a fork after it leaves the child without a usable driver.
+void note_driver_initialized() {
+  install_fork_handler();
+  g_driver_initialized.store(true, std::memory_order_relaxed);
+}
+
+std::uint64_t fork_generation() noexcept {
+  install_fork_handler();
+  return g_fork_generation.load(std::memory_order_relaxed);
+}
+
+Result<void> driver_used_after_fork() {
+  install_fork_handler();
+  if (!g_driver_inherited.load(std::memory_order_relaxed)) return {};
+  return fail(ErrorCode::driver,
+              "CUDA cannot be used in this process: it is a fork() child of a process that had "
+              "initialized the CUDA driver (CUDA state is not inherited across fork); initialize "
+              "CUDA only after forking, or start workers with spawn/exec");
+}
+
+}  // namespace detail
+
 using detail::driver;
 using detail::driver_error;
 
 Result<void> driver_status() {
+  if (auto forked = detail::driver_used_after_fork(); !forked) return forked;
   const auto& api = driver();
   if (!api) return tl::unexpected(api.error());
+  detail::note_driver_initialized();
   // Repeated calls return the first call's result at once.
   if (CUresult rc = (*api)->cuInit(0); rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error("cuInit", rc));
@@ -79,6 +124,7 @@ Result<DeviceFacts> query_facts(int device) {
 }  // namespace
 
 Result<DeviceFacts> device_facts(int device) {
+  if (auto forked = driver_used_after_fork(); !forked) return tl::unexpected(forked.error());
   if (device < 0 || device >= kMaxCached) return query_facts(device);
   Slot& slot = g_slots[static_cast<std::size_t>(device)];
   if (slot.ready.load(std::memory_order_acquire)) return slot.facts;

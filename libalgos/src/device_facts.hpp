@@ -19,6 +19,22 @@ struct DeviceFacts {
 // The facts of ordinal `device`: the driver is asked on the first successful call for
 // that ordinal only (thread-safe; later calls read them without a lock). Errors as
 // device_cc()'s, never kept.
+// After fork() in a child whose parent had initialized the driver, the call fails with
+// driver_used_after_fork() and asks the driver nothing.
 Result<DeviceFacts> device_facts(int device);
+
+// Bumped in every child after fork() (pthread_atfork, installed by the first call of any
+// function here or of fork_generation() itself). Lock-free; no system call.
+std::uint64_t fork_generation() noexcept;
+
+// Error driver when this process is a fork() child of a process that had initialized the
+// CUDA driver (cuInit): CUDA's state is not inherited across fork() and using it in the
+// child is undefined. driver_status() and device_facts() return it without calling the
+// driver. Empty otherwise.
+Result<void> driver_used_after_fork();
+
+// Records that this process initializes the driver (driver_status() calls it before
+// cuInit): a child forked afterwards gets driver_used_after_fork()'s error.
+void note_driver_initialized();
 
 }  // namespace cccl_cache::algos::detail

@@ -3,6 +3,13 @@
 #include <cstdlib>
 #include <utility>
 
+#if defined(__SANITIZE_ADDRESS__)
+// LeakSanitizer: nvJitLink keeps a few small allocations it makes during
+// nvJitLinkComplete (72 bytes in 3 objects per process, CUDA 13.0) after its handle is
+// destroyed. Not ours to free; everything else stays checked.
+extern "C" const char* __lsan_default_suppressions() { return "leak:libnvJitLink.so\n"; }
+#endif
+
 namespace cccl_cache::algos::detail {
 
 NvrtcProgram& NvrtcProgram::operator=(NvrtcProgram&& other) noexcept {

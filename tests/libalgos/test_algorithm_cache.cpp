@@ -8,13 +8,20 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "algorithm_cache_access.hpp"
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/device.hpp"
+#include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
+#include "cccl_cache/algos/toolchain.hpp"
+#include "device_facts.hpp"
 #include "cccl_cache/cache/config.hpp"
 #include "cccl_cache/cache/store.hpp"
 
@@ -186,4 +193,106 @@ TEST(AlgorithmCache, MergeSortWithoutAGpuIsADriverError) {
   EXPECT_EQ(cache.stats().builds, 0u);
 }
 
+// A hit is trusted only from this toolchain: an entry under the right key whose blob
+// says it was built by another toolchain (only a mis-keyed or crafted entry can) is a
+// miss: the cache rebuilds and replaces it.
+TEST(AlgorithmCache, EntryOfAnotherToolchainIsAMiss) {
+  TempDir dir;
+  auto store = open_store(dir.path() / "store");
+  const auto key = ms::cache_key(float_spec(), kCc);
+  {
+    AlgorithmCache cache(store);
+    auto built = cache.prewarm(float_spec(), kCc);
+    ASSERT_TRUE(built && *built);
+  }
+  std::optional<ms::BuildResult> stored;
+  cccl_cache::EntryMeta meta;
+  ASSERT_TRUE(store->get_with(key, [&](const cccl_cache::EntryMeta& m, std::span<const std::byte> p) {
+    meta = m;
+    auto r = cccl_cache::algos::deserialize<cccl_cache::algos::MergeSort>(p, kCc);
+    if (r) stored = std::move(*r);
+  }));
+  ASSERT_TRUE(stored);
+  cccl_cache::algos::Toolchain other = cccl_cache::algos::Toolchain::current();
+  other.nvrtc_minor += 1;
+  stored->record.toolchain = other.fingerprint();
+  meta.toolchain = stored->record.toolchain;
+  ASSERT_TRUE(store->put(key, meta, cccl_cache::algos::serialize(*stored)));
+
+  AlgorithmCache cache(store);
+  auto r = cache.prewarm(float_spec(), kCc);
+  ASSERT_TRUE(r) << r.error().describe();
+  EXPECT_TRUE(*r) << "a blob of another toolchain was used";
+  EXPECT_EQ(cache.stats().store_hits, 0u);
+  EXPECT_EQ(cache.stats().builds, 1u);
+  bool current = false;
+  ASSERT_TRUE(store->get_with(key, [&](const cccl_cache::EntryMeta&, std::span<const std::byte> p) {
+    auto back = cccl_cache::algos::deserialize<cccl_cache::algos::MergeSort>(p, kCc);
+    current = back && back->record.toolchain == cccl_cache::algos::Toolchain::current().fingerprint();
+  }));
+  EXPECT_TRUE(current) << "the rebuilt entry did not replace the stale one";
+}
+
+// Runs `child` in a fork()ed child and returns its exit code (-signal if killed). The
+// alarm turns a deadlock in the child into a failure instead of a hung test.
+int in_child(const std::function<int()>& child) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    alarm(300);
+    int code = 100;
+    try {
+      code = child();
+    } catch (...) {
+      code = 101;
+    }
+    _exit(code);
+  }
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid) return -1000;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+}
+
+// After fork() the child inherits the parent's cache object, but not its threads: a
+// build in flight in the parent at fork() time never completes in the child. The
+// child must not wait for it (nor use anything else of the parent's CUDA-bound state).
+TEST(AlgorithmCache, ForkedChildDoesNotWaitForTheParentsBuilds) {
+  using cccl_cache::algos::detail::AlgorithmCacheAccess;
+  AlgorithmCache cache(nullptr);
+  // sm_50: this NVRTC cannot target it, so a build in the child fails at once.
+  constexpr std::uint32_t kUnbuildable = 50;
+  AlgorithmCacheAccess::hold_flight(cache, cccl_cache::algos::to_any(float_spec()), kUnbuildable);
+  ASSERT_TRUE(AlgorithmCacheAccess::in_flight(cache, cccl_cache::algos::to_any(float_spec()), kUnbuildable));
+  const int code = in_child([&] {
+    if (AlgorithmCacheAccess::in_flight(cache, cccl_cache::algos::to_any(float_spec()), kUnbuildable)) return 1;
+    auto r = cache.prewarm(float_spec(), kUnbuildable);  // would wait forever
+    if (r || r.error().code != cccl_cache::ErrorCode::unsupported) return 2;
+    return cache.stats().builds == 1 ? 0 : 3;
+  });
+  EXPECT_EQ(code, 0) << "1: the parent's flight is visible in the child, 2: wrong result, "
+                        "3: wrong stats, negative: killed by that signal (14: deadlock)";
+  // The parent's own state is untouched.
+  EXPECT_TRUE(AlgorithmCacheAccess::in_flight(cache, cccl_cache::algos::to_any(float_spec()), kUnbuildable));
+  EXPECT_EQ(cache.stats().builds, 0u);
+}
+
+// A child of a process that had initialized the CUDA driver cannot use CUDA: every
+// request says so instead of reaching the driver with the parent's state. Here a first
+// child stands for such a process (note_driver_initialized() is what driver_status()
+// records before cuInit), so that this test process stays clean.
+TEST(AlgorithmCache, ForkedChildOfACudaProcessGetsAClearError) {
+  AlgorithmCache cache(nullptr);
+  const int code = in_child([&] {
+    cccl_cache::algos::detail::note_driver_initialized();
+    return in_child([&] {
+      auto r = cache.acquire(float_spec(), 0);
+      if (r) return 1;
+      if (r.error().code != cccl_cache::ErrorCode::driver) return 2;
+      if (r.error().message.find("fork") == std::string::npos) return 3;
+      auto status = cccl_cache::algos::driver_status();
+      return !status && status.error().message.find("fork") != std::string::npos ? 0 : 4;
+    });
+  });
+  EXPECT_EQ(code, 0) << "1: bound in the child, 2: not a driver error, 3/4: the error of "
+                        "merge_sort/driver_status does not say fork";
+}
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cuda.h>
 #include <gtest/gtest.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <future>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <string>
@@ -387,6 +389,53 @@ TEST(ExecutableGpu, AlgorithmCacheRepeatReturnsTheSameExecutable) {
   EXPECT_EQ(cache.stats().memory_hits, 1u);
   EXPECT_EQ(cache.stats().store_hits, 1u);
   EXPECT_EQ(cache.stats().builds, 0u);
+}
+
+// After fork() the child must not get (or launch, or unload) the parent's executables:
+// CUDA state is not inherited. The cache answers a driver error naming fork, a parent's
+// executable refuses to launch, and dropping it in the child leaves the parent's
+// handles alone; the parent keeps working.
+TEST(ExecutableGpu, ForkedChildNeverUsesTheParentsExecutables) {
+  SKIP_WITHOUT_GPU();
+  ASSERT_TRUE(built().error.empty()) << built().error;
+  AlgorithmCache cache(built().store);
+  auto exe = cache.acquire(built().specs[0], 0);
+  ASSERT_TRUE(exe) << exe.error().describe();
+  auto bound = ms::bind(built().fresh[0], 0);  // one the child holds the only reference to
+  ASSERT_TRUE(bound) << bound.error().describe();
+  auto own = std::make_unique<ms::Executable>(std::move(*bound));
+  const std::uint64_t n = 1000;
+  DeviceBuffer keys(n * 8), temp((*exe)->temp_storage_bytes(n));
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    alarm(120);
+    int code = 0;
+    auto again = cache.acquire(built().specs[0], 0);
+    if (again)
+      code = 1;
+    else if (again.error().message.find("fork") == std::string::npos)
+      code = 2;
+    std::size_t bytes = (*exe)->temp_storage_bytes(n);
+    if (code == 0 && (**exe)(temp.get(), bytes, keys.get(), nullptr, keys.get(), nullptr, n,
+                             nullptr) != CUDA_ERROR_NOT_INITIALIZED)
+      code = 3;
+    bytes = own->temp_storage_bytes(n);
+    if (code == 0 && (*own)(temp.get(), bytes, keys.get(), nullptr, keys.get(), nullptr, n,
+                            nullptr) != CUDA_ERROR_NOT_INITIALIZED)
+      code = 4;
+    own.reset();  // destroyed in the child: must not call the driver with the parent's handles
+    _exit(code);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "child killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0)
+      << "1: the child got an executable, 2: its error does not say fork, 3/4: it launched";
+  std::size_t bytes = own->temp_storage_bytes(n);
+  EXPECT_EQ((*own)(temp.get(), bytes, keys.get(), nullptr, keys.get(), nullptr, n, nullptr),
+            CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamSynchronize(nullptr), CUDA_SUCCESS);
 }
 
 // libalgos loads the driver itself (dlopen + cuGetProcAddress): its device queries

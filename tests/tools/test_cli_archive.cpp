@@ -95,6 +95,43 @@ TEST(CliImport, SkipsAndReportsADamagedEntryAndKeepsTheGoodCopy) {
   EXPECT_EQ(run_cli({"--cache-dir", dst.path().string(), "verify"}).code, 0);
 }
 
+// import recomputes every entry's key from the payload's own spec, CC and toolchain: an
+// entry under another key is rejected, and so is one of another toolchain, whose key
+// cannot be recomputed here (the key covers the full compile options, a payload only
+// their fingerprint).
+TEST(CliImport, RejectsWrongKeysAndStaleToolchains) {
+  TempDir src, dst, files;
+  const auto& b = real_build(90);
+  const CacheKey good = put_build(src.path(), b);
+  algos::Toolchain old = algos::Toolchain::current();
+  old.nvjitlink_minor += 1;
+  auto built_by_old = with_keys(b, ScalarType::int16);
+  built_by_old.toolchain = old.fingerprint();
+  const CacheKey stale = put_build(src.path(), built_by_old, old);
+  const auto moved = with_keys(b, ScalarType::int32);
+  const CacheKey wrong = algos::merge_sort::cache_key(with_keys(b, ScalarType::uint32).spec, 90);
+  put_raw(src.path(), wrong,
+          EntryMeta{"merge_sort", algos::merge_sort::summary(moved.spec), moved.toolchain,
+                    algos::kBuildFormatVersion},
+          algos::merge_sort::serialize(moved));
+  const auto file = files.path() / "cache.cccl";
+  ASSERT_EQ(run_cli({"--cache-dir", src.path().string(), "export", file.string()}).code, 0);
+
+  auto im = run_cli({"--cache-dir", dst.path().string(), "import", file.string(), "--json"});
+  EXPECT_EQ(im.code, 1) << im.out;
+  auto j = im.json();
+  EXPECT_EQ(j["imported"], 1);
+  ASSERT_EQ(j["bad"], 2) << j.dump();
+  std::string problems;
+  for (const auto& p : j["problems"]) problems += p.get<std::string>() + "\n";
+  EXPECT_NE(problems.find(stale.to_string() + ": stale toolchain"), std::string::npos) << problems;
+  EXPECT_NE(problems.find(wrong.to_string() + ": stored under the wrong key"), std::string::npos)
+      << problems;
+  auto ls = run_cli({"--cache-dir", dst.path().string(), "ls", "--json"}).json();
+  ASSERT_EQ(ls["count"], 1);
+  EXPECT_EQ(ls["entries"][0]["key"], good.to_string());
+}
+
 TEST(CliImport, RejectsWhatIsNotAnArchive) {
   TempDir dst, files;
   const auto file = files.path() / "junk";

@@ -114,6 +114,39 @@ TEST(CliVerify, CatchesAnEntryUnderTheWrongKey) {
       << j.dump();
 }
 
+// An entry of another toolchain is sound but never used by this one, and its key cannot
+// be recomputed here: verify and inspect report it as stale; verify keeps it (it is no
+// problem: 'evict --toolchain-mismatch' is the tool to remove such entries).
+TEST(CliVerify, ReportsAStaleToolchain) {
+  TempDir dir;
+  const CacheKey good = put_build(dir.path(), real_build(90));
+  algos::Toolchain old = algos::Toolchain::current();
+  old.cccl_version -= 1;
+  auto b = with_keys(real_build(90), ScalarType::int32);
+  b.toolchain = old.fingerprint();
+  const CacheKey stale = put_build(dir.path(), b, old);
+
+  auto r = run_cli({"--cache-dir", dir.path().string(), "verify", "--json"});
+  EXPECT_EQ(r.code, 0) << r.out;
+  auto j = r.json();
+  EXPECT_EQ(j["ok"], 1);
+  EXPECT_EQ(j["bad"].size(), 0u);
+  ASSERT_EQ(j["stale"].size(), 1u) << j.dump();
+  EXPECT_EQ(j["stale"][0]["key"], stale.to_string());
+  EXPECT_NE(j["stale"][0]["reason"].get<std::string>().find(old.fingerprint()), std::string::npos)
+      << j.dump();
+  auto text = run_cli({"--cache-dir", dir.path().string(), "verify", "--repair"});
+  EXPECT_EQ(text.code, 0) << text.out;
+  EXPECT_NE(text.out.find("STALE " + stale.to_string()), std::string::npos) << text.out;
+  EXPECT_EQ(entry_count(dir), 2u);
+
+  auto inspect = run_cli({"--cache-dir", dir.path().string(), "inspect", stale.to_string(), "--json"});
+  EXPECT_EQ(inspect.code, 0) << inspect.err;
+  EXPECT_EQ(inspect.json()["check"], "stale");
+  auto mine = run_cli({"--cache-dir", dir.path().string(), "inspect", good.to_string(), "--json"});
+  EXPECT_EQ(mine.json()["check"], "ok");
+}
+
 TEST(CliVerify, UnknownAlgorithmIsCheckedByChecksumOnly) {
   TempDir dir;
   EntryMeta meta{"future_algo", "x=1", "tc", 7};

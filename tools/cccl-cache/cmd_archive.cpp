@@ -69,15 +69,19 @@ int run_import(const Context& ctx, const ImportOptions& o) {
   std::vector<std::string> problems = contents->problems;
   std::uint64_t imported = 0, present = 0, checksum_only = 0;
   for (const auto& e : contents->entries) {
+    // check_payload recomputes the key from the payload's own spec, CC and toolchain: an
+    // entry whose key cannot be recomputed here (another toolchain: stale) is rejected too.
     const auto check = check_payload(e.key, e.meta, e.payload);
-    if (check.status == CheckStatus::bad) {
+    if (check.status == CheckStatus::bad || check.status == CheckStatus::stale) {
       problems.push_back(e.key.to_string() + ": " + check.reason + ", skipped");
       continue;
     }
     // Keep a good entry already there; replace only a missing or unreadable one.
     auto existing = (*store)->peek(e.key);
-    if (existing && *existing &&
-        check_payload(e.key, (*existing)->meta, (*existing)->payload).status != CheckStatus::bad) {
+    const auto kept = existing && *existing
+                          ? check_payload(e.key, (*existing)->meta, (*existing)->payload).status
+                          : CheckStatus::bad;
+    if (kept == CheckStatus::ok || kept == CheckStatus::unchecked) {
       ++present;
       continue;
     }

@@ -35,6 +35,20 @@ Result<CacheKey> resolve_key(Store& store, const std::string& text) {
   return matches[0];
 }
 
+const char* check_name(CheckStatus s) {
+  switch (s) {
+    case CheckStatus::ok:
+      return "ok";
+    case CheckStatus::bad:
+      return "bad";
+    case CheckStatus::stale:
+      return "stale";
+    case CheckStatus::unchecked:
+      break;
+  }
+  return "unchecked";
+}
+
 // The build record, its spec fields and runtime values named by its algorithm.
 nlohmann::json build_json(const algos::BuildRecordView& r) {
   const auto* algorithm = algos::find_algorithm(r.algorithm);
@@ -127,9 +141,7 @@ int run_inspect(const Context& ctx, const InspectOptions& o) {
   if (auto record = decode_record(e.key, e.payload)) build = build_json(*record);
   if (o.json) {
     auto j = entry_json(e.key, e.meta);
-    j["check"] = check.status == CheckStatus::ok
-                     ? "ok"
-                     : (check.status == CheckStatus::bad ? "bad" : "unchecked");
+    j["check"] = check_name(check.status);
     if (!check.reason.empty()) j["check_reason"] = check.reason;
     j["build"] = build ? *build : nlohmann::json(nullptr);
     print_json(j);

@@ -36,7 +36,7 @@ int run_verify(const Context& ctx, const VerifyOptions& o) {
   if (!r) return report(r.error());
 
   std::uint64_t ok = 0, unchecked = 0;
-  std::vector<Bad> bad;
+  std::vector<Bad> bad, stale;
   std::vector<std::string> notes;
   for (const auto& [key, meta] : listed) {
     // Listing reads metadata only; peek checks the envelope checksum. It answers a
@@ -50,6 +50,8 @@ int run_verify(const Context& ctx, const VerifyOptions& o) {
     const auto check = check_payload(key, (*entry)->meta, (*entry)->payload);
     if (check.status == CheckStatus::ok) {
       ++ok;
+    } else if (check.status == CheckStatus::stale) {
+      stale.push_back({key, meta.summary, check.reason});
     } else if (check.status == CheckStatus::unchecked) {
       ++unchecked;
       notes.push_back(key.to_string() + ": " + check.reason);
@@ -73,20 +75,31 @@ int run_verify(const Context& ctx, const VerifyOptions& o) {
                       {"reason", b.reason},
                       {"removed", b.removed}});
     }
+    auto stale_list = nlohmann::json::array();
+    for (const auto& s : stale)
+      stale_list.push_back({{"key", s.key.to_string()}, {"spec", s.summary}, {"reason", s.reason}});
     print_json({{"checked", listed.size()},
                 {"ok", ok},
                 {"unchecked", unchecked},
+                {"stale", stale_list},
                 {"bad", list},
                 {"repaired", o.repair}});
   } else {
     for (const auto& n : notes) std::printf("note %s\n", n.c_str());
+    for (const auto& s : stale) {
+      std::printf("STALE %s  %s: %s\n", s.key.to_string().c_str(), s.summary.c_str(),
+                  s.reason.c_str());
+    }
     for (const auto& b : bad) {
       std::printf("BAD %s  %s: %s%s\n", b.key.to_string().c_str(), b.summary.c_str(),
                   b.reason.c_str(), b.removed ? " (removed)" : "");
     }
     std::printf(
-        "checked %zu entries: %llu ok, %llu checksum only, %zu bad%s\n", listed.size(),
-        static_cast<unsigned long long>(ok), static_cast<unsigned long long>(unchecked), bad.size(),
+        "checked %zu entries: %llu ok, %llu checksum only, %zu stale toolchain%s, %zu bad%s\n",
+        listed.size(), static_cast<unsigned long long>(ok),
+        static_cast<unsigned long long>(unchecked), stale.size(),
+        stale.empty() ? "" : " (kept; 'cccl-cache evict --toolchain-mismatch' removes them)",
+        bad.size(),
         bad.empty()
             ? ""
             : (o.repair ? " (removed)" : " (run 'cccl-cache verify --repair' to remove them)"));

@@ -46,12 +46,15 @@ CheckResult check_payload(const CacheKey& key, const EntryMeta& meta,
                                   "' differs from the metadata's '" + meta.toolchain + "'"};
   }
   const auto& tc = algos::Toolchain::current();
-  if (record->toolchain == tc.fingerprint()) {
-    const auto expected = algos::cache_key(algos::spec_of(*record), record->cc, tc);
-    if (expected != key)
-      return {CheckStatus::bad,
-              "stored under the wrong key: its spec and CC hash to " + expected.to_string()};
+  if (record->toolchain != tc.fingerprint()) {
+    return {CheckStatus::stale, "stale toolchain: built by '" + std::string(record->toolchain) +
+                                    "', this cccl-cache is '" + tc.fingerprint() +
+                                    "' (its key cannot be checked here; never used by this "
+                                    "toolchain)"};
   }
+  if (const auto want = algos::cache_key(algos::spec_of(*record), record->cc, tc); want != key)
+    return {CheckStatus::bad,
+            "stored under the wrong key: its spec, CC and toolchain hash to " + want.to_string()};
   return {};
 }
 

@@ -15,6 +15,8 @@ enum class CheckStatus {
   ok,         // the payload deserializes and agrees with its key and metadata
   bad,        // it does not (reason says why)
   unchecked,  // another algorithm or payload format than this tool reads: checksum only
+  stale,      // sound, but built by another toolchain than this cccl-cache's: its key cannot
+              // be recomputed here and this toolchain never uses it (reason says which)
 };
 
 struct CheckResult {
@@ -23,9 +25,11 @@ struct CheckResult {
 };
 
 // Checks a verified payload (its envelope checksum already matched) by its
-// algorithm's rules (registry check_blob) and against the key (CC, and the key
-// recomputed from the spec when the toolchain is this process's) and the metadata
-// (algorithm, toolchain). Never throws or crashes.
+// algorithm's rules (registry check_blob: the cubin's kernels and launch bounds too) and checks it against the
+// metadata (algorithm, toolchain) and the key: CC, and the key recomputed from the
+// payload's own spec, CC and toolchain. The key covers the full toolchain (compile
+// options included) while a payload records only its fingerprint, so a payload of
+// another toolchain than this process's is `stale`, never `ok`. Never throws or crashes.
 CheckResult check_payload(const CacheKey& key, const EntryMeta& meta,
                           std::span<const std::byte> payload);
 

@@ -6,11 +6,14 @@
 
 namespace cccl_cache::algos::detail {
 
-Result<BoundModule> bind_module(const BuildRecordView& record, int device) {
+Result<BoundModule> bind_module(const BuildRecordView& record, int device,
+                                std::span<const std::uint32_t> block_threads) {
   if (record.cubin.empty())
     return fail(ErrorCode::invalid_argument, "bind: build record has no cubin");
-  if (record.num_kernels == 0 || record.num_kernels > kMaxKernels)
-    return fail(ErrorCode::invalid_argument, "bind: build record has no kernels");
+  if (record.num_kernels == 0 || record.num_kernels > kMaxKernels ||
+      block_threads.size() != record.num_kernels)
+    return fail(ErrorCode::invalid_argument, "bind: build record has no kernels, or not as many "
+                                             "as block sizes given");
   // No driver: device_facts says so ("no NVIDIA driver found ..."), before anything is
   // loaded. The device's facts are queried once per process, not per bind.
   const auto facts = device_facts(device);
@@ -43,6 +46,17 @@ Result<BoundModule> bind_module(const BuildRecordView& record, int device) {
     // use: load it now (a no-op when loaded) so that the first call is not the slow one.
     if (CUresult rc = cu.cuFuncLoad(fn); rc != CUDA_SUCCESS)
       return tl::unexpected(driver_error("cuFuncLoad", rc));
+    // The record's checks compared the cubin's launch bounds with the policy; the
+    // driver has the last word (registers can lower the limit below the bounds).
+    int max_threads = 0;
+    if (CUresult rc = cu.cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
+        rc != CUDA_SUCCESS)
+      return tl::unexpected(driver_error("cuFuncGetAttribute", rc));
+    if (max_threads < 0 || static_cast<std::uint32_t>(max_threads) < block_threads[i])
+      return fail(ErrorCode::corrupt, "bind: kernel " + name + " runs at most " +
+                                          std::to_string(max_threads) +
+                                          " threads per block, the build result launches " +
+                                          std::to_string(block_threads[i]) + "; rebuild it");
     out.functions[i] = fn;
   }
   out.device = device;

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "cccl_cache/algos/core/build_record.hpp"
 #include "cuda_handles.hpp"
@@ -16,6 +17,20 @@
 namespace cccl_cache::algos::detail {
 
 struct BoundModule {
+  BoundModule() = default;
+  BoundModule(BoundModule&&) noexcept = default;
+  BoundModule& operator=(BoundModule&&) noexcept = default;
+  // In a fork()ed child the handles belong to the parent's CUDA state (not inherited):
+  // they are forgotten, never passed to the driver.
+  ~BoundModule() {
+    if (!in_this_process()) {
+      module.abandon();
+      context.abandon();
+    }
+  }
+  // Whether the handles belong to this process (false in a fork()ed child). Lock-free.
+  bool in_this_process() const noexcept { return generation == fork_generation(); }
+
   // Declaration order matters: the module is unloaded before the context is released.
   PrimaryContext context;
   Module module;
@@ -27,11 +42,16 @@ struct BoundModule {
   decltype(&::cuLaunchKernelEx) launch = nullptr;
   // Programmatic dependent launch (CC >= 9.0), as CUB uses it.
   bool dependent_launch = false;
+  std::uint64_t generation = fork_generation();  // at bind
 };
 
-// Binds `record` to ordinal `device`. Errors: driver (no usable NVIDIA driver: "no
-// NVIDIA driver found (...)"; no such device; load or resolve failure), unsupported
-// (the device's CC differs from record.cc), invalid_argument (no cubin or kernels).
-[[nodiscard]] Result<BoundModule> bind_module(const BuildRecordView& record, int device);
+// Binds `record` to ordinal `device`; `block_threads[i]` is the block size the dispatch
+// launches kernel i with, checked against what the driver allows for it (its launch
+// bounds and register use). Errors: driver (no usable NVIDIA driver: "no NVIDIA driver
+// found (...)"; no such device; load or resolve failure; a fork()ed child of a process
+// that had initialized CUDA), unsupported (the device's CC differs from record.cc),
+// invalid_argument (no cubin or kernels), corrupt (a kernel cannot run that many threads).
+[[nodiscard]] Result<BoundModule> bind_module(const BuildRecordView& record, int device,
+                                              std::span<const std::uint32_t> block_threads);
 
 }  // namespace cccl_cache::algos::detail

@@ -120,10 +120,8 @@ Result<BuildRecordView> parse_record(std::span<const std::byte> bytes,
   if (v.cc < 50 || v.cc > 120) return corrupt("implausible compute capability " + std::to_string(v.cc));
   if (v.toolchain.empty()) return corrupt("no toolchain fingerprint");
   if (v.num_kernels == 0) return corrupt("no kernels");
-  std::array<bool, kMaxKernels> found{};
-  auto elf = detail::scan_elf(v.cubin, [&](std::string_view symbol) {
-    for (std::size_t i = 0; i < v.num_kernels; ++i) found[i] = found[i] || symbol == v.kernel_names[i];
-  });
+  std::array<detail::ElfKernel, kMaxKernels> kernels{};
+  auto elf = detail::read_kernels(v.cubin, v.kernels(), std::span(kernels.data(), v.num_kernels));
   if (!elf) return corrupt(elf.error().message);
   if (elf->machine != detail::kElfMachineCuda) return corrupt("the cubin is not a CUDA ELF");
   if (elf->sm != v.cc) {
@@ -131,9 +129,18 @@ Result<BuildRecordView> parse_record(std::span<const std::byte> bytes,
                    std::to_string(v.cc));
   }
   for (std::size_t i = 0; i < v.num_kernels; ++i) {
-    if (v.kernel_names[i].empty()) return corrupt("empty kernel name");
-    if (!found[i]) return corrupt("kernel " + std::string(v.kernel_names[i]) + " is not in the cubin");
+    const std::string name(v.kernel_names[i]);
+    if (name.empty()) return corrupt("empty kernel name");
+    if (kernels[i].symbols == 0) return corrupt("kernel " + name + " is not in the cubin");
+    if (kernels[i].symbols != 1 || !kernels[i].entry)
+      return corrupt("kernel " + name + " is not a kernel entry point of the cubin");
+    auto& f = v.kernel_facts[i];
+    f.entry = true;
+    if (kernels[i].max_threads) f.has_max_threads = true, f.max_threads = *kernels[i].max_threads;
+    if (kernels[i].reqntid) f.has_reqntid = true, f.reqntid = *kernels[i].reqntid;
+    f.static_shared_bytes = kernels[i].static_shared_bytes;
   }
+  v.has_kernel_facts = true;
   if (expected_cc && *expected_cc != v.cc) {
     return fail(ErrorCode::unsupported, "build record is for sm_" + std::to_string(v.cc) +
                                             ", expected sm_" + std::to_string(*expected_cc));

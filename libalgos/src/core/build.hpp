@@ -33,8 +33,12 @@ template <class A, class Generate>
   record.spec = encode_fields(spec);
   auto policy = policy_from_values<typename A::Policy>(record.values);
   if (!policy) return fail(ErrorCode::internal, "the policy probe: " + policy.error().message);
-  // Our own build must pass the checks every stored entry gets.
-  if (auto ok = A::check(spec, *policy, view_of(record)); !ok)
+  // Our own build must pass the checks every stored entry gets (with the cubin's own
+  // facts about its kernels, as parse_record reads them).
+  const auto blob = serialize_record(record);
+  auto stored = parse_record(blob, cc);
+  if (!stored) return fail(ErrorCode::internal, "the build failed its own check: " + stored.error().message);
+  if (auto ok = A::check(spec, *policy, *stored); !ok)
     return fail(ErrorCode::internal, "the build failed its own check: " + ok.error().message);
   report.result = Built<A>{spec, *policy, std::move(record)};
   return report;

@@ -21,7 +21,9 @@ Result<Executable> bind(const BuildResultView& result, int device) {
   if (auto ok = MergeSort::check(result.spec, policy, result.record); !ok)
     return fail(ErrorCode::invalid_argument, "bind: " + ok.error().message);
 
-  auto bound = algos::detail::bind_module(result.record, device);
+  const std::uint32_t block_threads[MergeSort::kKernels] = {
+      policy.block_threads, detail::kPartitionBlockThreads, policy.block_threads};
+  auto bound = algos::detail::bind_module(result.record, device, block_threads);
   if (!bound) return tl::unexpected(bound.error());
   auto state = std::make_unique<Executable::State>();
   state->bound = std::move(*bound);
@@ -73,6 +75,8 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
     temp_storage_bytes = s.layout.bytes(num_items);
     return CUDA_SUCCESS;
   }
+  // A fork()ed child holds its parent's handles: CUDA state is not inherited.
+  if (!s.bound.in_this_process()) return CUDA_ERROR_NOT_INITIALIZED;
   return s.dispatch(s.params, d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in,
                     d_keys_out, d_values_out, num_items, stream);
 }

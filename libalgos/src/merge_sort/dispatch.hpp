@@ -11,6 +11,10 @@
 
 namespace cccl_cache::algos::merge_sort::detail {
 
+// CUB's DispatchMergeSort launches the partition kernel with this many threads per block
+// (its threads_per_partition_block); the other two kernels use the policy's block_threads.
+inline constexpr std::uint32_t kPartitionBlockThreads = 256;
+
 // Everything CUB's DispatchMergeSort asks of its policy, kernel source and launcher
 // factory, fixed at bind time.
 struct DispatchParams {

@@ -10,6 +10,10 @@
 
 namespace cccl_cache::algos {
 
+namespace detail {
+struct AlgorithmCacheAccess;  // tests' view of the private state (src/)
+}
+
 struct AcquireStats {
   std::uint64_t builds = 0;         // NVRTC builds done by this cache
   std::uint64_t store_hits = 0;     // blobs loaded from the store
@@ -22,7 +26,10 @@ using ExecutableOf = typename Spec::Algorithm::Executable;
 
 // Thread-safe. Holds the store (may be null: no disk caching) and the executables
 // bound so far in this process. Works for every algorithm of the registry
-// (registry.hpp); keep one per process.
+// (registry.hpp); keep one per process. Fork-safe: in a fork()ed child it never returns
+// an executable bound by the parent (nor waits for the parent's builds in flight); the
+// child binds its own, or gets a driver error where its parent had initialized CUDA
+// (CUDA cannot be used in such a child). Stats carry over into the child.
 class AlgorithmCache {
  public:
   explicit AlgorithmCache(std::shared_ptr<Store> store);
@@ -34,7 +41,8 @@ class AlgorithmCache {
   // without touching the store or encoding the spec. Store hit: the entry is verified,
   // read as a view and bound while the store's read transaction holds it (its cubin
   // goes from the store's map to the driver uncopied). Miss: build, store, bind. A
-  // corrupt entry degrades to a build (logged once). Concurrent requests for one
+  // corrupt entry, one built by another toolchain than this process's, or a store
+  // error degrades to a build (logged once). Concurrent requests for one
   // (spec, device) load or build once and bind once. Errors: invalid_argument (bad
   // spec), driver / unsupported (no such device, no driver), compile.
   template <class Spec>
@@ -52,6 +60,7 @@ class AlgorithmCache {
   struct Impl;
 
  private:
+  friend struct detail::AlgorithmCacheAccess;
   std::unique_ptr<Impl> impl_;
 };
 

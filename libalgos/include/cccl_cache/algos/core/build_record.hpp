@@ -31,6 +31,16 @@ struct BuildRecord {
   bool operator==(const BuildRecord&) const = default;
 };
 
+// What the cubin says about one kernel of a record (parse_record reads it), for the
+// algorithm's checks: an entry is trusted no further than its cubin.
+struct KernelFacts {
+  bool entry = false;  // exactly one symbol of that name, a CUDA kernel entry point
+  // EIATTR_MAX_THREADS (__launch_bounds__) and EIATTR_REQNTID (x, y, z), when present.
+  bool has_max_threads = false, has_reqntid = false;
+  std::array<std::uint32_t, 3> max_threads{}, reqntid{};
+  std::uint64_t static_shared_bytes = 0;  // its .nv.shared.<name> section
+};
+
 // A BuildRecord with its long fields borrowed: what bind works from, and what a
 // store hit reads straight out of the stored blob. Valid while the bytes it borrows
 // are. Fixed-size arrays: making one allocates nothing.
@@ -44,6 +54,9 @@ struct BuildRecordView {
   std::size_t num_kernels = 0;
   std::array<std::uint64_t, kMaxRuntimeValues> value_array{};
   std::size_t num_values = 0;
+  // Filled by parse_record (has_kernel_facts): kernel_facts[i] for kernel i.
+  std::array<KernelFacts, kMaxKernels> kernel_facts{};
+  bool has_kernel_facts = false;
 
   std::span<const std::string_view> kernels() const noexcept {
     return {kernel_names.data(), num_kernels};

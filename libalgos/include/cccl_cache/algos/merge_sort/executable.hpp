@@ -32,7 +32,10 @@ class Executable {
   // and returns CUDA_SUCCESS. Otherwise sorts keys (and values, unless keys-only)
   // from the input arrays into the output arrays (they may alias: in-place) on
   // `stream`, which must belong to the bound device's primary context.
-  // Returns CUDA_ERROR_INVALID_VALUE if temp_storage_bytes is too small.
+  // Returns CUDA_ERROR_INVALID_VALUE if temp_storage_bytes is too small, and
+  // CUDA_ERROR_NOT_INITIALIZED for a launch in a fork()ed child of the process that
+  // bound it (CUDA state is not inherited across fork(); destroying it there leaves the
+  // parent's handles alone).
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                       const void* d_keys_in, const void* d_values_in,
                       void* d_keys_out, void* d_values_out,
