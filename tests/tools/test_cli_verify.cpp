@@ -123,7 +123,7 @@ TEST(CliVerify, ReportsAStaleToolchain) {
   algos::Toolchain old = algos::Toolchain::current();
   old.cccl_version -= 1;
   auto b = with_keys(real_build(90), ScalarType::int32);
-  b.toolchain = old.fingerprint();
+  b.record.toolchain = old.fingerprint();
   const CacheKey stale = put_build(dir.path(), b, old);
 
   auto r = run_cli({"--cache-dir", dir.path().string(), "verify", "--json"});
