@@ -71,6 +71,14 @@ Result<bool> Store::Impl::read_entry(const CacheKey& key, Fn&& fn) {
     int rc = txn->get(e->entries(), k, v);
     if (rc == MDB_NOTFOUND) return false;
     if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "read entry"));
+    // Without locks (an immutable image) nothing stops the bytes changing under the
+    // checksum: verify a private copy and hand out views of it.
+    std::vector<std::byte> copy;
+    if (e->nolock()) {
+      auto b = lmdb::bytes(v);
+      copy.assign(b.begin(), b.end());
+      v = lmdb::val(copy);
+    }
     auto view = decode_envelope(lmdb::bytes(v));
     if (!view) {
       bad = view.error();
@@ -157,6 +165,7 @@ Result<std::shared_ptr<Store>> Store::open(const Config& config) {
     impl->disabled = true;
     return std::shared_ptr<Store>(new Store(std::move(impl)));
   }
+  if (auto valid = config.validate(); !valid) return tl::unexpected(valid.error());
   auto dir = detail::prepare_dir(config);
   if (!dir) return tl::unexpected(dir.error());
   prepare_checksums();
@@ -220,7 +229,8 @@ Result<void> Store::put(const CacheKey& key, const EntryMeta& meta,
   if (!size) return tl::unexpected(size.error());
   auto batch = detail::take_pending(*e);
   const auto k = key.encode();
-  auto r = e->write([&](lmdb::WriteTxn& txn) -> Result<void> {
+  auto attempt = [&] {
+    return e->write([&](lmdb::WriteTxn& txn) -> Result<void> {
     std::uint64_t old_size = 0;
     MDB_val u{};
     int rc = txn.get(e->usage(), k, u);
@@ -248,7 +258,18 @@ Result<void> Store::put(const CacheKey& key, const EntryMeta& meta,
     auto trimmed = detail::trim_lru(txn, *e, impl_->config.max_size, key, false, nullptr);
     if (!trimmed) return tl::unexpected(trimmed.error());
     return {};
-  });
+    });
+  };
+  auto r = attempt();
+  // The map is at its ceiling although live bytes are within the budget (pages lost to
+  // page rounding, or held by a reader's old snapshot): make room by LRU, do not wedge.
+  for (int round = 0; round < 3 && !r && r.error().code == ErrorCode::storage_full &&
+                      e->map_size() >= e->max_map_size();
+       ++round) {
+    auto freed = detail::make_room(*e);
+    if (!freed || *freed == 0) break;
+    r = attempt();
+  }
   if (!r) detail::restore_pending(*e, std::move(batch));
   return r;
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "cccl_cache/cache/envelope.hpp"
+#include "cccl_cache/cache/log.hpp"
 
 namespace cccl_cache::detail {
 
@@ -219,6 +220,23 @@ Result<std::uint64_t> trim_lru(lmdb::WriteTxn& txn, const SharedEnv& env, std::u
         !r)
       return tl::unexpected(r.error());
   }
+  return freed;
+}
+
+Result<std::uint64_t> make_room(SharedEnv& env) {
+  std::uint64_t live = 0;
+  auto freed = env.write([&](lmdb::WriteTxn& txn) -> Result<std::uint64_t> {
+    auto l = read_counter(txn.get(), env.counters(), kLiveBytesCounter);
+    if (!l) return tl::unexpected(l.error());
+    live = *l;
+    return trim_lru(txn, env, live - live / 4, std::nullopt, false, nullptr);
+  });
+  if (freed && *freed > 0)
+    logger()->warn(
+        "cache map reached max_map_size ({} bytes) with {} live bytes; evicted {} bytes of least "
+        "recently used entries to make room (a reader holding an old snapshot, or payloads "
+        "just over a page size, waste map space)",
+        env.max_map_size(), live, *freed);
   return freed;
 }
 

@@ -70,4 +70,9 @@ Result<std::uint64_t> trim_lru(lmdb::WriteTxn& txn, const SharedEnv& env, std::u
                                const std::optional<CacheKey>& keep, bool dry_run,
                                std::vector<EvictReport::Item>* removed);
 
+// At the map's ceiling: evicts least recently used entries down to 3/4 of the live
+// bytes in its own write transaction, counts them as evictions and logs a warning.
+// Returns the payload bytes freed (0 when there was nothing to evict).
+Result<std::uint64_t> make_room(SharedEnv& env);
+
 }  // namespace cccl_cache::detail
