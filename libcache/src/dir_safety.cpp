@@ -204,7 +204,10 @@ Result<DirInfo> prepare_dir(const Config& config) {
     if (made && fd >= 0) (void)::fchmod(fd, mode);
   }
   if (fd < 0) {
-    if (errno == ELOOP)
+    struct stat link {};
+    // O_DIRECTORY|O_NOFOLLOW on a symlink to a directory fails with ENOTDIR.
+    if (errno == ELOOP || (errno == ENOTDIR && ::lstat(info.path.c_str(), &link) == 0 &&
+                           S_ISLNK(link.st_mode)))
       return fail(ErrorCode::permission,
                   "cache directory " + info.path.string() +
                       " is a symbolic link; set dir (CCCL_CACHE_DIR) to the real directory");

@@ -160,12 +160,13 @@ Result<void> Store::Impl::flush() {
 Result<std::shared_ptr<Store>> Store::open(const Config& config) {
   auto impl = std::make_unique<Impl>();
   impl->config = config;
-  detail::apply_log_level(config.log_level);
+  if (!config.disabled)
+    if (auto valid = config.validate(); !valid) return tl::unexpected(valid.error());
+  detail::apply_log_level(config.log_level);  // the library's own logger only
   if (config.disabled) {
     impl->disabled = true;
     return std::shared_ptr<Store>(new Store(std::move(impl)));
   }
-  if (auto valid = config.validate(); !valid) return tl::unexpected(valid.error());
   auto dir = detail::prepare_dir(config);
   if (!dir) return tl::unexpected(dir.error());
   prepare_checksums();
@@ -263,8 +264,9 @@ Result<void> Store::put(const CacheKey& key, const EntryMeta& meta,
   auto r = attempt();
   // The map is at its ceiling although live bytes are within the budget (pages lost to
   // page rounding, or held by a reader's old snapshot): make room by LRU, do not wedge.
+  // An entry that could never fit evicts nothing.
   for (int round = 0; round < 3 && !r && r.error().code == ErrorCode::storage_full &&
-                      e->map_size() >= e->max_map_size();
+                      e->map_size() >= e->max_map_size() && *size <= e->max_map_size() / 4;
        ++round) {
     auto freed = detail::make_room(*e);
     if (!freed || *freed == 0) break;
