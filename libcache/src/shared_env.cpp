@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -220,6 +221,31 @@ std::uint64_t SharedEnv::map_size() const {
   MDB_envinfo info{};
   mdb_env_info(env_.get(), &info);
   return info.me_mapsize;
+}
+
+std::optional<std::string> SharedEnv::pinning_reader() const {
+  if (nolock_) return std::nullopt;
+  MDB_envinfo info{};
+  mdb_env_info(env_.get(), &info);
+  struct Scan {
+    std::uint64_t last;
+    std::optional<std::string> found;
+  } scan{info.me_last_txnid, std::nullopt};
+  // Lines of "pid thread txnid", txnid "-" for a reset (idle) slot.
+  mdb_reader_list(
+      env_.get(),
+      [](const char* line, void* ctx) -> int {
+        auto* s = static_cast<Scan*>(ctx);
+        int pid = 0;
+        unsigned long long thread = 0, txnid = 0;
+        if (!s->found && std::sscanf(line, "%d %llx %llu", &pid, &thread, &txnid) == 3 &&
+            txnid + 2 < s->last)
+          s->found = "pid " + std::to_string(pid) + " holds a snapshot " +
+                     std::to_string(s->last - txnid) + " transactions old";
+        return 0;
+      },
+      &scan);
+  return scan.found;
 }
 
 void SharedEnv::adopt_new_size() {

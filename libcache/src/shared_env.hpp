@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <shared_mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -61,6 +63,11 @@ class SharedEnv {
   MDB_dbi usage() const { return usage_; }
   MDB_dbi counters() const { return counters_; }
   std::uint64_t map_size() const;
+
+  // A live reader holding a snapshot more than two transactions old (its pages cannot
+  // be reused until it ends): "pid N holds a snapshot M transactions old"; nullopt when
+  // none (or without a reader table).
+  std::optional<std::string> pinning_reader() const;
 
   // Begin a transaction; MDB_MAP_RESIZED and MDB_READERS_FULL are handled and retried.
   Result<lmdb::ReadTxn> begin_read();

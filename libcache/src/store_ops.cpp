@@ -223,6 +223,31 @@ Result<std::uint64_t> trim_lru(lmdb::WriteTxn& txn, const SharedEnv& env, std::u
   return freed;
 }
 
+Result<bool> low_on_map(SharedEnv& env) {
+  MDB_envinfo info{};
+  MDB_stat st{};
+  mdb_env_info(env.get(), &info);
+  if (int rc = mdb_env_stat(env.get(), &st); rc != MDB_SUCCESS)
+    return tl::unexpected(lmdb::error(rc, "stat environment"));
+  auto txn = env.begin_read();
+  if (!txn) return tl::unexpected(txn.error());
+  // The free list (database 0): each value is a page list whose first word is its length.
+  std::uint64_t free_pages = 0;
+  int rc = 0;
+  auto cursor = lmdb::Cursor::open(txn->get(), 0, rc);
+  if (!cursor) return tl::unexpected(lmdb::error(rc, "open free-list cursor"));
+  MDB_val k{}, v{};
+  for (rc = cursor->next(k, v, MDB_FIRST); rc == MDB_SUCCESS; rc = cursor->next(k, v)) {
+    std::size_t n = 0;
+    if (v.mv_size >= sizeof n) std::memcpy(&n, v.mv_data, sizeof n);
+    free_pages += n;
+  }
+  if (rc != MDB_NOTFOUND) return tl::unexpected(lmdb::error(rc, "read the free list"));
+  const std::uint64_t pages = info.me_mapsize / st.ms_psize;
+  const std::uint64_t unused = pages > info.me_last_pgno + 1 ? pages - info.me_last_pgno - 1 : 0;
+  return unused + free_pages < pages / 8;
+}
+
 Result<std::uint64_t> make_room(SharedEnv& env) {
   std::uint64_t live = 0;
   auto freed = env.write([&](lmdb::WriteTxn& txn) -> Result<std::uint64_t> {

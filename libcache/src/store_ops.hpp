@@ -70,6 +70,10 @@ Result<std::uint64_t> trim_lru(lmdb::WriteTxn& txn, const SharedEnv& env, std::u
                                const std::optional<CacheKey>& keep, bool dry_run,
                                std::vector<EvictReport::Item>* removed);
 
+// Whether under 1/8 of the map is free for new pages in the latest snapshot (never
+// used pages plus the free list; some of those may still be held by old readers).
+Result<bool> low_on_map(SharedEnv& env);
+
 // At the map's ceiling: evicts least recently used entries down to 3/4 of the live
 // bytes in its own write transaction, counts them as evictions and logs a warning.
 // Returns the payload bytes freed (0 when there was nothing to evict).
