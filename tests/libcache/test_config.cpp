@@ -26,7 +26,7 @@ class ScopedEnv {
                                            "CCCL_CACHE_READ_ONLY", "CCCL_CACHE_SHARED",
                                            "CCCL_CACHE_CONFIG",    "XDG_CONFIG_HOME",
                                            "XDG_CACHE_HOME",       "HOME",
-                                           "CCCL_CACHE_IMMUTABLE"};
+                                           "CCCL_CACHE_IMMUTABLE", "TMPDIR"};
 
  private:
   std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
@@ -97,6 +97,32 @@ TEST(Config, DefaultDirWithoutHomeIsPerUser) {
     return default_cache_dir().filename() == "cccl-cache-" + std::to_string(::geteuid()) ? 0 : 2;
   });
   EXPECT_EQ(rc, 0);
+}
+
+// Another user may create the per-user directory first: it is refused, not used, and
+// so is a symlink planted in its place.
+TEST(Config, DefaultTempDirPlantedByAnotherUserIsRefused) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to create a directory for another user";
+  ScopedEnv env;
+  test::TempDir tmp;
+  env.set("TMPDIR", tmp.path().string());
+  const auto planted = tmp / ("cccl-cache-" + std::to_string(::geteuid()));
+  std::filesystem::create_directory(planted);
+  ASSERT_EQ(::chown(planted.c_str(), 65534, 65534), 0);
+  ASSERT_EQ(::chmod(planted.c_str(), 0700), 0);
+  auto cfg = Config::load();
+  ASSERT_TRUE(cfg) << cfg.error().describe();
+  ASSERT_EQ(cfg->dir, planted);
+  auto store = Store::open(*cfg);
+  ASSERT_FALSE(store);
+  EXPECT_EQ(store.error().code, ErrorCode::permission);
+  std::filesystem::remove(planted);
+  std::filesystem::create_directory(tmp / "elsewhere");
+  std::filesystem::create_directory_symlink(tmp / "elsewhere", planted);
+  store = Store::open(*cfg);
+  ASSERT_FALSE(store);
+  EXPECT_NE(store.error().message.find("symbolic link"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(tmp / "elsewhere/data.mdb"));
 }
 
 TEST(Config, ImmutableFromFileAndEnvironment) {
