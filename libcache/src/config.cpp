@@ -233,9 +233,9 @@ Result<void> Config::validate() const {
                     "): LMDB needs free pages beside the live entries (copy-on-write, page "
                     "rounding). Raise max_map_size or lower max_size");
   if (initial_map_size > max_map_size)
-    return fail(ErrorCode::invalid_argument,
-                "initial_map_size (" + mib(initial_map_size) + ") exceeds max_map_size (" +
-                    mib(max_map_size) + "); lower initial_map_size or raise max_map_size");
+    return fail(ErrorCode::invalid_argument, "initial_map_size (" + mib(initial_map_size) +
+                                                 ") exceeds max_map_size (" + mib(max_map_size) +
+                                                 "); lower initial_map_size or raise max_map_size");
   return {};
 }
 

@@ -54,7 +54,8 @@ bool uid_in_group(uid_t uid, gid_t gid) {
   return std::find(groups.begin(), groups.begin() + n, gid) != groups.begin() + n;
 }
 
-const char* kSharedHint = "set shared = true (CCCL_CACHE_SHARED=1) if it is a deliberate group cache";
+const char* kSharedHint =
+    "set shared = true (CCCL_CACHE_SHARED=1) if it is a deliberate group cache";
 
 // The directory rules of prepare_dir(); `st` is the fstat of the opened directory.
 Result<void> check_dir(const Config& config, const std::filesystem::path& path,
@@ -66,7 +67,8 @@ Result<void> check_dir(const Config& config, const std::filesystem::path& path,
     return fail(ErrorCode::permission,
                 where + " is writable by every user (mode " + octal(st.st_mode) +
                     "); anyone could plant code in it (a sticky bit does not help). Run "
-                    "`chmod o-w " + path.string() + "` or use another directory");
+                    "`chmod o-w " +
+                    path.string() + "` or use another directory");
   const uid_t me = ::geteuid();
   if (!config.shared) {
     if (st.st_mode & S_IWGRP)
@@ -74,18 +76,19 @@ Result<void> check_dir(const Config& config, const std::filesystem::path& path,
                                              "); run `chmod g-w " + path.string() + "`, or " +
                                              kSharedHint);
     if (st.st_uid != me)
-      return fail(ErrorCode::permission,
-                  where + " is owned by uid " + std::to_string(st.st_uid) + ", not by you (uid " +
-                      std::to_string(me) + "); use your own cache directory, or " + kSharedHint +
-                      " (a shared directory must be owned by you or root)");
+      return fail(ErrorCode::permission, where + " is owned by uid " + std::to_string(st.st_uid) +
+                                             ", not by you (uid " + std::to_string(me) +
+                                             "); use your own cache directory, or " + kSharedHint +
+                                             " (a shared directory must be owned by you or root)");
     return {};
   }
   if (st.st_uid != me && st.st_uid != 0)
-    return fail(ErrorCode::permission,
-                where + " is owned by uid " + std::to_string(st.st_uid) +
-                    ": a shared cache directory must be owned by you (uid " + std::to_string(me) +
-                    ") or root, who alone decide who may write it (e.g. root runs `chown root:GROUP " +
-                    path.string() + " && chmod 2770 " + path.string() + "`)");
+    return fail(
+        ErrorCode::permission,
+        where + " is owned by uid " + std::to_string(st.st_uid) +
+            ": a shared cache directory must be owned by you (uid " + std::to_string(me) +
+            ") or root, who alone decide who may write it (e.g. root runs `chown root:GROUP " +
+            path.string() + " && chmod 2770 " + path.string() + "`)");
   if (!in_my_groups(st.st_gid))
     return fail(ErrorCode::permission,
                 where + " belongs to group " + std::to_string(st.st_gid) +
@@ -101,8 +104,9 @@ Result<void> check_file(const Config& config, const std::filesystem::path& dir, 
   const auto path = (dir / name).string();
   if (S_ISLNK(st.st_mode))
     return fail(ErrorCode::permission,
-                path + " is a symbolic link; the store's files must be regular files inside its "
-                       "directory. Remove it (the store is rebuilt) or use another directory");
+                path +
+                    " is a symbolic link; the store's files must be regular files inside its "
+                    "directory. Remove it (the store is rebuilt) or use another directory");
   if (!S_ISREG(st.st_mode))
     return fail(ErrorCode::permission, path + " is not a regular file; remove it");
   if (st.st_mode & S_IWOTH)
@@ -126,11 +130,11 @@ Result<void> check_file(const Config& config, const std::filesystem::path& dir, 
                     ", who is not a member of the shared directory's group " +
                     std::to_string(dir_gid) + "; remove the store or ask the group to");
   if ((st.st_mode & S_IWGRP) && st.st_gid != dir_gid)
-    return fail(ErrorCode::permission,
-                path + " is writable by group " + std::to_string(st.st_gid) +
-                    ", not the shared directory's group " + std::to_string(dir_gid) +
-                    "; run `chgrp " + std::to_string(dir_gid) + " " + path + "` or `chmod g-w " +
-                    path + "`");
+    return fail(ErrorCode::permission, path + " is writable by group " + std::to_string(st.st_gid) +
+                                           ", not the shared directory's group " +
+                                           std::to_string(dir_gid) + "; run `chgrp " +
+                                           std::to_string(dir_gid) + " " + path +
+                                           "` or `chmod g-w " + path + "`");
   return {};
 }
 
@@ -140,7 +144,8 @@ Result<void> check_files(const Config& config, const DirInfo& info) {
     struct stat st {};
     if (::fstatat(info.fd(), name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
       if (errno == ENOENT) continue;
-      return fail(ErrorCode::io, "cannot stat " + (info.path / name).string() + ": " + errno_text());
+      return fail(ErrorCode::io,
+                  "cannot stat " + (info.path / name).string() + ": " + errno_text());
     }
     if (auto r = check_file(config, info.path, name, st, info.gid); !r) return r;
   }
@@ -152,7 +157,6 @@ Result<void> check_files(const Config& config, const DirInfo& info) {
 DirFd::~DirFd() {
   if (fd >= 0) ::close(fd);
 }
-
 
 const char* network_filesystem_name(long fs_type) {
   switch (static_cast<unsigned long>(fs_type) & 0xffffffffu) {
@@ -192,10 +196,11 @@ Result<DirInfo> prepare_dir(const Config& config) {
   if (fd < 0 && errno == ENOENT) {
     if (read_only) return info;  // nothing to read: the store misses everything
     std::error_code ec;
-    if (info.path.has_parent_path()) std::filesystem::create_directories(info.path.parent_path(), ec);
+    if (info.path.has_parent_path())
+      std::filesystem::create_directories(info.path.parent_path(), ec);
     const bool made = ::mkdir(info.path.c_str(), mode) == 0;
     if (!made && (errno == EACCES || errno == EROFS || errno == EPERM))
-      return info;  // cannot create it: an empty store that misses everything
+      return info;                 // cannot create it: an empty store that misses everything
     if (!made && errno != EEXIST)  // EEXIST: another process created it meanwhile
       return fail(ErrorCode::io,
                   "cannot create cache directory " + info.path.string() + ": " + errno_text());
@@ -206,8 +211,8 @@ Result<DirInfo> prepare_dir(const Config& config) {
   if (fd < 0) {
     struct stat link {};
     // O_DIRECTORY|O_NOFOLLOW on a symlink to a directory fails with ENOTDIR.
-    if (errno == ELOOP || (errno == ENOTDIR && ::lstat(info.path.c_str(), &link) == 0 &&
-                           S_ISLNK(link.st_mode)))
+    if (errno == ELOOP ||
+        (errno == ENOTDIR && ::lstat(info.path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)))
       return fail(ErrorCode::permission,
                   "cache directory " + info.path.string() +
                       " is a symbolic link; set dir (CCCL_CACHE_DIR) to the real directory");
@@ -220,8 +225,8 @@ Result<DirInfo> prepare_dir(const Config& config) {
   info.handle = std::make_shared<const DirFd>(fd);
   struct stat st {};
   if (::fstat(fd, &st) != 0)
-    return fail(ErrorCode::io, "cannot stat cache directory " + info.path.string() + ": " +
-                                   errno_text());
+    return fail(ErrorCode::io,
+                "cannot stat cache directory " + info.path.string() + ": " + errno_text());
   if (auto r = check_dir(config, info.path, st); !r) return tl::unexpected(r.error());
   info.dev = st.st_dev;
   info.ino = st.st_ino;
@@ -229,8 +234,7 @@ Result<DirInfo> prepare_dir(const Config& config) {
   if (auto r = check_files(config, info); !r) return tl::unexpected(r.error());
   struct statfs fs {};
   if (::fstatfs(fd, &fs) == 0)
-    if (const char* net = network_filesystem_name(static_cast<long>(fs.f_type));
-        net && !read_only)
+    if (const char* net = network_filesystem_name(static_cast<long>(fs.f_type)); net && !read_only)
       return fail(ErrorCode::unsupported,
                   "cache directory " + info.path.string() + " is on a network filesystem (" + net +
                       "): LMDB's locks and memory map are not coherent there and the cache "
@@ -246,7 +250,8 @@ Result<DirInfo> prepare_dir(const Config& config) {
 }
 
 Result<void> check_opened(const Config& config, const DirInfo& dir, int data_fd) {
-  struct stat opened {}, listed {}, now {};
+  struct stat opened {
+  }, listed{}, now{};
   const auto data = (dir.path / "data.mdb").string();
   if (::fstat(data_fd, &opened) != 0)
     return fail(ErrorCode::io, "cannot stat the opened " + data + ": " + errno_text());

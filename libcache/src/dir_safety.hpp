@@ -29,10 +29,10 @@ struct DirInfo {
   dev_t dev = 0;
   ino_t ino = 0;
   gid_t gid = 0;
-  bool exists = false;       // false only when the directory is absent and cannot be created
-  bool writable = false;     // not read-only/immutable by config and the directory is writable
-  bool has_data = false;     // data.mdb is present
-  bool read_only_fs = false; // the filesystem is mounted read-only (LMDB then skips its locks)
+  bool exists = false;        // false only when the directory is absent and cannot be created
+  bool writable = false;      // not read-only/immutable by config and the directory is writable
+  bool has_data = false;      // data.mdb is present
+  bool read_only_fs = false;  // the filesystem is mounted read-only (LMDB then skips its locks)
   int fd() const { return handle ? handle->fd : -1; }
 };
 

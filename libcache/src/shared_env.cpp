@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <cstdio>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <thread>
@@ -129,16 +129,18 @@ Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
                         "): without it a writer could replace pages while they are read. Ask "
                         "the store's owner for write access to lock.mdb" +
                         immutable_hint);
-      logger()->info("cache {} lock file is not writable; reading the immutable image without "
-                     "locking",
-                     where);
+      logger()->info(
+          "cache {} lock file is not writable; reading the immutable image without "
+          "locking",
+          where);
       nolock_ = true;
       continue;
     }
     auto e = lmdb::error(rc, "open LMDB environment in " + where);
     if (denied)
-      e.message += " (data.mdb and lock.mdb must be readable and writable by you; open it "
-                   "read-only with read_only = true if they are not meant to be)";
+      e.message +=
+          " (data.mdb and lock.mdb must be readable and writable by you; open it "
+          "read-only with read_only = true if they are not meant to be)";
     return tl::unexpected(e);
   }
   if (!env_.get()) return fail(ErrorCode::internal, "open LMDB environment in " + where);

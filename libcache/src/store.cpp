@@ -230,8 +230,7 @@ Result<void> Store::put(const CacheKey& key, const EntryMeta& meta,
   if (!size) return tl::unexpected(size.error());
   auto batch = detail::take_pending(*e);
   const auto k = key.encode();
-  auto attempt = [&] {
-    return e->write([&](lmdb::WriteTxn& txn) -> Result<void> {
+  auto write = [&](lmdb::WriteTxn& txn) -> Result<void> {
     std::uint64_t old_size = 0;
     MDB_val u{};
     int rc = txn.get(e->usage(), k, u);
@@ -259,29 +258,9 @@ Result<void> Store::put(const CacheKey& key, const EntryMeta& meta,
     auto trimmed = detail::trim_lru(txn, *e, impl_->config.max_size, key, false, nullptr);
     if (!trimmed) return tl::unexpected(trimmed.error());
     return {};
-    });
   };
-  auto r = attempt();
-  // At the ceiling keep some of the map free: once it is entirely full even the
-  // deletions that would make room need pages they cannot get.
-  if (r && e->map_size() >= e->max_map_size() && !e->pinning_reader())
-    if (auto low = detail::low_on_map(*e); low && *low) (void)detail::make_room(*e);
-  // The map is at its ceiling although live bytes are within the budget (pages lost to
-  // page rounding, or held by a reader's old snapshot): make room by LRU, do not wedge.
-  // An entry that could never fit evicts nothing.
-  for (int round = 0; round < 3 && !r && r.error().code == ErrorCode::storage_full &&
-                      e->map_size() >= e->max_map_size() && *size <= e->max_map_size() / 4;
-       ++round) {
-    if (auto pin = e->pinning_reader()) {  // evicting would free nothing it pins
-      r = fail(ErrorCode::storage_full,
-               r.error().message + "; a reader (" + *pin +
-                   ") keeps the space of replaced entries in use until it ends");
-      break;
-    }
-    auto freed = detail::make_room(*e);
-    if (!freed || *freed == 0) break;
-    r = attempt();
-  }
+  auto attempt = [&] { return e->write(write); };
+  auto r = detail::at_map_ceiling(*e, *size, attempt(), attempt);
   if (!r) detail::restore_pending(*e, std::move(batch));
   return r;
 }

@@ -265,4 +265,26 @@ Result<std::uint64_t> make_room(SharedEnv& env) {
   return freed;
 }
 
+Result<void> at_map_ceiling(SharedEnv& env, std::uint64_t entry_size, Result<void> r,
+                            const std::function<Result<void>()>& retry) {
+  const auto at_ceiling = [&] { return env.map_size() >= env.max_map_size(); };
+  if (r) {
+    if (at_ceiling() && !env.pinning_reader())
+      if (auto low = low_on_map(env); low && *low) (void)make_room(env);
+    return r;
+  }
+  for (int round = 0; round < 3 && !r && r.error().code == ErrorCode::storage_full &&
+                      at_ceiling() && entry_size <= env.max_map_size() / 4;
+       ++round) {
+    if (auto pin = env.pinning_reader())  // evicting would free nothing it pins
+      return fail(ErrorCode::storage_full,
+                  r.error().message + "; a reader (" + *pin +
+                      ") keeps the space of replaced entries in use until it ends");
+    auto freed = make_room(env);
+    if (!freed || *freed == 0) break;
+    r = retry();
+  }
+  return r;
+}
+
 }  // namespace cccl_cache::detail

@@ -284,7 +284,7 @@ TEST(StoreFaults, MapCeilingUnderBudgetEvictsByLruInsteadOfWedging) {
   EXPECT_LE(s.map_size, cfg.max_map_size);
   EXPECT_LE(std::filesystem::file_size(dir / "data.mdb"), cfg.max_map_size);
   EXPECT_EQ(s.entries + s.evictions, std::uint64_t(kPuts));  // every absence was counted
-  for (int i = kPuts - 50; i < kPuts; ++i) {  // the most recent entries survive
+  for (int i = kPuts - 50; i < kPuts; ++i) {                 // the most recent entries survive
     auto got = store->get(make_key(i));
     ASSERT_TRUE(got && got->has_value()) << i;
     EXPECT_EQ((*got)->payload, make_payload(i, 4'100));
@@ -327,7 +327,8 @@ TEST(StoreFaults, LiveReaderPinningTheMapIsStorageFullAndHarmless) {
   EXPECT_NE(r.error().message.find("pid " + std::to_string(reader.pid)), std::string::npos)
       << r.error().message;
   EXPECT_EQ(store->stats()->evictions, 0u);
-  for (int k = 0; k < 5; ++k) EXPECT_EQ((*store->get(make_key(k)))->payload, make_payload(version[k], 100'000));
+  for (int k = 0; k < 5; ++k)
+    EXPECT_EQ((*store->get(make_key(k)))->payload, make_payload(version[k], 100'000));
   reader.kill();
   auto again = store->put(make_key(0), make_meta(0), make_payload(7, 100'000));
   EXPECT_TRUE(again) << again.error().describe();

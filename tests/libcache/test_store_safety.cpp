@@ -180,12 +180,12 @@ TEST(StoreSafety, StoreFilesMustBeOwnRegularAndPrivate) {
   test::TempDir outside;
   populate(outside / "victim", 1);
   const Case cases[] = {
-      {"world-writable data.mdb",
-       [](const auto& c) { ::chmod((c / "data.mdb").c_str(), 0666); }, "every user"},
-      {"group-writable data.mdb",
-       [](const auto& c) { ::chmod((c / "data.mdb").c_str(), 0620); }, "group-writable"},
-      {"world-writable lock.mdb",
-       [](const auto& c) { ::chmod((c / "lock.mdb").c_str(), 0666); }, "every user"},
+      {"world-writable data.mdb", [](const auto& c) { ::chmod((c / "data.mdb").c_str(), 0666); },
+       "every user"},
+      {"group-writable data.mdb", [](const auto& c) { ::chmod((c / "data.mdb").c_str(), 0620); },
+       "group-writable"},
+      {"world-writable lock.mdb", [](const auto& c) { ::chmod((c / "lock.mdb").c_str(), 0666); },
+       "every user"},
       {"foreign data.mdb",
        [](const auto& c) { (void)!::chown((c / "data.mdb").c_str(), kNobody, kNobody); },
        "owned by uid 65534"},

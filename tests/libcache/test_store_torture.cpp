@@ -286,9 +286,7 @@ void judge(const Ledger& l, const Record& probe, Verdict& v) {
   const Ledger::Put* last = nullptr;
   for (const auto& [ver, p] : l.puts)
     if (p.key == k && p.done && (!last || p.start > last->start)) last = &p;
-  auto covers = [&](const Ledger::Destroy& d) {
-    return d.kind != Op::remove_begin || d.key == k;
-  };
+  auto covers = [&](const Ledger::Destroy& d) { return d.kind != Op::remove_begin || d.key == k; };
   if (probe.a) {
     ++v.present;
     auto it = l.puts.find(probe.version);
@@ -395,13 +393,14 @@ class Torture {
 
 TEST(StoreTorture, ThousandKilledWritersLoseNoCommittedEntry) {
   // tmpfs when there is one: the test is about killed processes, not disk speed.
-  const std::filesystem::path base =
-      std::filesystem::is_directory("/dev/shm") ? "/dev/shm" : std::filesystem::temp_directory_path();
+  const std::filesystem::path base = std::filesystem::is_directory("/dev/shm")
+                                         ? "/dev/shm"
+                                         : std::filesystem::temp_directory_path();
   test::TempDir dir(base);
   auto cfg = test::test_config(dir / "store");
   cfg.initial_map_size = 256ull << 10;  // grows under the kills too
   cfg.max_readers = 64;
-  cfg.touch_interval_s = 0;  // readers write their hit stamps often: more writers
+  cfg.touch_interval_s = 0;       // readers write their hit stamps often: more writers
   ASSERT_TRUE(Store::open(cfg));  // create it; this process then keeps no environment
   Torture t(cfg);
   std::mt19937_64 rng(42);
