@@ -209,18 +209,19 @@ Result<DirInfo> prepare_dir(const Config& config) {
     if (made && fd >= 0) (void)::fchmod(fd, mode);
   }
   if (fd < 0) {
+    const int err = errno;
     struct stat link {};
     // O_DIRECTORY|O_NOFOLLOW on a symlink to a directory fails with ENOTDIR.
-    if (errno == ELOOP ||
-        (errno == ENOTDIR && ::lstat(info.path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)))
+    if (err == ELOOP ||
+        (err == ENOTDIR && ::lstat(info.path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)))
       return fail(ErrorCode::permission,
                   "cache directory " + info.path.string() +
                       " is a symbolic link; set dir (CCCL_CACHE_DIR) to the real directory");
-    if (errno == ENOTDIR)
+    if (err == ENOTDIR)
       return fail(ErrorCode::invalid_argument,
                   "cache path " + info.path.string() + " is not a directory");
-    return fail(errno == EACCES ? ErrorCode::permission : ErrorCode::io,
-                "cannot open cache directory " + info.path.string() + ": " + errno_text());
+    return fail(err == EACCES ? ErrorCode::permission : ErrorCode::io,
+                "cannot open cache directory " + info.path.string() + ": " + std::strerror(err));
   }
   info.handle = std::make_shared<const DirFd>(fd);
   struct stat st {};
@@ -234,12 +235,17 @@ Result<DirInfo> prepare_dir(const Config& config) {
   if (auto r = check_files(config, info); !r) return tl::unexpected(r.error());
   struct statfs fs {};
   if (::fstatfs(fd, &fs) == 0)
-    if (const char* net = network_filesystem_name(static_cast<long>(fs.f_type)); net && !read_only)
-      return fail(ErrorCode::unsupported,
-                  "cache directory " + info.path.string() + " is on a network filesystem (" + net +
-                      "): LMDB's locks and memory map are not coherent there and the cache "
-                      "would corrupt. Use a local directory (e.g. under /tmp or /var/tmp), or "
-                      "set read_only = true for a prewarmed image");
+    info.network_fs = network_filesystem_name(static_cast<long>(fs.f_type));
+  // Other hosts' readers and writers do not see this host's locks: only an image that
+  // nobody writes may be read there, and then without locks.
+  if (info.network_fs && !config.immutable)
+    return fail(ErrorCode::unsupported,
+                "cache directory " + info.path.string() + " is on a network filesystem (" +
+                    info.network_fs +
+                    "): LMDB's locks and memory map are not coherent there and the cache "
+                    "would corrupt. Use a local directory (e.g. under /tmp or /var/tmp), or set "
+                    "immutable = true (CCCL_CACHE_IMMUTABLE=1) for a prewarmed image nobody "
+                    "writes");
   struct statvfs vfs {};
   info.read_only_fs = ::fstatvfs(fd, &vfs) == 0 && (vfs.f_flag & ST_RDONLY) != 0;
   info.exists = true;
@@ -250,8 +256,9 @@ Result<DirInfo> prepare_dir(const Config& config) {
 }
 
 Result<void> check_opened(const Config& config, const DirInfo& dir, int data_fd) {
-  struct stat opened {
-  }, listed{}, now{};
+  struct stat opened {};
+  struct stat listed {};
+  struct stat now {};
   const auto data = (dir.path / "data.mdb").string();
   if (::fstat(data_fd, &opened) != 0)
     return fail(ErrorCode::io, "cannot stat the opened " + data + ": " + errno_text());

@@ -33,6 +33,7 @@ struct DirInfo {
   bool writable = false;      // not read-only/immutable by config and the directory is writable
   bool has_data = false;      // data.mdb is present
   bool read_only_fs = false;  // the filesystem is mounted read-only (LMDB then skips its locks)
+  const char* network_fs = nullptr;  // "NFS", ... (only with immutable: read without locks)
   int fd() const { return handle ? handle->fd : -1; }
 };
 
@@ -45,7 +46,7 @@ struct DirInfo {
 //  - data.mdb / lock.mdb: not a regular file (a symlink), writable by every user;
 //    without `shared`: owned by another user or group-writable; with `shared`: owned
 //    by a user outside the directory's group, or group-writable by another group.
-// ErrorCode::unsupported on a network filesystem (unless read-only).
+// ErrorCode::unsupported on a network filesystem unless config.immutable.
 Result<DirInfo> prepare_dir(const Config& config);
 
 // After mdb_env_open: the data file LMDB holds open (`data_fd`, from mdb_env_get_fd)

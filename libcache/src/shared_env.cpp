@@ -97,7 +97,8 @@ Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
       "(CCCL_CACHE_IMMUTABLE=1) to read it without locking";
   // LMDB silently drops its reader locks on a read-only filesystem; another mount of the
   // same filesystem may still be writable, so that is only allowed for a declared image.
-  if (read_only_ && dir.read_only_fs) {
+  if (dir.network_fs) nolock_ = true;  // prepare_dir let it through as an immutable image
+  if (read_only_ && dir.read_only_fs && !nolock_) {
     if (!config.immutable)
       return fail(ErrorCode::permission,
                   "cache " + where +
