@@ -95,9 +95,9 @@ Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
   const std::string immutable_hint =
       "; only if the store is an immutable image that no process writes, set immutable = true "
       "(CCCL_CACHE_IMMUTABLE=1) to read it without locking";
+  if (dir.network_fs) nolock_ = true;  // prepare_dir let it through as an immutable image
   // LMDB silently drops its reader locks on a read-only filesystem; another mount of the
   // same filesystem may still be writable, so that is only allowed for a declared image.
-  if (dir.network_fs) nolock_ = true;  // prepare_dir let it through as an immutable image
   if (read_only_ && dir.read_only_fs && !nolock_) {
     if (!config.immutable)
       return fail(ErrorCode::permission,
