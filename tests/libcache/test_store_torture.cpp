@@ -13,7 +13,6 @@
 //   unopenable   a writer, reader or checker whose Store::open failed.
 // All must be 0. The counts are printed.
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <time.h>
 
@@ -52,8 +51,9 @@ enum class Op : std::uint8_t {
   evict_done,
   clear_begin,
   clear_done,
-  reads,        // a = entries checked, b = bad ones (since the last record)
+  reads,        // a = entries checked, b = bad ones, version = failed reads (since last)
   open_failed,  // Store::open failed in a child
+  op_failed,    // a writer's put/remove/evict/clear returned an error
   probe,        // checker: key, a = present, version, b = bad payload
   probe_stats,  // checker: a = store's corrupt counter
 };
@@ -128,17 +128,19 @@ EntryMeta meta() {
       send(fd, {Op::put_begin, w, key, version});
       if ((*store)->put(make_key_of(key), meta(), payload_of(key, version)))
         send(fd, {Op::put_done, w, key, version});
+      else
+        send(fd, {Op::op_failed, w});
     } else if (dice < 930) {
       send(fd, {Op::remove_begin, w, key});
-      if ((*store)->remove(make_key_of(key))) send(fd, {Op::remove_done, w, key});
+      send(fd, {(*store)->remove(make_key_of(key)) ? Op::remove_done : Op::op_failed, w, key});
     } else if (dice < 933) {
       send(fd, {Op::evict_begin, w});
       EvictCriteria c;
       c.max_live_bytes = rng() % 3000;
-      if ((*store)->evict(c)) send(fd, {Op::evict_done, w});
+      send(fd, {(*store)->evict(c) ? Op::evict_done : Op::op_failed, w});
     } else if (dice < 934) {
       send(fd, {Op::clear_begin, w});
-      if ((*store)->clear()) send(fd, {Op::clear_done, w});
+      send(fd, {(*store)->clear() ? Op::clear_done : Op::op_failed, w});
     } else {
       (void)(*store)->get(make_key_of(key));
     }
@@ -152,7 +154,7 @@ EntryMeta meta() {
     ::_exit(3);
   }
   std::mt19937_64 rng(0xbeef0000ull + r + std::uint64_t(::getpid()));
-  std::uint64_t checked = 0, bad = 0;
+  std::uint64_t checked = 0, bad = 0, failed = 0;
   for (std::uint64_t n = 1;; ++n) {
     const auto key = std::uint32_t(rng() % kKeys);
     auto check = [&](std::span<const std::byte> p) {
@@ -161,13 +163,15 @@ EntryMeta meta() {
     };
     if (n % 2) {
       auto got = (*store)->get(make_key_of(key));
+      if (!got) ++failed;
       if (got && got->has_value()) check((*got)->payload);
     } else {
-      (void)(*store)->get_with(make_key_of(key), [&](const EntryMeta&, auto p) { check(p); });
+      auto hit = (*store)->get_with(make_key_of(key), [&](const EntryMeta&, auto p) { check(p); });
+      if (!hit) ++failed;
     }
     if (n % 128 == 0) {
-      send(fd, {Op::reads, r, 0, 0, 0, checked, bad});
-      checked = bad = 0;
+      send(fd, {Op::reads, r, 0, failed, 0, checked, bad});
+      checked = bad = failed = 0;
     }
   }
 }
@@ -217,7 +221,8 @@ struct Ledger {
   std::map<std::uint32_t, std::uint64_t> pending_put;
   std::map<std::uint32_t, std::size_t> pending_destroy;
   std::uint64_t puts_done = 0, removes = 0, evicts = 0, clears = 0;
-  std::uint64_t reads_checked = 0, reads_bad = 0, unopenable = 0;
+  std::uint64_t reads_checked = 0, reads_bad = 0, reads_failed = 0, unopenable = 0;
+  std::uint64_t ops_failed = 0;
 
   void apply(const Record& r) {
     switch (r.op) {
@@ -250,9 +255,13 @@ struct Ledger {
       case Op::reads:
         reads_checked += r.a;
         reads_bad += r.b;
+        reads_failed += r.version;
         break;
       case Op::open_failed:
         ++unopenable;
+        break;
+      case Op::op_failed:
+        ++ops_failed;  // the op stays pending: it may still have committed
         break;
       default:
         break;
@@ -464,12 +473,15 @@ TEST(StoreTorture, ThousandKilledWritersLoseNoCommittedEntry) {
   const auto& l = t.ledger;
   std::printf(
       "kill torture: %d writers (%llu SIGKILLed), %zu puts started, %llu reported committed, "
-      "%llu removes, %llu evictions, %llu clears; readers checked %llu entries; %llu "
+      "%llu removes, %llu evictions, %llu clears, %llu failed; readers checked %llu entries (%llu "
+      "reads "
+      "failed); %llu "
       "checkpoints saw %llu present entries; corrupt %llu (readers: %llu), lost %llu, stale %llu, "
       "resurrected %llu, unopenable %llu; %.1f s\n",
       kWriters, (unsigned long long)t.killed, l.puts.size(), (unsigned long long)l.puts_done,
       (unsigned long long)l.removes, (unsigned long long)l.evicts, (unsigned long long)l.clears,
-      (unsigned long long)l.reads_checked, (unsigned long long)t.checkpoints,
+      (unsigned long long)l.ops_failed, (unsigned long long)l.reads_checked,
+      (unsigned long long)l.reads_failed, (unsigned long long)t.checkpoints,
       (unsigned long long)total.present, (unsigned long long)total.corrupt,
       (unsigned long long)l.reads_bad, (unsigned long long)total.lost,
       (unsigned long long)total.stale, (unsigned long long)total.resurrected,
@@ -480,6 +492,8 @@ TEST(StoreTorture, ThousandKilledWritersLoseNoCommittedEntry) {
   EXPECT_GT(total.present, 0u);
   EXPECT_EQ(total.corrupt, 0u);
   EXPECT_EQ(l.reads_bad, 0u);
+  EXPECT_EQ(l.reads_failed, 0u);
+  EXPECT_EQ(l.ops_failed, 0u);
   EXPECT_EQ(total.lost, 0u);
   EXPECT_EQ(total.stale, 0u);
   EXPECT_EQ(total.resurrected, 0u);
