@@ -1,6 +1,7 @@
 #include "cccl_cache/cache/config.hpp"
 
 #include <toml++/toml.h>
+#include <unistd.h>
 
 #include <charconv>
 #include <cstdlib>
@@ -115,10 +116,13 @@ Result<void> apply_file(Config& c, const fs::path& file) {
         return where({ErrorCode::invalid_argument,
                       "config key 'max_readers' must be an integer in 1..1000000"});
       c.max_readers = static_cast<unsigned>(*v);
-    } else if (key == "disabled" || key == "read_only" || key == "shared") {
+    } else if (key == "disabled" || key == "read_only" || key == "shared" || key == "immutable") {
       auto v = toml_bool(node, key);
       if (!v) return where(v.error());
-      (key == "disabled" ? c.disabled : key == "read_only" ? c.read_only : c.shared) = *v;
+      (key == "disabled"    ? c.disabled
+       : key == "read_only" ? c.read_only
+       : key == "shared"    ? c.shared
+                            : c.immutable) = *v;
     } else if (key == "touch_interval") {
       std::optional<std::uint64_t> secs;
       if (auto i = node.value<std::int64_t>(); i && node.is_integer() && *i >= 0)
@@ -157,7 +161,7 @@ Result<void> apply_env(Config& c) {
   };
   for (Flag f :
        {Flag{"CCCL_CACHE_DISABLE", &c.disabled}, Flag{"CCCL_CACHE_READ_ONLY", &c.read_only},
-        Flag{"CCCL_CACHE_SHARED", &c.shared}}) {
+        Flag{"CCCL_CACHE_SHARED", &c.shared}, Flag{"CCCL_CACHE_IMMUTABLE", &c.immutable}}) {
     if (auto v = env(f.name)) {
       auto b = parse_bool(*v, f.name);
       if (!b) return tl::unexpected(b.error());
@@ -186,7 +190,11 @@ fs::path default_cache_dir() {
   if (auto d = env("CCCL_CACHE_DIR"); d && !d->empty()) return *d;
   if (auto x = env("XDG_CACHE_HOME"); x && !x->empty()) return fs::path(*x) / "cccl-cache";
   if (auto h = env("HOME"); h && !h->empty()) return fs::path(*h) / ".cache" / "cccl-cache";
-  return fs::temp_directory_path() / "cccl-cache";
+  // No home: one directory per user, never one that every user of the machine shares.
+  std::error_code ec;
+  fs::path tmp = fs::temp_directory_path(ec);
+  if (ec) tmp = "/tmp";
+  return tmp / ("cccl-cache-" + std::to_string(::geteuid()));
 }
 
 Config Config::defaults() {
@@ -212,7 +220,23 @@ Result<Config> Config::load(const std::optional<fs::path>& file) {
                     " does not exist (fix CCCL_CACHE_CONFIG or the path given)");
   }
   if (auto r = apply_env(c); !r) return tl::unexpected(r.error());
+  if (auto r = c.validate(); !r) return tl::unexpected(r.error());
   return c;
+}
+
+Result<void> Config::validate() const {
+  auto mib = [](std::uint64_t b) { return std::to_string(b) + " bytes"; };
+  if (max_map_size / 2 < max_size)
+    return fail(ErrorCode::invalid_argument,
+                "max_size (" + mib(max_size) + ") must be at most half of max_map_size (" +
+                    mib(max_map_size) +
+                    "): LMDB needs free pages beside the live entries (copy-on-write, page "
+                    "rounding). Raise max_map_size or lower max_size");
+  if (initial_map_size > max_map_size)
+    return fail(ErrorCode::invalid_argument, "initial_map_size (" + mib(initial_map_size) +
+                                                 ") exceeds max_map_size (" + mib(max_map_size) +
+                                                 "); lower initial_map_size or raise max_map_size");
+  return {};
 }
 
 Result<std::uint64_t> parse_size(std::string_view text) {

@@ -1,5 +1,6 @@
 #include "shared_env.hpp"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -7,6 +8,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <thread>
@@ -89,7 +91,23 @@ Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
   max_map_size_ = std::max(config.max_map_size, config.initial_map_size);
   last_flush = std::chrono::steady_clock::now();
   const mdb_mode_t mode = config.shared ? 0660 : 0600;
-  for (bool nolock : {false, true}) {
+  const std::string where = dir.path.string();
+  const std::string immutable_hint =
+      "; only if the store is an immutable image that no process writes, set immutable = true "
+      "(CCCL_CACHE_IMMUTABLE=1) to read it without locking";
+  if (dir.network_fs) nolock_ = true;  // prepare_dir let it through as an immutable image
+  // LMDB silently drops its reader locks on a read-only filesystem; another mount of the
+  // same filesystem may still be writable, so that is only allowed for a declared image.
+  if (read_only_ && dir.read_only_fs && !nolock_) {
+    if (!config.immutable)
+      return fail(ErrorCode::permission,
+                  "cache " + where +
+                      " is on a read-only filesystem, where LMDB cannot take its reader locks: "
+                      "a writer elsewhere could replace pages while they are read" +
+                      immutable_hint);
+    nolock_ = true;
+  }
+  for (int pass = 0; pass < 2; ++pass) {
     MDB_env* raw = nullptr;
     if (int rc = mdb_env_create(&raw); rc != MDB_SUCCESS)
       return tl::unexpected(lmdb::error(rc, "mdb_env_create"));
@@ -99,25 +117,50 @@ Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
     // An existing map keeps its recorded size: setting a smaller one would shrink it.
     if (!dir.has_data) mdb_env_set_mapsize(raw, config.initial_map_size);
     unsigned flags =
-        MDB_NOTLS | MDB_NOMETASYNC | (read_only_ ? MDB_RDONLY : 0u) | (nolock ? MDB_NOLOCK : 0u);
+        MDB_NOTLS | MDB_NOMETASYNC | (read_only_ ? MDB_RDONLY : 0u) | (nolock_ ? MDB_NOLOCK : 0u);
     int rc = mdb_env_open(raw, dir.path.c_str(), flags, mode);
     if (rc == MDB_SUCCESS) break;
     env_.reset();
-    // A read-only store whose lock file cannot be written is an immutable image.
-    if (!nolock && read_only_ && (rc == EACCES || rc == EROFS || rc == EPERM)) {
-      logger()->info("cache {} lock file is not writable; opening it without locking",
-                     dir.path.string());
+    const bool denied = rc == EACCES || rc == EROFS || rc == EPERM;
+    if (!nolock_ && read_only_ && denied) {
+      if (!config.immutable)
+        return fail(ErrorCode::permission,
+                    "cannot use the lock file of read-only cache " + where + " (" +
+                        mdb_strerror(rc) +
+                        "): without it a writer could replace pages while they are read. Ask "
+                        "the store's owner for write access to lock.mdb" +
+                        immutable_hint);
+      logger()->info(
+          "cache {} lock file is not writable; reading the immutable image without "
+          "locking",
+          where);
+      nolock_ = true;
       continue;
     }
-    return tl::unexpected(lmdb::error(rc, "open LMDB environment in " + dir.path.string()));
+    auto e = lmdb::error(rc, "open LMDB environment in " + where);
+    if (denied)
+      e.message +=
+          " (data.mdb and lock.mdb must be readable and writable by you; open it "
+          "read-only with read_only = true if they are not meant to be)";
+    return tl::unexpected(e);
   }
-  if (config.shared && !read_only_) {
-    ::chmod((dir.path / "data.mdb").c_str(), mode);
-    ::chmod((dir.path / "lock.mdb").c_str(), mode);
+  if (!env_.get()) return fail(ErrorCode::internal, "open LMDB environment in " + where);
+  // LMDB opened the files by path: make sure they are the ones vetted in prepare_dir.
+  int data_fd = -1;
+  if (int rc = mdb_env_get_fd(env_.get(), &data_fd); rc != MDB_SUCCESS)
+    return tl::unexpected(lmdb::error(rc, "mdb_env_get_fd"));
+  if (auto ok = check_opened(config, dir, data_fd); !ok) {
+    env_.reset();
+    return ok;
   }
-  int dead = 0;
-  if (!read_only_) mdb_reader_check(env_.get(), &dead);
-  if (dead > 0) logger()->info("cleared {} stale reader slots in {}", dead, dir.path.string());
+  if (config.shared && !read_only_) {  // LMDB's create mode went through the umask
+    (void)::fchmod(data_fd, mode);
+    if (int lock = ::openat(dir.fd(), "lock.mdb", O_RDONLY | O_NOFOLLOW | O_CLOEXEC); lock >= 0) {
+      (void)::fchmod(lock, mode);
+      ::close(lock);
+    }
+  }
+  clear_dead_readers();
   if (auto dbs = open_dbs(); !dbs) return dbs;
   // Take this process's reader slot now, with the environment: the first read txn
   // registers in the reader table shared by all processes (under its mutex); reset and
@@ -126,6 +169,24 @@ Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
   // then begins its own txn.
   if (has_dbs()) (void)begin_read();
   return {};
+}
+
+bool SharedEnv::reader_check_due() {
+  using namespace std::chrono;
+  const std::int64_t now = duration_cast<seconds>(steady_clock::now().time_since_epoch()).count();
+  std::int64_t last = last_reader_check_s_.load(std::memory_order_relaxed);
+  const bool due = writes_.fetch_add(1, std::memory_order_relaxed) % kReaderCheckEvery == 0 ||
+                   now - last >= kReaderCheckInterval.count();
+  if (due) last_reader_check_s_.compare_exchange_strong(last, now, std::memory_order_relaxed);
+  return due;
+}
+
+int SharedEnv::clear_dead_readers() {
+  if (nolock_) return 0;  // no reader table
+  int dead = 0;
+  mdb_reader_check(env_.get(), &dead);
+  if (dead > 0) logger()->info("cleared {} stale reader slots in {}", dead, dir_.string());
+  return dead;
 }
 
 Result<void> SharedEnv::open_dbs() {
@@ -165,6 +226,31 @@ std::uint64_t SharedEnv::map_size() const {
   return info.me_mapsize;
 }
 
+std::optional<std::string> SharedEnv::pinning_reader() const {
+  if (nolock_) return std::nullopt;
+  MDB_envinfo info{};
+  mdb_env_info(env_.get(), &info);
+  struct Scan {
+    std::uint64_t last;
+    std::optional<std::string> found;
+  } scan{info.me_last_txnid, std::nullopt};
+  // Lines of "pid thread txnid", txnid "-" for a reset (idle) slot.
+  mdb_reader_list(
+      env_.get(),
+      [](const char* line, void* ctx) -> int {
+        auto* s = static_cast<Scan*>(ctx);
+        int pid = 0;
+        unsigned long long thread = 0, txnid = 0;
+        if (!s->found && std::sscanf(line, "%d %llx %llu", &pid, &thread, &txnid) == 3 &&
+            txnid + 2 < s->last)
+          s->found = "pid " + std::to_string(pid) + " holds a snapshot " +
+                     std::to_string(s->last - txnid) + " transactions old";
+        return 0;
+      },
+      &scan);
+  return scan.found;
+}
+
 void SharedEnv::adopt_new_size() {
   std::unique_lock lock(resize_mu_);
   mdb_env_set_mapsize(env_.get(), 0);  // take the size another process grew the map to
@@ -174,6 +260,9 @@ Result<void> SharedEnv::grow(std::uint64_t seen) {
   std::unique_lock lock(resize_mu_);
   const std::uint64_t now = map_size();
   if (now > seen) return {};  // another thread of this process grew it meanwhile
+  // A process killed inside a read txn pins its snapshot: every page freed since stays
+  // unusable and the map would grow to its ceiling. Free such slots first and retry.
+  if (clear_dead_readers() > 0) return {};
   if (now >= max_map_size_)
     return fail(ErrorCode::storage_full, "the store's map is full at max_map_size (" +
                                              std::to_string(now) +
@@ -225,19 +314,22 @@ Result<lmdb::ReadTxn> SharedEnv::begin_read() {
     if (rc == MDB_MAP_RESIZED) {
       adopt_new_size();
     } else if (rc == MDB_READERS_FULL) {
-      int dead = 0;
-      mdb_reader_check(env_.get(), &dead);
-      if (dead == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      if (clear_dead_readers() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     } else {
       return tl::unexpected(lmdb::error(rc, "begin read transaction"));
     }
   }
   return fail(ErrorCode::lmdb,
-              "begin read transaction: reader table still full; raise max_readers");
+              "begin read transaction in " + dir_.string() +
+                  ": the reader table is full of live readers (MDB_READERS_FULL); raise "
+                  "max_readers (fixed when the store is created: clear or recreate it)");
 }
 
 Result<lmdb::WriteTxn> SharedEnv::begin_write() {
   if (read_only_) return fail(ErrorCode::read_only, "the store is open read-only");
+  // Now and then, clear the slots of dead readers before they make the file grow
+  // (cheap: one scan of the reader table, one fcntl per distinct reader process).
+  if (reader_check_due()) clear_dead_readers();
   for (int attempt = 0; attempt < 64; ++attempt) {
     std::shared_lock lock(resize_mu_);
     MDB_txn* txn = nullptr;

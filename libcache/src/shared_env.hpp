@@ -6,12 +6,15 @@
 #include <sys/types.h>
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -51,11 +54,20 @@ class SharedEnv {
   MDB_env* get() const { return env_.get(); }
   bool stale() const { return generation_ != fork_generation(); }
   bool read_only() const { return read_only_; }
+  // Opened with MDB_NOLOCK (a declared immutable image): map bytes may change under a
+  // reader, so readers verify a private copy.
+  bool nolock() const { return nolock_; }
+  std::uint64_t max_map_size() const { return max_map_size_; }
   bool has_dbs() const { return has_dbs_; }
   MDB_dbi entries() const { return entries_; }
   MDB_dbi usage() const { return usage_; }
   MDB_dbi counters() const { return counters_; }
   std::uint64_t map_size() const;
+
+  // A live reader holding a snapshot more than two transactions old (its pages cannot
+  // be reused until it ends): "pid N holds a snapshot M transactions old"; nullopt when
+  // none (or without a reader table).
+  std::optional<std::string> pinning_reader() const;
 
   // Begin a transaction; MDB_MAP_RESIZED and MDB_READERS_FULL are handled and retried.
   Result<lmdb::ReadTxn> begin_read();
@@ -84,6 +96,14 @@ class SharedEnv {
   // Grows the map unless another thread already did since `seen` was read.
   Result<void> grow(std::uint64_t seen);
   void adopt_new_size();
+  // mdb_reader_check: frees the reader slots (and snapshots) of dead processes.
+  // Returns how many were freed.
+  int clear_dead_readers();
+  // Whether a periodic reader check is due (every kReaderCheckEvery write txns or
+  // kReaderCheckInterval); marks it done.
+  bool reader_check_due();
+  static constexpr std::uint64_t kReaderCheckEvery = 64;  // write txns
+  static constexpr std::chrono::seconds kReaderCheckInterval{10};
   // The Error for a failed commit. LMDB reports a short write on a full disk as EIO:
   // with (almost) no free space left that is storage_full, not an I/O fault.
   Error commit_error(int rc) const;
@@ -96,7 +116,10 @@ class SharedEnv {
   pid_t pid_ = 0;
   std::uint64_t generation_ = 0;
   bool read_only_ = false;
+  bool nolock_ = false;
   bool has_dbs_ = false;
+  std::atomic<std::uint64_t> writes_{0};
+  std::atomic<std::int64_t> last_reader_check_s_{0};  // steady clock, seconds
   MDB_dbi entries_ = 0, usage_ = 0, counters_ = 0;
   std::uint64_t max_map_size_ = 0;
   std::shared_mutex resize_mu_;  // shared: an open txn; exclusive: a map resize

@@ -71,6 +71,14 @@ Result<bool> Store::Impl::read_entry(const CacheKey& key, Fn&& fn) {
     int rc = txn->get(e->entries(), k, v);
     if (rc == MDB_NOTFOUND) return false;
     if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "read entry"));
+    // Without locks (an immutable image) nothing stops the bytes changing under the
+    // checksum: verify a private copy and hand out views of it.
+    std::vector<std::byte> copy;
+    if (e->nolock()) {
+      auto b = lmdb::bytes(v);
+      copy.assign(b.begin(), b.end());
+      v = lmdb::val(copy);
+    }
     auto view = decode_envelope(lmdb::bytes(v));
     if (!view) {
       bad = view.error();
@@ -152,7 +160,9 @@ Result<void> Store::Impl::flush() {
 Result<std::shared_ptr<Store>> Store::open(const Config& config) {
   auto impl = std::make_unique<Impl>();
   impl->config = config;
-  detail::apply_log_level(config.log_level);
+  if (!config.disabled)
+    if (auto valid = config.validate(); !valid) return tl::unexpected(valid.error());
+  detail::apply_log_level(config.log_level);  // the library's own logger only
   if (config.disabled) {
     impl->disabled = true;
     return std::shared_ptr<Store>(new Store(std::move(impl)));
@@ -220,7 +230,7 @@ Result<void> Store::put(const CacheKey& key, const EntryMeta& meta,
   if (!size) return tl::unexpected(size.error());
   auto batch = detail::take_pending(*e);
   const auto k = key.encode();
-  auto r = e->write([&](lmdb::WriteTxn& txn) -> Result<void> {
+  auto write = [&](lmdb::WriteTxn& txn) -> Result<void> {
     std::uint64_t old_size = 0;
     MDB_val u{};
     int rc = txn.get(e->usage(), k, u);
@@ -248,7 +258,9 @@ Result<void> Store::put(const CacheKey& key, const EntryMeta& meta,
     auto trimmed = detail::trim_lru(txn, *e, impl_->config.max_size, key, false, nullptr);
     if (!trimmed) return tl::unexpected(trimmed.error());
     return {};
-  });
+  };
+  auto attempt = [&] { return e->write(write); };
+  auto r = detail::at_map_ceiling(*e, *size, attempt(), attempt);
   if (!r) detail::restore_pending(*e, std::move(batch));
   return r;
 }

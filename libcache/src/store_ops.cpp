@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "cccl_cache/cache/envelope.hpp"
+#include "cccl_cache/cache/log.hpp"
 
 namespace cccl_cache::detail {
 
@@ -220,6 +221,70 @@ Result<std::uint64_t> trim_lru(lmdb::WriteTxn& txn, const SharedEnv& env, std::u
       return tl::unexpected(r.error());
   }
   return freed;
+}
+
+Result<bool> low_on_map(SharedEnv& env) {
+  MDB_envinfo info{};
+  MDB_stat st{};
+  mdb_env_info(env.get(), &info);
+  if (int rc = mdb_env_stat(env.get(), &st); rc != MDB_SUCCESS)
+    return tl::unexpected(lmdb::error(rc, "stat environment"));
+  auto txn = env.begin_read();
+  if (!txn) return tl::unexpected(txn.error());
+  // The free list (database 0): each value is a page list whose first word is its length.
+  std::uint64_t free_pages = 0;
+  int rc = 0;
+  auto cursor = lmdb::Cursor::open(txn->get(), 0, rc);
+  if (!cursor) return tl::unexpected(lmdb::error(rc, "open free-list cursor"));
+  MDB_val k{}, v{};
+  for (rc = cursor->next(k, v, MDB_FIRST); rc == MDB_SUCCESS; rc = cursor->next(k, v)) {
+    std::size_t n = 0;
+    if (v.mv_size >= sizeof n) std::memcpy(&n, v.mv_data, sizeof n);
+    free_pages += n;
+  }
+  if (rc != MDB_NOTFOUND) return tl::unexpected(lmdb::error(rc, "read the free list"));
+  const std::uint64_t pages = info.me_mapsize / st.ms_psize;
+  const std::uint64_t unused = pages > info.me_last_pgno + 1 ? pages - info.me_last_pgno - 1 : 0;
+  return unused + free_pages < pages / 8;
+}
+
+Result<std::uint64_t> make_room(SharedEnv& env) {
+  std::uint64_t live = 0;
+  auto freed = env.write([&](lmdb::WriteTxn& txn) -> Result<std::uint64_t> {
+    auto l = read_counter(txn.get(), env.counters(), kLiveBytesCounter);
+    if (!l) return tl::unexpected(l.error());
+    live = *l;
+    return trim_lru(txn, env, live - live / 4, std::nullopt, false, nullptr);
+  });
+  if (freed && *freed > 0)
+    logger()->warn(
+        "cache map reached max_map_size ({} bytes) with {} live bytes; evicted {} bytes of least "
+        "recently used entries to make room (a reader holding an old snapshot, or payloads "
+        "just over a page size, waste map space)",
+        env.max_map_size(), live, *freed);
+  return freed;
+}
+
+Result<void> at_map_ceiling(SharedEnv& env, std::uint64_t entry_size, Result<void> r,
+                            const std::function<Result<void>()>& retry) {
+  const auto at_ceiling = [&] { return env.map_size() >= env.max_map_size(); };
+  if (r) {
+    if (at_ceiling() && !env.pinning_reader())
+      if (auto low = low_on_map(env); low && *low) (void)make_room(env);
+    return r;
+  }
+  for (int round = 0; round < 3 && !r && r.error().code == ErrorCode::storage_full &&
+                      at_ceiling() && entry_size <= env.max_map_size() / 4;
+       ++round) {
+    if (auto pin = env.pinning_reader())  // evicting would free nothing it pins
+      return fail(ErrorCode::storage_full,
+                  r.error().message + "; a reader (" + *pin +
+                      ") keeps the space of replaced entries in use until it ends");
+    auto freed = make_room(env);
+    if (!freed || *freed == 0) break;
+    r = retry();
+  }
+  return r;
 }
 
 }  // namespace cccl_cache::detail

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,5 +70,24 @@ Result<std::vector<EntryInfo>> list_entries(MDB_txn* txn, const SharedEnv& env);
 Result<std::uint64_t> trim_lru(lmdb::WriteTxn& txn, const SharedEnv& env, std::uint64_t budget,
                                const std::optional<CacheKey>& keep, bool dry_run,
                                std::vector<EvictReport::Item>* removed);
+
+// The map-ceiling policy around a put whose first attempt returned `r`. After a
+// success at the ceiling: keeps 1/8 of the map free by LRU eviction (once it is
+// entirely full even the deletions that make room need pages they cannot get). After
+// storage_full at the ceiling with live bytes within the budget (pages lost to page
+// rounding, or held by a dead reader's snapshot): makes room by LRU and calls `retry`,
+// up to 3 times, instead of wedging; not for an entry over a quarter of the map (it
+// could never fit), and not while a live reader pins the map (the error then names it).
+Result<void> at_map_ceiling(SharedEnv& env, std::uint64_t entry_size, Result<void> r,
+                            const std::function<Result<void>()>& retry);
+
+// Whether under 1/8 of the map is free for new pages in the latest snapshot (never
+// used pages plus the free list; some of those may still be held by old readers).
+Result<bool> low_on_map(SharedEnv& env);
+
+// At the map's ceiling: evicts least recently used entries down to 3/4 of the live
+// bytes in its own write transaction, counts them as evictions and logs a warning.
+// Returns the payload bytes freed (0 when there was nothing to evict).
+Result<std::uint64_t> make_room(SharedEnv& env);
 
 }  // namespace cccl_cache::detail

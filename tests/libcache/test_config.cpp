@@ -25,7 +25,8 @@ class ScopedEnv {
                                            "CCCL_CACHE_DISABLE",   "CCCL_CACHE_LOG_LEVEL",
                                            "CCCL_CACHE_READ_ONLY", "CCCL_CACHE_SHARED",
                                            "CCCL_CACHE_CONFIG",    "XDG_CONFIG_HOME",
-                                           "XDG_CACHE_HOME",       "HOME"};
+                                           "XDG_CACHE_HOME",       "HOME",
+                                           "CCCL_CACHE_IMMUTABLE", "TMPDIR"};
 
  private:
   std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
@@ -82,6 +83,93 @@ TEST(Config, DefaultsAreDocumentedValues) {
   EXPECT_EQ(default_cache_dir(), "/xdg/cccl-cache");
   env.set("CCCL_CACHE_DIR", "/explicit");
   EXPECT_EQ(default_cache_dir(), "/explicit");
+}
+
+// Without HOME and XDG_CACHE_HOME every user gets a directory of their own under the
+// temporary directory, never one shared by all users of the machine.
+TEST(Config, DefaultDirWithoutHomeIsPerUser) {
+  ScopedEnv env;
+  EXPECT_EQ(default_cache_dir(),
+            std::filesystem::temp_directory_path() / ("cccl-cache-" + std::to_string(::geteuid())));
+  EXPECT_EQ(Config::defaults().dir, default_cache_dir());
+  int rc = test::run_child([] {  // another user gets another directory
+    if (::geteuid() == 0 && ::setuid(65534) != 0) return 1;
+    return default_cache_dir().filename() == "cccl-cache-" + std::to_string(::geteuid()) ? 0 : 2;
+  });
+  EXPECT_EQ(rc, 0);
+}
+
+// Another user may create the per-user directory first: it is refused, not used, and
+// so is a symlink planted in its place.
+TEST(Config, DefaultTempDirPlantedByAnotherUserIsRefused) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to create a directory for another user";
+  ScopedEnv env;
+  test::TempDir tmp;
+  env.set("TMPDIR", tmp.path().string());
+  const auto planted = tmp / ("cccl-cache-" + std::to_string(::geteuid()));
+  std::filesystem::create_directory(planted);
+  ASSERT_EQ(::chown(planted.c_str(), 65534, 65534), 0);
+  ASSERT_EQ(::chmod(planted.c_str(), 0700), 0);
+  auto cfg = Config::load();
+  ASSERT_TRUE(cfg) << cfg.error().describe();
+  ASSERT_EQ(cfg->dir, planted);
+  auto store = Store::open(*cfg);
+  ASSERT_FALSE(store);
+  EXPECT_EQ(store.error().code, ErrorCode::permission);
+  std::filesystem::remove(planted);
+  std::filesystem::create_directory(tmp / "elsewhere");
+  std::filesystem::create_directory_symlink(tmp / "elsewhere", planted);
+  store = Store::open(*cfg);
+  ASSERT_FALSE(store);
+  EXPECT_NE(store.error().message.find("symbolic link"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(tmp / "elsewhere/data.mdb"));
+}
+
+TEST(Config, ImmutableFromFileAndEnvironment) {
+  ScopedEnv env;
+  test::TempDir dir;
+  EXPECT_FALSE(Config::defaults().immutable);
+  write_file(dir / "c.toml", "immutable = true\n");
+  EXPECT_TRUE(Config::load(dir / "c.toml")->immutable);
+  write_file(dir / "c.toml", "immutable = false\n");
+  env.set("CCCL_CACHE_IMMUTABLE", "1");
+  EXPECT_TRUE(Config::load(dir / "c.toml")->immutable);
+  env.set("CCCL_CACHE_IMMUTABLE", "perhaps");
+  EXPECT_FALSE(Config::load(dir / "c.toml"));
+}
+
+// The budget and the map ceiling are checked against each other when the config is
+// loaded (file or environment) and when a store is opened with an edited Config.
+TEST(Config, BudgetAndMapCeilingAreValidatedTogether) {
+  ScopedEnv env;
+  test::TempDir dir;
+  struct Case {
+    const char* toml;
+    bool ok;
+  };
+  for (Case c : {Case{"max_size = \"1G\"\nmax_map_size = \"2G\"\n", true},
+                 Case{"max_size = \"2G\"\nmax_map_size = \"3G\"\n", false},
+                 Case{"max_map_size = \"1G\"\n", false},  // default budget 2G
+                 Case{"initial_map_size = \"8G\"\nmax_map_size = \"4G\"\nmax_size = 1\n", false}}) {
+    SCOPED_TRACE(c.toml);
+    write_file(dir / "c.toml", c.toml);
+    auto r = Config::load(dir / "c.toml");
+    ASSERT_EQ(bool(r), c.ok);
+    if (!c.ok) {
+      EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
+      EXPECT_NE(r.error().message.find("max_map_size"), std::string::npos) << r.error().message;
+    }
+  }
+  env.set("CCCL_CACHE_MAX_SIZE", "40G");  // over half the default 64G ceiling
+  auto r = Config::load(std::nullopt);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("max_size"), std::string::npos);
+  auto cfg = test::test_config(dir / "store");
+  cfg.max_map_size = 1ull << 20;
+  auto store = Store::open(cfg);
+  ASSERT_FALSE(store);
+  EXPECT_EQ(store.error().code, ErrorCode::invalid_argument);
+  EXPECT_FALSE(std::filesystem::exists(dir / "store"));
 }
 
 TEST(Config, FileThenEnvironmentThenApi) {
@@ -192,6 +280,7 @@ TEST(Config, ShippedFileMatchesDefaults) {
   EXPECT_EQ(c->disabled, d.disabled);
   EXPECT_EQ(c->read_only, d.read_only);
   EXPECT_EQ(c->shared, d.shared);
+  EXPECT_EQ(c->immutable, d.immutable);
   EXPECT_EQ(c->touch_interval_s, d.touch_interval_s);
   EXPECT_EQ(c->log_level, d.log_level);
 }

@@ -1,7 +1,11 @@
 // Directory safety (owner-only creation, foreign and writable-by-others refusal)
 // and read-only opens that write nothing.
+#include <fcntl.h>
+#include <grp.h>
 #include <spdlog/sinks/ostream_sink.h>
 #include <sys/stat.h>
+
+#include <fstream>
 
 #include "cccl_cache/cache/log.hpp"
 #include "dir_safety.hpp"
@@ -41,17 +45,20 @@ TEST(StoreSafety, CreatesDirectoryOwnerOnlyWhateverTheUmask) {
   EXPECT_EQ(mode_of(dir / "a/b/cache/data.mdb") & 0077u, 0u);
 }
 
-TEST(StoreSafety, WorldWritableDirectoryIsRefusedEvenWhenShared) {
+TEST(StoreSafety, WorldWritableDirectoryIsRefusedEvenWhenSharedOrSticky) {
   test::TempDir dir;
   std::filesystem::create_directory(dir / "c");
-  ::chmod((dir / "c").c_str(), 0777);
-  for (bool shared : {false, true}) {
-    auto cfg = test::test_config(dir / "c");
-    cfg.shared = shared;
-    auto r = Store::open(cfg);
-    ASSERT_FALSE(r);
-    EXPECT_EQ(r.error().code, ErrorCode::permission);
-    EXPECT_NE(r.error().message.find("chmod o-w"), std::string::npos) << r.error().message;
+  for (mode_t mode : {0777u, 01777u, 03777u}) {
+    ::chmod((dir / "c").c_str(), mode);
+    for (bool shared : {false, true}) {
+      SCOPED_TRACE(std::to_string(mode) + (shared ? " shared" : ""));
+      auto cfg = test::test_config(dir / "c");
+      cfg.shared = shared;
+      auto r = Store::open(cfg);
+      ASSERT_FALSE(r);
+      EXPECT_EQ(r.error().code, ErrorCode::permission);
+      EXPECT_NE(r.error().message.find("chmod o-w"), std::string::npos) << r.error().message;
+    }
   }
   EXPECT_FALSE(std::filesystem::exists(dir / "c/data.mdb"));
 }
@@ -81,14 +88,175 @@ TEST(StoreSafety, ForeignOwnedDirectoryIsRefused) {
   EXPECT_EQ(r.error().code, ErrorCode::permission);
   EXPECT_NE(r.error().message.find("owned by uid 65534"), std::string::npos) << r.error().message;
   EXPECT_FALSE(std::filesystem::exists(dir / "c/data.mdb"));
-  cfg.shared = true;  // a deliberate shared cache is accepted
-  EXPECT_TRUE(Store::open(cfg));
+  // Shared mode trusts only directories owned by the user or root: another user could
+  // otherwise plant an entry under the real key of a common spec.
+  ::chmod((dir / "c").c_str(), 02770);
+  cfg.shared = true;
+  r = Store::open(cfg);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::permission);
+  EXPECT_NE(r.error().message.find("owned by uid 65534"), std::string::npos) << r.error().message;
+  EXPECT_FALSE(std::filesystem::exists(dir / "c/data.mdb"));
+}
+
+// Shared mode, seen by an unprivileged user (uid 65534, groups 65534 and 4242) in a
+// child: which directories and files it trusts.
+TEST(StoreSafety, SharedModeTrustsOwnOrRootDirectoriesOfOwnGroupsOnly) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to create files owned by other users";
+  constexpr gid_t kMine = 4242, kOther = 4343;
+  constexpr uid_t kStranger = 65533;  // no passwd entry: a member of no group
+  struct Case {
+    const char* name;
+    uid_t dir_uid;
+    gid_t dir_gid;
+    mode_t dir_mode;
+    int data_uid;  // -1: no data.mdb
+    gid_t data_gid;
+    mode_t data_mode;
+    const char* refusal;  // null: accepted
+  };
+  const Case cases[] = {
+      {"root's dir of my group", 0, kMine, 02770, -1, 0, 0, nullptr},
+      {"my dir of my group", kNobody, kMine, 02770, -1, 0, 0, nullptr},
+      {"my dir of my primary group", kNobody, kNobody, 02770, -1, 0, 0, nullptr},
+      {"a stranger's dir", kStranger, kMine, 02770, -1, 0, 0, "owned by uid 65533"},
+      {"root's dir of another group", 0, kOther, 02775, -1, 0, 0, "group 4343"},
+      {"sticky world-writable", 0, kMine, 03777, -1, 0, 0, "every user"},
+      {"data.mdb of a stranger", 0, kMine, 02770, int(kStranger), kMine, 0640, "not a member"},
+      {"data.mdb writable by another group", 0, kMine, 02770, int(kNobody), kOther, 0660,
+       "writable by group 4343"},
+      {"data.mdb world-writable", 0, kMine, 02770, int(kNobody), kMine, 0666, "every user"},
+  };
+  test::TempDir dir;
+  ::chmod(dir.path().c_str(), 0755);  // let the unprivileged child reach the caches
+  int n = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const auto cache = dir / ("c" + std::to_string(n++));
+    std::filesystem::create_directory(cache);
+    if (c.data_uid >= 0) {
+      std::ofstream(cache / "data.mdb") << "x";
+      ASSERT_EQ(::chown((cache / "data.mdb").c_str(), uid_t(c.data_uid), c.data_gid), 0);
+      ASSERT_EQ(::chmod((cache / "data.mdb").c_str(), c.data_mode), 0);
+    }
+    ASSERT_EQ(::chown(cache.c_str(), c.dir_uid, c.dir_gid), 0);
+    ASSERT_EQ(::chmod(cache.c_str(), c.dir_mode), 0);
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    int rc = test::run_child([&] {
+      const gid_t groups[] = {kMine};
+      if (::setgroups(1, groups) != 0 || ::setgid(kNobody) != 0 || ::setuid(kNobody) != 0)
+        return 10;
+      auto cfg = test::test_config(cache);
+      cfg.shared = true;
+      auto store = Store::open(cfg);
+      std::string msg = store ? "" : store.error().describe();
+      (void)!::write(fds[1], msg.data(), msg.size());
+      if (!store) return store.error().code == ErrorCode::permission ? 1 : 2;
+      return (*store)->put(make_key(1), make_meta(1), make_payload(1)) ? 0 : 3;
+    });
+    ::close(fds[1]);
+    std::string msg(4096, '\0');
+    msg.resize(std::max<ssize_t>(0, ::read(fds[0], msg.data(), msg.size())));
+    ::close(fds[0]);
+    if (!c.refusal) {
+      EXPECT_EQ(rc, 0) << msg;
+    } else {
+      EXPECT_EQ(rc, 1) << msg;
+      EXPECT_NE(msg.find(c.refusal), std::string::npos) << msg;
+    }
+  }
+}
+
+// Outside shared mode the store's files must be regular files of this user that
+// nobody else may write; a symlinked directory is refused too.
+TEST(StoreSafety, StoreFilesMustBeOwnRegularAndPrivate) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to create files owned by other users";
+  struct Case {
+    const char* name;
+    std::function<void(const std::filesystem::path&)> damage;
+    const char* refusal;
+  };
+  test::TempDir outside;
+  populate(outside / "victim", 1);
+  const Case cases[] = {
+      {"world-writable data.mdb", [](const auto& c) { ::chmod((c / "data.mdb").c_str(), 0666); },
+       "every user"},
+      {"group-writable data.mdb", [](const auto& c) { ::chmod((c / "data.mdb").c_str(), 0620); },
+       "group-writable"},
+      {"world-writable lock.mdb", [](const auto& c) { ::chmod((c / "lock.mdb").c_str(), 0666); },
+       "every user"},
+      {"foreign data.mdb",
+       [](const auto& c) { (void)!::chown((c / "data.mdb").c_str(), kNobody, kNobody); },
+       "owned by uid 65534"},
+      {"symlinked data.mdb",
+       [&](const auto& c) {
+         std::filesystem::remove(c / "data.mdb");
+         std::filesystem::create_symlink(outside / "victim/data.mdb", c / "data.mdb");
+       },
+       "symbolic link"},
+      {"symlinked lock.mdb",
+       [&](const auto& c) {
+         std::filesystem::remove(c / "lock.mdb");
+         std::filesystem::create_symlink(outside / "victim/lock.mdb", c / "lock.mdb");
+       },
+       "symbolic link"},
+      {"symlinked directory",
+       [&](const auto& c) {
+         std::filesystem::remove_all(c);
+         std::filesystem::create_directory_symlink(outside / "victim", c);
+       },
+       "symbolic link"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    test::TempDir dir;
+    populate(dir / "c", 2);
+    c.damage(dir / "c");
+    for (bool read_only : {false, true}) {
+      auto cfg = test::test_config(dir / "c");
+      cfg.read_only = read_only;
+      auto r = Store::open(cfg);
+      ASSERT_FALSE(r);
+      EXPECT_EQ(r.error().code, ErrorCode::permission);
+      EXPECT_NE(r.error().message.find(c.refusal), std::string::npos) << r.error().message;
+    }
+  }
+}
+
+// After LMDB opened the directory by path, the data file it holds must be the
+// data.mdb of the directory vetted (and opened) before.
+TEST(StoreSafety, OpenedDataFileMustBeTheVettedOne) {
+  test::TempDir dir;
+  populate(dir / "c", 1);
+  populate(dir / "other", 1);
+  const auto cfg = test::test_config(dir / "c");
+  auto info = detail::prepare_dir(cfg);
+  ASSERT_TRUE(info) << info.error().describe();
+  for (auto [file, ok] : {std::pair{dir / "c/data.mdb", true}, {dir / "other/data.mdb", false}}) {
+    int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    auto r = detail::check_opened(cfg, *info, fd);
+    ::close(fd);
+    EXPECT_EQ(bool(r), ok) << file;
+    if (!ok) {
+      EXPECT_EQ(r.error().code, ErrorCode::permission);
+      EXPECT_NE(r.error().message.find("not"), std::string::npos);
+    }
+  }
+  // The directory's name now leads elsewhere: refused as well.
+  std::filesystem::rename(dir / "c", dir / "moved");
+  std::filesystem::rename(dir / "other", dir / "c");
+  int fd = ::open((dir / "c/data.mdb").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  EXPECT_FALSE(detail::check_opened(cfg, *info, fd));
+  ::close(fd);
 }
 
 // Opens the store in a child as an unprivileged user (when root) so that the
 // directory's permission bits really apply, then checks reads work and writes fail.
-// Two cases: lock.mdb writable (read-only with locking) and not (no locking: an
-// immutable image).
+// Two cases: lock.mdb writable (read-only with locking) and not: then the open fails
+// with a clear error unless the store is declared an immutable image (no locking).
 TEST(StoreSafety, ReadOnlyDirectoryOpensReadOnlyAndWritesNothing) {
   test::TempDir dir;
   if (::geteuid() == 0)
@@ -114,7 +282,15 @@ TEST(StoreSafety, ReadOnlyDirectoryOpensReadOnlyAndWritesNothing) {
           "t", std::make_shared<spdlog::sinks::ostream_sink_mt>(log));
       capture->set_level(spdlog::level::info);
       set_logger(capture);
-      auto store = Store::open(test::test_config(cache));
+      auto cfg = test::test_config(cache);
+      if (!lock_writable) {
+        auto refused = Store::open(cfg);
+        if (refused || refused.error().code != ErrorCode::permission ||
+            refused.error().message.find("immutable = true") == std::string::npos)
+          return 21;  // a lockless read of a store others may write must be declared
+        cfg.immutable = true;
+      }
+      auto store = Store::open(cfg);
       if (!store) return 12;
       if (!(*store)->read_only()) return 13;
       const bool nolock = log.str().find("without locking") != std::string::npos;

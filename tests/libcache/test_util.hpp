@@ -19,11 +19,11 @@
 
 namespace cccl_cache::test {
 
-// A fresh directory under $TMPDIR, removed (recursively) on destruction.
+// A fresh directory under $TMPDIR (or `base`), removed (recursively) on destruction.
 class TempDir {
  public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "cccl-cache-test-XXXXXX").string();
+  explicit TempDir(const std::filesystem::path& base = std::filesystem::temp_directory_path()) {
+    std::string tmpl = (base / "cccl-cache-test-XXXXXX").string();
     char* made = ::mkdtemp(tmpl.data());
     if (!made) std::abort();
     path_ = made;

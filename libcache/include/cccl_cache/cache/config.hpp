@@ -15,14 +15,15 @@ namespace cccl_cache {
 
 struct Config {
   // Cache directory. Default: $CCCL_CACHE_DIR, else $XDG_CACHE_HOME/cccl-cache,
-  // else ~/.cache/cccl-cache.
+  // else ~/.cache/cccl-cache, else <temp dir>/cccl-cache-<uid> (one per user).
   std::filesystem::path dir;
   // Budget of live payload bytes; least recently used entries are evicted past it.
   // Default 2 GiB. Env: CCCL_CACHE_MAX_SIZE (accepts "512M", "2G", bytes).
   std::uint64_t max_size = 2ull << 30;
   // Initial LMDB map size; the map grows by itself when full. Default 64 MiB.
   std::uint64_t initial_map_size = 64ull << 20;
-  // Hard ceiling on the map size. Default 64 GiB.
+  // Hard ceiling on the map size. Default 64 GiB. Must be at least twice max_size
+  // (validate()): LMDB needs room for copy-on-write pages and page rounding.
   std::uint64_t max_map_size = 64ull << 30;
   // LMDB reader slots (processes x threads reading at once). Default 1024.
   unsigned max_readers = 1024;
@@ -30,9 +31,15 @@ struct Config {
   bool disabled = false;
   // Open without writing anything (read-only media, prewarmed images). Env: CCCL_CACHE_READ_ONLY=1.
   bool read_only = false;
-  // Shared cache: group members may read and write (directory 02770: setgid, files 0660),
-  // and a directory owned by another user is accepted. Env: CCCL_CACHE_SHARED=1.
+  // Shared cache: group members may read and write (directory 02770: setgid, files 0660).
+  // The directory must be owned by this user or root and belong to one of this user's
+  // groups; see config/cccl-cache.toml for exactly what is trusted. Env: CCCL_CACHE_SHARED=1.
   bool shared = false;
+  // Declares the store an immutable image that no process writes (a prewarmed copy on
+  // read-only media). Implies read_only; only then may a store whose lock file cannot be
+  // used be read without locking (and every hit is copied out before it is verified).
+  // Env: CCCL_CACHE_IMMUTABLE=1.
+  bool immutable = false;
   // Last-use stamps are flushed in batches at most this often (seconds). Default 60.
   std::uint32_t touch_interval_s = 60;
   // Log level name: off, error, warn, info, debug, trace. Default warn. Env: CCCL_CACHE_LOG_LEVEL.
@@ -46,6 +53,10 @@ struct Config {
   static Result<Config> load(const std::optional<std::filesystem::path>& file = std::nullopt);
   // Only built-in defaults and the default directory; reads no file or environment.
   static Config defaults();
+  // Checks the settings against each other: invalid_argument naming both keys when
+  // max_map_size < 2 * max_size or initial_map_size > max_map_size. load() and
+  // Store::open() call it.
+  Result<void> validate() const;
 };
 
 // The default cache directory described above (reads the environment).

@@ -76,9 +76,13 @@ struct EvictReport {
 class Store {
  public:
   // Opens (creating if needed, unless config.read_only) the store at config.dir.
-  // Errors: permission (foreign-owned, group-writable without `shared`, or
-  // world-writable dir; the message says what to run), unsupported (a writable store on
-  // a network filesystem), io, lmdb. A disabled config
+  // Errors: invalid_argument (config.validate() fails: max_map_size under twice
+  // max_size); permission (the directory or data.mdb/lock.mdb is a symlink, writable by
+  // every user, or not trusted for the mode: see config/cccl-cache.toml, `dir` and
+  // `shared`; the message says what to run), also permission for a read-only open
+  // whose lock file cannot be used (not writable, or a read-only filesystem) unless
+  // config.immutable; unsupported (a network filesystem, unless immutable); io, lmdb.
+  // A disabled config
   // yields a store whose gets miss and whose puts do nothing, and creates no file. A
   // directory this process cannot write opens read-only; one that is absent and
   // cannot be created (or absent with read_only) yields an empty read-only store.
