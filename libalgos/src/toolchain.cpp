@@ -27,12 +27,13 @@ std::string_view next_word(std::string_view& line) {
   return word;
 }
 
-// CCCL_VERSION of the headers NVRTC will compile against (not of whatever this
-// library was built with): those are what decide the generated code. Read with
-// read(2) and parsed by hand: this runs on the first cache key of every process, and
-// the first use of iostreams (locale set-up) would cost more than the rest of a hit.
-std::uint32_t read_cccl_version(const std::string& include_dir) {
-  const std::string path = include_dir + "/cccl/cuda/std/__cccl/version.h";
+}  // namespace
+
+// Read with read(2) and parsed by hand: this runs on the first cache key of every
+// process, and the first use of iostreams (locale set-up) would cost more than the
+// rest of a hit.
+std::uint32_t detail::read_cccl_version(const std::string& include_dir) {
+  const std::string path = include_dir + "/cuda/std/__cccl/version.h";
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
   std::string text;
@@ -56,8 +57,6 @@ std::uint32_t read_cccl_version(const std::string& include_dir) {
   }
   return 0;
 }
-
-}  // namespace
 
 // Built with to_chars, not snprintf: it is part of every cache key, and the first
 // printf-family call in a process costs more than the rest of the key.
@@ -100,7 +99,7 @@ std::string Toolchain::fingerprint() const {
 const Toolchain& Toolchain::current() {
   static const Toolchain tc = [] {
     Toolchain t;
-    t.cccl_version = read_cccl_version(detail::cuda_include_dir());
+    t.cccl_version = detail::read_cccl_version(detail::cccl_include_dir());
     std::tie(t.nvrtc_major, t.nvrtc_minor) = detail::nvrtc_version();
     std::tie(t.nvjitlink_major, t.nvjitlink_minor) = detail::nvjitlink_version();
     for (const auto& o : detail::common_nvrtc_options()) {

@@ -12,7 +12,7 @@ TEST(MergeSortCodegen, NamesCubKernelsWithDispatchArguments) {
   ASSERT_EQ(keys.name_expressions.size(), 4u);
   EXPECT_EQ(
       keys.name_expressions[kBlockSortExpr],
-      "cub::detail::merge_sort::DeviceMergeSortBlockSortKernel<cccl_cache_max_policy, float*, "
+      "cub::detail::merge_sort::DeviceMergeSortBlockSortKernel<cccl_cache_selector, float*, "
       "cub::NullType*, "
       "float*, cub::NullType*, ::cuda::std::int64_t, cccl_cache_compare, float, cub::NullType>");
   EXPECT_EQ(keys.name_expressions[kPartitionExpr],
@@ -20,12 +20,20 @@ TEST(MergeSortCodegen, NamesCubKernelsWithDispatchArguments) {
             "cccl_cache_compare, float>");
   EXPECT_EQ(
       keys.name_expressions[kMergeExpr],
-      "cub::detail::merge_sort::DeviceMergeSortMergeKernel<cccl_cache_max_policy, float*, "
+      "cub::detail::merge_sort::DeviceMergeSortMergeKernel<cccl_cache_selector, float*, "
       "cub::NullType*, "
       "float*, cub::NullType*, ::cuda::std::int64_t, cccl_cache_compare, float, cub::NullType>");
   EXPECT_EQ(keys.name_expressions[kPolicyProbeExpr].rfind("cccl_cache_policy_probe<", 0), 0u);
-  EXPECT_NE(keys.source.find("#include <cub/device/dispatch/kernels/merge_sort.cuh>"),
+  EXPECT_NE(keys.source.find("#include <cub/device/dispatch/kernels/kernel_merge_sort.cuh>"),
             std::string::npos);
+  // CUB's own default selector for DeviceMergeSort, so the kernels are CUB's.
+  EXPECT_NE(keys.source.find("using cccl_cache_selector = "
+                             "cub::detail::merge_sort::policy_selector_from_types<cccl_cache_key_t*>"),
+            std::string::npos);
+  // The version check comes before any CUB header.
+  const auto check = keys.source.find("static_assert(CCCL_VERSION == 3005000");
+  EXPECT_NE(check, std::string::npos);
+  EXPECT_LT(check, keys.source.find("#include <cub/"));
   EXPECT_EQ(keys.source.find("dispatch_merge_sort.cuh"), std::string::npos);
   EXPECT_NE(keys.source.find("return a < b;"), std::string::npos);
 
@@ -35,7 +43,7 @@ TEST(MergeSortCodegen, NamesCubKernelsWithDispatchArguments) {
   s.comparator = Comparator::greater();
   const auto pairs = generate_source(s);
   EXPECT_NE(
-      pairs.name_expressions[kBlockSortExpr].find("<cccl_cache_max_policy, ::cuda::std::uint64_t*, "
+      pairs.name_expressions[kBlockSortExpr].find("<cccl_cache_selector, ::cuda::std::uint64_t*, "
                                                   "::cuda::std::int32_t*, ::cuda::std::uint64_t*, "
                                                   "::cuda::std::int32_t*, ::cuda::std::uint32_t, "
                                                   "cccl_cache_compare, ::cuda::std::uint64_t, "

@@ -4,6 +4,7 @@
 
 #include "merge_sort/build_detail.hpp"
 #include "merge_sort/codegen.hpp"
+#include "merge_sort/dispatch.hpp"
 #include "nvrtc_compile.hpp"
 
 namespace cccl_cache::algos::merge_sort {
@@ -19,6 +20,30 @@ bool nvrtc_supports(std::uint32_t cc) {
 
 namespace {
 
+std::string version_text(std::uint32_t v) {
+  return std::to_string(v / 1000000) + "." + std::to_string((v / 1000) % 1000) + "." +
+         std::to_string(v % 1000) + " (CCCL_VERSION " + std::to_string(v) + ")";
+}
+
+}  // namespace
+
+Result<void> check_cccl_version() {
+  const std::string dir = algos::detail::cccl_include_dir();
+  const std::uint32_t nvrtc_side = algos::detail::read_cccl_version(dir);
+  const std::uint32_t host_side = host_cccl_version();
+  if (nvrtc_side == host_side) return {};
+  return fail(ErrorCode::unsupported,
+              "NVRTC would compile against CCCL " +
+                  (nvrtc_side == 0 ? std::string("of unknown version (no CCCL_VERSION in " + dir +
+                                                 "/cuda/std/__cccl/version.h)")
+                                   : version_text(nvrtc_side) + " from " + dir) +
+                  ", but the host dispatch was compiled with CCCL " + version_text(host_side) +
+                  "; their kernel interfaces differ. Unset $CCCL_CACHE_CCCL_INCLUDE or point it "
+                  "at the pinned CCCL (scripts/install-deps.sh unpacks it into .deps/)");
+}
+
+namespace {
+
 Result<void> check_target(const Spec& spec, std::uint32_t cc) {
   if (auto ok = validate(spec); !ok) return ok;
   if (cc < 50 || cc > 120) {
@@ -28,7 +53,7 @@ Result<void> check_target(const Spec& spec, std::uint32_t cc) {
   if (!nvrtc_supports(cc)) {
     return fail(ErrorCode::unsupported, "this NVRTC cannot compile for sm_" + std::to_string(cc));
   }
-  return {};
+  return check_cccl_version();
 }
 
 constexpr const char* kProgramName = "cccl_cache_merge_sort.cu";
@@ -42,6 +67,11 @@ Result<BuildReport> build_with_report(const Spec& spec, std::uint32_t cc) {
   if (!ir) return tl::unexpected(ir.error());
   auto policy = parse_policy_probe(ir->lowered_names[kPolicyProbeExpr]);
   if (!policy) return tl::unexpected(policy.error());
+  if (policy->block_sort_vsmem_per_block != 0 || policy->merge_vsmem_per_block != 0) {
+    return fail(ErrorCode::unsupported,
+                "these kernels need virtual shared memory, which CCCL 3.5's merge-sort dispatch "
+                "with run-time policies does not allocate");
+  }
 
   // The probe is a kernel too; it is not kept, so it costs nothing in the cubin.
   const std::vector<std::string> kernels = {ir->lowered_names[kBlockSortExpr],

@@ -24,6 +24,11 @@ Result<BuildReport> build_with_report(const Spec& spec, std::uint32_t cc);
 // kept), to measure what the LTO link saves. Not used by build().
 Result<std::vector<std::byte>> build_naive_cubin(const Spec& spec, std::uint32_t cc);
 
+// Whether the CCCL headers NVRTC will compile against (cccl_include_dir()) are the
+// version the host dispatch was compiled with (host_cccl_version()). Error:
+// unsupported, naming both versions and the directory. Every build checks it first.
+Result<void> check_cccl_version();
+
 // Whether this NVRTC can target sm_<cc> (nvrtcGetSupportedArchs).
 bool nvrtc_supports(std::uint32_t cc);
 

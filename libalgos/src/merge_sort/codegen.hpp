@@ -22,12 +22,14 @@ inline constexpr std::string_view kPolicyProbeName = "cccl_cache_policy_probe";
 struct GeneratedSource {
   std::string source;
   // Template-ids of DeviceMergeSortBlockSortKernel, DeviceMergeSortPartitionKernel,
-  // DeviceMergeSortMergeKernel (with CUB's DispatchMergeSort template arguments) and
-  // of the policy probe, in the kExpr order above.
+  // DeviceMergeSortMergeKernel (with the template arguments of CCCL 3.5's
+  // cub::detail::merge_sort::dispatch and DeviceMergeSort's default policy selector)
+  // and of the policy probe, in the kExpr order above.
   std::vector<std::string> name_expressions;
 };
 
-// `spec` must be valid (validate()). The source includes CUB's kernel header only,
+// `spec` must be valid (validate()). The source static_asserts that NVRTC sees the
+// pinned CCCL_VERSION (the host dispatch's), includes CUB's kernel header only,
 // defines the empty comparator functor `cccl_cache_compare` and the probe.
 GeneratedSource generate_source(const Spec& spec);
 
