@@ -100,6 +100,28 @@ std::pair<int, int> nvjitlink_version() {
 
 namespace {
 
+std::string loaded_library(const char* symbol_name) {
+  void* symbol = ::dlsym(RTLD_DEFAULT, symbol_name);
+  Dl_info info{};
+  if (symbol == nullptr || ::dladdr(symbol, &info) == 0 || info.dli_fname == nullptr)
+    return "unknown";
+  char real[PATH_MAX];
+  const std::string path = ::realpath(info.dli_fname, real) != nullptr ? real : info.dli_fname;
+  std::string out = path.substr(path.rfind('/') + 1);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) out += "@" + std::to_string(st.st_size);
+  for (char& c : out)
+    if (c == ' ' || c == ',' || c == '\t' || c == '\n') c = '_';
+  return out;
+}
+
+}  // namespace
+
+std::string nvrtc_library() { return loaded_library("nvrtcVersion"); }
+std::string nvjitlink_library() { return loaded_library("nvJitLinkVersion"); }
+
+namespace {
+
 std::string program_log(nvrtcProgram prog) {
   std::size_t size = 0;
   if (nvrtcGetProgramLogSize(prog, &size) != NVRTC_SUCCESS || size == 0) return {};

@@ -106,4 +106,9 @@ Result<std::vector<std::byte>> link_ltoir(std::span<const char> ltoir, std::uint
 std::pair<int, int> nvrtc_version();
 std::pair<int, int> nvjitlink_version();
 
+// The loaded NVRTC / nvJitLink library, found through one of its symbols (dlsym, dladdr):
+// "<base name of its realpath>@<file size>", spaces replaced; "unknown" if not found.
+std::string nvrtc_library();
+std::string nvjitlink_library();
+
 }  // namespace cccl_cache::algos::detail

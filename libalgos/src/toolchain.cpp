@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string_view>
 
+#include "merge_sort/dispatch.hpp"
 #include "nvrtc_compile.hpp"
 
 namespace cccl_cache::algos {
@@ -63,7 +64,7 @@ std::uint32_t detail::read_cccl_version(const std::string& include_dir) {
 std::string Toolchain::fingerprint() const {
   const auto opts_hash = XXH3_64bits(compile_options.data(), compile_options.size());
   std::string out;
-  out.reserve(96);
+  out.reserve(160);
   auto num = [&out](std::uint64_t v, int base = 10, std::size_t width = 0) {
     char buf[24];
     const auto r = std::to_chars(buf, buf + sizeof buf, v, base);
@@ -93,6 +94,12 @@ std::string Toolchain::fingerprint() const {
   num(build_format_version);
   out += " opts-";
   num(opts_hash >> 32, 16, 8);
+  out += " so-";
+  out += nvrtc_library;
+  out += ',';
+  out += nvjitlink_library;
+  out += " abi-";
+  num(dispatch_abi >> 32, 16, 8);
   return out;
 }
 
@@ -102,6 +109,9 @@ const Toolchain& Toolchain::current() {
     t.cccl_version = detail::read_cccl_version(detail::cccl_include_dir());
     std::tie(t.nvrtc_major, t.nvrtc_minor) = detail::nvrtc_version();
     std::tie(t.nvjitlink_major, t.nvjitlink_minor) = detail::nvjitlink_version();
+    t.nvrtc_library = detail::nvrtc_library();
+    t.nvjitlink_library = detail::nvjitlink_library();
+    t.dispatch_abi = merge_sort::detail::dispatch_abi_digest();
     for (const auto& o : detail::common_nvrtc_options()) {
       if (!t.compile_options.empty()) t.compile_options += ' ';
       t.compile_options += o;

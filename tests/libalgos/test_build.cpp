@@ -174,7 +174,8 @@ TEST(MergeSortBuild, CubinIsWithinTenPercentOfNvcc) {
 }
 
 // NVRTC straight to a cubin keeps every module-scope variable CCCL's headers made
-// (over a thousand symbols); the LTO link keeps the kernels and what they use.
+// (743 symbols, 199 KB with CCCL 3.5; over a thousand with 3.0.1); the LTO link keeps
+// the kernels and what they use (19 symbols, 83 KB).
 TEST(MergeSortBuild, LtoLinkDropsTheUnusedVariablesOfTheNaiveCubin) {
   const auto& r = cached_build(Spec{}, 90);
   ASSERT_TRUE(r) << r.error().describe();
@@ -187,9 +188,9 @@ TEST(MergeSortBuild, LtoLinkDropsTheUnusedVariablesOfTheNaiveCubin) {
               "(%zu symbols); LTO IR %zu bytes\n",
               naive->size(), naive_elf->symbols.size(), r->result.cubin.size(),
               ours_elf->symbols.size(), r->ltoir_bytes);
-  EXPECT_GT(naive_elf->symbols.size(), 1000u);
+  EXPECT_GT(naive_elf->symbols.size(), 500u);
   EXPECT_LT(ours_elf->symbols.size(), 100u);
-  EXPECT_LT(r->result.cubin.size() * 3, naive->size());
+  EXPECT_LT(r->result.cubin.size() * 2, naive->size());
 }
 
 namespace {

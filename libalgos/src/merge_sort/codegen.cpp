@@ -1,5 +1,8 @@
 #include "merge_sort/codegen.hpp"
 
+#define XXH_STATIC_LINKING_ONLY  // XXH3_state_t on the stack
+#include <xxhash.h>
+
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -95,6 +98,20 @@ GeneratedSource generate_source(const Spec& spec) {
           "cub::detail::vsmem_helper_impl<cccl_cache_helper::merge_agent_t>::vsmem_per_block>",
   };
   return out;
+}
+
+std::uint64_t codegen_digest(const Spec& spec) {
+  Spec shape = spec;
+  shape.comparator.source.clear();
+  const auto gen = generate_source(shape);
+  XXH3_state_t state;
+  XXH3_64bits_reset(&state);
+  XXH3_64bits_update(&state, gen.source.data(), gen.source.size());
+  for (const auto& expr : gen.name_expressions) {
+    XXH3_64bits_update(&state, "", 1);  // separator: no two splits hash alike
+    XXH3_64bits_update(&state, expr.data(), expr.size());
+  }
+  return XXH3_64bits_digest(&state);
 }
 
 namespace {

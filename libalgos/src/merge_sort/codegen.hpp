@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,12 @@ struct GeneratedSource {
 // pinned CCCL_VERSION (the host dispatch's), includes CUB's kernel header only,
 // defines the empty comparator functor `cccl_cache_compare` and the probe.
 GeneratedSource generate_source(const Spec& spec);
+
+// XXH3-64 of generate_source(spec)'s text and name expressions, with a custom
+// comparator's source left out (the key carries it separately, and it may be up to
+// 1 MiB): what the key needs to change whenever our code generation does. `spec` must
+// be valid. A few hundred nanoseconds (a ~1.5 KB string built and hashed).
+std::uint64_t codegen_digest(const Spec& spec);
 
 // Decodes the probe's lowered name, e.g. "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEvv",
 // by the Itanium grammar for a function template with four integer literal

@@ -2,11 +2,13 @@
 
 #include <string_view>
 
+#include "merge_sort/codegen.hpp"
+
 namespace cccl_cache::algos::merge_sort {
 namespace {
 
 // Bump when the encoding below changes (it changes every key).
-constexpr std::uint32_t kSpecEncodingVersion = 1;
+constexpr std::uint32_t kSpecEncodingVersion = 2;
 
 // Field tags of the canonical encoding. Never reuse a number.
 enum class Tag : std::uint8_t {
@@ -25,6 +27,10 @@ enum class Tag : std::uint8_t {
   compile_options = 13,
   build_format_version = 14,
   fingerprint = 15,
+  codegen = 16,  // digest of the generated source and name expressions (codegen_digest)
+  nvrtc_library = 17,
+  nvjitlink_library = 18,
+  dispatch_abi = 19,
 };
 
 bool known_type(ScalarType t) {
@@ -53,6 +59,12 @@ class Encoder {
     out_.push_back(static_cast<std::byte>(tag));
     put_u32(4);
     put_u32(v);
+  }
+  void u64(Tag tag, std::uint64_t v) {
+    out_.push_back(static_cast<std::byte>(tag));
+    put_u32(8);
+    put_u32(static_cast<std::uint32_t>(v));
+    put_u32(static_cast<std::uint32_t>(v >> 32));
   }
   void pair(Tag tag, int a, int b) {
     out_.push_back(static_cast<std::byte>(tag));
@@ -126,6 +138,12 @@ std::vector<std::byte> canonical_bytes(const Spec& spec, std::uint32_t cc, const
   e.bytes(Tag::compile_options, tc.compile_options);
   e.u32(Tag::build_format_version, tc.build_format_version);
   e.bytes(Tag::fingerprint, tc.fingerprint());
+  // Our own code generation: any change of the template (prelude, kernel name
+  // expressions, policy probe) changes every key without a hand-bumped version.
+  if (validate(spec)) e.u64(Tag::codegen, detail::codegen_digest(spec));
+  e.bytes(Tag::nvrtc_library, tc.nvrtc_library);
+  e.bytes(Tag::nvjitlink_library, tc.nvjitlink_library);
+  e.u64(Tag::dispatch_abi, tc.dispatch_abi);
   return e.take();
 }
 
