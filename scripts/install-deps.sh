@@ -39,8 +39,11 @@ if [ ! -f "$cccl_dir/.complete" ]; then
       --platform manylinux2014_x86_64 --python-version 3 \
       -d "$root/.deps/wheels" "nvidia-cuda-cccl==$cccl_wheel_version"
   fi
-  CCCL_WHEEL_SHA256=$cccl_sha256 python3 "$root/scripts/unpack-cccl.py" \
-    "$root/.deps/wheels/$cccl_wheel" "$cccl_dir"
+  if ! CCCL_WHEEL_SHA256=$cccl_sha256 python3 "$root/scripts/unpack-cccl.py" \
+      "$root/.deps/wheels/$cccl_wheel" "$cccl_dir"; then
+    rm -f "$root/.deps/wheels/$cccl_wheel"  # a bad download is fetched again next time
+    exit 1
+  fi
 fi
 if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "install-deps: the CUDA Toolkit 13.0 (nvcc, NVRTC, nvJitLink) is required and was not found" >&2

@@ -15,17 +15,33 @@ def main():
         sys.exit(__doc__)
     wheel, dest = sys.argv[1], sys.argv[2]
     want = os.environ.get("CCCL_WHEEL_SHA256", "")
+    if not want:
+        sys.exit("unpack-cccl: CCCL_WHEEL_SHA256 (the pinned wheel's sha256) is not set")
     if os.path.isfile(os.path.join(dest, ".complete")):
         return
     h = hashlib.sha256()
     with open(wheel, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
-    if want and h.hexdigest() != want:
+    if h.hexdigest() != want:
         sys.exit(f"unpack-cccl: {wheel} has sha256 {h.hexdigest()}, expected {want}: refusing it")
     prefix = "nvidia/cu13/include/cccl/"
     tmp = dest + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        unpack(wheel, prefix, tmp)
+    except (zipfile.BadZipFile, OSError) as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        sys.exit(f"unpack-cccl: cannot unpack {wheel}: {e}")
+    version_h = os.path.join(tmp, "include", "cuda", "std", "__cccl", "version.h")
+    if not os.path.isfile(version_h):
+        sys.exit(f"unpack-cccl: {wheel} holds no cuda/std/__cccl/version.h")
+    shutil.rmtree(dest, ignore_errors=True)
+    os.rename(tmp, dest)
+    with open(os.path.join(dest, ".complete"), "w") as f:
+        f.write(h.hexdigest() + "\n")
+
+def unpack(wheel, prefix, tmp):
     with zipfile.ZipFile(wheel) as z:
         for info in z.infolist():
             name = info.filename
@@ -38,12 +54,6 @@ def main():
             os.makedirs(os.path.dirname(out), exist_ok=True)
             with z.open(info) as src, open(out, "wb") as dst:
                 shutil.copyfileobj(src, dst)
-    version_h = os.path.join(tmp, "include", "cuda", "std", "__cccl", "version.h")
-    if not os.path.isfile(version_h):
-        sys.exit(f"unpack-cccl: {wheel} holds no cuda/std/__cccl/version.h")
-    shutil.rmtree(dest, ignore_errors=True)
-    os.rename(tmp, dest)
-    open(os.path.join(dest, ".complete"), "w").write(h.hexdigest() + "\n")
 
 if __name__ == "__main__":
     main()
