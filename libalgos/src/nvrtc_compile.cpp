@@ -105,8 +105,9 @@ std::string loaded_library(const char* symbol_name) {
   Dl_info info{};
   if (symbol == nullptr || ::dladdr(symbol, &info) == 0 || info.dli_fname == nullptr)
     return "unknown";
-  char real[PATH_MAX];
-  const std::string path = ::realpath(info.dli_fname, real) != nullptr ? real : info.dli_fname;
+  // No realpath (a readlink per path component, on the first key of every process):
+  // the name ld.so loaded and the size of the file it leads to.
+  const std::string path = info.dli_fname;
   std::string out = path.substr(path.rfind('/') + 1);
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) out += "@" + std::to_string(st.st_size);

@@ -107,7 +107,8 @@ std::pair<int, int> nvrtc_version();
 std::pair<int, int> nvjitlink_version();
 
 // The loaded NVRTC / nvJitLink library, found through one of its symbols (dlsym, dladdr):
-// "<base name of its realpath>@<file size>", spaces replaced; "unknown" if not found.
+// "<base name of the path ld.so loaded>@<size of the file>", spaces and commas
+// replaced; "unknown" if not found.
 std::string nvrtc_library();
 std::string nvjitlink_library();
 

@@ -106,7 +106,10 @@ std::string Toolchain::fingerprint() const {
 const Toolchain& Toolchain::current() {
   static const Toolchain tc = [] {
     Toolchain t;
-    t.cccl_version = detail::read_cccl_version(detail::cccl_include_dir());
+    // The version the host dispatch was compiled with: every build refuses NVRTC-side
+    // headers of another version (build.cpp check_cccl_version), so no entry is built
+    // with any other, and the first key of a process reads no header file.
+    t.cccl_version = merge_sort::detail::host_cccl_version();
     std::tie(t.nvrtc_major, t.nvrtc_minor) = detail::nvrtc_version();
     std::tie(t.nvjitlink_major, t.nvjitlink_minor) = detail::nvjitlink_version();
     t.nvrtc_library = detail::nvrtc_library();

@@ -84,7 +84,7 @@ TEST(MergeSortSpec, GoldenDigestIsStable) {
   s.comparator = Comparator::custom(
       "abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
   const auto key = merge_sort::cache_key(s, 90, fixed_toolchain());
-  EXPECT_EQ(key.to_string(), "a99d3dfba2ce1d08fe4d4f60338f34aa-sm90");
+  EXPECT_EQ(key.to_string(), "7be93b8ad691fcde518e52a2721b3c0a-sm90");
 }
 
 TEST(MergeSortSpec, EqualSpecsHashEqual) {
@@ -304,12 +304,26 @@ TEST(MergeSortSpec, CodegenDigestIsTheGeneratedText) {
   Spec other = s;
   other.offset_type = ScalarType::uint32;
   EXPECT_NE(merge_sort::detail::codegen_digest(other), merge_sort::detail::codegen_digest(s));
-  // A custom comparator's source is not in it (the key has it already); its name is.
+  EXPECT_EQ(merge_sort::detail::codegen_digest(s), merge_sort::detail::codegen_digest(s));  // memo
+  Spec greater = s;
+  greater.comparator = Comparator::greater();
+  EXPECT_NE(merge_sort::detail::codegen_digest(greater), merge_sort::detail::codegen_digest(s));
+  // A custom comparator's name and source are not in it (the key has both already)...
   const auto a = custom_spec("f", "__device__ bool f(float a, float b) { return a < b; }");
   const auto b = custom_spec("f", "__device__ bool f(float a, float b) { return b < a; }");
   const auto c = custom_spec("g", "__device__ bool g(float a, float b) { return a < b; }");
   EXPECT_EQ(merge_sort::detail::codegen_digest(a), merge_sort::detail::codegen_digest(b));
-  EXPECT_NE(merge_sort::detail::codegen_digest(a), merge_sort::detail::codegen_digest(c));
+  EXPECT_EQ(merge_sort::detail::codegen_digest(a), merge_sort::detail::codegen_digest(c));
+  // ...but the text around them is: the digest is that of the text with placeholders.
+  auto placeholder = custom_spec("user_comparator", "/* comparator source */");
+  const auto pgen = merge_sort::detail::generate_source(placeholder);
+  std::string ptext = pgen.source;
+  for (const auto& e : pgen.name_expressions) {
+    ptext += '\0';
+    ptext += e;
+  }
+  EXPECT_EQ(merge_sort::detail::codegen_digest(a), XXH3_64bits(ptext.data(), ptext.size()));
+  EXPECT_NE(merge_sort::detail::codegen_digest(a), merge_sort::detail::codegen_digest(Spec{}));
   // And it is in the key: canonical bytes carry it.
   const auto bytes = merge_sort::canonical_bytes(s, 90, fixed_toolchain());
   const auto digest = merge_sort::detail::codegen_digest(s);

@@ -3,6 +3,7 @@
 #define XXH_STATIC_LINKING_ONLY  // XXH3_state_t on the stack
 #include <xxhash.h>
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -100,9 +101,14 @@ GeneratedSource generate_source(const Spec& spec) {
   return out;
 }
 
-std::uint64_t codegen_digest(const Spec& spec) {
-  Spec shape = spec;
-  shape.comparator.source.clear();
+namespace {
+
+// A custom comparator's name is substituted into the text as is; the key carries the
+// name itself, so the digest is taken with a fixed one (and one memo slot serves every
+// custom comparator of a shape).
+constexpr const char* kPlaceholderComparator = "user_comparator";
+
+std::uint64_t digest_of(const Spec& shape) {
   const auto gen = generate_source(shape);
   XXH3_state_t state;
   XXH3_64bits_reset(&state);
@@ -111,7 +117,37 @@ std::uint64_t codegen_digest(const Spec& spec) {
     XXH3_64bits_update(&state, "", 1);  // separator: no two splits hash alike
     XXH3_64bits_update(&state, expr.data(), expr.size());
   }
-  return XXH3_64bits_digest(&state);
+  const auto d = XXH3_64bits_digest(&state);
+  return d == 0 ? 1 : d;  // 0 marks an empty memo slot
+}
+
+constexpr unsigned kTypeSlots = 16, kKindSlots = 4;
+
+}  // namespace
+
+std::uint64_t codegen_digest(const Spec& spec) {
+  Spec shape;
+  shape.key_type = spec.key_type;
+  shape.value_type = spec.value_type;
+  shape.offset_type = spec.offset_type;
+  shape.comparator.kind = spec.comparator.kind;
+  if (spec.comparator.kind == ComparatorKind::custom) {
+    shape.comparator.name = kPlaceholderComparator;
+    shape.comparator.source = "/* comparator source */";
+  }
+  const auto k = static_cast<unsigned>(spec.key_type), v = static_cast<unsigned>(spec.value_type),
+             o = static_cast<unsigned>(spec.offset_type),
+             c = static_cast<unsigned>(spec.comparator.kind);
+  if (k >= kTypeSlots || v >= kTypeSlots || o >= kTypeSlots || c >= kKindSlots)
+    return digest_of(shape);
+  // Per process, per shape: the text depends on nothing else, and generating it costs
+  // microseconds on a path (the store hit's key) that is otherwise a few.
+  static std::atomic<std::uint64_t> memo[kTypeSlots * kTypeSlots * kTypeSlots * kKindSlots];
+  auto& slot = memo[((k * kTypeSlots + v) * kTypeSlots + o) * kKindSlots + c];
+  if (const auto d = slot.load(std::memory_order_relaxed); d != 0) return d;
+  const auto d = digest_of(shape);
+  slot.store(d, std::memory_order_relaxed);
+  return d;
 }
 
 namespace {

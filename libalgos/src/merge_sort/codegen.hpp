@@ -34,10 +34,12 @@ struct GeneratedSource {
 // defines the empty comparator functor `cccl_cache_compare` and the probe.
 GeneratedSource generate_source(const Spec& spec);
 
-// XXH3-64 of generate_source(spec)'s text and name expressions, with a custom
-// comparator's source left out (the key carries it separately, and it may be up to
-// 1 MiB): what the key needs to change whenever our code generation does. `spec` must
-// be valid. A few hundred nanoseconds (a ~1.5 KB string built and hashed).
+// XXH3-64 of generate_source()'s text and name expressions for the spec's shape (its
+// types and comparator kind; a custom comparator's name and source replaced by fixed
+// placeholders: the key carries both, and the source may be up to 1 MiB): what the key
+// needs to change whenever our code generation does. `spec` must be valid. Memoized per
+// process and shape (lock-free): the first call for a shape generates the text, later
+// ones cost a load.
 std::uint64_t codegen_digest(const Spec& spec);
 
 // Decodes the probe's lowered name, e.g. "_Z23cccl_cache_policy_probeILi256ELi4352ELy0ELy0EEvv",
