@@ -8,11 +8,12 @@
 set -euo pipefail
 tool=$1 out=$2
 cuda_bin=${CUDA_BIN:-/usr/local/cuda/bin}
-inc=${CUDA_INCLUDE:-/usr/local/cuda/include}
+# The pinned CCCL (scripts/install-deps.sh), as ms::build's NVRTC uses it.
+cccl_inc=${CCCL_CACHE_CCCL_INCLUDE:-$(cd "$(dirname "$0")/.." && pwd)/.deps/cccl-3.5.0/include}
 mkdir -p "$out"
 for kind in keys pairs; do
   "$tool" "$kind" "$out/$kind.cu"
-  "$cuda_bin/nvcc" -cubin -arch=sm_90 -std=c++20 -DCUB_DISABLE_CDP -I"$inc/cccl" \
+  "$cuda_bin/nvcc" -cubin -arch=sm_90 -std=c++20 -DCUB_DISABLE_CDP -I"$cccl_inc" \
     -o "$out/$kind.nvcc.cubin" "$out/$kind.cu"
 done
 ls -l "$out"/*.cubin

@@ -11,6 +11,9 @@ install(TARGETS ${_targets} EXPORT cccl_cacheTargets
 install(DIRECTORY libcache/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(TARGET cccl_cache_algos)
   install(DIRECTORY libalgos/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  # The pinned CCCL headers NVRTC compiles against at run time (nvrtc_compile.cpp finds
+  # them relative to the installed binary).
+  install(DIRECTORY ${CCCL_CACHE_CCCL_INCLUDE_DIR}/ DESTINATION ${CCCL_CACHE_CCCL_INSTALL_SUBDIR})
 endif()
 install(EXPORT cccl_cacheTargets NAMESPACE cccl_cache:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cccl_cache)
 configure_package_config_file(cmake/cccl_cacheConfig.cmake.in

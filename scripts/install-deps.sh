@@ -21,6 +21,30 @@ if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import numpy' >/dev/null 
   echo "install-deps: installing numpy for python3"
   python3 -m pip install -q --disable-pip-version-check numpy
 fi
+# CCCL 3.5.0, pinned: the header-only wheel nvidia-cuda-cccl from the Python package index
+# (version and sha256 checked), unpacked into .deps/ (git-ignored). CMake's
+# CCCL_CACHE_CCCL_INCLUDE_DIR defaults to its include dir; nvcc (dispatch.cu, bench/*.cu) and
+# NVRTC both compile against it instead of the toolkit's own CCCL 3.0.1.
+root=$(cd "$(dirname "$0")/.." && pwd)
+cccl_version=3.5.0
+cccl_wheel_version=13.3.5.0.6
+cccl_wheel=nvidia_cuda_cccl-${cccl_wheel_version}-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl
+cccl_sha256=d5230098fa2df5021e1a00c0c4eee41797671a91119d31e892463e5ccf3ee326
+cccl_dir=$root/.deps/cccl-$cccl_version
+if [ ! -f "$cccl_dir/.complete" ]; then
+  mkdir -p "$root/.deps/wheels"
+  if [ ! -f "$root/.deps/wheels/$cccl_wheel" ]; then
+    echo "install-deps: downloading nvidia-cuda-cccl==$cccl_wheel_version"
+    python3 -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+      --platform manylinux2014_x86_64 --python-version 3 \
+      -d "$root/.deps/wheels" "nvidia-cuda-cccl==$cccl_wheel_version"
+  fi
+  if ! CCCL_WHEEL_SHA256=$cccl_sha256 python3 "$root/scripts/unpack-cccl.py" \
+      "$root/.deps/wheels/$cccl_wheel" "$cccl_dir"; then
+    rm -f "$root/.deps/wheels/$cccl_wheel"  # a bad download is fetched again next time
+    exit 1
+  fi
+fi
 if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "install-deps: the CUDA Toolkit 13.0 (nvcc, NVRTC, nvJitLink) is required and was not found" >&2
   exit 1

@@ -1,5 +1,10 @@
 #include "nvrtc_compile.hpp"
 
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <utility>
 
@@ -42,6 +47,41 @@ std::string cuda_include_dir() {
   return CCCL_CACHE_CUDA_INCLUDE_DIR;
 }
 
+namespace {
+
+bool is_dir(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// <dir of the binary holding libalgos>/../CCCL_CACHE_CCCL_INSTALL_SUBDIR, or "".
+std::string installed_cccl_dir() {
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<const void*>(&installed_cccl_dir), &info) == 0 ||
+      info.dli_fname == nullptr)
+    return {};
+  char real[PATH_MAX];
+  if (::realpath(info.dli_fname, real) == nullptr) return {};
+  std::string path = real;
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) return {};
+  path.resize(slash);
+  path += "/../" CCCL_CACHE_CCCL_INSTALL_SUBDIR;
+  return is_dir(path) ? path : std::string{};
+}
+
+}  // namespace
+
+std::string cccl_include_dir() {
+  if (const char* env = std::getenv("CCCL_CACHE_CCCL_INCLUDE"); env != nullptr && *env != '\0')
+    return env;
+  static const std::string dir = [] {
+    auto installed = installed_cccl_dir();
+    return installed.empty() ? std::string(CCCL_CACHE_CCCL_INCLUDE_DIR) : installed;
+  }();
+  return dir;
+}
+
 const std::vector<std::string>& common_nvrtc_options() {
   // CUB_DISABLE_CDP: no device-side launches, so no device runtime to link.
   static const std::vector<std::string> options = {"-std=c++20", "-DCUB_DISABLE_CDP"};
@@ -64,6 +104,29 @@ std::pair<int, int> nvjitlink_version() {
   if (nvJitLinkVersion(&major, &minor) != NVJITLINK_SUCCESS) return {0, 0};
   return {static_cast<int>(major), static_cast<int>(minor)};
 }
+
+namespace {
+
+std::string loaded_library(const char* symbol_name) {
+  void* symbol = ::dlsym(RTLD_DEFAULT, symbol_name);
+  Dl_info info{};
+  if (symbol == nullptr || ::dladdr(symbol, &info) == 0 || info.dli_fname == nullptr)
+    return "unknown";
+  // No realpath (a readlink per path component, on the first key of every process):
+  // the name ld.so loaded and the size of the file it leads to.
+  const std::string path = info.dli_fname;
+  std::string out = path.substr(path.rfind('/') + 1);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) out += "@" + std::to_string(st.st_size);
+  for (char& c : out)
+    if (c == ' ' || c == ',' || c == '\t' || c == '\n') c = '_';
+  return out;
+}
+
+}  // namespace
+
+std::string nvrtc_library() { return loaded_library("nvrtcVersion"); }
+std::string nvjitlink_library() { return loaded_library("nvJitLinkVersion"); }
 
 namespace {
 
@@ -98,17 +161,21 @@ Result<NvrtcProgram> compile(const std::string& source, const std::string& progr
     }
   }
   const std::string include = cuda_include_dir();
+  const std::string cccl = cccl_include_dir();
   std::vector<std::string> options = common_nvrtc_options();
   options.push_back(arch_option);
   options.insert(options.end(), extra_options.begin(), extra_options.end());
-  options.push_back("-I" + include + "/cccl");
+  // The pinned CCCL first, then the toolkit's headers (cuda_device_runtime_api.h ...);
+  // the toolkit's own CCCL (<include>/cccl) is never on the path.
+  options.push_back("-I" + cccl);
   options.push_back("-I" + include);
   std::vector<const char*> argv;
   for (const auto& o : options) argv.push_back(o.c_str());
   const auto rc = nvrtcCompileProgram(prog.get(), static_cast<int>(argv.size()), argv.data());
   if (rc != NVRTC_SUCCESS) {
     return fail(ErrorCode::compile, "NVRTC could not compile " + program_name + " (" +
-                                        nvrtcGetErrorString(rc) + ", include dir " + include +
+                                        nvrtcGetErrorString(rc) + ", CCCL " + cccl +
+                                        ", include dir " + include +
                                         "):\n" + program_log(prog.get()));
   }
   return prog;

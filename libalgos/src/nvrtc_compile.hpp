@@ -58,6 +58,17 @@ class NvJitLinkHandle {
 // set and non-empty, else the directory CMake found at configure time.
 std::string cuda_include_dir();
 
+// The CCCL include directory (holding cub/, thrust/, cuda/) NVRTC compiles against,
+// ahead of cuda_include_dir(): $CCCL_CACHE_CCCL_INCLUDE if set and non-empty, else the
+// installed copy of the pinned CCCL 3.5.0 (<binary dir>/../share/cccl_cache/cccl-3.5.0/
+// include, when the binary holding libalgos is installed), else the directory CMake was
+// configured with (CCCL_CACHE_CCCL_INCLUDE_DIR, .deps/cccl-3.5.0/include).
+std::string cccl_include_dir();
+
+// CCCL_VERSION as #defined in <include_dir>/cuda/std/__cccl/version.h (3005000 for
+// 3.5.0); 0 if the file is missing or has none. (toolchain.cpp)
+std::uint32_t read_cccl_version(const std::string& include_dir);
+
 // NVRTC options common to every build (no paths, no arch): part of the toolchain
 // fingerprint.
 const std::vector<std::string>& common_nvrtc_options();
@@ -94,5 +105,11 @@ Result<std::vector<std::byte>> link_ltoir(std::span<const char> ltoir, std::uint
 // nvrtcVersion() / nvJitLinkVersion().
 std::pair<int, int> nvrtc_version();
 std::pair<int, int> nvjitlink_version();
+
+// The loaded NVRTC / nvJitLink library, found through one of its symbols (dlsym, dladdr):
+// "<base name of the path ld.so loaded>@<size of the file>", spaces and commas
+// replaced; "unknown" if not found.
+std::string nvrtc_library();
+std::string nvjitlink_library();
 
 }  // namespace cccl_cache::algos::detail

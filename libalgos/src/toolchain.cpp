@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string_view>
 
+#include "merge_sort/dispatch.hpp"
 #include "nvrtc_compile.hpp"
 
 namespace cccl_cache::algos {
@@ -27,12 +28,13 @@ std::string_view next_word(std::string_view& line) {
   return word;
 }
 
-// CCCL_VERSION of the headers NVRTC will compile against (not of whatever this
-// library was built with): those are what decide the generated code. Read with
-// read(2) and parsed by hand: this runs on the first cache key of every process, and
-// the first use of iostreams (locale set-up) would cost more than the rest of a hit.
-std::uint32_t read_cccl_version(const std::string& include_dir) {
-  const std::string path = include_dir + "/cccl/cuda/std/__cccl/version.h";
+}  // namespace
+
+// Read with read(2) and parsed by hand: this runs on the first cache key of every
+// process, and the first use of iostreams (locale set-up) would cost more than the
+// rest of a hit.
+std::uint32_t detail::read_cccl_version(const std::string& include_dir) {
+  const std::string path = include_dir + "/cuda/std/__cccl/version.h";
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
   std::string text;
@@ -57,14 +59,12 @@ std::uint32_t read_cccl_version(const std::string& include_dir) {
   return 0;
 }
 
-}  // namespace
-
 // Built with to_chars, not snprintf: it is part of every cache key, and the first
 // printf-family call in a process costs more than the rest of the key.
 std::string Toolchain::fingerprint() const {
   const auto opts_hash = XXH3_64bits(compile_options.data(), compile_options.size());
   std::string out;
-  out.reserve(96);
+  out.reserve(160);
   auto num = [&out](std::uint64_t v, int base = 10, std::size_t width = 0) {
     char buf[24];
     const auto r = std::to_chars(buf, buf + sizeof buf, v, base);
@@ -94,15 +94,27 @@ std::string Toolchain::fingerprint() const {
   num(build_format_version);
   out += " opts-";
   num(opts_hash >> 32, 16, 8);
+  out += " so-";
+  out += nvrtc_library;
+  out += ',';
+  out += nvjitlink_library;
+  out += " abi-";
+  num(dispatch_abi >> 32, 16, 8);
   return out;
 }
 
 const Toolchain& Toolchain::current() {
   static const Toolchain tc = [] {
     Toolchain t;
-    t.cccl_version = read_cccl_version(detail::cuda_include_dir());
+    // The version the host dispatch was compiled with: every build refuses NVRTC-side
+    // headers of another version (build.cpp check_cccl_version), so no entry is built
+    // with any other, and the first key of a process reads no header file.
+    t.cccl_version = merge_sort::detail::host_cccl_version();
     std::tie(t.nvrtc_major, t.nvrtc_minor) = detail::nvrtc_version();
     std::tie(t.nvjitlink_major, t.nvjitlink_minor) = detail::nvjitlink_version();
+    t.nvrtc_library = detail::nvrtc_library();
+    t.nvjitlink_library = detail::nvjitlink_library();
+    t.dispatch_abi = merge_sort::detail::dispatch_abi_digest();
     for (const auto& o : detail::common_nvrtc_options()) {
       if (!t.compile_options.empty()) t.compile_options += ' ';
       t.compile_options += o;

@@ -3,9 +3,17 @@
 # in Release for plain x86-64 into build-gpu/ and copies them, with the shared
 # libraries the GPU machine's Ubuntu + CUDA image lacks, into .devcarry/ (ignored by
 # git). Then call the device tool with carry [".devcarry"] and the command
-# `bash scripts/gpu/run.sh`.
+# `bash scripts/gpu/run.sh`. The pinned CCCL wheel (4 MB) travels in .devcarry/wheels;
+# run.sh unpacks it there (the GPU machine has no package index), for NVRTC.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+root=$PWD
+# The pinned CCCL 3.5.0 (.deps/, fetched and checked by install-deps.sh): nvcc compiles
+# the snapshot's dispatch.cu and benchmarks against it, NVRTC here (codegen_ab) too.
+cccl_inc=$root/.deps/cccl-3.5.0/include
+cccl_wheel=$root/.deps/wheels/nvidia_cuda_cccl-13.3.5.0.6-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl
+[[ -f "$cccl_inc/cuda/std/__cccl/version.h" && -f "$cccl_wheel" ]] || bash scripts/install-deps.sh
+export CCCL_CACHE_CCCL_INCLUDE=$cccl_inc
 build=${CCCL_CACHE_GPU_BUILD_DIR:-build-gpu}
 src=${build}-src
 targets=(test_algos_executable_gpu test_algos_temp_storage bench_merge_sort_query bench_merge_sort_acquire
@@ -42,6 +50,9 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
   # libcuda.so.1 is used.
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCCCL_CACHE_BUILD_BENCH=ON >/dev/null
 fi
+# Every time: a build dir configured before CCCL was pinned lacks it, and the snapshot
+# has no .deps/ of its own.
+cmake "$build" -DCCCL_CACHE_CCCL_INCLUDE_DIR="$cccl_inc" >/dev/null
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" bench_merge_sort_codegen_ab_tool
 
 carry=.devcarry
@@ -67,6 +78,9 @@ mkdir -p "$carry/ab"
 rm -rf "$build/codegen_ab"
 bash "$src/bench/codegen_ab.sh" "$build/bench/bench_merge_sort_codegen_ab_tool" "$build/codegen_ab" >/dev/null
 cp "$build"/codegen_ab/*.cubin "$carry/ab/"
+# The CCCL wheel (run.sh checks its sha256 and unpacks it with python3's zipfile).
+mkdir -p "$carry/wheels"
+cp "$cccl_wheel" "$carry/wheels/"
 echo "$head" >"$carry/COMMIT"
 du -sh "$carry"
 ls "$carry/lib"

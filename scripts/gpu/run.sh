@@ -13,8 +13,20 @@ OUT=${OUT:-$root/gpu-out}
 mkdir -p "$OUT"
 bin=$root/.devcarry/bin
 export LD_LIBRARY_PATH="$root/.devcarry/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-if [[ -z "${CCCL_CACHE_CUDA_INCLUDE:-}" && -d /usr/local/cuda/include/cccl ]]; then
+if [[ -z "${CCCL_CACHE_CUDA_INCLUDE:-}" && -d /usr/local/cuda/include ]]; then
   export CCCL_CACHE_CUDA_INCLUDE=/usr/local/cuda/include
+fi
+# The pinned CCCL 3.5.0 for NVRTC: the carried wheel, sha256-checked and unpacked here
+# (no package index on this machine), not the toolkit's own CCCL.
+if [[ -z "${CCCL_CACHE_CCCL_INCLUDE:-}" ]]; then
+  wheel=$(ls "$root"/.devcarry/wheels/nvidia_cuda_cccl-13.3.5.0.6-*.whl 2>/dev/null | head -1)
+  if [[ -z "$wheel" ]]; then
+    echo "run.sh: no CCCL wheel in .devcarry/wheels (run scripts/gpu/prepare.sh)" >&2
+    exit 1
+  fi
+  CCCL_WHEEL_SHA256=d5230098fa2df5021e1a00c0c4eee41797671a91119d31e892463e5ccf3ee326 \
+    python3 "$root/scripts/unpack-cccl.py" "$wheel" "$root/.deps/cccl-3.5.0" || exit 1
+  export CCCL_CACHE_CCCL_INCLUDE=$root/.deps/cccl-3.5.0/include
 fi
 scratch=$(mktemp -d /tmp/cccl-cache-gpu.XXXXXX)
 export CCCL_CACHE_DIR=$scratch/cache TMPDIR=$scratch
@@ -38,6 +50,7 @@ for p in $parts; do
         echo "binaries built from commit $(cat .devcarry/COMMIT 2>/dev/null)"
         date -u; uname -a; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
         ls /usr/local/cuda/lib64/ | grep -E 'libnvrtc|libnvJitLink' | head; nproc
+        echo "CCCL for NVRTC: $CCCL_CACHE_CCCL_INCLUDE"; grep '^#define CCCL_VERSION' "$CCCL_CACHE_CCCL_INCLUDE/cuda/std/__cccl/version.h"
         for b in "$bin"/*; do ldd "$b" | grep 'not found' && echo "MISSING libs for $b"; done; true
       } >"$OUT/env.log" 2>&1
       cat "$OUT/env.log" ;;

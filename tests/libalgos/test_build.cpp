@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
+#include <string>
 
 #include "build_cache.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
@@ -16,6 +18,8 @@ using namespace cccl_cache;
 using namespace cccl_cache::algos;
 using merge_sort::Spec;
 using test_support::cached_build;
+
+constexpr std::uint32_t CCCL_VERSION_OF_PIN = 3005000;
 
 namespace {
 
@@ -130,20 +134,20 @@ TEST(MergeSortBuild, CubinIsWithinTenPercentOfNvcc) {
     // Same kernels, CUB's own headers, no NVRTC workarounds: nvcc instantiates
     // them because their addresses are taken.
     std::ofstream cu(dir / "ref.cu");
-    cu << "#include <cub/device/dispatch/kernels/merge_sort.cuh>\n"
-          "#include <cub/device/dispatch/tuning/tuning_merge_sort.cuh>\n"
+    cu << "#include <cub/device/dispatch/kernels/kernel_merge_sort.cuh>\n"
           "using cccl_cache_key_t = float;\n"
           "struct cccl_cache_compare { __device__ bool operator()(const float& a, const float& b) "
           "const { return a < b; } };\n"
-          "using cccl_cache_max_policy = cub::detail::merge_sort::policy_hub<float*>::MaxPolicy;\n"
+          "using cccl_cache_selector = "
+          "cub::detail::merge_sort::policy_selector_from_types<float*>;\n"
           "void* cccl_cache_kernels[] = {\n";
     for (const auto& kernel : gen.kernels) cu << "  (void*)&" << kernel << ",\n";
     cu << "};\n";
   }
-  const std::string include = algos::detail::cuda_include_dir();
+  const std::string include = algos::detail::cccl_include_dir();  // the pinned CCCL
   const std::string cmd = std::string(nvcc) +
                           " -cubin -arch=sm_90 -std=c++20 -DCUB_DISABLE_CDP -I" + include +
-                          "/cccl -o " + (dir / "ref.cubin").string() + " " +
+                          " -o " + (dir / "ref.cubin").string() + " " +
                           (dir / "ref.cu").string() + " > " + (dir / "log.txt").string() + " 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   const auto nvcc_bytes = std::filesystem::file_size(dir / "ref.cubin");
@@ -174,7 +178,8 @@ TEST(MergeSortBuild, CubinIsWithinTenPercentOfNvcc) {
 }
 
 // NVRTC straight to a cubin keeps every module-scope variable CCCL's headers made
-// (over a thousand symbols); the LTO link keeps the kernels and what they use.
+// (743 symbols, 199 KB with CCCL 3.5; over a thousand with 3.0.1); the LTO link keeps
+// the kernels and what they use (19 symbols, 83 KB).
 TEST(MergeSortBuild, LtoLinkDropsTheUnusedVariablesOfTheNaiveCubin) {
   const auto& r = cached_build(Spec{}, 90);
   ASSERT_TRUE(r) << r.error().describe();
@@ -187,7 +192,65 @@ TEST(MergeSortBuild, LtoLinkDropsTheUnusedVariablesOfTheNaiveCubin) {
               "(%zu symbols); LTO IR %zu bytes\n",
               naive->size(), naive_elf->symbols.size(), r->result.record.cubin.size(),
               ours_elf->symbols.size(), r->ltoir_bytes);
-  EXPECT_GT(naive_elf->symbols.size(), 1000u);
+  EXPECT_GT(naive_elf->symbols.size(), 500u);
   EXPECT_LT(ours_elf->symbols.size(), 100u);
-  EXPECT_LT(r->result.record.cubin.size() * 3, naive->size());
+  EXPECT_LT(r->result.record.cubin.size() * 2, naive->size());
+}
+
+namespace {
+
+// Sets an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+}  // namespace
+
+// NVRTC must see the CCCL the host dispatch was compiled with: the toolkit's own
+// CCCL 3.0.1 is refused before NVRTC runs, naming both versions.
+TEST(MergeSortBuild, ForeignCcclIsRefusedNamingBothVersions) {
+  const std::string toolkit_cccl = algos::detail::cuda_include_dir() + "/cccl";
+  const auto foreign = algos::detail::read_cccl_version(toolkit_cccl);
+  if (foreign == 0 || foreign == CCCL_VERSION_OF_PIN)
+    GTEST_SKIP() << "no other CCCL at " << toolkit_cccl;
+  ScopedEnv env("CCCL_CACHE_CCCL_INCLUDE", toolkit_cccl);
+  auto r = merge_sort::build(Spec{}, 90);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::unsupported);
+  EXPECT_NE(r.error().message.find("CCCL_VERSION " + std::to_string(foreign)), std::string::npos)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find("3.5.0 (CCCL_VERSION 3005000)"), std::string::npos)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find(toolkit_cccl), std::string::npos) << r.error().message;
+}
+
+// The generated source checks the version itself too (a stale header set slipped past
+// the directory check fails the compile, naming both versions, before CUB is read).
+TEST(MergeSortBuild, GeneratedSourceStaticAssertsTheCcclVersion) {
+  const std::string toolkit_cccl = algos::detail::cuda_include_dir() + "/cccl";
+  const auto foreign = algos::detail::read_cccl_version(toolkit_cccl);
+  if (foreign == 0 || foreign == CCCL_VERSION_OF_PIN)
+    GTEST_SKIP() << "no other CCCL at " << toolkit_cccl;
+  ScopedEnv env("CCCL_CACHE_CCCL_INCLUDE", toolkit_cccl);
+  const auto gen = merge_sort::detail::generate_source(Spec{});
+  auto ir = algos::detail::compile_to_ltoir(gen.source, "version_check.cu", 90, {});
+  ASSERT_FALSE(ir);
+  EXPECT_EQ(ir.error().code, ErrorCode::compile);
+  EXPECT_NE(ir.error().message.find("NVRTC compiles against CCCL_VERSION " +
+                                    std::to_string(foreign) +
+                                    " but the host dispatch was compiled with CCCL_VERSION 3005000"),
+            std::string::npos)
+      << ir.error().message;
 }

@@ -13,7 +13,7 @@ TEST(MergeSortCodegen, NamesCubKernelsWithDispatchArguments) {
   ASSERT_EQ(keys.kernels.size(), 3u);
   EXPECT_EQ(
       keys.kernels[merge_sort::block_sort_kernel],
-      "cub::detail::merge_sort::DeviceMergeSortBlockSortKernel<cccl_cache_max_policy, float*, "
+      "cub::detail::merge_sort::DeviceMergeSortBlockSortKernel<cccl_cache_selector, float*, "
       "cub::NullType*, "
       "float*, cub::NullType*, ::cuda::std::int64_t, cccl_cache_compare, float, cub::NullType>");
   EXPECT_EQ(keys.kernels[merge_sort::partition_kernel],
@@ -21,12 +21,20 @@ TEST(MergeSortCodegen, NamesCubKernelsWithDispatchArguments) {
             "cccl_cache_compare, float>");
   EXPECT_EQ(
       keys.kernels[merge_sort::merge_kernel],
-      "cub::detail::merge_sort::DeviceMergeSortMergeKernel<cccl_cache_max_policy, float*, "
+      "cub::detail::merge_sort::DeviceMergeSortMergeKernel<cccl_cache_selector, float*, "
       "cub::NullType*, "
       "float*, cub::NullType*, ::cuda::std::int64_t, cccl_cache_compare, float, cub::NullType>");
   EXPECT_EQ(keys.policy_probe.rfind("cccl_cache_policy_probe<", 0), 0u);
-  EXPECT_NE(keys.source.find("#include <cub/device/dispatch/kernels/merge_sort.cuh>"),
+  EXPECT_NE(keys.source.find("#include <cub/device/dispatch/kernels/kernel_merge_sort.cuh>"),
             std::string::npos);
+  // CUB's own default selector for DeviceMergeSort, so the kernels are CUB's.
+  EXPECT_NE(keys.source.find("using cccl_cache_selector = "
+                             "cub::detail::merge_sort::policy_selector_from_types<cccl_cache_key_t*>"),
+            std::string::npos);
+  // The version check comes before any CUB header.
+  const auto check = keys.source.find("static_assert(CCCL_VERSION == 3005000");
+  EXPECT_NE(check, std::string::npos);
+  EXPECT_LT(check, keys.source.find("#include <cub/"));
   EXPECT_EQ(keys.source.find("dispatch_merge_sort.cuh"), std::string::npos);
   EXPECT_NE(keys.source.find("return a < b;"), std::string::npos);
 
@@ -36,7 +44,7 @@ TEST(MergeSortCodegen, NamesCubKernelsWithDispatchArguments) {
   s.comparator = Comparator::greater();
   const auto pairs = generate_source(s);
   EXPECT_NE(
-      pairs.kernels[merge_sort::block_sort_kernel].find("<cccl_cache_max_policy, ::cuda::std::uint64_t*, "
+      pairs.kernels[merge_sort::block_sort_kernel].find("<cccl_cache_selector, ::cuda::std::uint64_t*, "
                                                   "::cuda::std::int32_t*, ::cuda::std::uint64_t*, "
                                                   "::cuda::std::int32_t*, ::cuda::std::uint32_t, "
                                                   "cccl_cache_compare, ::cuda::std::uint64_t, "

@@ -2,6 +2,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -9,6 +10,9 @@
 
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
+#include "core/codegen_digest.hpp"
+#include "merge_sort/codegen.hpp"
+#include "merge_sort/dispatch.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
@@ -26,6 +30,9 @@ Toolchain fixed_toolchain() {
   tc.nvjitlink_minor = 0;
   tc.compile_options = "-std=c++20 -DCUB_DISABLE_CDP | nvjitlink -O3";
   tc.build_format_version = 1;
+  tc.nvrtc_library = "libnvrtc.so.13@109338064";
+  tc.nvjitlink_library = "libnvJitLink.so.13@98806736";
+  tc.dispatch_abi = 0x0123456789abcdefull;
   return tc;
 }
 
@@ -75,7 +82,8 @@ TEST(MergeSortSpec, ValidatesFields) {
 
 TEST(MergeSortSpec, GoldenDigestIsStable) {
   // Changing this value means every existing cache key changes: bump the spec
-  // encoding version or kBuildFormatVersion on purpose, then update it here.
+  // encoding version or kBuildFormatVersion on purpose, then update it here. It also
+  // changes, by design, with any change of the generated source (codegen_digest).
   Spec s;
   s.key_type = ScalarType::float32;
   s.value_type = ScalarType::int64;
@@ -100,6 +108,24 @@ TEST(MergeSortSpec, EqualSpecsHashEqual) {
   EXPECT_EQ(merge_sort::cache_key(a, 90, fixed_toolchain()),
             merge_sort::cache_key(b, 90, fixed_toolchain()));
   EXPECT_EQ(merge_sort::cache_key(a, 80), merge_sort::cache_key(b, 80));  // current toolchain
+}
+
+// Spec fields, CC and the common toolchain parts are checked for every algorithm
+// (test_algorithm_generic); these are the toolchain parts that identify the loaded
+// libraries and the host dispatch's ABI.
+TEST(MergeSortSpec, LibraryFilesAndDispatchAbiChangeTheKey) {
+  const Spec base;
+  const auto tc = fixed_toolchain();
+  std::set<Digest128> digests = {merge_sort::cache_key(base, 90, tc).spec};
+  auto vary = [&](const char* what, auto change) {
+    Toolchain t = tc;
+    change(t);
+    EXPECT_TRUE(digests.insert(merge_sort::cache_key(base, 90, t).spec).second) << what;
+  };
+  vary("nvrtc library", [](Toolchain& t) { t.nvrtc_library = "libnvrtc.so.13@109338065"; });
+  vary("nvjitlink library",
+       [](Toolchain& t) { t.nvjitlink_library = "libnvJitLink.so.13@98806737"; });
+  vary("dispatch abi", [](Toolchain& t) { t.dispatch_abi ^= 1; });
 }
 
 TEST(MergeSortSpec, NoConcatenationCollisions) {
@@ -133,21 +159,30 @@ TEST(MergeSortSpec, SummaryNamesEveryField) {
 
 TEST(Toolchain, CurrentIsFilledAndFingerprinted) {
   const auto& tc = Toolchain::current();
-  EXPECT_EQ(tc.cccl_version, 3000001u);
+  EXPECT_EQ(tc.cccl_version, 3005000u);  // the pinned CCCL, as NVRTC will see it
   EXPECT_GE(tc.nvrtc_major, 12);
   EXPECT_GE(tc.nvjitlink_major, 12);
   EXPECT_NE(tc.compile_options.find("-DCUB_DISABLE_CDP"), std::string::npos);
   EXPECT_EQ(tc.build_format_version, kBuildFormatVersion);
   const auto fp = tc.fingerprint();
-  EXPECT_EQ(fp.rfind("cccl-3.0.1 nvrtc-", 0), 0u) << fp;
+  EXPECT_EQ(fp.rfind("cccl-3.5.0 nvrtc-", 0), 0u) << fp;
   EXPECT_NE(fp.find(" fmt-2 opts-"), std::string::npos) << fp;
+  // The loaded libraries (patch level: file name and size) and the dispatch ABI.
+  EXPECT_EQ(tc.nvrtc_library.rfind("libnvrtc.so", 0), 0u) << tc.nvrtc_library;
+  EXPECT_NE(tc.nvrtc_library.find('@'), std::string::npos) << tc.nvrtc_library;
+  EXPECT_EQ(tc.nvjitlink_library.rfind("libnvJitLink.so", 0), 0u) << tc.nvjitlink_library;
+  EXPECT_NE(fp.find(" so-" + tc.nvrtc_library + "," + tc.nvjitlink_library + " abi-"),
+            std::string::npos)
+      << fp;
+  EXPECT_EQ(tc.dispatch_abi, merge_sort::detail::dispatch_abi_digest());
   Toolchain other = tc;
   other.compile_options += " -lineinfo";
   EXPECT_NE(other.fingerprint(), fp);
 }
 
-// The fingerprint is in every cache key: its text must stay exactly what the
-// original snprintf("cccl-%u.%u.%u nvrtc-%d.%d nvjitlink-%d.%d fmt-%u opts-%08x") wrote.
+// The fingerprint is in every cache key: its text must stay exactly what
+// snprintf("cccl-%u.%u.%u nvrtc-%d.%d nvjitlink-%d.%d fmt-%u opts-%08x so-%s,%s abi-%08x")
+// writes.
 TEST(Toolchain, FingerprintKeepsItsPrintfFormat) {
   Toolchain t;
   for (std::uint32_t cccl : {0u, 3000001u, 12345678u, 4294967295u})
@@ -160,13 +195,18 @@ TEST(Toolchain, FingerprintKeepsItsPrintfFormat) {
         t.nvjitlink_minor = 2147483647;
         t.compile_options = opts;
         t.build_format_version = cccl % 7;
+        t.nvrtc_library = opts;
+        t.nvjitlink_library = "libnvJitLink.so.13@1";
+        t.dispatch_abi = std::uint64_t{cccl} * 0x9e3779b97f4a7c15ull;
         const auto hash = XXH3_64bits(t.compile_options.data(), t.compile_options.size());
         char expected[200];
         std::snprintf(expected, sizeof expected,
-                      "cccl-%u.%u.%u nvrtc-%d.%d nvjitlink-%d.%d fmt-%u opts-%08x",
+                      "cccl-%u.%u.%u nvrtc-%d.%d nvjitlink-%d.%d fmt-%u opts-%08x so-%s,%s abi-%08x",
                       t.cccl_version / 1000000, (t.cccl_version / 1000) % 1000,
                       t.cccl_version % 1000, t.nvrtc_major, t.nvrtc_minor, t.nvjitlink_major,
-                      t.nvjitlink_minor, t.build_format_version, static_cast<unsigned>(hash >> 32));
+                      t.nvjitlink_minor, t.build_format_version, static_cast<unsigned>(hash >> 32),
+                      t.nvrtc_library.c_str(), t.nvjitlink_library.c_str(),
+                      static_cast<unsigned>(t.dispatch_abi >> 32));
         EXPECT_EQ(t.fingerprint(), expected);
       }
 }
@@ -206,4 +246,45 @@ TEST(MergeSortSpec, EqualSpecsHashEqualAcrossProcesses) {
   const std::string expected =
       "KEY=" + merge_sort::cache_key(cross_process_spec(), 90).to_string() + "\n";
   EXPECT_EQ(output, expected);
+}
+
+// The host dispatch's side of the kernel interface, pinned. When this fails, the ABI
+// changed (a CCCL update, a DispatchParams field, an argument type): its digest (in
+// every key, through Toolchain::dispatch_abi) has changed with it, so old entries are
+// not reused; check the kernels still match the dispatch, then update the text here.
+TEST(DispatchAbi, GoldenDescription) {
+  const std::string golden =
+      "cub=300500 cccl=3005000 params=64 block_sort@0:8 partition@8:8 merge@16:8 launch@24:8 "
+      "ptx_version@32:4 dependent_launch@36:1 block_threads@40:4 items_per_tile@44:4 "
+      "block_sort_vsmem_per_block@48:8 merge_vsmem_per_block@56:8 null=1/1 compare=1/1 "
+      "vsmem=8/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8 policy=24/4";
+  EXPECT_EQ(merge_sort::detail::dispatch_abi_description(), golden);
+  EXPECT_EQ(merge_sort::detail::dispatch_abi_digest(), XXH3_64bits(golden.data(), golden.size()));
+  EXPECT_EQ(Toolchain::current().dispatch_abi, merge_sort::detail::dispatch_abi_digest());
+}
+
+// The key covers our own code generation: the digest is that of the very text and
+// name expressions NVRTC gets, with a custom comparator's name and source replaced by
+// placeholders (the key holds both itself).
+TEST(MergeSortSpec, CodegenDigestIsTheGeneratedText) {
+  Spec s;
+  s.value_type = ScalarType::int32;
+  EXPECT_EQ(MergeSort::codegen_digest(s),
+            algos::detail::digest_of(merge_sort::detail::generate_source(s)));
+  Spec other = s;
+  other.offset_type = ScalarType::uint32;
+  EXPECT_NE(MergeSort::codegen_digest(other), MergeSort::codegen_digest(s));
+  EXPECT_EQ(MergeSort::codegen_digest(s), MergeSort::codegen_digest(s));  // memo
+  const auto a = custom_spec("f", "__device__ bool f(float a, float b) { return a < b; }");
+  const auto b = custom_spec("f", "__device__ bool f(float a, float b) { return b < a; }");
+  const auto c = custom_spec("g", "__device__ bool g(float a, float b) { return a < b; }");
+  EXPECT_EQ(MergeSort::codegen_digest(a), MergeSort::codegen_digest(b));
+  EXPECT_EQ(MergeSort::codegen_digest(a), MergeSort::codegen_digest(c));
+  EXPECT_EQ(MergeSort::codegen_digest(a),
+            algos::detail::digest_of(
+                merge_sort::detail::generate_source(algos::detail::codegen_shape(a))));
+  EXPECT_NE(MergeSort::codegen_digest(a), MergeSort::codegen_digest(Spec{}));
+  // And it is in the key: the canonical bytes carry it.
+  EXPECT_NE(canonical(a, 90, fixed_toolchain()), canonical_bytes(Spec::kAlgorithm, encode_fields(a), 0,
+                                                                  90, fixed_toolchain()));
 }

@@ -1,5 +1,5 @@
-// The closed-form temp-storage size must equal what CUB's own DispatchMergeSort
-// (CCCL 3.0.1, driven through our runtime policy) answers, for every key / value /
+// The closed-form temp-storage size must equal what CUB's own merge-sort dispatch
+// (CCCL 3.5's cub::detail::merge_sort::dispatch, driven through our runtime policy) answers, for every key / value /
 // offset combination, several policies and many sizes. No GPU needed: the dispatch's
 // size path makes no driver call.
 #include <gtest/gtest.h>
@@ -73,9 +73,9 @@ TEST(TempStorage, ClosedFormEqualsCubDispatchForEveryCombination) {
   const std::vector<d::DispatchParams> policies = {
       policy(256, 17, 0, 0),  // CUB's sm_60+ policy for 4-byte keys
       policy(512, 15, 0, 0),  // CUB's sm_52 policy
-      policy(256, 11, 0, 0),        policy(64, 3, 0, 0),
-      policy(128, 7, 20480, 18432),  // virtual shared memory (large types)
-      policy(64, 1, 1000, 4096),
+      policy(256, 11, 0, 0),
+      policy(64, 3, 0, 0),
+      policy(256, 8, 0, 0),  // 8-byte keys
   };
   int checked = 0;
   for (std::size_t key : {1u, 2u, 4u, 8u}) {
@@ -111,7 +111,29 @@ TEST(TempStorage, MatchesNvccBuiltCubForFloatKeys) {
   EXPECT_EQ(layout.bytes(2048), 8703u);
   // By hand: 2 partitions * 8 B -> 256; 2,048 * 4 B = 8,192; + 255 slack.
   EXPECT_EQ(layout.bytes(2048), 256u + 8192u + 255u);
-  EXPECT_EQ(layout.bytes(0), 0u);
+  // Zero items: CUB asks for one byte (a non-null pointer marks the second phase).
+  EXPECT_EQ(layout.bytes(0), 1u);
+}
+
+// CCCL 3.5's dispatch with run-time policies allocates no virtual shared memory: a
+// policy that needs it (never one of the supported key/value sizes) is refused by the
+// dispatch, and the closed form answers 0 (as for a count beyond the offset type).
+TEST(TempStorage, PoliciesNeedingVirtualSharedMemoryAreRefused) {
+  for (const auto& p : {policy(128, 7, 20480, 18432), policy(64, 1, 1000, 0),
+                        policy(64, 1, 0, 4096)}) {
+    const d::DispatchFn fn = d::select_dispatch(4, 4, ScalarType::int64);
+    EXPECT_FALSE(d::policy_supported(p));
+    CUresult rc = CUDA_SUCCESS;
+    cub_answer(fn, p, 1000, rc);
+    EXPECT_EQ(rc, CUDA_ERROR_NOT_SUPPORTED);
+    const d::TempLayout layout = d::make_layout(4, 4, ScalarType::int64, p);
+    EXPECT_EQ(layout.bytes(1000), 0u);
+    EXPECT_EQ(layout.bytes(0), 0u);
+  }
+  d::DispatchParams bad_shape = policy(256, 17, 0, 0);
+  bad_shape.items_per_tile += 1;  // not whole threads
+  EXPECT_FALSE(d::policy_supported(bad_shape));
+  EXPECT_TRUE(d::policy_supported(policy(256, 17, 0, 0)));
 }
 
 TEST(TempStorage, CountBeyondOffsetTypeIsRejected) {

@@ -89,6 +89,28 @@ std::uint64_t digest_of(const GeneratedSource& gen) {
   return digest;
 }
 
+namespace {
+std::string version_text(std::uint32_t v) {
+  return std::to_string(v / 1000000) + "." + std::to_string((v / 1000) % 1000) + "." +
+         std::to_string(v % 1000) + " (CCCL_VERSION " + std::to_string(v) + ")";
+}
+}  // namespace
+
+Result<void> check_cccl_version() {
+  const std::string dir = cccl_include_dir();
+  const std::uint32_t nvrtc_side = read_cccl_version(dir);
+  const std::uint32_t host_side = Toolchain::current().cccl_version;
+  if (nvrtc_side == host_side) return {};
+  return fail(ErrorCode::unsupported,
+              "NVRTC would compile against CCCL " +
+                  (nvrtc_side == 0 ? std::string("of unknown version (no CCCL_VERSION in " + dir +
+                                                 "/cuda/std/__cccl/version.h)")
+                                   : version_text(nvrtc_side) + " from " + dir) +
+                  ", but the host dispatch was compiled with CCCL " + version_text(host_side) +
+                  "; their kernel interfaces differ. Unset $CCCL_CACHE_CCCL_INCLUDE or point it "
+                  "at the pinned CCCL (scripts/install-deps.sh unpacks it into .deps/)");
+}
+
 Result<void> check_target(std::uint32_t cc) {
   if (cc < 50 || cc > 120) {
     return fail(ErrorCode::unsupported,
@@ -96,7 +118,7 @@ Result<void> check_target(std::uint32_t cc) {
   }
   if (!nvrtc_supports(cc))
     return fail(ErrorCode::unsupported, "this NVRTC cannot compile for sm_" + std::to_string(cc));
-  return {};
+  return check_cccl_version();
 }
 
 Result<std::vector<std::uint64_t>> parse_policy_probe(std::string_view lowered) {

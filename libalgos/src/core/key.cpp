@@ -21,6 +21,9 @@ enum class Tag : std::uint8_t {
   compile_options = 13,
   build_format_version = 14,
   fingerprint = 15,
+  nvrtc_library = 17,
+  nvjitlink_library = 18,
+  dispatch_abi = 19,
 };
 
 class Encoder {
@@ -74,6 +77,9 @@ std::vector<std::byte> canonical_bytes(AlgorithmId algorithm, std::span<const st
   e.text(Tag::compile_options, tc.compile_options);
   e.u32(Tag::build_format_version, tc.build_format_version);
   e.text(Tag::fingerprint, tc.fingerprint());
+  e.text(Tag::nvrtc_library, tc.nvrtc_library);
+  e.text(Tag::nvjitlink_library, tc.nvjitlink_library);
+  e.u64(Tag::dispatch_abi, tc.dispatch_abi);
   return e.take();
 }
 

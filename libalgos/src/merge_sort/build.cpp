@@ -99,7 +99,14 @@ namespace merge_sort {
 namespace detail {
 
 Result<BuildReport> build_with_report(const Spec& spec, std::uint32_t cc) {
-  return algos::detail::build_algorithm<MergeSort>(spec, cc, kProgramName, generate_source);
+  auto report = algos::detail::build_algorithm<MergeSort>(spec, cc, kProgramName, generate_source);
+  if (report && (report->result.policy.block_sort_vsmem_per_block != 0 ||
+                 report->result.policy.merge_vsmem_per_block != 0)) {
+    return fail(ErrorCode::unsupported,
+                "these kernels need virtual shared memory, which CCCL 3.5's merge-sort dispatch "
+                "with run-time policies does not allocate");
+  }
+  return report;
 }
 
 Result<std::vector<std::byte>> build_naive_cubin(const Spec& spec, std::uint32_t cc) {

@@ -1,24 +1,30 @@
 #include "merge_sort/codegen.hpp"
 
+#include <string>
+
 namespace cccl_cache::algos::merge_sort::detail {
 namespace {
 
-// CUB 3.0.1's tuning header declares MergeSortPolicyWrapper with
-// CUB_RUNTIME_FUNCTION (= __host__ without RDC), which NVRTC rejects, and a
-// sub-policy getter built on PolicyWrapper, which CUB hides from NVRTC. We need
-// only its policy_hub (the tuning table the host dispatch uses too), so the
-// wrapper is made host-device and the getter empty while that header is read.
-// The kernel header comes first, so the kernels see CUB's own macros.
-constexpr std::string_view kPrelude = R"(#include <cuda_device_runtime_api.h>
-#include <cub/device/dispatch/kernels/merge_sort.cuh>
-#undef CUB_RUNTIME_FUNCTION
-#define CUB_RUNTIME_FUNCTION __host__ __device__
-#undef CUB_DEFINE_SUB_POLICY_GETTER
-#define CUB_DEFINE_SUB_POLICY_GETTER(name)
-#include <cub/device/dispatch/tuning/tuning_merge_sort.cuh>
-#undef CUB_RUNTIME_FUNCTION
-#define CUB_RUNTIME_FUNCTION __host__
-)";
+// The pinned CCCL's version header first: a source compiled against any other CCCL
+// stops at the static_assert (naming both versions) before CUB's kernel header is read
+// (build.cpp checks the headers' version before NVRTC runs, too). The kernel header
+// includes its tuning header (the policy selector) itself; since CCCL 3.5 both compile
+// under NVRTC as they are.
+std::string prelude() {
+  const std::string pinned = std::to_string(CCCL_CACHE_CCCL_PINNED_VERSION);
+  return "#include <cuda/std/__cccl/version.h>\n"
+         "#define CCCL_CACHE_STR2(x) #x\n"
+         "#define CCCL_CACHE_STR(x) CCCL_CACHE_STR2(x)\n"
+         "static_assert(CCCL_VERSION == " + pinned +
+         ", \"cccl-cache: NVRTC compiles against CCCL_VERSION \" CCCL_CACHE_STR(CCCL_VERSION) "
+         "\" but the host dispatch was compiled with CCCL_VERSION " + pinned +
+         " (see $CCCL_CACHE_CCCL_INCLUDE)\");\n"
+         "#if CCCL_VERSION == " + pinned + "\n"
+         R"(#include <cuda_device_runtime_api.h>
+#include <cub/device/dispatch/kernels/kernel_merge_sort.cuh>
+
+)" + std::string(algos::detail::kPolicyProbeDecl);
+}
 
 std::string comparator_body(const Comparator& c) {
   switch (c.kind) {
@@ -41,8 +47,7 @@ algos::detail::GeneratedSource generate_source(const Spec& spec) {
   const std::string offset{cuda_name(spec.offset_type)};
 
   algos::detail::GeneratedSource out;
-  out.source = kPrelude;
-  out.source += algos::detail::kPolicyProbeDecl;
+  out.source = prelude();
   if (spec.comparator.kind == ComparatorKind::custom) {
     out.source += "\n// user comparator " + spec.comparator.name + "\n#line 1 \"comparator\"\n";
     out.source += spec.comparator.source + "\n#line 1 \"generated\"\n";
@@ -53,32 +58,37 @@ algos::detail::GeneratedSource generate_source(const Spec& spec) {
       "struct cccl_cache_compare {\n  __device__ bool operator()(const cccl_cache_key_t& a, "
       "const cccl_cache_key_t& b) const { " +
       comparator_body(spec.comparator) + " }\n};\n";
+  // The policy the kernels themselves resolve (CUB's default selector for
+  // DeviceMergeSort, at the CC being compiled for, after the virtual-shared-memory
+  // fallback), for the probe.
   out.source +=
-      "using cccl_cache_max_policy = "
-      "cub::detail::merge_sort::policy_hub<cccl_cache_key_t*>::MaxPolicy;\n"
-      "using cccl_cache_helper = cub::detail::merge_sort::merge_sort_vsmem_helper_t<\n"
-      "    cccl_cache_max_policy::ActivePolicy::MergeSortPolicy, cccl_cache_key_t*, "
-      "cccl_cache_value_t*,\n"
-      "    cccl_cache_key_t*, cccl_cache_value_t*, cccl_cache_offset_t, cccl_cache_compare, "
-      "cccl_cache_key_t,\n"
-      "    cccl_cache_value_t>;\n";
+      "using cccl_cache_selector = "
+      "cub::detail::merge_sort::policy_selector_from_types<cccl_cache_key_t*>;\n"
+      "using cccl_cache_helper = cub::detail::merge_sort::device_merge_sort_vsmem_helper_t<\n"
+      "    cub::detail::device_policy_getter<cccl_cache_selector, "
+      "cub::detail::current_tuning_cc().get()>,\n"
+      "    cccl_cache_key_t*, cccl_cache_value_t*, cccl_cache_key_t*, cccl_cache_value_t*,\n"
+      "    cccl_cache_offset_t, cccl_cache_compare, cccl_cache_key_t, cccl_cache_value_t>;\n"
+      "#endif\n";
 
-  // Exactly DispatchMergeSort<KeyT*, ValueT*, KeyT*, ValueT*, OffsetT, Compare>'s kernels
-  // (ValueT = cub::NullType for keys-only, as DeviceMergeSort::SortKeys does).
+  // Exactly the kernels cub::detail::merge_sort::dispatch<KeyT*, ValueT*, KeyT*, ValueT*,
+  // OffsetT, Compare> launches (ValueT = cub::NullType for keys-only, as
+  // DeviceMergeSort::SortKeys does), with DeviceMergeSort's default policy selector.
   const std::string iters = key + "*, " + value + "*, " + key + "*, " + value + "*, " + offset +
                             ", cccl_cache_compare, " + key + ", " + value;
   // In Kernel order (build_result.hpp).
   out.kernels = {
-      "cub::detail::merge_sort::DeviceMergeSortBlockSortKernel<cccl_cache_max_policy, " + iters +
+      "cub::detail::merge_sort::DeviceMergeSortBlockSortKernel<cccl_cache_selector, " + iters +
           ">",
       "cub::detail::merge_sort::DeviceMergeSortPartitionKernel<" + key + "*, " + offset +
           ", cccl_cache_compare, " + key + ">",
-      "cub::detail::merge_sort::DeviceMergeSortMergeKernel<cccl_cache_max_policy, " + iters + ">"};
+      "cub::detail::merge_sort::DeviceMergeSortMergeKernel<cccl_cache_selector, " + iters + ">"};
   // Values in Policy's field order.
   out.policy_probe =
       std::string(algos::detail::kPolicyProbeName) +
-          "<cccl_cache_helper::policy_t::BLOCK_THREADS, "
-          "cccl_cache_helper::policy_t::ITEMS_PER_TILE, "
+          "<cccl_cache_helper::policy.threads_per_block, "
+          "cccl_cache_helper::policy.threads_per_block * "
+          "cccl_cache_helper::policy.items_per_thread, "
           "cub::detail::vsmem_helper_impl<cccl_cache_helper::block_sort_agent_t>::vsmem_per_block, "
           "cub::detail::vsmem_helper_impl<cccl_cache_helper::merge_agent_t>::vsmem_per_block>";
   return out;

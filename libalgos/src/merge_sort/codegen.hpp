@@ -6,7 +6,8 @@
 
 namespace cccl_cache::algos::merge_sort::detail {
 
-// `spec` must be valid. The source includes CUB's kernel header only, defines the
+// `spec` must be valid. The source static_asserts that NVRTC sees the pinned
+// CCCL_VERSION (the host dispatch's), includes CUB's kernel header only, defines the
 // empty comparator functor `cccl_cache_compare`, and names the three kernels (in
 // Kernel order) with DispatchMergeSort's template arguments and the policy probe
 // (values in Policy's field order).

@@ -1,23 +1,34 @@
-// CCCL 3.0.1's cub::DispatchMergeSort (its host code, compiled here by nvcc) driven
-// by CUfunctions bound once: a kernel source returning them, a launcher factory
-// launching them with cuLaunchKernelEx (programmatic dependent launch where CUB asks
-// for it, at CC >= 9.0), and a runtime policy carrying the build's policy values.
+// CCCL 3.5's merge-sort host dispatch (cub::detail::merge_sort::dispatch, the
+// policy-selector dispatch that replaces the deprecated cub::DispatchMergeSort; its
+// host code compiled here by nvcc) driven by CUfunctions bound once: a kernel source
+// returning them, a launcher factory launching them with cuLaunchKernelEx
+// (programmatic dependent launch where CUB asks for it, at CC >= 9.0), and a policy
+// selector returning the build's policy values at run time.
 //
 // The device kernels were instantiated by the build (codegen.cpp) as
-//   DeviceMergeSortBlockSortKernel<Policy, K*, V*, K*, V*, OffsetT, cccl_cache_compare, K, V>
+//   DeviceMergeSortBlockSortKernel<policy_selector_from_types<K*>, K*, V*, K*, V*, OffsetT,
+//                                  cccl_cache_compare, K, V>
 // etc. with an empty comparator struct and cub::NullType values for keys-only sorts.
 // Host-side stand-ins with the same size and alignment give the dispatch the same
 // argument layout; nothing here depends on what the keys are.
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <type_traits>
 
-// CUB wraps every status in CubDebug(), which in 3.0.1 calls cudaGetLastError() even
-// in release builds: a runtime-API call (it initializes the runtime, and without a
-// driver it fails) on the temp-storage path, which we want to be pure arithmetic.
-// Our launches go through the driver and report their own errors (DriverLauncher),
-// so the status is passed through unchanged.
+// The policy is a run-time value (the build's probe), so the dispatch is compiled the
+// way CCCL.C compiles it: with runtime policies. The deprecated DispatchMergeSort can no
+// longer take one (it reads the policy's members as constants), which is why the
+// non-deprecated dispatch is used. One consequence: with runtime policies CUB allocates
+// no virtual shared memory, so policies that need it (types too large for shared
+// memory; never the 1..8-byte keys and values supported here) are refused below.
+#define CUB_DEFINE_RUNTIME_POLICIES
+// CUB wraps every status in CubDebug(), which calls cudaGetLastError() even in release
+// builds: a runtime-API call (it initializes the runtime, and without a driver it
+// fails) on the temp-storage path, which we want to be pure arithmetic. Our launches go
+// through the driver and report their own errors (DriverLauncher), so the status is
+// passed through unchanged.
 #define CubDebug(e) static_cast<cudaError_t>(e)
 // For the same reason the dispatch's cudaPeekAtLastError() after each launch (an
 // unqualified call inside namespace cub) finds this one first: the runtime's error
@@ -27,9 +38,15 @@
 namespace cub {
 inline cudaError_t cudaPeekAtLastError() noexcept { return cudaSuccess; }
 }  // namespace cub
+#include <xxhash.h>
+
 #include <cub/device/dispatch/dispatch_merge_sort.cuh>
 
 #include "merge_sort/dispatch.hpp"
+
+static_assert(CCCL_VERSION == CCCL_CACHE_CCCL_PINNED_VERSION,
+              "dispatch.cu must be compiled against the pinned CCCL (cmake/cccl.cmake puts "
+              "CCCL_CACHE_CCCL_INCLUDE_DIR before the toolkit's own CCCL)");
 
 namespace cccl_cache::algos::merge_sort::detail {
 namespace {
@@ -43,46 +60,30 @@ struct alignas(N) Bytes {
 struct EmptyCompare {};
 static_assert(sizeof(EmptyCompare) == 1);
 
-struct RuntimeMergeSortPolicy {
+// The build already chose the policy for the target CC: only the tile shape matters
+// to the host dispatch; the rest is what CUB's own selector returns (documentation).
+struct RuntimePolicySelector {
   const DispatchParams* params;
-};
-
-// The "chained policy": the build already chose the policy for the target CC.
-struct RuntimePolicy {
-  const DispatchParams* params;
-  RuntimeMergeSortPolicy MergeSort() const { return {params}; }
-  template <class F>
-  cudaError_t Invoke(int /*ptx_version*/, F& op) const {
-    return op.Invoke(*this);
+  cub::MergeSortPolicy operator()(::cuda::compute_capability) const {
+    return cub::MergeSortPolicy{params->block_threads,
+                                params->items_per_tile / params->block_threads,
+                                cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT,
+                                cub::BLOCK_STORE_WARP_TRANSPOSE};
   }
 };
 
-struct RuntimePolicyHub {
-  using MaxPolicy = RuntimePolicy;
-};
-
-struct RuntimeVSMemHelper {
-  static int BlockThreads(RuntimeMergeSortPolicy p) { return p.params->block_threads; }
-  // int: the partition kernel takes `int items_per_tile`.
-  static int ItemsPerTile(RuntimeMergeSortPolicy p) { return p.params->items_per_tile; }
-  static std::size_t BlockSortVSMemPerBlock(RuntimeMergeSortPolicy p) {
-    return static_cast<std::size_t>(p.params->block_sort_vsmem_per_block);
-  }
-  static std::size_t MergeVSMemPerBlock(RuntimeMergeSortPolicy p) {
-    return static_cast<std::size_t>(p.params->merge_vsmem_per_block);
-  }
-};
-
+template <std::size_t K, std::size_t V>
 struct BoundKernels {
   const DispatchParams* params;
   CUfunction MergeSortBlockSortKernel() const { return params->block_sort; }
   CUfunction MergeSortPartitionKernel() const { return params->partition; }
   CUfunction MergeSortMergeKernel() const { return params->merge; }
+  static constexpr std::size_t KeySize() { return K; }
+  static constexpr std::size_t ValueSize() { return V; }
 };
 
-// CUB ignores the value doit() returns (it checks cudaPeekAtLastError, which does
-// not see driver launches), so the first launch error is kept in *status and later
-// launches of the same call are skipped.
+// CUB stops at the first launch whose doit() fails; the driver's code is kept in
+// *status (the dispatch itself only sees cudaErrorLaunchFailure).
 struct DriverLauncher {
   decltype(&::cuLaunchKernelEx) launch;
   dim3 grid;
@@ -126,8 +127,8 @@ struct DriverLauncherFactory {
     const bool pdl = dependent_launch && params->dependent_launch;
     return DriverLauncher{params->launch, grid, block, shared_mem, stream, pdl, status};
   }
-  cudaError_t PtxVersion(int& version) const {
-    version = params->ptx_version;
+  cudaError_t PtxComputeCap(::cuda::compute_capability& cc) const {
+    cc = ::cuda::compute_capability{params->ptx_version / 10};
     return cudaSuccess;
   }
 };
@@ -139,17 +140,19 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::uint64_t num_items, CUstream stream) noexcept {
   using KeyT = Bytes<K>;
   using ValueT = std::conditional_t<V == 0, cub::NullType, Bytes<V>>;
-  using Dispatch = cub::DispatchMergeSort<KeyT*, ValueT*, KeyT*, ValueT*, OffsetT, EmptyCompare,
-                                          RuntimePolicyHub, BoundKernels, DriverLauncherFactory,
-                                          RuntimeVSMemHelper>;
+  if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
   if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
     return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
-  const cudaError_t err = Dispatch::Dispatch(
-      d_temp_storage, temp_storage_bytes, static_cast<KeyT*>(const_cast<void*>(d_keys_in)),
-      static_cast<ValueT*>(const_cast<void*>(d_values_in)), static_cast<KeyT*>(d_keys_out),
-      static_cast<ValueT*>(d_values_out), static_cast<OffsetT>(num_items), EmptyCompare{}, stream,
-      BoundKernels{&params}, DriverLauncherFactory{&params, &status}, RuntimePolicy{&params});
+  const cudaError_t err =
+      cub::detail::merge_sort::dispatch<KeyT*, ValueT*, KeyT*, ValueT*, OffsetT, EmptyCompare,
+                                        RuntimePolicySelector, BoundKernels<K, V>,
+                                        DriverLauncherFactory, KeyT, ValueT>(
+          d_temp_storage, temp_storage_bytes, static_cast<KeyT*>(const_cast<void*>(d_keys_in)),
+          static_cast<ValueT*>(const_cast<void*>(d_values_in)), static_cast<KeyT*>(d_keys_out),
+          static_cast<ValueT*>(d_values_out), static_cast<OffsetT>(num_items), EmptyCompare{},
+          stream, RuntimePolicySelector{&params}, BoundKernels<K, V>{&params},
+          DriverLauncherFactory{&params, &status});
   if (status != CUDA_SUCCESS) return status;
   if (err == cudaSuccess) return CUDA_SUCCESS;
   if (err == cudaErrorInvalidValue) return CUDA_ERROR_INVALID_VALUE;
@@ -231,11 +234,73 @@ TempLayout make_layout(std::size_t key_size, std::size_t value_size, ScalarType 
   layout.key_size = key_size;
   layout.value_size = value_size;
   layout.offset_size = offset_max(offset_type) > std::numeric_limits<std::uint32_t>::max() ? 8 : 4;
-  layout.vsmem_per_tile = params.block_sort_vsmem_per_block > params.merge_vsmem_per_block
-                              ? params.block_sort_vsmem_per_block
-                              : params.merge_vsmem_per_block;
-  layout.max_items = offset_max(offset_type);
+  layout.max_items = policy_supported(params) ? offset_max(offset_type) : 0;
   return layout;
+}
+
+bool policy_supported(const DispatchParams& params) noexcept {
+  return params.block_threads > 0 && params.items_per_tile > 0 &&
+         params.items_per_tile % params.block_threads == 0 &&
+         params.block_sort_vsmem_per_block == 0 && params.merge_vsmem_per_block == 0;
+}
+
+std::uint32_t host_cccl_version() noexcept { return CCCL_VERSION; }
+
+namespace {
+
+template <class T>
+void describe_type(std::string& out, const char* name) {
+  out += ' ';
+  out += name;
+  out += '=';
+  out += std::to_string(sizeof(T));
+  out += '/';
+  out += std::to_string(alignof(T));
+}
+
+#define CCCL_CACHE_FIELD(f)                                   \
+  out += " " #f "@";                                         \
+  out += std::to_string(offsetof(DispatchParams, f));       \
+  out += ':';                                                \
+  out += std::to_string(sizeof(DispatchParams::f));
+
+std::string make_abi_description() {
+  std::string out = "cub=" + std::to_string(CUB_VERSION) + " cccl=" + std::to_string(CCCL_VERSION);
+  out += " params=" + std::to_string(sizeof(DispatchParams));
+  CCCL_CACHE_FIELD(block_sort)
+  CCCL_CACHE_FIELD(partition)
+  CCCL_CACHE_FIELD(merge)
+  CCCL_CACHE_FIELD(launch)
+  CCCL_CACHE_FIELD(ptx_version)
+  CCCL_CACHE_FIELD(dependent_launch)
+  CCCL_CACHE_FIELD(block_threads)
+  CCCL_CACHE_FIELD(items_per_tile)
+  CCCL_CACHE_FIELD(block_sort_vsmem_per_block)
+  CCCL_CACHE_FIELD(merge_vsmem_per_block)
+  // The kernels' argument types (their order is CUB's, covered by cub=).
+  describe_type<cub::NullType>(out, "null");
+  describe_type<EmptyCompare>(out, "compare");
+  describe_type<cub::detail::vsmem_t>(out, "vsmem");
+  describe_type<Bytes<1>>(out, "b1");
+  describe_type<Bytes<2>>(out, "b2");
+  describe_type<Bytes<4>>(out, "b4");
+  describe_type<Bytes<8>>(out, "b8");
+  describe_type<cub::MergeSortPolicy>(out, "policy");
+  return out;
+}
+#undef CCCL_CACHE_FIELD
+
+}  // namespace
+
+const std::string& dispatch_abi_description() {
+  static const std::string description = make_abi_description();
+  return description;
+}
+
+std::uint64_t dispatch_abi_digest() noexcept {
+  static const std::uint64_t digest =
+      XXH3_64bits(dispatch_abi_description().data(), dispatch_abi_description().size());
+  return digest;
 }
 
 }  // namespace cccl_cache::algos::merge_sort::detail

@@ -6,17 +6,19 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "cccl_cache/algos/types.hpp"
 
 namespace cccl_cache::algos::merge_sort::detail {
 
-// CUB's DispatchMergeSort launches the partition kernel with this many threads per block
-// (its threads_per_partition_block); the other two kernels use the policy's block_threads.
+// CUB's merge-sort dispatch launches the partition kernel with this many threads per
+// block (its threads_per_partition_block); the other two kernels use the policy's
+// block_threads.
 inline constexpr std::uint32_t kPartitionBlockThreads = 256;
 
-// Everything CUB's DispatchMergeSort asks of its policy, kernel source and launcher
-// factory, fixed at bind time.
+// Everything CUB's merge-sort dispatch asks of its policy selector, kernel source and
+// launcher factory, fixed at bind time.
 struct DispatchParams {
   CUfunction block_sort = nullptr;
   CUfunction partition = nullptr;
@@ -33,9 +35,10 @@ struct DispatchParams {
   std::uint64_t merge_vsmem_per_block = 0;
 };
 
-// One instantiation of cub::DispatchMergeSort for a (key size, value size, offset type).
-// d_temp_storage == nullptr: sets temp_storage_bytes (pure arithmetic, no driver call).
-// Otherwise launches the three kernels with params.launch (cuLaunchKernelEx). Returns
+// One instantiation of CCCL 3.5's cub::detail::merge_sort::dispatch for a (key size,
+// value size, offset type). d_temp_storage == nullptr: sets temp_storage_bytes (pure
+// arithmetic, no driver call). Otherwise launches the three kernels with params.launch
+// (cuLaunchKernelEx). Returns CUDA_ERROR_NOT_SUPPORTED if !policy_supported(params),
 // CUDA_ERROR_INVALID_VALUE if num_items exceeds the offset type or the temp storage
 // is too small, or the first launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
@@ -48,30 +51,48 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
                            ScalarType offset_type) noexcept;
 
+// Whether the dispatch can run this policy: a tile shape of whole threads and no
+// virtual shared memory (CCCL 3.5's dispatch with runtime policies allocates none; the
+// supported 1..8-byte keys and values never need it).
+bool policy_supported(const DispatchParams& params) noexcept;
+
+// CCCL_VERSION of the headers dispatch.cu was compiled with (the pinned CCCL): NVRTC
+// must compile the kernels against the same version (build.cpp checks).
+std::uint32_t host_cccl_version() noexcept;
+
+// The host dispatch's ABI as text: CUB/CCCL version, DispatchParams' size and field
+// offsets, the kernels' argument types' sizes and alignments. test_spec pins it
+// (golden), and its digest is part of every cache key, so a change of the dispatch's
+// side of the kernel interface changes every key without a hand-bumped version.
+const std::string& dispatch_abi_description();
+std::uint64_t dispatch_abi_digest() noexcept;  // XXH3-64 of the description, cached
+
 // The temp-storage size in closed form, from values fixed at bind time. Mirrors
-// DispatchMergeSort::Invoke + AliasTemporaries in CCCL 3.0.1: four allocations
-// (merge partitions, key buffer, value buffer, virtual shared memory), each rounded
-// up to 256 bytes, plus 255 bytes of alignment slack; zero items need zero bytes.
-// test_temp_storage checks it equal to the dispatch's own answer.
+// cub::detail::merge_sort::dispatch + alias_temporaries in CCCL 3.5: three allocations
+// (merge partitions, key buffer, value buffer; the fourth, virtual shared memory, is
+// empty with runtime policies), each rounded up to 256 bytes, plus 255 bytes of
+// alignment slack; zero items ask for one byte (CUB's convention since 3.x: a
+// non-null pointer marks the second phase). test_temp_storage checks it equal to the
+// dispatch's own answer.
 struct TempLayout {
   std::uint64_t items_per_tile = 1;
   std::uint64_t key_size = 0;
   std::uint64_t value_size = 0;  // 0 for keys only
   std::uint64_t offset_size = 0;
-  std::uint64_t vsmem_per_tile = 0;  // max(block sort, merge) virtual shared memory per block
-  std::uint64_t max_items = 0;       // largest count the offset type can index
+  std::uint64_t max_items = 0;  // largest count the offset type can index (0: unsupported policy)
 
   static constexpr std::uint64_t round256(std::uint64_t x) noexcept {
     return (x + 255) & ~std::uint64_t{255};
   }
 
-  // 0 for num_items == 0 or num_items > max_items.
+  // 0 for num_items > max_items or an unsupported policy (max_items == 0).
   std::size_t bytes(std::uint64_t num_items) const noexcept {
-    if (num_items == 0 || num_items > max_items) return 0;
+    if (max_items == 0 || num_items > max_items) return 0;
+    if (num_items == 0) return 1;
     const std::uint64_t tiles = num_items / items_per_tile + (num_items % items_per_tile != 0);
-    return static_cast<std::size_t>(
-        round256((1 + tiles) * offset_size) + round256(num_items * key_size) +
-        round256(num_items * value_size) + round256(tiles * vsmem_per_tile) + 255);
+    return static_cast<std::size_t>(round256((1 + tiles) * offset_size) +
+                                    round256(num_items * key_size) +
+                                    round256(num_items * value_size) + 255);
   }
 };
 

@@ -12,13 +12,22 @@ namespace cccl_cache::algos {
 inline constexpr std::uint32_t kBuildFormatVersion = 2;
 
 struct Toolchain {
-  std::uint32_t cccl_version = 0;   // CCCL_VERSION of the headers compiled against (3000001)
+  std::uint32_t cccl_version = 0;   // CCCL_VERSION compiled against (the pinned 3005000)
   int nvrtc_major = 0, nvrtc_minor = 0;  // nvrtcVersion() at run time
   int nvjitlink_major = 0, nvjitlink_minor = 0;
   std::string compile_options;      // NVRTC's and nvJitLink's options common to every build
   std::uint32_t build_format_version = kBuildFormatVersion;
+  // The NVRTC and nvJitLink libraries actually loaded: "<file name ld.so loaded>@<size of
+  // the file it leads to>" (e.g. "libnvrtc.so.13@109338064"). nvrtcVersion() says 13.0
+  // for every 13.0.x, and the toolkit's file names carry no patch level, so the file's
+  // size stands in for it.
+  std::string nvrtc_library, nvjitlink_library;
+  // Digest of merge sort's host-dispatch ABI (DispatchParams, kernel argument types,
+  // CUB version: merge_sort/dispatch.hpp dispatch_abi_description()).
+  std::uint64_t dispatch_abi = 0;
 
-  // "cccl-3.0.1 nvrtc-13.0 nvjitlink-13.0 fmt-1 opts-<8 hex digits of XXH3 of the options>"
+  // "cccl-3.5.0 nvrtc-13.0 nvjitlink-13.0 fmt-1 opts-<8 hex digits of XXH3 of the options>
+  //  so-<nvrtc_library>,<nvjitlink_library> abi-<8 hex digits of dispatch_abi>"
   std::string fingerprint() const;
 
   // The toolchain of this process (queried once, thread-safe).
