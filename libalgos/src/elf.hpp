@@ -2,8 +2,9 @@
 // kernel attributes. Private to libalgos: serves deserialize's validation, the tests
 // and the fuzz targets. Every function here takes arbitrary bytes: it never reads
 // outside `image`, and its work is linear in the image's size (sections must not
-// overlap, so no byte is scanned twice as a table; symbol names are resolved with one
-// sweep per string table), within the hard limits below.
+// overlap, so no byte is read as two tables; symbol names sharing bytes are resolved
+// with one sweep over their sorted offsets; sizes and counts are bounded by the hard
+// limits below).
 #pragma once
 
 #include <array>

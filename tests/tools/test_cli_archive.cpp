@@ -106,14 +106,14 @@ TEST(CliImport, RejectsWrongKeysAndStaleToolchains) {
   algos::Toolchain old = algos::Toolchain::current();
   old.nvjitlink_minor += 1;
   auto built_by_old = with_keys(b, ScalarType::int16);
-  built_by_old.toolchain = old.fingerprint();
+  built_by_old.record.toolchain = old.fingerprint();
   const CacheKey stale = put_build(src.path(), built_by_old, old);
   const auto moved = with_keys(b, ScalarType::int32);
   const CacheKey wrong = algos::merge_sort::cache_key(with_keys(b, ScalarType::uint32).spec, 90);
   put_raw(src.path(), wrong,
-          EntryMeta{"merge_sort", algos::merge_sort::summary(moved.spec), moved.toolchain,
+          EntryMeta{"merge_sort", algos::merge_sort::summary(moved.spec), moved.record.toolchain,
                     algos::kBuildFormatVersion},
-          algos::merge_sort::serialize(moved));
+          algos::serialize(moved));
   const auto file = files.path() / "cache.cccl";
   ASSERT_EQ(run_cli({"--cache-dir", src.path().string(), "export", file.string()}).code, 0);
 
