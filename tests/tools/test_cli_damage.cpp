@@ -11,6 +11,7 @@
 #include <map>
 #include <random>
 
+#include "cccl_cache/cache/integrity.hpp"
 #include "cli_test_util.hpp"
 #include "lmdb_format.hpp"
 
@@ -47,24 +48,31 @@ struct Damage {
   std::byte mask;  // 0: truncate to `offset`
 };
 
-// A deterministic sample: per kind of page, flips in the header and the node area.
+// A deterministic sample: per kind of page in use (as the checker walked the clean
+// image), flips in the header and the node area, and truncations.
 std::vector<Damage> sample(const std::vector<std::byte>& image, std::uint32_t psize) {
+  LmdbCheckLimits limits;
+  limits.record_pages = true;
+  auto check = check_lmdb_image(image, limits);
+  EXPECT_TRUE(check) << check.error().describe();
+  if (!check) return {};
   std::map<std::string, std::vector<Damage>> all;
-  for (std::size_t p = 0; p * psize < image.size(); ++p) {
+  for (std::size_t p = 0; p < check->pages.size() && p * psize < image.size(); ++p) {
     const std::byte* h = image.data() + p * psize;
-    const auto flags = load<std::uint16_t>(h + 10);
     const std::size_t base = p * psize;
-    if (load<std::uint64_t>(h) != p) continue;
-    std::string kind = flags == P_META       ? "meta"
-                       : flags == P_BRANCH   ? "branch"
-                       : flags == P_LEAF     ? "leaf"
-                       : flags == P_OVERFLOW ? "overflow"
-                                             : "";
+    const char use = check->pages[p];
+    const bool head = use == 'o' && load<std::uint64_t>(h) == p &&
+                      load<std::uint16_t>(h + 10) == P_OVERFLOW;
+    const std::string kind = use == 'm'  ? "meta"
+                             : use == 'b' ? "branch"
+                             : use == 'l' ? "leaf"
+                             : head       ? "overflow"
+                                          : "";
+    all["truncate"].push_back({"truncate", base, std::byte{0}});
     if (kind.empty()) continue;
     const std::size_t end = kind == "meta" ? kMetaRead : psize;
     for (std::size_t b = 0; b < end; b += (b < kPageHeader ? 1 : 7))
       all[kind].push_back({kind, base + b, std::byte{0x01}});
-    all["truncate"].push_back({"truncate", base, std::byte{0}});
   }
   std::vector<Damage> out;
   std::mt19937_64 rng(5);
@@ -152,7 +160,7 @@ TEST(CliDamage, EveryCommandSurvivesAndWorksOrReportsDamage) {
   for (const auto& [kind, by_cmd] : table) {
     std::printf("%-9s", kind.c_str());
     for (const auto& [cmd, codes] : by_cmd) {
-      std::printf("  %s", cmd.c_str());
+      std::printf("  %s", cmd.c_str());  // exit code:count
       for (const auto& [code, n] : codes) std::printf(" %d:%d", code, n);
     }
     std::printf("\n");

@@ -25,7 +25,9 @@ struct StoreStats {
   std::uint64_t corrupt = 0;
   std::uint64_t bytes_written = 0;
   std::uint64_t bytes_evicted = 0;
-  std::uint64_t quarantined = 0;  // times a damaged store was moved aside and restarted empty
+  // 1 when this store was started empty after its damaged files were moved into
+  // <dir>/quarantine/ (the count lives in the new file, so it restarts with it)
+  std::uint64_t quarantined = 0;
   std::uint64_t entries = 0;
   std::uint64_t live_bytes = 0;  // sum of payload sizes of live entries
   std::uint64_t budget_bytes = 0;
