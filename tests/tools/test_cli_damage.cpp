@@ -70,9 +70,13 @@ std::vector<Damage> sample(const std::vector<std::byte>& image, std::uint32_t ps
                                           : "";
     all["truncate"].push_back({"truncate", base, std::byte{0}});
     if (kind.empty()) continue;
-    const std::size_t end = kind == "meta" ? kMetaRead : psize;
-    for (std::size_t b = 0; b < end; b += (b < kPageHeader ? 1 : 7))
-      all[kind].push_back({kind, base + b, std::byte{0x01}});
+    // Bytes LMDB reads: the meta record; the header, node offsets and nodes of a tree
+    // page (not its free space); an overflow run's header.
+    const std::size_t lower = kind == "branch" || kind == "leaf" ? load<std::uint16_t>(h + 12) : 0;
+    const std::size_t upper = kind == "branch" || kind == "leaf" ? load<std::uint16_t>(h + 14) : psize;
+    const std::size_t end = kind == "meta" ? kMetaRead : kind == "overflow" ? kPageHeader : psize;
+    for (std::size_t b = 0; b < end; ++b)
+      if (b < lower || b >= upper || b < kPageHeader) all[kind].push_back({kind, base + b, std::byte{0x01}});
   }
   std::vector<Damage> out;
   std::mt19937_64 rng(5);
