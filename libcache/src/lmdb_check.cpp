@@ -64,7 +64,10 @@ class Checker {
   // or already used.
   Result<void> claim(std::uint64_t pgno, const char* as);
   tl::unexpected<Error> damage(const std::string& what) const {
-    return fail(ErrorCode::corrupt, "data.mdb: " + where_ + node_ + what);
+    std::string node;
+    if (node_page_ != kInvalidPgno)
+      node = "page " + std::to_string(node_page_) + " node " + std::to_string(node_index_) + ": ";
+    return fail(ErrorCode::corrupt, "data.mdb: " + where_ + node + what);
   }
   bool budget() {
     if (++out_.reads <= limits_.max_reads) return true;
@@ -82,7 +85,8 @@ class Checker {
   std::vector<std::vector<std::byte>> pages_;  // one buffer per tree level
   // The tree being walked.
   std::string where_;
-  std::string node_;  // the leaf node being checked, for messages
+  std::uint64_t node_page_ = kInvalidPgno;  // the leaf node being checked, for messages
+  std::uint32_t node_index_ = 0;
   TreeKind kind_ = TreeKind::plain;
   Db db_;
   LmdbTreeCounts counts_;
@@ -242,12 +246,12 @@ Result<void> Checker::descend(std::uint64_t pgno, std::uint32_t level, std::span
   std::uint32_t nkeys = 0;
   if (auto bad = check_page_header(page, pgno, branch, nkeys))
     return damage("page " + std::to_string(pgno) + ": " + *bad);
-  const std::string at = "page " + std::to_string(pgno) + " ";
+  auto at = [pgno] { return "page " + std::to_string(pgno) + " "; };  // messages only
   if (branch != (level < db_.depth))
-    return damage(at + (branch ? "is a branch at the leaf level " : "is a leaf at level ") +
+    return damage(at() + (branch ? "is a branch at the leaf level " : "is a leaf at level ") +
                   std::to_string(level) + " of a tree of depth " + std::to_string(db_.depth));
   if (nkeys < (branch ? (kind_ == TreeKind::free ? 1u : 2u) : 1u))
-    return damage(at + "holds too few nodes (" + std::to_string(nkeys) + ")");
+    return damage(at() + "holds too few nodes (" + std::to_string(nkeys) + ")");
   ++(branch ? counts_.branch_pages : counts_.leaf_pages);
   if (limits_.record_pages && branch) out_.pages[pgno] = 'b';
   const bool integer = kind_ == TreeKind::free;
@@ -255,16 +259,16 @@ Result<void> Checker::descend(std::uint64_t pgno, std::uint32_t level, std::span
   std::uint64_t node_bytes = 0;  // LMDB packs nodes (each of even size) from `upper` to the end
   for (std::uint32_t i = 0; i < nkeys; ++i) {
     Node node;
-    if (auto bad = read_node(page, i, branch, node)) return damage(at + *bad);
+    if (auto bad = read_node(page, i, branch, node)) return damage(at() + *bad);
     node_bytes += (kNodeHeader + node.key.size() + node.data.size() + 1) & ~std::uint64_t{1};
-    if (node.key.size() > kMaxKeySize) return damage(at + "node " + std::to_string(i) + ": key too long");
+    if (node.key.size() > kMaxKeySize) return damage(at() + "node " + std::to_string(i) + ": key too long");
     // A branch's first key is unused: child 0 holds everything below key 1.
     const bool ordered = !branch || i > 0;
     if (ordered) {
       if ((i > (branch ? 1u : 0u) && compare_keys(prev, node.key, integer) >= 0) ||
           (has_lo && compare_keys(node.key, lo, integer) < 0) ||
           (has_hi && compare_keys(node.key, hi, integer) >= 0))
-        return damage(at + "node " + std::to_string(i) + ": key out of order");
+        return damage(at() + "node " + std::to_string(i) + ": key out of order");
       prev = node.key;
     }
     if (branch) {
@@ -272,7 +276,7 @@ Result<void> Checker::descend(std::uint64_t pgno, std::uint32_t level, std::span
       bool chas_hi = has_hi;
       if (i + 1 < nkeys) {
         Node next;
-        if (auto bad = read_node(page, i + 1, true, next)) return damage(at + *bad);
+        if (auto bad = read_node(page, i + 1, true, next)) return damage(at() + *bad);
         chi = next.key;
         chas_hi = true;
       }
@@ -283,13 +287,14 @@ Result<void> Checker::descend(std::uint64_t pgno, std::uint32_t level, std::span
     }
     ++counts_.entries;
     counts_.key_sum += XXH3_64bits(node.key.data(), node.key.size());
-    node_ = at + "node " + std::to_string(i) + ": ";
+    node_page_ = pgno;
+    node_index_ = i;
     auto r = leaf_node(node);
-    node_.clear();
+    node_page_ = kInvalidPgno;
     if (!r) return r;
   }
   if (node_bytes != psize_ - load<std::uint16_t>(page.data() + 14))
-    return damage(at + "nodes fill " + std::to_string(node_bytes) + " bytes, not the " +
+    return damage(at() + "nodes fill " + std::to_string(node_bytes) + " bytes, not the " +
                   std::to_string(psize_ - load<std::uint16_t>(page.data() + 14)) +
                   " between its free-space bound and its end");
   return {};

@@ -48,6 +48,7 @@ struct SalvageCounts {
   std::uint64_t records = 0;        // passed to fn
   std::uint64_t bad_records = 0;    // nodes or overflow runs that could not be read
   std::uint64_t skipped_pages = 0;  // pages (with their subtrees) that could not be read
+  std::uint64_t expected = 0;       // records the database's own record says it holds
 };
 SalvageCounts salvage_records(
     const ReadAt& read, std::uint64_t file_bytes, std::string_view db_name,

@@ -169,6 +169,7 @@ SalvageCounts salvage_records(const ReadAt& read, std::uint64_t file_bytes,
     if (!db) continue;  // this snapshot's main tree is damaged: try the older one
     Salvager s(read, file_bytes, m.page_size());
     if (db->root != kInvalidPgno) s.walk(db->root, fn);
+    s.counts.expected = db->entries;
     return s.counts;
   }
   best.skipped_pages = 1;  // neither snapshot leads to the database

@@ -6,6 +6,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -153,6 +154,9 @@ Result<RepairReport> rebuild_store(const Config& config) {
           ++report.salvaged;
         });
     report.lost += counts.bad_records;
+    // Records on skipped pages were never seen: count them from the database's record.
+    if (counts.expected > report.salvaged)
+      report.lost = std::max(report.lost, counts.expected - report.salvaged);
     report.skipped_pages = counts.skipped_pages;
   }
   std::error_code ec;

@@ -74,7 +74,9 @@ Result<LmdbCheck> check_lmdb_file(const std::filesystem::path& data_mdb,
 
 struct RepairReport {
   std::uint64_t salvaged = 0;  // entries copied into the rebuilt store (checksums verified)
-  std::uint64_t lost = 0;      // records seen but unreadable or failing their checksum
+  // Entries not salvaged: records unreadable or failing their checksum, or (when more)
+  // the entry count the damaged database's own record gives, less those salvaged.
+  std::uint64_t lost = 0;
   std::uint64_t skipped_pages = 0;  // damaged pages whose records could not be reached
   std::filesystem::path moved_to;   // where the damaged data.mdb / lock.mdb now lie
 };
