@@ -47,14 +47,20 @@ int main(int argc, char** argv) {
   int runs = 200;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
-    if (a == "--dir") dir = argv[i + 1];
-    else if (a == "--entries") entries = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (a == "--kb") kb = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (a == "--runs") runs = std::atoi(argv[i + 1]);
-    else die("usage: bench_store_open_check [--dir PATH] [--entries N] [--kb K] [--runs R]");
+    if (a == "--dir")
+      dir = argv[i + 1];
+    else if (a == "--entries")
+      entries = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (a == "--kb")
+      kb = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (a == "--runs")
+      runs = std::atoi(argv[i + 1]);
+    else
+      die("usage: bench_store_open_check [--dir PATH] [--entries N] [--kb K] [--runs R]");
   }
   if (dir.empty()) {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "bench-open-check-XXXXXX").string();
+    std::string tmpl =
+        (std::filesystem::temp_directory_path() / "bench-open-check-XXXXXX").string();
     if (!::mkdtemp(tmpl.data())) die("mkdtemp");
     dir = std::filesystem::path(tmpl) / "cache";
   }
@@ -101,13 +107,14 @@ int main(int argc, char** argv) {
     open_us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
   }
   const auto* e = last.tree("entries");
-  std::printf("store: %llu entries of %llu KB, data.mdb %.1f MB, %llu reads per check, "
-              "entries tree depth %u (%llu branch, %llu leaf, %llu overflow pages)\n\n",
-              static_cast<unsigned long long>(entries), static_cast<unsigned long long>(kb),
-              double(last.file_bytes) / 1e6, static_cast<unsigned long long>(last.reads),
-              e ? e->depth : 0, static_cast<unsigned long long>(e ? e->branch_pages : 0),
-              static_cast<unsigned long long>(e ? e->leaf_pages : 0),
-              static_cast<unsigned long long>(e ? e->overflow_pages : 0));
+  std::printf(
+      "store: %llu entries of %llu KB, data.mdb %.1f MB, %llu reads per check, "
+      "entries tree depth %u (%llu branch, %llu leaf, %llu overflow pages)\n\n",
+      static_cast<unsigned long long>(entries), static_cast<unsigned long long>(kb),
+      double(last.file_bytes) / 1e6, static_cast<unsigned long long>(last.reads), e ? e->depth : 0,
+      static_cast<unsigned long long>(e ? e->branch_pages : 0),
+      static_cast<unsigned long long>(e ? e->leaf_pages : 0),
+      static_cast<unsigned long long>(e ? e->overflow_pages : 0));
   std::printf("| %d runs, us | P50 | P90 | P99 | max |\n|---|---|---|---|---|\n", runs);
   row("check_lmdb_file", check_us);
   row("Store::open + close (env opened, check included)", open_us);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -11,8 +12,6 @@
 #include <functional>
 #include <optional>
 #include <vector>
-
-#include <xxhash.h>
 
 #include "cccl_cache/cache/integrity.hpp"
 #include "lmdb_format.hpp"
@@ -38,7 +37,7 @@ std::string hex(std::uint64_t v) {
 }
 
 constexpr std::uint64_t kMaxMapSize = std::uint64_t{1} << 47;  // the x86-64 user address space
-constexpr std::uint32_t kMaxKeySize = 511;                    // LMDB's MDB_MAXKEYSIZE
+constexpr std::uint32_t kMaxKeySize = 511;                     // LMDB's MDB_MAXKEYSIZE
 
 enum class TreeKind { free, main, plain };
 
@@ -101,8 +100,8 @@ Result<void> Checker::check_metas(Meta& picked) {
     const auto got = read_(off, buf);
     if (got < 0) return fail(ErrorCode::io, std::string("read data.mdb: ") + std::strerror(errno));
     if (got < static_cast<std::int64_t>(kMetaRead))
-      return damage("the file ends (" + std::to_string(out_.file_bytes) + " bytes) inside meta page " +
-                    std::to_string(i) + " (truncated)");
+      return damage("the file ends (" + std::to_string(out_.file_bytes) +
+                    " bytes) inside meta page " + std::to_string(i) + " (truncated)");
     m[i] = parse_meta(buf.data());
     where_ = "meta page " + std::to_string(i) + ": ";
     if (m[i].page_flags != P_META || m[i].page_pgno != std::uint64_t(i))
@@ -115,7 +114,8 @@ Result<void> Checker::check_metas(Meta& picked) {
     if (!valid_page_size(m[i].page_size()))
       return damage("bad page size " + std::to_string(m[i].page_size()));
     if (i == 1 && m[1].page_size() != m[0].page_size())
-      return damage("page size " + std::to_string(m[1].page_size()) + " differs from meta page 0's");
+      return damage("page size " + std::to_string(m[1].page_size()) +
+                    " differs from meta page 0's");
     if ((m[i].free.flags & kLayoutFlags) != kIntegerKey || (m[i].main.flags & kLayoutFlags) != 0)
       return damage("bad database flags (free " + hex(m[i].free.flags) + ", main " +
                     hex(m[i].main.flags) + ")");
@@ -205,12 +205,12 @@ Result<void> Checker::walk(const std::string& name, const Db& db, TreeKind kind)
   if (out_.complete &&
       (counts_.entries != db.entries || counts_.branch_pages != db.branch_pages ||
        counts_.leaf_pages != db.leaf_pages || counts_.overflow_pages != db.overflow_pages))
-    return damage("its record says " + std::to_string(db.entries) + " entries in " +
-                  std::to_string(db.branch_pages) + "/" + std::to_string(db.leaf_pages) + "/" +
-                  std::to_string(db.overflow_pages) + " branch/leaf/overflow pages, the walk found " +
-                  std::to_string(counts_.entries) + " in " + std::to_string(counts_.branch_pages) +
-                  "/" + std::to_string(counts_.leaf_pages) + "/" +
-                  std::to_string(counts_.overflow_pages));
+    return damage(
+        "its record says " + std::to_string(db.entries) + " entries in " +
+        std::to_string(db.branch_pages) + "/" + std::to_string(db.leaf_pages) + "/" +
+        std::to_string(db.overflow_pages) + " branch/leaf/overflow pages, the walk found " +
+        std::to_string(counts_.entries) + " in " + std::to_string(counts_.branch_pages) + "/" +
+        std::to_string(counts_.leaf_pages) + "/" + std::to_string(counts_.overflow_pages));
   out_.trees.push_back(counts_);
   where_.clear();
   return {};
@@ -229,8 +229,9 @@ Result<void> Checker::claim(std::uint64_t pgno, const char* as) {
   return {};
 }
 
-Result<void> Checker::descend(std::uint64_t pgno, std::uint32_t level, std::span<const std::byte> lo,
-                              std::span<const std::byte> hi, bool has_lo, bool has_hi) {
+Result<void> Checker::descend(std::uint64_t pgno, std::uint32_t level,
+                              std::span<const std::byte> lo, std::span<const std::byte> hi,
+                              bool has_lo, bool has_hi) {
   if (!budget()) return {};
   if (auto r = claim(pgno, "tree"); !r) return r;
   if (pgno >= file_pages_)
@@ -261,7 +262,8 @@ Result<void> Checker::descend(std::uint64_t pgno, std::uint32_t level, std::span
     Node node;
     if (auto bad = read_node(page, i, branch, node)) return damage(at() + *bad);
     node_bytes += (kNodeHeader + node.key.size() + node.data.size() + 1) & ~std::uint64_t{1};
-    if (node.key.size() > kMaxKeySize) return damage(at() + "node " + std::to_string(i) + ": key too long");
+    if (node.key.size() > kMaxKeySize)
+      return damage(at() + "node " + std::to_string(i) + ": key too long");
     // A branch's first key is unused: child 0 holds everything below key 1.
     const bool ordered = !branch || i > 0;
     if (ordered) {
@@ -303,12 +305,15 @@ Result<void> Checker::descend(std::uint64_t pgno, std::uint32_t level, std::span
 Result<void> Checker::leaf_node(const Node& node) {
   if (node.flags & F_SUBDATA) {
     if (kind_ != TreeKind::main) return damage("a named-database record outside the main database");
-    if (node.data_size != kDbSize) return damage("a database record of " + std::to_string(node.data_size) + " bytes");
-    named_.emplace_back(std::string(reinterpret_cast<const char*>(node.key.data()), node.key.size()),
-                        parse_db(node.data.data()));
+    if (node.data_size != kDbSize)
+      return damage("a database record of " + std::to_string(node.data_size) + " bytes");
+    named_.emplace_back(
+        std::string(reinterpret_cast<const char*>(node.key.data()), node.key.size()),
+        parse_db(node.data.data()));
     return {};
   }
-  if (kind_ != TreeKind::free) return (node.flags & F_BIGDATA) ? overflow(node, nullptr) : Result<void>{};
+  if (kind_ != TreeKind::free)
+    return (node.flags & F_BIGDATA) ? overflow(node, nullptr) : Result<void>{};
   if (!(node.flags & F_BIGDATA)) return free_list(node.key, node.data);
   std::vector<std::byte> idl;
   if (auto r = overflow(node, &idl); !r || !out_.complete) return r;
@@ -350,7 +355,8 @@ Result<void> Checker::free_list(std::span<const std::byte> key, std::span<const 
   if (load<std::uint64_t>(key.data()) > out_.txnid)
     return damage("free list of transaction " + std::to_string(load<std::uint64_t>(key.data())) +
                   ", newer than the snapshot");
-  if (idl.size() < 8 || idl.size() % 8 != 0 || load<std::uint64_t>(idl.data()) != idl.size() / 8 - 1)
+  if (idl.size() < 8 || idl.size() % 8 != 0 ||
+      load<std::uint64_t>(idl.data()) != idl.size() / 8 - 1)
     return damage("free list of " + std::to_string(idl.size()) + " bytes with a bad count");
   std::uint64_t prev = ~std::uint64_t{0};
   for (std::size_t off = 8; off < idl.size(); off += 8) {
@@ -375,7 +381,8 @@ Result<LmdbCheck> check_lmdb_with(const ReadAt& read, std::uint64_t file_bytes,
 
 }  // namespace detail
 
-Result<LmdbCheck> check_lmdb_image(std::span<const std::byte> image, const LmdbCheckLimits& limits) {
+Result<LmdbCheck> check_lmdb_image(std::span<const std::byte> image,
+                                   const LmdbCheckLimits& limits) {
   return detail::check_lmdb_with(detail::image_reader(image), image.size(), limits, nullptr);
 }
 

@@ -36,7 +36,8 @@ inline constexpr std::uint32_t kPageHeader = 16;
 inline constexpr std::uint32_t kNodeHeader = 8;
 inline constexpr std::uint32_t kDbSize = 48;
 inline constexpr std::uint32_t kMetaSize = 136;
-inline constexpr std::uint32_t kMetaRead = kPageHeader + kMetaSize;  // what LMDB reads of a meta page
+inline constexpr std::uint32_t kMetaRead =
+    kPageHeader + kMetaSize;  // what LMDB reads of a meta page
 inline constexpr std::uint32_t kMagic = 0xBEEFC0DE;
 inline constexpr std::uint32_t kDataVersion = 1;
 inline constexpr std::uint32_t kMinPageSize = 512, kMaxPageSize = 0x8000;
@@ -102,11 +103,11 @@ inline std::uint64_t overflow_pages_for(std::uint64_t size, std::uint32_t psize)
 
 // One node of a branch or leaf page, every field bounds-checked against the page.
 struct Node {
-  std::uint16_t flags = 0;               // leaf only
+  std::uint16_t flags = 0;  // leaf only
   std::span<const std::byte> key;
-  std::uint64_t child = 0;               // branch only
-  std::uint32_t data_size = 0;           // leaf only
-  std::span<const std::byte> data;       // leaf: inline data, or the 8-byte overflow pgno
+  std::uint64_t child = 0;                     // branch only
+  std::uint32_t data_size = 0;                 // leaf only
+  std::span<const std::byte> data;             // leaf: inline data, or the 8-byte overflow pgno
   std::uint64_t overflow_pgno = kInvalidPgno;  // leaf with F_BIGDATA
 };
 

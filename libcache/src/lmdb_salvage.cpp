@@ -30,7 +30,7 @@ Result<ReadFile> ReadFile::open(const std::filesystem::path& path) {
   if (fd < 0) {
     const int e = errno;
     const std::string msg = "open " + path.string() + ": " + std::strerror(e);
-    return fail(e == ENOENT ? ErrorCode::not_found
+    return fail(e == ENOENT                   ? ErrorCode::not_found
                 : (e == EACCES || e == EPERM) ? ErrorCode::permission
                                               : ErrorCode::io,
                 msg);

@@ -53,7 +53,8 @@ Result<fs::path> make_quarantine_dir(const fs::path& dir) {
 // damage move the files aside once.
 class DirLock {
  public:
-  explicit DirLock(const fs::path& dir) : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+  explicit DirLock(const fs::path& dir)
+      : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
     if (fd_ >= 0)
       while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
       }
@@ -108,9 +109,10 @@ Result<bool> vet_store_files(const DirInfo& dir, bool writable) {
       return fail(ErrorCode::io, "cannot move damaged " + (dir.path / name).string() + " to " +
                                      q->string() + ": " + ec.message());
   }
-  logger()->warn("cache {} is damaged ({}); moved data.mdb and lock.mdb to {} and started an "
-                 "empty store",
-                 dir.path.string(), check.error().message, q->string());
+  logger()->warn(
+      "cache {} is damaged ({}); moved data.mdb and lock.mdb to {} and started an "
+      "empty store",
+      dir.path.string(), check.error().message, q->string());
   return true;
 }
 
@@ -171,8 +173,9 @@ Result<RepairReport> rebuild_store(const Config& config) {
   for (const char* name : {"data.mdb", "lock.mdb"}) {
     if (::link((config.dir / name).c_str(), (*q / name).c_str()) != 0 && errno != ENOENT) {
       fs::copy_file(config.dir / name, *q / name, ec);
-      if (ec) return fail(ErrorCode::io, "cannot keep a copy of " + (config.dir / name).string() +
-                                             " in " + q->string() + ": " + ec.message());
+      if (ec)
+        return fail(ErrorCode::io, "cannot keep a copy of " + (config.dir / name).string() +
+                                       " in " + q->string() + ": " + ec.message());
     }
   }
   for (const char* name : {"data.mdb", "lock.mdb"}) {

@@ -17,7 +17,9 @@ using namespace detail::lmdbfmt;
 
 constexpr std::uint64_t kEntries = 40;
 
-std::uint32_t psize_of(std::span<const std::byte> image) { return load<std::uint32_t>(image.data() + 16 + 24); }
+std::uint32_t psize_of(std::span<const std::byte> image) {
+  return load<std::uint32_t>(image.data() + 16 + 24);
+}
 
 // The first page of `kind` in a clean image.
 std::size_t first_page(std::span<const std::byte> image, PageKind kind) {
@@ -66,7 +68,8 @@ TEST(LmdbCheck, NoFalseAlarmAfterChurn) {
         if (rng() % 4 == 0) {
           ASSERT_TRUE((*store)->remove(make_key(k)));
         } else {
-          ASSERT_TRUE((*store)->put(make_key(k), make_meta(k), make_payload(rng(), 50 + rng() % 30000)));
+          ASSERT_TRUE(
+              (*store)->put(make_key(k), make_meta(k), make_payload(rng(), 50 + rng() % 30000)));
         }
       }
       if (round == 3) {
@@ -129,7 +132,8 @@ std::vector<DamageCase> damage_cases() {
   return {
       {"truncated", [](auto& img) { img.resize(3 * psize_of(img)); }, "end of the file"},
       {"meta0_magic", [](auto& img) { img[16] ^= std::byte{0xff}; }, "magic"},
-      {"meta1_txnid", [](auto& img) { img[psize_of(img) + 16 + 128] ^= std::byte{0x04}; }, "transaction"},
+      {"meta1_txnid", [](auto& img) { img[psize_of(img) + 16 + 128] ^= std::byte{0x04}; },
+       "transaction"},
       {"branch_child", damage_branch_child, "page"},
       {"leaf_flags", at(PageKind::leaf, 10, std::byte{0x01}), "flags"},
       {"leaf_bounds", at(PageKind::leaf, 12, std::byte{0x40}), ""},

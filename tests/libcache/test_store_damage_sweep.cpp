@@ -25,8 +25,10 @@ constexpr std::uint64_t kEntries = 40;
 // Outcomes of a read-only open (first digit of the child's exit code) and a writable one.
 enum Ro { ro_intact, ro_refused, ro_missed_reported, ro_missed_silent, ro_error, ro_wrong };
 enum Rw { rw_intact, rw_quarantined, rw_missed_reported, rw_missed_silent, rw_error, rw_wrong };
-const char* kRoNames[] = {"ro:intact", "ro:refused", "ro:dropped", "ro:missed-silent", "ro:error", "ro:WRONG"};
-const char* kRwNames[] = {"rw:intact", "rw:quarantined", "rw:dropped", "rw:missed-silent", "rw:error", "rw:WRONG"};
+const char* kRoNames[] = {"ro:intact",        "ro:refused", "ro:dropped",
+                          "ro:missed-silent", "ro:error",   "ro:WRONG"};
+const char* kRwNames[] = {"rw:intact",        "rw:quarantined", "rw:dropped",
+                          "rw:missed-silent", "rw:error",       "rw:WRONG"};
 
 // Reads every entry; `missed` counts misses. Returns false on an error or wrong bytes.
 int read_all(Store& store, int& missed, bool& wrong) {
@@ -54,9 +56,12 @@ int child(const fs::path& dir) {
     } else {
       int missed = 0;
       bool wrong = false;
-      if (read_all(**store, missed, wrong) != 0) ro = ro_error;
-      else if (wrong) ro = ro_wrong;
-      else if (missed > 0) ro = (*store)->stats()->corrupt > 0 ? ro_missed_reported : ro_missed_silent;
+      if (read_all(**store, missed, wrong) != 0)
+        ro = ro_error;
+      else if (wrong)
+        ro = ro_wrong;
+      else if (missed > 0)
+        ro = (*store)->stats()->corrupt > 0 ? ro_missed_reported : ro_missed_silent;
     }
   }
   {
@@ -67,10 +72,14 @@ int child(const fs::path& dir) {
       auto stats = (*store)->stats();
       int missed = 0;
       bool wrong = false;
-      if (!stats || read_all(**store, missed, wrong) != 0) rw = rw_error;
-      else if (wrong) rw = rw_wrong;
-      else if (stats->quarantined > 0) rw = rw_quarantined;
-      else if (missed > 0) rw = (*store)->stats()->corrupt > 0 ? rw_missed_reported : rw_missed_silent;
+      if (!stats || read_all(**store, missed, wrong) != 0)
+        rw = rw_error;
+      else if (wrong)
+        rw = rw_wrong;
+      else if (stats->quarantined > 0)
+        rw = rw_quarantined;
+      else if (missed > 0)
+        rw = (*store)->stats()->corrupt > 0 ? rw_missed_reported : rw_missed_silent;
     }
   }
   return ro * 10 + rw;
@@ -91,7 +100,8 @@ std::vector<Damage> plan(std::span<const std::byte> image, std::uint32_t psize) 
     const std::string kind = to_string(kinds[p]);
     auto flip = [&](std::size_t off, std::byte mask) { out.push_back({kind, base + off, mask}); };
     auto sample = [&](std::size_t lo, std::size_t hi, int n) {
-      for (int i = 0; i < n && lo < hi; ++i) flip(lo + rng() % (hi - lo), std::byte(1u << (rng() % 8)));
+      for (int i = 0; i < n && lo < hi; ++i)
+        flip(lo + rng() % (hi - lo), std::byte(1u << (rng() % 8)));
     };
     switch (kinds[p]) {
       case PageKind::meta:
@@ -100,7 +110,8 @@ std::vector<Damage> plan(std::span<const std::byte> image, std::uint32_t psize) 
         break;
       case PageKind::branch:
       case PageKind::leaf: {
-        for (std::size_t b = 0; b < kPageHeader; ++b) flip(b, std::byte{0x01}), flip(b, std::byte{0x80});
+        for (std::size_t b = 0; b < kPageHeader; ++b)
+          flip(b, std::byte{0x01}), flip(b, std::byte{0x80});
         const std::size_t lower = load<std::uint16_t>(image.data() + base + 12);
         const std::size_t upper = load<std::uint16_t>(image.data() + base + 14);
         sample(kPageHeader, lower, 6);  // node offsets
@@ -119,12 +130,14 @@ std::vector<Damage> plan(std::span<const std::byte> image, std::uint32_t psize) 
         break;
     }
   }
-  for (std::size_t p = 0; p < kinds.size(); ++p) out.push_back({"truncate", p * psize, std::byte{0}});
+  for (std::size_t p = 0; p < kinds.size(); ++p)
+    out.push_back({"truncate", p * psize, std::byte{0}});
   return out;
 }
 
 // ", data byte N of node I" when `offset` lies in the data of a leaf node.
-std::string where_in_node(std::span<const std::byte> image, std::uint32_t psize, std::size_t offset) {
+std::string where_in_node(std::span<const std::byte> image, std::uint32_t psize,
+                          std::size_t offset) {
   const auto page = image.subspan(offset / psize * psize, psize);
   bool branch = false;
   std::uint32_t nkeys = 0;
@@ -149,8 +162,9 @@ struct SweepDir {
   SweepDir() {
     std::error_code ec;
     const bool shm = fs::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0;
-    std::string tmpl = ((shm ? fs::path("/dev/shm") : fs::temp_directory_path()) /
-                        "cccl-damage-sweep-XXXXXX").string();
+    std::string tmpl =
+        ((shm ? fs::path("/dev/shm") : fs::temp_directory_path()) / "cccl-damage-sweep-XXXXXX")
+            .string();
     if (!::mkdtemp(tmpl.data())) std::abort();
     path = tmpl;
   }
@@ -173,7 +187,8 @@ TEST(StoreDamageSweep, EveryDamageIsSurvivedAndNeverServesWrongBytes) {
   std::map<std::string, std::map<std::string, int>> table;
   std::vector<std::string> columns;
   auto count = [&](const std::string& kind, const std::string& outcome) {
-    if (std::find(columns.begin(), columns.end(), outcome) == columns.end()) columns.push_back(outcome);
+    if (std::find(columns.begin(), columns.end(), outcome) == columns.end())
+      columns.push_back(outcome);
     ++table[kind][outcome];
   };
   int failures = 0;
@@ -190,7 +205,8 @@ TEST(StoreDamageSweep, EveryDamageIsSurvivedAndNeverServesWrongBytes) {
     const int code = run_child([&] { return child(store_dir); });
     if (code < 0) {
       count(d.kind, "SIGNAL");
-      if (++failures < 10) ADD_FAILURE() << d.kind << " damage at byte " << d.offset << " killed the child";
+      if (++failures < 10)
+        ADD_FAILURE() << d.kind << " damage at byte " << d.offset << " killed the child";
       continue;
     }
     const int ro = code / 10, rw = code % 10;
@@ -200,7 +216,8 @@ TEST(StoreDamageSweep, EveryDamageIsSurvivedAndNeverServesWrongBytes) {
       silent.push_back(d.kind + " page " + std::to_string(d.offset / psize) + " byte " +
                        std::to_string(d.offset % psize) + where_in_node(clean, psize, d.offset));
     if (ro == ro_wrong || rw == rw_wrong || ro > ro_wrong || rw > rw_wrong)
-      if (++failures < 10) ADD_FAILURE() << d.kind << " damage at byte " << d.offset << ": code " << code;
+      if (++failures < 10)
+        ADD_FAILURE() << d.kind << " damage at byte " << d.offset << ": code " << code;
   }
   std::printf("damage sweep: %zu damages of a %zu-page store (%llu entries)\n", damages.size(),
               clean.size() / psize, static_cast<unsigned long long>(kEntries));

@@ -48,13 +48,20 @@ enum class PageKind { meta, branch, leaf, overflow_head, overflow_tail, free, ot
 
 inline const char* to_string(PageKind k) {
   switch (k) {
-    case PageKind::meta: return "meta";
-    case PageKind::branch: return "branch";
-    case PageKind::leaf: return "leaf";
-    case PageKind::overflow_head: return "overflow";
-    case PageKind::overflow_tail: return "overflow-tail";
-    case PageKind::free: return "free";
-    default: return "other";
+    case PageKind::meta:
+      return "meta";
+    case PageKind::branch:
+      return "branch";
+    case PageKind::leaf:
+      return "leaf";
+    case PageKind::overflow_head:
+      return "overflow";
+    case PageKind::overflow_tail:
+      return "overflow-tail";
+    case PageKind::free:
+      return "free";
+    default:
+      return "other";
   }
 }
 
@@ -69,17 +76,26 @@ inline std::vector<PageKind> page_kinds(std::span<const std::byte> image, std::u
   if (!check) return out;
   for (std::size_t p = 0; p < out.size() && p < check->pages.size(); ++p) {
     switch (check->pages[p]) {
-      case 'm': out[p] = PageKind::meta; break;
-      case 'b': out[p] = PageKind::branch; break;
-      case 'l': out[p] = PageKind::leaf; break;
-      case 'f': out[p] = PageKind::free; break;
+      case 'm':
+        out[p] = PageKind::meta;
+        break;
+      case 'b':
+        out[p] = PageKind::branch;
+        break;
+      case 'l':
+        out[p] = PageKind::leaf;
+        break;
+      case 'f':
+        out[p] = PageKind::free;
+        break;
       case 'o':
         out[p] = load<std::uint16_t>(image.data() + p * psize + 10) == P_OVERFLOW &&
                          load<std::uint64_t>(image.data() + p * psize) == p
                      ? PageKind::overflow_head
                      : PageKind::overflow_tail;
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return out;

@@ -61,9 +61,9 @@ std::vector<Damage> sample(const std::vector<std::byte>& image, std::uint32_t ps
     const std::byte* h = image.data() + p * psize;
     const std::size_t base = p * psize;
     const char use = check->pages[p];
-    const bool head = use == 'o' && load<std::uint64_t>(h) == p &&
-                      load<std::uint16_t>(h + 10) == P_OVERFLOW;
-    const std::string kind = use == 'm'  ? "meta"
+    const bool head =
+        use == 'o' && load<std::uint64_t>(h) == p && load<std::uint16_t>(h + 10) == P_OVERFLOW;
+    const std::string kind = use == 'm'   ? "meta"
                              : use == 'b' ? "branch"
                              : use == 'l' ? "leaf"
                              : head       ? "overflow"
@@ -73,10 +73,12 @@ std::vector<Damage> sample(const std::vector<std::byte>& image, std::uint32_t ps
     // Bytes LMDB reads: the meta record; the header, node offsets and nodes of a tree
     // page (not its free space); an overflow run's header.
     const std::size_t lower = kind == "branch" || kind == "leaf" ? load<std::uint16_t>(h + 12) : 0;
-    const std::size_t upper = kind == "branch" || kind == "leaf" ? load<std::uint16_t>(h + 14) : psize;
+    const std::size_t upper =
+        kind == "branch" || kind == "leaf" ? load<std::uint16_t>(h + 14) : psize;
     const std::size_t end = kind == "meta" ? kMetaRead : kind == "overflow" ? kPageHeader : psize;
     for (std::size_t b = 0; b < end; ++b)
-      if (b < lower || b >= upper || b < kPageHeader) all[kind].push_back({kind, base + b, std::byte{0x01}});
+      if (b < lower || b >= upper || b < kPageHeader)
+        all[kind].push_back({kind, base + b, std::byte{0x01}});
   }
   std::vector<Damage> out;
   std::mt19937_64 rng(5);
@@ -137,8 +139,8 @@ TEST(CliDamage, EveryCommandSurvivesAndWorksOrReportsDamage) {
       args.insert(args.end(), c.args.begin(), c.args.end());
       const auto r = run_cli(args);
       ++table[d.kind][c.name][r.code];
-      SCOPED_TRACE(d.kind + " damage at byte " + std::to_string(d.offset) + ", " + c.name +
-                   ":\n" + r.out + r.err);
+      SCOPED_TRACE(d.kind + " damage at byte " + std::to_string(d.offset) + ", " + c.name + ":\n" +
+                   r.out + r.err);
       ASSERT_LE(r.code, 3) << "died (128 + signal) or failed internally (4)";
       // A read that exits 0 saw every entry; otherwise it said what is wrong.
       if (r.code != 0) {
@@ -151,7 +153,8 @@ TEST(CliDamage, EveryCommandSurvivesAndWorksOrReportsDamage) {
         EXPECT_EQ(r.json()["entries"], kEntries);
       }
       if (c.name == "verify" && r.code == 0) {
-        EXPECT_NE(r.out.find("checked " + std::to_string(kEntries) + " entries"), std::string::npos);
+        EXPECT_NE(r.out.find("checked " + std::to_string(kEntries) + " entries"),
+                  std::string::npos);
       }
       if (c.name == "repair") {
         const auto again = run_cli({"--cache-dir", work.string(), "verify"});

@@ -64,8 +64,8 @@ Result<std::vector<std::string>> cross_check(Store& store, const std::filesystem
     const auto* entries = check->tree("entries");
     const auto* usage = check->tree("usage");
     if (check->complete && entries && entries->entries != listed.size())
-      out.push_back(disagree("the structural walk found", entries->entries,
-                             "a cursor lists", listed.size()));
+      out.push_back(
+          disagree("the structural walk found", entries->entries, "a cursor lists", listed.size()));
     if (check->complete && entries && usage && usage->entries != entries->entries)
       out.push_back(disagree("the usage database holds", usage->entries,
                              "records for entries numbering", entries->entries));
@@ -131,15 +131,16 @@ void print(const Outcome& o, bool repair, bool json) {
   }
   for (const auto& d : o.damage) std::printf("DAMAGED %s\n", d.c_str());
   if (o.rebuilt)
-    std::printf("rebuilt the store: salvaged %llu entries, lost %llu (%llu damaged pages "
-                "skipped); the damaged files are in %s\n",
-                static_cast<unsigned long long>(o.rebuilt->salvaged),
-                static_cast<unsigned long long>(o.rebuilt->lost),
-                static_cast<unsigned long long>(o.rebuilt->skipped_pages),
-                o.rebuilt->moved_to.c_str());
+    std::printf(
+        "rebuilt the store: salvaged %llu entries, lost %llu (%llu damaged pages "
+        "skipped); the damaged files are in %s\n",
+        static_cast<unsigned long long>(o.rebuilt->salvaged),
+        static_cast<unsigned long long>(o.rebuilt->lost),
+        static_cast<unsigned long long>(o.rebuilt->skipped_pages), o.rebuilt->moved_to.c_str());
   else if (!o.damage.empty())
-    std::printf("the store is damaged: run 'cccl-cache verify --repair' to rebuild it from "
-                "its readable entries\n");
+    std::printf(
+        "the store is damaged: run 'cccl-cache verify --repair' to rebuild it from "
+        "its readable entries\n");
   for (const auto& n : o.notes) std::printf("note %s\n", n.c_str());
   for (const auto& b : o.bad) {
     std::printf("BAD %s  %s: %s%s\n", b.key.to_string().c_str(), b.summary.c_str(),
@@ -169,6 +170,7 @@ int run_verify(const Context& ctx, const VerifyOptions& o) {
   if (o.repair && std::filesystem::exists(data, ec)) {
     auto check = check_lmdb_file(data);
     if (!check && check.error().code != ErrorCode::corrupt) return report(check.error());
+    if (check && check->fresh) check = fail(ErrorCode::corrupt, "data.mdb is empty (truncated)");
     if (!check) {
       out.damage.push_back(check.error().message);
       if (auto r = rebuild(); !r) return report(r.error());

@@ -44,8 +44,8 @@ struct LmdbTreeCounts {
 };
 
 struct LmdbCheck {
-  bool fresh = false;     // an empty file, which LMDB initializes: nothing to check
-  bool complete = true;   // false: a limit stopped the walk early (not damage)
+  bool fresh = false;    // an empty file, which LMDB initializes: nothing to check
+  bool complete = true;  // false: a limit stopped the walk early (not damage)
   std::uint64_t txnid = 0;
   std::uint32_t page_size = 0;
   std::uint64_t last_pgno = 0;
@@ -87,8 +87,8 @@ struct RepairReport {
 // then renames its data.mdb over the old one (one atomic step; processes that still
 // have the old file open keep using it) and moves the old files into
 // `<dir>/quarantine/<UTC time>/`. Usage stamps, hit counts and counters restart, and
-// creation times become the time of the repair. Run it with no other process writing the store. Errors: read_only,
-// not_found (no data.mdb), io, permission, storage_full.
+// creation times become the time of the repair. Run it with no other process writing the store.
+// Errors: read_only, not_found (no data.mdb), io, permission, storage_full.
 Result<RepairReport> rebuild_store(const Config& config);
 
 }  // namespace cccl_cache
