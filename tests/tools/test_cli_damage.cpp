@@ -4,6 +4,7 @@
 // or reports the damage; after `verify --repair` the next `verify` is clean. Prints a
 // table of exit codes per damage kind and command.
 #include <gtest/gtest.h>
+#include <lmdb.h>
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -172,6 +173,42 @@ TEST(CliDamage, EveryCommandSurvivesAndWorksOrReportsDamage) {
     }
     std::printf("\n");
   }
+}
+
+TEST(CliDamage, VerifyReportsCountsThatDisagreeAndRepairRebuilds) {
+  TempDir t;
+  const fs::path dir = t.path() / "cache";
+  EntryMeta meta;
+  meta.algorithm = "synthetic";
+  meta.toolchain = "test";
+  for (std::uint64_t i = 0; i < 3; ++i) put_raw(dir, key_of(i), meta, payload_of(i));
+  {  // The live-bytes counter (number 1000 in "counters") no longer matches the entries.
+    MDB_env* env = nullptr;
+    ASSERT_EQ(mdb_env_create(&env), 0);
+    mdb_env_set_maxdbs(env, 4);
+    ASSERT_EQ(mdb_env_open(env, dir.c_str(), 0, 0600), 0);
+    MDB_txn* txn = nullptr;
+    MDB_dbi dbi = 0;
+    ASSERT_EQ(mdb_txn_begin(env, nullptr, 0, &txn), 0);
+    ASSERT_EQ(mdb_dbi_open(txn, "counters", 0, &dbi), 0);
+    unsigned char k[4] = {0, 0, 0x03, 0xe8};
+    std::uint64_t v = 12345;
+    MDB_val key{sizeof k, k}, val{sizeof v, &v};
+    ASSERT_EQ(mdb_put(txn, dbi, &key, &val, 0), 0);
+    ASSERT_EQ(mdb_txn_commit(txn), 0);
+    mdb_env_close(env);
+  }
+  const auto before = run_cli({"--cache-dir", dir.string(), "verify"});
+  EXPECT_EQ(before.code, 1) << before.out << before.err;
+  EXPECT_NE(before.out.find("DAMAGED the live-bytes counter says 12345"), std::string::npos)
+      << before.out;
+  const auto repair = run_cli({"--cache-dir", dir.string(), "verify", "--repair"});
+  EXPECT_EQ(repair.code, 1) << repair.out << repair.err;
+  EXPECT_NE(repair.out.find("rebuilt the store: salvaged 3 entries, lost 0"), std::string::npos)
+      << repair.out;
+  const auto after = run_cli({"--cache-dir", dir.string(), "verify"});
+  EXPECT_EQ(after.code, 0) << after.out << after.err;
+  EXPECT_NE(after.out.find("checked 3 entries"), std::string::npos) << after.out;
 }
 
 }  // namespace
