@@ -61,7 +61,7 @@ Result<std::uint64_t> scaled(std::uint64_t n, std::uint64_t unit) {
 
 // A TOML size: integer bytes or a string such as "2G".
 Result<std::uint64_t> toml_size(const toml::node& node, std::string_view key) {
-  if (auto i = node.value<std::int64_t>(); i && node.is_integer()) {
+  if (auto i = node.value_exact<std::int64_t>(); i && node.is_integer()) {
     if (*i < 0)
       return fail(ErrorCode::invalid_argument,
                   "config key '" + std::string(key) + "' must not be negative");
@@ -112,7 +112,7 @@ Result<void> apply_toml(Config& c, const std::string& name, const std::string_vi
        : key == "initial_map_size" ? c.initial_map_size
                                    : c.max_map_size) = *v;
     } else if (key == "max_readers") {
-      auto v = node.value<std::int64_t>();
+      auto v = node.value_exact<std::int64_t>();
       if (!v || !node.is_integer() || *v < 1 || *v > 1'000'000)
         return where({ErrorCode::invalid_argument,
                       "config key 'max_readers' must be an integer in 1..1000000"});
@@ -126,7 +126,7 @@ Result<void> apply_toml(Config& c, const std::string& name, const std::string_vi
                             : c.immutable) = *v;
     } else if (key == "touch_interval") {
       std::optional<std::uint64_t> secs;
-      if (auto i = node.value<std::int64_t>(); i && node.is_integer() && *i >= 0)
+      if (auto i = node.value_exact<std::int64_t>(); i && node.is_integer() && *i >= 0)
         secs = static_cast<std::uint64_t>(*i);
       else if (auto s = node.value<std::string>(); s && node.is_string())
         if (auto d = parse_duration(*s)) secs = *d;
