@@ -2,5 +2,12 @@
 if(CCCL_CACHE_SANITIZE)
   string(REPLACE ";" "," _san "${CCCL_CACHE_SANITIZE}")
   add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=${_san}> $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>)
-  add_link_options(-fsanitize=${_san})
+  # Debian's and Ubuntu's GCC link with --as-needed by default, but not when -fsanitize
+  # is given (the spec reads %{!fsanitize=*:--as-needed}). CUDA::nvrtc's interface drags
+  # the toolkit's stub libcuda.so into every libalgos program's link; without
+  # --as-needed it becomes NEEDED (libcuda.so.1), so on a machine without a driver no
+  # such program starts, gtest_discover_tests fails the build, and where it starts,
+  # libalgos's dlopen finds the stub instead of the driver. Restore it. (The GCC spec
+  # links the sanitizer runtimes with --no-as-needed itself.)
+  add_link_options(-fsanitize=${_san} LINKER:--as-needed)
 endif()
