@@ -61,7 +61,7 @@ Result<std::uint64_t> scaled(std::uint64_t n, std::uint64_t unit) {
 
 // A TOML size: integer bytes or a string such as "2G".
 Result<std::uint64_t> toml_size(const toml::node& node, std::string_view key) {
-  if (auto i = node.value<std::int64_t>(); i && node.is_integer()) {
+  if (auto i = node.value_exact<std::int64_t>(); i && node.is_integer()) {
     if (*i < 0)
       return fail(ErrorCode::invalid_argument,
                   "config key '" + std::string(key) + "' must not be negative");
@@ -84,20 +84,21 @@ Result<bool> toml_bool(const toml::node& node, std::string_view key) {
               "config key '" + std::string(key) + "' must be true or false");
 }
 
-Result<void> apply_file(Config& c, const fs::path& file) {
+// Parses the file `name` (text == nullptr) or `*text` (named `name` in errors) and applies it.
+Result<void> apply_toml(Config& c, const std::string& name, const std::string_view* text) {
   toml::table table;
   try {
-    table = toml::parse_file(file.string());
+    table = text ? toml::parse(*text, name) : toml::parse_file(name);
   } catch (const toml::parse_error& e) {
     return fail(ErrorCode::invalid_argument,
-                "config file " + file.string() + " is not valid TOML (line " +
+                "config file " + name + " is not valid TOML (line " +
                     std::to_string(e.source().begin.line) + "): " + std::string(e.description()));
   }
   for (const auto& [k, node] : table) {
     const std::string key(k.str());
     if (node.is_table()) continue;  // sections belong to other components (e.g. [cli])
     auto where = [&](const Error& e) {
-      return fail(e.code, "config file " + file.string() + ": " + e.message);
+      return fail(e.code, "config file " + name + ": " + e.message);
     };
     if (key == "dir") {
       auto s = node.value<std::string>();
@@ -111,7 +112,7 @@ Result<void> apply_file(Config& c, const fs::path& file) {
        : key == "initial_map_size" ? c.initial_map_size
                                    : c.max_map_size) = *v;
     } else if (key == "max_readers") {
-      auto v = node.value<std::int64_t>();
+      auto v = node.value_exact<std::int64_t>();
       if (!v || !node.is_integer() || *v < 1 || *v > 1'000'000)
         return where({ErrorCode::invalid_argument,
                       "config key 'max_readers' must be an integer in 1..1000000"});
@@ -125,7 +126,7 @@ Result<void> apply_file(Config& c, const fs::path& file) {
                             : c.immutable) = *v;
     } else if (key == "touch_interval") {
       std::optional<std::uint64_t> secs;
-      if (auto i = node.value<std::int64_t>(); i && node.is_integer() && *i >= 0)
+      if (auto i = node.value_exact<std::int64_t>(); i && node.is_integer() && *i >= 0)
         secs = static_cast<std::uint64_t>(*i);
       else if (auto s = node.value<std::string>(); s && node.is_string())
         if (auto d = parse_duration(*s)) secs = *d;
@@ -213,7 +214,7 @@ Result<Config> Config::load(const std::optional<fs::path>& file) {
   fs::path path = named ? *named : default_config_file();
   std::error_code ec;
   if (!path.empty() && fs::exists(path, ec)) {
-    if (auto r = apply_file(c, path); !r) return tl::unexpected(r.error());
+    if (auto r = apply_toml(c, path.string(), nullptr); !r) return tl::unexpected(r.error());
   } else if (named) {
     return fail(ErrorCode::not_found,
                 "config file " + path.string() +
@@ -237,6 +238,13 @@ Result<void> Config::validate() const {
                                                  ") exceeds max_map_size (" + mib(max_map_size) +
                                                  "); lower initial_map_size or raise max_map_size");
   return {};
+}
+
+Result<Config> Config::from_toml(std::string_view text, std::string_view source_name) {
+  Config c = defaults();
+  if (auto r = apply_toml(c, std::string(source_name), &text); !r) return tl::unexpected(r.error());
+  if (auto r = c.validate(); !r) return tl::unexpected(r.error());
+  return c;
 }
 
 Result<std::uint64_t> parse_size(std::string_view text) {

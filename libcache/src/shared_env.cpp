@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "cccl_cache/cache/log.hpp"
+#include "store_damage.hpp"
 
 namespace cccl_cache {
 
@@ -107,6 +108,9 @@ Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
                       immutable_hint);
     nolock_ = true;
   }
+  // Damage is found before LMDB maps the file: moved aside (writable) or refused.
+  auto quarantined = vet_store_files(dir, !read_only_);
+  if (!quarantined) return tl::unexpected(quarantined.error());
   for (int pass = 0; pass < 2; ++pass) {
     MDB_env* raw = nullptr;
     if (int rc = mdb_env_create(&raw); rc != MDB_SUCCESS)
@@ -115,7 +119,7 @@ Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
     mdb_env_set_maxreaders(raw, std::max(config.max_readers, 1u));
     mdb_env_set_maxdbs(raw, 4);
     // An existing map keeps its recorded size: setting a smaller one would shrink it.
-    if (!dir.has_data) mdb_env_set_mapsize(raw, config.initial_map_size);
+    if (!dir.has_data || *quarantined) mdb_env_set_mapsize(raw, config.initial_map_size);
     unsigned flags =
         MDB_NOTLS | MDB_NOMETASYNC | (read_only_ ? MDB_RDONLY : 0u) | (nolock_ ? MDB_NOLOCK : 0u);
     int rc = mdb_env_open(raw, dir.path.c_str(), flags, mode);
@@ -162,6 +166,7 @@ Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
   }
   clear_dead_readers();
   if (auto dbs = open_dbs(); !dbs) return dbs;
+  if (*quarantined) count_quarantine(*this);
   // Take this process's reader slot now, with the environment: the first read txn
   // registers in the reader table shared by all processes (under its mutex); reset and
   // pooled, it is renewed by the first get without that lock. A reset txn holds no

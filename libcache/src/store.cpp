@@ -315,9 +315,10 @@ Result<StoreStats> Store::stats() {
   if (!e->has_dbs()) return s;
   auto txn = e->begin_read();
   if (!txn) return tl::unexpected(txn.error());
-  std::uint64_t* fields[] = {nullptr,      &s.hits,    &s.misses,        &s.puts,
-                             &s.evictions, &s.corrupt, &s.bytes_written, &s.bytes_evicted};
-  for (std::uint32_t id = 1; id <= 7; ++id) {
+  std::uint64_t* fields[] = {nullptr,          &s.hits,    &s.misses,        &s.puts,
+                             &s.evictions,     &s.corrupt, &s.bytes_written, &s.bytes_evicted,
+                             &s.quarantined};
+  for (std::uint32_t id = 1; id <= 8; ++id) {
     auto v = detail::read_counter(txn->get(), e->counters(), id);
     if (!v) return tl::unexpected(v.error());
     *fields[id] += *v;

@@ -243,13 +243,27 @@ TEST(Config, MalformedSettingsNameTheKey) {
        {Case{"max_size = \"lots\"\n", "max_size"}, Case{"shared = \"yes\"\n", "shared"},
         Case{"max_readers = 0\n", "max_readers"}, Case{"log_level = \"loud\"\n", "log_level"},
         Case{"colour = 1\n", "colour"}, Case{"touch_interval = \"soon\"\n", "touch_interval"},
-        Case{"dir = 5\n", "dir"}, Case{"max_size = = 1\n", "line 1"}}) {
+        Case{"dir = 5\n", "dir"}, Case{"max_size = = 1\n", "line 1"},
+        // Floats out of int64's range (the fuzzer's finding: no conversion is attempted).
+        Case{"max_size = 5e60\n", "max_size"}, Case{"max_readers = 1e30\n", "max_readers"},
+        Case{"touch_interval = -1e300\n", "touch_interval"}}) {
     write_file(dir / "c.toml", c.toml);
     auto r = Config::load(dir / "c.toml");
     ASSERT_FALSE(r) << c.toml;
     EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
     EXPECT_NE(r.error().message.find(c.needle), std::string::npos) << r.error().message;
   }
+  for (Case c : {Case{"max_size = 5e60\n", "max_size"}, Case{"x = [\n", "line 1"}}) {
+    auto r = Config::from_toml(c.toml, "text.toml");
+    ASSERT_FALSE(r) << c.toml;
+    EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
+    EXPECT_NE(r.error().message.find(c.needle), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("text.toml"), std::string::npos) << r.error().message;
+  }
+  auto text = Config::from_toml("max_readers = 7\nmax_size = \"1G\"\n");
+  ASSERT_TRUE(text) << text.error().describe();
+  EXPECT_EQ(text->max_readers, 7u);
+  EXPECT_EQ(text->max_size, 1ull << 30);
   env.set("CCCL_CACHE_MAX_SIZE", "big");
   auto r = Config::load(std::nullopt);
   ASSERT_FALSE(r);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "cccl_cache/cache/error.hpp"
 
@@ -51,6 +52,9 @@ struct Config {
   // missing is ErrorCode::not_found; a missing default file is fine. A malformed file,
   // unknown key or bad value (file or environment) is invalid_argument naming it.
   static Result<Config> load(const std::optional<std::filesystem::path>& file = std::nullopt);
+  // Defaults, then TOML `text` (the file's grammar); no file or environment is read.
+  // `source_name` names the text in errors. Error invalid_argument as for load().
+  static Result<Config> from_toml(std::string_view text, std::string_view source_name = "<text>");
   // Only built-in defaults and the default directory; reads no file or environment.
   static Config defaults();
   // Checks the settings against each other: invalid_argument naming both keys when

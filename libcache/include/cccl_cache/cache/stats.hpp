@@ -14,6 +14,7 @@ enum class Counter : std::uint32_t {
   corrupt = 5,
   bytes_written = 6,
   bytes_evicted = 7,
+  quarantined = 8,  // damaged data files moved aside at open (integrity.hpp)
 };
 
 struct StoreStats {
@@ -24,6 +25,9 @@ struct StoreStats {
   std::uint64_t corrupt = 0;
   std::uint64_t bytes_written = 0;
   std::uint64_t bytes_evicted = 0;
+  // 1 when this store was started empty after its damaged files were moved into
+  // <dir>/quarantine/ (the count lives in the new file, so it restarts with it)
+  std::uint64_t quarantined = 0;
   std::uint64_t entries = 0;
   std::uint64_t live_bytes = 0;  // sum of payload sizes of live entries
   std::uint64_t budget_bytes = 0;

@@ -81,7 +81,11 @@ class Store {
   // every user, or not trusted for the mode: see config/cccl-cache.toml, `dir` and
   // `shared`; the message says what to run), also permission for a read-only open
   // whose lock file cannot be used (not writable, or a read-only filesystem) unless
-  // config.immutable; unsupported (a network filesystem, unless immutable); io, lmdb.
+  // config.immutable; unsupported (a network filesystem, unless immutable); io, lmdb;
+  // corrupt (a read-only open of a damaged data.mdb). The first open in a process
+  // checks data.mdb's structure before LMDB maps it (integrity.hpp); a writable open
+  // that finds damage moves data.mdb and lock.mdb into <dir>/quarantine/<UTC time>-<pid>/,
+  // logs a warning, counts it (StoreStats::quarantined) and starts an empty store.
   // A disabled config
   // yields a store whose gets miss and whose puts do nothing, and creates no file. A
   // directory this process cannot write opens read-only; one that is absent and
