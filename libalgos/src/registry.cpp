@@ -5,7 +5,7 @@
 
 #include "cccl_cache/algos/core/blob.hpp"
 #include "cccl_cache/algos/core/built.hpp"
-#include "cccl_cache/algos/algorithms.hpp"
+#include "cccl_cache/algos/algorithm_list.hpp"
 
 namespace cccl_cache::algos {
 namespace {

@@ -1,10 +1,7 @@
-// Every algorithm of the library: its public headers and its line in the list the
-// registry (registry.cpp) and AlgorithmCache's instantiations are made from.
-// Adding an algorithm adds its include and its line here.
+// Every algorithm of the library with its executable: what embedders include (through
+// algorithm_cache.hpp) to acquire any of them. The list itself is algorithm_list.hpp.
 #pragma once
 
+#include "cccl_cache/algos/algorithm_list.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
 #include "cccl_cache/algos/merge_sort/executable.hpp"
-
-// X(traits type) for each algorithm, in id order.
-#define CCCL_CACHE_ALGORITHMS(X) X(::cccl_cache::algos::MergeSort)

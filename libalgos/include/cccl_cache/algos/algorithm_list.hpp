@@ -1,0 +1,10 @@
+// Every algorithm of the library, device-independent side: the traits headers and the
+// list the registry (registry.cpp) and AlgorithmCache's instantiations are made from.
+// Adding an algorithm adds its build_result.hpp here and its line to the list (and its
+// executable.hpp to algorithms.hpp).
+#pragma once
+
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
+
+// X(traits type) for each algorithm, in id order.
+#define CCCL_CACHE_ALGORITHMS(X) X(::cccl_cache::algos::MergeSort)
