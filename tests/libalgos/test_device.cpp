@@ -37,8 +37,9 @@ ms::BuildResult fake_result() {
   ms::BuildResult r;
   r.record.cc = 90;
   r.record.cubin = {std::byte{0x7f}, std::byte{'E'}, std::byte{'L'}, std::byte{'F'}};
-  r.record.kernels = {"DeviceMergeSortBlockSortKernel", "DeviceMergeSortPartitionKernel",
-                      "DeviceMergeSortMergeKernel"};
+  r.record.kernels = {"_ZN3cub30DeviceMergeSortBlockSortKernelE",
+                      "_ZN3cub30DeviceMergeSortPartitionKernelE",
+                      "_ZN3cub26DeviceMergeSortMergeKernelE"};
   r.policy.block_threads = 256;
   r.policy.items_per_tile = 256 * 17;
   return r;

@@ -90,7 +90,7 @@ TEST(MergeSortSpec, GoldenDigestIsStable) {
   s.comparator = Comparator::custom(
       "abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
   const auto key = merge_sort::cache_key(s, 90, fixed_toolchain());
-  EXPECT_EQ(key.to_string(), "2a7437f9b296167ce9b6eeb95656fbd3-sm90");
+  EXPECT_EQ(key.to_string(), "3c2888bba7a5fd1889ccd13a681e2e2e-sm90");
 }
 
 TEST(MergeSortSpec, EqualSpecsHashEqual) {

@@ -49,7 +49,7 @@ TEST(CliWhy, NamesTheDifferingKeyType) {
   auto t = run_cli(
       {"--cache-dir", dir.path().string(), "why", "merge_sort keys=int32", "--arch", "sm_90"});
   EXPECT_NE(t.out.find("MISS"), std::string::npos) << t.out;
-  EXPECT_NE(t.out.find("differs in key type: entry has float32, wanted int32"), std::string::npos)
+  EXPECT_NE(t.out.find("differs in keys: entry has float32, wanted int32"), std::string::npos)
       << t.out;
 }
 
@@ -104,6 +104,7 @@ TEST(CliWhy, NamesTheDifferingComparatorSource) {
   TempDir dir;
   auto b = real_build(90);
   b.spec.comparator = algos::Comparator::custom("abs_less", kAbsLess);
+  b.record.spec = algos::encode_fields(b.spec);
   put_build(dir.path(), b);
   // Each argument one token: a value may hold spaces.
   auto same =
@@ -116,11 +117,11 @@ TEST(CliWhy, NamesTheDifferingComparatorSource) {
                         "sm_90", "--json"})
                    .json();
   EXPECT_EQ(other["hit"], false);
-  EXPECT_EQ(nearest_components(other), std::vector<std::string>{"comparator source"});
+  EXPECT_EQ(nearest_components(other), std::vector<std::string>{"compare source"});
   auto less = run_cli({"--cache-dir", dir.path().string(), "why",
                        "merge_sort keys=float32 compare=less", "--arch", "sm_90", "--json"})
                   .json();
-  EXPECT_EQ(nearest_components(less), std::vector<std::string>{"comparator"});
+  EXPECT_EQ(nearest_components(less), std::vector<std::string>{"compare"});
 }
 
 TEST(CliWhy, EmptyCacheSaysThereIsNothingToCompare) {
