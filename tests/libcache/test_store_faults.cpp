@@ -66,7 +66,7 @@ struct Holder {
       if (s)
         (void)(*s)->for_each([&](const CacheKey&, const EntryMeta&) {
           char one = 1;
-          (void)!::write(fds[1], &one, 1);
+          (void)!::write(fd, &one, 1);
           ::pause();
           return false;
         });
@@ -105,9 +105,7 @@ TEST(StoreFaults, ReadOnlyFilesystemNeedsADeclaredImmutableImage) {
   }
   const auto mnt = dir / "ro";
   std::filesystem::create_directory(mnt);
-  int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);
-  int rc = test::run_child([&] {
+  const auto [rc, msg] = test::run_child_reporting([&](int fd) {
     if (::unshare(CLONE_NEWNS) != 0) return 77;
     if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return 77;
     if (::mount((dir / "cache").c_str(), mnt.c_str(), nullptr, MS_BIND, nullptr) != 0) return 77;
@@ -117,7 +115,7 @@ TEST(StoreFaults, ReadOnlyFilesystemNeedsADeclaredImmutableImage) {
     auto refused = Store::open(ro);
     if (refused) return 1;  // LMDB would have read it without locks, silently
     const std::string msg = refused.error().describe();
-    (void)!::write(fds[1], msg.data(), msg.size());
+    (void)!::write(fd, msg.data(), msg.size());
     if (refused.error().code != ErrorCode::permission) return 2;
     ro.immutable = true;
     auto store = Store::open(ro);
@@ -135,10 +133,6 @@ TEST(StoreFaults, ReadOnlyFilesystemNeedsADeclaredImmutableImage) {
     auto put = (*store)->put(make_key(9), make_meta(9), make_payload(9));
     return !put && put.error().code == ErrorCode::read_only ? 0 : 6;
   });
-  ::close(fds[1]);
-  std::string msg(4096, '\0');
-  msg.resize(std::max<ssize_t>(0, ::read(fds[0], msg.data(), msg.size())));
-  ::close(fds[0]);
   if (rc == 77) GTEST_SKIP() << "cannot bind-mount here";
   EXPECT_EQ(rc, 0) << msg;
   EXPECT_NE(msg.find("read-only filesystem"), std::string::npos) << msg;
@@ -159,9 +153,7 @@ TEST(StoreFaults, UnwritableLockFileIsAClearError) {
       ASSERT_EQ(::chown(p.c_str(), kNobody, kNobody), 0);
   }
   ASSERT_EQ(::chmod((cache / "lock.mdb").c_str(), 0400), 0);
-  int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);
-  int rc = test::run_child([&] {
+  const auto [rc, msg] = test::run_child_reporting([&](int fd) {
     if (::geteuid() == 0 && (::setgid(kNobody) != 0 || ::setuid(kNobody) != 0)) return 10;
     if (::access((cache / "lock.mdb").c_str(), W_OK) == 0) return 11;  // would prove nothing
     std::string msgs;
@@ -182,13 +174,9 @@ TEST(StoreFaults, UnwritableLockFileIsAClearError) {
       auto got = (*image)->get(make_key(i));
       if (!got || !got->has_value() || (*got)->payload != make_payload(i)) return 6;
     }
-    (void)!::write(fds[1], msgs.data(), msgs.size());
+    (void)!::write(fd, msgs.data(), msgs.size());
     return 0;
   });
-  ::close(fds[1]);
-  std::string msg(4096, '\0');
-  msg.resize(std::max<ssize_t>(0, ::read(fds[0], msg.data(), msg.size())));
-  ::close(fds[0]);
   EXPECT_EQ(rc, 0) << msg;
   EXPECT_NE(msg.find("lock.mdb"), std::string::npos) << msg;
   EXPECT_NE(msg.find("immutable = true"), std::string::npos) << msg;
@@ -213,21 +201,15 @@ TEST(StoreFaults, FullReaderTableIsAClearErrorUntilReadersDie) {
     holders.push_back(std::make_unique<Holder>(cfg));
     ASSERT_TRUE(holders.back()->ok) << "holder " << i << " got no reader slot";
   }
-  int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);
-  int rc = test::run_child([&] {
+  const auto [rc, msg] = test::run_child_reporting([&](int fd) {
     auto store = Store::open(cfg);  // needs no reader slot
     if (!store) return 1;
     auto got = (*store)->get(make_key(0));
     if (got) return 2;
     const std::string msg = got.error().describe();
-    (void)!::write(fds[1], msg.data(), msg.size());
+    (void)!::write(fd, msg.data(), msg.size());
     return 0;
   });
-  ::close(fds[1]);
-  std::string msg(4096, '\0');
-  msg.resize(std::max<ssize_t>(0, ::read(fds[0], msg.data(), msg.size())));
-  ::close(fds[0]);
   EXPECT_EQ(rc, 0) << msg;
   EXPECT_NE(msg.find("max_readers"), std::string::npos) << msg;
   for (auto& h : holders) h->kill();

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -95,6 +96,25 @@ inline int run_child(const std::function<int()>& fn) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// run_child() for a child that reports text: `fn(fd)` may write to `fd`. Returns the
+// child's exit code and what it wrote (at most 4 KiB).
+struct ChildReport {
+  int rc = -1;
+  std::string message;
+};
+inline ChildReport run_child_reporting(const std::function<int(int fd)>& fn) {
+  int fds[2];
+  if (::pipe(fds) != 0) return {};
+  ChildReport out;
+  out.rc = run_child([&] { return fn(fds[1]); });
+  ::close(fds[1]);
+  out.message.assign(4096, '\0');
+  out.message.resize(
+      static_cast<std::size_t>(std::max<ssize_t>(0, ::read(fds[0], out.message.data(), 4096))));
+  ::close(fds[0]);
+  return out;
 }
 
 }  // namespace cccl_cache::test
