@@ -66,7 +66,7 @@ struct Holder {
       if (s)
         (void)(*s)->for_each([&](const CacheKey&, const EntryMeta&) {
           char one = 1;
-          (void)!::write(fd, &one, 1);
+          (void)!::write(fds[1], &one, 1);
           ::pause();
           return false;
         });
@@ -114,8 +114,8 @@ TEST(StoreFaults, ReadOnlyFilesystemNeedsADeclaredImmutableImage) {
     auto ro = test::test_config(mnt);
     auto refused = Store::open(ro);
     if (refused) return 1;  // LMDB would have read it without locks, silently
-    const std::string msg = refused.error().describe();
-    (void)!::write(fd, msg.data(), msg.size());
+    const std::string text = refused.error().describe();
+    (void)!::write(fd, text.data(), text.size());
     if (refused.error().code != ErrorCode::permission) return 2;
     ro.immutable = true;
     auto store = Store::open(ro);
@@ -206,8 +206,8 @@ TEST(StoreFaults, FullReaderTableIsAClearErrorUntilReadersDie) {
     if (!store) return 1;
     auto got = (*store)->get(make_key(0));
     if (got) return 2;
-    const std::string msg = got.error().describe();
-    (void)!::write(fd, msg.data(), msg.size());
+    const std::string text = got.error().describe();
+    (void)!::write(fd, text.data(), text.size());
     return 0;
   });
   EXPECT_EQ(rc, 0) << msg;
