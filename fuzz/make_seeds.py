@@ -41,12 +41,22 @@ def envelope(algorithm, summary, toolchain, payload, payload_format=1):
     return head + meta + payload
 
 
+def spec_fields():
+    """merge_sort keys=float32 values=none compare=less offset=int64, encoded as the core
+    encodes spec fields: tag:u8 | length:u32 | bytes."""
+    field = lambda tag, b: bytes([tag]) + struct.pack("<I", len(b)) + b
+    less = bytes([1]) + struct.pack("<I", 0)  # kind, empty name, empty source
+    return field(1, bytes([9])) + field(2, bytes([0])) + field(3, less) + field(4, bytes([4]))
+
+
 def blob(elf):
+    """A build record in the core's grammar (libalgos/.../core/blob.hpp)."""
     s = lambda b: struct.pack("<Q", len(b)) + b
-    payload = (bytes([9, 0, 1]) + s(b"") + s(b"") + bytes([4]) + struct.pack("<I", 90) +
-               s(b"cuda13.0-cccl3.0-fmt1") + s(elf) + s(b"block_sort") + s(b"partition") +
-               s(b"merge") + struct.pack("<IIQQ", 256, 256 * 17, 0, 0))
-    return b"CCMS" + struct.pack("<IQ", 1, len(payload)) + payload + struct.pack("<Q", 0)
+    names = (b"block_sort", b"partition", b"merge")
+    return (b"CCBR" + struct.pack("<IBI", 2, 1, 90) + s(spec_fields()) +
+            s(b"cccl-3.5.0 nvrtc-13.0 nvjitlink-13.0 fmt-2") + s(elf) +
+            bytes([len(names)]) + b"".join(s(n) for n in names) +
+            bytes([4]) + struct.pack("<QQQQ", 256, 256 * 17, 0, 0))
 
 
 def archive_entry(key, payload):
@@ -63,7 +73,7 @@ def main():
     put("fuzz_elf", "kernels.cubin", elf)
     b = blob(elf)
     put("fuzz_blob", "merge_sort.blob", b)
-    put("fuzz_blob", "short", b"CCMS" + struct.pack("<IQ", 1, 0) + bytes(8))
+    put("fuzz_blob", "short", b"CCBR" + struct.pack("<IBI", 2, 1, 90) + bytes(8))
     put("fuzz_envelope", "small", envelope(b"merge_sort", b"keys=int32", b"cuda13.0", b"\x01\x02\x03"))
     put("fuzz_envelope", "empty_fields", envelope(b"", b"", b"", b""))
     put("fuzz_envelope", "blob", envelope(b"merge_sort", b"keys=float32 values=none cmp=less offset=int64",
