@@ -8,6 +8,7 @@
 // instantiated for every algorithm of the registry.
 #include "cccl_cache/algos/algorithm_cache.hpp"
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <future>
@@ -91,6 +92,8 @@ struct ProcessState {
 
   std::mutex maps_mutex;
   std::map<AlgorithmId, std::shared_ptr<void>> bound_maps;  // BoundMap<A> per algorithm
+  // The same maps by id, read without a lock on every acquire (set once, never reset).
+  std::array<std::atomic<void*>, 256> bound_by_id{};
 
   std::mutex flight_mutex;
   std::map<CacheKey, std::shared_future<std::shared_ptr<const Obtained>>> building;
@@ -101,9 +104,13 @@ struct ProcessState {
 
   template <class A>
   BoundMap<A>& bound_map() {
+    auto& fast = bound_by_id[static_cast<std::size_t>(A::Spec::kAlgorithm)];
+    if (void* p = fast.load(std::memory_order_acquire)) [[likely]]
+      return *static_cast<BoundMap<A>*>(p);
     std::lock_guard lock(maps_mutex);
     auto& slot = bound_maps[A::Spec::kAlgorithm];
     if (!slot) slot = std::make_shared<BoundMap<A>>();
+    fast.store(slot.get(), std::memory_order_release);
     return *static_cast<BoundMap<A>*>(slot.get());
   }
 };
