@@ -130,6 +130,7 @@ TEST(CliStats, JsonCountsEntriesBytesAndLookups) {
   EXPECT_DOUBLE_EQ(j["hit_ratio"].get<double>(), 0.5);
   EXPECT_EQ(j["puts"], 2);
   EXPECT_EQ(j["corrupt"], 0);
+  EXPECT_EQ(j["quarantined"], 0);
   EXPECT_GT(j["budget_bytes"].get<std::uint64_t>(), 0u);
 }
 
@@ -167,7 +168,8 @@ TEST(CliStats, PrometheusTextHasHelpTypeAndSamples) {
   EXPECT_EQ(typed, sampled);
   for (const char* m : {"cccl_cache_hits_total", "cccl_cache_misses_total", "cccl_cache_hit_ratio",
                         "cccl_cache_entries", "cccl_cache_live_bytes", "cccl_cache_budget_bytes",
-                        "cccl_cache_evictions_total", "cccl_cache_corrupt_entries_total"}) {
+                        "cccl_cache_evictions_total", "cccl_cache_corrupt_entries_total",
+                        "cccl_cache_quarantined_total"}) {
     EXPECT_TRUE(sampled.count(m)) << m;
   }
 }

@@ -53,6 +53,8 @@ void prometheus(const StoreStats& s, const std::string& dir) {
   metric("cccl_cache_evicted_bytes_total", "counter", "Payload bytes evicted.", d(s.bytes_evicted));
   metric("cccl_cache_corrupt_entries_total", "counter", "Corrupt entries detected and dropped.",
          d(s.corrupt));
+  metric("cccl_cache_quarantined_total", "counter",
+         "Damaged data files moved into quarantine/ at open.", d(s.quarantined));
 }
 
 int run_stats(const Context& ctx, const StatsOptions& o) {
@@ -80,7 +82,8 @@ int run_stats(const Context& ctx, const StatsOptions& o) {
                 {"bytes_written", s->bytes_written},
                 {"evictions", s->evictions},
                 {"bytes_evicted", s->bytes_evicted},
-                {"corrupt", s->corrupt}});
+                {"corrupt", s->corrupt},
+                {"quarantined", s->quarantined}});
     return kExitOk;
   }
   auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
@@ -96,6 +99,7 @@ int run_stats(const Context& ctx, const StatsOptions& o) {
   std::printf("evictions:   %llu (%s freed)\n", u(s->evictions),
               human_size(s->bytes_evicted).c_str());
   std::printf("corrupt:     %llu entries detected\n", u(s->corrupt));
+  std::printf("quarantined: %llu damaged data files moved into quarantine/\n", u(s->quarantined));
   return kExitOk;
 }
 
