@@ -244,7 +244,8 @@ TEST_F(Scratch, BoundedReadsRefuseDirectoriesAndTooLargeFiles) {
 TEST_F(Scratch, AnOperatorSourceFileThatIsNotSourceIsNotEchoed) {
   file("secret.txt", "SECRET-TOKEN-1234 root:x:0:0\n");
   file("binary.cuh",
-       std::string("__device__ bool op(float a, float b) { return a < b; }\0\x01", 58));
+       std::string("__device__ bool op(float a, float b) { return a < b; }") +
+           std::string("\0\x01", 2));
   file("op.cuh", "__device__ bool op(float a, float b) { return a < b; }\n");
   for (const char* name : {"secret.txt", "binary.cuh"}) {
     for (const std::string& text :
