@@ -63,8 +63,10 @@ int main(int argc, char** argv) {
   auto result = cccl_cache::algos::deserialize<cccl_cache::algos::MergeSort>((*entry)->payload);
   if (!result) bench::die(result.error().describe());
   namespace d = ms::detail;
+  cccl_cache::algos::detail::LaunchContext context;
+  context.ptx_version = cc * 10;
   d::DispatchParams params;
-  params.ptx_version = cc * 10;
+  params.launch = &context;
   params.block_threads = static_cast<int>(result->policy.block_threads);
   params.items_per_tile = static_cast<int>(result->policy.items_per_tile);
   params.block_sort_vsmem_per_block = result->policy.block_sort_vsmem_per_block;

@@ -31,6 +31,9 @@ namespace cccl_cache::algos::detail {
   X(cuModuleGetFunction)                  \
   X(cuFuncLoad)                           \
   X(cuFuncGetAttribute)                   \
+  X(cuFuncSetAttribute)                   \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
+  X(cuMemsetD8Async)                      \
   X(cuLaunchKernelEx)
 
 struct DriverApi {

@@ -105,12 +105,14 @@ Result<DeviceFacts> query_facts(int device) {
   if (CUresult rc = cu.cuDeviceGet(&facts.device, device); rc != CUDA_SUCCESS)
     return tl::unexpected(driver_error("cuDeviceGet", rc));
   // Every fact a dispatch may need, asked once here so that no bind asks again.
-  int major = 0, minor = 0, sms = 0, smem_optin = 0;
+  int major = 0, minor = 0, sms = 0, smem_optin = 0, smem = 0, grid_x = 0;
   const std::pair<int*, CUdevice_attribute> attributes[] = {
       {&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR},
       {&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
       {&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT},
-      {&smem_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN}};
+      {&smem_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN},
+      {&smem, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK},
+      {&grid_x, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X}};
   for (const auto& [out, attribute] : attributes) {
     if (CUresult rc = cu.cuDeviceGetAttribute(out, attribute, facts.device); rc != CUDA_SUCCESS)
       return tl::unexpected(driver_error("cuDeviceGetAttribute", rc));
@@ -118,6 +120,8 @@ Result<DeviceFacts> query_facts(int device) {
   facts.cc = static_cast<std::uint32_t>(major * 10 + minor);
   facts.sm_count = sms;
   facts.max_shared_memory_optin = smem_optin;
+  facts.max_shared_memory = smem;
+  facts.max_grid_dim_x = grid_x;
   return facts;
 }
 

@@ -14,6 +14,8 @@ struct DeviceFacts {
   std::uint32_t cc = 0;  // major * 10 + minor
   int sm_count = 0;                 // multiprocessors
   int max_shared_memory_optin = 0;  // bytes per block a kernel may opt in to
+  int max_shared_memory = 0;        // bytes per block without opting in
+  int max_grid_dim_x = 0;
 };
 
 // The facts of ordinal `device`: the driver is asked on the first successful call for

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <string_view>
 
-#include "merge_sort/dispatch.hpp"
+#include "core/dispatch_abi.hpp"
 #include "nvrtc_compile.hpp"
 
 namespace cccl_cache::algos {
@@ -109,12 +109,12 @@ const Toolchain& Toolchain::current() {
     // The version the host dispatch was compiled with: every build refuses NVRTC-side
     // headers of another version (build.cpp check_cccl_version), so no entry is built
     // with any other, and the first key of a process reads no header file.
-    t.cccl_version = merge_sort::detail::host_cccl_version();
+    t.cccl_version = CCCL_CACHE_CCCL_PINNED_VERSION;
     std::tie(t.nvrtc_major, t.nvrtc_minor) = detail::nvrtc_version();
     std::tie(t.nvjitlink_major, t.nvjitlink_minor) = detail::nvjitlink_version();
     t.nvrtc_library = detail::nvrtc_library();
     t.nvjitlink_library = detail::nvjitlink_library();
-    t.dispatch_abi = merge_sort::detail::dispatch_abi_digest();
+    t.dispatch_abi = detail::dispatch_abi_digest();
     for (const auto& o : detail::common_nvrtc_options()) {
       if (!t.compile_options.empty()) t.compile_options += ' ';
       t.compile_options += o;

@@ -11,7 +11,7 @@ struct TypeInfo {
   std::size_t size;
 };
 
-constexpr std::array<TypeInfo, 11> kTypes{{
+constexpr std::array<TypeInfo, 13> kTypes{{
     {ScalarType::none, "none", "none", "void", 0},
     {ScalarType::int8, "int8", "i8", "::cuda::std::int8_t", 1},
     {ScalarType::int16, "int16", "i16", "::cuda::std::int16_t", 2},
@@ -23,6 +23,8 @@ constexpr std::array<TypeInfo, 11> kTypes{{
     {ScalarType::uint64, "uint64", "u64", "::cuda::std::uint64_t", 8},
     {ScalarType::float32, "float32", "f32", "float", 4},
     {ScalarType::float64, "float64", "f64", "double", 8},
+    {ScalarType::float16, "float16", "f16", "__half", 2},
+    {ScalarType::bfloat16, "bfloat16", "bf16", "__nv_bfloat16", 2},
 }};
 
 const TypeInfo* find(ScalarType t) noexcept {
@@ -49,6 +51,13 @@ std::string_view cuda_name(ScalarType t) noexcept {
   return info != nullptr ? info->cuda : std::string_view();
 }
 
+bool is_float(ScalarType t) noexcept {
+  return t == ScalarType::float16 || t == ScalarType::bfloat16 || t == ScalarType::float32 ||
+         t == ScalarType::float64;
+}
+
+bool is_element_type(ScalarType t) noexcept { return t != ScalarType::none && find(t) != nullptr; }
+
 std::optional<ScalarType> parse_scalar_type(std::string_view text) noexcept {
   for (const auto& info : kTypes) {
     if (text == info.name || text == info.short_name) return info.type;
@@ -63,7 +72,20 @@ struct OpInfo {
   OpKind kind;
   std::string_view name;
 };
-constexpr std::array<OpInfo, 2> kWellKnownOps{{{OpKind::less, "less"}, {OpKind::greater, "greater"}}};
+constexpr std::array<OpInfo, 14> kWellKnownOps{{{OpKind::less, "less"},
+                                                {OpKind::greater, "greater"},
+                                                {OpKind::plus, "plus"},
+                                                {OpKind::multiplies, "multiplies"},
+                                                {OpKind::minimum, "minimum"},
+                                                {OpKind::maximum, "maximum"},
+                                                {OpKind::bit_and, "bit_and"},
+                                                {OpKind::bit_or, "bit_or"},
+                                                {OpKind::bit_xor, "bit_xor"},
+                                                {OpKind::logical_and, "logical_and"},
+                                                {OpKind::logical_or, "logical_or"},
+                                                {OpKind::minus, "minus"},
+                                                {OpKind::identity, "identity"},
+                                                {OpKind::negate, "negate"}}};
 }  // namespace
 
 std::string_view op_kind_name(OpKind kind) noexcept {

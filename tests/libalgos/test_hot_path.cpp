@@ -58,14 +58,24 @@ const CUfunction kBlockSort = reinterpret_cast<CUfunction>(0x1001);
 const CUfunction kPartition = reinterpret_cast<CUfunction>(0x1002);
 const CUfunction kMerge = reinterpret_cast<CUfunction>(0x1003);
 
+// What bind fixes (core/launch.hpp), with the recorder as the driver's launch.
+cccl_cache::algos::detail::LaunchContext bound_context(decltype(&::cuLaunchKernelEx) launch) {
+  cccl_cache::algos::detail::LaunchContext c;
+  c.launch = launch;
+  c.ptx_version = 900;
+  c.dependent_launch = true;
+  c.sm_count = 132;
+  c.num_kernels = 3;
+  c.kernels[0] = {kBlockSort, 256, 1, 0};
+  c.kernels[1] = {kPartition, 256, 1, 0};
+  c.kernels[2] = {kMerge, 256, 1, 0};
+  return c;
+}
+const cccl_cache::algos::detail::LaunchContext kRecording = bound_context(&record_launch);
+
 d::DispatchParams bound_params() {
   d::DispatchParams p;
-  p.block_sort = kBlockSort;
-  p.partition = kPartition;
-  p.merge = kMerge;
-  p.launch = &record_launch;
-  p.ptx_version = 900;
-  p.dependent_launch = true;
+  p.launch = &kRecording;
   p.block_threads = 256;
   p.items_per_tile = 256 * 17;  // CUB's float32 policy on sm_90
   return p;
@@ -128,9 +138,10 @@ TEST(HotPath, TempStorageQueryAllocatesAndLaunchesNothing) {
 
 TEST(HotPath, ALaunchErrorIsReturnedAndStopsTheSort) {
   d::DispatchParams p = bound_params();
-  p.launch = [](const CUlaunchConfig*, CUfunction, void**, void**) -> CUresult {
+  const auto failing = bound_context([](const CUlaunchConfig*, CUfunction, void**, void**) -> CUresult {
     return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-  };
+  });
+  p.launch = &failing;
   const d::DispatchFn sort = d::select_dispatch(4, 0, ScalarType::int64);
   const d::TempLayout layout = d::make_layout(4, 0, ScalarType::int64, p);
   std::size_t bytes = layout.bytes(1'000'003);

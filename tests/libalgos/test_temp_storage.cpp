@@ -15,11 +15,18 @@ namespace {
 using cccl_cache::algos::ScalarType;
 namespace d = cccl_cache::algos::merge_sort::detail;
 
+// An sm_90 device as bind fixes it (the size path only reads the CC).
+const cccl_cache::algos::detail::LaunchContext kSm90 = [] {
+  cccl_cache::algos::detail::LaunchContext c;
+  c.ptx_version = 900;
+  c.dependent_launch = true;
+  return c;
+}();
+
 d::DispatchParams policy(int threads, int items_per_thread, std::uint64_t bs_vsmem,
                          std::uint64_t merge_vsmem) {
   d::DispatchParams p;
-  p.ptx_version = 900;
-  p.dependent_launch = true;
+  p.launch = &kSm90;
   p.block_threads = threads;
   p.items_per_tile = threads * items_per_thread;
   p.block_sort_vsmem_per_block = bs_vsmem;

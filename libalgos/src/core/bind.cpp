@@ -58,11 +58,36 @@ Result<BoundModule> bind_module(const BuildRecordView& record, int device,
                                           " threads per block, the build result launches " +
                                           std::to_string(block_threads[i]) + "; rebuild it");
     out.functions[i] = fn;
+    KernelLaunch& k = out.launch.kernels[i];
+    k.function = fn;
+    k.block_threads = static_cast<int>(block_threads[i]);
+    if (CUresult rc = cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&k.occupancy, fn,
+                                                                     k.block_threads, 0);
+        rc != CUDA_SUCCESS)
+      return tl::unexpected(driver_error("cuOccupancyMaxActiveBlocksPerMultiprocessor", rc));
+    int static_smem = 0;
+    if (CUresult rc = cu.cuFuncGetAttribute(&static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn);
+        rc != CUDA_SUCCESS)
+      return tl::unexpected(driver_error("cuFuncGetAttribute", rc));
+    k.max_dynamic_smem = facts->max_shared_memory_optin - static_smem;
+    // Allow the whole opt-in once, so that no dispatch needs to (core/launch.cuh).
+    if (CUresult rc = cu.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                            k.max_dynamic_smem);
+        rc != CUDA_SUCCESS)
+      return tl::unexpected(driver_error("cuFuncSetAttribute", rc));
   }
   out.device = device;
   out.cc = record.cc;
-  out.launch = cu.cuLaunchKernelEx;
-  out.dependent_launch = record.cc >= 90;
+  LaunchContext& l = out.launch;
+  l.num_kernels = record.num_kernels;
+  l.launch = cu.cuLaunchKernelEx;
+  l.memset = cu.cuMemsetD8Async;
+  l.set_attribute = cu.cuFuncSetAttribute;
+  l.ptx_version = static_cast<int>(record.cc) * 10;
+  l.dependent_launch = record.cc >= 90;
+  l.sm_count = facts->sm_count;
+  l.max_grid_dim_x = facts->max_grid_dim_x;
+  l.max_shared_memory = facts->max_shared_memory;
   return out;
 }
 

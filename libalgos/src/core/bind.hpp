@@ -11,6 +11,7 @@
 #include <span>
 
 #include "cccl_cache/algos/core/build_record.hpp"
+#include "core/launch.hpp"
 #include "cuda_handles.hpp"
 #include "device_facts.hpp"
 
@@ -38,16 +39,14 @@ struct BoundModule {
   DeviceFacts facts;                                // of the bound device
   int device = -1;
   std::uint32_t cc = 0;
-  // The driver's cuLaunchKernelEx, resolved once: launches call it directly.
-  decltype(&::cuLaunchKernelEx) launch = nullptr;
-  // Programmatic dependent launch (CC >= 9.0), as CUB uses it.
-  bool dependent_launch = false;
+  // What the dispatch's launcher factory answers (core/launch.cuh), fixed here.
+  LaunchContext launch;
   std::uint64_t generation = fork_generation();  // at bind
 };
 
 // Binds `record` to ordinal `device`; `block_threads[i]` is the block size the dispatch
 // launches kernel i with, checked against what the driver allows for it (its launch
-// bounds and register use). Errors: driver (no usable NVIDIA driver: "no NVIDIA driver
+// bounds and register use); its occupancy at that size is fixed in `launch`. Errors: driver (no usable NVIDIA driver: "no NVIDIA driver
 // found (...)"; no such device; load or resolve failure; a fork()ed child of a process
 // that had initialized CUDA), unsupported (the device's CC differs from record.cc),
 // invalid_argument (no cubin or kernels), corrupt (a kernel cannot run that many threads).

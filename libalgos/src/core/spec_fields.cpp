@@ -5,16 +5,31 @@
 
 namespace cccl_cache::algos {
 
+namespace {
+struct AlgorithmName {
+  AlgorithmId id;
+  std::string_view name;
+};
+constexpr AlgorithmName kAlgorithmNames[] = {
+    {AlgorithmId::merge_sort, "merge_sort"},
+    {AlgorithmId::reduce, "reduce"},
+    {AlgorithmId::inclusive_scan, "inclusive_scan"},
+    {AlgorithmId::exclusive_scan, "exclusive_scan"},
+    {AlgorithmId::unary_transform, "unary_transform"},
+    {AlgorithmId::binary_transform, "binary_transform"},
+    {AlgorithmId::radix_sort, "radix_sort"},
+};
+}  // namespace
+
 std::string_view algorithm_name(AlgorithmId id) noexcept {
-  switch (id) {
-    case AlgorithmId::merge_sort:
-      return "merge_sort";
-  }
+  for (const auto& a : kAlgorithmNames)
+    if (a.id == id) return a.name;
   return "unknown";
 }
 
 std::optional<AlgorithmId> parse_algorithm(std::string_view name) noexcept {
-  if (name == "merge_sort") return AlgorithmId::merge_sort;
+  for (const auto& a : kAlgorithmNames)
+    if (a.name == name) return a.id;
   return std::nullopt;
 }
 
@@ -45,7 +60,7 @@ bool is_identifier(std::string_view s) {
 Result<void> parse_field(const Field& f, std::string_view text, std::string_view,
                          ScalarType& out) {
   auto t = parse_scalar_type(text);
-  if (!t) return bad_value(f, text, "a type (int8..int64, uint8..uint64, float32, float64, none)");
+  if (!t) return bad_value(f, text, "a type (int8..int64, uint8..uint64, float16, bfloat16, float32, float64, none)");
   out = *t;
   return {};
 }

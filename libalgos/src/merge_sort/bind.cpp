@@ -29,12 +29,7 @@ Result<Executable> bind(const BuildResultView& result, int device) {
   state->bound = std::move(*bound);
   const auto& b = state->bound;
   detail::DispatchParams& p = state->params;
-  p.block_sort = b.functions[block_sort_kernel];
-  p.partition = b.functions[partition_kernel];
-  p.merge = b.functions[merge_kernel];
-  p.launch = b.launch;
-  p.ptx_version = static_cast<int>(b.cc) * 10;
-  p.dependent_launch = b.dependent_launch;
+  p.launch = &b.launch;
   p.block_threads = static_cast<int>(policy.block_threads);
   p.items_per_tile = static_cast<int>(policy.items_per_tile);
   p.block_sort_vsmem_per_block = policy.block_sort_vsmem_per_block;
@@ -48,6 +43,9 @@ Result<Executable> bind(const BuildResultView& result, int device) {
 }  // namespace cccl_cache::algos::merge_sort
 
 namespace cccl_cache::algos {
+const std::string& MergeSort::dispatch_abi() {
+  return merge_sort::detail::dispatch_abi_description();
+}
 Result<merge_sort::Executable> MergeSort::bind(const BuiltView<MergeSort>& built, int device) {
   return merge_sort::bind(built, device);
 }

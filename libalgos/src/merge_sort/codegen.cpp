@@ -2,29 +2,10 @@
 
 #include <string>
 
+#include "core/codegen.hpp"
+
 namespace cccl_cache::algos::merge_sort::detail {
 namespace {
-
-// The pinned CCCL's version header first: a source compiled against any other CCCL
-// stops at the static_assert (naming both versions) before CUB's kernel header is read
-// (build.cpp checks the headers' version before NVRTC runs, too). The kernel header
-// includes its tuning header (the policy selector) itself; since CCCL 3.5 both compile
-// under NVRTC as they are.
-std::string prelude() {
-  const std::string pinned = std::to_string(CCCL_CACHE_CCCL_PINNED_VERSION);
-  return "#include <cuda/std/__cccl/version.h>\n"
-         "#define CCCL_CACHE_STR2(x) #x\n"
-         "#define CCCL_CACHE_STR(x) CCCL_CACHE_STR2(x)\n"
-         "static_assert(CCCL_VERSION == " + pinned +
-         ", \"cccl-cache: NVRTC compiles against CCCL_VERSION \" CCCL_CACHE_STR(CCCL_VERSION) "
-         "\" but the host dispatch was compiled with CCCL_VERSION " + pinned +
-         " (see $CCCL_CACHE_CCCL_INCLUDE)\");\n"
-         "#if CCCL_VERSION == " + pinned + "\n"
-         R"(#include <cuda_device_runtime_api.h>
-#include <cub/device/dispatch/kernels/kernel_merge_sort.cuh>
-
-)" + std::string(algos::detail::kPolicyProbeDecl);
-}
 
 std::string comparator_body(const Comparator& c) {
   switch (c.kind) {
@@ -47,11 +28,10 @@ algos::detail::GeneratedSource generate_source(const Spec& spec) {
   const std::string offset{cuda_name(spec.offset_type)};
 
   algos::detail::GeneratedSource out;
-  out.source = prelude();
-  if (spec.comparator.kind == ComparatorKind::custom) {
-    out.source += "\n// user comparator " + spec.comparator.name + "\n#line 1 \"comparator\"\n";
-    out.source += spec.comparator.source + "\n#line 1 \"generated\"\n";
-  }
+  // CUB's kernel header includes its tuning header (the policy selector) itself.
+  out.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_merge_sort.cuh",
+                                      {spec.key_type, spec.value_type});
+  out.source += algos::detail::user_source(spec.comparator);
   out.source += "\nusing cccl_cache_key_t = " + key + ";\nusing cccl_cache_value_t = " + value +
                 ";\nusing cccl_cache_offset_t = " + offset + ";\n";
   out.source +=
@@ -68,8 +48,8 @@ algos::detail::GeneratedSource generate_source(const Spec& spec) {
       "    cub::detail::device_policy_getter<cccl_cache_selector, "
       "cub::detail::current_tuning_cc().get()>,\n"
       "    cccl_cache_key_t*, cccl_cache_value_t*, cccl_cache_key_t*, cccl_cache_value_t*,\n"
-      "    cccl_cache_offset_t, cccl_cache_compare, cccl_cache_key_t, cccl_cache_value_t>;\n"
-      "#endif\n";
+      "    cccl_cache_offset_t, cccl_cache_compare, cccl_cache_key_t, cccl_cache_value_t>;\n";
+  out.source += algos::detail::close_prelude();
 
   // Exactly the kernels cub::detail::merge_sort::dispatch<KeyT*, ValueT*, KeyT*, ValueT*,
   // OffsetT, Compare> launches (ValueT = cub::NullType for keys-only, as

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cccl_cache/algos/types.hpp"
+#include "core/launch.hpp"
 
 namespace cccl_cache::algos::merge_sort::detail {
 
@@ -20,15 +21,9 @@ inline constexpr std::uint32_t kPartitionBlockThreads = 256;
 // Everything CUB's merge-sort dispatch asks of its policy selector, kernel source and
 // launcher factory, fixed at bind time.
 struct DispatchParams {
-  CUfunction block_sort = nullptr;
-  CUfunction partition = nullptr;
-  CUfunction merge = nullptr;
-  // The driver's cuLaunchKernelEx, resolved at bind time (cuda_driver.hpp): the
-  // launch path calls it directly, with no lookup. Null: launches fail with
-  // CUDA_ERROR_NOT_INITIALIZED (temp-storage queries need none).
-  decltype(&::cuLaunchKernelEx) launch = nullptr;
-  int ptx_version = 0;            // cc * 10: CUB's policy thresholds are written 500 .. 1000
-  bool dependent_launch = false;  // programmatic dependent launch (CC >= 9.0), as CUB does
+  // The bound module's launch context (core/launch.hpp): the kernels in Kernel order,
+  // the driver's launch, the device facts.
+  const algos::detail::LaunchContext* launch = nullptr;
   int block_threads = 0;
   int items_per_tile = 0;
   std::uint64_t block_sort_vsmem_per_block = 0;
@@ -37,8 +32,8 @@ struct DispatchParams {
 
 // One instantiation of CCCL 3.5's cub::detail::merge_sort::dispatch for a (key size,
 // value size, offset type). d_temp_storage == nullptr: sets temp_storage_bytes (pure
-// arithmetic, no driver call). Otherwise launches the three kernels with params.launch
-// (cuLaunchKernelEx). Returns CUDA_ERROR_NOT_SUPPORTED if !policy_supported(params),
+// arithmetic, no driver call). Otherwise launches the three kernels through
+// params.launch (cuLaunchKernelEx). Returns CUDA_ERROR_NOT_SUPPORTED if !policy_supported(params),
 // CUDA_ERROR_INVALID_VALUE if num_items exceeds the offset type or the temp storage
 // is too small, or the first launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
@@ -56,16 +51,10 @@ DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
 // supported 1..8-byte keys and values never need it).
 bool policy_supported(const DispatchParams& params) noexcept;
 
-// CCCL_VERSION of the headers dispatch.cu was compiled with (the pinned CCCL): NVRTC
-// must compile the kernels against the same version (build.cpp checks).
-std::uint32_t host_cccl_version() noexcept;
-
-// The host dispatch's ABI as text: CUB/CCCL version, DispatchParams' size and field
-// offsets, the kernels' argument types' sizes and alignments. test_spec pins it
-// (golden), and its digest is part of every cache key, so a change of the dispatch's
-// side of the kernel interface changes every key without a hand-bumped version.
+// The host dispatch's ABI as text (core/launch.cuh AbiText): CUB/CCCL version,
+// DispatchParams' layout, the kernels' argument types' sizes and alignments. A test
+// pins it (golden); the toolchain's dispatch ABI digest covers it.
 const std::string& dispatch_abi_description();
-std::uint64_t dispatch_abi_digest() noexcept;  // XXH3-64 of the description, cached
 
 // The temp-storage size in closed form, from values fixed at bind time. Mirrors
 // cub::detail::merge_sort::dispatch + alias_temporaries in CCCL 3.5: three allocations

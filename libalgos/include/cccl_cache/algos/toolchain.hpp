@@ -22,8 +22,8 @@ struct Toolchain {
   // for every 13.0.x, and the toolkit's file names carry no patch level, so the file's
   // size stands in for it.
   std::string nvrtc_library, nvjitlink_library;
-  // Digest of merge sort's host-dispatch ABI (DispatchParams, kernel argument types,
-  // CUB version: merge_sort/dispatch.hpp dispatch_abi_description()).
+  // Digest of every algorithm's host-dispatch ABI (parameter layout, kernel argument
+  // stand-ins, CUB version: each traits type's dispatch_abi()).
   std::uint64_t dispatch_abi = 0;
 
   // "cccl-3.5.0 nvrtc-13.0 nvjitlink-13.0 fmt-1 opts-<8 hex digits of XXH3 of the options>

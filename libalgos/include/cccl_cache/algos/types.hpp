@@ -15,6 +15,7 @@ enum class ScalarType : std::uint8_t {
   int8 = 1, int16 = 2, int32 = 3, int64 = 4,
   uint8 = 5, uint16 = 6, uint32 = 7, uint64 = 8,
   float32 = 9, float64 = 10,
+  float16 = 11, bfloat16 = 12,  // __half, __nv_bfloat16 (cuda_fp16.h, cuda_bf16.h)
 };
 
 // "int32", "float64", "none", ...
@@ -26,9 +27,22 @@ std::string_view cuda_name(ScalarType t) noexcept;
 // Inverse of name(); also accepts "f32"/"f64"/"i32"/... short forms. nullopt if unknown.
 std::optional<ScalarType> parse_scalar_type(std::string_view text) noexcept;
 
+// Whether `t` is a floating-point type (float16, bfloat16, float32, float64).
+bool is_float(ScalarType t) noexcept;
+// Whether `t` is one of the element types (not none, not an unknown number).
+bool is_element_type(ScalarType t) noexcept;
+
 // Operator kinds: a well-known function object, or `custom` CUDA C++ source. The
-// numbers are part of the canonical spec encoding: never reuse one.
-enum class OpKind : std::uint8_t { less = 1, greater = 2, custom = 3 };
+// numbers are part of the canonical spec encoding: never reuse one. Each algorithm
+// says which kinds it takes (comparators, binary operators, unary operators).
+enum class OpKind : std::uint8_t {
+  less = 1, greater = 2, custom = 3,
+  // binary: ::cuda::std::plus<> etc. (core/operators.hpp spells them)
+  plus = 4, multiplies = 5, minimum = 6, maximum = 7,
+  bit_and = 8, bit_or = 9, bit_xor = 10, logical_and = 11, logical_or = 12, minus = 13,
+  // unary
+  identity = 14, negate = 15,
+};
 using ComparatorKind = OpKind;
 
 // An operator of a spec (a comparator, a reduction or scan operator, ...). For
@@ -43,6 +57,7 @@ struct Operator {
   static Operator of(OpKind kind) { return {kind, {}, {}}; }
   static Operator less() { return of(OpKind::less); }
   static Operator greater() { return of(OpKind::greater); }
+  static Operator plus() { return of(OpKind::plus); }
   static Operator custom(std::string name, std::string source) {
     return {OpKind::custom, std::move(name), std::move(source)};
   }

@@ -10,6 +10,12 @@ namespace cccl_cache::algos {
 
 enum class AlgorithmId : std::uint8_t {
   merge_sort = 1,
+  reduce = 2,
+  inclusive_scan = 3,
+  exclusive_scan = 4,
+  unary_transform = 5,
+  binary_transform = 6,
+  radix_sort = 7,
 };
 
 // "merge_sort"; "unknown" for a number no algorithm has.

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <array>
 
@@ -54,6 +55,8 @@ struct MergeSort {
   static Result<void> check(const Spec& spec, const Policy& policy, const BuildRecordView& record);
   // Digest of the generated source for the spec's shape (core/codegen_digest.hpp).
   static std::uint64_t codegen_digest(const Spec& spec);
+  // The host dispatch's side of the kernel interface (merge_sort/dispatch.cu).
+  static const std::string& dispatch_abi();
   // merge_sort::build / merge_sort::bind.
   static Result<Built<MergeSort>> build(const Spec& spec, std::uint32_t cc);
   static Result<Executable> bind(const BuiltView<MergeSort>& built, int device);

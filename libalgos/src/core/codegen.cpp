@@ -1,0 +1,93 @@
+#include "core/codegen.hpp"
+
+#include <algorithm>
+
+#include "core/jit.hpp"
+
+namespace cccl_cache::algos::detail {
+
+std::string prelude(std::string_view cub_kernel_header, std::initializer_list<ScalarType> types) {
+  const std::string pinned = std::to_string(CCCL_CACHE_CCCL_PINNED_VERSION);
+  std::string out =
+      "#include <cuda/std/__cccl/version.h>\n"
+      "#define CCCL_CACHE_STR2(x) #x\n"
+      "#define CCCL_CACHE_STR(x) CCCL_CACHE_STR2(x)\n"
+      "static_assert(CCCL_VERSION == " + pinned +
+      ", \"cccl-cache: NVRTC compiles against CCCL_VERSION \" CCCL_CACHE_STR(CCCL_VERSION) "
+      "\" but the host dispatch was compiled with CCCL_VERSION " + pinned +
+      " (see $CCCL_CACHE_CCCL_INCLUDE)\");\n"
+      "#if CCCL_VERSION == " + pinned + "\n#include <cuda_device_runtime_api.h>\n";
+  auto has = [&](ScalarType t) { return std::find(types.begin(), types.end(), t) != types.end(); };
+  if (has(ScalarType::float16)) out += "#include <cuda_fp16.h>\n";
+  if (has(ScalarType::bfloat16)) out += "#include <cuda_bf16.h>\n";
+  out += "#include <" + std::string(cub_kernel_header) + ">\n\n";
+  out += kPolicyProbeDecl;
+  return out;
+}
+
+std::string user_source(const Operator& op) {
+  if (op.kind != OpKind::custom) return {};
+  return "\n// user operator " + op.name + "\n#line 1 \"operator\"\n" + op.source +
+         "\n#line 1 \"generated\"\n";
+}
+
+namespace {
+std::string_view cub_functor(OpKind kind) {
+  switch (kind) {
+    case OpKind::plus: return "::cuda::std::plus<>";
+    case OpKind::multiplies: return "::cuda::std::multiplies<>";
+    case OpKind::minimum: return "::cuda::minimum<>";
+    case OpKind::maximum: return "::cuda::maximum<>";
+    case OpKind::bit_and: return "::cuda::std::bit_and<>";
+    case OpKind::bit_or: return "::cuda::std::bit_or<>";
+    case OpKind::bit_xor: return "::cuda::std::bit_xor<>";
+    case OpKind::logical_and: return "::cuda::std::logical_and<>";
+    case OpKind::logical_or: return "::cuda::std::logical_or<>";
+    case OpKind::minus: return "::cuda::std::minus<>";
+    case OpKind::identity: return "::cuda::std::identity";
+    case OpKind::negate: return "::cuda::std::negate<>";
+    default: return {};
+  }
+}
+}  // namespace
+
+std::string operator_struct(std::string_view name, const Operator& op, int arity,
+                            std::string_view result) {
+  const std::string n(name);
+  if (const auto base = cub_functor(op.kind); !base.empty())
+    return "struct " + n + " : " + std::string(base) + " {};\n";
+  const std::string ret = result.empty() ? "auto" : std::string(result);
+  const std::string params =
+      arity == 1 ? "const T& a" : "const T& a, const U& b";
+  const std::string tmpl = arity == 1 ? "template <class T>" : "template <class T, class U>";
+  std::string body;
+  switch (op.kind) {
+    case OpKind::less: body = "return a < b;"; break;
+    case OpKind::greater: body = "return b < a;"; break;
+    default: {
+      const std::string call = op.name + (arity == 1 ? "(a)" : "(a, b)");
+      body = "return " + (result.empty() ? call : "static_cast<" + ret + ">(" + call + ")") + ";";
+    }
+  }
+  return "struct " + n + " {\n  " + tmpl + "\n  __device__ " + ret + " operator()(" + params +
+         ") const { " + body + " }\n};\n";
+}
+
+bool is_binary_kind(OpKind kind) noexcept {
+  return kind >= OpKind::plus && kind <= OpKind::minus;
+}
+bool is_unary_kind(OpKind kind) noexcept {
+  return kind == OpKind::identity || kind == OpKind::negate;
+}
+bool kind_applies_to(OpKind kind, ScalarType t) noexcept {
+  switch (kind) {
+    case OpKind::bit_and:
+    case OpKind::bit_or:
+    case OpKind::bit_xor:
+      return !is_float(t) && t != ScalarType::none;
+    default:
+      return t != ScalarType::none;
+  }
+}
+
+}  // namespace cccl_cache::algos::detail

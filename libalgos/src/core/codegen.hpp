@@ -1,0 +1,44 @@
+// Pieces every algorithm's generated source shares: the prelude (the pinned CCCL's
+// version check, the CUB kernel header, the element types' headers, the policy probe)
+// and the spelling of operators as device function objects. Private to libalgos.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "cccl_cache/algos/types.hpp"
+
+namespace cccl_cache::algos::detail {
+
+// The start of a generated source: static_asserts that NVRTC sees the pinned
+// CCCL_VERSION (naming both versions) before `cub_kernel_header` (e.g.
+// "cub/device/dispatch/kernels/kernel_reduce.cuh") is read, includes cuda_fp16.h /
+// cuda_bf16.h where `types` has float16 / bfloat16, and declares the policy probe.
+// Opens `#if CCCL_VERSION == <pinned>`: the algorithm's code follows and closes it
+// with close_prelude().
+std::string prelude(std::string_view cub_kernel_header, std::initializer_list<ScalarType> types);
+inline constexpr std::string_view close_prelude() { return "#endif\n"; }
+
+// A custom operator's source, between #line markers so that NVRTC's log names it
+// ("operator" line N); empty for a well-known operator.
+std::string user_source(const Operator& op);
+
+// Defines `struct <name>` as a device function object for `op`:
+//   well-known binary kinds derive from CUB's own function objects
+//     (plus -> ::cuda::std::plus<>, minimum -> ::cuda::minimum<>, ...; identity ->
+//     ::cuda::std::identity, negate -> ::cuda::std::negate<>), so that CUB takes the
+//     same code paths (e.g. warp reductions) as for its own operators;
+//   less/greater compare with < (greater swaps the arguments);
+//   custom: `return <op.name>(args...);` converted to `result` (empty: auto).
+// `arity` 1 or 2. The struct is empty (one byte as a kernel argument).
+std::string operator_struct(std::string_view name, const Operator& op, int arity,
+                            std::string_view result = {});
+
+// Whether `op` is a well-known binary / unary operator kind (for validation).
+bool is_binary_kind(OpKind kind) noexcept;  // plus .. minus
+bool is_unary_kind(OpKind kind) noexcept;   // identity, negate
+// Whether a well-known kind applies to `t` (bitwise kinds: integer types only).
+bool kind_applies_to(OpKind kind, ScalarType t) noexcept;
+
+}  // namespace cccl_cache::algos::detail

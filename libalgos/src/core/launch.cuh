@@ -1,0 +1,231 @@
+// The glue every algorithm's dispatch.cu puts between CUB's host dispatch (compiled
+// by nvcc against the pinned CCCL, with run-time policies) and the kernels a bind
+// resolved: a launcher factory answering from the bound LaunchContext (no driver
+// query), a launcher calling cuLaunchKernelEx, host stand-ins for element types, the
+// fan-out over element sizes and offset types, and the dispatch ABI description that
+// goes into every key. Include it FIRST in a dispatch.cu, before any CUB header.
+#pragma once
+
+// Policies are run-time values (the build's probe), so dispatches are compiled the
+// way CCCL.C compiles them: with run-time policies.
+#define CUB_DEFINE_RUNTIME_POLICIES
+// CUB wraps every status in CubDebug(), which calls cudaGetLastError() even in release
+// builds: a runtime-API call (it initializes the runtime, and without a driver it
+// fails) on the temp-storage path, which must be pure arithmetic. Launches go through
+// the driver and report their own errors (DriverLauncher), so statuses pass unchanged.
+#define CubDebug(e) static_cast<cudaError_t>(e)
+// For the same reason a dispatch's cudaPeekAtLastError() after a launch (an
+// unqualified call inside namespace cub) finds this one first: the runtime's error
+// state says nothing about driver launches, and the runtime stays out of the call.
+#include <cuda_runtime_api.h>
+namespace cub {
+inline cudaError_t cudaPeekAtLastError() noexcept { return cudaSuccess; }
+}  // namespace cub
+
+#include <cuda.h>
+#include <xxhash.h>
+
+#include <cub/config.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "cccl_cache/algos/types.hpp"
+#include "core/launch.hpp"
+
+static_assert(CCCL_VERSION == CCCL_CACHE_CCCL_PINNED_VERSION,
+              "dispatch.cu must be compiled against the pinned CCCL (cmake/cccl.cmake puts "
+              "CCCL_CACHE_CCCL_INCLUDE_DIR before the toolkit's own CCCL)");
+
+namespace cccl_cache::algos::detail {
+
+// Stands in for an element type of N bytes on the host side: the dispatch moves and
+// sizes elements, it never looks inside them.
+template <std::size_t N>
+struct alignas(N) Bytes {
+  unsigned char b[N];
+};
+
+// Launches through the bound cuLaunchKernelEx. CUB stops at the first launch whose
+// doit() fails; the driver's code is kept in *status (CUB only sees a cudaError_t).
+struct DriverLauncher {
+  const LaunchContext* ctx;
+  dim3 grid;
+  dim3 block;
+  std::size_t shared_mem;
+  CUstream stream;
+  bool dependent_launch;
+  CUresult* status;
+
+  template <class... Args>
+  cudaError_t doit(CUfunction fn, const Args&... args) const {
+    if (*status != CUDA_SUCCESS) return cudaErrorLaunchFailure;
+    void* kernel_args[] = {const_cast<void*>(static_cast<const void*>(&args))..., nullptr};
+    CUlaunchAttribute attribute[1];
+    attribute[0].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attribute[0].value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig config{};
+    config.gridDimX = grid.x;
+    config.gridDimY = grid.y;
+    config.gridDimZ = grid.z;
+    config.blockDimX = block.x;
+    config.blockDimY = block.y;
+    config.blockDimZ = block.z;
+    config.sharedMemBytes = static_cast<unsigned>(shared_mem);
+    config.hStream = stream;
+    config.attrs = attribute;
+    config.numAttrs = dependent_launch ? 1u : 0u;
+    const CUresult rc =
+        ctx->launch ? ctx->launch(&config, fn, kernel_args, nullptr) : CUDA_ERROR_NOT_INITIALIZED;
+    if (rc != CUDA_SUCCESS) *status = rc;
+    return rc == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure;
+  }
+};
+
+// CUB's launcher-factory interface (cub/detail/launcher/cuda_runtime.cuh), answered
+// from the LaunchContext fixed at bind: the facts and occupancies are lookups, the
+// launches and memsets go to the driver. A question the context cannot answer (an
+// occupancy for a block size the bind did not fix) fails the dispatch with
+// cudaErrorInvalidValue rather than asking the driver.
+struct DriverLauncherFactory {
+  const LaunchContext* ctx;
+  CUresult* status;
+
+  DriverLauncher operator()(dim3 grid, dim3 block, std::size_t shared_mem, cudaStream_t stream,
+                            bool dependent_launch = false) const {
+    const bool pdl = dependent_launch && ctx->dependent_launch;
+    return DriverLauncher{ctx, grid, block, shared_mem, stream, pdl, status};
+  }
+  cudaError_t PtxVersion(int& version) const {
+    version = ctx->ptx_version;
+    return cudaSuccess;
+  }
+  cudaError_t PtxComputeCap(::cuda::compute_capability& cc) const {
+    cc = ::cuda::compute_capability{ctx->ptx_version / 10};
+    return cudaSuccess;
+  }
+  cudaError_t MultiProcessorCount(int& sm_count) const {
+    sm_count = ctx->sm_count;
+    return cudaSuccess;
+  }
+  cudaError_t MaxGridDimX(int& max_grid_dim_x) const {
+    max_grid_dim_x = ctx->max_grid_dim_x;
+    return cudaSuccess;
+  }
+  cudaError_t MaxSharedMemory(int& max_shared_memory) const {
+    max_shared_memory = ctx->max_shared_memory;
+    return cudaSuccess;
+  }
+  cudaError_t MaxSmOccupancy(int& sm_occupancy, CUfunction fn, int block_size,
+                             int dynamic_smem_bytes = 0) const {
+    const KernelLaunch* k = ctx->find(fn);
+    if (k == nullptr || k->block_threads != block_size || dynamic_smem_bytes != 0)
+      return cudaErrorInvalidValue;
+    sm_occupancy = k->occupancy;
+    return cudaSuccess;
+  }
+  cudaError_t max_dynamic_smem_size_for(int& max_dynamic_smem, CUfunction fn) const {
+    const KernelLaunch* k = ctx->find(fn);
+    if (k == nullptr) return cudaErrorInvalidValue;
+    max_dynamic_smem = k->max_dynamic_smem;
+    return cudaSuccess;
+  }
+  // Bind already allowed every kernel its whole opt-in (core/bind.cpp): a size within
+  // it needs no driver call.
+  cudaError_t set_max_dynamic_smem_size_for(CUfunction fn, int smem) const {
+    const KernelLaunch* k = ctx->find(fn);
+    return k != nullptr && smem <= k->max_dynamic_smem ? cudaSuccess : cudaErrorInvalidValue;
+  }
+  cudaError_t MemsetAsync(void* dst, unsigned char value, std::size_t bytes,
+                          cudaStream_t stream) const {
+    if (*status != CUDA_SUCCESS) return cudaErrorLaunchFailure;
+    const CUresult rc = ctx->memset ? ctx->memset(reinterpret_cast<CUdeviceptr>(dst), value,
+                                                  bytes, stream)
+                                    : CUDA_ERROR_NOT_INITIALIZED;
+    if (rc != CUDA_SUCCESS) *status = rc;
+    return rc == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure;
+  }
+};
+
+// A dispatch's outcome as the driver's code: the launch error kept by the launcher
+// first, then CUB's own status.
+inline CUresult dispatch_result(cudaError_t err, CUresult status) noexcept {
+  if (status != CUDA_SUCCESS) return status;
+  if (err == cudaSuccess) return CUDA_SUCCESS;
+  if (err == cudaErrorInvalidValue) return CUDA_ERROR_INVALID_VALUE;
+  if (err == cudaErrorNotSupported) return CUDA_ERROR_NOT_SUPPORTED;
+  return CUDA_ERROR_UNKNOWN;
+}
+
+// Fan-out over element sizes: f(std::integral_constant<std::size_t, N>{}) for N = n in
+// {1, 2, 4, 8} (and 0 where allow_zero), else a value-initialized result (nullptr for a
+// function pointer).
+template <class F>
+auto on_size(std::size_t n, F&& f, bool allow_zero = false) {
+  using R = decltype(f(std::integral_constant<std::size_t, 1>{}));
+  switch (n) {
+    case 0:
+      if constexpr (std::is_same_v<R, decltype(f(std::integral_constant<std::size_t, 0>{}))>)
+        if (allow_zero) return f(std::integral_constant<std::size_t, 0>{});
+      return R{};
+    case 1:
+      return f(std::integral_constant<std::size_t, 1>{});
+    case 2:
+      return f(std::integral_constant<std::size_t, 2>{});
+    case 4:
+      return f(std::integral_constant<std::size_t, 4>{});
+    case 8:
+      return f(std::integral_constant<std::size_t, 8>{});
+    default:
+      return R{};
+  }
+}
+
+// Fan-out over offset types: f(std::type_identity<T>{}) for the integer type `t`
+// names among int32, uint32, int64, uint64, else a value-initialized result.
+template <class F>
+auto on_offset(ScalarType t, F&& f) {
+  using R = decltype(f(std::type_identity<std::int32_t>{}));
+  switch (t) {
+    case ScalarType::int32:
+      return f(std::type_identity<std::int32_t>{});
+    case ScalarType::uint32:
+      return f(std::type_identity<std::uint32_t>{});
+    case ScalarType::int64:
+      return f(std::type_identity<std::int64_t>{});
+    case ScalarType::uint64:
+      return f(std::type_identity<std::uint64_t>{});
+    default:
+      return R{};
+  }
+}
+
+// The host dispatch's side of the kernel interface as text (a golden test pins each
+// algorithm's; its digest is in every key of that algorithm): CUB/CCCL versions, the
+// parameter struct's layout, the stand-in types' sizes and alignments.
+struct AbiText {
+  std::string text = "cub=" + std::to_string(CUB_VERSION) + " cccl=" + std::to_string(CCCL_VERSION);
+
+  template <class T>
+  AbiText& type(std::string_view name) {
+    text += ' ';
+    text += name;
+    text += '=' + std::to_string(sizeof(T)) + '/' + std::to_string(alignof(T));
+    return *this;
+  }
+  AbiText& field(std::string_view name, std::size_t offset, std::size_t size) {
+    text += ' ';
+    text += name;
+    text += '@' + std::to_string(offset) + ':' + std::to_string(size);
+    return *this;
+  }
+  std::uint64_t digest() const noexcept { return XXH3_64bits(text.data(), text.size()); }
+};
+// abi.field for member `f` of struct S.
+#define CCCL_CACHE_ABI_FIELD(abi, S, f) (abi).field(#f, offsetof(S, f), sizeof(S::f))
+
+}  // namespace cccl_cache::algos::detail

@@ -1,0 +1,46 @@
+// What CUB's host dispatch asks of a launcher factory (device facts, occupancy,
+// launches), fixed at bind time for one bound module: the factory of core/launch.cuh
+// answers from here with no driver query. Host C++ (no CUDA runtime headers), so that
+// bind (g++) fills it and the dispatches (nvcc) read it. Private to libalgos.
+#pragma once
+
+#include <cuda.h>
+
+#include <array>
+#include <cstddef>
+
+#include "cccl_cache/algos/core/build_record.hpp"
+
+namespace cccl_cache::algos::detail {
+
+// One kernel of the module as the dispatch launches it.
+struct KernelLaunch {
+  CUfunction function = nullptr;
+  int block_threads = 0;     // the block size the dispatch launches it with
+  int occupancy = 0;         // resident blocks per SM at block_threads, no dynamic smem
+  int max_dynamic_smem = 0;  // opt-in dynamic shared memory left beside its static smem
+};
+
+struct LaunchContext {
+  // The driver's entry points, resolved at bind: launches call them directly. Null:
+  // every launch fails with CUDA_ERROR_NOT_INITIALIZED (temp-storage queries need none).
+  decltype(&::cuLaunchKernelEx) launch = nullptr;
+  decltype(&::cuMemsetD8Async) memset = nullptr;
+  decltype(&::cuFuncSetAttribute) set_attribute = nullptr;  // dynamic smem opt-in
+  int ptx_version = 0;            // cc * 10: CUB's policy thresholds are written 500 .. 1000
+  bool dependent_launch = false;  // programmatic dependent launch (CC >= 9.0), as CUB does
+  int sm_count = 0;
+  int max_grid_dim_x = 0;
+  int max_shared_memory = 0;  // per block without opting in
+  std::array<KernelLaunch, kMaxKernels> kernels{};  // the record's kernel order
+  std::size_t num_kernels = 0;
+
+  // The kernel bound to `fn`, or nullptr.
+  const KernelLaunch* find(CUfunction fn) const noexcept {
+    for (std::size_t i = 0; i < num_kernels; ++i)
+      if (kernels[i].function == fn) return &kernels[i];
+    return nullptr;
+  }
+};
+
+}  // namespace cccl_cache::algos::detail
