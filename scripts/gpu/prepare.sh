@@ -48,7 +48,8 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
   # No -march=native: the binaries run on another machine. The driver-stub rpath
   # (<build>/cuda-stub, for test discovery here) does not exist there: the real
   # libcuda.so.1 is used.
-  cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCCCL_CACHE_BUILD_BENCH=ON >/dev/null
+  cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCCCL_CACHE_BUILD_BENCH=ON \
+    -DCCCL_CACHE_CCCL_INCLUDE_DIR="$cccl_inc" >/dev/null
 fi
 # Every time: a build dir configured before CCCL was pinned lacks it, and the snapshot
 # has no .deps/ of its own.
