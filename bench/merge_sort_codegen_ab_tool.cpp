@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   }
   const auto gen = ms::detail::generate_source(spec);
   std::string text = gen.source + "\nvoid* cccl_cache_ab_kernels[] = {\n";
-  for (std::size_t i = 0; i < 3; ++i) text += "  (void*)&" + gen.name_expressions[i] + ",\n";
+  for (std::size_t i = 0; i < 3; ++i) text += "  (void*)&" + gen.kernels[i] + ",\n";
   text += "};\n";
   text = std::regex_replace(text, std::regex("::cuda::std::uint64_t"), "unsigned long long");
   text = std::regex_replace(text, std::regex("::cuda::std::int64_t"), "long long");

@@ -185,9 +185,9 @@ ms::Executable with_cubin(const ms::Spec& spec, int cc, const std::string& path)
   if (!in) bench::die("cannot read " + path);
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::printf("codegen A/B %s: %zu bytes (ours %zu)\n", path.c_str(), bytes.size(),
-              result->cubin.size());
-  result->cubin.resize(bytes.size());
-  std::memcpy(result->cubin.data(), bytes.data(), bytes.size());
+              result->record.cubin.size());
+  result->record.cubin.resize(bytes.size());
+  std::memcpy(result->record.cubin.data(), bytes.data(), bytes.size());
   auto exe = ms::bind(*result, 0);
   if (!exe) bench::die(exe.error().describe());
   return std::move(*exe);
