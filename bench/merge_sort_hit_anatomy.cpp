@@ -302,8 +302,8 @@ int main(int argc, char** argv) {
       auto r = cccl_cache::algos::deserialize<cccl_cache::algos::MergeSort>(payload, static_cast<std::uint32_t>(cc));
       if (!r) bench::die(r.error().describe());
       std::ofstream(dir / ("cubin" + std::to_string(which) + ".bin"), std::ios::binary)
-          .write(reinterpret_cast<const char*>(r->cubin.data()),
-                 static_cast<std::streamsize>(r->cubin.size()));
+          .write(reinterpret_cast<const char*>(r->record.cubin.data()),
+                 static_cast<std::streamsize>(r->record.cubin.size()));
       std::ofstream(dir / ("kernels" + std::to_string(which) + ".txt"))
           << r->record.kernels[0] << "\n"
           << r->record.kernels[1] << "\n"
