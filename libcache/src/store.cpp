@@ -270,11 +270,20 @@ Result<bool> Store::remove(const CacheKey& key) {
   auto e = impl_->env();
   if (impl_->read_only || !e)
     return fail(ErrorCode::read_only, "cache " + impl_->dir.path.string() + " is open read-only");
-  return e->write([&](lmdb::WriteTxn& txn) -> Result<bool> {
-    auto r = detail::remove_entry(txn, *e, key);
-    if (!r) return tl::unexpected(r.error());
-    return r->has_value();
-  });
+  // Even a delete needs pages (LMDB copies the path it changes): at the map's ceiling it
+  // gets the same room-making retry as a put (dead readers cleared, LRU trimmed).
+  bool removed = false;
+  auto attempt = [&]() -> Result<void> {
+    return e->write([&](lmdb::WriteTxn& txn) -> Result<void> {
+      auto r = detail::remove_entry(txn, *e, key);
+      if (!r) return tl::unexpected(r.error());
+      removed = r->has_value();
+      return {};
+    });
+  };
+  if (auto r = detail::at_map_ceiling(*e, 0, attempt(), attempt); !r)
+    return tl::unexpected(r.error());
+  return removed;
 }
 
 Result<void> Store::for_each(const std::function<bool(const CacheKey&, const EntryMeta&)>& fn) {

@@ -312,6 +312,11 @@ TEST(StoreFaults, LiveReaderPinningTheMapIsStorageFullAndHarmless) {
   for (int k = 0; k < 5; ++k)
     EXPECT_EQ((*store->get(make_key(k)))->payload, make_payload(version[k], 100'000));
   reader.kill();
+  // A delete in the full map (it needs pages too) once the reader is gone: it succeeds.
+  auto removed = store->remove(make_key(1));
+  ASSERT_TRUE(removed) << removed.error().describe();
+  EXPECT_TRUE(*removed);
+  EXPECT_FALSE(store->get(make_key(1))->has_value());
   auto again = store->put(make_key(0), make_meta(0), make_payload(7, 100'000));
   EXPECT_TRUE(again) << again.error().describe();
 }
