@@ -291,3 +291,26 @@ TEST(MergeSortSpec, CodegenDigestIsTheGeneratedText) {
   EXPECT_NE(canonical(a, 90, fixed_toolchain()), canonical_bytes(Spec::kAlgorithm, encode_fields(a), 0,
                                                                   90, fixed_toolchain()));
 }
+
+// A custom operator may include headers from NVRTC's include path only (the pinned CCCL
+// and the toolkit, which the toolchain fingerprint covers): anything else could change
+// under an unchanged key.
+TEST(OperatorSource, IncludesOnlyFromTheIncludePath) {
+  auto check = [](const std::string& source) {
+    return algos::validate_operator("op", Operator::custom("f", source));
+  };
+  const std::string body = "\n__device__ float f(float a, float b) { return a + b; }\n";
+  EXPECT_TRUE(check("#include <cuda/std/cmath>" + body));
+  EXPECT_TRUE(check("  #  include <cuda/std/limits>" + body));
+  for (const std::string bad :
+       {"#include \"mine.h\"", "#include </etc/passwd>", "#include <../../home/x/h.h>",
+        "#include_next <x/../../y.h>", "# include MY_HEADER", "#import \"x.h\"",
+        "#inc\\\nlude \"x.h\""}) {
+    auto r = check(bad + body);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
+    EXPECT_NE(r.error().message.find("include"), std::string::npos) << r.error().message;
+  }
+  // Not a directive: text inside a line.
+  EXPECT_TRUE(check("__device__ float f(float a, float b) { return a; } // #include \"x\""));
+}

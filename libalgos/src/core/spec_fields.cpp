@@ -2,6 +2,7 @@
 #include "cccl_cache/algos/core/spec_fields.hpp"
 
 #include <charconv>
+#include <optional>
 
 namespace cccl_cache::algos {
 
@@ -105,6 +106,47 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
   return {};
 }
 
+namespace {
+
+// The include directives of a custom operator's source: only <...> headers found on
+// NVRTC's include path (the pinned CCCL and the toolkit, both covered by the toolchain
+// fingerprint in every key). A quoted, absolute or parent-relative include could read
+// a file the key knows nothing of, so an edit of it would leave a stale entry in use.
+// Returns why a directive is refused, or nothing.
+std::optional<std::string> refused_include(std::string_view source) {
+  std::string text(source);
+  for (std::size_t p; (p = text.find("\\\n")) != std::string::npos;) text.erase(p, 2);
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + start, end - start);
+    start = end + 1;
+    auto skip = [&] {
+      while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    };
+    skip();
+    if (line.empty() || line.front() != '#') continue;
+    line.remove_prefix(1);
+    skip();
+    const bool include = line.starts_with("include") || line.starts_with("import");
+    if (!include) continue;
+    line.remove_prefix(line.starts_with("include_next") ? 12 : line.starts_with("include") ? 7 : 6);
+    skip();
+    const std::size_t close = line.find('>');
+    if (line.empty() || line.front() != '<' || close == std::string_view::npos || close < 2)
+      return "only #include <header> of the CUDA toolkit or CCCL is allowed (a quoted or macro "
+             "include could read a file the cache key does not cover)";
+    const std::string_view path = line.substr(1, close - 1);
+    if (path.front() == '/' || path.find("..") != std::string_view::npos)
+      return "#include <" + std::string(path) +
+             "> leaves the include path (absolute or ..): the cache key would not cover it";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<void> validate_operator(std::string_view what, const Operator& op) {
   auto bad = [&](const std::string& why) {
     return fail(ErrorCode::invalid_argument, std::string(what) + ": " + why);
@@ -117,6 +159,7 @@ Result<void> validate_operator(std::string_view what, const Operator& op) {
     if (op.source.find_first_not_of(" \t\r\n") == std::string::npos)
       return bad("custom operator source is empty");
     if (op.source.size() > (1u << 20)) return bad("custom operator source exceeds 1 MiB");
+    if (auto why = refused_include(op.source)) return bad("custom operator source: " + *why);
     return {};
   }
   if (op_kind_name(op.kind) == "unknown") return bad("unknown operator kind");
