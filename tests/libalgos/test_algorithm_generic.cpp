@@ -11,6 +11,7 @@
 #include "build_cache.hpp"
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
+#include "cccl_cache/algos/scan/build.hpp"
 #include "cccl_cache/algos/registry.hpp"
 
 using namespace cccl_cache;
@@ -23,6 +24,10 @@ struct Sample;
 template <>
 struct Sample<MergeSort> {
   static merge_sort::Spec spec() { return {}; }
+};
+template <AlgorithmId Id>
+struct Sample<Scan<Id>> {
+  static scan::Spec<Id> spec() { return {ScalarType::float32, Operator::plus(), ScalarType::uint64}; }
 };
 
 template <class A>
@@ -51,7 +56,7 @@ class AlgorithmGeneric : public ::testing::Test {
   }
 };
 
-using Algorithms = ::testing::Types<MergeSort>;
+using Algorithms = ::testing::Types<MergeSort, InclusiveScan, ExclusiveScan>;
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or

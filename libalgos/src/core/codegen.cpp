@@ -73,6 +73,13 @@ std::string operator_struct(std::string_view name, const Operator& op, int arity
          ") const { " + body + " }\n};\n";
 }
 
+std::string operator_type(std::string_view name, const Operator& op, int arity,
+                          std::string_view result) {
+  if (const auto base = cub_functor(op.kind); !base.empty())
+    return "using " + std::string(name) + " = " + std::string(base) + ";\n";
+  return operator_struct(name, op, arity, result);
+}
+
 bool is_binary_kind(OpKind kind) noexcept {
   return kind >= OpKind::plus && kind <= OpKind::minus;
 }

@@ -35,6 +35,13 @@ std::string user_source(const Operator& op);
 std::string operator_struct(std::string_view name, const Operator& op, int arity,
                             std::string_view result = {});
 
+// Like operator_struct, but a well-known binary or unary kind becomes an alias of CUB's
+// own function object (`using <name> = ::cuda::std::plus<>;`): CUB's tuning classifies
+// operators by exact type (cub::detail::classify_op), so a derived struct would get
+// the untuned policy where CUB's own call gets the tuned one.
+std::string operator_type(std::string_view name, const Operator& op, int arity,
+                          std::string_view result = {});
+
 // Whether `op` is a well-known binary / unary operator kind (for validation).
 bool is_binary_kind(OpKind kind) noexcept;  // plus .. minus
 bool is_unary_kind(OpKind kind) noexcept;   // identity, negate

@@ -1,0 +1,87 @@
+// A scan bound to one device: the only thing that runs. Never persisted.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "cccl_cache/algos/scan/build_result.hpp"
+#include "cccl_cache/cache/error.hpp"
+
+namespace cccl_cache::algos::scan {
+
+// Move-only. Holds the loaded module, the per-device functions and every device fact
+// its calls need, all fixed at bind time: a call makes no device, context, attribute or
+// store query and allocates nothing. Calls are thread-safe (const). The bound device's
+// primary context must be current on the calling thread. A moved-from Executable may
+// only be assigned to or destroyed (its calls return CUDA_ERROR_INVALID_HANDLE,
+// temp_storage_bytes 0).
+template <AlgorithmId Id>
+class Executable {
+ public:
+  Executable(Executable&&) noexcept;
+  Executable& operator=(Executable&&) noexcept;
+  ~Executable();
+
+  // Temp-storage bytes needed to scan `num_items` items: CUB's own dispatch answers,
+  // through values fixed at bind (pure arithmetic). 0 for a count the offset type
+  // cannot index.
+  std::size_t temp_storage_bytes(std::uint64_t num_items) const noexcept;
+
+  // CUB's two-phase convention. d_temp_storage == nullptr: sets temp_storage_bytes and
+  // returns CUDA_SUCCESS. Otherwise scans d_in into d_out (they may be equal: in place)
+  // on `stream`, which must belong to the bound device's primary context. Exclusive
+  // scan: `h_init` points to the initial value's bytes on the host (the element type),
+  // read before the call returns. Returns CUDA_ERROR_INVALID_VALUE for a too small
+  // temp storage, too many items for the offset type or a null h_init, and
+  // CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it.
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
+                      void* d_out, std::uint64_t num_items, CUstream stream) const noexcept
+    requires(Id == AlgorithmId::inclusive_scan)
+  {
+    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, nullptr, stream);
+  }
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
+                      void* d_out, std::uint64_t num_items, const void* h_init,
+                      CUstream stream) const noexcept
+    requires(Id == AlgorithmId::exclusive_scan)
+  {
+    if (h_init == nullptr && d_temp_storage != nullptr) return CUDA_ERROR_INVALID_VALUE;
+    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init, stream);
+  }
+
+  const Spec<Id>& spec() const noexcept;
+  int device() const noexcept;  // device ordinal bound to
+  std::uint32_t cc() const noexcept;
+
+  struct State;  // private; defined in src/
+
+ private:
+  explicit Executable(std::unique_ptr<State> state);
+  CUresult run(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
+               void* d_out, std::uint64_t num_items, const void* h_init,
+               CUstream stream) const noexcept;
+  friend struct Scan<Id>;
+  std::unique_ptr<State> state_;
+};
+
+// Binds the build result to `device` (core bind) and fixes what CUB's dispatch needs.
+// The one way to make an Executable: fresh builds (view_of) and store hits
+// (deserialize_view) both come through here; `result` may go away afterwards.
+// Errors: driver (no usable driver, no such device, load failure), unsupported (the
+// device's CC differs from result.cc), invalid_argument (a malformed result).
+template <AlgorithmId Id>
+[[nodiscard]] Result<Executable<Id>> bind(const BuildResultView<Id>& result, int device) {
+  return Scan<Id>::bind(result, device);
+}
+template <AlgorithmId Id>
+[[nodiscard]] Result<Executable<Id>> bind(const BuildResult<Id>& result, int device) {
+  return Scan<Id>::bind(view_of(result), device);
+}
+
+using InclusiveExecutable = Executable<AlgorithmId::inclusive_scan>;
+using ExclusiveExecutable = Executable<AlgorithmId::exclusive_scan>;
+
+}  // namespace cccl_cache::algos::scan

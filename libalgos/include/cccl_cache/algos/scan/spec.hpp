@@ -1,0 +1,67 @@
+// Inclusive and exclusive scan specifications: one field list for both (the algorithm
+// id is the template parameter), from which the canonical encoding, key, spec text and
+// summary derive (core/spec_fields.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "cccl_cache/algos/core/key.hpp"
+#include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/cache/error.hpp"
+
+namespace cccl_cache::algos {
+template <AlgorithmId Id>
+struct Scan;  // the algorithms' traits (build_result.hpp)
+}
+
+namespace cccl_cache::algos::scan {
+
+// Id: AlgorithmId::inclusive_scan or AlgorithmId::exclusive_scan.
+template <AlgorithmId Id>
+struct Spec {
+  using Algorithm = Scan<Id>;
+  static constexpr AlgorithmId kAlgorithm = Id;
+  static constexpr bool kExclusive = Id == AlgorithmId::exclusive_scan;
+
+  // Input, accumulator and output element type (as CCCL.C and cuda.compute scan).
+  ScalarType type = ScalarType::none;
+  Operator op = Operator::plus();
+  // CUB's offset type for global offsets: uint32 or uint64. The default is what
+  // cub::DeviceScan chooses (choose_offset_t) for the std::uint64_t item count the
+  // executable takes, and what CCCL.C uses.
+  ScalarType offset_type = ScalarType::uint64;
+
+  template <class Self, class V>
+  static void fields(Self& s, V&& v) {
+    v(Field{1, "type", Need::required}, s.type);
+    v(Field{2, "op"}, s.op);
+    v(Field{3, "offset"}, s.offset_type);
+  }
+
+  // An element type; plus, multiplies, minimum, maximum, logical_and/or, the bitwise
+  // kinds (integer types only) or a valid custom operator; offset uint32 or uint64.
+  // Error: invalid_argument naming the field.
+  Result<void> validate() const;
+
+  bool operator==(const Spec&) const = default;
+};
+
+using InclusiveSpec = Spec<AlgorithmId::inclusive_scan>;
+using ExclusiveSpec = Spec<AlgorithmId::exclusive_scan>;
+
+template <AlgorithmId Id>
+Result<void> validate(const Spec<Id>& spec) {
+  return spec.validate();
+}
+
+// "inclusive_scan type=float32 op=plus offset=uint64" (spec_text()).
+template <AlgorithmId Id>
+std::string summary(const Spec<Id>& spec) {
+  return spec_text(spec);
+}
+
+using algos::cache_key;
+
+}  // namespace cccl_cache::algos::scan

@@ -1,0 +1,57 @@
+#include "scan/codegen.hpp"
+
+#include <string>
+
+#include "core/codegen.hpp"
+
+namespace cccl_cache::algos::scan::detail {
+
+template <AlgorithmId Id>
+algos::detail::GeneratedSource generate_source(const Spec<Id>& spec) {
+  const std::string t{cuda_name(spec.type)};
+  algos::detail::GeneratedSource out;
+  // CUB's kernel header includes its tuning header (the policy selector) itself.
+  out.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_scan.cuh", {spec.type});
+  out.source += algos::detail::user_source(spec.op);
+  out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " +
+                std::string(cuda_name(spec.offset_type)) + ";\n";
+  out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_t");
+  // CUB's default selector for DeviceScan over T* with accumulator T (no stable
+  // reduction order, as the stream overloads), and the policy it gives the kernels at
+  // the CC being compiled for.
+  out.source +=
+      "using cccl_cache_selector = cub::detail::scan::policy_selector_from_types<\n"
+      "    cccl_cache_t*, cccl_cache_t*, cccl_cache_t, cccl_cache_offset_t, cccl_cache_op>;\n"
+      "inline constexpr cub::ScanPolicy cccl_cache_policy =\n"
+      "    cccl_cache_selector{}(cub::detail::current_tuning_cc());\n"
+      "inline constexpr bool cccl_cache_lookahead =\n"
+      "    cccl_cache_policy.algorithm == cub::ScanAlgorithm::lookahead;\n";
+  out.source += algos::detail::close_prelude();
+
+  const std::string init = Spec<Id>::kExclusive ? "cub::detail::InputValue<cccl_cache_t>"
+                                                : "cub::NullType";
+  const std::string common =
+      "cccl_cache_selector, cccl_cache_t*, cccl_cache_t*, cub::ScanTileState<cccl_cache_t>, ";
+  // In Kernel order (build_result.hpp).
+  out.kernels = {
+      "cub::detail::scan::DeviceScanInitKernel<" + common + "cccl_cache_t>",
+      "cub::detail::scan::DeviceScanKernel<" + common + "cccl_cache_op, " + init +
+          ", cccl_cache_offset_t, cccl_cache_t, false, false>"};
+  // Values in Policy's field order; stage counts are ints (two's complement).
+  out.policy_probe =
+      std::string(algos::detail::kPolicyProbeName) +
+      "<(unsigned)cccl_cache_policy.algorithm, "
+      "cub::detail::scan::device_scan_launch_bounds<cccl_cache_selector>, "
+      "cccl_cache_lookahead ? cccl_cache_policy.lookahead.items_per_thread "
+      ": cccl_cache_policy.lookback.items_per_thread, "
+      "cccl_cache_policy.lookahead.reduce_and_scan_warps, "
+      "cccl_cache_policy.lookahead.lookahead_items_per_thread, "
+      "(unsigned)cccl_cache_policy.lookahead.lookahead_stages, "
+      "(unsigned)cccl_cache_policy.lookahead.block_idx_stages>";
+  return out;
+}
+
+template algos::detail::GeneratedSource generate_source(const InclusiveSpec&);
+template algos::detail::GeneratedSource generate_source(const ExclusiveSpec&);
+
+}  // namespace cccl_cache::algos::scan::detail

@@ -1,0 +1,17 @@
+// CUDA C++ source generation for a scan spec. Private to libalgos.
+#pragma once
+
+#include "cccl_cache/algos/scan/spec.hpp"
+#include "core/jit.hpp"
+
+namespace cccl_cache::algos::scan::detail {
+
+// `spec` must be valid (the generic tests also digest mutated specs: it never fails).
+// The source includes CUB's scan kernel header only, defines the operator
+// `cccl_cache_op` (CUB's own function object for a well-known kind, so that CUB's
+// tuning classifies it as for its own call), names the two kernels (Kernel order) with
+// the template arguments cub::DeviceScan uses, and the policy probe (Policy's order).
+template <AlgorithmId Id>
+algos::detail::GeneratedSource generate_source(const Spec<Id>& spec);
+
+}  // namespace cccl_cache::algos::scan::detail

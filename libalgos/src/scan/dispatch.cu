@@ -1,0 +1,197 @@
+// CCCL 3.5's scan host dispatch (cub::detail::scan::dispatch, the policy-selector
+// dispatch; its host code compiled here by nvcc) driven by the kernels a bind resolved,
+// through the core's launcher factory (core/launch.cuh), with the build's policy
+// values as a run-time policy selector.
+//
+// The device kernels were instantiated by the build (codegen.cpp) as
+//   DeviceScanInitKernel<selector, T*, T*, ScanTileState<T>, T>
+//   DeviceScanKernel<selector, T*, T*, ScanTileState<T>, Op, Init, OffsetT, T, false, false>
+// with Init = cub::NullType (inclusive) or cub::detail::InputValue<T> (exclusive), as
+// cub::DeviceScan::InclusiveScan / ExclusiveScan instantiate them, and the accumulator
+// type T. Host stand-ins of T's size and alignment give the dispatch the same argument
+// layout and tile-state sizes (every element type is a CUB primitive, so the device's
+// tile state is the single-word one, as the stand-in's is: asserted below).
+#include "core/launch.cuh"
+
+#include <cub/device/dispatch/dispatch_scan.cuh>
+
+#include <cstring>
+
+#include "cccl_cache/algos/scan/build_result.hpp"
+#include "scan/dispatch.hpp"
+
+namespace cccl_cache::algos::scan::detail {
+namespace {
+
+using algos::detail::DriverLauncherFactory;
+
+// Stands in for an element type of N bytes on the host: an unsigned integer of that size
+// and alignment, a CUB primitive like every element type, so that the host's tile state
+// is the device's (single word for CUB primitives).
+template <std::size_t N>
+using Word = std::conditional_t<
+    N == 1, std::uint8_t,
+    std::conditional_t<N == 2, std::uint16_t, std::conditional_t<N == 4, std::uint32_t, std::uint64_t>>>;
+
+// Stands in for the device-side operator: CUB's function objects and our custom
+// operator structs are empty (one byte, as a kernel parameter).
+struct EmptyOp {};
+static_assert(sizeof(EmptyOp) == 1);
+
+cub::ScanLookaheadPolicy lookahead_policy(const DispatchParams& p) {
+  return cub::ScanLookaheadPolicy{p.reduce_and_scan_warps, p.items_per_thread,
+                                  p.lookahead_items_per_thread, p.lookahead_stages,
+                                  p.block_idx_stages};
+}
+
+// The build already chose the policy for the target CC: the host dispatch reads the
+// algorithm, the tile shape and (look-ahead) the shared-memory stages; the load, store
+// and delay choices are the device code's own and unused here.
+struct RuntimePolicySelector {
+  const DispatchParams* params;
+  cub::ScanPolicy operator()(::cuda::compute_capability) const {
+    const DispatchParams& p = *params;
+    return cub::ScanPolicy{
+        static_cast<cub::ScanAlgorithm>(p.algorithm),
+        cub::ScanLookbackPolicy{p.block_threads, p.items_per_thread,
+                                cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT,
+                                cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS,
+                                cub::LookbackDelayPolicy{}},
+        lookahead_policy(p)};
+  }
+};
+
+// CUB's scan kernel-source interface over the bound kernels, for elements (= the
+// accumulator) of N bytes.
+template <std::size_t N>
+struct BoundKernels {
+  using Accum = Word<N>;
+  using ScanTileStateT = cub::ScanTileState<Accum>;
+  static_assert(std::is_same_v<ScanTileStateT, cub::ScanTileState<Accum, true>>,
+                "the device's element types have the single-word tile state");
+  using TileArg = cub::detail::scan::tile_state_kernel_arg_t<ScanTileStateT, Accum>;
+
+  const DispatchParams* params;
+  CUfunction InitKernel() const { return params->launch->kernels[init_kernel].function; }
+  CUfunction ScanKernel() const { return params->launch->kernels[scan_kernel].function; }
+  static constexpr std::size_t InputSize() { return N; }
+  static constexpr std::size_t InputAlign() { return N; }
+  static constexpr std::size_t OutputSize() { return N; }
+  static constexpr std::size_t OutputAlign() { return N; }
+  static constexpr std::size_t AccumSize() { return N; }
+  static constexpr std::size_t AccumAlign() { return N; }
+  static ScanTileStateT TileState() { return {}; }
+  static constexpr std::size_t lookahead_tile_state_size() {
+    return sizeof(cub::detail::warpspeed::tile_state_t<Accum>);
+  }
+  static constexpr std::size_t lookahead_tile_state_alignment() {
+    return alignof(cub::detail::warpspeed::tile_state_t<Accum>);
+  }
+  static TileArg make_tile_state_kernel_arg(ScanTileStateT ts) {
+    TileArg arg;
+    ::cuda::std::__construct_at(&arg.lookback, ts);
+    return arg;
+  }
+  static TileArg lookahead_make_tile_state_kernel_arg(void* ts,
+                                                      std::uint32_t* atomic_counter = nullptr) {
+    TileArg arg;
+    ::cuda::std::__construct_at(
+        &arg.lookahead,
+        cub::detail::scan::lookahead_tile_state_arg_t<Accum>{
+            static_cast<cub::detail::warpspeed::tile_state_t<Accum>*>(ts), atomic_counter});
+    return arg;
+  }
+};
+
+// The most items one call can scan: the offset type's range, and CUB counts tiles in
+// an int.
+template <class OffsetT>
+std::uint64_t max_items(const DispatchParams& p) noexcept {
+  const std::uint64_t tile =
+      p.algorithm == static_cast<int>(cub::ScanAlgorithm::lookahead)
+          ? static_cast<std::uint64_t>(lookahead_policy(p).tile_size())
+          : static_cast<std::uint64_t>(p.block_threads) * static_cast<std::uint64_t>(p.items_per_thread);
+  const std::uint64_t by_tiles = tile * static_cast<std::uint64_t>(std::numeric_limits<int>::max());
+  return std::min<std::uint64_t>(by_tiles, std::numeric_limits<OffsetT>::max());
+}
+
+template <std::size_t N, class OffsetT, bool Exclusive>
+CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
+                      std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
+                      std::uint64_t num_items, const void* h_init, CUstream stream) noexcept {
+  using T = Word<N>;
+  if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
+  if (num_items > max_items<OffsetT>(params)) return CUDA_ERROR_INVALID_VALUE;
+  CUresult status = CUDA_SUCCESS;
+  auto dispatch = [&](auto init) {
+    return cub::detail::scan::dispatch<cub::ForceInclusive::No, /*StableReductionOrder=*/false,
+                                       T*, T*, EmptyOp, decltype(init), OffsetT, T,
+                                       RuntimePolicySelector, BoundKernels<N>,
+                                       DriverLauncherFactory>(
+        d_temp_storage, temp_storage_bytes, static_cast<T*>(const_cast<void*>(d_in)),
+        static_cast<T*>(d_out), EmptyOp{}, init, static_cast<OffsetT>(num_items), stream,
+        RuntimePolicySelector{&params}, BoundKernels<N>{&params},
+        DriverLauncherFactory{params.launch, &status});
+  };
+  cudaError_t err;
+  if constexpr (Exclusive) {
+    T init{};
+    if (h_init != nullptr) std::memcpy(&init, h_init, N);  // size queries pass none
+    err = dispatch(cub::detail::InputValue<T>(init));
+  } else {
+    err = dispatch(cub::NullType{});
+  }
+  return algos::detail::dispatch_result(err, status);
+}
+
+}  // namespace
+
+DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type,
+                           bool exclusive) noexcept {
+  if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
+  return algos::detail::on_size(element_size, [&](auto n) {
+    return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
+      using OffsetT = typename decltype(o)::type;
+      if constexpr (std::is_unsigned_v<OffsetT>) {
+        return exclusive ? &run_dispatch<decltype(n)::value, OffsetT, true>
+                         : &run_dispatch<decltype(n)::value, OffsetT, false>;
+      } else {
+        return nullptr;
+      }
+    });
+  });
+}
+
+bool policy_supported(const DispatchParams& p) noexcept {
+  if (p.block_threads <= 0 || p.block_threads > 1024 || p.items_per_thread <= 0) return false;
+  if (p.algorithm == static_cast<int>(cub::ScanAlgorithm::lookback)) return true;
+  if (p.algorithm != static_cast<int>(cub::ScanAlgorithm::lookahead)) return false;
+  return p.reduce_and_scan_warps > 0 && p.lookahead_items_per_thread > 0 &&
+         cub::detail::scan::num_total_threads(lookahead_policy(p)) == p.block_threads;
+}
+
+const std::string& dispatch_abi_description() {
+  static const std::string description = [] {
+    algos::detail::AbiText abi;
+    abi.field("params", 0, sizeof(DispatchParams));
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, launch);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, algorithm);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, block_threads);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, items_per_thread);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, reduce_and_scan_warps);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, lookahead_items_per_thread);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, lookahead_stages);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, block_idx_stages);
+    // The kernels' argument types (their order is CUB's, covered by cub=).
+    abi.type<cub::NullType>("null").type<EmptyOp>("op");
+    abi.type<cub::detail::InputValue<Word<1>>>("init1").type<cub::detail::InputValue<Word<8>>>("init8");
+    abi.type<BoundKernels<1>::TileArg>("tile1").type<BoundKernels<8>::TileArg>("tile8");
+    abi.type<BoundKernels<2>::ScanTileStateT::TxnWord>("txn2");
+    abi.type<cub::detail::warpspeed::tile_state_t<Word<2>>>("ws2");
+    abi.type<Word<1>>("w1").type<Word<2>>("w2").type<Word<4>>("w4").type<Word<8>>("w8");
+    return abi.text;
+  }();
+  return description;
+}
+
+}  // namespace cccl_cache::algos::scan::detail

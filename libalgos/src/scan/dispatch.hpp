@@ -1,0 +1,55 @@
+// CUB's scan host dispatch driven by bound CUfunctions (dispatch.cu, built by nvcc).
+// Private to libalgos.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "cccl_cache/algos/types.hpp"
+#include "core/launch.hpp"
+
+namespace cccl_cache::algos::scan::detail {
+
+// Everything CUB's scan dispatch asks of its policy selector, kernel source and
+// launcher factory, fixed at bind time (Policy's values as CUB's ints).
+struct DispatchParams {
+  // The bound module's launch context (core/launch.hpp): the kernels in Kernel order,
+  // the driver's launch, the device facts.
+  const algos::detail::LaunchContext* launch = nullptr;
+  int algorithm = 0;  // cub::ScanAlgorithm
+  int block_threads = 0;
+  int items_per_thread = 0;
+  int reduce_and_scan_warps = 0;
+  int lookahead_items_per_thread = 0;
+  int lookahead_stages = 0;
+  int block_idx_stages = 0;
+};
+
+// One instantiation of CCCL 3.5's cub::detail::scan::dispatch_with_accum for an
+// (element size, offset type, inclusive/exclusive). d_temp_storage == nullptr: sets
+// temp_storage_bytes (pure arithmetic, no driver call). Otherwise launches the init
+// and scan kernels through params.launch. `h_init`: the exclusive scan's initial value
+// (element bytes on the host), ignored by an inclusive scan. Returns
+// CUDA_ERROR_NOT_SUPPORTED if !policy_supported(params), CUDA_ERROR_INVALID_VALUE for
+// more items than the offset type or CUB's int tile count can index or a too small temp
+// storage, or the first launch error.
+using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
+                                std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
+                                std::uint64_t num_items, const void* h_init,
+                                CUstream stream) noexcept;
+
+// The instantiation, or nullptr (element size not 1/2/4/8, offset not uint32/uint64).
+DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type,
+                           bool exclusive) noexcept;
+
+// Whether the dispatch can run this policy: a known algorithm, a positive tile shape,
+// and for look-ahead the block size CUB derives from its warps.
+bool policy_supported(const DispatchParams& params) noexcept;
+
+// The host dispatch's ABI as text (core/launch.cuh AbiText), folded into every key.
+const std::string& dispatch_abi_description();
+
+}  // namespace cccl_cache::algos::scan::detail

@@ -1,0 +1,400 @@
+// Inclusive and exclusive scan on a GPU: outputs equal a host reference (CUB's
+// semantics with the element type as accumulator) for sizes 0, 1, 2, 1023, 1025,
+// 2^20+3 (and 2^26 for the main types), every element type, every operator kind; a
+// fresh executable (build -> bind, out of place) and a store-loaded one (store ->
+// AlgorithmCache -> bind, in place) give bitwise-identical outputs and temp sizes.
+// Inputs keep floating-point results exact in any association order. Skips without a GPU.
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <future>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "cccl_cache/algos/algorithm_cache.hpp"
+#include "cccl_cache/algos/registry.hpp"
+#include "cccl_cache/algos/scan/executable.hpp"
+#include "cccl_cache/cache/config.hpp"
+#include "cccl_cache/cache/store.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace cccl_cache::algos;
+
+struct Gpu {
+  bool present = false;
+  CUcontext ctx = nullptr;
+  std::uint32_t cc = 0;
+};
+const Gpu& gpu() {
+  static const Gpu g = [] {
+    Gpu r;
+    int count = 0, major = 0, minor = 0;
+    CUdevice dev = 0;
+    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0 ||
+        cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
+        cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != CUDA_SUCCESS ||
+        cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != CUDA_SUCCESS ||
+        cuDevicePrimaryCtxRetain(&r.ctx, dev) != CUDA_SUCCESS)
+      return r;
+    r.cc = static_cast<std::uint32_t>(major * 10 + minor);
+    r.present = true;
+    return r;
+  }();
+  if (g.present) cuCtxSetCurrent(g.ctx);
+  return g;
+}
+#define SKIP_WITHOUT_GPU() \
+  if (!gpu().present) GTEST_SKIP() << "no CUDA device"
+
+// ---- host reference over element bytes ----
+struct Elem {
+  ScalarType t;
+  std::size_t size() const { return size_of(t); }
+  bool flt() const { return is_float(t); }
+  bool sgn() const { return t == ScalarType::int8 || t == ScalarType::int16 || t == ScalarType::int32 || t == ScalarType::int64; }
+  double to_double(const std::byte* p) const {
+    switch (t) {
+      case ScalarType::float16: { __half h; std::memcpy(&h, p, 2); return __half2float(h); }
+      case ScalarType::bfloat16: { std::uint16_t b; std::memcpy(&b, p, 2); std::uint32_t u = std::uint32_t{b} << 16; float f; std::memcpy(&f, &u, 4); return f; }
+      case ScalarType::float32: { float f; std::memcpy(&f, p, 4); return f; }
+      default: { double d; std::memcpy(&d, p, 8); return d; }
+    }
+  }
+  void from_double(double v, std::byte* p) const {  // values are exactly representable
+    switch (t) {
+      case ScalarType::float16: { __half h = __float2half(static_cast<float>(v)); std::memcpy(p, &h, 2); return; }
+      case ScalarType::bfloat16: { float f = static_cast<float>(v); std::uint32_t u; std::memcpy(&u, &f, 4); std::uint16_t b = static_cast<std::uint16_t>(u >> 16); std::memcpy(p, &b, 2); return; }
+      case ScalarType::float32: { float f = static_cast<float>(v); std::memcpy(p, &f, 4); return; }
+      default: std::memcpy(p, &v, 8); return;
+    }
+  }
+  std::uint64_t to_bits(const std::byte* p) const {  // sign-extended
+    std::uint64_t u = 0;
+    std::memcpy(&u, p, size());
+    const unsigned bits = 8 * static_cast<unsigned>(size());
+    if (sgn() && bits < 64 && (u >> (bits - 1)) & 1) u |= ~std::uint64_t{0} << bits;
+    return u;
+  }
+  void from_bits(std::uint64_t u, std::byte* p) const { std::memcpy(p, &u, size()); }  // truncates
+};
+
+// op(a, b) in the element type, as the device computes it (custom operators here are max).
+void apply(const Elem& e, OpKind k, const std::byte* a, const std::byte* b, std::byte* out) {
+  if (e.flt()) {
+    const double x = e.to_double(a), y = e.to_double(b);
+    double r = 0;
+    switch (k) {
+      case OpKind::plus: r = x + y; break;
+      case OpKind::multiplies: r = x * y; break;
+      case OpKind::minimum: r = std::min(x, y); break;
+      case OpKind::logical_and: r = (x != 0 && y != 0); break;
+      case OpKind::logical_or: r = (x != 0 || y != 0); break;
+      default: r = std::max(x, y); break;  // maximum, custom
+    }
+    return e.from_double(r, out);
+  }
+  const std::uint64_t x = e.to_bits(a), y = e.to_bits(b);
+  const bool lt = e.sgn() ? static_cast<std::int64_t>(x) < static_cast<std::int64_t>(y) : x < y;
+  std::uint64_t r = 0;
+  switch (k) {
+    case OpKind::plus: r = x + y; break;
+    case OpKind::multiplies: r = x * y; break;
+    case OpKind::minimum: r = lt ? x : y; break;
+    case OpKind::bit_and: r = x & y; break;
+    case OpKind::bit_or: r = x | y; break;
+    case OpKind::bit_xor: r = x ^ y; break;
+    case OpKind::logical_and: r = (x != 0 && y != 0); break;
+    case OpKind::logical_or: r = (x != 0 || y != 0); break;
+    default: r = lt ? y : x; break;  // maximum, custom
+  }
+  e.from_bits(r, out);
+}
+
+// CUB's semantics: inclusive out[i] = x0 op .. op xi; exclusive out[0] = init,
+// out[i] = init op x0 op .. op x(i-1).
+std::vector<std::byte> reference(const Elem& e, OpKind k, const std::vector<std::byte>& in,
+                                 const std::byte* init) {
+  const std::size_t s = e.size(), n = in.size() / s;
+  std::vector<std::byte> out(in.size());
+  if (n == 0) return out;
+  std::vector<std::byte> acc(s);
+  std::memcpy(acc.data(), init ? init : in.data(), s);
+  std::memcpy(out.data(), acc.data(), s);
+  for (std::size_t i = 1; i < n; ++i) {
+    apply(e, k, acc.data(), &in[(init ? i - 1 : i) * s], acc.data());
+    std::memcpy(&out[i * s], acc.data(), s);
+  }
+  return out;
+}
+
+// Inputs for which every association order gives the same result.
+std::vector<std::byte> inputs(const Elem& e, OpKind k, std::uint64_t n, std::mt19937_64& rng) {
+  std::vector<std::byte> in(n * e.size());
+  if (!e.flt()) {
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::uint64_t v = rng();
+      if (k == OpKind::logical_and) v = (v % 64 == 0) ? 0 : v;  // runs of ones
+      if (k == OpKind::logical_or) v = (v % 64 == 0) ? v : 0;
+      e.from_bits(v, &in[i * e.size()]);
+    }
+    return in;
+  }
+  int w = 0;  // plus: differences of a walk in [-8, 8]: every partial sum is in [-16, 16]
+  for (std::uint64_t i = 0; i < n; ++i) {
+    double v = 0;
+    switch (k) {
+      case OpKind::plus: { const int next = std::clamp(w + static_cast<int>(rng() % 7) - 3, -8, 8); v = next - w; w = next; break; }
+      case OpKind::multiplies: v = (rng() & 1) ? 1.0 : -1.0; break;
+      case OpKind::logical_and: v = (rng() % 64 == 0) ? 0.0 : 2.0; break;
+      case OpKind::logical_or: v = (rng() % 64 == 0) ? 3.0 : 0.0; break;
+      default: v = static_cast<double>(static_cast<int>(rng() % 201) - 100); break;
+    }
+    e.from_double(v, &in[i * e.size()]);
+  }
+  return in;
+}
+
+// ---- the cases: built once (in parallel) into a store in a temp dir ----
+struct Case {
+  ScalarType type;
+  Operator op;
+  bool exclusive;
+  bool large;  // also 2^26 items
+};
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  const ScalarType all[] = {ScalarType::int8, ScalarType::int16, ScalarType::int32, ScalarType::int64,
+                            ScalarType::uint8, ScalarType::uint16, ScalarType::uint32, ScalarType::uint64,
+                            ScalarType::float16, ScalarType::bfloat16, ScalarType::float32, ScalarType::float64};
+  for (ScalarType t : all)
+    for (bool ex : {false, true})
+      cases.push_back({t, Operator::plus(), ex,
+                       t == ScalarType::float32 || t == ScalarType::int64 || t == ScalarType::int32});
+  const auto imax = Operator::custom("imax", "__device__ int imax(int a, int b) { return a > b ? a : b; }");
+  const auto dmax = Operator::custom("dmax", "__device__ double dmax(double a, double b) { return a < b ? b : a; }");
+  for (bool ex : {false, true}) {
+    for (OpKind k : {OpKind::multiplies, OpKind::minimum, OpKind::maximum, OpKind::bit_and, OpKind::bit_or,
+                     OpKind::bit_xor, OpKind::logical_and, OpKind::logical_or})
+      cases.push_back({ScalarType::int32, Operator::of(k), ex, false});
+    for (OpKind k : {OpKind::multiplies, OpKind::minimum, OpKind::maximum, OpKind::logical_and, OpKind::logical_or})
+      cases.push_back({ScalarType::float32, Operator::of(k), ex, false});
+    cases.push_back({ScalarType::uint8, Operator::of(OpKind::bit_xor), ex, false});
+    cases.push_back({ScalarType::int16, Operator::of(OpKind::multiplies), ex, false});
+    cases.push_back({ScalarType::float16, Operator::of(OpKind::maximum), ex, false});
+    cases.push_back({ScalarType::bfloat16, Operator::of(OpKind::minimum), ex, false});
+    cases.push_back({ScalarType::int32, imax, ex, false});
+    cases.push_back({ScalarType::float64, dmax, ex, false});
+  }
+  return cases;
+}
+
+template <AlgorithmId Id>
+scan::Spec<Id> spec_of(const Case& c) {
+  return {c.type, c.op, ScalarType::uint64};
+}
+AnySpec any_of(const Case& c) {
+  return c.exclusive ? to_any(spec_of<AlgorithmId::exclusive_scan>(c))
+                     : to_any(spec_of<AlgorithmId::inclusive_scan>(c));
+}
+
+struct Built {
+  fs::path dir;
+  std::shared_ptr<cccl_cache::Store> store;
+  std::vector<Case> cases;
+  std::vector<BuildRecord> fresh;
+  std::string error;
+};
+
+Built& built() {
+  static Built b = [] {
+    Built r;
+    r.dir = fs::temp_directory_path() / ("cccl-cache-scan-gpu-test-" + std::to_string(getpid()));
+    fs::create_directories(r.dir);
+    cccl_cache::Config config = cccl_cache::Config::defaults();
+    config.dir = r.dir / "store";
+    auto store = cccl_cache::Store::open(config);
+    if (!store) {
+      r.error = store.error().describe();
+      return r;
+    }
+    r.store = *store;
+    r.cases = all_cases();
+    r.fresh.resize(r.cases.size());
+    const auto t0 = std::chrono::steady_clock::now();
+    const unsigned width = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    for (std::size_t begin = 0; begin < r.cases.size(); begin += width) {
+      std::vector<std::future<cccl_cache::Result<BuildRecord>>> jobs;
+      for (std::size_t i = begin; i < std::min(r.cases.size(), begin + width); ++i)
+        jobs.push_back(std::async(std::launch::async, [&r, i] {
+          const AnySpec s = any_of(r.cases[i]);
+          return find_algorithm(s.algorithm)->build(s.fields, gpu().cc);
+        }));
+      for (std::size_t j = 0; j < jobs.size(); ++j) {
+        auto res = jobs[j].get();
+        if (!res) {
+          r.error = spec_text(any_of(r.cases[begin + j])) + ": " + res.error().describe();
+          return r;
+        }
+        r.fresh[begin + j] = std::move(*res);
+      }
+    }
+    std::printf("built %zu scans in %.1f s\n", r.cases.size(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    for (std::size_t i = 0; i < r.cases.size(); ++i) {
+      const AnySpec s = any_of(r.cases[i]);
+      cccl_cache::EntryMeta meta;
+      meta.algorithm = std::string(algorithm_name(s.algorithm));
+      meta.summary = spec_text(s);
+      meta.toolchain = r.fresh[i].toolchain;
+      meta.payload_format = kBuildFormatVersion;
+      if (auto put = r.store->put(cache_key(s, gpu().cc), meta, serialize_record(r.fresh[i])); !put) {
+        r.error = put.error().describe();
+        return r;
+      }
+    }
+    return r;
+  }();
+  return b;
+}
+
+struct DeviceBuffer {
+  CUdeviceptr ptr = 0;
+  explicit DeviceBuffer(std::size_t bytes) {
+    if (cuMemAlloc(&ptr, std::max<std::size_t>(bytes, 1)) != CUDA_SUCCESS) ptr = 0;
+  }
+  ~DeviceBuffer() {
+    if (ptr) cuMemFree(ptr);
+  }
+  void* get() const { return reinterpret_cast<void*>(ptr); }
+};
+
+struct Output {
+  std::size_t temp_bytes = 0;
+  std::vector<std::byte> out;
+};
+
+template <AlgorithmId Id>
+Output run(const scan::Executable<Id>& exe, const std::vector<std::byte>& in, std::uint64_t n,
+           const std::byte* init, bool in_place, CUstream stream) {
+  Output o;
+  auto call = [&](void* temp, std::size_t& bytes, const void* d_in, void* d_out) {
+    if constexpr (Id == AlgorithmId::exclusive_scan)
+      return exe(temp, bytes, d_in, d_out, n, init, stream);
+    else
+      return exe(temp, bytes, d_in, d_out, n, stream);
+  };
+  EXPECT_EQ(call(nullptr, o.temp_bytes, nullptr, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(o.temp_bytes, exe.temp_storage_bytes(n));
+  DeviceBuffer d_in(in.size()), d_out(in.size()), d_temp(o.temp_bytes);
+  EXPECT_EQ(cuMemcpyHtoD(d_in.ptr, in.data(), in.size()), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemsetD8(d_out.ptr, 0xab, std::max<std::size_t>(in.size(), 1)), CUDA_SUCCESS);
+  const DeviceBuffer& dst = in_place ? d_in : d_out;
+  std::size_t bytes = o.temp_bytes;
+  EXPECT_EQ(call(d_temp.get(), bytes, d_in.get(), dst.get()), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
+  o.out.resize(in.size());
+  EXPECT_EQ(cuMemcpyDtoH(o.out.data(), dst.ptr, in.size()), CUDA_SUCCESS);
+  return o;
+}
+
+template <AlgorithmId Id>
+void check_case(std::size_t index, const std::vector<std::uint64_t>& sizes) {
+  Built& b = built();
+  ASSERT_TRUE(b.error.empty()) << b.error;
+  const Case& c = b.cases[index];
+  const auto spec = spec_of<Id>(c);
+  SCOPED_TRACE(spec_text(spec));
+  auto view = typed_view<Scan<Id>>(view_of(b.fresh[index]));
+  ASSERT_TRUE(view) << view.error().describe();
+  auto fresh = Scan<Id>::bind(*view, 0);
+  ASSERT_TRUE(fresh) << fresh.error().describe();
+  AlgorithmCache loader(b.store);  // a new cache: this must be a store hit
+  auto loaded = loader.acquire(spec, 0);
+  ASSERT_TRUE(loaded) << loaded.error().describe();
+  EXPECT_EQ(loader.stats().builds, 0u);
+  EXPECT_EQ(loader.stats().store_hits, 1u);
+  CUstream stream = nullptr;
+  ASSERT_EQ(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+  const Elem e{c.type};
+  std::mt19937_64 rng(99 + index);
+  for (std::uint64_t n : sizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto in = inputs(e, c.op.kind, n, rng);
+    std::vector<std::byte> init(e.size());
+    const auto seed = inputs(e, c.op.kind, 2, rng);  // a value of the op's domain
+    std::memcpy(init.data(), &seed[e.size()], e.size());
+    const std::byte* h_init = Id == AlgorithmId::exclusive_scan ? init.data() : nullptr;
+    const auto want = reference(e, c.op.kind, in, h_init);
+    const Output f = run(*fresh, in, n, h_init, /*in_place=*/false, nullptr);
+    const Output l = run(**loaded, in, n, h_init, /*in_place=*/true, stream);
+    EXPECT_EQ(f.temp_bytes, l.temp_bytes);
+    std::size_t first_bad = n;
+    for (std::size_t i = 0; i < n && first_bad == n; ++i)
+      if (std::memcmp(&f.out[i * e.size()], &want[i * e.size()], e.size()) != 0) first_bad = i;
+    EXPECT_EQ(first_bad, n) << "fresh output differs from the host reference at this index";
+    EXPECT_TRUE(f.out == l.out) << "fresh and store-loaded outputs differ";
+  }
+  cuStreamDestroy(stream);
+}
+
+void check_index(std::size_t i, const std::vector<std::uint64_t>& sizes) {
+  if (built().cases[i].exclusive)
+    check_case<AlgorithmId::exclusive_scan>(i, sizes);
+  else
+    check_case<AlgorithmId::inclusive_scan>(i, sizes);
+}
+
+const std::vector<std::uint64_t> kSizes = {0, 1, 2, 1023, 1025, (1u << 20) + 3};
+
+TEST(ScanGpu, EveryElementTypeWithPlusFreshAndLoaded) {
+  SKIP_WITHOUT_GPU();
+  for (std::size_t i = 0; i < built().cases.size(); ++i)
+    if (built().cases[i].op.kind == OpKind::plus) check_index(i, kSizes);
+}
+
+TEST(ScanGpu, EveryOperatorKindFreshAndLoaded) {
+  SKIP_WITHOUT_GPU();
+  for (std::size_t i = 0; i < built().cases.size(); ++i)
+    if (built().cases[i].op.kind != OpKind::plus) check_index(i, kSizes);
+}
+
+TEST(ScanGpu, LargeScansOf2Pow26) {
+  SKIP_WITHOUT_GPU();
+  for (std::size_t i = 0; i < built().cases.size(); ++i)
+    if (built().cases[i].large) check_index(i, {1ull << 26});
+}
+
+TEST(ScanGpu, BadCallsAreInvalidValue) {
+  SKIP_WITHOUT_GPU();
+  ASSERT_TRUE(built().error.empty()) << built().error;
+  std::size_t i = 0;
+  while (!built().cases[i].exclusive) ++i;
+  auto view = typed_view<ExclusiveScan>(view_of(built().fresh[i]));
+  ASSERT_TRUE(view);
+  auto exe = ExclusiveScan::bind(*view, 0);
+  ASSERT_TRUE(exe) << exe.error().describe();
+  std::size_t bytes = 0;
+  ASSERT_EQ((*exe)(nullptr, bytes, nullptr, nullptr, 5000, nullptr, nullptr), CUDA_SUCCESS);
+  DeviceBuffer temp(bytes), data(5000 * 8);
+  const double init = 0;
+  std::size_t small = bytes - 1;
+  EXPECT_EQ((*exe)(temp.get(), small, data.get(), data.get(), 5000, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ((*exe)(temp.get(), bytes, data.get(), data.get(), 5000, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
+  auto moved = std::move(*exe);
+  EXPECT_EQ((*exe)(temp.get(), bytes, data.get(), data.get(), 5000, &init, nullptr), CUDA_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(moved(temp.get(), bytes, data.get(), data.get(), 5000, &init, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+}
+
+}  // namespace

@@ -1,0 +1,195 @@
+// The hot path of a bound scan: what Executable<Id>'s call runs after bind (CUB's scan
+// dispatch over the bound handles) must allocate nothing and reach the driver only
+// through the cuLaunchKernelEx pointer fixed at bind time. Here that pointer is a
+// recorder, the kernels are stand-in handles and device pointers are never
+// dereferenced by the host code, so no GPU (and no driver) is needed.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "scan/dispatch.hpp"
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+// Counts every allocation of this test binary while g_counting is set.
+void* operator new(std::size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+using cccl_cache::algos::ScalarType;
+namespace d = cccl_cache::algos::scan::detail;
+
+struct Launch {
+  CUfunction fn;
+  unsigned grid_x, block_x, shared;
+  unsigned num_attrs;
+  double init;  // the scan kernel's init value (exclusive, double elements), else 0
+};
+std::vector<Launch>& launches() {
+  static std::vector<Launch> v = [] {
+    std::vector<Launch> r;
+    r.reserve(256);
+    return r;
+  }();
+  return v;
+}
+bool g_exclusive_double = false;
+
+const CUfunction kInit = reinterpret_cast<CUfunction>(0x2001);
+const CUfunction kScan = reinterpret_cast<CUfunction>(0x2002);
+
+CUresult record_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
+  if (params == nullptr || params[0] == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  double init = 0;
+  // DeviceScanKernel(d_in, d_out, tile_state, start_tile, scan_op, init_value, ...):
+  // InputValue<T> keeps the immediate value after its flag, at offset 8.
+  if (fn == kScan && g_exclusive_double)
+    std::memcpy(&init, static_cast<const char*>(params[5]) + 8, sizeof init);
+  launches().push_back({fn, config->gridDimX, config->blockDimX, config->sharedMemBytes,
+                        config->numAttrs, init});
+  return CUDA_SUCCESS;
+}
+
+cccl_cache::algos::detail::LaunchContext bound_context(int ptx_version, int scan_threads,
+                                                       decltype(&::cuLaunchKernelEx) launch) {
+  cccl_cache::algos::detail::LaunchContext c;
+  c.launch = launch;
+  c.ptx_version = ptx_version;
+  c.dependent_launch = ptx_version >= 900;
+  c.sm_count = 132;
+  c.max_grid_dim_x = 2147483647;
+  c.num_kernels = 2;
+  c.kernels[0] = {kInit, 128, 16, 0};
+  c.kernels[1] = {kScan, scan_threads, 4, 200 * 1024};
+  return c;
+}
+const auto kSm90 = bound_context(900, 128, &record_launch);
+const auto kSm100 = bound_context(1000, 352, &record_launch);
+
+d::DispatchParams lookback() {  // CUB's float policy on sm_90
+  d::DispatchParams p;
+  p.launch = &kSm90;
+  p.block_threads = 128;
+  p.items_per_thread = 24;
+  return p;
+}
+
+d::DispatchParams lookahead() {  // CUB's float policy on sm_100
+  d::DispatchParams p;
+  p.launch = &kSm100;
+  p.algorithm = 1;
+  p.block_threads = 352;
+  p.items_per_thread = 87;
+  p.reduce_and_scan_warps = 4;
+  p.lookahead_items_per_thread = 3;
+  p.lookahead_stages = 2;
+  p.block_idx_stages = -1;
+  return p;
+}
+
+void* const kDev = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
+void* const kTemp = reinterpret_cast<void*>(std::uintptr_t{0x7f1000000000});
+
+// Runs one scan with allocations counted; returns the launches it made.
+std::vector<Launch> scan(const d::DispatchParams& p, d::DispatchFn fn, std::uint64_t items,
+                         const void* h_init, CUresult& rc) {
+  std::size_t bytes = 0;
+  EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, items, nullptr, nullptr), CUDA_SUCCESS);
+  launches().clear();
+  g_allocations = 0;
+  g_counting = true;
+  rc = fn(p, kTemp, bytes, kDev, kDev, items, h_init, nullptr);
+  g_counting = false;
+  EXPECT_EQ(g_allocations.load(), 0) << "the scan path allocated";
+  return launches();
+}
+
+TEST(ScanHotPath, LookbackLaunchesInitThenScanAndAllocatesNothing) {
+  for (bool exclusive : {false, true}) {
+    g_exclusive_double = exclusive;
+    const d::DispatchFn fn = d::select_dispatch(8, ScalarType::uint64, exclusive);
+    ASSERT_NE(fn, nullptr);
+    const double init = 42.5;
+    for (std::uint64_t items : {1ull, 3072ull, 3073ull, 1'000'003ull}) {
+      SCOPED_TRACE(items);
+      CUresult rc;
+      const auto seen = scan(lookback(), fn, items, exclusive ? &init : nullptr, rc);
+      EXPECT_EQ(rc, CUDA_SUCCESS);
+      const unsigned tiles = static_cast<unsigned>((items + 3071) / 3072);
+      ASSERT_EQ(seen.size(), 2u);
+      EXPECT_EQ(seen[0].fn, kInit);
+      EXPECT_EQ(seen[0].block_x, 128u);
+      EXPECT_EQ(seen[0].grid_x, (tiles + 127) / 128);
+      EXPECT_EQ(seen[1].fn, kScan);
+      EXPECT_EQ(seen[1].block_x, 128u);
+      EXPECT_EQ(seen[1].grid_x, tiles);
+      EXPECT_EQ(seen[1].shared, 0u);
+      EXPECT_EQ(seen[1].init, exclusive ? 42.5 : 0.0);
+      for (const Launch& l : seen) EXPECT_EQ(l.num_attrs, 1u) << "programmatic dependent launch";
+    }
+  }
+  g_exclusive_double = false;
+}
+
+TEST(ScanHotPath, LookaheadLaunchesWithDynamicSharedMemory) {
+  const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, false);
+  CUresult rc;
+  const std::uint64_t items = 1'000'003;
+  const auto seen = scan(lookahead(), fn, items, nullptr, rc);
+  EXPECT_EQ(rc, CUDA_SUCCESS);
+  const unsigned tiles = static_cast<unsigned>((items + 11135) / 11136);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].fn, kInit);
+  EXPECT_EQ(seen[0].grid_x, (tiles + 127) / 128);
+  EXPECT_EQ(seen[1].fn, kScan);
+  EXPECT_EQ(seen[1].block_x, 352u);
+  EXPECT_EQ(seen[1].grid_x, tiles);  // atomic tile scheduling only on CC 9.0
+  EXPECT_GT(seen[1].shared, 0u);
+  EXPECT_LE(seen[1].shared, 200u * 1024u);
+}
+
+TEST(ScanHotPath, EmptyInputLaunchesNothing) {
+  CUresult rc;
+  EXPECT_TRUE(scan(lookback(), d::select_dispatch(4, ScalarType::uint32, false), 0, nullptr, rc).empty());
+  EXPECT_EQ(rc, CUDA_SUCCESS);
+}
+
+TEST(ScanHotPath, ALaunchErrorIsReturned) {
+  d::DispatchParams p = lookback();
+  const auto failing = bound_context(900, 128, [](const CUlaunchConfig*, CUfunction, void**, void**) -> CUresult {
+    return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+  });
+  p.launch = &failing;
+  const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, false);
+  std::size_t bytes = 0;
+  fn(p, nullptr, bytes, nullptr, nullptr, 5000, nullptr, nullptr);
+  EXPECT_EQ(fn(p, kTemp, bytes, kDev, kDev, 5000, nullptr, nullptr), CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+}
+
+TEST(ScanHotPath, OccupancyForAnotherBlockSizeFailsInsteadOfAskingTheDriver) {
+  // The bind fixed the scan kernel's occupancy at 128 threads; a policy of 256 would
+  // make CUB ask for 256, which the context cannot answer.
+  d::DispatchParams p = lookback();
+  p.block_threads = 256;
+  p.items_per_thread = 12;
+  CUresult rc;
+  const auto seen = scan(p, d::select_dispatch(4, ScalarType::uint64, false), 10'000, nullptr, rc);
+  EXPECT_EQ(rc, CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(seen.size(), 1u);  // the init kernel, before CUB asks for the occupancy
+}
+
+}  // namespace
