@@ -5,3 +5,5 @@
 #include "cccl_cache/algos/algorithm_list.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
 #include "cccl_cache/algos/merge_sort/executable.hpp"
+#include "cccl_cache/algos/transform/build.hpp"
+#include "cccl_cache/algos/transform/executable.hpp"
