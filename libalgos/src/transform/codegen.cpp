@@ -32,6 +32,9 @@ algos::detail::GeneratedSource generate_source(const Spec<N>& spec) {
                 "};\n";
   gen.source += algos::detail::close_prelude();
 
+  // The kernel's generic lambdas inside device functions are host code to NVRTC
+  // without it (CCCL.C compiles its transform with it too).
+  gen.nvrtc_options = {"-default-device"};
   gen.kernels = {"cub::detail::transform::transform_kernel<cccl_cache_selector, ::cuda::std::int64_t, "
                  "::cuda::always_true, cccl_cache_op, " + out + "*, " + ins + ">"};
   // Values in Policy's field order.

@@ -27,8 +27,8 @@ Result<void> Spec<N>::validate() const {
     const bool narrow_float = t == ScalarType::float16 || t == ScalarType::bfloat16;
     for (const auto& [other_field, other] : types)
       if (narrow_float && other != t)
-        return bad(other_field, std::string(name(t)) + " cannot be mixed with " +
-                                    std::string(name(other)));
+        return bad(field, std::string(name(t)) + " cannot be mixed with " +
+                              std::string(name(other)) + " (" + std::string(other_field) + ")");
     if (op.kind != OpKind::custom && !detail::kind_applies_to(op.kind, t))
       return bad(op_field, std::string(op_kind_name(op.kind)) + " does not apply to " +
                                std::string(name(t)));
