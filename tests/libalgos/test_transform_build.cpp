@@ -158,3 +158,35 @@ TEST(TransformBuild, ALaunchBoundOtherThanThePolicysIsCorrupt) {
 }
 
 }  // namespace
+
+#include "core/codegen_digest.hpp"
+#include "core/dispatch_abi.hpp"
+#include "transform/dispatch.hpp"
+
+namespace {
+
+// The transform dispatch's side of the kernel interface, pinned (see
+// DispatchAbi.GoldenDescription): when it fails, check the kernel still matches the
+// dispatch, then update the text.
+TEST(TransformDispatchAbi, GoldenDescription) {
+  const std::string golden =
+      "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 in_size@64:8 "
+      "out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 op=1/1 out=8/8 arg=16/8 "
+      "aligned=16/8";
+  EXPECT_EQ(transform::detail::dispatch_abi_description(), golden);
+  const std::string& all = algos::detail::dispatch_abi_text();
+  EXPECT_NE(all.find("unary_transform: " + golden + "\n"), std::string::npos);
+  EXPECT_NE(all.find("binary_transform: " + golden + "\n"), std::string::npos);
+}
+
+// The extra NVRTC option is part of the codegen digest (so of every key).
+TEST(TransformCodegen, NvrtcOptionsAreInTheDigest) {
+  auto gen = transform::detail::generate_source(UnarySpec{});
+  ASSERT_EQ(gen.nvrtc_options, std::vector<std::string>{"-default-device"});
+  const auto with = algos::detail::digest_of(gen);
+  EXPECT_EQ(UnaryTransform::codegen_digest(UnarySpec{}), with);
+  gen.nvrtc_options.clear();
+  EXPECT_NE(algos::detail::digest_of(gen), with);
+}
+
+}  // namespace
