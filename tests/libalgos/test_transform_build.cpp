@@ -190,3 +190,29 @@ TEST(TransformCodegen, NvrtcOptionsAreInTheDigest) {
 }
 
 }  // namespace
+
+namespace {
+
+// The combinations that need more than CUB's float32 path (16-bit floats, conversions
+// between in and out types, custom operators) compile with NVRTC.
+TEST(TransformBuild, SixteenBitFloatsMixedTypesAndCustomOperatorsCompile) {
+  using S = ScalarType;
+  std::vector<std::string> failed;
+  auto check = [&](const auto& spec) {
+    const auto& r = cached_build(spec, 90);
+    if (!r) failed.push_back(spec_text(spec) + ": " + r.error().message.substr(0, 600));
+  };
+  for (S t : {S::float16, S::bfloat16}) {
+    check(unary(t, t, Operator::of(OpKind::negate)));
+    check(binary(t, t, t, Operator::of(OpKind::multiplies)));
+  }
+  check(binary(S::bfloat16, S::bfloat16, S::bfloat16, Operator::of(OpKind::maximum)));
+  check(binary(S::float32, S::float32, S::float32, Operator::of(OpKind::logical_and)));
+  check(binary(S::int32, S::float32, S::float64, Operator::of(OpKind::multiplies)));
+  check(unary(S::int64, S::int8, Operator::of(OpKind::identity)));
+  check(binary(S::int32, S::int32, S::int64,
+               Operator::custom("sat_diff", "__device__ long long sat_diff(int a, int b) { return a > b ? (long long)a - b : 0; }")));
+  for (const auto& f : failed) ADD_FAILURE() << f;
+}
+
+}  // namespace
