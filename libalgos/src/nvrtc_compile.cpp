@@ -213,9 +213,12 @@ std::string nvjitlink_log(nvJitLinkHandle handle) {
 
 Result<LtoOutput> compile_to_ltoir(const std::string& source, const std::string& program_name,
                                    std::uint32_t cc,
-                                   const std::vector<std::string>& name_expressions) {
+                                   const std::vector<std::string>& name_expressions,
+                                   const std::vector<std::string>& extra_options) {
+  std::vector<std::string> options = {"-dlto"};
+  options.insert(options.end(), extra_options.begin(), extra_options.end());
   auto prog = compile(source, program_name, "-arch=sm_" + std::to_string(cc), name_expressions,
-                      {"-dlto"});
+                      options);
   if (!prog) return tl::unexpected(prog.error());
   LtoOutput out;
   out.log = program_log(prog->get());
@@ -234,8 +237,10 @@ Result<LtoOutput> compile_to_ltoir(const std::string& source, const std::string&
 
 Result<std::vector<std::byte>> compile_to_cubin_naive(
     const std::string& source, const std::string& program_name, std::uint32_t cc,
-    const std::vector<std::string>& name_expressions) {
-  auto prog = compile(source, program_name, "-arch=sm_" + std::to_string(cc), name_expressions);
+    const std::vector<std::string>& name_expressions,
+    const std::vector<std::string>& extra_options) {
+  auto prog = compile(source, program_name, "-arch=sm_" + std::to_string(cc), name_expressions,
+                      extra_options);
   if (!prog) return tl::unexpected(prog.error());
   std::size_t size = 0;
   if (auto rc = nvrtcGetCUBINSize(prog->get(), &size); rc != NVRTC_SUCCESS)

@@ -88,13 +88,15 @@ struct LtoOutput {
 // Errors: compile (message carries the NVRTC log), internal (NVRTC API failure).
 Result<LtoOutput> compile_to_ltoir(const std::string& source, const std::string& program_name,
                                    std::uint32_t cc,
-                                   const std::vector<std::string>& name_expressions);
+                                   const std::vector<std::string>& name_expressions,
+                                   const std::vector<std::string>& extra_options = {});
 
 // The same source compiled by NVRTC straight to a cubin: for measuring the naive
 // size only.
 Result<std::vector<std::byte>> compile_to_cubin_naive(
     const std::string& source, const std::string& program_name, std::uint32_t cc,
-    const std::vector<std::string>& name_expressions);
+    const std::vector<std::string>& name_expressions,
+    const std::vector<std::string>& extra_options = {});
 
 // Links LTO IR into a cubin for sm_<cc> with nvJitLink (lto_link_options()), keeping
 // only `kernels` (mangled names) and the variables they use.

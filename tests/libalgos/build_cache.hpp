@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/core/key.hpp"
+#include "cccl_cache/algos/transform/build.hpp"
 #include "merge_sort/build_detail.hpp"
 #include "scan/build_detail.hpp"
 
@@ -28,6 +29,19 @@ template <cccl_cache::algos::AlgorithmId Id>
 struct Builder<cccl_cache::algos::Scan<Id>> {
   static auto report(const cccl_cache::algos::scan::Spec<Id>& s, std::uint32_t cc) {
     return cccl_cache::algos::scan::detail::build_with_report(s, cc);
+  }
+};
+
+template <int N>
+struct Builder<cccl_cache::algos::Transform<N>> {
+  struct Report {
+    cccl_cache::algos::transform::BuildResult<N> result;
+  };
+  static cccl_cache::Result<Report> report(const cccl_cache::algos::transform::Spec<N>& s,
+                                           std::uint32_t cc) {
+    auto r = cccl_cache::algos::transform::build<N>(s, cc);
+    if (!r) return tl::unexpected(r.error());
+    return Report{std::move(*r)};
   }
 };
 

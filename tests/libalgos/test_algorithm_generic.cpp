@@ -12,6 +12,7 @@
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
 #include "cccl_cache/algos/scan/build.hpp"
+#include "cccl_cache/algos/transform/build.hpp"
 #include "cccl_cache/algos/registry.hpp"
 
 using namespace cccl_cache;
@@ -28,6 +29,14 @@ struct Sample<MergeSort> {
 template <AlgorithmId Id>
 struct Sample<Scan<Id>> {
   static scan::Spec<Id> spec() { return {ScalarType::float32, Operator::plus(), ScalarType::uint64}; }
+};
+template <>
+struct Sample<UnaryTransform> {
+  static transform::UnarySpec spec() { return {}; }
+};
+template <>
+struct Sample<BinaryTransform> {
+  static transform::BinarySpec spec() { return {}; }
 };
 
 template <class A>
@@ -56,7 +65,8 @@ class AlgorithmGeneric : public ::testing::Test {
   }
 };
 
-using Algorithms = ::testing::Types<MergeSort, InclusiveScan, ExclusiveScan>;
+using Algorithms = ::testing::Types<MergeSort, InclusiveScan, ExclusiveScan, UnaryTransform,
+                                    BinaryTransform>;
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or

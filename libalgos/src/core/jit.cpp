@@ -84,6 +84,11 @@ std::uint64_t digest_of(const GeneratedSource& gen) {
   }
   XXH3_64bits_update(state, "\x01", 1);
   XXH3_64bits_update(state, gen.policy_probe.data(), gen.policy_probe.size());
+  // Without extra options the digest is what it was before they existed.
+  for (const auto& option : gen.nvrtc_options) {
+    XXH3_64bits_update(state, "\x02", 1);
+    XXH3_64bits_update(state, option.data(), option.size());
+  }
   const auto digest = XXH3_64bits_digest(state);
   XXH3_freeState(state);
   return digest;
@@ -147,7 +152,8 @@ Result<std::vector<std::uint64_t>> parse_policy_probe(std::string_view lowered) 
 Result<JitBuild> jit_build(const GeneratedSource& gen, std::string_view program_name,
                            std::uint32_t cc) {
   if (auto ok = check_target(cc); !ok) return tl::unexpected(ok.error());
-  auto ir = compile_to_ltoir(gen.source, std::string(program_name), cc, name_expressions(gen));
+  auto ir = compile_to_ltoir(gen.source, std::string(program_name), cc, name_expressions(gen),
+                             gen.nvrtc_options);
   if (!ir) return tl::unexpected(ir.error());
   JitBuild out;
   if (!gen.policy_probe.empty()) {
@@ -171,7 +177,8 @@ Result<JitBuild> jit_build(const GeneratedSource& gen, std::string_view program_
 Result<std::vector<std::byte>> jit_build_naive(const GeneratedSource& gen,
                                                std::string_view program_name, std::uint32_t cc) {
   if (auto ok = check_target(cc); !ok) return tl::unexpected(ok.error());
-  return compile_to_cubin_naive(gen.source, std::string(program_name), cc, name_expressions(gen));
+  return compile_to_cubin_naive(gen.source, std::string(program_name), cc, name_expressions(gen),
+                                gen.nvrtc_options);
 }
 
 }  // namespace cccl_cache::algos::detail

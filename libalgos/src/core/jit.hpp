@@ -27,6 +27,10 @@ struct GeneratedSource {
   std::string source;
   std::vector<std::string> kernels;  // template-ids, in the algorithm's kernel order
   std::string policy_probe;          // template-id of the probe; empty: no runtime values
+  // NVRTC options this source needs beyond the common ones (e.g. "-default-device" for
+  // kernels whose generic lambdas NVRTC would otherwise take for host code); part of
+  // the codegen digest, hence of every key.
+  std::vector<std::string> nvrtc_options;
 };
 
 struct JitBuild {

@@ -7,3 +7,5 @@
 #include "cccl_cache/algos/merge_sort/executable.hpp"
 #include "cccl_cache/algos/scan/build.hpp"
 #include "cccl_cache/algos/scan/executable.hpp"
+#include "cccl_cache/algos/transform/build.hpp"
+#include "cccl_cache/algos/transform/executable.hpp"

@@ -1,0 +1,76 @@
+// Transform specifications: unary_transform (out[i] = op(in[i])) and binary_transform
+// (out[i] = op(in1[i], in2[i])), one template over the number of inputs. Their fields
+// give the canonical encoding, key, spec text and summary (core/spec_fields.hpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "cccl_cache/algos/core/key.hpp"
+#include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/cache/error.hpp"
+
+namespace cccl_cache::algos {
+template <int N>
+struct Transform;  // the algorithms' traits (build_result.hpp)
+}
+
+namespace cccl_cache::algos::transform {
+
+// N inputs (1 or 2) of element types `in`, one output of type `out`. No offset field:
+// CUB's transform dispatch takes only int64 offsets (DeviceTransform converts every
+// count to int64: "faster than uint64_t and similar to a 32-bit offset type").
+template <int N>
+struct Spec {
+  static_assert(N == 1 || N == 2);
+  using Algorithm = Transform<N>;
+  static constexpr AlgorithmId kAlgorithm =
+      N == 1 ? AlgorithmId::unary_transform : AlgorithmId::binary_transform;
+
+  std::array<ScalarType, N> in = filled(ScalarType::float32);
+  ScalarType out = ScalarType::float32;
+  // identity / negate / custom (unary); plus .. minus / custom (binary).
+  Operator op = Operator::of(N == 1 ? OpKind::identity : OpKind::plus);
+
+  template <class Self, class V>
+  static void fields(Self& s, V&& v) {
+    if constexpr (N == 1) {
+      v(Field{1, "in", Need::required}, s.in[0]);
+    } else {
+      v(Field{1, "in1", Need::required}, s.in[0]);
+      v(Field{2, "in2", Need::required}, s.in[1]);
+    }
+    v(Field{N + 1, "out", Need::required}, s.out);
+    v(Field{N + 2, "op"}, s.op);
+  }
+
+  // Element types in and out; an operator of the arity (bitwise kinds: integer types
+  // only); float16/bfloat16 only with every type the same. Error: invalid_argument
+  // naming the field.
+  Result<void> validate() const;
+
+  bool operator==(const Spec&) const = default;
+
+ private:
+  static constexpr std::array<ScalarType, N> filled(ScalarType t) {
+    std::array<ScalarType, N> a{};
+    a.fill(t);
+    return a;
+  }
+};
+
+using UnarySpec = Spec<1>;
+using BinarySpec = Spec<2>;
+
+template <int N>
+inline Result<void> validate(const Spec<N>& spec) { return spec.validate(); }
+
+// "binary_transform in1=float32 in2=float32 out=float32 op=plus" (spec_text()).
+template <int N>
+inline std::string summary(const Spec<N>& spec) { return spec_text(spec); }
+
+using algos::cache_key;
+
+}  // namespace cccl_cache::algos::transform

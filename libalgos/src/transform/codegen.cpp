@@ -1,0 +1,57 @@
+#include "transform/codegen.hpp"
+
+#include <string>
+
+#include "cccl_cache/algos/transform/build_result.hpp"
+#include "core/codegen.hpp"
+
+namespace cccl_cache::algos::transform::detail {
+
+template <int N>
+algos::detail::GeneratedSource generate_source(const Spec<N>& spec) {
+  const std::string out{cuda_name(spec.out)};
+  std::string ins;  // "const In1*, const In2*"
+  for (ScalarType t : spec.in) ins += (ins.empty() ? "const " : ", const ") + std::string(cuda_name(t)) + "*";
+
+  algos::detail::GeneratedSource gen;
+  gen.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_transform.cuh",
+                                      {spec.in[0], spec.in[N - 1], spec.out});
+  gen.source += algos::detail::user_source(spec.op);
+  // A custom operator's result is converted to the output type; a well-known one is
+  // CUB's own function object, its result assigned to the output as in CUB.
+  gen.source += algos::detail::operator_struct(
+      "cccl_cache_op", spec.op, N, spec.op.kind == OpKind::custom ? out : std::string());
+  gen.source += "using cccl_cache_selector = cub::detail::transform::policy_selector_from_types<"
+                "false, true, ::cuda::std::tuple<" + ins + ">, " + out + "*>;\n";
+  // The policy the kernel resolves for the CC being compiled for.
+  gen.source += "struct cccl_cache_tuning {\n"
+                "  static constexpr cub::TransformPolicy p =\n"
+                "      cub::detail::select_policy<cccl_cache_selector>(cub::detail::current_tuning_cc());\n"
+                "  static constexpr int threads =\n"
+                "      cub::detail::transform::get_threads_per_block<cccl_cache_selector>;\n"
+                "};\n";
+  gen.source += algos::detail::close_prelude();
+
+  // The kernel's generic lambdas inside device functions are host code to NVRTC
+  // without it (CCCL.C compiles its transform with it too).
+  gen.nvrtc_options = {"-default-device"};
+  gen.kernels = {"cub::detail::transform::transform_kernel<cccl_cache_selector, ::cuda::std::int64_t, "
+                 "::cuda::always_true, cccl_cache_op, " + out + "*, " + ins + ">"};
+  // Values in Policy's field order.
+  std::string probe;
+  for (const char* v :
+       {"p.algorithm", "threads", "p.min_bytes_in_flight",
+        "p.prefetch.threads_per_block", "p.prefetch.items_per_thread_no_input",
+        "p.prefetch.min_items_per_thread", "p.prefetch.max_items_per_thread",
+        "p.vectorized.threads_per_block", "p.vectorized.items_per_thread", "p.vectorized.vec_size",
+        "p.async_copy.threads_per_block", "p.async_copy.min_items_per_thread",
+        "p.async_copy.max_items_per_thread"})
+    probe += std::string(probe.empty() ? "" : ", ") + "(unsigned long long)cccl_cache_tuning::" + v;
+  gen.policy_probe = std::string(algos::detail::kPolicyProbeName) + "<" + probe + ">";
+  return gen;
+}
+
+template algos::detail::GeneratedSource generate_source<1>(const Spec<1>&);
+template algos::detail::GeneratedSource generate_source<2>(const Spec<2>&);
+
+}  // namespace cccl_cache::algos::transform::detail

@@ -1,0 +1,201 @@
+// CCCL 3.5's transform host dispatch (cub::detail::transform::dispatch; its host code
+// compiled here by nvcc) driven by the kernel a bind resolved, through the core's
+// launcher factory (core/launch.cuh), with the build's policy as a run-time selector.
+//
+// The device kernel was instantiated by the build (codegen.cpp) as
+//   transform_kernel<policy_selector_from_types<false, true, tuple<const In*...>, Out*>,
+//                    int64_t, always_true, cccl_cache_op, Out*, const In*...>.
+// Its arguments are (int64, int, bool, empty, empty, Out*, kernel_arg<const In*>...):
+// a pointer and kernel_arg<const T*> (a union of a pointer and {const char*, int}) have
+// one layout for every T, so the dispatch is instantiated once per input count over
+// byte pointers, and the element sizes it needs (vectorization alignment, shared memory
+// per tile, bytes in flight) come from DispatchParams through the kernel source.
+#include "core/launch.cuh"
+
+#include <cub/device/dispatch/dispatch_transform.cuh>
+
+#include "transform/dispatch.hpp"
+
+namespace cccl_cache::algos::transform::detail {
+namespace {
+
+namespace ct = cub::detail::transform;
+using algos::detail::DriverLauncherFactory;
+using In = const unsigned char*;
+using Out = unsigned char*;
+
+// Stands in for the device-side cccl_cache_op: an empty struct (one byte).
+struct EmptyOp {};
+
+struct RuntimePolicySelector {
+  const DispatchParams* params;
+  cub::TransformPolicy operator()(::cuda::compute_capability) const {
+    const Policy& p = params->policy;
+    cub::TransformPolicy t{static_cast<int>(p.min_bytes_in_flight),
+                           static_cast<cub::TransformAlgorithm>(p.algorithm),
+                           cub::TransformPrefetchPolicy{static_cast<int>(p.prefetch_threads)},
+                           cub::TransformVectorizedPolicy{static_cast<int>(p.vectorized_threads),
+                                                          static_cast<int>(p.vectorized_items),
+                                                          static_cast<int>(p.vec_size)},
+                           cub::TransformAsyncCopyPolicy{static_cast<int>(p.async_threads)}};
+    t.prefetch.items_per_thread_no_input = static_cast<int>(p.prefetch_items_no_input);
+    t.prefetch.min_items_per_thread = static_cast<int>(p.prefetch_min_items);
+    t.prefetch.max_items_per_thread = static_cast<int>(p.prefetch_max_items);
+    t.async_copy.min_items_per_thread = static_cast<int>(p.async_min_items);
+    t.async_copy.max_items_per_thread = static_cast<int>(p.async_max_items);
+    return t;
+  }
+};
+
+ct::async_config to_cub(const LaunchConfig& c, ct::async_config*) {
+  return {c.items_per_thread, c.max_occupancy, c.sm_count};
+}
+ct::prefetch_config to_cub(const LaunchConfig& c, ct::prefetch_config*) {
+  return {c.max_occupancy, c.sm_count};
+}
+LaunchConfig from_cub(const ct::async_config& c) {
+  return {true, c.items_per_thread, c.max_occupancy, c.sm_count};
+}
+LaunchConfig from_cub(const ct::prefetch_config& c) { return {true, 0, c.max_occupancy, c.sm_count}; }
+
+// CUB's kernel source interface for the bound kernel. A call answers the launch
+// configuration from the one fixed at bind; configure() runs CUB's own computation of
+// it (the action) and records it.
+template <int N>
+struct BoundKernel {
+  const DispatchParams* params;
+  DispatchParams* record = nullptr;  // configure() only
+
+  CUfunction TransformKernel() const { return params->launch->kernels[0].function; }
+
+  template <class Config, class Action>
+  ct::cuda_expected<Config> cached(const LaunchConfig& fixed, LaunchConfig* out,
+                                   const Action& action) const {
+    if (out == nullptr) {
+      if (!fixed.set) return ::cuda::std::unexpected<cudaError_t>(cudaErrorInvalidValue);
+      return to_cub(fixed, static_cast<Config*>(nullptr));
+    }
+    ct::cuda_expected<Config> computed = action();
+    if (computed) *out = from_cub(*computed);
+    return computed;
+  }
+  template <class Action>
+  ct::cuda_expected<ct::async_config> CacheAsyncConfiguration(const Action& action) const {
+    return cached<ct::async_config>(params->async_config, record ? &record->async_config : nullptr,
+                                    action);
+  }
+  template <class Action>
+  ct::cuda_expected<ct::prefetch_config> CachePrefetchConfiguration(const Action& action) const {
+    return cached<ct::prefetch_config>(params->prefetch_config,
+                                       record ? &record->prefetch_config : nullptr, action);
+  }
+
+  int LoadedBytesPerIteration() const { return params->in_size[0] + (N == 2 ? params->in_size[1] : 0); }
+  ::cuda::std::array<cub::detail::iterator_info, N> InputIteratorInfos() const {
+    ::cuda::std::array<cub::detail::iterator_info, N> infos{};
+    for (int i = 0; i < N; ++i) infos[i] = {params->in_size[i], params->in_size[i], true, true};
+    return infos;
+  }
+  template <class It>
+  static ct::kernel_arg<It> MakeIteratorKernelArg(It it) {
+    return ct::make_iterator_kernel_arg(it);
+  }
+  template <class It>
+  static ct::kernel_arg<It> MakeAlignedBasePtrKernelArg(It it, int alignment) {
+    return ct::make_aligned_base_ptr_kernel_arg(it, alignment);
+  }
+  template <class... Ins>
+  bool CanVectorize(int vec_size, Out out, Ins... in) const {
+    auto aligned = [&](const void* p, int size) {
+      return reinterpret_cast<std::uintptr_t>(p) % static_cast<std::uintptr_t>(size * vec_size) == 0;
+    };
+    int i = 0;
+    return aligned(out, params->out_size) && (aligned(in, params->in_size[i++]) && ...);
+  }
+};
+
+// At bind: occupancies for any dynamic shared memory from the driver, no launch.
+struct ConfiguringFactory : DriverLauncherFactory {
+  OccupancyFn occupancy;
+  CUresult* query_status;
+  cudaError_t MaxSmOccupancy(int& blocks, CUfunction fn, int block_size, int dynamic_smem = 0) const {
+    const CUresult rc = occupancy(&blocks, fn, block_size, static_cast<std::size_t>(dynamic_smem));
+    if (rc != CUDA_SUCCESS) *query_status = rc;
+    return rc == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+  }
+};
+
+template <int N, class Factory>
+cudaError_t call(const DispatchParams& params, DispatchParams* record, Factory factory,
+                 const void* const* d_in, void* d_out, std::int64_t num_items, CUstream stream) {
+  auto ins = [&] {
+    if constexpr (N == 1)
+      return ::cuda::std::make_tuple(static_cast<In>(d_in[0]));
+    else
+      return ::cuda::std::make_tuple(static_cast<In>(d_in[0]), static_cast<In>(d_in[1]));
+  }();
+  return ct::dispatch<ct::requires_stable_address::no>(
+      ins, static_cast<Out>(d_out), num_items, ::cuda::always_true{}, EmptyOp{}, stream,
+      RuntimePolicySelector{&params}, BoundKernel<N>{&params, record}, factory);
+}
+
+template <int N>
+CUresult run_dispatch(const DispatchParams& params, const void* const* d_in, void* d_out,
+                      std::uint64_t num_items, CUstream stream) noexcept {
+  if (num_items > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    return CUDA_ERROR_INVALID_VALUE;
+  CUresult status = CUDA_SUCCESS;
+  const cudaError_t err = call<N>(params, nullptr, DriverLauncherFactory{params.launch, &status},
+                                  d_in, d_out, static_cast<std::int64_t>(num_items), stream);
+  return algos::detail::dispatch_result(err, status);
+}
+
+}  // namespace
+
+DispatchFn dispatch_for(int num_inputs) noexcept {
+  return num_inputs == 1 ? &run_dispatch<1> : num_inputs == 2 ? &run_dispatch<2> : nullptr;
+}
+
+CUresult configure(DispatchParams& params, OccupancyFn occupancy) noexcept {
+  // The same kernel and facts, with no launch function: the dispatch stops at the launch.
+  algos::detail::LaunchContext no_launch = *params.launch;
+  no_launch.launch = nullptr;
+  DispatchParams probe = params;
+  probe.launch = &no_launch;
+  CUresult status = CUDA_SUCCESS, query_status = CUDA_SUCCESS;
+  const ConfiguringFactory factory{{&no_launch, &status}, occupancy, &query_status};
+  // Addresses aligned for any vector width: CUB's vectorized path, which still computes
+  // the prefetch configuration first.
+  const void* ins[2] = {reinterpret_cast<const void*>(std::uintptr_t{1} << 40),
+                        reinterpret_cast<const void*>(std::uintptr_t{2} << 40)};
+  void* out = reinterpret_cast<void*>(std::uintptr_t{3} << 40);
+  if (params.num_inputs == 1)
+    call<1>(probe, &params, factory, ins, out, 1, nullptr);
+  else if (params.num_inputs == 2)
+    call<2>(probe, &params, factory, ins, out, 1, nullptr);
+  if (query_status != CUDA_SUCCESS) return query_status;
+  const bool async = params.policy.algorithm == ldgsts || params.policy.algorithm == ublkcp;
+  return (async ? params.async_config : params.prefetch_config).set ? CUDA_SUCCESS
+                                                                    : CUDA_ERROR_INVALID_VALUE;
+}
+
+const std::string& dispatch_abi_description() {
+  static const std::string description = [] {
+    algos::detail::AbiText abi;
+    abi.field("params", 0, sizeof(DispatchParams));
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, launch);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, policy);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, num_inputs);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, in_size);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, out_size);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, async_config);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, prefetch_config);
+    // The kernel's argument types (their order is CUB's, covered by cub=).
+    abi.type<::cuda::always_true>("pred").type<EmptyOp>("op").type<Out>("out");
+    abi.type<ct::kernel_arg<In>>("arg").type<ct::aligned_base_ptr<unsigned char>>("aligned");
+    return abi.text;
+  }();
+  return description;
+}
+
+}  // namespace cccl_cache::algos::transform::detail

@@ -1,0 +1,48 @@
+#include "cccl_cache/algos/transform/spec.hpp"
+
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "core/codegen.hpp"
+
+namespace cccl_cache::algos::transform {
+
+template <int N>
+Result<void> Spec<N>::validate() const {
+  const std::string what = N == 1 ? "unary transform spec" : "binary transform spec";
+  auto bad = [&](std::string_view field, const std::string& why) {
+    return fail(ErrorCode::invalid_argument, what + ": " + std::string(field) + ": " + why);
+  };
+  std::vector<std::pair<std::string_view, ScalarType>> types;
+  fields(*this, [&](const Field& f, const auto& v) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(v)>, ScalarType>) types.emplace_back(f.name, v);
+  });
+  constexpr std::string_view op_field = "op";
+  for (const auto& [field, t] : types) {
+    if (!is_element_type(t)) return bad(field, "must be an integer or float type");
+    // CUB would convert between __half/__nv_bfloat16 and other types implicitly, which
+    // these types do not all allow: no mixing.
+    const bool narrow_float = t == ScalarType::float16 || t == ScalarType::bfloat16;
+    for (const auto& [other_field, other] : types)
+      if (narrow_float && other != t)
+        return bad(field, std::string(name(t)) + " cannot be mixed with " +
+                              std::string(name(other)) + " (" + std::string(other_field) + ")");
+    if (op.kind != OpKind::custom && !detail::kind_applies_to(op.kind, t))
+      return bad(op_field, std::string(op_kind_name(op.kind)) + " does not apply to " +
+                               std::string(name(t)));
+  }
+  const bool right_arity =
+      N == 1 ? detail::is_unary_kind(op.kind) : detail::is_binary_kind(op.kind);
+  if (op.kind != OpKind::custom && !right_arity)
+    return bad(op_field, N == 1 ? "must be identity, negate or custom"
+                                : "must be plus, minus, multiplies, minimum, maximum, bit_and, "
+                                  "bit_or, bit_xor, logical_and, logical_or or custom");
+  return validate_operator(what + ": " + std::string(op_field), op);
+}
+
+template struct Spec<1>;
+template struct Spec<2>;
+
+}  // namespace cccl_cache::algos::transform
