@@ -104,7 +104,7 @@ TEST(MergeSortBuild, BadCustomSourceIsACompileErrorWithTheLog) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ErrorCode::compile);
   EXPECT_NE(r.error().message.find("undeclared_thing"), std::string::npos) << r.error().message;
-  EXPECT_NE(r.error().message.find("\"operator\""), std::string::npos)
+  EXPECT_NE(r.error().message.find("operator("), std::string::npos)
       << r.error().message;  // the #line file name
 }
 
