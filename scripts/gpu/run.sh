@@ -63,17 +63,27 @@ for p in $parts; do
       part ab 300 "$bin/bench_merge_sort_vs_cub" 26 --alt nvcc .devcarry/ab/keys.nvcc.cubin \
         .devcarry/ab/pairs.nvcc.cubin ;;
     demo) part demo 30 "$bin/cccl-cache-demo" ;;
+    # Wave-1 algorithms: their GPU tests and their run time against CUB's own.
+    scan_tests) part scan_tests 300 "$bin/test_algos_scan_gpu" ;;
+    scan_bench) part scan_bench 300 "$bin/bench_scan_vs_cub" 28 ;;
+    transform_tests) part transform_tests 300 "$bin/test_algos_transform_gpu" ;;
+    transform_bench) part transform_bench 300 "$bin/bench_transform_vs_cub" 28 ;;
+    reduce_tests) part reduce_tests 300 "$bin/test_algos_reduce_gpu" ;;
+    reduce_bench) part reduce_bench 300 "$bin/bench_reduce_vs_cub" 28 ;;
+    radix_tests) part radix_tests 300 "$bin/test_algos_radix_sort_gpu" ;;
+    radix_bench) part radix_bench 300 "$bin/bench_radix_sort_vs_cub" 28 ;;
     *) echo "unknown part $p" ;;
   esac
 done
 
 echo "================ summary"
-for f in tests query acquire hit sort ab demo; do
+for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
+  transform_bench reduce_tests reduce_bench radix_tests radix_bench; do
   [[ -f "$OUT/$f.log" ]] || continue
   echo "--- $f"
   case $f in
-    tests) grep -E '^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|Failure' "$OUT/$f.log" | tail -20 ;;
-    sort|ab) grep -E '^RESULT|^Method|^codegen' "$OUT/$f.log" | cut -c1-160 ;;
+    tests|*_tests) grep -E '^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|Failure' "$OUT/$f.log" | tail -20 ;;
+    sort|ab|*_bench) grep -E '^RESULT|^Method|^codegen' "$OUT/$f.log" | cut -c1-160 ;;
     hit) grep -E '^RESULT' "$OUT/$f.log" | tr ' ' '\n' ;;
     *) grep -vE '^\[' "$OUT/$f.log" | tail -32 ;;
   esac

@@ -65,9 +65,10 @@ TEST(SpecText, RejectsBadInputWithAReason) {
     const char* text;
     const char* says;
   };
-  for (const Case& c : {Case{"", "empty"}, Case{"reduce keys=int32", "unknown algorithm"},
+  for (const Case& c : {Case{"", "empty"}, Case{"histogram keys=int32", "unknown algorithm"},
                         Case{"merge_sort values=int32", "'keys' is required"},
-                        Case{"merge_sort keys=float16", "not a type"},
+                        Case{"merge_sort keys=float128", "not a type"},
+                        Case{"merge_sort keys=float16", "merge sort spec: key type"},
                         Case{"merge_sort keys=int32 colour=red", "unknown field"},
                         Case{"merge_sort keys=int32 keys=int64", "given twice"},
                         Case{"merge_sort keys", "not field=value"},

@@ -13,8 +13,10 @@ Result<void> Spec::validate() const {
     return fail(ErrorCode::invalid_argument, "merge sort spec: " + std::move(what));
   };
   if (!known_type(key_type) || key_type == ScalarType::none)
-    return bad("key type must be an integer or float type");
-  if (!known_type(value_type)) return bad("unknown value type");
+    return bad("key type must be an 8..64-bit integer, float32 or float64 (not " +
+               std::string(name(key_type)) + ")");
+  if (!known_type(value_type))
+    return bad("value type must be none, an 8..64-bit integer, float32 or float64");
   switch (offset_type) {
     case ScalarType::int32:
     case ScalarType::uint32:
