@@ -213,9 +213,12 @@ std::string nvjitlink_log(nvJitLinkHandle handle) {
 
 Result<LtoOutput> compile_to_ltoir(const std::string& source, const std::string& program_name,
                                    std::uint32_t cc,
-                                   const std::vector<std::string>& name_expressions) {
+                                   const std::vector<std::string>& name_expressions,
+                                   const std::vector<std::string>& options) {
+  std::vector<std::string> extra = {"-dlto"};
+  extra.insert(extra.end(), options.begin(), options.end());
   auto prog = compile(source, program_name, "-arch=sm_" + std::to_string(cc), name_expressions,
-                      {"-dlto"});
+                      extra);
   if (!prog) return tl::unexpected(prog.error());
   LtoOutput out;
   out.log = program_log(prog->get());

@@ -83,12 +83,13 @@ struct LtoOutput {
   std::string log;                         // NVRTC's log (warnings), may be empty
 };
 
-// Compiles `source` to LTO IR for sm_<cc> (-dlto) with the common options plus
-// include paths, registering `name_expressions` and reading back their lowered names.
+// Compiles `source` to LTO IR for sm_<cc> (-dlto) with the common options, `options`
+// and the include paths, registering `name_expressions` and reading back their lowered names.
 // Errors: compile (message carries the NVRTC log), internal (NVRTC API failure).
 Result<LtoOutput> compile_to_ltoir(const std::string& source, const std::string& program_name,
                                    std::uint32_t cc,
-                                   const std::vector<std::string>& name_expressions);
+                                   const std::vector<std::string>& name_expressions,
+                                   const std::vector<std::string>& options = {});
 
 // The same source compiled by NVRTC straight to a cubin: for measuring the naive
 // size only.

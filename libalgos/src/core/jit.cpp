@@ -84,6 +84,10 @@ std::uint64_t digest_of(const GeneratedSource& gen) {
   }
   XXH3_64bits_update(state, "\x01", 1);
   XXH3_64bits_update(state, gen.policy_probe.data(), gen.policy_probe.size());
+  for (const auto& option : gen.options) {
+    XXH3_64bits_update(state, "\x02", 1);
+    XXH3_64bits_update(state, option.data(), option.size());
+  }
   const auto digest = XXH3_64bits_digest(state);
   XXH3_freeState(state);
   return digest;
@@ -147,7 +151,8 @@ Result<std::vector<std::uint64_t>> parse_policy_probe(std::string_view lowered) 
 Result<JitBuild> jit_build(const GeneratedSource& gen, std::string_view program_name,
                            std::uint32_t cc) {
   if (auto ok = check_target(cc); !ok) return tl::unexpected(ok.error());
-  auto ir = compile_to_ltoir(gen.source, std::string(program_name), cc, name_expressions(gen));
+  auto ir = compile_to_ltoir(gen.source, std::string(program_name), cc, name_expressions(gen),
+                             gen.options);
   if (!ir) return tl::unexpected(ir.error());
   JitBuild out;
   if (!gen.policy_probe.empty()) {

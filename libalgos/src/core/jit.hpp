@@ -27,6 +27,9 @@ struct GeneratedSource {
   std::string source;
   std::vector<std::string> kernels;  // template-ids, in the algorithm's kernel order
   std::string policy_probe;          // template-id of the probe; empty: no runtime values
+  // NVRTC options the source needs beyond the common ones (e.g. -default-device for
+  // CUB headers whose device code holds unannotated lambdas); covered by the digest.
+  std::vector<std::string> options;
 };
 
 struct JitBuild {
