@@ -10,6 +10,7 @@
 
 #include "cccl_cache/algos/core/key.hpp"
 #include "merge_sort/build_detail.hpp"
+#include "radix_sort/codegen.hpp"
 
 namespace test_support {
 
@@ -20,6 +21,13 @@ template <>
 struct Builder<cccl_cache::algos::MergeSort> {
   static auto report(const cccl_cache::algos::merge_sort::Spec& s, std::uint32_t cc) {
     return cccl_cache::algos::merge_sort::detail::build_with_report(s, cc);
+  }
+};
+
+template <>
+struct Builder<cccl_cache::algos::RadixSort> {
+  static auto report(const cccl_cache::algos::radix_sort::Spec& s, std::uint32_t cc) {
+    return cccl_cache::algos::radix_sort::detail::build_with_report(s, cc);
   }
 };
 

@@ -11,6 +11,7 @@
 #include "build_cache.hpp"
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
+#include "cccl_cache/algos/radix_sort/executable.hpp"
 #include "cccl_cache/algos/registry.hpp"
 
 using namespace cccl_cache;
@@ -23,6 +24,10 @@ struct Sample;
 template <>
 struct Sample<MergeSort> {
   static merge_sort::Spec spec() { return {}; }
+};
+template <>
+struct Sample<RadixSort> {
+  static radix_sort::Spec spec() { return {}; }  // float32 keys: onesweep on sm_90
 };
 
 template <class A>
@@ -51,7 +56,7 @@ class AlgorithmGeneric : public ::testing::Test {
   }
 };
 
-using Algorithms = ::testing::Types<MergeSort>;
+using Algorithms = ::testing::Types<MergeSort, RadixSort>;
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
+#include "cccl_cache/algos/radix_sort/build_result.hpp"
 
 // X(traits type) for each algorithm, in id order.
-#define CCCL_CACHE_ALGORITHMS(X) X(::cccl_cache::algos::MergeSort)
+#define CCCL_CACHE_ALGORITHMS(X) X(::cccl_cache::algos::MergeSort) X(::cccl_cache::algos::RadixSort)

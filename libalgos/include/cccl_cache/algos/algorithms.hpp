@@ -5,3 +5,4 @@
 #include "cccl_cache/algos/algorithm_list.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
 #include "cccl_cache/algos/merge_sort/executable.hpp"
+#include "cccl_cache/algos/radix_sort/executable.hpp"
