@@ -171,6 +171,28 @@ TEST(RadixSortHotPath, MultiPassLaunchesUpsweepScanDownsweepPerPass) {
   }
 }
 
+TEST(RadixSortHotPath, DoubleBufferFormFlipsTheSelectorOncePerPass) {
+  const rs::Policy p = onesweep_policy();
+  const auto ctx = bound(90, p);
+  const rs::detail::DispatchParams params{&ctx, p};
+  const auto dispatch = rs::detail::select_dispatch(4, 4, ScalarType::uint32);
+  for (auto [bits, selector] : {std::pair{32, 1}, std::pair{24, 0}}) {  // 4 passes, 3 passes
+    rs::DoubleBuffers buffers{{kOut, kKeys}, {kTemp, kOut}, 1};  // the input in keys[1]
+    std::size_t bytes = 0;
+    ASSERT_EQ(dispatch(params, nullptr, bytes, buffers, 1'000'000, 0, bits, true, nullptr),
+              CUDA_SUCCESS);
+    launches().clear();
+    g_allocations = 0;
+    g_counting = true;
+    EXPECT_EQ(dispatch(params, kTemp, bytes, buffers, 1'000'000, 0, bits, true, nullptr),
+              CUDA_SUCCESS);
+    g_counting = false;
+    EXPECT_EQ(g_allocations.load(), 0);
+    EXPECT_EQ(launches().size(), 3u + 2u * unsigned(bits / 8));
+    EXPECT_EQ(buffers.selector, selector) << bits << " bits";
+  }
+}
+
 TEST(RadixSortHotPath, SmallInputsUseTheSingleTileKernel) {
   const rs::Policy p = onesweep_policy();
   const auto ctx = bound(90, p);

@@ -65,9 +65,12 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   if (!bits_ok(begin_bit, end_bit, key_bits())) return CUDA_ERROR_INVALID_VALUE;
   // A fork()ed child holds its parent's handles: CUDA state is not inherited.
   if (d_temp_storage != nullptr && !s.bound.in_this_process()) return CUDA_ERROR_NOT_INITIALIZED;
-  if (s.spec.keys_only()) buffers.values[0] = buffers.values[1] = nullptr;
-  return s.dispatch(s.params, d_temp_storage, temp_storage_bytes, buffers, num_items, begin_bit,
-                    end_bit, /*overwrite=*/true, stream);
+  DoubleBuffers b = buffers;
+  if (s.spec.keys_only()) b.values[0] = b.values[1] = nullptr;  // ignored, never offset
+  const CUresult rc = s.dispatch(s.params, d_temp_storage, temp_storage_bytes, b, num_items,
+                                 begin_bit, end_bit, /*overwrite=*/true, stream);
+  buffers.selector = b.selector;
+  return rc;
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
