@@ -12,6 +12,7 @@
 #include "cccl_cache/algos/transform/build.hpp"
 #include "merge_sort/build_detail.hpp"
 #include "scan/build_detail.hpp"
+#include "radix_sort/codegen.hpp"
 
 namespace test_support {
 
@@ -42,6 +43,13 @@ struct Builder<cccl_cache::algos::Transform<N>> {
     auto r = cccl_cache::algos::transform::build<N>(s, cc);
     if (!r) return tl::unexpected(r.error());
     return Report{std::move(*r)};
+  }
+};
+
+template <>
+struct Builder<cccl_cache::algos::RadixSort> {
+  static auto report(const cccl_cache::algos::radix_sort::Spec& s, std::uint32_t cc) {
+    return cccl_cache::algos::radix_sort::detail::build_with_report(s, cc);
   }
 };
 

@@ -13,6 +13,7 @@
 #include "cccl_cache/algos/merge_sort/build.hpp"
 #include "cccl_cache/algos/scan/build.hpp"
 #include "cccl_cache/algos/transform/build.hpp"
+#include "cccl_cache/algos/radix_sort/executable.hpp"
 #include "cccl_cache/algos/registry.hpp"
 
 using namespace cccl_cache;
@@ -37,6 +38,10 @@ struct Sample<UnaryTransform> {
 template <>
 struct Sample<BinaryTransform> {
   static transform::BinarySpec spec() { return {}; }
+};
+template <>
+struct Sample<RadixSort> {
+  static radix_sort::Spec spec() { return {}; }  // float32 keys: onesweep on sm_90
 };
 
 template <class A>
@@ -66,7 +71,7 @@ class AlgorithmGeneric : public ::testing::Test {
 };
 
 using Algorithms = ::testing::Types<MergeSort, InclusiveScan, ExclusiveScan, UnaryTransform,
-                                    BinaryTransform>;
+                                    BinaryTransform, RadixSort>;
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or

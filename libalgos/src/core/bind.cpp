@@ -83,6 +83,7 @@ Result<BoundModule> bind_module(const BuildRecordView& record, int device,
   l.launch = cu.cuLaunchKernelEx;
   l.memset = cu.cuMemsetD8Async;
   l.set_attribute = cu.cuFuncSetAttribute;
+  l.device = device;
   l.ptx_version = static_cast<int>(record.cc) * 10;
   l.dependent_launch = record.cc >= 90;
   l.sm_count = facts->sm_count;

@@ -151,6 +151,63 @@ struct DriverLauncherFactory {
   }
 };
 
+// Some CCCL 3.5 dispatches ask the CUDA runtime directly instead of their launcher
+// factory: radix sort reads the device and its SM count (cudaGetDevice,
+// cudaDeviceGetAttribute, even for a temp-storage query) and clears its look-back counters
+// with cudaMemsetAsync (below CC 9.0, or above 2^24 items). These are unqualified calls
+// inside namespace cub: the function objects of the same names declared there below are
+// found first (objects, so that argument-dependent lookup does not bring the runtime's
+// functions back). They answer from the factory of the dispatch running on this thread
+// (RuntimeAnswers), and pass to the runtime only when none runs (other CUB code of the
+// same program, which then behaves as without them).
+inline thread_local const DriverLauncherFactory* t_running_factory = nullptr;
+
+// For its lifetime, `factory` answers this thread's runtime calls above. Put one around a
+// dispatch whose CUB code makes them.
+class RuntimeAnswers {
+ public:
+  explicit RuntimeAnswers(const DriverLauncherFactory& factory) noexcept
+      : previous_(t_running_factory) {
+    t_running_factory = &factory;
+  }
+  ~RuntimeAnswers() { t_running_factory = previous_; }
+  RuntimeAnswers(const RuntimeAnswers&) = delete;
+  RuntimeAnswers& operator=(const RuntimeAnswers&) = delete;
+
+ private:
+  const DriverLauncherFactory* previous_;
+};
+
+struct RuntimeGetDevice {
+  cudaError_t operator()(int* device) const {
+    if (const DriverLauncherFactory* f = t_running_factory) {
+      *device = f->ctx->device;
+      return cudaSuccess;
+    }
+    return ::cudaGetDevice(device);
+  }
+};
+struct RuntimeDeviceGetAttribute {
+  cudaError_t operator()(int* value, cudaDeviceAttr attr, int device) const {
+    const DriverLauncherFactory* f = t_running_factory;
+    if (f == nullptr) return ::cudaDeviceGetAttribute(value, attr, device);
+    if (device != f->ctx->device) return cudaErrorInvalidDevice;
+    switch (attr) {
+      case cudaDevAttrMultiProcessorCount: return f->MultiProcessorCount(*value);
+      case cudaDevAttrMaxGridDimX: return f->MaxGridDimX(*value);
+      case cudaDevAttrMaxSharedMemoryPerBlock: return f->MaxSharedMemory(*value);
+      default: return cudaErrorInvalidValue;  // nothing the bind fixed
+    }
+  }
+};
+struct RuntimeMemsetAsync {
+  cudaError_t operator()(void* dst, int value, std::size_t bytes, cudaStream_t stream = nullptr) const {
+    if (const DriverLauncherFactory* f = t_running_factory)
+      return f->MemsetAsync(dst, static_cast<unsigned char>(value), bytes, stream);
+    return ::cudaMemsetAsync(dst, value, bytes, stream);
+  }
+};
+
 // A dispatch's outcome as the driver's code: the launch error kept by the launcher
 // first, then CUB's own status.
 inline CUresult dispatch_result(cudaError_t err, CUresult status) noexcept {
@@ -229,3 +286,10 @@ struct AbiText {
 #define CCCL_CACHE_ABI_FIELD(abi, S, f) (abi).field(#f, offsetof(S, f), sizeof(S::f))
 
 }  // namespace cccl_cache::algos::detail
+
+namespace cub {
+// The runtime calls CUB's dispatches make themselves (see RuntimeAnswers).
+inline constexpr cccl_cache::algos::detail::RuntimeGetDevice cudaGetDevice{};
+inline constexpr cccl_cache::algos::detail::RuntimeDeviceGetAttribute cudaDeviceGetAttribute{};
+inline constexpr cccl_cache::algos::detail::RuntimeMemsetAsync cudaMemsetAsync{};
+}  // namespace cub

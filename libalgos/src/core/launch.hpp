@@ -27,6 +27,7 @@ struct LaunchContext {
   decltype(&::cuLaunchKernelEx) launch = nullptr;
   decltype(&::cuMemsetD8Async) memset = nullptr;
   decltype(&::cuFuncSetAttribute) set_attribute = nullptr;  // dynamic smem opt-in
+  int device = -1;                // the bound device's ordinal
   int ptx_version = 0;            // cc * 10: CUB's policy thresholds are written 500 .. 1000
   bool dependent_launch = false;  // programmatic dependent launch (CC >= 9.0), as CUB does
   int sm_count = 0;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
+#include "cccl_cache/algos/radix_sort/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
 
@@ -14,4 +15,5 @@
   X(::cccl_cache::algos::InclusiveScan)   \
   X(::cccl_cache::algos::ExclusiveScan)   \
   X(::cccl_cache::algos::UnaryTransform)  \
-  X(::cccl_cache::algos::BinaryTransform)
+  X(::cccl_cache::algos::BinaryTransform) \
+  X(::cccl_cache::algos::RadixSort)

@@ -9,3 +9,4 @@
 #include "cccl_cache/algos/scan/executable.hpp"
 #include "cccl_cache/algos/transform/build.hpp"
 #include "cccl_cache/algos/transform/executable.hpp"
+#include "cccl_cache/algos/radix_sort/executable.hpp"

@@ -1,0 +1,96 @@
+// A radix sort bound to one device: the only thing that runs. Never persisted.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include <cuda.h>
+
+#include "cccl_cache/algos/radix_sort/build_result.hpp"
+#include "cccl_cache/cache/error.hpp"
+
+namespace cccl_cache::algos::radix_sort {
+
+// Two key buffers and two value buffers (null for keys-only), as CUB's DoubleBuffer:
+// keys[selector] / values[selector] hold the input; a sort may use both buffers of each
+// pair and sets selector to the one holding the output.
+struct DoubleBuffers {
+  void* keys[2] = {nullptr, nullptr};
+  void* values[2] = {nullptr, nullptr};
+  int selector = 0;
+};
+
+// Move-only. Holds the loaded module, the per-device functions and every device fact its
+// calls need, all fixed at bind time: a call makes no device, context, attribute or store
+// query and allocates nothing. Calls are thread-safe (const). The bound device's primary
+// context must be current on the calling thread. A moved-from Executable may only be
+// assigned to or destroyed (calls return CUDA_ERROR_INVALID_HANDLE, sizes 0).
+//
+// Keys are sorted by their bits [begin_bit, end_bit) after CUB's transformations (signed:
+// sign bit flipped; floats: -0.0 and +0.0 equal, NaNs by their bits), stably: pairs with
+// equal keys keep their input order. 0 <= begin_bit < end_bit <= key_bits(), else the
+// calls return CUDA_ERROR_INVALID_VALUE (check_bits says why).
+class Executable {
+ public:
+  Executable(Executable&&) noexcept;
+  Executable& operator=(Executable&&) noexcept;
+  ~Executable();
+
+  // The temp-storage bytes a sort of `num_items` needs (CUB's own dispatch answers, from
+  // values fixed at bind: no driver call); double_buffer: for the DoubleBuffers form (it
+  // needs no third buffer). 0 for invalid bits or more items than the offset type holds.
+  std::size_t temp_storage_bytes(std::uint64_t num_items, int begin_bit, int end_bit,
+                                 bool double_buffer = false) const noexcept;
+  std::size_t temp_storage_bytes(std::uint64_t num_items) const noexcept {
+    return temp_storage_bytes(num_items, 0, key_bits());
+  }
+
+  // CUB's two-phase convention (DeviceRadixSort::SortKeys/SortPairs and their Descending
+  // forms: the order is the spec's). d_temp_storage == nullptr: sets temp_storage_bytes and
+  // returns CUDA_SUCCESS. Otherwise sorts d_keys_in (and d_values_in) into d_keys_out (and
+  // d_values_out; the value pointers are ignored for keys-only) on `stream`, which must
+  // belong to the bound device's primary context. The inputs are left unchanged.
+  // Errors: CUDA_ERROR_INVALID_VALUE (bits, num_items over the offset type, temp storage
+  // too small), CUDA_ERROR_NOT_INITIALIZED (a fork()ed child), or the first launch error.
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                      const void* d_keys_in, void* d_keys_out, const void* d_values_in,
+                      void* d_values_out, std::uint64_t num_items, int begin_bit, int end_bit,
+                      CUstream stream) const noexcept;
+
+  // The DoubleBuffers form (CUB's DoubleBuffer overloads): sorts in place between the two
+  // buffers of each pair, updating buffers.selector; needs less temp storage.
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                      DoubleBuffers& buffers, std::uint64_t num_items, int begin_bit, int end_bit,
+                      CUstream stream) const noexcept;
+
+  // invalid_argument naming the range unless 0 <= begin_bit < end_bit <= key_bits().
+  Result<void> check_bits(int begin_bit, int end_bit) const;
+  int key_bits() const noexcept;  // the key type's width: the default end_bit
+
+  const Spec& spec() const noexcept;
+  const Policy& policy() const noexcept;
+  int device() const noexcept;
+  std::uint32_t cc() const noexcept;
+
+  struct State;  // private; defined in src/
+
+ private:
+  explicit Executable(std::unique_ptr<State> state);
+  friend Result<Executable> bind(const BuildResultView&, int);
+  std::unique_ptr<State> state_;
+};
+
+// Binds the build result to `device`: the core bind (module loaded, kernels resolved with
+// the block size each is launched with, device facts fixed) plus the dispatch's values.
+// Fresh builds and store hits both come through here. Errors: driver, unsupported (the
+// device's CC differs from result.cc), invalid_argument (a malformed result).
+[[nodiscard]] Result<Executable> bind(const BuildResultView& result, int device);
+inline Result<Executable> bind(const BuildResult& result, int device) {
+  return bind(view_of(result), device);
+}
+
+// NVRTC + nvJitLink build for sm_<cc> (RadixSort::build).
+[[nodiscard]] Result<BuildResult> build(const Spec& spec, std::uint32_t cc);
+
+}  // namespace cccl_cache::algos::radix_sort

@@ -1,0 +1,54 @@
+// Radix sort specification (CUB's DeviceRadixSort): its fields, from which the canonical
+// encoding, key, spec text and summary derive (core/spec_fields.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "cccl_cache/algos/core/key.hpp"
+#include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/cache/error.hpp"
+
+namespace cccl_cache::algos {
+struct RadixSort;  // the algorithm's traits (build_result.hpp)
+}
+
+namespace cccl_cache::algos::radix_sort {
+
+struct Spec {
+  using Algorithm = RadixSort;
+  static constexpr AlgorithmId kAlgorithm = AlgorithmId::radix_sort;
+
+  ScalarType key_type = ScalarType::float32;  // any integer or float type
+  ScalarType value_type = ScalarType::none;   // none: keys only
+  bool descending = false;                    // the kernels are compiled for one order
+  // CUB's DeviceRadixSort offset is choose_offset_t<NumItemsT>: uint32 for 32-bit item
+  // counts (the int of its documented calls, and what its benchmarks time), unsigned long
+  // long for 64-bit ones. uint32 sorts up to 2^32-1 items; uint64 for more.
+  ScalarType offset_type = ScalarType::uint32;
+
+  template <class Self, class V>
+  static void fields(Self& s, V&& v) {
+    v(Field{1, "keys", Need::required}, s.key_type);
+    v(Field{2, "values"}, s.value_type);
+    v(Field{3, "descending"}, s.descending);
+    v(Field{4, "offset"}, s.offset_type);
+  }
+
+  // A key type (integer or float), a known value type or none, offset uint32 or uint64.
+  // Error: invalid_argument naming the field.
+  Result<void> validate() const;
+
+  bool keys_only() const { return value_type == ScalarType::none; }
+  // The key's bit width: the default end_bit of a sort.
+  int key_bits() const { return static_cast<int>(size_of(key_type) * 8); }
+  bool operator==(const Spec&) const = default;
+};
+
+// "radix_sort keys=float32 values=none descending=false offset=uint32" (spec_text()).
+inline std::string summary(const Spec& spec) { return spec_text(spec); }
+
+using algos::cache_key;
+
+}  // namespace cccl_cache::algos::radix_sort

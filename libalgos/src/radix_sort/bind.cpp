@@ -1,0 +1,115 @@
+// bind() and the Executable: the core bind (core/bind.hpp) with the block size each
+// kernel slot is launched with, plus what radix sort's dispatch needs. Fresh builds and
+// store hits both come through here, so nothing after bind can tell them apart.
+#include <string>
+
+#include "core/bind.hpp"
+#include "radix_sort/dispatch.hpp"
+
+namespace cccl_cache::algos::radix_sort {
+
+struct Executable::State {
+  algos::detail::BoundModule bound;
+  Spec spec;
+  detail::DispatchParams params;
+  detail::DispatchFn dispatch = nullptr;
+};
+
+Result<Executable> bind(const BuildResultView& result, int device) {
+  const detail::DispatchFn dispatch = detail::select_dispatch(
+      size_of(result.spec.key_type), size_of(result.spec.value_type), result.spec.offset_type);
+  if (dispatch == nullptr)
+    return fail(ErrorCode::unsupported,
+                "bind: unsupported radix sort types (" + summary(result.spec) + ")");
+  if (auto ok = RadixSort::check(result.spec, result.policy, result.record); !ok)
+    return fail(ErrorCode::invalid_argument, "bind: " + ok.error().message);
+  const auto threads = detail::launch_threads(result.policy);
+  auto bound = algos::detail::bind_module(result.record, device, threads);
+  if (!bound) return tl::unexpected(bound.error());
+  auto state = std::make_unique<Executable::State>();
+  state->bound = std::move(*bound);
+  state->params.launch = &state->bound.launch;
+  state->params.policy = result.policy;
+  state->dispatch = dispatch;
+  state->spec = result.spec;
+  return Executable(std::move(state));
+}
+
+namespace {
+bool bits_ok(int begin_bit, int end_bit, int key_bits) noexcept {
+  return 0 <= begin_bit && begin_bit < end_bit && end_bit <= key_bits;
+}
+}  // namespace
+
+Executable::Executable(std::unique_ptr<State> state) : state_(std::move(state)) {}
+Executable::Executable(Executable&&) noexcept = default;
+Executable& Executable::operator=(Executable&&) noexcept = default;
+Executable::~Executable() = default;
+
+std::size_t Executable::temp_storage_bytes(std::uint64_t num_items, int begin_bit, int end_bit,
+                                           bool double_buffer) const noexcept {
+  std::size_t bytes = 0;
+  DoubleBuffers none;
+  if (!state_ || !bits_ok(begin_bit, end_bit, key_bits())) return 0;
+  return state_->dispatch(state_->params, nullptr, bytes, none, num_items, begin_bit, end_bit,
+                          double_buffer, nullptr) == CUDA_SUCCESS
+             ? bytes
+             : 0;
+}
+
+CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                DoubleBuffers& buffers, std::uint64_t num_items, int begin_bit,
+                                int end_bit, CUstream stream) const noexcept {
+  if (!state_) return CUDA_ERROR_INVALID_HANDLE;  // moved from
+  const State& s = *state_;
+  if (!bits_ok(begin_bit, end_bit, key_bits())) return CUDA_ERROR_INVALID_VALUE;
+  // A fork()ed child holds its parent's handles: CUDA state is not inherited.
+  if (d_temp_storage != nullptr && !s.bound.in_this_process()) return CUDA_ERROR_NOT_INITIALIZED;
+  DoubleBuffers b = buffers;
+  if (s.spec.keys_only()) b.values[0] = b.values[1] = nullptr;  // ignored, never offset
+  const CUresult rc = s.dispatch(s.params, d_temp_storage, temp_storage_bytes, b, num_items,
+                                 begin_bit, end_bit, /*overwrite=*/true, stream);
+  buffers.selector = b.selector;
+  return rc;
+}
+
+CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                const void* d_keys_in, void* d_keys_out, const void* d_values_in,
+                                void* d_values_out, std::uint64_t num_items, int begin_bit,
+                                int end_bit, CUstream stream) const noexcept {
+  if (!state_) return CUDA_ERROR_INVALID_HANDLE;
+  const State& s = *state_;
+  if (!bits_ok(begin_bit, end_bit, key_bits())) return CUDA_ERROR_INVALID_VALUE;
+  if (d_temp_storage != nullptr && !s.bound.in_this_process()) return CUDA_ERROR_NOT_INITIALIZED;
+  // CUB's plain form: a DoubleBuffer {in, out} the dispatch may not overwrite.
+  DoubleBuffers buffers{{const_cast<void*>(d_keys_in), d_keys_out}, {nullptr, nullptr}, 0};
+  if (!s.spec.keys_only()) buffers.values[0] = const_cast<void*>(d_values_in);
+  if (!s.spec.keys_only()) buffers.values[1] = d_values_out;
+  return s.dispatch(s.params, d_temp_storage, temp_storage_bytes, buffers, num_items, begin_bit,
+                    end_bit, /*overwrite=*/false, stream);
+}
+
+Result<void> Executable::check_bits(int begin_bit, int end_bit) const {
+  if (bits_ok(begin_bit, end_bit, key_bits())) return {};
+  return fail(ErrorCode::invalid_argument,
+              "radix sort: bit range [" + std::to_string(begin_bit) + ", " +
+                  std::to_string(end_bit) + ") must satisfy 0 <= begin_bit < end_bit <= " +
+                  std::to_string(key_bits()) + " (the key's width)");
+}
+
+int Executable::key_bits() const noexcept { return state_ ? state_->spec.key_bits() : 0; }
+const Spec& Executable::spec() const noexcept { return state_->spec; }
+const Policy& Executable::policy() const noexcept { return state_->params.policy; }
+int Executable::device() const noexcept { return state_->bound.device; }
+std::uint32_t Executable::cc() const noexcept { return state_->bound.cc; }
+
+}  // namespace cccl_cache::algos::radix_sort
+
+namespace cccl_cache::algos {
+const std::string& RadixSort::dispatch_abi() {
+  return radix_sort::detail::dispatch_abi_description();
+}
+Result<radix_sort::Executable> RadixSort::bind(const BuiltView<RadixSort>& built, int device) {
+  return radix_sort::bind(built, device);
+}
+}  // namespace cccl_cache::algos

@@ -1,0 +1,72 @@
+#include "radix_sort/codegen.hpp"
+
+#include <string>
+
+#include "core/codegen.hpp"
+
+namespace cccl_cache::algos::radix_sort::detail {
+
+algos::detail::GeneratedSource generate_source(const Spec& spec, bool onesweep) {
+  const std::string key{cuda_name(spec.key_type)};
+  const std::string value =
+      spec.keys_only() ? "cub::NullType" : std::string(cuda_name(spec.value_type));
+  const std::string offset{cuda_name(spec.offset_type)};
+
+  algos::detail::GeneratedSource out;
+  out.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_radix_sort.cuh",
+                                      {spec.key_type, spec.value_type});
+  // The policy the kernels themselves resolve for the CC being compiled, for the probe.
+  out.source += "\nusing cccl_cache_selector = cub::detail::radix_sort::policy_selector_from_types<" +
+                key + ", " + value + ", " + offset +
+                ">;\n"
+                "struct cccl_cache_policy {\n"
+                "  static constexpr cub::RadixSortPolicy p =\n"
+                "      cccl_cache_selector{}(cub::detail::current_tuning_cc());\n};\n";
+  out.source += algos::detail::close_prelude();
+
+  const std::string ns = "cub::detail::radix_sort::";
+  const std::string sel = "cccl_cache_selector, ";
+  const std::string order =
+      spec.descending ? "cub::SortOrder::Descending, " : "cub::SortOrder::Ascending, ";
+  const std::string kvo = key + ", " + value + ", " + offset;
+  const std::string single = ns + "DeviceRadixSortSingleTileKernel<" + sel + order + kvo + ">";
+  if (onesweep) {
+    out.kernels = {single,
+                   ns + "DeviceRadixSortHistogramKernel<" + sel + order + key + ", " + offset + ">",
+                   ns + "DeviceRadixSortExclusiveSumKernel<" + sel + offset + ">",
+                   ns + "DeviceRadixSortInitKernel<" + sel + "int, " + offset + ">",
+                   ns + "DeviceRadixSortInitKernel<" + sel + "int, int>",
+                   ns + "DeviceRadixSortOnesweepKernel<" + sel + order + kvo + ", int, int>"};
+  } else {
+    auto up = [&](const char* alt) {
+      return ns + "DeviceRadixSortUpsweepKernel<" + sel + alt + order + key + ", " + offset + ">";
+    };
+    auto down = [&](const char* alt) {
+      return ns + "DeviceRadixSortDownsweepKernel<" + sel + alt + order + kvo + ">";
+    };
+    out.kernels = {single,      up("false, "),   up("true, "),
+                   ns + "RadixSortScanBinsKernel<" + sel + offset + ">",
+                   down("false, "), down("true, ")};
+    // The upsweep agent's device code holds an unannotated generic lambda
+    // (cuda::static_for), which NVRTC takes for host code unless told otherwise.
+    out.nvrtc_options = {"-default-device"};
+  }
+  // Values in Policy's field order.
+  std::string probe;
+  for (std::string v :
+       {"(unsigned long long)(p.algorithm == cub::RadixSortAlgorithm::onesweep)",
+        "p.single_tile.threads_per_block", "p.single_tile.items_per_thread",
+        "p.onesweep.threads_per_block", "p.onesweep.items_per_thread", "p.onesweep.radix_bits",
+        "p.histogram.threads_per_block", "p.exclusive_sum.threads_per_block",
+        "p.upsweep.threads_per_block", "p.upsweep.items_per_thread",
+        "p.alt_upsweep.threads_per_block", "p.alt_upsweep.items_per_thread",
+        "p.downsweep.threads_per_block", "p.downsweep.items_per_thread", "p.downsweep.radix_bits",
+        "p.alt_downsweep.threads_per_block", "p.alt_downsweep.items_per_thread",
+        "p.alt_downsweep.radix_bits", "p.scan.lookback.threads_per_block",
+        "p.scan.lookback.items_per_thread"})
+    probe += (probe.empty() ? "" : ", ") + v.replace(v.find("p."), 2, "cccl_cache_policy::p.");
+  out.policy_probe = std::string(algos::detail::kPolicyProbeName) + "<" + probe + ">";
+  return out;
+}
+
+}  // namespace cccl_cache::algos::radix_sort::detail

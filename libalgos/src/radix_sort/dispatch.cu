@@ -1,0 +1,174 @@
+// CCCL 3.5's radix-sort host dispatch (cub::detail::radix_sort::dispatch, the policy-
+// selector dispatch; its host code compiled here by nvcc) driven by the kernels a bind
+// resolved, through the core's launcher factory, with the build's probed policy as a
+// run-time policy selector. Its direct runtime calls (device, SM count, look-back memset)
+// are answered from the bound launch context (core/launch.cuh RuntimeAnswers).
+//
+// The device kernels were instantiated by the build (codegen.cpp) with the real key,
+// value (cub::NullType for keys-only) and offset types and the identity decomposer; the
+// dispatch only moves pointers, so host stand-ins of the same sizes give the same
+// argument layout. The sort order is the kernels' (a template argument there): the host
+// code is the same for both.
+#include "core/launch.cuh"
+
+#include <cub/device/dispatch/dispatch_radix_sort.cuh>
+
+#include "radix_sort/dispatch.hpp"
+
+namespace cccl_cache::algos::radix_sort::detail {
+namespace {
+
+using algos::detail::Bytes;
+using algos::detail::DriverLauncherFactory;
+using Decomposer = cub::detail::identity_decomposer_t;
+
+// The build's policy, as CUB's selector would return it for the bound CC: the fields the
+// host dispatch reads; the rest (load/rank/scan algorithms) only shape device code.
+struct RuntimePolicySelector {
+  const Policy* p;
+  cub::RadixSortPolicy operator()(::cuda::compute_capability) const {
+    cub::RadixSortPolicy r{};
+    r.algorithm = p->onesweep ? cub::RadixSortAlgorithm::onesweep : cub::RadixSortAlgorithm::multi_pass;
+    r.single_tile.threads_per_block = int(p->single_tile_threads);
+    r.single_tile.items_per_thread = int(p->single_tile_items);
+    r.onesweep.threads_per_block = int(p->onesweep_threads);
+    r.onesweep.items_per_thread = int(p->onesweep_items);
+    r.onesweep.radix_bits = int(p->onesweep_radix_bits);
+    r.histogram.threads_per_block = int(p->histogram_threads);
+    r.exclusive_sum.threads_per_block = int(p->exclusive_sum_threads);
+    r.upsweep = {int(p->upsweep_threads), int(p->upsweep_items), cub::LOAD_DEFAULT,
+                 int(p->downsweep_radix_bits)};
+    r.alt_upsweep = {int(p->alt_upsweep_threads), int(p->alt_upsweep_items), cub::LOAD_DEFAULT,
+                     int(p->alt_downsweep_radix_bits)};
+    r.downsweep.threads_per_block = int(p->downsweep_threads);
+    r.downsweep.items_per_thread = int(p->downsweep_items);
+    r.downsweep.radix_bits = int(p->downsweep_radix_bits);
+    r.alt_downsweep.threads_per_block = int(p->alt_downsweep_threads);
+    r.alt_downsweep.items_per_thread = int(p->alt_downsweep_items);
+    r.alt_downsweep.radix_bits = int(p->alt_downsweep_radix_bits);
+    r.scan.algorithm = cub::ScanAlgorithm::lookback;
+    r.scan.lookback.threads_per_block = int(p->scan_threads);
+    r.scan.lookback.items_per_thread = int(p->scan_items);
+    return r;
+  }
+};
+
+// The bound kernels by slot; a kernel of the other algorithm's slots is never launched.
+template <std::size_t K, class ValueT, class OffsetT>
+struct BoundKernels {
+  const DispatchParams* params;
+  using KeyT = Bytes<K>;
+  CUfunction slot(Kernel k) const { return params->launch->kernels[k].function; }
+  CUfunction multi(Kernel k) const { return params->policy.onesweep ? nullptr : slot(k); }
+  CUfunction one(Kernel k) const { return params->policy.onesweep ? slot(k) : nullptr; }
+  CUfunction RadixSortSingleTileKernel() const { return slot(single_tile); }
+  CUfunction RadixSortUpsweepKernel() const { return multi(upsweep); }
+  CUfunction RadixSortAltUpsweepKernel() const { return multi(alt_upsweep); }
+  CUfunction DeviceRadixSortScanBinsKernel() const { return multi(scan_bins); }
+  CUfunction RadixSortDownsweepKernel() const { return multi(downsweep); }
+  CUfunction RadixSortAltDownsweepKernel() const { return multi(alt_downsweep); }
+  CUfunction RadixSortHistogramKernel() const { return one(histogram); }
+  CUfunction RadixSortExclusiveSumKernel() const { return one(exclusive_sum); }
+  CUfunction RadixSortInitBinsAndCountersKernel() const { return one(init_bins); }
+  CUfunction RadixSortInitLookbackKernel() const { return one(init_lookback); }
+  CUfunction RadixSortOnesweepKernel() const { return one(onesweep_kernel); }
+  static constexpr std::size_t KeySize() { return K; }
+  static constexpr std::size_t ValueSize() { return sizeof(ValueT); }
+  static KeyT* AdvanceKeys(KeyT* p, OffsetT n) { return p + n; }
+  static ValueT* AdvanceValues(ValueT* p, OffsetT n) { return p + n; }
+};
+
+template <std::size_t K, std::size_t V, class OffsetT>
+CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
+                      std::size_t& temp_storage_bytes, DoubleBuffers& buffers,
+                      std::uint64_t num_items, int begin_bit, int end_bit, bool overwrite,
+                      CUstream stream) noexcept {
+  using KeyT = Bytes<K>;
+  using ValueT = std::conditional_t<V == 0, cub::NullType, Bytes<V>>;
+  if (num_items > std::numeric_limits<OffsetT>::max()) return CUDA_ERROR_INVALID_VALUE;
+  const int s = buffers.selector & 1;
+  cub::DoubleBuffer<KeyT> keys(static_cast<KeyT*>(buffers.keys[s]),
+                               static_cast<KeyT*>(buffers.keys[s ^ 1]));
+  cub::DoubleBuffer<ValueT> values(static_cast<ValueT*>(buffers.values[s]),
+                                   static_cast<ValueT*>(buffers.values[s ^ 1]));
+  CUresult status = CUDA_SUCCESS;
+  const DriverLauncherFactory factory{params.launch, &status};
+  const algos::detail::RuntimeAnswers answers(factory);
+  const cudaError_t err =
+      cub::detail::radix_sort::dispatch<cub::SortOrder::Ascending, KeyT, ValueT, OffsetT, Decomposer,
+                                        RuntimePolicySelector, BoundKernels<K, ValueT, OffsetT>,
+                                        DriverLauncherFactory>(
+          d_temp_storage, temp_storage_bytes, keys, values, static_cast<OffsetT>(num_items),
+          begin_bit, end_bit, overwrite, stream, Decomposer{},
+          RuntimePolicySelector{&params.policy}, BoundKernels<K, ValueT, OffsetT>{&params}, factory);
+  const CUresult rc = algos::detail::dispatch_result(err, status);
+  // Without overwrite, onesweep re-points the DoubleBuffer at temp storage on the way (the
+  // sort still ends in the caller's second buffer): find the output by its address.
+  if (rc == CUDA_SUCCESS && d_temp_storage != nullptr)
+    buffers.selector = keys.Current() == buffers.keys[s] ? s : s ^ 1;
+  return rc;
+}
+
+cub::detail::type_t classify(ScalarType t) noexcept {
+  using cub::detail::type_t;
+  switch (t) {
+    case ScalarType::int8: return type_t::int8;
+    case ScalarType::int16: return type_t::int16;
+    case ScalarType::int32: return type_t::int32;
+    case ScalarType::int64: return type_t::int64;
+    case ScalarType::uint8: return type_t::uint8;
+    case ScalarType::uint16: return type_t::uint16;
+    case ScalarType::uint32: return type_t::uint32;
+    case ScalarType::uint64: return type_t::uint64;
+    case ScalarType::float32: return type_t::float32;
+    case ScalarType::float64: return type_t::float64;
+    default: return type_t::other;  // __half, __nv_bfloat16 (as cub::detail::classify_type)
+  }
+}
+
+}  // namespace
+
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
+                           ScalarType offset_type) noexcept {
+  if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
+  using algos::detail::on_offset;
+  using algos::detail::on_size;
+  return on_size(key_size, [&](auto k) {
+    return on_size(
+        value_size,
+        [&](auto v) {
+          return on_offset(offset_type, [](auto o) -> DispatchFn {
+            return &run_dispatch<decltype(k)::value, decltype(v)::value,
+                                 typename decltype(o)::type>;
+          });
+        },
+        /*allow_zero=*/true);
+  });
+}
+
+bool selects_onesweep(const Spec& spec, std::uint32_t cc) noexcept {
+  const cub::detail::radix_sort::policy_selector selector{
+      int(size_of(spec.key_type)), int(size_of(spec.value_type)), int(size_of(spec.offset_type)),
+      classify(spec.key_type)};
+  return selector(::cuda::compute_capability{int(cc)}).algorithm ==
+         cub::RadixSortAlgorithm::onesweep;
+}
+
+const std::string& dispatch_abi_description() {
+  static const std::string description = [] {
+    algos::detail::AbiText abi;
+    abi.field("params", 0, sizeof(DispatchParams));
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, launch);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, policy);
+    // The kernels' argument types (their order is CUB's, covered by cub=).
+    abi.type<cub::NullType>("null").type<Decomposer>("decomposer");
+    abi.type<cub::GridEvenShare<std::uint32_t>>("even_share32");
+    abi.type<cub::GridEvenShare<std::uint64_t>>("even_share64");
+    abi.type<Bytes<1>>("b1").type<Bytes<2>>("b2").type<Bytes<4>>("b4").type<Bytes<8>>("b8");
+    abi.field("init_threads", 0, kInitThreads);
+    return abi.text;
+  }();
+  return description;
+}
+
+}  // namespace cccl_cache::algos::radix_sort::detail

@@ -1,0 +1,59 @@
+// CUB's radix-sort host dispatch driven by bound CUfunctions (dispatch.cu, built by nvcc).
+// Private to libalgos.
+#pragma once
+
+#include <cuda.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "cccl_cache/algos/radix_sort/executable.hpp"
+#include "core/launch.hpp"
+
+namespace cccl_cache::algos::radix_sort::detail {
+
+// CUB's onesweep dispatch launches both init kernels with this many threads per block.
+inline constexpr std::uint32_t kInitThreads = 256;
+
+// The block size the dispatch launches each kernel slot with (build_result.hpp Kernel).
+inline std::array<std::uint32_t, kSlots> launch_threads(const Policy& p) noexcept {
+  if (p.onesweep)
+    return {p.single_tile_threads, p.histogram_threads, p.exclusive_sum_threads, kInitThreads,
+            kInitThreads, p.onesweep_threads};
+  return {p.single_tile_threads, p.upsweep_threads,   p.alt_upsweep_threads,
+          p.scan_threads,        p.downsweep_threads, p.alt_downsweep_threads};
+}
+
+// Everything CUB's dispatch asks of its policy selector, kernel source and launcher
+// factory, fixed at bind time.
+struct DispatchParams {
+  const algos::detail::LaunchContext* launch = nullptr;  // kernels in slot order
+  Policy policy;
+};
+
+// One instantiation of CCCL 3.5's cub::detail::radix_sort::dispatch for a (key size, value
+// size, offset type). `overwrite`: CUB's is_overwrite_okay (the DoubleBuffers form); the
+// plain form passes buffers {in, out}, selector 0, and false. d_temp_storage == nullptr
+// sets temp_storage_bytes (arithmetic on the bound values, no driver call). Bits must be
+// checked by the caller. Returns CUDA_ERROR_INVALID_VALUE for num_items over the offset
+// type or too little temp storage, else the first launch error.
+using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
+                                std::size_t& temp_storage_bytes, DoubleBuffers& buffers,
+                                std::uint64_t num_items, int begin_bit, int end_bit,
+                                bool overwrite, CUstream stream) noexcept;
+
+// nullptr for sizes other than 1/2/4/8 (values also 0) or an offset not uint32/uint64.
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
+                           ScalarType offset_type) noexcept;
+
+// Whether CUB's policy selector picks onesweep for `spec` on sm_<cc>: evaluated on the
+// host to name the kernels a build compiles; the build's probe then reads the device
+// compile's own choice and check() requires the two to agree.
+bool selects_onesweep(const Spec& spec, std::uint32_t cc) noexcept;
+
+// The host dispatch's ABI as text (core/launch.cuh AbiText), folded into every key.
+const std::string& dispatch_abi_description();
+
+}  // namespace cccl_cache::algos::radix_sort::detail

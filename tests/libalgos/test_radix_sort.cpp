@@ -1,0 +1,216 @@
+// Radix sort without a GPU: spec validation and text, builds for sm_80 (multi-pass for
+// 2-byte keys) and sm_90 (onesweep) naming the kernels CUB's dispatch launches, the
+// record's checks, and the temp-storage size CUB's dispatch computes through our factory.
+#include <gtest/gtest.h>
+
+#include "build_cache.hpp"
+#include "cccl_cache/algos/registry.hpp"
+#include "core/dispatch_abi.hpp"
+#include "radix_sort/dispatch.hpp"
+
+using namespace cccl_cache;
+using namespace cccl_cache::algos;
+using radix_sort::Spec;
+
+namespace {
+
+TEST(RadixSortSpec, ValidatesEachFieldByName) {
+  EXPECT_TRUE(Spec{}.validate());
+  for (ScalarType t : {ScalarType::int8, ScalarType::uint64, ScalarType::float16,
+                       ScalarType::bfloat16, ScalarType::float64}) {
+    Spec s;
+    s.key_type = t;
+    s.value_type = t;
+    EXPECT_TRUE(s.validate()) << name(t);
+  }
+  Spec s;
+  s.key_type = ScalarType::none;
+  ASSERT_FALSE(s.validate());
+  EXPECT_NE(s.validate().error().message.find("'keys'"), std::string::npos);
+  s = {};
+  s.value_type = static_cast<ScalarType>(200);
+  ASSERT_FALSE(s.validate());
+  EXPECT_NE(s.validate().error().message.find("'values'"), std::string::npos);
+  for (ScalarType o : {ScalarType::int32, ScalarType::int64, ScalarType::float32}) {
+    s = {};
+    s.offset_type = o;
+    ASSERT_FALSE(s.validate());
+    EXPECT_NE(s.validate().error().message.find("'offset'"), std::string::npos);
+  }
+}
+
+TEST(RadixSortSpec, TextRoundTrip) {
+  Spec s;
+  s.key_type = ScalarType::bfloat16;
+  s.value_type = ScalarType::uint32;
+  s.descending = true;
+  s.offset_type = ScalarType::uint64;
+  const std::string text = spec_text(s);
+  EXPECT_EQ(text, "radix_sort keys=bfloat16 values=uint32 descending=true offset=uint64");
+  const AlgorithmEntry* entry = find_algorithm("radix_sort");
+  ASSERT_NE(entry, nullptr);
+  auto parsed = entry->from_text(fields_as_text(s));
+  ASSERT_TRUE(parsed) << parsed.error().describe();
+  EXPECT_EQ(parsed->fields, encode_fields(s));
+  EXPECT_EQ(algos::spec_text(*parsed), text);
+  auto bad = entry->from_text({{"keys", "float32", ""}, {"offset", "int32", ""}});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("offset"), std::string::npos);
+  EXPECT_FALSE(entry->from_text({{"values", "float32", ""}})) << "keys are required";
+}
+
+struct BuildCase {
+  ScalarType key, value;
+  bool descending;
+  std::uint32_t cc;
+  bool onesweep;
+};
+
+const BuildCase kBuilds[] = {
+    {ScalarType::float32, ScalarType::none, false, 90, true},
+    {ScalarType::uint32, ScalarType::uint32, true, 80, true},
+    {ScalarType::uint16, ScalarType::none, true, 80, false},
+};
+
+const radix_sort::detail::BuildReport& built(const BuildCase& c) {
+  Spec s;
+  s.key_type = c.key;
+  s.value_type = c.value;
+  s.descending = c.descending;
+  const auto& r = test_support::cached_build(s, c.cc);
+  if (!r) throw std::runtime_error(r.error().describe());
+  return *r;
+}
+
+TEST(RadixSortBuild, NamesTheKernelsOfTheProbedAlgorithm) {
+  for (const BuildCase& c : kBuilds) {
+    SCOPED_TRACE(std::string(name(c.key)) + " sm_" + std::to_string(c.cc));
+    const auto& b = built(c).result;
+    EXPECT_EQ(radix_sort::detail::selects_onesweep(b.spec, c.cc), c.onesweep);
+    EXPECT_EQ(b.policy.onesweep, c.onesweep ? 1u : 0u);
+    ASSERT_EQ(b.record.kernels.size(), RadixSort::kKernels);
+    const auto& k = b.record.kernels;
+    EXPECT_NE(k[0].find("DeviceRadixSortSingleTileKernel"), std::string::npos);
+    if (c.onesweep) {
+      EXPECT_NE(k[1].find("DeviceRadixSortHistogramKernel"), std::string::npos);
+      EXPECT_NE(k[5].find("DeviceRadixSortOnesweepKernel"), std::string::npos);
+      EXPECT_EQ(b.policy.onesweep_radix_bits, 8u);
+    } else {
+      EXPECT_NE(k[1].find("DeviceRadixSortUpsweepKernel"), std::string::npos);
+      EXPECT_NE(k[3].find("RadixSortScanBinsKernel"), std::string::npos);
+      EXPECT_NE(k[5].find("DeviceRadixSortDownsweepKernel"), std::string::npos);
+      EXPECT_NE(k[4], k[5]);
+    }
+    // Stored and read back: every check passes, launch bounds included.
+    auto view = deserialize_view<RadixSort>(serialize(b), c.cc);
+    ASSERT_TRUE(view) << view.error().describe();
+    EXPECT_EQ(view->policy, b.policy);
+  }
+}
+
+TEST(RadixSortBuild, SwappedKernelsOrAnotherAlgorithmAreCorrupt) {
+  for (const BuildCase& c : kBuilds) {
+    const auto& b = built(c).result;
+    for (auto [i, j] : {std::pair{1, 2}, std::pair{3, 4}, std::pair{4, 5}, std::pair{0, 5}}) {
+      BuildRecord r = b.record;
+      std::swap(r.kernels[i], r.kernels[j]);
+      EXPECT_FALSE(deserialize_view<RadixSort>(serialize_record(r))) << i << "<->" << j;
+    }
+    radix_sort::Policy other = b.policy;
+    other.onesweep ^= 1;
+    BuildRecord r = b.record;
+    r.values = policy_values(other);
+    EXPECT_FALSE(deserialize_view<RadixSort>(serialize_record(r)));
+    other = b.policy;
+    other.single_tile_threads += 32;  // launch bounds no longer agree
+    r.values = policy_values(other);
+    EXPECT_FALSE(deserialize_view<RadixSort>(serialize_record(r)));
+  }
+}
+
+// An sm_90 device with 132 SMs as bind fixes it; the size path reads no driver.
+algos::detail::LaunchContext context(std::uint32_t cc, const radix_sort::Policy& p) {
+  algos::detail::LaunchContext c;
+  c.device = 0;
+  c.ptx_version = int(cc) * 10;
+  c.sm_count = 132;
+  c.num_kernels = RadixSort::kKernels;
+  const auto threads = radix_sort::detail::launch_threads(p);
+  for (std::size_t i = 0; i < c.num_kernels; ++i)
+    c.kernels[i] = {reinterpret_cast<CUfunction>(0x100 + i), int(threads[i]), 2, 0};
+  return c;
+}
+
+std::uint64_t round256(std::uint64_t x) { return (x + 255) / 256 * 256; }
+
+TEST(RadixSortTempStorage, OnesweepSizesAreCubsAndNeedNoDriver) {
+  const auto& b = built(kBuilds[0]).result;  // float32 keys, uint32 offsets, sm_90
+  const auto ctx = context(90, b.policy);
+  radix_sort::detail::DispatchParams params{&ctx, b.policy};
+  const auto fn = radix_sort::detail::select_dispatch(4, 0, ScalarType::uint32);
+  ASSERT_NE(fn, nullptr);
+  const std::uint64_t tile = std::uint64_t{b.policy.onesweep_items} * b.policy.onesweep_threads;
+  const std::uint64_t portion = ((1u << 28) - 1) / tile * tile;
+  for (std::uint64_t n : {0ull, 1ull, 5000ull, 1ull << 20, (1ull << 28) + 3}) {
+    for (auto [begin, end] : {std::pair{0, 32}, std::pair{3, 17}}) {
+      for (bool db : {false, true}) {
+        std::size_t bytes = 0;
+        radix_sort::DoubleBuffers none;
+        ASSERT_EQ(fn(params, nullptr, bytes, none, n, begin, end, db, nullptr), CUDA_SUCCESS);
+        const std::uint64_t single = std::uint64_t{b.policy.single_tile_threads} * b.policy.single_tile_items;
+        if (n <= single) {
+          EXPECT_EQ(bytes, 1u) << n;
+          continue;
+        }
+        const std::uint64_t passes = (end - begin + 7) / 8, portions = (n + portion - 1) / portion;
+        const std::uint64_t blocks = (std::min(n, portion) + tile - 1) / tile;
+        const std::uint64_t extra = db || passes <= 1 ? 0 : n * 4;
+        EXPECT_EQ(bytes, round256(portions * passes * 256 * 4) + round256(blocks * 256 * 4) +
+                             round256(extra) + round256(portions * passes * 4) + 255)
+            << n << " bits " << begin << ".." << end << (db ? " double buffer" : "");
+      }
+    }
+  }
+  std::size_t bytes = 0;
+  radix_sort::DoubleBuffers none;
+  EXPECT_EQ(fn(params, nullptr, bytes, none, 1ull << 32, 0, 32, false, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+}
+
+TEST(RadixSortTempStorage, MultiPassSizeUsesTheBoundOccupancy) {
+  const auto& b = built(kBuilds[2]).result;  // uint16 keys, sm_80, multi-pass
+  const auto ctx = context(80, b.policy);
+  radix_sort::detail::DispatchParams params{&ctx, b.policy};
+  const auto fn = radix_sort::detail::select_dispatch(2, 0, ScalarType::uint32);
+  const std::uint64_t n = 1u << 20;
+  std::size_t bytes = 0;
+  radix_sort::DoubleBuffers none;
+  ASSERT_EQ(fn(params, nullptr, bytes, none, n, 0, 16, false, nullptr), CUDA_SUCCESS);
+  // spine: (occupancy 2 * 132 SMs * CUB_PTX_SUBSCRIPTION_FACTOR 5) * digits + scan tile.
+  const std::uint64_t spine = (2 * 132 * 5) * (1u << b.policy.downsweep_radix_bits) +
+                              std::uint64_t{b.policy.scan_threads} * b.policy.scan_items;
+  EXPECT_EQ(bytes, round256(spine * 4) + round256(n * 2) + 255);
+  // An occupancy question for a block size the bind did not fix fails, not the driver.
+  auto wrong = ctx;
+  wrong.kernels[radix_sort::downsweep].block_threads += 32;
+  params.launch = &wrong;
+  EXPECT_EQ(fn(params, nullptr, bytes, none, n, 0, 16, false, nullptr), CUDA_ERROR_INVALID_VALUE);
+}
+
+}  // namespace
+
+namespace {
+
+// The host dispatch's side of the kernel interface, pinned (its digest is in every key;
+// see DispatchAbi.GoldenDescription): when it fails, check the kernels still match the
+// dispatch, then update the text.
+TEST(RadixSortDispatchAbi, GoldenDescription) {
+  const std::string golden =
+      "cub=300500 cccl=3005000 params@0:88 launch@0:8 policy@8:80 null=1/1 decomposer=1/1 "
+      "even_share32=40/4 even_share64=72/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8 init_threads@0:256";
+  EXPECT_EQ(radix_sort::detail::dispatch_abi_description(), golden);
+  EXPECT_NE(algos::detail::dispatch_abi_text().find("radix_sort: " + golden + "\n"),
+            std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,243 @@
+// The hot path of a bound radix sort: CUB's dispatch (CCCL 3.5) over the bound handles
+// must allocate nothing and reach the driver only through the launch and memset pointers
+// fixed at bind (recorders here); its direct runtime calls (device, SM count) are answered
+// from the launch context. No GPU or driver is needed: any other driver or runtime call
+// fails on a machine without one and shows up as an error.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <tuple>
+#include <vector>
+
+#include "radix_sort/dispatch.hpp"
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+using namespace cccl_cache::algos;
+namespace rs = cccl_cache::algos::radix_sort;
+
+struct Launch {
+  CUfunction fn;
+  unsigned grid_x, block_x, num_attrs;
+};
+std::vector<Launch>& launches() {
+  static std::vector<Launch> v = [] {
+    std::vector<Launch> r;
+    r.reserve(256);
+    return r;
+  }();
+  return v;
+}
+int g_memsets = 0;
+
+CUresult record_launch(const CUlaunchConfig* c, CUfunction fn, void** params, void**) {
+  if (params == nullptr || params[0] == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  launches().push_back({fn, c->gridDimX, c->blockDimX, c->numAttrs});
+  return CUDA_SUCCESS;
+}
+CUresult record_memset(CUdeviceptr, unsigned char value, std::size_t, CUstream) {
+  ++g_memsets;
+  return value == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUfunction fn(std::size_t slot) { return reinterpret_cast<CUfunction>(0x1000 + slot); }
+
+// CUB's sm_90 float32 onesweep policy shape, and a multi-pass one (2-byte keys, sm_80).
+rs::Policy onesweep_policy() {
+  rs::Policy p;
+  p.onesweep = 1;
+  p.single_tile_threads = 256, p.single_tile_items = 19;
+  p.onesweep_threads = 384, p.onesweep_items = 19, p.onesweep_radix_bits = 8;
+  p.histogram_threads = 128, p.exclusive_sum_threads = 256;
+  return p;
+}
+rs::Policy multi_pass_policy() {
+  rs::Policy p;
+  p.single_tile_threads = 256, p.single_tile_items = 19;
+  p.upsweep_threads = 512, p.upsweep_items = 23, p.alt_upsweep_threads = 256, p.alt_upsweep_items = 11;
+  p.downsweep_threads = 512, p.downsweep_items = 23, p.downsweep_radix_bits = 7;
+  p.alt_downsweep_threads = 256, p.alt_downsweep_items = 11, p.alt_downsweep_radix_bits = 6;
+  p.scan_threads = 512, p.scan_items = 23;
+  return p;
+}
+
+detail::LaunchContext bound(std::uint32_t cc, const rs::Policy& p) {
+  detail::LaunchContext c;
+  c.launch = &record_launch;
+  c.memset = &record_memset;
+  c.device = 0;
+  c.ptx_version = int(cc) * 10;
+  c.dependent_launch = cc >= 90;
+  c.sm_count = 132;
+  c.num_kernels = rs::kSlots;
+  const auto threads = rs::detail::launch_threads(p);
+  for (std::size_t i = 0; i < rs::kSlots; ++i) c.kernels[i] = {fn(i), int(threads[i]), 2, 0};
+  return c;
+}
+
+void* const kKeys = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
+void* const kOut = reinterpret_cast<void*>(std::uintptr_t{0x7f0800000000});
+void* const kTemp = reinterpret_cast<void*>(std::uintptr_t{0x7f1000000000});
+
+// Sorts n 4-byte keys on `ctx` with allocations counted; the recorded launches.
+const std::vector<Launch>& sort(const detail::LaunchContext& ctx, const rs::Policy& p,
+                                std::size_t key_size, std::uint64_t n, int end_bit) {
+  const rs::detail::DispatchParams params{&ctx, p};
+  const auto dispatch = rs::detail::select_dispatch(key_size, 0, ScalarType::uint32);
+  EXPECT_NE(dispatch, nullptr);
+  rs::DoubleBuffers none;
+  std::size_t bytes = 0;
+  EXPECT_EQ(dispatch(params, nullptr, bytes, none, n, 0, end_bit, false, nullptr), CUDA_SUCCESS);
+  launches().clear();
+  g_memsets = 0;
+  rs::DoubleBuffers buffers{{kKeys, kOut}, {nullptr, nullptr}, 0};
+  g_allocations = 0;
+  g_counting = true;
+  const CUresult rc = dispatch(params, kTemp, bytes, buffers, n, 0, end_bit, false, nullptr);
+  g_counting = false;
+  EXPECT_EQ(rc, CUDA_SUCCESS);
+  EXPECT_EQ(g_allocations.load(), 0) << "the sort path allocated";
+  EXPECT_EQ(buffers.selector, 1) << "the plain form's output is keys[1]";
+  return launches();
+}
+
+TEST(RadixSortHotPath, OnesweepWithDependentLaunchLaunchesOnlyBoundKernels) {
+  const rs::Policy p = onesweep_policy();
+  const auto ctx = bound(90, p);
+  const std::uint64_t n = 1'000'000, tile = 384 * 19;
+  const auto& seen = sort(ctx, p, 4, n, 32);
+  ASSERT_EQ(seen.size(), 3u + 4u * 2u);  // init, histogram, exclusive sum; 4 x (init, onesweep)
+  EXPECT_EQ(g_memsets, 0);
+  EXPECT_EQ(seen[0].fn, fn(rs::init_bins));
+  EXPECT_EQ(seen[0].block_x, 256u);
+  EXPECT_EQ(seen[1].fn, fn(rs::histogram));
+  EXPECT_EQ(seen[1].grid_x, 2u * 132u);  // bound occupancy x SMs
+  EXPECT_EQ(seen[1].block_x, 128u);
+  EXPECT_EQ(seen[2].fn, fn(rs::exclusive_sum));
+  EXPECT_EQ(seen[2].grid_x, 4u);  // one block per pass
+  for (std::size_t i = 3; i < seen.size(); i += 2) {
+    EXPECT_EQ(seen[i].fn, fn(rs::init_lookback));
+    EXPECT_EQ(seen[i + 1].fn, fn(rs::onesweep_kernel));
+    EXPECT_EQ(seen[i + 1].grid_x, (n + tile - 1) / tile);
+    EXPECT_EQ(seen[i + 1].block_x, 384u);
+  }
+  for (const Launch& l : seen) EXPECT_EQ(l.num_attrs, 1u) << "programmatic dependent launch";
+}
+
+TEST(RadixSortHotPath, OnesweepBelowSm90ClearsLookbackWithTheBoundMemset) {
+  const rs::Policy p = onesweep_policy();
+  const auto ctx = bound(80, p);
+  const auto& seen = sort(ctx, p, 4, 1'000'000, 20);  // 20 bits: 3 passes
+  ASSERT_EQ(seen.size(), 3u + 3u);
+  EXPECT_EQ(g_memsets, 3);
+  for (std::size_t i = 3; i < seen.size(); ++i) EXPECT_EQ(seen[i].fn, fn(rs::onesweep_kernel));
+  for (const Launch& l : seen) EXPECT_EQ(l.num_attrs, 0u);
+}
+
+TEST(RadixSortHotPath, MultiPassLaunchesUpsweepScanDownsweepPerPass) {
+  const rs::Policy p = multi_pass_policy();
+  const auto ctx = bound(80, p);
+  // CUB's pass planning: 14 bits are two 7-bit passes; 16 bits would leave a short third
+  // pass, so it runs the 6-bit alt kernels for all three (6 + 6 + 4).
+  for (auto [bits, up, down] : {std::tuple{14, rs::upsweep, rs::downsweep},
+                                std::tuple{16, rs::alt_upsweep, rs::alt_downsweep}}) {
+    const auto& seen = sort(ctx, p, 2, 1'000'000, bits);
+    const std::size_t passes = bits == 14 ? 2 : 3;
+    ASSERT_EQ(seen.size(), 3 * passes) << bits;
+    for (std::size_t i = 0; i < seen.size(); i += 3) {
+      const std::size_t slots[3] = {up, rs::scan_bins, down};
+      for (std::size_t j = 0; j < 3; ++j) {
+        EXPECT_EQ(seen[i + j].fn, fn(slots[j])) << bits << " bits, launch " << i + j;
+        EXPECT_EQ(seen[i + j].block_x, unsigned(ctx.kernels[slots[j]].block_threads));
+      }
+      EXPECT_EQ(seen[i + 1].grid_x, 1u);  // one scan block
+    }
+  }
+}
+
+TEST(RadixSortHotPath, DoubleBufferFormFlipsTheSelectorOncePerPass) {
+  const rs::Policy p = onesweep_policy();
+  const auto ctx = bound(90, p);
+  const rs::detail::DispatchParams params{&ctx, p};
+  const auto dispatch = rs::detail::select_dispatch(4, 4, ScalarType::uint32);
+  for (auto [bits, selector] : {std::pair{32, 1}, std::pair{24, 0}}) {  // 4 passes, 3 passes
+    rs::DoubleBuffers buffers{{kOut, kKeys}, {kTemp, kOut}, 1};  // the input in keys[1]
+    std::size_t bytes = 0;
+    ASSERT_EQ(dispatch(params, nullptr, bytes, buffers, 1'000'000, 0, bits, true, nullptr),
+              CUDA_SUCCESS);
+    launches().clear();
+    g_allocations = 0;
+    g_counting = true;
+    EXPECT_EQ(dispatch(params, kTemp, bytes, buffers, 1'000'000, 0, bits, true, nullptr),
+              CUDA_SUCCESS);
+    g_counting = false;
+    EXPECT_EQ(g_allocations.load(), 0);
+    EXPECT_EQ(launches().size(), 3u + 2u * unsigned(bits / 8));
+    EXPECT_EQ(buffers.selector, selector) << bits << " bits";
+  }
+}
+
+TEST(RadixSortHotPath, SmallInputsUseTheSingleTileKernel) {
+  const rs::Policy p = onesweep_policy();
+  const auto ctx = bound(90, p);
+  const auto& seen = sort(ctx, p, 4, 256 * 19, 32);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].fn, fn(rs::single_tile));
+  EXPECT_EQ(seen[0].grid_x, 1u);
+  EXPECT_EQ(seen[0].block_x, 256u);
+}
+
+TEST(RadixSortHotPath, TempStorageQueryAllocatesAndLaunchesNothing) {
+  for (const rs::Policy& p : {onesweep_policy(), multi_pass_policy()}) {
+    const auto ctx = bound(90, p);
+    const rs::detail::DispatchParams params{&ctx, p};
+    const auto dispatch = rs::detail::select_dispatch(8, 4, ScalarType::uint32);
+    launches().clear();
+    rs::DoubleBuffers none;
+    std::size_t bytes = 0;
+    g_allocations = 0;
+    g_counting = true;
+    EXPECT_EQ(dispatch(params, nullptr, bytes, none, 1 << 20, 0, 64, false, nullptr), CUDA_SUCCESS);
+    g_counting = false;
+    EXPECT_GT(bytes, 1u);
+    EXPECT_EQ(g_allocations.load(), 0);
+    EXPECT_TRUE(launches().empty());
+  }
+}
+
+TEST(RadixSortHotPath, ALaunchErrorIsReturnedAndStopsTheSort) {
+  const rs::Policy p = onesweep_policy();
+  auto ctx = bound(90, p);
+  ctx.launch = [](const CUlaunchConfig*, CUfunction, void**, void**) -> CUresult {
+    return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+  };
+  const rs::detail::DispatchParams params{&ctx, p};
+  const auto dispatch = rs::detail::select_dispatch(4, 0, ScalarType::uint32);
+  rs::DoubleBuffers buffers{{kKeys, kOut}, {nullptr, nullptr}, 0};
+  std::size_t bytes = 1 << 26;
+  EXPECT_EQ(dispatch(params, kTemp, bytes, buffers, 1'000'000, 0, 32, false, nullptr),
+            CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+  EXPECT_EQ(buffers.selector, 0) << "a failed sort leaves the selector";
+  std::size_t too_small = 16;
+  ctx.launch = &record_launch;
+  EXPECT_EQ(dispatch(params, kTemp, too_small, buffers, 1'000'000, 0, 32, false, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+}
+
+}  // namespace
