@@ -72,18 +72,20 @@ for p in $parts; do
     reduce_bench) part reduce_bench 300 "$bin/bench_reduce_vs_cub" 28 ;;
     radix_tests) part radix_tests 300 "$bin/test_algos_radix_sort_gpu" ;;
     radix_bench) part radix_bench 300 "$bin/bench_radix_sort_vs_cub" 28 ;;
+    # CuPy's sort / sum / max / cumsum / elementwise add on the same sizes (the image's CuPy).
+    cupy) part cupy 300 python3 bench/peers/cupy_wave1.py 28 ;;
     *) echo "unknown part $p" ;;
   esac
 done
 
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
-  transform_bench reduce_tests reduce_bench radix_tests radix_bench; do
+  transform_bench reduce_tests reduce_bench radix_tests radix_bench cupy; do
   [[ -f "$OUT/$f.log" ]] || continue
   echo "--- $f"
   case $f in
     tests|*_tests) grep -E '^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|Failure' "$OUT/$f.log" | tail -20 ;;
-    sort|ab|*_bench) grep -E '^RESULT|^Method|^codegen' "$OUT/$f.log" | cut -c1-160 ;;
+    sort|ab|cupy|*_bench) grep -E '^RESULT|^Method|^codegen' "$OUT/$f.log" | cut -c1-160 ;;
     hit) grep -E '^RESULT' "$OUT/$f.log" | tr ' ' '\n' ;;
     *) grep -vE '^\[' "$OUT/$f.log" | tail -32 ;;
   esac
