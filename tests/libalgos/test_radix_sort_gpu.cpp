@@ -123,7 +123,12 @@ Suite& suite() {
   return s;
 }
 
-// The bits CUB ranks a key by: its ordered form, -0.0 as +0.0, then [begin, end).
+// The bits CUB ranks a key by: its ordered form with both zeros made one, then
+// [begin, end). CUB (ProcessFloatMinusZero) compares the key, already inverted for a
+// descending sort, with the ascending form of -0.0: ascending, -0.0 becomes +0.0;
+// descending, +0.0 (whose inverse matches) becomes the inverse of -0.0's form. So a
+// descending sort ranks both zeros as -0.0 does: the same order on the full key, other
+// digits in a partial bit range.
 std::uint64_t digit(const unsigned char* p, const rs::Spec& s, int begin, int end) {
   const std::size_t size = cccl_cache::algos::size_of(s.key_type);
   std::uint64_t bits = 0;
@@ -131,7 +136,8 @@ std::uint64_t digit(const unsigned char* p, const rs::Spec& s, int begin, int en
   const std::uint64_t sign = std::uint64_t{1} << (size * 8 - 1);
   const std::uint64_t all = size == 8 ? ~0ull : (sign << 1) - 1;
   if (cccl_cache::algos::is_float(s.key_type)) {
-    if (bits == sign) bits = 0;  // -0.0
+    if (!s.descending && bits == sign) bits = 0;  // -0.0 as +0.0
+    if (s.descending && bits == 0) bits = sign;   // +0.0 as -0.0
     bits = (bits & sign) ? (~bits & all) : (bits ^ sign);
   } else if (s.key_type == ScalarType::int8 || s.key_type == ScalarType::int16 ||
              s.key_type == ScalarType::int32 || s.key_type == ScalarType::int64) {
