@@ -18,9 +18,17 @@
 // unqualified call inside namespace cub) finds this one first: the runtime's error
 // state says nothing about driver launches, and the runtime stays out of the call.
 #include <cuda_runtime_api.h>
-namespace cub {
+// Our dispatches instantiate CUB with run-time policies and the stand-ins below: code
+// that must not be merged with the CUB a program (or another library in it) compiles
+// itself, where the same templates may be instantiated with the same arguments but
+// compile-time policies. CUB and Thrust are therefore wrapped in a namespace of ours
+// (CCCL's THRUST_CUB_WRAPPED_NAMESPACE), so none of our CUB symbols can collide with
+// anyone's; `cub::` below names the wrapped namespace.
+#define THRUST_CUB_WRAPPED_NAMESPACE cccl_cache_cccl
+namespace cccl_cache_cccl::cub {
 inline cudaError_t cudaPeekAtLastError() noexcept { return cudaSuccess; }
-}  // namespace cub
+}  // namespace cccl_cache_cccl::cub
+namespace cub = ::cccl_cache_cccl::cub;
 
 #include <cuda.h>
 #include <xxhash.h>
@@ -287,9 +295,9 @@ struct AbiText {
 
 }  // namespace cccl_cache::algos::detail
 
-namespace cub {
+namespace cccl_cache_cccl::cub {
 // The runtime calls CUB's dispatches make themselves (see RuntimeAnswers).
 inline constexpr cccl_cache::algos::detail::RuntimeGetDevice cudaGetDevice{};
 inline constexpr cccl_cache::algos::detail::RuntimeDeviceGetAttribute cudaDeviceGetAttribute{};
 inline constexpr cccl_cache::algos::detail::RuntimeMemsetAsync cudaMemsetAsync{};
-}  // namespace cub
+}  // namespace cccl_cache_cccl::cub
