@@ -138,7 +138,7 @@ TEST(CliWhy, BadSpecIsAUsageError) {
   TempDir dir;
   put_build(dir.path(), real_build(90));
   for (const char* spec : {"merge_sort keys=float33", "merge_sort keys=float32 colour=red",
-                           "radix_sort keys=int32", "merge_sort keys=float32 compare=abs_less",
+                           "histogram keys=int32", "merge_sort keys=float32 compare=abs_less",
                            "merge_sort keys=float32 source='unterminated"}) {
     auto r = run_cli({"--cache-dir", dir.path().string(), "why", spec, "--arch", "sm_90"});
     EXPECT_EQ(r.code, 2) << spec;
