@@ -220,7 +220,8 @@ Problem make_problem(const rd::Spec& s, std::uint64_t n, std::mt19937_64& rng) {
     else put(at, 0, r);
   }
   if (k == OpKind::logical_or && n > 1024) put(&p.items[(n / 2) * size], 2.0, 2);
-  const double finit = k == OpKind::plus ? 0.5 : k == OpKind::multiplies ? 1.0 : k == OpKind::custom ? -0.75 : 0.25;
+  const double finit = k == OpKind::plus ? 0.5 : k == OpKind::multiplies ? 1.0 : k == OpKind::custom ? -0.75 :
+                       k == OpKind::logical_or ? 0.0 : 0.25;
   const std::uint64_t iinit = k == OpKind::plus ? 3 : k == OpKind::multiplies ? 2 : k == OpKind::bit_and ? ~std::uint64_t{4} :
                               k == OpKind::logical_and ? 1 : k == OpKind::logical_or ? 0 : k == OpKind::custom ? 5 : 0x5a;
   put(p.init.data(), finit, iinit);
