@@ -13,6 +13,7 @@
 #include "merge_sort/build_detail.hpp"
 #include "scan/build_detail.hpp"
 #include "radix_sort/codegen.hpp"
+#include "reduce/build_detail.hpp"
 
 namespace test_support {
 
@@ -50,6 +51,13 @@ template <>
 struct Builder<cccl_cache::algos::RadixSort> {
   static auto report(const cccl_cache::algos::radix_sort::Spec& s, std::uint32_t cc) {
     return cccl_cache::algos::radix_sort::detail::build_with_report(s, cc);
+  }
+};
+
+template <>
+struct Builder<cccl_cache::algos::Reduce> {
+  static auto report(const cccl_cache::algos::reduce::Spec& s, std::uint32_t cc) {
+    return cccl_cache::algos::reduce::detail::build_with_report(s, cc);
   }
 };
 

@@ -14,6 +14,7 @@
 #include "cccl_cache/algos/scan/build.hpp"
 #include "cccl_cache/algos/transform/build.hpp"
 #include "cccl_cache/algos/radix_sort/executable.hpp"
+#include "cccl_cache/algos/reduce/build.hpp"
 #include "cccl_cache/algos/registry.hpp"
 
 using namespace cccl_cache;
@@ -43,6 +44,10 @@ template <>
 struct Sample<RadixSort> {
   static radix_sort::Spec spec() { return {}; }  // float32 keys: onesweep on sm_90
 };
+template <>
+struct Sample<Reduce> {
+  static reduce::Spec spec() { return {}; }
+};
 
 template <class A>
 class AlgorithmGeneric : public ::testing::Test {
@@ -70,8 +75,8 @@ class AlgorithmGeneric : public ::testing::Test {
   }
 };
 
-using Algorithms = ::testing::Types<MergeSort, InclusiveScan, ExclusiveScan, UnaryTransform,
-                                    BinaryTransform, RadixSort>;
+using Algorithms = ::testing::Types<MergeSort, Reduce, InclusiveScan, ExclusiveScan,
+                                    UnaryTransform, BinaryTransform, RadixSort>;
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or

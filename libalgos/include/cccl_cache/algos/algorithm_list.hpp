@@ -6,12 +6,14 @@
 
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/radix_sort/build_result.hpp"
+#include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
 
 // X(traits type) for each algorithm, in id order.
 #define CCCL_CACHE_ALGORITHMS(X)          \
   X(::cccl_cache::algos::MergeSort)       \
+  X(::cccl_cache::algos::Reduce)          \
   X(::cccl_cache::algos::InclusiveScan)   \
   X(::cccl_cache::algos::ExclusiveScan)   \
   X(::cccl_cache::algos::UnaryTransform)  \

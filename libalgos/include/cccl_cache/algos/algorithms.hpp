@@ -10,3 +10,5 @@
 #include "cccl_cache/algos/transform/build.hpp"
 #include "cccl_cache/algos/transform/executable.hpp"
 #include "cccl_cache/algos/radix_sort/executable.hpp"
+#include "cccl_cache/algos/reduce/build.hpp"
+#include "cccl_cache/algos/reduce/executable.hpp"

@@ -1,0 +1,184 @@
+// Reduce time of our bound reduce against CUB's cub::DeviceReduce::Reduce and, for
+// plus, cub::DeviceReduce::Sum, compiled here by nvcc (sm_90) against the same pinned
+// CCCL: float32, float64, int64 and float16 sums and a float32 maximum, 2^min..2^max
+// items (default 10..28). CUB is called with a uint64_t count, so it reduces with
+// unsigned long long offsets (choose_offset_t), as our default spec does.
+// Method: the input stays in place; CUDA events recorded before and after each call
+// time it (GPU time, launch gaps included); the host time of issuing the call is
+// taken too. Ours, CUB Reduce and CUB Sum rotate within every repetition; medians
+// after two warm-up reps. Check: our result is bitwise equal to CUB's (both with
+// init 0, so Sum's too) and our temp-storage size equals CUB's.
+// Usage: bench_reduce_vs_cub [max_log [min_log]]
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cub/device/device_reduce.cuh>
+#include <cuda/functional>
+#include <vector>
+
+#include "cccl_cache/algos/algorithm_cache.hpp"
+#include "cccl_cache/algos/reduce/build.hpp"
+#include "merge_sort_bench_util.hpp"
+
+namespace rd = cccl_cache::algos::reduce;
+using cccl_cache::algos::OpKind;
+using cccl_cache::algos::Operator;
+using cccl_cache::algos::ScalarType;
+
+namespace {
+
+void check_rt(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) bench::die(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+std::uint64_t splitmix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+int reps_for(std::uint64_t n) { return n <= (1u << 20) ? 200 : n <= (1u << 24) ? 50 : 15; }
+
+template <class T>
+T random_value(std::uint64_t r) {
+  const double u = static_cast<double>(r >> 11) * 0x1.0p-53;  // [0, 1)
+  if constexpr (std::is_same_v<T, __half>) return __double2half(u * 2 - 1);
+  else if constexpr (std::is_floating_point_v<T>) return static_cast<T>(u * 2e3 - 1e3);
+  else return static_cast<T>(static_cast<std::int64_t>(r % 2000001) - 1000000);
+}
+
+// CUB's calls for one (type, operator): Reduce, and Sum where the operator is plus.
+template <class T, class Op>
+cudaError_t cub_reduce(void* temp, std::size_t& bytes, const T* in, T* out, std::uint64_t n,
+                       cudaStream_t stream) {
+  return cub::DeviceReduce::Reduce(temp, bytes, in, out, n, Op{}, T{}, stream);
+}
+template <class T>
+cudaError_t cub_sum(void* temp, std::size_t& bytes, const T* in, T* out, std::uint64_t n,
+                    cudaStream_t stream) {
+  return cub::DeviceReduce::Sum(temp, bytes, in, out, n, stream);
+}
+
+template <class T, class Op>
+void run_case(const char* label, const rd::Executable& exe, bool with_sum, int min_log,
+              int max_log, cudaStream_t stream) {
+  std::printf("%s: n, ours / CUB Reduce / CUB Sum: GPU ms (median), host us per call\n", label);
+  cudaEvent_t a, b;
+  check_rt(cudaEventCreate(&a), "event");
+  check_rt(cudaEventCreate(&b), "event");
+  std::uint64_t seed = 7;
+  const std::uint64_t max_n = 1ull << max_log;
+  std::vector<T> host(max_n);
+  for (auto& v : host) v = random_value<T>(splitmix(seed));
+  T* in = nullptr;
+  check_rt(cudaMalloc(&in, max_n * sizeof(T)), "malloc");
+  check_rt(cudaMemcpy(in, host.data(), max_n * sizeof(T), cudaMemcpyHostToDevice), "copy");
+  const int contenders = with_sum ? 3 : 2;  // 0 ours, 1 CUB Reduce, 2 CUB Sum
+  T* outs = nullptr;
+  check_rt(cudaMalloc(&outs, contenders * sizeof(T)), "malloc");
+  const T zero{};
+  for (int lg = min_log; lg <= max_log; ++lg) {
+    const std::uint64_t n = 1ull << lg;
+    std::size_t ours_temp = exe.temp_storage_bytes(n), cub_temp = 0, sum_temp = 0;
+    check_rt(cub_reduce<T, Op>(nullptr, cub_temp, in, outs, n, stream), "cub query");
+    if (with_sum) check_rt(cub_sum<T>(nullptr, sum_temp, in, outs, n, stream), "cub query");
+    void* temp = nullptr;
+    check_rt(cudaMalloc(&temp, std::max({ours_temp, cub_temp, sum_temp})), "malloc");
+    std::vector<std::vector<double>> gpu_ms(contenders), host_us(contenders);
+    const int reps = reps_for(n);
+    for (int r = 0; r < reps + 2; ++r) {
+      for (int slot = 0; slot < contenders; ++slot) {
+        const int who = (slot + r) % contenders;
+        T* out = outs + who;
+        check_rt(cudaEventRecord(a, stream), "record");
+        const auto t0 = std::chrono::steady_clock::now();
+        if (who == 0) {
+          std::size_t bytes = ours_temp;
+          bench::check_cu(exe(temp, bytes, in, out, n, &zero, stream), "ours");
+        } else {
+          std::size_t bytes = who == 1 ? cub_temp : sum_temp;
+          check_rt(who == 1 ? cub_reduce<T, Op>(temp, bytes, in, out, n, stream)
+                            : cub_sum<T>(temp, bytes, in, out, n, stream),
+                   "cub");
+        }
+        const double us = bench::ns_since(t0) / 1e3;
+        check_rt(cudaEventRecord(b, stream), "record");
+        check_rt(cudaEventSynchronize(b), "sync");
+        float ms = 0;
+        check_rt(cudaEventElapsedTime(&ms, a, b), "elapsed");
+        if (r >= 2) {
+          gpu_ms[who].push_back(ms);
+          host_us[who].push_back(us);
+        }
+      }
+    }
+    T got[3];
+    check_rt(cudaMemcpy(got, outs, contenders * sizeof(T), cudaMemcpyDeviceToHost), "d2h");
+    bool same = std::memcmp(&got[0], &got[1], sizeof(T)) == 0;
+    if (with_sum) same = same && std::memcmp(&got[0], &got[2], sizeof(T)) == 0;
+    const double o = bench::median(gpu_ms[0]), c = bench::median(gpu_ms[1]);
+    std::printf("RESULT %s n=%llu ours_ms=%.5f cub_ms=%.5f ratio=%.4f", label,
+                (unsigned long long)n, o, c, o / c);
+    if (with_sum) {
+      const double s = bench::median(gpu_ms[2]);
+      std::printf(" cub_sum_ms=%.5f sum_ratio=%.4f", s, o / s);
+    }
+    std::printf(" ours_host_us=%.2f cub_host_us=%.2f check=%d temp_equal=%d reps=%d\n",
+                bench::median(host_us[0]), bench::median(host_us[1]), same ? 1 : 0,
+                ours_temp == cub_temp ? 1 : 0, reps);
+    std::fflush(stdout);
+    cudaFree(temp);
+  }
+  cudaFree(in);
+  cudaFree(outs);
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+}
+
+const rd::Executable& acquire(cccl_cache::algos::AlgorithmCache& cache, ScalarType t, OpKind op) {
+  static std::vector<std::shared_ptr<const rd::Executable>> keep;
+  auto exe = cache.acquire(rd::Spec{t, Operator::of(op), ScalarType::uint64}, 0);
+  if (!exe) bench::die(exe.error().describe());
+  keep.push_back(*exe);
+  return **exe;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int max_log = argc > 1 ? std::atoi(argv[1]) : 28;
+  const int min_log = argc > 2 ? std::atoi(argv[2]) : 10;
+  int cc = 0;
+  bench::gpu_context(&cc);
+  check_rt(cudaSetDevice(0), "cudaSetDevice");
+  auto store = bench::open_store(bench::bench_dir("reduce") / "store");
+  cccl_cache::algos::AlgorithmCache cache(store);
+  cudaStream_t stream;
+  check_rt(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
+  std::printf(
+      "Method: CUDA events around each call (input in place), host time of issuing it; ours, "
+      "CUB Reduce and CUB Sum (nvcc sm_90, same CCCL) rotate every rep; medians of reps (200 up "
+      "to 2^20, 50 up to 2^24, 15 above) after 2 warm-up reps; uint64 counts and offsets; "
+      "sm_%d\n",
+      cc);
+  using Plus = ::cuda::std::plus<>;
+  run_case<float, Plus>("float32_plus", acquire(cache, ScalarType::float32, OpKind::plus), true,
+                        min_log, max_log, stream);
+  run_case<double, Plus>("float64_plus", acquire(cache, ScalarType::float64, OpKind::plus), true,
+                         min_log, max_log, stream);
+  run_case<std::int64_t, Plus>("int64_plus", acquire(cache, ScalarType::int64, OpKind::plus),
+                               true, min_log, max_log, stream);
+  run_case<__half, Plus>("float16_plus", acquire(cache, ScalarType::float16, OpKind::plus), true,
+                         min_log, max_log, stream);
+  run_case<float, ::cuda::maximum<>>("float32_maximum",
+                                     acquire(cache, ScalarType::float32, OpKind::maximum), false,
+                                     min_log, max_log, stream);
+  cudaStreamDestroy(stream);
+  return 0;
+}

@@ -1,0 +1,59 @@
+// Reduce specification (cub::DeviceReduce::Reduce over a T array into one T): its
+// fields, from which the canonical encoding, key, spec text and summary derive
+// (core/spec_fields.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "cccl_cache/algos/core/key.hpp"
+#include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/cache/error.hpp"
+
+namespace cccl_cache::algos {
+struct Reduce;  // the algorithm's traits (build_result.hpp)
+}
+
+namespace cccl_cache::algos::reduce {
+
+// Input, initial value and output are `type`. The accumulator is CUB's own
+// (`::cuda::std::__accumulator_t<Op, T, T>`, as DeviceReduce::Reduce derives it: int
+// for plus over int8, bool for logical_and, the custom function's result), so results
+// are CUB's bit for bit.
+struct Spec {
+  using Algorithm = Reduce;
+  static constexpr AlgorithmId kAlgorithm = AlgorithmId::reduce;
+
+  ScalarType type = ScalarType::float32;
+  Operator op = Operator::plus();
+  // uint64 (default) or uint32: the offset types DeviceReduce picks (choose_offset_t)
+  // for a 64-bit or a 32-bit num_items. The call takes a uint64 count, so uint64 is
+  // what DeviceReduce::Reduce uses for it; uint32 is what it uses for an int count
+  // (counts above UINT32_MAX are then refused).
+  ScalarType offset_type = ScalarType::uint64;
+
+  template <class Self, class V>
+  static void fields(Self& s, V&& v) {
+    v(Field{1, "type", Need::required}, s.type);
+    v(Field{2, "op"}, s.op);
+    v(Field{3, "offset"}, s.offset_type);
+  }
+
+  // An element type; a binary operator kind that applies to it (bitwise: integers
+  // only) or a valid custom one; offset uint32 or uint64. Error: invalid_argument.
+  Result<void> validate() const;
+
+  bool operator==(const Spec&) const = default;
+};
+
+inline constexpr const char* kAlgorithmName = "reduce";
+
+inline Result<void> validate(const Spec& spec) { return spec.validate(); }
+
+// "reduce type=float32 op=plus offset=uint64" (spec_text()).
+inline std::string summary(const Spec& spec) { return spec_text(spec); }
+
+using algos::cache_key;
+
+}  // namespace cccl_cache::algos::reduce

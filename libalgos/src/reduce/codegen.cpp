@@ -1,0 +1,58 @@
+#include "reduce/codegen.hpp"
+
+#include <string>
+
+#include "core/codegen.hpp"
+
+namespace cccl_cache::algos::reduce::detail {
+
+algos::detail::GeneratedSource generate_source(const Spec& spec) {
+  const std::string t{cuda_name(spec.type)};
+  // The offset types DeviceReduce's choose_offset_t names (unsigned long long, not
+  // uint64_t's unsigned long): the same kernels as CUB's own, by name too.
+  const std::string offset =
+      spec.offset_type == ScalarType::uint32 ? "unsigned int" : "unsigned long long";
+
+  algos::detail::GeneratedSource out;
+  out.source =
+      algos::detail::prelude("cub/device/dispatch/kernels/kernel_reduce.cuh", {spec.type});
+  out.source += algos::detail::user_source(spec.op);
+  out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " + offset + ";\n";
+  out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2);
+  // As cub::detail::reduce::dispatch derives them for DeviceReduce::Reduce(T*, T*,
+  // num_items, op, T init): the accumulator, and the default (run-to-run
+  // deterministic) policy selector over it.
+  out.source +=
+      "using cccl_cache_accum_t = ::cuda::std::__accumulator_t<cccl_cache_op, cccl_cache_t, "
+      "cccl_cache_t>;\n"
+      "using cccl_cache_selector = cub::detail::reduce::policy_selector_from_types<\n"
+      "    cccl_cache_accum_t, cccl_cache_offset_t, cccl_cache_op>;\n"
+      "struct cccl_cache_single_tile : cccl_cache_selector {};\n"
+      "struct cccl_cache_first_pass : cccl_cache_selector {};\n"
+      "struct cccl_cache_second_pass : cccl_cache_selector {};\n"
+      "constexpr cub::ReducePolicy cccl_cache_policy =\n"
+      "    cub::detail::select_policy<cccl_cache_selector>(cub::detail::current_tuning_cc());\n";
+  out.source += algos::detail::close_prelude();
+
+  // What DeviceReduceKernelSource names for StableReductionOrder and an immediate
+  // num_items (KernelNumItemsT = OffsetT); the second pass always has int offsets.
+  const std::string ns = "cub::detail::reduce::";
+  const std::string tail = ", cccl_cache_op, " + t + ", cccl_cache_accum_t, ::cuda::std::identity>";
+  out.kernels = {
+      ns + "DeviceReduceSingleTileKernel<cccl_cache_single_tile, " + t + "*, " + t + "*, " +
+          offset + tail,
+      ns + "DeviceReduceKernel<cccl_cache_first_pass, true, " + t + "*, cccl_cache_accum_t*, " +
+          offset + ", " + offset + ", cccl_cache_op, cccl_cache_accum_t, " + t +
+          ", ::cuda::std::identity>",
+      ns + "DeviceReduceSingleTileKernel<cccl_cache_second_pass, cccl_cache_accum_t*, " + t +
+          "*, int" + tail};
+  out.policy_probe = std::string(algos::detail::kPolicyProbeName) +
+                     "<cccl_cache_policy.multi_tile.threads_per_block, "
+                     "cccl_cache_policy.multi_tile.items_per_thread, "
+                     "cccl_cache_policy.single_tile.threads_per_block, "
+                     "cccl_cache_policy.single_tile.items_per_thread, "
+                     "sizeof(cccl_cache_accum_t), alignof(cccl_cache_accum_t)>";
+  return out;
+}
+
+}  // namespace cccl_cache::algos::reduce::detail

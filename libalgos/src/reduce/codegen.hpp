@@ -1,0 +1,18 @@
+// CUDA C++ source generation for a reduce spec. Private to libalgos.
+#pragma once
+
+#include "cccl_cache/algos/reduce/spec.hpp"
+#include "core/jit.hpp"
+
+namespace cccl_cache::algos::reduce::detail {
+
+// `spec` must be valid. Includes CUB's reduce kernel header only, defines the operator
+// `cccl_cache_op` (an alias of CUB's function object for a well-known kind), CUB's
+// accumulator type for it and DeviceReduce's default policy selector, and names the
+// three kernels DeviceReduce::Reduce launches (in Kernel order), each over its own
+// empty selector subclass (cccl_cache_single_tile, cccl_cache_first_pass,
+// cccl_cache_second_pass: the same policy, but names that say the kernel's role), and
+// the policy probe (values in Policy's field order).
+algos::detail::GeneratedSource generate_source(const Spec& spec);
+
+}  // namespace cccl_cache::algos::reduce::detail

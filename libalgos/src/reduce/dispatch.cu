@@ -1,0 +1,129 @@
+// CCCL 3.5's reduce host dispatch (cub::detail::reduce::dispatch, the policy-selector
+// dispatch DeviceReduce::Reduce calls; its host code compiled here by nvcc) driven by
+// the kernels a bind resolved, through the core's launcher factory, with the build's
+// policy values as a run-time policy selector.
+//
+// The device kernels were instantiated by the build (codegen.cpp) with T* input and
+// output, CUB's accumulator for the operator, T init and an empty operator type.
+// Host stand-ins of the same size and alignment give the dispatch the same argument
+// layout: nothing here depends on what the elements are.
+#include "core/launch.cuh"
+
+#include <cub/device/dispatch/dispatch_reduce.cuh>
+
+#include <cstring>
+
+#include "cccl_cache/algos/reduce/build_result.hpp"
+#include "reduce/dispatch.hpp"
+
+namespace cccl_cache::algos::reduce::detail {
+namespace {
+
+using algos::detail::Bytes;
+using algos::detail::DriverLauncherFactory;
+
+// Stands in for the device-side operator: an empty type (one byte as a kernel parameter).
+struct EmptyOp {};
+static_assert(sizeof(EmptyOp) == 1);
+
+// The build chose the policy for the target CC: the host dispatch reads only the two
+// passes' tile shapes; the algorithm and vector width are CUB's for run-to-run
+// deterministic reductions (documentation: the device code has its own).
+struct RuntimePolicySelector {
+  const DispatchParams* params;
+  cub::ReducePolicy operator()(::cuda::compute_capability) const {
+    const auto pass = [](int threads, int items) {
+      return cub::ReducePassPolicy{threads, items, 1, cub::BLOCK_REDUCE_WARP_REDUCTIONS,
+                                   cub::LOAD_LDG};
+    };
+    return {pass(params->multi_tile_threads, params->multi_tile_items),
+            pass(params->single_tile_threads, params->single_tile_items)};
+  }
+};
+
+template <std::size_t T, std::size_t A>
+struct BoundKernels {
+  const DispatchParams* params;
+  CUfunction kernel(Kernel k) const { return params->launch->kernels[k].function; }
+  CUfunction SingleTileKernel() const { return kernel(single_tile_kernel); }
+  CUfunction ReductionKernel() const { return kernel(reduce_kernel); }
+  CUfunction SingleTileSecondKernel() const { return kernel(second_pass_kernel); }
+  static constexpr std::size_t AccumSize() { return A; }
+  static constexpr std::size_t InitSize() { return T; }
+};
+
+template <std::size_t T, std::size_t A, class OffsetT>
+CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
+                      std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
+                      std::uint64_t num_items, const void* h_init, CUstream stream) noexcept {
+  using ItemT = Bytes<T>;
+  using AccumT = Bytes<A>;
+  if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
+    return CUDA_ERROR_INVALID_VALUE;
+  ItemT init{};
+  if (d_temp_storage != nullptr) {
+    if (h_init == nullptr) return CUDA_ERROR_INVALID_VALUE;
+    std::memcpy(&init, h_init, T);
+  }
+  CUresult status = CUDA_SUCCESS;
+  const cudaError_t err =
+      cub::detail::reduce::dispatch<AccumT, true, ItemT*, ItemT*, OffsetT, EmptyOp, ItemT,
+                                    ::cuda::std::identity, AccumT, RuntimePolicySelector,
+                                    BoundKernels<T, A>, DriverLauncherFactory>(
+          d_temp_storage, temp_storage_bytes, static_cast<ItemT*>(const_cast<void*>(d_in)),
+          static_cast<ItemT*>(d_out), static_cast<OffsetT>(num_items), EmptyOp{}, init, stream,
+          ::cuda::std::identity{}, RuntimePolicySelector{&params}, BoundKernels<T, A>{&params},
+          DriverLauncherFactory{params.launch, &status});
+  return algos::detail::dispatch_result(err, status);
+}
+
+}  // namespace
+
+DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size,
+                           ScalarType offset_type) noexcept {
+  using algos::detail::on_size;
+  if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
+  return on_size(type_size, [&](auto t) {
+    return on_size(accum_size, [&](auto a) -> DispatchFn {
+      constexpr std::size_t kT = decltype(t)::value, kA = decltype(a)::value;
+      return offset_type == ScalarType::uint32 ? &run_dispatch<kT, kA, std::uint32_t>
+                                               : &run_dispatch<kT, kA, unsigned long long>;
+    });
+  });
+}
+
+TempLayout make_layout(std::size_t accum_size, ScalarType offset_type,
+                       const DispatchParams& p) noexcept {
+  TempLayout layout;
+  layout.single_tile_items =
+      static_cast<std::uint64_t>(p.single_tile_threads) * static_cast<std::uint64_t>(p.single_tile_items);
+  const algos::detail::KernelLaunch& k = p.launch->kernels[reduce_kernel];
+  const std::uint64_t max_blocks = static_cast<std::uint64_t>(k.occupancy) *
+                                   static_cast<std::uint64_t>(p.launch->sm_count) *
+                                   cub::detail::subscription_factor;
+  layout.partials_bytes = ::cuda::round_up(max_blocks * accum_size, std::uint64_t{256}) + 255;
+  layout.max_items = offset_type == ScalarType::uint32 ? std::numeric_limits<std::uint32_t>::max()
+                                                       : std::numeric_limits<std::uint64_t>::max();
+  return layout;
+}
+
+const std::string& dispatch_abi_description() {
+  static const std::string description = [] {
+    algos::detail::AbiText abi;
+    abi.field("params", 0, sizeof(DispatchParams));
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, launch);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, multi_tile_threads);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, multi_tile_items);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, single_tile_threads);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, single_tile_items);
+    // The kernels' argument types (their order is CUB's, covered by cub=).
+    abi.type<EmptyOp>("op").type<::cuda::std::identity>("identity");
+    abi.type<cub::GridEvenShare<std::uint32_t>>("even_share32");
+    abi.type<cub::GridEvenShare<unsigned long long>>("even_share64");
+    abi.type<Bytes<1>>("b1").type<Bytes<2>>("b2").type<Bytes<4>>("b4").type<Bytes<8>>("b8");
+    return abi.text;
+  }();
+  return description;
+}
+
+}  // namespace cccl_cache::algos::reduce::detail

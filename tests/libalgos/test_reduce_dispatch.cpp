@@ -1,0 +1,282 @@
+// Reduce's host side without a GPU: spec validation and spec text; the closed-form
+// temp-storage size against CCCL 3.5's own dispatch (its size path makes no driver
+// call); and the hot path: a call allocates nothing and reaches the driver only
+// through the cuLaunchKernelEx pointer fixed at bind (a recorder here; the kernels are
+// stand-in handles and device pointers are never dereferenced by the host code).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "cccl_cache/algos/registry.hpp"
+#include "cccl_cache/algos/reduce/spec.hpp"
+#include "core/dispatch_abi.hpp"
+#include "reduce/dispatch.hpp"
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+// Counts every allocation of this test binary while g_counting is set.
+void* operator new(std::size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+using namespace cccl_cache::algos;
+namespace d = cccl_cache::algos::reduce::detail;
+
+struct Launch {
+  CUfunction fn;
+  unsigned grid_x, block_x;
+  unsigned num_attrs;
+  std::uint64_t int_arg;  // the single-tile kernels' num_items (3rd argument)
+};
+std::vector<Launch>& launches() {
+  static std::vector<Launch> v = [] {
+    std::vector<Launch> r;
+    r.reserve(64);
+    return r;
+  }();
+  return v;
+}
+
+CUresult record_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
+  if (params == nullptr || params[0] == nullptr || params[2] == nullptr)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::uint64_t n = 0;
+  std::memcpy(&n, params[2], 4);  // the low half of either offset width (little endian)
+  launches().push_back({fn, config->gridDimX, config->blockDimX, config->numAttrs, n});
+  return CUDA_SUCCESS;
+}
+
+const CUfunction kSingle = reinterpret_cast<CUfunction>(0x2001);
+const CUfunction kFirst = reinterpret_cast<CUfunction>(0x2002);
+const CUfunction kSecond = reinterpret_cast<CUfunction>(0x2003);
+
+using LaunchContext = cccl_cache::algos::detail::LaunchContext;
+
+// What bind fixes for an H200-like device (132 SMs): the three kernels at their
+// policy's block sizes, the first pass's occupancy.
+LaunchContext context(int occupancy, int threads, decltype(&::cuLaunchKernelEx) launch) {
+  LaunchContext c;
+  c.launch = launch;
+  c.ptx_version = 900;
+  c.dependent_launch = true;
+  c.sm_count = 132;
+  c.num_kernels = 3;
+  c.kernels[0] = {kSingle, threads, 1, 0};
+  c.kernels[1] = {kFirst, threads, occupancy, 0};
+  c.kernels[2] = {kSecond, threads, 1, 0};
+  return c;
+}
+
+d::DispatchParams params(const LaunchContext* ctx, int threads, int items) {
+  d::DispatchParams p;
+  p.launch = ctx;
+  p.multi_tile_threads = p.single_tile_threads = threads;
+  p.multi_tile_items = p.single_tile_items = items;
+  return p;
+}
+
+std::vector<std::uint64_t> sizes(ScalarType offset) {
+  std::vector<std::uint64_t> v;
+  for (std::uint64_t n = 0; n <= 33; ++n) v.push_back(n);
+  for (std::uint64_t n : {1023ull, 1024ull, 1025ull, 2047ull, 2048ull, 2049ull, 4095ull, 4096ull,
+                          4097ull, 65537ull, 1000003ull, (1ull << 20) + 3, 1ull << 26, 1ull << 28,
+                          (1ull << 31) + 5, std::numeric_limits<std::uint32_t>::max() + 0ull})
+    v.push_back(n);
+  if (offset == ScalarType::uint64)
+    for (std::uint64_t n : {(1ull << 32) + 17, (1ull << 40) + 3}) v.push_back(n);
+  return v;
+}
+
+}  // namespace
+
+TEST(ReduceSpec, ValidatesTypeOperatorAndOffset) {
+  using reduce::Spec;
+  EXPECT_TRUE(Spec{}.validate());
+  struct Case {
+    ScalarType type;
+    Operator op;
+    ScalarType offset;
+    bool ok;
+  };
+  const Case cases[] = {
+      {ScalarType::float16, Operator::plus(), ScalarType::uint64, true},
+      {ScalarType::bfloat16, Operator::of(OpKind::maximum), ScalarType::uint32, true},
+      {ScalarType::uint8, Operator::of(OpKind::bit_xor), ScalarType::uint64, true},
+      {ScalarType::int64, Operator::of(OpKind::logical_or), ScalarType::uint64, true},
+      {ScalarType::float64, Operator::custom("f", "__device__ double f(double a, double b);"),
+       ScalarType::uint64, true},
+      {ScalarType::none, Operator::plus(), ScalarType::uint64, false},
+      {static_cast<ScalarType>(99), Operator::plus(), ScalarType::uint64, false},
+      {ScalarType::float32, Operator::of(OpKind::bit_and), ScalarType::uint64, false},
+      {ScalarType::float32, Operator::of(OpKind::minus), ScalarType::uint64, false},
+      {ScalarType::float32, Operator::less(), ScalarType::uint64, false},
+      {ScalarType::float32, Operator::of(OpKind::negate), ScalarType::uint64, false},
+      {ScalarType::float32, Operator::custom("cccl_cache_x", "int x;"), ScalarType::uint64, false},
+      {ScalarType::float32, Operator::plus(), ScalarType::int64, false},
+      {ScalarType::float32, Operator::plus(), ScalarType::int32, false},
+  };
+  for (const auto& c : cases) {
+    Spec s{c.type, c.op, c.offset};
+    const auto r = s.validate();
+    EXPECT_EQ(static_cast<bool>(r), c.ok) << spec_text(s);
+    if (!r) EXPECT_EQ(r.error().code, cccl_cache::ErrorCode::invalid_argument);
+  }
+}
+
+TEST(ReduceSpec, SpecTextNamesTheFields) {
+  const auto* entry = find_algorithm("reduce");
+  ASSERT_NE(entry, nullptr);
+  auto spec = entry->from_text({{"type", "bfloat16", {}}, {"op", "maximum", {}}});
+  ASSERT_TRUE(spec) << spec.error().describe();
+  EXPECT_EQ(spec_text(*spec), "reduce type=bfloat16 op=maximum offset=uint64");
+  auto bad = entry->from_text({{"type", "float32", {}}, {"op", "bit_or", {}}});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("integer types only"), std::string::npos);
+  EXPECT_FALSE(entry->from_text({{"op", "plus", {}}}));  // type is required
+}
+
+// Every (element size, accumulator size, offset), several policies and occupancies,
+// many sizes: the closed form equals what CUB's dispatch answers.
+TEST(ReduceTempStorage, ClosedFormEqualsCubDispatch) {
+  int checked = 0;
+  for (int occupancy : {1, 3, 8}) {
+    for (auto [threads, items] : {std::pair{256, 16}, std::pair{512, 15}, std::pair{224, 13}}) {
+      const LaunchContext ctx = context(occupancy, threads, nullptr);
+      const d::DispatchParams p = params(&ctx, threads, items);
+      for (std::size_t t : {1u, 2u, 4u, 8u})
+        for (std::size_t a : {1u, 2u, 4u, 8u})
+          for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64}) {
+            const d::DispatchFn fn = d::select_dispatch(t, a, offset);
+            ASSERT_NE(fn, nullptr);
+            const d::TempLayout layout = d::make_layout(a, offset, p);
+            for (std::uint64_t n : sizes(offset)) {
+              std::size_t bytes = 12345;
+              ASSERT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, n, nullptr, nullptr), CUDA_SUCCESS);
+              ASSERT_EQ(layout.bytes(n), bytes) << t << "/" << a << " n " << n;
+              ++checked;
+            }
+          }
+    }
+  }
+  EXPECT_GT(checked, 10000);
+  // By hand: 132 SMs x 8 blocks x 5 (subscription) float partials, rounded to 256, + 255.
+  const LaunchContext ctx = context(8, 256, nullptr);
+  const d::TempLayout f32 = d::make_layout(4, ScalarType::uint64, params(&ctx, 256, 16));
+  EXPECT_EQ(f32.bytes(4096), 1u);  // one tile: 256 x 16
+  EXPECT_EQ(f32.bytes(4097), 21248u + 255);  // 132 * 8 * 5 * 4 = 21,120 -> 21,248
+}
+
+TEST(ReduceTempStorage, CountsBeyondTheOffsetTypeAreRefused) {
+  const LaunchContext ctx = context(8, 256, nullptr);
+  const d::DispatchParams p = params(&ctx, 256, 16);
+  const d::DispatchFn fn = d::select_dispatch(4, 4, ScalarType::uint32);
+  std::size_t bytes = 0;
+  EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, 1ull << 32, nullptr, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(d::make_layout(4, ScalarType::uint32, p).bytes(1ull << 32), 0u);
+  EXPECT_EQ(d::select_dispatch(4, 4, ScalarType::int64), nullptr);
+  EXPECT_EQ(d::select_dispatch(3, 4, ScalarType::uint64), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 16, ScalarType::uint64), nullptr);
+}
+
+struct HotCase {
+  std::uint64_t items;
+  unsigned first_pass_grid;  // 0: one single-tile launch
+};
+
+TEST(ReduceHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
+  const LaunchContext ctx = context(8, 256, &record_launch);
+  const d::DispatchParams p = params(&ctx, 256, 16);
+  const d::DispatchFn reduce = d::select_dispatch(8, 8, ScalarType::uint64);
+  const d::TempLayout layout = d::make_layout(8, ScalarType::uint64, p);
+  void* in = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
+  void* out = reinterpret_cast<void*>(std::uintptr_t{0x7f2000000000});
+  void* temp = reinterpret_cast<void*>(std::uintptr_t{0x7f1000000000});
+  const double init = 1.5;
+  // 4,096 items fill one tile; 10^6 need 245 tiles; 2^28 are capped at 132 x 8 x 5 blocks.
+  for (const HotCase c : {HotCase{0, 0}, HotCase{4096, 0}, HotCase{4097, 2},
+                          HotCase{1'000'000, 245}, HotCase{1ull << 28, 5280}}) {
+    SCOPED_TRACE(c.items);
+    launches().clear();
+    std::size_t bytes = layout.bytes(c.items);
+    g_allocations = 0;
+    g_counting = true;
+    const CUresult rc = reduce(p, temp, bytes, in, out, c.items, &init, nullptr);
+    g_counting = false;
+    EXPECT_EQ(rc, CUDA_SUCCESS);
+    EXPECT_EQ(g_allocations.load(), 0) << "the reduce path allocated";
+    const auto& seen = launches();
+    if (c.first_pass_grid == 0) {
+      ASSERT_EQ(seen.size(), 1u);
+      EXPECT_EQ(seen[0].fn, kSingle);
+      EXPECT_EQ(seen[0].int_arg, c.items);
+    } else {
+      ASSERT_EQ(seen.size(), 2u);
+      EXPECT_EQ(seen[0].fn, kFirst);
+      EXPECT_EQ(seen[0].grid_x, c.first_pass_grid);
+      EXPECT_EQ(seen[1].fn, kSecond);
+      EXPECT_EQ(seen[1].int_arg, c.first_pass_grid);  // the partials
+    }
+    for (const Launch& l : seen) {
+      EXPECT_EQ(l.block_x, 256u);
+      if (l.fn != kFirst) EXPECT_EQ(l.grid_x, 1u);
+      EXPECT_EQ(l.num_attrs, 0u) << "CUB's reduce launches without dependent launch";
+    }
+  }
+}
+
+TEST(ReduceHotPath, TooLittleTempStorageOrNoInitIsInvalidAndLaunchesNothing) {
+  const LaunchContext ctx = context(8, 256, &record_launch);
+  const d::DispatchParams p = params(&ctx, 256, 16);
+  const d::DispatchFn reduce = d::select_dispatch(4, 4, ScalarType::uint32);
+  void* dev = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
+  const float init = 0;
+  launches().clear();
+  std::size_t bytes = d::make_layout(4, ScalarType::uint32, p).bytes(1'000'000) - 1;
+  EXPECT_EQ(reduce(p, dev, bytes, dev, dev, 1'000'000, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
+  bytes = 1;
+  EXPECT_EQ(reduce(p, dev, bytes, dev, dev, 100, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_TRUE(launches().empty());
+}
+
+TEST(ReduceHotPath, ALaunchErrorIsReturnedAndStopsTheReduce) {
+  const LaunchContext ctx =
+      context(8, 256, [](const CUlaunchConfig*, CUfunction, void**, void**) -> CUresult {
+        return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+      });
+  const d::DispatchParams p = params(&ctx, 256, 16);
+  const d::DispatchFn reduce = d::select_dispatch(4, 4, ScalarType::uint64);
+  std::size_t bytes = d::make_layout(4, ScalarType::uint64, p).bytes(1'000'000);
+  void* dev = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
+  const float init = 0;
+  EXPECT_EQ(reduce(p, dev, bytes, dev, dev, 1'000'000, &init, nullptr),
+            CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+}
+
+// The host dispatch's side of the kernel interface: when this changes, the dispatch ABI
+// digest in every key has changed with it (old entries become misses). Update on purpose.
+TEST(ReduceDispatchAbi, GoldenDescription) {
+  const std::string golden =
+      "cub=300500 cccl=3005000 params@0:24 launch@0:8 multi_tile_threads@8:4 "
+      "multi_tile_items@12:4 single_tile_threads@16:4 single_tile_items@20:4 op=1/1 "
+      "identity=1/1 even_share32=40/4 even_share64=72/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8";
+  EXPECT_EQ(d::dispatch_abi_description(), golden);
+  EXPECT_NE(cccl_cache::algos::detail::dispatch_abi_text().find("reduce: " + golden + "\n"),
+            std::string::npos);
+}

@@ -1,0 +1,366 @@
+// Reduce on a GPU: results equal a host reference for every element type, every
+// operator kind and custom operators, at 0, 1, 2, 1023, 1025, 2^20+3 and 2^26 items
+// (exact where the arithmetic is: integers, min/max, logical, float sums of halves;
+// within a bound for 16-bit float sums and float products); fresh (build -> bind) and
+// store-loaded (AlgorithmCache over a store) executables give bitwise-identical
+// outputs and temp-storage sizes. Skips without a GPU. Every spec is built once.
+#include <cuda.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <future>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cccl_cache/algos/algorithm_cache.hpp"
+#include "cccl_cache/algos/reduce/build.hpp"
+#include "cccl_cache/algos/reduce/executable.hpp"
+#include "cccl_cache/cache/config.hpp"
+#include "cccl_cache/cache/store.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace rd = cccl_cache::algos::reduce;
+using cccl_cache::algos::AlgorithmCache;
+using cccl_cache::algos::OpKind;
+using cccl_cache::algos::Operator;
+using cccl_cache::algos::ScalarType;
+
+#define ASSERT_CU(call) ASSERT_EQ((call), CUDA_SUCCESS) << #call
+
+struct Gpu {
+  bool present = false;
+  CUcontext ctx = nullptr;
+  std::uint32_t cc = 0;
+};
+
+const Gpu& gpu() {
+  static const Gpu g = [] {
+    Gpu r;
+    int count = 0, major = 0, minor = 0;
+    CUdevice dev = 0;
+    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0 ||
+        cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
+        cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != CUDA_SUCCESS ||
+        cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != CUDA_SUCCESS ||
+        cuDevicePrimaryCtxRetain(&r.ctx, dev) != CUDA_SUCCESS)
+      return r;
+    r.cc = static_cast<std::uint32_t>(major * 10 + minor);
+    r.present = true;
+    return r;
+  }();
+  if (g.present) cuCtxSetCurrent(g.ctx);
+  return g;
+}
+
+// Element values as the host models them: integers by their two's complement bits
+// (sign-extended), floats as doubles.
+bool is_float_type(ScalarType t) { return cccl_cache::algos::is_float(t); }
+bool is_signed_int(ScalarType t) {
+  return t == ScalarType::int8 || t == ScalarType::int16 || t == ScalarType::int32 ||
+         t == ScalarType::int64;
+}
+
+void put_int(std::byte* at, std::uint64_t v, std::size_t size) { std::memcpy(at, &v, size); }
+std::int64_t get_int(const std::byte* at, ScalarType t) {
+  const std::size_t size = cccl_cache::algos::size_of(t);
+  std::uint64_t v = 0;
+  std::memcpy(&v, at, size);
+  if (is_signed_int(t) && size < 8 && (v >> (8 * size - 1)) != 0) v |= ~std::uint64_t{0} << (8 * size);
+  return static_cast<std::int64_t>(v);
+}
+
+// Exact for the values used here (representable in the type).
+void put_float(std::byte* at, double v, ScalarType t) {
+  const float f = static_cast<float>(v);
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &f, 4);
+  if (t == ScalarType::float64) {
+    std::memcpy(at, &v, 8);
+  } else if (t == ScalarType::float32) {
+    std::memcpy(at, &f, 4);
+  } else if (t == ScalarType::bfloat16) {
+    const std::uint16_t h = static_cast<std::uint16_t>(bits >> 16);
+    std::memcpy(at, &h, 2);
+  } else {  // float16: sign, 5-bit exponent (bias 15), 10-bit mantissa; normal values
+    std::uint16_t h = static_cast<std::uint16_t>((bits >> 16) & 0x8000);
+    if (f != 0) {
+      const int e = static_cast<int>((bits >> 23) & 0xff) - 127 + 15;
+      h |= static_cast<std::uint16_t>((e << 10) | ((bits >> 13) & 0x3ff));
+    }
+    std::memcpy(at, &h, 2);
+  }
+}
+double get_float(const std::byte* at, ScalarType t) {
+  if (t == ScalarType::float64) {
+    double d;
+    std::memcpy(&d, at, 8);
+    return d;
+  }
+  float f;
+  if (t == ScalarType::float32) {
+    std::memcpy(&f, at, 4);
+    return f;
+  }
+  std::uint16_t h;
+  std::memcpy(&h, at, 2);
+  if (t == ScalarType::bfloat16) {
+    const std::uint32_t bits = std::uint32_t{h} << 16;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
+  const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  const double mag = e == 0 ? std::ldexp(m, -24) : e == 31 ? INFINITY : std::ldexp(1024 + m, e - 25);
+  return (h & 0x8000) ? -mag : mag;
+}
+
+Operator custom_for(ScalarType t) {
+  if (t == ScalarType::float32)
+    return Operator::custom("abs_max", "__device__ float abs_max(float a, float b) { "
+                                       "return fmaxf(fabsf(a), fabsf(b)); }");
+  return Operator::custom("add_low", "__device__ long long add_low(long long a, long long b) { "
+                                     "return (a + b) & 0xffffff; }");
+}
+
+rd::Spec spec_of(ScalarType t, Operator op, ScalarType offset = ScalarType::uint64) {
+  return rd::Spec{t, std::move(op), offset};
+}
+
+std::vector<rd::Spec> all_specs() {
+  std::vector<rd::Spec> s;
+  for (int t = 1; t <= 12; ++t) s.push_back(spec_of(static_cast<ScalarType>(t), Operator::plus()));
+  for (OpKind k : {OpKind::multiplies, OpKind::minimum, OpKind::maximum, OpKind::bit_and,
+                   OpKind::bit_or, OpKind::bit_xor, OpKind::logical_and, OpKind::logical_or})
+    s.push_back(spec_of(ScalarType::int32, Operator::of(k)));
+  for (OpKind k : {OpKind::multiplies, OpKind::minimum, OpKind::maximum, OpKind::logical_or})
+    s.push_back(spec_of(ScalarType::float32, Operator::of(k)));
+  s.push_back(spec_of(ScalarType::uint8, Operator::of(OpKind::bit_xor)));
+  s.push_back(spec_of(ScalarType::int16, Operator::of(OpKind::multiplies)));
+  s.push_back(spec_of(ScalarType::uint64, Operator::of(OpKind::maximum)));
+  s.push_back(spec_of(ScalarType::float16, Operator::of(OpKind::maximum)));
+  s.push_back(spec_of(ScalarType::bfloat16, Operator::of(OpKind::minimum)));
+  s.push_back(spec_of(ScalarType::float64, Operator::of(OpKind::logical_and)));
+  s.push_back(spec_of(ScalarType::float32, custom_for(ScalarType::float32)));
+  s.push_back(spec_of(ScalarType::int64, custom_for(ScalarType::int64)));
+  s.push_back(spec_of(ScalarType::float32, Operator::plus(), ScalarType::uint32));
+  s.push_back(spec_of(ScalarType::int64, Operator::plus(), ScalarType::uint32));
+  return s;
+}
+
+struct Built {
+  fs::path dir;
+  std::shared_ptr<cccl_cache::Store> store;
+  std::vector<rd::Spec> specs = all_specs();
+  std::vector<rd::BuildResult> fresh;
+  std::string error;
+};
+
+Built& built() {
+  static Built b = [] {
+    Built r;
+    r.dir = fs::temp_directory_path() / ("cccl-cache-reduce-gpu-" + std::to_string(getpid()));
+    fs::create_directories(r.dir);
+    cccl_cache::Config config = cccl_cache::Config::defaults();
+    config.dir = r.dir / "store";
+    auto store = cccl_cache::Store::open(config);
+    if (!store) return r.error = store.error().describe(), r;
+    r.store = *store;
+    r.fresh.resize(r.specs.size());
+    const unsigned width = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    for (std::size_t begin = 0; begin < r.specs.size(); begin += width) {
+      std::vector<std::future<cccl_cache::Result<rd::BuildResult>>> jobs;
+      for (std::size_t i = begin; i < std::min(r.specs.size(), begin + width); ++i)
+        jobs.push_back(std::async(std::launch::async, [&r, i] { return rd::build(r.specs[i], gpu().cc); }));
+      for (std::size_t j = 0; j < jobs.size(); ++j) {
+        auto res = jobs[j].get();
+        if (!res) return r.error = rd::summary(r.specs[begin + j]) + ": " + res.error().describe(), r;
+        r.fresh[begin + j] = std::move(*res);
+      }
+    }
+    for (std::size_t i = 0; i < r.specs.size(); ++i) {
+      cccl_cache::EntryMeta meta;
+      meta.algorithm = rd::kAlgorithmName;
+      meta.summary = rd::summary(r.specs[i]);
+      meta.toolchain = r.fresh[i].record.toolchain;
+      meta.payload_format = cccl_cache::algos::kBuildFormatVersion;
+      auto put = r.store->put(rd::cache_key(r.specs[i], gpu().cc), meta, serialize(r.fresh[i]));
+      if (!put) return r.error = put.error().describe(), r;
+    }
+    return r;
+  }();
+  return b;
+}
+
+// Inputs that keep each operator's result meaningful, and its initial value.
+struct Problem {
+  std::vector<std::byte> items, init;
+};
+Problem make_problem(const rd::Spec& s, std::uint64_t n, std::mt19937_64& rng) {
+  const std::size_t size = cccl_cache::algos::size_of(s.type);
+  const bool flt = is_float_type(s.type);
+  Problem p{std::vector<std::byte>(n * size), std::vector<std::byte>(size)};
+  auto put = [&](std::byte* at, double f, std::uint64_t i) { flt ? put_float(at, f, s.type) : put_int(at, i, size); };
+  const OpKind k = s.op.kind;
+  for (std::uint64_t j = 0; j < n; ++j) {
+    const std::uint64_t r = rng();
+    std::byte* at = &p.items[j * size];
+    if (k == OpKind::plus) put(at, 0.5 * static_cast<int>(r % 5) - 1.0, r % 201 - (is_signed_int(s.type) ? 100 : 0));
+    else if (k == OpKind::multiplies) put(at, r % 3 == 0 ? 1.0 : (r % 3 == 1 ? 1 + 1.0 / 1024 : 1 - 1.0 / 1024), r % 4 == 0 ? ~std::uint64_t{0} : r % 4);  // ints: -1, 1, 2, 3
+    else if (k == OpKind::logical_and) put(at, j + 1 == n && n > 1024 ? 0.0 : 1.0 + (r % 3), j + 1 == n && n > 1024 ? 0 : 1 + r % 3);
+    else if (k == OpKind::logical_or) put(at, 0.0, 0);
+    else if (k == OpKind::bit_and) put(at, 0, ~(std::uint64_t{1} << (r % 64)));
+    else if (flt) put(at, static_cast<double>(static_cast<std::int64_t>(r % 4001) - 2000) / 4, 0);
+    else put(at, 0, r);
+  }
+  if (k == OpKind::logical_or && n > 1024) put(&p.items[(n / 2) * size], 2.0, 2);
+  const double finit = k == OpKind::plus ? 0.5 : k == OpKind::multiplies ? 1.0 : k == OpKind::custom ? -0.75 :
+                       k == OpKind::logical_or ? 0.0 : 0.25;
+  const std::uint64_t iinit = k == OpKind::plus ? 3 : k == OpKind::multiplies ? 2 : k == OpKind::bit_and ? ~std::uint64_t{4} :
+                              k == OpKind::logical_and ? 1 : k == OpKind::logical_or ? 0 : k == OpKind::custom ? 5 : 0x5a;
+  put(p.init.data(), finit, iinit);
+  return p;
+}
+
+// The host reference: op(init, items...) with CUB's accumulator semantics; for floats a
+// tolerance where the device's order of operations shows.
+struct Want {
+  std::vector<std::byte> exact;  // empty: compare within `tolerance` of `value`
+  double value = 0, tolerance = 0;
+};
+Want reference(const rd::Spec& s, const Problem& p) {
+  const std::size_t size = cccl_cache::algos::size_of(s.type);
+  const std::uint64_t n = p.items.size() / size;
+  const OpKind k = s.op.kind;
+  Want w;
+  w.exact.resize(size);
+  if (!is_float_type(s.type)) {
+    std::uint64_t acc = static_cast<std::uint64_t>(get_int(p.init.data(), s.type));
+    for (std::uint64_t j = 0; j < n; ++j) {
+      const std::int64_t v = get_int(&p.items[j * size], s.type);
+      const std::uint64_t u = static_cast<std::uint64_t>(v);
+      const bool lt = is_signed_int(s.type) ? v < static_cast<std::int64_t>(acc) : u < acc;
+      switch (k) {
+        case OpKind::plus: acc += u; break;
+        case OpKind::multiplies: acc *= u; break;
+        case OpKind::minimum: acc = lt ? u : acc; break;
+        case OpKind::maximum: acc = lt ? acc : u; break;
+        case OpKind::bit_and: acc &= u; break;
+        case OpKind::bit_or: acc |= u; break;
+        case OpKind::bit_xor: acc ^= u; break;
+        case OpKind::logical_and: acc = acc != 0 && u != 0; break;
+        case OpKind::logical_or: acc = acc != 0 || u != 0; break;
+        default: acc = (acc + u) & 0xffffff; break;  // add_low
+      }
+    }
+    put_int(w.exact.data(), acc, size);
+    return w;
+  }
+  double acc = get_float(p.init.data(), s.type), sum_abs = std::fabs(acc);
+  for (std::uint64_t j = 0; j < n; ++j) {
+    const double v = get_float(&p.items[j * size], s.type);
+    sum_abs += std::fabs(v);
+    switch (k) {
+      case OpKind::plus: acc += v; break;
+      case OpKind::multiplies: acc *= v; break;
+      case OpKind::minimum: acc = std::min(acc, v); break;
+      case OpKind::maximum: acc = std::max(acc, v); break;
+      case OpKind::logical_and: acc = acc != 0 && v != 0; break;
+      case OpKind::logical_or: acc = acc != 0 || v != 0; break;
+      default: acc = std::max(std::fabs(acc), std::fabs(v)); break;  // abs_max
+    }
+  }
+  const bool wide = s.type == ScalarType::float32 || s.type == ScalarType::float64;
+  if (k == OpKind::multiplies || (k == OpKind::plus && !wide)) {
+    w.exact.clear();  // rounding depends on the order of the partial results
+    w.value = acc;
+    w.tolerance = k == OpKind::multiplies ? 1e-2 * std::fabs(acc) + 1e-6
+                                          : (s.type == ScalarType::bfloat16 ? 2e-2 : 2e-3) * sum_abs + 1;
+    return w;
+  }
+  put_float(w.exact.data(), acc, s.type);  // sums of halves stay exact in float32/64
+  return w;
+}
+
+struct DeviceBuffer {
+  CUdeviceptr ptr = 0;
+  explicit DeviceBuffer(std::size_t bytes) {
+    if (cuMemAlloc(&ptr, std::max<std::size_t>(bytes, 1)) != CUDA_SUCCESS) ptr = 0;
+  }
+  ~DeviceBuffer() {
+    if (ptr) cuMemFree(ptr);
+  }
+  void* get() const { return reinterpret_cast<void*>(ptr); }
+};
+
+std::vector<std::byte> run(const rd::Executable& exe, const Problem& p, CUstream stream) {
+  const std::size_t size = p.init.size();
+  const std::uint64_t n = p.items.size() / size;
+  std::size_t temp_bytes = 0;
+  EXPECT_EQ(exe(nullptr, temp_bytes, nullptr, nullptr, n, nullptr, stream), CUDA_SUCCESS);
+  EXPECT_EQ(temp_bytes, exe.temp_storage_bytes(n));
+  DeviceBuffer in(p.items.size()), out(size), temp(temp_bytes);
+  if (n > 0) EXPECT_EQ(cuMemcpyHtoD(in.ptr, p.items.data(), p.items.size()), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemsetD8(out.ptr, 0xab, size), CUDA_SUCCESS);
+  EXPECT_EQ(exe(temp.get(), temp_bytes, in.get(), out.get(), n, p.init.data(), stream), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
+  std::vector<std::byte> got(size);
+  EXPECT_EQ(cuMemcpyDtoH(got.data(), out.ptr, size), CUDA_SUCCESS);
+  return got;
+}
+
+}  // namespace
+
+TEST(ReduceGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
+  if (!gpu().present) GTEST_SKIP() << "no CUDA device";
+  Built& b = built();
+  ASSERT_TRUE(b.error.empty()) << b.error;
+  CUstream stream = nullptr;
+  ASSERT_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  for (std::size_t i = 0; i < b.specs.size(); ++i) {
+    const rd::Spec& spec = b.specs[i];
+    SCOPED_TRACE(rd::summary(spec));
+    auto fresh = rd::bind(b.fresh[i], 0);
+    ASSERT_TRUE(fresh) << fresh.error().describe();
+    AlgorithmCache loader(b.store);  // a new cache: a store hit
+    auto loaded = loader.acquire(spec, 0);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    EXPECT_EQ(loader.stats().builds, 0u);
+    EXPECT_EQ(loader.stats().store_hits, 1u);
+    std::mt19937_64 rng(77 + i);
+    for (std::uint64_t n : {0ull, 1ull, 2ull, 1023ull, 1025ull, (1ull << 20) + 3, 1ull << 26}) {
+      SCOPED_TRACE("n = " + std::to_string(n));
+      const Problem p = make_problem(spec, n, rng);
+      const Want want = reference(spec, p);
+      const auto got = run(*fresh, p, stream);
+      EXPECT_EQ(run(**loaded, p, stream), got) << "fresh and store-loaded differ";
+      EXPECT_EQ((*loaded)->temp_storage_bytes(n), fresh->temp_storage_bytes(n));
+      if (!want.exact.empty()) {
+        EXPECT_EQ(got, want.exact);
+      } else {
+        EXPECT_NEAR(get_float(got.data(), spec.type), want.value, want.tolerance);
+      }
+    }
+  }
+  cuStreamDestroy(stream);
+}
+
+TEST(ReduceGpu, CountsTheOffsetTypeCannotHoldAreRefused) {
+  if (!gpu().present) GTEST_SKIP() << "no CUDA device";
+  Built& b = built();
+  ASSERT_TRUE(b.error.empty()) << b.error;
+  const auto it = std::find_if(b.specs.begin(), b.specs.end(),
+                               [](const rd::Spec& s) { return s.offset_type == ScalarType::uint32; });
+  ASSERT_NE(it, b.specs.end());
+  auto exe = rd::bind(b.fresh[static_cast<std::size_t>(it - b.specs.begin())], 0);
+  ASSERT_TRUE(exe) << exe.error().describe();
+  std::size_t bytes = 0;
+  EXPECT_EQ((*exe)(nullptr, bytes, nullptr, nullptr, 1ull << 32, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(exe->temp_storage_bytes(1ull << 32), 0u);
+}
