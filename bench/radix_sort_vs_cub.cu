@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
   check_rt(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0), "cc");
   const std::uint32_t cc = std::uint32_t(major * 10 + minor);
   cudaStream_t stream;
-  check_rt(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
+  check_rt(cudaStreamCreate(&stream), "stream");
   run_type<float, void>("float32", ScalarType::float32, ScalarType::none, cc, min_log, max_log,
                         stream);
   run_type<std::int64_t, void>("int64", ScalarType::int64, ScalarType::none, cc, min_log,

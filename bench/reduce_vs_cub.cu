@@ -160,7 +160,7 @@ int main(int argc, char** argv) {
   auto store = bench::open_store(bench::bench_dir("reduce") / "store");
   cccl_cache::algos::AlgorithmCache cache(store);
   cudaStream_t stream;
-  check_rt(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
+  check_rt(cudaStreamCreate(&stream), "stream");
   std::printf(
       "Method: CUDA events around each call (input in place), host time of issuing it; ours, "
       "CUB Reduce and CUB Sum (nvcc sm_90, same CCCL) rotate every rep; medians of reps (200 up "

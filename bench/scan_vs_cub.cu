@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
   auto store = bench::open_store(bench::bench_dir("scan") / "store");
   ca::AlgorithmCache cache(store);
   cudaStream_t stream;
-  check_rt(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
+  check_rt(cudaStreamCreate(&stream), "stream");
   std::printf("Method: out-of-place scan time with CUDA events around the call only; contenders "
               "alternate each rep (rotating order); median of reps (100 up to 2^20, 30 up to 2^24, "
               "11 above) after 2 warm-up reps; plus; offsets uint64 (CUB given a uint64 count); "

@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
   const auto cc = static_cast<std::uint32_t>(major * 10 + minor);
   if (cc != 90) std::printf("note: CUB here is compiled for sm_90 only; this device is sm_%u\n", cc);
   cudaStream_t s;
-  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+  check(cudaStreamCreate(&s), "stream");
   bench_case<float>("binary plus float32", 2, max_log2, cc, s);
   bench_case<std::int64_t>("binary plus int64", 2, max_log2, cc, s);
   bench_case<float>("unary negate float32", 1, max_log2, cc, s);

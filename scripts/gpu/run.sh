@@ -72,6 +72,8 @@ for p in $parts; do
     reduce_bench) part reduce_bench 300 "$bin/bench_reduce_vs_cub" 28 ;;
     radix_tests) part radix_tests 300 "$bin/test_algos_radix_sort_gpu" ;;
     radix_bench) part radix_bench 300 "$bin/bench_radix_sort_vs_cub" 28 ;;
+    radix_memcheck) part radix_memcheck 200 /usr/local/cuda/bin/compute-sanitizer --print-limit 4 \
+      "$bin/bench_radix_sort_vs_cub" 18 18 ;;
     # CuPy's sort / sum / max / cumsum / elementwise add on the same sizes (the image's CuPy).
     cupy) part cupy 300 python3 bench/peers/cupy_wave1.py 28 ;;
     *) echo "unknown part $p" ;;

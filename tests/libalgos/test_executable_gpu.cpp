@@ -277,7 +277,8 @@ void check_spec(std::size_t index, const std::vector<std::uint64_t>& sizes) {
   EXPECT_EQ(loader.stats().store_hits, 1u);
   const std::size_t value_size = cccl_cache::algos::size_of(spec.value_type);
   CUstream stream = nullptr;
-  ASSERT_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  // Blocking: the legacy-stream copies and memsets before each call are ordered before it.
+  ASSERT_CU(cuStreamCreate(&stream, CU_STREAM_DEFAULT));
   std::mt19937_64 rng(1234 + index);
   for (std::uint64_t n : sizes) {
     SCOPED_TRACE("n = " + std::to_string(n));

@@ -322,7 +322,9 @@ TEST(ReduceGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
   Built& b = built();
   ASSERT_TRUE(b.error.empty()) << b.error;
   CUstream stream = nullptr;
-  ASSERT_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  // A blocking stream: the synchronous copies and memsets on the legacy stream before each
+  // call (cuMemcpyHtoD may return before its DMA ends) are ordered before the reduction.
+  ASSERT_CU(cuStreamCreate(&stream, CU_STREAM_DEFAULT));
   for (std::size_t i = 0; i < b.specs.size(); ++i) {
     const rd::Spec& spec = b.specs[i];
     SCOPED_TRACE(rd::summary(spec));

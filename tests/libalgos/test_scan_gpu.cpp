@@ -325,7 +325,8 @@ void check_case(std::size_t index, const std::vector<std::uint64_t>& sizes) {
   EXPECT_EQ(loader.stats().builds, 0u);
   EXPECT_EQ(loader.stats().store_hits, 1u);
   CUstream stream = nullptr;
-  ASSERT_EQ(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+  // Blocking: the legacy-stream copies and memsets before each call are ordered before it.
+  ASSERT_EQ(cuStreamCreate(&stream, CU_STREAM_DEFAULT), CUDA_SUCCESS);
   const Elem e{c.type};
   std::mt19937_64 rng(99 + index);
   for (std::uint64_t n : sizes) {
