@@ -97,4 +97,18 @@ bool kind_applies_to(OpKind kind, ScalarType t) noexcept {
   }
 }
 
+Result<void> validate_associative_op(std::string_view what, const Operator& op, ScalarType type) {
+  const std::string field = std::string(what) + ": field 'op'";
+  if (op.kind == OpKind::custom) return validate_operator(field, op);
+  if (!is_binary_kind(op.kind) || op.kind == OpKind::minus)
+    return fail(ErrorCode::invalid_argument,
+                field + ": must be plus, multiplies, minimum, maximum, bit_and, bit_or, bit_xor, "
+                        "logical_and, logical_or or custom (an associative operator)");
+  if (!kind_applies_to(op.kind, type))
+    return fail(ErrorCode::invalid_argument, field + ": " + std::string(op_kind_name(op.kind)) +
+                                                 " applies to integer types only, not " +
+                                                 std::string(name(type)));
+  return validate_operator(field, op);
+}
+
 }  // namespace cccl_cache::algos::detail

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "cccl_cache/algos/core/spec_fields.hpp"
 #include "cccl_cache/algos/types.hpp"
 
 namespace cccl_cache::algos::detail {
@@ -47,5 +48,12 @@ bool is_binary_kind(OpKind kind) noexcept;  // plus .. minus
 bool is_unary_kind(OpKind kind) noexcept;   // identity, negate
 // Whether a well-known kind applies to `t` (bitwise kinds: integer types only).
 bool kind_applies_to(OpKind kind, ScalarType t) noexcept;
+
+// The operator rule of reductions and scans: plus, multiplies, minimum, maximum, the
+// bitwise kinds (integer types only), logical_and/or, or a valid custom operator (minus
+// is refused: not associative, CUB's tree order would show in the result). Error
+// invalid_argument: "<what>: field 'op': <why>".
+[[nodiscard]] Result<void> validate_associative_op(std::string_view what, const Operator& op,
+                                                   ScalarType type);
 
 }  // namespace cccl_cache::algos::detail
