@@ -10,7 +10,7 @@ for float32 (and int64 for sum / cumsum / add), 2^10 .. 2^MAX items. Method: the
 are made once per size; each op is timed with CUDA events around the call only, after 2
 warm-up calls; median over reps (100 below 2^21 items, 30 below 2^25, 11 above).
 Output lines: RESULT peer=cupy op=<op> type=<type> n=<n> ms=<median ms>
-Usage: python3 cupy_wave1.py [MAX_LOG2=28] [MIN_LOG2=10]
+Usage: python3 cupy_wave1.py [MAX_LOG2=28] [MIN_LOG2=10] [OPS=sort,sum,max,cumsum,add]
 """
 import statistics
 import sys
@@ -39,6 +39,7 @@ def timed(fn, reps):
 def main():
     max_log = int(sys.argv[1]) if len(sys.argv) > 1 else 28
     min_log = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    wanted = set(sys.argv[3].split(",")) if len(sys.argv) > 3 else None
     add = cp.ElementwiseKernel("T x, T y", "T z", "z = x + y", "cccl_cache_peer_add")
     print("device:", cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
           "cupy", cp.__version__, flush=True)
@@ -63,6 +64,8 @@ def main():
             if dtype == cp.float32:
                 ops["sort"] = lambda: cp.sort(x)
             for op, fn in ops.items():
+                if wanted is not None and op not in wanted:
+                    continue
                 ms = timed(fn, reps)
                 print(f"RESULT peer=cupy op={op} type={name} n={n} ms={ms:.5f}", flush=True)
             del x, y, out

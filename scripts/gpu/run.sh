@@ -75,7 +75,7 @@ for p in $parts; do
     radix_memcheck) part radix_memcheck 200 /usr/local/cuda/bin/compute-sanitizer --print-limit 4 \
       "$bin/bench_radix_sort_vs_cub" 18 18 ;;
     # CuPy's sort / sum / max / cumsum / elementwise add on the same sizes (the image's CuPy).
-    cupy) part cupy 300 python3 bench/peers/cupy_wave1.py 28 ;;
+    cupy) part cupy 300 python3 bench/peers/cupy_wave1.py 28 10 "${CCCL_CACHE_CUPY_OPS:-sort,sum,max,cumsum,add}" ;;
     *) echo "unknown part $p" ;;
   esac
 done
