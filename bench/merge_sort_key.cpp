@@ -5,6 +5,7 @@
 // fingerprint) is timed by bench_store_first_hit.
 #include <benchmark/benchmark.h>
 
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "merge_sort/codegen.hpp"
 
@@ -36,7 +37,7 @@ BENCHMARK(BM_CacheKeyCustom1KiB);
 
 void BM_CodegenDigest(benchmark::State& state) {
   const ms::Spec s;
-  for (auto _ : state) benchmark::DoNotOptimize(ms::detail::codegen_digest(s));
+  for (auto _ : state) benchmark::DoNotOptimize(cccl_cache::algos::MergeSort::codegen_digest(s));
 }
 BENCHMARK(BM_CodegenDigest);
 
