@@ -19,7 +19,7 @@ src=${build}-src
 targets=(test_algos_executable_gpu test_algos_temp_storage bench_merge_sort_query bench_merge_sort_acquire
          bench_merge_sort_vs_cub bench_merge_sort_hit_anatomy cccl-cache-demo)
 # Wave-1 algorithms present in this tree (CCCL_CACHE_GPU_ALGOS narrows the list).
-for t in test_algos_scan_gpu bench_scan_vs_cub test_algos_transform_gpu bench_transform_vs_cub \
+for t in bench_algorithms_acquire test_algos_scan_gpu bench_scan_vs_cub test_algos_transform_gpu bench_transform_vs_cub \
          test_algos_reduce_gpu bench_reduce_vs_cub test_algos_radix_sort_gpu bench_radix_sort_vs_cub; do
   if grep -rqs "($t " "$(git rev-parse --show-toplevel)"/{tests,bench}/*/CMakeLists.txt \
        "$(git rev-parse --show-toplevel)"/bench/CMakeLists.txt; then targets+=("$t"); fi

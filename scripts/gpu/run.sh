@@ -74,6 +74,7 @@ for p in $parts; do
     radix_bench) part radix_bench 300 "$bin/bench_radix_sort_vs_cub" 28 ;;
     radix_memcheck) part radix_memcheck 200 /usr/local/cuda/bin/compute-sanitizer --print-limit 4 \
       "$bin/bench_radix_sort_vs_cub" 18 18 ;;
+    algos_acquire) part algos_acquire 200 "$bin/bench_algorithms_acquire" 16 51 20000 ;;
     # CuPy's sort / sum / max / cumsum / elementwise add on the same sizes (the image's CuPy).
     cupy) part cupy 300 python3 bench/peers/cupy_wave1.py 28 10 "${CCCL_CACHE_CUPY_OPS:-sort,sum,max,cumsum,add}" ;;
     *) echo "unknown part $p" ;;
@@ -82,7 +83,7 @@ done
 
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
-  transform_bench reduce_tests reduce_bench radix_tests radix_bench cupy; do
+  transform_bench reduce_tests reduce_bench radix_tests radix_bench cupy algos_acquire; do
   [[ -f "$OUT/$f.log" ]] || continue
   echo "--- $f"
   case $f in
