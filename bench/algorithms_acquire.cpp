@@ -93,7 +93,8 @@ std::vector<Entry> defaults() {
                           g_sink += b;
                         }));
     ca::transform::BinarySpec bt;
-    bt.in1 = bt.in2 = bt.out = t;
+    bt.in = {t, t};
+    bt.out = t;
     out.push_back(entry("binary_transform_" + ty, bt, nullptr));
     ca::radix_sort::Spec rs;
     rs.key_type = t;
