@@ -18,12 +18,14 @@ build=${CCCL_CACHE_GPU_BUILD_DIR:-build-gpu}
 src=${build}-src
 targets=(test_algos_executable_gpu test_algos_temp_storage bench_merge_sort_query bench_merge_sort_acquire
          bench_merge_sort_vs_cub bench_merge_sort_hit_anatomy cccl-cache-demo)
-# Wave-1 algorithms present in this tree (CCCL_CACHE_GPU_ALGOS narrows the list).
+# Wave-1 algorithms present in this tree. All binaries together exceed the 64 MiB carry
+# limit: CCCL_CACHE_GPU_TARGETS="t1 t2 ..." carries only those (the run's parts).
 for t in bench_algorithms_acquire test_algos_scan_gpu bench_scan_vs_cub test_algos_transform_gpu bench_transform_vs_cub \
          test_algos_reduce_gpu bench_reduce_vs_cub test_algos_radix_sort_gpu bench_radix_sort_vs_cub; do
   if grep -rqs "($t " "$(git rev-parse --show-toplevel)"/{tests,bench}/*/CMakeLists.txt \
        "$(git rev-parse --show-toplevel)"/bench/CMakeLists.txt; then targets+=("$t"); fi
 done
+if [[ -n "${CCCL_CACHE_GPU_TARGETS:-}" ]]; then read -r -a targets <<<"$CCCL_CACHE_GPU_TARGETS"; fi
 export PATH="/usr/local/cuda/bin:$PATH"
 # Build exactly the committed tree (HEAD), not the working tree others are editing:
 # a snapshot in $src, where only files whose content changed are rewritten (so that
@@ -69,7 +71,7 @@ for t in "${targets[@]}"; do
   f=$(find "$build" -type f -name "$t" -perm -u+x | head -1)
   [[ -n "$f" ]] || { echo "prepare: $t not built" >&2; exit 1; }
   cp "$f" "$carry/bin/"
-  strip --strip-debug "$carry/bin/$t"
+  strip --strip-all "$carry/bin/$t"
 done
 # Libraries: everything ldd resolves except glibc, the C++ runtime (the GPU machine's
 # is newer) and CUDA's own (the driver and toolkit there provide them).
