@@ -1,11 +1,13 @@
 // Faults injected into a real LMDB store: a read-only filesystem, an unwritable lock
-// file, a full reader table, a reader killed while holding a snapshot, a map at its
+// file, a damaged lock file, a full reader table, a reader killed while holding a snapshot, a map at its
 // ceiling. Each gives a clear error or the documented degradation, loses no committed
 // entry and lets no file grow without bound. (A full disk: test_store_resilience.cpp.)
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -186,6 +188,41 @@ TEST(StoreFaults, UnwritableLockFileIsAClearError) {
       ASSERT_EQ(::chown(p.c_str(), 0, 0), 0);
   }
   EXPECT_TRUE(all_intact(cfg, 5));
+}
+
+// lock.mdb damaged (garbage, truncated, emptied) while no process has the store open:
+// LMDB rebuilds its lock table when it is the only user, so a new process opens the
+// store, finds every entry intact and writes again. (Damage to a lock file in use by
+// live processes is outside what a file check can see: it is shared memory.)
+TEST(StoreFaults, DamagedLockFileOfAClosedStoreIsRebuilt) {
+  for (const char* how : {"garbage", "truncated", "empty"}) {
+    SCOPED_TRACE(how);
+    test::TempDir dir;
+    const auto cfg = test::test_config(dir / "cache");
+    populate(cfg, 5);
+    const auto lock = (dir / "cache" / "lock.mdb").string();
+    if (std::string(how) == "garbage") {
+      std::vector<char> junk(8192);
+      for (std::size_t i = 0; i < junk.size(); ++i) junk[i] = static_cast<char>(i * 131 + 7);
+      std::FILE* f = std::fopen(lock.c_str(), "r+b");
+      ASSERT_NE(f, nullptr);
+      ASSERT_EQ(std::fwrite(junk.data(), 1, junk.size(), f), junk.size());
+      std::fclose(f);
+    } else {
+      ASSERT_EQ(::truncate(lock.c_str(), std::string(how) == "empty" ? 0 : 100), 0);
+    }
+    const auto [rc, msg] = test::run_child_reporting([&](int) {
+      auto store = Store::open(cfg);
+      if (!store) return 1;
+      for (int i = 0; i < 5; ++i) {
+        auto got = (*store)->get(make_key(i));
+        if (!got || !got->has_value() || (*got)->payload != make_payload(i)) return 2;
+      }
+      return (*store)->put(make_key(9), make_meta(9), make_payload(9)) ? 0 : 3;
+    });
+    EXPECT_EQ(rc, 0) << msg;
+    EXPECT_TRUE(all_intact(cfg, 5));
+  }
 }
 
 // Every reader slot held by live processes: a read fails with an error naming
