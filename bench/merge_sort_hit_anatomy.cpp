@@ -46,7 +46,7 @@
 #include "cccl_cache/algos/merge_sort/build.hpp"
 #include "cccl_cache/algos/core/built.hpp"
 #include "cuda_driver.hpp"  // private: bind_traced wraps the table
-#include "merge_sort_bench_util.hpp"
+#include "bench_util.hpp"
 
 namespace ms = cccl_cache::algos::merge_sort;
 namespace fs = std::filesystem;

@@ -11,7 +11,7 @@
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/core/built.hpp"
 #include "merge_sort/dispatch.hpp"
-#include "merge_sort_bench_util.hpp"
+#include "bench_util.hpp"
 #include "merge_sort_cub_ref.hpp"
 
 namespace ms = cccl_cache::algos::merge_sort;

@@ -26,7 +26,7 @@
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/merge_sort/build.hpp"
-#include "merge_sort_bench_util.hpp"
+#include "bench_util.hpp"
 #include "merge_sort_cub_ref.hpp"
 
 namespace ms = cccl_cache::algos::merge_sort;
@@ -34,30 +34,7 @@ using cccl_cache::algos::ScalarType;
 
 namespace {
 
-void check_rt(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) bench::die(std::string(what) + ": " + cudaGetErrorString(e));
-}
-
-std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-int reps_for(std::uint64_t n) { return n <= (1u << 20) ? 100 : n <= (1u << 24) ? 30 : 11; }
-
-struct Timer {
-  cudaEvent_t a{}, b{};
-  Timer() {
-    check_rt(cudaEventCreate(&a), "event");
-    check_rt(cudaEventCreate(&b), "event");
-  }
-  ~Timer() {
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-  }
-};
+using bench::check_rt;
 
 // One type: K keys, V values (void: keys only).
 struct Alt {
@@ -71,18 +48,11 @@ void run_type(const char* label, const char* prefix, const ms::Executable& exe,
   constexpr bool pairs = !std::is_void_v<V>;
   constexpr std::size_t vsize = pairs ? sizeof(std::conditional_t<pairs, V, char>) : 0;
   std::printf("%s: n, ours ms (median), CUB ms (median), ours/CUB, check\n", label);
-  Timer t;
+  bench::EventTimer t;
   std::uint64_t seed = 42;
   for (int lg = min_log; lg <= max_log; ++lg) {
     const std::uint64_t n = 1ull << lg;
-    std::vector<K> keys(n);
-    for (auto& k : keys) {
-      const std::uint64_t r = splitmix(seed);
-      if constexpr (std::is_floating_point_v<K>)
-        k = static_cast<K>(static_cast<double>(r >> 11) * 0x1.0p-53 * 2e6 - 1e6);
-      else
-        k = static_cast<K>(r);
-    }
+    std::vector<K> keys = bench::random_keys<K>(n, seed);
     std::vector<std::uint32_t> vals(pairs ? n : 0);
     for (std::uint64_t i = 0; i < vals.size(); ++i) vals[i] = static_cast<std::uint32_t>(i);
     std::size_t ours_temp = exe.temp_storage_bytes(n), cub_temp = 0;
@@ -106,7 +76,7 @@ void run_type(const char* label, const char* prefix, const ms::Executable& exe,
     std::vector<std::vector<K>> outs(contenders, std::vector<K>(n));
     std::vector<std::vector<std::uint32_t>> out_vals(contenders,
                                                      std::vector<std::uint32_t>(pairs ? n : 0));
-    const int reps = reps_for(n);
+    const int reps = bench::reps_for(n);
     for (int r = 0; r < reps + 2; ++r) {  // two warm-up reps
       for (int slot = 0; slot < contenders; ++slot) {
         const int who = (slot + r) % contenders;  // the order rotates every rep
@@ -117,7 +87,7 @@ void run_type(const char* label, const char* prefix, const ms::Executable& exe,
         if (pairs)
           check_rt(cudaMemcpyAsync(work_v, src_v, n * vsize, cudaMemcpyDeviceToDevice, stream),
                    "d2d");
-        check_rt(cudaEventRecord(t.a, stream), "record");
+        t.start(stream);
         if (ours) {
           std::size_t b = ours_temp;
           bench::check_cu(e(temp, b, work_k, work_v, work_k, work_v, n, stream), "ours sort");
@@ -130,10 +100,7 @@ void run_type(const char* label, const char* prefix, const ms::Executable& exe,
                                                      static_cast<std::int64_t>(n), stream);
           check_rt(static_cast<cudaError_t>(e), "cub sort");
         }
-        check_rt(cudaEventRecord(t.b, stream), "record");
-        check_rt(cudaEventSynchronize(t.b), "sync");
-        float ms = 0;
-        check_rt(cudaEventElapsedTime(&ms, t.a, t.b), "elapsed");
+        const float ms = t.stop(stream);
         if (r >= 2) times[who].push_back(ms);
         if (r == reps + 1) {
           check_rt(cudaMemcpy(outs[who].data(), work_k, n * sizeof(K), cudaMemcpyDeviceToHost),

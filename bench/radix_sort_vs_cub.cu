@@ -18,25 +18,14 @@
 #include <vector>
 
 #include "cccl_cache/algos/radix_sort/executable.hpp"
-#include "merge_sort_bench_util.hpp"
+#include "bench_util.hpp"
 
 namespace rs = cccl_cache::algos::radix_sort;
 using cccl_cache::algos::ScalarType;
 
 namespace {
 
-void check_rt(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) bench::die(std::string(what) + ": " + cudaGetErrorString(e));
-}
-
-std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-int reps_for(std::uint64_t n) { return n <= (1u << 20) ? 100 : n <= (1u << 24) ? 30 : 11; }
+using bench::check_rt;
 
 // CUB's own call for K keys and V values (void: keys only).
 template <class K, class V>
@@ -65,20 +54,11 @@ void run_type(const char* label, ScalarType key, ScalarType value, std::uint32_t
   std::printf("%s: built and bound in %.0f ms (%s), %s\n", label,
               bench::ns_since(t0) / 1e6, rs::summary(spec).c_str(),
               built->policy.onesweep ? "onesweep" : "multi-pass");
-  cudaEvent_t a, b;
-  check_rt(cudaEventCreate(&a), "event");
-  check_rt(cudaEventCreate(&b), "event");
+  bench::EventTimer t;
   std::uint64_t seed = 42;
   for (int lg = min_log; lg <= max_log; ++lg) {
     const std::uint64_t n = 1ull << lg;
-    std::vector<K> keys(n);
-    for (auto& k : keys) {
-      const std::uint64_t r = splitmix(seed);
-      if constexpr (std::is_floating_point_v<K>)
-        k = static_cast<K>(static_cast<double>(r >> 11) * 0x1.0p-53 * 2e6 - 1e6);
-      else
-        std::memcpy(&k, &r, sizeof(K));
-    }
+    const std::vector<K> keys = bench::random_keys<K>(n, seed);
     std::vector<VT> vals(pairs ? n : 0);
     for (std::uint64_t i = 0; i < vals.size(); ++i) vals[i] = static_cast<VT>(i);
     const int bits = int(sizeof(K) * 8);
@@ -98,11 +78,11 @@ void run_type(const char* label, ScalarType key, ScalarType value, std::uint32_t
     check_rt(cudaMalloc(&temp, std::max(ours_temp, cub_temp)), "malloc");
     check_rt(cudaMemcpy(in, keys.data(), n * sizeof(K), cudaMemcpyHostToDevice), "copy");
     std::vector<double> times[2];
-    const int reps = reps_for(n);
+    const int reps = bench::reps_for(n);
     for (int r = 0; r < reps + 2; ++r) {  // two warm-up reps
       for (int slot = 0; slot < 2; ++slot) {
         const int who = (slot + r) % 2;  // 0 ours, 1 CUB; the order alternates every rep
-        check_rt(cudaEventRecord(a, stream), "record");
+        t.start(stream);
         if (who == 0) {
           std::size_t bytes = ours_temp;
           bench::check_cu((*exe)(temp, bytes, in, out[0], vin, vout[0], n, 0, bits, stream),
@@ -112,10 +92,7 @@ void run_type(const char* label, ScalarType key, ScalarType value, std::uint32_t
           check_rt(cub_sort<K, V>(temp, bytes, in, out[1], (const V*)vin, (V*)vout[1], int(n), stream),
                    "cub sort");
         }
-        check_rt(cudaEventRecord(b, stream), "record");
-        check_rt(cudaEventSynchronize(b), "sync");
-        float ms = 0;
-        check_rt(cudaEventElapsedTime(&ms, a, b), "elapsed");
+        const float ms = t.stop(stream);
         if (r >= 2) times[who].push_back(ms);
       }
     }
@@ -140,8 +117,6 @@ void run_type(const char* label, ScalarType key, ScalarType value, std::uint32_t
     for (auto* p : vout) cudaFree(p);
     cudaFree(temp);
   }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
 }
 
 }  // namespace
@@ -149,12 +124,7 @@ void run_type(const char* label, ScalarType key, ScalarType value, std::uint32_t
 int main(int argc, char** argv) {
   const int max_log = argc > 1 ? std::atoi(argv[1]) : 28;
   const int min_log = argc > 2 ? std::atoi(argv[2]) : 10;
-  check_rt(cudaSetDevice(0), "cudaSetDevice");
-  check_rt(cudaFree(nullptr), "context");  // the primary context, current: ours binds to it
-  int major = 0, minor = 0;
-  check_rt(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), "cc");
-  check_rt(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0), "cc");
-  const std::uint32_t cc = std::uint32_t(major * 10 + minor);
+  const std::uint32_t cc = bench::runtime_gpu();  // the primary context, current: ours binds to it
   cudaStream_t stream;
   check_rt(cudaStreamCreate(&stream), "stream");
   run_type<float, void>("float32", ScalarType::float32, ScalarType::none, cc, min_log, max_log,

@@ -23,7 +23,7 @@
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/reduce/build.hpp"
-#include "merge_sort_bench_util.hpp"
+#include "bench_util.hpp"
 
 namespace rd = cccl_cache::algos::reduce;
 using cccl_cache::algos::OpKind;
@@ -32,22 +32,11 @@ using cccl_cache::algos::ScalarType;
 
 namespace {
 
-void check_rt(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) bench::die(std::string(what) + ": " + cudaGetErrorString(e));
-}
-
-std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-int reps_for(std::uint64_t n) { return n <= (1u << 20) ? 200 : n <= (1u << 24) ? 50 : 15; }
+using bench::check_rt;
 
 template <class T>
 T random_value(std::uint64_t r) {
-  const double u = static_cast<double>(r >> 11) * 0x1.0p-53;  // [0, 1)
+  const double u = bench::unit_double(r);  // [0, 1)
   if constexpr (std::is_same_v<T, __half>) return __double2half(u * 2 - 1);
   else if constexpr (std::is_floating_point_v<T>) return static_cast<T>(u * 2e3 - 1e3);
   else return static_cast<T>(static_cast<std::int64_t>(r % 2000001) - 1000000);
@@ -69,13 +58,11 @@ template <class T, class Op>
 void run_case(const char* label, const rd::Executable& exe, bool with_sum, int min_log,
               int max_log, cudaStream_t stream) {
   std::printf("%s: n, ours / CUB Reduce / CUB Sum: GPU ms (median), host us per call\n", label);
-  cudaEvent_t a, b;
-  check_rt(cudaEventCreate(&a), "event");
-  check_rt(cudaEventCreate(&b), "event");
+  bench::EventTimer t;
   std::uint64_t seed = 7;
   const std::uint64_t max_n = 1ull << max_log;
   std::vector<T> host(max_n);
-  for (auto& v : host) v = random_value<T>(splitmix(seed));
+  for (auto& v : host) v = random_value<T>(bench::splitmix(seed));
   T* in = nullptr;
   check_rt(cudaMalloc(&in, max_n * sizeof(T)), "malloc");
   check_rt(cudaMemcpy(in, host.data(), max_n * sizeof(T), cudaMemcpyHostToDevice), "copy");
@@ -91,12 +78,12 @@ void run_case(const char* label, const rd::Executable& exe, bool with_sum, int m
     void* temp = nullptr;
     check_rt(cudaMalloc(&temp, std::max({ours_temp, cub_temp, sum_temp})), "malloc");
     std::vector<std::vector<double>> gpu_ms(contenders), host_us(contenders);
-    const int reps = reps_for(n);
+    const int reps = bench::reps_for(n, 200, 50, 15);
     for (int r = 0; r < reps + 2; ++r) {
       for (int slot = 0; slot < contenders; ++slot) {
         const int who = (slot + r) % contenders;
         T* out = outs + who;
-        check_rt(cudaEventRecord(a, stream), "record");
+        t.start(stream);
         const auto t0 = std::chrono::steady_clock::now();
         if (who == 0) {
           std::size_t bytes = ours_temp;
@@ -108,10 +95,7 @@ void run_case(const char* label, const rd::Executable& exe, bool with_sum, int m
                    "cub");
         }
         const double us = bench::ns_since(t0) / 1e3;
-        check_rt(cudaEventRecord(b, stream), "record");
-        check_rt(cudaEventSynchronize(b), "sync");
-        float ms = 0;
-        check_rt(cudaEventElapsedTime(&ms, a, b), "elapsed");
+        const float ms = t.stop(stream);
         if (r >= 2) {
           gpu_ms[who].push_back(ms);
           host_us[who].push_back(us);
@@ -137,8 +121,6 @@ void run_case(const char* label, const rd::Executable& exe, bool with_sum, int m
   }
   cudaFree(in);
   cudaFree(outs);
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
 }
 
 const rd::Executable& acquire(cccl_cache::algos::AlgorithmCache& cache, ScalarType t, OpKind op) {

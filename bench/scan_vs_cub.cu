@@ -21,7 +21,7 @@
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/scan/executable.hpp"
-#include "merge_sort_bench_util.hpp"
+#include "bench_util.hpp"
 
 namespace ca = cccl_cache::algos;
 using ca::AlgorithmId;
@@ -29,18 +29,7 @@ using ca::ScalarType;
 
 namespace {
 
-void check_rt(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) bench::die(std::string(what) + ": " + cudaGetErrorString(e));
-}
-
-std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-int reps_for(std::uint64_t n) { return n <= (1u << 20) ? 100 : n <= (1u << 24) ? 30 : 11; }
+using bench::check_rt;
 
 // A contender: a call on (temp, temp_bytes, in, out, n, stream) returning 0 on success.
 struct Contender {
@@ -53,7 +42,7 @@ std::vector<T> make_input(std::uint64_t n, std::uint64_t& seed) {
   std::vector<T> v(n);
   int w = 0;  // floats: differences of a walk in [-64, 64]: every partial sum is exact
   for (auto& x : v) {
-    const std::uint64_t r = splitmix(seed);
+    const std::uint64_t r = bench::splitmix(seed);
     if constexpr (std::is_floating_point_v<T>) {
       const int next = std::min(64, std::max(-64, w + static_cast<int>(r % 17) - 8));
       x = static_cast<T>(next - w);
@@ -69,9 +58,7 @@ template <class T>
 void run(const char* label, const std::vector<Contender>& cs, int min_log, int max_log,
          cudaStream_t stream) {
   std::printf("%s: n, then per contender median ms and ratio to %s\n", label, cs[1].name.c_str());
-  cudaEvent_t a, b;
-  check_rt(cudaEventCreate(&a), "event");
-  check_rt(cudaEventCreate(&b), "event");
+  bench::EventTimer t;
   std::uint64_t seed = 42;
   for (int lg = min_log; lg <= max_log; ++lg) {
     const std::uint64_t n = 1ull << lg;
@@ -89,17 +76,14 @@ void run(const char* label, const std::vector<Contender>& cs, int min_log, int m
     check_rt(cudaMemcpy(d_in, in.data(), n * sizeof(T), cudaMemcpyHostToDevice), "copy");
     std::vector<std::vector<double>> times(cs.size());
     std::vector<std::vector<T>> outs(cs.size(), std::vector<T>(n));
-    const int reps = reps_for(n);
+    const int reps = bench::reps_for(n);
     for (int r = 0; r < reps + 2; ++r)
       for (std::size_t slot = 0; slot < cs.size(); ++slot) {
         const std::size_t who = (slot + static_cast<std::size_t>(r)) % cs.size();
         std::size_t bytes = temp[who];
-        check_rt(cudaEventRecord(a, stream), "record");
+        t.start(stream);
         if (cs[who].call(d_temp, bytes, d_in, d_out, n, stream) != 0) bench::die(cs[who].name + " scan");
-        check_rt(cudaEventRecord(b, stream), "record");
-        check_rt(cudaEventSynchronize(b), "sync");
-        float ms = 0;
-        check_rt(cudaEventElapsedTime(&ms, a, b), "elapsed");
+        const float ms = t.stop(stream);
         if (r >= 2) times[who].push_back(ms);
         if (r == reps + 1)
           check_rt(cudaMemcpy(outs[who].data(), d_out, n * sizeof(T), cudaMemcpyDeviceToHost), "d2h");
@@ -116,8 +100,6 @@ void run(const char* label, const std::vector<Contender>& cs, int min_log, int m
     cudaFree(d_out);
     cudaFree(d_temp);
   }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
 }
 
 template <class T>

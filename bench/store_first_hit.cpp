@@ -29,7 +29,7 @@
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/cache/config.hpp"
 #include "cccl_cache/cache/store.hpp"
-#include "merge_sort_bench_util.hpp"
+#include "bench_util.hpp"
 
 namespace ms = cccl_cache::algos::merge_sort;
 namespace fs = std::filesystem;

@@ -21,6 +21,7 @@
 
 #include "cccl_cache/algos/transform/build.hpp"
 #include "cccl_cache/algos/transform/executable.hpp"
+#include "bench_util.hpp"
 
 namespace tr = cccl_cache::algos::transform;
 using cccl_cache::algos::OpKind;
@@ -29,16 +30,9 @@ using cccl_cache::algos::ScalarType;
 
 namespace {
 
-[[noreturn]] void die(const std::string& what) {
-  std::fprintf(stderr, "bench_transform_vs_cub: %s\n", what.c_str());
-  std::exit(1);
-}
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) die(std::string(what) + ": " + cudaGetErrorString(e));
-}
-void check(CUresult e, const char* what) {
-  if (e != CUDA_SUCCESS) die(std::string(what) + ": CUresult " + std::to_string(e));
-}
+using bench::die;
+void check(cudaError_t e, const char* what) { bench::check_rt(e, what); }
+void check(CUresult e, const char* what) { bench::check_cu(e, what); }
 
 template <class Exe>
 Exe make(const auto& spec, std::uint32_t cc) {
@@ -54,17 +48,11 @@ template <class Ours, class Cub>
 std::pair<double, double> time_pair(Ours ours, Cub cub, std::uint64_t n, cudaStream_t s) {
   const int calls = n <= (1u << 16) ? 200 : n <= (1u << 22) ? 20 : 3;
   const int reps = n <= (1u << 24) ? 25 : 9;
-  cudaEvent_t a, b;
-  check(cudaEventCreate(&a), "event");
-  check(cudaEventCreate(&b), "event");
+  bench::EventTimer t;
   auto sample = [&](auto&& f) {
-    check(cudaEventRecord(a, s), "record");
+    t.start(s);
     for (int i = 0; i < calls; ++i) f();
-    check(cudaEventRecord(b, s), "record");
-    check(cudaEventSynchronize(b), "sync");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, a, b), "elapsed");
-    return 1000.0 * ms / calls;
+    return 1000.0 * t.stop(s) / calls;
   };
   ours();  // warm
   cub();
@@ -73,11 +61,7 @@ std::pair<double, double> time_pair(Ours ours, Cub cub, std::uint64_t n, cudaStr
     o.push_back(sample(ours));
     c.push_back(sample(cub));
   }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  std::nth_element(o.begin(), o.begin() + reps / 2, o.end());
-  std::nth_element(c.begin(), c.begin() + reps / 2, c.end());
-  return {o[reps / 2], c[reps / 2]};
+  return {bench::median(o), bench::median(c)};  // reps is odd: the middle sample
 }
 
 template <class T>
@@ -145,12 +129,7 @@ void bench_case(const char* label, int arity, int max_log2, std::uint32_t cc, cu
 int main(int argc, char** argv) {
   const int max_log2 = argc > 1 ? std::atoi(argv[1]) : 28;
   if (max_log2 < 10 || max_log2 > 30) die("max_log2 must be within 10..30");
-  check(cudaSetDevice(0), "cudaSetDevice");
-  check(cudaFree(nullptr), "context");  // the primary context, current: what bind uses
-  int major = 0, minor = 0;
-  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), "cc");
-  check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0), "cc");
-  const auto cc = static_cast<std::uint32_t>(major * 10 + minor);
+  const std::uint32_t cc = bench::runtime_gpu();  // the primary context, current: what bind uses
   if (cc != 90) std::printf("note: CUB here is compiled for sm_90 only; this device is sm_%u\n", cc);
   cudaStream_t s;
   check(cudaStreamCreate(&s), "stream");

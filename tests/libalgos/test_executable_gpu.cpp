@@ -10,17 +10,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <future>
 #include <map>
 #include <memory>
 #include <numeric>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
@@ -28,51 +23,16 @@
 #include "cccl_cache/algos/merge_sort/build.hpp"
 #include "cccl_cache/algos/merge_sort/executable.hpp"
 #include "cccl_cache/algos/core/built.hpp"
-#include "cccl_cache/cache/config.hpp"
-#include "cccl_cache/cache/store.hpp"
+#include "gpu_support.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
+using namespace test_support;
 namespace ms = cccl_cache::algos::merge_sort;
 using cccl_cache::algos::AlgorithmCache;
 using cccl_cache::algos::Comparator;
 using cccl_cache::algos::ComparatorKind;
 using cccl_cache::algos::ScalarType;
-
-#define ASSERT_CU(call) ASSERT_EQ((call), CUDA_SUCCESS) << #call
-
-struct Gpu {
-  bool present = false;
-  CUdevice dev = 0;
-  CUcontext ctx = nullptr;
-  std::uint32_t cc = 0;
-};
-
-const Gpu& gpu() {
-  static const Gpu g = [] {
-    Gpu r;
-    int count = 0;
-    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0)
-      return r;
-    int major = 0, minor = 0;
-    if (cuDeviceGet(&r.dev, 0) != CUDA_SUCCESS ||
-        cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, r.dev) !=
-            CUDA_SUCCESS ||
-        cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, r.dev) !=
-            CUDA_SUCCESS ||
-        cuDevicePrimaryCtxRetain(&r.ctx, r.dev) != CUDA_SUCCESS)
-      return r;
-    r.cc = static_cast<std::uint32_t>(major * 10 + minor);
-    r.present = true;
-    return r;
-  }();
-  if (g.present) cuCtxSetCurrent(g.ctx);
-  return g;
-}
-
-#define SKIP_WITHOUT_GPU() \
-  if (!gpu().present) GTEST_SKIP() << "no CUDA device"
 
 std::string key_spelling(ScalarType t) {
   switch (t) {
@@ -128,75 +88,19 @@ std::vector<ms::Spec> all_specs() {
 }
 
 // Built once per process: fresh build results (in memory) and a store holding them.
-struct Built {
-  fs::path dir;
-  std::shared_ptr<cccl_cache::Store> store;
-  std::vector<ms::Spec> specs;
-  std::vector<ms::BuildResult> fresh;
-  std::string error;
-};
+using Built = BuiltStore<ms::Spec, ms::BuildResult>;
 
 Built& built() {
-  static Built b = [] {
-    Built r;
-    r.dir = fs::temp_directory_path() / ("cccl-cache-gpu-test-" + std::to_string(getpid()));
-    fs::create_directories(r.dir);
-    cccl_cache::Config config = cccl_cache::Config::defaults();
-    config.dir = r.dir / "store";
-    auto store = cccl_cache::Store::open(config);
-    if (!store) {
-      r.error = store.error().describe();
-      return r;
-    }
-    r.store = *store;
-    r.specs = all_specs();
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::future<cccl_cache::Result<ms::BuildResult>>> jobs;
-    const unsigned width = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-    r.fresh.resize(r.specs.size());
-    for (std::size_t begin = 0; begin < r.specs.size(); begin += width) {
-      jobs.clear();
-      for (std::size_t i = begin; i < std::min(r.specs.size(), begin + width); ++i)
-        jobs.push_back(
-            std::async(std::launch::async, [&r, i] { return ms::build(r.specs[i], gpu().cc); }));
-      for (std::size_t j = 0; j < jobs.size(); ++j) {
-        auto res = jobs[j].get();
-        if (!res) {
-          r.error = ms::summary(r.specs[begin + j]) + ": " + res.error().describe();
-          return r;
-        }
-        r.fresh[begin + j] = std::move(*res);
-      }
-    }
-    std::printf("built %zu merge sorts in %.1f s\n", r.specs.size(),
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    for (std::size_t i = 0; i < r.specs.size(); ++i) {
-      cccl_cache::EntryMeta meta;
-      meta.algorithm = ms::kAlgorithmName;
-      meta.summary = ms::summary(r.specs[i]);
-      meta.toolchain = r.fresh[i].record.toolchain;
-      meta.payload_format = cccl_cache::algos::kBuildFormatVersion;
-      auto put = r.store->put(ms::cache_key(r.specs[i], gpu().cc), meta, serialize(r.fresh[i]));
-      if (!put) {
-        r.error = put.error().describe();
-        return r;
-      }
-    }
-    return r;
-  }();
+  static Built b = build_into_temp_store<ms::BuildResult>(
+      "cccl-cache-gpu-test", all_specs(), [](const ms::Spec& s) { return ms::build(s, gpu().cc); },
+      [](const ms::Spec& s) { return ms::summary(s); },
+      [](cccl_cache::Store& store, const ms::Spec& s, const ms::BuildResult& fresh) {
+        return put_build(store, ms::cache_key(s, gpu().cc), ms::kAlgorithmName, ms::summary(s),
+                         fresh.record.toolchain, serialize(fresh));
+      },
+      "merge sorts");
   return b;
 }
-
-struct DeviceBuffer {
-  CUdeviceptr ptr = 0;
-  explicit DeviceBuffer(std::size_t bytes) {
-    if (cuMemAlloc(&ptr, std::max<std::size_t>(bytes, 1)) != CUDA_SUCCESS) ptr = 0;
-  }
-  ~DeviceBuffer() {
-    if (ptr) cuMemFree(ptr);
-  }
-  void* get() const { return reinterpret_cast<void*>(ptr); }
-};
 
 template <class K>
 std::vector<K> random_keys(std::uint64_t n, std::mt19937_64& rng) {

@@ -6,53 +6,16 @@
 // other driver or runtime call would fail on this machine and show up as an error.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdint>
-#include <cstdlib>
-#include <new>
-#include <vector>
 
+#include "hot_path_support.hpp"
 #include "merge_sort/dispatch.hpp"
 
 namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
 
-// Counts every allocation of this test binary while g_counting is set.
-void* operator new(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-
-namespace {
-
+using namespace test_support;
 using cccl_cache::algos::ScalarType;
 namespace d = cccl_cache::algos::merge_sort::detail;
-
-struct Launch {
-  CUfunction fn;
-  unsigned grid_x, block_x;
-  unsigned num_attrs;
-};
-// Reserved up front: recording must not allocate while allocations are counted.
-std::vector<Launch>& launches() {
-  static std::vector<Launch> v = [] {
-    std::vector<Launch> r;
-    r.reserve(256);
-    return r;
-  }();
-  return v;
-}
-
-CUresult record_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
-  if (params == nullptr || params[0] == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  launches().push_back({fn, config->gridDimX, config->blockDimX, config->numAttrs});
-  return CUDA_SUCCESS;
-}
 
 const CUfunction kBlockSort = reinterpret_cast<CUfunction>(0x1001);
 const CUfunction kPartition = reinterpret_cast<CUfunction>(0x1002);
@@ -60,11 +23,7 @@ const CUfunction kMerge = reinterpret_cast<CUfunction>(0x1003);
 
 // What bind fixes (core/launch.hpp), with the recorder as the driver's launch.
 cccl_cache::algos::detail::LaunchContext bound_context(decltype(&::cuLaunchKernelEx) launch) {
-  cccl_cache::algos::detail::LaunchContext c;
-  c.launch = launch;
-  c.ptx_version = 900;
-  c.dependent_launch = true;
-  c.sm_count = 132;
+  auto c = h200_context(launch);
   c.num_kernels = 3;
   c.kernels[0] = {kBlockSort, 256, 1, 0};
   c.kernels[1] = {kPartition, 256, 1, 0};
@@ -99,12 +58,10 @@ TEST(HotPath, SortLaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
     SCOPED_TRACE(c.items);
     launches().clear();
     std::size_t bytes = layout.bytes(c.items);
-    g_allocations = 0;
-    g_counting = true;
-    const CUresult rc = sort(p, temp, bytes, keys, nullptr, keys, nullptr, c.items, nullptr);
-    g_counting = false;
+    const auto [rc, allocations] =
+        count_allocations([&] { return sort(p, temp, bytes, keys, nullptr, keys, nullptr, c.items, nullptr); });
     EXPECT_EQ(rc, CUDA_SUCCESS);
-    EXPECT_EQ(g_allocations.load(), 0) << "the sort path allocated";
+    EXPECT_EQ(allocations, 0) << "the sort path allocated";
     const auto& seen = launches();
     ASSERT_EQ(seen.size(), 1u + 2u * static_cast<unsigned>(c.passes));
     EXPECT_EQ(seen[0].fn, kBlockSort);
@@ -126,21 +83,17 @@ TEST(HotPath, TempStorageQueryAllocatesAndLaunchesNothing) {
   ASSERT_NE(sort, nullptr);
   launches().clear();
   std::size_t bytes = 0;
-  g_allocations = 0;
-  g_counting = true;
-  const CUresult rc = sort(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, 2048, nullptr);
-  g_counting = false;
+  const auto [rc, allocations] = count_allocations(
+      [&] { return sort(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, 2048, nullptr); });
   EXPECT_EQ(rc, CUDA_SUCCESS);
   EXPECT_GT(bytes, 0u);
-  EXPECT_EQ(g_allocations.load(), 0);
+  EXPECT_EQ(allocations, 0);
   EXPECT_TRUE(launches().empty());
 }
 
 TEST(HotPath, ALaunchErrorIsReturnedAndStopsTheSort) {
   d::DispatchParams p = bound_params();
-  const auto failing = bound_context([](const CUlaunchConfig*, CUfunction, void**, void**) -> CUresult {
-    return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-  });
+  const auto failing = bound_context(&failing_launch);
   p.launch = &failing;
   const d::DispatchFn sort = d::select_dispatch(4, 0, ScalarType::int64);
   const d::TempLayout layout = d::make_layout(4, 0, ScalarType::int64, p);

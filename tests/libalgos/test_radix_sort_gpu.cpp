@@ -9,50 +9,20 @@
 
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
-#include <future>
 #include <numeric>
 #include <random>
-#include <thread>
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/radix_sort/executable.hpp"
-#include "cccl_cache/cache/config.hpp"
-#include "cccl_cache/cache/store.hpp"
+#include "gpu_support.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
+using namespace test_support;
 namespace rs = cccl_cache::algos::radix_sort;
 using cccl_cache::algos::ScalarType;
 using Bytes = std::vector<unsigned char>;
-
-struct Gpu {
-  bool present = false;
-  CUcontext ctx = nullptr;
-  std::uint32_t cc = 0;
-};
-const Gpu& gpu() {
-  static const Gpu g = [] {
-    Gpu r;
-    int count = 0, major = 0, minor = 0;
-    CUdevice dev = 0;
-    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0 ||
-        cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
-        cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) ||
-        cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) ||
-        cuDevicePrimaryCtxRetain(&r.ctx, dev) != CUDA_SUCCESS)
-      return r;
-    r.cc = std::uint32_t(major * 10 + minor);
-    r.present = true;
-    return r;
-  }();
-  if (g.present) cuCtxSetCurrent(g.ctx);
-  return g;
-}
-#define SKIP_WITHOUT_GPU() \
-  if (!gpu().present) GTEST_SKIP() << "no CUDA device"
 
 rs::Spec spec(ScalarType key, ScalarType value = ScalarType::none, bool descending = false) {
   rs::Spec s;
@@ -90,34 +60,22 @@ struct Suite {
 };
 Suite& suite() {
   static Suite s = [] {
+    auto built = build_into_temp_store<rs::BuildResult>(
+        "cccl-cache-radix-gpu", all_specs(), [](const rs::Spec& sp) { return rs::build(sp, gpu().cc); },
+        [](const rs::Spec& sp) { return rs::summary(sp); },
+        [](cccl_cache::Store& store, const rs::Spec& sp, const rs::BuildResult& b) {
+          return put_build(store, rs::cache_key(sp, gpu().cc), "radix_sort", rs::summary(sp),
+                           b.record.toolchain, serialize(b));
+        });
     Suite r;
-    r.specs = all_specs();
-    std::vector<std::future<cccl_cache::Result<rs::BuildResult>>> jobs;
-    for (const auto& sp : r.specs)
-      jobs.push_back(std::async(std::launch::async, [sp] { return rs::build(sp, gpu().cc); }));
-    const fs::path dir = fs::temp_directory_path() / ("cccl-cache-radix-gpu-" + std::to_string(getpid()));
-    cccl_cache::Config config = cccl_cache::Config::defaults();
-    config.dir = dir / "store";
-    auto store = cccl_cache::Store::open(config);
-    if (!store) r.error = store.error().describe();
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      auto b = jobs[i].get();
-      if (!b || !r.error.empty()) {
-        if (r.error.empty()) r.error = rs::summary(r.specs[i]) + ": " + b.error().describe();
-        continue;
-      }
-      cccl_cache::EntryMeta meta;
-      meta.algorithm = "radix_sort";
-      meta.summary = rs::summary(r.specs[i]);
-      meta.toolchain = b->record.toolchain;
-      meta.payload_format = cccl_cache::algos::kBuildFormatVersion;
-      if (auto put = (*store)->put(rs::cache_key(r.specs[i], gpu().cc), meta, serialize(*b)); !put)
-        r.error = put.error().describe();
-      auto exe = rs::bind(*b, 0);
+    r.specs = std::move(built.specs);
+    r.error = std::move(built.error);
+    for (std::size_t i = 0; i < built.fresh.size() && r.error.empty(); ++i) {
+      auto exe = rs::bind(built.fresh[i], 0);
       if (!exe) r.error = exe.error().describe();
       else r.fresh.push_back(std::move(*exe));
     }
-    if (r.error.empty()) r.store = *store;
+    if (r.error.empty()) r.store = built.store;
     return r;
   }();
   return s;
@@ -191,20 +149,13 @@ Data reference(const rs::Spec& s, const Data& in, std::uint64_t n, int begin, in
   return out;
 }
 
-struct Dev {
-  CUdeviceptr p = 0;
-  explicit Dev(std::size_t bytes) { cuMemAlloc(&p, std::max<std::size_t>(bytes, 1)); }
-  ~Dev() { cuMemFree(p); }
-  void* get() const { return reinterpret_cast<void*>(p); }
-};
-
 // Sorts `in` with `exe` in the plain or the DoubleBuffers form; the output read back.
 Data run(const rs::Executable& exe, const Data& in, std::uint64_t n, int begin, int end,
          bool double_buffer) {
   const bool pairs = !exe.spec().keys_only();
-  Dev k0(in.keys.size()), k1(in.keys.size()), v0(in.values.size()), v1(in.values.size());
-  EXPECT_EQ(cuMemcpyHtoD(k0.p, in.keys.data(), in.keys.size()), CUDA_SUCCESS);
-  if (pairs) EXPECT_EQ(cuMemcpyHtoD(v0.p, in.values.data(), in.values.size()), CUDA_SUCCESS);
+  DeviceBuffer k0(in.keys.size()), k1(in.keys.size()), v0(in.values.size()), v1(in.values.size());
+  EXPECT_EQ(cuMemcpyHtoD(k0.ptr, in.keys.data(), in.keys.size()), CUDA_SUCCESS);
+  if (pairs) EXPECT_EQ(cuMemcpyHtoD(v0.ptr, in.values.data(), in.values.size()), CUDA_SUCCESS);
   std::size_t bytes = 0;
   rs::DoubleBuffers db{{k0.get(), k1.get()}, {v0.get(), v1.get()}, 0};
   auto call = [&](void* temp) {
@@ -214,16 +165,16 @@ Data run(const rs::Executable& exe, const Data& in, std::uint64_t n, int begin, 
   };
   EXPECT_EQ(call(nullptr), CUDA_SUCCESS);
   EXPECT_EQ(bytes, exe.temp_storage_bytes(n, begin, end, double_buffer));
-  Dev temp(bytes);
+  DeviceBuffer temp(bytes);
   EXPECT_EQ(call(temp.get()), CUDA_SUCCESS);
   EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
   const int out = double_buffer ? db.selector : 1;
   Data r{Bytes(in.keys.size()), Bytes(in.values.size())};
-  EXPECT_EQ(cuMemcpyDtoH(r.keys.data(), (out ? k1 : k0).p, r.keys.size()), CUDA_SUCCESS);
-  if (pairs) EXPECT_EQ(cuMemcpyDtoH(r.values.data(), (out ? v1 : v0).p, r.values.size()), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemcpyDtoH(r.keys.data(), (out ? k1 : k0).ptr, r.keys.size()), CUDA_SUCCESS);
+  if (pairs) EXPECT_EQ(cuMemcpyDtoH(r.values.data(), (out ? v1 : v0).ptr, r.values.size()), CUDA_SUCCESS);
   if (!double_buffer && n > 0) {  // the plain form leaves its input alone
     Bytes again(in.keys.size());
-    EXPECT_EQ(cuMemcpyDtoH(again.data(), k0.p, again.size()), CUDA_SUCCESS);
+    EXPECT_EQ(cuMemcpyDtoH(again.data(), k0.ptr, again.size()), CUDA_SUCCESS);
     EXPECT_EQ(again, in.keys) << "input keys changed";
   }
   return r;
@@ -304,7 +255,7 @@ TEST(RadixSortGpu, BadBitRangesAndSmallTempStorageAreInvalidValue) {
     EXPECT_NE(exe.check_bits(b, e).error().message.find("begin_bit"), std::string::npos);
   }
   const std::uint64_t n = 1 << 20;
-  Dev keys(n * 8), out(n * 8), temp(16);
+  DeviceBuffer keys(n * 8), out(n * 8), temp(16);
   bytes = 16;
   EXPECT_EQ(exe(temp.get(), bytes, keys.get(), out.get(), nullptr, nullptr, n, 0, 64, nullptr),
             CUDA_ERROR_INVALID_VALUE);

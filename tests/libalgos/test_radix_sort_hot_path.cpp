@@ -5,52 +5,21 @@
 // fails on a machine without one and shows up as an error.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdint>
-#include <cstdlib>
-#include <new>
 #include <tuple>
 #include <vector>
 
+#include "hot_path_support.hpp"
 #include "radix_sort/dispatch.hpp"
 
 namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
 
-void* operator new(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-
-namespace {
-
+using namespace test_support;
 using namespace cccl_cache::algos;
 namespace rs = cccl_cache::algos::radix_sort;
 
-struct Launch {
-  CUfunction fn;
-  unsigned grid_x, block_x, num_attrs;
-};
-std::vector<Launch>& launches() {
-  static std::vector<Launch> v = [] {
-    std::vector<Launch> r;
-    r.reserve(256);
-    return r;
-  }();
-  return v;
-}
 int g_memsets = 0;
 
-CUresult record_launch(const CUlaunchConfig* c, CUfunction fn, void** params, void**) {
-  if (params == nullptr || params[0] == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  launches().push_back({fn, c->gridDimX, c->blockDimX, c->numAttrs});
-  return CUDA_SUCCESS;
-}
 CUresult record_memset(CUdeviceptr, unsigned char value, std::size_t, CUstream) {
   ++g_memsets;
   return value == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
@@ -78,13 +47,9 @@ rs::Policy multi_pass_policy() {
 }
 
 detail::LaunchContext bound(std::uint32_t cc, const rs::Policy& p) {
-  detail::LaunchContext c;
-  c.launch = &record_launch;
+  detail::LaunchContext c = h200_context(&record_launch, int(cc) * 10);  // dependent: cc >= 90
   c.memset = &record_memset;
   c.device = 0;
-  c.ptx_version = int(cc) * 10;
-  c.dependent_launch = cc >= 90;
-  c.sm_count = 132;
   c.num_kernels = rs::kSlots;
   const auto threads = rs::detail::launch_threads(p);
   for (std::size_t i = 0; i < rs::kSlots; ++i) c.kernels[i] = {fn(i), int(threads[i]), 2, 0};
@@ -107,12 +72,10 @@ const std::vector<Launch>& sort(const detail::LaunchContext& ctx, const rs::Poli
   launches().clear();
   g_memsets = 0;
   rs::DoubleBuffers buffers{{kKeys, kOut}, {nullptr, nullptr}, 0};
-  g_allocations = 0;
-  g_counting = true;
-  const CUresult rc = dispatch(params, kTemp, bytes, buffers, n, 0, end_bit, false, nullptr);
-  g_counting = false;
+  const auto [rc, allocations] = count_allocations(
+      [&] { return dispatch(params, kTemp, bytes, buffers, n, 0, end_bit, false, nullptr); });
   EXPECT_EQ(rc, CUDA_SUCCESS);
-  EXPECT_EQ(g_allocations.load(), 0) << "the sort path allocated";
+  EXPECT_EQ(allocations, 0) << "the sort path allocated";
   EXPECT_EQ(buffers.selector, 1) << "the plain form's output is keys[1]";
   return launches();
 }
@@ -182,12 +145,10 @@ TEST(RadixSortHotPath, DoubleBufferFormFlipsTheSelectorOncePerPass) {
     ASSERT_EQ(dispatch(params, nullptr, bytes, buffers, 1'000'000, 0, bits, true, nullptr),
               CUDA_SUCCESS);
     launches().clear();
-    g_allocations = 0;
-    g_counting = true;
-    EXPECT_EQ(dispatch(params, kTemp, bytes, buffers, 1'000'000, 0, bits, true, nullptr),
-              CUDA_SUCCESS);
-    g_counting = false;
-    EXPECT_EQ(g_allocations.load(), 0);
+    const auto [rc, allocations] = count_allocations(
+        [&] { return dispatch(params, kTemp, bytes, buffers, 1'000'000, 0, bits, true, nullptr); });
+    EXPECT_EQ(rc, CUDA_SUCCESS);
+    EXPECT_EQ(allocations, 0);
     EXPECT_EQ(launches().size(), 3u + 2u * unsigned(bits / 8));
     EXPECT_EQ(buffers.selector, selector) << bits << " bits";
   }
@@ -211,12 +172,11 @@ TEST(RadixSortHotPath, TempStorageQueryAllocatesAndLaunchesNothing) {
     launches().clear();
     rs::DoubleBuffers none;
     std::size_t bytes = 0;
-    g_allocations = 0;
-    g_counting = true;
-    EXPECT_EQ(dispatch(params, nullptr, bytes, none, 1 << 20, 0, 64, false, nullptr), CUDA_SUCCESS);
-    g_counting = false;
+    const auto [rc, allocations] = count_allocations(
+        [&] { return dispatch(params, nullptr, bytes, none, 1 << 20, 0, 64, false, nullptr); });
+    EXPECT_EQ(rc, CUDA_SUCCESS);
     EXPECT_GT(bytes, 1u);
-    EXPECT_EQ(g_allocations.load(), 0);
+    EXPECT_EQ(allocations, 0);
     EXPECT_TRUE(launches().empty());
   }
 }
@@ -224,9 +184,7 @@ TEST(RadixSortHotPath, TempStorageQueryAllocatesAndLaunchesNothing) {
 TEST(RadixSortHotPath, ALaunchErrorIsReturnedAndStopsTheSort) {
   const rs::Policy p = onesweep_policy();
   auto ctx = bound(90, p);
-  ctx.launch = [](const CUlaunchConfig*, CUfunction, void**, void**) -> CUresult {
-    return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-  };
+  ctx.launch = &failing_launch;
   const rs::detail::DispatchParams params{&ctx, p};
   const auto dispatch = rs::detail::select_dispatch(4, 0, ScalarType::uint32);
   rs::DoubleBuffers buffers{{kKeys, kOut}, {nullptr, nullptr}, 0};

@@ -5,60 +5,34 @@
 // stand-in handles and device pointers are never dereferenced by the host code).
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <new>
 #include <string>
 #include <vector>
 
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/reduce/spec.hpp"
 #include "core/dispatch_abi.hpp"
+#include "hot_path_support.hpp"
 #include "reduce/dispatch.hpp"
 
 namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
 
-// Counts every allocation of this test binary while g_counting is set.
-void* operator new(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-
-namespace {
-
+using namespace test_support;
 using namespace cccl_cache::algos;
 namespace d = cccl_cache::algos::reduce::detail;
 
-struct Launch {
-  CUfunction fn;
-  unsigned grid_x, block_x;
-  unsigned num_attrs;
+struct ReduceLaunch : Launch {
   std::uint64_t int_arg;  // the single-tile kernels' num_items (3rd argument)
 };
-std::vector<Launch>& launches() {
-  static std::vector<Launch> v = [] {
-    std::vector<Launch> r;
-    r.reserve(64);
-    return r;
-  }();
-  return v;
-}
 
-CUresult record_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
+CUresult record_reduce_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
   if (params == nullptr || params[0] == nullptr || params[2] == nullptr)
     return CUDA_ERROR_INVALID_VALUE;
   std::uint64_t n = 0;
   std::memcpy(&n, params[2], 4);  // the low half of either offset width (little endian)
-  launches().push_back({fn, config->gridDimX, config->blockDimX, config->numAttrs, n});
+  recorded<ReduceLaunch>().push_back({launch_of(config, fn), n});
   return CUDA_SUCCESS;
 }
 
@@ -71,11 +45,7 @@ using LaunchContext = cccl_cache::algos::detail::LaunchContext;
 // What bind fixes for an H200-like device (132 SMs): the three kernels at their
 // policy's block sizes, the first pass's occupancy.
 LaunchContext context(int occupancy, int threads, decltype(&::cuLaunchKernelEx) launch) {
-  LaunchContext c;
-  c.launch = launch;
-  c.ptx_version = 900;
-  c.dependent_launch = true;
-  c.sm_count = 132;
+  LaunchContext c = h200_context(launch);
   c.num_kernels = 3;
   c.kernels[0] = {kSingle, threads, 1, 0};
   c.kernels[1] = {kFirst, threads, occupancy, 0};
@@ -201,7 +171,7 @@ struct HotCase {
 };
 
 TEST(ReduceHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
-  const LaunchContext ctx = context(8, 256, &record_launch);
+  const LaunchContext ctx = context(8, 256, &record_reduce_launch);
   const d::DispatchParams p = params(&ctx, 256, 16);
   const d::DispatchFn reduce = d::select_dispatch(8, 8, ScalarType::uint64);
   const d::TempLayout layout = d::make_layout(8, ScalarType::uint64, p);
@@ -213,15 +183,13 @@ TEST(ReduceHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
   for (const HotCase c : {HotCase{0, 0}, HotCase{4096, 0}, HotCase{4097, 2},
                           HotCase{1'000'000, 245}, HotCase{1ull << 28, 5280}}) {
     SCOPED_TRACE(c.items);
-    launches().clear();
+    recorded<ReduceLaunch>().clear();
     std::size_t bytes = layout.bytes(c.items);
-    g_allocations = 0;
-    g_counting = true;
-    const CUresult rc = reduce(p, temp, bytes, in, out, c.items, &init, nullptr);
-    g_counting = false;
+    const auto [rc, allocations] =
+        count_allocations([&] { return reduce(p, temp, bytes, in, out, c.items, &init, nullptr); });
     EXPECT_EQ(rc, CUDA_SUCCESS);
-    EXPECT_EQ(g_allocations.load(), 0) << "the reduce path allocated";
-    const auto& seen = launches();
+    EXPECT_EQ(allocations, 0) << "the reduce path allocated";
+    const auto& seen = recorded<ReduceLaunch>();
     if (c.first_pass_grid == 0) {
       ASSERT_EQ(seen.size(), 1u);
       EXPECT_EQ(seen[0].fn, kSingle);
@@ -242,24 +210,22 @@ TEST(ReduceHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
 }
 
 TEST(ReduceHotPath, TooLittleTempStorageOrNoInitIsInvalidAndLaunchesNothing) {
-  const LaunchContext ctx = context(8, 256, &record_launch);
+  const LaunchContext ctx = context(8, 256, &record_reduce_launch);
   const d::DispatchParams p = params(&ctx, 256, 16);
   const d::DispatchFn reduce = d::select_dispatch(4, 4, ScalarType::uint32);
   void* dev = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
   const float init = 0;
-  launches().clear();
+  recorded<ReduceLaunch>().clear();
   std::size_t bytes = d::make_layout(4, ScalarType::uint32, p).bytes(1'000'000) - 1;
   EXPECT_EQ(reduce(p, dev, bytes, dev, dev, 1'000'000, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
   bytes = 1;
   EXPECT_EQ(reduce(p, dev, bytes, dev, dev, 100, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
-  EXPECT_TRUE(launches().empty());
+  EXPECT_TRUE(recorded<ReduceLaunch>().empty());
 }
 
 TEST(ReduceHotPath, ALaunchErrorIsReturnedAndStopsTheReduce) {
   const LaunchContext ctx =
-      context(8, 256, [](const CUlaunchConfig*, CUfunction, void**, void**) -> CUresult {
-        return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-      });
+      context(8, 256, &failing_launch);
   const d::DispatchParams p = params(&ctx, 256, 16);
   const d::DispatchFn reduce = d::select_dispatch(4, 4, ScalarType::uint64);
   std::size_t bytes = d::make_layout(4, ScalarType::uint64, p).bytes(1'000'000);

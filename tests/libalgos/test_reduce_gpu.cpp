@@ -11,54 +11,23 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
-#include <future>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/reduce/build.hpp"
 #include "cccl_cache/algos/reduce/executable.hpp"
-#include "cccl_cache/cache/config.hpp"
-#include "cccl_cache/cache/store.hpp"
+#include "gpu_support.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
+using namespace test_support;
 namespace rd = cccl_cache::algos::reduce;
 using cccl_cache::algos::AlgorithmCache;
 using cccl_cache::algos::OpKind;
 using cccl_cache::algos::Operator;
 using cccl_cache::algos::ScalarType;
-
-#define ASSERT_CU(call) ASSERT_EQ((call), CUDA_SUCCESS) << #call
-
-struct Gpu {
-  bool present = false;
-  CUcontext ctx = nullptr;
-  std::uint32_t cc = 0;
-};
-
-const Gpu& gpu() {
-  static const Gpu g = [] {
-    Gpu r;
-    int count = 0, major = 0, minor = 0;
-    CUdevice dev = 0;
-    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0 ||
-        cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
-        cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != CUDA_SUCCESS ||
-        cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != CUDA_SUCCESS ||
-        cuDevicePrimaryCtxRetain(&r.ctx, dev) != CUDA_SUCCESS)
-      return r;
-    r.cc = static_cast<std::uint32_t>(major * 10 + minor);
-    r.present = true;
-    return r;
-  }();
-  if (g.present) cuCtxSetCurrent(g.ctx);
-  return g;
-}
 
 // Element values as the host models them: integers by their two's complement bits
 // (sign-extended), floats as doubles.
@@ -154,47 +123,16 @@ std::vector<rd::Spec> all_specs() {
   return s;
 }
 
-struct Built {
-  fs::path dir;
-  std::shared_ptr<cccl_cache::Store> store;
-  std::vector<rd::Spec> specs = all_specs();
-  std::vector<rd::BuildResult> fresh;
-  std::string error;
-};
+using Built = BuiltStore<rd::Spec, rd::BuildResult>;
 
 Built& built() {
-  static Built b = [] {
-    Built r;
-    r.dir = fs::temp_directory_path() / ("cccl-cache-reduce-gpu-" + std::to_string(getpid()));
-    fs::create_directories(r.dir);
-    cccl_cache::Config config = cccl_cache::Config::defaults();
-    config.dir = r.dir / "store";
-    auto store = cccl_cache::Store::open(config);
-    if (!store) return r.error = store.error().describe(), r;
-    r.store = *store;
-    r.fresh.resize(r.specs.size());
-    const unsigned width = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-    for (std::size_t begin = 0; begin < r.specs.size(); begin += width) {
-      std::vector<std::future<cccl_cache::Result<rd::BuildResult>>> jobs;
-      for (std::size_t i = begin; i < std::min(r.specs.size(), begin + width); ++i)
-        jobs.push_back(std::async(std::launch::async, [&r, i] { return rd::build(r.specs[i], gpu().cc); }));
-      for (std::size_t j = 0; j < jobs.size(); ++j) {
-        auto res = jobs[j].get();
-        if (!res) return r.error = rd::summary(r.specs[begin + j]) + ": " + res.error().describe(), r;
-        r.fresh[begin + j] = std::move(*res);
-      }
-    }
-    for (std::size_t i = 0; i < r.specs.size(); ++i) {
-      cccl_cache::EntryMeta meta;
-      meta.algorithm = rd::kAlgorithmName;
-      meta.summary = rd::summary(r.specs[i]);
-      meta.toolchain = r.fresh[i].record.toolchain;
-      meta.payload_format = cccl_cache::algos::kBuildFormatVersion;
-      auto put = r.store->put(rd::cache_key(r.specs[i], gpu().cc), meta, serialize(r.fresh[i]));
-      if (!put) return r.error = put.error().describe(), r;
-    }
-    return r;
-  }();
+  static Built b = build_into_temp_store<rd::BuildResult>(
+      "cccl-cache-reduce-gpu", all_specs(), [](const rd::Spec& s) { return rd::build(s, gpu().cc); },
+      [](const rd::Spec& s) { return rd::summary(s); },
+      [](cccl_cache::Store& store, const rd::Spec& s, const rd::BuildResult& fresh) {
+        return put_build(store, rd::cache_key(s, gpu().cc), rd::kAlgorithmName, rd::summary(s),
+                         fresh.record.toolchain, serialize(fresh));
+      });
   return b;
 }
 
@@ -288,17 +226,6 @@ Want reference(const rd::Spec& s, const Problem& p) {
   return w;
 }
 
-struct DeviceBuffer {
-  CUdeviceptr ptr = 0;
-  explicit DeviceBuffer(std::size_t bytes) {
-    if (cuMemAlloc(&ptr, std::max<std::size_t>(bytes, 1)) != CUDA_SUCCESS) ptr = 0;
-  }
-  ~DeviceBuffer() {
-    if (ptr) cuMemFree(ptr);
-  }
-  void* get() const { return reinterpret_cast<void*>(ptr); }
-};
-
 std::vector<std::byte> run(const rd::Executable& exe, const Problem& p, CUstream stream) {
   const std::size_t size = p.init.size();
   const std::uint64_t n = p.items.size() / size;
@@ -318,7 +245,7 @@ std::vector<std::byte> run(const rd::Executable& exe, const Problem& p, CUstream
 }  // namespace
 
 TEST(ReduceGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
-  if (!gpu().present) GTEST_SKIP() << "no CUDA device";
+  SKIP_WITHOUT_GPU();
   Built& b = built();
   ASSERT_TRUE(b.error.empty()) << b.error;
   CUstream stream = nullptr;
@@ -354,7 +281,7 @@ TEST(ReduceGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
 }
 
 TEST(ReduceGpu, CountsTheOffsetTypeCannotHoldAreRefused) {
-  if (!gpu().present) GTEST_SKIP() << "no CUDA device";
+  SKIP_WITHOUT_GPU();
   Built& b = built();
   ASSERT_TRUE(b.error.empty()) << b.error;
   const auto it = std::find_if(b.specs.begin(), b.specs.end(),

@@ -11,50 +11,19 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
-#include <filesystem>
-#include <future>
 #include <random>
-#include <thread>
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/scan/executable.hpp"
-#include "cccl_cache/cache/config.hpp"
-#include "cccl_cache/cache/store.hpp"
+#include "gpu_support.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
+using namespace test_support;
 using namespace cccl_cache::algos;
-
-struct Gpu {
-  bool present = false;
-  CUcontext ctx = nullptr;
-  std::uint32_t cc = 0;
-};
-const Gpu& gpu() {
-  static const Gpu g = [] {
-    Gpu r;
-    int count = 0, major = 0, minor = 0;
-    CUdevice dev = 0;
-    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0 ||
-        cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
-        cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != CUDA_SUCCESS ||
-        cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != CUDA_SUCCESS ||
-        cuDevicePrimaryCtxRetain(&r.ctx, dev) != CUDA_SUCCESS)
-      return r;
-    r.cc = static_cast<std::uint32_t>(major * 10 + minor);
-    r.present = true;
-    return r;
-  }();
-  if (g.present) cuCtxSetCurrent(g.ctx);
-  return g;
-}
-#define SKIP_WITHOUT_GPU() \
-  if (!gpu().present) GTEST_SKIP() << "no CUDA device"
 
 // ---- host reference over element bytes ----
 struct Elem {
@@ -208,76 +177,24 @@ AnySpec any_of(const Case& c) {
                      : to_any(spec_of<AlgorithmId::inclusive_scan>(c));
 }
 
-struct Built {
-  fs::path dir;
-  std::shared_ptr<cccl_cache::Store> store;
-  std::vector<Case> cases;
-  std::vector<BuildRecord> fresh;
-  std::string error;
-};
+using Built = BuiltStore<Case, BuildRecord>;
 
 Built& built() {
-  static Built b = [] {
-    Built r;
-    r.dir = fs::temp_directory_path() / ("cccl-cache-scan-gpu-test-" + std::to_string(getpid()));
-    fs::create_directories(r.dir);
-    cccl_cache::Config config = cccl_cache::Config::defaults();
-    config.dir = r.dir / "store";
-    auto store = cccl_cache::Store::open(config);
-    if (!store) {
-      r.error = store.error().describe();
-      return r;
-    }
-    r.store = *store;
-    r.cases = all_cases();
-    r.fresh.resize(r.cases.size());
-    const auto t0 = std::chrono::steady_clock::now();
-    const unsigned width = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-    for (std::size_t begin = 0; begin < r.cases.size(); begin += width) {
-      std::vector<std::future<cccl_cache::Result<BuildRecord>>> jobs;
-      for (std::size_t i = begin; i < std::min(r.cases.size(), begin + width); ++i)
-        jobs.push_back(std::async(std::launch::async, [&r, i] {
-          const AnySpec s = any_of(r.cases[i]);
-          return find_algorithm(s.algorithm)->build(s.fields, gpu().cc);
-        }));
-      for (std::size_t j = 0; j < jobs.size(); ++j) {
-        auto res = jobs[j].get();
-        if (!res) {
-          r.error = spec_text(any_of(r.cases[begin + j])) + ": " + res.error().describe();
-          return r;
-        }
-        r.fresh[begin + j] = std::move(*res);
-      }
-    }
-    std::printf("built %zu scans in %.1f s\n", r.cases.size(),
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    for (std::size_t i = 0; i < r.cases.size(); ++i) {
-      const AnySpec s = any_of(r.cases[i]);
-      cccl_cache::EntryMeta meta;
-      meta.algorithm = std::string(algorithm_name(s.algorithm));
-      meta.summary = spec_text(s);
-      meta.toolchain = r.fresh[i].toolchain;
-      meta.payload_format = kBuildFormatVersion;
-      if (auto put = r.store->put(cache_key(s, gpu().cc), meta, serialize_record(r.fresh[i])); !put) {
-        r.error = put.error().describe();
-        return r;
-      }
-    }
-    return r;
-  }();
+  static Built b = build_into_temp_store<BuildRecord>(
+      "cccl-cache-scan-gpu-test", all_cases(),
+      [](const Case& c) {
+        const AnySpec s = any_of(c);
+        return find_algorithm(s.algorithm)->build(s.fields, gpu().cc);
+      },
+      [](const Case& c) { return spec_text(any_of(c)); },
+      [](cccl_cache::Store& store, const Case& c, const BuildRecord& fresh) {
+        const AnySpec s = any_of(c);
+        return put_build(store, cache_key(s, gpu().cc), algorithm_name(s.algorithm), spec_text(s),
+                         fresh.toolchain, serialize_record(fresh));
+      },
+      "scans");
   return b;
 }
-
-struct DeviceBuffer {
-  CUdeviceptr ptr = 0;
-  explicit DeviceBuffer(std::size_t bytes) {
-    if (cuMemAlloc(&ptr, std::max<std::size_t>(bytes, 1)) != CUDA_SUCCESS) ptr = 0;
-  }
-  ~DeviceBuffer() {
-    if (ptr) cuMemFree(ptr);
-  }
-  void* get() const { return reinterpret_cast<void*>(ptr); }
-};
 
 struct Output {
   std::size_t temp_bytes = 0;
@@ -312,7 +229,7 @@ template <AlgorithmId Id>
 void check_case(std::size_t index, const std::vector<std::uint64_t>& sizes) {
   Built& b = built();
   ASSERT_TRUE(b.error.empty()) << b.error;
-  const Case& c = b.cases[index];
+  const Case& c = b.specs[index];
   const auto spec = spec_of<Id>(c);
   SCOPED_TRACE(spec_text(spec));
   auto view = typed_view<Scan<Id>>(view_of(b.fresh[index]));
@@ -350,7 +267,7 @@ void check_case(std::size_t index, const std::vector<std::uint64_t>& sizes) {
 }
 
 void check_index(std::size_t i, const std::vector<std::uint64_t>& sizes) {
-  if (built().cases[i].exclusive)
+  if (built().specs[i].exclusive)
     check_case<AlgorithmId::exclusive_scan>(i, sizes);
   else
     check_case<AlgorithmId::inclusive_scan>(i, sizes);
@@ -360,27 +277,27 @@ const std::vector<std::uint64_t> kSizes = {0, 1, 2, 1023, 1025, (1u << 20) + 3};
 
 TEST(ScanGpu, EveryElementTypeWithPlusFreshAndLoaded) {
   SKIP_WITHOUT_GPU();
-  for (std::size_t i = 0; i < built().cases.size(); ++i)
-    if (built().cases[i].op.kind == OpKind::plus) check_index(i, kSizes);
+  for (std::size_t i = 0; i < built().specs.size(); ++i)
+    if (built().specs[i].op.kind == OpKind::plus) check_index(i, kSizes);
 }
 
 TEST(ScanGpu, EveryOperatorKindFreshAndLoaded) {
   SKIP_WITHOUT_GPU();
-  for (std::size_t i = 0; i < built().cases.size(); ++i)
-    if (built().cases[i].op.kind != OpKind::plus) check_index(i, kSizes);
+  for (std::size_t i = 0; i < built().specs.size(); ++i)
+    if (built().specs[i].op.kind != OpKind::plus) check_index(i, kSizes);
 }
 
 TEST(ScanGpu, LargeScansOf2Pow26) {
   SKIP_WITHOUT_GPU();
-  for (std::size_t i = 0; i < built().cases.size(); ++i)
-    if (built().cases[i].large) check_index(i, {1ull << 26});
+  for (std::size_t i = 0; i < built().specs.size(); ++i)
+    if (built().specs[i].large) check_index(i, {1ull << 26});
 }
 
 TEST(ScanGpu, BadCallsAreInvalidValue) {
   SKIP_WITHOUT_GPU();
   ASSERT_TRUE(built().error.empty()) << built().error;
   std::size_t i = 0;
-  while (!built().cases[i].exclusive) ++i;
+  while (!built().specs[i].exclusive) ++i;
   auto view = typed_view<ExclusiveScan>(view_of(built().fresh[i]));
   ASSERT_TRUE(view);
   auto exe = ExclusiveScan::bind(*view, 0);

@@ -5,80 +5,49 @@
 // dereferenced by the host code, so no GPU (and no driver) is needed.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
-#include <new>
 #include <vector>
 
+#include "hot_path_support.hpp"
 #include "scan/dispatch.hpp"
 
 namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
 
-// Counts every allocation of this test binary while g_counting is set.
-void* operator new(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-
-namespace {
-
+using namespace test_support;
 using cccl_cache::algos::ScalarType;
 namespace d = cccl_cache::algos::scan::detail;
 
-struct Launch {
-  CUfunction fn;
-  unsigned grid_x, block_x, shared;
-  unsigned num_attrs;
+struct ScanLaunch : Launch {
   double init;  // the scan kernel's init value (exclusive, double elements), else 0
 };
-std::vector<Launch>& launches() {
-  static std::vector<Launch> v = [] {
-    std::vector<Launch> r;
-    r.reserve(256);
-    return r;
-  }();
-  return v;
-}
 bool g_exclusive_double = false;
 
 const CUfunction kInit = reinterpret_cast<CUfunction>(0x2001);
 const CUfunction kScan = reinterpret_cast<CUfunction>(0x2002);
 
-CUresult record_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
+CUresult record_scan_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
   if (params == nullptr || params[0] == nullptr) return CUDA_ERROR_INVALID_VALUE;
   double init = 0;
   // DeviceScanKernel(d_in, d_out, tile_state, start_tile, scan_op, init_value, ...):
   // InputValue<T> keeps the immediate value after its flag, at offset 8.
   if (fn == kScan && g_exclusive_double)
     std::memcpy(&init, static_cast<const char*>(params[5]) + 8, sizeof init);
-  launches().push_back({fn, config->gridDimX, config->blockDimX, config->sharedMemBytes,
-                        config->numAttrs, init});
+  recorded<ScanLaunch>().push_back({launch_of(config, fn), init});
   return CUDA_SUCCESS;
 }
 
 cccl_cache::algos::detail::LaunchContext bound_context(int ptx_version, int scan_threads,
                                                        decltype(&::cuLaunchKernelEx) launch) {
-  cccl_cache::algos::detail::LaunchContext c;
-  c.launch = launch;
-  c.ptx_version = ptx_version;
-  c.dependent_launch = ptx_version >= 900;
-  c.sm_count = 132;
+  auto c = h200_context(launch, ptx_version);
   c.max_grid_dim_x = 2147483647;
   c.num_kernels = 2;
   c.kernels[0] = {kInit, 128, 16, 0};
   c.kernels[1] = {kScan, scan_threads, 4, 200 * 1024};
   return c;
 }
-const auto kSm90 = bound_context(900, 128, &record_launch);
-const auto kSm100 = bound_context(1000, 352, &record_launch);
+const auto kSm90 = bound_context(900, 128, &record_scan_launch);
+const auto kSm100 = bound_context(1000, 352, &record_scan_launch);
 
 d::DispatchParams lookback() {  // CUB's float policy on sm_90
   d::DispatchParams p;
@@ -105,17 +74,16 @@ void* const kDev = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
 void* const kTemp = reinterpret_cast<void*>(std::uintptr_t{0x7f1000000000});
 
 // Runs one scan with allocations counted; returns the launches it made.
-std::vector<Launch> scan(const d::DispatchParams& p, d::DispatchFn fn, std::uint64_t items,
-                         const void* h_init, CUresult& rc) {
+std::vector<ScanLaunch> scan(const d::DispatchParams& p, d::DispatchFn fn, std::uint64_t items,
+                             const void* h_init, CUresult& rc) {
   std::size_t bytes = 0;
   EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, items, nullptr, nullptr), CUDA_SUCCESS);
-  launches().clear();
-  g_allocations = 0;
-  g_counting = true;
-  rc = fn(p, kTemp, bytes, kDev, kDev, items, h_init, nullptr);
-  g_counting = false;
-  EXPECT_EQ(g_allocations.load(), 0) << "the scan path allocated";
-  return launches();
+  recorded<ScanLaunch>().clear();
+  const auto counted =
+      count_allocations([&] { return fn(p, kTemp, bytes, kDev, kDev, items, h_init, nullptr); });
+  rc = counted.result;
+  EXPECT_EQ(counted.allocations, 0) << "the scan path allocated";
+  return recorded<ScanLaunch>();
 }
 
 TEST(ScanHotPath, LookbackLaunchesInitThenScanAndAllocatesNothing) {
@@ -170,9 +138,7 @@ TEST(ScanHotPath, EmptyInputLaunchesNothing) {
 
 TEST(ScanHotPath, ALaunchErrorIsReturned) {
   d::DispatchParams p = lookback();
-  const auto failing = bound_context(900, 128, [](const CUlaunchConfig*, CUfunction, void**, void**) -> CUresult {
-    return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-  });
+  const auto failing = bound_context(900, 128, &failing_launch);
   p.launch = &failing;
   const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, false);
   std::size_t bytes = 0;

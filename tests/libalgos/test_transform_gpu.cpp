@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <filesystem>
 #include <functional>
 #include <future>
 #include <memory>
@@ -21,40 +20,16 @@
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/transform/build.hpp"
 #include "cccl_cache/algos/transform/executable.hpp"
-#include "cccl_cache/cache/store.hpp"
+#include "gpu_support.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
+using namespace test_support;
 namespace tr = cccl_cache::algos::transform;
 using cccl_cache::algos::OpKind;
 using cccl_cache::algos::Operator;
 using cccl_cache::algos::ScalarType;
 using S = ScalarType;
-
-struct Gpu {
-  bool present = false;
-  CUcontext ctx = nullptr;
-  std::uint32_t cc = 0;
-};
-const Gpu& gpu() {
-  static const Gpu g = [] {
-    Gpu r;
-    CUdevice dev = 0;
-    int count = 0, major = 0, minor = 0;
-    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0 ||
-        cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
-        cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != CUDA_SUCCESS ||
-        cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != CUDA_SUCCESS ||
-        cuDevicePrimaryCtxRetain(&r.ctx, dev) != CUDA_SUCCESS)
-      return r;
-    r.cc = static_cast<std::uint32_t>(major * 10 + minor);
-    r.present = true;
-    return r;
-  }();
-  if (g.present) cuCtxSetCurrent(g.ctx);
-  return g;
-}
 
 // 16-bit floats on the host: bits, converted through float. Inputs are small integers,
 // so every result the tests compute is exact in them.
@@ -119,15 +94,12 @@ std::vector<T> inputs(std::uint64_t n, std::uint64_t seed) {
   return v;
 }
 
-struct Dev {
-  CUdeviceptr p = 0;
-  explicit Dev(std::size_t bytes) { EXPECT_EQ(cuMemAlloc(&p, std::max<std::size_t>(bytes, 16)), CUDA_SUCCESS); }
-  ~Dev() { cuMemFree(p); }
-  void* at(std::size_t offset = 0) const { return reinterpret_cast<void*>(p + offset); }
+struct Dev : DeviceBuffer {
+  explicit Dev(std::size_t bytes) : DeviceBuffer(bytes, 16) { EXPECT_EQ(status, CUDA_SUCCESS); }
 };
 
 template <class T> void upload(const Dev& d, const std::vector<T>& v, std::size_t offset = 0) {
-  if (!v.empty()) EXPECT_EQ(cuMemcpyHtoD(d.p + offset, v.data(), v.size() * sizeof(T)), CUDA_SUCCESS);
+  if (!v.empty()) EXPECT_EQ(cuMemcpyHtoD(d.ptr + offset, v.data(), v.size() * sizeof(T)), CUDA_SUCCESS);
 }
 
 // One spec with its host reference; `run` checks one executable at one size.
@@ -151,8 +123,8 @@ Case unary(S in, S out, Operator op, std::function<Out(In)> ref = {}) {
     const auto a = inputs<In>(n, 1);
     Dev din(n * sizeof(In) + off), dout(n * sizeof(Out) + off);
     upload(din, a, off);
-    void* out = mode == 1 ? din.at(off) : dout.at(off);
-    ASSERT_EQ(exe(din.at(off), out, n, nullptr), CUDA_SUCCESS);
+    void* out = mode == 1 ? din.get(off) : dout.get(off);
+    ASSERT_EQ(exe(din.get(off), out, n, nullptr), CUDA_SUCCESS);
     std::vector<Out> got(n);
     if (n) ASSERT_EQ(cuMemcpyDtoH(got.data(), reinterpret_cast<CUdeviceptr>(out), n * sizeof(Out)), CUDA_SUCCESS);
     for (std::uint64_t i = 0; i < n; ++i) {
@@ -178,8 +150,8 @@ Case binary(S a_t, S b_t, S out_t, Operator op, std::function<Out(A, B)> ref = {
     Dev da(n * sizeof(A) + off), db(n * sizeof(B)), dout(n * sizeof(Out));
     upload(da, a, off);
     upload(db, b);
-    void* out = mode == 1 ? da.at(off) : dout.at();
-    ASSERT_EQ(exe(da.at(off), db.at(), out, n, nullptr), CUDA_SUCCESS);
+    void* out = mode == 1 ? da.get(off) : dout.get();
+    ASSERT_EQ(exe(da.get(off), db.get(), out, n, nullptr), CUDA_SUCCESS);
     std::vector<Out> got(n);
     if (n) ASSERT_EQ(cuMemcpyDtoH(got.data(), reinterpret_cast<CUdeviceptr>(out), n * sizeof(Out)), CUDA_SUCCESS);
     for (std::uint64_t i = 0; i < n; ++i) {
@@ -241,10 +213,7 @@ const Bound& bound() {
   static const Bound b = [] {
     Bound r;
     r.cases = all_cases();
-    const fs::path dir = fs::temp_directory_path() / ("cccl-cache-transform-gpu-" + std::to_string(getpid()));
-    cccl_cache::Config config = cccl_cache::Config::defaults();
-    config.dir = dir / "store";
-    auto store = cccl_cache::Store::open(config);
+    auto store = open_temp_store("cccl-cache-transform-gpu");
     if (!store) return r.error = store.error().describe(), r;
     // The first cache builds and stores; the second finds every entry in the store.
     cccl_cache::algos::AlgorithmCache builder(*store), loader(*store);
@@ -277,9 +246,6 @@ const Bound& bound() {
   }();
   return b;
 }
-
-#define SKIP_WITHOUT_GPU() \
-  if (!gpu().present) GTEST_SKIP() << "no CUDA device"
 
 TEST(TransformGpu, MatchesTheHostReferenceFreshAndLoaded) {
   SKIP_WITHOUT_GPU();

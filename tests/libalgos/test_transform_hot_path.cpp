@@ -5,50 +5,18 @@
 // and occupancy are recorders here; no GPU or driver is needed.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdint>
-#include <cstdlib>
-#include <new>
 #include <vector>
 
+#include "hot_path_support.hpp"
 #include "transform/dispatch.hpp"
 
 namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
 
-void* operator new(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-
-namespace {
-
+using namespace test_support;
 namespace t = cccl_cache::algos::transform;
 namespace d = cccl_cache::algos::transform::detail;
 using cccl_cache::algos::detail::LaunchContext;
-
-struct Launch {
-  CUfunction fn;
-  unsigned grid_x, block_x, smem, num_attrs;
-};
-std::vector<Launch>& launches() {
-  static std::vector<Launch> v = [] {
-    std::vector<Launch> r;
-    r.reserve(64);
-    return r;
-  }();
-  return v;
-}
-CUresult record_launch(const CUlaunchConfig* c, CUfunction fn, void** params, void**) {
-  if (params == nullptr || params[0] == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  launches().push_back({fn, c->gridDimX, c->blockDimX, c->sharedMemBytes, c->numAttrs});
-  return CUDA_SUCCESS;
-}
 
 const CUfunction kTransform = reinterpret_cast<CUfunction>(0x2001);
 std::vector<std::size_t> g_smem_asked;
@@ -61,11 +29,7 @@ CUresult fake_occupancy(int* blocks, CUfunction fn, int threads, std::size_t sme
 }
 
 const LaunchContext kRecording = [] {
-  LaunchContext c;
-  c.launch = &record_launch;
-  c.ptx_version = 900;
-  c.dependent_launch = true;
-  c.sm_count = 132;
+  LaunchContext c = h200_context(&record_launch);
   c.max_grid_dim_x = 2147483647;
   c.num_kernels = 1;
   c.kernels[0] = {kTransform, 256, 8, 200 * 1024};
@@ -81,8 +45,6 @@ d::DispatchParams params(std::uint32_t algorithm, int num_inputs) {
   p.in_size[0] = p.in_size[1] = p.out_size = 4;
   return p;
 }
-
-void* dev(std::uintptr_t a) { return reinterpret_cast<void*>(a); }
 
 TEST(TransformHotPath, ConfigureRunsCubsSearchOnceAtBind) {
   d::DispatchParams p = params(t::ublkcp, 2);
@@ -108,29 +70,27 @@ TEST(TransformHotPath, CallLaunchesOnlyTheBoundKernelAndAllocatesNothing) {
   ASSERT_EQ(d::configure(p, &fake_occupancy), CUDA_SUCCESS);
   const d::DispatchFn run = d::dispatch_for(2);
   ASSERT_NE(run, nullptr);
-  const void* ins[2] = {dev(0x7f0000000000), dev(0x7f1000000000)};
+  const void* ins[2] = {device_address(0x7f0000000000), device_address(0x7f1000000000)};
   // Items per thread spread out for small inputs: min(3, ceil(n / (132 x 256 x 8))).
   for (const Case c : {Case{1000, 4, 2432}, Case{1u << 20, 1366, 6528}, Case{1u << 28, 349526, 6528}}) {
     SCOPED_TRACE(c.items);
     launches().clear();
-    g_allocations = 0;
-    g_counting = true;
-    const CUresult rc = run(p, ins, dev(0x7f2000000000), c.items, nullptr);
-    g_counting = false;
+    const auto [rc, allocations] =
+        count_allocations([&] { return run(p, ins, device_address(0x7f2000000000), c.items, nullptr); });
     EXPECT_EQ(rc, CUDA_SUCCESS);
-    EXPECT_EQ(g_allocations.load(), 0) << "the call allocated";
+    EXPECT_EQ(allocations, 0) << "the call allocated";
     ASSERT_EQ(launches().size(), 1u);
     const Launch& l = launches()[0];
     EXPECT_EQ(l.fn, kTransform);
     EXPECT_EQ(l.grid_x, c.grid);
     EXPECT_EQ(l.block_x, 256u);
-    EXPECT_EQ(l.smem, c.smem);
+    EXPECT_EQ(l.shared, c.smem);
     EXPECT_EQ(l.num_attrs, 1u) << "programmatic dependent launch";
   }
   launches().clear();
-  EXPECT_EQ(run(p, ins, dev(0x7f2000000000), 0, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(run(p, ins, device_address(0x7f2000000000), 0, nullptr), CUDA_SUCCESS);
   EXPECT_TRUE(launches().empty());
-  EXPECT_EQ(run(p, ins, dev(0x7f2000000000), std::uint64_t{1} << 63, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(run(p, ins, device_address(0x7f2000000000), std::uint64_t{1} << 63, nullptr), CUDA_ERROR_INVALID_VALUE);
 }
 
 TEST(TransformHotPath, PrefetchPathUsesTheConfigurationFixedAtBind) {
@@ -138,34 +98,31 @@ TEST(TransformHotPath, PrefetchPathUsesTheConfigurationFixedAtBind) {
   ASSERT_EQ(d::configure(p, &fake_occupancy), CUDA_SUCCESS);
   EXPECT_TRUE(p.prefetch_config.set);
   EXPECT_FALSE(p.async_config.set);
-  const void* ins[1] = {dev(0x7f0000000004)};
+  const void* ins[1] = {device_address(0x7f0000000004)};
   launches().clear();
-  g_allocations = 0;
-  g_counting = true;
   // ceil(48 KiB / (8 x 256 x 4)) = 6 items, spread to min(6, ceil(2^20 / (132 x 256 x 8))) = 4.
-  EXPECT_EQ(d::dispatch_for(1)(p, ins, dev(0x7f2000000000), 1u << 20, nullptr), CUDA_SUCCESS);
-  g_counting = false;
-  EXPECT_EQ(g_allocations.load(), 0);
+  const auto [rc, allocations] = count_allocations(
+      [&] { return d::dispatch_for(1)(p, ins, device_address(0x7f2000000000), 1u << 20, nullptr); });
+  EXPECT_EQ(rc, CUDA_SUCCESS);
+  EXPECT_EQ(allocations, 0);
   ASSERT_EQ(launches().size(), 1u);
   EXPECT_EQ(launches()[0].grid_x, 1024u);
-  EXPECT_EQ(launches()[0].smem, 0u);
+  EXPECT_EQ(launches()[0].shared, 0u);
 }
 
 TEST(TransformHotPath, WithoutConfigurationOrWithAFailingLaunchTheCallFails) {
-  const void* ins[2] = {dev(0x7f0000000000), dev(0x7f1000000000)};
+  const void* ins[2] = {device_address(0x7f0000000000), device_address(0x7f1000000000)};
   d::DispatchParams unconfigured = params(t::ublkcp, 2);
   launches().clear();
-  EXPECT_EQ(d::dispatch_for(2)(unconfigured, ins, dev(0x7f2000000000), 1000, nullptr),
+  EXPECT_EQ(d::dispatch_for(2)(unconfigured, ins, device_address(0x7f2000000000), 1000, nullptr),
             CUDA_ERROR_INVALID_VALUE);
   EXPECT_TRUE(launches().empty());
   d::DispatchParams p = params(t::ublkcp, 2);
   ASSERT_EQ(d::configure(p, &fake_occupancy), CUDA_SUCCESS);
   LaunchContext failing = kRecording;
-  failing.launch = [](const CUlaunchConfig*, CUfunction, void**, void**) -> CUresult {
-    return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-  };
+  failing.launch = &failing_launch;
   p.launch = &failing;
-  EXPECT_EQ(d::dispatch_for(2)(p, ins, dev(0x7f2000000000), 1000, nullptr),
+  EXPECT_EQ(d::dispatch_for(2)(p, ins, device_address(0x7f2000000000), 1000, nullptr),
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 

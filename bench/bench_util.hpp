@@ -1,13 +1,16 @@
-// Small helpers shared by the merge-sort benchmarks (statistics, temp store, context).
+// Small helpers shared by the benchmarks: statistics, checks, random inputs, CUDA-event
+// timing, temp store, context.
 #pragma once
 
 #include <cuda.h>
+#include <cuda_runtime_api.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +19,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cccl_cache/cache/config.hpp"
@@ -56,6 +60,64 @@ inline void check_cu(CUresult rc, const char* what) {
     die(std::string(what) + ": " + (s ? s : "?"));
   }
 }
+
+inline void check_rt(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) die(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+// SplitMix64: the next pseudo-random value of the sequence `s` advances through.
+inline std::uint64_t splitmix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// The top 53 bits of `r` as a double in [0, 1).
+inline double unit_double(std::uint64_t r) { return static_cast<double>(r >> 11) * 0x1.0p-53; }
+
+// n keys from splitmix(seed): floats uniform in [-1e6, 1e6), integers the value's low bytes.
+template <class K>
+std::vector<K> random_keys(std::uint64_t n, std::uint64_t& seed) {
+  std::vector<K> keys(n);
+  for (auto& k : keys) {
+    const std::uint64_t r = splitmix(seed);
+    if constexpr (std::is_floating_point_v<K>)
+      k = static_cast<K>(unit_double(r) * 2e6 - 1e6);
+    else
+      k = static_cast<K>(r);
+  }
+  return keys;
+}
+
+// Repetitions for n items: `small` up to 2^20, `mid` up to 2^24, `large` above.
+inline int reps_for(std::uint64_t n, int small = 100, int mid = 30, int large = 11) {
+  return n <= (1u << 20) ? small : n <= (1u << 24) ? mid : large;
+}
+
+// Two CUDA events around work on a stream: start(), the work, then stop() waits for it
+// and answers the milliseconds between them.
+struct EventTimer {
+  cudaEvent_t a{}, b{};
+  EventTimer() {
+    check_rt(cudaEventCreate(&a), "event");
+    check_rt(cudaEventCreate(&b), "event");
+  }
+  ~EventTimer() {
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+  }
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+  void start(cudaStream_t stream) { check_rt(cudaEventRecord(a, stream), "record"); }
+  float stop(cudaStream_t stream) {
+    check_rt(cudaEventRecord(b, stream), "record");
+    check_rt(cudaEventSynchronize(b), "sync");
+    float ms = 0;
+    check_rt(cudaEventElapsedTime(&ms, a, b), "elapsed");
+    return ms;
+  }
+};
 
 inline std::vector<char> read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -116,6 +178,16 @@ inline CUcontext gpu_context(int* cc = nullptr) {
     *cc = major * 10 + minor;
   }
   return ctx;
+}
+
+// Device 0 through the runtime, its primary context current (what bind uses); its cc.
+inline std::uint32_t runtime_gpu() {
+  check_rt(cudaSetDevice(0), "cudaSetDevice");
+  check_rt(cudaFree(nullptr), "context");
+  int major = 0, minor = 0;
+  check_rt(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), "cc");
+  check_rt(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0), "cc");
+  return static_cast<std::uint32_t>(major * 10 + minor);
 }
 
 inline std::shared_ptr<cccl_cache::Store> open_store(const std::filesystem::path& dir) {

@@ -1,0 +1,156 @@
+// What the GPU tests share: the device (and a skip without one), device buffers, a store
+// in a fresh temp dir, and every spec built once, in parallel, into that store.
+#pragma once
+
+#include <cuda.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <future>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "cccl_cache/algos/toolchain.hpp"
+#include "cccl_cache/cache/config.hpp"
+#include "cccl_cache/cache/store.hpp"
+
+namespace test_support {
+
+// Device 0 with its primary context current, or `present` false.
+struct Gpu {
+  bool present = false;
+  CUdevice dev = 0;
+  CUcontext ctx = nullptr;
+  std::uint32_t cc = 0;
+};
+
+inline const Gpu& gpu() {
+  static const Gpu g = [] {
+    Gpu r;
+    int count = 0, major = 0, minor = 0;
+    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0 ||
+        cuDeviceGet(&r.dev, 0) != CUDA_SUCCESS ||
+        cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, r.dev) !=
+            CUDA_SUCCESS ||
+        cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, r.dev) !=
+            CUDA_SUCCESS ||
+        cuDevicePrimaryCtxRetain(&r.ctx, r.dev) != CUDA_SUCCESS)
+      return r;
+    r.cc = static_cast<std::uint32_t>(major * 10 + minor);
+    r.present = true;
+    return r;
+  }();
+  if (g.present) cuCtxSetCurrent(g.ctx);
+  return g;
+}
+
+#define SKIP_WITHOUT_GPU() \
+  if (!::test_support::gpu().present) GTEST_SKIP() << "no CUDA device"
+
+#define ASSERT_CU(call) ASSERT_EQ((call), CUDA_SUCCESS) << #call
+
+// Device memory of at least `at_least` bytes; ptr 0 (and `status` the error) when the
+// allocation failed.
+struct DeviceBuffer {
+  CUdeviceptr ptr = 0;
+  CUresult status = CUDA_SUCCESS;
+  explicit DeviceBuffer(std::size_t bytes, std::size_t at_least = 1) {
+    status = cuMemAlloc(&ptr, std::max(bytes, at_least));
+    if (status != CUDA_SUCCESS) ptr = 0;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() {
+    if (ptr) cuMemFree(ptr);
+  }
+  void* get(std::size_t offset = 0) const { return reinterpret_cast<void*>(ptr + offset); }
+};
+
+// A store in a fresh temp dir, <temp>/<prefix>-<pid>/store; `dir` the <prefix>-<pid> one.
+inline cccl_cache::Result<std::shared_ptr<cccl_cache::Store>> open_temp_store(
+    const std::string& prefix, std::filesystem::path* dir = nullptr) {
+  const auto d = std::filesystem::temp_directory_path() / (prefix + "-" + std::to_string(getpid()));
+  std::filesystem::create_directories(d);
+  if (dir) *dir = d;
+  cccl_cache::Config config = cccl_cache::Config::defaults();
+  config.dir = d / "store";
+  return cccl_cache::Store::open(config);
+}
+
+// Puts one build into `store`; the error, or empty.
+template <class Key, class Toolchain, class Payload>
+std::string put_build(cccl_cache::Store& store, const Key& key, std::string_view algorithm,
+                      std::string_view summary, const Toolchain& toolchain, const Payload& payload) {
+  cccl_cache::EntryMeta meta;
+  meta.algorithm = algorithm;
+  meta.summary = summary;
+  meta.toolchain = toolchain;
+  meta.payload_format = cccl_cache::algos::kBuildFormatVersion;
+  auto put = store.put(key, meta, payload);
+  return put ? std::string() : put.error().describe();
+}
+
+// Every spec built once for this process (fresh build results, in memory) and a store in
+// a temp dir holding them; `error` names what failed first.
+template <class Spec, class Fresh>
+struct BuiltStore {
+  std::filesystem::path dir;
+  std::shared_ptr<cccl_cache::Store> store;
+  std::vector<Spec> specs;
+  std::vector<Fresh> fresh;
+  std::string error;
+};
+
+// Opens a store (open_temp_store(prefix)), builds every spec, up to 16 at a time, and puts
+// each build into the store. build(spec) -> Result<Fresh>; name(spec) -> the spec's text in
+// an error; put(store, spec, fresh) -> put_build's error. With `what`, prints how long the
+// builds took ("built N <what> in S s").
+template <class Fresh, class Spec, class Build, class Name, class Put>
+BuiltStore<Spec, Fresh> build_into_temp_store(const std::string& prefix, std::vector<Spec> specs,
+                                              Build build, Name name, Put put,
+                                              const char* what = nullptr) {
+  BuiltStore<Spec, Fresh> r;
+  auto store = open_temp_store(prefix, &r.dir);
+  if (!store) {
+    r.error = store.error().describe();
+    return r;
+  }
+  r.store = *store;
+  r.specs = std::move(specs);
+  r.fresh.resize(r.specs.size());
+  const auto t0 = std::chrono::steady_clock::now();
+  const unsigned width = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  for (std::size_t begin = 0; begin < r.specs.size(); begin += width) {
+    std::vector<std::future<cccl_cache::Result<Fresh>>> jobs;
+    for (std::size_t i = begin; i < std::min(r.specs.size(), begin + width); ++i)
+      jobs.push_back(std::async(std::launch::async, [&r, &build, i] { return build(r.specs[i]); }));
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      auto res = jobs[j].get();
+      if (!res) {
+        r.error = name(r.specs[begin + j]) + ": " + res.error().describe();
+        return r;
+      }
+      r.fresh[begin + j] = std::move(*res);
+    }
+  }
+  if (what)
+    std::printf("built %zu %s in %.1f s\n", r.specs.size(), what,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  for (std::size_t i = 0; i < r.specs.size(); ++i)
+    if (auto e = put(*r.store, r.specs[i], r.fresh[i]); !e.empty()) {
+      r.error = std::move(e);
+      return r;
+    }
+  return r;
+}
+
+}  // namespace test_support
