@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
-#include "merge_sort_bench_util.hpp"
+#include "bench_util.hpp"
 
 namespace ca = cccl_cache::algos;
 using ca::AlgorithmId;
