@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "cccl_cache/algos/merge_sort/build_result.hpp"
+#include "cccl_cache/algos/algorithm_list.hpp"
 #include "cccl_cache/algos/toolchain.hpp"
 
 namespace cccl_cache::algos {
@@ -25,7 +25,18 @@ const Toolchain& Toolchain::current() {
   std::abort();
 }
 
-std::uint64_t MergeSort::codegen_digest(const Spec&) { never("MergeSort::codegen_digest"); }
-Result<Built<MergeSort>> MergeSort::build(const Spec&, std::uint32_t) { never("MergeSort::build"); }
+// Every algorithm's code generation and build (traits types and class-template
+// specializations alike).
+#define CCCL_CACHE_NEVER(A, prefix)                                                   \
+  prefix std::uint64_t A::codegen_digest(const A::Spec&) { never(#A "::codegen_digest"); } \
+  prefix Result<Built<A>> A::build(const A::Spec&, std::uint32_t) { never(#A "::build"); }
+CCCL_CACHE_NEVER(MergeSort, )
+CCCL_CACHE_NEVER(Reduce, )
+CCCL_CACHE_NEVER(RadixSort, )
+CCCL_CACHE_NEVER(InclusiveScan, template <>)
+CCCL_CACHE_NEVER(ExclusiveScan, template <>)
+CCCL_CACHE_NEVER(UnaryTransform, template <>)
+CCCL_CACHE_NEVER(BinaryTransform, template <>)
+#undef CCCL_CACHE_NEVER
 
 }  // namespace cccl_cache::algos
