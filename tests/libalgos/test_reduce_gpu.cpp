@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -116,6 +117,8 @@ std::vector<rd::Spec> all_specs() {
   s.push_back(spec_of(ScalarType::float16, Operator::of(OpKind::maximum)));
   s.push_back(spec_of(ScalarType::bfloat16, Operator::of(OpKind::minimum)));
   s.push_back(spec_of(ScalarType::float64, Operator::of(OpKind::logical_and)));
+  s.push_back(spec_of(ScalarType::float64, Operator::of(OpKind::minimum)));
+  s.push_back(spec_of(ScalarType::float64, Operator::of(OpKind::maximum)));
   s.push_back(spec_of(ScalarType::float32, custom_for(ScalarType::float32)));
   s.push_back(spec_of(ScalarType::int64, custom_for(ScalarType::int64)));
   s.push_back(spec_of(ScalarType::float32, Operator::plus(), ScalarType::uint32));
@@ -292,4 +295,46 @@ TEST(ReduceGpu, CountsTheOffsetTypeCannotHoldAreRefused) {
   std::size_t bytes = 0;
   EXPECT_EQ((*exe)(nullptr, bytes, nullptr, nullptr, 1ull << 32, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(exe->temp_storage_bytes(1ull << 32), 0u);
+}
+
+// minimum/maximum over float32/float64 are fmin/fmax as nvcc compiles CUB's: a NaN
+// operand yields the other operand, so NaNs among the items never reach the result,
+// and an all-NaN input with a NaN initial value gives NaN.
+TEST(ReduceGpu, MinAndMaxOverFloatsSkipNaNs) {
+  SKIP_WITHOUT_GPU();
+  Built& b = built();
+  ASSERT_TRUE(b.error.empty()) << b.error;
+  CUstream stream = nullptr;
+  ASSERT_CU(cuStreamCreate(&stream, CU_STREAM_DEFAULT));
+  int checked = 0;
+  for (std::size_t i = 0; i < b.specs.size(); ++i) {
+    const rd::Spec& spec = b.specs[i];
+    const bool min_max = spec.op.kind == OpKind::minimum || spec.op.kind == OpKind::maximum;
+    if (!min_max || (spec.type != ScalarType::float32 && spec.type != ScalarType::float64)) continue;
+    SCOPED_TRACE(rd::summary(spec));
+    auto exe = rd::bind(b.fresh[i], 0);
+    ASSERT_TRUE(exe) << exe.error().describe();
+    const std::size_t size = cccl_cache::algos::size_of(spec.type);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::mt19937_64 rng(5 + i);
+    for (std::uint64_t n : {1025ull, (1ull << 20) + 3}) {
+      Problem p{std::vector<std::byte>(n * size), std::vector<std::byte>(size)};
+      double want = 0.25;
+      put_float(p.init.data(), want, spec.type);
+      for (std::uint64_t j = 0; j < n; ++j) {
+        const double v = j % 7 == 3 ? nan : static_cast<double>(static_cast<std::int64_t>(rng() % 4001) - 2000) / 4;
+        put_float(&p.items[j * size], v, spec.type);
+        want = spec.op.kind == OpKind::maximum ? std::fmax(want, v) : std::fmin(want, v);
+      }
+      std::vector<std::byte> exact(size);
+      put_float(exact.data(), want, spec.type);
+      EXPECT_EQ(run(*exe, p, stream), exact) << "n = " << n;
+      for (std::uint64_t j = 0; j < n; ++j) put_float(&p.items[j * size], nan, spec.type);
+      put_float(p.init.data(), nan, spec.type);
+      EXPECT_TRUE(std::isnan(get_float(run(*exe, p, stream).data(), spec.type))) << "all NaN, n = " << n;
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 4);  // float32 and float64, minimum and maximum
+  cuStreamDestroy(stream);
 }

@@ -49,13 +49,37 @@ std::string_view cub_functor(OpKind kind) {
     default: return {};
   }
 }
+
+// CCCL's cuda::minimum/maximum over float and double call cuda::std::fmin/fmax, which
+// use __builtin_fmin[f]/__builtin_fmax[f] in nvcc's device compile but, NVRTC having
+// neither builtin, a NaN-testing fallback under NVRTC: the same values, more
+// instructions and registers (reduce's first pass over float32 on sm_90: 48 registers
+// against nvcc's 32, so lower occupancy and another grid than CUB's own call). For those
+// operand types the operator is CCCL's typed function object, specialized here to call
+// the CUDA math function, i.e. what nvcc compiles (PTX min/max.f32 / .f64). CUB's traits
+// (classify_op, is_cuda_maximum_v, ...) match ::cuda::maximum<T> as they match <>.
+// Sets `preamble` to the specialization and returns the function object's name, or
+// returns CUB's own function object for the kind (empty for less/greater/custom).
+std::string functor_for(const Operator& op, ScalarType operands, std::string& preamble) {
+  const bool min_max = op.kind == OpKind::minimum || op.kind == OpKind::maximum;
+  if (!min_max || (operands != ScalarType::float32 && operands != ScalarType::float64))
+    return std::string(cub_functor(op.kind));
+  const std::string t{cuda_name(operands)};
+  const bool is_max = op.kind == OpKind::maximum;
+  const std::string fn = std::string(is_max ? "fmax" : "fmin") + (operands == ScalarType::float32 ? "f" : "");
+  const std::string functor = std::string("cuda::") + (is_max ? "maximum" : "minimum") + "<" + t + ">";
+  preamble = "template <>\nstruct " + functor + " {\n  __host__ __device__ " + t + " operator()(const " + t +
+             "& a, const " + t + "& b) const noexcept { return ::" + fn + "(a, b); }\n};\n";
+  return "::" + functor;
+}
 }  // namespace
 
 std::string operator_struct(std::string_view name, const Operator& op, int arity,
-                            std::string_view result) {
+                            std::string_view result, ScalarType operands) {
   const std::string n(name);
-  if (const auto base = cub_functor(op.kind); !base.empty())
-    return "struct " + n + " : " + std::string(base) + " {};\n";
+  std::string preamble;
+  if (const auto base = functor_for(op, operands, preamble); !base.empty())
+    return preamble + "struct " + n + " : " + base + " {};\n";
   const std::string ret = result.empty() ? "auto" : std::string(result);
   const std::string params =
       arity == 1 ? "const T& a" : "const T& a, const U& b";
@@ -74,10 +98,11 @@ std::string operator_struct(std::string_view name, const Operator& op, int arity
 }
 
 std::string operator_type(std::string_view name, const Operator& op, int arity,
-                          std::string_view result) {
-  if (const auto base = cub_functor(op.kind); !base.empty())
-    return "using " + std::string(name) + " = " + std::string(base) + ";\n";
-  return operator_struct(name, op, arity, result);
+                          std::string_view result, ScalarType operands) {
+  std::string preamble;
+  if (const auto base = functor_for(op, operands, preamble); !base.empty())
+    return preamble + "using " + std::string(name) + " = " + base + ";\n";
+  return operator_struct(name, op, arity, result, operands);
 }
 
 bool is_binary_kind(OpKind kind) noexcept {

@@ -32,16 +32,19 @@ std::string user_source(const Operator& op);
 //     same code paths (e.g. warp reductions) as for its own operators;
 //   less/greater compare with < (greater swaps the arguments);
 //   custom: `return <op.name>(args...);` converted to `result` (empty: auto).
-// `arity` 1 or 2. The struct is empty (one byte as a kernel argument).
+// `arity` 1 or 2. The struct is empty (one byte as a kernel argument). `operands`: the
+// operands' type where both are one type; for minimum/maximum over float32/float64 the
+// base is CCCL's typed function object (::cuda::maximum<float>), specialized to call
+// the CUDA math function as nvcc's compile of CCCL does (see codegen.cpp).
 std::string operator_struct(std::string_view name, const Operator& op, int arity,
-                            std::string_view result = {});
+                            std::string_view result = {}, ScalarType operands = ScalarType::none);
 
 // Like operator_struct, but a well-known binary or unary kind becomes an alias of CUB's
 // own function object (`using <name> = ::cuda::std::plus<>;`): CUB's tuning classifies
 // operators by exact type (cub::detail::classify_op), so a derived struct would get
 // the untuned policy where CUB's own call gets the tuned one.
 std::string operator_type(std::string_view name, const Operator& op, int arity,
-                          std::string_view result = {});
+                          std::string_view result = {}, ScalarType operands = ScalarType::none);
 
 // Whether `op` is a well-known binary / unary operator kind (for validation).
 bool is_binary_kind(OpKind kind) noexcept;  // plus .. minus

@@ -18,7 +18,7 @@ algos::detail::GeneratedSource generate_source(const Spec& spec) {
       algos::detail::prelude("cub/device/dispatch/kernels/kernel_reduce.cuh", {spec.type});
   out.source += algos::detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " + offset + ";\n";
-  out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2);
+  out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, {}, spec.type);
   // As cub::detail::reduce::dispatch derives them for DeviceReduce::Reduce(T*, T*,
   // num_items, op, T init): the accumulator, and the default (run-to-run
   // deterministic) policy selector over it.

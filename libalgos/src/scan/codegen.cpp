@@ -15,7 +15,7 @@ algos::detail::GeneratedSource generate_source(const Spec<Id>& spec) {
   out.source += algos::detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " +
                 std::string(cuda_name(spec.offset_type)) + ";\n";
-  out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_t");
+  out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_t", spec.type);
   // CUB's default selector for DeviceScan over T* with accumulator T (no stable
   // reduction order, as the stream overloads), and the policy it gives the kernels at
   // the CC being compiled for.

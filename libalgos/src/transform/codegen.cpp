@@ -20,7 +20,8 @@ algos::detail::GeneratedSource generate_source(const Spec<N>& spec) {
   // A custom operator's result is converted to the output type; a well-known one is
   // CUB's own function object, its result assigned to the output as in CUB.
   gen.source += algos::detail::operator_struct(
-      "cccl_cache_op", spec.op, N, spec.op.kind == OpKind::custom ? out : std::string());
+      "cccl_cache_op", spec.op, N, spec.op.kind == OpKind::custom ? out : std::string(),
+      spec.in[0] == spec.in[N - 1] ? spec.in[0] : ScalarType::none);
   gen.source += "using cccl_cache_selector = cub::detail::transform::policy_selector_from_types<"
                 "false, true, ::cuda::std::tuple<" + ins + ">, " + out + "*>;\n";
   // The policy the kernel resolves for the CC being compiled for.
