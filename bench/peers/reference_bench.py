@@ -28,7 +28,7 @@ human-readable table to stdout.
 from __future__ import annotations
 
 import argparse
-import gc
+import functools
 import json
 import os
 import platform
@@ -78,21 +78,10 @@ def _versions() -> dict:
 
 
 def _query_fn(obj, d_in, d_out, op):
-    """A zero-argument closure issuing one temp-storage-only query."""
-    def q():
-        return obj(temp_storage=None, d_in_keys=d_in, d_in_values=None,
-                   d_out_keys=d_out, d_out_values=None, num_items=NUM_ITEMS, op=op)
-    return q
-
-
-def _batch_ns(obj, d_in, d_out, op, count: int) -> float:
-    """Mean ns per query over `count` back-to-back queries (host clock; the
-    query launches nothing, so no device synchronization is involved)."""
-    t0 = time.perf_counter_ns()
-    for _ in range(count):
-        obj(temp_storage=None, d_in_keys=d_in, d_in_values=None,
-            d_out_keys=d_out, d_out_values=None, num_items=NUM_ITEMS, op=op)
-    return (time.perf_counter_ns() - t0) / count
+    """A zero-argument callable issuing one temp-storage-only query (a
+    functools.partial: no Python frame of its own per call)."""
+    return functools.partial(obj, temp_storage=None, d_in_keys=d_in, d_in_values=None,
+                             d_out_keys=d_out, d_out_values=None, num_items=NUM_ITEMS, op=op)
 
 
 def _call_floor(*, temp_storage, d_in_keys, d_in_values, d_out_keys, d_out_values,
@@ -156,25 +145,9 @@ def part_query(args, result: dict) -> None:
         Path(args.blob_out).write_bytes(blob)
 
     # Warm-up, then paired trials in alternating order.
-    for obj in (fresh, loaded):
-        _batch_ns(obj, d_in, d_out, op, max(1000, args.queries))
-    fresh_ns, loaded_ns, floor_ns = [], [], []
-    gc_was = gc.isenabled()
-    gc.disable()
-    try:
-        for t in range(args.trials):
-            if t % 2 == 0:
-                f = _batch_ns(fresh, d_in, d_out, op, args.queries)
-                d = _batch_ns(loaded, d_in, d_out, op, args.queries)
-            else:
-                d = _batch_ns(loaded, d_in, d_out, op, args.queries)
-                f = _batch_ns(fresh, d_in, d_out, op, args.queries)
-            fresh_ns.append(f)
-            loaded_ns.append(d)
-            floor_ns.append(_batch_ns(_call_floor, d_in, d_out, op, args.queries))
-    finally:
-        if gc_was:
-            gc.enable()
+    fresh_ns, loaded_ns, floor_ns = peerstats.alternating_trials(
+        _query_fn(fresh, d_in, d_out, op), _query_fn(loaded, d_in, d_out, op), args.trials,
+        args.queries, floor=_query_fn(_call_floor, d_in, d_out, op))
     result["num_items"] = NUM_ITEMS
     result["trials"] = args.trials
     result["queries_per_trial"] = args.queries
@@ -207,7 +180,7 @@ def child_main(blob_path: str, seed: int) -> None:
     t1 = time.perf_counter_ns()
     nbytes = _query_fn(obj, d_in, d_out, OpKind.LESS)()
     t2 = time.perf_counter_ns()
-    batches = [_batch_ns(obj, d_in, d_out, OpKind.LESS, 2000) for _ in range(7)]
+    batches = [peerstats.batch_ns(_query_fn(obj, d_in, d_out, OpKind.LESS), 2000) for _ in range(7)]
     print(json.dumps({
         "cupy_and_context_ms": (t_ctx - t_start) / 1e6,
         "import_cuda_compute_ms": (t_imp - t_ctx) / 1e6,
