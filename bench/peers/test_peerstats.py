@@ -157,6 +157,18 @@ class RecordRun(unittest.TestCase):
 _FAKE_CUPY = """
 import numpy as _np
 uint8 = _np.uint8
+float32 = _np.float32
+int64 = _np.int64
+sort = _np.sort
+cumsum = _np.cumsum
+sum = _np.sum
+max = _np.max
+class _Rng:
+    def __init__(self, seed): self._g = _np.random.default_rng(seed)
+    def integers(self, lo, hi, n, dtype): return self._g.integers(lo, hi, n, dtype=dtype)
+    def random(self, n, dtype): return self._g.random(n, dtype=dtype)
+class random:
+    default_rng = _Rng
 asarray = _np.asarray
 empty_like = _np.empty_like
 empty = _np.empty
