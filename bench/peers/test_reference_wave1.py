@@ -231,7 +231,7 @@ class ReferenceWave1OnFakes(unittest.TestCase):
         self.assertIn("cold start: ours 3.100 ms", p.stdout)
         # ours / CuPy, then ours / reference over the stand-in's sizes (2^10..2^12): a number.
         self.assertRegex(p.stdout, r"\| radix_sort \| 2\^10\.\.2\^28 \| [0-9.]+ \.\. [0-9.]+ \| "
-                                   r"[0-9.]+ \.\. [0-9.]+ \| [0-9.]+ \.\. [0-9.]+ \| reference\.json")
+                                   r"[0-9.]+ \.\. [0-9.]+ \| [0-9.]+ \.\. [0-9.]+ \| ref\.json")
 
 
 if __name__ == "__main__":
