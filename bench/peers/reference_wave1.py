@@ -27,10 +27,6 @@ the JSON is rewritten after every spec, so a run cut short keeps what it measure
           (temp_storage=None, 2,048 items) of a fresh and a deserialized object, the
           order alternating between trials (peerstats.alternating_trials, as
           reference_bench.py), with Python's own call floor; P5..P95 ns per query.
-  child   new processes: per spec, `child_runs` processes each doing import cupy and
-          a context, import cuda.compute, deserialize the spec's blob, first ready
-          call; then `child_runs` processes doing all specs in one process
-          ("all ready", the counterpart of our cold start).
   curves  run time of each spec of `curve_types` for 2^min_log .. 2^max_log items
           (x2 steps): inputs from CuPy, temp storage allocated once per size outside
           the timing, CUDA events around the call only on CuPy's current stream
@@ -39,8 +35,16 @@ the JSON is rewritten after every spec, so a run cut short keeps what it measure
           output is checked against CuPy (sum, max, cumsum, -x, x + y, sort); the
           reduce / scan / transform inputs are integers in [-1, 1], so float32
           sums are exact and the checks are equality.
---budget-s: optional work (child processes, then curve sizes) is skipped, and marked
-"skipped", once the run has used this many seconds; the measured parts stay.
+  child   new processes: per spec, `child_runs` processes each doing import cupy and
+          a context, import cuda.compute, deserialize the spec's blob, first ready
+          call; then `child_runs` processes doing all specs in one process
+          ("all ready", the counterpart of our cold start).
+Parts run in this order: specs, curves, child. --budget-s: optional work (curve sizes,
+then child processes) is skipped, and marked "skipped", once the run has used this many
+seconds; what was measured stays. Estimate on the H200 (from reference_bench.py's
+merge sort: 3.75 s factory, ~5 us per query; ~1.3 s per child process assumed): specs 15 x
+(3.5 s build + 2.6 s of queries) ~ 90 s, curves ~ 15 s, child 48 processes ~ 65 s:
+~170 s in all.
 
 Output: OUT.json (see README.md for the layout; "summary" holds one flat row per spec)
 and, on stdout, one line per figure:
@@ -536,14 +540,15 @@ def main(argv=None) -> int:
               f"{(r.get('fresh_ns') or {}).get('p50', float('nan')):.1f} ns, deserialized "
               f"{(r.get('deserialized_ns') or {}).get('p50', float('nan')):.1f} ns"
               f"{'  ERROR ' + r['error'] if 'error' in r else ''}", flush=True)
-    if not args.skip_child:
-        ok &= reference_bench._run_part("child_part", lambda _: part_child(args, doc, blob_dir, budget, save),
-                                        doc, args.out)
+    # Curves before the child processes: they are cheap, and the plots need them.
     if not args.skip_curves:
         ok &= reference_bench._run_part("curve_part", lambda _: part_curves(args, doc, budget, save),
                                         doc, args.out)
         ok &= not any("error" in c or any("error" in row for row in c["rows"])
                       for c in doc.get("curves", {}).values())
+    if not args.skip_child:
+        ok &= reference_bench._run_part("child_part", lambda _: part_child(args, doc, blob_dir, budget, save),
+                                        doc, args.out)
     doc["finished_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     doc["ok"] = bool(ok)
     save()
