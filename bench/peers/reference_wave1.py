@@ -243,43 +243,9 @@ def measure_spec(args, spec: str, blob_dir: Path, r: dict) -> None:
     a = algo.inputs(cp, np, cp.random.default_rng(args.seed), NUM_ITEMS, t)
     cp.cuda.runtime.deviceSynchronize()
 
-    t0 = time.perf_counter_ns()
-    fresh = algo.make(cc, a)
-    r["factory_build_ms"] = (time.perf_counter_ns() - t0) / 1e6
-    reps = []
-    for _ in range(21):
-        t0 = time.perf_counter_ns()
-        again = algo.make(cc, a)
-        reps.append(time.perf_counter_ns() - t0)
-    r["factory_inprocess_repeat_us_p50"] = peerstats.median(reps) / 1e3
-    r["factory_repeat_returns_same_object"] = again is fresh
-
-    t0 = time.perf_counter_ns()
-    tbytes = ready_call(cc, cp, algo, fresh, a)
-    r["first_ready_fresh_us"] = (time.perf_counter_ns() - t0) / 1e3
-    r["temp_storage_bytes"] = tbytes
-
-    ser = []
-    for _ in range(21):
-        t0 = time.perf_counter_ns()
-        blob = cc.serialize(fresh)
-        ser.append(time.perf_counter_ns() - t0)
-    r["serialize_ms_first"] = ser[0] / 1e6
-    r["serialize_ms_p50"] = peerstats.median(ser) / 1e6
-    r["blob_bytes"] = len(blob)
+    fresh, loaded, blob = reference_bench.object_lifecycle(
+        cc, lambda: algo.make(cc, a), lambda obj: ready_call(cc, cp, algo, obj, a), r, "first_ready")
     (blob_dir / f"{spec}.blob").write_bytes(blob)
-    des = []
-    for _ in range(21):  # objects never called load nothing; the last one is kept
-        t0 = time.perf_counter_ns()
-        loaded = cc.deserialize(blob)
-        des.append(time.perf_counter_ns() - t0)
-    r["deserialize_ms_first"] = des[0] / 1e6
-    r["deserialize_ms_p50"] = peerstats.median(des) / 1e6
-    t0 = time.perf_counter_ns()
-    tbytes2 = ready_call(cc, cp, algo, loaded, a)
-    r["first_ready_deserialized_us"] = (time.perf_counter_ns() - t0) / 1e3
-    if tbytes2 != tbytes:
-        raise RuntimeError(f"temp bytes differ: fresh {tbytes}, deserialized {tbytes2}")
     if not algo.has_query:
         return
 
@@ -288,14 +254,7 @@ def measure_spec(args, spec: str, blob_dir: Path, r: dict) -> None:
     q_floor = functools.partial(_floor, **q_fresh.keywords)
     fresh_ns, loaded_ns, floor_ns = peerstats.alternating_trials(
         q_fresh, q_loaded, args.trials, args.queries, floor=q_floor)
-    r["trials"] = args.trials
-    r["queries_per_trial"] = args.queries
-    r["fresh_ns"] = peerstats.summary(fresh_ns)
-    r["deserialized_ns"] = peerstats.summary(loaded_ns)
-    r["paired_deserialized_minus_fresh_ns"] = peerstats.paired(fresh_ns, loaded_ns)
-    r["python_call_floor_ns"] = peerstats.summary(floor_ns)
-    r["raw_fresh_ns"] = fresh_ns
-    r["raw_deserialized_ns"] = loaded_ns
+    reference_bench.record_trials(r, args, fresh_ns, loaded_ns, floor_ns)
 
 
 def child_main(blob_dir: str, specs: list[str], seed: int) -> None:
@@ -501,21 +460,8 @@ def main(argv=None) -> int:
         ap.error("need trials >= 1, queries >= 1, child-runs >= 0, 1 <= min-log <= max-log <= 30")
 
     budget = Budget(args.budget_s)
-    doc = {"tool": "bench/peers/reference_wave1.py",
-           "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-           "args": vars(args), "specs": {}}
-    for mod in ("cupy", "cuda.compute"):
-        t0 = time.perf_counter_ns()
-        try:
-            __import__(mod)
-            doc[f"import_{mod.replace('.', '_')}_ms"] = (time.perf_counter_ns() - t0) / 1e6
-        except Exception as e:
-            doc[f"import_{mod.replace('.', '_')}_error"] = repr(e)
-    try:
-        doc["versions"] = reference_bench._versions()
-    except Exception as e:
-        doc["versions"] = {"error": repr(e)}
-    print("versions:", json.dumps(doc["versions"]), flush=True)
+    doc = reference_bench.start_doc("bench/peers/reference_wave1.py", args)
+    doc["specs"] = {}
     blob_dir = Path(args.blob_dir) if args.blob_dir else Path(args.out).with_suffix(".blobs")
     blob_dir.mkdir(parents=True, exist_ok=True)
 

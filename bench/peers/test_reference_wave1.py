@@ -7,7 +7,6 @@ Run: python3 -m unittest discover -s bench/peers -p 'test_*.py'
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -17,7 +16,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from test_peerstats import _FAKE_CUPY, _HAVE_NUMPY  # noqa: E402
+from test_peerstats import _HAVE_NUMPY, write_fakes  # noqa: E402
 
 # The factories and call signatures of cuda.compute 1.2.1 (cuda-cccl wheel), keyword for
 # keyword, computing with numpy, so that a wrong keyword in reference_wave1.py fails
@@ -123,14 +122,8 @@ class ReferenceWave1OnFakes(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
-        root = Path(cls.tmp.name)
-        (root / "fakes" / "cupy").mkdir(parents=True)
-        (root / "fakes" / "cupy" / "__init__.py").write_text(_FAKE_CUPY)
-        (root / "fakes" / "cuda" / "compute").mkdir(parents=True)
-        (root / "fakes" / "cuda" / "compute" / "__init__.py").write_text(_FAKE_COMPUTE)
-        cls.root = root
-        cls.env = dict(os.environ, PYTHONPATH=str(root / "fakes"), PATH="/usr/bin:/bin",
-                       FAKE_BROKEN="exclusive")
+        cls.root = root = Path(cls.tmp.name)
+        cls.env = write_fakes(root, _FAKE_COMPUTE, FAKE_BROKEN="exclusive")
         cls.out = root / "ref.json"
         cls.proc = subprocess.run(
             [sys.executable, str(HERE / "reference_wave1.py"), str(cls.out), "--trials", "3",
