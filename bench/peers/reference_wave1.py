@@ -321,15 +321,18 @@ def part_child(args, doc: dict, blob_dir: Path, budget: Budget, save) -> None:
                 continue
             try:
                 out = _spawn_child(blob_dir, [spec], args.seed)
-                c["runs"].append({"import_cuda_compute_ms": out["import_cuda_compute_ms"],
-                                  "cupy_and_context_ms": out["cupy_and_context_ms"], **out["specs"][spec]})
+                run_r = {"import_cuda_compute_ms": out["import_cuda_compute_ms"],
+                         "cupy_and_context_ms": out["cupy_and_context_ms"], **out["specs"][spec]}
+                run_r["import_and_ready_ms"] = run_r["import_cuda_compute_ms"] + run_r["ready_ms"]
+                c["runs"].append(run_r)
             except Exception as e:  # recorded per spec; the others go on
                 c.setdefault("errors", []).append(repr(e))
             save()
     for spec in ready:
         c = doc["specs"][spec].get("child", {})
         if c.get("runs"):
-            for key in ("deserialize_ms", "first_ready_us", "ready_ms", "import_cuda_compute_ms"):
+            for key in ("deserialize_ms", "first_ready_us", "ready_ms", "import_cuda_compute_ms",
+                        "import_and_ready_ms"):
                 c[key + "_p50"] = peerstats.median([x[key] for x in c["runs"]])
     allr = doc.setdefault("child_all", {"specs": ready, "runs": []})
     for _ in range(args.child_runs if ready else 0):
@@ -410,6 +413,7 @@ def summarize(doc: dict) -> dict:
             "deserialize_ms": r.get("deserialize_ms_p50"),
             "new_process_first_ready_ms": c.get("ready_ms_p50"),
             "new_process_import_ms": c.get("import_cuda_compute_ms_p50"),
+            "new_process_import_and_ready_ms": c.get("import_and_ready_ms_p50"),
             "blob_bytes": r.get("blob_bytes"),
             "temp_storage_bytes": r.get("temp_storage_bytes"),
             "error": r.get("error"),
@@ -419,7 +423,8 @@ def summarize(doc: dict) -> dict:
 
 def _result_line(spec: str, row: dict) -> str:
     keys = ("build_ms", "query_p50_fresh_ns", "query_p50_deserialized_ns", "python_call_floor_p50_ns",
-            "deserialize_ms", "new_process_first_ready_ms", "blob_bytes", "temp_storage_bytes")
+            "deserialize_ms", "new_process_first_ready_ms", "new_process_import_and_ready_ms", "blob_bytes",
+            "temp_storage_bytes")
     kv = " ".join(f"{k}={row[k]:.4f}" if isinstance(row[k], float) else f"{k}={row[k]}"
                   for k in keys if row.get(k) is not None)
     return f"RESULT peer=reference spec={spec} {kv}" + (" error=1" if row.get("error") else "")

@@ -10,7 +10,8 @@
 #
 # Parts, each logged and each allowed to fail without stopping the others:
 #   1. environment (GPU, driver, Python packages)
-#   2. install the cuda-cccl wheel into /tmp/site (+ fallbacks if import fails)
+#   2. install the cuda-cccl wheel into /tmp/site (+ fallbacks if import fails;
+#      bench/peers/install_wheels.sh)
 #   3. bench/peers/reference_bench.py -> $OUT/reference.json
 #   4. our C++ benchmarks: scripts/gpu/run.sh with its parts "env query acquire
 #      sort" (PEERS_OURS_PARTS overrides); its logs go to $OUT/ours/

@@ -4,8 +4,9 @@
 # $OUT (one file per part). Parts: CCCL_CACHE_GPU_PARTS (default
 # "env tests query acquire sort demo"; also "ab": sort time of ours, CUB and nvcc's own
 # cubin of our generated source, bench/codegen_ab.sh; "hit": where a store hit spends what the
-# bare load does not, bench_merge_sort_hit_anatomy). Never touches the user's cache: every store
-# lives under a fresh temporary directory.
+# bare load does not, bench_merge_sort_hit_anatomy; "refw1": the reference library cuda.compute on
+# the wave-1 specs, bench/peers/reference_wave1.py, which needs .whl carried too). Never touches
+# the user's cache: every store lives under a fresh temporary directory.
 set -u -o pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
