@@ -1,13 +1,21 @@
-"""Run time against size for each algorithm (ours, CUB by nvcc, CuPy), from recorded GPU
-runs: parses the logs under docs/gpu-results/ and writes one SVG plot per algorithm
-(docs/plots/<algorithm>.svg) and a markdown table of worst-case ratios to stdout.
-No third-party packages (the SVG is written by hand).
+"""Run time against size for each algorithm (ours, CUB by nvcc, CuPy, the reference
+library cuda.compute), from recorded GPU runs: parses the logs under docs/gpu-results/
+and writes one SVG plot per algorithm (docs/plots/<algorithm>.svg) and a markdown table
+of worst-case ratios to stdout. With the reference's JSON (bench/peers/reference_wave1.py)
+and our bench_algorithms_acquire log, also a table of ours-vs-reference query, build and
+first-ready ratios per spec. No third-party packages (the SVG is written by hand).
 
-  python3 bench/wave1_report.py [RESULTS_DIR] [PLOTS_DIR]
+  python3 bench/wave1_report.py [RESULTS_DIR] [PLOTS_DIR] [--reference JSON]
+                                [--ours-acquire LOG]
 
+--reference defaults to RESULTS_DIR/<wave-1 folder>/reference_wave1.json, --ours-acquire
+to the last (by name) *algos_acquire*.log there; either absent: its part is left out.
 Which log feeds which curve is the SOURCES table below: each entry names the run, the
 file and the series; a reader can check every point against the recorded output.
 """
+import argparse
+import glob
+import json
 import math
 import os
 import re
@@ -16,6 +24,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 WAVE1 = "2026-12-01-wave1"
+REF_LABEL = "cuda.compute (reference)"
 
 # algorithm -> (title, [(label, file, parser, selector)])
 SOURCES = {
@@ -23,34 +32,45 @@ SOURCES = {
         ("ours", f"{WAVE1}/run4-reduce_bench.log", "kv", ("float32_plus", "ours_ms")),
         ("CUB DeviceReduce::Reduce", f"{WAVE1}/run4-reduce_bench.log", "kv", ("float32_plus", "cub_ms")),
         ("cupy.sum", f"{WAVE1}/run3-cupy.log", "cupy", ("sum", "float32")),
+        (REF_LABEL, None, "ref", "reduce_float32"),
     ]),
     "inclusive_scan": ("inclusive scan, float32 plus", [
         ("ours", f"{WAVE1}/run3-scan_bench.log", "kv", ("inclusive_float32", "ours_ms")),
         ("CUB DeviceScan::InclusiveScan", f"{WAVE1}/run3-scan_bench.log", "kv",
          ("inclusive_float32", "cub_inclusive_scan_ms")),
         ("cupy.cumsum", f"{WAVE1}/run3-cupy.log", "cupy", ("cumsum", "float32")),
+        (REF_LABEL, None, "ref", "inclusive_scan_float32"),
     ]),
     "binary_transform": ("binary transform, float32 plus", [
         ("ours", f"{WAVE1}/run3-transform_bench.log", "table", ("binary plus float32", 1)),
         ("CUB DeviceTransform::Transform", f"{WAVE1}/run3-transform_bench.log", "table",
          ("binary plus float32", 2)),
         ("CuPy ElementwiseKernel x + y", f"{WAVE1}/run3-cupy.log", "cupy", ("add", "float32")),
+        (REF_LABEL, None, "ref", "binary_transform_float32"),
     ]),
     "radix_sort": ("radix sort, float32 keys", [
         ("ours", f"{WAVE1}/run5-radix_bench.log", "kv", ("type=float32", "ours_ms")),
         ("CUB DeviceRadixSort::SortKeys", f"{WAVE1}/run5-radix_bench.log", "kv", ("type=float32", "cub_ms")),
         ("cupy.sort", f"{WAVE1}/run3-cupy.log", "cupy", ("sort", "float32")),
+        (REF_LABEL, None, "ref", "radix_sort_float32"),
     ]),
     "merge_sort": ("merge sort, float32 keys", [
         ("ours", "2026-12-01-run1-core-merge-sort.md", "kv", ("", "ours_ms")),
         ("CUB DeviceMergeSort::SortKeys", "2026-12-01-run1-core-merge-sort.md", "kv", ("", "cub_ms")),
+        (REF_LABEL, None, "ref", "merge_sort_float32"),
     ]),
 }
 
 
 def parse(path, kind, sel):
-    """{n: ms} for one series."""
+    """{n: ms} for one series; {} (with a note on stderr) when its source is absent."""
     out = {}
+    if not path or not os.path.isfile(path):
+        print(f"wave1_report: {path or 'no reference JSON'} absent, series left out", file=sys.stderr)
+        return out
+    if kind == "ref":  # reference_wave1.py's JSON: curves.<spec>.rows[] with n, ms, check
+        rows = json.load(open(path)).get("curves", {}).get(sel, {}).get("rows", [])
+        return {int(r["n"]): float(r["ms"]) for r in rows if "ms" in r and r.get("check")}
     text = open(path).read().splitlines()
     if kind == "kv":  # RESULT <label> n=.. key=..  (label "" = lines with a bare n=)
         label, key = sel
@@ -97,6 +117,7 @@ def svg(title, series, path):
     X = lambda n: l + (math.log2(n) - x0) / max(x1 - x0, 1) * (w - l - r)
     Y = lambda v: h - b - (math.log10(v) - y0) / max(y1 - y0, 1) * (h - t - b)
     colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
+    series = {k: v for k, v in series.items() if v}
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">',
            f'<text x="{l}" y="18" font-size="13">{title}: GPU time per call (H200, median)</text>',
            f'<line x1="{l}" y1="{h-b}" x2="{w-r}" y2="{h-b}" stroke="black"/>',
@@ -117,25 +138,115 @@ def svg(title, series, path):
     return True
 
 
-def main():
-    results = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "docs", "gpu-results")
-    plots = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "docs", "plots")
+def _ratio(num, den):
+    return num / den if num is not None and den else None
+
+
+def _fmt(x, digits=2, suffix=""):
+    return "n/a" if x is None else f"{x:,.{digits}f}{suffix}"
+
+
+def parse_acquire(path):
+    """Our bench_algorithms_acquire log: {"specs": {spec: {...}}, "cold_start_*": ms}."""
+    out = {"specs": {}}
+    for line in open(path).read().splitlines():
+        if not line.startswith("RESULT"):
+            continue
+        for field in line.split()[1:]:
+            if "=" not in field:
+                continue
+            k, v = field.split("=", 1)
+            m = re.fullmatch(r"query_(.+)_p50_ns", k)
+            if m and "/" in v:
+                f, l = v.split("/")
+                out["specs"].setdefault(m.group(1), {}).update(query_fresh_ns=float(f), query_loaded_ns=float(l))
+                continue
+            m = re.fullmatch(r"(hit|build)_(.+)_ms", k)
+            if m:
+                out["specs"].setdefault(m.group(2), {})[m.group(1) + "_ms"] = float(v)
+            elif k.startswith("cold_start_"):
+                out[k] = float(v)
+    return out
+
+
+def ratio_table(ref_path, acquire_path):
+    """Ours vs the reference per spec: query P50, build, new-process readiness."""
+    ref = json.load(open(ref_path)) if ref_path and os.path.isfile(ref_path) else {}
+    ours = parse_acquire(acquire_path) if acquire_path and os.path.isfile(acquire_path) else {"specs": {}}
+    summary = ref.get("summary", {})
+    specs = list(summary) + [s for s in ours["specs"] if s not in summary]
+    if not specs:
+        return []
+    out = ["", f"Ours ({os.path.basename(acquire_path or '') or 'no log'}) against cuda.compute "
+           f"({os.path.basename(ref_path or '') or 'no JSON'}), temp-storage query of 2,048 items "
+           "(P50 ns), build (ms), readiness (ms). Goals: ours loaded at least 50x faster per query, "
+           "build ours/reference at most 1.", "",
+           "| spec | query ours fresh / loaded | reference fresh / deserialized | reference deserialized / "
+           "ours loaded | build ours | reference factory | ours / reference build | ours store hit, warm "
+           "process | reference new process: deserialize + first ready call | reference / ours |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
+    for spec in specs:
+        r, o = summary.get(spec, {}), ours["specs"].get(spec, {})
+        q = _ratio(r.get("query_p50_deserialized_ns"), o.get("query_loaded_ns"))
+        b = _ratio(o.get("build_ms"), r.get("build_ms"))
+        h = _ratio(r.get("new_process_first_ready_ms"), o.get("hit_ms"))
+        err = f" (reference failed: {r['error']})" if r.get("error") else ""
+        out.append(
+            f"| {spec}{err} | {_fmt(o.get('query_fresh_ns'))} / {_fmt(o.get('query_loaded_ns'))} | "
+            f"{_fmt(r.get('query_p50_fresh_ns'), 1)} / {_fmt(r.get('query_p50_deserialized_ns'), 1)} | "
+            f"{_fmt(q, 1, 'x')}{'' if q is None else (' met' if q >= 50 else ' NOT met')} | "
+            f"{_fmt(o.get('build_ms'), 1)} | {_fmt(r.get('build_ms'), 1)} | "
+            f"{_fmt(b, 3)}{'' if b is None else (' met' if b <= 1 else ' NOT met')} | "
+            f"{_fmt(o.get('hit_ms'), 4)} | {_fmt(r.get('new_process_first_ready_ms'), 4)} | {_fmt(h, 1, 'x')} |")
+    ca = ref.get("child_all", {})
+    out += ["", f"New process, cold start: ours {_fmt(ours.get('cold_start_all_ms_p50'), 3, ' ms')} from main() "
+            f"until every default spec is ready (first one {_fmt(ours.get('cold_start_first_ms_p50'), 3, ' ms')}); "
+            f"the reference {_fmt(ca.get('all_ready_after_import_ms_p50'), 3, ' ms')} to deserialize and make "
+            f"ready its {len(ca.get('specs', []))} specs after `import cuda.compute` "
+            f"({_fmt(ca.get('import_cuda_compute_ms_p50'), 1, ' ms')}), "
+            f"{_fmt(ca.get('all_ready_from_start_ms_p50'), 1, ' ms')} from its script's start (CuPy and a "
+            "context included)."]
+    if not any("build_ms" in o for o in ours["specs"].values()):
+        out.append("Our build times per spec are not in the log (RESULT build_<spec>_ms): build ratios n/a.")
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("results", nargs="?", default=os.path.join(ROOT, "docs", "gpu-results"))
+    ap.add_argument("plots", nargs="?", default=os.path.join(ROOT, "docs", "plots"))
+    ap.add_argument("--reference", help="reference_wave1.py's JSON")
+    ap.add_argument("--ours-acquire", help="bench_algorithms_acquire's log")
+    args = ap.parse_args(argv)
+    results, plots = args.results, args.plots
+    ref_path = args.reference or os.path.join(results, WAVE1, "reference_wave1.json")
+    acquire = args.ours_acquire or (sorted(glob.glob(os.path.join(results, WAVE1, "*algos_acquire*.log")))
+                                    or [None])[-1]
     os.makedirs(plots, exist_ok=True)
-    print("| algorithm | sizes | ours / CUB (min .. max) | ours / CuPy (min .. max) | source runs |")
-    print("|---|---|---|---|---|")
+    print("| algorithm | sizes | ours / CUB (min .. max) | ours / CuPy (min .. max) | "
+          "ours / cuda.compute (min .. max) | source runs |")
+    print("|---|---|---|---|---|---|")
     for algo, (title, specs) in SOURCES.items():
-        series = {label: parse(os.path.join(results, f), kind, sel) for label, f, kind, sel in specs}
+        series, roles = {}, {}
+        for label, f, kind, sel in specs:
+            series[label] = parse(ref_path if kind == "ref" else os.path.join(results, f), kind, sel)
+            roles.setdefault(kind, series[label])
         labels = list(series)
         ours, cub = series[labels[0]], series[labels[1]]
-        peer = series[labels[2]] if len(labels) > 2 else {}
         both = sorted(set(ours) & set(cub))
-        rc = [ours[n] / cub[n] for n in both]
-        rp = [ours[n] / peer[n] for n in sorted(set(ours) & set(peer))]
-        span = f"2^{int(math.log2(both[0]))}..2^{int(math.log2(both[-1]))}" if both else "-"
-        fmt = lambda r: f"{min(r):.3f} .. {max(r):.3f}" if r else "not measured"
-        runs = ", ".join(sorted({f.split("/")[-1] for _, f, _, _ in specs}))
-        print(f"| {algo} | {span} | {fmt(rc)} | {fmt(rp)} | {runs} |")
+
+        def span(other):
+            r = [ours[n] / other[n] for n in sorted(set(ours) & set(other))]
+            return f"{min(r):.3f} .. {max(r):.3f}" if r else "not measured"
+
+        sizes = f"2^{int(math.log2(both[0]))}..2^{int(math.log2(both[-1]))}" if both else "-"
+        paths = [ref_path if kind == "ref" else os.path.join(results, f) for _, f, kind, _ in specs]
+        runs = ", ".join(sorted({os.path.basename(x) for x in paths if os.path.isfile(x)}))
+        print(f"| {algo} | {sizes} | {span(cub)} | {span(roles.get('cupy', {}))} | "
+              f"{span(roles.get('ref', {}))} | {runs} |")
         svg(title, series, os.path.join(plots, f"{algo}.svg"))
+    for line in ratio_table(ref_path, acquire):
+        print(line)
 
 
 if __name__ == "__main__":

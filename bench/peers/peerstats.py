@@ -6,8 +6,10 @@ machine, which has neither a GPU nor numpy pinned to any version.
 
 from __future__ import annotations
 
+import gc
 import math
-from typing import Iterable, Sequence
+import time
+from typing import Callable, Iterable, Sequence
 
 PERCENTILES = (5, 25, 50, 75, 95)
 
@@ -89,3 +91,47 @@ def first_present(d: dict, keys: Iterable[str]):
         if k in d and d[k] is not None:
             return d[k]
     return None
+
+
+def batch_ns(call: Callable[[], object], count: int) -> float:
+    """Mean ns per call over `count` back-to-back calls of `call` (host clock).
+    For a temp-storage query, which launches nothing, no device synchronization
+    is involved. Pass a functools.partial rather than a lambda: it adds no
+    Python frame to each call."""
+    t0 = time.perf_counter_ns()
+    for _ in range(count):
+        call()
+    return (time.perf_counter_ns() - t0) / count
+
+
+def alternating_trials(first: Callable[[], object], second: Callable[[], object], trials: int,
+                       queries: int, floor: Callable[[], object] | None = None):
+    """Paired trials of two calls: each trial times `queries` calls of each (batch_ns),
+    the order alternating between trials (first-second, then second-first), after a
+    warm-up batch of each. With `floor`, each trial also times that call (for example
+    a do-nothing function taking the same arguments). The garbage collector is off
+    during the trials. Returns (first_ns, second_ns, floor_ns) lists, one value per
+    trial (floor_ns empty without `floor`)."""
+    if trials < 1 or queries < 1:
+        raise ValueError("trials and queries must be >= 1")
+    for call in (first, second):
+        batch_ns(call, max(1000, queries))
+    a_ns, b_ns, f_ns = [], [], []
+    gc_was = gc.isenabled()
+    gc.disable()
+    try:
+        for t in range(trials):
+            if t % 2 == 0:
+                a = batch_ns(first, queries)
+                b = batch_ns(second, queries)
+            else:
+                b = batch_ns(second, queries)
+                a = batch_ns(first, queries)
+            a_ns.append(a)
+            b_ns.append(b)
+            if floor is not None:
+                f_ns.append(batch_ns(floor, queries))
+    finally:
+        if gc_was:
+            gc.enable()
+    return a_ns, b_ns, f_ns

@@ -28,7 +28,7 @@ human-readable table to stdout.
 from __future__ import annotations
 
 import argparse
-import gc
+import functools
 import json
 import os
 import platform
@@ -78,21 +78,10 @@ def _versions() -> dict:
 
 
 def _query_fn(obj, d_in, d_out, op):
-    """A zero-argument closure issuing one temp-storage-only query."""
-    def q():
-        return obj(temp_storage=None, d_in_keys=d_in, d_in_values=None,
-                   d_out_keys=d_out, d_out_values=None, num_items=NUM_ITEMS, op=op)
-    return q
-
-
-def _batch_ns(obj, d_in, d_out, op, count: int) -> float:
-    """Mean ns per query over `count` back-to-back queries (host clock; the
-    query launches nothing, so no device synchronization is involved)."""
-    t0 = time.perf_counter_ns()
-    for _ in range(count):
-        obj(temp_storage=None, d_in_keys=d_in, d_in_values=None,
-            d_out_keys=d_out, d_out_values=None, num_items=NUM_ITEMS, op=op)
-    return (time.perf_counter_ns() - t0) / count
+    """A zero-argument callable issuing one temp-storage-only query (a
+    functools.partial: no Python frame of its own per call)."""
+    return functools.partial(obj, temp_storage=None, d_in_keys=d_in, d_in_values=None,
+                             d_out_keys=d_out, d_out_values=None, num_items=NUM_ITEMS, op=op)
 
 
 def _call_floor(*, temp_storage, d_in_keys, d_in_values, d_out_keys, d_out_values,
@@ -100,36 +89,29 @@ def _call_floor(*, temp_storage, d_in_keys, d_in_values, d_out_keys, d_out_value
     return 0
 
 
-def part_query(args, result: dict) -> None:
-    import cupy as cp
-    import numpy as np
-
-    import cuda.compute as cc
-    from cuda.compute import OpKind
-
-    rng = np.random.default_rng(args.seed)
-    d_in = cp.asarray(rng.standard_normal(NUM_ITEMS, dtype=np.float32))
-    d_out = cp.empty_like(d_in)
-    cp.cuda.runtime.deviceSynchronize()
-    op = OpKind.LESS
-
-    # Factory: the first call in this process builds (NVRTC + nvJitLink + load).
+def object_lifecycle(cc, make, ready, result: dict, first: str):
+    """A reference object's one-off costs, into `result`: the factory (the first call in
+    a process builds: NVRTC + nvJitLink + load) and its in-process repeat (21, served
+    from cuda.compute's cache), the first ready call of the fresh object (`ready(obj)`
+    returns its temp-storage bytes, or None), serialize and deserialize (21 each), and
+    the deserialized object's first ready call; keys <first>_fresh_us and
+    <first>_deserialized_us. Raises if the two objects' temp bytes differ.
+    Returns (fresh, deserialized, blob)."""
     t0 = time.perf_counter_ns()
-    fresh = cc.make_merge_sort(d_in_keys=d_in, d_out_keys=d_out, op=op)
+    fresh = make()
     result["factory_build_ms"] = (time.perf_counter_ns() - t0) / 1e6
-    # Same arguments again: served from cuda.compute's in-process cache.
     reps = []
     for _ in range(21):
         t0 = time.perf_counter_ns()
-        again = cc.make_merge_sort(d_in_keys=d_in, d_out_keys=d_out, op=op)
+        again = make()
         reps.append(time.perf_counter_ns() - t0)
     result["factory_inprocess_repeat_us_p50"] = peerstats.median(reps) / 1e3
     result["factory_repeat_returns_same_object"] = again is fresh
 
     t0 = time.perf_counter_ns()
-    tmp_bytes = _query_fn(fresh, d_in, d_out, op)()
-    result["first_query_fresh_us"] = (time.perf_counter_ns() - t0) / 1e3
-    result["temp_storage_bytes"] = int(tmp_bytes)
+    tmp_bytes = ready(fresh)
+    result[f"{first}_fresh_us"] = (time.perf_counter_ns() - t0) / 1e3
+    result["temp_storage_bytes"] = tmp_bytes
 
     ser = []
     for _ in range(21):
@@ -147,35 +129,16 @@ def part_query(args, result: dict) -> None:
     result["deserialize_ms_first"] = des[0] / 1e6
     result["deserialize_ms_p50"] = peerstats.median(des) / 1e6
     t0 = time.perf_counter_ns()
-    tmp2 = _query_fn(loaded, d_in, d_out, op)()
-    result["first_query_deserialized_us"] = (time.perf_counter_ns() - t0) / 1e3
-    if int(tmp2) != int(tmp_bytes):
+    tmp2 = ready(loaded)
+    result[f"{first}_deserialized_us"] = (time.perf_counter_ns() - t0) / 1e3
+    if tmp2 != tmp_bytes:
         raise RuntimeError(f"temp bytes differ: fresh {tmp_bytes}, deserialized {tmp2}")
+    return fresh, loaded, blob
 
-    if args.blob_out:
-        Path(args.blob_out).write_bytes(blob)
 
-    # Warm-up, then paired trials in alternating order.
-    for obj in (fresh, loaded):
-        _batch_ns(obj, d_in, d_out, op, max(1000, args.queries))
-    fresh_ns, loaded_ns, floor_ns = [], [], []
-    gc_was = gc.isenabled()
-    gc.disable()
-    try:
-        for t in range(args.trials):
-            if t % 2 == 0:
-                f = _batch_ns(fresh, d_in, d_out, op, args.queries)
-                d = _batch_ns(loaded, d_in, d_out, op, args.queries)
-            else:
-                d = _batch_ns(loaded, d_in, d_out, op, args.queries)
-                f = _batch_ns(fresh, d_in, d_out, op, args.queries)
-            fresh_ns.append(f)
-            loaded_ns.append(d)
-            floor_ns.append(_batch_ns(_call_floor, d_in, d_out, op, args.queries))
-    finally:
-        if gc_was:
-            gc.enable()
-    result["num_items"] = NUM_ITEMS
+def record_trials(result: dict, args, fresh_ns, loaded_ns, floor_ns) -> None:
+    """alternating_trials' lists of a fresh and a deserialized object, into `result`:
+    P5..P95 of each, the paired difference, Python's call floor and the raw trials."""
     result["trials"] = args.trials
     result["queries_per_trial"] = args.queries
     result["fresh_ns"] = peerstats.summary(fresh_ns)
@@ -184,6 +147,34 @@ def part_query(args, result: dict) -> None:
     result["python_call_floor_ns"] = peerstats.summary(floor_ns)
     result["raw_fresh_ns"] = fresh_ns
     result["raw_deserialized_ns"] = loaded_ns
+
+
+def part_query(args, result: dict) -> None:
+    import cupy as cp
+    import numpy as np
+
+    import cuda.compute as cc
+    from cuda.compute import OpKind
+
+    rng = np.random.default_rng(args.seed)
+    d_in = cp.asarray(rng.standard_normal(NUM_ITEMS, dtype=np.float32))
+    d_out = cp.empty_like(d_in)
+    cp.cuda.runtime.deviceSynchronize()
+    op = OpKind.LESS
+
+    fresh, loaded, blob = object_lifecycle(
+        cc, lambda: cc.make_merge_sort(d_in_keys=d_in, d_out_keys=d_out, op=op),
+        lambda obj: int(_query_fn(obj, d_in, d_out, op)()), result, "first_query")
+
+    if args.blob_out:
+        Path(args.blob_out).write_bytes(blob)
+
+    # Warm-up, then paired trials in alternating order.
+    fresh_ns, loaded_ns, floor_ns = peerstats.alternating_trials(
+        _query_fn(fresh, d_in, d_out, op), _query_fn(loaded, d_in, d_out, op), args.trials,
+        args.queries, floor=_query_fn(_call_floor, d_in, d_out, op))
+    result["num_items"] = NUM_ITEMS
+    record_trials(result, args, fresh_ns, loaded_ns, floor_ns)
 
 
 def child_main(blob_path: str, seed: int) -> None:
@@ -207,7 +198,7 @@ def child_main(blob_path: str, seed: int) -> None:
     t1 = time.perf_counter_ns()
     nbytes = _query_fn(obj, d_in, d_out, OpKind.LESS)()
     t2 = time.perf_counter_ns()
-    batches = [_batch_ns(obj, d_in, d_out, OpKind.LESS, 2000) for _ in range(7)]
+    batches = [peerstats.batch_ns(_query_fn(obj, d_in, d_out, OpKind.LESS), 2000) for _ in range(7)]
     print(json.dumps({
         "cupy_and_context_ms": (t_ctx - t_start) / 1e6,
         "import_cuda_compute_ms": (t_imp - t_ctx) / 1e6,
@@ -363,6 +354,28 @@ def _print_query(q: dict) -> None:
           f"{q['first_query_deserialized_us']:.1f} us; temp bytes {q['temp_storage_bytes']}")
 
 
+def start_doc(tool: str, args) -> dict:
+    """A run's JSON document: tool, start time, arguments, the import costs of cupy and
+    cuda.compute in this (first) process, before anything else imports them, and the
+    versions; written to args.out and the versions printed."""
+    doc = {"tool": tool, "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+           "args": vars(args)}
+    for mod in ("cupy", "cuda.compute"):
+        t0 = time.perf_counter_ns()
+        try:
+            __import__(mod)
+            doc[f"import_{mod.replace('.', '_')}_ms"] = (time.perf_counter_ns() - t0) / 1e6
+        except Exception as e:
+            doc[f"import_{mod.replace('.', '_')}_error"] = repr(e)
+    try:
+        doc["versions"] = _versions()
+    except Exception as e:
+        doc["versions"] = {"error": repr(e)}
+    _write(args.out, doc)
+    print("versions:", json.dumps(doc["versions"]), flush=True)
+    return doc
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out", nargs="?", help="JSON output path")
@@ -387,22 +400,7 @@ def main(argv=None) -> int:
     if args.trials < 1 or args.queries < 1 or not 1 <= args.min_log <= args.max_log <= 30:
         ap.error("need trials >= 1, queries >= 1, 1 <= min-log <= max-log <= 30")
 
-    doc = {"tool": "bench/peers/reference_bench.py", "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-           "args": vars(args)}
-    # Import costs in this (first) process, before anything else imports them.
-    for mod in ("cupy", "cuda.compute"):
-        t0 = time.perf_counter_ns()
-        try:
-            __import__(mod)
-            doc[f"import_{mod.replace('.', '_')}_ms"] = (time.perf_counter_ns() - t0) / 1e6
-        except Exception as e:
-            doc[f"import_{mod.replace('.', '_')}_error"] = repr(e)
-    try:
-        doc["versions"] = _versions()
-    except Exception as e:
-        doc["versions"] = {"error": repr(e)}
-    _write(args.out, doc)
-    print("versions:", json.dumps(doc["versions"]), flush=True)
+    doc = start_doc("bench/peers/reference_bench.py", args)
     print(f"import in this process: cupy {doc.get('import_cupy_ms', float('nan')):.1f} ms, "
           f"cuda.compute {doc.get('import_cuda_compute_ms', float('nan')):.1f} ms", flush=True)
 

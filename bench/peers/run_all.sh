@@ -10,7 +10,8 @@
 #
 # Parts, each logged and each allowed to fail without stopping the others:
 #   1. environment (GPU, driver, Python packages)
-#   2. install the cuda-cccl wheel into /tmp/site (+ fallbacks if import fails)
+#   2. install the cuda-cccl wheel into /tmp/site (+ fallbacks if import fails;
+#      bench/peers/install_wheels.sh)
 #   3. bench/peers/reference_bench.py -> $OUT/reference.json
 #   4. our C++ benchmarks: scripts/gpu/run.sh with its parts "env query acquire
 #      sort" (PEERS_OURS_PARTS overrides); its logs go to $OUT/ours/
@@ -80,43 +81,11 @@ env_info() {
   return 0
 }
 
-probe() {
-  PYTHONPATH=/tmp/site $py -c '
-import cuda.compute as cc
-from cuda.compute import OpKind
-assert callable(cc.make_merge_sort) and callable(cc.serialize) and callable(cc.deserialize)
-_ = OpKind.LESS
-print("cuda.compute OK from", cc.__file__)
-'
-}
-
-install_wheels() {
-  shopt -s nullglob
-  local main=(.whl/*.whl) fb=(.whl/fallback/*.whl)
-  shopt -u nullglob
-  if [[ ${#main[@]} -eq 0 ]]; then
-    echo "no wheels in .whl/: run bench/peers/fetch_wheels.sh here-side and carry .whl"; return 3
-  fi
-  rm -rf /tmp/site
-  $py -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-      --target /tmp/site "${main[@]}" || return 4
-  if probe; then return 0; fi
-  echo "import failed with the image's cuda-core/cuda-pathfinder/cuda-bindings; installing fallbacks: ${fb[*]}"
-  [[ ${#fb[@]} -gt 0 ]] || return 5
-  $py -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-      --target /tmp/site "${main[@]}" "${fb[@]}" || return 6
-  probe && return 0
-  echo "diagnostics:"
-  PYTHONPATH=/tmp/site $py -c 'import cuda, sys; print("cuda package path:", list(cuda.__path__), getattr(cuda, "__file__", None))'
-  $py -m pip show cuda-bindings cuda-core cuda-pathfinder 2>&1 | grep -E "^(Name|Version|Location)"
-  return 7
-}
-
 export py root
-export -f env_info probe install_wheels
+export -f env_info
 run_part env 20 env_info
 
-if run_part install 45 install_wheels; then
+if run_part install 45 bash bench/peers/install_wheels.sh; then
   export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
   if [[ $quick -eq 1 ]]; then
     ref_args=(--trials 11 --queries 2000 --child-runs 2 --max-log 20)

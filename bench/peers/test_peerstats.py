@@ -157,6 +157,18 @@ class RecordRun(unittest.TestCase):
 _FAKE_CUPY = """
 import numpy as _np
 uint8 = _np.uint8
+float32 = _np.float32
+int64 = _np.int64
+sort = _np.sort
+cumsum = _np.cumsum
+sum = _np.sum
+max = _np.max
+class _Rng:
+    def __init__(self, seed): self._g = _np.random.default_rng(seed)
+    def integers(self, lo, hi, n, dtype): return self._g.integers(lo, hi, n, dtype=dtype)
+    def random(self, n, dtype): return self._g.random(n, dtype=dtype)
+class random:
+    default_rng = _Rng
 asarray = _np.asarray
 empty_like = _np.empty_like
 empty = _np.empty
@@ -211,6 +223,16 @@ def deserialize(blob):
 """
 
 
+def write_fakes(root: Path, compute_source: str, **env) -> dict:
+    """Writes the stand-in packages cupy and cuda.compute under root/fakes; returns an
+    environment that imports them (plus `env`)."""
+    (root / "fakes" / "cupy").mkdir(parents=True)
+    (root / "fakes" / "cupy" / "__init__.py").write_text(_FAKE_CUPY)
+    (root / "fakes" / "cuda" / "compute").mkdir(parents=True)
+    (root / "fakes" / "cuda" / "compute" / "__init__.py").write_text(compute_source)
+    return dict(os.environ, PYTHONPATH=str(root / "fakes"), PATH="/usr/bin:/bin", **env)
+
+
 try:
     import numpy  # noqa: F401  (the fakes are built on it)
     _HAVE_NUMPY = True
@@ -222,13 +244,8 @@ except ImportError:
 class ReferenceBenchOnFakes(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
-        root = Path(self.tmp.name)
-        (root / "fakes" / "cupy").mkdir(parents=True)
-        (root / "fakes" / "cupy" / "__init__.py").write_text(_FAKE_CUPY)
-        (root / "fakes" / "cuda" / "compute").mkdir(parents=True)
-        (root / "fakes" / "cuda" / "compute" / "__init__.py").write_text(_FAKE_COMPUTE)
-        self.root = root
-        self.env = dict(os.environ, PYTHONPATH=str(root / "fakes"), PATH="/usr/bin:/bin")
+        self.root = Path(self.tmp.name)
+        self.env = write_fakes(self.root, _FAKE_COMPUTE)
 
     def tearDown(self):
         self.tmp.cleanup()

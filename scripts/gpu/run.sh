@@ -4,8 +4,9 @@
 # $OUT (one file per part). Parts: CCCL_CACHE_GPU_PARTS (default
 # "env tests query acquire sort demo"; also "ab": sort time of ours, CUB and nvcc's own
 # cubin of our generated source, bench/codegen_ab.sh; "hit": where a store hit spends what the
-# bare load does not, bench_merge_sort_hit_anatomy). Never touches the user's cache: every store
-# lives under a fresh temporary directory.
+# bare load does not, bench_merge_sort_hit_anatomy; "refw1": the reference library cuda.compute on
+# the wave-1 specs, bench/peers/reference_wave1.py, which needs .whl carried too). Never touches
+# the user's cache: every store lives under a fresh temporary directory.
 set -u -o pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -77,19 +78,26 @@ for p in $parts; do
     algos_acquire) part algos_acquire 200 "$bin/bench_algorithms_acquire" 16 51 20000 ;;
     # CuPy's sort / sum / max / cumsum / elementwise add on the same sizes (the image's CuPy).
     cupy) part cupy 300 python3 bench/peers/cupy_wave1.py 28 10 "${CCCL_CACHE_CUPY_OPS:-sort,sum,max,cumsum,add}" ;;
+    # The reference library (cuda.compute, the carried cuda-cccl wheel in .whl/) on the wave-1
+    # specs: build, query, new-process readiness and run time per size (bench/peers/README.md).
+    refw1)
+      part refw1 240 bash -c 'bash bench/peers/install_wheels.sh &&
+        PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH} exec python3 bench/peers/reference_wave1.py \
+          "$1" --blob-dir "$2" ${CCCL_CACHE_REFW1_ARGS:-}' _ "$OUT/reference_wave1.json" "$scratch/refw1-blobs" ;;
     *) echo "unknown part $p" ;;
   esac
 done
 
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
-  transform_bench reduce_tests reduce_bench radix_tests radix_bench cupy algos_acquire; do
+  transform_bench reduce_tests reduce_bench radix_tests radix_bench cupy algos_acquire refw1; do
   [[ -f "$OUT/$f.log" ]] || continue
   echo "--- $f"
   case $f in
     tests|*_tests) grep -E '^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|Failure' "$OUT/$f.log" | tail -20 ;;
     sort|ab|cupy|*_bench) grep -E '^RESULT|^Method|^codegen' "$OUT/$f.log" | cut -c1-160 ;;
     hit) grep -E '^RESULT' "$OUT/$f.log" | tr ' ' '\n' ;;
+    refw1) grep -E '^RESULT peer=reference (spec|all)|rror' "$OUT/$f.log" | cut -c1-240 ;;
     *) grep -vE '^\[' "$OUT/$f.log" | tail -32 ;;
   esac
 done

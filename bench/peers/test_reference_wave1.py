@@ -1,0 +1,231 @@
+"""reference_wave1.py end to end on numpy-backed stand-ins for cupy and cuda.compute,
+and bench/wave1_report.py's reference curve and ratio table (no GPU needed).
+
+Run: python3 -m unittest discover -s bench/peers -p 'test_*.py'
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from test_peerstats import _HAVE_NUMPY, write_fakes  # noqa: E402
+
+# The factories and call signatures of cuda.compute 1.2.1 (cuda-cccl wheel), keyword for
+# keyword, computing with numpy, so that a wrong keyword in reference_wave1.py fails
+# here as it would on the GPU. FAKE_BROKEN names a factory that raises (per-spec
+# failures must not stop the others). Timings from them mean nothing.
+_FAKE_COMPUTE = """
+import enum, os, pickle
+import numpy as _np
+class OpKind(enum.Enum):
+    PLUS = 1; MAXIMUM = 2; NEGATE = 3; LESS = 4
+class SortOrder(enum.Enum):
+    ASCENDING = 0; DESCENDING = 1
+TEMP = {"reduce": 1536, "scan": 2304, "radix": 9000, "merge": 8703}
+class _Algo:
+    def __init__(self, kind, dtype, op): self.kind, self.dtype, self.op = kind, dtype, op
+    def _temp(self, temp_storage, kind):
+        if temp_storage is None: return TEMP[kind], True
+        assert temp_storage.nbytes >= TEMP[kind]
+        return temp_storage.nbytes, False
+class _Reduce(_Algo):
+    def __call__(self, *, temp_storage, d_in, d_out, num_items, op, h_init, stream=None):
+        assert op is self.op
+        b, q = self._temp(temp_storage, "reduce")
+        if not q:
+            f = _np.sum if op is OpKind.PLUS else _np.max
+            d_out[0] = f(_np.concatenate([h_init, d_in[:num_items]]))
+        return b
+class _Scan(_Algo):
+    def __call__(self, *, temp_storage, d_in, d_out, op, init_value, num_items, stream=None):
+        assert op is OpKind.PLUS and (init_value is None) == (self.kind == "inclusive")
+        b, q = self._temp(temp_storage, "scan")
+        if not q:
+            c = _np.cumsum(d_in[:num_items])
+            if self.kind == "inclusive":
+                d_out[:num_items] = c
+            else:
+                d_out[0] = init_value[0]
+                d_out[1:num_items] = c[:-1] + init_value[0]
+        return b
+class _Unary(_Algo):
+    def __call__(self, *, d_in, d_out, op, num_items, stream=None):
+        assert op is OpKind.NEGATE
+        d_out[:num_items] = -d_in[:num_items]
+class _Binary(_Algo):
+    def __call__(self, *, d_in1, d_in2, d_out, op, num_items, stream=None):
+        assert op is OpKind.PLUS
+        d_out[:num_items] = d_in1[:num_items] + d_in2[:num_items]
+class _Radix(_Algo):
+    def __call__(self, *, temp_storage, d_in_keys, d_out_keys, d_in_values, d_out_values, num_items,
+                 begin_bit=None, end_bit=None, stream=None):
+        b, q = self._temp(temp_storage, "radix")
+        if not q: d_out_keys[:num_items] = _np.sort(d_in_keys[:num_items])
+        return b
+class _Merge(_Algo):
+    def __call__(self, *, temp_storage, d_in_keys, d_in_values, d_out_keys, d_out_values, num_items, op,
+                 stream=None):
+        assert op is OpKind.LESS
+        b, q = self._temp(temp_storage, "merge")
+        if not q: d_out_keys[:num_items] = _np.sort(d_in_keys[:num_items])
+        return b
+_cache = {}
+def _make(cls, kind, dtype, op):
+    if os.environ.get("FAKE_BROKEN") == kind:
+        raise RuntimeError("NVRTC failed (stand-in)")
+    return _cache.setdefault((kind, str(dtype), op), cls(kind, dtype, op))
+def make_reduce_into(*, d_in, d_out, op, h_init=None, **kwargs):
+    assert h_init.dtype == d_in.dtype
+    return _make(_Reduce, "reduce", d_in.dtype, op)
+def make_inclusive_scan(*, d_in, d_out, op, init_value=None, compute_capability=None):
+    return _make(_Scan, "inclusive", d_in.dtype, op)
+def make_exclusive_scan(*, d_in, d_out, op, init_value, compute_capability=None):
+    return _make(_Scan, "exclusive", d_in.dtype, op)
+def make_unary_transform(*, d_in, d_out, op, compute_capability=None):
+    return _make(_Unary, "unary", d_in.dtype, op)
+def make_binary_transform(*, d_in1, d_in2, d_out, op, compute_capability=None):
+    return _make(_Binary, "binary", d_in1.dtype, op)
+def make_radix_sort(*, d_in_keys, d_out_keys, d_in_values, d_out_values, order, compute_capability=None):
+    assert order is SortOrder.ASCENDING
+    return _make(_Radix, "radix", d_in_keys.dtype, None)
+def make_merge_sort(*, d_in_keys, d_in_values=None, d_out_keys, d_out_values=None, op, compute_capability=None):
+    return _make(_Merge, "merge", d_in_keys.dtype, op)
+def serialize(obj): return b"FAKEBLOB" + pickle.dumps((type(obj).__name__, obj.kind, str(obj.dtype), obj.op))
+def deserialize(blob):
+    if not blob.startswith(b"FAKEBLOB"): raise ValueError("bad blob")
+    name, kind, dtype, op = pickle.loads(blob[8:])
+    return globals()[name](kind, _np.dtype(dtype), op)
+"""
+
+# cupy_wave1.py's timed() records events around the call; the stand-in events need a
+# stream-free record() and get_elapsed_time (in _FAKE_CUPY).
+
+_ACQUIRE_LOG = """\
+13 specs on sm_90: fresh builds 13, loaded store hits 13
+RESULT cold_start_all_ms_p50=3.1000 cold_start_first_ms_p50=0.9000 children=16
+RESULT query_reduce_float32_p50_ns=4.10/4.00 query_radix_sort_float32_p50_ns=5.00/5.00 (fresh/loaded)
+RESULT hit_reduce_float32_ms=0.2000 hit_radix_sort_float32_ms=0.3000 hit_binary_transform_float32_ms=0.1500
+RESULT build_reduce_float32_ms=1500.0 build_radix_sort_float32_ms=4000.0
+"""
+
+
+@unittest.skipUnless(_HAVE_NUMPY, "numpy is not installed")
+class ReferenceWave1OnFakes(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.root = root = Path(cls.tmp.name)
+        cls.env = write_fakes(root, _FAKE_COMPUTE, FAKE_BROKEN="exclusive")
+        cls.out = root / "ref.json"
+        cls.proc = subprocess.run(
+            [sys.executable, str(HERE / "reference_wave1.py"), str(cls.out), "--trials", "3",
+             "--queries", "20", "--child-runs", "1", "--min-log", "10", "--max-log", "12",
+             "--specs", "reduce,exclusive_scan,binary_transform,radix_sort,merge_sort"],
+            env=cls.env, capture_output=True, text=True, timeout=120)
+        cls.doc = json.loads(cls.out.read_text()) if cls.out.is_file() else {}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_every_spec_measured_and_the_broken_one_recorded(self):
+        p, doc = self.proc, self.doc
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)  # the broken spec makes it non-zero
+        self.assertFalse(doc["ok"])
+        specs = doc["specs"]
+        self.assertEqual(list(specs), ["reduce_float32", "exclusive_scan_float32", "binary_transform_float32",
+                                       "radix_sort_float32", "merge_sort_float32", "reduce_int64",
+                                       "exclusive_scan_int64", "binary_transform_int64",
+                                       "radix_sort_int64"])  # type-major; merge sort is float32 only
+        self.assertIn("NVRTC failed", specs["exclusive_scan_float32"]["error"])
+        self.assertIn("NVRTC failed", specs["exclusive_scan_int64"]["error"])
+        r = specs["radix_sort_int64"]
+        self.assertEqual(r["temp_storage_bytes"], 9000)
+        self.assertEqual((r["trials"], r["fresh_ns"]["n"], len(r["raw_deserialized_ns"])), (3, 3, 3))
+        self.assertTrue(r["factory_repeat_returns_same_object"])
+        self.assertGreater(r["blob_bytes"], 8)
+        t = specs["binary_transform_float32"]
+        self.assertFalse(t["has_query"])
+        self.assertNotIn("fresh_ns", t)
+        self.assertIsNone(t["temp_storage_bytes"])
+        self.assertIn("first_ready_deserialized_us", t)
+
+    def test_children_per_spec_and_all_ready(self):
+        c = self.doc["specs"]["reduce_int64"]["child"]
+        self.assertEqual(len(c["runs"]), 1)
+        self.assertGreater(c["ready_ms_p50"], 0)
+        self.assertNotIn("child", self.doc["specs"]["exclusive_scan_float32"])
+        allr = self.doc["child_all"]
+        self.assertEqual(len(allr["runs"]), 1)
+        self.assertEqual(len(allr["specs"]), 7)
+        self.assertEqual(set(allr["runs"][0]["specs"]), set(allr["specs"]))
+
+    def test_curves_checked_and_printed(self):
+        curves = self.doc["curves"]
+        self.assertEqual(set(curves), {s for s in self.doc["specs"] if s.endswith("float32")})
+        rows = curves["radix_sort_float32"]["rows"]
+        self.assertEqual([r["n"] for r in rows], [1024, 2048, 4096])
+        self.assertTrue(all(r["check"] for r in rows), rows)
+        self.assertEqual(rows[0]["temp_storage_bytes"], 9000)
+        self.assertEqual(curves["exclusive_scan_float32"]["rows"], [])  # its build failed: no sizes tried
+        self.assertIn("failed in the specs part", curves["exclusive_scan_float32"]["error"])
+        self.assertIn("RESULT peer=reference op=binary_transform type=float32 n=4096 ms=", self.proc.stdout)
+        self.assertIn("RESULT peer=reference spec=reduce_float32 build_ms=", self.proc.stdout)
+        self.assertIn("RESULT peer=reference all_specs=7", self.proc.stdout)
+        s = self.doc["summary"]["reduce_float32"]
+        self.assertIsNotNone(s["query_p50_deserialized_ns"])
+        self.assertIsNotNone(s["new_process_first_ready_ms"])
+
+    def test_budget_skips_optional_work(self):
+        out = self.root / "budget.json"
+        p = subprocess.run(
+            [sys.executable, str(HERE / "reference_wave1.py"), str(out), "--specs", "reduce",
+             "--types", "float32", "--trials", "2", "--queries", "10", "--child-runs", "1",
+             "--max-log", "11", "--budget-s", "0"],
+            env=self.env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        doc = json.loads(out.read_text())
+        self.assertEqual(doc["specs"]["reduce_float32"]["child"]["skipped"], "budget")
+        self.assertTrue(all(r.get("skipped") == "budget" for r in doc["curves"]["reduce_float32"]["rows"]))
+        self.assertIn("fresh_ns", doc["specs"]["reduce_float32"])  # the specs part always runs
+
+    def test_bad_arguments_are_refused(self):
+        p = subprocess.run([sys.executable, str(HERE / "reference_wave1.py"), str(self.root / "x.json"),
+                            "--specs", "reduce,histogram"], env=self.env, capture_output=True, text=True,
+                           timeout=60)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("histogram", p.stderr)
+
+    def test_wave1_report_draws_reference_and_prints_ratios(self):
+        # The recorded wave-1 logs for ours, CUB and CuPy; the stand-in run for the reference.
+        results, plots = HERE.parents[1] / "docs" / "gpu-results", self.root / "plots"
+        acquire = self.root / "algos_acquire.log"
+        acquire.write_text(_ACQUIRE_LOG)
+        p = subprocess.run([sys.executable, str(HERE.parent / "wave1_report.py"), str(results), str(plots),
+                            "--reference", str(self.out), "--ours-acquire", str(acquire)],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        svg = (plots / "radix_sort.svg").read_text()
+        self.assertIn("cuda.compute", svg)
+        self.assertIn("<polyline", svg)
+        ref = self.doc["summary"]["reduce_float32"]
+        line = next(l for l in p.stdout.splitlines() if l.startswith("| reduce_float32 |"))
+        self.assertIn(f"{ref['query_p50_deserialized_ns'] / 4.0:,.1f}x", line)
+        self.assertIn(f"{1500.0 / ref['build_ms']:,.3f}", line)
+        self.assertIn("| exclusive_scan_float32 (reference failed: RuntimeError('NVRTC failed", p.stdout)
+        self.assertIn("cold start: ours 3.100 ms", p.stdout)
+        # ours / CuPy, then ours / reference over the stand-in's sizes (2^10..2^12): a number.
+        self.assertRegex(p.stdout, r"\| radix_sort \| 2\^10\.\.2\^28 \| [0-9.]+ \.\. [0-9.]+ \| "
+                                   r"[0-9.]+ \.\. [0-9.]+ \| [0-9.]+ \.\. [0-9.]+ \| ref\.json")
+
+
+if __name__ == "__main__":
+    unittest.main()
