@@ -8,12 +8,14 @@
 //     ...) over trials of `queries` calls, a fresh executable (built and bound in this
 //     process) and a store-loaded one (a second AlgorithmCache on the same store)
 //     alternating, and the loaded/fresh ratio.
+//   build: each spec's first acquisition in this process (NVRTC + nvJitLink build,
+//     store write, bind).
 //   hit: each spec acquired by a new AlgorithmCache in this (warm) process: key, store
 //     read, checks, view and bind, median of 11.
 //
 // Usage: bench_algorithms_acquire [children=16] [trials=51] [queries=20000]
-// Output: RESULT lines (cold_start_all_ms_p50 ..., query_<spec>_p50_ns=fresh/loaded,
-// hit_<spec>_ms ...).
+// Output: RESULT lines (build_<spec>_ms ..., cold_start_all_ms_p50 ...,
+// query_<spec>_p50_ns=fresh/loaded, hit_<spec>_ms ...).
 #include <cuda.h>
 
 #include <cstdio>
@@ -147,7 +149,14 @@ int main(int argc, char** argv) {
   // Fresh: built and bound in this process (and stored: the store is then warm).
   ca::AlgorithmCache fresh_cache(store);
   std::vector<std::function<void(std::uint64_t)>> fresh, loaded;
-  for (auto& e : specs) fresh.push_back(e.acquire(fresh_cache));
+  // Each fresh acquisition times the build (NVRTC + nvJitLink), its store write and bind.
+  std::printf("RESULT");
+  for (auto& e : specs) {
+    const auto a = bench::Clock::now();
+    fresh.push_back(e.acquire(fresh_cache));
+    std::printf(" build_%s_ms=%.1f", e.name.c_str(), bench::ns_since(a) / 1e6);
+  }
+  std::printf("\n");
   ca::AlgorithmCache loaded_cache(store);
   for (auto& e : specs) loaded.push_back(e.acquire(loaded_cache));
   if (loaded_cache.stats().builds != 0) bench::die("the loaded cache built");
