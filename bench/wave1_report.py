@@ -29,10 +29,16 @@ REF_LABEL = "cuda.compute (reference)"
 # algorithm -> (title, [(label, file, parser, selector)])
 SOURCES = {
     "reduce": ("reduce, float32 plus", [
-        ("ours", f"{WAVE1}/run4-reduce_bench.log", "kv", ("float32_plus", "ours_ms")),
-        ("CUB DeviceReduce::Reduce", f"{WAVE1}/run4-reduce_bench.log", "kv", ("float32_plus", "cub_ms")),
-        ("cupy.sum", f"{WAVE1}/run3-cupy.log", "cupy", ("sum", "float32")),
+        ("ours", f"{WAVE1}/run6-reduce_bench.log", "kv", ("float32_plus", "ours_ms")),
+        ("CUB DeviceReduce::Reduce", f"{WAVE1}/run6-reduce_bench.log", "kv", ("float32_plus", "cub_ms")),
+        ("cupy.sum", f"{WAVE1}/run6-cupy.log", "cupy", ("sum", "float32")),
         (REF_LABEL, None, "ref", "reduce_float32"),
+    ]),
+    "reduce_max": ("reduce, float32 maximum", [
+        ("ours", f"{WAVE1}/run6-reduce_bench.log", "kv", ("float32_maximum", "ours_ms")),
+        ("CUB DeviceReduce::Reduce", f"{WAVE1}/run6-reduce_bench.log", "kv", ("float32_maximum", "cub_ms")),
+        ("cupy.max", f"{WAVE1}/run6-cupy.log", "cupy", ("max", "float32")),
+        (REF_LABEL, None, "ref", "reduce_max_float32"),
     ]),
     "inclusive_scan": ("inclusive scan, float32 plus", [
         ("ours", f"{WAVE1}/run3-scan_bench.log", "kv", ("inclusive_float32", "ours_ms")),
@@ -49,9 +55,9 @@ SOURCES = {
         (REF_LABEL, None, "ref", "binary_transform_float32"),
     ]),
     "radix_sort": ("radix sort, float32 keys", [
-        ("ours", f"{WAVE1}/run5-radix_bench.log", "kv", ("type=float32", "ours_ms")),
-        ("CUB DeviceRadixSort::SortKeys", f"{WAVE1}/run5-radix_bench.log", "kv", ("type=float32", "cub_ms")),
-        ("cupy.sort", f"{WAVE1}/run3-cupy.log", "cupy", ("sort", "float32")),
+        ("ours", f"{WAVE1}/run6-radix_bench.log", "kv", ("type=float32", "ours_ms")),
+        ("CUB DeviceRadixSort::SortKeys", f"{WAVE1}/run6-radix_bench.log", "kv", ("type=float32", "cub_ms")),
+        ("cupy.sort", f"{WAVE1}/run6-cupy.log", "cupy", ("sort", "float32")),
         (REF_LABEL, None, "ref", "radix_sort_float32"),
     ]),
     "merge_sort": ("merge sort, float32 keys", [
@@ -164,7 +170,7 @@ def parse_acquire(path):
             m = re.fullmatch(r"(hit|build)_(.+)_ms", k)
             if m:
                 out["specs"].setdefault(m.group(2), {})[m.group(1) + "_ms"] = float(v)
-            elif k.startswith("cold_start_"):
+            elif k.startswith("cold_start_") or k == "context_ms_p50":
                 out[k] = float(v)
     return out
 
@@ -199,7 +205,9 @@ def ratio_table(ref_path, acquire_path):
             f"{_fmt(b, 3)}{'' if b is None else (' met' if b <= 1 else ' NOT met')} | "
             f"{_fmt(o.get('hit_ms'), 4)} | {_fmt(r.get('new_process_first_ready_ms'), 4)} | {_fmt(h, 1, 'x')} |")
     ca = ref.get("child_all", {})
-    out += ["", f"New process, cold start: ours {_fmt(ours.get('cold_start_all_ms_p50'), 3, ' ms')} from main() "
+    start = ("from main() (context creation included)" if "context_ms_p50" not in ours else
+             f"from a current context (its creation, {_fmt(ours['context_ms_p50'], 1, ' ms')}, apart)")
+    out += ["", f"New process, cold start: ours {_fmt(ours.get('cold_start_all_ms_p50'), 3, ' ms')} {start} "
             f"until every default spec is ready (first one {_fmt(ours.get('cold_start_first_ms_p50'), 3, ' ms')}); "
             f"the reference {_fmt(ca.get('all_ready_after_import_ms_p50'), 3, ' ms')} to deserialize and make "
             f"ready its {len(ca.get('specs', []))} specs after `import cuda.compute` "
