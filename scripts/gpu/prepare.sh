@@ -62,7 +62,7 @@ fi
 # Every time: a build dir configured before CCCL was pinned lacks it, and the snapshot
 # has no .deps/ of its own.
 cmake "$build" -DCCCL_CACHE_CCCL_INCLUDE_DIR="$cccl_inc" >/dev/null
-cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" bench_merge_sort_codegen_ab_tool
+cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" bench_cubin_sizes_tool
 
 carry=.devcarry
 rm -rf "$carry"
@@ -85,7 +85,7 @@ done
 # Codegen A/B cubins (bench/codegen_ab.sh; run.sh's part "ab").
 mkdir -p "$carry/ab"
 rm -rf "$build/codegen_ab"
-bash "$src/bench/codegen_ab.sh" "$build/bench/bench_merge_sort_codegen_ab_tool" "$build/codegen_ab" >/dev/null
+bash "$src/bench/codegen_ab.sh" "$build/bench/bench_cubin_sizes_tool" "$build/codegen_ab" >/dev/null
 cp "$build"/codegen_ab/*.cubin "$carry/ab/"
 # The CCCL wheel (run.sh checks its sha256 and unpacks it with python3's zipfile).
 mkdir -p "$carry/wheels"
