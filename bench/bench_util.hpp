@@ -76,14 +76,20 @@ inline std::uint64_t splitmix(std::uint64_t& s) {
 // The top 53 bits of `r` as a double in [0, 1).
 inline double unit_double(std::uint64_t r) { return static_cast<double>(r >> 11) * 0x1.0p-53; }
 
-// n keys from splitmix(seed): floats uniform in [-1e6, 1e6), integers the value's low bytes.
+// n keys from splitmix(seed): floats uniform in [-1e6, 1e6) (with CCCL_CACHE_BENCH_KEYS=unit
+// in [0, 1), the distribution of CuPy's and the reference benchmarks' `rng.random`: a
+// radix sort's time depends on it), integers the value's low bytes.
 template <class K>
 std::vector<K> random_keys(std::uint64_t n, std::uint64_t& seed) {
+  static const bool unit = [] {
+    const char* v = std::getenv("CCCL_CACHE_BENCH_KEYS");
+    return v != nullptr && std::string(v) == "unit";
+  }();
   std::vector<K> keys(n);
   for (auto& k : keys) {
     const std::uint64_t r = splitmix(seed);
     if constexpr (std::is_floating_point_v<K>)
-      k = static_cast<K>(unit_double(r) * 2e6 - 1e6);
+      k = static_cast<K>(unit ? unit_double(r) : unit_double(r) * 2e6 - 1e6);
     else
       k = static_cast<K>(r);
   }

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <cstring>
 #include <vector>
 
@@ -125,6 +126,10 @@ int main(int argc, char** argv) {
   const int max_log = argc > 1 ? std::atoi(argv[1]) : 28;
   const int min_log = argc > 2 ? std::atoi(argv[2]) : 10;
   const std::uint32_t cc = bench::runtime_gpu();  // the primary context, current: ours binds to it
+  const char* dist = std::getenv("CCCL_CACHE_BENCH_KEYS");
+  std::printf("float keys: %s\n", dist != nullptr && std::string(dist) == "unit"
+                                      ? "uniform in [0, 1) (CCCL_CACHE_BENCH_KEYS=unit)"
+                                      : "uniform in [-1e6, 1e6)");
   cudaStream_t stream;
   check_rt(cudaStreamCreate(&stream), "stream");
   run_type<float, void>("float32", ScalarType::float32, ScalarType::none, cc, min_log, max_log,

@@ -56,6 +56,15 @@ for p in $parts; do
       } >"$OUT/env.log" 2>&1
       cat "$OUT/env.log" ;;
     tests) part tests 170 "$bin/test_algos_executable_gpu" ;;
+    # Every carried algorithm's GPU tests at once, one process each (NVRTC builds, one core
+    # each, dominate their time); logs as the single parts' (tests, scan_tests, ...).
+    gpu_tests)
+      for t in tests:executable scan_tests:scan transform_tests:transform reduce_tests:reduce \
+               radix_tests:radix_sort; do
+        [[ -x "$bin/test_algos_${t#*:}_gpu" ]] && part "${t%%:*}" 400 "$bin/test_algos_${t#*:}_gpu" &
+      done
+      wait
+      grep -L 'exit 0 after' "$OUT"/*tests.log 2>/dev/null | grep -q . && status=1 ;;
     query) part query 40 "$bin/bench_merge_sort_query" 101 20000 ;;
     acquire) part acquire 150 "$bin/bench_merge_sort_acquire" 16 ;;
     hit) part hit 150 "$bin/bench_merge_sort_hit_anatomy" 16 ;;
@@ -73,6 +82,8 @@ for p in $parts; do
     reduce_bench) part reduce_bench 300 "$bin/bench_reduce_vs_cub" 28 ;;
     radix_tests) part radix_tests 300 "$bin/test_algos_radix_sort_gpu" ;;
     radix_bench) part radix_bench 300 "$bin/bench_radix_sort_vs_cub" 28 ;;
+    # The same with float keys uniform in [0, 1), as CuPy's and the reference's benchmarks draw them.
+    radix_bench_unit) part radix_bench_unit 300 env CCCL_CACHE_BENCH_KEYS=unit "$bin/bench_radix_sort_vs_cub" 28 ;;
     radix_memcheck) part radix_memcheck 200 /usr/local/cuda/bin/compute-sanitizer --print-limit 4 \
       "$bin/bench_radix_sort_vs_cub" 18 18 ;;
     algos_acquire) part algos_acquire 200 "$bin/bench_algorithms_acquire" 16 51 20000 ;;
@@ -90,7 +101,7 @@ done
 
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
-  transform_bench reduce_tests reduce_bench radix_tests radix_bench cupy algos_acquire refw1; do
+  transform_bench reduce_tests reduce_bench radix_tests radix_bench radix_bench_unit cupy algos_acquire refw1; do
   [[ -f "$OUT/$f.log" ]] || continue
   echo "--- $f"
   case $f in
