@@ -3,13 +3,16 @@
 // then the store (get_payload_with: the entry is verified, read as a view and bound
 // while the read transaction holds it, so its cubin goes from the store's map to the
 // driver uncopied), then a build (NVRTC). Single-flight: per (key, device) for a whole
-// acquire (load or build, then bind), per key for the build it may share with prewarm.
+// acquire (load or build, then bind), per key for the build it may share with prewarm,
+// and across processes through a build claim (build_claim.hpp: the host claim, or a
+// chain with a cluster lease) taken after a store miss and held until the build is put.
 // The generic code is type-erased below and typed in acquire/prewarm, which are
 // instantiated for every algorithm of the registry.
 #include "cccl_cache/algos/algorithm_cache.hpp"
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <future>
 #include <map>
@@ -134,9 +137,12 @@ struct AlgorithmCache::Impl {
   std::string toolchain;  // Toolchain::current().fingerprint(): every usable entry's
   std::atomic<ProcessState*> state{nullptr};
 
-  std::atomic<std::uint64_t> builds{0}, store_hits{0}, memory_hits{0};
+  std::shared_ptr<BuildClaim> claims;  // null: misses are not coordinated across processes
+  std::chrono::milliseconds build_wait{120'000};
+
+  std::atomic<std::uint64_t> builds{0}, store_hits{0}, memory_hits{0}, claim_waits{0};
   std::atomic<bool> warned_store_get{false}, warned_corrupt{false}, warned_store_put{false},
-      warned_fork{false};
+      warned_fork{false}, warned_claim{false}, warned_claim_wait{false};
 
   ~Impl() {
     ProcessState* s = state.load(std::memory_order_acquire);
@@ -215,6 +221,18 @@ struct AlgorithmCache::Impl {
       const std::function<Result<void>(const BuildRecordView&)>& accept,
       const std::function<Result<BuildRecord>()>& build) {
     auto out = std::make_shared<Obtained>();
+    if (load(key, accept, *out)) return out;
+    // Another process of the host (or cluster) may be building it: wait for its claim,
+    // then read again. The hold lives until the build is published.
+    auto hold = claim_build(key);
+    if (hold && load(key, accept, *out)) return out;
+    build_and_publish(key, summary, build, *out);
+    return out;
+  }
+
+  // Store hit (checked by `accept`) into `out`; false on a miss or an unusable entry.
+  bool load(const CacheKey& key, const std::function<Result<void>(const BuildRecordView&)>& accept,
+            Obtained& out) {
     if (store) {
       std::optional<Result<BuildRecord>> loaded;
       auto hit = store->get_payload_with(key, [&](std::span<const std::byte> payload) {
@@ -236,16 +254,41 @@ struct AlgorithmCache::Impl {
       } else if (*hit && loaded) {
         if (*loaded) {
           store_hits.fetch_add(1, std::memory_order_relaxed);
-          out->record = std::move(*loaded);
-          return out;
+          out.record = std::move(*loaded);
+          return true;
         }
         warn_once(warned_corrupt, "unusable store entry " + key.to_string() +
                                       ", rebuilding: " + loaded->error().describe());
       }
     }
+    return false;
+  }
+
+  // The claim on building `key` (null: none configured, timed out or failed; then
+  // build without one). Counts and logs waits that ran out.
+  std::unique_ptr<BuildClaim::Hold> claim_build(const CacheKey& key) {
+    if (!claims) return nullptr;
+    const auto start = BuildClaim::Clock::now();
+    auto hold = claims->claim(key, start + build_wait);
+    const auto waited = BuildClaim::Clock::now() - start;
+    if (waited >= std::chrono::milliseconds(1)) claim_waits.fetch_add(1, std::memory_order_relaxed);
+    if (!hold) {
+      warn_once(warned_claim, claims->name() + " build claim failed, building without it: " +
+                                  hold.error().describe());
+      return nullptr;
+    }
+    if (!*hold)
+      warn_once(warned_claim_wait,
+                "waited " + std::to_string(build_wait.count()) + " ms for another process's build of " +
+                    key.to_string() + "; building it here too (build_wait_ms)");
+    return std::move(*hold);
+  }
+
+  void build_and_publish(const CacheKey& key, const std::string& summary,
+                         const std::function<Result<BuildRecord>()>& build, Obtained& out) {
     auto built = build();
     builds.fetch_add(1, std::memory_order_relaxed);
-    out->built = true;
+    out.built = true;
     if (built && store && !store->read_only()) {
       EntryMeta meta;
       meta.algorithm = std::string(algorithm_name(built->algorithm));
@@ -256,8 +299,7 @@ struct AlgorithmCache::Impl {
         warn_once(warned_store_put, "store write failed (the build is kept in memory only): " +
                                         put.error().describe());
     }
-    out->record = std::move(built);
-    return out;
+    out.record = std::move(built);
   }
 };
 
@@ -275,7 +317,25 @@ Result<void> holds_spec(const BuildRecordView& record, const typename A::Spec& s
 
 }  // namespace
 
-AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store) : impl_(std::make_unique<Impl>()) {
+namespace {
+std::shared_ptr<BuildClaim> host_claim_of(const std::shared_ptr<Store>& store) {
+  if (!store || store->read_only()) return nullptr;
+  auto claim = open_host_claim(store->config());
+  if (claim) return *claim;
+  logger()->warn("algorithm cache: no host-wide single-flight, processes may build the same "
+                 "key at once: {}",
+                 claim.error().describe());
+  return nullptr;
+}
+}  // namespace
+
+AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store)
+    : AlgorithmCache(store, host_claim_of(store)) {}
+
+AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store, std::shared_ptr<BuildClaim> claims)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->claims = std::move(claims);
+  if (store) impl_->build_wait = std::chrono::milliseconds(store->config().build_wait_ms);
   impl_->store = std::move(store);
   impl_->state.store(new ProcessState(detail::fork_generation()), std::memory_order_release);
   // Per-process set-up, done here once rather than inside the first request: the
@@ -389,7 +449,8 @@ bool detail::AlgorithmCacheAccess::in_flight(AlgorithmCache& cache, const AnySpe
 }
 
 AcquireStats AlgorithmCache::stats() const {
-  return AcquireStats{impl_->builds.load(), impl_->store_hits.load(), impl_->memory_hits.load()};
+  return AcquireStats{impl_->builds.load(), impl_->store_hits.load(), impl_->memory_hits.load(),
+                      impl_->claim_waits.load()};
 }
 
 #define CCCL_CACHE_INSTANTIATE(A)                                                             \

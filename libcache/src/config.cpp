@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <limits>
 
+#include "cccl_cache/cache/signing.hpp"
+
 namespace cccl_cache {
 namespace fs = std::filesystem;
 namespace {
@@ -117,13 +119,21 @@ Result<void> apply_toml(Config& c, const std::string& name, const std::string_vi
         return where({ErrorCode::invalid_argument,
                       "config key 'max_readers' must be an integer in 1..1000000"});
       c.max_readers = static_cast<unsigned>(*v);
-    } else if (key == "disabled" || key == "read_only" || key == "shared" || key == "immutable") {
+    } else if (key == "disabled" || key == "read_only" || key == "shared" || key == "immutable" ||
+               key == "host_single_flight") {
       auto v = toml_bool(node, key);
       if (!v) return where(v.error());
       (key == "disabled"    ? c.disabled
        : key == "read_only" ? c.read_only
        : key == "shared"    ? c.shared
-                            : c.immutable) = *v;
+       : key == "immutable" ? c.immutable
+                            : c.host_single_flight) = *v;
+    } else if (key == "build_wait_ms") {
+      auto v = node.value_exact<std::int64_t>();
+      if (!v || !node.is_integer() || *v < 0 || *v > std::numeric_limits<std::uint32_t>::max())
+        return where({ErrorCode::invalid_argument,
+                      "config key 'build_wait_ms' must be an integer in 0..4294967295"});
+      c.build_wait_ms = static_cast<std::uint32_t>(*v);
     } else if (key == "touch_interval") {
       std::optional<std::uint64_t> secs;
       if (auto i = node.value_exact<std::int64_t>(); i && node.is_integer() && *i >= 0)
@@ -134,6 +144,28 @@ Result<void> apply_toml(Config& c, const std::string& name, const std::string_vi
         return where({ErrorCode::invalid_argument,
                       "config key 'touch_interval' must be seconds or a duration like \"60s\""});
       c.touch_interval_s = static_cast<std::uint32_t>(*secs);
+    } else if (key == "signing_key") {
+      auto s = node.value<std::string>();
+      if (!s || !node.is_string() || s->empty())
+        return where({ErrorCode::invalid_argument,
+                      "config key 'signing_key' must be the path of a key file"});
+      c.signing_key = *s;
+    } else if (key == "trusted_keys") {
+      const auto* array = node.as_array();
+      if (!array)
+        return where({ErrorCode::invalid_argument,
+                      "config key 'trusted_keys' must be an array of \"name:base64\" strings"});
+      c.trusted_keys.clear();
+      for (const auto& item : *array) {
+        auto s = item.value<std::string>();
+        if (!s || !item.is_string())
+          return where({ErrorCode::invalid_argument,
+                        "config key 'trusted_keys' must hold \"name:base64\" strings"});
+        if (auto parsed = PublicKey::parse(*s); !parsed)
+          return where({ErrorCode::invalid_argument,
+                        "config key 'trusted_keys': " + parsed.error().message});
+        c.trusted_keys.push_back(*s);
+      }
     } else if (key == "log_level") {
       auto s = node.value<std::string>();
       if (!s || !node.is_string())
@@ -162,11 +194,34 @@ Result<void> apply_env(Config& c) {
   };
   for (Flag f :
        {Flag{"CCCL_CACHE_DISABLE", &c.disabled}, Flag{"CCCL_CACHE_READ_ONLY", &c.read_only},
-        Flag{"CCCL_CACHE_SHARED", &c.shared}, Flag{"CCCL_CACHE_IMMUTABLE", &c.immutable}}) {
+        Flag{"CCCL_CACHE_SHARED", &c.shared}, Flag{"CCCL_CACHE_IMMUTABLE", &c.immutable},
+        Flag{"CCCL_CACHE_HOST_SINGLE_FLIGHT", &c.host_single_flight}}) {
     if (auto v = env(f.name)) {
       auto b = parse_bool(*v, f.name);
       if (!b) return tl::unexpected(b.error());
       *f.field = *b;
+    }
+  }
+  if (auto v = env("CCCL_CACHE_BUILD_WAIT_MS"); v && !v->empty()) {
+    auto n = parse_unsigned(*v);
+    if (!n || *n > std::numeric_limits<std::uint32_t>::max())
+      return fail(ErrorCode::invalid_argument,
+                  "CCCL_CACHE_BUILD_WAIT_MS: expected milliseconds in 0..4294967295, got '" + *v + "'");
+    c.build_wait_ms = static_cast<std::uint32_t>(*n);
+  }
+  if (auto v = env("CCCL_CACHE_SIGNING_KEY"); v && !v->empty()) c.signing_key = *v;
+  if (auto v = env("CCCL_CACHE_TRUSTED_KEYS")) {
+    c.trusted_keys.clear();
+    std::string_view rest = *v;
+    while (!rest.empty()) {
+      const auto start = rest.find_first_not_of(" ,\t\n");
+      if (start == std::string_view::npos) break;
+      rest.remove_prefix(start);
+      const auto word = rest.substr(0, rest.find_first_of(" ,\t\n"));
+      if (auto k = PublicKey::parse(word); !k)
+        return fail(ErrorCode::invalid_argument, "CCCL_CACHE_TRUSTED_KEYS: " + k.error().message);
+      c.trusted_keys.emplace_back(word);
+      rest.remove_prefix(word.size());
     }
   }
   if (auto v = env("CCCL_CACHE_LOG_LEVEL"); v && !v->empty()) {

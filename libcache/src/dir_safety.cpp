@@ -255,6 +255,41 @@ Result<DirInfo> prepare_dir(const Config& config) {
   return info;
 }
 
+Result<std::shared_ptr<const DirFd>> open_subdir(const Config& config, const DirInfo& dir,
+                                                 const char* name) {
+  const auto path = (dir.path / name).string();
+  const mode_t mode = config.shared ? 02770 : 0700;
+  const bool made = ::mkdirat(dir.fd(), name, mode) == 0;
+  if (!made && errno != EEXIST)
+    return fail(errno == EACCES ? ErrorCode::permission : ErrorCode::io,
+                "cannot create " + path + ": " + errno_text());
+  const int fd = ::openat(dir.fd(), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return fail(errno == ELOOP || errno == ENOTDIR ? ErrorCode::permission : ErrorCode::io,
+                "cannot open " + path + " (" + errno_text() +
+                    "); it must be a directory, not a symbolic link: remove it");
+  auto handle = std::make_shared<const DirFd>(fd);
+  if (made) (void)::fchmod(fd, mode);  // mkdir honours the umask; the mode must not
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return fail(ErrorCode::io, "cannot stat " + path + ": " + errno_text());
+  if (st.st_mode & S_IWOTH)
+    return fail(ErrorCode::permission, path + " is writable by every user (mode " +
+                                           octal(st.st_mode) + "); remove it");
+  if (!config.shared) {
+    if (st.st_uid != ::geteuid() || (st.st_mode & S_IWGRP))
+      return fail(ErrorCode::permission, path + " is owned by uid " + std::to_string(st.st_uid) +
+                                             " with mode " + octal(st.st_mode) +
+                                             ": it must be yours and not group-writable; remove it");
+    return handle;
+  }
+  if (!uid_in_group(st.st_uid, dir.gid) || st.st_gid != dir.gid)
+    return fail(ErrorCode::permission,
+                path + " (uid " + std::to_string(st.st_uid) + ", group " +
+                    std::to_string(st.st_gid) + ") must belong to a member of the shared " +
+                    "directory's group " + std::to_string(dir.gid) + " and to that group; remove it");
+  return handle;
+}
+
 Result<void> check_opened(const Config& config, const DirInfo& dir, int data_fd) {
   struct stat opened {};
   struct stat listed {};

@@ -55,6 +55,15 @@ Result<DirInfo> prepare_dir(const Config& config);
 // vetted directory. permission otherwise.
 Result<void> check_opened(const Config& config, const DirInfo& dir, int data_fd);
 
+// Creates (mode 0700, or 02770 with `shared`, whatever the umask) and opens the
+// subdirectory `name` of the vetted, writable cache directory `dir`, never through a
+// symlink, and vets it: a directory, not writable by every user; without `shared`
+// owned by this user and not group-writable; with `shared` owned by a member of the
+// directory's group (or root) and of that group. Errors: permission (the message says
+// what to run), io.
+Result<std::shared_ptr<const DirFd>> open_subdir(const Config& config, const DirInfo& dir,
+                                                 const char* name);
+
 // "NFS", "Lustre", ... for a statfs f_type of a network filesystem; null otherwise.
 const char* network_filesystem_name(long fs_type);
 

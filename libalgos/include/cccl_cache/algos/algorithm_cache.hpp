@@ -6,6 +6,7 @@
 
 #include "cccl_cache/algos/algorithms.hpp"
 #include "cccl_cache/algos/registry.hpp"
+#include "cccl_cache/cache/build_claim.hpp"
 #include "cccl_cache/cache/store.hpp"
 
 namespace cccl_cache::algos {
@@ -18,6 +19,7 @@ struct AcquireStats {
   std::uint64_t builds = 0;         // NVRTC builds done by this cache
   std::uint64_t store_hits = 0;     // blobs loaded from the store
   std::uint64_t memory_hits = 0;    // already-bound executables returned
+  std::uint64_t claim_waits = 0;    // misses that waited for another process's build claim
 };
 
 // The executable type of a spec type (merge_sort::Spec -> merge_sort::Executable).
@@ -32,7 +34,14 @@ using ExecutableOf = typename Spec::Algorithm::Executable;
 // (CUDA cannot be used in such a child). Stats carry over into the child.
 class AlgorithmCache {
  public:
+  // Misses are coordinated with the other processes of this host through the store's
+  // host claim (open_host_claim(store->config()); a claim that cannot be opened is
+  // logged once and builds go uncoordinated).
   explicit AlgorithmCache(std::shared_ptr<Store> store);
+  // The same with `claims` coordinating misses instead (null: none), e.g. a ClaimChain
+  // of the host claim and a cluster lease. Waits are bounded by the store's
+  // config().build_wait_ms (120 s without a store).
+  AlgorithmCache(std::shared_ptr<Store> store, std::shared_ptr<BuildClaim> claims);
   ~AlgorithmCache();
   AlgorithmCache(const AlgorithmCache&) = delete;
   AlgorithmCache& operator=(const AlgorithmCache&) = delete;
@@ -44,7 +53,9 @@ class AlgorithmCache {
   // corrupt entry, one built by another toolchain than this process's, or a store
   // error degrades to a build (logged once). Concurrent requests for one
   // (spec, device) load or build once and bind once. Errors: invalid_argument (bad
-  // spec), driver / unsupported (no such device, no driver), compile.
+  // spec), driver / unsupported (no such device, no driver), compile. A miss first
+  // claims the key (build_claim.hpp): while another process builds it, this one waits
+  // (bounded) and loads that build from the store.
   template <class Spec>
   [[nodiscard]] Result<std::shared_ptr<const ExecutableOf<Spec>>> acquire(const Spec& spec, int device);
 

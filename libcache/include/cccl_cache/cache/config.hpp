@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cccl_cache/cache/error.hpp"
 
@@ -43,6 +44,24 @@ struct Config {
   bool immutable = false;
   // Last-use stamps are flushed in batches at most this often (seconds). Default 60.
   std::uint32_t touch_interval_s = 60;
+  // Host-wide single-flight (build_claim.hpp): processes of this host that miss the same
+  // key build it once; the others wait for the build and load it. Default true.
+  // Env: CCCL_CACHE_HOST_SINGLE_FLIGHT=0 turns it off.
+  bool host_single_flight = true;
+  // How long a process waits for another's build of a key before building it itself
+  // (milliseconds). Default 120000. Env: CCCL_CACHE_BUILD_WAIT_MS.
+  std::uint32_t build_wait_ms = 120'000;
+  // Signed entries (signing.hpp). The secret key this process signs what it publishes
+  // with (an archive it exports, an entry it pushes to a shared tier): a file written by
+  // `cccl-cache keygen`, mode 0600. Default: none (publishes unsigned).
+  // Env: CCCL_CACHE_SIGNING_KEY.
+  std::filesystem::path signing_key;
+  // Public keys ("name:base64") whose signatures this process accepts on entries from
+  // outside (archives, shared tiers and images). Non-empty: every such entry needs a
+  // valid signature by one of them; unsigned, tampered or otherwise signed entries are
+  // rejected as misses. Default: none (no signatures required). Env:
+  // CCCL_CACHE_TRUSTED_KEYS (separated by spaces or commas).
+  std::vector<std::string> trusted_keys;
   // Log level name: off, error, warn, info, debug, trace. Default warn. Env: CCCL_CACHE_LOG_LEVEL.
   std::string log_level = "warn";
 
