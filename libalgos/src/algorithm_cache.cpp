@@ -26,6 +26,7 @@
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/device.hpp"
 #include "cccl_cache/algos/toolchain.hpp"
+#include "cccl_cache/cache/cc_family.hpp"
 #include "cccl_cache/cache/log.hpp"
 #include "algorithm_cache_access.hpp"
 #include "cuda_driver.hpp"
@@ -140,7 +141,9 @@ struct AlgorithmCache::Impl {
   std::shared_ptr<BuildClaim> claims;  // null: misses are not coordinated across processes
   std::chrono::milliseconds build_wait{120'000};
 
-  std::atomic<std::uint64_t> builds{0}, store_hits{0}, memory_hits{0}, claim_waits{0};
+  bool cc_fallback = true;  // config cc_fallback: lower-minor entries serve a device
+  std::atomic<std::uint64_t> builds{0}, store_hits{0}, memory_hits{0}, claim_waits{0},
+      fallback_hits{0};
   std::atomic<bool> warned_store_get{false}, warned_corrupt{false}, warned_store_put{false},
       warned_fork{false}, warned_claim{false}, warned_claim_wait{false};
 
@@ -335,7 +338,10 @@ AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store)
 AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store, std::shared_ptr<BuildClaim> claims)
     : impl_(std::make_unique<Impl>()) {
   impl_->claims = std::move(claims);
-  if (store) impl_->build_wait = std::chrono::milliseconds(store->config().build_wait_ms);
+  if (store) {
+    impl_->build_wait = std::chrono::milliseconds(store->config().build_wait_ms);
+    impl_->cc_fallback = store->config().cc_fallback;
+  }
   impl_->store = std::move(store);
   impl_->state.store(new ProcessState(detail::fork_generation()), std::memory_order_release);
   // Per-process set-up, done here once rather than inside the first request: the
@@ -379,15 +385,20 @@ Result<std::shared_ptr<const ExecutableOf<Spec>>> AlgorithmCache::acquire(const 
       if (auto it = bound.map.find(bound_key); it != bound.map.end())
         return std::static_pointer_cast<const void>(it->second);
     }
-    if (impl_->store) {
+    // The exact entry, else (cc_fallback) one of a lower minor of the device's major.
+    for (std::uint32_t serving : serving_ccs(*cc, impl_->store && impl_->cc_fallback)) {
+      if (!impl_->store) break;
+      const bool exact = serving == *cc;
       std::optional<Result<Exe>> exe;
-      auto hit = impl_->store->get_payload_with(key, [&](std::span<const std::byte> payload) {
-        auto view = deserialize_view<A>(payload, *cc);
-        if (view && view->spec == spec && view->record.toolchain == impl_->toolchain)
-          exe.emplace(A::bind(*view, device));
-      });
-      if (hit && *hit && exe) {
+      auto hit = impl_->store->get_payload_with(
+          exact ? key : cache_key(spec, serving), [&](std::span<const std::byte> payload) {
+            auto view = deserialize_view<A>(payload, serving);
+            if (view && view->spec == spec && view->record.toolchain == impl_->toolchain)
+              exe.emplace(A::bind(*view, device));
+          });
+      if (hit && *hit && exe && (exact || *exe)) {
         impl_->store_hits.fetch_add(1, std::memory_order_relaxed);
+        if (!exact) impl_->fallback_hits.fetch_add(1, std::memory_order_relaxed);
         return keep(std::move(*exe));
       }
     }
@@ -450,7 +461,7 @@ bool detail::AlgorithmCacheAccess::in_flight(AlgorithmCache& cache, const AnySpe
 
 AcquireStats AlgorithmCache::stats() const {
   return AcquireStats{impl_->builds.load(), impl_->store_hits.load(), impl_->memory_hits.load(),
-                      impl_->claim_waits.load()};
+                      impl_->claim_waits.load(), impl_->fallback_hits.load()};
 }
 
 #define CCCL_CACHE_INSTANTIATE(A)                                                             \

@@ -120,13 +120,14 @@ Result<void> apply_toml(Config& c, const std::string& name, const std::string_vi
                       "config key 'max_readers' must be an integer in 1..1000000"});
       c.max_readers = static_cast<unsigned>(*v);
     } else if (key == "disabled" || key == "read_only" || key == "shared" || key == "immutable" ||
-               key == "host_single_flight") {
+               key == "host_single_flight" || key == "cc_fallback") {
       auto v = toml_bool(node, key);
       if (!v) return where(v.error());
       (key == "disabled"    ? c.disabled
        : key == "read_only" ? c.read_only
        : key == "shared"    ? c.shared
        : key == "immutable" ? c.immutable
+       : key == "cc_fallback" ? c.cc_fallback
                             : c.host_single_flight) = *v;
     } else if (key == "build_wait_ms") {
       auto v = node.value_exact<std::int64_t>();
@@ -195,7 +196,8 @@ Result<void> apply_env(Config& c) {
   for (Flag f :
        {Flag{"CCCL_CACHE_DISABLE", &c.disabled}, Flag{"CCCL_CACHE_READ_ONLY", &c.read_only},
         Flag{"CCCL_CACHE_SHARED", &c.shared}, Flag{"CCCL_CACHE_IMMUTABLE", &c.immutable},
-        Flag{"CCCL_CACHE_HOST_SINGLE_FLIGHT", &c.host_single_flight}}) {
+        Flag{"CCCL_CACHE_HOST_SINGLE_FLIGHT", &c.host_single_flight},
+        Flag{"CCCL_CACHE_CC_FALLBACK", &c.cc_fallback}}) {
     if (auto v = env(f.name)) {
       auto b = parse_bool(*v, f.name);
       if (!b) return tl::unexpected(b.error());

@@ -12,6 +12,8 @@
 #include <mutex>
 #include <vector>
 
+#include "cccl_cache/cache/log.hpp"
+
 namespace cccl_cache {
 namespace {
 
@@ -273,6 +275,41 @@ tl::expected<std::string, SignatureProblem> TrustSet::verify(
   if (crypto_sign_final_verify(&st, sig.data(), it->second.bytes.data()) != 0)
     return tl::unexpected(SignatureProblem::bad_signature);
   return it->first;
+}
+
+bool SignatureGate::accept(const CacheKey& key, const EnvelopeFields& fields,
+                           std::span<const std::byte> payload,
+                           std::optional<std::string_view> signature, std::string_view source) {
+  return check(key, fields, payload, signature, source).has_value();
+}
+
+tl::expected<std::string, SignatureProblem> SignatureGate::check(
+    const CacheKey& key, const EnvelopeFields& fields, std::span<const std::byte> payload,
+    std::optional<std::string_view> signature, std::string_view source) {
+  if (!trust_.enabled()) return std::string();
+  auto signer = trust_.verify(key, fields, payload, signature);
+  std::lock_guard lock(mutex_);
+  if (signer) {
+    ++counts_.accepted;
+    return signer;
+  }
+  const auto reason = signer.error();
+  std::uint64_t* counters[] = {&counts_.unsigned_entries, &counts_.malformed,
+                               &counts_.untrusted_key, &counts_.bad_signature};
+  const auto i = static_cast<std::size_t>(reason);
+  ++*counters[i];
+  if (!logged_[i]) {
+    logged_[i] = true;
+    logger()->warn("rejected entry {} from {}: {} (treated as a miss; further such rejections "
+                   "are counted, not logged)",
+                   key.to_string(), source, to_string(reason));
+  }
+  return signer;
+}
+
+SignatureGate::Counts SignatureGate::counts() const {
+  std::lock_guard lock(mutex_);
+  return counts_;
 }
 
 Result<std::shared_ptr<const SecretKey>> load_signing_key(const Config& config) {

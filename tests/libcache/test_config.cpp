@@ -26,7 +26,10 @@ class ScopedEnv {
                                            "CCCL_CACHE_READ_ONLY", "CCCL_CACHE_SHARED",
                                            "CCCL_CACHE_CONFIG",    "XDG_CONFIG_HOME",
                                            "XDG_CACHE_HOME",       "HOME",
-                                           "CCCL_CACHE_IMMUTABLE", "TMPDIR"};
+                                           "CCCL_CACHE_IMMUTABLE", "TMPDIR",
+                                           "CCCL_CACHE_BUILD_WAIT_MS", "CCCL_CACHE_CC_FALLBACK",
+                                           "CCCL_CACHE_HOST_SINGLE_FLIGHT",
+                                           "CCCL_CACHE_SIGNING_KEY", "CCCL_CACHE_TRUSTED_KEYS"};
 
  private:
   std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
@@ -297,6 +300,35 @@ TEST(Config, ShippedFileMatchesDefaults) {
   EXPECT_EQ(c->immutable, d.immutable);
   EXPECT_EQ(c->touch_interval_s, d.touch_interval_s);
   EXPECT_EQ(c->log_level, d.log_level);
+  EXPECT_EQ(c->host_single_flight, d.host_single_flight);
+  EXPECT_EQ(c->build_wait_ms, d.build_wait_ms);
+  EXPECT_EQ(c->cc_fallback, d.cc_fallback);
+  EXPECT_EQ(c->signing_key, d.signing_key);
+  EXPECT_EQ(c->trusted_keys, d.trusted_keys);
+}
+
+TEST(Config, ClusterKeysFromFileAndEnvironment) {
+  ScopedEnv env;
+  auto c = Config::from_toml("host_single_flight = false\nbuild_wait_ms = 2500\ncc_fallback = false\n");
+  ASSERT_TRUE(c) << c.error().describe();
+  EXPECT_FALSE(c->host_single_flight);
+  EXPECT_EQ(c->build_wait_ms, 2500u);
+  EXPECT_FALSE(c->cc_fallback);
+  EXPECT_FALSE(Config::from_toml("build_wait_ms = -1\n"));
+  EXPECT_FALSE(Config::from_toml("build_wait_ms = \"2s\"\n"));
+  EXPECT_FALSE(Config::from_toml("cc_fallback = 1\n"));
+  env.set("CCCL_CACHE_BUILD_WAIT_MS", "750");
+  env.set("CCCL_CACHE_CC_FALLBACK", "0");
+  env.set("CCCL_CACHE_HOST_SINGLE_FLIGHT", "off");
+  auto e = Config::load(std::filesystem::path("/dev/null"));
+  ASSERT_TRUE(e) << e.error().describe();
+  EXPECT_EQ(e->build_wait_ms, 750u);
+  EXPECT_FALSE(e->cc_fallback);
+  EXPECT_FALSE(e->host_single_flight);
+  env.set("CCCL_CACHE_BUILD_WAIT_MS", "soon");
+  auto bad = Config::load(std::filesystem::path("/dev/null"));
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("CCCL_CACHE_BUILD_WAIT_MS"), std::string::npos);
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ void put_bytes(std::vector<std::byte>& out, const void* p, std::size_t n) {
   const auto* b = static_cast<const std::byte*>(p);
   out.insert(out.end(), b, b + n);
 }
-void put_str(std::vector<std::byte>& out, const std::string& s) {
+void put_str(std::vector<std::byte>& out, std::string_view s) {
   put_int<std::uint32_t>(out, static_cast<std::uint32_t>(s.size()));
   put_bytes(out, s.data(), s.size());
 }
@@ -33,7 +33,7 @@ void put_digest(std::vector<std::byte>& out, const Digest128& d) {
 
 }  // namespace
 
-void ArchiveWriter::add(const Entry& entry) {
+void ArchiveWriter::add(const Entry& entry, std::string_view signature) {
   std::vector<std::byte> bytes;
   const auto key = entry.key.encode();
   put_bytes(bytes, key.data(), key.size());
@@ -46,6 +46,7 @@ void ArchiveWriter::add(const Entry& entry) {
   put_int<std::uint64_t>(bytes, entry.meta.hits);
   put_int<std::uint64_t>(bytes, entry.payload.size());
   put_bytes(bytes, entry.payload.data(), entry.payload.size());
+  put_str(bytes, signature);
   put_bytes(body_, kArchiveEntryTag, 4);
   put_int<std::uint32_t>(body_, static_cast<std::uint32_t>(bytes.size()));
   body_.insert(body_.end(), bytes.begin(), bytes.end());

@@ -2,13 +2,14 @@
 // entries, each checksummed, for moving a prewarmed cache between machines.
 //
 // Grammar (integers little-endian):
-//   archive     := magic "CCCLARCH" | u32 version (=1) | u32 flags | body
+//   archive     := magic "CCCLARCH" | u32 version (2; 1 is read too) | u32 flags | body
 //                  flags bit 0: body is one zstd frame (decompress, then parse)
 //   body        := entry* trailer
 //   entry       := "ENTR" | u32 n | entry_bytes[n] | XXH3-128(entry_bytes) (16 bytes)
 //   entry_bytes := key (CacheKey::encode, 20 bytes) | str algorithm | str summary
 //                | str toolchain | u32 payload_format | i64 created_unix
 //                | i64 last_used_unix | u64 hits | u64 payload_size | payload
+//                | str signature         (version 2; "" when unsigned: signing.hpp)
 //   str         := u32 length | bytes
 //   trailer     := "END!" | u64 entry_count | XXH3-128(body bytes before the trailer)
 // A damaged entry fails its own checksum and is skipped; the trailer catches
@@ -30,7 +31,9 @@
 namespace cccl_cache::cli {
 
 inline constexpr char kArchiveMagic[8] = {'C', 'C', 'C', 'L', 'A', 'R', 'C', 'H'};
-inline constexpr std::uint32_t kArchiveVersion = 1;
+inline constexpr std::uint32_t kArchiveVersion = 2;
+inline constexpr std::uint32_t kOldestArchiveVersion = 1;  // no signatures
+inline constexpr std::uint64_t kMaxSignatureBytes = 512;
 inline constexpr std::uint32_t kArchiveFlagZstd = 1;
 inline constexpr char kArchiveEntryTag[4] = {'E', 'N', 'T', 'R'};
 inline constexpr char kArchiveEndTag[4] = {'E', 'N', 'D', '!'};
@@ -39,7 +42,8 @@ inline constexpr char kArchiveEndTag[4] = {'E', 'N', 'D', '!'};
 class ArchiveWriter {
  public:
   explicit ArchiveWriter(bool compress) : compress_(compress) {}
-  void add(const Entry& entry);
+  // Adds `entry` with its signature text (signing.hpp; empty: unsigned).
+  void add(const Entry& entry, std::string_view signature = {});
   std::uint64_t count() const { return count_; }
   // Writes the archive to `file` through a temporary file and a rename, so a reader
   // never sees half an archive. Errors: io.
@@ -53,6 +57,7 @@ class ArchiveWriter {
 
 struct ArchiveContents {
   std::vector<Entry> entries;         // entries whose checksum matched, in file order
+  std::vector<std::string> signatures;  // signatures[i] of entries[i]; "" when unsigned
   std::vector<std::string> problems;  // one line per bad entry or framing problem
   std::uint64_t declared_count = 0;   // from the trailer (0 when the trailer is bad)
   bool trailer_ok = false;

@@ -189,7 +189,8 @@ class Reader {
   std::size_t pos_ = 0;
 };
 
-bool parse_entry(std::span<const std::byte> bytes, const ArchiveLimits& lim, Entry& e) {
+bool parse_entry(std::span<const std::byte> bytes, const ArchiveLimits& lim,
+                 std::uint32_t version, Entry& e, std::string& signature) {
   Reader r(bytes, lim.max_meta_bytes);
   std::span<const std::byte> key;
   if (!r.get_span(CacheKey::kEncodedSize, key)) return false;
@@ -200,8 +201,15 @@ bool parse_entry(std::span<const std::byte> bytes, const ArchiveLimits& lim, Ent
   if (!r.get_str(e.meta.algorithm) || !r.get_str(e.meta.summary) || !r.get_str(e.meta.toolchain) ||
       !r.get_int(e.meta.payload_format) || !r.get_int(e.meta.created_unix) ||
       !r.get_int(e.meta.last_used_unix) || !r.get_int(e.meta.hits) ||
-      !r.get_int(e.meta.payload_size) || e.meta.payload_size != r.left() ||
-      !r.get_span(r.left(), payload)) {
+      !r.get_int(e.meta.payload_size) || e.meta.payload_size > r.left() ||
+      !r.get_span(e.meta.payload_size, payload)) {
+    return false;
+  }
+  signature.clear();
+  if (version >= 2) {
+    Reader sig(bytes.subspan(bytes.size() - r.left()), kMaxSignatureBytes);
+    if (!sig.get_str(signature) || sig.left() != 0) return false;
+  } else if (r.left() != 0) {
     return false;
   }
   e.payload.assign(payload.begin(), payload.end());
@@ -214,7 +222,8 @@ struct FreeXxh {
 
 // The body: entry* trailer. Every stop (damage, truncation, a limit) is a problem;
 // the entries read before it are kept.
-void parse_body(Source& src, const ArchiveLimits& lim, ArchiveContents& out) {
+void parse_body(Source& src, const ArchiveLimits& lim, std::uint32_t version,
+                ArchiveContents& out) {
   Body body(src, lim.max_body_bytes);
   std::unique_ptr<XXH3_state_t, FreeXxh> sum(XXH3_createState());
   if (!sum) throw std::bad_alloc();
@@ -289,7 +298,8 @@ void parse_body(Source& src, const ArchiveLimits& lim, ArchiveContents& out) {
     XXH3_128bits_update(sum.get(), digest, 16);
     ++index;
     Entry e;
-    const bool parsed = parse_entry(bytes, lim, e);
+    std::string signature;
+    const bool parsed = parse_entry(bytes, lim, version, e, signature);
     if (xxh3_128(bytes) != digest_at(digest)) {
       out.problems.push_back("entry " + std::to_string(index) +
                              (parsed ? " (" + e.key.to_string() + ")" : std::string()) +
@@ -298,6 +308,7 @@ void parse_body(Source& src, const ArchiveLimits& lim, ArchiveContents& out) {
       out.problems.push_back("entry " + std::to_string(index) + ": malformed, skipped");
     } else {
       out.entries.push_back(std::move(e));
+      out.signatures.push_back(std::move(signature));
     }
   }
 }
@@ -316,9 +327,10 @@ Result<ArchiveContents> parse_stream(Source& src, const ArchiveLimits& lim, std:
     return fail(ErrorCode::corrupt, quoted + " is not a cccl-cache archive");
   const auto version = static_cast<std::uint32_t>(le(header + 8, 4));
   const auto flags = static_cast<std::uint32_t>(le(header + 12, 4));
-  if (version != kArchiveVersion) {
+  if (version < kOldestArchiveVersion || version > kArchiveVersion) {
     return fail(ErrorCode::format, "archive " + quoted + " has version " + std::to_string(version) +
-                                       "; this cccl-cache reads version " +
+                                       "; this cccl-cache reads versions " +
+                                       std::to_string(kOldestArchiveVersion) + " to " +
                                        std::to_string(kArchiveVersion));
   }
   if ((flags & ~kArchiveFlagZstd) != 0)
@@ -326,10 +338,10 @@ Result<ArchiveContents> parse_stream(Source& src, const ArchiveLimits& lim, std:
                 "archive " + quoted + " has unknown flags " + std::to_string(flags));
   ArchiveContents out;
   if ((flags & kArchiveFlagZstd) == 0) {
-    parse_body(src, lim, out);
+    parse_body(src, lim, version, out);
   } else {
     ZstdSource z(src, lim.max_zstd_window_log);
-    parse_body(z, lim, out);
+    parse_body(z, lim, version, out);
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "archive.hpp"
+#include "cccl_cache/cache/signing.hpp"
 #include "commands.hpp"
 #include "entry_check.hpp"
 #include "format.hpp"
@@ -28,6 +29,10 @@ int run_export(const Context& ctx, const ExportOptions& o) {
   const auto arch = parse_arch_filter(o.arch);
   if (!arch) return report(arch.error());
   const std::optional<std::uint32_t> cc = *arch;
+  auto config = load_config(ctx.globals);
+  if (!config) return report(config.error());
+  auto signer = load_signing_key(*config);  // signs every entry when configured
+  if (!signer) return report(signer.error());
   auto store = open_store(ctx.globals, OpenMode::read);
   if (!store) return report(store.error());
   std::vector<CacheKey> keys;
@@ -52,23 +57,42 @@ int run_export(const Context& ctx, const ExportOptions& o) {
       continue;
     }
     bytes += (*e)->payload.size();
-    writer.add(**e);
+    const auto& entry = **e;
+    writer.add(entry, *signer ? (*signer)->sign(entry.key, signed_fields(entry.meta), entry.payload)
+                              : std::string());
   }
   if (auto w = writer.write(o.file); !w) return report(w.error());
-  std::printf("exported %llu entries (%s of payload) to %s%s\n",
+  std::printf("exported %llu entries (%s of payload) to %s, %s%s\n",
               static_cast<unsigned long long>(writer.count()), human_size(bytes).c_str(),
-              o.file.c_str(), skipped ? " (corrupt entries skipped)" : "");
+              o.file.c_str(),
+              *signer ? ("signed by " + printable((*signer)->name())).c_str() : "unsigned",
+              skipped ? " (corrupt entries skipped)" : "");
   return skipped ? kExitProblems : kExitOk;
 }
 
 int run_import(const Context& ctx, const ImportOptions& o) {
   auto contents = read_archive(o.file);
   if (!contents) return report(contents.error());
+  auto config = load_config(ctx.globals);
+  if (!config) return report(config.error());
+  auto trust = TrustSet::from_config(*config);
+  if (!trust) return report(trust.error());
+  SignatureGate gate(std::move(*trust));  // with trusted keys: only entries they signed
   auto store = open_store(ctx.globals, OpenMode::create);
   if (!store) return report(store.error());
   std::vector<std::string> problems = contents->problems;
   std::uint64_t imported = 0, present = 0, checksum_only = 0;
-  for (const auto& e : contents->entries) {
+  const std::string source = "archive " + printable(o.file);
+  for (std::size_t i = 0; i < contents->entries.size(); ++i) {
+    const auto& e = contents->entries[i];
+    // Before anything parses the payload: an entry from outside needs its signature.
+    if (auto signer = gate.check(e.key, signed_fields(e.meta), e.payload,
+                                 contents->signatures[i], source);
+        !signer) {
+      problems.push_back(e.key.to_string() + ": " + std::string(to_string(signer.error())) +
+                         ", rejected");
+      continue;
+    }
     // check_payload recomputes the key from the payload's own spec, CC and toolchain: an
     // entry whose key cannot be recomputed here (another toolchain: stale) is rejected too.
     const auto check = check_payload(e.key, e.meta, e.payload);
@@ -95,15 +119,21 @@ int run_import(const Context& ctx, const ImportOptions& o) {
     print_json({{"imported", imported},
                 {"already_present", present},
                 {"checksum_only", checksum_only},
+                {"signatures_required", gate.enabled()},
+                {"rejected_signatures", gate.counts().rejected()},
                 {"bad", problems.size()},
                 {"problems", problems},
                 {"trailer_ok", contents->trailer_ok}});
   } else {
     for (const auto& p : problems) std::printf("BAD %s\n", printable(p).c_str());
-    std::printf("imported %llu entries (%llu checksum only), %llu already present, %zu problems\n",
+    std::printf("imported %llu entries (%llu checksum only), %llu already present, %zu problems%s\n",
                 static_cast<unsigned long long>(imported),
                 static_cast<unsigned long long>(checksum_only),
-                static_cast<unsigned long long>(present), problems.size());
+                static_cast<unsigned long long>(present), problems.size(),
+                gate.enabled() ? (", " + std::to_string(gate.counts().rejected()) +
+                                  " rejected for their signature")
+                                     .c_str()
+                               : "");
   }
   return problems.empty() ? kExitOk : kExitProblems;
 }

@@ -1,9 +1,11 @@
 // cccl-cache inspect KEY: everything about one entry, from its metadata and its
-// deserialized build result.
+// deserialized build result, and the devices it serves (its CC and, with cc_fallback,
+// higher minors of its major that have no nearer entry).
 #include <cstdio>
 #include <memory>
 
 #include "cccl_cache/algos/toolchain.hpp"
+#include "cccl_cache/cache/cc_family.hpp"
 #include "commands.hpp"
 #include "entry_check.hpp"
 #include "format.hpp"
@@ -79,6 +81,33 @@ nlohmann::json build_json(const algos::BuildRecordView& r) {
   };
 }
 
+// The device CCs (of this NVRTC's list) this entry serves: its own, and with cc_fallback
+// each higher minor of its major whose own entry, or a nearer minor's, is absent.
+Result<std::vector<std::uint32_t>> served_devices(Store& store, const CacheKey& key,
+                                                  const algos::AnySpec& spec, bool fallback) {
+  std::vector<std::uint32_t> out;
+  const auto& tc = algos::Toolchain::current();
+  for (std::uint32_t device : family_from(key.cc)) {
+    for (std::uint32_t serving : serving_ccs(device, fallback)) {
+      if (serving == key.cc) {
+        out.push_back(device);
+        break;
+      }
+      if (serving < key.cc) break;
+      auto e = store.peek(algos::cache_key(spec, serving, tc));
+      if (!e) return tl::unexpected(e.error());
+      if (*e) break;  // served by its own entry or a nearer minor's
+    }
+  }
+  return out;
+}
+
+std::string cc_list(const std::vector<std::uint32_t>& ccs) {
+  std::string out;
+  for (auto cc : ccs) out += (out.empty() ? "" : ", ") + cc_name(cc);
+  return out;
+}
+
 void print_text(const Entry& e, const CheckResult& check, const nlohmann::json* build) {
   const auto& m = e.meta;
   std::printf("key:            %s\n", e.key.to_string().c_str());
@@ -96,6 +125,8 @@ void print_text(const Entry& e, const CheckResult& check, const nlohmann::json* 
   std::printf("hits:           %llu\n", static_cast<unsigned long long>(m.hits));
   std::printf("check:          %s\n",
               check.status == CheckStatus::ok ? "ok" : printable(check.reason).c_str());
+  if (build != nullptr && build->contains("serves"))
+    std::printf("serves devices: %s\n", (*build)["serves"].get<std::string>().c_str());
   if (build == nullptr) return;
   const auto& b = *build;
   std::printf("build result:\n");
@@ -138,12 +169,26 @@ int run_inspect(const Context& ctx, const InspectOptions& o) {
   const Entry& e = **entry;
   const CheckResult check = check_payload(e.key, e.meta, e.payload);
   std::optional<nlohmann::json> build;
-  if (auto record = decode_record(e.key, e.payload)) build = build_json(*record);
+  std::vector<std::uint32_t> serves;
+  if (auto record = decode_record(e.key, e.payload)) {
+    build = build_json(*record);
+    if (check.status == CheckStatus::ok) {  // keys of other CCs: this toolchain's only
+      auto config = load_config(ctx.globals);
+      auto served = served_devices(**store, e.key, algos::spec_of(*record),
+                                   config && config->cc_fallback);
+      if (!served) return report(served.error());
+      serves = *served;
+      (*build)["serves"] = cc_list(serves);
+    }
+  }
   if (o.json) {
     auto j = entry_json(e.key, e.meta);
     j["check"] = check_name(check.status);
     if (!check.reason.empty()) j["check_reason"] = check.reason;
     j["build"] = build ? *build : nlohmann::json(nullptr);
+    auto devices = nlohmann::json::array();
+    for (auto cc : serves) devices.push_back(cc_name(cc));
+    j["serves_devices"] = devices;
     print_json(j);
   } else {
     print_text(e, check, build ? &*build : nullptr);

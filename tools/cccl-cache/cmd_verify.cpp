@@ -18,6 +18,8 @@ namespace {
 struct VerifyOptions {
   bool repair = false;
   bool json = false;
+  std::string archive;                    // verify an archive instead of the store
+  std::vector<std::string> trusted_keys;  // beside the config's, for --archive
 };
 
 struct Bad {
@@ -231,7 +233,19 @@ void add_verify(CLI::App& app, Context& ctx) {
                                  "result; exit 1 if anything is damaged or bad");
   cmd->add_flag("--repair", o->repair, "Rebuild a damaged store and remove the bad entries");
   cmd->add_flag("--json", o->json, "Print JSON");
-  cmd->callback([&ctx, o] { ctx.run = [&ctx, o] { return run_verify(ctx, *o); }; });
+  auto* archive = cmd->add_option("--archive", o->archive,
+                                  "Check an export archive's entries and their signatures instead "
+                                  "(signatures required when trusted keys are configured)");
+  cmd->add_option("--trusted-key", o->trusted_keys,
+                  "With --archive: also trust this public key (NAME:BASE64; repeatable)")
+      ->needs(archive);
+  cmd->get_option("--repair")->excludes(archive);
+  cmd->callback([&ctx, o] {
+    ctx.run = [&ctx, o] {
+      if (!o->archive.empty()) return run_verify_archive(ctx, o->archive, o->trusted_keys, o->json);
+      return run_verify(ctx, *o);
+    };
+  });
 }
 
 }  // namespace cccl_cache::cli

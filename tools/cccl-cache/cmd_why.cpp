@@ -1,12 +1,15 @@
 // cccl-cache why <spec>: explains a miss. Computes the key; when it is absent, finds
 // the stored entries of the same algorithm nearest to the spec and names the key
-// components that differ (types, comparator, CC, toolchain, format version). The
+// components that differ (types, comparator, CC, toolchain, format version). With no
+// entry for the CC itself, an entry of a lower minor of its major serves it (cc_fallback,
+// cc_family.hpp): why names that entry. The
 // stored spec comes from the checked build record, so the comparison is exact.
 #include <algorithm>
 #include <cstdio>
 #include <memory>
 
 #include "cccl_cache/algos/toolchain.hpp"
+#include "cccl_cache/cache/cc_family.hpp"
 #include "commands.hpp"
 #include "entry_check.hpp"
 #include "format.hpp"
@@ -90,11 +93,23 @@ int run_why(const Context& ctx, const WhyOptions& o) {
   auto want = algorithm->to_text(spec->fields);
   if (!want) return report(want.error());
 
+  auto config = load_config(ctx.globals);
+  if (!config) return report(config.error());
   auto store = open_store(ctx.globals, OpenMode::read);
   if (!store) return report(store.error());
-  auto hit = (*store)->peek(key);
-  if (!hit) return report(hit.error());
-  const bool present = hit->has_value();
+  // The entry a device of `cc` is served by: the exact one, else (cc_fallback) the one
+  // of the nearest lower minor of its major, as AlgorithmCache::acquire picks it.
+  std::optional<Entry> hit;
+  for (std::uint32_t serving : serving_ccs(cc, config->cc_fallback)) {
+    auto e = (*store)->peek(serving == cc ? key : algos::cache_key(*spec, serving, tc));
+    if (!e) return report(e.error());
+    if (*e) {
+      hit = std::move(**e);
+      break;
+    }
+  }
+  const bool present = hit.has_value();
+  const bool exact = present && hit->key == key;
   std::vector<Candidate> near;
   std::size_t same_algorithm = 0;
   if (!present) {
@@ -145,6 +160,11 @@ int run_why(const Context& ctx, const WhyOptions& o) {
                 {"toolchain", fp},
                 {"key", key.to_string()},
                 {"hit", present},
+                {"served_by", present ? nlohmann::json{{"key", hit->key.to_string()},
+                                                      {"arch", cc_name(hit->key.cc)},
+                                                      {"exact", exact}}
+                                      : nlohmann::json(nullptr)},
+                {"cc_fallback", config->cc_fallback},
                 {"stored_of_algorithm", same_algorithm},
                 {"nearest", list}});
     return kExitOk;
@@ -153,10 +173,13 @@ int run_why(const Context& ctx, const WhyOptions& o) {
               printable(to_spec_text(*spec)).c_str(), cc_name(cc).c_str(), fp.c_str(),
               key.to_string().c_str());
   if (present) {
-    std::printf("result:    HIT: stored %s, last used %s, %llu hits\n",
-                format_time((*hit)->meta.created_unix).c_str(),
-                format_time((*hit)->meta.last_used_unix).c_str(),
-                static_cast<unsigned long long>((*hit)->meta.hits));
+    if (!exact)
+      std::printf("result:    HIT (cc_fallback): no %s entry; served by the %s entry %s\n",
+                  cc_name(cc).c_str(), cc_name(hit->key.cc).c_str(), hit->key.to_string().c_str());
+    std::printf("%s stored %s, last used %s, %llu hits\n", exact ? "result:    HIT:" : "          ",
+                format_time(hit->meta.created_unix).c_str(),
+                format_time(hit->meta.last_used_unix).c_str(),
+                static_cast<unsigned long long>(hit->meta.hits));
     return kExitOk;
   }
   std::printf("result:    MISS: no entry under this key\n");

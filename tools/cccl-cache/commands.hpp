@@ -18,6 +18,12 @@ void add_verify(CLI::App& app, Context& ctx);
 void add_why(CLI::App& app, Context& ctx);
 void add_export_import(CLI::App& app, Context& ctx);
 void add_clear(CLI::App& app, Context& ctx);
+void add_keygen(CLI::App& app, Context& ctx);
+
+// verify --archive FILE: each entry's checksum, build result and signature (against the
+// config's trusted keys plus `extra_keys`, "name:base64"). Exit 1 on any problem.
+int run_verify_archive(const Context& ctx, const std::string& file,
+                       const std::vector<std::string>& extra_keys, bool json);
 
 // Prints `j` (pretty) on stdout; the --json output of every command.
 void print_json(const nlohmann::json& j);

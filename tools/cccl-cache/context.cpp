@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "cccl_cache/algos/device.hpp"
+#include "cccl_cache/cache/cc_family.hpp"
 #include "cccl_cache/cache/log.hpp"
 #include "format.hpp"
 #include "gpu_probe.hpp"
@@ -57,6 +58,19 @@ Result<void> check_buildable(std::uint32_t cc) {
                   cc_name(static_cast<std::uint32_t>(archs.front())) + " .. " +
                   cc_name(static_cast<std::uint32_t>(archs.back())) +
                   "): fix --arch or the manifest's arch");
+}
+
+// The lowest CC of `major` this NVRTC compiles for (an entry for it serves every device
+// of the major through cc_fallback).
+Result<std::uint32_t> lowest_of_family(std::uint32_t major) {
+  static const std::vector<int> archs = nvrtc_archs();
+  if (archs.empty()) return major * 10;
+  for (int a : archs)
+    if (static_cast<std::uint32_t>(a) / 10 == major) return static_cast<std::uint32_t>(a);
+  return fail(ErrorCode::invalid_argument,
+              "--arch: this NVRTC compiles for no CC of family " + std::to_string(major) +
+                  ".x (it compiles for " + cc_name(static_cast<std::uint32_t>(archs.front())) +
+                  " .. " + cc_name(static_cast<std::uint32_t>(archs.back())) + ")");
 }
 
 }  // namespace
@@ -189,6 +203,15 @@ Result<std::optional<std::uint32_t>> parse_arch_filter(const std::string& arch) 
   return cc;
 }
 
+std::vector<std::uint32_t> family_from(std::uint32_t cc) {
+  static const std::vector<int> archs = nvrtc_archs();
+  std::vector<std::uint32_t> out{cc};
+  for (int a : archs)
+    if (static_cast<std::uint32_t>(a) / 10 == cc / 10 && static_cast<std::uint32_t>(a) > cc)
+      out.push_back(static_cast<std::uint32_t>(a));
+  return out;
+}
+
 Result<std::vector<std::uint32_t>> resolve_archs(const std::string& arch_text,
                                                  const std::vector<std::uint32_t>& fallback) {
   std::vector<std::uint32_t> ccs;
@@ -196,6 +219,13 @@ Result<std::vector<std::uint32_t>> resolve_archs(const std::string& arch_text,
     std::string item;
     auto flush = [&]() -> Result<void> {
       if (item.empty()) return {};
+      if (auto major = parse_cc_family(item)) {  // "8.x": the family's lowest CC serves it all
+        auto lowest = lowest_of_family(*major);
+        if (!lowest) return tl::unexpected(lowest.error());
+        ccs.push_back(*lowest);
+        item.clear();
+        return {};
+      }
       auto cc = parse_arch_filter(item);
       if (!cc) return tl::unexpected(cc.error());
       ccs.push_back(**cc);

@@ -84,7 +84,13 @@ Result<std::uint64_t> parse_size_option(std::string_view option, std::string_vie
 // Error invalid_argument ("--arch: 'x' is not a compute capability (e.g. sm_90)").
 Result<std::optional<std::uint32_t>> parse_arch_filter(const std::string& arch);
 
-// Compute capabilities to build for: `arch_text` ("sm_80,sm_90", "80 90"), else
+// The CCs of `cc`'s major from `cc` up that this NVRTC compiles for (real devices of a
+// family: 8.0 -> 80, 86, 87, 89, ...); {cc} when NVRTC cannot tell.
+std::vector<std::uint32_t> family_from(std::uint32_t cc);
+
+// Compute capabilities to build for: `arch_text` ("sm_80,sm_90", "80 90"; a family "8.x"
+// or "sm_8x" is its lowest CC this NVRTC compiles for, whose entry serves the whole
+// major through cc_fallback), else
 // `fallback` (e.g. a manifest's list), else the local GPUs' CCs. Error
 // invalid_argument when an item does not parse, `arch_text` names none (","), a CC
 // from `arch_text` or `fallback` is one this NVRTC cannot compile for, or nothing

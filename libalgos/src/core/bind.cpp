@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "cccl_cache/cache/cc_family.hpp"
 #include "cuda_driver.hpp"
 
 namespace cccl_cache::algos::detail {
@@ -18,7 +19,8 @@ Result<BoundModule> bind_module(const BuildRecordView& record, int device,
   // loaded. The device's facts are queried once per process, not per bind.
   const auto facts = device_facts(device);
   if (!facts) return tl::unexpected(facts.error());
-  if (facts->cc != record.cc)
+  // A cubin runs on its own CC and on higher minors of its major (cc_family.hpp).
+  if (!runs_on(record.cc, facts->cc))
     return fail(ErrorCode::unsupported, "bind: the build record is for sm_" +
                                             std::to_string(record.cc) + " but device " +
                                             std::to_string(device) + " is sm_" +

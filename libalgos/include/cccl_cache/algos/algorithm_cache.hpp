@@ -20,6 +20,7 @@ struct AcquireStats {
   std::uint64_t store_hits = 0;     // blobs loaded from the store
   std::uint64_t memory_hits = 0;    // already-bound executables returned
   std::uint64_t claim_waits = 0;    // misses that waited for another process's build claim
+  std::uint64_t fallback_hits = 0;  // store hits served by a lower minor's entry (cc_fallback)
 };
 
 // The executable type of a spec type (merge_sort::Spec -> merge_sort::Executable).
@@ -47,7 +48,9 @@ class AlgorithmCache {
   AlgorithmCache& operator=(const AlgorithmCache&) = delete;
 
   // The executable of `spec` bound to `device`. In-process hit: the bound executable,
-  // without touching the store or encoding the spec. Store hit: the entry is verified,
+  // without touching the store or encoding the spec. Store hit: the entry for the
+  // device's CC or, with no such entry and config cc_fallback on, the entry of the
+  // nearest lower minor of the same major (cc_family.hpp); the entry is verified,
   // read as a view and bound while the store's read transaction holds it (its cubin
   // goes from the store's map to the driver uncopied). Miss: build, store, bind. A
   // corrupt entry, one built by another toolchain than this process's, or a store

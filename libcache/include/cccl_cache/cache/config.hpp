@@ -51,6 +51,10 @@ struct Config {
   // How long a process waits for another's build of a key before building it itself
   // (milliseconds). Default 120000. Env: CCCL_CACHE_BUILD_WAIT_MS.
   std::uint32_t build_wait_ms = 120'000;
+  // Mixed fleets (cc_family.hpp): with no entry for a device's exact CC, use one built
+  // for a lower minor of the same major (an sm_80 entry on 8.6 or 8.9; never across
+  // majors). An exact entry always wins. Default true. Env: CCCL_CACHE_CC_FALLBACK=0.
+  bool cc_fallback = true;
   // Signed entries (signing.hpp). The secret key this process signs what it publishes
   // with (an archive it exports, an entry it pushes to a shared tier): a file written by
   // `cccl-cache keygen`, mode 0600. Default: none (publishes unsigned).

@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -30,6 +32,7 @@
 #include "cccl_cache/cache/envelope.hpp"
 #include "cccl_cache/cache/error.hpp"
 #include "cccl_cache/cache/key.hpp"
+#include "cccl_cache/cache/store.hpp"
 
 namespace cccl_cache {
 
@@ -75,6 +78,11 @@ class SecretKey {
   std::array<unsigned char, 64> bytes_{};
 };
 
+// The envelope fields a signature covers, from an entry's metadata (views into `meta`).
+inline EnvelopeFields signed_fields(const EntryMeta& meta) {
+  return {meta.algorithm, meta.summary, meta.toolchain, meta.payload_format, 0};
+}
+
 // Why a signature check failed (counted per reason by callers).
 enum class SignatureProblem { unsigned_entry, malformed, untrusted_key, bad_signature };
 std::string_view to_string(SignatureProblem problem);
@@ -104,6 +112,46 @@ class TrustSet {
 
  private:
   std::map<std::string, PublicKey, std::less<>> keys_;
+};
+
+// The check an entry from outside passes before anything parses its payload (the tier
+// stack's shared tiers and images, archive import): accept() with signatures required
+// only when the trust set is enabled. Each rejection is counted by reason and the first
+// of each reason is logged (a warning naming the source and the key); the caller treats
+// a rejected entry as a miss. Thread-safe.
+class SignatureGate {
+ public:
+  struct Counts {
+    std::uint64_t accepted = 0;  // with a valid signature (not counted when not enabled)
+    std::uint64_t unsigned_entries = 0, malformed = 0, untrusted_key = 0, bad_signature = 0;
+    std::uint64_t rejected() const {
+      return unsigned_entries + malformed + untrusted_key + bad_signature;
+    }
+  };
+
+  explicit SignatureGate(TrustSet trust) : trust_(std::move(trust)) {}
+  bool enabled() const { return trust_.enabled(); }
+  const TrustSet& trust() const { return trust_; }
+
+  // True when the entry may be used: signatures not required, or a valid one by a
+  // trusted key. `source` names where it came from in the log ("archive x.cccl",
+  // "redis://host:6379/0").
+  bool accept(const CacheKey& key, const EnvelopeFields& fields, std::span<const std::byte> payload,
+              std::optional<std::string_view> signature, std::string_view source);
+  // accept() that returns the reason of a rejection (the signer's name when accepted;
+  // "" when signatures are not required). Counts and logs as accept().
+  tl::expected<std::string, SignatureProblem> check(const CacheKey& key,
+                                                    const EnvelopeFields& fields,
+                                                    std::span<const std::byte> payload,
+                                                    std::optional<std::string_view> signature,
+                                                    std::string_view source);
+  Counts counts() const;
+
+ private:
+  TrustSet trust_;
+  mutable std::mutex mutex_;
+  Counts counts_;
+  bool logged_[4] = {};
 };
 
 // The secret key named by config.signing_key, or null when none is configured.
