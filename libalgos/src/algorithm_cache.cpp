@@ -225,10 +225,13 @@ struct AlgorithmCache::Impl {
       const std::function<Result<BuildRecord>()>& build) {
     auto out = std::make_shared<Obtained>();
     if (load(key, accept, *out)) return out;
-    // Another process of the host (or cluster) may be building it: wait for its claim,
-    // then read again. The hold lives until the build is published.
-    auto hold = claim_build(key);
-    if (hold && load(key, accept, *out)) return out;
+    // Another process of the host (or cluster) may be building it: wait for its claim
+    // (bounded), then read again. The hold lives until the build is published.
+    std::unique_ptr<BuildClaim::Hold> hold;
+    if (claims) {
+      hold = claim_build(key);
+      if (load(key, accept, *out)) return out;
+    }
     build_and_publish(key, summary, build, *out);
     return out;
   }
@@ -267,10 +270,9 @@ struct AlgorithmCache::Impl {
     return false;
   }
 
-  // The claim on building `key` (null: none configured, timed out or failed; then
-  // build without one). Counts and logs waits that ran out.
+  // The claim on building `key` (null: timed out or failed; then build without one).
+  // Counts and logs waits that ran out.
   std::unique_ptr<BuildClaim::Hold> claim_build(const CacheKey& key) {
-    if (!claims) return nullptr;
     const auto start = BuildClaim::Clock::now();
     auto hold = claims->claim(key, start + build_wait);
     const auto waited = BuildClaim::Clock::now() - start;
