@@ -74,8 +74,9 @@ TEST(CliFleet, InspectListsTheDevicesAnEntryServes) {
   auto serves = [&] {
     auto r = run_cli({"--cache-dir", dir.path().string(), "inspect", k80.to_string(), "--json"});
     EXPECT_EQ(r.code, 0) << r.err;
+    const auto j = r.json();  // kept alive while its array is read
     std::vector<std::string> out;
-    for (const auto& cc : r.json()["serves_devices"]) out.push_back(cc.get<std::string>());
+    for (const auto& cc : j["serves_devices"]) out.push_back(cc.get<std::string>());
     return out;
   };
   auto all = serves();

@@ -55,18 +55,20 @@ int run_verify_archive(const Context& ctx, const std::string& file,
   for (std::size_t i = 0; i < contents->entries.size(); ++i) {
     const auto& e = contents->entries[i];
     const auto& sig = contents->signatures[i];
-    const auto check = check_payload(e.key, e.meta, e.payload);
     std::string signer = "-", problem;
-    if (check.status == CheckStatus::bad || check.status == CheckStatus::stale)
-      problem = check.reason;
-    if (required) {
+    if (required) {  // first, as import does: nothing parses an entry its signature refuses
       auto v = trust->verify(e.key, signed_fields(e.meta), e.payload, sig);
       if (v)
         signer = *v;
-      else if (problem.empty())
+      else
         problem = std::string(to_string(v.error()));
     } else if (!sig.empty()) {
       signer = "unchecked (no trusted keys)";
+    }
+    if (problem.empty()) {
+      const auto check = check_payload(e.key, e.meta, e.payload);
+      if (check.status == CheckStatus::bad || check.status == CheckStatus::stale)
+        problem = check.reason;
     }
     if (problem.empty()) ++ok;
     else problems.push_back(e.key.to_string() + ": " + problem);
