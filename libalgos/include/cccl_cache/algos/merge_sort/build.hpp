@@ -13,6 +13,8 @@ namespace cccl_cache::algos::merge_sort {
 // the kernels were compiled with. Errors: invalid_argument (bad spec), unsupported
 // (CC outside 50..120), compile (the message carries the NVRTC / nvJitLink log).
 // Thread-safe.
-[[nodiscard]] Result<BuildResult> build(const Spec& spec, std::uint32_t cc);
+[[nodiscard]] inline Result<BuildResult> build(const Spec& spec, std::uint32_t cc) {
+  return MergeSort::build(spec, cc);
+}
 
 }  // namespace cccl_cache::algos::merge_sort

@@ -13,6 +13,8 @@ namespace cccl_cache::algos::reduce {
 // reads the policy they were compiled with. Errors: invalid_argument (bad spec),
 // unsupported (CC outside 50..120; an accumulator that is not 1, 2, 4 or 8 bytes),
 // compile (the message carries the NVRTC / nvJitLink log). Thread-safe.
-[[nodiscard]] Result<BuildResult> build(const Spec& spec, std::uint32_t cc);
+[[nodiscard]] inline Result<BuildResult> build(const Spec& spec, std::uint32_t cc) {
+  return Reduce::build(spec, cc);
+}
 
 }  // namespace cccl_cache::algos::reduce

@@ -13,6 +13,8 @@ namespace cccl_cache::algos::transform {
 // the policy the kernel was compiled with. Errors: invalid_argument (bad spec),
 // unsupported (CC outside 50..120), compile (the message carries the log). Thread-safe.
 template <int N>
-[[nodiscard]] Result<BuildResult<N>> build(const Spec<N>& spec, std::uint32_t cc);
+[[nodiscard]] Result<BuildResult<N>> build(const Spec<N>& spec, std::uint32_t cc) {
+  return Transform<N>::build(spec, cc);
+}
 
 }  // namespace cccl_cache::algos::transform
