@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "cccl_cache/algos/core/built.hpp"
+
 namespace cccl_cache::algos {
 
 namespace detail {
@@ -45,5 +47,23 @@ class BoundExecutable {
 
   std::unique_ptr<State> state_;
 };
+
+// Binds a build result to `device` (A::bind): the core bind (the cubin loaded into the
+// device's primary context, every kernel resolved once, the device facts fixed) plus
+// what the algorithm's dispatch needs. The one way to make an Executable: fresh builds
+// (view_of) and store hits (deserialize_view, the cubin still in the store's map) both
+// come through here; the driver copies the cubin, so `result` may go away afterwards.
+// Each algorithm's namespace names it (`merge_sort::bind`). Errors: driver (no usable
+// NVIDIA driver: "no NVIDIA driver found (...)", see device.hpp; no such device; load
+// failure), unsupported (the device's CC differs from result.cc; types the algorithm's
+// dispatch has no instantiation for), invalid_argument (a malformed result).
+template <class A>
+[[nodiscard]] Result<typename A::Executable> bind(const BuiltView<A>& result, int device) {
+  return A::bind(result, device);
+}
+template <class A>
+[[nodiscard]] Result<typename A::Executable> bind(const Built<A>& result, int device) {
+  return A::bind(view_of(result), device);
+}
 
 }  // namespace cccl_cache::algos

@@ -39,20 +39,6 @@ class Executable : public BoundExecutable<MergeSort> {
   friend struct algos::MergeSort;
 };
 
-// Binds the build result to `device` (core bind: the cubin loaded into the
-// device's primary context, every kernel resolved once, the device facts fixed) and
-// fixes what the dispatch needs. The one way to make an Executable: fresh builds
-// (view_of) and store hits (deserialize_view, the cubin still in the store's map)
-// both come through here; the driver copies the cubin, so `result` may go away
-// afterwards.
-// Errors: driver (no usable NVIDIA driver: "no NVIDIA driver found (...)", see
-// device.hpp; no such device; load failure), unsupported (the device's CC differs
-// from result.cc), invalid_argument (a malformed result).
-[[nodiscard]] inline Result<Executable> bind(const BuildResultView& result, int device) {
-  return MergeSort::bind(result, device);
-}
-[[nodiscard]] inline Result<Executable> bind(const BuildResult& result, int device) {
-  return MergeSort::bind(view_of(result), device);
-}
+using algos::bind;  // core/executable.hpp
 
 }  // namespace cccl_cache::algos::merge_sort

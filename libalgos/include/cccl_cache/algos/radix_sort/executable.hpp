@@ -70,20 +70,7 @@ class Executable : public BoundExecutable<RadixSort> {
   friend struct algos::RadixSort;
 };
 
-// Binds the build result to `device`: the core bind (module loaded, kernels resolved with
-// the block size each is launched with, device facts fixed) plus the dispatch's values.
-// Fresh builds and store hits both come through here. Errors: driver, unsupported (the
-// device's CC differs from result.cc), invalid_argument (a malformed result).
-[[nodiscard]] inline Result<Executable> bind(const BuildResultView& result, int device) {
-  return RadixSort::bind(result, device);
-}
-[[nodiscard]] inline Result<Executable> bind(const BuildResult& result, int device) {
-  return RadixSort::bind(view_of(result), device);
-}
-
-// NVRTC + nvJitLink build for sm_<cc>.
-[[nodiscard]] inline Result<BuildResult> build(const Spec& spec, std::uint32_t cc) {
-  return RadixSort::build(spec, cc);
-}
+using algos::bind;   // core/executable.hpp
+using algos::build;  // core/built.hpp
 
 }  // namespace cccl_cache::algos::radix_sort

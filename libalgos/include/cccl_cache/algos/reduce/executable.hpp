@@ -39,17 +39,8 @@ class Executable : public BoundExecutable<Reduce> {
   friend struct algos::Reduce;
 };
 
-// Binds the build result to `device` (core bind) and fixes what the dispatch needs
-// (SM count, the first pass's occupancy, hence its grid and temp-storage size). Fresh
-// builds (view_of) and store hits (deserialize_view) both come through here; `result`
-// may go away afterwards. Errors: driver (no usable driver, no such device, load
-// failure), unsupported (the device's CC differs from result.cc; an accumulator size
-// the dispatch has no instantiation for), invalid_argument (a malformed result).
-[[nodiscard]] inline Result<Executable> bind(const BuildResultView& result, int device) {
-  return Reduce::bind(result, device);
-}
-[[nodiscard]] inline Result<Executable> bind(const BuildResult& result, int device) {
-  return Reduce::bind(view_of(result), device);
-}
+// bind (core/executable.hpp) also fixes the SM count and the first pass's occupancy,
+// hence its grid and temp-storage size.
+using algos::bind;
 
 }  // namespace cccl_cache::algos::reduce

@@ -54,19 +54,7 @@ class Executable : public BoundExecutable<Scan<Id>> {
   friend struct Scan<Id>;
 };
 
-// Binds the build result to `device` (core bind) and fixes what CUB's dispatch needs.
-// The one way to make an Executable: fresh builds (view_of) and store hits
-// (deserialize_view) both come through here; `result` may go away afterwards.
-// Errors: driver (no usable driver, no such device, load failure), unsupported (the
-// device's CC differs from result.cc), invalid_argument (a malformed result).
-template <AlgorithmId Id>
-[[nodiscard]] Result<Executable<Id>> bind(const BuildResultView<Id>& result, int device) {
-  return Scan<Id>::bind(result, device);
-}
-template <AlgorithmId Id>
-[[nodiscard]] Result<Executable<Id>> bind(const BuildResult<Id>& result, int device) {
-  return Scan<Id>::bind(view_of(result), device);
-}
+using algos::bind;  // core/executable.hpp
 
 using InclusiveExecutable = Executable<AlgorithmId::inclusive_scan>;
 using ExclusiveExecutable = Executable<AlgorithmId::exclusive_scan>;

@@ -38,18 +38,8 @@ class Executable : public BoundExecutable<Transform<N>> {
   friend struct Transform<N>;
 };
 
-// Binds the build result to `device` (core bind) and fixes CUB's launch configuration
-// (its items per thread and occupancy, which CUB itself computes once per process).
-// Fresh builds (view_of) and store hits (deserialize_view) both come through here.
-// Errors: driver (no driver, no such device, load failure), unsupported (the device's
-// CC differs from result.cc), invalid_argument (a malformed result).
-template <int N>
-[[nodiscard]] Result<Executable<N>> bind(const BuildResultView<N>& result, int device) {
-  return Transform<N>::bind(result, device);
-}
-template <int N>
-[[nodiscard]] Result<Executable<N>> bind(const BuildResult<N>& result, int device) {
-  return Transform<N>::bind(view_of(result), device);
-}
+// bind (core/executable.hpp) also fixes CUB's launch configuration (its items per
+// thread and occupancy, which CUB itself computes once per process).
+using algos::bind;
 
 }  // namespace cccl_cache::algos::transform
