@@ -72,7 +72,7 @@ const BuildCase kBuilds[] = {
     {ScalarType::uint16, ScalarType::none, true, 80, false},
 };
 
-const radix_sort::detail::BuildReport& built(const BuildCase& c) {
+const algos::detail::BuildReport<RadixSort>& built(const BuildCase& c) {
   Spec s;
   s.key_type = c.key;
   s.value_type = c.value;

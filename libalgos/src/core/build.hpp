@@ -1,12 +1,13 @@
 // The typed build every algorithm's build() is: validate the spec, generate its
 // source, run the one pipeline (core/jit.hpp), decode and check the runtime values.
-// Private to libalgos.
+// An algorithm supplies only its BuildSteps. Private to libalgos.
 #pragma once
 
 #include <string>
 #include <string_view>
 
 #include "cccl_cache/algos/core/built.hpp"
+#include "core/codegen_digest.hpp"
 #include "core/jit.hpp"
 
 namespace cccl_cache::algos::detail {
@@ -42,6 +43,49 @@ template <class A, class Generate>
     return fail(ErrorCode::internal, "the build failed its own check: " + ok.error().message);
   report.result = Built<A>{spec, *policy, std::move(record)};
   return report;
+}
+
+// What an algorithm's build needs of it, specialized in its private codegen.hpp:
+//   static GeneratedSource source(const Spec&);  // the kernels of every form the key's
+//                                                // codegen digest covers
+// and where they differ from the defaults:
+//   static GeneratedSource source_for(const Spec&, std::uint32_t cc);  // the build's
+//                                                // source for a target (default: source)
+//   static Result<void> accept(const Policy&);  // refuse what the host dispatch cannot
+//                                               // run (default: anything goes)
+template <class A>
+struct BuildSteps;
+
+// A's build with its report, in the program "cccl_cache_<algorithm>.cu".
+template <class A>
+[[nodiscard]] Result<BuildReport<A>> build_with_report(const typename A::Spec& spec,
+                                                       std::uint32_t cc) {
+  using Steps = BuildSteps<A>;
+  const std::string program =
+      "cccl_cache_" + std::string(algorithm_name(A::Spec::kAlgorithm)) + ".cu";
+  CCCL_CACHE_TRY(BuildReport<A> report,
+                 build_algorithm<A>(spec, cc, program, [cc](const typename A::Spec& s) {
+                   if constexpr (requires { Steps::source_for(s, cc); })
+                     return Steps::source_for(s, cc);
+                   else
+                     return Steps::source(s);
+                 }));
+  if constexpr (requires { Steps::accept(report.result.policy); })
+    CCCL_CACHE_CHECK(Steps::accept(report.result.policy));
+  return report;
+}
+
+// A::build: the result of build_with_report.
+template <class A>
+[[nodiscard]] Result<Built<A>> build(const typename A::Spec& spec, std::uint32_t cc) {
+  CCCL_CACHE_TRY(BuildReport<A> report, build_with_report<A>(spec, cc));
+  return std::move(report.result);
+}
+
+// A::codegen_digest (core/codegen_digest.hpp) over BuildSteps<A>::source.
+template <class A>
+std::uint64_t codegen_digest(const typename A::Spec& spec) {
+  return codegen_digest(spec, &BuildSteps<A>::source);
 }
 
 }  // namespace cccl_cache::algos::detail

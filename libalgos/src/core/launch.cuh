@@ -58,6 +58,11 @@ struct alignas(N) Bytes {
   unsigned char b[N];
 };
 
+// Stands in for a device-side function object (comparator, operator): CUB's function
+// objects and the generated operator structs are empty (one byte as a kernel parameter).
+struct EmptyOp {};
+static_assert(sizeof(EmptyOp) == 1 && alignof(EmptyOp) == 1);
+
 // Launches through the bound cuLaunchKernelEx. CUB stops at the first launch whose
 // doit() fails; the driver's code is kept in *status (CUB only sees a cudaError_t).
 struct DriverLauncher {

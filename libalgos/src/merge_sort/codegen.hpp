@@ -1,8 +1,12 @@
-// CUDA C++ source generation for a merge sort spec. Private to libalgos.
+// CUDA C++ source generation for a merge sort spec, and its build steps. Private to
+// libalgos.
 #pragma once
 
-#include "cccl_cache/algos/merge_sort/spec.hpp"
-#include "core/jit.hpp"
+#include <cstdint>
+#include <vector>
+
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
+#include "core/build.hpp"
 
 namespace cccl_cache::algos::merge_sort::detail {
 
@@ -13,4 +17,17 @@ namespace cccl_cache::algos::merge_sort::detail {
 // (values in Policy's field order).
 algos::detail::GeneratedSource generate_source(const Spec& spec);
 
+// The same source compiled by NVRTC straight to a cubin (every module-scope variable
+// kept), to measure what the LTO link saves. Not used by build().
+Result<std::vector<std::byte>> build_naive_cubin(const Spec& spec, std::uint32_t cc);
+
 }  // namespace cccl_cache::algos::merge_sort::detail
+
+template <>
+struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::MergeSort> {
+  static GeneratedSource source(const merge_sort::Spec& spec) {
+    return merge_sort::detail::generate_source(spec);
+  }
+  // Error unsupported: kernels that need virtual shared memory (build.cpp).
+  static Result<void> accept(const merge_sort::Policy& policy);
+};

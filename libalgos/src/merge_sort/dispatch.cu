@@ -23,10 +23,7 @@ namespace {
 
 using algos::detail::Bytes;
 using algos::detail::DriverLauncherFactory;
-
-// Stands in for the device-side comparator: an empty struct (one byte, as a kernel parameter).
-struct EmptyCompare {};
-static_assert(sizeof(EmptyCompare) == 1);
+using algos::detail::EmptyOp;
 
 // The build already chose the policy for the target CC: only the tile shape matters
 // to the host dispatch; the rest is what CUB's own selector returns (documentation).
@@ -63,12 +60,12 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
     return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
   const cudaError_t err =
-      cub::detail::merge_sort::dispatch<KeyT*, ValueT*, KeyT*, ValueT*, OffsetT, EmptyCompare,
+      cub::detail::merge_sort::dispatch<KeyT*, ValueT*, KeyT*, ValueT*, OffsetT, EmptyOp,
                                         RuntimePolicySelector, BoundKernels<K, V>,
                                         DriverLauncherFactory, KeyT, ValueT>(
           d_temp_storage, temp_storage_bytes, static_cast<KeyT*>(const_cast<void*>(d_keys_in)),
           static_cast<ValueT*>(const_cast<void*>(d_values_in)), static_cast<KeyT*>(d_keys_out),
-          static_cast<ValueT*>(d_values_out), static_cast<OffsetT>(num_items), EmptyCompare{},
+          static_cast<ValueT*>(d_values_out), static_cast<OffsetT>(num_items), EmptyOp{},
           stream, RuntimePolicySelector{&params}, BoundKernels<K, V>{&params},
           DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
@@ -127,7 +124,7 @@ const std::string& dispatch_abi_description() {
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, block_sort_vsmem_per_block);
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, merge_vsmem_per_block);
     // The kernels' argument types (their order is CUB's, covered by cub=).
-    abi.type<cub::NullType>("null").type<EmptyCompare>("compare");
+    abi.type<cub::NullType>("null").type<EmptyOp>("compare");
     abi.type<cub::detail::vsmem_t>("vsmem").type<cub::MergeSortPolicy>("policy");
     abi.type<Bytes<1>>("b1").type<Bytes<2>>("b2").type<Bytes<4>>("b4").type<Bytes<8>>("b8");
     return abi.text;

@@ -1,50 +1,45 @@
-// bind() and the Executable: the core bind (core/bind.hpp) with the block size each
-// kernel slot is launched with, plus what radix sort's dispatch needs. Fresh builds and
-// store hits both come through here, so nothing after bind can tell them apart.
+// RadixSort::bind: the core bind (core/executable_state.hpp) with the block size each
+// kernel slot is launched with, plus what radix sort's dispatch needs, and the
+// Executable's calls. Fresh builds and store hits both come through here.
 #include <string>
 
-#include "core/bind.hpp"
+#include "core/executable_state.hpp"
 #include "radix_sort/dispatch.hpp"
 
-namespace cccl_cache::algos::radix_sort {
+namespace cccl_cache::algos {
 
-struct Executable::State {
-  algos::detail::BoundModule bound;
-  Spec spec;
-  detail::DispatchParams params;
-  detail::DispatchFn dispatch = nullptr;
-};
+template <>
+struct detail::ExecutableState<RadixSort>
+    : BoundState<RadixSort, radix_sort::detail::DispatchParams, radix_sort::detail::DispatchFn> {};
+template class BoundExecutable<RadixSort>;
 
-Result<Executable> bind(const BuildResultView& result, int device) {
-  const detail::DispatchFn dispatch = detail::select_dispatch(
+Result<radix_sort::Executable> RadixSort::bind(const BuiltView<RadixSort>& result, int device) {
+  namespace d = radix_sort::detail;
+  const d::DispatchFn dispatch = d::select_dispatch(
       size_of(result.spec.key_type), size_of(result.spec.value_type), result.spec.offset_type);
   if (dispatch == nullptr)
     return fail(ErrorCode::unsupported,
                 "bind: unsupported radix sort types (" + summary(result.spec) + ")");
-  if (auto ok = RadixSort::check(result.spec, result.policy, result.record); !ok)
-    return fail(ErrorCode::invalid_argument, "bind: " + ok.error().message);
-  const auto threads = detail::launch_threads(result.policy);
-  auto bound = algos::detail::bind_module(result.record, device, threads);
-  if (!bound) return tl::unexpected(bound.error());
-  auto state = std::make_unique<Executable::State>();
-  state->bound = std::move(*bound);
-  state->params.launch = &state->bound.launch;
+  CCCL_CACHE_CHECK(detail::bind_check(result));
+  const auto threads = d::launch_threads(result.policy);
+  CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, threads, dispatch));
   state->params.policy = result.policy;
-  state->dispatch = dispatch;
-  state->spec = result.spec;
   return Executable(std::move(state));
 }
+
+const std::string& RadixSort::dispatch_abi() {
+  return radix_sort::detail::dispatch_abi_description();
+}
+
+}  // namespace cccl_cache::algos
+
+namespace cccl_cache::algos::radix_sort {
 
 namespace {
 bool bits_ok(int begin_bit, int end_bit, int key_bits) noexcept {
   return 0 <= begin_bit && begin_bit < end_bit && end_bit <= key_bits;
 }
 }  // namespace
-
-Executable::Executable(std::unique_ptr<State> state) : state_(std::move(state)) {}
-Executable::Executable(Executable&&) noexcept = default;
-Executable& Executable::operator=(Executable&&) noexcept = default;
-Executable::~Executable() = default;
 
 std::size_t Executable::temp_storage_bytes(std::uint64_t num_items, int begin_bit, int end_bit,
                                            bool double_buffer) const noexcept {
@@ -63,8 +58,7 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   if (!state_) return CUDA_ERROR_INVALID_HANDLE;  // moved from
   const State& s = *state_;
   if (!bits_ok(begin_bit, end_bit, key_bits())) return CUDA_ERROR_INVALID_VALUE;
-  // A fork()ed child holds its parent's handles: CUDA state is not inherited.
-  if (d_temp_storage != nullptr && !s.bound.in_this_process()) return CUDA_ERROR_NOT_INITIALIZED;
+  if (CUresult rc = usable(d_temp_storage != nullptr); rc != CUDA_SUCCESS) return rc;
   DoubleBuffers b = buffers;
   if (s.spec.keys_only()) b.values[0] = b.values[1] = nullptr;  // ignored, never offset
   const CUresult rc = s.dispatch(s.params, d_temp_storage, temp_storage_bytes, b, num_items,
@@ -80,7 +74,7 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   if (!state_) return CUDA_ERROR_INVALID_HANDLE;
   const State& s = *state_;
   if (!bits_ok(begin_bit, end_bit, key_bits())) return CUDA_ERROR_INVALID_VALUE;
-  if (d_temp_storage != nullptr && !s.bound.in_this_process()) return CUDA_ERROR_NOT_INITIALIZED;
+  if (CUresult rc = usable(d_temp_storage != nullptr); rc != CUDA_SUCCESS) return rc;
   // CUB's plain form: a DoubleBuffer {in, out} the dispatch may not overwrite.
   DoubleBuffers buffers{{const_cast<void*>(d_keys_in), d_keys_out}, {nullptr, nullptr}, 0};
   if (!s.spec.keys_only()) buffers.values[0] = const_cast<void*>(d_values_in);
@@ -98,18 +92,6 @@ Result<void> Executable::check_bits(int begin_bit, int end_bit) const {
 }
 
 int Executable::key_bits() const noexcept { return state_ ? state_->spec.key_bits() : 0; }
-const Spec& Executable::spec() const noexcept { return state_->spec; }
 const Policy& Executable::policy() const noexcept { return state_->params.policy; }
-int Executable::device() const noexcept { return state_->bound.device; }
-std::uint32_t Executable::cc() const noexcept { return state_->bound.cc; }
 
 }  // namespace cccl_cache::algos::radix_sort
-
-namespace cccl_cache::algos {
-const std::string& RadixSort::dispatch_abi() {
-  return radix_sort::detail::dispatch_abi_description();
-}
-Result<radix_sort::Executable> RadixSort::bind(const BuiltView<RadixSort>& built, int device) {
-  return radix_sort::bind(built, device);
-}
-}  // namespace cccl_cache::algos

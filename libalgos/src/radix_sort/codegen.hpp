@@ -1,11 +1,12 @@
-// CUDA C++ source generation and the build stages of a radix sort. Private to libalgos.
+// CUDA C++ source generation for a radix sort spec, and its build steps. Private to
+// libalgos.
 #pragma once
 
 #include <cstdint>
 
 #include "cccl_cache/algos/radix_sort/build_result.hpp"
 #include "core/build.hpp"
-#include "core/jit.hpp"
+#include "radix_sort/dispatch.hpp"
 
 namespace cccl_cache::algos::radix_sort::detail {
 
@@ -16,9 +17,19 @@ namespace cccl_cache::algos::radix_sort::detail {
 // in Policy's field order).
 algos::detail::GeneratedSource generate_source(const Spec& spec, bool onesweep);
 
-using BuildReport = algos::detail::BuildReport<RadixSort>;
-
-// Everything build() does, plus the intermediate sizes.
-Result<BuildReport> build_with_report(const Spec& spec, std::uint32_t cc);
-
 }  // namespace cccl_cache::algos::radix_sort::detail
+
+template <>
+struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::RadixSort> {
+  // Both kernel sets: which one a build compiles follows from the CC, which keys hold.
+  static GeneratedSource source(const radix_sort::Spec& spec) {
+    auto gen = radix_sort::detail::generate_source(spec, false);
+    auto onesweep = radix_sort::detail::generate_source(spec, true);
+    gen.kernels.insert(gen.kernels.end(), onesweep.kernels.begin(), onesweep.kernels.end());
+    return gen;
+  }
+  // CUB's selector on the host names the kernels; the probe and check() confirm it.
+  static GeneratedSource source_for(const radix_sort::Spec& spec, std::uint32_t cc) {
+    return radix_sort::detail::generate_source(spec, radix_sort::detail::selects_onesweep(spec, cc));
+  }
+};

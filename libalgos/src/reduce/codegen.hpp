@@ -1,8 +1,8 @@
-// CUDA C++ source generation for a reduce spec. Private to libalgos.
+// CUDA C++ source generation for a reduce spec, and its build steps. Private to libalgos.
 #pragma once
 
-#include "cccl_cache/algos/reduce/spec.hpp"
-#include "core/jit.hpp"
+#include "cccl_cache/algos/reduce/build_result.hpp"
+#include "core/build.hpp"
 
 namespace cccl_cache::algos::reduce::detail {
 
@@ -16,3 +16,10 @@ namespace cccl_cache::algos::reduce::detail {
 algos::detail::GeneratedSource generate_source(const Spec& spec);
 
 }  // namespace cccl_cache::algos::reduce::detail
+
+template <>
+struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::Reduce> {
+  static GeneratedSource source(const reduce::Spec& spec) { return reduce::detail::generate_source(spec); }
+  // Error unsupported: an accumulator the host dispatch has no stand-in for (build.cpp).
+  static Result<void> accept(const reduce::Policy& policy);
+};

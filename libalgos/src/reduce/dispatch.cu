@@ -21,10 +21,7 @@ namespace {
 
 using algos::detail::Bytes;
 using algos::detail::DriverLauncherFactory;
-
-// Stands in for the device-side operator: an empty type (one byte as a kernel parameter).
-struct EmptyOp {};
-static_assert(sizeof(EmptyOp) == 1);
+using algos::detail::EmptyOp;
 
 // The build chose the policy for the target CC: the host dispatch reads only the two
 // passes' tile shapes; the algorithm and vector width are CUB's for run-to-run

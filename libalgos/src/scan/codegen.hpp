@@ -1,8 +1,8 @@
-// CUDA C++ source generation for a scan spec. Private to libalgos.
+// CUDA C++ source generation for a scan spec, and its build steps. Private to libalgos.
 #pragma once
 
-#include "cccl_cache/algos/scan/spec.hpp"
-#include "core/jit.hpp"
+#include "cccl_cache/algos/scan/build_result.hpp"
+#include "core/build.hpp"
 
 namespace cccl_cache::algos::scan::detail {
 
@@ -15,3 +15,10 @@ template <AlgorithmId Id>
 algos::detail::GeneratedSource generate_source(const Spec<Id>& spec);
 
 }  // namespace cccl_cache::algos::scan::detail
+
+template <cccl_cache::algos::AlgorithmId Id>
+struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::Scan<Id>> {
+  static GeneratedSource source(const scan::Spec<Id>& spec) {
+    return scan::detail::generate_source<Id>(spec);
+  }
+};

@@ -24,6 +24,7 @@ namespace cccl_cache::algos::scan::detail {
 namespace {
 
 using algos::detail::DriverLauncherFactory;
+using algos::detail::EmptyOp;
 
 // Stands in for an element type of N bytes on the host: an unsigned integer of that size
 // and alignment, a CUB primitive like every element type, so that the host's tile state
@@ -32,11 +33,6 @@ template <std::size_t N>
 using Word = std::conditional_t<
     N == 1, std::uint8_t,
     std::conditional_t<N == 2, std::uint16_t, std::conditional_t<N == 4, std::uint32_t, std::uint64_t>>>;
-
-// Stands in for the device-side operator: CUB's function objects and our custom
-// operator structs are empty (one byte, as a kernel parameter).
-struct EmptyOp {};
-static_assert(sizeof(EmptyOp) == 1);
 
 cub::ScanLookaheadPolicy lookahead_policy(const DispatchParams& p) {
   return cub::ScanLookaheadPolicy{p.reduce_and_scan_warps, p.items_per_thread,

@@ -1,8 +1,9 @@
-// CUDA C++ source generation for a transform spec. Private to libalgos.
+// CUDA C++ source generation for a transform spec, and its build steps. Private to
+// libalgos.
 #pragma once
 
-#include "cccl_cache/algos/transform/spec.hpp"
-#include "core/jit.hpp"
+#include "cccl_cache/algos/transform/build_result.hpp"
+#include "core/build.hpp"
 
 namespace cccl_cache::algos::transform::detail {
 
@@ -16,3 +17,10 @@ template <int N>
 algos::detail::GeneratedSource generate_source(const Spec<N>& spec);
 
 }  // namespace cccl_cache::algos::transform::detail
+
+template <int N>
+struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::Transform<N>> {
+  static GeneratedSource source(const transform::Spec<N>& spec) {
+    return transform::detail::generate_source<N>(spec);
+  }
+};

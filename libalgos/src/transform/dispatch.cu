@@ -21,11 +21,9 @@ namespace {
 
 namespace ct = cub::detail::transform;
 using algos::detail::DriverLauncherFactory;
+using algos::detail::EmptyOp;
 using In = const unsigned char*;
 using Out = unsigned char*;
-
-// Stands in for the device-side cccl_cache_op: an empty struct (one byte).
-struct EmptyOp {};
 
 struct RuntimePolicySelector {
   const DispatchParams* params;

@@ -126,4 +126,15 @@ template <class A>
   return serialize_record(b.record);
 }
 
+// Builds `spec` for sm_<cc> with NVRTC + nvJitLink (Spec::Algorithm::build): its
+// kernels into a lean cubin and the policy they were compiled with. Needs no GPU and
+// no driver; thread-safe. Each algorithm's namespace names it (`merge_sort::build`).
+// Errors: invalid_argument (bad spec), unsupported (CC outside 50..120; what the
+// algorithm's host dispatch cannot run), compile (the message carries the NVRTC /
+// nvJitLink log).
+template <class Spec>
+[[nodiscard]] Result<Built<typename Spec::Algorithm>> build(const Spec& spec, std::uint32_t cc) {
+  return Spec::Algorithm::build(spec, cc);
+}
+
 }  // namespace cccl_cache::algos

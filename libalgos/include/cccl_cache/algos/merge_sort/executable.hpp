@@ -3,27 +3,21 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 
 #include <cuda.h>
 
+#include "cccl_cache/algos/core/executable.hpp"
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
 
 namespace cccl_cache::algos::merge_sort {
 
-// Move-only. Holds the loaded module, the per-device functions and every device
-// fact its calls need, all fixed at bind time: a call makes no device, context,
-// attribute or store query and allocates nothing. Calls are thread-safe (const).
-// The bound device's primary context must be current on the calling thread (as after
-// cudaSetDevice). A moved-from Executable may only be assigned to or destroyed (its
-// operator() returns CUDA_ERROR_INVALID_HANDLE, temp_storage_bytes 0).
-class Executable {
+// Holds the loaded module, the per-device functions and every device fact its calls
+// need, all fixed at bind time: a call makes no device, context, attribute or store
+// query and allocates nothing. The bound device's primary context must be current on
+// the calling thread (as after cudaSetDevice). Move-only (core/executable.hpp).
+class Executable : public BoundExecutable<MergeSort> {
  public:
-  Executable(Executable&&) noexcept;
-  Executable& operator=(Executable&&) noexcept;
-  ~Executable();
-
   // Temp-storage bytes needed to sort `num_items` (the same number CUB's dispatch
   // returns), computed from values fixed at bind time.
   std::size_t temp_storage_bytes(std::uint64_t num_items) const noexcept;
@@ -34,37 +28,17 @@ class Executable {
   // `stream`, which must belong to the bound device's primary context.
   // Returns CUDA_ERROR_INVALID_VALUE if temp_storage_bytes is too small, and
   // CUDA_ERROR_NOT_INITIALIZED for a launch in a fork()ed child of the process that
-  // bound it (CUDA state is not inherited across fork(); destroying it there leaves the
-  // parent's handles alone).
+  // bound it (destroying it there leaves the parent's handles alone).
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                       const void* d_keys_in, const void* d_values_in,
                       void* d_keys_out, void* d_values_out,
                       std::uint64_t num_items, CUstream stream) const noexcept;
 
-  const Spec& spec() const noexcept;
-  int device() const noexcept;            // device ordinal bound to
-  std::uint32_t cc() const noexcept;
-
-  struct State;  // private; defined in src/
-
  private:
-  explicit Executable(std::unique_ptr<State> state);
-  friend Result<Executable> bind(const BuildResultView&, int);
-  std::unique_ptr<State> state_;
+  using BoundExecutable::BoundExecutable;
+  friend struct algos::MergeSort;
 };
 
-// Binds the build result to `device` (core bind: the cubin loaded into the
-// device's primary context, every kernel resolved once, the device facts fixed) and
-// fixes what the dispatch needs. The one way to make an Executable: fresh builds
-// (view_of) and store hits (deserialize_view, the cubin still in the store's map)
-// both come through here; the driver copies the cubin, so `result` may go away
-// afterwards.
-// Errors: driver (no usable NVIDIA driver: "no NVIDIA driver found (...)", see
-// device.hpp; no such device; load failure), unsupported (the device's CC differs
-// from result.cc), invalid_argument (a malformed result).
-[[nodiscard]] Result<Executable> bind(const BuildResultView& result, int device);
-inline Result<Executable> bind(const BuildResult& result, int device) {
-  return bind(view_of(result), device);
-}
+using algos::bind;  // core/executable.hpp
 
 }  // namespace cccl_cache::algos::merge_sort

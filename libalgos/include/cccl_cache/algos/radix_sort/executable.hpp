@@ -3,10 +3,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 
 #include <cuda.h>
 
+#include "cccl_cache/algos/core/executable.hpp"
 #include "cccl_cache/algos/radix_sort/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -21,22 +21,17 @@ struct DoubleBuffers {
   int selector = 0;
 };
 
-// Move-only. Holds the loaded module, the per-device functions and every device fact its
-// calls need, all fixed at bind time: a call makes no device, context, attribute or store
-// query and allocates nothing. Calls are thread-safe (const). The bound device's primary
-// context must be current on the calling thread. A moved-from Executable may only be
-// assigned to or destroyed (calls return CUDA_ERROR_INVALID_HANDLE, sizes 0).
+// Holds the loaded module, the per-device functions and every device fact its calls
+// need, all fixed at bind time: a call makes no device, context, attribute or store
+// query and allocates nothing. The bound device's primary context must be current on the
+// calling thread. Move-only (core/executable.hpp).
 //
 // Keys are sorted by their bits [begin_bit, end_bit) after CUB's transformations (signed:
 // sign bit flipped; floats: -0.0 and +0.0 equal, NaNs by their bits), stably: pairs with
 // equal keys keep their input order. 0 <= begin_bit < end_bit <= key_bits(), else the
 // calls return CUDA_ERROR_INVALID_VALUE (check_bits says why).
-class Executable {
+class Executable : public BoundExecutable<RadixSort> {
  public:
-  Executable(Executable&&) noexcept;
-  Executable& operator=(Executable&&) noexcept;
-  ~Executable();
-
   // The temp-storage bytes a sort of `num_items` needs (CUB's own dispatch answers, from
   // values fixed at bind: no driver call); double_buffer: for the DoubleBuffers form (it
   // needs no third buffer). 0 for invalid bits or more items than the offset type holds.
@@ -68,29 +63,14 @@ class Executable {
   Result<void> check_bits(int begin_bit, int end_bit) const;
   int key_bits() const noexcept;  // the key type's width: the default end_bit
 
-  const Spec& spec() const noexcept;
   const Policy& policy() const noexcept;
-  int device() const noexcept;
-  std::uint32_t cc() const noexcept;
-
-  struct State;  // private; defined in src/
 
  private:
-  explicit Executable(std::unique_ptr<State> state);
-  friend Result<Executable> bind(const BuildResultView&, int);
-  std::unique_ptr<State> state_;
+  using BoundExecutable::BoundExecutable;
+  friend struct algos::RadixSort;
 };
 
-// Binds the build result to `device`: the core bind (module loaded, kernels resolved with
-// the block size each is launched with, device facts fixed) plus the dispatch's values.
-// Fresh builds and store hits both come through here. Errors: driver, unsupported (the
-// device's CC differs from result.cc), invalid_argument (a malformed result).
-[[nodiscard]] Result<Executable> bind(const BuildResultView& result, int device);
-inline Result<Executable> bind(const BuildResult& result, int device) {
-  return bind(view_of(result), device);
-}
-
-// NVRTC + nvJitLink build for sm_<cc> (RadixSort::build).
-[[nodiscard]] Result<BuildResult> build(const Spec& spec, std::uint32_t cc);
+using algos::bind;   // core/executable.hpp
+using algos::build;  // core/built.hpp
 
 }  // namespace cccl_cache::algos::radix_sort

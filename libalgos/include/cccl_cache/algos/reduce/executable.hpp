@@ -3,27 +3,21 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 
 #include <cuda.h>
 
+#include "cccl_cache/algos/core/executable.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
 
 namespace cccl_cache::algos::reduce {
 
-// Move-only. Holds the loaded module, the per-device functions and every device
-// fact its calls need, all fixed at bind time: a call makes no device, context,
-// attribute or store query and allocates nothing. Calls are thread-safe (const).
-// The bound device's primary context must be current on the calling thread. A
-// moved-from Executable may only be assigned to or destroyed (its operator() returns
-// CUDA_ERROR_INVALID_HANDLE, temp_storage_bytes 0).
-class Executable {
+// Holds the loaded module, the per-device functions and every device fact its calls
+// need, all fixed at bind time: a call makes no device, context, attribute or store
+// query and allocates nothing. The bound device's primary context must be current on
+// the calling thread. Move-only (core/executable.hpp).
+class Executable : public BoundExecutable<Reduce> {
  public:
-  Executable(Executable&&) noexcept;
-  Executable& operator=(Executable&&) noexcept;
-  ~Executable();
-
   // Temp-storage bytes needed to reduce `num_items` (the number CUB's dispatch
   // returns: 1 for a problem of one tile, else the per-block partials), computed from
   // values fixed at bind time; 0 for a count the offset type cannot hold.
@@ -40,27 +34,13 @@ class Executable {
                       void* d_out, std::uint64_t num_items, const void* h_init,
                       CUstream stream) const noexcept;
 
-  const Spec& spec() const noexcept;
-  int device() const noexcept;  // device ordinal bound to
-  std::uint32_t cc() const noexcept;
-
-  struct State;  // private; defined in src/
-
  private:
-  explicit Executable(std::unique_ptr<State> state);
-  friend Result<Executable> bind(const BuildResultView&, int);
-  std::unique_ptr<State> state_;
+  using BoundExecutable::BoundExecutable;
+  friend struct algos::Reduce;
 };
 
-// Binds the build result to `device` (core bind) and fixes what the dispatch needs
-// (SM count, the first pass's occupancy, hence its grid and temp-storage size). Fresh
-// builds (view_of) and store hits (deserialize_view) both come through here; `result`
-// may go away afterwards. Errors: driver (no usable driver, no such device, load
-// failure), unsupported (the device's CC differs from result.cc; an accumulator size
-// the dispatch has no instantiation for), invalid_argument (a malformed result).
-[[nodiscard]] Result<Executable> bind(const BuildResultView& result, int device);
-inline Result<Executable> bind(const BuildResult& result, int device) {
-  return bind(view_of(result), device);
-}
+// bind (core/executable.hpp) also fixes the SM count and the first pass's occupancy,
+// hence its grid and temp-storage size.
+using algos::bind;
 
 }  // namespace cccl_cache::algos::reduce

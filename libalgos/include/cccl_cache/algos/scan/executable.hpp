@@ -5,26 +5,20 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 
+#include "cccl_cache/algos/core/executable.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
 
 namespace cccl_cache::algos::scan {
 
-// Move-only. Holds the loaded module, the per-device functions and every device fact
-// its calls need, all fixed at bind time: a call makes no device, context, attribute or
-// store query and allocates nothing. Calls are thread-safe (const). The bound device's
-// primary context must be current on the calling thread. A moved-from Executable may
-// only be assigned to or destroyed (its calls return CUDA_ERROR_INVALID_HANDLE,
-// temp_storage_bytes 0).
+// Holds the loaded module, the per-device functions and every device fact its calls
+// need, all fixed at bind time: a call makes no device, context, attribute or store
+// query and allocates nothing. The bound device's primary context must be current on
+// the calling thread. Move-only (core/executable.hpp).
 template <AlgorithmId Id>
-class Executable {
+class Executable : public BoundExecutable<Scan<Id>> {
  public:
-  Executable(Executable&&) noexcept;
-  Executable& operator=(Executable&&) noexcept;
-  ~Executable();
-
   // Temp-storage bytes needed to scan `num_items` items: CUB's own dispatch answers,
   // through values fixed at bind (pure arithmetic). 0 for a count the offset type
   // cannot index.
@@ -52,34 +46,15 @@ class Executable {
     return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init, stream);
   }
 
-  const Spec<Id>& spec() const noexcept;
-  int device() const noexcept;  // device ordinal bound to
-  std::uint32_t cc() const noexcept;
-
-  struct State;  // private; defined in src/
-
  private:
-  explicit Executable(std::unique_ptr<State> state);
+  using BoundExecutable<Scan<Id>>::BoundExecutable;
   CUresult run(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
                void* d_out, std::uint64_t num_items, const void* h_init,
                CUstream stream) const noexcept;
   friend struct Scan<Id>;
-  std::unique_ptr<State> state_;
 };
 
-// Binds the build result to `device` (core bind) and fixes what CUB's dispatch needs.
-// The one way to make an Executable: fresh builds (view_of) and store hits
-// (deserialize_view) both come through here; `result` may go away afterwards.
-// Errors: driver (no usable driver, no such device, load failure), unsupported (the
-// device's CC differs from result.cc), invalid_argument (a malformed result).
-template <AlgorithmId Id>
-[[nodiscard]] Result<Executable<Id>> bind(const BuildResultView<Id>& result, int device) {
-  return Scan<Id>::bind(result, device);
-}
-template <AlgorithmId Id>
-[[nodiscard]] Result<Executable<Id>> bind(const BuildResult<Id>& result, int device) {
-  return Scan<Id>::bind(view_of(result), device);
-}
+using algos::bind;  // core/executable.hpp
 
 using InclusiveExecutable = Executable<AlgorithmId::inclusive_scan>;
 using ExclusiveExecutable = Executable<AlgorithmId::exclusive_scan>;

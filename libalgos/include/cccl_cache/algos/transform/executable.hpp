@@ -4,27 +4,21 @@
 #include <cuda.h>
 
 #include <cstdint>
-#include <memory>
 
+#include "cccl_cache/algos/core/executable.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
 
 namespace cccl_cache::algos::transform {
 
-// Move-only. Holds the loaded module, the function and every fact its calls need, all
-// fixed at bind time (CUB's launch configuration included): a call makes no device,
-// context, attribute or store query and allocates nothing. Calls are thread-safe
-// (const). The bound device's primary context must be current on the calling thread.
-// CUB's transform needs no temporary storage, so a call takes none. A moved-from
-// Executable may only be assigned to or destroyed (calls return
-// CUDA_ERROR_INVALID_HANDLE).
+// Holds the loaded module, the function and every fact its calls need, all fixed at
+// bind time (CUB's launch configuration included): a call makes no device, context,
+// attribute or store query and allocates nothing. The bound device's primary context
+// must be current on the calling thread. CUB's transform needs no temporary storage,
+// so a call takes none. Move-only (core/executable.hpp).
 template <int N>
-class Executable {
+class Executable : public BoundExecutable<Transform<N>> {
  public:
-  Executable(Executable&&) noexcept;
-  Executable& operator=(Executable&&) noexcept;
-  ~Executable();
-
   // out[i] = op(in[i]) (unary) / op(in1[i], in2[i]) (binary) for i < num_items, on
   // `stream` (of the bound device's primary context). The output may be one of the
   // inputs (in place); it must not overlap an input otherwise. Returns
@@ -37,31 +31,15 @@ class Executable {
                       CUstream stream) const noexcept
     requires(N == 2);
 
-  const Spec<N>& spec() const noexcept;
-  int device() const noexcept;  // device ordinal bound to
-  std::uint32_t cc() const noexcept;
-
-  struct State;  // private; defined in src/
-
  private:
-  explicit Executable(std::unique_ptr<State> state);
+  using BoundExecutable<Transform<N>>::BoundExecutable;
   CUresult run(const void* const* d_in, void* d_out, std::uint64_t num_items,
                CUstream stream) const noexcept;
-  template <int M>
-  friend Result<Executable<M>> bind(const BuildResultView<M>&, int);
-  std::unique_ptr<State> state_;
+  friend struct Transform<N>;
 };
 
-// Binds the build result to `device` (core bind) and fixes CUB's launch configuration
-// (its items per thread and occupancy, which CUB itself computes once per process).
-// Fresh builds (view_of) and store hits (deserialize_view) both come through here.
-// Errors: driver (no driver, no such device, load failure), unsupported (the device's
-// CC differs from result.cc), invalid_argument (a malformed result).
-template <int N>
-[[nodiscard]] Result<Executable<N>> bind(const BuildResultView<N>& result, int device);
-template <int N>
-Result<Executable<N>> bind(const BuildResult<N>& result, int device) {
-  return bind<N>(view_of(result), device);
-}
+// bind (core/executable.hpp) also fixes CUB's launch configuration (its items per
+// thread and occupancy, which CUB itself computes once per process).
+using algos::bind;
 
 }  // namespace cccl_cache::algos::transform

@@ -1,0 +1,87 @@
+// The inside of every Executable (core/executable.hpp) and the bind steps all algorithms
+// share. An algorithm's bind.cpp defines ExecutableState<A> on BoundState, fills its
+// dispatch values after bind_state, and instantiates BoundExecutable<A> (the members
+// below). Private to libalgos.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+
+#include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/core/executable.hpp"
+#include "core/bind.hpp"
+
+namespace cccl_cache::algos::detail {
+
+// The bound module, the spec, and the algorithm's dispatch parameters (their `launch`
+// points into the module's LaunchContext) and host-dispatch function.
+template <class A, class Params, class DispatchFn>
+struct BoundState {
+  BoundModule bound;
+  typename A::Spec spec;
+  Params params;
+  DispatchFn dispatch = nullptr;
+};
+
+// A bind's check of a view it was handed: A::check again (a view may be made by hand).
+// Error invalid_argument "bind: ...".
+template <class A>
+[[nodiscard]] Result<void> bind_check(const BuiltView<A>& result) {
+  if (auto ok = A::check(result.spec, result.policy, result.record); !ok)
+    return fail(ErrorCode::invalid_argument, "bind: " + ok.error().message);
+  return {};
+}
+
+// The core bind (bind_module: kernel i launched with block_threads[i]) into a new state
+// holding the bound module, the spec and `dispatch`, with params.launch set. The
+// algorithm then fills in the rest of its params. Errors: as bind_module.
+template <class A, class DispatchFn>
+[[nodiscard]] Result<std::unique_ptr<ExecutableState<A>>> bind_state(
+    const BuiltView<A>& result, int device, std::span<const std::uint32_t> block_threads,
+    DispatchFn dispatch) {
+  CCCL_CACHE_TRY(BoundModule bound, bind_module(result.record, device, block_threads));
+  auto state = std::make_unique<ExecutableState<A>>();
+  state->bound = std::move(bound);
+  state->spec = result.spec;
+  state->params.launch = &state->bound.launch;
+  state->dispatch = dispatch;
+  return state;
+}
+
+}  // namespace cccl_cache::algos::detail
+
+namespace cccl_cache::algos {
+
+template <class A>
+BoundExecutable<A>::BoundExecutable(std::unique_ptr<State> state) noexcept
+    : state_(std::move(state)) {}
+template <class A>
+BoundExecutable<A>::BoundExecutable(BoundExecutable&&) noexcept = default;
+template <class A>
+BoundExecutable<A>& BoundExecutable<A>::operator=(BoundExecutable&&) noexcept = default;
+template <class A>
+BoundExecutable<A>::~BoundExecutable() = default;
+
+template <class A>
+CUresult BoundExecutable<A>::usable(bool launches) const noexcept {
+  if (!state_) return CUDA_ERROR_INVALID_HANDLE;
+  // A fork()ed child holds its parent's handles: CUDA state is not inherited.
+  if (launches && !state_->bound.in_this_process()) return CUDA_ERROR_NOT_INITIALIZED;
+  return CUDA_SUCCESS;
+}
+
+template <class A>
+const typename A::Spec& BoundExecutable<A>::spec() const noexcept {
+  return state_->spec;
+}
+template <class A>
+int BoundExecutable<A>::device() const noexcept {
+  return state_->bound.device;
+}
+template <class A>
+std::uint32_t BoundExecutable<A>::cc() const noexcept {
+  return state_->bound.cc;
+}
+
+}  // namespace cccl_cache::algos
