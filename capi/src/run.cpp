@@ -55,17 +55,30 @@ cccl_cache_status result_of(CUresult r, const char* function, const char* invali
 constexpr const char* kTempInvalid =
     "temp storage smaller than the queried size, or more items than the spec's offset type holds";
 
-}  // namespace
-}  // namespace cccl_cache::capi
-
-using namespace cccl_cache;
-using namespace cccl_cache::capi;
-
 #define CCCL_CACHE_C_TYPED(Exe, kind, fn)                         \
   cccl_cache_status status_ = CCCL_CACHE_OK;                      \
   const auto* exe = typed<Exe>(algorithm, kind, fn, status_);     \
   if (exe == nullptr) return status_;                             \
   if (temp_storage_bytes == nullptr) return null_argument(fn, "temp_storage_bytes")
+
+// Reduce and exclusive scan: an array in, an array out, an initial value on the host.
+template <class Exe>
+cccl_cache_status run_with_init(const cccl_cache_algorithm* algorithm, AlgorithmId kind,
+                                const char* fn, void* d_temp_storage, size_t* temp_storage_bytes,
+                                const void* d_in, void* d_out, uint64_t num_items,
+                                const void* h_init, void* stream) noexcept {
+  CCCL_CACHE_C_TYPED(Exe, kind, fn);
+  if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_items, h_init,
+                          static_cast<CUstream>(stream)),
+                   fn, kTempInvalid);
+}
+
+}  // namespace
+}  // namespace cccl_cache::capi
+
+using namespace cccl_cache;
+using namespace cccl_cache::capi;
 
 extern "C" {
 
@@ -134,12 +147,9 @@ cccl_cache_status cccl_cache_radix_sort(const cccl_cache_algorithm* algorithm, v
 cccl_cache_status cccl_cache_reduce(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
                                     size_t* temp_storage_bytes, const void* d_in, void* d_out,
                                     uint64_t num_items, const void* h_init, void* stream) {
-  constexpr const char* fn = "cccl_cache_reduce";
-  CCCL_CACHE_C_TYPED(rd::Executable, AlgorithmId::reduce, fn);
-  if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_items, h_init,
-                          static_cast<CUstream>(stream)),
-                   fn, kTempInvalid);
+  return run_with_init<rd::Executable>(algorithm, AlgorithmId::reduce, "cccl_cache_reduce",
+                                       d_temp_storage, temp_storage_bytes, d_in, d_out, num_items,
+                                       h_init, stream);
 }
 
 cccl_cache_status cccl_cache_inclusive_scan(const cccl_cache_algorithm* algorithm,
@@ -157,12 +167,10 @@ cccl_cache_status cccl_cache_exclusive_scan(const cccl_cache_algorithm* algorith
                                             void* d_temp_storage, size_t* temp_storage_bytes,
                                             const void* d_in, void* d_out, uint64_t num_items,
                                             const void* h_init, void* stream) {
-  constexpr const char* fn = "cccl_cache_exclusive_scan";
-  CCCL_CACHE_C_TYPED(sc::ExclusiveExecutable, AlgorithmId::exclusive_scan, fn);
-  if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_items, h_init,
-                          static_cast<CUstream>(stream)),
-                   fn, kTempInvalid);
+  return run_with_init<sc::ExclusiveExecutable>(algorithm, AlgorithmId::exclusive_scan,
+                                                "cccl_cache_exclusive_scan", d_temp_storage,
+                                                temp_storage_bytes, d_in, d_out, num_items, h_init,
+                                                stream);
 }
 
 cccl_cache_status cccl_cache_unary_transform(const cccl_cache_algorithm* algorithm,

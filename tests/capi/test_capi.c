@@ -148,54 +148,46 @@ static void check_desc_is_text(const cccl_cache_spec_desc* desc, const char* tex
   cccl_cache_spec_free(from_text);
 }
 
+#define ABS_LESS "__device__ bool abs_less(int a, int b) { return abs(a) < abs(b); }"
+
 static void check_descs(void) {
+  /* For every algorithm: a struct, the text of the same spec, and how both print. */
+  static const struct {
+    cccl_cache_spec_desc desc;
+    const char* text;
+    const char* printed;
+  } cases[] = {
+      {{.algorithm = CCCL_CACHE_MERGE_SORT, .type = CCCL_CACHE_FLOAT32},
+       "merge_sort keys=float32 values=none compare=less offset=int64", NULL},
+      {{.algorithm = CCCL_CACHE_MERGE_SORT, .type = CCCL_CACHE_INT32,
+        .op = {CCCL_CACHE_OP_CUSTOM, "abs_less", ABS_LESS}},
+       "merge_sort keys=int32 compare=abs_less source='" ABS_LESS "'",
+       "merge_sort keys=int32 values=none compare=abs_less offset=int64"},
+      {{.algorithm = CCCL_CACHE_RADIX_SORT, .type = CCCL_CACHE_UINT32,
+        .value_type = CCCL_CACHE_INT64, .descending = 1},
+       "radix_sort keys=uint32 values=int64 descending=true offset=uint32", NULL},
+      {{.algorithm = CCCL_CACHE_REDUCE, .type = CCCL_CACHE_FLOAT64, .op = {CCCL_CACHE_OP_MAXIMUM, NULL, NULL}},
+       "reduce type=float64 op=maximum offset=uint64", NULL},
+      {{.algorithm = CCCL_CACHE_INCLUSIVE_SCAN, .type = CCCL_CACHE_INT32},
+       "inclusive_scan type=int32 op=plus offset=uint64", NULL},
+      {{.algorithm = CCCL_CACHE_EXCLUSIVE_SCAN, .type = CCCL_CACHE_INT64, .offset_type = CCCL_CACHE_UINT32},
+       "exclusive_scan type=int64 op=plus offset=uint32", NULL},
+      {{.algorithm = CCCL_CACHE_UNARY_TRANSFORM, .type = CCCL_CACHE_FLOAT32, .out_type = CCCL_CACHE_FLOAT32,
+        .op = {CCCL_CACHE_OP_NEGATE, NULL, NULL}},
+       "unary_transform in=float32 out=float32 op=negate", NULL},
+      {{.algorithm = CCCL_CACHE_BINARY_TRANSFORM, .type = CCCL_CACHE_FLOAT32, .in2_type = CCCL_CACHE_FLOAT32,
+        .out_type = CCCL_CACHE_FLOAT32, .op = {CCCL_CACHE_OP_MINUS, NULL, NULL}},
+       "binary_transform in1=float32 in2=float32 out=float32 op=minus", NULL},
+  };
   cccl_cache_spec_desc d;
   cccl_cache_spec* spec = NULL;
   char key_80[CCCL_CACHE_KEY_SIZE], key_90[CCCL_CACHE_KEY_SIZE], small[8];
-
-  memset(&d, 0, sizeof d);
-  d.algorithm = CCCL_CACHE_MERGE_SORT;
-  d.type = CCCL_CACHE_FLOAT32;
-  check_desc_is_text(&d, "merge_sort keys=float32 values=none compare=less offset=int64", NULL);
-  d.type = CCCL_CACHE_INT32;
-  d.op.kind = CCCL_CACHE_OP_CUSTOM;
-  d.op.name = "abs_less";
-  d.op.source = "__device__ bool abs_less(int a, int b) { return abs(a) < abs(b); }";
-  check_desc_is_text(&d, "merge_sort keys=int32 compare=abs_less source='__device__ bool abs_less(int a, "
-                         "int b) { return abs(a) < abs(b); }'",
-                     "merge_sort keys=int32 values=none compare=abs_less offset=int64");
-  memset(&d, 0, sizeof d);
-  d.algorithm = CCCL_CACHE_RADIX_SORT;
-  d.type = CCCL_CACHE_UINT32;
-  d.value_type = CCCL_CACHE_INT64;
-  d.descending = 1;
-  check_desc_is_text(&d, "radix_sort keys=uint32 values=int64 descending=true offset=uint32", NULL);
-  memset(&d, 0, sizeof d);
-  d.algorithm = CCCL_CACHE_REDUCE;
-  d.type = CCCL_CACHE_FLOAT64;
-  d.op.kind = CCCL_CACHE_OP_MAXIMUM;
-  check_desc_is_text(&d, "reduce type=float64 op=maximum offset=uint64", NULL);
-  d.algorithm = CCCL_CACHE_INCLUSIVE_SCAN;
-  d.type = CCCL_CACHE_INT32;
-  d.op.kind = CCCL_CACHE_OP_DEFAULT;
-  check_desc_is_text(&d, "inclusive_scan type=int32 op=plus offset=uint64", NULL);
-  d.algorithm = CCCL_CACHE_EXCLUSIVE_SCAN;
-  d.type = CCCL_CACHE_INT64;
-  d.offset_type = CCCL_CACHE_UINT32;
-  check_desc_is_text(&d, "exclusive_scan type=int64 op=plus offset=uint32", NULL);
-  memset(&d, 0, sizeof d);
-  d.algorithm = CCCL_CACHE_UNARY_TRANSFORM;
-  d.type = CCCL_CACHE_FLOAT32;
-  d.out_type = CCCL_CACHE_FLOAT32;
-  d.op.kind = CCCL_CACHE_OP_NEGATE;
-  check_desc_is_text(&d, "unary_transform in=float32 out=float32 op=negate", NULL);
-  d.algorithm = CCCL_CACHE_BINARY_TRANSFORM;
-  d.in2_type = CCCL_CACHE_FLOAT32;
-  d.op.kind = CCCL_CACHE_OP_MINUS;
-  check_desc_is_text(&d, "binary_transform in1=float32 in2=float32 out=float32 op=minus", NULL);
+  size_t i;
+  for (i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+    check_desc_is_text(&cases[i].desc, cases[i].text, cases[i].printed);
 
   /* Keys differ by CC; a short buffer is refused. */
-  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
+  CHECK_OK(cccl_cache_spec_from_desc(&cases[0].desc, &spec));
   CHECK_OK(cccl_cache_spec_key(spec, 80, key_80, sizeof key_80));
   CHECK_OK(cccl_cache_spec_key(spec, 90, key_90, sizeof key_90));
   CHECK(strcmp(key_80, key_90) != 0);
