@@ -1,0 +1,264 @@
+/* cccl_cache.h: the C ABI of cccl-cache.
+ *
+ * A store of NVRTC-built CUB algorithms and the algorithms bound from it, for any
+ * language with a C FFI. No C++ type crosses this header; every handle is opaque and
+ * every call returns a cccl_cache_status (never throws, never aborts on bad input).
+ * On failure the calling thread's last error message (cccl_cache_last_error) says what
+ * failed and what to do.
+ *
+ *   cccl_cache_store* store;      cccl_cache_store_open(NULL, &store);   (default dir)
+ *   cccl_cache_spec* spec;        cccl_cache_spec_parse("radix_sort keys=float32", &spec);
+ *   cccl_cache_algorithm* sort;   cccl_cache_acquire(store, spec, 0, &sort);
+ *   size_t bytes;                 cccl_cache_temp_storage_bytes(sort, n, &bytes);
+ *   cccl_cache_radix_sort(sort, d_temp, &bytes, d_in, d_out, NULL, NULL, n, 0, 0, stream);
+ *   cccl_cache_algorithm_release(sort); cccl_cache_spec_free(spec); cccl_cache_store_close(store);
+ *
+ * Threads: every function may be called from any thread. A store handle, a spec and an
+ * algorithm may be shared between threads; only their release must not race a use.
+ * Lifetimes: an algorithm stays usable after its store is closed; strings returned by
+ * the library live as long as the object they describe (last error: until the
+ * thread's next failing call).
+ *
+ * Devices and streams: an algorithm is bound to one device; its calls run on that
+ * device's primary context, which must be current on the calling thread (as after
+ * cudaSetDevice). A stream is a CUstream / cudaStream_t passed as void* (NULL: the
+ * legacy default stream). Device pointers come from the caller (cudaMalloc,
+ * cuMemAlloc, any allocator of that device).
+ *
+ * The hot path: cccl_cache_temp_storage_bytes and the run calls make no device,
+ * context, attribute or store query and allocate nothing (but to record an error).
+ */
+#ifndef CCCL_CACHE_H
+#define CCCL_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define CCCL_CACHE_API __attribute__((visibility("default")))
+#else
+#define CCCL_CACHE_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of this interface: a program compiled against a header of another major
+ * version must not use the library (cccl_cache_abi_version() tells at run time). */
+#define CCCL_CACHE_ABI_VERSION 1
+
+typedef enum cccl_cache_status {
+  CCCL_CACHE_OK = 0,
+  CCCL_CACHE_ERROR_INVALID_ARGUMENT = 1, /* bad input: NULL handle, bad spec, wrong algorithm */
+  CCCL_CACHE_ERROR_NOT_FOUND = 2,        /* a named file or directory is absent */
+  CCCL_CACHE_ERROR_IO = 3,               /* filesystem failure */
+  CCCL_CACHE_ERROR_PERMISSION = 4,       /* unsafe or foreign-owned directory, no write access */
+  CCCL_CACHE_ERROR_READ_ONLY = 5,        /* a write was asked of a read-only store */
+  CCCL_CACHE_ERROR_CORRUPT = 6,          /* malformed or damaged bytes */
+  CCCL_CACHE_ERROR_UNSUPPORTED = 7,      /* unsupported device, CC, type or operation */
+  CCCL_CACHE_ERROR_STORAGE_FULL = 8,     /* the store or disk is full */
+  CCCL_CACHE_ERROR_STORE = 9,            /* another failure of the store (LMDB) */
+  CCCL_CACHE_ERROR_COMPILE = 10,         /* NVRTC / nvJitLink failure (message carries the log) */
+  CCCL_CACHE_ERROR_DRIVER = 11,          /* CUDA driver failure: no driver or device, a launch */
+  CCCL_CACHE_ERROR_OUT_OF_MEMORY = 12,   /* host memory exhausted */
+  CCCL_CACHE_ERROR_INTERNAL = 13         /* a bug: please report it with the message */
+} cccl_cache_status;
+
+/* The algorithms. The numbers never change. */
+typedef enum cccl_cache_algorithm_kind {
+  CCCL_CACHE_MERGE_SORT = 1,
+  CCCL_CACHE_REDUCE = 2,
+  CCCL_CACHE_INCLUSIVE_SCAN = 3,
+  CCCL_CACHE_EXCLUSIVE_SCAN = 4,
+  CCCL_CACHE_UNARY_TRANSFORM = 5,
+  CCCL_CACHE_BINARY_TRANSFORM = 6,
+  CCCL_CACHE_RADIX_SORT = 7
+} cccl_cache_algorithm_kind;
+
+/* Element types (as spec text names them). NONE: no value type / the default. */
+typedef enum cccl_cache_type {
+  CCCL_CACHE_TYPE_NONE = 0,
+  CCCL_CACHE_INT8 = 1, CCCL_CACHE_INT16 = 2, CCCL_CACHE_INT32 = 3, CCCL_CACHE_INT64 = 4,
+  CCCL_CACHE_UINT8 = 5, CCCL_CACHE_UINT16 = 6, CCCL_CACHE_UINT32 = 7, CCCL_CACHE_UINT64 = 8,
+  CCCL_CACHE_FLOAT32 = 9, CCCL_CACHE_FLOAT64 = 10,
+  CCCL_CACHE_FLOAT16 = 11, CCCL_CACHE_BFLOAT16 = 12 /* __half, __nv_bfloat16 */
+} cccl_cache_type;
+
+/* Operators. DEFAULT: the algorithm's default (less, plus, identity). */
+typedef enum cccl_cache_op_kind {
+  CCCL_CACHE_OP_DEFAULT = 0,
+  CCCL_CACHE_OP_LESS = 1, CCCL_CACHE_OP_GREATER = 2,
+  CCCL_CACHE_OP_CUSTOM = 3, /* CUDA C++ source defining a __device__ function `name` */
+  CCCL_CACHE_OP_PLUS = 4, CCCL_CACHE_OP_MULTIPLIES = 5, CCCL_CACHE_OP_MINIMUM = 6,
+  CCCL_CACHE_OP_MAXIMUM = 7, CCCL_CACHE_OP_BIT_AND = 8, CCCL_CACHE_OP_BIT_OR = 9,
+  CCCL_CACHE_OP_BIT_XOR = 10, CCCL_CACHE_OP_LOGICAL_AND = 11, CCCL_CACHE_OP_LOGICAL_OR = 12,
+  CCCL_CACHE_OP_MINUS = 13, CCCL_CACHE_OP_IDENTITY = 14, CCCL_CACHE_OP_NEGATE = 15
+} cccl_cache_op_kind;
+
+typedef struct cccl_cache_op {
+  cccl_cache_op_kind kind;
+  const char* name;   /* CUSTOM only: the function's name, else NULL */
+  const char* source; /* CUSTOM only: its CUDA C++ source, else NULL */
+} cccl_cache_op;
+
+/* A spec as a plain struct: zero it, set `algorithm` and the fields it takes. A field
+ * left zero takes the algorithm's default (or is missing, where it is required); a
+ * field the algorithm does not take must stay zero. Which fields each takes, by their
+ * spec-text names:
+ *
+ *   algorithm          type     value_type  in2_type  out_type  op        offset  descending
+ *   MERGE_SORT         keys*    values      -         -         compare   offset  -
+ *   RADIX_SORT         keys*    values      -         -         -         offset  descending
+ *   REDUCE, *_SCAN     type*    -           -         -         op        offset  -
+ *   UNARY_TRANSFORM    in*      -           -         out*      op        -       -
+ *   BINARY_TRANSFORM   in1*     -           in2*      out*      op        -       -
+ *   (* required)
+ */
+typedef struct cccl_cache_spec_desc {
+  cccl_cache_algorithm_kind algorithm;
+  cccl_cache_type type;
+  cccl_cache_type value_type;
+  cccl_cache_type in2_type;
+  cccl_cache_type out_type;
+  cccl_cache_op op;
+  cccl_cache_type offset_type;
+  int descending; /* 0 or 1 */
+} cccl_cache_spec_desc;
+
+typedef struct cccl_cache_store cccl_cache_store;         /* a store and its bound algorithms */
+typedef struct cccl_cache_spec cccl_cache_spec;           /* a validated spec */
+typedef struct cccl_cache_algorithm cccl_cache_algorithm; /* an algorithm bound to a device */
+
+/* ---- Library ------------------------------------------------------------------------ */
+
+/* "0.1.0": the library's version. */
+CCCL_CACHE_API const char* cccl_cache_version(void);
+/* CCCL_CACHE_ABI_VERSION of the library loaded. */
+CCCL_CACHE_API int cccl_cache_abi_version(void);
+/* The calling thread's message of its last failed call ("" if none): what failed and
+ * what to do. Valid until this thread's next failing call. */
+CCCL_CACHE_API const char* cccl_cache_last_error(void);
+/* "ok", "invalid_argument", ... ("unknown" for other numbers). */
+CCCL_CACHE_API const char* cccl_cache_status_name(cccl_cache_status status);
+
+/* ---- Stores ------------------------------------------------------------------------- */
+
+/* Opens the store of the configuration (defaults < TOML file < environment, as the
+ * C++ API and the CLI: ~/.cache/cccl-cache or $CCCL_CACHE_DIR by default), in `dir`
+ * instead where `dir` is not NULL (created owner-only if absent). `config_file`: a TOML
+ * file to read instead of the default one (NULL: $CCCL_CACHE_CONFIG, else
+ * ~/.config/cccl-cache/config.toml if it exists). Keep one store per process: it holds
+ * the algorithms bound so far and hands them out again. Errors: INVALID_ARGUMENT (NULL
+ * out, a bad config), NOT_FOUND (a named config file), PERMISSION (an unsafe or
+ * unwritable directory), IO, CORRUPT, STORE. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_store_open(const char* dir, const char* config_file,
+                                                       cccl_cache_store** out);
+/* The store's directory. NULL for a NULL store. */
+CCCL_CACHE_API const char* cccl_cache_store_dir(const cccl_cache_store* store);
+/* Closes the handle (NULL: nothing). Algorithms acquired through it stay usable. */
+CCCL_CACHE_API void cccl_cache_store_close(cccl_cache_store* store);
+
+/* ---- Specs -------------------------------------------------------------------------- */
+
+/* A spec from spec text, the syntax of manifests and the CLI (docs/cli.md):
+ * "merge_sort keys=float32 values=none compare=less offset=int64"; a custom operator's
+ * source inline (source='__device__ bool f(float a, float b) { ... }'; source_file= is
+ * not read here). Error INVALID_ARGUMENT naming the field (unknown algorithm, field or
+ * type, a missing required field, ...). */
+CCCL_CACHE_API cccl_cache_status cccl_cache_spec_parse(const char* text, cccl_cache_spec** out);
+/* A spec from the struct (see cccl_cache_spec_desc). Error INVALID_ARGUMENT naming the
+ * field, as for spec text. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_spec_from_desc(const cccl_cache_spec_desc* desc,
+                                                           cccl_cache_spec** out);
+/* The spec's text with every field ("radix_sort keys=float32 values=none
+ * descending=false offset=uint32"; custom operators by name only), valid while the
+ * spec lives. NULL for a NULL spec. */
+CCCL_CACHE_API const char* cccl_cache_spec_text(const cccl_cache_spec* spec);
+/* The spec's algorithm; 0 for a NULL spec. */
+CCCL_CACHE_API cccl_cache_algorithm_kind cccl_cache_spec_algorithm(const cccl_cache_spec* spec);
+/* The spec's store key for sm_<cc> (e.g. 90) as the CLI prints it ("<32 hex
+ * digits>-sm90"), NUL-terminated into `buf` of `size` bytes (CCCL_CACHE_KEY_SIZE is
+ * enough). Needs no device. Error INVALID_ARGUMENT (NULL spec or buf, a short buf). */
+#define CCCL_CACHE_KEY_SIZE 48
+CCCL_CACHE_API cccl_cache_status cccl_cache_spec_key(const cccl_cache_spec* spec, uint32_t cc,
+                                                     char* buf, size_t size);
+/* Frees a spec (NULL: nothing). */
+CCCL_CACHE_API void cccl_cache_spec_free(cccl_cache_spec* spec);
+
+/* ---- Building and binding ----------------------------------------------------------- */
+
+/* Builds the spec for sm_<cc> and stores it, unless the store has it; needs no GPU
+ * (prewarming, CI). `built` (may be NULL): 1 if it built, 0 if stored already. Errors:
+ * INVALID_ARGUMENT, UNSUPPORTED (a CC NVRTC cannot target), COMPILE, and the store's. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_prewarm(cccl_cache_store* store,
+                                                    const cccl_cache_spec* spec, uint32_t cc,
+                                                    int* built);
+/* The spec's algorithm bound to device ordinal `device`: the one this store bound
+ * already, else a store hit bound, else a build (seconds) stored and bound. Release
+ * it with cccl_cache_algorithm_release. Errors: INVALID_ARGUMENT, DRIVER ("no NVIDIA
+ * driver found", no such device), UNSUPPORTED, COMPILE. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_acquire(cccl_cache_store* store,
+                                                    const cccl_cache_spec* spec, int device,
+                                                    cccl_cache_algorithm** out);
+/* Releases an algorithm (NULL: nothing). Other handles to the same algorithm (later
+ * acquires) stay usable. */
+CCCL_CACHE_API void cccl_cache_algorithm_release(cccl_cache_algorithm* algorithm);
+/* The bound algorithm's kind, device ordinal and CC (90 for sm_90); 0 / -1 / 0 for NULL. */
+CCCL_CACHE_API cccl_cache_algorithm_kind cccl_cache_algorithm_kind_of(const cccl_cache_algorithm* a);
+CCCL_CACHE_API int cccl_cache_algorithm_device(const cccl_cache_algorithm* algorithm);
+CCCL_CACHE_API uint32_t cccl_cache_algorithm_cc(const cccl_cache_algorithm* algorithm);
+
+/* ---- Running (CUB's two-phase convention) ------------------------------------------- */
+
+/* Temp-storage bytes a call for `num_items` needs (radix sort: all key bits, not the
+ * double-buffer form; transforms: 0), from values fixed at bind. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algorithm,
+                                                               uint64_t num_items, size_t* bytes);
+
+/* Every run call: d_temp_storage NULL sets *temp_storage_bytes and returns OK;
+ * otherwise runs on `stream` (asynchronously). Errors: INVALID_ARGUMENT (a NULL
+ * handle or temp_storage_bytes, an algorithm of another kind, temp storage too small,
+ * too many items for the spec's offset type, a NULL init, bad bits), DRIVER (a launch
+ * failure, or a fork()ed child's call: the message names the CUresult). */
+
+/* Sorts keys (and values, unless keys-only) from the inputs into the outputs; they may
+ * alias (in place). */
+CCCL_CACHE_API cccl_cache_status cccl_cache_merge_sort(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_keys_in, const void* d_values_in, void* d_keys_out, void* d_values_out,
+    uint64_t num_items, void* stream);
+/* Sorts keys by bits [begin_bit, end_bit) (0, 0: all of the key's bits) into the
+ * outputs, stably, in the spec's order; inputs are left unchanged; values are ignored
+ * for keys-only. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_radix_sort(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_keys_in, void* d_keys_out, const void* d_values_in, void* d_values_out,
+    uint64_t num_items, int begin_bit, int end_bit, void* stream);
+/* d_out[0] = op(*h_init, d_in[0..num_items)); h_init: one element on the host. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_reduce(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_items, const void* h_init, void* stream);
+/* Inclusive scan of d_in into d_out (may be equal). */
+CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_items, void* stream);
+/* Exclusive scan seeded with *h_init (one element on the host). */
+CCCL_CACHE_API cccl_cache_status cccl_cache_exclusive_scan(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_items, const void* h_init, void* stream);
+/* d_out[i] = op(d_in[i]); no temp storage. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_unary_transform(const cccl_cache_algorithm* algorithm,
+                                                            const void* d_in, void* d_out,
+                                                            uint64_t num_items, void* stream);
+/* d_out[i] = op(d_in1[i], d_in2[i]); no temp storage. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_binary_transform(const cccl_cache_algorithm* algorithm,
+                                                             const void* d_in1, const void* d_in2,
+                                                             void* d_out, uint64_t num_items,
+                                                             void* stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CCCL_CACHE_H */

@@ -1,0 +1,198 @@
+// The hot path through the C ABI: a kind check and a call of the bound executable. A
+// successful call touches nothing but the executable (no allocation, no query); only a
+// failure records a message.
+#include <cuda.h>
+
+#include <string>
+
+#include "handles.hpp"
+
+namespace cccl_cache::capi {
+namespace {
+
+using algos::AlgorithmId;
+namespace ms = algos::merge_sort;
+namespace rs = algos::radix_sort;
+namespace rd = algos::reduce;
+namespace sc = algos::scan;
+namespace tf = algos::transform;
+
+// The executable `a` holds, if it is of `kind`; else nullptr and `status` set.
+template <class Exe>
+const Exe* typed(const cccl_cache_algorithm* a, AlgorithmId kind, const char* function,
+                 cccl_cache_status& status) noexcept {
+  if (a == nullptr) {
+    status = null_argument(function, "algorithm");
+    return nullptr;
+  }
+  if (a->kind != kind) [[unlikely]] {
+    status = guarded(function, [&] {
+      return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+                       std::string(function) + ": the algorithm is a " +
+                           std::string(algos::algorithm_name(a->kind)) + ", not a " +
+                           std::string(algos::algorithm_name(kind)));
+    });
+    return nullptr;
+  }
+  return static_cast<const Exe*>(a->exe);
+}
+
+// OK, or the CUresult as a status with a message.
+cccl_cache_status result_of(CUresult r, const char* function, const char* invalid_means) noexcept {
+  if (r == CUDA_SUCCESS) [[likely]] return CCCL_CACHE_OK;
+  return guarded(function, [&] {
+    if (r == CUDA_ERROR_INVALID_VALUE)
+      return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+                       std::string(function) + ": invalid value (" + invalid_means + ")");
+    std::string why = r == CUDA_ERROR_NOT_INITIALIZED
+                          ? " (in a fork()ed child of the process that bound it, or no driver)"
+                          : r == CUDA_ERROR_INVALID_HANDLE ? " (a released or moved-from executable)" : "";
+    return set_error(CCCL_CACHE_ERROR_DRIVER,
+                     std::string(function) + ": CUresult " + std::to_string(static_cast<int>(r)) + why);
+  });
+}
+
+constexpr const char* kTempInvalid =
+    "temp storage smaller than the queried size, or more items than the spec's offset type holds";
+
+#define CCCL_CACHE_C_TYPED(Exe, kind, fn)                         \
+  cccl_cache_status status_ = CCCL_CACHE_OK;                      \
+  const auto* exe = typed<Exe>(algorithm, kind, fn, status_);     \
+  if (exe == nullptr) return status_;                             \
+  if (temp_storage_bytes == nullptr) return null_argument(fn, "temp_storage_bytes")
+
+// Reduce and exclusive scan: an array in, an array out, an initial value on the host.
+template <class Exe>
+cccl_cache_status run_with_init(const cccl_cache_algorithm* algorithm, AlgorithmId kind,
+                                const char* fn, void* d_temp_storage, size_t* temp_storage_bytes,
+                                const void* d_in, void* d_out, uint64_t num_items,
+                                const void* h_init, void* stream) noexcept {
+  CCCL_CACHE_C_TYPED(Exe, kind, fn);
+  if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_items, h_init,
+                          static_cast<CUstream>(stream)),
+                   fn, kTempInvalid);
+}
+
+}  // namespace
+}  // namespace cccl_cache::capi
+
+using namespace cccl_cache;
+using namespace cccl_cache::capi;
+
+extern "C" {
+
+cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algorithm,
+                                                uint64_t num_items, size_t* bytes) {
+  constexpr const char* fn = "cccl_cache_temp_storage_bytes";
+  if (algorithm == nullptr) return null_argument(fn, "algorithm");
+  if (bytes == nullptr) return null_argument(fn, "bytes");
+  const void* e = algorithm->exe;
+  switch (algorithm->kind) {
+    case AlgorithmId::merge_sort:
+      *bytes = static_cast<const ms::Executable*>(e)->temp_storage_bytes(num_items);
+      break;
+    case AlgorithmId::radix_sort:
+      *bytes = static_cast<const rs::Executable*>(e)->temp_storage_bytes(num_items);
+      break;
+    case AlgorithmId::reduce:
+      *bytes = static_cast<const rd::Executable*>(e)->temp_storage_bytes(num_items);
+      break;
+    case AlgorithmId::inclusive_scan:
+      *bytes = static_cast<const sc::InclusiveExecutable*>(e)->temp_storage_bytes(num_items);
+      break;
+    case AlgorithmId::exclusive_scan:
+      *bytes = static_cast<const sc::ExclusiveExecutable*>(e)->temp_storage_bytes(num_items);
+      break;
+    case AlgorithmId::unary_transform:
+    case AlgorithmId::binary_transform:
+      *bytes = 0;
+      break;
+  }
+  return CCCL_CACHE_OK;
+}
+
+cccl_cache_status cccl_cache_merge_sort(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
+                                        size_t* temp_storage_bytes, const void* d_keys_in,
+                                        const void* d_values_in, void* d_keys_out,
+                                        void* d_values_out, uint64_t num_items, void* stream) {
+  constexpr const char* fn = "cccl_cache_merge_sort";
+  CCCL_CACHE_C_TYPED(ms::Executable, AlgorithmId::merge_sort, fn);
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_keys_out,
+                          d_values_out, num_items, static_cast<CUstream>(stream)),
+                   fn, kTempInvalid);
+}
+
+cccl_cache_status cccl_cache_radix_sort(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
+                                        size_t* temp_storage_bytes, const void* d_keys_in,
+                                        void* d_keys_out, const void* d_values_in,
+                                        void* d_values_out, uint64_t num_items, int begin_bit,
+                                        int end_bit, void* stream) {
+  constexpr const char* fn = "cccl_cache_radix_sort";
+  CCCL_CACHE_C_TYPED(rs::Executable, AlgorithmId::radix_sort, fn);
+  if (begin_bit == 0 && end_bit == 0) end_bit = exe->key_bits();
+  const CUresult r = (*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                            d_values_out, num_items, begin_bit, end_bit,
+                            static_cast<CUstream>(stream));
+  if (r == CUDA_ERROR_INVALID_VALUE) {
+    return guarded(fn, [&] {
+      auto bits = exe->check_bits(begin_bit, end_bit);
+      return bits ? result_of(r, fn, kTempInvalid)
+                  : set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT, std::string(fn) + ": " + bits.error().message);
+    });
+  }
+  return result_of(r, fn, kTempInvalid);
+}
+
+cccl_cache_status cccl_cache_reduce(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
+                                    size_t* temp_storage_bytes, const void* d_in, void* d_out,
+                                    uint64_t num_items, const void* h_init, void* stream) {
+  return run_with_init<rd::Executable>(algorithm, AlgorithmId::reduce, "cccl_cache_reduce",
+                                       d_temp_storage, temp_storage_bytes, d_in, d_out, num_items,
+                                       h_init, stream);
+}
+
+cccl_cache_status cccl_cache_inclusive_scan(const cccl_cache_algorithm* algorithm,
+                                            void* d_temp_storage, size_t* temp_storage_bytes,
+                                            const void* d_in, void* d_out, uint64_t num_items,
+                                            void* stream) {
+  constexpr const char* fn = "cccl_cache_inclusive_scan";
+  CCCL_CACHE_C_TYPED(sc::InclusiveExecutable, AlgorithmId::inclusive_scan, fn);
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_items,
+                          static_cast<CUstream>(stream)),
+                   fn, kTempInvalid);
+}
+
+cccl_cache_status cccl_cache_exclusive_scan(const cccl_cache_algorithm* algorithm,
+                                            void* d_temp_storage, size_t* temp_storage_bytes,
+                                            const void* d_in, void* d_out, uint64_t num_items,
+                                            const void* h_init, void* stream) {
+  return run_with_init<sc::ExclusiveExecutable>(algorithm, AlgorithmId::exclusive_scan,
+                                                "cccl_cache_exclusive_scan", d_temp_storage,
+                                                temp_storage_bytes, d_in, d_out, num_items, h_init,
+                                                stream);
+}
+
+cccl_cache_status cccl_cache_unary_transform(const cccl_cache_algorithm* algorithm,
+                                             const void* d_in, void* d_out, uint64_t num_items,
+                                             void* stream) {
+  constexpr const char* fn = "cccl_cache_unary_transform";
+  cccl_cache_status status = CCCL_CACHE_OK;
+  const auto* exe = typed<tf::Executable<1>>(algorithm, AlgorithmId::unary_transform, fn, status);
+  if (exe == nullptr) return status;
+  return result_of((*exe)(d_in, d_out, num_items, static_cast<CUstream>(stream)), fn,
+                   "more than INT64_MAX items");
+}
+
+cccl_cache_status cccl_cache_binary_transform(const cccl_cache_algorithm* algorithm,
+                                              const void* d_in1, const void* d_in2, void* d_out,
+                                              uint64_t num_items, void* stream) {
+  constexpr const char* fn = "cccl_cache_binary_transform";
+  cccl_cache_status status = CCCL_CACHE_OK;
+  const auto* exe = typed<tf::Executable<2>>(algorithm, AlgorithmId::binary_transform, fn, status);
+  if (exe == nullptr) return status;
+  return result_of((*exe)(d_in1, d_in2, d_out, num_items, static_cast<CUstream>(stream)), fn,
+                   "more than INT64_MAX items");
+}
+
+}  // extern "C"

@@ -1,0 +1,198 @@
+// Specs through the C ABI: spec text (the registry's syntax) and the plain struct, both
+// ending in the registry's from_text, so that errors name the spec-text field.
+#include <string>
+#include <vector>
+
+#include "cccl_cache/algos/spec_text.hpp"
+#include "handles.hpp"
+
+namespace cccl_cache::capi {
+namespace {
+
+using algos::AlgorithmId;
+using algos::FieldText;
+
+static_assert(CCCL_CACHE_MERGE_SORT == static_cast<int>(AlgorithmId::merge_sort));
+static_assert(CCCL_CACHE_REDUCE == static_cast<int>(AlgorithmId::reduce));
+static_assert(CCCL_CACHE_INCLUSIVE_SCAN == static_cast<int>(AlgorithmId::inclusive_scan));
+static_assert(CCCL_CACHE_EXCLUSIVE_SCAN == static_cast<int>(AlgorithmId::exclusive_scan));
+static_assert(CCCL_CACHE_UNARY_TRANSFORM == static_cast<int>(AlgorithmId::unary_transform));
+static_assert(CCCL_CACHE_BINARY_TRANSFORM == static_cast<int>(AlgorithmId::binary_transform));
+static_assert(CCCL_CACHE_RADIX_SORT == static_cast<int>(AlgorithmId::radix_sort));
+static_assert(CCCL_CACHE_BFLOAT16 == static_cast<int>(algos::ScalarType::bfloat16));
+static_assert(CCCL_CACHE_FLOAT32 == static_cast<int>(algos::ScalarType::float32));
+static_assert(CCCL_CACHE_OP_NEGATE == static_cast<int>(algos::OpKind::negate));
+static_assert(CCCL_CACHE_OP_CUSTOM == static_cast<int>(algos::OpKind::custom));
+
+// The spec-text field names of the struct's members for one algorithm (nullptr: the
+// algorithm does not take that member).
+struct FieldNames {
+  AlgorithmId algorithm;
+  const char* type;
+  const char* value_type;
+  const char* in2_type;
+  const char* out_type;
+  const char* op;
+  const char* offset_type;
+  const char* descending;
+};
+
+constexpr FieldNames kFieldNames[] = {
+    {AlgorithmId::merge_sort, "keys", "values", nullptr, nullptr, "compare", "offset", nullptr},
+    {AlgorithmId::radix_sort, "keys", "values", nullptr, nullptr, nullptr, "offset", "descending"},
+    {AlgorithmId::reduce, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr},
+    {AlgorithmId::inclusive_scan, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr},
+    {AlgorithmId::exclusive_scan, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr},
+    {AlgorithmId::unary_transform, "in", nullptr, nullptr, "out", "op", nullptr, nullptr},
+    {AlgorithmId::binary_transform, "in1", nullptr, "in2", "out", "op", nullptr, nullptr},
+};
+
+class DescReader {
+ public:
+  explicit DescReader(std::string algorithm) : algorithm_(std::move(algorithm)) {}
+
+  // Adds member `member` (spec-text field `field`) if set; an error if the algorithm
+  // does not take it.
+  Result<void> type(const char* member, const char* field, cccl_cache_type value) {
+    if (value == CCCL_CACHE_TYPE_NONE) return {};
+    CCCL_CACHE_CHECK(takes(member, field));
+    const auto t = static_cast<algos::ScalarType>(value);
+    if (!algos::is_element_type(t)) {
+      return fail(ErrorCode::invalid_argument, algorithm_ + ": " + member + " = " +
+                                                   std::to_string(static_cast<int>(value)) +
+                                                   " is not a cccl_cache_type");
+    }
+    fields_.push_back({field, std::string(algos::name(t)), {}});
+    return {};
+  }
+
+  Result<void> op(const char* field, const cccl_cache_op& op) {
+    if (op.kind == CCCL_CACHE_OP_DEFAULT && op.name == nullptr && op.source == nullptr) return {};
+    CCCL_CACHE_CHECK(takes("op", field));
+    if (op.kind == CCCL_CACHE_OP_CUSTOM) {
+      if (op.name == nullptr || op.source == nullptr)
+        return fail(ErrorCode::invalid_argument,
+                    algorithm_ + ": op: a CUSTOM operator needs its name and source");
+      fields_.push_back({field, op.name, op.source});
+      return {};
+    }
+    const auto kind = static_cast<algos::OpKind>(op.kind);
+    const auto text = algos::op_kind_name(kind);
+    if (op.name != nullptr || op.source != nullptr || !algos::parse_op_kind(text)) {
+      return fail(ErrorCode::invalid_argument,
+                  algorithm_ + ": op: kind " + std::to_string(static_cast<int>(op.kind)) +
+                      (op.kind == CCCL_CACHE_OP_DEFAULT || algos::parse_op_kind(text)
+                           ? " takes no name or source (only CUSTOM does)"
+                           : " is not a cccl_cache_op_kind"));
+    }
+    fields_.push_back({field, std::string(text), {}});
+    return {};
+  }
+
+  Result<void> flag(const char* field, int value) {
+    if (value == 0) return {};
+    CCCL_CACHE_CHECK(takes("descending", field));
+    if (value != 1)
+      return fail(ErrorCode::invalid_argument, algorithm_ + ": descending must be 0 or 1");
+    fields_.push_back({field, "true", {}});
+    return {};
+  }
+
+  std::vector<FieldText>& fields() { return fields_; }
+
+ private:
+  Result<void> takes(const char* member, const char* field) const {
+    if (field != nullptr) return {};
+    return fail(ErrorCode::invalid_argument, algorithm_ + ": the spec has no field for " + member +
+                                                 " (leave it zero; cccl_cache.h lists each "
+                                                 "algorithm's fields)");
+  }
+  std::string algorithm_;
+  std::vector<FieldText> fields_;
+};
+
+Result<algos::AnySpec> from_desc(const cccl_cache_spec_desc& d) {
+  const FieldNames* names = nullptr;
+  for (const auto& n : kFieldNames) names = static_cast<int>(n.algorithm) == d.algorithm ? &n : names;
+  const auto* entry = names ? algos::find_algorithm(names->algorithm) : nullptr;
+  if (entry == nullptr) {
+    return fail(ErrorCode::invalid_argument,
+                "spec: algorithm " + std::to_string(static_cast<int>(d.algorithm)) +
+                    " is not a cccl_cache_algorithm_kind (known: " + algos::known_algorithms() + ")");
+  }
+  DescReader r{std::string(entry->name)};
+  CCCL_CACHE_CHECK(r.type("type", names->type, d.type));
+  CCCL_CACHE_CHECK(r.type("value_type", names->value_type, d.value_type));
+  CCCL_CACHE_CHECK(r.type("in2_type", names->in2_type, d.in2_type));
+  CCCL_CACHE_CHECK(r.type("out_type", names->out_type, d.out_type));
+  CCCL_CACHE_CHECK(r.op(names->op, d.op));
+  CCCL_CACHE_CHECK(r.type("offset_type", names->offset_type, d.offset_type));
+  CCCL_CACHE_CHECK(r.flag(names->descending, d.descending));
+  return entry->from_text(r.fields());
+}
+
+cccl_cache_status make_spec(Result<algos::AnySpec> any, cccl_cache_spec** out) {
+  if (!any) return set_error(any.error());
+  auto spec = std::make_unique<cccl_cache_spec>();
+  spec->text = algos::spec_text(*any);
+  spec->any = std::move(*any);
+  *out = spec.release();
+  return CCCL_CACHE_OK;
+}
+
+}  // namespace
+}  // namespace cccl_cache::capi
+
+using namespace cccl_cache;
+using namespace cccl_cache::capi;
+
+extern "C" {
+
+cccl_cache_status cccl_cache_spec_parse(const char* text, cccl_cache_spec** out) {
+  return guarded("cccl_cache_spec_parse", [&] {
+    if (out == nullptr) return null_argument("cccl_cache_spec_parse", "out");
+    *out = nullptr;
+    if (text == nullptr) return null_argument("cccl_cache_spec_parse", "text");
+    return make_spec(algos::parse_spec_text(text), out);
+  });
+}
+
+cccl_cache_status cccl_cache_spec_from_desc(const cccl_cache_spec_desc* desc,
+                                            cccl_cache_spec** out) {
+  return guarded("cccl_cache_spec_from_desc", [&] {
+    if (out == nullptr) return null_argument("cccl_cache_spec_from_desc", "out");
+    *out = nullptr;
+    if (desc == nullptr) return null_argument("cccl_cache_spec_from_desc", "desc");
+    return make_spec(from_desc(*desc), out);
+  });
+}
+
+const char* cccl_cache_spec_text(const cccl_cache_spec* spec) {
+  return spec == nullptr ? nullptr : spec->text.c_str();
+}
+
+cccl_cache_algorithm_kind cccl_cache_spec_algorithm(const cccl_cache_spec* spec) {
+  return spec == nullptr ? cccl_cache_algorithm_kind{}
+                         : static_cast<cccl_cache_algorithm_kind>(spec->any.algorithm);
+}
+
+cccl_cache_status cccl_cache_spec_key(const cccl_cache_spec* spec, uint32_t cc, char* buf,
+                                      size_t size) {
+  return guarded("cccl_cache_spec_key", [&] {
+    if (spec == nullptr) return null_argument("cccl_cache_spec_key", "spec");
+    if (buf == nullptr) return null_argument("cccl_cache_spec_key", "buf");
+    const std::string key = algos::cache_key(spec->any, cc).to_string();
+    if (key.size() + 1 > size) {
+      return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+                       "cccl_cache_spec_key: buf holds " + std::to_string(size) + " bytes, the key needs " +
+                           std::to_string(key.size() + 1) + " (use CCCL_CACHE_KEY_SIZE)");
+    }
+    key.copy(buf, key.size());
+    buf[key.size()] = '\0';
+    return CCCL_CACHE_OK;
+  });
+}
+
+void cccl_cache_spec_free(cccl_cache_spec* spec) { delete spec; }
+
+}  // extern "C"

@@ -1,0 +1,125 @@
+#include "cccl_cache/algos/spec_text.hpp"
+
+#include <cctype>
+
+namespace cccl_cache::algos {
+
+std::string known_algorithms() {
+  std::string out;
+  for (const auto& a : algorithms()) out += (out.empty() ? "" : ", ") + std::string(a.name);
+  return out;
+}
+
+Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& fields,
+                                 const OperatorTable& ops, const SourceFileReader& read_source) {
+  const auto* entry = find_algorithm(algorithm);
+  if (entry == nullptr) {
+    return fail(ErrorCode::invalid_argument, "spec: unknown algorithm '" + std::string(algorithm) +
+                                                 "' (known: " + known_algorithms() + ")");
+  }
+  const std::string name(algorithm);
+  const auto descs = entry->fields();
+  const bool has_source = fields.count("source") || fields.count("source_file");
+  if (fields.count("source") && fields.count("source_file"))
+    return fail(ErrorCode::invalid_argument, name + ": give source or source_file, not both");
+  if (fields.count("source_file") && !read_source) {
+    return fail(ErrorCode::invalid_argument,
+                name + ": source_file is not read here (give the operator's source inline: "
+                       "source='...')");
+  }
+
+  std::vector<FieldText> given;
+  std::size_t custom_ops = 0;
+  for (const auto& [field, value] : fields) {
+    if (field == "source" || field == "source_file") continue;
+    FieldText text{field, value, {}};
+    const FieldDesc* desc = nullptr;
+    for (const auto& d : descs) desc = d.name == field ? &d : desc;
+    if (desc != nullptr && desc->is_operator && !parse_op_kind(value)) {
+      ++custom_ops;
+      if (auto op = ops.find(value); op != ops.end() && !has_source) text.source = op->second;
+      if (has_source) {
+        if (auto it = fields.find("source"); it != fields.end()) {
+          text.source = it->second;
+        } else {
+          auto source = read_source(fields.at("source_file"), value);
+          if (!source) return tl::unexpected(source.error());
+          text.source = std::move(*source);
+        }
+      }
+      if (text.source.empty()) {
+        return fail(ErrorCode::invalid_argument,
+                    name + ": " + field + "='" + value +
+                        "' is not a well-known operator and no source is given for it (add "
+                        "source=..., source_file=PATH, or define [operators." +
+                        value + "] in the manifest)");
+      }
+    }
+    given.push_back(std::move(text));
+  }
+  if (has_source && custom_ops != 1) {
+    return fail(ErrorCode::invalid_argument,
+                name + ": source/source_file needs exactly one custom operator field (found " +
+                    std::to_string(custom_ops) + ")");
+  }
+  return entry->from_text(given);
+}
+
+Result<std::vector<std::string>> tokenize_spec_text(std::string_view text) {
+  std::vector<std::string> tokens;
+  std::string cur;
+  bool in_token = false;
+  char quote = 0;
+  for (char c : text) {
+    if (quote != 0) {
+      if (c == quote) {
+        quote = 0;
+      } else {
+        cur += c;
+      }
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      in_token = true;
+    } else if (std::isspace(static_cast<unsigned char>(c))) {
+      if (in_token) tokens.push_back(std::move(cur));
+      cur.clear();
+      in_token = false;
+    } else {
+      cur += c;
+      in_token = true;
+    }
+  }
+  if (quote != 0)
+    return fail(ErrorCode::invalid_argument, std::string("spec: unterminated ") + quote + " quote");
+  if (in_token) tokens.push_back(std::move(cur));
+  return tokens;
+}
+
+Result<AnySpec> parse_spec_tokens(const std::vector<std::string>& tokens, const OperatorTable& ops,
+                                  const SourceFileReader& read_source) {
+  if (tokens.empty()) {
+    return fail(ErrorCode::invalid_argument,
+                "spec: empty (expected e.g. 'merge_sort keys=float32 values=none')");
+  }
+  SpecFields fields;
+  for (std::size_t i = 1; i < tokens.size(); ++i) {
+    const auto& t = tokens[i];
+    auto eq = t.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return fail(ErrorCode::invalid_argument, "spec: '" + t + "' is not field=value");
+    }
+    auto [it, inserted] = fields.emplace(t.substr(0, eq), t.substr(eq + 1));
+    if (!inserted)
+      return fail(ErrorCode::invalid_argument, "spec: field '" + it->first + "' given twice");
+  }
+  return spec_from_fields(tokens[0], fields, ops, read_source);
+}
+
+Result<AnySpec> parse_spec_text(std::string_view text, const OperatorTable& ops,
+                                const SourceFileReader& read_source) {
+  auto tokens = tokenize_spec_text(text);
+  if (!tokens) return tl::unexpected(tokens.error());
+  return parse_spec_tokens(*tokens, ops, read_source);
+}
+
+}  // namespace cccl_cache::algos
