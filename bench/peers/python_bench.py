@@ -171,15 +171,17 @@ def child_main() -> None:
     }))
 
 
+def _child(env: dict) -> dict:
+    p = subprocess.run([sys.executable, __file__, "--child"], capture_output=True, text=True,
+                       timeout=300, env=env)
+    if p.returncode != 0:
+        raise RuntimeError(f"child exited {p.returncode}: {p.stderr[-2000:]}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
 def part_child(args, result: dict, store: str) -> None:
     env = dict(os.environ, CCCL_CACHE_DIR=store)
-    runs = []
-    for _ in range(args.child_runs):
-        p = subprocess.run([sys.executable, __file__, "--child"], capture_output=True, text=True,
-                           timeout=300, env=env)
-        if p.returncode != 0:
-            raise RuntimeError(f"child exited {p.returncode}: {p.stderr[-2000:]}")
-        runs.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    runs = [_child(env) for _ in range(args.child_runs)]
     result["runs"] = runs
     for key in ("import_cccl_cache_ms", "acquire_ms", "first_query_us", "import_acquire_first_query_ms"):
         result[key + "_p50"] = peerstats.median([r[key] for r in runs])

@@ -120,16 +120,22 @@ def _acquire(algorithm: str, fields: dict, operators: dict, device, array, cache
 
 # --- factories --------------------------------------------------------------------
 
-def make_merge_sort(d_in_keys, d_in_values, d_out_keys, d_out_values, op="less", *,
-                    offset="int64", device=None, cache=None) -> _core.MergeSort:
-    """A merge sort of d_in_keys' element type (and d_in_values', or keys only for None).
-    Arrays may be element types instead. Returns a reusable MergeSort callable."""
+def _sort_types(d_in_keys, d_out_keys, d_in_values, d_out_values):
+    """(key type, value type or "none") of a sort's arrays, inputs and outputs matching."""
     keys = _type_of(d_in_keys, "d_in_keys")
     _same_as(keys, d_out_keys, "d_out_keys", "d_in_keys")
     values = "none"
     if d_in_values is not None or d_out_values is not None:
         values = _type_of(d_in_values, "d_in_values")
         _same_as(values, d_out_values, "d_out_values", "d_in_values")
+    return keys, values
+
+
+def make_merge_sort(d_in_keys, d_in_values, d_out_keys, d_out_values, op="less", *,
+                    offset="int64", device=None, cache=None) -> _core.MergeSort:
+    """A merge sort of d_in_keys' element type (and d_in_values', or keys only for None).
+    Arrays may be element types instead. Returns a reusable MergeSort callable."""
+    keys, values = _sort_types(d_in_keys, d_out_keys, d_in_values, d_out_values)
     ops: dict = {}
     fields = {"keys": keys, "values": values, "compare": _op_text(op, ops), "offset": offset}
     return _acquire("merge_sort", fields, ops, device, d_in_keys, cache)
@@ -138,12 +144,7 @@ def make_merge_sort(d_in_keys, d_in_values, d_out_keys, d_out_values, op="less",
 def make_radix_sort(d_in_keys, d_out_keys, d_in_values=None, d_out_values=None, order="ascending", *,
                     offset="uint32", device=None, cache=None) -> _core.RadixSort:
     """A radix sort (order "ascending" / "descending", or cuda.compute's SortOrder)."""
-    keys = _type_of(d_in_keys, "d_in_keys")
-    _same_as(keys, d_out_keys, "d_out_keys", "d_in_keys")
-    values = "none"
-    if d_in_values is not None or d_out_values is not None:
-        values = _type_of(d_in_values, "d_in_values")
-        _same_as(values, d_out_values, "d_out_values", "d_in_values")
+    keys, values = _sort_types(d_in_keys, d_out_keys, d_in_values, d_out_values)
     order = _op_text(order, {})
     if order not in ("ascending", "descending"):
         raise ValueError(f"order: 'ascending' or 'descending', got {order!r}")

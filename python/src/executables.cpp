@@ -43,6 +43,47 @@ void require_none(nb::handle obj, const char* what, const char* why) {
   if (!obj.is_none()) throw nb::value_error((std::string(what) + ": must be None (" + why + ")").c_str());
 }
 
+struct SortArrays {
+  void* keys_in;
+  void* keys_out;
+  void* values_in;   // null for keys-only
+  void* values_out;
+};
+
+// A sort's arrays checked against its spec (keys, and values unless keys-only).
+template <class Spec>
+SortArrays sort_arrays(const Spec& spec, int dev, std::uint64_t n, nb::handle keys_in, nb::handle keys_out,
+                       nb::handle values_in, nb::handle values_out) {
+  SortArrays a{checked_array(keys_in, "d_in_keys", false, spec.key_type, n, dev).data,
+               checked_array(keys_out, "d_out_keys", true, spec.key_type, n, dev).data, nullptr, nullptr};
+  if (spec.keys_only()) {
+    require_none(values_in, "d_in_values", "the spec sorts keys only");
+    require_none(values_out, "d_out_values", "the spec sorts keys only");
+  } else {
+    a.values_in = checked_array(values_in, "d_in_values", false, spec.value_type, n, dev).data;
+    a.values_out = checked_array(values_out, "d_out_values", true, spec.value_type, n, dev).data;
+  }
+  return a;
+}
+
+// A sort's run: temp storage and arrays checked, then `launch(d_temp, bytes, arrays,
+// stream)` with the GIL released.
+template <class Exe, class Launch>
+void run_sort(const Exe& e, std::size_t need, std::uint64_t n, nb::handle temp, nb::handle keys_in,
+              nb::handle keys_out, nb::handle values_in, nb::handle values_out, nb::handle stream,
+              const char* what, Launch&& launch) {
+  const int dev = e.device();
+  auto [d_temp, have] = temp_array(temp, need, dev);
+  SortArrays a = sort_arrays(e.spec(), dev, n, keys_in, keys_out, values_in, values_out);
+  CUstream s = stream_handle(stream);
+  CUresult rc;
+  {
+    nb::gil_scoped_release unlocked;
+    rc = launch(d_temp, have, a, s);
+  }
+  check_cuda(rc, what);
+}
+
 template <class Exe>
 nb::class_<Bound<Exe>> common(nb::module_& m, const char* name, const char* doc) {
   return nb::class_<Bound<Exe>>(m, name, doc)
@@ -62,27 +103,10 @@ std::size_t merge_sort_call(const Bound<ms::Executable>& b, nb::handle temp, nb:
   const ms::Executable& e = *b.exe;
   std::size_t bytes = e.temp_storage_bytes(n);
   if (temp.is_none()) return bytes;
-  const auto& spec = e.spec();
-  const int dev = e.device();
-  auto [d_temp, have] = temp_array(temp, bytes, dev);
-  auto ki = checked_array(keys_in, "d_in_keys", false, spec.key_type, n, dev);
-  auto ko = checked_array(keys_out, "d_out_keys", true, spec.key_type, n, dev);
-  void* vi = nullptr;
-  void* vo = nullptr;
-  if (spec.keys_only()) {
-    require_none(values_in, "d_in_values", "the spec sorts keys only");
-    require_none(values_out, "d_out_values", "the spec sorts keys only");
-  } else {
-    vi = checked_array(values_in, "d_in_values", false, spec.value_type, n, dev).data;
-    vo = checked_array(values_out, "d_out_values", true, spec.value_type, n, dev).data;
-  }
-  CUstream s = stream_handle(stream);
-  CUresult rc;
-  {
-    nb::gil_scoped_release unlocked;
-    rc = e(d_temp, have, ki.data, vi, ko.data, vo, n, s);
-  }
-  check_cuda(rc, "merge sort");
+  run_sort(e, bytes, n, temp, keys_in, keys_out, values_in, values_out, stream, "merge sort",
+           [&](void* d_temp, std::size_t& have, const SortArrays& a, CUstream s) {
+             return e(d_temp, have, a.keys_in, a.values_in, a.keys_out, a.values_out, n, s);
+           });
   return bytes;
 }
 
@@ -103,28 +127,11 @@ std::size_t radix_sort_call(const Bound<rs::Executable>& b, nb::handle temp, nb:
                           : [&] { auto [lo, hi] = bits_of(e, begin_bit, end_bit);
                                   return e.temp_storage_bytes(n, lo, hi); }();
   if (temp.is_none()) return bytes;
-  auto [lo, hi] = bits_of(e, begin_bit, end_bit);
-  const auto& spec = e.spec();
-  const int dev = e.device();
-  auto [d_temp, have] = temp_array(temp, bytes, dev);
-  auto ki = checked_array(keys_in, "d_in_keys", false, spec.key_type, n, dev);
-  auto ko = checked_array(keys_out, "d_out_keys", true, spec.key_type, n, dev);
-  void* vi = nullptr;
-  void* vo = nullptr;
-  if (spec.keys_only()) {
-    require_none(values_in, "d_in_values", "the spec sorts keys only");
-    require_none(values_out, "d_out_values", "the spec sorts keys only");
-  } else {
-    vi = checked_array(values_in, "d_in_values", false, spec.value_type, n, dev).data;
-    vo = checked_array(values_out, "d_out_values", true, spec.value_type, n, dev).data;
-  }
-  CUstream s = stream_handle(stream);
-  CUresult rc;
-  {
-    nb::gil_scoped_release unlocked;
-    rc = e(d_temp, have, ki.data, ko.data, vi, vo, n, lo, hi, s);
-  }
-  check_cuda(rc, "radix sort");
+  const auto [lo, hi] = bits_of(e, begin_bit, end_bit);
+  run_sort(e, bytes, n, temp, keys_in, keys_out, values_in, values_out, stream, "radix sort",
+           [&, lo = lo, hi = hi](void* d_temp, std::size_t& have, const SortArrays& a, CUstream s) {
+             return e(d_temp, have, a.keys_in, a.keys_out, a.values_in, a.values_out, n, lo, hi, s);
+           });
   return bytes;
 }
 
