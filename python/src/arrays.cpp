@@ -80,14 +80,33 @@ std::uint64_t checked_extent(nb::handle shape, nb::handle strides, std::size_t i
   return size;
 }
 
+// The interface's keys, interned once and kept for the process (never released: no
+// Python call after the interpreter's end), so that reading an interface allocates nothing.
+struct CaiKeys {
+  PyObject* mask = PyUnicode_InternFromString("mask");
+  PyObject* typestr = PyUnicode_InternFromString("typestr");
+  PyObject* shape = PyUnicode_InternFromString("shape");
+  PyObject* strides = PyUnicode_InternFromString("strides");
+  PyObject* data = PyUnicode_InternFromString("data");
+};
+
+// d[key] borrowed, or a null handle when absent.
+nb::handle item(nb::handle d, PyObject* key) {
+  PyObject* v = PyDict_GetItemWithError(d.ptr(), key);
+  if (v == nullptr && PyErr_Occurred()) throw nb::python_error();
+  return v;
+}
+
 DeviceArray from_cai(nb::handle cai, const char* what, bool writable) {
+  static const CaiKeys keys;  // first call holds the GIL
   if (!nb::isinstance<nb::dict>(cai)) value_error(what, "__cuda_array_interface__ is not a dict");
-  nb::dict d = nb::borrow<nb::dict>(cai);
-  nb::handle mask = d.contains("mask") ? nb::handle(d["mask"]) : nb::handle(Py_None);
-  if (!mask.is_none()) type_error(what, "masked arrays are not supported");
-  if (!d.contains("typestr") || !d.contains("shape") || !d.contains("data"))
+  nb::handle mask = item(cai, keys.mask);
+  if (mask.is_valid() && !mask.is_none()) type_error(what, "masked arrays are not supported");
+  nb::handle typestr_obj = item(cai, keys.typestr), shape = item(cai, keys.shape),
+             data = item(cai, keys.data), strides = item(cai, keys.strides);
+  if (!typestr_obj.is_valid() || !shape.is_valid() || !data.is_valid())
     value_error(what, "__cuda_array_interface__ lacks typestr, shape or data");
-  nb::object typestr_obj = d["typestr"];
+  if (!strides.is_valid()) strides = Py_None;
   const char* typestr = nullptr;
   if (!nb::try_cast(typestr_obj, typestr) || std::strlen(typestr) < 3)
     value_error(what, "__cuda_array_interface__['typestr'] is not a type string");
@@ -102,9 +121,7 @@ DeviceArray from_cai(nb::handle cai, const char* what, bool writable) {
   if (order != '>' || bytes == 1) a.type = type_of(kind, bytes);
   a.type_name = kind == 'b' ? "bool" : kind == 'c' ? "complex" : kind == 'V' ? "void" : "other";
   if (a.type) a.type_name = name(*a.type).data();
-  nb::handle strides = d.contains("strides") ? nb::handle(d["strides"]) : nb::handle(Py_None);
-  a.size = checked_extent(d["shape"], strides, a.itemsize, what);
-  nb::object data = d["data"];
+  a.size = checked_extent(shape, strides, a.itemsize, what);
   std::uintptr_t ptr = 0;
   bool readonly = false;
   if (!nb::isinstance<nb::tuple>(data) || nb::len(data) != 2 || !nb::try_cast(data[0], ptr) ||
