@@ -17,7 +17,7 @@ PyTorch's .cuda_stream). Bad arguments raise TypeError / ValueError; library err
 raise cccl_cache.Error (a RuntimeError with .code).
 """
 
-from ._core import (  # noqa: F401
+from ._core import (
     BinaryTransform,
     Cache,
     Error,
@@ -31,7 +31,7 @@ from ._core import (  # noqa: F401
     device_count,
     driver_status,
 )
-from ._api import (  # noqa: F401
+from ._api import (
     Op,
     binary_transform,
     default_cache,
@@ -51,3 +51,12 @@ from ._api import (  # noqa: F401
 )
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "BinaryTransform", "Cache", "Error", "ExclusiveScan", "InclusiveScan", "MergeSort", "Op",
+    "RadixSort", "Reduce", "Spec", "UnaryTransform", "binary_transform", "default_cache",
+    "device_count", "driver_status", "exclusive_scan", "inclusive_scan", "make_binary_transform",
+    "make_exclusive_scan", "make_inclusive_scan", "make_merge_sort", "make_radix_sort",
+    "make_reduce_into", "make_unary_transform", "merge_sort", "radix_sort", "reduce_into",
+    "unary_transform",
+]

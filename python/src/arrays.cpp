@@ -183,9 +183,17 @@ std::optional<ScalarType> type_of_typestr(const char* typestr) {
 }
 
 DeviceArray device_array(nb::handle obj, const char* what, bool writable) {
+  static PyObject* const cai_name = PyUnicode_InternFromString("__cuda_array_interface__");
   if (obj.is_none()) type_error(what, "expected a device array, got None");
-  nb::object cai = nb::getattr(obj, "__cuda_array_interface__", nb::none());
-  if (!cai.is_none()) return from_cai(cai, what, writable);
+  if (PyObject* cai = PyObject_GetAttr(obj.ptr(), cai_name); cai != nullptr) {
+    nb::object owned = nb::steal(cai);
+    if (!owned.is_none()) return from_cai(owned, what, writable);
+  } else {
+    // Producers refuse the interface for what it cannot describe (PyTorch: CPU tensors,
+    // bfloat16) but may still offer DLPack.
+    nb::python_error refused;  // takes the pending exception
+    if (!refused.matches(PyExc_AttributeError) && !nb::hasattr(obj, "__dlpack__")) throw refused;
+  }
   return from_dlpack(obj, what);
 }
 

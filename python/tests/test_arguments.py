@@ -198,3 +198,30 @@ def test_initial_values(value, type, expect):
 def test_bad_initial_values(value, type, exc):
     with pytest.raises(exc):
         _core._host_value(value, type)
+
+
+def test_an_interface_that_raises_falls_back_to_dlpack():
+    class Refuses:  # as PyTorch for CPU tensors: the interface raises, DLPack is offered
+        def __init__(self):
+            self.host = np.zeros(4, np.float32)
+
+        @property
+        def __cuda_array_interface__(self):
+            raise TypeError("not representable")
+
+        def __dlpack__(self, **kw):
+            return self.host.__dlpack__(**kw)
+
+        def __dlpack_device__(self):
+            return self.host.__dlpack_device__()
+
+    with pytest.raises(TypeError, match="host array"):
+        _core.array_info(Refuses(), "d_in")
+
+    class Broken:
+        @property
+        def __cuda_array_interface__(self):
+            raise KeyError("inner")
+
+    with pytest.raises(KeyError, match="inner"):
+        _core.array_info(Broken(), "d_in")

@@ -172,6 +172,7 @@ def test_run_path_rejects_bad_arguments(caches):
     exe = cccl_cache.make_merge_sort(np.float32, None, np.float32, None, device=0, cache=caches[0])
     f4, f8 = cp.zeros(N, cp.float32), cp.zeros(N, cp.float64)
     nbytes = exe(None, f4, None, f4, None, N)
+    assert exe(None, None, None, None, None, N) == nbytes  # a size query reads only num_items
     temp = cp.empty(nbytes, cp.uint8)
     with pytest.raises(TypeError, match="d_in_keys: float64 array, the spec needs float32"):
         exe(temp, f8, None, f4, None, N)
