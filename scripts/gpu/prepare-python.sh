@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run HERE after scripts/gpu/prepare.sh (which fills .devcarry/ and the HEAD snapshot
-# <build>-src): builds the Python module for the GPU machine's Python 3.12 as a stable-ABI
-# module (cp312-abi3: loads in 3.12 and later), Release, plain x86-64, and adds to
+# <build>-src): builds the Python module for the GPU machine's Python 3.12 (a cpython-312
+# module; Release, plain x86-64), and adds to
 # .devcarry/: python/cccl_cache (the package), pylib/ (pytest, pure Python: the GPU
 # machine has no package index) and the shared libraries the module needs in lib/.
 # Then run.sh's parts "python" (GPU tests) and "pybench" (bench/peers/python_bench.py).
@@ -30,7 +30,7 @@ rm -rf "$carry/python" "$carry/pylib"
 mkdir -p "$carry/python/cccl_cache" "$carry/lib"
 cp "$pybuild"/python/cccl_cache/*.py "$carry/python/cccl_cache/"
 so=$(ls "$pybuild"/python/cccl_cache/_core*.so)
-[[ "$so" == *abi3.so ]] || { echo "prepare-python: $so is not a stable-ABI module" >&2; exit 1; }
+[[ "$so" == *cpython-312-* ]] || { echo "prepare-python: $so is not a Python 3.12 module" >&2; exit 1; }
 cp "$so" "$carry/python/cccl_cache/" && strip --strip-unneeded "$carry/python/cccl_cache/$(basename "$so")"
 skip='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|libpthread\.|librt\.|libstdc\+\+|libgcc_s|libcuda\.|libnvrtc|libnvJitLink|libcudart)'
 ldd "$so" | awk '/=>/ {print $1, $3}' | while read -r name path; do
