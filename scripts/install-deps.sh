@@ -22,11 +22,23 @@ if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import numpy' >/dev/null 
   echo "install-deps: installing numpy for python3"
   python3 -m pip install -q --disable-pip-version-check numpy
 fi
+# The Python module's build and test requirements (python/requirements.txt, pinned):
+# nanobind, found by CMake through `python3 -m nanobind`, and pytest for python/tests.
+root=$(cd "$(dirname "$0")/.." && pwd)
+if command -v python3 >/dev/null 2>&1 && ! python3 - "$root/python/requirements.txt" <<'PY' >/dev/null 2>&1
+import sys
+from importlib.metadata import version
+pins = [l.split("#")[0].strip() for l in open(sys.argv[1])]
+sys.exit(any(p and version(p.split("==")[0]) != p.split("==")[1] for p in pins))
+PY
+then
+  echo "install-deps: installing python/requirements.txt for python3"
+  python3 -m pip install -q --disable-pip-version-check -r "$root/python/requirements.txt"
+fi
 # CCCL 3.5.0, pinned: the header-only wheel nvidia-cuda-cccl from the Python package index
 # (version and sha256 checked), unpacked into .deps/ (git-ignored). CMake's
 # CCCL_CACHE_CCCL_INCLUDE_DIR defaults to its include dir; nvcc (dispatch.cu, bench/*.cu) and
 # NVRTC both compile against it instead of the toolkit's own CCCL 3.0.1.
-root=$(cd "$(dirname "$0")/.." && pwd)
 cccl_version=3.5.0
 cccl_wheel_version=13.3.5.0.6
 cccl_wheel=nvidia_cuda_cccl-${cccl_wheel_version}-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl

@@ -34,6 +34,7 @@ namespace cccl_cache::algos::detail {
   X(cuFuncSetAttribute)                   \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
   X(cuMemsetD8Async)                      \
+  X(cuPointerGetAttributes)               \
   X(cuLaunchKernelEx)
 
 struct DriverApi {

@@ -150,4 +150,24 @@ Result<std::uint32_t> device_cc(int device) {
   return facts->cc;
 }
 
+Result<int> pointer_device(const void* ptr) {
+  if (auto status = driver_status(); !status) return tl::unexpected(status.error());
+  // cuPointerGetAttributes (not ...Attribute) leaves unknown host pointers at "no
+  // memory type" instead of failing: one call answers every case.
+  unsigned int memory_type = 0;
+  int ordinal = -1;
+  CUpointer_attribute attributes[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                      CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+  void* values[] = {&memory_type, &ordinal};
+  if (CUresult rc = (*driver())->cuPointerGetAttributes(2, attributes, values,
+                                                        reinterpret_cast<CUdeviceptr>(ptr));
+      rc != CUDA_SUCCESS)
+    return tl::unexpected(driver_error("cuPointerGetAttributes", rc));
+  if (memory_type == CU_MEMORYTYPE_HOST)
+    return fail(ErrorCode::invalid_argument, "not device memory (page-locked host memory)");
+  if ((memory_type != CU_MEMORYTYPE_DEVICE && memory_type != CU_MEMORYTYPE_UNIFIED) || ordinal < 0)
+    return fail(ErrorCode::invalid_argument, "not device memory (host memory)");
+  return ordinal;
+}
+
 }  // namespace cccl_cache::algos

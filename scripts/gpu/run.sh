@@ -5,7 +5,8 @@
 # "env tests query acquire sort demo"; also "ab": sort time of ours, CUB and nvcc's own
 # cubin of our generated source, bench/codegen_ab.sh; "hit": where a store hit spends what the
 # bare load does not, bench_merge_sort_hit_anatomy; "refw1": the reference library cuda.compute on
-# the wave-1 specs, bench/peers/reference_wave1.py, which needs .whl carried too). Never touches
+# the wave-1 specs, bench/peers/reference_wave1.py, which needs .whl carried too; "python",
+# "pybench", "cupy_adapter": the Python module, after scripts/gpu/prepare-python.sh). Never touches
 # the user's cache: every store lives under a fresh temporary directory.
 set -u -o pipefail
 cd "$(dirname "$0")/../.."
@@ -95,13 +96,22 @@ for p in $parts; do
       part refw1 240 bash -c 'bash bench/peers/install_wheels.sh &&
         PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH} exec python3 bench/peers/reference_wave1.py \
           "$1" --blob-dir "$2" ${CCCL_CACHE_REFW1_ARGS:-}' _ "$OUT/reference_wave1.json" "$scratch/refw1-blobs" ;;
+    # The Python module (scripts/gpu/prepare-python.sh): its GPU tests, then the per-call
+    # cost and start-up from Python (bench/peers/python_bench.py, JSON in $OUT).
+    python) part python 300 env PYTHONPATH="$root/.devcarry/python:$root/.devcarry/pylib" \
+      python3 -m pytest -q -p no:cacheprovider -rs python/tests ;;
+    pybench) part pybench 500 env PYTHONPATH="$root/.devcarry/python" \
+      python3 bench/peers/python_bench.py "$OUT/python_bench.json" ;;
+    cupy_adapter) part cupy_adapter 200 env PYTHONPATH="$root/.devcarry/python" \
+      python3 examples/python/cupy_adapter.py ;;
     *) echo "unknown part $p" ;;
   esac
 done
 
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
-  transform_bench reduce_tests reduce_bench radix_tests radix_bench radix_bench_unit cupy algos_acquire refw1; do
+  transform_bench reduce_tests reduce_bench radix_tests radix_bench radix_bench_unit cupy algos_acquire refw1 \
+  python pybench cupy_adapter; do
   [[ -f "$OUT/$f.log" ]] || continue
   echo "--- $f"
   case $f in

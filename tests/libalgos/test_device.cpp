@@ -80,6 +80,21 @@ TEST(Device, WithoutDriverDeviceCcAndBindSayNoDriver) {
   ASSERT_FALSE(exe);
   EXPECT_EQ(exe.error().code, ErrorCode::driver);
   EXPECT_EQ(exe.error().message, expected);
+  int host = 0;
+  auto where = algos::pointer_device(&host);
+  ASSERT_FALSE(where);
+  EXPECT_EQ(where.error().code, ErrorCode::driver);
+  EXPECT_EQ(where.error().message, expected);
+}
+
+TEST(Device, HostMemoryIsNotDeviceMemory) {
+  auto count = algos::device_count();
+  if (!count || *count == 0) GTEST_SKIP() << "no CUDA device";
+  int host = 0;
+  auto where = algos::pointer_device(&host);
+  ASSERT_FALSE(where);
+  EXPECT_EQ(where.error().code, ErrorCode::invalid_argument);
+  EXPECT_EQ(where.error().message, "not device memory (host memory)");
 }
 
 TEST(Device, DriverErrorNamesCodesWithOrWithoutDriver) {

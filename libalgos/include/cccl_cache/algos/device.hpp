@@ -31,4 +31,12 @@ Result<int> device_count();
 // or the failing driver query.
 Result<std::uint32_t> device_cc(int device);
 
+// The device ordinal whose memory `ptr` points into (device or managed memory the
+// driver knows; for managed memory, the device it was allocated from). Error
+// invalid_argument "not device memory" for host memory the driver does not know
+// (a NumPy array's data, a stack address), driver as driver_status() otherwise. One
+// cuPointerGetAttributes call: for argument checks of language bindings, not for
+// launches.
+Result<int> pointer_device(const void* ptr);
+
 }  // namespace cccl_cache::algos

@@ -1,0 +1,62 @@
+"""cccl_cache: NVRTC-built CUB algorithms from Python, cached on disk.
+
+The same store, configuration and environment as the C++ library (CCCL_CACHE_DIR, ...).
+Two shapes, as cuda.compute users know them:
+
+* factories (make_merge_sort, make_radix_sort, make_reduce_into, make_inclusive_scan,
+  make_exclusive_scan, make_unary_transform, make_binary_transform) return reusable
+  callables with CUB's two-phase convention: call with temp_storage=None to get the
+  bytes a run needs, then with a device buffer of at least that size;
+* one-shot functions (merge_sort, radix_sort, reduce_into, inclusive_scan,
+  exclusive_scan, unary_transform, binary_transform) allocate temp storage through
+  the caller's allocator (CuPy's memory pool for CuPy arrays, PyTorch's for tensors).
+
+Arrays: anything with __cuda_array_interface__ (CuPy, PyTorch, Numba) or DLPack;
+streams: None, an int handle, or an object with __cuda_stream__ (or CuPy's .ptr,
+PyTorch's .cuda_stream). Bad arguments raise TypeError / ValueError; library errors
+raise cccl_cache.Error (a RuntimeError with .code).
+"""
+
+from ._core import (
+    BinaryTransform,
+    Cache,
+    Error,
+    ExclusiveScan,
+    InclusiveScan,
+    MergeSort,
+    RadixSort,
+    Reduce,
+    Spec,
+    UnaryTransform,
+    device_count,
+    driver_status,
+)
+from ._api import (
+    Op,
+    binary_transform,
+    default_cache,
+    exclusive_scan,
+    inclusive_scan,
+    make_binary_transform,
+    make_exclusive_scan,
+    make_inclusive_scan,
+    make_merge_sort,
+    make_radix_sort,
+    make_reduce_into,
+    make_unary_transform,
+    merge_sort,
+    radix_sort,
+    reduce_into,
+    unary_transform,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BinaryTransform", "Cache", "Error", "ExclusiveScan", "InclusiveScan", "MergeSort", "Op",
+    "RadixSort", "Reduce", "Spec", "UnaryTransform", "binary_transform", "default_cache",
+    "device_count", "driver_status", "exclusive_scan", "inclusive_scan", "make_binary_transform",
+    "make_exclusive_scan", "make_inclusive_scan", "make_merge_sort", "make_radix_sort",
+    "make_reduce_into", "make_unary_transform", "merge_sort", "radix_sort", "reduce_into",
+    "unary_transform",
+]

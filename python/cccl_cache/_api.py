@@ -1,0 +1,313 @@
+"""Factories and one-shot functions over cccl_cache._core (see the package doc)."""
+
+from __future__ import annotations
+
+import threading
+
+from . import _core
+
+_TYPES = frozenset(("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                    "float16", "bfloat16", "float32", "float64"))
+
+_lock = threading.Lock()
+_default = None
+
+
+def default_cache() -> _core.Cache:
+    """The process's one Cache (opened on first use from the C++ configuration)."""
+    global _default
+    if _default is None:
+        with _lock:
+            if _default is None:
+                _default = _core.Cache()
+    return _default
+
+
+class Op:
+    """A custom operator: a CUDA C++ device function `name` defined in `source`, e.g.
+    Op("abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }")."""
+
+    __slots__ = ("name", "source")
+
+    def __init__(self, name: str, source: str):
+        self.name, self.source = name, source
+
+    def __repr__(self):
+        return f"Op({self.name!r})"
+
+
+def _op_text(op, operators: dict) -> str:
+    if isinstance(op, str):
+        return op
+    if isinstance(op, Op):
+        operators[op.name] = op.source
+        return op.name
+    name = getattr(op, "name", None)  # enums such as cuda.compute's OpKind.LESS
+    if isinstance(name, str):
+        return name.lower()
+    raise TypeError(f"op: expected an operator name, an Op or an OpKind, got {type(op).__name__}")
+
+
+def _same_as(t: str, x, what: str, ref: str) -> None:
+    got = _type_of(x, what)
+    if got != t:
+        raise TypeError(f"{what}: {got}, but {ref} is {t} (they must match)")
+
+
+def _is_array(x) -> bool:
+    return hasattr(x, "__cuda_array_interface__") or hasattr(x, "__dlpack__")
+
+
+def _type_of(x, what: str) -> str:
+    """Our element type name of a device array or a dtype-like (str, NumPy dtype)."""
+    if _is_array(x):
+        t = _core.array_info(x, what)[0]
+        if t is None:
+            raise TypeError(f"{what}: element type not supported (supported: {', '.join(sorted(_TYPES))})")
+        return t
+    if isinstance(x, str) and x in _TYPES:
+        return x
+    name = getattr(x, "name", None) or getattr(x, "__name__", None)
+    if name is None:
+        import numpy
+        try:
+            name = numpy.dtype(x).name
+        except TypeError:
+            name = None
+    if name not in _TYPES:
+        raise TypeError(f"{what}: expected a device array or an element type, got {x!r}")
+    return name
+
+
+def _size_of(x, what: str) -> int:
+    return _core.array_info(x, what)[1]
+
+
+def _device_of(device, array) -> int:
+    """`device` if given, else the device holding `array`'s memory, else 0."""
+    if device is not None:
+        return int(device)
+    if _is_array(array):
+        return _core.array_device(array, "array")
+    return 0
+
+
+_specs: dict = {}
+_memo: dict = {}
+
+
+def _acquire(algorithm: str, fields: dict, operators: dict, device, array, cache):
+    """The bound executable of a spec from fields on `device` (else `array`'s). The spec
+    is checked before any device is asked for. Memoized per process for the default
+    cache, so that one-shot calls skip the spec parse (the AlgorithmCache keeps the
+    executable bound anyway)."""
+    what = (algorithm, tuple(fields.items()), tuple(operators.items()))
+    spec = _specs.get(what)
+    if spec is None:
+        spec = _core.Spec.from_fields(algorithm, fields, operators)
+        if len(_specs) < 4096:
+            _specs[what] = spec
+    device = _device_of(device, array)
+    if cache is not None:
+        return cache.acquire(spec, device)
+    exe = _memo.get((what, device))
+    if exe is None:
+        exe = default_cache().acquire(spec, device)
+        if len(_memo) < 4096:
+            _memo[(what, device)] = exe
+    return exe
+
+
+# --- factories --------------------------------------------------------------------
+
+def _sort_types(d_in_keys, d_out_keys, d_in_values, d_out_values):
+    """(key type, value type or "none") of a sort's arrays, inputs and outputs matching."""
+    keys = _type_of(d_in_keys, "d_in_keys")
+    _same_as(keys, d_out_keys, "d_out_keys", "d_in_keys")
+    values = "none"
+    if d_in_values is not None or d_out_values is not None:
+        values = _type_of(d_in_values, "d_in_values")
+        _same_as(values, d_out_values, "d_out_values", "d_in_values")
+    return keys, values
+
+
+def make_merge_sort(d_in_keys, d_in_values, d_out_keys, d_out_values, op="less", *,
+                    offset="int64", device=None, cache=None) -> _core.MergeSort:
+    """A merge sort of d_in_keys' element type (and d_in_values', or keys only for None).
+    Arrays may be element types instead. Returns a reusable MergeSort callable."""
+    keys, values = _sort_types(d_in_keys, d_out_keys, d_in_values, d_out_values)
+    ops: dict = {}
+    fields = {"keys": keys, "values": values, "compare": _op_text(op, ops), "offset": offset}
+    return _acquire("merge_sort", fields, ops, device, d_in_keys, cache)
+
+
+def make_radix_sort(d_in_keys, d_out_keys, d_in_values=None, d_out_values=None, order="ascending", *,
+                    offset="uint32", device=None, cache=None) -> _core.RadixSort:
+    """A radix sort (order "ascending" / "descending", or cuda.compute's SortOrder)."""
+    keys, values = _sort_types(d_in_keys, d_out_keys, d_in_values, d_out_values)
+    order = _op_text(order, {})
+    if order not in ("ascending", "descending"):
+        raise ValueError(f"order: 'ascending' or 'descending', got {order!r}")
+    fields = {"keys": keys, "values": values, "descending": str(order == "descending").lower(),
+              "offset": offset}
+    return _acquire("radix_sort", fields, {}, device, d_in_keys, cache)
+
+
+def _same_type(d_in, d_out) -> str:
+    t = _type_of(d_in, "d_in")
+    _same_as(t, d_out, "d_out", "d_in")
+    return t
+
+
+def make_reduce_into(d_in, d_out, op="plus", h_init=None, *, offset="uint64", device=None,
+                     cache=None) -> _core.Reduce:
+    """A reduction d_out[0] = op(h_init, d_in...). h_init is given at call time
+    (accepted here for cuda.compute's signature)."""
+    ops: dict = {}
+    fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
+    return _acquire("reduce", fields, ops, device, d_in, cache)
+
+
+def make_inclusive_scan(d_in, d_out, op="plus", *, offset="uint64", device=None,
+                        cache=None) -> _core.InclusiveScan:
+    ops: dict = {}
+    fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
+    return _acquire("inclusive_scan", fields, ops, device, d_in, cache)
+
+
+def make_exclusive_scan(d_in, d_out, op="plus", h_init=None, *, offset="uint64", device=None,
+                        cache=None) -> _core.ExclusiveScan:
+    ops: dict = {}
+    fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
+    return _acquire("exclusive_scan", fields, ops, device, d_in, cache)
+
+
+def make_unary_transform(d_in, d_out, op="identity", *, device=None, cache=None) -> _core.UnaryTransform:
+    ops: dict = {}
+    fields = {"in": _type_of(d_in, "d_in"), "out": _type_of(d_out, "d_out"), "op": _op_text(op, ops)}
+    return _acquire("unary_transform", fields, ops, device, d_in, cache)
+
+
+def make_binary_transform(d_in1, d_in2, d_out, op="plus", *, device=None, cache=None) -> _core.BinaryTransform:
+    ops: dict = {}
+    fields = {"in1": _type_of(d_in1, "d_in1"), "in2": _type_of(d_in2, "d_in2"),
+              "out": _type_of(d_out, "d_out"), "op": _op_text(op, ops)}
+    return _acquire("binary_transform", fields, ops, device, d_in1, cache)
+
+
+# --- one-shot functions -----------------------------------------------------------
+
+def _library(a) -> str:
+    return type(a).__module__.split(".", 1)[0]
+
+
+def _default_stream(like):
+    lib = _library(like)
+    if lib == "cupy":
+        import cupy
+        return cupy.cuda.get_current_stream().ptr
+    if lib == "torch":
+        import torch
+        return torch.cuda.current_stream(like.device).cuda_stream
+    return None
+
+
+def _allocate(nbytes: int, like, device: int, stream):
+    """A device byte buffer from the allocator of `like`'s library. CuPy's pool hands a
+    freed block to later allocations on the stream current at allocation: allocate
+    with the run's stream current, so the block is not reused while the run may be
+    in flight."""
+    lib = _library(like)
+    if lib == "torch":
+        import torch
+        return torch.empty(max(nbytes, 1), dtype=torch.uint8, device=like.device)
+    if lib == "numba":
+        from numba import cuda
+        return cuda.device_array(max(nbytes, 1), dtype="uint8")
+    try:
+        import cupy
+    except ImportError:
+        raise TypeError("no allocator for temp storage: pass temp_allocator=f(nbytes) returning a "
+                        "device array (CuPy, PyTorch and Numba arrays get their own)") from None
+    with cupy.cuda.Device(device), cupy.cuda.ExternalStream(_core.stream_handle(stream), device):
+        return cupy.empty(max(nbytes, 1), dtype=cupy.uint8)
+
+
+def _count(num_items, d_in, what, *outs) -> int:
+    n = _size_of(d_in, what) if num_items is None else int(num_items)
+    if n < 0:
+        raise ValueError(f"num_items: {n} is negative")
+    for name, out, want in outs:
+        if out is not None and _size_of(out, name) < want(n):
+            raise ValueError(f"{name}: {_size_of(out, name)} items, needs {want(n)}")
+    return n
+
+
+def _run_two_phase(exe, like, temp_allocator, stream, args_before, args_after):
+    if stream is None:
+        stream = _default_stream(like)
+    nbytes = exe(None, *args_before, *args_after, stream=stream)
+    temp = temp_allocator(nbytes) if temp_allocator else _allocate(nbytes, like, exe.device, stream)
+    exe(temp, *args_before, *args_after, stream=stream)
+
+
+_same = (lambda n: n)
+
+
+def merge_sort(d_in_keys, d_in_values, d_out_keys, d_out_values, op="less", num_items=None,
+               stream=None, *, temp_allocator=None, cache=None):
+    """Sorts d_in_keys (and d_in_values) into d_out_keys (and d_out_values); they may alias."""
+    exe = make_merge_sort(d_in_keys, d_in_values, d_out_keys, d_out_values, op, cache=cache)
+    n = _count(num_items, d_in_keys, "d_in_keys", ("d_out_keys", d_out_keys, _same),
+               ("d_in_values", d_in_values, _same), ("d_out_values", d_out_values, _same))
+    _run_two_phase(exe, d_in_keys, temp_allocator, stream,
+                   (d_in_keys, d_in_values, d_out_keys, d_out_values, n), ())
+
+
+def radix_sort(d_in_keys, d_out_keys, d_in_values=None, d_out_values=None, order="ascending",
+               num_items=None, begin_bit=None, end_bit=None, stream=None, *, temp_allocator=None,
+               cache=None):
+    """Radix-sorts d_in_keys (and d_in_values) into d_out_keys (and d_out_values), stably."""
+    exe = make_radix_sort(d_in_keys, d_out_keys, d_in_values, d_out_values, order, cache=cache)
+    n = _count(num_items, d_in_keys, "d_in_keys", ("d_out_keys", d_out_keys, _same),
+               ("d_in_values", d_in_values, _same), ("d_out_values", d_out_values, _same))
+    _run_two_phase(exe, d_in_keys, temp_allocator, stream,
+                   (d_in_keys, d_out_keys, d_in_values, d_out_values, n), (begin_bit, end_bit))
+
+
+def reduce_into(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *,
+                temp_allocator=None, cache=None):
+    """d_out[0] = op(h_init, d_in[0], ..., d_in[num_items - 1])."""
+    exe = make_reduce_into(d_in, d_out, op, cache=cache)
+    n = _count(num_items, d_in, "d_in", ("d_out", d_out, lambda n: 1))
+    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n, h_init), ())
+
+
+def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, temp_allocator=None,
+                   cache=None):
+    """d_out[i] = d_in[0] op ... op d_in[i]; d_out may be d_in."""
+    exe = make_inclusive_scan(d_in, d_out, op, cache=cache)
+    n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same))
+    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n), ())
+
+
+def exclusive_scan(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *,
+                   temp_allocator=None, cache=None):
+    """d_out[0] = h_init, d_out[i] = h_init op d_in[0] op ... op d_in[i - 1]."""
+    exe = make_exclusive_scan(d_in, d_out, op, cache=cache)
+    n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same))
+    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n, h_init), ())
+
+
+def unary_transform(d_in, d_out, op="identity", num_items=None, stream=None, *, cache=None):
+    """d_out[i] = op(d_in[i])."""
+    exe = make_unary_transform(d_in, d_out, op, cache=cache)
+    n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same))
+    exe(d_in, d_out, n, stream=_default_stream(d_in) if stream is None else stream)
+
+
+def binary_transform(d_in1, d_in2, d_out, op="plus", num_items=None, stream=None, *, cache=None):
+    """d_out[i] = op(d_in1[i], d_in2[i])."""
+    exe = make_binary_transform(d_in1, d_in2, d_out, op, cache=cache)
+    n = _count(num_items, d_in1, "d_in1", ("d_in2", d_in2, _same), ("d_out", d_out, _same))
+    exe(d_in1, d_in2, d_out, n, stream=_default_stream(d_in1) if stream is None else stream)

@@ -1,0 +1,267 @@
+// The bound executables as Python callables. Each call follows the reference
+// library's two-phase convention: temp_storage=None returns the bytes a run needs and
+// looks at nothing else (pure arithmetic, as CUB's size query); a run checks every
+// array against the spec and the bound device, then launches with the GIL released.
+#include <cstdint>
+
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+
+#include "arrays.hpp"
+#include "bound.hpp"
+#include "errors.hpp"
+
+namespace cccl_cache::python {
+
+namespace {
+
+using namespace nb::literals;
+namespace ms = algos::merge_sort;
+namespace rs = algos::radix_sort;
+namespace rd = algos::reduce;
+namespace sc = algos::scan;
+namespace tf = algos::transform;
+
+struct Temp {
+  void* data;
+  std::size_t bytes;
+};
+
+// The temp-storage array (any element type), checked against what the run needs.
+Temp temp_array(nb::handle temp, std::size_t need, int device) {
+  DeviceArray t = device_array(temp, "temp_storage", true);
+  const std::size_t have = t.size * t.itemsize;
+  if (have < need)
+    throw nb::value_error(("temp_storage: " + std::to_string(have) + " bytes, the run needs " +
+                           std::to_string(need))
+                              .c_str());
+  check_device(t, device, "temp_storage");
+  return {t.data, have};
+}
+
+void require_none(nb::handle obj, const char* what, const char* why) {
+  if (!obj.is_none()) throw nb::value_error((std::string(what) + ": must be None (" + why + ")").c_str());
+}
+
+struct SortArrays {
+  void* keys_in;
+  void* keys_out;
+  void* values_in;   // null for keys-only
+  void* values_out;
+};
+
+// A sort's arrays checked against its spec (keys, and values unless keys-only).
+template <class Spec>
+SortArrays sort_arrays(const Spec& spec, int dev, std::uint64_t n, nb::handle keys_in, nb::handle keys_out,
+                       nb::handle values_in, nb::handle values_out) {
+  SortArrays a{checked_array(keys_in, "d_in_keys", false, spec.key_type, n, dev).data,
+               checked_array(keys_out, "d_out_keys", true, spec.key_type, n, dev).data, nullptr, nullptr};
+  if (spec.keys_only()) {
+    require_none(values_in, "d_in_values", "the spec sorts keys only");
+    require_none(values_out, "d_out_values", "the spec sorts keys only");
+  } else {
+    a.values_in = checked_array(values_in, "d_in_values", false, spec.value_type, n, dev).data;
+    a.values_out = checked_array(values_out, "d_out_values", true, spec.value_type, n, dev).data;
+  }
+  return a;
+}
+
+// A sort's run: temp storage and arrays checked, then `launch(d_temp, bytes, arrays,
+// stream)` with the GIL released.
+template <class Exe, class Launch>
+void run_sort(const Exe& e, std::size_t need, std::uint64_t n, nb::handle temp, nb::handle keys_in,
+              nb::handle keys_out, nb::handle values_in, nb::handle values_out, nb::handle stream,
+              const char* what, Launch&& launch) {
+  const int dev = e.device();
+  auto [d_temp, have] = temp_array(temp, need, dev);
+  SortArrays a = sort_arrays(e.spec(), dev, n, keys_in, keys_out, values_in, values_out);
+  CUstream s = stream_handle(stream);
+  CUresult rc;
+  {
+    nb::gil_scoped_release unlocked;
+    rc = launch(d_temp, have, a, s);
+  }
+  check_cuda(rc, what);
+}
+
+template <class Exe>
+nb::class_<Bound<Exe>> common(nb::module_& m, const char* name, const char* doc) {
+  return nb::class_<Bound<Exe>>(m, name, doc)
+      .def_prop_ro("spec", [](const Bound<Exe>& b) { return PySpec{algos::to_any(b.exe->spec())}; })
+      .def_prop_ro("device", [](const Bound<Exe>& b) { return b.exe->device(); })
+      .def_prop_ro("cc", [](const Bound<Exe>& b) { return b.exe->cc(); })
+      .def("__repr__", [name](const Bound<Exe>& b) {
+        return std::string("<cccl_cache.") + name + " '" + algos::spec_text(algos::to_any(b.exe->spec())) +
+               "' on device " + std::to_string(b.exe->device()) + ">";
+      });
+}
+
+// --- merge sort -------------------------------------------------------------------
+std::size_t merge_sort_call(const Bound<ms::Executable>& b, nb::handle temp, nb::handle keys_in,
+                            nb::handle values_in, nb::handle keys_out, nb::handle values_out,
+                            std::uint64_t n, nb::handle stream) {
+  const ms::Executable& e = *b.exe;
+  std::size_t bytes = e.temp_storage_bytes(n);
+  if (temp.is_none()) return bytes;
+  run_sort(e, bytes, n, temp, keys_in, keys_out, values_in, values_out, stream, "merge sort",
+           [&](void* d_temp, std::size_t& have, const SortArrays& a, CUstream s) {
+             return e(d_temp, have, a.keys_in, a.values_in, a.keys_out, a.values_out, n, s);
+           });
+  return bytes;
+}
+
+// --- radix sort -------------------------------------------------------------------
+std::pair<int, int> bits_of(const rs::Executable& e, nb::handle begin, nb::handle end) {
+  int b = begin.is_none() ? 0 : nb::cast<int>(begin);
+  int x = end.is_none() ? e.key_bits() : nb::cast<int>(end);
+  take(e.check_bits(b, x));
+  return {b, x};
+}
+
+std::size_t radix_sort_call(const Bound<rs::Executable>& b, nb::handle temp, nb::handle keys_in,
+                            nb::handle keys_out, nb::handle values_in, nb::handle values_out,
+                            std::uint64_t n, nb::handle begin_bit, nb::handle end_bit, nb::handle stream) {
+  const rs::Executable& e = *b.exe;
+  std::size_t bytes = (begin_bit.is_none() && end_bit.is_none())
+                          ? e.temp_storage_bytes(n)
+                          : [&] { auto [lo, hi] = bits_of(e, begin_bit, end_bit);
+                                  return e.temp_storage_bytes(n, lo, hi); }();
+  if (temp.is_none()) return bytes;
+  const auto [lo, hi] = bits_of(e, begin_bit, end_bit);
+  run_sort(e, bytes, n, temp, keys_in, keys_out, values_in, values_out, stream, "radix sort",
+           [&, lo = lo, hi = hi](void* d_temp, std::size_t& have, const SortArrays& a, CUstream s) {
+             return e(d_temp, have, a.keys_in, a.keys_out, a.values_in, a.values_out, n, lo, hi, s);
+           });
+  return bytes;
+}
+
+// --- reduce and scans: one input, one output, an optional initial value -------------
+template <class Exe>
+std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb::handle in,
+                             nb::handle out, std::uint64_t n, nb::handle h_init, bool has_init,
+                             std::uint64_t out_items, nb::handle stream) {
+  std::size_t bytes = e.temp_storage_bytes(n);
+  if (temp.is_none()) return bytes;
+  const auto type = e.spec().type;
+  const int dev = e.device();
+  auto [d_temp, have] = temp_array(temp, bytes, dev);
+  auto i = checked_array(in, "d_in", false, type, n, dev);
+  auto o = checked_array(out, "d_out", true, type, out_items, dev);
+  HostScalar init;
+  if (has_init) init = host_scalar(h_init, type, "h_init");
+  CUstream s = stream_handle(stream);
+  CUresult rc;
+  {
+    nb::gil_scoped_release unlocked;
+    if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
+      rc = e(d_temp, have, i.data, o.data, n, s);
+    } else {
+      rc = e(d_temp, have, i.data, o.data, n, init.bytes, s);
+    }
+  }
+  check_cuda(rc, what);
+  return bytes;
+}
+
+// --- transforms -------------------------------------------------------------------
+template <int N>
+void transform_call(const tf::Executable<N>& e, const nb::handle* ins, nb::handle out, std::uint64_t n,
+                    nb::handle stream) {
+  const auto& spec = e.spec();
+  const int dev = e.device();
+  static constexpr const char* kNames[2][2] = {{"d_in", ""}, {"d_in1", "d_in2"}};
+  DeviceArray in[N];
+  for (int k = 0; k < N; ++k) in[k] = checked_array(ins[k], kNames[N - 1][k], false, spec.in[k], n, dev);
+  auto o = checked_array(out, "d_out", true, spec.out, n, dev);
+  CUstream s = stream_handle(stream);
+  CUresult rc;
+  {
+    nb::gil_scoped_release unlocked;
+    if constexpr (N == 1) rc = e(in[0].data, o.data, n, s);
+    else rc = e(in[0].data, in[1].data, o.data, n, s);
+  }
+  check_cuda(rc, N == 1 ? "unary transform" : "binary transform");
+}
+
+}  // namespace
+
+void bind_executables(nb::module_& m) {
+  const auto none = nb::none();
+  common<ms::Executable>(m, "MergeSort", "A merge sort bound to a device (cub::DeviceMergeSort).")
+      .def("__call__", &merge_sort_call, "temp_storage"_a.none(), "d_in_keys"_a.none(), "d_in_values"_a.none(),
+           "d_out_keys"_a.none(), "d_out_values"_a.none(), "num_items"_a, "stream"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs. Else sorts num_items keys (and "
+           "values) into the outputs (in place if they alias) on `stream`; returns the same bytes.")
+      .def("temp_storage_bytes", [](const Bound<ms::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
+           "num_items"_a);
+
+  common<rs::Executable>(m, "RadixSort", "A radix sort bound to a device (cub::DeviceRadixSort).")
+      .def("__call__", &radix_sort_call, "temp_storage"_a.none(), "d_in_keys"_a.none(), "d_out_keys"_a.none(),
+           "d_in_values"_a.none(), "d_out_values"_a.none(), "num_items"_a, "begin_bit"_a.none() = none,
+           "end_bit"_a.none() = none, "stream"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs. Else sorts num_items keys (and "
+           "values) by bits [begin_bit, end_bit) into the outputs (inputs unchanged); returns the bytes.")
+      .def("temp_storage_bytes", [](const Bound<rs::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
+           "num_items"_a)
+      .def_prop_ro("key_bits", [](const Bound<rs::Executable>& b) { return b.exe->key_bits(); });
+
+  common<rd::Executable>(m, "Reduce", "A reduction bound to a device (cub::DeviceReduce::Reduce).")
+      .def("__call__",
+           [](const Bound<rd::Executable>& b, nb::handle temp, nb::handle in, nb::handle out, std::uint64_t n,
+              nb::handle h_init, nb::handle stream) {
+             return single_pass_call(*b.exe, "reduce", temp, in, out, n, h_init, true, 1, stream);
+           },
+           "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "h_init"_a.none(),
+           "stream"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs. Else writes op(h_init, d_in[:num_items]) "
+           "to d_out[0]; returns the bytes.")
+      .def("temp_storage_bytes", [](const Bound<rd::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
+           "num_items"_a);
+
+  common<sc::InclusiveExecutable>(m, "InclusiveScan", "An inclusive scan bound to a device (cub::DeviceScan).")
+      .def("__call__",
+           [](const Bound<sc::InclusiveExecutable>& b, nb::handle temp, nb::handle in, nb::handle out,
+              std::uint64_t n, nb::handle stream) {
+             return single_pass_call(*b.exe, "inclusive scan", temp, in, out, n, nb::none(), false, n, stream);
+           },
+           "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "stream"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs. Else scans d_in into d_out (may alias).")
+      .def("temp_storage_bytes",
+           [](const Bound<sc::InclusiveExecutable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
+           "num_items"_a);
+
+  common<sc::ExclusiveExecutable>(m, "ExclusiveScan", "An exclusive scan bound to a device (cub::DeviceScan).")
+      .def("__call__",
+           [](const Bound<sc::ExclusiveExecutable>& b, nb::handle temp, nb::handle in, nb::handle out,
+              std::uint64_t n, nb::handle h_init, nb::handle stream) {
+             return single_pass_call(*b.exe, "exclusive scan", temp, in, out, n, h_init, true, n, stream);
+           },
+           "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "h_init"_a.none(),
+           "stream"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs. Else scans d_in into d_out starting at h_init.")
+      .def("temp_storage_bytes",
+           [](const Bound<sc::ExclusiveExecutable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
+           "num_items"_a);
+
+  common<tf::Executable<1>>(m, "UnaryTransform", "out[i] = op(in[i]) bound to a device (cub::DeviceTransform).")
+      .def("__call__",
+           [](const Bound<tf::Executable<1>>& b, nb::handle in, nb::handle out, std::uint64_t n, nb::handle stream) {
+             const nb::handle ins[1] = {in};
+             transform_call<1>(*b.exe, ins, out, n, stream);
+           },
+           "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "stream"_a.none() = none,
+           "Writes op(d_in[i]) to d_out[i] for i < num_items (no temp storage).");
+
+  common<tf::Executable<2>>(m, "BinaryTransform",
+                            "out[i] = op(in1[i], in2[i]) bound to a device (cub::DeviceTransform).")
+      .def("__call__",
+           [](const Bound<tf::Executable<2>>& b, nb::handle in1, nb::handle in2, nb::handle out, std::uint64_t n,
+              nb::handle stream) {
+             const nb::handle ins[2] = {in1, in2};
+             transform_call<2>(*b.exe, ins, out, n, stream);
+           },
+           "d_in1"_a.none(), "d_in2"_a.none(), "d_out"_a.none(), "num_items"_a, "stream"_a.none() = none,
+           "Writes op(d_in1[i], d_in2[i]) to d_out[i] for i < num_items (no temp storage).");
+}
+
+}  // namespace cccl_cache::python

@@ -1,0 +1,227 @@
+"""Argument checks that need no GPU: host arrays, malformed or mismatched device
+arrays, streams, initial values. Each gives TypeError / ValueError, never a crash."""
+
+import enum
+import struct
+
+import numpy as np
+import pytest
+
+import cccl_cache
+from cccl_cache import _core
+
+
+def test_host_arrays_are_type_errors():
+    a = np.zeros(8, np.float32)
+    with pytest.raises(TypeError, match="host array"):
+        _core.array_info(a, "d_in")
+    with pytest.raises(TypeError, match="d_in_keys: a host array"):
+        cccl_cache.make_merge_sort(a, None, a, None)
+    with pytest.raises(TypeError, match="host array"):
+        cccl_cache.reduce_into(a, a)
+
+
+@pytest.mark.parametrize("obj", [None, 3, "x", object(), [1.0, 2.0]])
+def test_non_arrays_are_type_errors(obj):
+    with pytest.raises(TypeError):
+        _core.array_info(obj, "d_in")
+
+
+def test_array_info_reads_the_interface(fake):
+    assert _core.array_info(fake(8, "<f4"))[:3] == ("float32", 8, None)
+    assert _core.array_info(fake(shape=(3, 4), typestr="<i8", strides=(32, 8)))[:2] == ("int64", 12)
+    assert _core.array_info(fake(shape=(0,), typestr="|u1"))[:2] == ("uint8", 0)
+    assert _core.array_info(fake(typestr="<f2"))[0] == "float16"
+    assert _core.array_info(fake(typestr="|b1"))[0] is None
+    assert _core.array_info(fake(typestr="<c8"))[0] is None
+    assert _core.array_info(fake(typestr=">f4"))[0] is None  # big-endian: not ours
+    assert _core.array_info(fake(ptr=1234))[3] == 1234
+
+
+@pytest.mark.parametrize("kwargs, exc, words", [
+    (dict(strides=(8,)), ValueError, "not C-contiguous"),
+    (dict(shape=(4, 4), strides=(4, 16)), ValueError, "not C-contiguous"),
+    (dict(shape=(4, 4), strides=(16,)), ValueError, "strides"),
+    (dict(shape=(-1,)), ValueError, "shape"),
+    (dict(shape="8"), ValueError, "shape"),
+    (dict(typestr="f4"), ValueError, "typestr"),
+    (dict(typestr="<f"), ValueError, "typestr"),
+    (dict(typestr=4), ValueError, "typestr"),
+    (dict(ptr="0x10"), ValueError, "data"),
+    (dict(mask=object()), TypeError, "masked"),
+])
+def test_malformed_interfaces(fake, kwargs, exc, words):
+    with pytest.raises(exc, match=words):
+        _core.array_info(fake(**kwargs), "d_in")
+
+
+def test_interface_that_is_not_a_dict():
+    class Odd:
+        __cuda_array_interface__ = [1, 2]
+    with pytest.raises(ValueError, match="not a dict"):
+        _core.array_info(Odd())
+
+
+def test_size_one_strides_are_ignored(fake):
+    assert _core.array_info(fake(shape=(1, 8), strides=(999, 4)))[1] == 8
+
+
+def test_factories_reject_mismatched_types(fake):
+    f4, i4 = fake(typestr="<f4"), fake(typestr="<i4")
+    with pytest.raises(TypeError, match="d_out_keys"):
+        cccl_cache.make_merge_sort(f4, None, i4, None)
+    with pytest.raises(TypeError, match="d_out_values"):
+        cccl_cache.make_merge_sort(f4, i4, f4, f4)
+    with pytest.raises(TypeError, match="d_out"):
+        cccl_cache.make_reduce_into(f4, i4)
+    with pytest.raises(TypeError, match="d_out"):
+        cccl_cache.make_inclusive_scan(f4, i4)
+    with pytest.raises(TypeError, match="element type not supported"):
+        cccl_cache.make_radix_sort(fake(typestr="|b1"), fake(typestr="|b1"))
+    with pytest.raises(ValueError, match="order"):
+        cccl_cache.make_radix_sort(f4, f4, order="sideways")
+
+
+def test_factories_reject_bad_operators(fake):
+    f4 = fake()
+    with pytest.raises(ValueError, match="bit_and"):
+        cccl_cache.make_reduce_into(f4, f4, op="bit_and")  # bitwise: integers only
+    with pytest.raises(TypeError, match="op"):
+        cccl_cache.make_reduce_into(f4, f4, op=3)
+    with pytest.raises(ValueError, match="source"):
+        cccl_cache.make_merge_sort(f4, None, f4, None, op="abs_less")
+
+
+def test_factory_without_a_usable_device_raises_error(fake):
+    if cccl_cache.device_count() > 0:
+        pytest.skip("a GPU is present")
+    f4 = fake()
+    with pytest.raises(cccl_cache.Error) as info:
+        cccl_cache.make_merge_sort(f4, None, f4, None)
+    assert info.value.code == "driver"
+    with pytest.raises(cccl_cache.Error, match="driver"):
+        cccl_cache.make_merge_sort("float32", None, "float32", None, device=0)
+
+
+def test_one_shot_functions_check_types_before_any_device_work(fake):
+    with pytest.raises(TypeError, match="d_out"):
+        cccl_cache.inclusive_scan(fake(8, "<f4"), fake(8, "<f8"))
+    with pytest.raises(TypeError, match="d_in2"):
+        cccl_cache.binary_transform(fake(8, "<f4"), np.zeros(8, np.float32), fake(8, "<f4"))
+
+
+def test_element_types_from_dtypes():
+    from cccl_cache._api import _type_of
+    assert _type_of(np.float32, "x") == "float32"
+    assert _type_of(np.dtype("int16"), "x") == "int16"
+    assert _type_of("bfloat16", "x") == "bfloat16"
+    with pytest.raises(TypeError):
+        _type_of(np.bool_, "x")
+    with pytest.raises(TypeError):
+        _type_of("complex64", "x")
+
+
+def test_operator_kinds():
+    from cccl_cache._api import _op_text
+
+    class OpKind(enum.Enum):
+        LESS = 1
+    ops = {}
+    assert _op_text(OpKind.LESS, ops) == "less"
+    assert _op_text("maximum", ops) == "maximum"
+    assert _op_text(cccl_cache.Op("f", "__device__ float f(float a, float b) { return a; }"), ops) == "f"
+    assert ops == {"f": "__device__ float f(float a, float b) { return a; }"}
+
+
+class Method:
+    def __init__(self, h):
+        self.h = h
+
+    def __cuda_stream__(self):
+        return (0, self.h)
+
+
+class Attribute:
+    def __init__(self, h):
+        self.__cuda_stream__ = (0, h)
+
+
+class CupyLike:
+    ptr = 77
+
+
+class TorchLike:
+    cuda_stream = 88
+
+
+@pytest.mark.parametrize("stream, handle", [
+    (None, 0), (0, 0), (12345, 12345), (Method(5), 5), (Attribute(6), 6), (CupyLike(), 77),
+    (TorchLike(), 88)])
+def test_streams(stream, handle):
+    assert _core.stream_handle(stream) == handle
+
+
+@pytest.mark.parametrize("stream", ["s", 1.5, object(), Method("x"), Attribute((1, 2, 3)), -1])
+def test_bad_streams_are_type_errors(stream):
+    with pytest.raises(TypeError, match="stream"):
+        _core.stream_handle(stream)
+
+
+@pytest.mark.parametrize("value, type, expect", [
+    (3, "int32", struct.pack("<i", 3)),
+    (-128, "int8", struct.pack("<b", -128)),
+    (2**64 - 1, "uint64", struct.pack("<Q", 2**64 - 1)),
+    (1.5, "float32", struct.pack("<f", 1.5)),
+    (2, "float64", struct.pack("<d", 2.0)),
+    (1.5, "float16", np.float16(1.5).tobytes()),
+    (65504.0, "float16", np.float16(65504).tobytes()),
+    (1.0, "bfloat16", b"\x80\x3f"),
+    (3.0, "bfloat16", b"\x40\x40"),
+    (np.float32(2.5), "float32", struct.pack("<f", 2.5)),
+    (np.array([7], np.int64), "int64", struct.pack("<q", 7)),
+    (True, "uint8", b"\x01"),
+])
+def test_initial_values(value, type, expect):
+    assert _core._host_value(value, type) == expect
+
+
+@pytest.mark.parametrize("value, type, exc", [
+    (128, "int8", OverflowError),
+    (-1, "uint32", OverflowError),
+    (2**64, "uint64", OverflowError),
+    (1.5, "int32", TypeError),
+    (np.float64(1.0), "float32", TypeError),
+    (np.array([1, 2], np.float32), "float32", ValueError),
+    (None, "float32", TypeError),
+    ("1", "float32", TypeError),
+])
+def test_bad_initial_values(value, type, exc):
+    with pytest.raises(exc):
+        _core._host_value(value, type)
+
+
+def test_an_interface_that_raises_falls_back_to_dlpack():
+    class Refuses:  # as PyTorch for CPU tensors: the interface raises, DLPack is offered
+        def __init__(self):
+            self.host = np.zeros(4, np.float32)
+
+        @property
+        def __cuda_array_interface__(self):
+            raise TypeError("not representable")
+
+        def __dlpack__(self, **kw):
+            return self.host.__dlpack__(**kw)
+
+        def __dlpack_device__(self):
+            return self.host.__dlpack_device__()
+
+    with pytest.raises(TypeError, match="host array"):
+        _core.array_info(Refuses(), "d_in")
+
+    class Broken:
+        @property
+        def __cuda_array_interface__(self):
+            raise KeyError("inner")
+
+    with pytest.raises(KeyError, match="inner"):
+        _core.array_info(Broken(), "d_in")

@@ -1,0 +1,233 @@
+"""Every algorithm through Python on CuPy arrays against NumPy on the host, from a
+fresh build and from the store (a second Cache on the same directory), plus the run
+path's argument checks. Skipped without CuPy and a CUDA device."""
+
+import numpy as np
+import pytest
+
+import cccl_cache
+from cccl_cache import Cache
+
+cp = pytest.importorskip("cupy")
+try:
+    _gpus = cp.cuda.runtime.getDeviceCount()
+except Exception:  # no driver, no device
+    _gpus = 0
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(_gpus == 0, reason="no CUDA device")]
+
+N = 10_007
+rng = np.random.default_rng(7)
+
+
+@pytest.fixture(scope="module")
+def caches(tmp_path_factory):
+    """(fresh, loaded): the first builds every spec, the second finds them in the store."""
+    d = str(tmp_path_factory.mktemp("gpu-store"))
+    return Cache(d), Cache(d)
+
+
+def both(caches, make):
+    """The executable from a fresh build and the one loaded from the store."""
+    fresh, loaded = caches
+    a = make(fresh)
+    before = loaded.stats()["store_hits"]
+    b = make(loaded)
+    assert loaded.stats()["store_hits"] == before + 1
+    return [a, b]
+
+
+def run_two_phase(exe, *args, n):
+    """CUB's convention: the size query, then the run with a buffer of that size."""
+    nbytes = exe(None, *args)
+    assert nbytes == exe.temp_storage_bytes(n)
+    temp = cp.empty(max(nbytes, 1), cp.uint8)
+    assert exe(temp, *args) == nbytes
+    return nbytes
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64])
+def test_merge_sort_keys(caches, dtype):
+    h = (rng.standard_normal(N) * 1000).astype(dtype)
+    for exe in both(caches, lambda c: cccl_cache.make_merge_sort(dtype, None, dtype, None, device=0, cache=c)):
+        d_in, d_out = cp.asarray(h), cp.empty(N, dtype)
+        run_two_phase(exe, d_in, None, d_out, None, N, n=N)
+        np.testing.assert_array_equal(d_out.get(), np.sort(h, kind="stable"))
+
+
+def test_merge_sort_pairs_greater_is_stable(caches):
+    keys = rng.integers(0, 50, N).astype(np.int64)
+    vals = np.arange(N, dtype=np.uint32)
+    for exe in both(caches, lambda c: cccl_cache.make_merge_sort(np.int64, np.uint32, np.int64, np.uint32,
+                                                                  op="greater", device=0, cache=c)):
+        dk, dv = cp.asarray(keys), cp.asarray(vals)
+        run_two_phase(exe, dk, dv, dk, dv, N, n=N)  # in place
+        order = np.argsort(-keys, kind="stable")
+        np.testing.assert_array_equal(dk.get(), keys[order])
+        np.testing.assert_array_equal(dv.get(), vals[order])
+
+
+def test_radix_sort(caches):
+    h = rng.standard_normal(N).astype(np.float32)
+    idx = np.arange(N, dtype=np.int32)
+    for exe in both(caches, lambda c: cccl_cache.make_radix_sort(np.float32, np.float32, np.int32, np.int32,
+                                                                  order="descending", device=0, cache=c)):
+        dk, dko = cp.asarray(h), cp.empty(N, cp.float32)
+        dv, dvo = cp.asarray(idx), cp.empty(N, cp.int32)
+        run_two_phase(exe, dk, dko, dv, dvo, N, n=N)
+        order = np.argsort(-h, kind="stable")
+        np.testing.assert_array_equal(dko.get(), h[order])
+        np.testing.assert_array_equal(dvo.get(), idx[order])
+        np.testing.assert_array_equal(dk.get(), h)  # inputs unchanged
+
+
+def test_radix_sort_bits(caches):
+    h = rng.integers(0, 2**16, N).astype(np.uint32)
+    exe = cccl_cache.make_radix_sort(np.uint32, np.uint32, device=0, cache=caches[0])
+    d_in, d_out = cp.asarray(h), cp.empty(N, cp.uint32)
+    nbytes = exe(None, d_in, d_out, None, None, N, begin_bit=0, end_bit=8)
+    exe(cp.empty(nbytes, cp.uint8), d_in, d_out, None, None, N, begin_bit=0, end_bit=8)
+    np.testing.assert_array_equal(d_out.get(), h[np.argsort(h & 0xFF, kind="stable")])
+    with pytest.raises(ValueError, match="bit"):
+        exe(None, d_in, d_out, None, None, N, begin_bit=8, end_bit=40)
+
+
+@pytest.mark.parametrize("dtype, op, init, ref", [
+    (np.float32, "plus", 1.5, lambda h: np.float32(1.5) + h.sum(dtype=np.float64)),
+    (np.int64, "maximum", -(2**62), lambda h: h.max()),
+    (np.int32, "plus", 3, lambda h: 3 + h.sum()),
+])
+def test_reduce(caches, dtype, op, init, ref):
+    h = (rng.standard_normal(N) * 100).astype(dtype)
+    for exe in both(caches, lambda c: cccl_cache.make_reduce_into(dtype, dtype, op, device=0, cache=c)):
+        d_out = cp.zeros(1, dtype)
+        run_two_phase(exe, cp.asarray(h), d_out, N, init, n=N)
+        np.testing.assert_allclose(d_out.get()[0], ref(h), rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+def test_inclusive_scan(caches, dtype):
+    h = rng.integers(-100, 100, N).astype(dtype)
+    for exe in both(caches, lambda c: cccl_cache.make_inclusive_scan(dtype, dtype, device=0, cache=c)):
+        d = cp.asarray(h)
+        run_two_phase(exe, d, d, N, n=N)  # in place
+        np.testing.assert_array_equal(d.get(), np.cumsum(h, dtype=dtype))
+
+
+def test_exclusive_scan(caches):
+    h = rng.integers(-100, 100, N).astype(np.int64)
+    for exe in both(caches, lambda c: cccl_cache.make_exclusive_scan(np.int64, np.int64, device=0, cache=c)):
+        d_out = cp.empty(N, cp.int64)
+        run_two_phase(exe, cp.asarray(h), d_out, N, 5, n=N)
+        np.testing.assert_array_equal(d_out.get(), 5 + np.concatenate(([0], np.cumsum(h)[:-1])))
+
+
+def test_float16_scan(caches):
+    h = rng.integers(0, 4, 512).astype(np.float16)
+    exe = cccl_cache.make_inclusive_scan(np.float16, np.float16, device=0, cache=caches[0])
+    d_out = cp.empty(512, cp.float16)
+    run_two_phase(exe, cp.asarray(h), d_out, 512, n=512)
+    np.testing.assert_array_equal(d_out.get(), np.cumsum(h.astype(np.float32)).astype(np.float16))
+
+
+def test_transforms(caches):
+    a = rng.standard_normal(N).astype(np.float32)
+    b = rng.standard_normal(N).astype(np.float32)
+    for exe in both(caches, lambda c: cccl_cache.make_unary_transform(np.float32, np.float32, "negate",
+                                                                       device=0, cache=c)):
+        d_out = cp.empty(N, cp.float32)
+        exe(cp.asarray(a), d_out, N)
+        np.testing.assert_array_equal(d_out.get(), -a)
+    for exe in both(caches, lambda c: cccl_cache.make_binary_transform(np.float32, np.float32, np.float32,
+                                                                        "plus", device=0, cache=c)):
+        d_out = cp.empty(N, cp.float32)
+        exe(cp.asarray(a), cp.asarray(b), d_out, N, stream=cp.cuda.get_current_stream())
+        np.testing.assert_array_equal(d_out.get(), a + b)
+
+
+def test_one_shot_functions_on_cupy_arrays():
+    h = rng.standard_normal(N).astype(np.float32)
+    d, out = cp.asarray(h), cp.empty(N, cp.float32)
+    cccl_cache.merge_sort(d, None, out, None)
+    np.testing.assert_array_equal(out.get(), np.sort(h))
+    cccl_cache.radix_sort(d, out)
+    np.testing.assert_array_equal(out.get(), np.sort(h))
+    s = cp.empty(1, cp.float32)
+    cccl_cache.reduce_into(d, s, h_init=0.0)
+    np.testing.assert_allclose(s.get()[0], h.sum(dtype=np.float64), rtol=1e-4)
+    cccl_cache.inclusive_scan(d, out)
+    np.testing.assert_allclose(out.get(), np.cumsum(h, dtype=np.float64), rtol=1e-3, atol=1e-2)
+    cccl_cache.exclusive_scan(d, out, h_init=0.0)
+    assert out.get()[0] == 0
+    cccl_cache.unary_transform(d, out, "negate")
+    np.testing.assert_array_equal(out.get(), -h)
+    cccl_cache.binary_transform(d, d, out, "plus")
+    np.testing.assert_array_equal(out.get(), h + h)
+    with cp.cuda.Stream() as s2:
+        cccl_cache.merge_sort(d, None, out, None, stream=s2)
+        s2.synchronize()
+    np.testing.assert_array_equal(out.get(), np.sort(h))
+
+
+def test_run_path_rejects_bad_arguments(caches):
+    exe = cccl_cache.make_merge_sort(np.float32, None, np.float32, None, device=0, cache=caches[0])
+    f4, f8 = cp.zeros(N, cp.float32), cp.zeros(N, cp.float64)
+    nbytes = exe(None, f4, None, f4, None, N)
+    assert exe(None, None, None, None, None, N) == nbytes  # a size query reads only num_items
+    temp = cp.empty(nbytes, cp.uint8)
+    with pytest.raises(TypeError, match="d_in_keys: float64 array, the spec needs float32"):
+        exe(temp, f8, None, f4, None, N)
+    with pytest.raises(ValueError, match="d_out_keys: .* needs at least"):
+        exe(temp, f4, None, f4[:10], None, N)
+    with pytest.raises(ValueError, match="temp_storage"):
+        exe(temp[:1], f4, None, f4, None, N)
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        exe(temp, cp.zeros(2 * N, cp.float32)[::2], None, f4, None, N)
+    with pytest.raises(TypeError, match="host array"):
+        exe(temp, np.zeros(N, np.float32), None, f4, None, N)
+    with pytest.raises(ValueError, match="keys only"):
+        exe(temp, f4, f4, f4, f4, N)
+    with pytest.raises(TypeError):
+        exe(temp, f4, None, f4, None, -1)
+    with pytest.raises(TypeError, match="stream"):
+        exe(temp, f4, None, f4, None, N, stream="default")
+    red = cccl_cache.make_reduce_into(np.int32, np.int32, device=0, cache=caches[0])
+    i4 = cp.zeros(N, cp.int32)
+    with pytest.raises(TypeError, match="h_init"):
+        red(cp.empty(red(None, i4, i4, N, 0), cp.uint8), i4, i4, N, 1.5)
+    with pytest.raises(OverflowError):
+        red(cp.empty(red(None, i4, i4, N, 0), cp.uint8), i4, i4, N, 2**40)
+
+
+def test_host_pinned_and_wrong_device(caches):
+    exe = cccl_cache.make_unary_transform(np.float32, np.float32, "negate", device=0, cache=caches[0])
+    pinned = cp.cuda.alloc_pinned_memory(4 * 16)
+    host = np.frombuffer(pinned, np.float32, 16)
+
+    class HostCai:  # a CAI pointing at page-locked host memory
+        __cuda_array_interface__ = {"shape": (16,), "typestr": "<f4", "data": (host.ctypes.data, False),
+                                    "version": 3}
+    with pytest.raises(ValueError, match="not device memory"):
+        exe(HostCai(), cp.empty(16, cp.float32), 16)
+    if _gpus < 2:
+        pytest.skip("one device: the wrong-device check needs two")
+    with cp.cuda.Device(1):
+        other = cp.zeros(16, cp.float32)
+    with pytest.raises(ValueError, match="device 1"):
+        exe(other, cp.empty(16, cp.float32), 16)
+
+
+def test_dlpack_arrays(caches):
+    class OnlyDlpack:  # hides __cuda_array_interface__
+        def __init__(self, a):
+            self.a = a
+
+        def __dlpack__(self, **kw):
+            return self.a.__dlpack__(**kw)
+
+        def __dlpack_device__(self):
+            return self.a.__dlpack_device__()
+    h = rng.standard_normal(N).astype(np.float32)
+    exe = cccl_cache.make_unary_transform(np.float32, np.float32, "negate", device=0, cache=caches[0])
+    d_out = cp.empty(N, cp.float32)
+    exe(OnlyDlpack(cp.asarray(h)), OnlyDlpack(d_out), N)
+    np.testing.assert_array_equal(d_out.get(), -h)
