@@ -88,6 +88,9 @@ TEST(RadixSortBuild, NamesTheKernelsOfTheProbedAlgorithm) {
     const auto& b = built(c).result;
     EXPECT_EQ(radix_sort::detail::selects_onesweep(b.spec, c.cc), c.onesweep);
     EXPECT_EQ(b.policy.onesweep, c.onesweep ? 1u : 0u);
+    // The host's evaluation of CUB's selector (what test_radix_sort_temp_storage compares
+    // the closed form on) is the device compile's.
+    EXPECT_EQ(radix_sort::detail::selected_policy(b.spec, c.cc), b.policy);
     ASSERT_EQ(b.record.kernels.size(), RadixSort::kKernels);
     const auto& k = b.record.kernels;
     EXPECT_NE(k[0].find("DeviceRadixSortSingleTileKernel"), std::string::npos);

@@ -10,6 +10,7 @@
 
 #include "cccl_cache/algos/types.hpp"
 #include "core/launch.hpp"
+#include "core/temp_storage.hpp"
 
 namespace cccl_cache::algos::merge_sort::detail {
 
@@ -70,18 +71,13 @@ struct TempLayout {
   std::uint64_t offset_size = 0;
   std::uint64_t max_items = 0;  // largest count the offset type can index (0: unsupported policy)
 
-  static constexpr std::uint64_t round256(std::uint64_t x) noexcept {
-    return (x + 255) & ~std::uint64_t{255};
-  }
-
   // 0 for num_items > max_items or an unsupported policy (max_items == 0).
   std::size_t bytes(std::uint64_t num_items) const noexcept {
     if (max_items == 0 || num_items > max_items) return 0;
     if (num_items == 0) return 1;
     const std::uint64_t tiles = num_items / items_per_tile + (num_items % items_per_tile != 0);
-    return static_cast<std::size_t>(round256((1 + tiles) * offset_size) +
-                                    round256(num_items * key_size) +
-                                    round256(num_items * value_size) + 255);
+    return static_cast<std::size_t>(algos::detail::alias_bytes(
+        (1 + tiles) * offset_size, num_items * key_size, num_items * value_size));
   }
 };
 

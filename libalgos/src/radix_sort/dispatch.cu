@@ -13,6 +13,7 @@
 
 #include <cub/device/dispatch/dispatch_radix_sort.cuh>
 
+#include "core/temp_storage.hpp"
 #include "radix_sort/dispatch.hpp"
 
 namespace cccl_cache::algos::radix_sort::detail {
@@ -109,6 +110,70 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   return rc;
 }
 
+// CUB's answer to a size query (dispatch_impl::invoke, invoke_onesweep, invoke_passes in
+// CCCL 3.5) in closed form, from the bound policy and launch context: the same
+// allocations through alias_temporaries' arithmetic. Needs 0 <= begin_bit < end_bit (the
+// executables' rule; CUB asks the runtime about UVA for an empty plain-form range).
+template <std::size_t K, std::size_t V, class OffsetT>
+CUresult closed_form_bytes(const DispatchParams& params, std::size_t& temp_storage_bytes,
+                           std::uint64_t num_items, int begin_bit, int end_bit,
+                           bool overwrite) noexcept {
+  using algos::detail::alias_bytes;
+  using algos::detail::ceil_div;
+  const Policy& p = params.policy;
+  if (num_items == 0 ||
+      num_items <= std::uint64_t{p.single_tile_threads} * p.single_tile_items) {
+    temp_storage_bytes = 1;
+    return CUDA_SUCCESS;
+  }
+  const auto bits = static_cast<std::uint32_t>(end_bit - begin_bit);
+  if (p.onesweep) {
+    const std::uint32_t radix_bits = p.onesweep_radix_bits, digits = 1u << radix_bits;
+    const std::uint32_t tile = p.onesweep_threads * p.onesweep_items;
+    // Portions of at most 2^28 - 1 items, whole tiles (as CUB's portion_size).
+    const std::uint32_t portion = ((1u << 28) - 1) / tile * tile;
+    const std::uint64_t passes = ceil_div(bits, radix_bits);
+    const std::uint64_t portions = num_items <= portion ? 1 : ceil_div(num_items, portion);
+    const std::uint64_t max_blocks = ceil_div(std::min<std::uint64_t>(num_items, portion), tile);
+    const std::uint64_t extra = overwrite || passes <= 1 ? 0 : num_items;
+    temp_storage_bytes = static_cast<std::size_t>(
+        alias_bytes(portions * passes * digits * sizeof(OffsetT),  // bins
+                    max_blocks * digits * sizeof(int),              // look-back
+                    extra * K, extra * V,                           // third key, value buffers
+                    portions * passes * sizeof(int)));              // counters
+    return CUDA_SUCCESS;
+  }
+  // Multi-pass: CUB asks the occupancy of each pass kernel at its policy's block size
+  // (bind fixed each slot at it; anything else fails as the factory's answer would).
+  const algos::detail::LaunchContext& ctx = *params.launch;
+  const auto threads = launch_threads(p);
+  for (Kernel k : {upsweep, scan_bins, downsweep, alt_upsweep, alt_downsweep})
+    if (k >= ctx.num_kernels || ctx.kernels[k].block_threads != int(threads[k]))
+      return CUDA_ERROR_INVALID_VALUE;
+  const int grid = std::max(ctx.kernels[downsweep].occupancy * ctx.sm_count * cub::detail::subscription_factor,
+                            ctx.kernels[alt_downsweep].occupancy * ctx.sm_count * cub::detail::subscription_factor);
+  const std::uint64_t spine = std::uint64_t(grid) * (1u << p.downsweep_radix_bits) +
+                              std::uint64_t{p.scan_threads} * p.scan_items;
+  const std::uint64_t extra = overwrite ? 0 : num_items;
+  temp_storage_bytes = static_cast<std::size_t>(
+      alias_bytes(spine * sizeof(OffsetT), extra * K, extra * V));
+  return CUDA_SUCCESS;
+}
+
+// The executables' dispatch: size queries in closed form, the rest through CUB's.
+template <std::size_t K, std::size_t V, class OffsetT>
+CUresult run(const DispatchParams& params, void* d_temp_storage, std::size_t& temp_storage_bytes,
+             DoubleBuffers& buffers, std::uint64_t num_items, int begin_bit, int end_bit,
+             bool overwrite, CUstream stream) noexcept {
+  if (d_temp_storage == nullptr && 0 <= begin_bit && begin_bit < end_bit) {
+    if (num_items > std::numeric_limits<OffsetT>::max()) return CUDA_ERROR_INVALID_VALUE;
+    return closed_form_bytes<K, V, OffsetT>(params, temp_storage_bytes, num_items, begin_bit,
+                                            end_bit, overwrite);
+  }
+  return run_dispatch<K, V, OffsetT>(params, d_temp_storage, temp_storage_bytes, buffers,
+                                     num_items, begin_bit, end_bit, overwrite, stream);
+}
+
 cub::detail::type_t classify(ScalarType t) noexcept {
   using cub::detail::type_t;
   switch (t) {
@@ -126,10 +191,10 @@ cub::detail::type_t classify(ScalarType t) noexcept {
   }
 }
 
-}  // namespace
-
-DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
-                           ScalarType offset_type) noexcept {
+// The instantiation for the arguments (size queries in closed form or through CUB's
+// dispatch), or nullptr.
+DispatchFn select(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                  bool closed_form) noexcept {
   if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
   using algos::detail::on_offset;
   using algos::detail::on_size;
@@ -137,21 +202,60 @@ DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
     return on_size(
         value_size,
         [&](auto v) {
-          return on_offset(offset_type, [](auto o) -> DispatchFn {
-            return &run_dispatch<decltype(k)::value, decltype(v)::value,
-                                 typename decltype(o)::type>;
+          return on_offset(offset_type, [&](auto o) -> DispatchFn {
+            constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value;
+            using OffsetT = typename decltype(o)::type;
+            return closed_form ? &run<kK, kV, OffsetT> : &run_dispatch<kK, kV, OffsetT>;
           });
         },
         /*allow_zero=*/true);
   });
 }
 
-bool selects_onesweep(const Spec& spec, std::uint32_t cc) noexcept {
+}  // namespace
+
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
+                           ScalarType offset_type) noexcept {
+  return select(key_size, value_size, offset_type, /*closed_form=*/true);
+}
+
+DispatchFn select_cub_dispatch(std::size_t key_size, std::size_t value_size,
+                               ScalarType offset_type) noexcept {
+  return select(key_size, value_size, offset_type, /*closed_form=*/false);
+}
+
+Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept {
   const cub::detail::radix_sort::policy_selector selector{
       int(size_of(spec.key_type)), int(size_of(spec.value_type)), int(size_of(spec.offset_type)),
       classify(spec.key_type)};
-  return selector(::cuda::compute_capability{int(cc)}).algorithm ==
-         cub::RadixSortAlgorithm::onesweep;
+  const cub::RadixSortPolicy r = selector(::cuda::compute_capability{int(cc)});
+  const auto u = [](int v) { return static_cast<std::uint32_t>(v); };
+  Policy p;
+  p.onesweep = r.algorithm == cub::RadixSortAlgorithm::onesweep ? 1 : 0;
+  p.single_tile_threads = u(r.single_tile.threads_per_block);
+  p.single_tile_items = u(r.single_tile.items_per_thread);
+  p.onesweep_threads = u(r.onesweep.threads_per_block);
+  p.onesweep_items = u(r.onesweep.items_per_thread);
+  p.onesweep_radix_bits = u(r.onesweep.radix_bits);
+  p.histogram_threads = u(r.histogram.threads_per_block);
+  p.exclusive_sum_threads = u(r.exclusive_sum.threads_per_block);
+  p.upsweep_threads = u(r.upsweep.threads_per_block);
+  p.upsweep_items = u(r.upsweep.items_per_thread);
+  p.alt_upsweep_threads = u(r.alt_upsweep.threads_per_block);
+  p.alt_upsweep_items = u(r.alt_upsweep.items_per_thread);
+  p.downsweep_threads = u(r.downsweep.threads_per_block);
+  p.downsweep_items = u(r.downsweep.items_per_thread);
+  p.downsweep_radix_bits = u(r.downsweep.radix_bits);
+  p.alt_downsweep_threads = u(r.alt_downsweep.threads_per_block);
+  p.alt_downsweep_items = u(r.alt_downsweep.items_per_thread);
+  p.alt_downsweep_radix_bits = u(r.alt_downsweep.radix_bits);
+  p.scan_threads = u(r.scan.lookback.threads_per_block);
+  p.scan_items = u(r.scan.lookback.items_per_thread);
+  return p;
+}
+
+bool selects_onesweep(const Spec& spec, std::uint32_t cc) noexcept {
+  return selected_policy(spec, cc).onesweep == 1;
 }
 
 const std::string& dispatch_abi_description() {

@@ -36,9 +36,12 @@ struct DispatchParams {
 // One instantiation of CCCL 3.5's cub::detail::radix_sort::dispatch for a (key size, value
 // size, offset type). `overwrite`: CUB's is_overwrite_okay (the DoubleBuffers form); the
 // plain form passes buffers {in, out}, selector 0, and false. d_temp_storage == nullptr
-// sets temp_storage_bytes (arithmetic on the bound values, no driver call). Bits must be
-// checked by the caller. Returns CUDA_ERROR_INVALID_VALUE for num_items over the offset
-// type or too little temp storage, else the first launch error.
+// sets temp_storage_bytes: CUB's answer, in closed form from the bound policy, SM count
+// and pass kernels' occupancies (no dispatch, no driver call) wherever 0 <= begin_bit <
+// end_bit, through CUB's dispatch otherwise (its UVA question for an empty plain-form
+// range; the executables refuse such ranges before). Bits must be checked by the caller.
+// Returns CUDA_ERROR_INVALID_VALUE for num_items over the offset type or too little temp
+// storage, else the first launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, DoubleBuffers& buffers,
                                 std::uint64_t num_items, int begin_bit, int end_bit,
@@ -48,10 +51,19 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
                            ScalarType offset_type) noexcept;
 
+// The same dispatch answering every size query through CUB's whole host dispatch: the
+// reference the closed form is tested equal to (test_radix_sort_temp_storage).
+DispatchFn select_cub_dispatch(std::size_t key_size, std::size_t value_size,
+                               ScalarType offset_type) noexcept;
+
 // Whether CUB's policy selector picks onesweep for `spec` on sm_<cc>: evaluated on the
 // host to name the kernels a build compiles; the build's probe then reads the device
 // compile's own choice and check() requires the two to agree.
 bool selects_onesweep(const Spec& spec, std::uint32_t cc) noexcept;
+
+// The policy CUB's selector picks for `spec` on sm_<cc>, evaluated on the host (the
+// fields the host dispatch reads; a build probes the device compile's own).
+Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept;
 
 // The host dispatch's ABI as text (core/launch.cuh AbiText), folded into every key.
 const std::string& dispatch_abi_description();

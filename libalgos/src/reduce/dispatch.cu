@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "cccl_cache/algos/reduce/build_result.hpp"
+#include "core/temp_storage.hpp"
 #include "reduce/dispatch.hpp"
 
 namespace cccl_cache::algos::reduce::detail {
@@ -98,7 +99,7 @@ TempLayout make_layout(std::size_t accum_size, ScalarType offset_type,
   const std::uint64_t max_blocks = static_cast<std::uint64_t>(k.occupancy) *
                                    static_cast<std::uint64_t>(p.launch->sm_count) *
                                    cub::detail::subscription_factor;
-  layout.partials_bytes = ::cuda::round_up(max_blocks * accum_size, std::uint64_t{256}) + 255;
+  layout.partials_bytes = algos::detail::alias_bytes(max_blocks * accum_size);
   layout.max_items = offset_type == ScalarType::uint32 ? std::numeric_limits<std::uint32_t>::max()
                                                        : std::numeric_limits<std::uint64_t>::max();
   return layout;

@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "cccl_cache/algos/scan/build_result.hpp"
+#include "core/temp_storage.hpp"
 #include "scan/dispatch.hpp"
 
 namespace cccl_cache::algos::scan::detail {
@@ -140,22 +141,72 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   return algos::detail::dispatch_result(err, status);
 }
 
-}  // namespace
+// CUB's answer to a size query (invoke_lookback, invoke_lookahead in CCCL 3.5) in closed
+// form from the bound policy, for elements of N bytes: look-back aliases one single-word
+// tile state (a transaction word per tile plus a warp of padding, itself aliased as three
+// allocations of which two are empty); look-ahead, one tile state per tile and a 4-byte
+// counter, and one byte for an empty problem. The policy is supported and num_items
+// within max_items (checked before).
+template <std::size_t N>
+std::size_t closed_form_bytes(const DispatchParams& p, std::uint64_t num_items) noexcept {
+  using algos::detail::alias_bytes;
+  using algos::detail::ceil_div;
+  if (p.algorithm == static_cast<int>(cub::ScanAlgorithm::lookahead)) {
+    if (num_items == 0) return 1;
+    const auto tile = static_cast<std::uint32_t>(lookahead_policy(p).tile_size());
+    return alias_bytes(ceil_div(num_items, tile) * BoundKernels<N>::lookahead_tile_state_size(),
+                       sizeof(std::uint32_t));
+  }
+  const auto tile = static_cast<std::uint32_t>(p.block_threads * p.items_per_thread);
+  const std::uint64_t tile_states = cub::detail::warp_threads + ceil_div(num_items, tile);
+  using TxnWord = typename BoundKernels<N>::ScanTileStateT::TxnWord;
+  return alias_bytes(alias_bytes(tile_states * sizeof(TxnWord), 0, 0));
+}
 
-DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type,
-                           bool exclusive) noexcept {
+// The executables' dispatch: size queries in closed form, the rest through CUB's.
+template <std::size_t N, class OffsetT, bool Exclusive>
+CUresult run(const DispatchParams& params, void* d_temp_storage, std::size_t& temp_storage_bytes,
+             const void* d_in, void* d_out, std::uint64_t num_items, const void* h_init,
+             CUstream stream) noexcept {
+  if (d_temp_storage != nullptr)
+    return run_dispatch<N, OffsetT, Exclusive>(params, d_temp_storage, temp_storage_bytes, d_in,
+                                               d_out, num_items, h_init, stream);
+  if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
+  if (num_items > max_items<OffsetT>(params)) return CUDA_ERROR_INVALID_VALUE;
+  temp_storage_bytes = closed_form_bytes<N>(params, num_items);
+  return CUDA_SUCCESS;
+}
+
+// The instantiation for the arguments (size queries in closed form or through CUB's
+// dispatch), or nullptr.
+DispatchFn select(std::size_t element_size, ScalarType offset_type, bool exclusive,
+                  bool closed_form) noexcept {
   if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
   return algos::detail::on_size(element_size, [&](auto n) {
     return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
       using OffsetT = typename decltype(o)::type;
+      constexpr std::size_t kN = decltype(n)::value;
       if constexpr (std::is_unsigned_v<OffsetT>) {
-        return exclusive ? &run_dispatch<decltype(n)::value, OffsetT, true>
-                         : &run_dispatch<decltype(n)::value, OffsetT, false>;
+        if (closed_form)
+          return exclusive ? &run<kN, OffsetT, true> : &run<kN, OffsetT, false>;
+        return exclusive ? &run_dispatch<kN, OffsetT, true> : &run_dispatch<kN, OffsetT, false>;
       } else {
         return nullptr;
       }
     });
   });
+}
+
+}  // namespace
+
+DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type,
+                           bool exclusive) noexcept {
+  return select(element_size, offset_type, exclusive, /*closed_form=*/true);
+}
+
+DispatchFn select_cub_dispatch(std::size_t element_size, ScalarType offset_type,
+                               bool exclusive) noexcept {
+  return select(element_size, offset_type, exclusive, /*closed_form=*/false);
 }
 
 bool policy_supported(const DispatchParams& p) noexcept {

@@ -30,7 +30,8 @@ struct DispatchParams {
 
 // One instantiation of CCCL 3.5's cub::detail::scan::dispatch_with_accum for an
 // (element size, offset type, inclusive/exclusive). d_temp_storage == nullptr: sets
-// temp_storage_bytes (pure arithmetic, no driver call). Otherwise launches the init
+// temp_storage_bytes to CUB's answer, in closed form from the bound policy (no dispatch,
+// no driver call). Otherwise launches the init
 // and scan kernels through params.launch. `h_init`: the exclusive scan's initial value
 // (element bytes on the host), ignored by an inclusive scan. Returns
 // CUDA_ERROR_NOT_SUPPORTED if !policy_supported(params), CUDA_ERROR_INVALID_VALUE for
@@ -44,6 +45,11 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 // The instantiation, or nullptr (element size not 1/2/4/8, offset not uint32/uint64).
 DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type,
                            bool exclusive) noexcept;
+
+// The same dispatch answering size queries through CUB's whole host dispatch: the
+// reference the closed form is tested equal to (test_scan_temp_storage).
+DispatchFn select_cub_dispatch(std::size_t element_size, ScalarType offset_type,
+                               bool exclusive) noexcept;
 
 // Whether the dispatch can run this policy: a known algorithm, a positive tile shape,
 // and for look-ahead the block size CUB derives from its warps.

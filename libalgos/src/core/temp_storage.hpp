@@ -1,0 +1,31 @@
+// CUB's temp-storage arithmetic, for the algorithms' closed-form size answers (computed
+// from values fixed at bind, so that a size query runs no dispatch). Private to libalgos.
+#pragma once
+
+#include <cstdint>
+
+namespace cccl_cache::algos::detail {
+
+// x rounded up to CUB's 256-byte allocation alignment.
+constexpr std::uint64_t round256(std::uint64_t x) noexcept {
+  return (x + 255) & ~std::uint64_t{255};
+}
+
+// What cub::detail::alias_temporaries (CCCL 3.5) asks for the allocations `sizes`: each
+// rounded up to 256 bytes, plus 255 bytes of slack to align the blob's start.
+template <class... Sizes>
+constexpr std::uint64_t alias_bytes(Sizes... sizes) noexcept {
+  return (round256(static_cast<std::uint64_t>(sizes)) + ... + 255);
+}
+
+// ceil(a / b) for b > 0, as ::cuda::ceil_div on unsigned operands; a 32-bit division
+// when `a` fits (the common case; a 64-bit division costs several times more).
+constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint32_t b) noexcept {
+  if (a <= UINT32_MAX) {
+    const auto a32 = static_cast<std::uint32_t>(a);
+    return a32 / b + (a32 % b != 0);
+  }
+  return a / b + (a % b != 0);
+}
+
+}  // namespace cccl_cache::algos::detail

@@ -1,0 +1,114 @@
+// Scan's temp-storage answer in closed form (scan/dispatch.cu) equals what CCCL 3.5's own
+// host dispatch answers (select_cub_dispatch): inclusive and exclusive, every element
+// size, both offset types, look-back tile shapes of CUB's sm_80 / sm_90 tunings and odd
+// ones, look-ahead policies, many item counts. No GPU: neither route calls the driver.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "closed_form_support.hpp"
+#include "scan/dispatch.hpp"
+
+namespace {
+
+using namespace cccl_cache::algos;
+namespace d = cccl_cache::algos::scan::detail;
+
+detail::LaunchContext device(int ptx_version) {
+  detail::LaunchContext c;
+  c.ptx_version = ptx_version;
+  c.sm_count = 132;
+  return c;
+}
+const detail::LaunchContext kSm80 = device(800), kSm90 = device(900), kSm100 = device(1000);
+
+d::DispatchParams lookback(const detail::LaunchContext& ctx, int threads, int items) {
+  d::DispatchParams p;
+  p.launch = &ctx;
+  p.block_threads = threads;
+  p.items_per_thread = items;
+  return p;
+}
+
+// A look-ahead policy with the block size CUB derives from its warps (the one
+// policy_supported accepts), or none.
+d::DispatchParams lookahead(int warps, int items, int lookahead_items) {
+  d::DispatchParams p;
+  p.launch = &kSm100;
+  p.algorithm = 1;
+  p.items_per_thread = items;
+  p.reduce_and_scan_warps = warps;
+  p.lookahead_items_per_thread = lookahead_items;
+  p.lookahead_stages = 2;
+  p.block_idx_stages = -1;
+  for (p.block_threads = 32; p.block_threads <= 1024; p.block_threads += 32)
+    if (d::policy_supported(p)) return p;
+  ADD_FAILURE() << "no block size for " << warps << " warps";
+  return p;
+}
+
+std::uint64_t tile_items(const d::DispatchParams& p) {
+  return p.algorithm == 0 ? std::uint64_t(p.block_threads) * p.items_per_thread
+                          : std::uint64_t(p.reduce_and_scan_warps) * 32 * p.items_per_thread;
+}
+
+TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
+  std::vector<d::DispatchParams> policies = {
+      // CUB's tunings: sm_90 4-byte plus, sm_80 defaults, sm_100 1- and 2-byte plus.
+      lookback(kSm90, 128, 24), lookback(kSm80, 128, 15), lookback(kSm80, 256, 9),
+      lookback(kSm90, 512, 18), lookback(kSm90, 512, 13), lookback(kSm80, 192, 22),
+      // edge shapes: one item per block, the largest block and tile.
+      lookback(kSm80, 32, 1), lookback(kSm90, 1024, 64), lookback(kSm80, 96, 7),
+      lookahead(4, 87, 3), lookahead(4, 63, 4), lookahead(4, 31, 4), lookahead(2, 127, 4),
+      lookahead(8, 15, 4), lookahead(4, 1, 1)};
+  int checked = 0;
+  for (const d::DispatchParams& p : policies)
+    for (std::size_t size : {1u, 2u, 4u, 8u})
+      for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64})
+        for (bool exclusive : {false, true}) {
+          const d::DispatchFn closed = d::select_dispatch(size, offset, exclusive);
+          const d::DispatchFn cub = d::select_cub_dispatch(size, offset, exclusive);
+          ASSERT_NE(closed, nullptr);
+          ASSERT_NE(cub, nullptr);
+          ASSERT_NE(closed, cub);
+          const std::uint64_t tile = tile_items(p);
+          for (std::uint64_t n : test_support::item_counts({tile, 2 * tile, 1000 * tile})) {
+            std::size_t want = 12345, got = 54321;
+            const CUresult want_rc = cub(p, nullptr, want, nullptr, nullptr, n, nullptr, nullptr);
+            const CUresult got_rc = closed(p, nullptr, got, nullptr, nullptr, n, nullptr, nullptr);
+            const std::string what = std::string(exclusive ? "exclusive" : "inclusive") +
+                                     " algorithm " + std::to_string(p.algorithm) + " tile " +
+                                     std::to_string(tile) + " size " + std::to_string(size) +
+                                     " n " + std::to_string(n);
+            ASSERT_EQ(got_rc, want_rc) << what;
+            if (offset == ScalarType::uint32 && n > std::numeric_limits<std::uint32_t>::max())
+              EXPECT_EQ(got_rc, CUDA_ERROR_INVALID_VALUE) << what;
+            if (got_rc == CUDA_SUCCESS) ASSERT_EQ(got, want) << what;
+            ++checked;
+          }
+        }
+  EXPECT_GT(checked, 15000);
+}
+
+// An unsupported policy and a count beyond what CUB's int tile count indexes are refused
+// by both routes alike.
+TEST(ScanTempStorage, ClosedFormRefusesWhatTheDispatchRefuses) {
+  auto bad = lookahead(4, 87, 3);
+  bad.block_threads += 32;
+  const auto tiny = lookback(kSm80, 32, 1);  // 2^31 - 1 tiles of 32 items at most
+  for (bool closed : {true, false}) {
+    const d::DispatchFn fn = closed ? d::select_dispatch(4, ScalarType::uint64, false)
+                                    : d::select_cub_dispatch(4, ScalarType::uint64, false);
+    std::size_t bytes = 0;
+    EXPECT_EQ(fn(bad, nullptr, bytes, nullptr, nullptr, 10, nullptr, nullptr), CUDA_ERROR_NOT_SUPPORTED);
+    const std::uint64_t most = 32ull * std::numeric_limits<int>::max();
+    EXPECT_EQ(fn(tiny, nullptr, bytes, nullptr, nullptr, most, nullptr, nullptr), CUDA_SUCCESS);
+    EXPECT_EQ(fn(tiny, nullptr, bytes, nullptr, nullptr, most + 1, nullptr, nullptr),
+              CUDA_ERROR_INVALID_VALUE);
+  }
+}
+
+}  // namespace
