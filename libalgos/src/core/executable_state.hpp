@@ -35,11 +35,15 @@ template <class A>
 
 // The core bind (bind_module: kernel i launched with block_threads[i]) into a new state
 // holding the bound module, the spec and `dispatch`, with params.launch set. The
-// algorithm then fills in the rest of its params. Errors: as bind_module.
+// algorithm then fills in the rest of its params. Errors: unsupported (no host dispatch
+// was compiled for the spec's types: `dispatch` null), as bind_module.
 template <class A, class DispatchFn>
 [[nodiscard]] Result<std::unique_ptr<ExecutableState<A>>> bind_state(
     const BuiltView<A>& result, int device, std::span<const std::uint32_t> block_threads,
     DispatchFn dispatch) {
+  if (dispatch == nullptr)
+    return fail(ErrorCode::unsupported,
+                "bind: no host dispatch for the types of " + summary(result.spec));
   CCCL_CACHE_TRY(BoundModule bound, bind_module(result.record, device, block_threads));
   auto state = std::make_unique<ExecutableState<A>>();
   state->bound = std::move(bound);

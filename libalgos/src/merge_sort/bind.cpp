@@ -22,9 +22,6 @@ Result<merge_sort::Executable> MergeSort::bind(const BuiltView<MergeSort>& resul
   const std::size_t key_size = size_of(result.spec.key_type);
   const std::size_t value_size = size_of(result.spec.value_type);
   const d::DispatchFn dispatch = d::select_dispatch(key_size, value_size, result.spec.offset_type);
-  if (dispatch == nullptr)
-    return fail(ErrorCode::unsupported,
-                "bind: unsupported merge sort types (" + summary(result.spec) + ")");
   CCCL_CACHE_CHECK(detail::bind_check(result));
   const std::uint32_t block_threads[kKernels] = {policy.block_threads, d::kPartitionBlockThreads,
                                                  policy.block_threads};

@@ -17,9 +17,6 @@ Result<radix_sort::Executable> RadixSort::bind(const BuiltView<RadixSort>& resul
   namespace d = radix_sort::detail;
   const d::DispatchFn dispatch = d::select_dispatch(
       size_of(result.spec.key_type), size_of(result.spec.value_type), result.spec.offset_type);
-  if (dispatch == nullptr)
-    return fail(ErrorCode::unsupported,
-                "bind: unsupported radix sort types (" + summary(result.spec) + ")");
   CCCL_CACHE_CHECK(detail::bind_check(result));
   const auto threads = d::launch_threads(result.policy);
   CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, threads, dispatch));

@@ -18,8 +18,6 @@ Result<scan::Executable<Id>> Scan<Id>::bind(const BuiltView<Scan>& result, int d
   const Policy& policy = result.policy;
   const scan::detail::DispatchFn dispatch = scan::detail::select_dispatch(
       size_of(result.spec.type), result.spec.offset_type, Spec::kExclusive);
-  if (dispatch == nullptr)
-    return fail(ErrorCode::unsupported, "bind: unsupported scan types (" + summary(result.spec) + ")");
   CCCL_CACHE_CHECK(detail::bind_check(result));
   scan::detail::DispatchParams p;
   p.algorithm = static_cast<int>(policy.algorithm);
