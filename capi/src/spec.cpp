@@ -1,5 +1,6 @@
 // Specs through the C ABI: spec text (the registry's syntax) and the plain struct, both
 // ending in the registry's from_text, so that errors name the spec-text field.
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -47,19 +48,29 @@ constexpr FieldNames kFieldNames[] = {
     {AlgorithmId::binary_transform, "in1", nullptr, "in2", "out", "op", nullptr, nullptr},
 };
 
+// A C enum member read as the int the caller stored: C callers may store any int in it,
+// and loading an out-of-range value through the C++ enum type is undefined.
+template <class Enum>
+int raw(const Enum& member) {
+  static_assert(sizeof(Enum) == sizeof(int));
+  int value = 0;
+  std::memcpy(&value, &member, sizeof value);
+  return value;
+}
+
 class DescReader {
  public:
   explicit DescReader(std::string algorithm) : algorithm_(std::move(algorithm)) {}
 
   // Adds member `member` (spec-text field `field`) if set; an error if the algorithm
   // does not take it.
-  Result<void> type(const char* member, const char* field, cccl_cache_type value) {
+  Result<void> type(const char* member, const char* field, int value) {
     if (value == CCCL_CACHE_TYPE_NONE) return {};
     CCCL_CACHE_CHECK(takes(member, field));
     const auto t = static_cast<algos::ScalarType>(value);
     if (!algos::is_element_type(t)) {
       return fail(ErrorCode::invalid_argument, algorithm_ + ": " + member + " = " +
-                                                   std::to_string(static_cast<int>(value)) +
+                                                   std::to_string(value) +
                                                    " is not a cccl_cache_type");
     }
     fields_.push_back({field, std::string(algos::name(t)), {}});
@@ -67,21 +78,22 @@ class DescReader {
   }
 
   Result<void> op(const char* field, const cccl_cache_op& op) {
-    if (op.kind == CCCL_CACHE_OP_DEFAULT && op.name == nullptr && op.source == nullptr) return {};
+    const int op_kind = raw(op.kind);
+    if (op_kind == CCCL_CACHE_OP_DEFAULT && op.name == nullptr && op.source == nullptr) return {};
     CCCL_CACHE_CHECK(takes("op", field));
-    if (op.kind == CCCL_CACHE_OP_CUSTOM) {
+    if (op_kind == CCCL_CACHE_OP_CUSTOM) {
       if (op.name == nullptr || op.source == nullptr)
         return fail(ErrorCode::invalid_argument,
                     algorithm_ + ": op: a CUSTOM operator needs its name and source");
       fields_.push_back({field, op.name, op.source});
       return {};
     }
-    const auto kind = static_cast<algos::OpKind>(op.kind);
+    const auto kind = static_cast<algos::OpKind>(op_kind);
     const auto text = algos::op_kind_name(kind);
     if (op.name != nullptr || op.source != nullptr || !algos::parse_op_kind(text)) {
       return fail(ErrorCode::invalid_argument,
-                  algorithm_ + ": op: kind " + std::to_string(static_cast<int>(op.kind)) +
-                      (op.kind == CCCL_CACHE_OP_DEFAULT || algos::parse_op_kind(text)
+                  algorithm_ + ": op: kind " + std::to_string(op_kind) +
+                      (op_kind == CCCL_CACHE_OP_DEFAULT || algos::parse_op_kind(text)
                            ? " takes no name or source (only CUSTOM does)"
                            : " is not a cccl_cache_op_kind"));
     }
@@ -113,20 +125,21 @@ class DescReader {
 
 Result<algos::AnySpec> from_desc(const cccl_cache_spec_desc& d) {
   const FieldNames* names = nullptr;
-  for (const auto& n : kFieldNames) names = static_cast<int>(n.algorithm) == d.algorithm ? &n : names;
+  const int algorithm = raw(d.algorithm);
+  for (const auto& n : kFieldNames) names = static_cast<int>(n.algorithm) == algorithm ? &n : names;
   const auto* entry = names ? algos::find_algorithm(names->algorithm) : nullptr;
   if (entry == nullptr) {
     return fail(ErrorCode::invalid_argument,
-                "spec: algorithm " + std::to_string(static_cast<int>(d.algorithm)) +
+                "spec: algorithm " + std::to_string(algorithm) +
                     " is not a cccl_cache_algorithm_kind (known: " + algos::known_algorithms() + ")");
   }
   DescReader r{std::string(entry->name)};
-  CCCL_CACHE_CHECK(r.type("type", names->type, d.type));
-  CCCL_CACHE_CHECK(r.type("value_type", names->value_type, d.value_type));
-  CCCL_CACHE_CHECK(r.type("in2_type", names->in2_type, d.in2_type));
-  CCCL_CACHE_CHECK(r.type("out_type", names->out_type, d.out_type));
+  CCCL_CACHE_CHECK(r.type("type", names->type, raw(d.type)));
+  CCCL_CACHE_CHECK(r.type("value_type", names->value_type, raw(d.value_type)));
+  CCCL_CACHE_CHECK(r.type("in2_type", names->in2_type, raw(d.in2_type)));
+  CCCL_CACHE_CHECK(r.type("out_type", names->out_type, raw(d.out_type)));
   CCCL_CACHE_CHECK(r.op(names->op, d.op));
-  CCCL_CACHE_CHECK(r.type("offset_type", names->offset_type, d.offset_type));
+  CCCL_CACHE_CHECK(r.type("offset_type", names->offset_type, raw(d.offset_type)));
   CCCL_CACHE_CHECK(r.flag(names->descending, d.descending));
   return entry->from_text(r.fields());
 }
