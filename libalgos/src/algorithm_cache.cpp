@@ -1,8 +1,9 @@
 // AlgorithmCache: spec + device -> bound executable, through the store.
 // Layers: bound executables of this process (shared lock, no allocation on a hit),
-// then the store (get_payload_with: the entry is verified, read as a view and bound
-// while the read transaction holds it, so its cubin goes from the store's map to the
-// driver uncopied), then a build (NVRTC). Single-flight: per (key, device) for a whole
+// then the local store (get_payload_with: the entry is verified, read as a view and
+// bound while the read transaction holds it, so its cubin goes from the store's map to
+// the driver uncopied), then the shared tiers and a build under the tier stack's claims
+// (TierStack::load_or_build: images, remote, host and cluster claims, write-through). Single-flight: per (key, device) for a whole
 // acquire (load or build, then bind), per key for the build it may share with prewarm.
 // The generic code is type-erased below and typed in acquire/prewarm, which are
 // instantiated for every algorithm of the registry.
@@ -130,12 +131,12 @@ void abandon(ProcessState* s) {
 }  // namespace
 
 struct AlgorithmCache::Impl {
-  std::shared_ptr<Store> store;
+  std::shared_ptr<TierStack> tiers;  // null: no caching beyond this process
   std::string toolchain;  // Toolchain::current().fingerprint(): every usable entry's
   std::atomic<ProcessState*> state{nullptr};
 
   std::atomic<std::uint64_t> builds{0}, store_hits{0}, memory_hits{0};
-  std::atomic<bool> warned_store_get{false}, warned_corrupt{false}, warned_store_put{false},
+  std::atomic<bool> warned_store_get{false}, warned_corrupt{false},
       warned_fork{false};
 
   ~Impl() {
@@ -210,53 +211,72 @@ struct AlgorithmCache::Impl {
                          [&] { return load_or_build(key, summary, accept, build); });
   }
 
+  // Through the tier stack: a verified entry that `accept` takes (from the local store,
+  // an image or the remote, backfilled), else the claims (host, cluster) and a build,
+  // stored locally and published.
   std::shared_ptr<const Obtained> load_or_build(
       const CacheKey& key, const std::string& summary,
       const std::function<Result<void>(const BuildRecordView&)>& accept,
       const std::function<Result<BuildRecord>()>& build) {
     auto out = std::make_shared<Obtained>();
-    if (store) {
-      std::optional<Result<BuildRecord>> loaded;
-      auto hit = store->get_payload_with(key, [&](std::span<const std::byte> payload) {
-        auto record = parse_record(payload, key.cc);
-        if (!record) {
-          loaded.emplace(tl::unexpected(record.error()));
-        } else if (record->toolchain != toolchain) {
-          // The key covers the toolchain: only a mis-keyed or crafted entry gets here.
-          loaded.emplace(fail(ErrorCode::format, "built by '" + std::string(record->toolchain) +
-                                                     "', not by this '" + toolchain + "'"));
-        } else if (auto ok = accept(*record); !ok) {
-          loaded.emplace(tl::unexpected(ok.error()));
-        } else {
-          loaded.emplace(to_owned(*record));
-        }
-      });
-      if (!hit) {
-        warn_once(warned_store_get, "store read failed, building instead: " + hit.error().describe());
-      } else if (*hit && loaded) {
-        if (*loaded) {
-          store_hits.fetch_add(1, std::memory_order_relaxed);
-          out->record = std::move(*loaded);
-          return out;
-        }
-        warn_once(warned_corrupt, "unusable store entry " + key.to_string() +
-                                      ", rebuilding: " + loaded->error().describe());
+    if (!tiers) {
+      out->record = build();
+      out->built = true;
+      builds.fetch_add(1, std::memory_order_relaxed);
+      return out;
+    }
+    std::optional<Result<BuildRecord>> loaded, rejected;
+    auto take = [&](std::span<const std::byte> payload) {
+      auto record = parse_record(payload, key.cc);
+      Result<void> ok;
+      if (!record)
+        ok = tl::unexpected(record.error());
+      else if (record->toolchain != toolchain)
+        // The key covers the toolchain: only a mis-keyed or crafted entry gets here.
+        ok = fail(ErrorCode::format, "built by '" + std::string(record->toolchain) +
+                                         "', not by this '" + toolchain + "'");
+      else
+        ok = accept(*record);
+      if (!ok) {
+        rejected.emplace(tl::unexpected(ok.error()));
+        return false;
       }
+      loaded.emplace(to_owned(*record));
+      return true;
+    };
+    auto obtained = tiers->load_or_build(key, take, [&]() -> Result<TierStack::Built> {
+      if (rejected)
+        warn_once(warned_corrupt, "unusable store entry " + key.to_string() +
+                                      ", rebuilding: " + rejected->error().describe());
+      auto built = build();
+      builds.fetch_add(1, std::memory_order_relaxed);
+      out->built = true;
+      if (!built) {
+        out->record = tl::unexpected(built.error());
+        return tl::unexpected(built.error());
+      }
+      TierStack::Built entry;
+      entry.meta.algorithm = std::string(algorithm_name(built->algorithm));
+      entry.meta.summary = summary;
+      entry.meta.toolchain = built->toolchain;
+      entry.meta.payload_format = kBuildFormatVersion;
+      entry.payload = serialize_record(*built);
+      out->record = std::move(*built);
+      return entry;
+    });
+    if (!obtained) {
+      if (!out->built) {  // the local store failed before any build: build without it
+        warn_once(warned_store_get, "store read failed, building instead: " + obtained.error().describe());
+        out->record = build();
+        out->built = true;
+        builds.fetch_add(1, std::memory_order_relaxed);
+      }
+      return out;
     }
-    auto built = build();
-    builds.fetch_add(1, std::memory_order_relaxed);
-    out->built = true;
-    if (built && store && !store->read_only()) {
-      EntryMeta meta;
-      meta.algorithm = std::string(algorithm_name(built->algorithm));
-      meta.summary = summary;
-      meta.toolchain = built->toolchain;
-      meta.payload_format = kBuildFormatVersion;
-      if (auto put = store->put(key, meta, serialize_record(*built)); !put)
-        warn_once(warned_store_put, "store write failed (the build is kept in memory only): " +
-                                        put.error().describe());
+    if (!obtained->built) {
+      store_hits.fetch_add(1, std::memory_order_relaxed);
+      out->record = std::move(*loaded);
     }
-    out->record = std::move(built);
     return out;
   }
 };
@@ -275,8 +295,11 @@ Result<void> holds_spec(const BuildRecordView& record, const typename A::Spec& s
 
 }  // namespace
 
-AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store) : impl_(std::make_unique<Impl>()) {
-  impl_->store = std::move(store);
+AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store)
+    : AlgorithmCache(store ? TierStack::over(std::move(store)) : nullptr) {}
+
+AlgorithmCache::AlgorithmCache(std::shared_ptr<TierStack> tiers) : impl_(std::make_unique<Impl>()) {
+  impl_->tiers = std::move(tiers);
   impl_->state.store(new ProcessState(detail::fork_generation()), std::memory_order_release);
   // Per-process set-up, done here once rather than inside the first request: the
   // toolchain fingerprint every key covers, and the driver's entry points (when there
@@ -319,9 +342,9 @@ Result<std::shared_ptr<const ExecutableOf<Spec>>> AlgorithmCache::acquire(const 
       if (auto it = bound.map.find(bound_key); it != bound.map.end())
         return std::static_pointer_cast<const void>(it->second);
     }
-    if (impl_->store) {
+    if (Tier* local = impl_->tiers ? impl_->tiers->local() : nullptr) {
       std::optional<Result<Exe>> exe;
-      auto hit = impl_->store->get_payload_with(key, [&](std::span<const std::byte> payload) {
+      auto hit = local->get_payload_with(key, [&](std::span<const std::byte> payload) {
         auto view = deserialize_view<A>(payload, *cc);
         if (view && view->spec == spec && view->record.toolchain == impl_->toolchain)
           exe.emplace(A::bind(*view, device));
@@ -331,8 +354,8 @@ Result<std::shared_ptr<const ExecutableOf<Spec>>> AlgorithmCache::acquire(const 
         return keep(std::move(*exe));
       }
     }
-    // Absent, unreadable or unusable in the store: obtain() re-reads it under the
-    // build's single-flight, warns, and builds.
+    // Absent, unreadable or unusable in the local store: obtain() looks through every
+    // tier under the build's single-flight, warns, and builds.
     auto obtained = impl_->obtain(
         key, spec_text(spec), [&](const BuildRecordView& r) { return holds_spec<A>(r, spec); },
         [&]() -> Result<BuildRecord> {

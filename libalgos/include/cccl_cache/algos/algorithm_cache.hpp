@@ -7,6 +7,7 @@
 #include "cccl_cache/algos/algorithms.hpp"
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/cache/store.hpp"
+#include "cccl_cache/cache/tiers.hpp"
 
 namespace cccl_cache::algos {
 
@@ -24,7 +25,7 @@ struct AcquireStats {
 template <class Spec>
 using ExecutableOf = typename Spec::Algorithm::Executable;
 
-// Thread-safe. Holds the store (may be null: no disk caching) and the executables
+// Thread-safe. Holds the tier stack (may be null: no disk caching) and the executables
 // bound so far in this process. Works for every algorithm of the registry
 // (registry.hpp); keep one per process. Fork-safe: in a fork()ed child it never returns
 // an executable bound by the parent (nor waits for the parent's builds in flight); the
@@ -32,7 +33,11 @@ using ExecutableOf = typename Spec::Algorithm::Executable;
 // (CUDA cannot be used in such a child). Stats carry over into the child.
 class AlgorithmCache {
  public:
+  // Over TierStack::over(store): the local store plus the images and remote tier its
+  // config names (none by default).
   explicit AlgorithmCache(std::shared_ptr<Store> store);
+  // Over a tier stack (null: no caching beyond this process).
+  explicit AlgorithmCache(std::shared_ptr<TierStack> tiers);
   ~AlgorithmCache();
   AlgorithmCache(const AlgorithmCache&) = delete;
   AlgorithmCache& operator=(const AlgorithmCache&) = delete;

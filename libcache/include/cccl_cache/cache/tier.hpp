@@ -23,7 +23,7 @@ namespace cccl_cache {
 struct TierStats {
   std::uint64_t hits = 0;
   std::uint64_t misses = 0;
-  std::uint64_t errors = 0;    // failed or timed-out operations (treated as misses)
+  std::uint64_t errors = 0;    // failed, timed-out or skipped (breaker open) operations: misses
   std::uint64_t rejected = 0;  // entries whose bytes failed verification
   std::uint64_t puts = 0;      // entries written (for a remote: published first)
   std::uint64_t get_ns_total = 0;
