@@ -1,6 +1,7 @@
 // The one-step entry point: spec + device -> bound executable, through the store.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -38,6 +39,8 @@ class AlgorithmCache {
   explicit AlgorithmCache(std::shared_ptr<Store> store);
   // Over a tier stack (null: no caching beyond this process).
   explicit AlgorithmCache(std::shared_ptr<TierStack> tiers);
+  // No caching beyond this process.
+  explicit AlgorithmCache(std::nullptr_t) : AlgorithmCache(std::shared_ptr<TierStack>()) {}
   ~AlgorithmCache();
   AlgorithmCache(const AlgorithmCache&) = delete;
   AlgorithmCache& operator=(const AlgorithmCache&) = delete;
