@@ -3,6 +3,9 @@
 
 #include <zstd.h>
 
+#include <cstdlib>
+#include <mutex>
+
 #include "cccl_cache/cache/envelope.hpp"
 #include "cccl_cache/cache/log.hpp"
 #include "redis_client.hpp"
@@ -49,6 +52,10 @@ class RedisTierImpl final : public RedisTier {
  public:
   RedisTierImpl(std::shared_ptr<detail::RedisClient> client, bool read_only)
       : client_(std::move(client)), read_only_(read_only), name_(client_->url()) {}
+
+  ~RedisTierImpl() override {
+    if (client_->available()) (void)flush_stats();
+  }
 
   const std::string& name() const override { return name_; }
   bool read_only() const override { return read_only_; }
@@ -101,6 +108,7 @@ class RedisTierImpl final : public RedisTier {
       ++hits;
       fn(i, meta_of(*view), view->payload);
     }
+    if (Clock::now() - last_flush_.load() > std::chrono::seconds(10)) (void)flush_stats();
     return hits;
   }
 
@@ -181,6 +189,49 @@ class RedisTierImpl final : public RedisTier {
     return std::chrono::nanoseconds(ns_since(t0));
   }
 
+  Result<void> flush_stats() override {
+    std::lock_guard lock(flush_mutex_);
+    last_flush_.store(Clock::now());
+    const TierStats now = counters_.snapshot();
+    const std::uint64_t delta[] = {now.hits - flushed_.hits,       now.misses - flushed_.misses,
+                                   now.errors - flushed_.errors,   now.rejected - flushed_.rejected,
+                                   now.puts - flushed_.puts,
+                                   (now.get_ns_total - flushed_.get_ns_total) / 1000};
+    std::vector<std::string> values;
+    std::vector<std::vector<std::string_view>> cmds;
+    const std::string hash = stats_key();
+    values.reserve(std::size(delta));
+    for (std::size_t i = 0; i < std::size(delta); ++i) {
+      if (delta[i] == 0) continue;
+      values.push_back(std::to_string(delta[i]));
+      cmds.push_back({"HINCRBY", hash, kStatFields[i], values.back()});
+    }
+    if (cmds.empty()) return {};
+    CCCL_CACHE_TRY(auto replies, client_->pipeline(cmds));
+    (void)replies;
+    flushed_ = now;
+    return {};
+  }
+
+  Result<TierStats> shared_stats() override {
+    const std::string hash = stats_key();
+    std::vector<std::string_view> argv{"HMGET", hash};
+    for (const char* f : kStatFields) argv.push_back(f);
+    CCCL_CACHE_TRY(auto reply, client_->command(argv));
+    std::uint64_t v[std::size(kStatFields)] = {};
+    for (std::size_t i = 0; i < std::size(kStatFields) && i < reply->elements; ++i)
+      if (reply->element[i]->type == REDIS_REPLY_STRING)
+        v[i] = std::strtoull(reply->element[i]->str, nullptr, 10);
+    TierStats s;
+    s.hits = v[0];
+    s.misses = v[1];
+    s.errors = v[2];
+    s.rejected = v[3];
+    s.puts = v[4];
+    s.get_ns_total = v[5] * 1000;
+    return s;
+  }
+
   std::shared_ptr<BuildClaimer> lease(std::chrono::milliseconds lease_for,
                                       std::chrono::milliseconds wait_bound) override {
     return detail::make_redis_lease(client_, lease_for, wait_bound);
@@ -190,8 +241,15 @@ class RedisTierImpl final : public RedisTier {
   std::shared_ptr<detail::RedisClient> client_;
   const bool read_only_;
   const std::string name_;
+  static constexpr const char* kStatFields[] = {"hits", "misses", "errors", "rejected", "puts", "get_us"};
+  static std::string stats_key() {
+    return "cccl-cache:e" + std::to_string(kEnvelopeVersion) + ":stats";
+  }
   TierCounters counters_;
   std::atomic<bool> warned_corrupt_{false};
+  std::mutex flush_mutex_;
+  TierStats flushed_;  // what flush_stats() has added to the server's totals
+  std::atomic<Clock::time_point> last_flush_{Clock::now()};
 };
 
 }  // namespace

@@ -18,6 +18,7 @@ void add_verify(CLI::App& app, Context& ctx);
 void add_why(CLI::App& app, Context& ctx);
 void add_export_import(CLI::App& app, Context& ctx);
 void add_clear(CLI::App& app, Context& ctx);
+void add_remote(CLI::App& app, Context& ctx);  // remote ping, push, pull
 
 // Prints `j` (pretty) on stdout; the --json output of every command.
 void print_json(const nlohmann::json& j);

@@ -39,6 +39,12 @@ class RedisTier : public Tier {
   // The cluster lease over this tier's connection (see make_redis_lease).
   virtual std::shared_ptr<BuildClaimer> lease(std::chrono::milliseconds lease_for,
                                               std::chrono::milliseconds wait_bound) = 0;
+  // Adds this client's counters since the last flush to the server's totals of every
+  // client (a hash beside the entries); done by itself at most every 10 s while it is
+  // used and on destruction. Errors as for ping (the delta is kept for the next flush).
+  virtual Result<void> flush_stats() = 0;
+  // The totals of every client that flushed (available: whether the server answered).
+  virtual Result<TierStats> shared_stats() = 0;
   // The Redis key of an entry.
   static std::string entry_key(const CacheKey& key);
 };
