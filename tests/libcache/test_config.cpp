@@ -26,7 +26,10 @@ class ScopedEnv {
                                            "CCCL_CACHE_READ_ONLY", "CCCL_CACHE_SHARED",
                                            "CCCL_CACHE_CONFIG",    "XDG_CONFIG_HOME",
                                            "XDG_CACHE_HOME",       "HOME",
-                                           "CCCL_CACHE_IMMUTABLE", "TMPDIR"};
+                                           "CCCL_CACHE_IMMUTABLE", "TMPDIR",
+                                           "CCCL_CACHE_IMAGES",    "CCCL_CACHE_REMOTE",
+                                           "CCCL_CACHE_REMOTE_READ_ONLY",
+                                           "CCCL_CACHE_REMOTE_TIMEOUT_MS"};
 
  private:
   std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
@@ -297,6 +300,14 @@ TEST(Config, ShippedFileMatchesDefaults) {
   EXPECT_EQ(c->immutable, d.immutable);
   EXPECT_EQ(c->touch_interval_s, d.touch_interval_s);
   EXPECT_EQ(c->log_level, d.log_level);
+  EXPECT_EQ(c->images, d.images);
+  EXPECT_EQ(c->remote.url, d.remote.url);
+  EXPECT_EQ(c->remote.read_only, d.remote.read_only);
+  EXPECT_EQ(c->remote.timeout_ms, d.remote.timeout_ms);
+  EXPECT_EQ(c->remote.retry_ms, d.remote.retry_ms);
+  EXPECT_EQ(c->remote.password_file, d.remote.password_file);
+  EXPECT_EQ(c->remote.lease_ms, d.remote.lease_ms);
+  EXPECT_EQ(c->remote.lease_wait_ms, d.remote.lease_wait_ms);
 }
 
 }  // namespace
