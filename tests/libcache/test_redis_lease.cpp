@@ -42,6 +42,16 @@ Outcome obtain(TierStack& host, const CacheKey& key, std::atomic<int>& builds,
   return out;
 }
 
+// A lease on `key` taken by another (simulated) host, lasting `ms`.
+void take_lease(const RedisServer& server, const CacheKey& key, const char* holder, int ms) {
+  redisContext* c = server.connect();
+  ASSERT_NE(c, nullptr);
+  const std::string lease =
+      "cccl-cache:e" + std::to_string(kEnvelopeVersion) + ":lease:" + key.to_string();
+  freeReplyObject(redisCommand(c, "SET %s %s PX %d", lease.c_str(), holder, ms));
+  redisFree(c);
+}
+
 TEST(RedisLease, TwoHostsMissingOneKeyBuildOnce) {
   CCCL_CACHE_REQUIRE_REDIS();
   RedisServer server;
@@ -68,13 +78,7 @@ TEST(RedisLease, TwoHostsMissingOneKeyBuildOnce) {
 TEST(RedisLease, ExpiredLeaseLetsAnotherHostBuild) {
   CCCL_CACHE_REQUIRE_REDIS();
   RedisServer server;
-  // A host that took the lease and died: its lease expires after 300 ms.
-  redisContext* c = server.connect();
-  ASSERT_NE(c, nullptr);
-  const std::string lease = "cccl-cache:e" + std::to_string(kEnvelopeVersion) + ":lease:" +
-                            make_key(5).to_string();
-  freeReplyObject(redisCommand(c, "SET %s dead-host PX 300", lease.c_str()));
-  redisFree(c);
+  take_lease(server, make_key(5), "dead-host", 300);  // it died: expires after 300 ms
   TempDir dir;
   auto host = open_host(dir.path(), server.url(), 5000, 10000);
   std::atomic<int> builds{0};
@@ -90,12 +94,7 @@ TEST(RedisLease, ExpiredLeaseLetsAnotherHostBuild) {
 TEST(RedisLease, WaitingIsBounded) {
   CCCL_CACHE_REQUIRE_REDIS();
   RedisServer server;
-  redisContext* c = server.connect();
-  ASSERT_NE(c, nullptr);
-  const std::string lease = "cccl-cache:e" + std::to_string(kEnvelopeVersion) + ":lease:" +
-                            make_key(6).to_string();
-  freeReplyObject(redisCommand(c, "SET %s stuck-host PX 60000", lease.c_str()));
-  redisFree(c);
+  take_lease(server, make_key(6), "stuck-host", 60'000);
   TempDir dir;
   auto host = open_host(dir.path(), server.url(), 5000, /*wait_ms=*/300);
   std::atomic<int> builds{0};

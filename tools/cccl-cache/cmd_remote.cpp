@@ -68,29 +68,47 @@ int finish(const char* verb, const SyncOptions& o, const Tally& t, const std::st
   return t.failed ? kExitProblems : kExitOk;
 }
 
+// The keys of `source` (the local store or the remote tier) that pass the filters.
+template <class Source>
+Result<std::vector<CacheKey>> matching_keys(Source& source, const SyncOptions& o,
+                                            std::optional<std::uint32_t> cc) {
+  std::vector<CacheKey> keys;
+  auto listed = source.for_each([&](const CacheKey& key, const EntryMeta& meta) {
+    if ((o.algorithm.empty() || meta.algorithm == o.algorithm) && (!cc || key.cc == *cc))
+      keys.push_back(key);
+    return true;
+  });
+  if (!listed) return tl::unexpected(listed.error());
+  return keys;
+}
+
+// The configured remote, answering a ping; else the exit code already reported.
+tl::expected<std::unique_ptr<RedisTier>, int> reachable_remote(const Config& config,
+                                                               const SyncOptions& o) {
+  auto remote = open_remote_tier(config, o.timeout_ms);
+  if (!remote) return tl::unexpected(report(remote.error()));
+  if (auto rtt = (*remote)->ping(); !rtt)
+    return tl::unexpected(
+        report(kExitUnavailable, (*remote)->name() + ": " + rtt.error().describe()));
+  return std::move(*remote);
+}
+
 // Local -> remote: every matching local entry, verified, published if absent.
 int run_push(const Context& ctx, const SyncOptions& o) {
   const auto cc = parse_arch_filter(o.arch);
   if (!cc) return report(cc.error());
   auto config = load_config(ctx.globals);
   if (!config) return report(config.error());
-  auto remote = open_remote_tier(*config, o.timeout_ms);
-  if (!remote) return report(remote.error());
-  if ((*remote)->read_only())
+  if (config->remote.read_only)
     return report(kExitUsage, "push: the remote tier is configured read-only (remote_read_only)");
-  if (auto rtt = (*remote)->ping(); !rtt)
-    return report(kExitUnavailable, (*remote)->name() + ": " + rtt.error().describe());
+  auto remote = reachable_remote(*config, o);
+  if (!remote) return remote.error();
   auto store = open_store(ctx.globals, OpenMode::read);
   if (!store) return report(store.error());
-  std::vector<CacheKey> keys;
-  auto listed = (*store)->for_each([&](const CacheKey& key, const EntryMeta& meta) {
-    if ((o.algorithm.empty() || meta.algorithm == o.algorithm) && (!*cc || key.cc == **cc))
-      keys.push_back(key);
-    return true;
-  });
-  if (!listed) return report(listed.error());
+  auto keys = matching_keys(**store, o, *cc);
+  if (!keys) return report(keys.error());
   Tally t;
-  for (const auto& key : keys) {
+  for (const auto& key : *keys) {
     auto entry = (*store)->peek(key);  // checksum verified
     if (!entry || !*entry) {
       ++t.failed;
@@ -123,21 +141,14 @@ int run_pull(const Context& ctx, const SyncOptions& o) {
   if (!cc) return report(cc.error());
   auto config = load_config(ctx.globals);
   if (!config) return report(config.error());
-  auto remote = open_remote_tier(*config, o.timeout_ms);
-  if (!remote) return report(remote.error());
-  if (auto rtt = (*remote)->ping(); !rtt)
-    return report(kExitUnavailable, (*remote)->name() + ": " + rtt.error().describe());
+  auto remote = reachable_remote(*config, o);
+  if (!remote) return remote.error();
   auto store = open_store(ctx.globals, o.dry_run ? OpenMode::read : OpenMode::create);
   if (!store) return report(store.error());
-  std::vector<CacheKey> keys;
-  auto listed = (*remote)->for_each([&](const CacheKey& key, const EntryMeta& meta) {
-    if ((o.algorithm.empty() || meta.algorithm == o.algorithm) && (!*cc || key.cc == **cc))
-      keys.push_back(key);
-    return true;
-  });
-  if (!listed) return report(listed.error());
+  auto keys = matching_keys(**remote, o, *cc);
+  if (!keys) return report(keys.error());
   Tally t;
-  for (const auto& key : keys) {
+  for (const auto& key : *keys) {
     auto local = (*store)->peek(key);
     if (local && *local) {
       ++t.present;
