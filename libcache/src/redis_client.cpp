@@ -1,6 +1,7 @@
 #include "redis_client.hpp"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -118,6 +119,13 @@ void RedisClient::recovered() {
 Result<redisContext*> RedisClient::take(Clock::time_point deadline) {
   {
     std::lock_guard lock(mutex_);
+    if (const pid_t pid = ::getpid(); pid != owner_) {
+      // A fork()ed child: the pooled connections are the parent's (replies would
+      // interleave). Closing the child's descriptors leaves the parent's intact.
+      for (redisContext* c : idle_) redisFree(c);
+      idle_.clear();
+      owner_ = pid;
+    }
     if (Clock::now() < down_until_)
       return fail(ErrorCode::unsupported, "remote tier " + url_ + " is unavailable (circuit open)");
     if (!idle_.empty()) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <hiredis/hiredis.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -61,6 +62,7 @@ class RedisClient {
 
   std::mutex mutex_;
   std::vector<redisContext*> idle_;
+  pid_t owner_ = ::getpid();  // the process the pooled connections belong to
   std::chrono::steady_clock::time_point down_until_{};
   std::chrono::milliseconds retry_{0};
   std::atomic<bool> down_{false};

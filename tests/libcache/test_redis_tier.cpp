@@ -294,6 +294,36 @@ TEST(RedisTier, OutageNeverFailsOrStallsAndRecovers) {
   EXPECT_GE(back, 1);
 }
 
+// A fork()ed child never uses the parent's pooled connection (replies would interleave).
+TEST(RedisTier, ForkedChildUsesItsOwnConnection) {
+  CCCL_CACHE_REQUIRE_REDIS();
+  RedisServer server;
+  auto tier = open_remote(remote_config(server.url()));
+  ASSERT_TRUE(tier->put(make_key(1), make_meta(1), make_payload(1)));  // pools a connection
+  ASSERT_TRUE(tier->put(make_key(2), make_meta(2), make_payload(2, 50'000)));
+  // Parent and child read at the same time: on one shared socket their replies would
+  // cross (each would get the other's value).
+  auto read_loop = [&](std::uint64_t k, std::size_t size) {
+    for (int i = 0; i < 300; ++i) {
+      std::vector<std::byte> got;
+      auto hit = tier->get_with(make_key(k), [&](const EntryMeta&, std::span<const std::byte> p) {
+        got.assign(p.begin(), p.end());
+      });
+      if (!hit || !*hit || got != make_payload(k, size)) return 1;
+    }
+    return 0;
+  };
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(read_loop(2, 50'000));
+  const int parent = read_loop(1, 0);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_EQ(parent, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  const int rc = WEXITSTATUS(status);
+  EXPECT_EQ(rc, 0);
+}
+
 TEST(RedisTier, UnreachableServerIsBounded) {
   for (std::string url : {"redis://127.0.0.1:1/0", "redis://192.0.2.1:6379/0"}) {
     auto remote = remote_config(url, 10);
