@@ -173,7 +173,7 @@ class RecordingClaimer : public BuildClaimer {
   Claimed claim(const CacheKey&, const std::function<bool()>&) override {
     log_->push_back("claim " + name_);
     struct Held : BuildClaim {
-      Held(std::vector<std::string>* log, std::string name) : log(log), name(std::move(name)) {}
+      Held(std::vector<std::string>* l, std::string n) : log(l), name(std::move(n)) {}
       ~Held() override { log->push_back("release " + name); }
       std::vector<std::string>* log;
       std::string name;
