@@ -35,8 +35,10 @@ std::vector<std::byte> payload_of(std::uint64_t i) {
 // environment); `args` prepends --config to a command line.
 class RemoteEnv {
  public:
-  explicit RemoteEnv(const std::string& url) : file_(dir_.path() / "config.toml") {
-    std::ofstream(file_) << "remote = \"" << url << "\"\n";
+  // `extra`: more TOML lines.
+  explicit RemoteEnv(const std::string& url, const std::string& extra = "")
+      : file_(dir_.path() / "config.toml") {
+    std::ofstream(file_) << "remote = \"" << url << "\"\n" << extra;
   }
   std::vector<std::string> args(std::vector<std::string> rest) const {
     rest.insert(rest.begin(), {"--config", file_.string()});
@@ -129,6 +131,47 @@ TEST(CliRemote, StatsHasARowPerTier) {
   auto down = run_cli(env.args({"--cache-dir", a.path().string(), "stats", "--json"}));
   ASSERT_EQ(down.code, 0) << down.err;  // the local stats still print
   EXPECT_FALSE(down.json()["tiers"][1]["available"].get<bool>());
+}
+
+// The public key line keygen wrote for `name` into `dir`.
+std::string keygen(const TempDir& dir, const std::string& name) {
+  auto r = run_cli({"keygen", name, "--out-dir", dir.path().string()});
+  EXPECT_EQ(r.code, 0) << r.err;
+  std::ifstream in(dir.path() / (name + ".pub"));
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// push signs with signing_key; pull with trusted_keys copies only entries signed by a
+// trusted key, and fails (exit 1) on the others without writing them.
+TEST(CliRemote, PushSignsAndPullChecksSignatures) {
+  CCCL_CACHE_REQUIRE_REDIS();
+  RedisServer server;
+  TempDir keys, signed_src, unsigned_src, reader, stranger;
+  const std::string ci = keygen(keys, "ci"), other = keygen(keys, "other");
+  RemoteEnv publisher(server.url(),
+                      "signing_key = \"" + (keys.path() / "ci.sec").string() + "\"\n");
+  RemoteEnv plain(server.url());
+  put_raw(signed_src.path(), key_of(1, 90), meta_of("merge_sort", 1), payload_of(1));
+  put_raw(unsigned_src.path(), key_of(2, 90), meta_of("merge_sort", 2), payload_of(2));
+  ASSERT_EQ(run_cli(publisher.args({"--cache-dir", signed_src.path().string(), "push"})).code, 0);
+  ASSERT_EQ(run_cli(plain.args({"--cache-dir", unsigned_src.path().string(), "push"})).code, 0);
+
+  RemoteEnv trusting_ci(server.url(), "trusted_keys = [\"" + ci + "\"]\n");
+  auto pulled = run_cli(trusting_ci.args({"--cache-dir", reader.path().string(), "pull", "--json"}));
+  EXPECT_EQ(pulled.code, 1) << pulled.err;  // the unsigned entry failed
+  EXPECT_EQ(pulled.json()["copied"].get<int>(), 1);
+  EXPECT_EQ(pulled.json()["failed"].get<int>(), 1);
+  auto store = open_store(reader.path());
+  EXPECT_TRUE(*store->peek(key_of(1, 90)));
+  EXPECT_FALSE(*store->peek(key_of(2, 90)));
+
+  RemoteEnv trusting_other(server.url(), "trusted_keys = [\"" + other + "\"]\n");
+  auto refused = run_cli(trusting_other.args({"--cache-dir", stranger.path().string(), "pull", "--json"}));
+  EXPECT_EQ(refused.code, 1) << refused.err;
+  EXPECT_EQ(refused.json()["copied"].get<int>(), 0);
+  EXPECT_EQ(refused.json()["failed"].get<int>(), 2);
 }
 
 }  // namespace
