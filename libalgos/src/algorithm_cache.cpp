@@ -1,11 +1,12 @@
-// AlgorithmCache: spec + device -> bound executable, through the store.
+// AlgorithmCache: spec + device -> bound executable, through the tier stack.
 // Layers: bound executables of this process (shared lock, no allocation on a hit),
-// then the store (get_payload_with: the entry is verified, read as a view and bound
-// while the read transaction holds it, so its cubin goes from the store's map to the
-// driver uncopied), then a build (NVRTC). Single-flight: per (key, device) for a whole
-// acquire (load or build, then bind), per key for the build it may share with prewarm,
-// and across processes through a build claim (build_claim.hpp: the host claim, or a
-// chain with a cluster lease) taken after a store miss and held until the build is put.
+// then the local store (get_payload_with: the entry is verified, read as a view and
+// bound while the read transaction holds it, so its cubin goes from the store's map to
+// the driver uncopied), then every tier (local, images, remote; exact CC first, then
+// lower minors), then a build (NVRTC) under the tier stack's claim
+// (TierStack::load_or_build: the host claim, then the cluster lease; write-through).
+// Single-flight: per (key, device) for a whole acquire (load or build, then bind), per
+// key for the build it may share with prewarm, across processes and hosts by the claim.
 // The generic code is type-erased below and typed in acquire/prewarm, which are
 // instantiated for every algorithm of the registry.
 #include "cccl_cache/algos/algorithm_cache.hpp"
@@ -134,18 +135,14 @@ void abandon(ProcessState* s) {
 }  // namespace
 
 struct AlgorithmCache::Impl {
-  std::shared_ptr<Store> store;
+  std::shared_ptr<TierStack> tiers;  // null: no caching beyond this process
   std::string toolchain;  // Toolchain::current().fingerprint(): every usable entry's
   std::atomic<ProcessState*> state{nullptr};
-
-  std::shared_ptr<BuildClaim> claims;  // null: misses are not coordinated across processes
-  std::chrono::milliseconds build_wait{120'000};
 
   bool cc_fallback = true;  // config cc_fallback: lower-minor entries serve a device
   std::atomic<std::uint64_t> builds{0}, store_hits{0}, memory_hits{0}, claim_waits{0},
       fallback_hits{0};
-  std::atomic<bool> warned_store_get{false}, warned_corrupt{false}, warned_store_put{false},
-      warned_fork{false}, warned_claim{false}, warned_claim_wait{false};
+  std::atomic<bool> warned_store_get{false}, warned_corrupt{false}, warned_fork{false};
 
   ~Impl() {
     ProcessState* s = state.load(std::memory_order_acquire);
@@ -219,92 +216,92 @@ struct AlgorithmCache::Impl {
                          [&] { return load_or_build(key, summary, accept, build); });
   }
 
+  // A tier's payload for `key`, checked in full: the owned record, or why it is unusable.
+  Result<BuildRecord> check(std::span<const std::byte> payload, const CacheKey& key,
+                            const std::function<Result<void>(const BuildRecordView&)>& accept) {
+    auto record = parse_record(payload, key.cc);
+    if (!record) return tl::unexpected(record.error());
+    if (record->toolchain != toolchain)
+      // The key covers the toolchain: only a mis-keyed or crafted entry gets here.
+      return fail(ErrorCode::format, "built by '" + std::string(record->toolchain) +
+                                         "', not by this '" + toolchain + "'");
+    if (auto ok = accept(*record); !ok) return tl::unexpected(ok.error());
+    return to_owned(*record);
+  }
+
+  // The entry of `key` from the first tier holding a usable one (a shared hit is
+  // backfilled); nullopt on a miss. Unusable entries and tier errors are logged once.
+  std::optional<BuildRecord> load(const CacheKey& key,
+                                  const std::function<Result<void>(const BuildRecordView&)>& accept) {
+    if (!tiers) return std::nullopt;
+    std::optional<BuildRecord> loaded;
+    std::optional<Error> rejected;
+    auto hit = tiers->get(key, [&](std::span<const std::byte> payload) {
+      auto record = check(payload, key, accept);
+      if (!record) rejected = record.error();
+      else loaded = std::move(*record);
+      return record.has_value();
+    });
+    if (!hit)
+      warn_once(warned_store_get, "store read failed, building instead: " + hit.error().describe());
+    else if (!*hit && rejected)
+      warn_once(warned_corrupt, "unusable entry " + key.to_string() + ": " + rejected->describe());
+    if (loaded) store_hits.fetch_add(1, std::memory_order_relaxed);
+    return loaded;
+  }
+
+  // Through the tier stack: a verified entry `accept` takes from any tier, else the
+  // claim (host, cluster), a build, stored locally and published.
   std::shared_ptr<const Obtained> load_or_build(
       const CacheKey& key, const std::string& summary,
       const std::function<Result<void>(const BuildRecordView&)>& accept,
       const std::function<Result<BuildRecord>()>& build) {
     auto out = std::make_shared<Obtained>();
-    if (load(key, accept, *out)) return out;
-    // Another process of the host (or cluster) may be building it: wait for its claim
-    // (bounded), then read again. The hold lives until the build is published.
-    std::unique_ptr<BuildClaim::Hold> hold;
-    if (claims) {
-      hold = claim_build(key);
-      if (load(key, accept, *out)) return out;
+    auto build_here = [&] {
+      out->record = build();
+      out->built = true;
+      builds.fetch_add(1, std::memory_order_relaxed);
+    };
+    if (!tiers) {
+      build_here();
+      return out;
     }
-    build_and_publish(key, summary, build, *out);
-    return out;
-  }
-
-  // Store hit (checked by `accept`) into `out`; false on a miss or an unusable entry.
-  bool load(const CacheKey& key, const std::function<Result<void>(const BuildRecordView&)>& accept,
-            Obtained& out) {
-    if (store) {
-      std::optional<Result<BuildRecord>> loaded;
-      auto hit = store->get_payload_with(key, [&](std::span<const std::byte> payload) {
-        auto record = parse_record(payload, key.cc);
-        if (!record) {
-          loaded.emplace(tl::unexpected(record.error()));
-        } else if (record->toolchain != toolchain) {
-          // The key covers the toolchain: only a mis-keyed or crafted entry gets here.
-          loaded.emplace(fail(ErrorCode::format, "built by '" + std::string(record->toolchain) +
-                                                     "', not by this '" + toolchain + "'"));
-        } else if (auto ok = accept(*record); !ok) {
-          loaded.emplace(tl::unexpected(ok.error()));
-        } else {
-          loaded.emplace(to_owned(*record));
-        }
-      });
-      if (!hit) {
-        warn_once(warned_store_get, "store read failed, building instead: " + hit.error().describe());
-      } else if (*hit && loaded) {
-        if (*loaded) {
-          store_hits.fetch_add(1, std::memory_order_relaxed);
-          out.record = std::move(*loaded);
-          return true;
-        }
-        warn_once(warned_corrupt, "unusable store entry " + key.to_string() +
-                                      ", rebuilding: " + loaded->error().describe());
+    std::optional<BuildRecord> loaded;
+    std::optional<Error> rejected;
+    auto take = [&](std::span<const std::byte> payload) {
+      auto record = check(payload, key, accept);
+      if (!record) rejected = record.error();
+      else loaded = std::move(*record);
+      return record.has_value();
+    };
+    auto obtained = tiers->load_or_build(key, take, [&]() -> Result<TierStack::Built> {
+      if (rejected)
+        warn_once(warned_corrupt, "unusable entry " + key.to_string() +
+                                      ", rebuilding: " + rejected->describe());
+      build_here();
+      if (!out->record) return tl::unexpected(out->record.error());
+      TierStack::Built entry;
+      entry.meta.algorithm = std::string(algorithm_name(out->record->algorithm));
+      entry.meta.summary = summary;
+      entry.meta.toolchain = out->record->toolchain;
+      entry.meta.payload_format = kBuildFormatVersion;
+      entry.payload = serialize_record(*out->record);
+      return entry;
+    });
+    if (!obtained) {
+      if (!out->built) {  // the local store failed before any build: build without it
+        warn_once(warned_store_get, "store read failed, building instead: " +
+                                        obtained.error().describe());
+        build_here();
       }
+      return out;
     }
-    return false;
-  }
-
-  // The claim on building `key` (null: timed out or failed; then build without one).
-  // Counts and logs waits that ran out.
-  std::unique_ptr<BuildClaim::Hold> claim_build(const CacheKey& key) {
-    const auto start = BuildClaim::Clock::now();
-    auto hold = claims->claim(key, start + build_wait);
-    const auto waited = BuildClaim::Clock::now() - start;
-    if (waited >= std::chrono::milliseconds(1)) claim_waits.fetch_add(1, std::memory_order_relaxed);
-    if (!hold) {
-      warn_once(warned_claim, claims->name() + " build claim failed, building without it: " +
-                                  hold.error().describe());
-      return nullptr;
+    if (obtained->waited) claim_waits.fetch_add(1, std::memory_order_relaxed);
+    if (!obtained->built) {
+      store_hits.fetch_add(1, std::memory_order_relaxed);
+      out->record = std::move(*loaded);
     }
-    if (!*hold)
-      warn_once(warned_claim_wait,
-                "waited " + std::to_string(build_wait.count()) + " ms for another process's build of " +
-                    key.to_string() + "; building it here too (build_wait_ms)");
-    return std::move(*hold);
-  }
-
-  void build_and_publish(const CacheKey& key, const std::string& summary,
-                         const std::function<Result<BuildRecord>()>& build, Obtained& out) {
-    auto built = build();
-    builds.fetch_add(1, std::memory_order_relaxed);
-    out.built = true;
-    if (built && store && !store->read_only()) {
-      EntryMeta meta;
-      meta.algorithm = std::string(algorithm_name(built->algorithm));
-      meta.summary = summary;
-      meta.toolchain = built->toolchain;
-      meta.payload_format = kBuildFormatVersion;
-      if (auto put = store->put(key, meta, serialize_record(*built)); !put)
-        warn_once(warned_store_put, "store write failed (the build is kept in memory only): " +
-                                        put.error().describe());
-    }
-    out.record = std::move(built);
+    return out;
   }
 };
 
@@ -322,29 +319,13 @@ Result<void> holds_spec(const BuildRecordView& record, const typename A::Spec& s
 
 }  // namespace
 
-namespace {
-std::shared_ptr<BuildClaim> host_claim_of(const std::shared_ptr<Store>& store) {
-  if (!store || store->read_only()) return nullptr;
-  auto claim = open_host_claim(store->config());
-  if (claim) return *claim;
-  logger()->warn("algorithm cache: no host-wide single-flight, processes may build the same "
-                 "key at once: {}",
-                 claim.error().describe());
-  return nullptr;
-}
-}  // namespace
-
 AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store)
-    : AlgorithmCache(store, host_claim_of(store)) {}
+    : AlgorithmCache(store ? TierStack::over(std::move(store)) : nullptr) {}
 
-AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store, std::shared_ptr<BuildClaim> claims)
-    : impl_(std::make_unique<Impl>()) {
-  impl_->claims = std::move(claims);
-  if (store) {
-    impl_->build_wait = std::chrono::milliseconds(store->config().build_wait_ms);
-    impl_->cc_fallback = store->config().cc_fallback;
-  }
-  impl_->store = std::move(store);
+AlgorithmCache::AlgorithmCache(std::shared_ptr<TierStack> tiers) : impl_(std::make_unique<Impl>()) {
+  if (const Config* config = tiers ? tiers->config() : nullptr)
+    impl_->cc_fallback = config->cc_fallback;
+  impl_->tiers = std::move(tiers);
   impl_->state.store(new ProcessState(detail::fork_generation()), std::memory_order_release);
   // Per-process set-up, done here once rather than inside the first request: the
   // toolchain fingerprint every key covers, and the driver's entry points (when there
@@ -387,25 +368,36 @@ Result<std::shared_ptr<const ExecutableOf<Spec>>> AlgorithmCache::acquire(const 
       if (auto it = bound.map.find(bound_key); it != bound.map.end())
         return std::static_pointer_cast<const void>(it->second);
     }
-    // The exact entry, else (cc_fallback) one of a lower minor of the device's major.
-    for (std::uint32_t serving : serving_ccs(*cc, impl_->store && impl_->cc_fallback)) {
-      if (!impl_->store) break;
-      const bool exact = serving == *cc;
+    if (Tier* local = impl_->tiers ? impl_->tiers->local() : nullptr) {
       std::optional<Result<Exe>> exe;
-      auto hit = impl_->store->get_payload_with(
-          exact ? key : cache_key(spec, serving), [&](std::span<const std::byte> payload) {
-            auto view = deserialize_view<A>(payload, serving);
-            if (view && view->spec == spec && view->record.toolchain == impl_->toolchain)
-              exe.emplace(A::bind(*view, device));
-          });
-      if (hit && *hit && exe && (exact || *exe)) {
+      auto hit = local->get_payload_with(key, [&](std::span<const std::byte> payload) {
+        auto view = deserialize_view<A>(payload, *cc);
+        if (view && view->spec == spec && view->record.toolchain == impl_->toolchain)
+          exe.emplace(A::bind(*view, device));
+      });
+      if (hit && *hit && exe) {
         impl_->store_hits.fetch_add(1, std::memory_order_relaxed);
-        if (!exact) impl_->fallback_hits.fetch_add(1, std::memory_order_relaxed);
         return keep(std::move(*exe));
       }
     }
-    // Absent, unreadable or unusable in the store: obtain() re-reads it under the
-    // build's single-flight, warns, and builds.
+    // cc_fallback: the exact entry in every tier first, then a lower minor's of the
+    // device's major, nearest first (a bind that refuses it tries the next).
+    if (const auto ccs = serving_ccs(*cc, impl_->tiers && impl_->cc_fallback); ccs.size() > 1) {
+      for (std::uint32_t serving : ccs) {
+        auto record = impl_->load(cache_key(spec, serving),
+                                  [&](const BuildRecordView& r) { return holds_spec<A>(r, spec); });
+        if (!record) continue;
+        auto view = typed_view<A>(view_of(*record));
+        if (!view) continue;
+        auto exe = A::bind(*view, device);
+        if (serving == *cc || exe) {
+          if (serving != *cc) impl_->fallback_hits.fetch_add(1, std::memory_order_relaxed);
+          return keep(std::move(exe));
+        }
+      }
+    }
+    // Absent, unreadable or unusable in every tier: obtain() looks again under the
+    // build's single-flight and its claim, warns, and builds.
     auto obtained = impl_->obtain(
         key, spec_text(spec), [&](const BuildRecordView& r) { return holds_spec<A>(r, spec); },
         [&]() -> Result<BuildRecord> {

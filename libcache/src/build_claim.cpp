@@ -45,7 +45,10 @@ class HostClaim final : public BuildClaim {
   HostClaim(std::shared_ptr<const detail::DirFd> dir, std::filesystem::path path, bool shared)
       : dir_(std::move(dir)), path_(std::move(path)), shared_(shared) {}
 
-  Result<std::unique_ptr<Hold>> claim(const CacheKey& key, Clock::time_point deadline) override {
+  // `appeared` is not polled: the holder publishes before it unlocks, so the caller's
+  // read after the lock finds its entry.
+  Result<std::unique_ptr<Hold>> claim(const CacheKey& key, Clock::time_point deadline,
+                                      const AppearedFn&) override {
     const std::string name = key.to_string() + ".lock";
     auto pause = std::chrono::milliseconds(1);
     for (;;) {
@@ -111,10 +114,11 @@ ClaimChain::ClaimChain(std::vector<std::shared_ptr<BuildClaim>> claims)
 }
 
 Result<std::unique_ptr<BuildClaim::Hold>> ClaimChain::claim(const CacheKey& key,
-                                                            Clock::time_point deadline) {
+                                                            Clock::time_point deadline,
+                                                            const AppearedFn& appeared) {
   auto chain = std::make_unique<ChainHold>();
   for (const auto& c : claims_) {
-    auto hold = c->claim(key, deadline);
+    auto hold = c->claim(key, deadline, appeared);
     if (!hold || !*hold) {
       if (chain->holds.empty()) return hold;  // the first claim: its error or its timeout
       if (!hold)

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "cccl_cache/cache/signing.hpp"
+#include "config_tiers.hpp"
 
 namespace cccl_cache {
 namespace fs = std::filesystem;
@@ -174,6 +175,8 @@ Result<void> apply_toml(Config& c, const std::string& name, const std::string_vi
       auto l = check_level(*s, "config key 'log_level'");
       if (!l) return where(l.error());
       c.log_level = *l;
+    } else if (auto tier = detail::apply_tier_key(c, key, node)) {
+      if (!*tier) return where(tier->error());
     } else {
       return where({ErrorCode::invalid_argument,
                     "unknown config key '" + key + "' (see config/cccl-cache.toml)"});
@@ -231,7 +234,7 @@ Result<void> apply_env(Config& c) {
     if (!l) return tl::unexpected(l.error());
     c.log_level = *l;
   }
-  return {};
+  return detail::apply_tier_env(c);
 }
 
 fs::path default_config_file() {

@@ -181,7 +181,8 @@ class Recorder final : public BuildClaim {
  public:
   Recorder(std::string name, std::vector<std::string>& log, bool times_out)
       : name_(std::move(name)), log_(log), times_out_(times_out) {}
-  Result<std::unique_ptr<Hold>> claim(const CacheKey&, Clock::time_point) override {
+  Result<std::unique_ptr<Hold>> claim(const CacheKey&, Clock::time_point,
+                                      const AppearedFn&) override {
     if (times_out_) {
       log_.push_back(name_ + " timed out");
       return std::unique_ptr<Hold>();

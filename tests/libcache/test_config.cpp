@@ -29,7 +29,12 @@ class ScopedEnv {
                                            "CCCL_CACHE_IMMUTABLE", "TMPDIR",
                                            "CCCL_CACHE_BUILD_WAIT_MS", "CCCL_CACHE_CC_FALLBACK",
                                            "CCCL_CACHE_HOST_SINGLE_FLIGHT",
-                                           "CCCL_CACHE_SIGNING_KEY", "CCCL_CACHE_TRUSTED_KEYS"};
+                                           "CCCL_CACHE_SIGNING_KEY", "CCCL_CACHE_TRUSTED_KEYS",
+                                           "CCCL_CACHE_IMAGES",    "CCCL_CACHE_REMOTE",
+                                           "CCCL_CACHE_REMOTE_READ_ONLY",
+                                           "CCCL_CACHE_REMOTE_TIMEOUT_MS",
+                                           "CCCL_CACHE_REMOTE_RETRY_MS", "CCCL_CACHE_LEASE_MS",
+                                           "CCCL_CACHE_REMOTE_PASSWORD_FILE"};
 
  private:
   std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
@@ -305,6 +310,13 @@ TEST(Config, ShippedFileMatchesDefaults) {
   EXPECT_EQ(c->cc_fallback, d.cc_fallback);
   EXPECT_EQ(c->signing_key, d.signing_key);
   EXPECT_EQ(c->trusted_keys, d.trusted_keys);
+  EXPECT_EQ(c->images, d.images);
+  EXPECT_EQ(c->remote.url, d.remote.url);
+  EXPECT_EQ(c->remote.read_only, d.remote.read_only);
+  EXPECT_EQ(c->remote.timeout_ms, d.remote.timeout_ms);
+  EXPECT_EQ(c->remote.retry_ms, d.remote.retry_ms);
+  EXPECT_EQ(c->remote.password_file, d.remote.password_file);
+  EXPECT_EQ(c->remote.lease_ms, d.remote.lease_ms);
 }
 
 TEST(Config, ClusterKeysFromFileAndEnvironment) {

@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "format.hpp"
+#include "remote_util.hpp"
 
 namespace cccl_cache::cli {
 
@@ -57,6 +58,65 @@ void prometheus(const StoreStats& s, const std::string& dir) {
          "Damaged data files moved into quarantine/ at open.", d(s.quarantined));
 }
 
+// One row per tier after the local store: each image's own counters and size, the
+// remote's reachability now and the totals its clients have flushed.
+nlohmann::json tier_rows(const Config& config, const StoreStats& local) {
+  auto rows = nlohmann::json::array();
+  rows.push_back({{"tier", "local:" + config.dir.string()}, {"hits", local.hits},
+                  {"misses", local.misses}, {"rejected", local.corrupt},
+                  {"entries", local.entries}});
+  for (const auto& dir : config.images) {
+    Config c = config;
+    c.dir = dir;
+    c.read_only = c.immutable = true;
+    nlohmann::json row{{"tier", "image:" + dir.string()}};
+    auto image = Store::open(c);
+    auto s = image ? (*image)->stats() : Result<StoreStats>(tl::unexpected(image.error()));
+    if (s) {
+      row.update({{"available", true}, {"hits", s->hits}, {"misses", s->misses},
+                  {"rejected", s->corrupt}, {"entries", s->entries}});
+    } else {
+      row.update({{"available", false}, {"error", s.error().describe()}});
+    }
+    rows.push_back(row);
+  }
+  if (!config.remote.url.empty()) {
+    auto remote = open_remote_tier(config, 0);
+    nlohmann::json row{{"tier", remote ? (*remote)->name() : config.remote.url}};
+    auto rtt = remote ? (*remote)->ping() : Result<std::chrono::nanoseconds>(tl::unexpected(remote.error()));
+    auto s = rtt ? (*remote)->shared_stats() : Result<TierStats>(tl::unexpected(rtt.error()));
+    if (s) {
+      const std::uint64_t gets = s->hits + s->misses;
+      row.update({{"available", true}, {"round_trip_ms", static_cast<double>(rtt->count()) / 1e6},
+                  {"hits", s->hits}, {"misses", s->misses}, {"errors", s->errors},
+                  {"rejected", s->rejected}, {"puts", s->puts},
+                  {"mean_get_ms", gets ? static_cast<double>(s->get_ns_total) / 1e6 / static_cast<double>(gets) : 0.0}});
+    } else {
+      row.update({{"available", false}, {"error", s.error().describe()}});
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+void print_tiers(const nlohmann::json& rows) {
+  std::printf("tiers:\n");
+  for (const auto& row : rows) {
+    std::string line = "  " + printable(row["tier"].get<std::string>());
+    if (row.contains("error")) {
+      line += "  unavailable: " + printable(row["error"].get<std::string>());
+    } else {
+      if (row.contains("round_trip_ms"))
+        line += "  reachable (" + std::to_string(row["round_trip_ms"].get<double>()) + " ms)";
+      for (const char* k : {"entries", "hits", "misses", "errors", "rejected", "puts"})
+        if (row.contains(k)) line += std::string("  ") + k + " " + std::to_string(row[k].get<std::uint64_t>());
+      if (row.contains("mean_get_ms"))
+        line += "  mean get " + std::to_string(row["mean_get_ms"].get<double>()) + " ms (all clients)";
+    }
+    std::printf("%s\n", line.c_str());
+  }
+}
+
 int run_stats(const Context& ctx, const StatsOptions& o) {
   if (o.json && o.prometheus)
     return report(kExitUsage, "stats: give --json or --prometheus, not both");
@@ -83,7 +143,8 @@ int run_stats(const Context& ctx, const StatsOptions& o) {
                 {"evictions", s->evictions},
                 {"bytes_evicted", s->bytes_evicted},
                 {"corrupt", s->corrupt},
-                {"quarantined", s->quarantined}});
+                {"quarantined", s->quarantined},
+                {"tiers", tier_rows((*store)->config(), *s)}});
     return kExitOk;
   }
   auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
@@ -100,6 +161,8 @@ int run_stats(const Context& ctx, const StatsOptions& o) {
               human_size(s->bytes_evicted).c_str());
   std::printf("corrupt:     %llu entries detected\n", u(s->corrupt));
   std::printf("quarantined: %llu damaged data files moved into quarantine/\n", u(s->quarantined));
+  const Config& config = (*store)->config();
+  if (!config.images.empty() || !config.remote.url.empty()) print_tiers(tier_rows(config, *s));
   return kExitOk;
 }
 

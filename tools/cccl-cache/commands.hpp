@@ -24,6 +24,7 @@ void add_keygen(CLI::App& app, Context& ctx);
 // config's trusted keys plus `extra_keys`, "name:base64"). Exit 1 on any problem.
 int run_verify_archive(const Context& ctx, const std::string& file,
                        const std::vector<std::string>& extra_keys, bool json);
+void add_remote(CLI::App& app, Context& ctx);  // remote ping, push, pull
 
 // Prints `j` (pretty) on stdout; the --json output of every command.
 void print_json(const nlohmann::json& j);

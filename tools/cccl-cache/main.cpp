@@ -88,6 +88,7 @@ int run_main(int argc, char** argv) {
   add_export_import(app, ctx);
   add_clear(app, ctx);
   add_keygen(app, ctx);
+  add_remote(app, ctx);
   refuse_empty_values(app);
 
   try {

@@ -1,13 +1,14 @@
 // The one-step entry point: spec + device -> bound executable, through the store.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
 #include "cccl_cache/algos/algorithms.hpp"
 #include "cccl_cache/algos/registry.hpp"
-#include "cccl_cache/cache/build_claim.hpp"
 #include "cccl_cache/cache/store.hpp"
+#include "cccl_cache/cache/tiers.hpp"
 
 namespace cccl_cache::algos {
 
@@ -17,17 +18,17 @@ struct AlgorithmCacheAccess;  // tests' view of the private state (src/)
 
 struct AcquireStats {
   std::uint64_t builds = 0;         // NVRTC builds done by this cache
-  std::uint64_t store_hits = 0;     // blobs loaded from the store
+  std::uint64_t store_hits = 0;     // blobs loaded from a tier (local store, image, remote)
   std::uint64_t memory_hits = 0;    // already-bound executables returned
   std::uint64_t claim_waits = 0;    // misses that waited for another process's build claim
-  std::uint64_t fallback_hits = 0;  // store hits served by a lower minor's entry (cc_fallback)
+  std::uint64_t fallback_hits = 0;  // tier hits served by a lower minor's entry (cc_fallback)
 };
 
 // The executable type of a spec type (merge_sort::Spec -> merge_sort::Executable).
 template <class Spec>
 using ExecutableOf = typename Spec::Algorithm::Executable;
 
-// Thread-safe. Holds the store (may be null: no disk caching) and the executables
+// Thread-safe. Holds the tier stack (may be null: no disk caching) and the executables
 // bound so far in this process. Works for every algorithm of the registry
 // (registry.hpp); keep one per process. Fork-safe: in a fork()ed child it never returns
 // an executable bound by the parent (nor waits for the parent's builds in flight); the
@@ -35,30 +36,31 @@ using ExecutableOf = typename Spec::Algorithm::Executable;
 // (CUDA cannot be used in such a child). Stats carry over into the child.
 class AlgorithmCache {
  public:
-  // Misses are coordinated with the other processes of this host through the store's
-  // host claim (open_host_claim(store->config()); a claim that cannot be opened is
-  // logged once and builds go uncoordinated).
+  // Over TierStack::over(store): the local store, the images and remote tier its config
+  // names (none by default), and its claims on misses (the host claim, then the cluster
+  // lease; build_claim.hpp).
   explicit AlgorithmCache(std::shared_ptr<Store> store);
-  // The same with `claims` coordinating misses instead (null: none), e.g. a ClaimChain
-  // of the host claim and a cluster lease. Waits are bounded by the store's
-  // config().build_wait_ms (120 s without a store).
-  AlgorithmCache(std::shared_ptr<Store> store, std::shared_ptr<BuildClaim> claims);
+  // Over a tier stack (null: no caching beyond this process).
+  explicit AlgorithmCache(std::shared_ptr<TierStack> tiers);
+  // No caching beyond this process.
+  explicit AlgorithmCache(std::nullptr_t) : AlgorithmCache(std::shared_ptr<TierStack>()) {}
   ~AlgorithmCache();
   AlgorithmCache(const AlgorithmCache&) = delete;
   AlgorithmCache& operator=(const AlgorithmCache&) = delete;
 
   // The executable of `spec` bound to `device`. In-process hit: the bound executable,
-  // without touching the store or encoding the spec. Store hit: the entry for the
-  // device's CC or, with no such entry and config cc_fallback on, the entry of the
-  // nearest lower minor of the same major (cc_family.hpp); the entry is verified,
-  // read as a view and bound while the store's read transaction holds it (its cubin
-  // goes from the store's map to the driver uncopied). Miss: build, store, bind. A
-  // corrupt entry, one built by another toolchain than this process's, or a store
+  // without touching the store or encoding the spec. Local hit of the device's CC: the
+  // entry is verified, read as a view and bound while the store's read transaction
+  // holds it (its cubin goes from the store's map to the driver uncopied). Else the
+  // entry of the device's CC in every tier (local, images, remote; a shared hit is
+  // backfilled), then, with config cc_fallback on, the entry of the nearest lower minor
+  // of the same major in every tier (cc_family.hpp). Miss: claim the key
+  // (build_claim.hpp: while another process or host builds it, this one waits, bounded,
+  // and loads that build), build, store locally, publish to the remote, bind. A corrupt
+  // or rejected entry, one built by another toolchain than this process's, or a store
   // error degrades to a build (logged once). Concurrent requests for one
   // (spec, device) load or build once and bind once. Errors: invalid_argument (bad
-  // spec), driver / unsupported (no such device, no driver), compile. A miss first
-  // claims the key (build_claim.hpp): while another process builds it, this one waits
-  // (bounded) and loads that build from the store.
+  // spec), driver / unsupported (no such device, no driver), compile.
   template <class Spec>
   [[nodiscard]] Result<std::shared_ptr<const ExecutableOf<Spec>>> acquire(const Spec& spec, int device);
 

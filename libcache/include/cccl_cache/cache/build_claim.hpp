@@ -5,16 +5,19 @@
 // drops it the moment its holder dies, SIGKILL included, so a waiter never waits for a
 // dead builder.
 //
-// The protocol a caller follows (AlgorithmCache does):
-//   1. look the key up; on a miss
-//   2. hold = claim(key, now + build_wait)   (waits while another process holds it)
+// The protocol a caller follows (TierStack::load_or_build does):
+//   1. look the key up in every tier; on a miss
+//   2. hold = claim(key, now + build_wait, appeared)   (waits while another holds it;
+//      a claim may poll `appeared`, which looks the key up again, and stop waiting
+//      when the entry shows up: a cluster lease does, with backoff)
 //   3. look the key up again: whoever held the claim before may have published it
 //   4. still a miss: build, publish, then release the hold (destroy it)
-// A claim that times out (null hold) or fails (error) never blocks the request: the
-// caller builds without one.
+// A claim that times out, sees the entry appear (null hold) or fails (error) never
+// blocks the request: the caller reads again and builds without one.
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -37,15 +40,20 @@ class BuildClaim {
     virtual ~Hold() = default;
   };
 
+  // Looks the entry up again (every tier); true once another builder's entry is there.
+  using AppearedFn = std::function<bool()>;
+
   virtual ~BuildClaim() = default;
 
   // Claims the right to build `key`, waiting (polling with backoff) while another
   // holder has it, until `deadline`. Returns the hold, or null when the deadline came
-  // first (the holder is still building: build without a claim). Either way, read the
-  // entry again before building. Errors: io, permission (the claim could not be taken;
+  // first (the holder is still building: build without a claim) or `appeared` (may be
+  // empty; a claim need not call it) returned true. Either way, read the entry again
+  // before building. Errors: io, permission, unavailable (the claim could not be taken;
   // build without it). Thread-safe; two holds of one key in one process exclude each
   // other too.
-  virtual Result<std::unique_ptr<Hold>> claim(const CacheKey& key, Clock::time_point deadline) = 0;
+  virtual Result<std::unique_ptr<Hold>> claim(const CacheKey& key, Clock::time_point deadline,
+                                              const AppearedFn& appeared = {}) = 0;
 
   // Short name for messages: "host", "redis", "host+redis".
   virtual std::string name() const = 0;
@@ -53,14 +61,17 @@ class BuildClaim {
 
 // Claims taken in order within one deadline: the host claim first (one process per host
 // asks further), then a cluster lease. Holds all of them, released in reverse order. A
-// later claim that times out or fails leaves the earlier ones held and returns them:
-// the caller builds while holding what it got, so that this host's other processes keep
-// waiting for it instead of building too. Null only when the first claim times out.
+// later claim that times out, sees the entry appear or fails leaves the earlier ones
+// held and returns them: the caller reads again and builds (if still missing) while
+// holding what it got, so that this host's other processes keep waiting for it instead
+// of building too. Null only when the first claim times out or sees the entry appear.
 class ClaimChain final : public BuildClaim {
  public:
   explicit ClaimChain(std::vector<std::shared_ptr<BuildClaim>> claims);
-  Result<std::unique_ptr<Hold>> claim(const CacheKey& key, Clock::time_point deadline) override;
+  Result<std::unique_ptr<Hold>> claim(const CacheKey& key, Clock::time_point deadline,
+                                      const AppearedFn& appeared = {}) override;
   std::string name() const override;
+  bool empty() const { return claims_.empty(); }
 
  private:
   std::vector<std::shared_ptr<BuildClaim>> claims_;

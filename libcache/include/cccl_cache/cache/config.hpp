@@ -49,7 +49,8 @@ struct Config {
   // Env: CCCL_CACHE_HOST_SINGLE_FLIGHT=0 turns it off.
   bool host_single_flight = true;
   // How long a process waits for another's build of a key before building it itself
-  // (milliseconds). Default 120000. Env: CCCL_CACHE_BUILD_WAIT_MS.
+  // (milliseconds): one bound over the host claim and the cluster lease together.
+  // Default 120000. Env: CCCL_CACHE_BUILD_WAIT_MS.
   std::uint32_t build_wait_ms = 120'000;
   // Mixed fleets (cc_family.hpp): with no entry for a device's exact CC, use one built
   // for a lower minor of the same major (an sm_80 entry on 8.6 or 8.9; never across
@@ -68,6 +69,33 @@ struct Config {
   std::vector<std::string> trusted_keys;
   // Log level name: off, error, warn, info, debug, trace. Default warn. Env: CCCL_CACHE_LOG_LEVEL.
   std::string log_level = "warn";
+
+  // Shared tiers behind the local store (tiers.hpp): read-only images, then a remote.
+  // Prewarmed stores opened read-only (e.g. on a shared filesystem), searched in order
+  // after the local store; a hit is copied into the local store. Default none.
+  // Env: CCCL_CACHE_IMAGES (paths separated by ':').
+  std::vector<std::filesystem::path> images;
+  struct Remote {
+    // "redis://[:password@]host[:port][/db]"; empty: no remote tier. Env: CCCL_CACHE_REMOTE.
+    std::string url;
+    // Read the remote tier but never publish to it (nor take build leases).
+    // Env: CCCL_CACHE_REMOTE_READ_ONLY=1.
+    bool read_only = false;
+    // Bound on one remote operation, connecting included (ms); a slower one counts as a
+    // failure and the request goes on without the remote. Default 5.
+    // Env: CCCL_CACHE_REMOTE_TIMEOUT_MS.
+    std::uint32_t timeout_ms = 5;
+    // After a failure the remote is left alone this long before a reconnect (ms),
+    // doubling up to 30 s while it stays down. Default 1000. Env: CCCL_CACHE_REMOTE_RETRY_MS.
+    std::uint32_t retry_ms = 1000;
+    // A file holding the password (first line; overrides one in the URL). Default none.
+    // Env: CCCL_CACHE_REMOTE_PASSWORD_FILE.
+    std::filesystem::path password_file;
+    // Cluster build lease: a host that misses takes it before building; it expires after
+    // lease_ms (a dead builder's lease frees itself). The other hosts poll for the entry
+    // within build_wait_ms, then build themselves. Default 120000. Env: CCCL_CACHE_LEASE_MS.
+    std::uint32_t lease_ms = 120'000;
+  } remote;
 
   // Defaults, then one TOML file, then the environment. The file is `file` if given,
   // else $CCCL_CACHE_CONFIG if set, else $XDG_CONFIG_HOME/cccl-cache/config.toml, else

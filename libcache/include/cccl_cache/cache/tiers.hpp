@@ -1,0 +1,106 @@
+// The tier stack: the local LMDB store, then read-only image tiers, then an optional
+// remote tier, searched in that order. A hit in an image or the remote is written back
+// to the local store (backfill) once the caller accepts it; a put goes to the local
+// store and is published to the remote (write-through, first writer wins). A failing
+// image or remote never fails a request: it counts an error, logs once and is a miss.
+// With trusted keys, an image's or the remote's entry must carry a valid signature by
+// one of them (SignatureGate, checked before the caller's `accept` parses it); with a
+// signing key, what the stack publishes to the remote is signed.
+#pragma once
+
+#include <cstddef>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "cccl_cache/cache/build_claim.hpp"
+#include "cccl_cache/cache/signing.hpp"
+#include "cccl_cache/cache/tier.hpp"
+
+namespace cccl_cache {
+
+class TierStack {
+ public:
+  // Opens the stack `config` describes: Store::open(config) as the local tier, each of
+  // config.images read-only (one that cannot be opened is skipped with a warning), and
+  // config.remote.url as the remote tier (connected lazily). Misses are claimed
+  // (set_claim) by the host claim (open_host_claim(config)) then, unless
+  // remote.read_only, the cluster lease, within config.build_wait_ms.
+  // Errors: those of Store::open.
+  static Result<std::shared_ptr<TierStack>> open(const Config& config);
+  // The same around an open local store (its config() names images and remote).
+  static std::shared_ptr<TierStack> over(std::shared_ptr<Store> local);
+  // Assembles a stack from parts (tests). `local` may be null (no local tier).
+  TierStack(std::unique_ptr<Tier> local, std::vector<std::unique_ptr<Tier>> images,
+            std::unique_ptr<Tier> remote);
+  ~TierStack();
+  TierStack(const TierStack&) = delete;
+  TierStack& operator=(const TierStack&) = delete;
+
+  // The claim load_or_build takes on a miss (null: none; a ClaimChain composes the host
+  // claim and the cluster lease) and how long it may wait for another builder. Not
+  // thread-safe with requests.
+  void set_claim(std::shared_ptr<BuildClaim> claim, std::chrono::milliseconds wait);
+
+  // Signed entries: with `gate` enabled, an entry from a shared tier (image or remote)
+  // is used only with a valid signature by a trusted key; a rejected one is a miss of
+  // that tier (counted and logged once by the gate) and is never backfilled. With
+  // `signer`, put() signs what it publishes to the remote. open/over set both from the
+  // config (trusted_keys, signing_key). Not thread-safe with requests.
+  void set_signing(std::shared_ptr<SignatureGate> gate, std::shared_ptr<const SecretKey> signer);
+  // The gate's counts (zero without one).
+  SignatureGate::Counts signature_counts() const;
+
+  // Receives a verified payload and returns whether the caller can use it; a rejected
+  // entry is a miss of that tier and is not backfilled.
+  using AcceptFn = std::function<bool(std::span<const std::byte>)>;
+
+  // Looks `key` up tier by tier until `accept` takes a payload. Returns the index of
+  // the tier that served it (0 = local when there is one), nullopt on a miss. A local
+  // hit is read in place (zero-copy, inside its read transaction). Errors: only the
+  // local tier's (an image's or the remote's count and log once, then miss).
+  Result<std::optional<std::size_t>> get(const CacheKey& key, const AcceptFn& accept);
+
+  // Batched lookup for prewarm and start-up: the remote is asked for every local miss
+  // in one round trip, accepted entries are backfilled. Returns how many were found.
+  std::size_t fetch_many(std::span<const CacheKey> keys, const AcceptFn& accept);
+
+  // Writes to the local tier, then publishes to the remote (if writable). Returns
+  // the local tier's error (a remote failure is counted and logged once).
+  Result<void> put(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> payload);
+
+  struct Built {
+    EntryMeta meta;
+    std::vector<std::byte> payload;
+  };
+  struct Obtained {
+    bool built = false;  // false: `accept` took an entry from a tier
+    std::optional<std::size_t> tier;  // the tier that served it
+    bool waited = false;  // the claim waited for another builder (1 ms or more)
+  };
+  // get(); on a miss takes the claim (build_claim.hpp's protocol: it may poll get()
+  // while another holder builds), reads again, and builds only if the entry still has
+  // not appeared; a build is put() (local and remote) before the claim is released. A
+  // claim that fails or runs out is logged once and the build goes ahead without it.
+  // Errors: build's (nothing is stored), the local tier's read error.
+  Result<Obtained> load_or_build(const CacheKey& key, const AcceptFn& accept,
+                                 const std::function<Result<Built>()>& build);
+
+  // The config the stack was opened with (open/over); null for one assembled from parts.
+  const Config* config() const;
+  // Whether a put reaches at least the local tier.
+  bool writable() const;
+  Tier* local();
+  Tier* remote();
+  // Every tier, in search order.
+  std::vector<Tier*> tiers();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cccl_cache

@@ -1,0 +1,279 @@
+// The Redis remote tier: zstd-compressed envelopes under versioned keys, SET NX.
+#include "cccl_cache/cache/redis_tier.hpp"
+
+#include <zstd.h>
+
+#include <cstdlib>
+#include <mutex>
+
+#include "cccl_cache/cache/envelope.hpp"
+#include "cccl_cache/cache/log.hpp"
+#include "redis_client.hpp"
+#include "redis_lease.hpp"
+
+namespace cccl_cache {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::uint64_t kMaxEntryBytes = 1ull << 30;  // a decompressed envelope, at most
+constexpr int kZstdLevel = 3;
+
+std::uint64_t ns_since(Clock::time_point t0) {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+}
+
+constexpr std::size_t kMaxSignatureBytes = 256;  // "name:base64": 64 + 1 + 88
+
+// Decompresses and verifies one fetched value into `out`; its signature trailer (if
+// any) into `signature`.
+Result<EnvelopeView> open_value(std::string_view value, std::vector<std::byte>& out,
+                                std::string_view& signature) {
+  const std::size_t frame = ZSTD_findFrameCompressedSize(value.data(), value.size());
+  if (ZSTD_isError(frame)) return fail(ErrorCode::corrupt, "not a whole zstd frame");
+  signature = value.substr(frame);
+  if (signature.size() > kMaxSignatureBytes)
+    return fail(ErrorCode::corrupt, "trailing bytes after the entry");
+  value = value.substr(0, frame);
+  const unsigned long long size = ZSTD_getFrameContentSize(value.data(), value.size());
+  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN)
+    return fail(ErrorCode::corrupt, "not a zstd frame with its size");
+  if (size > kMaxEntryBytes) return fail(ErrorCode::corrupt, "declares an oversized entry");
+  out.resize(size);
+  const std::size_t got = ZSTD_decompress(out.data(), out.size(), value.data(), value.size());
+  if (ZSTD_isError(got) || got != size)
+    return fail(ErrorCode::corrupt, std::string("does not decompress: ") +
+                                        (ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short"));
+  return decode_envelope(out);
+}
+
+EntryMeta meta_of(const EnvelopeView& v) {
+  EntryMeta m;
+  m.algorithm = std::string(v.fields.algorithm);
+  m.summary = std::string(v.fields.summary);
+  m.toolchain = std::string(v.fields.toolchain);
+  m.payload_format = v.fields.payload_format;
+  m.created_unix = v.fields.created_unix;
+  m.payload_size = v.payload.size();
+  return m;
+}
+
+class RedisTierImpl final : public RedisTier {
+ public:
+  RedisTierImpl(std::shared_ptr<detail::RedisClient> client, bool read_only)
+      : client_(std::move(client)), read_only_(read_only), name_(client_->url()) {}
+
+  ~RedisTierImpl() override {
+    if (client_->available()) (void)flush_stats();
+  }
+
+  const std::string& name() const override { return name_; }
+  bool read_only() const override { return read_only_; }
+
+  Result<bool> get_signed_with(const CacheKey& key, const SignedEntryFn& fn) override {
+    bool hit = false;
+    get_many(std::span(&key, 1),
+             [&](std::size_t, const EntryMeta& m, std::span<const std::byte> p, std::string_view sig) {
+               hit = true;
+               fn(m, p, sig);
+             });
+    return hit;
+  }
+
+  std::size_t get_many(std::span<const CacheKey> keys, const ManyFn& fn) override {
+    if (keys.empty()) return 0;
+    const auto t0 = Clock::now();
+    std::vector<std::string> names;
+    std::vector<std::string_view> argv{"MGET"};
+    names.reserve(keys.size());
+    for (const auto& k : keys) names.push_back(entry_key(k));
+    for (const auto& n : names) argv.push_back(n);
+    auto reply = client_->command(argv);
+    const std::uint64_t ns = ns_since(t0);
+    if (!reply || (*reply)->type != REDIS_REPLY_ARRAY || (*reply)->elements != keys.size()) {
+      counters_.errors.fetch_add(1, std::memory_order_relaxed);
+      counters_.get_ns.fetch_add(ns, std::memory_order_relaxed);
+      return 0;
+    }
+    std::size_t hits = 0;
+    std::vector<std::byte> buffer;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const redisReply* e = (*reply)->element[i];
+      if (e->type != REDIS_REPLY_STRING) {
+        counters_.record_get(ns / keys.size(), false);
+        continue;
+      }
+      std::string_view signature;
+      auto view = open_value(std::string_view(e->str, e->len), buffer, signature);
+      if (!view) {
+        counters_.rejected.fetch_add(1, std::memory_order_relaxed);
+        counters_.record_get(ns / keys.size(), false);
+        if (!warned_corrupt_.exchange(true))
+          logger()->warn("remote tier {}: rejected entry {} ({}); treated as a miss (further "
+                         "such warnings suppressed)",
+                         name_, keys[i].to_string(), view.error().describe());
+        continue;
+      }
+      counters_.record_get(ns / keys.size(), true);
+      ++hits;
+      fn(i, meta_of(*view), view->payload, signature);
+    }
+    if (Clock::now() - last_flush_.load() > std::chrono::seconds(10)) (void)flush_stats();
+    return hits;
+  }
+
+  Result<bool> put_signed(const CacheKey& key, const EntryMeta& meta,
+                          std::span<const std::byte> payload, std::string_view signature) override {
+    if (signature.size() > kMaxSignatureBytes)
+      return fail(ErrorCode::invalid_argument, "signature longer than a signature can be");
+    if (read_only_) return fail(ErrorCode::read_only, "remote tier " + name_ + " is read-only");
+    EnvelopeFields f{meta.algorithm, meta.summary, meta.toolchain, meta.payload_format,
+                     meta.created_unix ? meta.created_unix
+                                       : std::chrono::duration_cast<std::chrono::seconds>(
+                                             std::chrono::system_clock::now().time_since_epoch())
+                                             .count()};
+    CCCL_CACHE_TRY(std::size_t size, envelope_size(f, payload.size()));
+    std::vector<std::byte> envelope(size);
+    encode_envelope(envelope, f, payload);
+    std::string packed(ZSTD_compressBound(size), '\0');
+    const std::size_t n = ZSTD_compress(packed.data(), packed.size(), envelope.data(), size, kZstdLevel);
+    if (ZSTD_isError(n)) return fail(ErrorCode::internal, ZSTD_getErrorName(n));
+    packed.resize(n);
+    packed += signature;  // the detached signature travels behind the frame
+    const std::string name = entry_key(key);
+    std::string_view argv[] = {"SET", name, packed, "NX"};
+    auto reply = client_->command(argv);
+    if (!reply) {
+      counters_.errors.fetch_add(1, std::memory_order_relaxed);
+      return tl::unexpected(reply.error());
+    }
+    const bool stored = (*reply)->type == REDIS_REPLY_STATUS;
+    if (stored) counters_.puts.fetch_add(1, std::memory_order_relaxed);
+    return stored;
+  }
+
+  Result<bool> remove(const CacheKey& key) override {
+    if (read_only_) return fail(ErrorCode::read_only, "remote tier " + name_ + " is read-only");
+    const std::string name = entry_key(key);
+    std::string_view argv[] = {"DEL", name};
+    CCCL_CACHE_TRY(auto reply, client_->command(argv));
+    return reply->type == REDIS_REPLY_INTEGER && reply->integer > 0;
+  }
+
+  Result<void> for_each(const ListFn& fn) override {
+    const std::string prefix = entry_key(CacheKey{}).substr(0, entry_key(CacheKey{}).rfind(':') + 1);
+    const std::string match = prefix + "*";
+    std::string cursor = "0";
+    std::vector<std::byte> buffer;
+    do {
+      std::string_view scan[] = {"SCAN", cursor, "MATCH", match, "COUNT", "256"};
+      CCCL_CACHE_TRY(auto reply, client_->command(scan));
+      if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2)
+        return fail(ErrorCode::corrupt, "remote tier " + name_ + ": unexpected SCAN reply");
+      cursor.assign(reply->element[0]->str, reply->element[0]->len);
+      const redisReply* names = reply->element[1];
+      std::vector<CacheKey> keys;
+      for (std::size_t i = 0; i < names->elements; ++i) {
+        std::string_view n(names->element[i]->str, names->element[i]->len);
+        if (auto k = CacheKey::parse(n.substr(prefix.size()))) keys.push_back(*k);
+      }
+      bool go_on = true;
+      if (!keys.empty())
+        get_many(keys, [&](std::size_t i, const EntryMeta& m, std::span<const std::byte>,
+                           std::string_view) {
+          if (go_on) go_on = fn(keys[i], m);
+        });
+      if (!go_on) break;
+    } while (cursor != "0");
+    return {};
+  }
+
+  TierStats stats() const override {
+    TierStats s = counters_.snapshot();
+    s.available = client_->available();
+    return s;
+  }
+
+  Result<std::chrono::nanoseconds> ping() override {
+    client_->reset_breaker();
+    const auto t0 = Clock::now();
+    std::string_view argv[] = {"PING"};
+    CCCL_CACHE_TRY(auto reply, client_->command(argv));
+    (void)reply;
+    return std::chrono::nanoseconds(ns_since(t0));
+  }
+
+  Result<void> flush_stats() override {
+    std::lock_guard lock(flush_mutex_);
+    last_flush_.store(Clock::now());
+    const TierStats now = counters_.snapshot();
+    const std::uint64_t delta[] = {now.hits - flushed_.hits,       now.misses - flushed_.misses,
+                                   now.errors - flushed_.errors,   now.rejected - flushed_.rejected,
+                                   now.puts - flushed_.puts,
+                                   (now.get_ns_total - flushed_.get_ns_total) / 1000};
+    std::vector<std::string> values;
+    std::vector<std::vector<std::string_view>> cmds;
+    const std::string hash = stats_key();
+    values.reserve(std::size(delta));
+    for (std::size_t i = 0; i < std::size(delta); ++i) {
+      if (delta[i] == 0) continue;
+      values.push_back(std::to_string(delta[i]));
+      cmds.push_back({"HINCRBY", hash, kStatFields[i], values.back()});
+    }
+    if (cmds.empty()) return {};
+    CCCL_CACHE_TRY(auto replies, client_->pipeline(cmds));
+    (void)replies;
+    flushed_ = now;
+    return {};
+  }
+
+  Result<TierStats> shared_stats() override {
+    const std::string hash = stats_key();
+    std::vector<std::string_view> argv{"HMGET", hash};
+    for (const char* f : kStatFields) argv.push_back(f);
+    CCCL_CACHE_TRY(auto reply, client_->command(argv));
+    std::uint64_t v[std::size(kStatFields)] = {};
+    for (std::size_t i = 0; i < std::size(kStatFields) && i < reply->elements; ++i)
+      if (reply->element[i]->type == REDIS_REPLY_STRING)
+        v[i] = std::strtoull(reply->element[i]->str, nullptr, 10);
+    TierStats s;
+    s.hits = v[0];
+    s.misses = v[1];
+    s.errors = v[2];
+    s.rejected = v[3];
+    s.puts = v[4];
+    s.get_ns_total = v[5] * 1000;
+    return s;
+  }
+
+  std::shared_ptr<BuildClaim> lease(std::chrono::milliseconds lease_for) override {
+    return detail::make_redis_lease(client_, lease_for);
+  }
+
+ private:
+  std::shared_ptr<detail::RedisClient> client_;
+  const bool read_only_;
+  const std::string name_;
+  static constexpr const char* kStatFields[] = {"hits", "misses", "errors", "rejected", "puts", "get_us"};
+  static std::string stats_key() {
+    return "cccl-cache:e" + std::to_string(kEnvelopeVersion) + ":stats";
+  }
+  TierCounters counters_;
+  std::atomic<bool> warned_corrupt_{false};
+  std::mutex flush_mutex_;
+  TierStats flushed_;  // what flush_stats() has added to the server's totals
+  std::atomic<Clock::time_point> last_flush_{Clock::now()};
+};
+
+}  // namespace
+
+std::string RedisTier::entry_key(const CacheKey& key) {
+  return "cccl-cache:e" + std::to_string(kEnvelopeVersion) + ":" + key.to_string();
+}
+
+Result<std::unique_ptr<RedisTier>> RedisTier::open(const Config::Remote& remote) {
+  CCCL_CACHE_TRY(auto client, detail::RedisClient::make(remote));
+  return std::make_unique<RedisTierImpl>(std::move(client), remote.read_only);
+}
+
+}  // namespace cccl_cache

@@ -1,0 +1,262 @@
+// The tier stack: local, images, remote; backfill on a shared hit, write-through on put.
+#include "cccl_cache/cache/tiers.hpp"
+
+#include <atomic>
+#include <optional>
+
+#include "cccl_cache/cache/log.hpp"
+#include "cccl_cache/cache/redis_tier.hpp"
+
+namespace cccl_cache {
+
+struct TierStack::Impl {
+  std::unique_ptr<Tier> local;
+  std::vector<std::unique_ptr<Tier>> shared;  // images, then the remote
+  Tier* remote = nullptr;
+  std::optional<Config> config;  // set by over()
+  std::shared_ptr<BuildClaim> claim;
+  std::shared_ptr<SignatureGate> gate;      // null or disabled: no signatures required
+  std::shared_ptr<const SecretKey> signer;  // null: publishes unsigned
+  std::chrono::milliseconds build_wait{120'000};
+  std::vector<std::unique_ptr<std::atomic<bool>>> warned;  // per shared tier, then local put
+  std::atomic<bool> warned_claim{false}, warned_claim_wait{false};
+
+  void warn_once(std::size_t i, const std::string& what) { warn_once(*warned[i], what); }
+  static void warn_once(std::atomic<bool>& flag, const std::string& what) {
+    if (!flag.exchange(true)) logger()->warn("{} (further such warnings suppressed)", what);
+  }
+  std::size_t index_of_shared(std::size_t i) const { return (local ? 1 : 0) + i; }
+
+  // Whether shared tier `tier`'s entry may be used: the gate's check, before any parse.
+  bool trusted(const Tier& tier, const CacheKey& key, const EntryMeta& meta,
+               std::span<const std::byte> payload, std::string_view signature) {
+    if (!gate || !gate->enabled()) return true;
+    return gate->accept(key, signed_fields(meta), payload,
+                        signature.empty() ? std::nullopt : std::optional(signature), tier.name());
+  }
+
+  // A verified shared hit the caller accepted: copy it into the local tier.
+  void backfill(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> payload) {
+    if (!local || local->read_only()) return;
+    if (auto r = local->put(key, meta, payload); !r)
+      warn_once(shared.size(), "tier stack: backfill of the local tier failed: " + r.error().describe());
+  }
+};
+
+TierStack::TierStack(std::unique_ptr<Tier> local, std::vector<std::unique_ptr<Tier>> images,
+                     std::unique_ptr<Tier> remote)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->local = std::move(local);
+  impl_->shared = std::move(images);
+  if (remote) {
+    impl_->remote = remote.get();
+    impl_->shared.push_back(std::move(remote));
+  }
+  for (std::size_t i = 0; i <= impl_->shared.size(); ++i)
+    impl_->warned.push_back(std::make_unique<std::atomic<bool>>(false));
+}
+
+TierStack::~TierStack() = default;
+
+std::shared_ptr<TierStack> TierStack::over(std::shared_ptr<Store> local) {
+  const Config config = local->config();
+  std::vector<std::unique_ptr<Tier>> images;
+  std::unique_ptr<RedisTier> remote;
+  if (!config.disabled) {
+    for (const auto& dir : config.images) {
+      auto image = open_image_tier(config, dir);
+      if (image)
+        images.push_back(std::move(*image));
+      else
+        logger()->warn("tier stack: image {} is not used: {}", dir.string(), image.error().describe());
+    }
+    if (!config.remote.url.empty()) {
+      auto r = RedisTier::open(config.remote);
+      if (r)
+        remote = std::move(*r);
+      else
+        logger()->warn("tier stack: no remote tier: {}", r.error().describe());
+    }
+  }
+  // Signed entries: a trust set that cannot be read must not let unverified entries in.
+  auto trust = TrustSet::from_config(config);
+  if (!trust && (!images.empty() || remote)) {
+    logger()->warn("tier stack: trusted_keys unusable, shared tiers are not used: {}",
+                   trust.error().describe());
+    images.clear();
+    remote.reset();
+  }
+  auto signer = load_signing_key(config);
+  if (!signer)
+    logger()->warn("tier stack: signing_key unusable, publishing unsigned: {}",
+                   signer.error().describe());
+  // The host claim first (one process per host asks further), then the cluster lease.
+  std::vector<std::shared_ptr<BuildClaim>> claims;
+  if (!local->read_only()) {
+    if (auto host = open_host_claim(config))
+      claims.push_back(*host);
+    else
+      logger()->warn("tier stack: no host-wide single-flight, processes may build the same "
+                     "key at once: {}",
+                     host.error().describe());
+  }
+  if (remote && !remote->read_only())
+    claims.push_back(remote->lease(std::chrono::milliseconds(config.remote.lease_ms)));
+  auto stack = std::make_shared<TierStack>(make_store_tier(local, "local:" + config.dir.string()),
+                                           std::move(images), std::move(remote));
+  stack->impl_->config = config;
+  stack->set_signing(trust ? std::make_shared<SignatureGate>(std::move(*trust)) : nullptr,
+                     signer ? *signer : nullptr);
+  auto chain = std::make_shared<ClaimChain>(std::move(claims));
+  if (!chain->empty())
+    stack->set_claim(std::move(chain), std::chrono::milliseconds(config.build_wait_ms));
+  return stack;
+}
+
+Result<std::shared_ptr<TierStack>> TierStack::open(const Config& config) {
+  CCCL_CACHE_TRY(auto store, Store::open(config));
+  return over(std::move(store));
+}
+
+void TierStack::set_claim(std::shared_ptr<BuildClaim> claim, std::chrono::milliseconds wait) {
+  impl_->claim = std::move(claim);
+  impl_->build_wait = wait;
+}
+
+Result<std::optional<std::size_t>> TierStack::get(const CacheKey& key, const AcceptFn& accept) {
+  bool taken = false;
+  if (impl_->local) {
+    CCCL_CACHE_TRY(bool hit, impl_->local->get_payload_with(
+                                 key, [&](std::span<const std::byte> p) { taken = accept(p); }));
+    if (hit && taken) return std::optional<std::size_t>(0);
+  }
+  for (std::size_t i = 0; i < impl_->shared.size(); ++i) {
+    Tier& tier = *impl_->shared[i];
+    auto hit = tier.get_signed_with(key, [&](const EntryMeta& meta, std::span<const std::byte> p,
+                                             std::string_view signature) {
+      taken = impl_->trusted(tier, key, meta, p, signature) && accept(p);
+      if (taken) impl_->backfill(key, meta, p);
+    });
+    if (!hit)
+      impl_->warn_once(i, "tier " + tier.name() + ": read failed, skipped: " + hit.error().describe());
+    else if (*hit && taken)
+      return std::optional<std::size_t>(impl_->index_of_shared(i));
+  }
+  return std::optional<std::size_t>();
+}
+
+std::size_t TierStack::fetch_many(std::span<const CacheKey> keys, const AcceptFn& accept) {
+  std::vector<CacheKey> missing;
+  for (const auto& key : keys) {
+    bool taken = false;
+    if (impl_->local) {
+      auto hit = impl_->local->get_payload_with(
+          key, [&](std::span<const std::byte> p) { taken = accept(p); });
+      if (hit && *hit && taken) continue;
+    }
+    missing.push_back(key);
+  }
+  const std::size_t local_hits = keys.size() - missing.size();
+  std::size_t found = 0;
+  for (std::size_t i = 0; i < impl_->shared.size() && !missing.empty(); ++i) {
+    std::vector<bool> got(missing.size(), false);
+    Tier& tier = *impl_->shared[i];
+    auto take = [&](std::size_t k, const EntryMeta& meta, std::span<const std::byte> p,
+                    std::string_view signature) {
+      if (!impl_->trusted(tier, missing[k], meta, p, signature) || !accept(p)) return;
+      impl_->backfill(missing[k], meta, p);
+      got[k] = true;
+    };
+    if (auto* redis = dynamic_cast<RedisTier*>(&tier)) {
+      redis->get_many(missing, take);
+    } else {
+      for (std::size_t k = 0; k < missing.size(); ++k)
+        (void)tier.get_signed_with(missing[k], [&](const EntryMeta& m, std::span<const std::byte> p,
+                                                   std::string_view sig) { take(k, m, p, sig); });
+    }
+    std::vector<CacheKey> still;
+    for (std::size_t k = 0; k < missing.size(); ++k)
+      if (got[k])
+        ++found;
+      else
+        still.push_back(missing[k]);
+    missing = std::move(still);
+  }
+  return local_hits + found;
+}
+
+Result<void> TierStack::put(const CacheKey& key, const EntryMeta& meta,
+                            std::span<const std::byte> payload) {
+  Result<void> out;
+  if (impl_->local && !impl_->local->read_only())
+    if (auto r = impl_->local->put(key, meta, payload); !r) out = tl::unexpected(r.error());
+  if (impl_->remote && !impl_->remote->read_only())
+    if (auto r = impl_->remote->put_signed(
+            key, meta, payload,
+            impl_->signer ? impl_->signer->sign(key, signed_fields(meta), payload) : std::string());
+        !r && r.error().code != ErrorCode::unsupported)
+      impl_->warn_once(impl_->shared.size() - 1, "tier " + impl_->remote->name() +
+                                                     ": publish failed: " + r.error().describe());
+  return out;
+}
+
+Result<TierStack::Obtained> TierStack::load_or_build(const CacheKey& key, const AcceptFn& accept,
+                                                     const std::function<Result<Built>()>& build) {
+  CCCL_CACHE_TRY(auto hit, get(key, accept));
+  if (hit) return Obtained{false, hit};
+  Obtained out;
+  std::unique_ptr<BuildClaim::Hold> hold;  // released after the put
+  if (impl_->claim) {
+    auto appeared = [&] {
+      auto r = get(key, accept);
+      if (r && *r) out.tier = *r;
+      return out.tier.has_value();
+    };
+    const auto start = BuildClaim::Clock::now();
+    auto claimed = impl_->claim->claim(key, start + impl_->build_wait, appeared);
+    out.waited = BuildClaim::Clock::now() - start >= std::chrono::milliseconds(1);
+    if (!claimed)
+      Impl::warn_once(impl_->warned_claim, impl_->claim->name() + " build claim of " +
+                                               key.to_string() + " failed, building without it: " +
+                                               claimed.error().describe());
+    else
+      hold = std::move(*claimed);
+    // The claim's previous holder (or another host) may have published it meanwhile.
+    if (out.tier || appeared()) return out;
+    if (claimed && !hold)
+      Impl::warn_once(impl_->warned_claim_wait,
+                      "waited " + std::to_string(impl_->build_wait.count()) +
+                          " ms for another process's build of " + key.to_string() +
+                          "; building it here too (build_wait_ms)");
+  }
+  CCCL_CACHE_TRY(Built built, build());
+  if (auto r = put(key, built.meta, built.payload); !r)
+    impl_->warn_once(impl_->shared.size(), "tier stack: local write failed (the build is kept in "
+                                           "memory only): " + r.error().describe());
+  out.built = true;
+  return out;
+}
+
+void TierStack::set_signing(std::shared_ptr<SignatureGate> gate,
+                            std::shared_ptr<const SecretKey> signer) {
+  impl_->gate = std::move(gate);
+  impl_->signer = std::move(signer);
+}
+
+SignatureGate::Counts TierStack::signature_counts() const {
+  return impl_->gate ? impl_->gate->counts() : SignatureGate::Counts{};
+}
+
+const Config* TierStack::config() const { return impl_->config ? &*impl_->config : nullptr; }
+bool TierStack::writable() const { return impl_->local && !impl_->local->read_only(); }
+Tier* TierStack::local() { return impl_->local.get(); }
+Tier* TierStack::remote() { return impl_->remote; }
+
+std::vector<Tier*> TierStack::tiers() {
+  std::vector<Tier*> out;
+  if (impl_->local) out.push_back(impl_->local.get());
+  for (auto& t : impl_->shared) out.push_back(t.get());
+  return out;
+}
+
+}  // namespace cccl_cache

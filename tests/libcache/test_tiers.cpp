@@ -1,0 +1,334 @@
+// The tier interface and the tier stack without a remote: memory and LMDB tiers,
+// read-only images with backfill, write-through, claims, and the tier config keys.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <thread>
+
+#include "cccl_cache/cache/tiers.hpp"
+#include "test_util.hpp"
+
+namespace cccl_cache {
+namespace {
+
+using test::make_key;
+using test::make_meta;
+using test::make_payload;
+using test::TempDir;
+
+bool equal_bytes(std::span<const std::byte> a, std::span<const std::byte> b) {
+  return std::ranges::equal(a, b);
+}
+
+std::shared_ptr<Store> open_store(const std::filesystem::path& dir) {
+  auto s = Store::open(test::test_config(dir));
+  EXPECT_TRUE(s) << (s ? "" : s.error().describe());
+  return *s;
+}
+
+TEST(MemoryTier, PutGetRemoveList) {
+  auto tier = make_memory_tier();
+  const auto key = make_key(1);
+  const auto payload = make_payload(1);
+  bool called = false;
+  ASSERT_EQ(tier->get_with(key, [&](const EntryMeta&, std::span<const std::byte>) { called = true; }), false);
+  EXPECT_FALSE(called);
+  ASSERT_TRUE(tier->put(key, make_meta(1), payload));
+  ASSERT_EQ(tier->get_with(key, [&](const EntryMeta& m, std::span<const std::byte> p) {
+    called = true;
+    EXPECT_EQ(m.summary, make_meta(1).summary);
+    EXPECT_EQ(m.payload_size, payload.size());
+    EXPECT_TRUE(equal_bytes(p, payload));
+  }), true);
+  EXPECT_TRUE(called);
+  int listed = 0;
+  ASSERT_TRUE(tier->for_each([&](const CacheKey& k, const EntryMeta&) {
+    EXPECT_EQ(k, key);
+    return ++listed > 0;
+  }));
+  EXPECT_EQ(listed, 1);
+  EXPECT_EQ(*tier->remove(key), true);
+  EXPECT_EQ(*tier->remove(key), false);
+  auto s = tier->stats();
+  EXPECT_EQ(s.hits, 1u);
+  EXPECT_EQ(s.misses, 1u);
+  EXPECT_EQ(s.puts, 1u);
+}
+
+TEST(MemoryTier, ReadOnlyRefusesWrites) {
+  auto tier = make_memory_tier(/*read_only=*/true);
+  EXPECT_TRUE(tier->read_only());
+  auto r = tier->put(make_key(1), make_meta(1), make_payload(1));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::read_only);
+}
+
+TEST(StoreTier, CountsHitsMissesAndLatency) {
+  TempDir dir;
+  auto tier = make_store_tier(open_store(dir.path()), "local");
+  ASSERT_TRUE(tier->put(make_key(1), make_meta(1), make_payload(1)));
+  EXPECT_EQ(*tier->get_payload_with(make_key(1), [](std::span<const std::byte>) {}), true);
+  EXPECT_EQ(*tier->get_payload_with(make_key(2), [](std::span<const std::byte>) {}), false);
+  auto s = tier->stats();
+  EXPECT_EQ(s.hits, 1u);
+  EXPECT_EQ(s.misses, 1u);
+  EXPECT_GT(s.get_ns_total, 0u);
+  EXPECT_GE(s.get_ns_total, s.get_ns_max);
+}
+
+// A prewarmed store, closed, then opened as a read-only image behind an empty local.
+TEST(TierStack, ImageHitIsBackfilledIntoLocal) {
+  TempDir image_dir, local_dir;
+  {
+    auto image = open_store(image_dir.path());
+    ASSERT_TRUE(image->put(make_key(7), make_meta(7), make_payload(7)));
+  }
+  Config c = test::test_config(local_dir.path());
+  c.images = {image_dir.path()};
+  auto stack = TierStack::open(c);
+  ASSERT_TRUE(stack) << stack.error().describe();
+  ASSERT_EQ((*stack)->tiers().size(), 2u);
+  EXPECT_TRUE((*stack)->tiers()[1]->read_only());
+
+  std::vector<std::byte> got;
+  auto accept = [&](std::span<const std::byte> p) {
+    got.assign(p.begin(), p.end());
+    return true;
+  };
+  auto first = (*stack)->get(make_key(7), accept);
+  ASSERT_TRUE(first);
+  ASSERT_EQ(*first, std::optional<std::size_t>(1));  // from the image
+  EXPECT_EQ(got, make_payload(7));
+  auto second = (*stack)->get(make_key(7), accept);
+  ASSERT_EQ(*second, std::optional<std::size_t>(0));  // now local
+  auto local = open_store(local_dir.path());
+  auto entry = local->peek(make_key(7));
+  ASSERT_TRUE(entry && *entry);
+  EXPECT_EQ((*entry)->meta.summary, make_meta(7).summary);
+  EXPECT_EQ(*(*stack)->get(make_key(8), accept), std::nullopt);
+}
+
+TEST(TierStack, RejectedSharedEntryIsNotBackfilled) {
+  auto local = make_memory_tier();
+  auto image = make_memory_tier();
+  ASSERT_TRUE(image->put(make_key(1), make_meta(1), make_payload(1)));
+  std::vector<std::unique_ptr<Tier>> images;
+  images.push_back(std::move(image));
+  TierStack stack(std::move(local), std::move(images), nullptr);
+  auto r = stack.get(make_key(1), [](std::span<const std::byte>) { return false; });
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, std::nullopt);
+  EXPECT_EQ(*stack.local()->get_with(make_key(1), [](const EntryMeta&, std::span<const std::byte>) {}),
+            false);
+}
+
+TEST(TierStack, MissingImageIsSkippedWithAWarning) {
+  TempDir local_dir, empty;
+  Config c = test::test_config(local_dir.path());
+  c.images = {empty.path() / "absent"};
+  auto stack = TierStack::open(c);
+  ASSERT_TRUE(stack) << stack.error().describe();
+  EXPECT_EQ((*stack)->tiers().size(), 1u);
+}
+
+TEST(TierStack, PutWritesThroughToTheRemote) {
+  auto remote = make_memory_tier();
+  Tier* remote_view = remote.get();
+  TierStack stack(make_memory_tier(), {}, std::move(remote));
+  ASSERT_TRUE(stack.put(make_key(3), make_meta(3), make_payload(3)));
+  EXPECT_EQ(*remote_view->get_with(make_key(3), [](const EntryMeta&, std::span<const std::byte>) {}), true);
+  EXPECT_EQ(*stack.local()->get_with(make_key(3), [](const EntryMeta&, std::span<const std::byte>) {}), true);
+}
+
+TEST(TierStack, LoadOrBuildBuildsOnceThenHits) {
+  TierStack stack(make_memory_tier(), {}, nullptr);
+  int builds = 0;
+  auto build = [&]() -> Result<TierStack::Built> {
+    ++builds;
+    return TierStack::Built{make_meta(5), make_payload(5)};
+  };
+  auto accept = [](std::span<const std::byte> p) { return equal_bytes(p, make_payload(5)); };
+  auto a = stack.load_or_build(make_key(5), accept, build);
+  ASSERT_TRUE(a);
+  EXPECT_TRUE(a->built);
+  auto b = stack.load_or_build(make_key(5), accept, build);
+  ASSERT_TRUE(b);
+  EXPECT_FALSE(b->built);
+  EXPECT_EQ(b->tier, std::optional<std::size_t>(0));
+  EXPECT_EQ(builds, 1);
+  auto failed = stack.load_or_build(make_key(6), accept, [] () -> Result<TierStack::Built> {
+    return fail(ErrorCode::compile, "no");
+  });
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error().code, ErrorCode::compile);
+}
+
+// A claim that logs claims and releases; it holds, times out, or sees the entry appear.
+enum class Outcome { holds, times_out, appears };
+class RecordingClaim : public BuildClaim {
+ public:
+  RecordingClaim(std::string name, Outcome outcome, std::vector<std::string>* log)
+      : name_(std::move(name)), outcome_(outcome), log_(log) {}
+  std::string name() const override { return name_; }
+  Result<std::unique_ptr<Hold>> claim(const CacheKey&, Clock::time_point,
+                                      const AppearedFn& appeared) override {
+    log_->push_back("claim " + name_);
+    struct Held : Hold {
+      Held(std::vector<std::string>* l, std::string n) : log(l), name(std::move(n)) {}
+      ~Held() override { log->push_back("release " + name); }
+      std::vector<std::string>* log;
+      std::string name;
+    };
+    if (outcome_ == Outcome::holds) return std::unique_ptr<Hold>(std::make_unique<Held>(log_, name_));
+    if (outcome_ == Outcome::appears) {
+      EXPECT_TRUE(appeared && appeared());
+    }
+    return std::unique_ptr<Hold>();
+  }
+
+ private:
+  std::string name_;
+  Outcome outcome_;
+  std::vector<std::string>* log_;
+};
+
+std::shared_ptr<BuildClaim> chain(std::vector<std::shared_ptr<BuildClaim>> claims) {
+  return std::make_shared<ClaimChain>(std::move(claims));
+}
+
+// load_or_build of key 1 whose build logs "build" and counts.
+Result<TierStack::Obtained> obtain_one(TierStack& stack, std::vector<std::string>& log, int& builds) {
+  return stack.load_or_build(make_key(1), [](std::span<const std::byte>) { return true; },
+                             [&]() -> Result<TierStack::Built> {
+                               log.push_back("build");
+                               ++builds;
+                               return TierStack::Built{make_meta(1), make_payload(1)};
+                             });
+}
+
+TEST(TierStack, ClaimsComposeHostThenCluster) {
+  std::vector<std::string> log;
+  TierStack stack(make_memory_tier(), {}, nullptr);
+  stack.set_claim(chain({std::make_shared<RecordingClaim>("host", Outcome::holds, &log),
+                         std::make_shared<RecordingClaim>("cluster", Outcome::holds, &log)}),
+                  std::chrono::seconds(1));
+  int builds = 0;
+  ASSERT_TRUE(obtain_one(stack, log, builds));
+  EXPECT_EQ(log, (std::vector<std::string>{"claim host", "claim cluster", "build",
+                                           "release cluster", "release host"}));
+}
+
+TEST(TierStack, UnclaimedStillBuilds) {
+  std::vector<std::string> log;
+  TierStack stack(make_memory_tier(), {}, nullptr);
+  stack.set_claim(chain({std::make_shared<RecordingClaim>("cluster", Outcome::times_out, &log)}),
+                  std::chrono::milliseconds(1));
+  int builds = 0;
+  auto r = obtain_one(stack, log, builds);
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->built);
+  EXPECT_EQ(builds, 1);
+}
+
+// An entry another builder published while this one waited is loaded, not built; the
+// host claim taken before is released without a build.
+TEST(TierStack, EntryAppearingDuringTheClaimIsLoaded) {
+  std::vector<std::string> log;
+  auto remote = make_memory_tier();
+  Tier* shared = remote.get();
+  TierStack stack(make_memory_tier(), {}, std::move(remote));
+  auto publisher = std::make_shared<RecordingClaim>("cluster", Outcome::appears, &log);
+  // The other host publishes the moment this one starts waiting on the lease.
+  struct Publishing : BuildClaim {
+    Tier* tier;
+    std::shared_ptr<BuildClaim> inner;
+    std::string name() const override { return inner->name(); }
+    Result<std::unique_ptr<Hold>> claim(const CacheKey& k, Clock::time_point d,
+                                        const AppearedFn& a) override {
+      EXPECT_TRUE(tier->put(k, make_meta(1), make_payload(1)));
+      return inner->claim(k, d, a);
+    }
+  };
+  auto publishing = std::make_shared<Publishing>();
+  publishing->tier = shared;
+  publishing->inner = publisher;
+  stack.set_claim(chain({std::make_shared<RecordingClaim>("host", Outcome::holds, &log), publishing}),
+                  std::chrono::seconds(1));
+  int builds = 0;
+  auto r = obtain_one(stack, log, builds);
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->built);
+  EXPECT_EQ(builds, 0);
+  EXPECT_EQ(log, (std::vector<std::string>{"claim host", "claim cluster", "release host"}));
+  EXPECT_TRUE(*stack.local()->get_payload_with(make_key(1), [](std::span<const std::byte>) {}));
+}
+
+TEST(TierConfig, TomlKeys) {
+  auto c = Config::from_toml(R"(
+remote = "redis://:secret@cache.example:6380/2"
+remote_read_only = true
+remote_timeout_ms = 7
+remote_retry_ms = 250
+remote_password_file = "/run/secrets/redis"
+lease_ms = 1000
+build_wait_ms = 2000
+images = ["/shared/image-a", "/shared/image-b"]
+)");
+  ASSERT_TRUE(c) << c.error().describe();
+  EXPECT_EQ(c->remote.url, "redis://:secret@cache.example:6380/2");
+  EXPECT_TRUE(c->remote.read_only);
+  EXPECT_EQ(c->remote.timeout_ms, 7u);
+  EXPECT_EQ(c->remote.retry_ms, 250u);
+  EXPECT_EQ(c->remote.password_file, "/run/secrets/redis");
+  EXPECT_EQ(c->remote.lease_ms, 1000u);
+  EXPECT_EQ(c->build_wait_ms, 2000u);
+  ASSERT_EQ(c->images.size(), 2u);
+  EXPECT_EQ(c->images[1], "/shared/image-b");
+}
+
+TEST(TierConfig, BadValuesAreNamed) {
+  struct Case {
+    const char* toml;
+    const char* mentions;
+  };
+  for (Case k : {Case{"remote = \"http://x\"", "redis://"}, Case{"remote = 5", "remote"},
+                 Case{"remote = \"redis://h:99999\"", "port"},
+                 Case{"remote = \"redis://h/x\"", "database"}, Case{"remote = \"redis://\"", "host"},
+                 Case{"remote_timeout_ms = -1", "remote_timeout_ms"},
+                 Case{"images = \"/a\"", "images"}, Case{"remote_read_only = 1", "remote_read_only"}}) {
+    auto c = Config::from_toml(k.toml);
+    ASSERT_FALSE(c) << k.toml;
+    EXPECT_EQ(c.error().code, ErrorCode::invalid_argument);
+    EXPECT_NE(c.error().message.find(k.mentions), std::string::npos) << c.error().message;
+  }
+}
+
+TEST(TierConfig, Environment) {
+  ::setenv("CCCL_CACHE_REMOTE", "redis://127.0.0.1:7000/1", 1);
+  ::setenv("CCCL_CACHE_REMOTE_READ_ONLY", "1", 1);
+  ::setenv("CCCL_CACHE_REMOTE_TIMEOUT_MS", "3", 1);
+  ::setenv("CCCL_CACHE_IMAGES", "/a::/b", 1);
+  ::setenv("CCCL_CACHE_CONFIG", "/dev/null", 1);
+  auto c = Config::load();
+  ::setenv("CCCL_CACHE_REMOTE_TIMEOUT_MS", "soon", 1);
+  auto bad = Config::load();
+  ::setenv("CCCL_CACHE_REMOTE_TIMEOUT_MS", "3", 1);
+  ::setenv("CCCL_CACHE_REMOTE", "memcached://x", 1);
+  auto bad_url = Config::load();
+  for (const char* v : {"CCCL_CACHE_REMOTE", "CCCL_CACHE_REMOTE_READ_ONLY",
+                        "CCCL_CACHE_REMOTE_TIMEOUT_MS", "CCCL_CACHE_IMAGES", "CCCL_CACHE_CONFIG"})
+    ::unsetenv(v);
+  ASSERT_TRUE(c) << c.error().describe();
+  EXPECT_EQ(c->remote.url, "redis://127.0.0.1:7000/1");
+  EXPECT_TRUE(c->remote.read_only);
+  EXPECT_EQ(c->remote.timeout_ms, 3u);
+  EXPECT_EQ(c->images, (std::vector<std::filesystem::path>{"/a", "/b"}));
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("CCCL_CACHE_REMOTE_TIMEOUT_MS"), std::string::npos);
+  ASSERT_FALSE(bad_url);
+  EXPECT_NE(bad_url.error().message.find("CCCL_CACHE_REMOTE"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cccl_cache
