@@ -6,7 +6,8 @@
 # cubin of our generated source, bench/codegen_ab.sh; "hit": where a store hit spends what the
 # bare load does not, bench_merge_sort_hit_anatomy; "refw1": the reference library cuda.compute on
 # the wave-1 specs, bench/peers/reference_wave1.py, which needs .whl carried too; "python",
-# "pybench", "cupy_adapter": the Python module, after scripts/gpu/prepare-python.sh). Never touches
+# "pybench", "cupy_adapter": the Python module, after scripts/gpu/prepare-python.sh; "refms": the
+# reference's merge sort query and start-up (.whl carried); "capi": test_capi). Never touches
 # the user's cache: every store lives under a fresh temporary directory.
 set -u -o pipefail
 cd "$(dirname "$0")/../.."
@@ -96,6 +97,14 @@ for p in $parts; do
       part refw1 240 bash -c 'bash bench/peers/install_wheels.sh &&
         PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH} exec python3 bench/peers/reference_wave1.py \
           "$1" --blob-dir "$2" ${CCCL_CACHE_REFW1_ARGS:-}' _ "$OUT/reference_wave1.json" "$scratch/refw1-blobs" ;;
+    # The reference's merge sort query, fresh and deserialized, and its new-process start-up
+    # (reference_bench.py without the sort curves), beside "pybench" in the same call.
+    refms)
+      part refms 200 bash -c 'bash bench/peers/install_wheels.sh &&
+        PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH} exec python3 bench/peers/reference_bench.py \
+          "$1" --skip-sort' _ "$OUT/reference.json" ;;
+    # The C ABI's test program (C11) with its GPU half: libcccl_cache.so travels in lib/.
+    capi) part capi 200 "$bin/test_capi" ;;
     # The Python module (scripts/gpu/prepare-python.sh): its GPU tests, then the per-call
     # cost and start-up from Python (bench/peers/python_bench.py, JSON in $OUT).
     python) part python 300 env PYTHONPATH="$root/.devcarry/python:$root/.devcarry/pylib" \
@@ -111,7 +120,7 @@ done
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
   transform_bench reduce_tests reduce_bench radix_tests radix_bench radix_bench_unit cupy algos_acquire refw1 \
-  python pybench cupy_adapter; do
+  refms capi python pybench cupy_adapter; do
   [[ -f "$OUT/$f.log" ]] || continue
   echo "--- $f"
   case $f in
