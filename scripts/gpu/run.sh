@@ -107,7 +107,7 @@ for p in $parts; do
     capi) part capi 200 "$bin/test_capi" ;;
     # The Python module (scripts/gpu/prepare-python.sh): its GPU tests, then the per-call
     # cost and start-up from Python (bench/peers/python_bench.py, JSON in $OUT).
-    python) part python 300 env PYTHONPATH="$root/.devcarry/python:$root/.devcarry/pylib" \
+    python) part python 300 env PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 PYTHONPATH="$root/.devcarry/python:$root/.devcarry/pylib" \
       python3 -m pytest -q -p no:cacheprovider -rs python/tests ;;
     pybench) part pybench 500 env PYTHONPATH="$root/.devcarry/python" \
       python3 bench/peers/python_bench.py "$OUT/python_bench.json" ;;
@@ -131,5 +131,9 @@ for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_te
     *) grep -vE '^\[' "$OUT/$f.log" | tail -32 ;;
   esac
 done
+# The device tool brings back at most 8 files: everything travels as one archive.
+if [[ "${CCCL_CACHE_GPU_PACK:-1}" = 1 ]]; then
+  tar -czf "$scratch/results.tgz" -C "$OUT" . && rm -rf "${OUT:?}"/* && mv "$scratch/results.tgz" "$OUT/"
+fi
 rm -rf "$scratch"
 exit $status
