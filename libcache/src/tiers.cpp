@@ -12,22 +12,31 @@ namespace cccl_cache {
 namespace {
 
 // A claim that counts its waits in the local store (Counter host_claim_waits or
-// cluster_lease_waits) and the waits that ran out (wait_bound_builds): it waited when
-// the claim took 1 ms or more or gave no hold; it ran out when it gave no hold and the
-// entry never appeared.
+// cluster_lease_waits) and the waits that ran out (wait_bound_builds). It waited when it
+// gave no hold, or when it polled `appeared` (a claim that polls does so only while
+// another holds the key: the lease), or, for a claim that never polls (the host's
+// flock), when it took 1 ms or more; it ran out when it gave no hold and the entry had
+// not appeared.
 class CountedClaim final : public BuildClaim {
  public:
-  CountedClaim(std::shared_ptr<BuildClaim> inner, std::shared_ptr<Store> store, Counter waits)
-      : inner_(std::move(inner)), store_(std::move(store)), waits_(waits) {}
+  CountedClaim(std::shared_ptr<BuildClaim> inner, std::shared_ptr<Store> store, Counter waits,
+               bool polls)
+      : inner_(std::move(inner)), store_(std::move(store)), waits_(waits), polls_(polls) {}
   Result<std::unique_ptr<Hold>> claim(const CacheKey& key, Clock::time_point deadline,
                                       const AppearedFn& appeared) override {
-    bool seen = false;
+    bool polled = false, seen = false;
     AppearedFn watched;
-    if (appeared) watched = [&] { return seen = seen || appeared(); };
+    if (appeared)
+      watched = [&] {
+        polled = true;
+        return seen = seen || appeared();
+      };
     const auto start = Clock::now();
     auto hold = inner_->claim(key, deadline, watched);
     const bool no_hold = hold && !*hold;
-    if (no_hold || Clock::now() - start >= std::chrono::milliseconds(1)) store_->count(waits_);
+    if (no_hold || polled ||
+        (!polls_ && Clock::now() - start >= std::chrono::milliseconds(1)))
+      store_->count(waits_);
     if (no_hold && !seen && !(appeared && appeared())) store_->count(Counter::wait_bound_builds);
     return hold;
   }
@@ -37,6 +46,7 @@ class CountedClaim final : public BuildClaim {
   std::shared_ptr<BuildClaim> inner_;
   std::shared_ptr<Store> store_;
   Counter waits_;
+  bool polls_;
 };
 
 }  // namespace
@@ -132,7 +142,8 @@ std::shared_ptr<TierStack> TierStack::over(std::shared_ptr<Store> local) {
   std::vector<std::shared_ptr<BuildClaim>> claims;
   if (!local->read_only()) {
     if (auto host = open_host_claim(config); host && *host)
-      claims.push_back(std::make_shared<CountedClaim>(*host, local, Counter::host_claim_waits));
+      claims.push_back(
+          std::make_shared<CountedClaim>(*host, local, Counter::host_claim_waits, false));
     else if (!host)
       logger()->warn("tier stack: no host-wide single-flight, processes may build the same "
                      "key at once: {}",
@@ -141,7 +152,7 @@ std::shared_ptr<TierStack> TierStack::over(std::shared_ptr<Store> local) {
   if (remote && !remote->read_only())
     claims.push_back(std::make_shared<CountedClaim>(
         remote->lease(std::chrono::milliseconds(config.remote.lease_ms)), local,
-        Counter::cluster_lease_waits));
+        Counter::cluster_lease_waits, true));
   auto stack = std::make_shared<TierStack>(make_store_tier(local, "local:" + config.dir.string()),
                                            std::move(images), std::move(remote));
   stack->impl_->config = config;
