@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "bench_util.hpp"
@@ -52,21 +53,16 @@ inline std::vector<Entry> defaults() {
   std::vector<Entry> out;
   for (ca::ScalarType t : {ca::ScalarType::float32, ca::ScalarType::int64}) {
     const std::string ty(ca::name(t));
-    ca::reduce::Spec r;
+    ca::reduce::Spec r;  // plus
     r.type = t;
-    out.push_back(entry("reduce_" + ty, r, [](const ca::reduce::Executable& e, std::uint64_t n) {
-      std::size_t b = 0;
-      e(nullptr, b, nullptr, nullptr, n, nullptr, nullptr);
-      g_sink += b;
-    }));
-    ca::reduce::Spec rmax;
-    rmax.type = t;
+    ca::reduce::Spec rmax = r;
     rmax.op = ca::Operator::of(ca::OpKind::maximum);
-    out.push_back(entry("reduce_max_" + ty, rmax, [](const ca::reduce::Executable& e, std::uint64_t n) {
-      std::size_t b = 0;
-      e(nullptr, b, nullptr, nullptr, n, nullptr, nullptr);
-      g_sink += b;
-    }));
+    for (const auto& [name, spec] : {std::pair{"reduce_", r}, std::pair{"reduce_max_", rmax}})
+      out.push_back(entry(name + ty, spec, [](const ca::reduce::Executable& e, std::uint64_t n) {
+        std::size_t b = 0;
+        e(nullptr, b, nullptr, nullptr, n, nullptr, nullptr);
+        g_sink += b;
+      }));
     ca::scan::InclusiveSpec in;
     in.type = t;
     out.push_back(entry("inclusive_scan_" + ty, in,
