@@ -27,107 +27,14 @@
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "bench_util.hpp"
+#include "default_specs.hpp"
 
 namespace ca = cccl_cache::algos;
-using ca::AlgorithmId;
-using ca::OpKind;
-using ca::Operator;
-using ca::ScalarType;
+using bench::defaults;
+using bench::Entry;
+using bench::g_sink;
 
 namespace {
-
-// One default spec: how to acquire it, and (where it has one) a temp-storage query of
-// the acquired executable for `n` items.
-struct Entry {
-  std::string name;
-  std::function<cccl_cache::Result<void>(ca::AlgorithmCache&, std::uint32_t cc)> prewarm;
-  std::function<std::function<void(std::uint64_t)>(ca::AlgorithmCache&)> acquire;
-};
-
-template <class Spec, class Query>
-Entry entry(std::string name, Spec spec, Query query) {
-  Entry e;
-  e.name = std::move(name);
-  e.prewarm = [spec](ca::AlgorithmCache& c, std::uint32_t cc) -> cccl_cache::Result<void> {
-    auto r = c.prewarm(spec, cc);
-    if (!r) return tl::unexpected(r.error());
-    return {};
-  };
-  e.acquire = [spec, query](ca::AlgorithmCache& c) -> std::function<void(std::uint64_t)> {
-    auto exe = c.acquire(spec, 0);
-    if (!exe) bench::die(exe.error().describe());
-    auto held = *exe;
-    if constexpr (std::is_same_v<Query, std::nullptr_t>) {
-      return {};
-    } else {
-      return [held, query](std::uint64_t n) { query(*held, n); };
-    }
-  };
-  return e;
-}
-
-std::size_t g_sink = 0;  // keeps the queries' results alive
-
-std::vector<Entry> defaults() {
-  std::vector<Entry> out;
-  for (ScalarType t : {ScalarType::float32, ScalarType::int64}) {
-    const std::string ty(ca::name(t));
-    ca::reduce::Spec r;
-    r.type = t;
-    out.push_back(entry("reduce_" + ty, r, [](const ca::reduce::Executable& e, std::uint64_t n) {
-      std::size_t b = 0;
-      e(nullptr, b, nullptr, nullptr, n, nullptr, nullptr);
-      g_sink += b;
-    }));
-    ca::reduce::Spec rmax;
-    rmax.type = t;
-    rmax.op = Operator::of(OpKind::maximum);
-    out.push_back(entry("reduce_max_" + ty, rmax, [](const ca::reduce::Executable& e, std::uint64_t n) {
-      std::size_t b = 0;
-      e(nullptr, b, nullptr, nullptr, n, nullptr, nullptr);
-      g_sink += b;
-    }));
-    ca::scan::InclusiveSpec in;
-    in.type = t;
-    out.push_back(entry("inclusive_scan_" + ty, in,
-                        [](const ca::scan::InclusiveExecutable& e, std::uint64_t n) {
-                          std::size_t b = 0;
-                          e(nullptr, b, nullptr, nullptr, n, nullptr);
-                          g_sink += b;
-                        }));
-    ca::scan::ExclusiveSpec ex;
-    ex.type = t;
-    out.push_back(entry("exclusive_scan_" + ty, ex,
-                        [](const ca::scan::ExclusiveExecutable& e, std::uint64_t n) {
-                          std::size_t b = 0;
-                          e(nullptr, b, nullptr, nullptr, n, nullptr, nullptr);
-                          g_sink += b;
-                        }));
-    ca::transform::UnarySpec ut;
-    ut.in = {t};
-    ut.out = t;
-    ut.op = Operator::of(OpKind::negate);
-    out.push_back(entry("unary_transform_" + ty, ut, nullptr));
-    ca::transform::BinarySpec bt;
-    bt.in = {t, t};
-    bt.out = t;
-    out.push_back(entry("binary_transform_" + ty, bt, nullptr));
-    ca::radix_sort::Spec rs;
-    rs.key_type = t;
-    out.push_back(entry("radix_sort_" + ty, rs, [](const ca::radix_sort::Executable& e, std::uint64_t n) {
-      std::size_t b = 0;
-      e(nullptr, b, nullptr, nullptr, nullptr, nullptr, n, 0, e.key_bits(), nullptr);
-      g_sink += b;
-    }));
-  }
-  out.push_back(entry("merge_sort_float32", ca::merge_sort::Spec{},
-                      [](const ca::merge_sort::Executable& e, std::uint64_t n) {
-                        std::size_t b = 0;
-                        e(nullptr, b, nullptr, nullptr, nullptr, nullptr, n, nullptr);
-                        g_sink += b;
-                      }));
-  return out;
-}
 
 // The child: from a current context to every default spec acquired from the store in `dir`.
 // The clock starts once the process has a current context, as an array library's

@@ -57,7 +57,9 @@ inline void check_cu(CUresult rc, const char* what) {
   if (rc != CUDA_SUCCESS) {
     const char* s = nullptr;
     cuGetErrorString(rc, &s);
-    die(std::string(what) + ": " + (s ? s : "?"));
+    die(std::string(what) + ": " +
+        (s ? std::string(s)
+           : "CUresult " + std::to_string(int(rc)) + " (no usable GPU or driver: run it on the GPU machine)"));
   }
 }
 

@@ -391,7 +391,10 @@ Result<std::shared_ptr<const ExecutableOf<Spec>>> AlgorithmCache::acquire(const 
         if (!view) continue;
         auto exe = A::bind(*view, device);
         if (serving == *cc || exe) {
-          if (serving != *cc) impl_->fallback_hits.fetch_add(1, std::memory_order_relaxed);
+          if (serving != *cc) {
+            impl_->fallback_hits.fetch_add(1, std::memory_order_relaxed);
+            impl_->tiers->count(Counter::cc_fallback_serves);  // persisted for `stats`
+          }
           return keep(std::move(exe));
         }
       }

@@ -116,9 +116,16 @@ ClaimChain::ClaimChain(std::vector<std::shared_ptr<BuildClaim>> claims)
 Result<std::unique_ptr<BuildClaim::Hold>> ClaimChain::claim(const CacheKey& key,
                                                             Clock::time_point deadline,
                                                             const AppearedFn& appeared) {
+  bool waited = false;
   auto chain = std::make_unique<ChainHold>();
   for (const auto& c : claims_) {
+    // An earlier claim that waited had a holder, who publishes before releasing: with
+    // its entry there, the caller reads it without asking the next claim (no lease
+    // round trips for a host's waiters once its builder is done).
+    if (!chain->holds.empty() && appeared && waited && appeared()) break;
+    const auto start = Clock::now();
     auto hold = c->claim(key, deadline, appeared);
+    waited = Clock::now() - start >= std::chrono::milliseconds(1);
     if (!hold || !*hold) {
       if (chain->holds.empty()) return hold;  // the first claim: its error or its timeout
       if (!hold)

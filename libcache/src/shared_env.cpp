@@ -117,7 +117,7 @@ Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
       return tl::unexpected(lmdb::error(rc, "mdb_env_create"));
     env_ = lmdb::Env(raw);
     mdb_env_set_maxreaders(raw, std::max(config.max_readers, 1u));
-    mdb_env_set_maxdbs(raw, 4);
+    mdb_env_set_maxdbs(raw, 8);
     // An existing map keeps its recorded size: setting a smaller one would shrink it.
     if (!dir.has_data || *quarantined) mdb_env_set_mapsize(raw, config.initial_map_size);
     unsigned flags =
@@ -213,6 +213,11 @@ Result<void> SharedEnv::open_dbs() {
   if (rc == MDB_NOTFOUND && read_only_) {  // an image written before any put: empty
     mdb_txn_abort(txn);
     return {};
+  }
+  if (rc == MDB_SUCCESS) {
+    rc = mdb_dbi_open(txn, "signatures", flags, &signatures_);
+    has_signatures_ = rc == MDB_SUCCESS;
+    if (rc == MDB_NOTFOUND && read_only_) rc = MDB_SUCCESS;  // written before signatures
   }
   if (rc != MDB_SUCCESS) {
     mdb_txn_abort(txn);

@@ -20,6 +20,7 @@
 
 #include "cccl_cache/cache/config.hpp"
 #include "cccl_cache/cache/key.hpp"
+#include "cccl_cache/cache/stats.hpp"
 #include "dir_safety.hpp"
 #include "lmdb_handles.hpp"
 
@@ -36,7 +37,13 @@ struct PendingBatch {
   std::uint64_t hits = 0;
   std::uint64_t misses = 0;
   std::uint64_t corrupt = 0;  // only used read-only, where nothing is written
-  bool empty() const { return touches.empty() && hits == 0 && misses == 0; }
+  // Counters kFirstEventCounter ... kLastCounter (Store::count), in that order.
+  std::array<std::uint64_t, kLastCounter - kFirstEventCounter + 1> events{};
+  bool empty() const {
+    for (auto n : events)
+      if (n) return false;
+    return touches.empty() && hits == 0 && misses == 0;
+  }
 };
 
 // Bumped in every child after fork(); environments from an older generation are stale.
@@ -62,6 +69,10 @@ class SharedEnv {
   MDB_dbi entries() const { return entries_; }
   MDB_dbi usage() const { return usage_; }
   MDB_dbi counters() const { return counters_; }
+  // The signatures database (key -> "name:base64"); absent (false) in a store opened
+  // read-only that was written before it existed: every entry is then unsigned.
+  bool has_signatures() const { return has_signatures_; }
+  MDB_dbi signatures() const { return signatures_; }
   std::uint64_t map_size() const;
 
   // A live reader holding a snapshot more than two transactions old (its pages cannot
@@ -118,9 +129,10 @@ class SharedEnv {
   bool read_only_ = false;
   bool nolock_ = false;
   bool has_dbs_ = false;
+  bool has_signatures_ = false;
   std::atomic<std::uint64_t> writes_{0};
   std::atomic<std::int64_t> last_reader_check_s_{0};  // steady clock, seconds
-  MDB_dbi entries_ = 0, usage_ = 0, counters_ = 0;
+  MDB_dbi entries_ = 0, usage_ = 0, counters_ = 0, signatures_ = 0;
   std::uint64_t max_map_size_ = 0;
   std::shared_mutex resize_mu_;  // shared: an open txn; exclusive: a map resize
   lmdb::ReadTxnPool read_pool_;

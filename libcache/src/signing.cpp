@@ -318,4 +318,11 @@ Result<std::shared_ptr<const SecretKey>> load_signing_key(const Config& config) 
   return std::make_shared<const SecretKey>(std::move(key));
 }
 
+Result<TrustSet> store_trust(const Config& config) {
+  CCCL_CACHE_TRY(auto trust, TrustSet::from_config(config));
+  CCCL_CACHE_TRY(auto signer, load_signing_key(config));
+  if (signer) CCCL_CACHE_CHECK(trust.add(signer->public_key()));
+  return trust;
+}
+
 }  // namespace cccl_cache

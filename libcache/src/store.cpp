@@ -17,6 +17,20 @@ std::int64_t now_us() {
   return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count();
 }
 
+namespace {
+
+// Longest signature text put() keeps (a real one is under 200 bytes).
+constexpr std::size_t kMaxSignatureBytes = 1024;
+
+std::uint64_t* event_field(StoreStats& s, std::uint32_t id) {
+  std::uint64_t* fields[] = {&s.host_claim_waits, &s.cluster_lease_waits, &s.wait_bound_builds,
+                             &s.cc_fallback_serves, &s.signature_rejections};
+  static_assert(std::size(fields) == kLastCounter - kFirstEventCounter + 1);
+  return fields[id - kFirstEventCounter];
+}
+
+}  // namespace
+
 std::shared_ptr<SharedEnv> Store::Impl::env() {
   std::lock_guard lock(env_mu);
   if (env_ && env_->stale()) {  // we are a fork()ed child: reopen our own environment
@@ -96,8 +110,16 @@ Result<bool> Store::Impl::read_entry(const CacheKey& key, Fn&& fn) {
 }
 
 Result<bool> Store::Impl::read_with(const CacheKey& key, const EntryFn& fn) {
-  return read_entry(key, [&](const lmdb::ReadTxn& txn, const detail::SharedEnv& e,
-                             std::span<const std::byte> k, const EnvelopeView& view) {
+  return read_signed_with(
+      key, [&](const EntryMeta& meta, std::span<const std::byte> payload, std::string_view) {
+        fn(meta, payload);
+      });
+}
+
+Result<bool> Store::Impl::read_signed_with(const CacheKey& key, const SignedEntryFn& fn) {
+  std::optional<Error> failed;
+  auto hit = read_entry(key, [&](const lmdb::ReadTxn& txn, const detail::SharedEnv& e,
+                                 std::span<const std::byte> k, const EnvelopeView& view) {
     EntryMeta meta = detail::meta_of(view);
     MDB_val u{};
     if (txn.get(e.usage(), k, u) == MDB_SUCCESS)
@@ -105,8 +127,17 @@ Result<bool> Store::Impl::read_with(const CacheKey& key, const EntryFn& fn) {
         meta.last_used_unix = rec->last_used_us / 1'000'000;
         meta.hits = rec->hits;
       }
-    fn(meta, view.payload);  // inside the txn: the payload views the map
+    auto signature = detail::read_signature(txn.get(), e, k);
+    if (!signature) {
+      failed = signature.error();
+      return;
+    }
+    // A copy: the gate parses it, then checks it (an immutable image's map may change).
+    const std::string sig(*signature);
+    fn(meta, view.payload, sig);  // inside the txn: the payload views the map
   });
+  if (failed) return tl::unexpected(*failed);
+  return hit;
 }
 
 Result<bool> Store::Impl::read_payload_with(const CacheKey& key, const PayloadFn& fn) {
@@ -117,8 +148,9 @@ Result<bool> Store::Impl::read_payload_with(const CacheKey& key, const PayloadFn
 
 Result<std::optional<Entry>> Store::Impl::read(const CacheKey& key) {
   std::optional<Entry> out;
-  auto hit = read_with(key, [&](const EntryMeta& meta, std::span<const std::byte> payload) {
-    out.emplace(Entry{key, meta, {payload.begin(), payload.end()}});
+  auto hit = read_signed_with(key, [&](const EntryMeta& meta, std::span<const std::byte> payload,
+                                       std::string_view signature) {
+    out.emplace(Entry{key, meta, {payload.begin(), payload.end()}, std::string(signature)});
   });
   if (!hit) return tl::unexpected(hit.error());
   return out;
@@ -212,14 +244,25 @@ Result<bool> Store::get_payload_with(const CacheKey& key, const PayloadFn& fn) {
   return r;
 }
 
+Result<bool> Store::get_signed_with(const CacheKey& key, const SignedEntryFn& fn) {
+  if (impl_->disabled) return false;
+  auto r = impl_->read_signed_with(key, fn);
+  if (r) impl_->record(impl_->env(), key, *r);
+  return r;
+}
+
 Result<std::optional<Entry>> Store::peek(const CacheKey& key) {
   if (impl_->disabled) return std::optional<Entry>{};
   return impl_->read(key);
 }
 
 Result<void> Store::put(const CacheKey& key, const EntryMeta& meta,
-                        std::span<const std::byte> payload) {
+                        std::span<const std::byte> payload, std::string_view signature) {
   if (impl_->disabled) return {};
+  if (signature.size() > kMaxSignatureBytes)
+    return fail(ErrorCode::invalid_argument,
+                "signature of " + std::to_string(signature.size()) + " bytes (at most " +
+                    std::to_string(kMaxSignatureBytes) + ")");
   auto e = impl_->env();
   if (impl_->read_only || !e)
     return fail(ErrorCode::read_only, "cache " + impl_->dir.path.string() + " is open read-only");
@@ -247,6 +290,7 @@ Result<void> Store::put(const CacheKey& key, const EntryMeta& meta,
     MDB_val uv{sizeof rec, &rec};
     if (rc = txn.put(e->usage(), k, uv); rc != MDB_SUCCESS)
       return tl::unexpected(lmdb::error(rc, "store usage record"));
+    if (auto sig = detail::write_signature(txn, *e, k, signature); !sig) return sig;
     const auto c = e->counters();
     for (auto [id, delta] :
          {std::pair{detail::kLiveBytesCounter,
@@ -320,6 +364,8 @@ Result<StoreStats> Store::stats() {
     s.hits = e->pending.hits;
     s.misses = e->pending.misses;
     s.corrupt = e->pending.corrupt;
+    for (std::size_t i = 0; i < e->pending.events.size(); ++i)
+      *event_field(s, kFirstEventCounter + std::uint32_t(i)) += e->pending.events[i];
   }
   if (!e->has_dbs()) return s;
   auto txn = e->begin_read();
@@ -327,10 +373,10 @@ Result<StoreStats> Store::stats() {
   std::uint64_t* fields[] = {nullptr,          &s.hits,    &s.misses,        &s.puts,
                              &s.evictions,     &s.corrupt, &s.bytes_written, &s.bytes_evicted,
                              &s.quarantined};
-  for (std::uint32_t id = 1; id <= 8; ++id) {
+  for (std::uint32_t id = 1; id <= kLastCounter; ++id) {
     auto v = detail::read_counter(txn->get(), e->counters(), id);
     if (!v) return tl::unexpected(v.error());
-    *fields[id] += *v;
+    *(id < kFirstEventCounter ? fields[id] : event_field(s, id)) += *v;
   }
   auto live = detail::read_counter(txn->get(), e->counters(), detail::kLiveBytesCounter);
   if (!live) return tl::unexpected(live.error());
@@ -339,7 +385,52 @@ Result<StoreStats> Store::stats() {
   if (int rc = mdb_stat(txn->get(), e->entries(), &st); rc != MDB_SUCCESS)
     return tl::unexpected(lmdb::error(rc, "stat entries"));
   s.entries = st.ms_entries;
+  if (e->has_signatures()) {
+    if (int rc = mdb_stat(txn->get(), e->signatures(), &st); rc != MDB_SUCCESS)
+      return tl::unexpected(lmdb::error(rc, "stat signatures"));
+    s.signed_entries = st.ms_entries;
+  }
   return s;
+}
+
+void Store::count(Counter counter, std::uint64_t n) {
+  const auto id = static_cast<std::uint32_t>(counter);
+  if (id < kFirstEventCounter || id > kLastCounter || n == 0) return;
+  auto e = impl_->disabled ? nullptr : impl_->env();
+  if (!e) return;
+  bool due = false;
+  {
+    std::lock_guard lock(e->pending_mu);
+    e->pending.events[id - kFirstEventCounter] += n;
+    due = !e->read_only() && std::chrono::steady_clock::now() - e->last_flush >=
+                                 std::chrono::seconds(impl_->config.touch_interval_s);
+  }
+  if (due)
+    if (auto r = impl_->flush(); !r)
+      logger()->warn("cannot flush cache counters: {}", r.error().describe());
+}
+
+Result<std::vector<CacheKey>> Store::orphan_signatures() {
+  std::vector<CacheKey> out;
+  auto e = impl_->disabled ? nullptr : impl_->env();
+  if (!e || !e->has_dbs() || !e->has_signatures()) return out;
+  auto txn = e->begin_read();
+  if (!txn) return tl::unexpected(txn.error());
+  int rc = 0;
+  auto cursor = lmdb::Cursor::open(txn->get(), e->signatures(), rc);
+  if (!cursor) return tl::unexpected(lmdb::error(rc, "open cursor"));
+  MDB_val k{}, v{};
+  for (rc = cursor->next(k, v, MDB_FIRST); rc == MDB_SUCCESS; rc = cursor->next(k, v)) {
+    MDB_val entry{};
+    int found = txn->get(e->entries(), lmdb::bytes(k), entry);
+    if (found == MDB_NOTFOUND) {
+      if (auto key = CacheKey::decode(lmdb::bytes(k))) out.push_back(*key);
+    } else if (found != MDB_SUCCESS) {
+      return tl::unexpected(lmdb::error(found, "read entry"));
+    }
+  }
+  if (rc != MDB_NOTFOUND) return tl::unexpected(lmdb::error(rc, "list signatures"));
+  return out;
 }
 
 Result<void> Store::flush() {
@@ -357,6 +448,9 @@ Result<void> Store::clear() {
     for (MDB_dbi dbi : {e->entries(), e->usage(), e->counters()})
       if (int rc = mdb_drop(txn.get(), dbi, 0); rc != MDB_SUCCESS)
         return tl::unexpected(lmdb::error(rc, "clear"));
+    if (e->has_signatures())
+      if (int rc = mdb_drop(txn.get(), e->signatures(), 0); rc != MDB_SUCCESS)
+        return tl::unexpected(lmdb::error(rc, "clear signatures"));
     return {};
   });
 }

@@ -11,11 +11,13 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <map>
 #include <thread>
 
 #include "cccl_cache/cache/envelope.hpp"
 #include "cccl_cache/cache/integrity.hpp"
 #include "cccl_cache/cache/log.hpp"
+#include "cccl_cache/cache/signing.hpp"
 #include "cccl_cache/cache/store.hpp"
 #include "lmdb_reader.hpp"
 #include "store_ops.hpp"
@@ -133,6 +135,16 @@ Result<RepairReport> rebuild_store(const Config& config) {
   auto file = detail::ReadFile::open(data);
   if (!file) return tl::unexpected(file.error());
   RepairReport report;
+  auto trust = store_trust(config);
+  if (!trust) return tl::unexpected(trust.error());
+  const bool required = trust->enabled();
+  std::map<CacheKey, std::string> signatures;
+  (void)detail::salvage_records(
+      file->reader(), file->size(), "signatures",
+      [&](std::span<const std::byte> k, std::span<const std::byte> v) {
+        if (auto key = CacheKey::decode(k))
+          signatures.emplace(*key, std::string(reinterpret_cast<const char*>(v.data()), v.size()));
+      });
   Config fresh = config;
   fresh.dir = config.dir / ("repair-" + detail::stamp());
   std::optional<Error> failed;
@@ -149,7 +161,16 @@ Result<RepairReport> rebuild_store(const Config& config) {
             ++report.lost;
             return;
           }
-          if (auto r = (*store)->put(*key, detail::meta_of(*view), view->payload); !r) {
+          const EntryMeta meta = detail::meta_of(*view);
+          auto sig = signatures.find(*key);
+          const std::string signature = sig == signatures.end() ? std::string() : sig->second;
+          if (required && !trust->verify(*key, signed_fields(meta), view->payload,
+                                         signature.empty() ? std::nullopt
+                                                           : std::optional<std::string_view>(signature))) {
+            ++report.unsigned_dropped;
+            return;
+          }
+          if (auto r = (*store)->put(*key, meta, view->payload, signature); !r) {
             failed = r.error();
             return;
           }
@@ -157,8 +178,9 @@ Result<RepairReport> rebuild_store(const Config& config) {
         });
     report.lost += counts.bad_records;
     // Records on skipped pages were never seen: count them from the database's record.
-    if (counts.expected > report.salvaged)
-      report.lost = std::max(report.lost, counts.expected - report.salvaged);
+    const std::uint64_t accounted = report.salvaged + report.unsigned_dropped;
+    if (counts.expected > accounted)
+      report.lost = std::max(report.lost, counts.expected - accounted);
     report.skipped_pages = counts.skipped_pages;
   }
   std::error_code ec;

@@ -26,6 +26,8 @@ struct Store::Impl {
   // Reads and verifies `key`, then calls `fn` inside the read transaction; false on
   // miss (fn not called). Corrupt entries become misses.
   Result<bool> read_with(const CacheKey& key, const EntryFn& fn);
+  // read_with() that also reads the entry's signature in the same transaction.
+  Result<bool> read_signed_with(const CacheKey& key, const SignedEntryFn& fn);
   // The same read without the metadata: fn(payload). No usage-record lookup and no
   // copies of the envelope's strings (get_payload_with).
   Result<bool> read_payload_with(const CacheKey& key, const PayloadFn& fn);

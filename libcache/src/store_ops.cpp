@@ -61,6 +61,30 @@ Result<void> add_counter(lmdb::WriteTxn& txn, MDB_dbi counters, std::uint32_t id
   return check(txn.put(counters, k, v), "update counter");
 }
 
+Result<std::string_view> read_signature(MDB_txn* txn, const SharedEnv& env,
+                                        std::span<const std::byte> key) {
+  if (!env.has_signatures()) return std::string_view();
+  MDB_val k = lmdb::val(key), v{};
+  int rc = mdb_get(txn, env.signatures(), &k, &v);
+  if (rc == MDB_NOTFOUND) return std::string_view();
+  if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "read signature"));
+  return std::string_view(static_cast<const char*>(v.mv_data), v.mv_size);
+}
+
+Result<void> write_signature(lmdb::WriteTxn& txn, const SharedEnv& env,
+                             std::span<const std::byte> key, std::string_view signature) {
+  if (!env.has_signatures()) {
+    if (signature.empty()) return {};
+    return fail(ErrorCode::read_only, "the store has no signatures database");
+  }
+  if (signature.empty()) {
+    int rc = txn.del(env.signatures(), key);
+    return rc == MDB_NOTFOUND ? Result<void>{} : check(rc, "remove signature");
+  }
+  MDB_val v{signature.size(), const_cast<char*>(signature.data())};
+  return check(txn.put(env.signatures(), key, v), "store signature");
+}
+
 Result<std::optional<std::uint64_t>> remove_entry(lmdb::WriteTxn& txn, const SharedEnv& env,
                                                   const CacheKey& key) {
   const auto k = key.encode();
@@ -74,6 +98,7 @@ Result<std::optional<std::uint64_t>> remove_entry(lmdb::WriteTxn& txn, const Sha
   } else if (rc != MDB_NOTFOUND) {
     return tl::unexpected(lmdb::error(rc, "read usage record"));
   }
+  if (auto r = write_signature(txn, env, k, {}); !r) return tl::unexpected(r.error());
   rc = txn.del(env.entries(), k);
   if (rc == MDB_NOTFOUND) return std::optional<std::uint64_t>{};
   if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "remove entry"));
@@ -102,6 +127,11 @@ Result<void> write_batch(lmdb::WriteTxn& txn, const SharedEnv& env, const Pendin
           add_counter(txn, env.counters(), std::uint32_t(Counter::hits), std::int64_t(batch.hits));
       !r)
     return r;
+  for (std::uint32_t i = 0; i < batch.events.size(); ++i)
+    if (auto r = add_counter(txn, env.counters(), kFirstEventCounter + i,
+                             std::int64_t(batch.events[i]));
+        !r)
+      return r;
   return add_counter(txn, env.counters(), std::uint32_t(Counter::misses),
                      std::int64_t(batch.misses));
 }
@@ -112,6 +142,7 @@ PendingBatch take_pending(SharedEnv& env) {
   std::swap(out.touches, env.pending.touches);
   std::swap(out.hits, env.pending.hits);
   std::swap(out.misses, env.pending.misses);
+  std::swap(out.events, env.pending.events);
   env.last_flush = std::chrono::steady_clock::now();
   return out;
 }
@@ -125,6 +156,7 @@ void restore_pending(SharedEnv& env, PendingBatch&& batch) {
   }
   env.pending.hits += batch.hits;
   env.pending.misses += batch.misses;
+  for (std::size_t i = 0; i < batch.events.size(); ++i) env.pending.events[i] += batch.events[i];
 }
 
 Result<std::vector<EntryInfo>> list_entries(MDB_txn* txn, const SharedEnv& env) {

@@ -8,6 +8,9 @@
 //             small and separate so that touching an entry never rewrites its payload
 //   counters: u32 big-endian Counter number -> u64 little-endian; number 1000 holds the
 //             live payload bytes, kept exact by every put and removal
+//   signatures: CacheKey::encode() -> the entry's signature text (signing.hpp), only for
+//             signed entries; written and removed in the same transaction as the entry,
+//             so that no signature outlives its entry and no entry keeps another's
 #pragma once
 
 #include <cstdint>
@@ -42,7 +45,15 @@ Result<std::uint64_t> read_counter(MDB_txn* txn, MDB_dbi counters, std::uint32_t
 Result<void> add_counter(lmdb::WriteTxn& txn, MDB_dbi counters, std::uint32_t id,
                          std::int64_t delta);
 
-// Removes `key` from entries and usage and lowers the live-bytes gauge. Returns the
+// The signature stored for `key` (a view into the map, valid in `txn`); empty when
+// unsigned or the store has no signatures database. Errors: lmdb.
+Result<std::string_view> read_signature(MDB_txn* txn, const SharedEnv& env,
+                                        std::span<const std::byte> key);
+// Stores `signature` for `key`, or removes any stored one when it is empty.
+Result<void> write_signature(lmdb::WriteTxn& txn, const SharedEnv& env,
+                             std::span<const std::byte> key, std::string_view signature);
+
+// Removes `key` from entries, usage and signatures and lowers the live-bytes gauge. Returns the
 // payload bytes freed, or nullopt when the key was absent.
 Result<std::optional<std::uint64_t>> remove_entry(lmdb::WriteTxn& txn, const SharedEnv& env,
                                                   const CacheKey& key);

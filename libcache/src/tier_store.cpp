@@ -43,15 +43,20 @@ class StoreTier final : public Tier {
   bool read_only() const override { return store_->read_only(); }
 
   Result<bool> get_with(const CacheKey& key, const EntryFn& fn) override {
-    return timed(store_->get_with(key, fn), std::chrono::steady_clock::now());
+    auto t0 = std::chrono::steady_clock::now();
+    return timed(store_->get_with(key, fn), t0);
   }
   Result<bool> get_payload_with(const CacheKey& key, const PayloadFn& fn) override {
     auto t0 = std::chrono::steady_clock::now();
     return timed(store_->get_payload_with(key, fn), t0);
   }
-  Result<bool> put(const CacheKey& key, const EntryMeta& meta,
-                   std::span<const std::byte> payload) override {
-    auto r = store_->put(key, meta, payload);
+  Result<bool> get_signed_with(const CacheKey& key, const SignedEntryFn& fn) override {
+    auto t0 = std::chrono::steady_clock::now();
+    return timed(store_->get_signed_with(key, fn), t0);
+  }
+  Result<bool> put_signed(const CacheKey& key, const EntryMeta& meta,
+                          std::span<const std::byte> payload, std::string_view signature) override {
+    auto r = store_->put(key, meta, payload, signature);
     if (!r) {
       counters_.errors.fetch_add(1, std::memory_order_relaxed);
       return tl::unexpected(r.error());

@@ -9,8 +9,51 @@
 
 namespace cccl_cache {
 
+namespace {
+
+// A claim that counts its waits in the local store (Counter host_claim_waits or
+// cluster_lease_waits) and the waits that ran out (wait_bound_builds). It waited when it
+// gave no hold, or when it polled `appeared` (a claim that polls does so only while
+// another holds the key: the lease), or, for a claim that never polls (the host's
+// flock), when it took 1 ms or more; it ran out when it gave no hold and the entry had
+// not appeared.
+class CountedClaim final : public BuildClaim {
+ public:
+  CountedClaim(std::shared_ptr<BuildClaim> inner, std::shared_ptr<Store> store, Counter waits,
+               bool polls)
+      : inner_(std::move(inner)), store_(std::move(store)), waits_(waits), polls_(polls) {}
+  Result<std::unique_ptr<Hold>> claim(const CacheKey& key, Clock::time_point deadline,
+                                      const AppearedFn& appeared) override {
+    bool polled = false, seen = false;
+    AppearedFn watched;
+    if (appeared)
+      watched = [&] {
+        polled = true;
+        return seen = seen || appeared();
+      };
+    const auto start = Clock::now();
+    auto hold = inner_->claim(key, deadline, watched);
+    const bool no_hold = hold && !*hold;
+    if (no_hold || polled ||
+        (!polls_ && Clock::now() - start >= std::chrono::milliseconds(1)))
+      store_->count(waits_);
+    if (no_hold && !seen && !(appeared && appeared())) store_->count(Counter::wait_bound_builds);
+    return hold;
+  }
+  std::string name() const override { return inner_->name(); }
+
+ private:
+  std::shared_ptr<BuildClaim> inner_;
+  std::shared_ptr<Store> store_;
+  Counter waits_;
+  bool polls_;
+};
+
+}  // namespace
+
 struct TierStack::Impl {
   std::unique_ptr<Tier> local;
+  std::shared_ptr<Store> store;  // the local tier's store (over()): persisted counters
   std::vector<std::unique_ptr<Tier>> shared;  // images, then the remote
   Tier* remote = nullptr;
   std::optional<Config> config;  // set by over()
@@ -31,14 +74,19 @@ struct TierStack::Impl {
   bool trusted(const Tier& tier, const CacheKey& key, const EntryMeta& meta,
                std::span<const std::byte> payload, std::string_view signature) {
     if (!gate || !gate->enabled()) return true;
-    return gate->accept(key, signed_fields(meta), payload,
-                        signature.empty() ? std::nullopt : std::optional(signature), tier.name());
+    if (gate->accept(key, signed_fields(meta), payload,
+                     signature.empty() ? std::nullopt : std::optional(signature), tier.name()))
+      return true;
+    if (store) store->count(Counter::signature_rejections);
+    return false;
   }
 
-  // A verified shared hit the caller accepted: copy it into the local tier.
-  void backfill(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> payload) {
+  // A verified shared hit the caller accepted: copy it into the local tier with the
+  // signature it came with (the local store can then serve as a signed image too).
+  void backfill(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> payload,
+                std::string_view signature) {
     if (!local || local->read_only()) return;
-    if (auto r = local->put(key, meta, payload); !r)
+    if (auto r = local->put_signed(key, meta, payload, signature); !r)
       warn_once(shared.size(), "tier stack: backfill of the local tier failed: " + r.error().describe());
   }
 };
@@ -93,18 +141,22 @@ std::shared_ptr<TierStack> TierStack::over(std::shared_ptr<Store> local) {
   // The host claim first (one process per host asks further), then the cluster lease.
   std::vector<std::shared_ptr<BuildClaim>> claims;
   if (!local->read_only()) {
-    if (auto host = open_host_claim(config))
-      claims.push_back(*host);
-    else
+    if (auto host = open_host_claim(config); host && *host)
+      claims.push_back(
+          std::make_shared<CountedClaim>(*host, local, Counter::host_claim_waits, false));
+    else if (!host)
       logger()->warn("tier stack: no host-wide single-flight, processes may build the same "
                      "key at once: {}",
                      host.error().describe());
   }
   if (remote && !remote->read_only())
-    claims.push_back(remote->lease(std::chrono::milliseconds(config.remote.lease_ms)));
+    claims.push_back(std::make_shared<CountedClaim>(
+        remote->lease(std::chrono::milliseconds(config.remote.lease_ms)), local,
+        Counter::cluster_lease_waits, true));
   auto stack = std::make_shared<TierStack>(make_store_tier(local, "local:" + config.dir.string()),
                                            std::move(images), std::move(remote));
   stack->impl_->config = config;
+  stack->impl_->store = local;
   stack->set_signing(trust ? std::make_shared<SignatureGate>(std::move(*trust)) : nullptr,
                      signer ? *signer : nullptr);
   auto chain = std::make_shared<ClaimChain>(std::move(claims));
@@ -135,7 +187,7 @@ Result<std::optional<std::size_t>> TierStack::get(const CacheKey& key, const Acc
     auto hit = tier.get_signed_with(key, [&](const EntryMeta& meta, std::span<const std::byte> p,
                                              std::string_view signature) {
       taken = impl_->trusted(tier, key, meta, p, signature) && accept(p);
-      if (taken) impl_->backfill(key, meta, p);
+      if (taken) impl_->backfill(key, meta, p, signature);
     });
     if (!hit)
       impl_->warn_once(i, "tier " + tier.name() + ": read failed, skipped: " + hit.error().describe());
@@ -164,7 +216,7 @@ std::size_t TierStack::fetch_many(std::span<const CacheKey> keys, const AcceptFn
     auto take = [&](std::size_t k, const EntryMeta& meta, std::span<const std::byte> p,
                     std::string_view signature) {
       if (!impl_->trusted(tier, missing[k], meta, p, signature) || !accept(p)) return;
-      impl_->backfill(missing[k], meta, p);
+      impl_->backfill(missing[k], meta, p, signature);
       got[k] = true;
     };
     if (auto* redis = dynamic_cast<RedisTier*>(&tier)) {
@@ -188,12 +240,14 @@ std::size_t TierStack::fetch_many(std::span<const CacheKey> keys, const AcceptFn
 Result<void> TierStack::put(const CacheKey& key, const EntryMeta& meta,
                             std::span<const std::byte> payload) {
   Result<void> out;
+  // Signed once, kept locally (the store can serve as a signed image) and published.
+  const std::string signature =
+      impl_->signer ? impl_->signer->sign(key, signed_fields(meta), payload) : std::string();
   if (impl_->local && !impl_->local->read_only())
-    if (auto r = impl_->local->put(key, meta, payload); !r) out = tl::unexpected(r.error());
+    if (auto r = impl_->local->put_signed(key, meta, payload, signature); !r)
+      out = tl::unexpected(r.error());
   if (impl_->remote && !impl_->remote->read_only())
-    if (auto r = impl_->remote->put_signed(
-            key, meta, payload,
-            impl_->signer ? impl_->signer->sign(key, signed_fields(meta), payload) : std::string());
+    if (auto r = impl_->remote->put_signed(key, meta, payload, signature);
         !r && r.error().code != ErrorCode::unsupported)
       impl_->warn_once(impl_->shared.size() - 1, "tier " + impl_->remote->name() +
                                                      ": publish failed: " + r.error().describe());
@@ -241,6 +295,10 @@ void TierStack::set_signing(std::shared_ptr<SignatureGate> gate,
                             std::shared_ptr<const SecretKey> signer) {
   impl_->gate = std::move(gate);
   impl_->signer = std::move(signer);
+}
+
+void TierStack::count(Counter counter, std::uint64_t n) {
+  if (impl_->store) impl_->store->count(counter, n);
 }
 
 SignatureGate::Counts TierStack::signature_counts() const {

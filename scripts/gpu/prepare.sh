@@ -20,7 +20,7 @@ targets=(test_algos_executable_gpu test_algos_temp_storage bench_merge_sort_quer
          bench_merge_sort_vs_cub bench_merge_sort_hit_anatomy cccl-cache-demo)
 # Wave-1 algorithms present in this tree. All binaries together exceed the 64 MiB carry
 # limit: CCCL_CACHE_GPU_TARGETS="t1 t2 ..." carries only those (the run's parts).
-for t in bench_algorithms_acquire test_algos_scan_gpu bench_scan_vs_cub test_algos_transform_gpu bench_transform_vs_cub \
+for t in bench_algorithms_acquire bench_remote_startup test_algos_scan_gpu bench_scan_vs_cub test_algos_transform_gpu bench_transform_vs_cub \
          test_algos_reduce_gpu bench_reduce_vs_cub test_algos_radix_sort_gpu bench_radix_sort_vs_cub; do
   if grep -rqs "($t " "$(git rev-parse --show-toplevel)"/{tests,bench}/*/CMakeLists.txt \
        "$(git rev-parse --show-toplevel)"/bench/CMakeLists.txt; then targets+=("$t"); fi
@@ -82,6 +82,10 @@ for b in "$carry"/bin/*; do
     [[ -f "$path" && ! -f "$carry/lib/$name" ]] && cp -L "$path" "$carry/lib/$name"
   done
 done
+# redis-server for run.sh's part remote_startup (the GPU machine has none).
+if [[ " ${targets[*]} " == *" bench_remote_startup "* ]]; then
+  bash scripts/gpu/carry-redis.sh "$carry/redis"
+fi
 # Codegen A/B cubins (bench/codegen_ab.sh; run.sh's part "ab").
 mkdir -p "$carry/ab"
 rm -rf "$build/codegen_ab"

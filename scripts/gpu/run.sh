@@ -7,7 +7,9 @@
 # bare load does not, bench_merge_sort_hit_anatomy; "refw1": the reference library cuda.compute on
 # the wave-1 specs, bench/peers/reference_wave1.py, which needs .whl carried too; "python",
 # "pybench", "cupy_adapter": the Python module, after scripts/gpu/prepare-python.sh; "refms": the
-# reference's merge sort query and start-up (.whl carried); "capi": test_capi). Never touches
+# reference's merge sort query and start-up (.whl carried); "capi": test_capi; "remote_startup": a
+# new node's start-up over the remote tier, bench_remote_startup against the carried redis-server,
+# started on 127.0.0.1 on a free port and stopped after). Never touches
 # the user's cache: every store lives under a fresh temporary directory.
 set -u -o pipefail
 cd "$(dirname "$0")/../.."
@@ -89,6 +91,21 @@ for p in $parts; do
     radix_memcheck) part radix_memcheck 200 /usr/local/cuda/bin/compute-sanitizer --print-limit 4 \
       "$bin/bench_radix_sort_vs_cub" 18 18 ;;
     algos_acquire) part algos_acquire 200 "$bin/bench_algorithms_acquire" 16 51 20000 ;;
+    # Start-up acquiring 12 specs: warm local vs cold local + remote hit vs cold everything,
+    # against the carried redis-server (scripts/redis-local.sh; its log in $OUT).
+    remote_startup)
+      source "$root/scripts/redis-local.sh"
+      if REDIS_LD_LIBRARY_PATH="$root/.devcarry/redis/lib" REDIS_LOG="$OUT/redis-server.log" \
+           redis_start "$root/.devcarry/redis/redis-server" >"$OUT/remote_startup.log" 2>&1; then
+        cat "$OUT/remote_startup.log"
+        part remote_startup_run 400 "$bin/bench_remote_startup" "$REDIS_URL" \
+          ${CCCL_CACHE_REMOTE_STARTUP_ARGS:-16 12 2}
+        cat "$OUT/remote_startup_run.log" >>"$OUT/remote_startup.log"
+        rm -f "$OUT/remote_startup_run.log"
+        redis_stop
+      else
+        cat "$OUT/remote_startup.log"; status=1
+      fi ;;
     # CuPy's sort / sum / max / cumsum / elementwise add on the same sizes (the image's CuPy).
     cupy) part cupy 300 python3 bench/peers/cupy_wave1.py 28 10 "${CCCL_CACHE_CUPY_OPS:-sort,sum,max,cumsum,add}" ;;
     # The reference library (cuda.compute, the carried cuda-cccl wheel in .whl/) on the wave-1
@@ -119,8 +136,8 @@ done
 
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
-  transform_bench reduce_tests reduce_bench radix_tests radix_bench radix_bench_unit cupy algos_acquire refw1 \
-  refms capi python pybench cupy_adapter; do
+  transform_bench reduce_tests reduce_bench radix_tests radix_bench radix_bench_unit cupy algos_acquire \
+  remote_startup refw1 refms capi python pybench cupy_adapter; do
   [[ -f "$OUT/$f.log" ]] || continue
   echo "--- $f"
   case $f in

@@ -42,6 +42,15 @@ Outcome obtain(TierStack& host, const CacheKey& key, std::atomic<int>& builds,
   return out;
 }
 
+// The persisted counters of the store at `dir` (with this process's unwritten batch).
+StoreStats stats_of(const std::filesystem::path& dir) {
+  auto store = Store::open(test_config(dir));
+  EXPECT_TRUE(store) << store.error().describe();
+  auto s = store ? (*store)->stats() : Result<StoreStats>(StoreStats{});
+  EXPECT_TRUE(s);
+  return s ? *s : StoreStats{};
+}
+
 // A lease on `key` taken by another (simulated) host, lasting `ms`.
 void take_lease(const RedisServer& server, const CacheKey& key, const char* holder, int ms) {
   redisContext* c = server.connect();
@@ -73,6 +82,12 @@ TEST(RedisLease, TwoHostsMissingOneKeyBuildOnce) {
   // Both hosts now hold it locally.
   for (auto* host : {a.get(), b.get()})
     EXPECT_EQ(*host->local()->get_payload_with(make_key(42), [](std::span<const std::byte>) {}), true);
+  // Counted: the host that did not build waited for the other's lease; on each host the
+  // other threads waited for its host claim (3 each); nothing ran past the bound.
+  const auto sa = stats_of(a_dir.path()), sb = stats_of(b_dir.path());
+  EXPECT_EQ(sa.cluster_lease_waits + sb.cluster_lease_waits, 1u);
+  EXPECT_EQ(sa.host_claim_waits + sb.host_claim_waits, 2u * (kPerHost - 1));
+  EXPECT_EQ(sa.wait_bound_builds + sb.wait_bound_builds, 0u);
 }
 
 TEST(RedisLease, ExpiredLeaseLetsAnotherHostBuild) {
@@ -89,6 +104,9 @@ TEST(RedisLease, ExpiredLeaseLetsAnotherHostBuild) {
   EXPECT_EQ(builds.load(), 1);
   EXPECT_GE(waited, std::chrono::milliseconds(250));
   EXPECT_LT(waited, std::chrono::milliseconds(2000));
+  const auto st = stats_of(dir.path());
+  EXPECT_EQ(st.cluster_lease_waits, 1u);
+  EXPECT_EQ(st.wait_bound_builds, 0u) << "the lease expired within the bound";
 }
 
 TEST(RedisLease, WaitingIsBounded) {
@@ -104,6 +122,10 @@ TEST(RedisLease, WaitingIsBounded) {
   EXPECT_TRUE(o.ok && o.built);
   EXPECT_GE(waited, std::chrono::milliseconds(300));
   EXPECT_LT(waited, std::chrono::milliseconds(1500));
+  const auto st = stats_of(dir.path());
+  EXPECT_EQ(st.cluster_lease_waits, 1u);
+  EXPECT_EQ(st.wait_bound_builds, 1u);
+  EXPECT_EQ(st.host_claim_waits, 0u);
 }
 
 TEST(RedisLease, ReleasedAfterTheBuild) {
@@ -113,6 +135,7 @@ TEST(RedisLease, ReleasedAfterTheBuild) {
   auto host = open_host(dir.path(), server.url());
   std::atomic<int> builds{0};
   ASSERT_TRUE(obtain(*host, make_key(8), builds, std::chrono::milliseconds(0)).built);
+  EXPECT_EQ(stats_of(dir.path()).cluster_lease_waits, 0u) << "a free lease is no wait";
   redisContext* c = server.connect();
   ASSERT_NE(c, nullptr);
   auto* r = static_cast<redisReply*>(redisCommand(c, "KEYS *lease*"));

@@ -40,9 +40,10 @@ TEST(LmdbCheck, CleanStoreCountsEveryTree) {
   ASSERT_NE(check->tree("entries"), nullptr);
   ASSERT_NE(check->tree("usage"), nullptr);
   ASSERT_NE(check->tree("counters"), nullptr);
+  ASSERT_NE(check->tree("signatures"), nullptr);
   EXPECT_EQ(check->tree("entries")->entries, kEntries);
   EXPECT_EQ(check->tree("usage")->entries, kEntries);
-  EXPECT_EQ(check->tree("main")->entries, 3u);
+  EXPECT_EQ(check->tree("main")->entries, 4u);
   EXPECT_GE(check->tree("entries")->depth, 2u);  // the sweep needs a branch page
   EXPECT_GT(check->tree("entries")->overflow_pages, 0u);
   // The same bytes checked in memory give the same answer.

@@ -132,6 +132,44 @@ TEST(CliStats, JsonCountsEntriesBytesAndLookups) {
   EXPECT_EQ(j["corrupt"], 0);
   EXPECT_EQ(j["quarantined"], 0);
   EXPECT_GT(j["budget_bytes"].get<std::uint64_t>(), 0u);
+  for (const char* k : {"signed_entries", "host_claim_waits", "cluster_lease_waits",
+                        "wait_bound_builds", "cc_fallback_serves", "signature_rejections"})
+    EXPECT_EQ(j[k], 0) << k;
+}
+
+// The counters of cluster sharing, as the processes of a job counted them into the store.
+TEST(CliStats, ShowsWaitsFallbacksAndSignatureRejections) {
+  TempDir dir;
+  put_build(dir.path(), real_build(90));
+  {
+    auto store = open_store(dir.path());
+    ASSERT_TRUE(store);
+    store->count(Counter::host_claim_waits, 15);
+    store->count(Counter::cluster_lease_waits, 3);
+    store->count(Counter::wait_bound_builds, 1);
+    store->count(Counter::cc_fallback_serves, 7);
+    store->count(Counter::signature_rejections, 2);
+  }
+  auto j = run_cli({"--cache-dir", dir.path().string(), "stats", "--json"}).json();
+  EXPECT_EQ(j["host_claim_waits"], 15);
+  EXPECT_EQ(j["cluster_lease_waits"], 3);
+  EXPECT_EQ(j["wait_bound_builds"], 1);
+  EXPECT_EQ(j["cc_fallback_serves"], 7);
+  EXPECT_EQ(j["signature_rejections"], 2);
+  auto text = run_cli({"--cache-dir", dir.path().string(), "stats"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("waits:       15 for this host's builder, 3 for another host's (lease), "
+                          "1 past build_wait_ms"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("cc fallback: 7 "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("signatures:  2 shared entries rejected"), std::string::npos) << text.out;
+  auto prom = run_cli({"--cache-dir", dir.path().string(), "stats", "--prometheus"});
+  EXPECT_NE(prom.out.find("cccl_cache_host_claim_waits_total{cache_dir=\"" + dir.path().string() +
+                          "\"} 15"),
+            std::string::npos)
+      << prom.out;
+  EXPECT_NE(prom.out.find("cccl_cache_signature_rejections_total{"), std::string::npos);
 }
 
 TEST(CliStats, PrometheusTextHasHelpTypeAndSamples) {
@@ -169,7 +207,10 @@ TEST(CliStats, PrometheusTextHasHelpTypeAndSamples) {
   for (const char* m : {"cccl_cache_hits_total", "cccl_cache_misses_total", "cccl_cache_hit_ratio",
                         "cccl_cache_entries", "cccl_cache_live_bytes", "cccl_cache_budget_bytes",
                         "cccl_cache_evictions_total", "cccl_cache_corrupt_entries_total",
-                        "cccl_cache_quarantined_total"}) {
+                        "cccl_cache_quarantined_total", "cccl_cache_signed_entries",
+                        "cccl_cache_host_claim_waits_total", "cccl_cache_cluster_lease_waits_total",
+                        "cccl_cache_wait_bound_builds_total", "cccl_cache_cc_fallback_serves_total",
+                        "cccl_cache_signature_rejections_total"}) {
     EXPECT_TRUE(sampled.count(m)) << m;
   }
 }

@@ -180,5 +180,63 @@ TEST_F(CliSigned, VerifyArchiveWithoutTrustedKeysSaysSignaturesWereNotChecked) {
   EXPECT_EQ(bad.code, 2) << bad.err;
 }
 
+// A store filled from a signed archive keeps the signatures: verify checks them (with
+// trusted_keys, or the signing key's own), stats counts them, export carries them, an
+// entry replaced unsigned loses its signature and verify --repair removes it.
+TEST_F(CliSigned, StoreKeepsSignaturesForVerifyStatsAndExport) {
+  const auto archive = exported("signed", secret("ci-2026"));
+  import(archive, {keys_.pub("ci-2026")}, 0);
+  const auto dst = files_.path() / "dst1";
+  const auto trusting_ci = config_file(files_.path(), "trust.toml", trusting({keys_.pub("ci-2026")}));
+  const auto signing_ci =
+      config_file(files_.path(), "sign.toml", "signing_key = \"" + secret("ci-2026").string() + "\"\n");
+  const auto trusting_other =
+      config_file(files_.path(), "other.toml", trusting({keys_.pub("stranger")}));
+  auto verify = [&](const fs::path& config, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{"--config", config.string(), "--cache-dir", dst.string(),
+                                  "verify", "--json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_cli(args);
+  };
+  for (const auto& config : {trusting_ci, signing_ci}) {
+    auto v = verify(config);
+    EXPECT_EQ(v.code, 0) << v.out << v.err;
+    EXPECT_EQ(v.json()["signatures_required"], true);
+    EXPECT_EQ(v.json()["signature_ok"], 2);
+    EXPECT_EQ(v.json()["orphan_signatures"].size(), 0u);
+  }
+  auto other = verify(trusting_other);
+  EXPECT_EQ(other.code, 1) << other.out;
+  EXPECT_EQ(other.json()["bad"].size(), 2u);
+  EXPECT_NE(other.json()["bad"][0]["reason"].get<std::string>().find("untrusted"), std::string::npos)
+      << other.out;
+  auto stats = run_cli({"--cache-dir", dst.string(), "stats", "--json"});
+  EXPECT_EQ(stats.json()["signed_entries"], 2) << stats.out;
+
+  // Export without a signing key carries the stored signatures.
+  const auto reexported = files_.path() / "re.cccl";
+  auto e = run_cli({"--config", config_file(files_.path(), "none.toml", "").string(), "--cache-dir",
+                    dst.string(), "export", reexported.string()});
+  EXPECT_EQ(e.code, 0) << e.err;
+  EXPECT_NE(e.out.find("2 with their stored signatures"), std::string::npos) << e.out;
+  auto va = run_cli({"verify", "--archive", reexported.string(), "--trusted-key",
+                     keys_.pub("ci-2026"), "--json"});
+  EXPECT_EQ(va.code, 0) << va.out;
+  EXPECT_EQ(va.json()["ok"], 2);
+
+  // Replaced unsigned: required signatures make it bad; --repair removes it.
+  put_build(dst, real_build(90));
+  auto bad = verify(trusting_ci);
+  EXPECT_EQ(bad.code, 1) << bad.out;
+  ASSERT_EQ(bad.json()["bad"].size(), 1u) << bad.out;
+  EXPECT_EQ(bad.json()["bad"][0]["key"], k90_.to_string());
+  EXPECT_NE(bad.json()["bad"][0]["reason"].get<std::string>().find("unsigned"), std::string::npos);
+  EXPECT_EQ(verify(trusting_ci, {"--repair"}).code, 1) << "it reports what it removed";
+  auto clean = verify(trusting_ci);
+  EXPECT_EQ(clean.code, 0) << clean.out;
+  EXPECT_EQ(clean.json()["signature_ok"], 1);
+  EXPECT_EQ(run_cli({"--cache-dir", dst.string(), "stats", "--json"}).json()["signed_entries"], 1);
+}
+
 }  // namespace
 }  // namespace cccl_cache::test

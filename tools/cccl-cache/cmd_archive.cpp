@@ -31,8 +31,8 @@ int run_export(const Context& ctx, const ExportOptions& o) {
   const std::optional<std::uint32_t> cc = *arch;
   auto config = load_config(ctx.globals);
   if (!config) return report(config.error());
-  auto signer = load_signing_key(*config);  // signs every entry when configured
-  if (!signer) return report(signer.error());
+  auto signer = load_signing_key(*config);  // signs every entry when configured, else
+  if (!signer) return report(signer.error());  // each carries its stored signature
   auto store = open_store(ctx.globals, OpenMode::read);
   if (!store) return report(store.error());
   std::vector<CacheKey> keys;
@@ -43,7 +43,7 @@ int run_export(const Context& ctx, const ExportOptions& o) {
   });
   if (!r) return report(r.error());
   ArchiveWriter writer(!o.no_compress);
-  std::size_t skipped = 0;
+  std::size_t skipped = 0, stored_signed = 0;
   std::uint64_t bytes = 0;
   for (const auto& k : keys) {
     auto e = (*store)->peek(k);
@@ -58,14 +58,17 @@ int run_export(const Context& ctx, const ExportOptions& o) {
     }
     bytes += (*e)->payload.size();
     const auto& entry = **e;
+    stored_signed += !entry.signature.empty();
     writer.add(entry, *signer ? (*signer)->sign(entry.key, signed_fields(entry.meta), entry.payload)
-                              : std::string());
+                              : entry.signature);
   }
   if (auto w = writer.write(o.file); !w) return report(w.error());
   std::printf("exported %llu entries (%s of payload) to %s, %s%s\n",
               static_cast<unsigned long long>(writer.count()), human_size(bytes).c_str(),
               o.file.c_str(),
-              *signer ? ("signed by " + printable((*signer)->name())).c_str() : "unsigned",
+              *signer          ? ("signed by " + printable((*signer)->name())).c_str()
+              : stored_signed ? (std::to_string(stored_signed) + " with their stored signatures").c_str()
+                              : "unsigned",
               skipped ? " (corrupt entries skipped)" : "");
   return skipped ? kExitProblems : kExitOk;
 }
@@ -111,7 +114,10 @@ int run_import(const Context& ctx, const ImportOptions& o) {
     }
     EntryMeta meta = e.meta;
     meta.summary = derived_summary(e.key, e.meta, e.payload);  // never the archive's
-    if (auto p = (*store)->put(e.key, meta, e.payload); !p) return report(p.error());
+    // The archive's signature is kept while it covers what is stored (a signed image).
+    const std::string& signature =
+        meta.summary == e.meta.summary ? contents->signatures[i] : std::string();
+    if (auto p = (*store)->put(e.key, meta, e.payload, signature); !p) return report(p.error());
     ++imported;
     if (check.status == CheckStatus::unchecked) ++checksum_only;
   }

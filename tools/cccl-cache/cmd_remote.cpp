@@ -102,8 +102,8 @@ int run_push(const Context& ctx, const SyncOptions& o) {
   if (!config) return report(config.error());
   if (config->remote.read_only)
     return report(kExitUsage, "push: the remote tier is configured read-only (remote_read_only)");
-  auto signer = load_signing_key(*config);  // signs every entry when configured
-  if (!signer) return report(signer.error());
+  auto signer = load_signing_key(*config);  // signs every entry when configured, else
+  if (!signer) return report(signer.error());  // each carries its stored signature
   auto remote = reachable_remote(*config, o);
   if (!remote) return remote.error();
   auto store = open_store(ctx.globals, OpenMode::read);
@@ -126,7 +126,7 @@ int run_push(const Context& ctx, const SyncOptions& o) {
     const auto& e = **entry;
     auto put = (*remote)->put_signed(
         key, e.meta, e.payload,
-        *signer ? (*signer)->sign(key, signed_fields(e.meta), e.payload) : std::string());
+        *signer ? (*signer)->sign(key, signed_fields(e.meta), e.payload) : e.signature);
     if (!put) {
       ++t.failed;
       logger()->warn("push: {}: {}", key.to_string(), put.error().describe());
@@ -173,7 +173,7 @@ int run_pull(const Context& ctx, const SyncOptions& o) {
         return;
       }
       t.bytes += p.size();
-      if (!o.dry_run) put = (*store)->put(key, meta, p);
+      if (!o.dry_run) put = (*store)->put(key, meta, p, signature);  // kept: a signed image
     });
     if (!got || !*got || !put) {
       ++t.failed;

@@ -56,6 +56,18 @@ void prometheus(const StoreStats& s, const std::string& dir) {
          d(s.corrupt));
   metric("cccl_cache_quarantined_total", "counter",
          "Damaged data files moved into quarantine/ at open.", d(s.quarantined));
+  metric("cccl_cache_signed_entries", "gauge", "Live entries stored with a signature.",
+         d(s.signed_entries));
+  metric("cccl_cache_host_claim_waits_total", "counter",
+         "Misses that waited for another process's build on this host.", d(s.host_claim_waits));
+  metric("cccl_cache_cluster_lease_waits_total", "counter",
+         "Misses that waited for another host's build (cluster lease).", d(s.cluster_lease_waits));
+  metric("cccl_cache_wait_bound_builds_total", "counter",
+         "Waits that ran past build_wait_ms (built here as well).", d(s.wait_bound_builds));
+  metric("cccl_cache_cc_fallback_serves_total", "counter",
+         "Acquisitions served by a lower minor CC's entry (cc_fallback).", d(s.cc_fallback_serves));
+  metric("cccl_cache_signature_rejections_total", "counter",
+         "Shared-tier entries refused for their signature.", d(s.signature_rejections));
 }
 
 // One row per tier after the local store: each image's own counters and size, the
@@ -144,6 +156,12 @@ int run_stats(const Context& ctx, const StatsOptions& o) {
                 {"bytes_evicted", s->bytes_evicted},
                 {"corrupt", s->corrupt},
                 {"quarantined", s->quarantined},
+                {"signed_entries", s->signed_entries},
+                {"host_claim_waits", s->host_claim_waits},
+                {"cluster_lease_waits", s->cluster_lease_waits},
+                {"wait_bound_builds", s->wait_bound_builds},
+                {"cc_fallback_serves", s->cc_fallback_serves},
+                {"signature_rejections", s->signature_rejections},
                 {"tiers", tier_rows((*store)->config(), *s)}});
     return kExitOk;
   }
@@ -161,6 +179,13 @@ int run_stats(const Context& ctx, const StatsOptions& o) {
               human_size(s->bytes_evicted).c_str());
   std::printf("corrupt:     %llu entries detected\n", u(s->corrupt));
   std::printf("quarantined: %llu damaged data files moved into quarantine/\n", u(s->quarantined));
+  std::printf("signed:      %llu entries stored with a signature\n", u(s->signed_entries));
+  std::printf("waits:       %llu for this host's builder, %llu for another host's (lease), "
+              "%llu past build_wait_ms (built here too)\n",
+              u(s->host_claim_waits), u(s->cluster_lease_waits), u(s->wait_bound_builds));
+  std::printf("cc fallback: %llu acquisitions served by a lower minor's entry\n",
+              u(s->cc_fallback_serves));
+  std::printf("signatures:  %llu shared entries rejected\n", u(s->signature_rejections));
   const Config& config = (*store)->config();
   if (!config.images.empty() || !config.remote.url.empty()) print_tiers(tier_rows(config, *s));
   return kExitOk;
@@ -170,7 +195,7 @@ int run_stats(const Context& ctx, const StatsOptions& o) {
 
 void add_stats(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<StatsOptions>();
-  auto* cmd = app.add_subcommand("stats", "Hits, misses, sizes, evictions and corrupt entries");
+  auto* cmd = app.add_subcommand("stats", "Hits, misses, sizes, evictions, corrupt entries, waits, fallbacks, signature rejections");
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->add_flag("--prometheus", o->prometheus,
                 "Print the Prometheus text format (node-exporter textfile collector)");

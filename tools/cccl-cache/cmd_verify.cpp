@@ -1,12 +1,16 @@
 // cccl-cache verify [--repair]: checks the store's LMDB structure (integrity.hpp), that
 // what it walked agrees with the database's own counts and the store's counters, then
 // every entry's checksum and that its build result deserializes and matches its key.
-// --repair rebuilds a damaged store from every readable entry and removes bad entries.
+// Signatures: with trusted keys or a signing key configured (store_trust), every entry
+// needs a valid signature by one of those keys (a store meant as a signed image);
+// either way a signature without its entry is a problem. --repair rebuilds a damaged
+// store from every readable entry and removes bad entries and orphan signatures.
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 
 #include "cccl_cache/cache/integrity.hpp"
+#include "cccl_cache/cache/signing.hpp"
 #include "commands.hpp"
 #include "entry_check.hpp"
 #include "format.hpp"
@@ -33,6 +37,11 @@ struct Outcome {
   std::vector<std::string> damage;  // structural damage or counts that disagree
   std::optional<RepairReport> rebuilt;
   std::uint64_t checked = 0, ok = 0, unchecked = 0;
+  bool signatures_required = false;
+  std::uint64_t signed_ok = 0;           // entries whose signature verified (when required)
+  std::uint64_t carrying_signature = 0;  // entries stored with a signature
+  std::vector<CacheKey> orphan_signatures;
+  bool orphans_removed = false;
   std::vector<Bad> bad;
   std::vector<Bad> stale;  // sound, of another toolchain: kept
   std::vector<std::string> notes;
@@ -76,8 +85,9 @@ Result<std::vector<std::string>> cross_check(Store& store, const std::filesystem
   return out;
 }
 
-// Checks every listed entry (removing bad ones with --repair) into `out`.
-Result<void> check_entries(Store& store, const Listing& listed, bool repair, Outcome& out) {
+// Checks every listed entry and its signature (removing bad ones with --repair) into `out`.
+Result<void> check_entries(Store& store, const Listing& listed, const TrustSet& trust,
+                           bool repair, Outcome& out) {
   out.checked += listed.size();
   for (const auto& [key, meta] : listed) {
     // Listing reads metadata only; peek checks the envelope checksum. It answers a
@@ -87,6 +97,19 @@ Result<void> check_entries(Store& store, const Listing& listed, bool repair, Out
     if (!*entry) {
       out.bad.push_back({key, meta.summary, "checksum mismatch or malformed envelope"});
       continue;
+    }
+    const Entry& e = **entry;
+    out.carrying_signature += !e.signature.empty();
+    if (trust.enabled()) {  // first: nothing parses an entry its signature refuses
+      auto signer = trust.verify(key, signed_fields(e.meta), e.payload,
+                                 e.signature.empty() ? std::nullopt
+                                                     : std::optional<std::string_view>(e.signature));
+      if (!signer) {
+        out.bad.push_back(
+            {key, meta.summary, "signature: " + std::string(to_string(signer.error()))});
+        continue;
+      }
+      ++out.signed_ok;
     }
     const auto check = check_payload(key, (*entry)->meta, (*entry)->payload);
     if (check.status == CheckStatus::ok) {
@@ -107,6 +130,14 @@ Result<void> check_entries(Store& store, const Listing& listed, bool repair, Out
       b.removed = true;
     }
   }
+  auto orphans = store.orphan_signatures();
+  if (!orphans) return tl::unexpected(orphans.error());
+  out.orphan_signatures = std::move(*orphans);
+  if (repair && !out.orphan_signatures.empty()) {
+    for (const auto& key : out.orphan_signatures)
+      if (auto removed = store.remove(key); !removed) return tl::unexpected(removed.error());
+    out.orphans_removed = true;
+  }
   return {};
 }
 
@@ -123,12 +154,20 @@ void print(const Outcome& o, bool repair, bool json) {
     if (o.rebuilt)
       rebuilt = {{"salvaged", o.rebuilt->salvaged},
                  {"lost", o.rebuilt->lost},
+                 {"unsigned_dropped", o.rebuilt->unsigned_dropped},
                  {"skipped_pages", o.rebuilt->skipped_pages},
                  {"moved_to", o.rebuilt->moved_to.string()}};
     auto stale_list = nlohmann::json::array();
     for (const auto& st : o.stale)
       stale_list.push_back({{"key", st.key.to_string()}, {"spec", st.summary}, {"reason", st.reason}});
+    auto orphans = nlohmann::json::array();
+    for (const auto& k : o.orphan_signatures) orphans.push_back(k.to_string());
     print_json({{"checked", o.checked},
+                {"signatures_required", o.signatures_required},
+                {"signature_ok", o.signed_ok},
+                {"signed", o.carrying_signature},
+                {"orphan_signatures", orphans},
+                {"orphan_signatures_removed", o.orphans_removed},
                 {"ok", o.ok},
                 {"unchecked", o.unchecked},
                 {"stale", stale_list},
@@ -141,10 +180,11 @@ void print(const Outcome& o, bool repair, bool json) {
   for (const auto& d : o.damage) std::printf("DAMAGED %s\n", d.c_str());
   if (o.rebuilt)
     std::printf(
-        "rebuilt the store: salvaged %llu entries, lost %llu (%llu damaged pages "
-        "skipped); the damaged files are in %s\n",
+        "rebuilt the store: salvaged %llu entries, lost %llu, dropped %llu without a valid "
+        "signature (%llu damaged pages skipped); the damaged files are in %s\n",
         static_cast<unsigned long long>(o.rebuilt->salvaged),
         static_cast<unsigned long long>(o.rebuilt->lost),
+        static_cast<unsigned long long>(o.rebuilt->unsigned_dropped),
         static_cast<unsigned long long>(o.rebuilt->skipped_pages), o.rebuilt->moved_to.c_str());
   else if (!o.damage.empty())
     std::printf(
@@ -159,6 +199,17 @@ void print(const Outcome& o, bool repair, bool json) {
     std::printf("BAD %s  %s: %s%s\n", b.key.to_string().c_str(), b.summary.c_str(),
                 b.reason.c_str(), b.removed ? " (removed)" : "");
   }
+  for (const auto& k : o.orphan_signatures)
+    std::printf("ORPHAN signature of %s without its entry%s\n", k.to_string().c_str(),
+                o.orphans_removed ? " (removed)" : "");
+  if (o.signatures_required)
+    std::printf("signatures: %llu valid by a trusted key (required: trusted_keys or signing_key "
+                "configured)\n",
+                static_cast<unsigned long long>(o.signed_ok));
+  else
+    std::printf("signatures: %llu entries signed, not checked (no trusted_keys or signing_key "
+                "configured)\n",
+                static_cast<unsigned long long>(o.carrying_signature));
   std::printf("checked %llu entries: %llu ok, %llu checksum only, %zu stale toolchain%s, %zu bad%s\n",
               static_cast<unsigned long long>(o.checked), static_cast<unsigned long long>(o.ok),
               static_cast<unsigned long long>(o.unchecked), o.stale.size(),
@@ -174,6 +225,9 @@ int run_verify(const Context& ctx, const VerifyOptions& o) {
   if (!config) return report(config.error());
   const auto data = config->dir / "data.mdb";
   Outcome out;
+  auto trust = store_trust(*config);
+  if (!trust) return report(trust.error());
+  out.signatures_required = trust->enabled();
   auto rebuild = [&]() -> Result<void> {
     auto r = rebuild_store(*config);
     if (!r) return tl::unexpected(r.error());
@@ -219,9 +273,11 @@ int run_verify(const Context& ctx, const VerifyOptions& o) {
     if (!store) return report(store.error());
     if (auto r = list(); !r) return report(r.error());
   }
-  if (auto r = check_entries(**store, listed, o.repair, out); !r) return report(r.error());
+  if (auto r = check_entries(**store, listed, *trust, o.repair, out); !r)
+    return report(r.error());
   print(out, o.repair, o.json);
-  return out.bad.empty() && out.damage.empty() ? kExitOk : kExitProblems;
+  return out.bad.empty() && out.damage.empty() && out.orphan_signatures.empty() ? kExitOk
+                                                                                : kExitProblems;
 }
 
 }  // namespace

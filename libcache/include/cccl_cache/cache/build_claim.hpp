@@ -64,7 +64,9 @@ class BuildClaim {
 // later claim that times out, sees the entry appear or fails leaves the earlier ones
 // held and returns them: the caller reads again and builds (if still missing) while
 // holding what it got, so that this host's other processes keep waiting for it instead
-// of building too. Null only when the first claim times out or sees the entry appear.
+// of building too. After a claim that waited (its holder publishes before it releases),
+// the chain looks for the entry before taking the next claim and, when it is there,
+// returns what it holds. Null only when the first claim times out or sees the entry appear.
 class ClaimChain final : public BuildClaim {
  public:
   explicit ClaimChain(std::vector<std::shared_ptr<BuildClaim>> claims);

@@ -78,6 +78,10 @@ struct RepairReport {
   // the entry count the damaged database's own record gives, less those salvaged.
   std::uint64_t lost = 0;
   std::uint64_t skipped_pages = 0;  // damaged pages whose records could not be reached
+  // Readable entries dropped because signatures are required (config signing_key or
+  // trusted_keys set) and theirs was lost or is not a valid one by a trusted key (the
+  // config's trusted keys and the signing key's own).
+  std::uint64_t unsigned_dropped = 0;
   std::filesystem::path moved_to;   // where the damaged data.mdb / lock.mdb now lie
 };
 
@@ -86,9 +90,12 @@ struct RepairReport {
 // verified), writes them into a fresh store in a temporary directory inside config.dir,
 // then renames its data.mdb over the old one (one atomic step; processes that still
 // have the old file open keep using it) and moves the old files into
-// `<dir>/quarantine/<UTC time>/`. Usage stamps, hit counts and counters restart, and
+// `<dir>/quarantine/<UTC time>/`. Each salvaged entry keeps its salvaged signature; when
+// signatures are required (see unsigned_dropped) an entry without a valid one is not
+// kept, and no signature is kept without its entry. Usage stamps, hit counts and counters restart, and
 // creation times become the time of the repair. Run it with no other process writing the store.
-// Errors: read_only, not_found (no data.mdb), io, permission, storage_full.
+// Errors: read_only, not_found (no data.mdb), io, permission, storage_full,
+// invalid_argument (trusted_keys or signing_key unusable).
 Result<RepairReport> rebuild_store(const Config& config);
 
 }  // namespace cccl_cache

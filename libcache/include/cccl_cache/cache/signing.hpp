@@ -158,6 +158,11 @@ class SignatureGate {
 // Errors as SecretKey::load.
 Result<std::shared_ptr<const SecretKey>> load_signing_key(const Config& config);
 
+// The keys a store's own signatures are checked with (verify, rebuild_store): the
+// config's trusted keys and the public key of its signing key. Signatures are required
+// of a store's entries once this is enabled. Errors: as from_config and load_signing_key.
+Result<TrustSet> store_trust(const Config& config);
+
 // Checks a key name (1..64 of [A-Za-z0-9._-]); invalid_argument otherwise.
 Result<void> check_key_name(std::string_view name);
 

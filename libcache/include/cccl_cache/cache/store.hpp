@@ -21,6 +21,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cccl_cache/cache/config.hpp"
@@ -46,6 +47,7 @@ struct Entry {
   CacheKey key;
   EntryMeta meta;
   std::vector<std::byte> payload;  // checksum already verified
+  std::string signature;           // "name:base64" (signing.hpp), empty when unsigned
 };
 
 // Filters for evict(); every set field must match for an entry to be removed
@@ -120,15 +122,27 @@ class Store {
   using PayloadFn = std::function<void(std::span<const std::byte>)>;
   Result<bool> get_payload_with(const CacheKey& key, const PayloadFn& fn);
 
+  // get_with() that also hands over the entry's stored signature ("name:base64",
+  // signing.hpp; empty when unsigned), read in the same transaction. The store keeps
+  // signatures but never checks them: a reader checks them (SignatureGate) when the
+  // store is shared with it, e.g. as an image tier.
+  using SignedEntryFn = std::function<void(const EntryMeta&, std::span<const std::byte>,
+                                           std::string_view signature)>;
+  Result<bool> get_signed_with(const CacheKey& key, const SignedEntryFn& fn);
+
   // Stores `payload` under `key`, replacing any entry, in one short write transaction
   // (committed and synced when this returns). Grows the map when full, then evicts
   // least recently used entries past the budget (the entry just written is kept even
   // if it alone exceeds it). Errors: read_only, storage_full (map at max_map_size or
   // disk full; nothing stored is harmed), invalid_argument (a metadata field over
-  // 65,535 bytes), lmdb. meta.created_unix/last_used_unix/hits/payload_size are ignored.
-  Result<void> put(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> payload);
+  // 65,535 bytes, a signature over 1,024), lmdb. meta.created_unix/last_used_unix/hits/
+  // payload_size are ignored. `signature` is kept beside the entry in the same
+  // transaction (empty: unsigned, and any signature of the entry it replaces is removed).
+  Result<void> put(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> payload,
+                   std::string_view signature = {});
 
-  // Removes `key`. Returns whether an entry was there. Errors: read_only, lmdb.
+  // Removes `key` and its signature (an orphan signature too). Returns whether an entry
+  // was there. Errors: read_only, lmdb.
   Result<bool> remove(const CacheKey& key);
 
   // Calls `fn` for every entry's key and metadata (no payload), in key order, inside one
@@ -137,7 +151,16 @@ class Store {
   // algorithm, summary and toolchain. Do not call the store's write functions from `fn`.
   Result<void> for_each(const std::function<bool(const CacheKey&, const EntryMeta&)>& fn);
 
-  // Reads one entry with its payload verified, without counting a hit (for tools).
+  // Keys whose signature record has no entry (none unless the file was damaged or
+  // edited): `verify` reports them, remove() deletes them.
+  Result<std::vector<CacheKey>> orphan_signatures();
+
+  // Counts `n` events of a persisted counter (Counter::host_claim_waits and later;
+  // batched like hits). A read-only store counts in memory only (stats() shows them).
+  void count(Counter counter, std::uint64_t n = 1);
+
+  // Reads one entry with its payload verified and its signature, without counting a
+  // hit (for tools).
   Result<std::optional<Entry>> peek(const CacheKey& key);
 
   // Persisted counters plus this process's unwritten batch, live entry count and

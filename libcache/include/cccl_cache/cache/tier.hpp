@@ -67,8 +67,7 @@ class Tier {
   // ("name:base64") beside it. The signature view is empty for an unsigned entry and
   // valid only during the callback. A tier that keeps no signatures implements get_with
   // and put: it reports every entry unsigned and drops the signature of a put.
-  using SignedEntryFn = std::function<void(const EntryMeta&, std::span<const std::byte>,
-                                           std::string_view signature)>;
+  using SignedEntryFn = Store::SignedEntryFn;
   virtual Result<bool> get_signed_with(const CacheKey& key, const SignedEntryFn& fn) {
     return get_with(key, [&](const EntryMeta& m, std::span<const std::byte> p) { fn(m, p, {}); });
   }
@@ -84,7 +83,8 @@ class Tier {
   virtual TierStats stats() const = 0;
 };
 
-// The LMDB store as a tier (the local tier, or an image opened read-only).
+// The LMDB store as a tier (the local tier, or an image opened read-only); it keeps
+// signatures, so a store a signing writer filled serves as a signed image.
 std::unique_ptr<Tier> make_store_tier(std::shared_ptr<Store> store, std::string name);
 // Opens a prewarmed store at `dir` read-only (a copy of `base` with only dir,
 // read_only and immutable changed) as an image tier.

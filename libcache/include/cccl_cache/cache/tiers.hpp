@@ -48,11 +48,18 @@ class TierStack {
   // Signed entries: with `gate` enabled, an entry from a shared tier (image or remote)
   // is used only with a valid signature by a trusted key; a rejected one is a miss of
   // that tier (counted and logged once by the gate) and is never backfilled. With
-  // `signer`, put() signs what it publishes to the remote. open/over set both from the
+  // `signer`, put() signs what it writes to the local tier and publishes to the remote;
+  // a backfill keeps the shared entry's own signature. open/over set both from the
   // config (trusted_keys, signing_key). Not thread-safe with requests.
   void set_signing(std::shared_ptr<SignatureGate> gate, std::shared_ptr<const SecretKey> signer);
   // The gate's counts (zero without one).
   SignatureGate::Counts signature_counts() const;
+
+  // Counts events in the local store's persisted counters (Store::count; nothing for a
+  // stack assembled from parts). The stack itself counts signature rejections and,
+  // through the claims open/over set, host-claim and cluster-lease waits and waits that
+  // ran past build_wait_ms; AlgorithmCache counts cc_fallback serves.
+  void count(Counter counter, std::uint64_t n = 1);
 
   // Receives a verified payload and returns whether the caller can use it; a rejected
   // entry is a miss of that tier and is not backfilled.

@@ -1,0 +1,108 @@
+// The wave-1 default specs the acquisition benchmarks start up with (reduce plus and
+// maximum, inclusive/exclusive scan, unary negate and binary plus transform and radix
+// sort over float32 and int64, then a float32 merge sort: 15), each with how to prewarm
+// it, acquire it and (where it has one) query its temp storage.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "bench_util.hpp"
+#include "cccl_cache/algos/algorithm_cache.hpp"
+
+namespace bench {
+
+namespace ca = cccl_cache::algos;
+
+// One default spec: how to acquire it, and (where it has one) a temp-storage query of
+// the acquired executable for `n` items.
+struct Entry {
+  std::string name;
+  std::function<cccl_cache::Result<void>(ca::AlgorithmCache&, std::uint32_t cc)> prewarm;
+  std::function<std::function<void(std::uint64_t)>(ca::AlgorithmCache&)> acquire;
+};
+
+template <class Spec, class Query>
+Entry entry(std::string name, Spec spec, Query query) {
+  Entry e;
+  e.name = std::move(name);
+  e.prewarm = [spec](ca::AlgorithmCache& c, std::uint32_t cc) -> cccl_cache::Result<void> {
+    auto r = c.prewarm(spec, cc);
+    if (!r) return tl::unexpected(r.error());
+    return {};
+  };
+  e.acquire = [spec, query](ca::AlgorithmCache& c) -> std::function<void(std::uint64_t)> {
+    auto exe = c.acquire(spec, 0);
+    if (!exe) die(exe.error().describe());
+    auto held = *exe;
+    if constexpr (std::is_same_v<Query, std::nullptr_t>) {
+      return {};
+    } else {
+      return [held, query](std::uint64_t n) { query(*held, n); };
+    }
+  };
+  return e;
+}
+
+inline std::size_t g_sink = 0;  // keeps the queries' results alive
+
+inline std::vector<Entry> defaults() {
+  std::vector<Entry> out;
+  for (ca::ScalarType t : {ca::ScalarType::float32, ca::ScalarType::int64}) {
+    const std::string ty(ca::name(t));
+    ca::reduce::Spec r;  // plus
+    r.type = t;
+    ca::reduce::Spec rmax = r;
+    rmax.op = ca::Operator::of(ca::OpKind::maximum);
+    for (const auto& [name, spec] : {std::pair{"reduce_", r}, std::pair{"reduce_max_", rmax}})
+      out.push_back(entry(name + ty, spec, [](const ca::reduce::Executable& e, std::uint64_t n) {
+        std::size_t b = 0;
+        e(nullptr, b, nullptr, nullptr, n, nullptr, nullptr);
+        g_sink += b;
+      }));
+    ca::scan::InclusiveSpec in;
+    in.type = t;
+    out.push_back(entry("inclusive_scan_" + ty, in,
+                        [](const ca::scan::InclusiveExecutable& e, std::uint64_t n) {
+                          std::size_t b = 0;
+                          e(nullptr, b, nullptr, nullptr, n, nullptr);
+                          g_sink += b;
+                        }));
+    ca::scan::ExclusiveSpec ex;
+    ex.type = t;
+    out.push_back(entry("exclusive_scan_" + ty, ex,
+                        [](const ca::scan::ExclusiveExecutable& e, std::uint64_t n) {
+                          std::size_t b = 0;
+                          e(nullptr, b, nullptr, nullptr, n, nullptr, nullptr);
+                          g_sink += b;
+                        }));
+    ca::transform::UnarySpec ut;
+    ut.in = {t};
+    ut.out = t;
+    ut.op = ca::Operator::of(ca::OpKind::negate);
+    out.push_back(entry("unary_transform_" + ty, ut, nullptr));
+    ca::transform::BinarySpec bt;
+    bt.in = {t, t};
+    bt.out = t;
+    out.push_back(entry("binary_transform_" + ty, bt, nullptr));
+    ca::radix_sort::Spec rs;
+    rs.key_type = t;
+    out.push_back(entry("radix_sort_" + ty, rs, [](const ca::radix_sort::Executable& e, std::uint64_t n) {
+      std::size_t b = 0;
+      e(nullptr, b, nullptr, nullptr, nullptr, nullptr, n, 0, e.key_bits(), nullptr);
+      g_sink += b;
+    }));
+  }
+  out.push_back(entry("merge_sort_float32", ca::merge_sort::Spec{},
+                      [](const ca::merge_sort::Executable& e, std::uint64_t n) {
+                        std::size_t b = 0;
+                        e(nullptr, b, nullptr, nullptr, nullptr, nullptr, n, nullptr);
+                        g_sink += b;
+                      }));
+  return out;
+}
+
+}  // namespace bench
