@@ -9,7 +9,7 @@
 
 #include "build_cache.hpp"
 #include "cccl_cache/algos/core/built.hpp"
-#include "cccl_cache/algos/reduce/build.hpp"
+#include "cccl_cache/algos/reduce/build_result.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;

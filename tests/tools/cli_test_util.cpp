@@ -182,8 +182,6 @@ int flip_byte_in_file(const fs::path& file, const std::vector<std::byte>& needle
 #include <map>
 #include <mutex>
 
-#include "cccl_cache/algos/merge_sort/build.hpp"
-
 namespace cccl_cache::test {
 
 const algos::merge_sort::BuildResult& real_build(std::uint32_t cc) {
