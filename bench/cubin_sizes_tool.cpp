@@ -51,7 +51,9 @@ std::vector<Named> specs() {
   std::vector<Named> out;
   for (ScalarType t : {ScalarType::float32, ScalarType::int64}) {
     const std::string ty(ca::name(t));
-    auto reduce = [](const ca::reduce::Spec& s, std::uint32_t) { return ca::reduce::detail::generate_source(s); };
+    auto reduce = [](const ca::reduce::Spec& s, std::uint32_t) {
+      return ca::detail::BuildSteps<ca::Reduce>::source(s);
+    };
     ca::reduce::Spec r;
     r.type = t;
     out.push_back(named("reduce_" + ty, r, reduce));
@@ -60,28 +62,30 @@ std::vector<Named> specs() {
     ca::scan::InclusiveSpec in;
     in.type = t;
     out.push_back(named("inclusive_scan_" + ty, in, [](const auto& s, std::uint32_t) {
-      return ca::scan::detail::generate_source(s); }));
+      return ca::detail::BuildSteps<ca::InclusiveScan>::source(s); }));
     ca::scan::ExclusiveSpec ex;
     ex.type = t;
     out.push_back(named("exclusive_scan_" + ty, ex, [](const auto& s, std::uint32_t) {
-      return ca::scan::detail::generate_source(s); }));
+      return ca::detail::BuildSteps<ca::ExclusiveScan>::source(s); }));
     ca::transform::UnarySpec ut;
     ut.in = {t};
     ut.out = t;
     ut.op = Operator::of(OpKind::negate);
     out.push_back(named("unary_transform_" + ty, ut, [](const auto& s, std::uint32_t) {
-      return ca::transform::detail::generate_source(s); }));
+      return ca::detail::BuildSteps<ca::UnaryTransform>::source(s); }));
     ca::transform::BinarySpec bt;
     bt.in = {t, t};
     bt.out = t;
     out.push_back(named("binary_transform_" + ty, bt, [](const auto& s, std::uint32_t) {
-      return ca::transform::detail::generate_source(s); }));
+      return ca::detail::BuildSteps<ca::BinaryTransform>::source(s); }));
     ca::radix_sort::Spec rs;
     rs.key_type = t;
     out.push_back(named("radix_sort_" + ty, rs, [](const ca::radix_sort::Spec& s, std::uint32_t cc) {
       return ca::radix_sort::detail::generate_source(s, ca::radix_sort::detail::selects_onesweep(s, cc)); }));
   }
-  auto merge = [](const ca::merge_sort::Spec& s, std::uint32_t) { return ca::merge_sort::detail::generate_source(s); };
+  auto merge = [](const ca::merge_sort::Spec& s, std::uint32_t) {
+    return ca::detail::BuildSteps<ca::MergeSort>::source(s);
+  };
   out.push_back(named("merge_sort_float32", ca::merge_sort::Spec{}, merge));
   ca::merge_sort::Spec keys;  // the codegen A/B's specs
   keys.offset_type = ScalarType::uint64;

@@ -32,7 +32,7 @@
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/device.hpp"
-#include "cccl_cache/algos/merge_sort/build.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/core/built.hpp"
 #include "bench_util.hpp"
 

@@ -43,7 +43,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
-#include "cccl_cache/algos/merge_sort/build.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/core/built.hpp"
 #include "cuda_driver.hpp"  // private: bind_traced wraps the table
 #include "bench_util.hpp"

@@ -25,7 +25,7 @@
 #include <sstream>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
-#include "cccl_cache/algos/merge_sort/build.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "bench_util.hpp"
 #include "merge_sort_cub_ref.hpp"
 

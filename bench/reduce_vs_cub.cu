@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
-#include "cccl_cache/algos/reduce/build.hpp"
+#include "cccl_cache/algos/reduce/build_result.hpp"
 #include "bench_util.hpp"
 
 namespace rd = cccl_cache::algos::reduce;

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "cccl_cache/algos/transform/build.hpp"
+#include "cccl_cache/algos/transform/build_result.hpp"
 #include "cccl_cache/algos/transform/executable.hpp"
 #include "bench_util.hpp"
 

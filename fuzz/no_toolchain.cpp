@@ -25,18 +25,17 @@ const Toolchain& Toolchain::current() {
   std::abort();
 }
 
-// Every algorithm's code generation and build (traits types and class-template
-// specializations alike).
-#define CCCL_CACHE_NEVER(A, prefix)                                                   \
-  prefix std::uint64_t A::codegen_digest(const A::Spec&) { never(#A "::codegen_digest"); } \
-  prefix Result<Built<A>> A::build(const A::Spec&, std::uint32_t) { never(#A "::build"); }
-CCCL_CACHE_NEVER(MergeSort, )
-CCCL_CACHE_NEVER(Reduce, )
-CCCL_CACHE_NEVER(RadixSort, )
-CCCL_CACHE_NEVER(InclusiveScan, template <>)
-CCCL_CACHE_NEVER(ExclusiveScan, template <>)
-CCCL_CACHE_NEVER(UnaryTransform, template <>)
-CCCL_CACHE_NEVER(BinaryTransform, template <>)
+// Every algorithm's code generation and build (AlgorithmBase's members, core/built.hpp).
+#define CCCL_CACHE_NEVER(A)                                                          \
+  template <>                                                                        \
+  std::uint64_t AlgorithmBase<A, A::Spec>::codegen_digest(const A::Spec&) {          \
+    never(#A "::codegen_digest");                                                    \
+  }                                                                                  \
+  template <>                                                                        \
+  Result<Built<A>> AlgorithmBase<A, A::Spec>::build(const A::Spec&, std::uint32_t) { \
+    never(#A "::build");                                                             \
+  }
+CCCL_CACHE_ALGORITHMS(CCCL_CACHE_NEVER)
 #undef CCCL_CACHE_NEVER
 
 }  // namespace cccl_cache::algos

@@ -5,7 +5,8 @@ set -euo pipefail
 pkgs=(cmake g++ make pkg-config liblmdb-dev lmdb-utils libxxhash-dev libcereal-dev libspdlog-dev
       libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libtomlplusplus-dev
       libexpected-dev libzstd-dev nlohmann-json3-dev libsodium-dev libhiredis-dev redis-server
-      clang-14 libclang-rt-14-dev)  # clang + its runtimes: libFuzzer/ASan/UBSan for fuzz/
+      clang-14 libclang-rt-14-dev  # clang + its runtimes: libFuzzer/ASan/UBSan for fuzz/
+      cloc)  # scripts/count_algo_lines.sh
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -156,7 +156,7 @@ TEST(AlgorithmCache, CorruptEntryDegradesToABuild) {
   auto store = open_store(dir.path() / "store");
   const auto key = ms::cache_key(float_spec(), kCc);
   cccl_cache::EntryMeta meta;
-  meta.algorithm = ms::kAlgorithmName;
+  meta.algorithm = std::string(algorithm_name(ms::Spec::kAlgorithm));
   const std::vector<std::byte> garbage(100, std::byte{0x5a});
   ASSERT_TRUE(store->put(key, meta, garbage));
 

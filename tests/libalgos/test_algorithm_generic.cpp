@@ -10,12 +10,12 @@
 
 #include "build_cache.hpp"
 #include "cccl_cache/algos/core/built.hpp"
-#include "cccl_cache/algos/merge_sort/build.hpp"
-#include "cccl_cache/algos/scan/build.hpp"
-#include "cccl_cache/algos/transform/build.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/radix_sort/executable.hpp"
-#include "cccl_cache/algos/reduce/build.hpp"
+#include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/registry.hpp"
+#include "cccl_cache/algos/scan/build_result.hpp"
+#include "cccl_cache/algos/transform/build_result.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;

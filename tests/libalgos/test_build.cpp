@@ -9,7 +9,7 @@
 #include <string>
 
 #include "build_cache.hpp"
-#include "cccl_cache/algos/merge_sort/build.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "elf.hpp"
 #include "merge_sort/codegen.hpp"
 #include "nvrtc_compile.hpp"
@@ -129,7 +129,7 @@ TEST(MergeSortBuild, CubinIsWithinTenPercentOfNvcc) {
   const auto dir =
       std::filesystem::temp_directory_path() / ("cccl_cache_nvcc_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  const auto gen = merge_sort::detail::generate_source(Spec{});
+  const auto gen = cccl_cache::algos::detail::BuildSteps<MergeSort>::source(Spec{});
   {
     // Same kernels, CUB's own headers, no NVRTC workarounds: nvcc instantiates
     // them because their addresses are taken.
@@ -244,7 +244,7 @@ TEST(MergeSortBuild, GeneratedSourceStaticAssertsTheCcclVersion) {
   if (foreign == 0 || foreign == CCCL_VERSION_OF_PIN)
     GTEST_SKIP() << "no other CCCL at " << toolkit_cccl;
   ScopedEnv env("CCCL_CACHE_CCCL_INCLUDE", toolkit_cccl);
-  const auto gen = merge_sort::detail::generate_source(Spec{});
+  const auto gen = cccl_cache::algos::detail::BuildSteps<MergeSort>::source(Spec{});
   auto ir = algos::detail::compile_to_ltoir(gen.source, "version_check.cu", 90, {});
   ASSERT_FALSE(ir);
   EXPECT_EQ(ir.error().code, ErrorCode::compile);

@@ -5,7 +5,12 @@
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
-using namespace cccl_cache::algos::merge_sort::detail;
+
+namespace {
+algos::detail::GeneratedSource generate_source(const merge_sort::Spec& s) {
+  return algos::detail::BuildSteps<MergeSort>::source(s);
+}
+}  // namespace
 
 TEST(MergeSortCodegen, NamesCubKernelsWithDispatchArguments) {
   merge_sort::Spec s;

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
-#include "cccl_cache/algos/device.hpp"
-#include "cccl_cache/algos/merge_sort/build.hpp"
-#include "cccl_cache/algos/merge_sort/executable.hpp"
 #include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/device.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
+#include "cccl_cache/algos/merge_sort/executable.hpp"
 #include "gpu_support.hpp"
 
 namespace {
@@ -95,8 +95,8 @@ Built& built() {
       "cccl-cache-gpu-test", all_specs(), [](const ms::Spec& s) { return ms::build(s, gpu().cc); },
       [](const ms::Spec& s) { return ms::summary(s); },
       [](cccl_cache::Store& store, const ms::Spec& s, const ms::BuildResult& fresh) {
-        return put_build(store, ms::cache_key(s, gpu().cc), ms::kAlgorithmName, ms::summary(s),
-                         fresh.record.toolchain, serialize(fresh));
+        return put_build(store, ms::cache_key(s, gpu().cc), algorithm_name(ms::Spec::kAlgorithm),
+                         ms::summary(s), fresh.record.toolchain, serialize(fresh));
       },
       "merge sorts");
   return b;

@@ -211,7 +211,7 @@ TEST(RadixSortDispatchAbi, GoldenDescription) {
   const std::string golden =
       "cub=300500 cccl=3005000 params@0:88 launch@0:8 policy@8:80 null=1/1 decomposer=1/1 "
       "even_share32=40/4 even_share64=72/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8 init_threads@0:256";
-  EXPECT_EQ(radix_sort::detail::dispatch_abi_description(), golden);
+  EXPECT_EQ(RadixSort::dispatch_abi(), golden);
   EXPECT_NE(algos::detail::dispatch_abi_text().find("radix_sort: " + golden + "\n"),
             std::string::npos);
 }

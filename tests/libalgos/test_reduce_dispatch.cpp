@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/registry.hpp"
-#include "cccl_cache/algos/reduce/spec.hpp"
 #include "core/dispatch_abi.hpp"
 #include "hot_path_support.hpp"
 #include "reduce/dispatch.hpp"
@@ -242,7 +242,7 @@ TEST(ReduceDispatchAbi, GoldenDescription) {
       "cub=300500 cccl=3005000 params@0:24 launch@0:8 multi_tile_threads@8:4 "
       "multi_tile_items@12:4 single_tile_threads@16:4 single_tile_items@20:4 op=1/1 "
       "identity=1/1 even_share32=40/4 even_share64=72/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8";
-  EXPECT_EQ(d::dispatch_abi_description(), golden);
+  EXPECT_EQ(Reduce::dispatch_abi(), golden);
   EXPECT_NE(cccl_cache::algos::detail::dispatch_abi_text().find("reduce: " + golden + "\n"),
             std::string::npos);
 }

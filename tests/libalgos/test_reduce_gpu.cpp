@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
-#include "cccl_cache/algos/reduce/build.hpp"
+#include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/reduce/executable.hpp"
 #include "gpu_support.hpp"
 
@@ -130,11 +130,12 @@ using Built = BuiltStore<rd::Spec, rd::BuildResult>;
 
 Built& built() {
   static Built b = build_into_temp_store<rd::BuildResult>(
-      "cccl-cache-reduce-gpu", all_specs(), [](const rd::Spec& s) { return rd::build(s, gpu().cc); },
+      "cccl-cache-reduce-gpu", all_specs(),
+      [](const rd::Spec& s) { return rd::build(s, gpu().cc); },
       [](const rd::Spec& s) { return rd::summary(s); },
       [](cccl_cache::Store& store, const rd::Spec& s, const rd::BuildResult& fresh) {
-        return put_build(store, rd::cache_key(s, gpu().cc), rd::kAlgorithmName, rd::summary(s),
-                         fresh.record.toolchain, serialize(fresh));
+        return put_build(store, rd::cache_key(s, gpu().cc), algorithm_name(rd::Spec::kAlgorithm),
+                         rd::summary(s), fresh.record.toolchain, serialize(fresh));
       });
   return b;
 }

@@ -9,7 +9,7 @@
 
 #include "build_cache.hpp"
 #include "cccl_cache/algos/core/built.hpp"
-#include "cccl_cache/algos/reduce/build.hpp"
+#include "cccl_cache/algos/reduce/build_result.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
@@ -115,7 +115,9 @@ TEST(ReduceRecord, EntriesDisagreeingWithTheirCubinAreCorrupt) {
        "first-pass kernel"},
       {"single-tile threads halved", [](BuildResult& r) { r.policy.single_tile_threads /= 2; },
        "single-tile kernel"},
-      {"no accumulator", [](BuildResult& r) { r.policy.accum_size = 0; }, "implausible"},
+      {"no accumulator", [](BuildResult& r) { r.policy.accum_size = 0; },
+       "implausible reduce policy (multi_tile_threads="},
+      {"no accumulator, named", [](BuildResult& r) { r.policy.accum_size = 0; }, " accum_size=0 "},
       {"items per thread zero", [](BuildResult& r) { r.policy.multi_tile_items = 0; },
        "implausible"},
   };

@@ -50,35 +50,36 @@ Spec custom_spec(std::string name, std::string source) {
 }  // namespace
 
 TEST(MergeSortSpec, ValidatesFields) {
-  EXPECT_TRUE(merge_sort::validate(Spec{}));
+  EXPECT_TRUE(Spec{}.validate());
   Spec s;
   s.key_type = ScalarType::none;
-  EXPECT_EQ(merge_sort::validate(s).error().code, ErrorCode::invalid_argument);
+  EXPECT_EQ(s.validate().error().code, ErrorCode::invalid_argument);
   s = Spec{};
   s.offset_type = ScalarType::float32;
-  EXPECT_EQ(merge_sort::validate(s).error().code, ErrorCode::invalid_argument);
+  EXPECT_EQ(s.validate().error().code, ErrorCode::invalid_argument);
   s.offset_type = ScalarType::int8;
-  EXPECT_FALSE(merge_sort::validate(s));
+  EXPECT_FALSE(s.validate());
   s = Spec{};
   s.key_type = static_cast<ScalarType>(77);
-  EXPECT_FALSE(merge_sort::validate(s));
+  EXPECT_FALSE(s.validate());
   s = Spec{};
   s.comparator.kind = static_cast<ComparatorKind>(9);
-  EXPECT_FALSE(merge_sort::validate(s));
+  EXPECT_FALSE(s.validate());
   s = Spec{};
   s.comparator.name = "x";  // a built-in comparator takes no name
-  EXPECT_FALSE(merge_sort::validate(s));
-  EXPECT_FALSE(merge_sort::validate(
-      custom_spec("1abc", "__device__ bool f(float a, float b) { return a < b; }")));
-  EXPECT_FALSE(merge_sort::validate(custom_spec("a b", "x")));
-  EXPECT_FALSE(merge_sort::validate(custom_spec("ok_name", "  \n")));
-  EXPECT_FALSE(merge_sort::validate(custom_spec("cccl_cache_compare", "x")));
-  EXPECT_TRUE(merge_sort::validate(
-      custom_spec("abs_less", "__device__ bool abs_less(float a, float b) { return a < b; }")));
+  EXPECT_FALSE(s.validate());
+  EXPECT_FALSE(
+      (custom_spec("1abc", "__device__ bool f(float a, float b) { return a < b; }")).validate());
+  EXPECT_FALSE(custom_spec("a b", "x").validate());
+  EXPECT_FALSE(custom_spec("ok_name", "  \n").validate());
+  EXPECT_FALSE(custom_spec("cccl_cache_compare", "x").validate());
+  EXPECT_TRUE(
+      (custom_spec("abs_less", "__device__ bool abs_less(float a, float b) { return a < b; }"))
+          .validate());
   Spec pairs;
   pairs.value_type = ScalarType::int32;
   pairs.offset_type = ScalarType::uint32;
-  EXPECT_TRUE(merge_sort::validate(pairs));
+  EXPECT_TRUE(pairs.validate());
 }
 
 TEST(MergeSortSpec, GoldenDigestIsStable) {
@@ -258,7 +259,7 @@ TEST(DispatchAbi, GoldenDescription) {
       "cub=300500 cccl=3005000 params@0:32 launch@0:8 block_threads@8:4 items_per_tile@12:4 "
       "block_sort_vsmem_per_block@16:8 merge_vsmem_per_block@24:8 null=1/1 compare=1/1 "
       "vsmem=8/8 policy=24/4 b1=1/1 b2=2/2 b4=4/4 b8=8/8";
-  EXPECT_EQ(merge_sort::detail::dispatch_abi_description(), golden);
+  EXPECT_EQ(MergeSort::dispatch_abi(), golden);
   EXPECT_NE(algos::detail::dispatch_abi_text().find("merge_sort: " + golden + "\n"),
             std::string::npos);
   const std::string& all = algos::detail::dispatch_abi_text();
@@ -273,7 +274,7 @@ TEST(MergeSortSpec, CodegenDigestIsTheGeneratedText) {
   Spec s;
   s.value_type = ScalarType::int32;
   EXPECT_EQ(MergeSort::codegen_digest(s),
-            algos::detail::digest_of(merge_sort::detail::generate_source(s)));
+            algos::detail::digest_of(cccl_cache::algos::detail::BuildSteps<MergeSort>::source(s)));
   Spec other = s;
   other.offset_type = ScalarType::uint32;
   EXPECT_NE(MergeSort::codegen_digest(other), MergeSort::codegen_digest(s));
@@ -284,8 +285,8 @@ TEST(MergeSortSpec, CodegenDigestIsTheGeneratedText) {
   EXPECT_EQ(MergeSort::codegen_digest(a), MergeSort::codegen_digest(b));
   EXPECT_EQ(MergeSort::codegen_digest(a), MergeSort::codegen_digest(c));
   EXPECT_EQ(MergeSort::codegen_digest(a),
-            algos::detail::digest_of(
-                merge_sort::detail::generate_source(algos::detail::codegen_shape(a))));
+            algos::detail::digest_of(cccl_cache::algos::detail::BuildSteps<MergeSort>::source(
+                algos::detail::codegen_shape(a))));
   EXPECT_NE(MergeSort::codegen_digest(a), MergeSort::codegen_digest(Spec{}));
   // And it is in the key: the canonical bytes carry it.
   EXPECT_NE(canonical(a, 90, fixed_toolchain()), canonical_bytes(Spec::kAlgorithm, encode_fields(a), 0,

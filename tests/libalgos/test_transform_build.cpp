@@ -8,7 +8,7 @@
 
 #include "build_cache.hpp"
 #include "cccl_cache/algos/registry.hpp"
-#include "cccl_cache/algos/transform/build.hpp"
+#include "cccl_cache/algos/transform/build_result.hpp"
 #include "transform/codegen.hpp"
 
 using namespace cccl_cache;
@@ -94,8 +94,8 @@ TEST(TransformSpec, TextNamesEveryField) {
 }
 
 TEST(TransformCodegen, NamesTheKernelDeviceTransformInstantiates) {
-  auto gen = transform::detail::generate_source(binary(ScalarType::int32, ScalarType::float32,
-                                                       ScalarType::float64, Operator::plus()));
+  auto gen = algos::detail::BuildSteps<BinaryTransform>::source(
+      binary(ScalarType::int32, ScalarType::float32, ScalarType::float64, Operator::plus()));
   ASSERT_EQ(gen.kernels.size(), 1u);
   EXPECT_EQ(gen.kernels[0],
             "cub::detail::transform::transform_kernel<cccl_cache_selector, ::cuda::std::int64_t, "
@@ -173,7 +173,7 @@ TEST(TransformDispatchAbi, GoldenDescription) {
       "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 in_size@64:8 "
       "out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 op=1/1 out=8/8 arg=16/8 "
       "aligned=16/8";
-  EXPECT_EQ(transform::detail::dispatch_abi_description(), golden);
+  EXPECT_EQ(UnaryTransform::dispatch_abi(), golden);
   const std::string& all = algos::detail::dispatch_abi_text();
   EXPECT_NE(all.find("unary_transform: " + golden + "\n"), std::string::npos);
   EXPECT_NE(all.find("binary_transform: " + golden + "\n"), std::string::npos);
@@ -181,7 +181,7 @@ TEST(TransformDispatchAbi, GoldenDescription) {
 
 // The extra NVRTC option is part of the codegen digest (so of every key).
 TEST(TransformCodegen, NvrtcOptionsAreInTheDigest) {
-  auto gen = transform::detail::generate_source(UnarySpec{});
+  auto gen = algos::detail::BuildSteps<UnaryTransform>::source(UnarySpec{});
   ASSERT_EQ(gen.nvrtc_options, std::vector<std::string>{"-default-device"});
   const auto with = algos::detail::digest_of(gen);
   EXPECT_EQ(UnaryTransform::codegen_digest(UnarySpec{}), with);

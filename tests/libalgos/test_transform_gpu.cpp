@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
-#include "cccl_cache/algos/transform/build.hpp"
+#include "cccl_cache/algos/transform/build_result.hpp"
 #include "cccl_cache/algos/transform/executable.hpp"
 #include "gpu_support.hpp"
 

@@ -144,7 +144,7 @@ CacheKey put_build(const fs::path& dir, const algos::merge_sort::BuildResult& re
   namespace ms = algos::merge_sort;
   const CacheKey key = algos::cache_key(result.spec, result.record.cc, tc);
   EntryMeta meta;
-  meta.algorithm = ms::kAlgorithmName;
+  meta.algorithm = std::string(algorithm_name(ms::Spec::kAlgorithm));
   meta.summary = ms::summary(result.spec);
   meta.toolchain = result.record.toolchain;
   meta.payload_format = tc.build_format_version;
@@ -181,8 +181,6 @@ int flip_byte_in_file(const fs::path& file, const std::vector<std::byte>& needle
 
 #include <map>
 #include <mutex>
-
-#include "cccl_cache/algos/merge_sort/build.hpp"
 
 namespace cccl_cache::test {
 

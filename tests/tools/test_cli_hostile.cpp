@@ -181,7 +181,7 @@ TEST(CliHostile, ImportDerivesTheSummaryFromTheSpecNeverFromTheArchive) {
   Entry good;
   good.key = algos::cache_key(b.spec, b.record.cc, tc);
   good.payload = algos::serialize(b);
-  good.meta = EntryMeta{std::string(ms::kAlgorithmName),
+  good.meta = EntryMeta{std::string(algorithm_name(ms::Spec::kAlgorithm)),
                         "keys=int8 \x1b[31mLIES",
                         b.record.toolchain,
                         tc.build_format_version,

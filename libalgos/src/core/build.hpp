@@ -1,6 +1,7 @@
 // The typed build every algorithm's build() is: validate the spec, generate its
-// source, run the one pipeline (core/jit.hpp), decode and check the runtime values.
-// An algorithm supplies only its BuildSteps. Private to libalgos.
+// source, run the one pipeline (core/jit.hpp), decode and check the runtime values;
+// and the definitions of AlgorithmBase (core/built.hpp). An algorithm supplies only its
+// BuildSteps and instantiates AlgorithmBase in its codegen.cpp. Private to libalgos.
 #pragma once
 
 #include <string>
@@ -75,17 +76,19 @@ template <class A>
   return report;
 }
 
-// A::build: the result of build_with_report.
-template <class A>
-[[nodiscard]] Result<Built<A>> build(const typename A::Spec& spec, std::uint32_t cc) {
-  CCCL_CACHE_TRY(BuildReport<A> report, build_with_report<A>(spec, cc));
+}  // namespace cccl_cache::algos::detail
+
+namespace cccl_cache::algos {
+
+template <class A, class SpecT>
+Result<Built<A>> AlgorithmBase<A, SpecT>::build(const SpecT& spec, std::uint32_t cc) {
+  CCCL_CACHE_TRY(detail::BuildReport<A> report, detail::build_with_report<A>(spec, cc));
   return std::move(report.result);
 }
 
-// A::codegen_digest (core/codegen_digest.hpp) over BuildSteps<A>::source.
-template <class A>
-std::uint64_t codegen_digest(const typename A::Spec& spec) {
-  return codegen_digest(spec, &BuildSteps<A>::source);
+template <class A, class SpecT>
+std::uint64_t AlgorithmBase<A, SpecT>::codegen_digest(const SpecT& spec) {
+  return detail::codegen_digest(spec, &detail::BuildSteps<A>::source);
 }
 
-}  // namespace cccl_cache::algos::detail
+}  // namespace cccl_cache::algos

@@ -23,11 +23,17 @@ Result<void> check_kernels(const BuildRecordView& r, std::span<const KernelRole>
   for (std::size_t i = 0; i < roles.size(); ++i) {
     const auto name = r.kernel_names[i];
     for (std::size_t role = 0; role < roles.size(); ++role) {
-      const bool spells = name.find(roles[role].mangled) != std::string_view::npos;
-      // Two roles may share a template (then both spell it): only a missing own name or
-      // another role's distinct name is a swap.
-      const bool same_template = roles[role].mangled == roles[i].mangled;
-      if ((role == i && !spells) || (role != i && !same_template && spells) ||
+      const KernelRole& r = roles[role];
+      const bool spells = name.find(r.mangled) != std::string_view::npos &&
+                          (r.marker.empty() || name.find(r.marker) != std::string_view::npos);
+      // Two roles may share a template (then both spell it): a missing own name or
+      // marker, another role's distinct name, or a marker of another instance of its
+      // template is a swap.
+      const bool same_template = r.mangled == roles[i].mangled;
+      const bool other_instance = same_template && !r.marker.empty() &&
+                                  r.marker != roles[i].marker &&
+                                  name.find(r.marker) != std::string_view::npos;
+      if ((role == i && !spells) || (role != i && !same_template && spells) || other_instance ||
           !name.starts_with("_Z"))
         return bad("the " + std::string(roles[i].role) + " kernel's name " + std::string(name) +
                    " does not name a " + std::string(algorithm) + " " +
@@ -47,7 +53,7 @@ Result<void> check_kernels(const BuildRecordView& r, std::span<const KernelRole>
                       : std::uint64_t{k.max_threads[0]} * k.max_threads[1] * k.max_threads[2] <
                             role.threads))
       return bad(what + " was compiled for at most " + shape(k.max_threads) +
-                 " threads, the entry launches " + shape(want));
+                 " threads (its launch bounds), the entry launches " + shape(want));
     if (role.threads != 0 && k.has_reqntid && k.reqntid != want)
       return bad(what + " requires " + shape(k.reqntid) + " threads, the entry launches " +
                  shape(want));

@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/core/executable.hpp"
@@ -33,10 +34,11 @@ template <class A>
   return {};
 }
 
-// The core bind (bind_module: kernel i launched with block_threads[i]) into a new state
-// holding the bound module, the spec and `dispatch`, with params.launch set. The
-// algorithm then fills in the rest of its params. Errors: unsupported (no host dispatch
-// was compiled for the spec's types: `dispatch` null), as bind_module.
+// The core bind (bind_module: kernel i launched with block_threads[i]) of a view that
+// passed bind_check into a new state holding the bound module, the spec and `dispatch`,
+// with params.launch set. The algorithm then fills in the rest of its params. Errors:
+// unsupported (no host dispatch was compiled for the spec's types: `dispatch` null), as
+// bind_module.
 template <class A, class DispatchFn>
 [[nodiscard]] Result<std::unique_ptr<ExecutableState<A>>> bind_state(
     const BuiltView<A>& result, int device, std::span<const std::uint32_t> block_threads,
@@ -73,6 +75,20 @@ CUresult BoundExecutable<A>::usable(bool launches) const noexcept {
   // A fork()ed child holds its parent's handles: CUDA state is not inherited.
   if (launches && !state_->bound.in_this_process()) return CUDA_ERROR_NOT_INITIALIZED;
   return CUDA_SUCCESS;
+}
+
+template <class A>
+template <class... Args>
+CUresult BoundExecutable<A>::call(bool launches, Args&&... args) const noexcept {
+  if (CUresult rc = usable(launches); rc != CUDA_SUCCESS) return rc;
+  return state_->dispatch(state_->params, std::forward<Args>(args)...);
+}
+
+template <class A>
+template <class... Args>
+std::size_t BoundExecutable<A>::query_bytes(Args&&... args) const noexcept {
+  std::size_t bytes = 0;
+  return call(false, nullptr, bytes, std::forward<Args>(args)...) == CUDA_SUCCESS ? bytes : 0;
 }
 
 template <class A>

@@ -293,10 +293,29 @@ struct AbiText {
     text += '@' + std::to_string(offset) + ':' + std::to_string(size);
     return *this;
   }
+  // The Bytes<N> stand-ins for elements of 1, 2, 4 and 8 bytes.
+  AbiText& byte_types() {
+    return type<Bytes<1>>("b1").type<Bytes<2>>("b2").type<Bytes<4>>("b4").type<Bytes<8>>("b8");
+  }
   std::uint64_t digest() const noexcept { return XXH3_64bits(text.data(), text.size()); }
 };
 // abi.field for member `f` of struct S.
 #define CCCL_CACHE_ABI_FIELD(abi, S, f) (abi).field(#f, offsetof(S, f), sizeof(S::f))
+
+// An algorithm's dispatch_abi(): AbiText with the size of its DispatchParams `Params`
+// and the offset of their `launch`, then what `describe(abi)` adds (the rest of Params'
+// fields, the kernels' argument types). Built once per process.
+template <class Params, class Describe>
+const std::string& describe_abi(Describe describe) {
+  static const std::string text = [&] {
+    AbiText abi;
+    abi.field("params", 0, sizeof(Params));
+    CCCL_CACHE_ABI_FIELD(abi, Params, launch);
+    describe(abi);
+    return abi.text;
+  }();
+  return text;
+}
 
 }  // namespace cccl_cache::algos::detail
 

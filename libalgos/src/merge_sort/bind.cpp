@@ -35,10 +35,6 @@ Result<merge_sort::Executable> MergeSort::bind(const BuiltView<MergeSort>& resul
   return Executable(std::move(state));
 }
 
-const std::string& MergeSort::dispatch_abi() {
-  return merge_sort::detail::dispatch_abi_description();
-}
-
 }  // namespace cccl_cache::algos
 
 namespace cccl_cache::algos::merge_sort {

@@ -2,8 +2,6 @@
 // what the cubin says of its kernels agreeing with the record (core/check.hpp). Every
 // stored entry and every fresh build goes through them (core/built.hpp typed_view,
 // core/build.hpp).
-#include <string>
-
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "core/check.hpp"
 #include "merge_sort/dispatch.hpp"
@@ -11,11 +9,10 @@
 namespace cccl_cache::algos {
 
 Result<void> MergeSort::check(const Spec&, const Policy& p, const BuildRecordView& record) {
-  if (p.block_threads == 0 || p.block_threads > 1024 || p.items_per_tile == 0 ||
-      p.items_per_tile % p.block_threads != 0 || p.items_per_tile > (1u << 20))
-    return fail(ErrorCode::corrupt, "implausible merge sort policy (block_threads " +
-                                        std::to_string(p.block_threads) + ", items_per_tile " +
-                                        std::to_string(p.items_per_tile) + ")");
+  if (!algos::detail::in_range(p.block_threads, 1, 1024) ||
+      !algos::detail::in_range(p.items_per_tile, 1, 1u << 20) ||
+      p.items_per_tile % p.block_threads != 0)
+    return algos::detail::implausible_policy("merge sort", p);
   // Block sort and merge are compiled with __launch_bounds__(block_threads); without
   // virtual shared memory they keep their tile in static shared memory. Partition is
   // launched with CUB's fixed block size and has no bounds of its own.

@@ -4,7 +4,7 @@
 
 #include "core/codegen.hpp"
 
-namespace cccl_cache::algos::merge_sort::detail {
+namespace cccl_cache::algos {
 namespace {
 
 std::string comparator_body(const Comparator& c) {
@@ -21,7 +21,7 @@ std::string comparator_body(const Comparator& c) {
 
 }  // namespace
 
-algos::detail::GeneratedSource generate_source(const Spec& spec) {
+detail::GeneratedSource detail::BuildSteps<MergeSort>::source(const merge_sort::Spec& spec) {
   const std::string key{cuda_name(spec.key_type)};
   const std::string value =
       spec.keys_only() ? "cub::NullType" : std::string(cuda_name(spec.value_type));
@@ -74,4 +74,21 @@ algos::detail::GeneratedSource generate_source(const Spec& spec) {
   return out;
 }
 
-}  // namespace cccl_cache::algos::merge_sort::detail
+// build, codegen_digest (core/build.hpp)
+template struct AlgorithmBase<MergeSort, merge_sort::Spec>;
+
+Result<void> detail::BuildSteps<MergeSort>::accept(const merge_sort::Policy& policy) {
+  if (policy.block_sort_vsmem_per_block == 0 && policy.merge_vsmem_per_block == 0) return {};
+  return fail(ErrorCode::unsupported,
+              "these kernels need virtual shared memory, which CCCL 3.5's merge-sort dispatch "
+              "with run-time policies does not allocate");
+}
+
+Result<std::vector<std::byte>> merge_sort::detail::build_naive_cubin(const Spec& spec,
+                                                                     std::uint32_t cc) {
+  if (auto ok = spec.validate(); !ok) return tl::unexpected(ok.error());
+  return algos::detail::jit_build_naive(algos::detail::BuildSteps<MergeSort>::source(spec),
+                                        "cccl_cache_merge_sort.cu", cc);
+}
+
+}  // namespace cccl_cache::algos

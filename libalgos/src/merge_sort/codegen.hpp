@@ -1,5 +1,4 @@
-// CUDA C++ source generation for a merge sort spec, and its build steps. Private to
-// libalgos.
+// CUDA C++ source generation for a merge sort spec: its build steps. Private to libalgos.
 #pragma once
 
 #include <cstdint>
@@ -8,26 +7,22 @@
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "core/build.hpp"
 
-namespace cccl_cache::algos::merge_sort::detail {
+template <>
+struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::MergeSort> {
+  // `spec` must be valid. The source static_asserts that NVRTC sees the pinned
+  // CCCL_VERSION (the host dispatch's), includes CUB's kernel header only, defines the
+  // empty comparator functor `cccl_cache_compare`, and names the three kernels (in
+  // Kernel order) with DispatchMergeSort's template arguments and the policy probe
+  // (values in Policy's field order).
+  static GeneratedSource source(const merge_sort::Spec& spec);
+  // Error unsupported: kernels that need virtual shared memory.
+  static Result<void> accept(const merge_sort::Policy& policy);
+};
 
-// `spec` must be valid. The source static_asserts that NVRTC sees the pinned
-// CCCL_VERSION (the host dispatch's), includes CUB's kernel header only, defines the
-// empty comparator functor `cccl_cache_compare`, and names the three kernels (in
-// Kernel order) with DispatchMergeSort's template arguments and the policy probe
-// (values in Policy's field order).
-algos::detail::GeneratedSource generate_source(const Spec& spec);
+namespace cccl_cache::algos::merge_sort::detail {
 
 // The same source compiled by NVRTC straight to a cubin (every module-scope variable
 // kept), to measure what the LTO link saves. Not used by build().
 Result<std::vector<std::byte>> build_naive_cubin(const Spec& spec, std::uint32_t cc);
 
 }  // namespace cccl_cache::algos::merge_sort::detail
-
-template <>
-struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::MergeSort> {
-  static GeneratedSource source(const merge_sort::Spec& spec) {
-    return merge_sort::detail::generate_source(spec);
-  }
-  // Error unsupported: kernels that need virtual shared memory (build.cpp).
-  static Result<void> accept(const merge_sort::Policy& policy);
-};

@@ -114,11 +114,13 @@ bool policy_supported(const DispatchParams& params) noexcept {
          params.block_sort_vsmem_per_block == 0 && params.merge_vsmem_per_block == 0;
 }
 
-const std::string& dispatch_abi_description() {
-  static const std::string description = [] {
-    algos::detail::AbiText abi;
-    abi.field("params", 0, sizeof(DispatchParams));
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, launch);
+}  // namespace cccl_cache::algos::merge_sort::detail
+
+namespace cccl_cache::algos {
+
+const std::string& MergeSort::dispatch_abi() {
+  using namespace merge_sort::detail;  // its DispatchParams and stand-ins
+  return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, block_threads);
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, items_per_tile);
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, block_sort_vsmem_per_block);
@@ -126,10 +128,8 @@ const std::string& dispatch_abi_description() {
     // The kernels' argument types (their order is CUB's, covered by cub=).
     abi.type<cub::NullType>("null").type<EmptyOp>("compare");
     abi.type<cub::detail::vsmem_t>("vsmem").type<cub::MergeSortPolicy>("policy");
-    abi.type<Bytes<1>>("b1").type<Bytes<2>>("b2").type<Bytes<4>>("b4").type<Bytes<8>>("b8");
-    return abi.text;
-  }();
-  return description;
+    abi.byte_types();
+  });
 }
 
-}  // namespace cccl_cache::algos::merge_sort::detail
+}  // namespace cccl_cache::algos

@@ -52,11 +52,6 @@ DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
 // supported 1..8-byte keys and values never need it).
 bool policy_supported(const DispatchParams& params) noexcept;
 
-// The host dispatch's ABI as text (core/launch.cuh AbiText): CUB/CCCL version,
-// DispatchParams' layout, the kernels' argument types' sizes and alignments. A test
-// pins it (golden); the toolchain's dispatch ABI digest covers it.
-const std::string& dispatch_abi_description();
-
 // The temp-storage size in closed form, from values fixed at bind time. Mirrors
 // cub::detail::merge_sort::dispatch + alias_temporaries in CCCL 3.5: three allocations
 // (merge partitions, key buffer, value buffer; the fourth, virtual shared memory, is

@@ -24,10 +24,6 @@ Result<radix_sort::Executable> RadixSort::bind(const BuiltView<RadixSort>& resul
   return Executable(std::move(state));
 }
 
-const std::string& RadixSort::dispatch_abi() {
-  return radix_sort::detail::dispatch_abi_description();
-}
-
 }  // namespace cccl_cache::algos
 
 namespace cccl_cache::algos::radix_sort {
@@ -40,26 +36,20 @@ bool bits_ok(int begin_bit, int end_bit, int key_bits) noexcept {
 
 std::size_t Executable::temp_storage_bytes(std::uint64_t num_items, int begin_bit, int end_bit,
                                            bool double_buffer) const noexcept {
-  std::size_t bytes = 0;
   DoubleBuffers none;
-  if (!state_ || !bits_ok(begin_bit, end_bit, key_bits())) return 0;
-  return state_->dispatch(state_->params, nullptr, bytes, none, num_items, begin_bit, end_bit,
-                          double_buffer, nullptr) == CUDA_SUCCESS
-             ? bytes
-             : 0;
+  if (!bits_ok(begin_bit, end_bit, key_bits())) return 0;
+  return query_bytes(none, num_items, begin_bit, end_bit, double_buffer, CUstream{});
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                 DoubleBuffers& buffers, std::uint64_t num_items, int begin_bit,
                                 int end_bit, CUstream stream) const noexcept {
   if (!state_) return CUDA_ERROR_INVALID_HANDLE;  // moved from
-  const State& s = *state_;
   if (!bits_ok(begin_bit, end_bit, key_bits())) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult rc = usable(d_temp_storage != nullptr); rc != CUDA_SUCCESS) return rc;
   DoubleBuffers b = buffers;
-  if (s.spec.keys_only()) b.values[0] = b.values[1] = nullptr;  // ignored, never offset
-  const CUresult rc = s.dispatch(s.params, d_temp_storage, temp_storage_bytes, b, num_items,
-                                 begin_bit, end_bit, /*overwrite=*/true, stream);
+  if (state_->spec.keys_only()) b.values[0] = b.values[1] = nullptr;  // ignored, never offset
+  const CUresult rc = call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, b,
+                           num_items, begin_bit, end_bit, /*overwrite=*/true, stream);
   buffers.selector = b.selector;
   return rc;
 }
@@ -69,15 +59,13 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
                                 void* d_values_out, std::uint64_t num_items, int begin_bit,
                                 int end_bit, CUstream stream) const noexcept {
   if (!state_) return CUDA_ERROR_INVALID_HANDLE;
-  const State& s = *state_;
   if (!bits_ok(begin_bit, end_bit, key_bits())) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult rc = usable(d_temp_storage != nullptr); rc != CUDA_SUCCESS) return rc;
   // CUB's plain form: a DoubleBuffer {in, out} the dispatch may not overwrite.
   DoubleBuffers buffers{{const_cast<void*>(d_keys_in), d_keys_out}, {nullptr, nullptr}, 0};
-  if (!s.spec.keys_only()) buffers.values[0] = const_cast<void*>(d_values_in);
-  if (!s.spec.keys_only()) buffers.values[1] = d_values_out;
-  return s.dispatch(s.params, d_temp_storage, temp_storage_bytes, buffers, num_items, begin_bit,
-                    end_bit, /*overwrite=*/false, stream);
+  if (!state_->spec.keys_only()) buffers.values[0] = const_cast<void*>(d_values_in);
+  if (!state_->spec.keys_only()) buffers.values[1] = d_values_out;
+  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, buffers, num_items,
+              begin_bit, end_bit, /*overwrite=*/false, stream);
 }
 
 Result<void> Executable::check_bits(int begin_bit, int end_bit) const {

@@ -70,3 +70,8 @@ algos::detail::GeneratedSource generate_source(const Spec& spec, bool onesweep) 
 }
 
 }  // namespace cccl_cache::algos::radix_sort::detail
+
+namespace cccl_cache::algos {
+// build, codegen_digest (core/build.hpp)
+template struct AlgorithmBase<RadixSort, radix_sort::Spec>;
+}  // namespace cccl_cache::algos

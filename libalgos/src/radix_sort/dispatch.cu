@@ -23,33 +23,45 @@ using algos::detail::Bytes;
 using algos::detail::DriverLauncherFactory;
 using Decomposer = cub::detail::identity_decomposer_t;
 
+// Each Policy value with the member of CUB's RadixSortPolicy it mirrors: `v(ours, cubs)`
+// for every pair (RuntimePolicySelector writes ours into CUB's, selected_policy reads
+// CUB's into ours). The algorithm is an enum there, 0/1 here.
+template <class P, class R, class V>
+void mirror(P& p, R& r, V&& v) {
+  v(p.single_tile_threads, r.single_tile.threads_per_block);
+  v(p.single_tile_items, r.single_tile.items_per_thread);
+  v(p.onesweep_threads, r.onesweep.threads_per_block);
+  v(p.onesweep_items, r.onesweep.items_per_thread);
+  v(p.onesweep_radix_bits, r.onesweep.radix_bits);
+  v(p.histogram_threads, r.histogram.threads_per_block);
+  v(p.exclusive_sum_threads, r.exclusive_sum.threads_per_block);
+  v(p.upsweep_threads, r.upsweep.threads_per_block);
+  v(p.upsweep_items, r.upsweep.items_per_thread);
+  v(p.alt_upsweep_threads, r.alt_upsweep.threads_per_block);
+  v(p.alt_upsweep_items, r.alt_upsweep.items_per_thread);
+  v(p.downsweep_threads, r.downsweep.threads_per_block);
+  v(p.downsweep_items, r.downsweep.items_per_thread);
+  v(p.downsweep_radix_bits, r.downsweep.radix_bits);
+  v(p.alt_downsweep_threads, r.alt_downsweep.threads_per_block);
+  v(p.alt_downsweep_items, r.alt_downsweep.items_per_thread);
+  v(p.alt_downsweep_radix_bits, r.alt_downsweep.radix_bits);
+  v(p.scan_threads, r.scan.lookback.threads_per_block);
+  v(p.scan_items, r.scan.lookback.items_per_thread);
+}
+
 // The build's policy, as CUB's selector would return it for the bound CC: the fields the
-// host dispatch reads; the rest (load/rank/scan algorithms) only shape device code.
+// host dispatch reads (an upsweep pass's digit bits are its downsweep's); the rest
+// (load/rank/scan algorithms) only shape device code.
 struct RuntimePolicySelector {
   const Policy* p;
   cub::RadixSortPolicy operator()(::cuda::compute_capability) const {
     cub::RadixSortPolicy r{};
     r.algorithm = p->onesweep ? cub::RadixSortAlgorithm::onesweep : cub::RadixSortAlgorithm::multi_pass;
-    r.single_tile.threads_per_block = int(p->single_tile_threads);
-    r.single_tile.items_per_thread = int(p->single_tile_items);
-    r.onesweep.threads_per_block = int(p->onesweep_threads);
-    r.onesweep.items_per_thread = int(p->onesweep_items);
-    r.onesweep.radix_bits = int(p->onesweep_radix_bits);
-    r.histogram.threads_per_block = int(p->histogram_threads);
-    r.exclusive_sum.threads_per_block = int(p->exclusive_sum_threads);
-    r.upsweep = {int(p->upsweep_threads), int(p->upsweep_items), cub::LOAD_DEFAULT,
-                 int(p->downsweep_radix_bits)};
-    r.alt_upsweep = {int(p->alt_upsweep_threads), int(p->alt_upsweep_items), cub::LOAD_DEFAULT,
-                     int(p->alt_downsweep_radix_bits)};
-    r.downsweep.threads_per_block = int(p->downsweep_threads);
-    r.downsweep.items_per_thread = int(p->downsweep_items);
-    r.downsweep.radix_bits = int(p->downsweep_radix_bits);
-    r.alt_downsweep.threads_per_block = int(p->alt_downsweep_threads);
-    r.alt_downsweep.items_per_thread = int(p->alt_downsweep_items);
-    r.alt_downsweep.radix_bits = int(p->alt_downsweep_radix_bits);
+    mirror(*p, r, [](std::uint32_t ours, int& cubs) { cubs = int(ours); });
+    r.upsweep.load_modifier = r.alt_upsweep.load_modifier = cub::LOAD_DEFAULT;
+    r.upsweep.radix_bits = int(p->downsweep_radix_bits);
+    r.alt_upsweep.radix_bits = int(p->alt_downsweep_radix_bits);
     r.scan.algorithm = cub::ScanAlgorithm::lookback;
-    r.scan.lookback.threads_per_block = int(p->scan_threads);
-    r.scan.lookback.items_per_thread = int(p->scan_items);
     return r;
   }
 };
@@ -229,28 +241,9 @@ Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept {
       int(size_of(spec.key_type)), int(size_of(spec.value_type)), int(size_of(spec.offset_type)),
       classify(spec.key_type)};
   const cub::RadixSortPolicy r = selector(::cuda::compute_capability{int(cc)});
-  const auto u = [](int v) { return static_cast<std::uint32_t>(v); };
   Policy p;
   p.onesweep = r.algorithm == cub::RadixSortAlgorithm::onesweep ? 1 : 0;
-  p.single_tile_threads = u(r.single_tile.threads_per_block);
-  p.single_tile_items = u(r.single_tile.items_per_thread);
-  p.onesweep_threads = u(r.onesweep.threads_per_block);
-  p.onesweep_items = u(r.onesweep.items_per_thread);
-  p.onesweep_radix_bits = u(r.onesweep.radix_bits);
-  p.histogram_threads = u(r.histogram.threads_per_block);
-  p.exclusive_sum_threads = u(r.exclusive_sum.threads_per_block);
-  p.upsweep_threads = u(r.upsweep.threads_per_block);
-  p.upsweep_items = u(r.upsweep.items_per_thread);
-  p.alt_upsweep_threads = u(r.alt_upsweep.threads_per_block);
-  p.alt_upsweep_items = u(r.alt_upsweep.items_per_thread);
-  p.downsweep_threads = u(r.downsweep.threads_per_block);
-  p.downsweep_items = u(r.downsweep.items_per_thread);
-  p.downsweep_radix_bits = u(r.downsweep.radix_bits);
-  p.alt_downsweep_threads = u(r.alt_downsweep.threads_per_block);
-  p.alt_downsweep_items = u(r.alt_downsweep.items_per_thread);
-  p.alt_downsweep_radix_bits = u(r.alt_downsweep.radix_bits);
-  p.scan_threads = u(r.scan.lookback.threads_per_block);
-  p.scan_items = u(r.scan.lookback.items_per_thread);
+  mirror(p, r, [](std::uint32_t& ours, int cubs) { ours = static_cast<std::uint32_t>(cubs); });
   return p;
 }
 
@@ -258,21 +251,21 @@ bool selects_onesweep(const Spec& spec, std::uint32_t cc) noexcept {
   return selected_policy(spec, cc).onesweep == 1;
 }
 
-const std::string& dispatch_abi_description() {
-  static const std::string description = [] {
-    algos::detail::AbiText abi;
-    abi.field("params", 0, sizeof(DispatchParams));
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, launch);
+}  // namespace cccl_cache::algos::radix_sort::detail
+
+namespace cccl_cache::algos {
+
+const std::string& RadixSort::dispatch_abi() {
+  using namespace radix_sort::detail;  // its DispatchParams and stand-ins
+  return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, policy);
     // The kernels' argument types (their order is CUB's, covered by cub=).
     abi.type<cub::NullType>("null").type<Decomposer>("decomposer");
     abi.type<cub::GridEvenShare<std::uint32_t>>("even_share32");
     abi.type<cub::GridEvenShare<std::uint64_t>>("even_share64");
-    abi.type<Bytes<1>>("b1").type<Bytes<2>>("b2").type<Bytes<4>>("b4").type<Bytes<8>>("b8");
+    abi.byte_types();
     abi.field("init_threads", 0, kInitThreads);
-    return abi.text;
-  }();
-  return description;
+  });
 }
 
-}  // namespace cccl_cache::algos::radix_sort::detail
+}  // namespace cccl_cache::algos

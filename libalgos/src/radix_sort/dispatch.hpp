@@ -65,7 +65,4 @@ bool selects_onesweep(const Spec& spec, std::uint32_t cc) noexcept;
 // fields the host dispatch reads; a build probes the device compile's own).
 Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept;
 
-// The host dispatch's ABI as text (core/launch.cuh AbiText), folded into every key.
-const std::string& dispatch_abi_description();
-
 }  // namespace cccl_cache::algos::radix_sort::detail

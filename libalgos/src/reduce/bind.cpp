@@ -37,8 +37,6 @@ Result<reduce::Executable> Reduce::bind(const BuiltView<Reduce>& result, int dev
   return Executable(std::move(state));
 }
 
-const std::string& Reduce::dispatch_abi() { return reduce::detail::dispatch_abi_description(); }
-
 }  // namespace cccl_cache::algos
 
 namespace cccl_cache::algos::reduce {

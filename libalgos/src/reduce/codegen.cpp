@@ -4,9 +4,9 @@
 
 #include "core/codegen.hpp"
 
-namespace cccl_cache::algos::reduce::detail {
+namespace cccl_cache::algos {
 
-algos::detail::GeneratedSource generate_source(const Spec& spec) {
+detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& spec) {
   const std::string t{cuda_name(spec.type)};
   // The offset types DeviceReduce's choose_offset_t names (unsigned long long, not
   // uint64_t's unsigned long): the same kernels as CUB's own, by name too.
@@ -55,4 +55,16 @@ algos::detail::GeneratedSource generate_source(const Spec& spec) {
   return out;
 }
 
-}  // namespace cccl_cache::algos::reduce::detail
+// build, codegen_digest (core/build.hpp)
+template struct AlgorithmBase<Reduce, reduce::Spec>;
+
+Result<void> detail::BuildSteps<Reduce>::accept(const reduce::Policy& policy) {
+  // The host dispatch has stand-ins for accumulators of 1, 2, 4 and 8 bytes.
+  const std::uint32_t a = policy.accum_size;
+  if ((a == 1 || a == 2 || a == 4 || a == 8) && policy.accum_align == a) return {};
+  return fail(ErrorCode::unsupported, "reduce: the operator's accumulator type (" +
+                                          std::to_string(a) +
+                                          " bytes) is not a 1, 2, 4 or 8-byte scalar");
+}
+
+}  // namespace cccl_cache::algos

@@ -105,11 +105,13 @@ TempLayout make_layout(std::size_t accum_size, ScalarType offset_type,
   return layout;
 }
 
-const std::string& dispatch_abi_description() {
-  static const std::string description = [] {
-    algos::detail::AbiText abi;
-    abi.field("params", 0, sizeof(DispatchParams));
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, launch);
+}  // namespace cccl_cache::algos::reduce::detail
+
+namespace cccl_cache::algos {
+
+const std::string& Reduce::dispatch_abi() {
+  using namespace reduce::detail;  // its DispatchParams and stand-ins
+  return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, multi_tile_threads);
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, multi_tile_items);
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, single_tile_threads);
@@ -118,10 +120,8 @@ const std::string& dispatch_abi_description() {
     abi.type<EmptyOp>("op").type<::cuda::std::identity>("identity");
     abi.type<cub::GridEvenShare<std::uint32_t>>("even_share32");
     abi.type<cub::GridEvenShare<unsigned long long>>("even_share64");
-    abi.type<Bytes<1>>("b1").type<Bytes<2>>("b2").type<Bytes<4>>("b4").type<Bytes<8>>("b8");
-    return abi.text;
-  }();
-  return description;
+    abi.byte_types();
+  });
 }
 
-}  // namespace cccl_cache::algos::reduce::detail
+}  // namespace cccl_cache::algos

@@ -41,9 +41,6 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size,
                            ScalarType offset_type) noexcept;
 
-// The host dispatch's ABI as text (core/launch.cuh AbiText); a golden test pins it.
-const std::string& dispatch_abi_description();
-
 // The temp-storage size in closed form. Mirrors cub::detail::reduce::dispatch in CCCL
 // 3.5: a problem of one single-pass tile asks 1 byte; otherwise one allocation of
 // max_blocks = occupancy * SMs * subscription factor accumulators, rounded up to 256

@@ -39,34 +39,21 @@ Result<scan::Executable<Id>> Scan<Id>::bind(const BuiltView<Scan>& result, int d
 template Result<scan::InclusiveExecutable> InclusiveScan::bind(const BuiltView<InclusiveScan>&, int);
 template Result<scan::ExclusiveExecutable> ExclusiveScan::bind(const BuiltView<ExclusiveScan>&, int);
 
-template <AlgorithmId Id>
-const std::string& Scan<Id>::dispatch_abi() {
-  return scan::detail::dispatch_abi_description();
-}
-template const std::string& InclusiveScan::dispatch_abi();
-template const std::string& ExclusiveScan::dispatch_abi();
-
 }  // namespace cccl_cache::algos
 
 namespace cccl_cache::algos::scan {
 
 template <AlgorithmId Id>
 std::size_t Executable<Id>::temp_storage_bytes(std::uint64_t num_items) const noexcept {
-  if (!this->state_) return 0;
-  std::size_t bytes = 0;
-  const CUresult rc = this->state_->dispatch(this->state_->params, nullptr, bytes, nullptr,
-                                             nullptr, num_items, nullptr, nullptr);
-  return rc == CUDA_SUCCESS ? bytes : 0;
+  return this->query_bytes(nullptr, nullptr, num_items, nullptr, CUstream{});
 }
 
 template <AlgorithmId Id>
 CUresult Executable<Id>::run(void* d_temp_storage, std::size_t& temp_storage_bytes,
                              const void* d_in, void* d_out, std::uint64_t num_items,
                              const void* h_init, CUstream stream) const noexcept {
-  if (CUresult rc = this->usable(d_temp_storage != nullptr); rc != CUDA_SUCCESS) return rc;
-  const auto& s = *this->state_;
-  return s.dispatch(s.params, d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init,
-                    stream);
+  return this->call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_in, d_out,
+                    num_items, h_init, stream);
 }
 
 template class Executable<AlgorithmId::inclusive_scan>;

@@ -4,10 +4,10 @@
 
 #include "core/codegen.hpp"
 
-namespace cccl_cache::algos::scan::detail {
+namespace cccl_cache::algos {
 
 template <AlgorithmId Id>
-algos::detail::GeneratedSource generate_source(const Spec<Id>& spec) {
+detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id>& spec) {
   const std::string t{cuda_name(spec.type)};
   algos::detail::GeneratedSource out;
   // CUB's kernel header includes its tuning header (the policy selector) itself.
@@ -28,8 +28,8 @@ algos::detail::GeneratedSource generate_source(const Spec<Id>& spec) {
       "    cccl_cache_policy.algorithm == cub::ScanAlgorithm::lookahead;\n";
   out.source += algos::detail::close_prelude();
 
-  const std::string init = Spec<Id>::kExclusive ? "cub::detail::InputValue<cccl_cache_t>"
-                                                : "cub::NullType";
+  const std::string init =
+      scan::Spec<Id>::kExclusive ? "cub::detail::InputValue<cccl_cache_t>" : "cub::NullType";
   const std::string common =
       "cccl_cache_selector, cccl_cache_t*, cccl_cache_t*, cub::ScanTileState<cccl_cache_t>, ";
   // In Kernel order (build_result.hpp).
@@ -51,7 +51,9 @@ algos::detail::GeneratedSource generate_source(const Spec<Id>& spec) {
   return out;
 }
 
-template algos::detail::GeneratedSource generate_source(const InclusiveSpec&);
-template algos::detail::GeneratedSource generate_source(const ExclusiveSpec&);
-
-}  // namespace cccl_cache::algos::scan::detail
+template struct detail::BuildSteps<InclusiveScan>;
+template struct detail::BuildSteps<ExclusiveScan>;
+// build, codegen_digest (core/build.hpp)
+template struct AlgorithmBase<InclusiveScan, scan::InclusiveSpec>;
+template struct AlgorithmBase<ExclusiveScan, scan::ExclusiveSpec>;
+}  // namespace cccl_cache::algos

@@ -1,24 +1,15 @@
-// CUDA C++ source generation for a scan spec, and its build steps. Private to libalgos.
+// CUDA C++ source generation for a scan spec: its build steps. Private to libalgos.
 #pragma once
 
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "core/build.hpp"
 
-namespace cccl_cache::algos::scan::detail {
-
-// `spec` must be valid (the generic tests also digest mutated specs: it never fails).
-// The source includes CUB's scan kernel header only, defines the operator
-// `cccl_cache_op` (CUB's own function object for a well-known kind, so that CUB's
-// tuning classifies it as for its own call), names the two kernels (Kernel order) with
-// the template arguments cub::DeviceScan uses, and the policy probe (Policy's order).
-template <AlgorithmId Id>
-algos::detail::GeneratedSource generate_source(const Spec<Id>& spec);
-
-}  // namespace cccl_cache::algos::scan::detail
-
 template <cccl_cache::algos::AlgorithmId Id>
 struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::Scan<Id>> {
-  static GeneratedSource source(const scan::Spec<Id>& spec) {
-    return scan::detail::generate_source<Id>(spec);
-  }
+  // `spec` must be valid (the generic tests also digest mutated specs: it never fails).
+  // The source includes CUB's scan kernel header only, defines the operator
+  // `cccl_cache_op` (CUB's own function object for a well-known kind, so that CUB's
+  // tuning classifies it as for its own call), names the two kernels (Kernel order) with
+  // the template arguments cub::DeviceScan uses, and the policy probe (Policy's order).
+  static GeneratedSource source(const scan::Spec<Id>& spec);
 };

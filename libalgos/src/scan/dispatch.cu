@@ -217,11 +217,14 @@ bool policy_supported(const DispatchParams& p) noexcept {
          cub::detail::scan::num_total_threads(lookahead_policy(p)) == p.block_threads;
 }
 
-const std::string& dispatch_abi_description() {
-  static const std::string description = [] {
-    algos::detail::AbiText abi;
-    abi.field("params", 0, sizeof(DispatchParams));
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, launch);
+}  // namespace cccl_cache::algos::scan::detail
+
+namespace cccl_cache::algos {
+
+template <AlgorithmId Id>
+const std::string& Scan<Id>::dispatch_abi() {
+  using namespace scan::detail;  // its DispatchParams and stand-ins
+  return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, algorithm);
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, block_threads);
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, items_per_thread);
@@ -236,9 +239,9 @@ const std::string& dispatch_abi_description() {
     abi.type<BoundKernels<2>::ScanTileStateT::TxnWord>("txn2");
     abi.type<cub::detail::warpspeed::tile_state_t<Word<2>>>("ws2");
     abi.type<Word<1>>("w1").type<Word<2>>("w2").type<Word<4>>("w4").type<Word<8>>("w8");
-    return abi.text;
-  }();
-  return description;
+  });
 }
+template const std::string& InclusiveScan::dispatch_abi();
+template const std::string& ExclusiveScan::dispatch_abi();
 
-}  // namespace cccl_cache::algos::scan::detail
+}  // namespace cccl_cache::algos

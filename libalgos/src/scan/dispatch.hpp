@@ -55,7 +55,4 @@ DispatchFn select_cub_dispatch(std::size_t element_size, ScalarType offset_type,
 // and for look-ahead the block size CUB derives from its warps.
 bool policy_supported(const DispatchParams& params) noexcept;
 
-// The host dispatch's ABI as text (core/launch.cuh AbiText), folded into every key.
-const std::string& dispatch_abi_description();
-
 }  // namespace cccl_cache::algos::scan::detail

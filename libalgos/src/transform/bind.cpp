@@ -43,13 +43,6 @@ Result<transform::Executable<N>> Transform<N>::bind(const BuiltView<Transform>& 
 template Result<transform::Executable<1>> UnaryTransform::bind(const BuiltView<UnaryTransform>&, int);
 template Result<transform::Executable<2>> BinaryTransform::bind(const BuiltView<BinaryTransform>&, int);
 
-template <int N>
-const std::string& Transform<N>::dispatch_abi() {
-  return transform::detail::dispatch_abi_description();
-}
-template const std::string& UnaryTransform::dispatch_abi();
-template const std::string& BinaryTransform::dispatch_abi();
-
 }  // namespace cccl_cache::algos
 
 namespace cccl_cache::algos::transform {
@@ -57,8 +50,7 @@ namespace cccl_cache::algos::transform {
 template <int N>
 CUresult Executable<N>::run(const void* const* d_in, void* d_out, std::uint64_t num_items,
                             CUstream stream) const noexcept {
-  if (CUresult rc = this->usable(true); rc != CUDA_SUCCESS) return rc;
-  return this->state_->dispatch(this->state_->params, d_in, d_out, num_items, stream);
+  return this->call(true, d_in, d_out, num_items, stream);
 }
 template <int N>
 CUresult Executable<N>::operator()(const void* d_in, void* d_out, std::uint64_t num_items,

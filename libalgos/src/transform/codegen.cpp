@@ -5,10 +5,10 @@
 #include "cccl_cache/algos/transform/build_result.hpp"
 #include "core/codegen.hpp"
 
-namespace cccl_cache::algos::transform::detail {
+namespace cccl_cache::algos {
 
 template <int N>
-algos::detail::GeneratedSource generate_source(const Spec<N>& spec) {
+detail::GeneratedSource detail::BuildSteps<Transform<N>>::source(const transform::Spec<N>& spec) {
   const std::string out{cuda_name(spec.out)};
   std::string ins;  // "const In1*, const In2*"
   for (ScalarType t : spec.in) ins += (ins.empty() ? "const " : ", const ") + std::string(cuda_name(t)) + "*";
@@ -52,7 +52,9 @@ algos::detail::GeneratedSource generate_source(const Spec<N>& spec) {
   return gen;
 }
 
-template algos::detail::GeneratedSource generate_source<1>(const Spec<1>&);
-template algos::detail::GeneratedSource generate_source<2>(const Spec<2>&);
-
-}  // namespace cccl_cache::algos::transform::detail
+template struct detail::BuildSteps<UnaryTransform>;
+template struct detail::BuildSteps<BinaryTransform>;
+// build, codegen_digest (core/build.hpp)
+template struct AlgorithmBase<UnaryTransform, transform::UnarySpec>;
+template struct AlgorithmBase<BinaryTransform, transform::BinarySpec>;
+}  // namespace cccl_cache::algos

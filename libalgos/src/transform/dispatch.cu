@@ -177,11 +177,14 @@ CUresult configure(DispatchParams& params, OccupancyFn occupancy) noexcept {
                                                                     : CUDA_ERROR_INVALID_VALUE;
 }
 
-const std::string& dispatch_abi_description() {
-  static const std::string description = [] {
-    algos::detail::AbiText abi;
-    abi.field("params", 0, sizeof(DispatchParams));
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, launch);
+}  // namespace cccl_cache::algos::transform::detail
+
+namespace cccl_cache::algos {
+
+template <int N>
+const std::string& Transform<N>::dispatch_abi() {
+  using namespace transform::detail;  // its DispatchParams and stand-ins
+  return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, policy);
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, num_inputs);
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, in_size);
@@ -191,9 +194,9 @@ const std::string& dispatch_abi_description() {
     // The kernel's argument types (their order is CUB's, covered by cub=).
     abi.type<::cuda::always_true>("pred").type<EmptyOp>("op").type<Out>("out");
     abi.type<ct::kernel_arg<In>>("arg").type<ct::aligned_base_ptr<unsigned char>>("aligned");
-    return abi.text;
-  }();
-  return description;
+  });
 }
+template const std::string& UnaryTransform::dispatch_abi();
+template const std::string& BinaryTransform::dispatch_abi();
 
-}  // namespace cccl_cache::algos::transform::detail
+}  // namespace cccl_cache::algos

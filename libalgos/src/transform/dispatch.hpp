@@ -52,7 +52,4 @@ using OccupancyFn = CUresult (*)(int* blocks, CUfunction fn, int block_threads,
 // time only). Returns the first error of those queries.
 CUresult configure(DispatchParams& params, OccupancyFn occupancy) noexcept;
 
-// The host dispatch's ABI as text (core/launch.cuh AbiText); in every transform key.
-const std::string& dispatch_abi_description();
-
 }  // namespace cccl_cache::algos::transform::detail

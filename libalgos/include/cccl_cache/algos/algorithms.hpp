@@ -3,12 +3,8 @@
 #pragma once
 
 #include "cccl_cache/algos/algorithm_list.hpp"
-#include "cccl_cache/algos/merge_sort/build.hpp"
 #include "cccl_cache/algos/merge_sort/executable.hpp"
-#include "cccl_cache/algos/scan/build.hpp"
-#include "cccl_cache/algos/scan/executable.hpp"
-#include "cccl_cache/algos/transform/build.hpp"
-#include "cccl_cache/algos/transform/executable.hpp"
 #include "cccl_cache/algos/radix_sort/executable.hpp"
-#include "cccl_cache/algos/reduce/build.hpp"
 #include "cccl_cache/algos/reduce/executable.hpp"
+#include "cccl_cache/algos/scan/executable.hpp"
+#include "cccl_cache/algos/transform/executable.hpp"

@@ -1,14 +1,14 @@
 // An algorithm's build result, typed: the generic BuildRecord plus its spec and
 // runtime values decoded. An algorithm is a traits type `A` (see ARCHITECTURE.md,
-// "Adding an algorithm") with
+// "Adding an algorithm") deriving from AlgorithmBase<A, Spec> (below: build and
+// codegen_digest, the core's) with
 //   using Spec = ...;       // spec_fields.hpp's field list, validate()
 //   using Policy = ...;     // runtime values: `fields(self, v)` calls v("name", member) each
 //   using Executable = ...; // what bind makes
 //   static constexpr std::size_t kKernels;          // kernel count
 //   static constexpr std::array<std::string_view, kKernels> kKernelRoles;  // in kernel order
 //   static Result<void> check(const Spec&, const Policy&, const BuildRecordView&);
-//   static std::uint64_t codegen_digest(const Spec&);  // core/codegen_digest.hpp
-//   static Result<Built<A>> build(const Spec&, std::uint32_t cc);
+//   static const std::string& dispatch_abi();       // its dispatch.cu
 //   static Result<Executable> bind(const BuiltView<A>&, int device);
 // and the spec names it back: `using Algorithm = A;`.
 #pragma once
@@ -126,12 +126,22 @@ template <class A>
   return serialize_record(b.record);
 }
 
-// Builds `spec` for sm_<cc> with NVRTC + nvJitLink (Spec::Algorithm::build): its
-// kernels into a lean cubin and the policy they were compiled with. Needs no GPU and
-// no driver; thread-safe. Each algorithm's namespace names it (`merge_sort::build`).
-// Errors: invalid_argument (bad spec), unsupported (CC outside 50..120; what the
-// algorithm's host dispatch cannot run), compile (the message carries the NVRTC /
-// nvJitLink log).
+// What the core defines for every algorithm A, over A's private BuildSteps<A> (the
+// definitions are src/core/build.hpp's; A's codegen.cpp instantiates them with
+// `template struct AlgorithmBase<A, Spec>;`).
+template <class A, class SpecT>
+struct AlgorithmBase {
+  // Builds `spec` for sm_<cc> with NVRTC + nvJitLink: its kernels into a lean cubin and
+  // the policy they were compiled with. Needs no GPU and no driver; thread-safe. Errors:
+  // invalid_argument (bad spec), unsupported (CC outside 50..120; what the algorithm's
+  // host dispatch cannot run), compile (the message carries the NVRTC / nvJitLink log).
+  [[nodiscard]] static Result<Built<A>> build(const SpecT& spec, std::uint32_t cc);
+  // Digest of the source generated for the spec's shape, which every key covers
+  // (src/core/codegen_digest.hpp).
+  static std::uint64_t codegen_digest(const SpecT& spec);
+};
+
+// Spec::Algorithm::build. Each algorithm's namespace names it (`merge_sort::build`).
 template <class Spec>
 [[nodiscard]] Result<Built<typename Spec::Algorithm>> build(const Spec& spec, std::uint32_t cc) {
   return Spec::Algorithm::build(spec, cc);

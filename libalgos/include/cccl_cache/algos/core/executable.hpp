@@ -8,6 +8,7 @@
 
 #include <cuda.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -44,6 +45,14 @@ class BoundExecutable {
   // launches CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it
   // (CUDA state is not inherited across fork()), else CUDA_SUCCESS. Lock-free.
   CUresult usable(bool launches) const noexcept;
+  // The bound host dispatch, `dispatch(params, args...)`, after usable(launches)
+  // (src/core/executable_state.hpp).
+  template <class... Args>
+  CUresult call(bool launches, Args&&... args) const noexcept;
+  // A size query through the bound host dispatch, `dispatch(params, nullptr, bytes,
+  // args...)` (CUB's first phase, no launch): the bytes, or 0 where it fails.
+  template <class... Args>
+  std::size_t query_bytes(Args&&... args) const noexcept;
 
   std::unique_ptr<State> state_;
 };

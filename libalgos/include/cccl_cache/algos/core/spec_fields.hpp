@@ -92,4 +92,10 @@ std::string spec_text(const Spec& spec) {
   return out;
 }
 
+// A spec's summary (logs, entries, errors): its spec text. Each algorithm's namespace
+// names it (`merge_sort::summary`).
+template <class Spec>
+requires requires { Spec::kAlgorithm; }
+std::string summary(const Spec& spec) { return spec_text(spec); }
+
 }  // namespace cccl_cache::algos

@@ -43,7 +43,7 @@ class Executable;  // executable.hpp
 }
 
 // Merge sort's traits for the core (core/built.hpp, AlgorithmCache).
-struct MergeSort {
+struct MergeSort : AlgorithmBase<MergeSort, merge_sort::Spec> {
   using Spec = merge_sort::Spec;
   using Policy = merge_sort::Policy;
   using Executable = merge_sort::Executable;
@@ -53,18 +53,17 @@ struct MergeSort {
                                                                           "merge"};
   // A plausible tile shape, and kernel names that name the role they are used for.
   static Result<void> check(const Spec& spec, const Policy& policy, const BuildRecordView& record);
-  // Digest of the generated source for the spec's shape (core/codegen_digest.hpp).
-  static std::uint64_t codegen_digest(const Spec& spec);
   // The host dispatch's side of the kernel interface (merge_sort/dispatch.cu).
   static const std::string& dispatch_abi();
-  // merge_sort::build / merge_sort::bind.
-  static Result<Built<MergeSort>> build(const Spec& spec, std::uint32_t cc);
   static Result<Executable> bind(const BuiltView<MergeSort>& built, int device);
 };
 
 namespace merge_sort {
 using BuildResult = Built<MergeSort>;
 using BuildResultView = BuiltView<MergeSort>;
+// build(spec, cc) (core/built.hpp): CUB's three merge-sort kernels for `spec`, and their
+// policy values.
+using algos::build;
 }  // namespace merge_sort
 
 }  // namespace cccl_cache::algos

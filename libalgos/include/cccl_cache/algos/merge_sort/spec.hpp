@@ -41,13 +41,7 @@ struct Spec {
   bool operator==(const Spec&) const = default;
 };
 
-inline constexpr const char* kAlgorithmName = "merge_sort";
-
-inline Result<void> validate(const Spec& spec) { return spec.validate(); }
-
-// "merge_sort keys=float32 values=none compare=less offset=int64" (spec_text()).
-inline std::string summary(const Spec& spec) { return spec_text(spec); }
-
 using algos::cache_key;
+using algos::summary;  // spec text
 
 }  // namespace cccl_cache::algos::merge_sort

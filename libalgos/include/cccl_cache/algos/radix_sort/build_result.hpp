@@ -72,7 +72,7 @@ class Executable;  // executable.hpp
 }
 
 // Radix sort's traits for the core (core/built.hpp, AlgorithmCache).
-struct RadixSort {
+struct RadixSort : AlgorithmBase<RadixSort, radix_sort::Spec> {
   using Spec = radix_sort::Spec;
   using Policy = radix_sort::Policy;
   using Executable = radix_sort::Executable;
@@ -84,17 +84,14 @@ struct RadixSort {
   // A plausible policy, kernel names that name the role their slot has under the
   // policy's algorithm, launch bounds that agree with the block sizes launched.
   static Result<void> check(const Spec& spec, const Policy& policy, const BuildRecordView& record);
-  static std::uint64_t codegen_digest(const Spec& spec);
-  static const std::string& dispatch_abi();
-  // NVRTC + nvJitLink, no GPU. Errors: invalid_argument (bad spec), unsupported (CC),
-  // compile (the message carries the log).
-  static Result<Built<RadixSort>> build(const Spec& spec, std::uint32_t cc);
+  static const std::string& dispatch_abi();  // radix_sort/dispatch.cu
   static Result<Executable> bind(const BuiltView<RadixSort>& built, int device);
 };
 
 namespace radix_sort {
 using BuildResult = Built<RadixSort>;
 using BuildResultView = BuiltView<RadixSort>;
+using algos::build;  // core/built.hpp
 }  // namespace radix_sort
 
 }  // namespace cccl_cache::algos

@@ -70,7 +70,6 @@ class Executable : public BoundExecutable<RadixSort> {
   friend struct algos::RadixSort;
 };
 
-using algos::bind;   // core/executable.hpp
-using algos::build;  // core/built.hpp
+using algos::bind;  // core/executable.hpp
 
 }  // namespace cccl_cache::algos::radix_sort

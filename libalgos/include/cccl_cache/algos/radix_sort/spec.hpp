@@ -46,9 +46,7 @@ struct Spec {
   bool operator==(const Spec&) const = default;
 };
 
-// "radix_sort keys=float32 values=none descending=false offset=uint32" (spec_text()).
-inline std::string summary(const Spec& spec) { return spec_text(spec); }
-
 using algos::cache_key;
+using algos::summary;  // spec text
 
 }  // namespace cccl_cache::algos::radix_sort

@@ -49,7 +49,7 @@ class Executable;  // executable.hpp
 }
 
 // Reduce's traits for the core (core/built.hpp, AlgorithmCache).
-struct Reduce {
+struct Reduce : AlgorithmBase<Reduce, reduce::Spec> {
   using Spec = reduce::Spec;
   using Policy = reduce::Policy;
   using Executable = reduce::Executable;
@@ -58,15 +58,16 @@ struct Reduce {
                                                                           "second_pass"};
   // A plausible policy, and kernel names and launch bounds that agree with it.
   static Result<void> check(const Spec& spec, const Policy& policy, const BuildRecordView& record);
-  static std::uint64_t codegen_digest(const Spec& spec);
   static const std::string& dispatch_abi();  // reduce/dispatch.cu
-  static Result<Built<Reduce>> build(const Spec& spec, std::uint32_t cc);
   static Result<Executable> bind(const BuiltView<Reduce>& built, int device);
 };
 
 namespace reduce {
 using BuildResult = Built<Reduce>;
 using BuildResultView = BuiltView<Reduce>;
+// build(spec, cc) (core/built.hpp): CUB's three reduce kernels (DeviceReduce::Reduce's,
+// default policy selector); unsupported also for an accumulator not of 1, 2, 4 or 8 bytes.
+using algos::build;
 }  // namespace reduce
 
 }  // namespace cccl_cache::algos

@@ -47,13 +47,7 @@ struct Spec {
   bool operator==(const Spec&) const = default;
 };
 
-inline constexpr const char* kAlgorithmName = "reduce";
-
-inline Result<void> validate(const Spec& spec) { return spec.validate(); }
-
-// "reduce type=float32 op=plus offset=uint64" (spec_text()).
-inline std::string summary(const Spec& spec) { return spec_text(spec); }
-
 using algos::cache_key;
+using algos::summary;  // spec text
 
 }  // namespace cccl_cache::algos::reduce

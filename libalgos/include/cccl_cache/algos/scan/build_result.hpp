@@ -56,7 +56,7 @@ namespace cccl_cache::algos {
 // The traits of inclusive_scan and exclusive_scan for the core (core/built.hpp,
 // AlgorithmCache): one implementation, the algorithm id as parameter.
 template <AlgorithmId Id>
-struct Scan {
+struct Scan : AlgorithmBase<Scan<Id>, scan::Spec<Id>> {
   using Spec = scan::Spec<Id>;
   using Policy = scan::Policy;
   using Executable = scan::Executable<Id>;
@@ -64,11 +64,8 @@ struct Scan {
   static constexpr std::array<std::string_view, kKernels> kKernelRoles = {"init", "scan"};
   // A plausible policy, kernel names that name their roles, launch bounds that agree.
   static Result<void> check(const Spec& spec, const Policy& policy, const BuildRecordView& record);
-  // Digest of the generated source for the spec's shape (core/codegen_digest.hpp).
-  static std::uint64_t codegen_digest(const Spec& spec);
   // The host dispatch's side of the kernel interface (scan/dispatch.cu).
   static const std::string& dispatch_abi();
-  static Result<Built<Scan>> build(const Spec& spec, std::uint32_t cc);
   static Result<Executable> bind(const BuiltView<Scan>& built, int device);
 };
 
@@ -80,6 +77,8 @@ template <AlgorithmId Id>
 using BuildResult = Built<Scan<Id>>;
 template <AlgorithmId Id>
 using BuildResultView = BuiltView<Scan<Id>>;
+// build(spec, cc) (core/built.hpp): CUB's two scan kernels (tile-state init, scan).
+using algos::build;
 }  // namespace scan
 
 }  // namespace cccl_cache::algos

@@ -51,17 +51,7 @@ struct Spec {
 using InclusiveSpec = Spec<AlgorithmId::inclusive_scan>;
 using ExclusiveSpec = Spec<AlgorithmId::exclusive_scan>;
 
-template <AlgorithmId Id>
-Result<void> validate(const Spec<Id>& spec) {
-  return spec.validate();
-}
-
-// "inclusive_scan type=float32 op=plus offset=uint64" (spec_text()).
-template <AlgorithmId Id>
-std::string summary(const Spec<Id>& spec) {
-  return spec_text(spec);
-}
-
 using algos::cache_key;
+using algos::summary;  // spec text
 
 }  // namespace cccl_cache::algos::scan

@@ -55,7 +55,7 @@ namespace cccl_cache::algos {
 
 // Transform's traits for the core (core/built.hpp, AlgorithmCache); N inputs.
 template <int N>
-struct Transform {
+struct Transform : AlgorithmBase<Transform<N>, transform::Spec<N>> {
   using Spec = transform::Spec<N>;
   using Policy = transform::Policy;
   using Executable = transform::Executable<N>;
@@ -64,9 +64,7 @@ struct Transform {
   // A plausible policy for the record's CC, and a kernel name that names the transform
   // kernel, compiled with the policy's launch bounds.
   static Result<void> check(const Spec& spec, const Policy& policy, const BuildRecordView& record);
-  static std::uint64_t codegen_digest(const Spec& spec);
   static const std::string& dispatch_abi();  // transform/dispatch.cu
-  static Result<Built<Transform>> build(const Spec& spec, std::uint32_t cc);
   static Result<Executable> bind(const BuiltView<Transform>& built, int device);
 };
 
@@ -78,6 +76,9 @@ template <int N>
 using BuildResult = Built<Transform<N>>;
 template <int N>
 using BuildResultView = BuiltView<Transform<N>>;
+// build(spec, cc) (core/built.hpp): CUB's transform kernel for `spec` (raw pointers,
+// int64 offsets, CUB's default policy).
+using algos::build;
 }  // namespace transform
 
 }  // namespace cccl_cache::algos

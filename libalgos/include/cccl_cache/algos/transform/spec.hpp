@@ -64,13 +64,7 @@ struct Spec {
 using UnarySpec = Spec<1>;
 using BinarySpec = Spec<2>;
 
-template <int N>
-inline Result<void> validate(const Spec<N>& spec) { return spec.validate(); }
-
-// "binary_transform in1=float32 in2=float32 out=float32 op=plus" (spec_text()).
-template <int N>
-inline std::string summary(const Spec<N>& spec) { return spec_text(spec); }
-
 using algos::cache_key;
+using algos::summary;  // spec text
 
 }  // namespace cccl_cache::algos::transform
