@@ -8,8 +8,8 @@
 #include <sys/auxv.h>
 #include <sys/stat.h>
 
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string_view>
 #include <tuple>
@@ -22,35 +22,15 @@ namespace {
 constexpr int kHeaderMajor = CUDA_VERSION / 1000;
 constexpr int kHeaderMinor = CUDA_VERSION % 1000 / 10;
 
-// One library: what it is called, what libalgos was compiled against.
-struct Library {
-  const char* what;          // "NVRTC"
-  std::string soname;        // "libnvrtc.so.13"
-  std::uint64_t compiled_size;  // size of the toolkit's file CMake found (0: unknown)
-};
-
-const Library& nvrtc_library() {
-  static const Library lib{"NVRTC", "libnvrtc.so." + std::to_string(kHeaderMajor),
-                           CCCL_CACHE_NVRTC_COMPILED_SIZE};
-  return lib;
-}
-
-const Library& nvjitlink_library() {
-  static const Library lib{"nvJitLink", "libnvJitLink.so." + std::to_string(kHeaderMajor),
-                           CCCL_CACHE_NVJITLINK_COMPILED_SIZE};
-  return lib;
-}
-
 std::optional<std::uint64_t> file_size(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   return static_cast<std::uint64_t>(st.st_size);
 }
 
-// "<soname>@<size>" (the fingerprint's spelling, which sanitizes nothing: sonames hold
-// no spaces or commas).
-std::string identity_of(const Library& lib, std::uint64_t size) {
-  return lib.soname + "@" + std::to_string(size);
+// "<soname>@<size>" (the fingerprint's spelling; sonames hold no spaces or commas).
+std::string identity_of(const std::string& soname, std::uint64_t size) {
+  return soname + "@" + std::to_string(size);
 }
 
 struct Located {
@@ -59,14 +39,15 @@ struct Located {
 };
 
 // The soname in $LD_LIBRARY_PATH (as ld.so reads it: ignored for set-id programs), then
-// in the toolkit's library directory. A file found there is the one the loader opens.
-Located locate(const Library& lib) {
+// in the toolkit's library directory. A file found there is the one the loader opens;
+// none found: the fingerprint names the compiled-against file.
+Located locate(const std::string& soname, std::uint64_t compiled_size) {
   auto try_dir = [&](std::string_view dir) -> std::optional<Located> {
     if (dir.empty()) return std::nullopt;
     std::string path(dir);
     path += '/';
-    path += lib.soname;
-    if (auto size = file_size(path)) return Located{path, identity_of(lib, *size)};
+    path += soname;
+    if (auto size = file_size(path)) return Located{path, identity_of(soname, *size)};
     return std::nullopt;
   };
   const char* env = ::getauxval(AT_SECURE) != 0 ? nullptr : std::getenv("LD_LIBRARY_PATH");
@@ -77,23 +58,36 @@ Located locate(const Library& lib) {
     if (auto found = try_dir(dir)) return *found;
   }
   if (auto found = try_dir(CCCL_CACHE_CUDA_LIBRARY_DIR)) return *found;
-  return Located{{}, identity_of(lib, lib.compiled_size)};
+  return Located{{}, identity_of(soname, compiled_size)};
 }
 
-const Located& located(const Library& lib) {
-  // One static per library: the two are located independently.
-  if (&lib == &nvrtc_library()) {
-    static const Located nvrtc = locate(lib);
-    return nvrtc;
-  }
-  static const Located nvjitlink = locate(lib);
-  return nvjitlink;
+// One library: its name, what libalgos was compiled against, where it is (located once,
+// at the first use of either the fingerprint or the loader).
+struct Library {
+  const char* what;             // "NVRTC"
+  std::string soname;           // "libnvrtc.so.13"
+  std::uint64_t compiled_size;  // size of the toolkit's file CMake found (0: unknown)
+  Located where;
+  Library(const char* w, std::string name, std::uint64_t size)
+      : what(w), soname(std::move(name)), compiled_size(size), where(locate(soname, size)) {}
+};
+
+const Library& nvrtc_library() {
+  static const Library lib("NVRTC", "libnvrtc.so." + std::to_string(kHeaderMajor),
+                           CCCL_CACHE_NVRTC_COMPILED_SIZE);
+  return lib;
+}
+
+const Library& nvjitlink_library() {
+  static const Library lib("nvJitLink", "libnvJitLink.so." + std::to_string(kHeaderMajor),
+                           CCCL_CACHE_NVJITLINK_COMPILED_SIZE);
+  return lib;
 }
 
 // The version the located file has, known without loading it: the headers' when it is
 // the file libalgos was compiled against.
 std::optional<std::pair<int, int>> known_version(const Library& lib) {
-  if (lib.compiled_size != 0 && located(lib).identity == identity_of(lib, lib.compiled_size))
+  if (lib.compiled_size != 0 && lib.where.identity == identity_of(lib.soname, lib.compiled_size))
     return std::pair{kHeaderMajor, kHeaderMinor};
   return std::nullopt;
 }
@@ -116,7 +110,7 @@ void resolve(void* handle, const char* symbol, Fn& fn, std::string& missing) {
 // `version()`; refuses a file or version other than the fingerprint's.
 template <class Api, class ResolveAll, class Version>
 Loaded<Api> load(const Library& lib, Api& table, ResolveAll&& resolve_all, Version&& version) {
-  const Located& where = located(lib);
+  const Located& where = lib.where;
   const std::string name = where.path.empty() ? lib.soname : where.path;
   auto failed = [&](const std::string& why) {
     return Loaded<Api>{fail(ErrorCode::compile, std::string(lib.what) + " (" + name + ") " + why)};
@@ -135,12 +129,12 @@ Loaded<Api> load(const Library& lib, Api& table, ResolveAll&& resolve_all, Versi
   link_map* map = nullptr;
   std::string opened = "?";
   if (::dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr && map->l_name != nullptr) {
-    if (auto size = file_size(map->l_name)) opened = identity_of(lib, *size);
+    if (auto size = file_size(map->l_name)) opened = identity_of(lib.soname, *size);
   }
   if (opened != where.identity)
     return failed("is " + opened + ", not the " + where.identity +
                   " the cache keys of this process name (libalgos was compiled against " +
-                  identity_of(lib, lib.compiled_size) + " in " CCCL_CACHE_CUDA_LIBRARY_DIR
+                  identity_of(lib.soname, lib.compiled_size) + " in " CCCL_CACHE_CUDA_LIBRARY_DIR
                   "): put the directory of the right one first in LD_LIBRARY_PATH");
   std::string missing;
   resolve_all(handle, missing);
@@ -198,7 +192,7 @@ const Loaded<NvJitLinkApi>& loaded_nvjitlink() {
 
 template <class Api>
 JitLibrary identity(const Library& lib, const Loaded<Api>& (*loaded)()) {
-  JitLibrary out{located(lib).identity};
+  JitLibrary out{lib.where.identity};
   // Unknown without loading only where the located file is not the compiled-against one.
   const auto known = known_version(lib);
   std::tie(out.major, out.minor) = known ? *known : loaded().version;

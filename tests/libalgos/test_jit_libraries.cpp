@@ -19,9 +19,9 @@
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/algos/reduce/spec.hpp"
 #include "cccl_cache/algos/toolchain.hpp"
-#include "cccl_cache/cache/config.hpp"
 #include "cccl_cache/cache/store.hpp"
 #include "jit_libraries.hpp"
+#include "test_util.hpp"
 
 #ifndef CCCL_CACHE_TEST_PYTHON_MODULE
 #define CCCL_CACHE_TEST_PYTHON_MODULE ""  // not built (CCCL_CACHE_BUILD_PYTHON=OFF, sanitizers)
@@ -45,27 +45,10 @@ bool mapped(const std::string& name) {
 
 std::uint64_t size_of(const fs::path& p) { return fs::file_size(fs::canonical(p)); }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "cccl-cache-jitlib-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using cccl_cache::test::TempDir;
 
 std::shared_ptr<cccl_cache::Store> open_store(const fs::path& dir) {
-  auto config = cccl_cache::Config::defaults();
-  config.dir = dir;
-  auto store = cccl_cache::Store::open(config);
+  auto store = cccl_cache::Store::open(cccl_cache::test::test_config(dir));
   if (!store) throw std::runtime_error(store.error().describe());
   return *store;
 }
