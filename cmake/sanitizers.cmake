@@ -6,7 +6,7 @@ if(CCCL_CACHE_SANITIZE)
   # about 2.2x slower, and line tables are all a report's stack trace needs.
   add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-O1> $<$<COMPILE_LANGUAGE:CXX>:-g1>)
   # Debian's and Ubuntu's GCC link with --as-needed by default, but not when -fsanitize
-  # is given (the spec reads %{!fsanitize=*:--as-needed}). CUDA::nvrtc's interface drags
+  # is given (the spec reads %{!fsanitize=*:--as-needed}). CUDA's imported targets may drag
   # the toolkit's stub libcuda.so into every libalgos program's link; without
   # --as-needed it becomes NEEDED (libcuda.so.1), so on a machine without a driver no
   # such program starts, gtest_discover_tests fails the build, and where it starts,

@@ -235,6 +235,24 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_radix_sort(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_keys_in, void* d_keys_out, const void* d_values_in, void* d_values_out,
     uint64_t num_items, int begin_bit, int end_bit, void* stream);
+/* The double-buffer form of a radix sort (CUB's DoubleBuffer overloads): keys[selector]
+ * (and values[selector]) hold the input; the sort may overwrite both buffers of each
+ * pair and sets selector to the one holding the sorted result (on the host, when the
+ * call returns: the data is ready when the stream reaches it). It needs less temp
+ * storage than cccl_cache_radix_sort (no third buffer); query its own size. values:
+ * NULL, NULL for keys-only (ignored there). selector must be 0 or 1. */
+typedef struct cccl_cache_double_buffer {
+  void* keys[2];
+  void* values[2];
+  int selector;
+} cccl_cache_double_buffer;
+/* Sorts `buffers` by bits [begin_bit, end_bit) (0, 0: all bits), stably, in the spec's
+ * order. Errors as every run call, and INVALID_ARGUMENT for a NULL buffers or a selector
+ * other than 0 or 1. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_radix_sort_double_buffer(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    cccl_cache_double_buffer* buffers, uint64_t num_items, int begin_bit, int end_bit,
+    void* stream);
 /* d_out[0] = op(*h_init, d_in[0..num_items)); h_init: one element on the host. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_reduce(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,

@@ -52,6 +52,10 @@ cccl_cache_status result_of(CUresult r, const char* function, const char* invali
   });
 }
 
+// A radix sort's result: an invalid value names the bits where they are the cause.
+cccl_cache_status radix_result(const rs::Executable& exe, CUresult r, const char* fn, int begin_bit,
+                               int end_bit) noexcept;
+
 constexpr const char* kTempInvalid =
     "temp storage smaller than the queried size, or more items than the spec's offset type holds";
 
@@ -60,6 +64,16 @@ constexpr const char* kTempInvalid =
   const auto* exe = typed<Exe>(algorithm, kind, fn, status_);     \
   if (exe == nullptr) return status_;                             \
   if (temp_storage_bytes == nullptr) return null_argument(fn, "temp_storage_bytes")
+
+cccl_cache_status radix_result(const rs::Executable& exe, CUresult r, const char* fn, int begin_bit,
+                               int end_bit) noexcept {
+  if (r != CUDA_ERROR_INVALID_VALUE) return result_of(r, fn, kTempInvalid);
+  return guarded(fn, [&] {
+    auto bits = exe.check_bits(begin_bit, end_bit);
+    return bits ? result_of(r, fn, kTempInvalid)
+                : set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT, std::string(fn) + ": " + bits.error().message);
+  });
+}
 
 // Reduce and exclusive scan: an array in, an array out, an initial value on the host.
 template <class Exe>
@@ -131,17 +145,35 @@ cccl_cache_status cccl_cache_radix_sort(const cccl_cache_algorithm* algorithm, v
   constexpr const char* fn = "cccl_cache_radix_sort";
   CCCL_CACHE_C_TYPED(rs::Executable, AlgorithmId::radix_sort, fn);
   if (begin_bit == 0 && end_bit == 0) end_bit = exe->key_bits();
-  const CUresult r = (*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
-                            d_values_out, num_items, begin_bit, end_bit,
-                            static_cast<CUstream>(stream));
-  if (r == CUDA_ERROR_INVALID_VALUE) {
+  return radix_result(*exe, (*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_keys_out,
+                                   d_values_in, d_values_out, num_items, begin_bit, end_bit,
+                                   static_cast<CUstream>(stream)),
+                      fn, begin_bit, end_bit);
+}
+
+cccl_cache_status cccl_cache_radix_sort_double_buffer(const cccl_cache_algorithm* algorithm,
+                                                      void* d_temp_storage,
+                                                      size_t* temp_storage_bytes,
+                                                      cccl_cache_double_buffer* buffers,
+                                                      uint64_t num_items, int begin_bit,
+                                                      int end_bit, void* stream) {
+  constexpr const char* fn = "cccl_cache_radix_sort_double_buffer";
+  CCCL_CACHE_C_TYPED(rs::Executable, AlgorithmId::radix_sort, fn);
+  if (buffers == nullptr) return null_argument(fn, "buffers");
+  const int selector = buffers->selector;
+  if (selector != 0 && selector != 1) [[unlikely]] {
     return guarded(fn, [&] {
-      auto bits = exe->check_bits(begin_bit, end_bit);
-      return bits ? result_of(r, fn, kTempInvalid)
-                  : set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT, std::string(fn) + ": " + bits.error().message);
+      return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT, std::string(fn) + ": buffers->selector is " +
+                                                              std::to_string(selector) + ", not 0 or 1");
     });
   }
-  return result_of(r, fn, kTempInvalid);
+  if (begin_bit == 0 && end_bit == 0) end_bit = exe->key_bits();
+  rs::DoubleBuffers b{{buffers->keys[0], buffers->keys[1]}, {buffers->values[0], buffers->values[1]},
+                      selector};
+  const CUresult r = (*exe)(d_temp_storage, *temp_storage_bytes, b, num_items, begin_bit, end_bit,
+                            static_cast<CUstream>(stream));
+  buffers->selector = b.selector;
+  return radix_result(*exe, r, fn, begin_bit, end_bit);
 }
 
 cccl_cache_status cccl_cache_reduce(const cccl_cache_algorithm* algorithm, void* d_temp_storage,

@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <utility>
+
+#include "jit_libraries.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 // LeakSanitizer: nvJitLink keeps a few small allocations it makes during
@@ -17,28 +20,29 @@ extern "C" const char* __lsan_default_suppressions() { return "leak:libnvJitLink
 
 namespace cccl_cache::algos::detail {
 
+// A handle exists only where the library's table was loaded.
 NvrtcProgram& NvrtcProgram::operator=(NvrtcProgram&& other) noexcept {
   if (this != &other) {
-    if (handle_ != nullptr) nvrtcDestroyProgram(&handle_);
+    if (handle_ != nullptr) (*nvrtc())->nvrtcDestroyProgram(&handle_);
     handle_ = std::exchange(other.handle_, nullptr);
   }
   return *this;
 }
 
 NvrtcProgram::~NvrtcProgram() {
-  if (handle_ != nullptr) nvrtcDestroyProgram(&handle_);
+  if (handle_ != nullptr) (*nvrtc())->nvrtcDestroyProgram(&handle_);
 }
 
 NvJitLinkHandle& NvJitLinkHandle::operator=(NvJitLinkHandle&& other) noexcept {
   if (this != &other) {
-    if (handle_ != nullptr) nvJitLinkDestroy(&handle_);
+    if (handle_ != nullptr) (*nvjitlink())->nvJitLinkDestroy(&handle_);
     handle_ = std::exchange(other.handle_, nullptr);
   }
   return *this;
 }
 
 NvJitLinkHandle::~NvJitLinkHandle() {
-  if (handle_ != nullptr) nvJitLinkDestroy(&handle_);
+  if (handle_ != nullptr) (*nvjitlink())->nvJitLinkDestroy(&handle_);
 }
 
 std::string cuda_include_dir() {
@@ -93,54 +97,36 @@ const std::vector<std::string>& lto_link_options() {
   return options;
 }
 
-std::pair<int, int> nvrtc_version() {
-  int major = 0, minor = 0;
-  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return {0, 0};
-  return {major, minor};
-}
-
-std::pair<int, int> nvjitlink_version() {
-  unsigned major = 0, minor = 0;
-  if (nvJitLinkVersion(&major, &minor) != NVJITLINK_SUCCESS) return {0, 0};
-  return {static_cast<int>(major), static_cast<int>(minor)};
+Result<std::vector<int>> nvrtc_supported_archs() {
+  const auto& api = nvrtc();
+  if (!api) return tl::unexpected(api.error());
+  int count = 0;
+  if ((*api)->nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0)
+    return fail(ErrorCode::internal, "nvrtcGetNumSupportedArchs failed");
+  std::vector<int> archs(static_cast<std::size_t>(count));
+  if ((*api)->nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS)
+    return fail(ErrorCode::internal, "nvrtcGetSupportedArchs failed");
+  std::sort(archs.begin(), archs.end());
+  return archs;
 }
 
 namespace {
 
-std::string loaded_library(const char* symbol_name) {
-  void* symbol = ::dlsym(RTLD_DEFAULT, symbol_name);
-  Dl_info info{};
-  if (symbol == nullptr || ::dladdr(symbol, &info) == 0 || info.dli_fname == nullptr)
-    return "unknown";
-  // No realpath (a readlink per path component, on the first key of every process):
-  // the name ld.so loaded and the size of the file it leads to.
-  const std::string path = info.dli_fname;
-  std::string out = path.substr(path.rfind('/') + 1);
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) out += "@" + std::to_string(st.st_size);
-  for (char& c : out)
-    if (c == ' ' || c == ',' || c == '\t' || c == '\n') c = '_';
-  return out;
-}
-
-}  // namespace
-
-std::string nvrtc_library() { return loaded_library("nvrtcVersion"); }
-std::string nvjitlink_library() { return loaded_library("nvJitLinkVersion"); }
-
-namespace {
+// The loaded tables: only after compile() / link_ltoir() checked that they loaded.
+const NvrtcApi& rtc() noexcept { return **nvrtc(); }
+const NvJitLinkApi& jl() noexcept { return **nvjitlink(); }
 
 std::string program_log(nvrtcProgram prog) {
   std::size_t size = 0;
-  if (nvrtcGetProgramLogSize(prog, &size) != NVRTC_SUCCESS || size == 0) return {};
+  if (rtc().nvrtcGetProgramLogSize(prog, &size) != NVRTC_SUCCESS || size == 0) return {};
   std::string log(size, '\0');
-  if (nvrtcGetProgramLog(prog, log.data()) != NVRTC_SUCCESS) return {};
+  if (rtc().nvrtcGetProgramLog(prog, log.data()) != NVRTC_SUCCESS) return {};
   while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
   return log;
 }
 
 tl::unexpected<Error> nvrtc_fail(const char* what, nvrtcResult rc) {
-  return fail(ErrorCode::internal, std::string(what) + " failed: " + nvrtcGetErrorString(rc));
+  return fail(ErrorCode::internal, std::string(what) + " failed: " + rtc().nvrtcGetErrorString(rc));
 }
 
 // Creates the program, registers the name expressions and compiles it with the
@@ -149,14 +135,15 @@ Result<NvrtcProgram> compile(const std::string& source, const std::string& progr
                              const std::string& arch_option,
                              const std::vector<std::string>& name_expressions,
                              const std::vector<std::string>& extra_options = {}) {
+  if (const auto& api = nvrtc(); !api) return tl::unexpected(api.error());
   nvrtcProgram raw = nullptr;
-  if (auto rc = nvrtcCreateProgram(&raw, source.c_str(), program_name.c_str(), 0, nullptr, nullptr);
+  if (auto rc = rtc().nvrtcCreateProgram(&raw, source.c_str(), program_name.c_str(), 0, nullptr, nullptr);
       rc != NVRTC_SUCCESS) {
     return nvrtc_fail("nvrtcCreateProgram", rc);
   }
   NvrtcProgram prog(raw);
   for (const auto& expr : name_expressions) {
-    if (auto rc = nvrtcAddNameExpression(prog.get(), expr.c_str()); rc != NVRTC_SUCCESS) {
+    if (auto rc = rtc().nvrtcAddNameExpression(prog.get(), expr.c_str()); rc != NVRTC_SUCCESS) {
       return nvrtc_fail("nvrtcAddNameExpression", rc);
     }
   }
@@ -171,10 +158,10 @@ Result<NvrtcProgram> compile(const std::string& source, const std::string& progr
   options.push_back("-I" + include);
   std::vector<const char*> argv;
   for (const auto& o : options) argv.push_back(o.c_str());
-  const auto rc = nvrtcCompileProgram(prog.get(), static_cast<int>(argv.size()), argv.data());
+  const auto rc = rtc().nvrtcCompileProgram(prog.get(), static_cast<int>(argv.size()), argv.data());
   if (rc != NVRTC_SUCCESS) {
     return fail(ErrorCode::compile, "NVRTC could not compile " + program_name + " (" +
-                                        nvrtcGetErrorString(rc) + ", CCCL " + cccl +
+                                        rtc().nvrtcGetErrorString(rc) + ", CCCL " + cccl +
                                         ", include dir " + include +
                                         "):\n" + program_log(prog.get()));
   }
@@ -186,7 +173,7 @@ Result<std::vector<std::string>> lowered_names(nvrtcProgram prog,
   std::vector<std::string> names;
   for (const auto& expr : exprs) {
     const char* lowered = nullptr;
-    if (auto rc = nvrtcGetLoweredName(prog, expr.c_str(), &lowered);
+    if (auto rc = rtc().nvrtcGetLoweredName(prog, expr.c_str(), &lowered);
         rc != NVRTC_SUCCESS || lowered == nullptr) {
       return fail(ErrorCode::compile, "NVRTC has no lowered name for " + expr);
     }
@@ -198,13 +185,13 @@ Result<std::vector<std::string>> lowered_names(nvrtcProgram prog,
 std::string nvjitlink_log(nvJitLinkHandle handle) {
   std::size_t size = 0;
   std::string log;
-  if (nvJitLinkGetErrorLogSize(handle, &size) == NVJITLINK_SUCCESS && size > 1) {
+  if (jl().nvJitLinkGetErrorLogSize(handle, &size) == NVJITLINK_SUCCESS && size > 1) {
     std::string part(size, '\0');
-    if (nvJitLinkGetErrorLog(handle, part.data()) == NVJITLINK_SUCCESS) log += part.c_str();
+    if (jl().nvJitLinkGetErrorLog(handle, part.data()) == NVJITLINK_SUCCESS) log += part.c_str();
   }
-  if (nvJitLinkGetInfoLogSize(handle, &size) == NVJITLINK_SUCCESS && size > 1) {
+  if (jl().nvJitLinkGetInfoLogSize(handle, &size) == NVJITLINK_SUCCESS && size > 1) {
     std::string part(size, '\0');
-    if (nvJitLinkGetInfoLog(handle, part.data()) == NVJITLINK_SUCCESS) log += part.c_str();
+    if (jl().nvJitLinkGetInfoLog(handle, part.data()) == NVJITLINK_SUCCESS) log += part.c_str();
   }
   return log;
 }
@@ -226,11 +213,11 @@ Result<LtoOutput> compile_to_ltoir(const std::string& source, const std::string&
   if (!names) return tl::unexpected(names.error());
   out.lowered_names = std::move(*names);
   std::size_t size = 0;
-  if (auto rc = nvrtcGetLTOIRSize(prog->get(), &size); rc != NVRTC_SUCCESS)
+  if (auto rc = rtc().nvrtcGetLTOIRSize(prog->get(), &size); rc != NVRTC_SUCCESS)
     return nvrtc_fail("nvrtcGetLTOIRSize", rc);
   if (size == 0) return fail(ErrorCode::internal, "NVRTC produced no LTO IR");
   out.ltoir.resize(size);
-  if (auto rc = nvrtcGetLTOIR(prog->get(), out.ltoir.data()); rc != NVRTC_SUCCESS)
+  if (auto rc = rtc().nvrtcGetLTOIR(prog->get(), out.ltoir.data()); rc != NVRTC_SUCCESS)
     return nvrtc_fail("nvrtcGetLTOIR", rc);
   return out;
 }
@@ -243,10 +230,10 @@ Result<std::vector<std::byte>> compile_to_cubin_naive(
                       extra_options);
   if (!prog) return tl::unexpected(prog.error());
   std::size_t size = 0;
-  if (auto rc = nvrtcGetCUBINSize(prog->get(), &size); rc != NVRTC_SUCCESS)
+  if (auto rc = rtc().nvrtcGetCUBINSize(prog->get(), &size); rc != NVRTC_SUCCESS)
     return nvrtc_fail("nvrtcGetCUBINSize", rc);
   std::vector<std::byte> cubin(size);
-  if (auto rc = nvrtcGetCUBIN(prog->get(), reinterpret_cast<char*>(cubin.data()));
+  if (auto rc = rtc().nvrtcGetCUBIN(prog->get(), reinterpret_cast<char*>(cubin.data()));
       rc != NVRTC_SUCCESS) {
     return nvrtc_fail("nvrtcGetCUBIN", rc);
   }
@@ -260,30 +247,31 @@ Result<std::vector<std::byte>> link_ltoir(std::span<const char> ltoir, std::uint
   for (const auto& k : kernels) options.push_back("-kernels-used=" + k);
   std::vector<const char*> argv;
   for (const auto& o : options) argv.push_back(o.c_str());
+  if (const auto& api = nvjitlink(); !api) return tl::unexpected(api.error());
   nvJitLinkHandle raw = nullptr;
-  if (auto rc = nvJitLinkCreate(&raw, static_cast<std::uint32_t>(argv.size()), argv.data());
+  if (auto rc = jl().nvJitLinkCreate(&raw, static_cast<std::uint32_t>(argv.size()), argv.data());
       rc != NVJITLINK_SUCCESS) {
     return fail(ErrorCode::compile,
                 "nvJitLinkCreate failed (code " + std::to_string(rc) + ") for " + options[0]);
   }
   NvJitLinkHandle link(raw);
-  if (auto rc = nvJitLinkAddData(link.get(), NVJITLINK_INPUT_LTOIR, ltoir.data(), ltoir.size(),
+  if (auto rc = jl().nvJitLinkAddData(link.get(), NVJITLINK_INPUT_LTOIR, ltoir.data(), ltoir.size(),
                                  "merge_sort.ltoir");
       rc != NVJITLINK_SUCCESS) {
     return fail(ErrorCode::compile, "nvJitLink rejected NVRTC's LTO IR (code " +
                                         std::to_string(rc) + "; nvJitLink must be at least " +
                                         "NVRTC's version):\n" + nvjitlink_log(link.get()));
   }
-  if (auto rc = nvJitLinkComplete(link.get()); rc != NVJITLINK_SUCCESS) {
+  if (auto rc = jl().nvJitLinkComplete(link.get()); rc != NVJITLINK_SUCCESS) {
     return fail(ErrorCode::compile, "nvJitLink could not link the LTO IR (code " +
                                         std::to_string(rc) + "):\n" + nvjitlink_log(link.get()));
   }
   std::size_t size = 0;
-  if (nvJitLinkGetLinkedCubinSize(link.get(), &size) != NVJITLINK_SUCCESS || size == 0) {
+  if (jl().nvJitLinkGetLinkedCubinSize(link.get(), &size) != NVJITLINK_SUCCESS || size == 0) {
     return fail(ErrorCode::internal, "nvJitLinkGetLinkedCubinSize failed");
   }
   std::vector<std::byte> cubin(size);
-  if (nvJitLinkGetLinkedCubin(link.get(), cubin.data()) != NVJITLINK_SUCCESS) {
+  if (jl().nvJitLinkGetLinkedCubin(link.get(), cubin.data()) != NVJITLINK_SUCCESS) {
     return fail(ErrorCode::internal, "nvJitLinkGetLinkedCubin failed");
   }
   return cubin;

@@ -1,5 +1,6 @@
 // NVRTC (CUDA C++ -> LTO IR) and nvJitLink (LTO IR -> cubin), behind move-only RAII
-// handles. Private to libalgos. Needs no GPU and no driver.
+// handles, through the tables loaded at the first build (jit_libraries.hpp). Private
+// to libalgos. Needs no GPU and no driver.
 //
 // Why LTO: nvJitLink assembles PTX input as relocatable code (ptxas -c), and for
 // merge sort that code sorts 2-10% slower than what nvcc makes (ptxas whole-program);
@@ -104,14 +105,8 @@ Result<std::vector<std::byte>> compile_to_cubin_naive(
 Result<std::vector<std::byte>> link_ltoir(std::span<const char> ltoir, std::uint32_t cc,
                                           const std::vector<std::string>& kernels);
 
-// nvrtcVersion() / nvJitLinkVersion().
-std::pair<int, int> nvrtc_version();
-std::pair<int, int> nvjitlink_version();
-
-// The loaded NVRTC / nvJitLink library, found through one of its symbols (dlsym, dladdr):
-// "<base name of the path ld.so loaded>@<size of the file>", spaces and commas
-// replaced; "unknown" if not found.
-std::string nvrtc_library();
-std::string nvjitlink_library();
+// The CCs NVRTC compiles for, ascending (loads NVRTC: jit_libraries.hpp).
+// Errors: compile (NVRTC cannot be loaded), internal.
+Result<std::vector<int>> nvrtc_supported_archs();
 
 }  // namespace cccl_cache::algos::detail

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "core/dispatch_abi.hpp"
+#include "jit_libraries.hpp"
 #include "nvrtc_compile.hpp"
 
 namespace cccl_cache::algos {
@@ -103,6 +104,8 @@ std::string Toolchain::fingerprint() const {
   return out;
 }
 
+Result<std::vector<int>> nvrtc_supported_ccs() { return detail::nvrtc_supported_archs(); }
+
 const Toolchain& Toolchain::current() {
   static const Toolchain tc = [] {
     Toolchain t;
@@ -110,10 +113,16 @@ const Toolchain& Toolchain::current() {
     // headers of another version (build.cpp check_cccl_version), so no entry is built
     // with any other, and the first key of a process reads no header file.
     t.cccl_version = CCCL_CACHE_CCCL_PINNED_VERSION;
-    std::tie(t.nvrtc_major, t.nvrtc_minor) = detail::nvrtc_version();
-    std::tie(t.nvjitlink_major, t.nvjitlink_minor) = detail::nvjitlink_version();
-    t.nvrtc_library = detail::nvrtc_library();
-    t.nvjitlink_library = detail::nvjitlink_library();
+    // The libraries a build in this process uses, named without loading them
+    // (jit_libraries.hpp): a store hit needs neither.
+    const auto& rtc = detail::nvrtc_identity();
+    const auto& link = detail::nvjitlink_identity();
+    t.nvrtc_major = rtc.major;
+    t.nvrtc_minor = rtc.minor;
+    t.nvjitlink_major = link.major;
+    t.nvjitlink_minor = link.minor;
+    t.nvrtc_library = rtc.identity;
+    t.nvjitlink_library = link.identity;
     t.dispatch_abi = detail::dispatch_abi_digest();
     for (const auto& o : detail::common_nvrtc_options()) {
       if (!t.compile_options.empty()) t.compile_options += ' ';

@@ -11,6 +11,9 @@ Two shapes, as cuda.compute users know them:
   exclusive_scan, unary_transform, binary_transform) allocate temp storage through
   the caller's allocator (CuPy's memory pool for CuPy arrays, PyTorch's for tensors).
 
+A radix sort also takes DoubleBuffers (CUB's, shaped as cuda.compute's) for its keys and
+values: it sorts within them and sets their selector to the buffer holding the result.
+
 Arrays: anything with __cuda_array_interface__ (CuPy, PyTorch, Numba) or DLPack;
 streams: None, an int handle, or an object with __cuda_stream__ (or CuPy's .ptr,
 PyTorch's .cuda_stream). Bad arguments raise TypeError / ValueError; library errors
@@ -32,6 +35,7 @@ from ._core import (
     driver_status,
 )
 from ._api import (
+    DoubleBuffer,
     Op,
     binary_transform,
     default_cache,
@@ -53,7 +57,7 @@ from ._api import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "BinaryTransform", "Cache", "Error", "ExclusiveScan", "InclusiveScan", "MergeSort", "Op",
+    "BinaryTransform", "Cache", "DoubleBuffer", "Error", "ExclusiveScan", "InclusiveScan", "MergeSort", "Op",
     "RadixSort", "Reduce", "Spec", "UnaryTransform", "binary_transform", "default_cache",
     "device_count", "driver_status", "exclusive_scan", "inclusive_scan", "make_binary_transform",
     "make_exclusive_scan", "make_inclusive_scan", "make_merge_sort", "make_radix_sort",

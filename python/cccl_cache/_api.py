@@ -36,6 +36,33 @@ class Op:
         return f"Op({self.name!r})"
 
 
+class DoubleBuffer:
+    """CUB's DoubleBuffer, shaped as cuda.compute's: two device arrays of one element type
+    and size. A radix sort given DoubleBuffers reads current(), may overwrite both arrays,
+    and sets `selector` so that current() holds the sorted result; it needs less temp
+    storage than a sort into separate outputs."""
+
+    __slots__ = ("d_buffers", "selector")
+
+    def __init__(self, d_current, d_alternate):
+        self.d_buffers = [d_current, d_alternate]
+        self.selector = 0
+
+    def current(self):
+        return self.d_buffers[self.selector]
+
+    def alternate(self):
+        return self.d_buffers[self.selector ^ 1]
+
+    def __repr__(self):
+        return f"DoubleBuffer(selector={self.selector})"
+
+
+def _current(x):
+    """The array a sort reads: a DoubleBuffer's current(), else `x`."""
+    return x.current() if isinstance(x, DoubleBuffer) else x
+
+
 def _op_text(op, operators: dict) -> str:
     if isinstance(op, str):
         return op
@@ -143,7 +170,19 @@ def make_merge_sort(d_in_keys, d_in_values, d_out_keys, d_out_values, op="less",
 
 def make_radix_sort(d_in_keys, d_out_keys, d_in_values=None, d_out_values=None, order="ascending", *,
                     offset="uint32", device=None, cache=None) -> _core.RadixSort:
-    """A radix sort (order "ascending" / "descending", or cuda.compute's SortOrder)."""
+    """A radix sort (order "ascending" / "descending", or cuda.compute's SortOrder).
+    d_in_keys (and d_in_values) may be DoubleBuffers, the outputs then None."""
+    if isinstance(d_in_keys, DoubleBuffer):
+        if d_out_keys is not None or d_out_values is not None:
+            raise ValueError("d_out_keys, d_out_values: must be None when d_in_keys is a DoubleBuffer "
+                             "(the result stays in it)")
+        if d_in_values is not None and not isinstance(d_in_values, DoubleBuffer):
+            raise TypeError("d_in_values: a DoubleBuffer, as d_in_keys is one")
+        d_in_keys, d_out_keys = d_in_keys.current(), d_in_keys.alternate()
+        if d_in_values is not None:
+            d_in_values, d_out_values = d_in_values.current(), d_in_values.alternate()
+    elif isinstance(d_in_values, DoubleBuffer):
+        raise TypeError("d_in_values: a DoubleBuffer only when d_in_keys is one")
     keys, values = _sort_types(d_in_keys, d_out_keys, d_in_values, d_out_values)
     order = _op_text(order, {})
     if order not in ("ascending", "descending"):
@@ -267,11 +306,19 @@ def merge_sort(d_in_keys, d_in_values, d_out_keys, d_out_values, op="less", num_
 def radix_sort(d_in_keys, d_out_keys, d_in_values=None, d_out_values=None, order="ascending",
                num_items=None, begin_bit=None, end_bit=None, stream=None, *, temp_allocator=None,
                cache=None):
-    """Radix-sorts d_in_keys (and d_in_values) into d_out_keys (and d_out_values), stably."""
+    """Radix-sorts d_in_keys (and d_in_values) into d_out_keys (and d_out_values), stably;
+    or, given DoubleBuffers (outputs None), within them: their current() then holds the result."""
     exe = make_radix_sort(d_in_keys, d_out_keys, d_in_values, d_out_values, order, cache=cache)
-    n = _count(num_items, d_in_keys, "d_in_keys", ("d_out_keys", d_out_keys, _same),
-               ("d_in_values", d_in_values, _same), ("d_out_values", d_out_values, _same))
-    _run_two_phase(exe, d_in_keys, temp_allocator, stream,
+    if isinstance(d_in_keys, DoubleBuffer):
+        keys, values = d_in_keys, d_in_values
+        n = _count(num_items, keys.current(), "d_in_keys.current()",
+                   ("d_in_keys.alternate()", keys.alternate(), _same),
+                   *(() if values is None else (("d_in_values.current()", values.current(), _same),
+                                                ("d_in_values.alternate()", values.alternate(), _same))))
+    else:
+        n = _count(num_items, d_in_keys, "d_in_keys", ("d_out_keys", d_out_keys, _same),
+                   ("d_in_values", d_in_values, _same), ("d_out_values", d_out_values, _same))
+    _run_two_phase(exe, _current(d_in_keys), temp_allocator, stream,
                    (d_in_keys, d_out_keys, d_in_values, d_out_values, n), (begin_bit, end_bit))
 
 

@@ -3,6 +3,7 @@
 // looks at nothing else (pure arithmetic, as CUB's size query); a run checks every
 // array against the spec and the bound device, then launches with the GIL released.
 #include <cstdint>
+#include <optional>
 
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
@@ -118,16 +119,89 @@ std::pair<int, int> bits_of(const rs::Executable& e, nb::handle begin, nb::handl
   return {b, x};
 }
 
+// A DoubleBuffer argument (cccl_cache.DoubleBuffer, or any object shaped as cuda.compute's:
+// `d_buffers` holding two arrays, an int `selector`).
+bool is_double_buffer(nb::handle obj) {
+  return !obj.is_none() && nb::hasattr(obj, "d_buffers") && nb::hasattr(obj, "selector");
+}
+
+struct DoubleBufferArg {
+  nb::handle obj;
+  nb::object buffers[2];
+  int selector;
+};
+
+DoubleBufferArg double_buffer_arg(nb::handle obj, const char* what) {
+  DoubleBufferArg d{obj, {}, 0};
+  nb::object list = nb::getattr(obj, "d_buffers");
+  if (!nb::isinstance<nb::sequence>(list) || nb::len(list) != 2)
+    throw nb::type_error((std::string(what) + ": d_buffers must hold two arrays").c_str());
+  d.buffers[0] = list[0];
+  d.buffers[1] = list[1];
+  nb::object sel = nb::getattr(obj, "selector");
+  if (!nb::isinstance<nb::int_>(sel))
+    throw nb::type_error((std::string(what) + ": selector must be an int").c_str());
+  d.selector = nb::cast<int>(sel);  // OverflowError beyond int
+  if (d.selector != 0 && d.selector != 1)
+    throw nb::value_error((std::string(what) + ": selector is " + std::to_string(d.selector) +
+                           ", not 0 or 1").c_str());
+  return d;
+}
+
+// The double-buffer form: d_in_keys (and d_in_values) DoubleBuffers, the outputs None;
+// both buffers of each pair checked (the sort writes either); sets the selectors.
+void radix_sort_double_buffer(const rs::Executable& e, std::size_t need, std::uint64_t n, nb::handle temp,
+                              nb::handle keys, nb::handle keys_out, nb::handle values, nb::handle values_out,
+                              int lo, int hi, nb::handle stream) {
+  const auto& spec = e.spec();
+  const int dev = e.device();
+  require_none(keys_out, "d_out_keys", "d_in_keys is a DoubleBuffer: the result stays in it");
+  require_none(values_out, "d_out_values", "d_in_keys is a DoubleBuffer: the result stays in it");
+  auto [d_temp, have] = temp_array(temp, need, dev);
+  const DoubleBufferArg k = double_buffer_arg(keys, "d_in_keys");
+  rs::DoubleBuffers b;
+  b.selector = k.selector;
+  static constexpr const char* kKeyNames[2] = {"d_in_keys.d_buffers[0]", "d_in_keys.d_buffers[1]"};
+  static constexpr const char* kValueNames[2] = {"d_in_values.d_buffers[0]", "d_in_values.d_buffers[1]"};
+  for (int i = 0; i < 2; ++i) b.keys[i] = checked_array(k.buffers[i], kKeyNames[i], true, spec.key_type, n, dev).data;
+  std::optional<DoubleBufferArg> v;
+  if (spec.keys_only()) {
+    require_none(values, "d_in_values", "the spec sorts keys only");
+  } else {
+    if (!is_double_buffer(values))
+      throw nb::type_error("d_in_values: a DoubleBuffer, as d_in_keys is one");
+    v = double_buffer_arg(values, "d_in_values");
+    if (v->selector != k.selector)
+      throw nb::value_error("d_in_values: selector differs from d_in_keys' (they sort together)");
+    for (int i = 0; i < 2; ++i)
+      b.values[i] = checked_array(v->buffers[i], kValueNames[i], true, spec.value_type, n, dev).data;
+  }
+  CUstream s = stream_handle(stream);
+  CUresult rc;
+  {
+    nb::gil_scoped_release unlocked;
+    rc = e(d_temp, have, b, n, lo, hi, s);
+  }
+  check_cuda(rc, "radix sort");
+  nb::setattr(keys, "selector", nb::int_(b.selector));
+  if (v) nb::setattr(values, "selector", nb::int_(b.selector));
+}
+
 std::size_t radix_sort_call(const Bound<rs::Executable>& b, nb::handle temp, nb::handle keys_in,
                             nb::handle keys_out, nb::handle values_in, nb::handle values_out,
                             std::uint64_t n, nb::handle begin_bit, nb::handle end_bit, nb::handle stream) {
   const rs::Executable& e = *b.exe;
-  std::size_t bytes = (begin_bit.is_none() && end_bit.is_none())
+  const bool double_buffer = is_double_buffer(keys_in);
+  std::size_t bytes = (begin_bit.is_none() && end_bit.is_none() && !double_buffer)
                           ? e.temp_storage_bytes(n)
                           : [&] { auto [lo, hi] = bits_of(e, begin_bit, end_bit);
-                                  return e.temp_storage_bytes(n, lo, hi); }();
+                                  return e.temp_storage_bytes(n, lo, hi, double_buffer); }();
   if (temp.is_none()) return bytes;
   const auto [lo, hi] = bits_of(e, begin_bit, end_bit);
+  if (double_buffer) {
+    radix_sort_double_buffer(e, bytes, n, temp, keys_in, keys_out, values_in, values_out, lo, hi, stream);
+    return bytes;
+  }
   run_sort(e, bytes, n, temp, keys_in, keys_out, values_in, values_out, stream, "radix sort",
            [&, lo = lo, hi = hi](void* d_temp, std::size_t& have, const SortArrays& a, CUstream s) {
              return e(d_temp, have, a.keys_in, a.keys_out, a.values_in, a.values_out, n, lo, hi, s);
@@ -200,9 +274,17 @@ void bind_executables(nb::module_& m) {
            "d_in_values"_a.none(), "d_out_values"_a.none(), "num_items"_a, "begin_bit"_a.none() = none,
            "end_bit"_a.none() = none, "stream"_a.none() = none,
            "temp_storage=None: returns the bytes a run needs. Else sorts num_items keys (and "
-           "values) by bits [begin_bit, end_bit) into the outputs (inputs unchanged); returns the bytes.")
-      .def("temp_storage_bytes", [](const Bound<rs::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
-           "num_items"_a)
+           "values) by bits [begin_bit, end_bit) into the outputs (inputs unchanged); returns the bytes. "
+           "With DoubleBuffers for d_in_keys (and d_in_values) and None for the outputs, sorts within "
+           "them (less temp storage) and sets their selector to the buffer holding the result.")
+      .def("temp_storage_bytes",
+           [](const Bound<rs::Executable>& b, std::uint64_t n, nb::handle begin_bit, nb::handle end_bit,
+              bool double_buffer) {
+             const auto [lo, hi] = bits_of(*b.exe, begin_bit, end_bit);
+             return b.exe->temp_storage_bytes(n, lo, hi, double_buffer);
+           },
+           "num_items"_a, "begin_bit"_a.none() = none, "end_bit"_a.none() = none, "double_buffer"_a = false,
+           "The bytes a sort of num_items by bits [begin_bit, end_bit) needs; double_buffer: in DoubleBuffers.")
       .def_prop_ro("key_bits", [](const Bound<rs::Executable>& b) { return b.exe->key_bits(); });
 
   common<rd::Executable>(m, "Reduce", "A reduction bound to a device (cub::DeviceReduce::Reduce).")

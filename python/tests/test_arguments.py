@@ -225,3 +225,24 @@ def test_an_interface_that_raises_falls_back_to_dlpack():
 
     with pytest.raises(KeyError, match="inner"):
         _core.array_info(Broken(), "d_in")
+
+
+def test_double_buffer_is_cuda_computes_shape(fake):
+    a, b = fake(8), fake(8)
+    db = cccl_cache.DoubleBuffer(a, b)
+    assert db.selector == 0 and db.current() is a and db.alternate() is b
+    db.selector = 1
+    assert db.current() is b and db.alternate() is a
+
+
+def test_radix_sort_double_buffer_arguments(fake):
+    keys = cccl_cache.DoubleBuffer(fake(8), fake(8))
+    with pytest.raises(ValueError, match="must be None when d_in_keys is a DoubleBuffer"):
+        cccl_cache.make_radix_sort(keys, fake(8))
+    with pytest.raises(TypeError, match="d_in_values: a DoubleBuffer, as d_in_keys is one"):
+        cccl_cache.make_radix_sort(keys, None, fake(8, "<i4"))
+    with pytest.raises(TypeError, match="d_in_values: a DoubleBuffer only when d_in_keys is one"):
+        cccl_cache.make_radix_sort(fake(8), fake(8), cccl_cache.DoubleBuffer(fake(8), fake(8)), None)
+    mixed = cccl_cache.DoubleBuffer(fake(8), fake(8, "<f8"))
+    with pytest.raises(TypeError, match="d_out_keys: float64, but d_in_keys is float32"):
+        cccl_cache.make_radix_sort(mixed, None)

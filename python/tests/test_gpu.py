@@ -80,6 +80,64 @@ def test_radix_sort(caches):
         np.testing.assert_array_equal(dk.get(), h)  # inputs unchanged
 
 
+def test_radix_sort_double_buffer(caches):
+    """The DoubleBuffer form: the result in current(), the selector set, less temp storage."""
+    h = rng.integers(-(2**40), 2**40, N).astype(np.int64)
+    idx = np.arange(N, dtype=np.uint32)
+    order = np.argsort(h, kind="stable")
+    for exe in both(caches, lambda c: cccl_cache.make_radix_sort(np.int64, np.int64, np.uint32, np.uint32,
+                                                                  device=0, cache=c)):
+        for start in (0, 1):
+            keys = cccl_cache.DoubleBuffer(cp.empty(N, cp.int64), cp.empty(N, cp.int64))
+            vals = cccl_cache.DoubleBuffer(cp.empty(N, cp.uint32), cp.empty(N, cp.uint32))
+            keys.selector = vals.selector = start
+            keys.current()[:] = cp.asarray(h)
+            vals.current()[:] = cp.asarray(idx)
+            nbytes = exe(None, keys, None, vals, None, N)
+            assert nbytes == exe.temp_storage_bytes(N, double_buffer=True)
+            assert 0 < nbytes <= exe.temp_storage_bytes(N)
+            assert exe(cp.empty(nbytes, cp.uint8), keys, None, vals, None, N) == nbytes
+            assert keys.selector in (0, 1) and vals.selector == keys.selector
+            np.testing.assert_array_equal(keys.current().get(), h[order])
+            np.testing.assert_array_equal(vals.current().get(), idx[order])
+        # Bits: sorting by the low 16 bits only, as NumPy on the masked keys.
+        keys = cccl_cache.DoubleBuffer(cp.asarray(h), cp.empty(N, cp.int64))
+        vals = cccl_cache.DoubleBuffer(cp.asarray(idx), cp.empty(N, cp.uint32))
+        nbytes = exe(None, keys, None, vals, None, N, 0, 16)
+        exe(cp.empty(nbytes, cp.uint8), keys, None, vals, None, N, 0, 16)
+        low = np.argsort(h & 0xFFFF, kind="stable")
+        np.testing.assert_array_equal(vals.current().get(), idx[low])
+    # The one-shot function, keys only, descending.
+    keys = cccl_cache.DoubleBuffer(cp.asarray(h), cp.empty(N, cp.int64))
+    cccl_cache.radix_sort(keys, None, order="descending")
+    np.testing.assert_array_equal(keys.current().get(), np.sort(h)[::-1])
+
+
+def test_radix_sort_double_buffer_rejects_bad_arguments(caches):
+    exe = cccl_cache.make_radix_sort(np.float32, np.float32, device=0, cache=caches[0])
+    a, b, temp = cp.empty(N, cp.float32), cp.empty(N, cp.float32), cp.empty(1 << 20, cp.uint8)
+    db = cccl_cache.DoubleBuffer(a, b)
+    with pytest.raises(ValueError, match="d_out_keys: must be None"):
+        exe(temp, db, b, None, None, N)
+    with pytest.raises(ValueError, match="d_in_values: must be None"):
+        exe(temp, db, None, cccl_cache.DoubleBuffer(a, b), None, N)
+    db.selector = 2
+    with pytest.raises(ValueError, match="selector is 2"):
+        exe(temp, db, None, None, None, N)
+    db.selector = 0
+    db.d_buffers = [a]
+    with pytest.raises(TypeError, match="two arrays"):
+        exe(temp, db, None, None, None, N)
+    db.d_buffers = [a, cp.empty(N, cp.float64)]
+    with pytest.raises(TypeError, match=r"d_in_keys.d_buffers\[1\]"):
+        exe(temp, db, None, None, None, N)
+    db.d_buffers = [a, cp.empty(N - 1, cp.float32)]
+    with pytest.raises(ValueError, match=r"d_in_keys.d_buffers\[1\]"):
+        exe(temp, db, None, None, None, N)
+    with pytest.raises(ValueError, match=r"d_in_keys.alternate\(\): 10006 items, needs 10007"):
+        cccl_cache.radix_sort(cccl_cache.DoubleBuffer(a, cp.empty(N - 1, cp.float32)), None)
+
+
 def test_radix_sort_bits(caches):
     h = rng.integers(0, 2**16, N).astype(np.uint32)
     exe = cccl_cache.make_radix_sort(np.uint32, np.uint32, device=0, cache=caches[0])

@@ -1,7 +1,8 @@
 /* The C ABI (cccl_cache.h), compiled as C11: status codes and messages for bad input,
  * specs from text and from the struct (every algorithm), keys, a store in a temp
  * directory, one NVRTC build shared by the checks (prewarm, then a store hit after
- * reopening); with a GPU, a merge sort checked against qsort. Without a GPU it runs
+ * reopening); with a GPU, a merge sort checked against qsort and a double-buffer radix
+ * sort against a stable host sort. Without a GPU it runs
  * every check that needs none and exits 77 (ctest: skipped). */
 #define _XOPEN_SOURCE 700
 
@@ -87,6 +88,8 @@ static void check_null_handles(void) {
   CHECK_FAILS(cccl_cache_merge_sort(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, 10, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_radix_sort(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, 10, 0, 0, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_radix_sort_double_buffer(NULL, NULL, &bytes, NULL, 10, 0, 0, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_unary_transform(NULL, NULL, NULL, 10, NULL), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
               "algorithm is NULL");
@@ -299,6 +302,70 @@ static void sort_on_gpu(cccl_cache_store* store, const cccl_cache_spec* spec) {
   printf("sorted %d float32 keys on device 0 through the C ABI: %s\n", n, sorted ? "ok" : "MISMATCH");
 }
 
+/* The double-buffer radix sort of uint32 keys with their indices on device 0: the result
+ * where the selector says, equal to a stable host sort; its argument checks. */
+static unsigned* g_keys; /* for less_by_key: qsort has no context argument */
+static int less_by_key(const void* a, const void* b) {
+  unsigned x = g_keys[*(const unsigned*)a], y = g_keys[*(const unsigned*)b];
+  if (x != y) return (x > y) - (x < y);
+  return (*(const unsigned*)a > *(const unsigned*)b) - (*(const unsigned*)a < *(const unsigned*)b);
+}
+
+static void radix_double_buffer_on_gpu(cccl_cache_store* store) {
+  enum { n = 100003 };
+  static unsigned keys[n], idx[n], order[n], out_keys[n], out_idx[n];
+  cccl_cache_spec* spec = NULL;
+  cccl_cache_algorithm* sort = NULL;
+  cccl_cache_double_buffer db;
+  void *d[4] = {NULL, NULL, NULL, NULL}, *d_temp = NULL;
+  size_t bytes = 0, separate = 0;
+  unsigned seed = 777;
+  int i, start, same = 1;
+  for (i = 0; i < n; ++i) {
+    seed = seed * 1103515245u + 12345u;
+    keys[i] = (seed >> 4) % 5000u; /* many equal keys: stability shows */
+    idx[i] = order[i] = (unsigned)i;
+  }
+  g_keys = keys;
+  qsort(order, n, sizeof order[0], less_by_key);
+  CHECK_OK(cccl_cache_spec_parse("radix_sort keys=uint32 values=uint32", &spec));
+  CHECK_OK(cccl_cache_acquire(store, spec, 0, &sort));
+  if (sort == NULL) return;
+  memset(&db, 0, sizeof db);
+  CHECK_OK(cccl_cache_radix_sort_double_buffer(sort, NULL, &bytes, &db, n, 0, 0, NULL));
+  CHECK_OK(cccl_cache_temp_storage_bytes(sort, n, &separate));
+  CHECK(bytes > 0 && bytes <= separate);
+  for (i = 0; i < 4; ++i) CHECK(cudaMalloc(&d[i], sizeof keys) == cudaSuccess);
+  CHECK(cudaMalloc(&d_temp, bytes) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_radix_sort_double_buffer(sort, d_temp, &bytes, NULL, n, 0, 0, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "buffers is NULL");
+  db.selector = 2;
+  CHECK_FAILS(cccl_cache_radix_sort_double_buffer(sort, d_temp, &bytes, &db, n, 0, 0, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "selector is 2");
+  db.selector = 0;
+  CHECK_FAILS(cccl_cache_radix_sort_double_buffer(sort, d_temp, &bytes, &db, n, 8, 4, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "bit");
+  for (start = 0; start < 2; ++start) {
+    db.keys[0] = d[0], db.keys[1] = d[1], db.values[0] = d[2], db.values[1] = d[3];
+    db.selector = start;
+    CHECK(cudaMemcpy(db.keys[start], keys, sizeof keys, cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK(cudaMemcpy(db.values[start], idx, sizeof idx, cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK_OK(cccl_cache_radix_sort_double_buffer(sort, d_temp, &bytes, &db, n, 0, 0, NULL));
+    CHECK(db.selector == 0 || db.selector == 1);
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(cudaMemcpy(out_keys, db.keys[db.selector & 1], sizeof keys, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK(cudaMemcpy(out_idx, db.values[db.selector & 1], sizeof idx, cudaMemcpyDeviceToHost) == cudaSuccess);
+    for (i = 0; i < n; ++i) same = same && out_idx[i] == order[i] && out_keys[i] == keys[order[i]];
+  }
+  CHECK(same);
+  for (i = 0; i < 4; ++i) cudaFree(d[i]);
+  cudaFree(d_temp);
+  cccl_cache_algorithm_release(sort);
+  cccl_cache_spec_free(spec);
+  printf("radix-sorted %d uint32 pairs in double buffers through the C ABI: %s\n", n,
+         same ? "ok" : "MISMATCH");
+}
+
 int main(void) {
   char tmp[] = "/tmp/cccl-cache-capi-XXXXXX";
   char dir[4096];
@@ -341,6 +408,7 @@ int main(void) {
     printf("SKIP: no CUDA device (%s); the GPU part (a merge sort) did not run\n", cccl_cache_last_error());
   } else {
     sort_on_gpu(store, spec);
+    radix_double_buffer_on_gpu(store);
   }
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(same);

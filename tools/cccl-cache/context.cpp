@@ -1,6 +1,5 @@
 #include "context.hpp"
 
-#include <nvrtc.h>
 #include <spdlog/logger.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <unistd.h>
@@ -10,6 +9,7 @@
 #include <system_error>
 
 #include "cccl_cache/algos/device.hpp"
+#include "cccl_cache/algos/toolchain.hpp"
 #include "cccl_cache/cache/cc_family.hpp"
 #include "cccl_cache/cache/log.hpp"
 #include "format.hpp"
@@ -39,15 +39,9 @@ Result<void> check_config_ranges(const Config& c) {
   return {};
 }
 
-// The CCs this NVRTC can compile for, ascending (empty when NVRTC cannot say).
-std::vector<int> nvrtc_archs() {
-  int count = 0;
-  if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0) return {};
-  std::vector<int> archs(static_cast<std::size_t>(count));
-  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return {};
-  std::sort(archs.begin(), archs.end());
-  return archs;
-}
+// The CCs this NVRTC can compile for, ascending (empty when NVRTC cannot say: a build
+// then fails with the reason).
+std::vector<int> nvrtc_archs() { return algos::nvrtc_supported_ccs().value_or(std::vector<int>{}); }
 
 Result<void> check_buildable(std::uint32_t cc) {
   static const std::vector<int> archs = nvrtc_archs();

@@ -13,14 +13,6 @@
 namespace cccl_cache::algos::detail {
 namespace {
 
-bool nvrtc_supports(std::uint32_t cc) {
-  int count = 0;
-  if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0) return false;
-  std::vector<int> archs(static_cast<std::size_t>(count));
-  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return false;
-  return std::find(archs.begin(), archs.end(), static_cast<int>(cc)) != archs.end();
-}
-
 std::vector<std::string> name_expressions(const GeneratedSource& gen) {
   auto out = gen.kernels;
   if (!gen.policy_probe.empty()) out.push_back(gen.policy_probe);
@@ -121,7 +113,10 @@ Result<void> check_target(std::uint32_t cc) {
     return fail(ErrorCode::unsupported,
                 "compute capability " + std::to_string(cc) + " is outside 50..120");
   }
-  if (!nvrtc_supports(cc))
+  // The first call of a build: loads NVRTC, or says why it cannot.
+  const auto archs = nvrtc_supported_archs();
+  if (!archs) return tl::unexpected(archs.error());
+  if (!std::binary_search(archs->begin(), archs->end(), static_cast<int>(cc)))
     return fail(ErrorCode::unsupported, "this NVRTC cannot compile for sm_" + std::to_string(cc));
   return check_cccl_version();
 }
