@@ -7,7 +7,8 @@
 # bare load does not, bench_merge_sort_hit_anatomy; "refw1": the reference library cuda.compute on
 # the wave-1 specs, bench/peers/reference_wave1.py, which needs .whl carried too; "python",
 # "pybench", "cupy_adapter": the Python module, after scripts/gpu/prepare-python.sh; "refms": the
-# reference's merge sort query and start-up (.whl carried); "capi": test_capi; "remote_startup": a
+# reference's merge sort query and start-up (.whl carried); "capi": test_capi; "jit_libraries": test_algos_jit_libraries;
+# "import_bench": bench/peers/import_bench.py; "remote_startup": a
 # new node's start-up over the remote tier, bench_remote_startup against the carried redis-server,
 # started on 127.0.0.1 on a free port and stopped after). Never touches
 # the user's cache: every store lives under a fresh temporary directory.
@@ -122,6 +123,11 @@ for p in $parts; do
           "$1" --skip-sort' _ "$OUT/reference.json" ;;
     # The C ABI's test program (C11) with its GPU half: libcccl_cache.so travels in lib/.
     capi) part capi 200 "$bin/test_capi" ;;
+    # NVRTC and nvJitLink loaded at the first build only; a store hit binds without them.
+    jit_libraries) part jit_libraries 200 "$bin/test_algos_jit_libraries" ;;
+    # `import cccl_cache` in new processes (no CuPy first), against bare Python start-up.
+    import_bench) part import_bench 200 env PYTHONPATH="$root/.devcarry/python" \
+      python3 bench/peers/import_bench.py "$OUT/import_bench.json" ;;
     # The Python module (scripts/gpu/prepare-python.sh): its GPU tests, then the per-call
     # cost and start-up from Python (bench/peers/python_bench.py, JSON in $OUT).
     python) part python 300 env PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 PYTHONPATH="$root/.devcarry/python:$root/.devcarry/pylib" \
@@ -137,7 +143,7 @@ done
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
   transform_bench reduce_tests reduce_bench radix_tests radix_bench radix_bench_unit cupy algos_acquire \
-  remote_startup refw1 refms capi python pybench cupy_adapter; do
+  remote_startup refw1 refms capi jit_libraries python pybench import_bench cupy_adapter; do
   [[ -f "$OUT/$f.log" ]] || continue
   echo "--- $f"
   case $f in
