@@ -17,8 +17,10 @@ strip --strip-all "$dest/redis-server" 2>/dev/null || true
 skip='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|libpthread\.|librt\.|libstdc\+\+|libgcc_s)'
 ldd "$dest/redis-server" | awk '/=>/ {print $1, $3}' | while read -r name path; do
   [[ "$name" =~ $skip ]] && continue
+  # One copy where prepare.sh carries it already (run.sh puts .devcarry/lib after DEST/lib).
+  [[ -f ".devcarry/lib/$name" ]] && continue
   [[ -f "$path" ]] && cp -L "$path" "$dest/lib/$name"
 done
 # Check: it starts with only these libraries beside glibc's.
-LD_LIBRARY_PATH="$dest/lib" "$dest/redis-server" --version
+LD_LIBRARY_PATH="$dest/lib:.devcarry/lib" "$dest/redis-server" --version
 du -sh "$dest"

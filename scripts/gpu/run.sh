@@ -96,7 +96,7 @@ for p in $parts; do
     # against the carried redis-server (scripts/redis-local.sh; its log in $OUT).
     remote_startup)
       source "$root/scripts/redis-local.sh"
-      if REDIS_LD_LIBRARY_PATH="$root/.devcarry/redis/lib" REDIS_LOG="$OUT/redis-server.log" \
+      if REDIS_LD_LIBRARY_PATH="$root/.devcarry/redis/lib:$root/.devcarry/lib" REDIS_LOG="$OUT/redis-server.log" \
            redis_start "$root/.devcarry/redis/redis-server" >"$OUT/remote_startup.log" 2>&1; then
         cat "$OUT/remote_startup.log"
         part remote_startup_run 400 "$bin/bench_remote_startup" "$REDIS_URL" \
