@@ -121,7 +121,8 @@ TEST(RedisLease, WaitingIsBounded) {
   const auto waited = Clock::now() - t0;
   EXPECT_TRUE(o.ok && o.built);
   EXPECT_GE(waited, std::chrono::milliseconds(300));
-  EXPECT_LT(waited, std::chrono::milliseconds(1500));
+  // Far below the stuck lease's 60 s, with room for a loaded CI machine.
+  EXPECT_LT(waited, std::chrono::seconds(10));
   const auto st = stats_of(dir.path());
   EXPECT_EQ(st.cluster_lease_waits, 1u);
   EXPECT_EQ(st.wait_bound_builds, 1u);
