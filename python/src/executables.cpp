@@ -120,9 +120,24 @@ std::pair<int, int> bits_of(const rs::Executable& e, nb::handle begin, nb::handl
 }
 
 // A DoubleBuffer argument (cccl_cache.DoubleBuffer, or any object shaped as cuda.compute's:
-// `d_buffers` holding two arrays, an int `selector`).
+// `d_buffers` holding two arrays, an int `selector`). Asked on every call, size queries
+// too, mostly of plain arrays, where a missing attribute may cost an AttributeError raised
+// and cleared (CuPy's ndarray gets attributes through Cython's own lookup). Instances of a
+// type without a __dict__ (CuPy's ndarray) have only their type's attributes, so the
+// answer "not a DoubleBuffer" is kept for the last such type (a reference held and never
+// dropped, so that no static destructor runs after the interpreter; the GIL guards it).
 bool is_double_buffer(nb::handle obj) {
-  return !obj.is_none() && nb::hasattr(obj, "d_buffers") && nb::hasattr(obj, "selector");
+  static PyTypeObject* plain_type = nullptr;
+  if (obj.is_none()) return false;
+  PyTypeObject* type = Py_TYPE(obj.ptr());
+  if (type == plain_type) return false;
+  const bool db = nb::hasattr(obj, "d_buffers") && nb::hasattr(obj, "selector");
+  if (!db && type->tp_dictoffset == 0) {
+    Py_INCREF(reinterpret_cast<PyObject*>(type));
+    Py_XDECREF(reinterpret_cast<PyObject*>(plain_type));
+    plain_type = type;
+  }
+  return db;
 }
 
 struct DoubleBufferArg {
