@@ -19,6 +19,7 @@ constexpr AlgorithmName kAlgorithmNames[] = {
     {AlgorithmId::unary_transform, "unary_transform"},
     {AlgorithmId::binary_transform, "binary_transform"},
     {AlgorithmId::radix_sort, "radix_sort"},
+    {AlgorithmId::segmented_reduce, "segmented_reduce"},
 };
 }  // namespace
 

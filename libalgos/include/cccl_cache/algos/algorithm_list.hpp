@@ -8,6 +8,7 @@
 #include "cccl_cache/algos/radix_sort/build_result.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
+#include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
 
 // X(traits type) for each algorithm, in id order.
@@ -18,4 +19,5 @@
   X(::cccl_cache::algos::ExclusiveScan)   \
   X(::cccl_cache::algos::UnaryTransform)  \
   X(::cccl_cache::algos::BinaryTransform) \
-  X(::cccl_cache::algos::RadixSort)
+  X(::cccl_cache::algos::RadixSort)       \
+  X(::cccl_cache::algos::SegmentedReduce)

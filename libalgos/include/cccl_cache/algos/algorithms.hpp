@@ -8,3 +8,4 @@
 #include "cccl_cache/algos/reduce/executable.hpp"
 #include "cccl_cache/algos/scan/executable.hpp"
 #include "cccl_cache/algos/transform/executable.hpp"
+#include "cccl_cache/algos/segmented_reduce/executable.hpp"

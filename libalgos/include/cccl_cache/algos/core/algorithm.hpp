@@ -16,6 +16,7 @@ enum class AlgorithmId : std::uint8_t {
   unary_transform = 5,
   binary_transform = 6,
   radix_sort = 7,
+  segmented_reduce = 8,
 };
 
 // "merge_sort"; "unknown" for a number no algorithm has.

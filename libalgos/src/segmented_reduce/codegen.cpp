@@ -1,0 +1,53 @@
+#include "segmented_reduce/codegen.hpp"
+
+#include <string>
+
+#include "core/codegen.hpp"
+
+namespace cccl_cache::algos {
+
+detail::GeneratedSource detail::BuildSteps<SegmentedReduce>::source(
+    const segmented_reduce::Spec& spec) {
+  const std::string t{cuda_name(spec.type)};
+  const std::string offset{cuda_name(spec.offset_type)};
+
+  detail::GeneratedSource out;
+  out.source = detail::prelude("cub/device/dispatch/kernels/kernel_segmented_reduce.cuh",
+                                      {spec.type});
+  out.source += detail::user_source(spec.op);
+  out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " + offset + ";\n";
+  out.source += detail::operator_type("cccl_cache_op", spec.op, 2, {}, spec.type);
+  // As cub::detail::segmented_reduce::dispatch derives them for
+  // DeviceSegmentedReduce::Reduce(T*, T*, n, offset*, offset*, op, T init): the
+  // accumulator and the policy selector over it. The host dispatch launches the kernel
+  // with the block's thread count on every path.
+  out.source +=
+      "using cccl_cache_accum_t = ::cuda::std::__accumulator_t<cccl_cache_op, cccl_cache_t, "
+      "cccl_cache_t>;\n"
+      "using cccl_cache_selector = cub::detail::segmented_reduce::policy_selector_from_types<\n"
+      "    cccl_cache_accum_t, cccl_cache_offset_t, cccl_cache_op>;\n"
+      "constexpr cub::SegmentedReducePolicy cccl_cache_policy =\n"
+      "    cub::detail::select_policy<cccl_cache_selector>(cub::detail::current_tuning_cc());\n"
+      "static_assert(cccl_cache_policy.medium_reduce.threads_per_block ==\n"
+      "                  cccl_cache_policy.large_reduce.threads_per_block &&\n"
+      "              cccl_cache_policy.small_reduce.threads_per_block ==\n"
+      "                  cccl_cache_policy.large_reduce.threads_per_block);\n";
+  out.source += detail::close_prelude();
+
+  out.kernels = {"cub::detail::segmented_reduce::DeviceSegmentedReduceKernel<cccl_cache_selector, " +
+                 t + "*, " + t + "*, " + offset + "*, " + offset + "*, " + offset +
+                 ", cccl_cache_op, " + t + ", cccl_cache_accum_t>"};
+  out.policy_probe = std::string(detail::kPolicyProbeName) +
+                     "<cccl_cache_policy.large_reduce.threads_per_block, "
+                     "cccl_cache_policy.large_reduce.items_per_thread, "
+                     "cccl_cache_policy.medium_reduce.threads_per_warp, "
+                     "cccl_cache_policy.medium_reduce.items_per_thread, "
+                     "cccl_cache_policy.small_reduce.threads_per_warp, "
+                     "cccl_cache_policy.small_reduce.items_per_thread>";
+  return out;
+}
+
+// build, codegen_digest (core/build.hpp)
+template struct AlgorithmBase<SegmentedReduce, segmented_reduce::Spec>;
+
+}  // namespace cccl_cache::algos

@@ -1,0 +1,102 @@
+// CCCL 3.5's segmented reduce host dispatch (cub::detail::segmented_reduce::dispatch,
+// what DeviceSegmentedReduce::Reduce calls; its host code compiled here by nvcc) driven
+// by the kernel a bind resolved, through the core's launcher factory, with the build's
+// policy values as a run-time policy selector.
+//
+// The device kernel was instantiated by the build (codegen.cpp) with T* input and
+// output, offset* begin and end offsets, T init and an empty operator type. Host
+// stand-ins of the same size and alignment give the dispatch the same argument layout:
+// nothing here depends on what the elements are.
+#include "core/launch.cuh"
+
+#include <cub/device/dispatch/dispatch_segmented_reduce.cuh>
+
+#include <cstring>
+
+#include "cccl_cache/algos/segmented_reduce/build_result.hpp"
+#include "segmented_reduce/dispatch.hpp"
+
+namespace cccl_cache::algos::segmented_reduce::detail {
+namespace {
+
+using algos::detail::Bytes;
+using algos::detail::DriverLauncherFactory;
+using algos::detail::EmptyOp;
+
+// The build chose the policy for the target CC: the host dispatch reads the block's
+// thread count and the warp paths' tiles (items per tile, segments per block); vector
+// width, algorithm and load modifier are the device code's own.
+struct RuntimePolicySelector {
+  const DispatchParams* params;
+  cub::SegmentedReducePolicy operator()(::cuda::compute_capability) const {
+    const DispatchParams& p = *params;
+    const auto warp = [&](int warp_threads, int items) {
+      return cub::SegmentedReduceWarpReducePolicy{p.threads, warp_threads, items, 1, cub::LOAD_LDG};
+    };
+    return {cub::ReducePassPolicy{p.threads, p.items, 1, cub::BLOCK_REDUCE_WARP_REDUCTIONS,
+                                  cub::LOAD_LDG},
+            warp(p.medium_warp_threads, p.medium_items), warp(p.small_warp_threads, p.small_items)};
+  }
+};
+
+struct BoundKernel {
+  const DispatchParams* params;
+  CUfunction SegmentedReduceKernel() const {
+    return params->launch->kernels[segmented_reduce_kernel].function;
+  }
+};
+
+template <std::size_t T, class OffsetT>
+CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
+                      std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
+                      std::uint64_t num_segments, const void* d_begin_offsets,
+                      const void* d_end_offsets, const void* h_init,
+                      std::uint64_t max_segment_size, CUstream stream) noexcept {
+  using ItemT = Bytes<T>;
+  if (num_segments > static_cast<std::uint64_t>(INT64_MAX)) return CUDA_ERROR_INVALID_VALUE;
+  ItemT init{};
+  if (d_temp_storage != nullptr) {
+    if (h_init == nullptr) return CUDA_ERROR_INVALID_VALUE;
+    std::memcpy(&init, h_init, T);
+  }
+  const auto offsets = [](const void* p) { return static_cast<OffsetT*>(const_cast<void*>(p)); };
+  CUresult status = CUDA_SUCCESS;
+  const cudaError_t err = cub::detail::segmented_reduce::dispatch<ItemT, OffsetT>(
+      d_temp_storage, temp_storage_bytes, static_cast<ItemT*>(const_cast<void*>(d_in)),
+      static_cast<ItemT*>(d_out), static_cast<std::int64_t>(num_segments), offsets(d_begin_offsets),
+      offsets(d_end_offsets), EmptyOp{}, init, static_cast<std::size_t>(max_segment_size), stream,
+      RuntimePolicySelector{&params}, BoundKernel{&params},
+      DriverLauncherFactory{params.launch, &status});
+  return algos::detail::dispatch_result(err, status);
+}
+
+}  // namespace
+
+DispatchFn select_dispatch(std::size_t type_size, ScalarType offset_type) noexcept {
+  return algos::detail::on_size(type_size, [&](auto t) {
+    return algos::detail::on_offset(offset_type, [](auto o) -> DispatchFn {
+      return &run_dispatch<decltype(t)::value, typename decltype(o)::type>;
+    });
+  });
+}
+
+}  // namespace cccl_cache::algos::segmented_reduce::detail
+
+namespace cccl_cache::algos {
+
+const std::string& SegmentedReduce::dispatch_abi() {
+  using namespace segmented_reduce::detail;  // its DispatchParams
+  return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, threads);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, items);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, medium_warp_threads);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, medium_items);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, small_warp_threads);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, small_items);
+    // The kernel's argument types (their order is CUB's, covered by cub=).
+    abi.type<algos::detail::EmptyOp>("op").type<std::size_t>("max_segment_size");
+    abi.byte_types();
+  });
+}
+
+}  // namespace cccl_cache::algos

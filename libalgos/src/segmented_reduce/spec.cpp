@@ -1,0 +1,18 @@
+#include "cccl_cache/algos/segmented_reduce/spec.hpp"
+
+#include "core/codegen.hpp"
+
+namespace cccl_cache::algos::segmented_reduce {
+
+Result<void> Spec::validate() const {
+  auto bad = [](std::string what) {
+    return fail(ErrorCode::invalid_argument, "segmented_reduce spec: " + std::move(what));
+  };
+  if (!is_element_type(type)) return bad("type must be an integer or float type");
+  if (offset_type != ScalarType::int32 && offset_type != ScalarType::uint32 &&
+      offset_type != ScalarType::int64 && offset_type != ScalarType::uint64)
+    return bad("offset must be int32, uint32, int64 or uint64");
+  return detail::validate_associative_op("segmented_reduce spec", op, type);
+}
+
+}  // namespace cccl_cache::algos::segmented_reduce
