@@ -13,6 +13,7 @@
 #include "radix_sort/codegen.hpp"
 #include "reduce/codegen.hpp"
 #include "scan/codegen.hpp"
+#include "segmented_reduce/codegen.hpp"
 #include "transform/codegen.hpp"
 
 namespace test_support {

@@ -13,6 +13,7 @@
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/radix_sort/executable.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
+#include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
@@ -48,6 +49,10 @@ template <>
 struct Sample<Reduce> {
   static reduce::Spec spec() { return {}; }
 };
+template <>
+struct Sample<SegmentedReduce> {
+  static segmented_reduce::Spec spec() { return {}; }
+};
 
 template <class A>
 class AlgorithmGeneric : public ::testing::Test {
@@ -76,7 +81,8 @@ class AlgorithmGeneric : public ::testing::Test {
 };
 
 using Algorithms = ::testing::Types<MergeSort, Reduce, InclusiveScan, ExclusiveScan,
-                                    UnaryTransform, BinaryTransform, RadixSort>;
+                                    UnaryTransform, BinaryTransform, RadixSort,
+                                    SegmentedReduce>;
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or

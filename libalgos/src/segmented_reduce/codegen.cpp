@@ -37,6 +37,8 @@ detail::GeneratedSource detail::BuildSteps<SegmentedReduce>::source(
   out.kernels = {"cub::detail::segmented_reduce::DeviceSegmentedReduceKernel<cccl_cache_selector, " +
                  t + "*, " + t + "*, " + offset + "*, " + offset + "*, " + offset +
                  ", cccl_cache_op, " + t + ", cccl_cache_accum_t>"};
+  // The kernel's generic lambda (the warp paths) is unannotated: device code only with it.
+  out.nvrtc_options = {"-default-device"};
   out.policy_probe = std::string(detail::kPolicyProbeName) +
                      "<cccl_cache_policy.large_reduce.threads_per_block, "
                      "cccl_cache_policy.large_reduce.items_per_thread, "
