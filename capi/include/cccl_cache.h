@@ -73,7 +73,8 @@ typedef enum cccl_cache_algorithm_kind {
   CCCL_CACHE_EXCLUSIVE_SCAN = 4,
   CCCL_CACHE_UNARY_TRANSFORM = 5,
   CCCL_CACHE_BINARY_TRANSFORM = 6,
-  CCCL_CACHE_RADIX_SORT = 7
+  CCCL_CACHE_RADIX_SORT = 7,
+  CCCL_CACHE_SEGMENTED_REDUCE = 8
 } cccl_cache_algorithm_kind;
 
 /* Element types (as spec text names them). NONE: no value type / the default. */
@@ -111,6 +112,7 @@ typedef struct cccl_cache_op {
  *   MERGE_SORT         keys*    values      -         -         compare   offset  -
  *   RADIX_SORT         keys*    values      -         -         -         offset  descending
  *   REDUCE, *_SCAN     type*    -           -         -         op        offset  -
+ *   SEGMENTED_REDUCE   type*    -           -         -         op        offset  -
  *   UNARY_TRANSFORM    in*      -           -         out*      op        -       -
  *   BINARY_TRANSFORM   in1*     -           in2*      out*      op        -       -
  *   (* required)
@@ -212,7 +214,8 @@ CCCL_CACHE_API uint32_t cccl_cache_algorithm_cc(const cccl_cache_algorithm* algo
 /* ---- Running (CUB's two-phase convention) ------------------------------------------- */
 
 /* Temp-storage bytes a call for `num_items` needs (radix sort: all key bits, not the
- * double-buffer form; transforms: 0), from values fixed at bind. */
+ * double-buffer form; transforms: 0; segmented reduce: num_items is the number of
+ * segments), from values fixed at bind. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algorithm,
                                                                uint64_t num_items, size_t* bytes);
 
@@ -257,6 +260,15 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_radix_sort_double_buffer(
 CCCL_CACHE_API cccl_cache_status cccl_cache_reduce(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_out, uint64_t num_items, const void* h_init, void* stream);
+/* d_out[i] = op(*h_init, d_in[d_begin_offsets[i]..d_end_offsets[i])) for each i <
+ * num_segments (*h_init for an empty segment); the offset arrays hold the spec's offset
+ * type; h_init: one element on the host. max_segment_size: 0, or a bound on every
+ * segment's length that lets CUB reduce short segments per thread or per warp (a longer
+ * segment's result is then undefined). */
+CCCL_CACHE_API cccl_cache_status cccl_cache_segmented_reduce(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_segments, const void* d_begin_offsets,
+    const void* d_end_offsets, const void* h_init, uint64_t max_segment_size, void* stream);
 /* Inclusive scan of d_in into d_out (may be equal). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,

@@ -15,6 +15,7 @@ namespace ms = algos::merge_sort;
 namespace rs = algos::radix_sort;
 namespace rd = algos::reduce;
 namespace sc = algos::scan;
+namespace sr = algos::segmented_reduce;
 namespace tf = algos::transform;
 
 // The executable `a` holds, if it is of `kind`; else nullptr and `status` set.
@@ -118,6 +119,9 @@ cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algo
     case AlgorithmId::exclusive_scan:
       *bytes = static_cast<const sc::ExclusiveExecutable*>(e)->temp_storage_bytes(num_items);
       break;
+    case AlgorithmId::segmented_reduce:
+      *bytes = static_cast<const sr::Executable*>(e)->temp_storage_bytes(num_items);
+      break;
     case AlgorithmId::unary_transform:
     case AlgorithmId::binary_transform:
       *bytes = 0;
@@ -182,6 +186,21 @@ cccl_cache_status cccl_cache_reduce(const cccl_cache_algorithm* algorithm, void*
   return run_with_init<rd::Executable>(algorithm, AlgorithmId::reduce, "cccl_cache_reduce",
                                        d_temp_storage, temp_storage_bytes, d_in, d_out, num_items,
                                        h_init, stream);
+}
+
+cccl_cache_status cccl_cache_segmented_reduce(const cccl_cache_algorithm* algorithm,
+                                              void* d_temp_storage, size_t* temp_storage_bytes,
+                                              const void* d_in, void* d_out, uint64_t num_segments,
+                                              const void* d_begin_offsets, const void* d_end_offsets,
+                                              const void* h_init, uint64_t max_segment_size,
+                                              void* stream) {
+  constexpr const char* fn = "cccl_cache_segmented_reduce";
+  CCCL_CACHE_C_TYPED(sr::Executable, AlgorithmId::segmented_reduce, fn);
+  if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_segments,
+                          d_begin_offsets, d_end_offsets, h_init, static_cast<CUstream>(stream),
+                          max_segment_size),
+                   fn, "more than INT64_MAX segments");
 }
 
 cccl_cache_status cccl_cache_inclusive_scan(const cccl_cache_algorithm* algorithm,

@@ -207,6 +207,19 @@ def make_reduce_into(d_in, d_out, op="plus", h_init=None, *, offset="uint64", de
     return _acquire("reduce", fields, ops, device, d_in, cache)
 
 
+def make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h_init=None, *,
+                          device=None, cache=None) -> _core.SegmentedReduce:
+    """A segmented reduction d_out[i] = op(h_init, d_in[start_offsets_in[i]:end_offsets_in[i]]...).
+    The offset arrays (or their element type) give the spec's offset type (int32, uint32,
+    int64 or uint64); h_init is given at call time (accepted here for cuda.compute's
+    signature)."""
+    offset = _type_of(start_offsets_in, "start_offsets_in")
+    _same_as(offset, end_offsets_in, "end_offsets_in", "start_offsets_in")
+    ops: dict = {}
+    fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
+    return _acquire("segmented_reduce", fields, ops, device, d_in, cache)
+
+
 def make_inclusive_scan(d_in, d_out, op="plus", *, offset="uint64", device=None,
                         cache=None) -> _core.InclusiveScan:
     ops: dict = {}
@@ -328,6 +341,17 @@ def reduce_into(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *
     exe = make_reduce_into(d_in, d_out, op, cache=cache)
     n = _count(num_items, d_in, "d_in", ("d_out", d_out, lambda n: 1))
     _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n, h_init), ())
+
+
+def segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h_init=0,
+                     num_segments=None, stream=None, *, temp_allocator=None, cache=None):
+    """d_out[i] = op(h_init, d_in[start_offsets_in[i]], ..., d_in[end_offsets_in[i] - 1]) for
+    i < num_segments (default: start_offsets_in's length)."""
+    exe = make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op, cache=cache)
+    n = _count(num_segments, start_offsets_in, "start_offsets_in", ("end_offsets_in", end_offsets_in, _same),
+               ("d_out", d_out, _same))
+    _run_two_phase(exe, d_in, temp_allocator, stream,
+                   (d_in, d_out, n, start_offsets_in, end_offsets_in, h_init), ())
 
 
 def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, temp_allocator=None,

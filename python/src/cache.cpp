@@ -43,6 +43,8 @@ nb::object acquire(PyCache& c, const PySpec& spec, int device) {
     case AlgorithmId::unary_transform: return acquire_as<algos::transform::UnarySpec>(*c.cache, spec.any, device);
     case AlgorithmId::binary_transform: return acquire_as<algos::transform::BinarySpec>(*c.cache, spec.any, device);
     case AlgorithmId::radix_sort: return acquire_as<algos::radix_sort::Spec>(*c.cache, spec.any, device);
+    case AlgorithmId::segmented_reduce:
+      return acquire_as<algos::segmented_reduce::Spec>(*c.cache, spec.any, device);
   }
   throw nb::value_error(("acquire: no Python binding for " + algos::spec_text(spec.any)).c_str());
 }

@@ -21,6 +21,7 @@ namespace ms = algos::merge_sort;
 namespace rs = algos::radix_sort;
 namespace rd = algos::reduce;
 namespace sc = algos::scan;
+namespace sr = algos::segmented_reduce;
 namespace tf = algos::transform;
 
 struct Temp {
@@ -252,6 +253,34 @@ std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb
   return bytes;
 }
 
+// --- segmented reduce: segments of one input given by begin/end offset arrays ------
+std::size_t segmented_reduce_call(const Bound<sr::Executable>& b, nb::handle temp, nb::handle in,
+                                  nb::handle out, std::uint64_t num_segments, nb::handle begin,
+                                  nb::handle end, nb::handle h_init, std::uint64_t max_segment_size,
+                                  nb::handle stream) {
+  const sr::Executable& e = *b.exe;
+  std::size_t bytes = e.temp_storage_bytes(num_segments);
+  if (temp.is_none()) return bytes;
+  const auto& spec = e.spec();
+  const int dev = e.device();
+  auto [d_temp, have] = temp_array(temp, bytes, dev);
+  // The input's length is what the offsets say (device memory, not read here).
+  auto i = checked_array(in, "d_in", false, spec.type, 0, dev);
+  auto o = checked_array(out, "d_out", true, spec.type, num_segments, dev);
+  auto first = checked_array(begin, "start_offsets_in", false, spec.offset_type, num_segments, dev);
+  auto last = checked_array(end, "end_offsets_in", false, spec.offset_type, num_segments, dev);
+  const HostScalar init = host_scalar(h_init, spec.type, "h_init");
+  CUstream s = stream_handle(stream);
+  CUresult rc;
+  {
+    nb::gil_scoped_release unlocked;
+    rc = e(d_temp, have, i.data, o.data, num_segments, first.data, last.data, init.bytes, s,
+           max_segment_size);
+  }
+  check_cuda(rc, "segmented reduce");
+  return bytes;
+}
+
 // --- transforms -------------------------------------------------------------------
 template <int N>
 void transform_call(const tf::Executable<N>& e, const nb::handle* ins, nb::handle out, std::uint64_t n,
@@ -314,6 +343,18 @@ void bind_executables(nb::module_& m) {
            "to d_out[0]; returns the bytes.")
       .def("temp_storage_bytes", [](const Bound<rd::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);
+
+  common<sr::Executable>(m, "SegmentedReduce",
+                         "A segmented reduction bound to a device (cub::DeviceSegmentedReduce::Reduce).")
+      .def("__call__", &segmented_reduce_call, "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(),
+           "num_segments"_a, "start_offsets_in"_a.none(), "end_offsets_in"_a.none(), "h_init"_a.none(),
+           "stream"_a.none() = none, "max_segment_size"_a = 0,
+           "temp_storage=None: returns the bytes a run needs. Else writes op(h_init, "
+           "d_in[start_offsets_in[i]:end_offsets_in[i]]) to d_out[i] for i < num_segments "
+           "(h_init for an empty segment); max_segment_size: 0, or a bound on every segment's "
+           "length (CUB then reduces short segments per thread or warp). Returns the bytes.")
+      .def("temp_storage_bytes", [](const Bound<sr::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
+           "num_segments"_a);
 
   common<sc::InclusiveExecutable>(m, "InclusiveScan", "An inclusive scan bound to a device (cub::DeviceScan).")
       .def("__call__",

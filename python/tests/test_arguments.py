@@ -76,6 +76,10 @@ def test_factories_reject_mismatched_types(fake):
         cccl_cache.make_reduce_into(f4, i4)
     with pytest.raises(TypeError, match="d_out"):
         cccl_cache.make_inclusive_scan(f4, i4)
+    with pytest.raises(TypeError, match="end_offsets_in"):
+        cccl_cache.make_segmented_reduce(f4, f4, i4, fake(typestr="<i8"))
+    with pytest.raises(ValueError, match="offset"):
+        cccl_cache.make_segmented_reduce(f4, f4, f4, f4)  # float offsets
     with pytest.raises(TypeError, match="element type not supported"):
         cccl_cache.make_radix_sort(fake(typestr="|b1"), fake(typestr="|b1"))
     with pytest.raises(ValueError, match="order"):

@@ -162,6 +162,28 @@ def test_reduce(caches, dtype, op, init, ref):
         np.testing.assert_allclose(d_out.get()[0], ref(h), rtol=1e-5)
 
 
+@pytest.mark.parametrize("dtype, offsets, op, init, ref", [
+    (np.float64, np.int64, "plus", 0.5, lambda s, init: init + s.sum()),
+    (np.int32, np.int32, "minimum", 1000, lambda s, init: min(init, s.min(initial=init))),
+])
+def test_segmented_reduce(caches, dtype, offsets, op, init, ref):
+    h = rng.integers(-100, 100, N).astype(dtype)
+    bounds = np.sort(rng.integers(0, N, 40)).astype(offsets)
+    bounds[5] = bounds[6]  # an empty segment
+    begin, end = bounds[:-1], bounds[1:]
+    m = len(begin)
+    for exe in both(caches, lambda c: cccl_cache.make_segmented_reduce(dtype, dtype, offsets, offsets, op,
+                                                                        device=0, cache=c)):
+        d_out = cp.empty(m, dtype)
+        run_two_phase(exe, cp.asarray(h), d_out, m, cp.asarray(begin), cp.asarray(end), init, n=m)
+        want = [ref(h[b:e], dtype(init)) for b, e in zip(begin, end)]
+        np.testing.assert_array_equal(d_out.get(), np.array(want, dtype))
+    d_out = cp.empty(m, dtype)
+    cccl_cache.segmented_reduce(cp.asarray(h), d_out, cp.asarray(begin), cp.asarray(end), op, init,
+                                cache=caches[0])
+    np.testing.assert_array_equal(d_out.get(), np.array(want, dtype))
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.float64])
 def test_inclusive_scan(caches, dtype):
     h = rng.integers(-100, 100, N).astype(dtype)

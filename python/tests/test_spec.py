@@ -16,6 +16,7 @@ ALL = [
     "exclusive_scan type=float16 op=multiplies offset=uint64",
     "unary_transform in=float32 out=float64 op=negate",
     "binary_transform in1=int32 in2=int32 out=int32 op=bit_xor",
+    "segmented_reduce type=float64 op=minimum offset=int32",
 ]
 
 
@@ -92,9 +93,10 @@ def test_spec_equality_with_other_types():
 
 
 def test_module_surface():
-    for name in ("make_merge_sort", "make_radix_sort", "make_reduce_into", "make_inclusive_scan",
+    for name in ("make_merge_sort", "make_radix_sort", "make_reduce_into", "make_segmented_reduce",
+                 "make_inclusive_scan",
                  "make_exclusive_scan", "make_unary_transform", "make_binary_transform",
-                 "merge_sort", "radix_sort", "reduce_into", "inclusive_scan", "exclusive_scan",
+                 "merge_sort", "radix_sort", "reduce_into", "segmented_reduce", "inclusive_scan", "exclusive_scan",
                  "unary_transform", "binary_transform", "Cache", "Spec", "Error", "default_cache"):
         assert callable(getattr(cccl_cache, name)), name
     assert issubclass(cccl_cache.Error, RuntimeError)

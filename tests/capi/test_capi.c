@@ -93,6 +93,8 @@ static void check_null_handles(void) {
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_unary_transform(NULL, NULL, NULL, 10, NULL), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
               "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_segmented_reduce(NULL, NULL, &bytes, NULL, NULL, 10, NULL, NULL, NULL, 0, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK(cccl_cache_spec_text(NULL) == NULL);
   CHECK(cccl_cache_spec_algorithm(NULL) == 0);
   CHECK(cccl_cache_store_dir(NULL) == NULL);
@@ -181,6 +183,8 @@ static void check_descs(void) {
       {{.algorithm = CCCL_CACHE_BINARY_TRANSFORM, .type = CCCL_CACHE_FLOAT32, .in2_type = CCCL_CACHE_FLOAT32,
         .out_type = CCCL_CACHE_FLOAT32, .op = {CCCL_CACHE_OP_MINUS, NULL, NULL}},
        "binary_transform in1=float32 in2=float32 out=float32 op=minus", NULL},
+      {{.algorithm = CCCL_CACHE_SEGMENTED_REDUCE, .type = CCCL_CACHE_INT32, .offset_type = CCCL_CACHE_INT32},
+       "segmented_reduce type=int32 op=plus offset=int32", NULL},
   };
   cccl_cache_spec_desc d;
   cccl_cache_spec* spec = NULL;
@@ -366,6 +370,49 @@ static void radix_double_buffer_on_gpu(cccl_cache_store* store) {
          same ? "ok" : "MISMATCH");
 }
 
+/* Sums int32 segments (an empty one among them) on device 0 with an initial value. */
+static void segmented_sum_on_gpu(cccl_cache_store* store) {
+  enum { n = 10000, m = 4 };
+  static int items[n];
+  const int begin[m] = {0, 10, 10, 5000}, end[m] = {10, 10, 5000, n};
+  int out[m] = {0}, want[m], i, s, init = 7, same = 1;
+  cccl_cache_spec* spec = NULL;
+  cccl_cache_algorithm* alg = NULL;
+  void *d_in = NULL, *d_out = NULL, *d_begin = NULL, *d_end = NULL, *d_temp = NULL;
+  size_t bytes = 0;
+  for (i = 0; i < n; ++i) items[i] = i % 13 - 6;
+  for (s = 0; s < m; ++s)
+    for (want[s] = init, i = begin[s]; i < end[s]; ++i) want[s] += items[i];
+  CHECK_OK(cccl_cache_spec_parse("segmented_reduce type=int32 offset=int32", &spec));
+  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
+  cccl_cache_spec_free(spec);
+  if (alg == NULL) return;
+  CHECK(cccl_cache_algorithm_kind_of(alg) == CCCL_CACHE_SEGMENTED_REDUCE);
+  CHECK_OK(cccl_cache_segmented_reduce(alg, NULL, &bytes, NULL, NULL, m, NULL, NULL, NULL, 0, NULL));
+  CHECK(cudaMalloc(&d_in, sizeof items) == cudaSuccess && cudaMalloc(&d_out, sizeof out) == cudaSuccess &&
+        cudaMalloc(&d_begin, sizeof begin) == cudaSuccess && cudaMalloc(&d_end, sizeof end) == cudaSuccess &&
+        cudaMalloc(&d_temp, bytes) == cudaSuccess);
+  CHECK(cudaMemcpy(d_in, items, sizeof items, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpy(d_begin, begin, sizeof begin, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpy(d_end, end, sizeof end, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_segmented_reduce(alg, d_temp, &bytes, d_in, d_out, m, d_begin, d_end, NULL, 0, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "h_init");
+  CHECK_FAILS(cccl_cache_reduce(alg, d_temp, &bytes, d_in, d_out, n, &init, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "is a segmented_reduce, not a reduce");
+  CHECK_OK(cccl_cache_segmented_reduce(alg, d_temp, &bytes, d_in, d_out, m, d_begin, d_end, &init, 0, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (s = 0; s < m; ++s) same = same && out[s] == want[s];
+  CHECK(same);
+  cudaFree(d_in);
+  cudaFree(d_out);
+  cudaFree(d_begin);
+  cudaFree(d_end);
+  cudaFree(d_temp);
+  cccl_cache_algorithm_release(alg);
+  printf("summed %d int32 segments on device 0 through the C ABI: %s\n", m, same ? "ok" : "MISMATCH");
+}
+
 int main(void) {
   char tmp[] = "/tmp/cccl-cache-capi-XXXXXX";
   char dir[4096];
@@ -409,6 +456,7 @@ int main(void) {
   } else {
     sort_on_gpu(store, spec);
     radix_double_buffer_on_gpu(store);
+    segmented_sum_on_gpu(store);
   }
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(same);
