@@ -105,4 +105,18 @@ inline std::vector<Entry> defaults() {
   return out;
 }
 
+// Specs of the algorithms added after wave 1 (segmented reduce, float32 plus): measured
+// beside the defaults by bench_algorithms_acquire, never in the 15-spec cold start that
+// is compared with the reference library.
+inline std::vector<Entry> later_specs() {
+  std::vector<Entry> out;
+  out.push_back(entry("segmented_reduce_float32", ca::segmented_reduce::Spec{},
+                      [](const ca::segmented_reduce::Executable& e, std::uint64_t n) {
+                        std::size_t b = 0;
+                        e(nullptr, b, nullptr, nullptr, n, nullptr, nullptr, nullptr, nullptr);
+                        g_sink += b;
+                      }));
+  return out;
+}
+
 }  // namespace bench

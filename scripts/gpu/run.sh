@@ -142,7 +142,7 @@ done
 
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
-  transform_bench reduce_tests reduce_bench radix_tests radix_bench radix_bench_unit cupy algos_acquire \
+  transform_bench reduce_tests reduce_bench segreduce_tests segreduce_bench radix_tests radix_bench radix_bench_unit cupy algos_acquire \
   remote_startup refw1 refms capi jit_libraries python pybench import_bench cupy_adapter; do
   [[ -f "$OUT/$f.log" ]] || continue
   echo "--- $f"

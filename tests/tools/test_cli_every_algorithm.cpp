@@ -21,6 +21,7 @@ const std::map<std::string, std::string> kSpecs = {
     {"unary_transform", "unary_transform in=float32 out=float32 op=negate"},
     {"binary_transform", "binary_transform in1=int64 in2=int64 out=int64 op=minus"},
     {"radix_sort", "radix_sort keys=uint32 values=uint32 descending=true offset=uint32"},
+    {"segmented_reduce", "segmented_reduce type=float64 op=minimum offset=int32"},
 };
 
 struct Filled {

@@ -1,0 +1,157 @@
+// Segmented reduce time of our bound executable against CUB's
+// cub::DeviceSegmentedReduce::Reduce compiled here by nvcc (sm_90) against the same
+// pinned CCCL: float32 and int64 sums and a float32 maximum over int64 begin/end
+// offsets, 2^min..2^max items (default 10..28) in two layouts: segments of 1,024 items
+// ("seg1024"), and segments of random length in [0, 256] ("rand256", empty ones included).
+// Method: input and offsets stay in place; CUDA events recorded before and after each
+// call time it (GPU time, launch gaps included); the host time of issuing the call is
+// taken too. Ours and CUB alternate within every repetition; medians after two warm-up
+// reps. Check: our outputs are bitwise equal to CUB's (init 0) and our temp-storage
+// size equals CUB's.
+// Usage: bench_segmented_reduce_vs_cub [max_log [min_log]]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <cuda/functional>
+#include <vector>
+
+#include "cccl_cache/algos/algorithm_cache.hpp"
+#include "cccl_cache/algos/segmented_reduce/build.hpp"
+#include "bench_util.hpp"
+
+namespace sr = cccl_cache::algos::segmented_reduce;
+using cccl_cache::algos::OpKind;
+using cccl_cache::algos::Operator;
+using cccl_cache::algos::ScalarType;
+
+namespace {
+
+using bench::check_rt;
+
+template <class T>
+T random_value(std::uint64_t r) {
+  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(bench::unit_double(r) * 2e3 - 1e3);
+  else return static_cast<T>(static_cast<std::int64_t>(r % 2000001) - 1000000);
+}
+
+// Offsets of the layout for n items: begin[i] = end[i-1], the last segment ending at n.
+std::vector<std::int64_t> boundaries(bool random, std::uint64_t n, std::uint64_t& seed) {
+  std::vector<std::int64_t> b{0};
+  while (static_cast<std::uint64_t>(b.back()) < n) {
+    const std::uint64_t len = random ? bench::splitmix(seed) % 257 : 1024;
+    b.push_back(static_cast<std::int64_t>(std::min<std::uint64_t>(n, b.back() + len)));
+  }
+  return b;
+}
+
+template <class T, class Op>
+void run_case(const char* label, const sr::Executable& exe, int min_log, int max_log,
+              cudaStream_t stream) {
+  std::printf("%s: layout n segments, ours / CUB: GPU ms (median), host us per call\n", label);
+  bench::EventTimer t;
+  std::uint64_t seed = 7;
+  const std::uint64_t max_n = 1ull << max_log;
+  std::vector<T> host(max_n);
+  for (auto& v : host) v = random_value<T>(bench::splitmix(seed));
+  T* in = nullptr;
+  check_rt(cudaMalloc(&in, max_n * sizeof(T)), "malloc");
+  check_rt(cudaMemcpy(in, host.data(), max_n * sizeof(T), cudaMemcpyHostToDevice), "copy");
+  const T zero{};
+  for (bool random : {false, true}) {
+    for (int lg = min_log; lg <= max_log; ++lg) {
+      const std::uint64_t n = 1ull << lg;
+      const std::vector<std::int64_t> b = boundaries(random, n, seed);
+      const std::uint64_t m = b.size() - 1;
+      std::int64_t* offsets = nullptr;
+      T* outs = nullptr;  // ours at [0, m), CUB's at [m, 2m)
+      check_rt(cudaMalloc(&offsets, b.size() * sizeof(std::int64_t)), "malloc");
+      check_rt(cudaMemcpy(offsets, b.data(), b.size() * sizeof(std::int64_t), cudaMemcpyHostToDevice), "copy");
+      check_rt(cudaMalloc(&outs, 2 * m * sizeof(T)), "malloc");
+      std::size_t ours_temp = exe.temp_storage_bytes(m), cub_temp = 0;
+      check_rt(cub::DeviceSegmentedReduce::Reduce(nullptr, cub_temp, in, outs, m, offsets, offsets + 1,
+                                                  Op{}, zero, stream),
+               "cub query");
+      void* temp = nullptr;
+      check_rt(cudaMalloc(&temp, std::max(ours_temp, cub_temp)), "malloc");
+      std::vector<double> gpu_ms[2], host_us[2];
+      const int reps = bench::reps_for(n, 200, 50, 15);
+      for (int r = 0; r < reps + 2; ++r) {
+        for (int slot = 0; slot < 2; ++slot) {
+          const int who = (slot + r) % 2;
+          t.start(stream);
+          const auto t0 = std::chrono::steady_clock::now();
+          std::size_t bytes = who == 0 ? ours_temp : cub_temp;
+          if (who == 0)
+            bench::check_cu(exe(temp, bytes, in, outs, m, offsets, offsets + 1, &zero, stream), "ours");
+          else
+            check_rt(cub::DeviceSegmentedReduce::Reduce(temp, bytes, in, outs + m, m, offsets, offsets + 1,
+                                                        Op{}, zero, stream),
+                     "cub");
+          const double us = bench::ns_since(t0) / 1e3;
+          const float ms = t.stop(stream);
+          if (r >= 2) {
+            gpu_ms[who].push_back(ms);
+            host_us[who].push_back(us);
+          }
+        }
+      }
+      std::vector<T> got(2 * m);
+      check_rt(cudaMemcpy(got.data(), outs, 2 * m * sizeof(T), cudaMemcpyDeviceToHost), "d2h");
+      const bool same = std::memcmp(got.data(), got.data() + m, m * sizeof(T)) == 0;
+      const double o = bench::median(gpu_ms[0]), c = bench::median(gpu_ms[1]);
+      std::printf("RESULT %s layout=%s n=%llu segments=%llu ours_ms=%.5f cub_ms=%.5f ratio=%.4f "
+                  "ours_host_us=%.2f cub_host_us=%.2f check=%d temp_equal=%d reps=%d\n",
+                  label, random ? "rand256" : "seg1024", (unsigned long long)n,
+                  (unsigned long long)m, o, c, o / c, bench::median(host_us[0]),
+                  bench::median(host_us[1]), same ? 1 : 0, ours_temp == cub_temp ? 1 : 0, reps);
+      std::fflush(stdout);
+      cudaFree(temp);
+      cudaFree(outs);
+      cudaFree(offsets);
+    }
+  }
+  cudaFree(in);
+}
+
+const sr::Executable& acquire(cccl_cache::algos::AlgorithmCache& cache, ScalarType t, OpKind op) {
+  static std::vector<std::shared_ptr<const sr::Executable>> keep;
+  auto exe = cache.acquire(sr::Spec{t, Operator::of(op), ScalarType::int64}, 0);
+  if (!exe) bench::die(exe.error().describe());
+  keep.push_back(*exe);
+  return **exe;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int max_log = argc > 1 ? std::atoi(argv[1]) : 28;
+  const int min_log = argc > 2 ? std::atoi(argv[2]) : 10;
+  int cc = 0;
+  bench::gpu_context(&cc);
+  check_rt(cudaSetDevice(0), "cudaSetDevice");
+  auto store = bench::open_store(bench::bench_dir("segmented_reduce") / "store");
+  cccl_cache::algos::AlgorithmCache cache(store);
+  cudaStream_t stream;
+  check_rt(cudaStreamCreate(&stream), "stream");
+  std::printf(
+      "Method: CUDA events around each call (input and offsets in place), host time of issuing "
+      "it; ours and CUB DeviceSegmentedReduce::Reduce (nvcc sm_90, same CCCL) alternate every "
+      "rep; medians of reps (200 up to 2^20, 50 up to 2^24, 15 above) after 2 warm-up reps; "
+      "int64 offsets; sm_%d\n",
+      cc);
+  using Plus = ::cuda::std::plus<>;
+  run_case<float, Plus>("float32_plus", acquire(cache, ScalarType::float32, OpKind::plus), min_log,
+                        max_log, stream);
+  run_case<std::int64_t, Plus>("int64_plus", acquire(cache, ScalarType::int64, OpKind::plus),
+                               min_log, max_log, stream);
+  run_case<float, ::cuda::maximum<>>("float32_maximum",
+                                     acquire(cache, ScalarType::float32, OpKind::maximum), min_log,
+                                     max_log, stream);
+  cudaStreamDestroy(stream);
+  return 0;
+}
