@@ -127,6 +127,38 @@ struct EventTimer {
   }
 };
 
+// Medians per contender of rotating_times.
+struct RotatingTimes {
+  std::vector<double> gpu_ms, host_us;  // GPU time between events; host time of issuing
+};
+
+// `contenders` calls timed in turn: in repetition r, slot s runs contender (s + r) %
+// contenders (no contender always first); call(who) issues its work on `stream`. CUDA
+// events around each call; two warm-up repetitions, then the medians of `reps`.
+template <class Call>
+RotatingTimes rotating_times(int contenders, int reps, cudaStream_t stream, Call&& call) {
+  EventTimer t;
+  std::vector<std::vector<double>> gpu(contenders), host(contenders);
+  for (int r = 0; r < reps + 2; ++r)
+    for (int slot = 0; slot < contenders; ++slot) {
+      const int who = (slot + r) % contenders;
+      t.start(stream);
+      const auto t0 = Clock::now();
+      call(who);
+      const double us = ns_since(t0) / 1e3;
+      const float ms = t.stop(stream);
+      if (r < 2) continue;
+      gpu[who].push_back(ms);
+      host[who].push_back(us);
+    }
+  RotatingTimes out;
+  for (int who = 0; who < contenders; ++who) {
+    out.gpu_ms.push_back(median(gpu[who]));
+    out.host_us.push_back(median(host[who]));
+  }
+  return out;
+}
+
 inline std::vector<char> read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

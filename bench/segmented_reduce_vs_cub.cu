@@ -12,7 +12,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -53,7 +52,6 @@ template <class T, class Op>
 void run_case(const char* label, const sr::Executable& exe, int min_log, int max_log,
               cudaStream_t stream) {
   std::printf("%s: layout n segments, ours / CUB: GPU ms (median), host us per call\n", label);
-  bench::EventTimer t;
   std::uint64_t seed = 7;
   const std::uint64_t max_n = 1ull << max_log;
   std::vector<T> host(max_n);
@@ -78,37 +76,24 @@ void run_case(const char* label, const sr::Executable& exe, int min_log, int max
                "cub query");
       void* temp = nullptr;
       check_rt(cudaMalloc(&temp, std::max(ours_temp, cub_temp)), "malloc");
-      std::vector<double> gpu_ms[2], host_us[2];
-      const int reps = bench::reps_for(n, 200, 50, 15);
-      for (int r = 0; r < reps + 2; ++r) {
-        for (int slot = 0; slot < 2; ++slot) {
-          const int who = (slot + r) % 2;
-          t.start(stream);
-          const auto t0 = std::chrono::steady_clock::now();
-          std::size_t bytes = who == 0 ? ours_temp : cub_temp;
-          if (who == 0)
-            bench::check_cu(exe(temp, bytes, in, outs, m, offsets, offsets + 1, &zero, stream), "ours");
-          else
-            check_rt(cub::DeviceSegmentedReduce::Reduce(temp, bytes, in, outs + m, m, offsets, offsets + 1,
-                                                        Op{}, zero, stream),
-                     "cub");
-          const double us = bench::ns_since(t0) / 1e3;
-          const float ms = t.stop(stream);
-          if (r >= 2) {
-            gpu_ms[who].push_back(ms);
-            host_us[who].push_back(us);
-          }
-        }
-      }
+      const auto times = bench::rotating_times(2, bench::reps_for(n, 200, 50, 15), stream, [&](int who) {
+        std::size_t bytes = who == 0 ? ours_temp : cub_temp;
+        if (who == 0)
+          bench::check_cu(exe(temp, bytes, in, outs, m, offsets, offsets + 1, &zero, stream), "ours");
+        else
+          check_rt(cub::DeviceSegmentedReduce::Reduce(temp, bytes, in, outs + m, m, offsets, offsets + 1,
+                                                      Op{}, zero, stream),
+                   "cub");
+      });
       std::vector<T> got(2 * m);
       check_rt(cudaMemcpy(got.data(), outs, 2 * m * sizeof(T), cudaMemcpyDeviceToHost), "d2h");
       const bool same = std::memcmp(got.data(), got.data() + m, m * sizeof(T)) == 0;
-      const double o = bench::median(gpu_ms[0]), c = bench::median(gpu_ms[1]);
+      const double o = times.gpu_ms[0], c = times.gpu_ms[1];
       std::printf("RESULT %s layout=%s n=%llu segments=%llu ours_ms=%.5f cub_ms=%.5f ratio=%.4f "
                   "ours_host_us=%.2f cub_host_us=%.2f check=%d temp_equal=%d reps=%d\n",
                   label, random ? "rand256" : "seg1024", (unsigned long long)n,
-                  (unsigned long long)m, o, c, o / c, bench::median(host_us[0]),
-                  bench::median(host_us[1]), same ? 1 : 0, ours_temp == cub_temp ? 1 : 0, reps);
+                  (unsigned long long)m, o, c, o / c, times.host_us[0], times.host_us[1],
+                  same ? 1 : 0, ours_temp == cub_temp ? 1 : 0, bench::reps_for(n, 200, 50, 15));
       std::fflush(stdout);
       cudaFree(temp);
       cudaFree(outs);

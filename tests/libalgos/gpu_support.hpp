@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/toolchain.hpp"
 #include "cccl_cache/cache/config.hpp"
 #include "cccl_cache/cache/store.hpp"
@@ -151,6 +152,19 @@ BuiltStore<Spec, Fresh> build_into_temp_store(const std::string& prefix, std::ve
       return r;
     }
   return r;
+}
+
+// Spec i of `b` bound on device 0 from its fresh build, and acquired by a new
+// AlgorithmCache over b.store, which must be a store hit (checked: no build). Both are
+// results for the test to assert on.
+template <class Spec, class Fresh>
+auto fresh_and_loaded(const BuiltStore<Spec, Fresh>& b, std::size_t i) {
+  auto fresh = cccl_cache::algos::bind(b.fresh[i], 0);
+  cccl_cache::algos::AlgorithmCache loader(b.store);
+  auto loaded = loader.acquire(b.specs[i], 0);
+  EXPECT_EQ(loader.stats().builds, 0u);
+  EXPECT_EQ(loader.stats().store_hits, 1u);
+  return std::pair{std::move(fresh), std::move(loaded)};
 }
 
 }  // namespace test_support
