@@ -65,7 +65,7 @@ for p in $parts; do
     # each, dominate their time); logs as the single parts' (tests, scan_tests, ...).
     gpu_tests)
       for t in tests:executable scan_tests:scan transform_tests:transform reduce_tests:reduce \
-               radix_tests:radix_sort; do
+               radix_tests:radix_sort segreduce_tests:segmented_reduce; do
         [[ -x "$bin/test_algos_${t#*:}_gpu" ]] && part "${t%%:*}" 400 "$bin/test_algos_${t#*:}_gpu" &
       done
       wait
@@ -85,6 +85,8 @@ for p in $parts; do
     transform_bench) part transform_bench 300 "$bin/bench_transform_vs_cub" 28 ;;
     reduce_tests) part reduce_tests 300 "$bin/test_algos_reduce_gpu" ;;
     reduce_bench) part reduce_bench 300 "$bin/bench_reduce_vs_cub" 28 ;;
+    segreduce_tests) part segreduce_tests 300 "$bin/test_algos_segmented_reduce_gpu" ;;
+    segreduce_bench) part segreduce_bench 400 "$bin/bench_segmented_reduce_vs_cub" 28 ;;
     radix_tests) part radix_tests 300 "$bin/test_algos_radix_sort_gpu" ;;
     radix_bench) part radix_bench 300 "$bin/bench_radix_sort_vs_cub" 28 ;;
     # The same with float keys uniform in [0, 1), as CuPy's and the reference's benchmarks draw them.
