@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
-#include "cccl_cache/algos/segmented_reduce/build.hpp"
+#include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "bench_util.hpp"
 
 namespace sr = cccl_cache::algos::segmented_reduce;

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/registry.hpp"
-#include "cccl_cache/algos/segmented_reduce/spec.hpp"
+#include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "core/dispatch_abi.hpp"
 #include "hot_path_support.hpp"
 #include "segmented_reduce/dispatch.hpp"
@@ -249,7 +249,7 @@ TEST(SegmentedReduceDispatchAbi, GoldenDescription) {
       "cub=300500 cccl=3005000 params@0:32 launch@0:8 threads@8:4 items@12:4 "
       "medium_warp_threads@16:4 medium_items@20:4 small_warp_threads@24:4 small_items@28:4 "
       "op=1/1 max_segment_size=8/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8";
-  EXPECT_EQ(d::dispatch_abi_description(), golden);
+  EXPECT_EQ(SegmentedReduce::dispatch_abi(), golden);
   EXPECT_NE(cccl_cache::algos::detail::dispatch_abi_text().find("segmented_reduce: " + golden + "\n"),
             std::string::npos);
 }
