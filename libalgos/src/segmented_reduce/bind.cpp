@@ -53,10 +53,8 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
     temp_storage_bytes = detail::temp_storage_bytes(num_segments);
     return CUDA_SUCCESS;
   }
-  if (CUresult rc = usable(true); rc != CUDA_SUCCESS) return rc;
-  const State& s = *state_;
-  return s.dispatch(s.params, d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments,
-                    d_begin_offsets, d_end_offsets, h_init, max_segment_size, stream);
+  return call(true, d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, d_begin_offsets,
+              d_end_offsets, h_init, max_segment_size, stream);
 }
 
 }  // namespace cccl_cache::algos::segmented_reduce
