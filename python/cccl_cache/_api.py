@@ -281,8 +281,28 @@ def _allocate(nbytes: int, like, device: int, stream):
     except ImportError:
         raise TypeError("no allocator for temp storage: pass temp_allocator=f(nbytes) returning a "
                         "device array (CuPy, PyTorch and Numba arrays get their own)") from None
-    with cupy.cuda.Device(device), cupy.cuda.ExternalStream(_core.stream_handle(stream), device):
+    with cupy.cuda.Device(device), _cupy_stream(cupy, _core.stream_handle(stream), device):
         return cupy.empty(max(nbytes, 1), dtype=cupy.uint8)
+
+
+class _StreamProtocol:
+    """A raw stream handle in the CUDA stream protocol (`__cuda_stream__`)."""
+    __slots__ = ("handle",)
+
+    def __init__(self, handle: int):
+        self.handle = handle
+
+    def __cuda_stream__(self):
+        return (0, self.handle)
+
+
+def _cupy_stream(cupy, handle: int, device: int):
+    """CuPy's view of a stream it does not own: `Stream.from_external` (the stream
+    protocol) where CuPy has it, `ExternalStream` (deprecated there) before."""
+    from_external = getattr(cupy.cuda.Stream, "from_external", None)
+    if from_external is not None:
+        return from_external(_StreamProtocol(handle))
+    return cupy.cuda.ExternalStream(handle, device)
 
 
 def _count(num_items, d_in, what, *outs) -> int:

@@ -19,6 +19,9 @@ def pytest_sessionfinish(session, exitstatus):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs CuPy and a CUDA device (skipped otherwise)")
+    # A deprecation our module triggers in a peer library (e.g. CuPy's stream
+    # wrappers) fails the test that hits it.
+    config.addinivalue_line("filterwarnings", "error::DeprecationWarning:cccl_cache")
 
 
 class FakeArray:
