@@ -72,7 +72,7 @@ struct OpInfo {
   OpKind kind;
   std::string_view name;
 };
-constexpr std::array<OpInfo, 14> kWellKnownOps{{{OpKind::less, "less"},
+constexpr std::array<OpInfo, 15> kWellKnownOps{{{OpKind::less, "less"},
                                                 {OpKind::greater, "greater"},
                                                 {OpKind::plus, "plus"},
                                                 {OpKind::multiplies, "multiplies"},
@@ -85,7 +85,8 @@ constexpr std::array<OpInfo, 14> kWellKnownOps{{{OpKind::less, "less"},
                                                 {OpKind::logical_or, "logical_or"},
                                                 {OpKind::minus, "minus"},
                                                 {OpKind::identity, "identity"},
-                                                {OpKind::negate, "negate"}}};
+                                                {OpKind::negate, "negate"},
+                                                {OpKind::equal_to, "equal_to"}}};
 }  // namespace
 
 std::string_view op_kind_name(OpKind kind) noexcept {

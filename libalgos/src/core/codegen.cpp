@@ -46,6 +46,7 @@ std::string_view cub_functor(OpKind kind) {
     case OpKind::minus: return "::cuda::std::minus<>";
     case OpKind::identity: return "::cuda::std::identity";
     case OpKind::negate: return "::cuda::std::negate<>";
+    case OpKind::equal_to: return "::cuda::std::equal_to<>";
     default: return {};
   }
 }

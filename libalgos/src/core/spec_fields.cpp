@@ -20,6 +20,7 @@ constexpr AlgorithmName kAlgorithmNames[] = {
     {AlgorithmId::binary_transform, "binary_transform"},
     {AlgorithmId::radix_sort, "radix_sort"},
     {AlgorithmId::segmented_reduce, "segmented_reduce"},
+    {AlgorithmId::unique_by_key, "unique_by_key"},
 };
 }  // namespace
 

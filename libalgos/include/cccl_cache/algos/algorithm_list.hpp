@@ -10,6 +10,7 @@
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
+#include "cccl_cache/algos/unique_by_key/build_result.hpp"
 
 // X(traits type) for each algorithm, in id order.
 #define CCCL_CACHE_ALGORITHMS(X)          \
@@ -20,4 +21,5 @@
   X(::cccl_cache::algos::UnaryTransform)  \
   X(::cccl_cache::algos::BinaryTransform) \
   X(::cccl_cache::algos::RadixSort)       \
-  X(::cccl_cache::algos::SegmentedReduce)
+  X(::cccl_cache::algos::SegmentedReduce) \
+  X(::cccl_cache::algos::UniqueByKey)

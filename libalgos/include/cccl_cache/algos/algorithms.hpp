@@ -9,3 +9,4 @@
 #include "cccl_cache/algos/scan/executable.hpp"
 #include "cccl_cache/algos/transform/executable.hpp"
 #include "cccl_cache/algos/segmented_reduce/executable.hpp"
+#include "cccl_cache/algos/unique_by_key/executable.hpp"

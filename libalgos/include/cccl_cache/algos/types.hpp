@@ -42,6 +42,8 @@ enum class OpKind : std::uint8_t {
   bit_and = 8, bit_or = 9, bit_xor = 10, logical_and = 11, logical_or = 12, minus = 13,
   // unary
   identity = 14, negate = 15,
+  // equality predicate: ::cuda::std::equal_to<> (unique_by_key)
+  equal_to = 16,
 };
 using ComparatorKind = OpKind;
 

@@ -17,6 +17,7 @@ enum class AlgorithmId : std::uint8_t {
   binary_transform = 6,
   radix_sort = 7,
   segmented_reduce = 8,
+  unique_by_key = 9,
 };
 
 // "merge_sort"; "unknown" for a number no algorithm has.

@@ -1,0 +1,47 @@
+// UniqueByKey::bind: the core bind (core/executable_state.hpp) plus what CUB's dispatch
+// needs, and the Executable's call. Fresh builds and store hits both come through here.
+#include "cccl_cache/algos/unique_by_key/executable.hpp"
+#include "core/executable_state.hpp"
+#include "unique_by_key/dispatch.hpp"
+
+namespace cccl_cache::algos {
+
+template <>
+struct detail::ExecutableState<UniqueByKey>
+    : BoundState<UniqueByKey, unique_by_key::detail::DispatchParams,
+                 unique_by_key::detail::DispatchFn> {};
+template class BoundExecutable<UniqueByKey>;
+
+Result<unique_by_key::Executable> UniqueByKey::bind(const BuiltView<UniqueByKey>& result,
+                                                    int device) {
+  namespace d = unique_by_key::detail;
+  const Policy& p = result.policy;
+  const Spec& spec = result.spec;
+  CCCL_CACHE_CHECK(detail::bind_check(result));
+  const std::uint32_t block_threads[kKernels] = {unique_by_key::kInitBlockThreads, p.threads};
+  CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, block_threads,
+                                                d::select_dispatch(size_of(spec.key_type),
+                                                                   size_of(spec.value_type),
+                                                                   spec.offset_type)));
+  state->params.threads = static_cast<int>(p.threads);
+  state->params.items = static_cast<int>(p.items);
+  return Executable(std::move(state));
+}
+
+}  // namespace cccl_cache::algos
+
+namespace cccl_cache::algos::unique_by_key {
+
+std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexcept {
+  return query_bytes(nullptr, nullptr, nullptr, nullptr, nullptr, num_items, CUstream{});
+}
+
+CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                const void* d_keys_in, const void* d_values_in,
+                                void* d_keys_out, void* d_values_out, void* d_num_selected_out,
+                                std::uint64_t num_items, CUstream stream) const noexcept {
+  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_keys_in,
+              d_values_in, d_keys_out, d_values_out, d_num_selected_out, num_items, stream);
+}
+
+}  // namespace cccl_cache::algos::unique_by_key

@@ -1,0 +1,67 @@
+#include "unique_by_key/codegen.hpp"
+
+#include <string>
+
+#include "core/codegen.hpp"
+
+namespace cccl_cache::algos {
+
+detail::GeneratedSource detail::BuildSteps<UniqueByKey>::source(const unique_by_key::Spec& spec) {
+  const std::string key{cuda_name(spec.key_type)};
+  const std::string value{cuda_name(spec.value_type)};
+  // CUB's offset for 8-byte counts is unsigned long long (choose_offset_t), which the
+  // host dispatch instantiates too.
+  const std::string offset = spec.offset_type == ScalarType::uint64
+                                 ? std::string("unsigned long long")
+                                 : std::string(cuda_name(spec.offset_type));
+  const std::string selected{cuda_name(spec.selected_type)};
+
+  detail::GeneratedSource out;
+  out.source = detail::prelude("cub/device/dispatch/kernels/kernel_unique_by_key.cuh",
+                               {spec.key_type, spec.value_type});
+  // The init kernel (tile states, the count set to 0) is the scan header's.
+  out.source += "#include <cub/device/dispatch/kernels/kernel_scan.cuh>\n";
+  out.source += detail::user_source(spec.op);
+  out.source += "\nusing cccl_cache_key_t = " + key + ";\nusing cccl_cache_value_t = " + value +
+                ";\nusing cccl_cache_offset_t = " + offset + ";\n";
+  out.source += detail::operator_type("cccl_cache_op", spec.op, 2, "bool", spec.key_type);
+  // DeviceSelect::UniqueByKey's default selector, and the policy the sweep kernel
+  // resolves with it at the CC being compiled for, after the virtual-shared-memory
+  // fallback (for the probe).
+  out.source +=
+      "using cccl_cache_selector =\n"
+      "    cub::detail::unique_by_key::policy_selector_from_types<cccl_cache_key_t, "
+      "cccl_cache_value_t>;\n"
+      "using cccl_cache_helper = cub::detail::unique_by_key::device_unique_by_key_vsmem_helper_t<\n"
+      "    cub::detail::device_policy_getter<cccl_cache_selector, "
+      "cub::detail::current_tuning_cc().get()>,\n"
+      "    cccl_cache_key_t*, cccl_cache_value_t*, cccl_cache_key_t*, cccl_cache_value_t*,\n"
+      "    cccl_cache_op, cccl_cache_offset_t>;\n";
+  out.source += detail::close_prelude();
+
+  // Exactly the kernels cub::detail::unique_by_key::dispatch launches for
+  // DeviceSelect::UniqueByKey(K*, V*, K*, V*, S*, num_items, op): in Kernel order.
+  const std::string tile_state = "cub::ScanTileState<" + offset + ">";
+  out.kernels = {
+      "cub::detail::scan::DeviceCompactInitKernel<" + tile_state + ", " + selected + "*>",
+      "cub::detail::unique_by_key::DeviceUniqueByKeySweepKernel<cccl_cache_selector, " + key +
+          "*, " + value + "*, " + key + "*, " + value + "*, " + selected + "*, " + tile_state +
+          ", cccl_cache_op, " + offset + ">"};
+  out.policy_probe =
+      std::string(detail::kPolicyProbeName) +
+      "<cccl_cache_helper::policy.threads_per_block, cccl_cache_helper::policy.items_per_thread, "
+      "cub::detail::vsmem_helper_impl<cccl_cache_helper::agent_t>::vsmem_per_block>";
+  return out;
+}
+
+Result<void> detail::BuildSteps<UniqueByKey>::accept(const unique_by_key::Policy& policy) {
+  if (policy.vsmem_per_block == 0) return {};
+  return fail(ErrorCode::unsupported,
+              "this unique_by_key kernel needs virtual shared memory, which CCCL 3.5's dispatch "
+              "with run-time policies does not allocate");
+}
+
+// build, codegen_digest (core/build.hpp)
+template struct AlgorithmBase<UniqueByKey, unique_by_key::Spec>;
+
+}  // namespace cccl_cache::algos

@@ -1,0 +1,156 @@
+// CCCL 3.5's unique_by_key host dispatch (cub::detail::unique_by_key::dispatch, what
+// DeviceSelect::UniqueByKey calls; its host code compiled here by nvcc) driven by the
+// kernels a bind resolved, through the core's launcher factory, with the build's policy
+// values as a run-time policy selector.
+//
+// The device kernels were instantiated by the build (codegen.cpp) with K* and V* inputs
+// and outputs, a S* count, ScanTileState<OffsetT> and an empty operator type. Host
+// stand-ins of the same size and alignment give the dispatch the same argument layout;
+// the tile state is the offset type's own (the same type on both sides).
+#include "core/launch.cuh"
+
+#include <cub/device/dispatch/dispatch_unique_by_key.cuh>
+
+#include <limits>
+
+#include "cccl_cache/algos/unique_by_key/build_result.hpp"
+#include "core/temp_storage.hpp"
+#include "unique_by_key/dispatch.hpp"
+
+namespace cccl_cache::algos::unique_by_key::detail {
+namespace {
+
+using algos::detail::Bytes;
+using algos::detail::DriverLauncherFactory;
+using algos::detail::EmptyOp;
+// The count's pointer: the dispatch passes it to the kernels, never reads through it.
+using SelectedPtr = unsigned char*;
+
+// The build chose the policy for the target CC: the host dispatch reads the tile shape;
+// load, scan and delay choices are the device code's own.
+struct RuntimePolicySelector {
+  const DispatchParams* params;
+  cub::UniqueByKeyPolicy operator()(::cuda::compute_capability) const {
+    return cub::UniqueByKeyPolicy{params->threads,           params->items,
+                                  cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_LDG,
+                                  cub::BLOCK_SCAN_WARP_SCANS,     cub::LookbackDelayPolicy{}};
+  }
+};
+
+template <class OffsetT>
+struct BoundKernels {
+  using TileStateT = cub::ScanTileState<OffsetT>;
+  static_assert(std::is_same_v<TileStateT, cub::ScanTileState<OffsetT, true>>,
+                "the offset's tile state is single-word");
+  const DispatchParams* params;
+  CUfunction CompactInitKernel() const { return params->launch->kernels[init_kernel].function; }
+  CUfunction UniqueByKeySweepKernel() const {
+    return params->launch->kernels[sweep_kernel].function;
+  }
+  static TileStateT TileState() { return {}; }
+};
+
+// The most items one call can take: the offset type's range, and CUB counts tiles in
+// an int.
+template <class OffsetT>
+std::uint64_t max_items(const DispatchParams& p) noexcept {
+  const auto tile = static_cast<std::uint64_t>(p.threads) * static_cast<std::uint64_t>(p.items);
+  return std::min<std::uint64_t>(tile * static_cast<std::uint64_t>(std::numeric_limits<int>::max()),
+                                 std::numeric_limits<OffsetT>::max());
+}
+
+template <std::size_t K, std::size_t V, class OffsetT>
+CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
+                      std::size_t& temp_storage_bytes, const void* d_keys_in,
+                      const void* d_values_in, void* d_keys_out, void* d_values_out,
+                      void* d_num_selected_out, std::uint64_t num_items,
+                      CUstream stream) noexcept {
+  using Key = Bytes<K>;
+  using Value = Bytes<V>;
+  if (num_items > max_items<OffsetT>(params)) return CUDA_ERROR_INVALID_VALUE;
+  CUresult status = CUDA_SUCCESS;
+  const cudaError_t err = cub::detail::unique_by_key::dispatch<
+      Key*, Value*, Key*, Value*, SelectedPtr, EmptyOp, OffsetT, RuntimePolicySelector,
+      BoundKernels<OffsetT>, DriverLauncherFactory, Key, Value>(
+      d_temp_storage, temp_storage_bytes, static_cast<Key*>(const_cast<void*>(d_keys_in)),
+      static_cast<Value*>(const_cast<void*>(d_values_in)), static_cast<Key*>(d_keys_out),
+      static_cast<Value*>(d_values_out), static_cast<SelectedPtr>(d_num_selected_out), EmptyOp{},
+      static_cast<OffsetT>(num_items), stream, RuntimePolicySelector{&params},
+      BoundKernels<OffsetT>{&params}, DriverLauncherFactory{params.launch, &status});
+  return algos::detail::dispatch_result(err, status);
+}
+
+// CUB's answer to a size query in closed form: the single-word tile state of the
+// offset type (a transaction word per tile plus a warp of padding, itself aliased as
+// three allocations of which two are empty), aliased with the empty virtual shared
+// memory. num_items is within max_items (checked before).
+template <class OffsetT>
+std::size_t closed_form_bytes(const DispatchParams& p, std::uint64_t num_items) noexcept {
+  using algos::detail::alias_bytes;
+  const auto tile = static_cast<std::uint32_t>(p.threads * p.items);
+  const std::uint64_t tile_states = cub::detail::warp_threads + algos::detail::ceil_div(num_items, tile);
+  using TxnWord = typename BoundKernels<OffsetT>::TileStateT::TxnWord;
+  return alias_bytes(alias_bytes(tile_states * sizeof(TxnWord), 0, 0), 0);
+}
+
+// The executables' dispatch: size queries in closed form, the rest through CUB's.
+template <std::size_t K, std::size_t V, class OffsetT>
+CUresult run(const DispatchParams& params, void* d_temp_storage, std::size_t& temp_storage_bytes,
+             const void* d_keys_in, const void* d_values_in, void* d_keys_out,
+             void* d_values_out, void* d_num_selected_out, std::uint64_t num_items,
+             CUstream stream) noexcept {
+  if (d_temp_storage != nullptr)
+    return run_dispatch<K, V, OffsetT>(params, d_temp_storage, temp_storage_bytes, d_keys_in,
+                                       d_values_in, d_keys_out, d_values_out, d_num_selected_out,
+                                       num_items, stream);
+  if (num_items > max_items<OffsetT>(params)) return CUDA_ERROR_INVALID_VALUE;
+  temp_storage_bytes = closed_form_bytes<OffsetT>(params, num_items);
+  return CUDA_SUCCESS;
+}
+
+DispatchFn select(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                  bool closed_form) noexcept {
+  if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
+  return algos::detail::on_size(key_size, [&](auto k) {
+    return algos::detail::on_size(value_size, [&](auto v) {
+      constexpr std::size_t kK = decltype(k)::value;
+      constexpr std::size_t kV = decltype(v)::value;
+      if (offset_type == ScalarType::uint32)
+        return closed_form ? &run<kK, kV, std::uint32_t> : &run_dispatch<kK, kV, std::uint32_t>;
+      // CUB's offset for 8-byte counts is unsigned long long (choose_offset_t).
+      return closed_form ? &run<kK, kV, unsigned long long>
+                         : &run_dispatch<kK, kV, unsigned long long>;
+    });
+  });
+}
+
+}  // namespace
+
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
+                           ScalarType offset_type) noexcept {
+  return select(key_size, value_size, offset_type, /*closed_form=*/true);
+}
+
+DispatchFn select_cub_dispatch(std::size_t key_size, std::size_t value_size,
+                               ScalarType offset_type) noexcept {
+  return select(key_size, value_size, offset_type, /*closed_form=*/false);
+}
+
+}  // namespace cccl_cache::algos::unique_by_key::detail
+
+namespace cccl_cache::algos {
+
+const std::string& UniqueByKey::dispatch_abi() {
+  using namespace unique_by_key::detail;  // its DispatchParams and stand-ins
+  return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, threads);
+    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, items);
+    // The kernels' argument types (their order is CUB's, covered by cub=).
+    abi.type<EmptyOp>("op").type<SelectedPtr>("selected");
+    abi.type<cub::ScanTileState<std::uint32_t>>("tile4").type<cub::ScanTileState<unsigned long long>>("tile8");
+    abi.type<cub::detail::vsmem_t>("vsmem");
+    abi.byte_types();
+  });
+}
+
+}  // namespace cccl_cache::algos

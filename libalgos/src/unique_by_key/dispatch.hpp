@@ -1,0 +1,48 @@
+// CUB's unique_by_key host dispatch driven by the bound CUfunctions (dispatch.cu, built
+// by nvcc). Private to libalgos.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "cccl_cache/algos/types.hpp"
+#include "core/launch.hpp"
+
+namespace cccl_cache::algos::unique_by_key::detail {
+
+// Everything CUB's unique_by_key dispatch asks of its policy selector, kernel source and
+// launcher factory, fixed at bind time.
+struct DispatchParams {
+  // The bound module's launch context (core/launch.hpp): the kernels in Kernel order,
+  // the driver's launch.
+  const algos::detail::LaunchContext* launch = nullptr;
+  int threads = 0;  // the sweep kernel's block
+  int items = 0;    // items per thread
+};
+
+// One instantiation of CCCL 3.5's cub::detail::unique_by_key::dispatch (what
+// DeviceSelect::UniqueByKey calls) for a (key size, value size, offset type).
+// d_temp_storage == nullptr: sets temp_storage_bytes to CUB's answer, in closed form
+// from the bound policy (no dispatch, no driver call). Otherwise launches the init and
+// sweep kernels through params.launch. Returns CUDA_ERROR_INVALID_VALUE for more items
+// than the offset type or CUB's int tile count can index or a too small temp storage,
+// or the first launch error.
+using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
+                                std::size_t& temp_storage_bytes, const void* d_keys_in,
+                                const void* d_values_in, void* d_keys_out, void* d_values_out,
+                                void* d_num_selected_out, std::uint64_t num_items,
+                                CUstream stream) noexcept;
+
+// The instantiation, or nullptr (a size not 1/2/4/8, an offset not uint32/uint64).
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
+                           ScalarType offset_type) noexcept;
+
+// The same dispatch answering size queries through CUB's whole host dispatch: the
+// reference the closed form is tested equal to (test_unique_by_key_dispatch).
+DispatchFn select_cub_dispatch(std::size_t key_size, std::size_t value_size,
+                               ScalarType offset_type) noexcept;
+
+}  // namespace cccl_cache::algos::unique_by_key::detail
