@@ -17,6 +17,7 @@
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
+#include "cccl_cache/algos/unique_by_key/build_result.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
@@ -53,6 +54,10 @@ template <>
 struct Sample<SegmentedReduce> {
   static segmented_reduce::Spec spec() { return {}; }
 };
+template <>
+struct Sample<UniqueByKey> {
+  static unique_by_key::Spec spec() { return {}; }
+};
 
 template <class A>
 class AlgorithmGeneric : public ::testing::Test {
@@ -82,7 +87,7 @@ class AlgorithmGeneric : public ::testing::Test {
 
 using Algorithms = ::testing::Types<MergeSort, Reduce, InclusiveScan, ExclusiveScan,
                                     UnaryTransform, BinaryTransform, RadixSort,
-                                    SegmentedReduce>;
+                                    SegmentedReduce, UniqueByKey>;
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or

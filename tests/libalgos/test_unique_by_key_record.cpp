@@ -1,0 +1,112 @@
+// unique_by_key builds (NVRTC, no GPU) and its own record checks: the two kernels
+// DeviceSelect::UniqueByKey launches with CUB's policy for sm_80 and sm_90, clear
+// errors for bad operator source, and entries whose names or policy disagree with their
+// cubin are corrupt.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+#include "build_cache.hpp"
+#include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/unique_by_key/build_result.hpp"
+
+using namespace cccl_cache;
+using namespace cccl_cache::algos;
+using unique_by_key::BuildResult;
+using unique_by_key::Spec;
+
+namespace {
+
+const BuildResult& built(const Spec& s = Spec{}, std::uint32_t cc = 90) {
+  const auto& r = test_support::cached_build(s, cc);
+  if (!r) throw std::runtime_error(r.error().describe());
+  return r->result;
+}
+
+}  // namespace
+
+TEST(UniqueByKeyBuild, Int32PairsForSm90And80HaveCubsPolicyAndKernels) {
+  for (std::uint32_t cc : {90u, 80u}) {
+    const auto& r = built(Spec{}, cc);
+    ASSERT_EQ(r.record.kernels.size(), 2u);
+    EXPECT_NE(r.record.kernels[0].find("23DeviceCompactInitKernel"), std::string::npos);
+    EXPECT_NE(r.record.kernels[1].find("28DeviceUniqueByKeySweepKernel"), std::string::npos);
+    // The 8-byte offset is CUB's unsigned long long (y), the count an uint64 (m).
+    EXPECT_NE(r.record.kernels[1].find("ScanTileStateIyLb1EE"), std::string::npos) << r.record.kernels[1];
+    EXPECT_EQ(r.record.algorithm, AlgorithmId::unique_by_key);
+    EXPECT_EQ(r.record.cc, cc);
+    // CUB's tuning for 4-byte primitive keys and values: 512 x 14 on sm_90, 256 x 11 on
+    // sm_80; no virtual shared memory.
+    const unique_by_key::Policy cub = cc == 90 ? unique_by_key::Policy{512, 14, 0} : unique_by_key::Policy{256, 11, 0};
+    EXPECT_EQ(r.policy, cub) << cc;
+  }
+}
+
+// The policy follows the key and value sizes as CUB's selector does; a 4-byte offset
+// and count name other kernels.
+TEST(UniqueByKeyBuild, PolicyAndKernelsFollowTheTypes) {
+  const auto& base = built();
+  const auto& wide = built(Spec{ScalarType::float64, ScalarType::int8});
+  EXPECT_NE(wide.policy, base.policy);
+  const auto& narrow = built(Spec{ScalarType::int32, ScalarType::int32, Operator::of(OpKind::equal_to),
+                                  ScalarType::uint32, ScalarType::int32});
+  EXPECT_EQ(narrow.policy, base.policy);
+  EXPECT_NE(narrow.record.kernels[1].find("ScanTileStateIjLb1EE"), std::string::npos) << narrow.record.kernels[1];
+  EXPECT_NE(narrow.record.kernels[0].find("Pi"), std::string::npos) << narrow.record.kernels[0];
+}
+
+TEST(UniqueByKeyBuild, CustomOperatorBuildsAndBadSourceGetsNvrtcsLog) {
+  const auto& ok = built(Spec{ScalarType::int32, ScalarType::float32,
+                              Operator::custom("same_bucket", "__device__ bool same_bucket(int a, int b) { return a / 8 == b / 8; }")});
+  EXPECT_EQ(ok.policy, built().policy);
+  auto r = unique_by_key::build(
+      Spec{ScalarType::int32, ScalarType::int32,
+           Operator::custom("f", "__device__ bool f(int a, int b) { return a ==* b; }")},
+      90);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::compile) << r.error().describe();
+  EXPECT_NE(r.error().message.find("operator(1): error: operand of \"*\" must be a pointer"),
+            std::string::npos)
+      << r.error().message;
+}
+
+TEST(UniqueByKeyBuild, RejectsBadSpecs) {
+  EXPECT_EQ(unique_by_key::build(Spec{ScalarType::none}, 90).error().code, ErrorCode::invalid_argument);
+  EXPECT_EQ(unique_by_key::build(Spec{ScalarType::int32, ScalarType::int32, Operator::less()}, 90).error().code,
+            ErrorCode::invalid_argument);
+  EXPECT_EQ(unique_by_key::build(Spec{ScalarType::int32, ScalarType::int32, Operator::of(OpKind::equal_to),
+                                      ScalarType::int64},
+                                 90)
+                .error()
+                .code,
+            ErrorCode::invalid_argument);
+  EXPECT_EQ(unique_by_key::build(Spec{}, 49).error().code, ErrorCode::unsupported);
+}
+
+// A policy that differs from the kernels' launch bounds, implausible values or swapped
+// kernel names pass the blob grammar and must still be rejected.
+TEST(UniqueByKeyRecord, EntriesDisagreeingWithTheirCubinAreCorrupt) {
+  struct Case {
+    const char* what;
+    std::function<void(BuildResult&)> change;
+    const char* error;
+  };
+  const Case cases[] = {
+      {"threads doubled", [](BuildResult& r) { r.policy.threads *= 2; }, "sweep"},
+      {"no items", [](BuildResult& r) { r.policy.items = 0; }, "implausible"},
+      {"virtual shared memory", [](BuildResult& r) { r.policy.vsmem_per_block = 64; }, "implausible"},
+      {"swapped kernels", [](BuildResult& r) { std::swap(r.record.kernels[0], r.record.kernels[1]); }, "init"},
+      {"another kernel's name", [](BuildResult& r) { r.record.kernels[1] = "_Z3foov"; }, "not in the cubin"},
+  };
+  for (const auto& c : cases) {
+    BuildResult copy = built();
+    c.change(copy);
+    copy.record.values = policy_values(copy.policy);
+    const auto blob = serialize(copy);
+    auto r = deserialize_view<UniqueByKey>(blob, 90);
+    ASSERT_FALSE(r) << c.what;
+    EXPECT_EQ(r.error().code, ErrorCode::corrupt) << c.what;
+    EXPECT_NE(r.error().message.find(c.error), std::string::npos) << c.what << ": " << r.error().message;
+  }
+}
