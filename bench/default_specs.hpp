@@ -105,7 +105,8 @@ inline std::vector<Entry> defaults() {
   return out;
 }
 
-// Specs of the algorithms added after wave 1 (segmented reduce, float32 plus): measured
+// Specs of the algorithms added after wave 1 (segmented reduce, float32 plus; unique_by_key,
+// int32 keys and values): measured
 // beside the defaults by bench_algorithms_acquire, never in the 15-spec cold start that
 // is compared with the reference library.
 inline std::vector<Entry> later_specs() {
@@ -114,6 +115,12 @@ inline std::vector<Entry> later_specs() {
                       [](const ca::segmented_reduce::Executable& e, std::uint64_t n) {
                         std::size_t b = 0;
                         e(nullptr, b, nullptr, nullptr, n, nullptr, nullptr, nullptr, nullptr);
+                        g_sink += b;
+                      }));
+  out.push_back(entry("unique_by_key_int32", ca::unique_by_key::Spec{},
+                      [](const ca::unique_by_key::Executable& e, std::uint64_t n) {
+                        std::size_t b = 0;
+                        e(nullptr, b, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr);
                         g_sink += b;
                       }));
   return out;

@@ -65,7 +65,8 @@ for p in $parts; do
     # each, dominate their time); logs as the single parts' (tests, scan_tests, ...).
     gpu_tests)
       for t in tests:executable scan_tests:scan transform_tests:transform reduce_tests:reduce \
-               radix_tests:radix_sort segreduce_tests:segmented_reduce; do
+               radix_tests:radix_sort segreduce_tests:segmented_reduce \
+               uniquebk_tests:unique_by_key; do
         [[ -x "$bin/test_algos_${t#*:}_gpu" ]] && part "${t%%:*}" 400 "$bin/test_algos_${t#*:}_gpu" &
       done
       wait
@@ -87,6 +88,8 @@ for p in $parts; do
     reduce_bench) part reduce_bench 300 "$bin/bench_reduce_vs_cub" 28 ;;
     segreduce_tests) part segreduce_tests 300 "$bin/test_algos_segmented_reduce_gpu" ;;
     segreduce_bench) part segreduce_bench 400 "$bin/bench_segmented_reduce_vs_cub" 28 ;;
+    uniquebk_tests) part uniquebk_tests 300 "$bin/test_algos_unique_by_key_gpu" ;;
+    uniquebk_bench) part uniquebk_bench 400 "$bin/bench_unique_by_key_vs_cub" 28 ;;
     radix_tests) part radix_tests 300 "$bin/test_algos_radix_sort_gpu" ;;
     radix_bench) part radix_bench 300 "$bin/bench_radix_sort_vs_cub" 28 ;;
     # The same with float keys uniform in [0, 1), as CuPy's and the reference's benchmarks draw them.
@@ -144,7 +147,8 @@ done
 
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
-  transform_bench reduce_tests reduce_bench segreduce_tests segreduce_bench radix_tests radix_bench radix_bench_unit cupy algos_acquire \
+  transform_bench reduce_tests reduce_bench segreduce_tests segreduce_bench uniquebk_tests uniquebk_bench radix_tests radix_bench radix_bench_unit \
+  cupy algos_acquire \
   remote_startup refw1 refms capi jit_libraries python pybench import_bench cupy_adapter; do
   [[ -f "$OUT/$f.log" ]] || continue
   echo "--- $f"

@@ -1,0 +1,157 @@
+// unique_by_key time of our bound executable against CUB's cub::DeviceSelect::UniqueByKey
+// compiled here by nvcc (sm_90) against the same pinned CCCL: int32 keys with int32
+// values, int64 keys with int64 values and float32 keys with float64 values, equal_to,
+// int64 num_items (CUB's unsigned long long offset) and an int64 count, 2^min..2^max
+// items (default 10..28) in two layouts: runs of random length in [1, 8] ("run8") and in
+// [1, 1024] ("run1024").
+// Method: inputs stay in place, outputs apart per contender; CUDA events recorded before
+// and after each call time it (GPU time, launch gaps included); the host time of issuing
+// the call is taken too. Ours and CUB alternate within every repetition; medians after
+// two warm-up reps. Check: our keys, values and number selected are bitwise equal to
+// CUB's, and our temp-storage size equals CUB's.
+// Usage: bench_unique_by_key_vs_cub [max_log [min_log]]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cub/device/device_select.cuh>
+#include <cuda/std/functional>
+#include <vector>
+
+#include "cccl_cache/algos/algorithm_cache.hpp"
+#include "cccl_cache/algos/unique_by_key/build_result.hpp"
+#include "bench_util.hpp"
+
+namespace ubk = cccl_cache::algos::unique_by_key;
+using cccl_cache::algos::ScalarType;
+
+namespace {
+
+using bench::check_rt;
+
+// n keys in runs of random length in [1, max_run], a new key per run.
+template <class K>
+std::vector<K> run_keys(std::uint64_t n, std::uint64_t max_run, std::uint64_t& seed) {
+  std::vector<K> keys(n);
+  std::uint64_t i = 0, k = 0;
+  while (i < n) {
+    const std::uint64_t len = 1 + bench::splitmix(seed) % max_run;
+    ++k;
+    for (std::uint64_t j = 0; j < len && i < n; ++j) keys[i++] = static_cast<K>(k);
+  }
+  return keys;
+}
+
+template <class T>
+T* device_copy(const std::vector<T>& v) {
+  T* p = nullptr;
+  check_rt(cudaMalloc(&p, v.size() * sizeof(T)), "malloc");
+  check_rt(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "copy");
+  return p;
+}
+
+template <class K, class V>
+void run_case(const char* label, const ubk::Executable& exe, int min_log, int max_log,
+              cudaStream_t stream) {
+  std::printf("%s: layout n selected, ours / CUB: GPU ms (median), host us per call\n", label);
+  std::uint64_t seed = 11;
+  const std::uint64_t max_n = 1ull << max_log;
+  std::vector<V> values(max_n);
+  for (auto& v : values) v = static_cast<V>(bench::splitmix(seed) % 1000003);
+  V* v_in = device_copy(values);
+  K *k_out = nullptr, *k_in = nullptr;
+  V* v_out = nullptr;
+  std::int64_t* selected = nullptr;  // ours [0], CUB's [1]
+  check_rt(cudaMalloc(&k_out, 2 * max_n * sizeof(K)), "malloc");
+  check_rt(cudaMalloc(&v_out, 2 * max_n * sizeof(V)), "malloc");
+  check_rt(cudaMalloc(&selected, 2 * sizeof(std::int64_t)), "malloc");
+  for (std::uint64_t max_run : {8ull, 1024ull}) {
+    for (int lg = min_log; lg <= max_log; ++lg) {
+      const std::uint64_t n = 1ull << lg;
+      const auto n64 = static_cast<std::int64_t>(n);
+      k_in = device_copy(run_keys<K>(n, max_run, seed));
+      std::size_t ours_temp = exe.temp_storage_bytes(n), cub_temp = 0;
+      check_rt(cub::DeviceSelect::UniqueByKey(nullptr, cub_temp, k_in, v_in, k_out, v_out, selected,
+                                              n64, ::cuda::std::equal_to<>{}, stream),
+               "cub query");
+      void* temp = nullptr;
+      check_rt(cudaMalloc(&temp, std::max(ours_temp, cub_temp)), "malloc");
+      const int reps = bench::reps_for(n, 200, 50, 15);
+      const auto times = bench::rotating_times(2, reps, stream, [&](int who) {
+        std::size_t bytes = who == 0 ? ours_temp : cub_temp;
+        if (who == 0)
+          bench::check_cu(exe(temp, bytes, k_in, v_in, k_out, v_out, selected, n, stream), "ours");
+        else
+          check_rt(cub::DeviceSelect::UniqueByKey(temp, bytes, k_in, v_in, k_out + n, v_out + n,
+                                                  selected + 1, n64, ::cuda::std::equal_to<>{}, stream),
+                   "cub");
+      });
+      std::int64_t sel[2] = {};
+      check_rt(cudaMemcpy(sel, selected, sizeof(sel), cudaMemcpyDeviceToHost), "d2h");
+      const auto m = static_cast<std::uint64_t>(sel[0]);
+      std::vector<K> keys(2 * n);
+      std::vector<V> vals(2 * n);
+      check_rt(cudaMemcpy(keys.data(), k_out, 2 * n * sizeof(K), cudaMemcpyDeviceToHost), "d2h");
+      check_rt(cudaMemcpy(vals.data(), v_out, 2 * n * sizeof(V), cudaMemcpyDeviceToHost), "d2h");
+      const bool same = sel[0] == sel[1] && m <= n &&
+                        std::memcmp(keys.data(), keys.data() + n, m * sizeof(K)) == 0 &&
+                        std::memcmp(vals.data(), vals.data() + n, m * sizeof(V)) == 0;
+      const double o = times.gpu_ms[0], c = times.gpu_ms[1];
+      std::printf("RESULT %s layout=run%llu n=%llu selected=%llu ours_ms=%.5f cub_ms=%.5f ratio=%.4f "
+                  "ours_host_us=%.2f cub_host_us=%.2f check=%d temp_equal=%d reps=%d\n",
+                  label, (unsigned long long)max_run, (unsigned long long)n, (unsigned long long)m, o, c,
+                  o / c, times.host_us[0], times.host_us[1], same ? 1 : 0,
+                  ours_temp == cub_temp ? 1 : 0, reps);
+      std::fflush(stdout);
+      cudaFree(temp);
+      cudaFree(k_in);
+    }
+  }
+  cudaFree(selected);
+  cudaFree(v_out);
+  cudaFree(k_out);
+  cudaFree(v_in);
+}
+
+const ubk::Executable& acquire(cccl_cache::algos::AlgorithmCache& cache, ScalarType k, ScalarType v) {
+  static std::vector<std::shared_ptr<const ubk::Executable>> keep;
+  ubk::Spec spec;
+  spec.key_type = k;
+  spec.value_type = v;
+  spec.offset_type = ScalarType::uint64;
+  spec.selected_type = ScalarType::int64;
+  auto exe = cache.acquire(spec, 0);
+  if (!exe) bench::die(exe.error().describe());
+  keep.push_back(*exe);
+  return **exe;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int max_log = argc > 1 ? std::atoi(argv[1]) : 28;
+  const int min_log = argc > 2 ? std::atoi(argv[2]) : 10;
+  int cc = 0;
+  bench::gpu_context(&cc);
+  check_rt(cudaSetDevice(0), "cudaSetDevice");
+  auto store = bench::open_store(bench::bench_dir("unique_by_key") / "store");
+  cccl_cache::algos::AlgorithmCache cache(store);
+  cudaStream_t stream;
+  check_rt(cudaStreamCreate(&stream), "stream");
+  std::printf(
+      "Method: CUDA events around each call (inputs in place), host time of issuing it; ours "
+      "and CUB DeviceSelect::UniqueByKey (nvcc sm_90, same CCCL) alternate every rep; medians "
+      "of reps (200 up to 2^20, 50 up to 2^24, 15 above) after 2 warm-up reps; int64 "
+      "num_items and count; sm_%d\n",
+      cc);
+  run_case<std::int32_t, std::int32_t>("int32_int32", acquire(cache, ScalarType::int32, ScalarType::int32),
+                                       min_log, max_log, stream);
+  run_case<std::int64_t, std::int64_t>("int64_int64", acquire(cache, ScalarType::int64, ScalarType::int64),
+                                       min_log, max_log, stream);
+  run_case<float, double>("float32_float64", acquire(cache, ScalarType::float32, ScalarType::float64),
+                          min_log, max_log, stream);
+  cudaStreamDestroy(stream);
+  return 0;
+}
