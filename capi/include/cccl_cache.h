@@ -74,7 +74,8 @@ typedef enum cccl_cache_algorithm_kind {
   CCCL_CACHE_UNARY_TRANSFORM = 5,
   CCCL_CACHE_BINARY_TRANSFORM = 6,
   CCCL_CACHE_RADIX_SORT = 7,
-  CCCL_CACHE_SEGMENTED_REDUCE = 8
+  CCCL_CACHE_SEGMENTED_REDUCE = 8,
+  CCCL_CACHE_UNIQUE_BY_KEY = 9
 } cccl_cache_algorithm_kind;
 
 /* Element types (as spec text names them). NONE: no value type / the default. */
@@ -86,7 +87,7 @@ typedef enum cccl_cache_type {
   CCCL_CACHE_FLOAT16 = 11, CCCL_CACHE_BFLOAT16 = 12 /* __half, __nv_bfloat16 */
 } cccl_cache_type;
 
-/* Operators. DEFAULT: the algorithm's default (less, plus, identity). */
+/* Operators. DEFAULT: the algorithm's default (less, plus, identity, equal_to). */
 typedef enum cccl_cache_op_kind {
   CCCL_CACHE_OP_DEFAULT = 0,
   CCCL_CACHE_OP_LESS = 1, CCCL_CACHE_OP_GREATER = 2,
@@ -94,7 +95,8 @@ typedef enum cccl_cache_op_kind {
   CCCL_CACHE_OP_PLUS = 4, CCCL_CACHE_OP_MULTIPLIES = 5, CCCL_CACHE_OP_MINIMUM = 6,
   CCCL_CACHE_OP_MAXIMUM = 7, CCCL_CACHE_OP_BIT_AND = 8, CCCL_CACHE_OP_BIT_OR = 9,
   CCCL_CACHE_OP_BIT_XOR = 10, CCCL_CACHE_OP_LOGICAL_AND = 11, CCCL_CACHE_OP_LOGICAL_OR = 12,
-  CCCL_CACHE_OP_MINUS = 13, CCCL_CACHE_OP_IDENTITY = 14, CCCL_CACHE_OP_NEGATE = 15
+  CCCL_CACHE_OP_MINUS = 13, CCCL_CACHE_OP_IDENTITY = 14, CCCL_CACHE_OP_NEGATE = 15,
+  CCCL_CACHE_OP_EQUAL_TO = 16
 } cccl_cache_op_kind;
 
 typedef struct cccl_cache_op {
@@ -113,6 +115,7 @@ typedef struct cccl_cache_op {
  *   RADIX_SORT         keys*    values      -         -         -         offset  descending
  *   REDUCE, *_SCAN     type*    -           -         -         op        offset  -
  *   SEGMENTED_REDUCE   type*    -           -         -         op        offset  -
+ *   UNIQUE_BY_KEY      keys*    values*     -         selected  op        offset  -
  *   UNARY_TRANSFORM    in*      -           -         out*      op        -       -
  *   BINARY_TRANSFORM   in1*     -           in2*      out*      op        -       -
  *   (* required)
@@ -215,7 +218,8 @@ CCCL_CACHE_API uint32_t cccl_cache_algorithm_cc(const cccl_cache_algorithm* algo
 
 /* Temp-storage bytes a call for `num_items` needs (radix sort: all key bits, not the
  * double-buffer form; transforms: 0; segmented reduce: num_items is the number of
- * segments), from values fixed at bind. */
+ * segments), from values fixed at bind. A count the spec's offset type cannot index gives
+ * 0 where the algorithm refuses it (scans, unique_by_key). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algorithm,
                                                                uint64_t num_items, size_t* bytes);
 
@@ -269,6 +273,14 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_segmented_reduce(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_out, uint64_t num_segments, const void* d_begin_offsets,
     const void* d_end_offsets, const void* h_init, uint64_t max_segment_size, void* stream);
+/* Of each run of consecutive keys the spec's op calls equal, the first key and its value
+ * go to d_keys_out / d_values_out in order, and the number of runs to *d_num_selected_out
+ * (device memory, one element of the spec's `selected` type). Outputs must not overlap
+ * the inputs. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_unique_by_key(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_keys_in, const void* d_values_in, void* d_keys_out, void* d_values_out,
+    void* d_num_selected_out, uint64_t num_items, void* stream);
 /* Inclusive scan of d_in into d_out (may be equal). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,

@@ -17,6 +17,7 @@ namespace rd = algos::reduce;
 namespace sc = algos::scan;
 namespace sr = algos::segmented_reduce;
 namespace tf = algos::transform;
+namespace ub = algos::unique_by_key;
 
 // The executable `a` holds, if it is of `kind`; else nullptr and `status` set.
 template <class Exe>
@@ -122,6 +123,9 @@ cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algo
     case AlgorithmId::segmented_reduce:
       *bytes = static_cast<const sr::Executable*>(e)->temp_storage_bytes(num_items);
       break;
+    case AlgorithmId::unique_by_key:
+      *bytes = static_cast<const ub::Executable*>(e)->temp_storage_bytes(num_items);
+      break;
     case AlgorithmId::unary_transform:
     case AlgorithmId::binary_transform:
       *bytes = 0;
@@ -201,6 +205,19 @@ cccl_cache_status cccl_cache_segmented_reduce(const cccl_cache_algorithm* algori
                           d_begin_offsets, d_end_offsets, h_init, static_cast<CUstream>(stream),
                           max_segment_size),
                    fn, "more than INT64_MAX segments");
+}
+
+cccl_cache_status cccl_cache_unique_by_key(const cccl_cache_algorithm* algorithm,
+                                           void* d_temp_storage, size_t* temp_storage_bytes,
+                                           const void* d_keys_in, const void* d_values_in,
+                                           void* d_keys_out, void* d_values_out,
+                                           void* d_num_selected_out, uint64_t num_items,
+                                           void* stream) {
+  constexpr const char* fn = "cccl_cache_unique_by_key";
+  CCCL_CACHE_C_TYPED(ub::Executable, AlgorithmId::unique_by_key, fn);
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_keys_out,
+                          d_values_out, d_num_selected_out, num_items, static_cast<CUstream>(stream)),
+                   fn, kTempInvalid);
 }
 
 cccl_cache_status cccl_cache_inclusive_scan(const cccl_cache_algorithm* algorithm,

@@ -220,6 +220,22 @@ def make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plu
     return _acquire("segmented_reduce", fields, ops, device, d_in, cache)
 
 
+def make_unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, op="equal_to",
+                       *, offset="uint64", device=None, cache=None) -> _core.UniqueByKey:
+    """Keeps the first key and item of each run of keys `op` calls equal ("equal_to" or an
+    Op naming a __device__ bool function of two keys); the number of runs goes to
+    d_out_num_selected[0] (its integer type is the spec's `selected`). offset: "uint64"
+    (CUB's offset for 64-bit counts) or "uint32"."""
+    ops: dict = {}
+    keys = _type_of(d_in_keys, "d_in_keys")
+    _same_as(keys, d_out_keys, "d_out_keys", "d_in_keys")
+    items = _type_of(d_in_items, "d_in_items")
+    _same_as(items, d_out_items, "d_out_items", "d_in_items")
+    fields = {"keys": keys, "values": items, "op": _op_text(op, ops), "offset": offset,
+              "selected": _type_of(d_out_num_selected, "d_out_num_selected")}
+    return _acquire("unique_by_key", fields, ops, device, d_in_keys, cache)
+
+
 def make_inclusive_scan(d_in, d_out, op="plus", *, offset="uint64", device=None,
                         cache=None) -> _core.InclusiveScan:
     ops: dict = {}
@@ -372,6 +388,19 @@ def segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h
                ("d_out", d_out, _same))
     _run_two_phase(exe, d_in, temp_allocator, stream,
                    (d_in, d_out, n, start_offsets_in, end_offsets_in, h_init), ())
+
+
+def unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, op="equal_to",
+                  num_items=None, stream=None, *, temp_allocator=None, cache=None):
+    """The first key and item of each run of equal keys of d_in_keys[:num_items] (default:
+    its length) to d_out_keys / d_out_items; the number of runs to d_out_num_selected[0]."""
+    exe = make_unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, op,
+                             cache=cache)
+    n = _count(num_items, d_in_keys, "d_in_keys", ("d_in_items", d_in_items, _same),
+               ("d_out_keys", d_out_keys, _same), ("d_out_items", d_out_items, _same),
+               ("d_out_num_selected", d_out_num_selected, lambda n: 1))
+    _run_two_phase(exe, d_in_keys, temp_allocator, stream,
+                   (d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, n), ())
 
 
 def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, temp_allocator=None,

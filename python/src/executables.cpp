@@ -23,6 +23,7 @@ namespace rd = algos::reduce;
 namespace sc = algos::scan;
 namespace sr = algos::segmented_reduce;
 namespace tf = algos::transform;
+namespace ub = algos::unique_by_key;
 
 struct Temp {
   void* data;
@@ -281,6 +282,31 @@ std::size_t segmented_reduce_call(const Bound<sr::Executable>& b, nb::handle tem
   return bytes;
 }
 
+// --- unique_by_key: first key and value of each run, the count to device memory -----
+std::size_t unique_by_key_call(const Bound<ub::Executable>& b, nb::handle temp, nb::handle keys_in,
+                               nb::handle values_in, nb::handle keys_out, nb::handle values_out,
+                               nb::handle num_selected, std::uint64_t n, nb::handle stream) {
+  const ub::Executable& e = *b.exe;
+  std::size_t bytes = e.temp_storage_bytes(n);
+  if (temp.is_none()) return bytes;
+  const auto& spec = e.spec();
+  const int dev = e.device();
+  auto [d_temp, have] = temp_array(temp, bytes, dev);
+  auto ki = checked_array(keys_in, "d_in_keys", false, spec.key_type, n, dev);
+  auto vi = checked_array(values_in, "d_in_items", false, spec.value_type, n, dev);
+  auto ko = checked_array(keys_out, "d_out_keys", true, spec.key_type, n, dev);
+  auto vo = checked_array(values_out, "d_out_items", true, spec.value_type, n, dev);
+  auto sel = checked_array(num_selected, "d_out_num_selected", true, spec.selected_type, 1, dev);
+  CUstream s = stream_handle(stream);
+  CUresult rc;
+  {
+    nb::gil_scoped_release unlocked;
+    rc = e(d_temp, have, ki.data, vi.data, ko.data, vo.data, sel.data, n, s);
+  }
+  check_cuda(rc, "unique_by_key");
+  return bytes;
+}
+
 // --- transforms -------------------------------------------------------------------
 template <int N>
 void transform_call(const tf::Executable<N>& e, const nb::handle* ins, nb::handle out, std::uint64_t n,
@@ -355,6 +381,17 @@ void bind_executables(nb::module_& m) {
            "length (CUB then reduces short segments per thread or warp). Returns the bytes.")
       .def("temp_storage_bytes", [](const Bound<sr::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_segments"_a);
+
+  common<ub::Executable>(m, "UniqueByKey",
+                         "A unique_by_key bound to a device (cub::DeviceSelect::UniqueByKey).")
+      .def("__call__", &unique_by_key_call, "temp_storage"_a.none(), "d_in_keys"_a.none(),
+           "d_in_items"_a.none(), "d_out_keys"_a.none(), "d_out_items"_a.none(),
+           "d_out_num_selected"_a.none(), "num_items"_a, "stream"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs. Else copies the first key and item "
+           "of each run of equal keys to d_out_keys / d_out_items and the number of runs to "
+           "d_out_num_selected[0]. Returns the bytes.")
+      .def("temp_storage_bytes", [](const Bound<ub::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
+           "num_items"_a);
 
   common<sc::InclusiveExecutable>(m, "InclusiveScan", "An inclusive scan bound to a device (cub::DeviceScan).")
       .def("__call__",

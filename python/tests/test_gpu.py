@@ -184,6 +184,32 @@ def test_segmented_reduce(caches, dtype, offsets, op, init, ref):
     np.testing.assert_array_equal(d_out.get(), np.array(want, dtype))
 
 
+@pytest.mark.parametrize("keys, items, count, op", [
+    (np.int32, np.float64, np.int64, "equal_to"),
+    (np.int64, np.int32, np.int32, cccl_cache.Op("same_ten", "__device__ bool same_ten(long long a, long long b) "
+                                                             "{ return a / 10 == b / 10; }")),
+])
+def test_unique_by_key(caches, keys, items, count, op):
+    h_keys = np.repeat(rng.integers(0, 50, N // 4), rng.integers(1, 5, N // 4))[:N].astype(keys)
+    n = len(h_keys)
+    h_items = np.arange(n).astype(items)
+    group = h_keys // 10 if isinstance(op, cccl_cache.Op) else h_keys
+    first = np.concatenate(([True], group[1:] != group[:-1]))
+    d_keys, d_items = cp.asarray(h_keys), cp.asarray(h_items)
+    for exe in both(caches, lambda c: cccl_cache.make_unique_by_key(keys, items, keys, items, count, op,
+                                                                     device=0, cache=c)):
+        k_out, i_out, sel = cp.empty(n, keys), cp.empty(n, items), cp.empty(1, count)
+        run_two_phase(exe, d_keys, d_items, k_out, i_out, sel, n, n=n)
+        m = int(sel.get()[0])
+        assert m == first.sum()
+        np.testing.assert_array_equal(k_out.get()[:m], h_keys[first])
+        np.testing.assert_array_equal(i_out.get()[:m], h_items[first])
+    k_out, i_out, sel = cp.empty(n, keys), cp.empty(n, items), cp.empty(1, count)
+    cccl_cache.unique_by_key(d_keys, d_items, k_out, i_out, sel, op, cache=caches[0])
+    assert int(sel.get()[0]) == first.sum()
+    np.testing.assert_array_equal(i_out.get()[:first.sum()], h_items[first])
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.float64])
 def test_inclusive_scan(caches, dtype):
     h = rng.integers(-100, 100, N).astype(dtype)

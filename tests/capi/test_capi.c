@@ -95,6 +95,8 @@ static void check_null_handles(void) {
               "algorithm is NULL");
   CHECK_FAILS(cccl_cache_segmented_reduce(NULL, NULL, &bytes, NULL, NULL, 10, NULL, NULL, NULL, 0, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_unique_by_key(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, 10, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK(cccl_cache_spec_text(NULL) == NULL);
   CHECK(cccl_cache_spec_algorithm(NULL) == 0);
   CHECK(cccl_cache_store_dir(NULL) == NULL);
@@ -185,6 +187,12 @@ static void check_descs(void) {
        "binary_transform in1=float32 in2=float32 out=float32 op=minus", NULL},
       {{.algorithm = CCCL_CACHE_SEGMENTED_REDUCE, .type = CCCL_CACHE_INT32, .offset_type = CCCL_CACHE_INT32},
        "segmented_reduce type=int32 op=plus offset=int32", NULL},
+      {{.algorithm = CCCL_CACHE_UNIQUE_BY_KEY, .type = CCCL_CACHE_INT64, .value_type = CCCL_CACHE_FLOAT32,
+        .out_type = CCCL_CACHE_INT32, .offset_type = CCCL_CACHE_UINT32},
+       "unique_by_key keys=int64 values=float32 op=equal_to offset=uint32 selected=int32", NULL},
+      {{.algorithm = CCCL_CACHE_UNIQUE_BY_KEY, .type = CCCL_CACHE_INT32, .value_type = CCCL_CACHE_INT32,
+        .op = {CCCL_CACHE_OP_EQUAL_TO, NULL, NULL}},
+       "unique_by_key keys=int32 values=int32 op=equal_to offset=uint64 selected=uint64", NULL},
   };
   cccl_cache_spec_desc d;
   cccl_cache_spec* spec = NULL;
@@ -413,6 +421,54 @@ static void segmented_sum_on_gpu(cccl_cache_store* store) {
   printf("summed %d int32 segments on device 0 through the C ABI: %s\n", m, same ? "ok" : "MISMATCH");
 }
 
+/* Keeps the first key and value of each run of int32 keys on device 0; the count comes
+ * back from device memory. */
+static void unique_on_gpu(cccl_cache_store* store) {
+  enum { n = 9 };
+  const int keys[n] = {3, 3, 1, 1, 1, 7, 3, 3, 9}, values[n] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+  const int want_keys[5] = {3, 1, 7, 3, 9}, want_values[5] = {0, 2, 5, 6, 8};
+  int out_keys[n] = {0}, out_values[n] = {0}, selected = -1, i, same = 1;
+  cccl_cache_spec* spec = NULL;
+  cccl_cache_algorithm* alg = NULL;
+  void *d_keys = NULL, *d_values = NULL, *d_keys_out = NULL, *d_values_out = NULL, *d_selected = NULL,
+       *d_temp = NULL;
+  size_t bytes = 0;
+  CHECK_OK(cccl_cache_spec_parse("unique_by_key keys=int32 values=int32 offset=uint32 selected=int32", &spec));
+  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
+  cccl_cache_spec_free(spec);
+  if (alg == NULL) return;
+  CHECK(cccl_cache_algorithm_kind_of(alg) == CCCL_CACHE_UNIQUE_BY_KEY);
+  CHECK_OK(cccl_cache_unique_by_key(alg, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, n, NULL));
+  CHECK_FAILS(cccl_cache_unique_by_key(alg, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, 1ull << 32, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "offset type");
+  CHECK(cudaMalloc(&d_keys, sizeof keys) == cudaSuccess && cudaMalloc(&d_values, sizeof values) == cudaSuccess &&
+        cudaMalloc(&d_keys_out, sizeof keys) == cudaSuccess &&
+        cudaMalloc(&d_values_out, sizeof values) == cudaSuccess &&
+        cudaMalloc(&d_selected, sizeof selected) == cudaSuccess && cudaMalloc(&d_temp, bytes) == cudaSuccess);
+  CHECK(cudaMemcpy(d_keys, keys, sizeof keys, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_segmented_reduce(alg, d_temp, &bytes, d_keys, d_keys_out, 1, d_keys, d_keys, keys, 0, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "is a unique_by_key, not a segmented_reduce");
+  CHECK_OK(cccl_cache_unique_by_key(alg, d_temp, &bytes, d_keys, d_values, d_keys_out, d_values_out, d_selected,
+                                    n, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(&selected, d_selected, sizeof selected, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(cudaMemcpy(out_keys, d_keys_out, sizeof out_keys, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(cudaMemcpy(out_values, d_values_out, sizeof out_values, cudaMemcpyDeviceToHost) == cudaSuccess);
+  same = selected == 5;
+  for (i = 0; i < 5; ++i) same = same && out_keys[i] == want_keys[i] && out_values[i] == want_values[i];
+  CHECK(same);
+  cudaFree(d_keys);
+  cudaFree(d_values);
+  cudaFree(d_keys_out);
+  cudaFree(d_values_out);
+  cudaFree(d_selected);
+  cudaFree(d_temp);
+  cccl_cache_algorithm_release(alg);
+  printf("kept the first of %d runs of int32 keys on device 0 through the C ABI: %s\n", 5,
+         same ? "ok" : "MISMATCH");
+}
+
 int main(void) {
   char tmp[] = "/tmp/cccl-cache-capi-XXXXXX";
   char dir[4096];
@@ -452,11 +508,12 @@ int main(void) {
     /* Without a device, acquire says why and hands out nothing. */
     CHECK_FAILS(cccl_cache_acquire(store, spec, 0, &alg), CCCL_CACHE_ERROR_DRIVER, "");
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
-    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum) did not run\n", cccl_cache_last_error());
+    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key) did not run\n", cccl_cache_last_error());
   } else {
     sort_on_gpu(store, spec);
     radix_double_buffer_on_gpu(store);
     segmented_sum_on_gpu(store);
+    unique_on_gpu(store);
   }
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(same);
