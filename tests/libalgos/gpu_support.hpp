@@ -154,6 +154,22 @@ BuiltStore<Spec, Fresh> build_into_temp_store(const std::string& prefix, std::ve
   return r;
 }
 
+// build_into_temp_store of `specs` for device 0's CC through the generic build, with each
+// spec's cache key, algorithm name and summary: what every algorithm's GPU test fills its
+// store with.
+template <class Spec>
+auto build_specs_for_gpu(const std::string& prefix, std::vector<Spec> specs) {
+  using Fresh = cccl_cache::algos::Built<typename Spec::Algorithm>;
+  return build_into_temp_store<Fresh>(
+      prefix, std::move(specs), [](const Spec& s) { return cccl_cache::algos::build(s, gpu().cc); },
+      [](const Spec& s) { return cccl_cache::algos::summary(s); },
+      [](cccl_cache::Store& store, const Spec& s, const Fresh& fresh) {
+        return put_build(store, cccl_cache::algos::cache_key(s, gpu().cc),
+                         cccl_cache::algos::algorithm_name(Spec::kAlgorithm),
+                         cccl_cache::algos::summary(s), fresh.record.toolchain, serialize(fresh));
+      });
+}
+
 // Spec i of `b` bound on device 0 from its fresh build, and acquired by a new
 // AlgorithmCache over b.store, which must be a store hit (checked: no build). Both are
 // results for the test to assert on.

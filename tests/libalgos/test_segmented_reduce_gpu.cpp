@@ -51,14 +51,7 @@ std::vector<sr::Spec> all_specs() {
 using Built = BuiltStore<sr::Spec, sr::BuildResult>;
 
 Built& built() {
-  static Built b = build_into_temp_store<sr::BuildResult>(
-      "cccl-cache-segmented-reduce-gpu", all_specs(),
-      [](const sr::Spec& s) { return sr::build(s, gpu().cc); },
-      [](const sr::Spec& s) { return sr::summary(s); },
-      [](cccl_cache::Store& store, const sr::Spec& s, const sr::BuildResult& fresh) {
-        return put_build(store, sr::cache_key(s, gpu().cc), sr::kAlgorithmName, sr::summary(s),
-                         fresh.record.toolchain, serialize(fresh));
-      });
+  static Built b = build_specs_for_gpu("cccl-cache-segmented-reduce-gpu", all_specs());
   return b;
 }
 

@@ -47,14 +47,7 @@ std::vector<ubk::Spec> all_specs() {
 using Built = BuiltStore<ubk::Spec, ubk::BuildResult>;
 
 Built& built() {
-  static Built b = build_into_temp_store<ubk::BuildResult>(
-      "cccl-cache-unique-by-key-gpu", all_specs(),
-      [](const ubk::Spec& s) { return ubk::build(s, gpu().cc); },
-      [](const ubk::Spec& s) { return ubk::summary(s); },
-      [](cccl_cache::Store& store, const ubk::Spec& s, const ubk::BuildResult& fresh) {
-        return put_build(store, ubk::cache_key(s, gpu().cc), ubk::kAlgorithmName, ubk::summary(s),
-                         fresh.record.toolchain, serialize(fresh));
-      });
+  static Built b = build_specs_for_gpu("cccl-cache-unique-by-key-gpu", all_specs());
   return b;
 }
 
