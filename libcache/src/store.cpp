@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <vector>
 
 #include "cccl_cache/cache/envelope.hpp"
 #include "cccl_cache/cache/log.hpp"
@@ -258,22 +259,39 @@ Result<std::optional<Entry>> Store::peek(const CacheKey& key) {
 
 Result<void> Store::put(const CacheKey& key, const EntryMeta& meta,
                         std::span<const std::byte> payload, std::string_view signature) {
-  if (impl_->disabled) return {};
-  if (signature.size() > kMaxSignatureBytes)
-    return fail(ErrorCode::invalid_argument,
-                "signature of " + std::to_string(signature.size()) + " bytes (at most " +
-                    std::to_string(kMaxSignatureBytes) + ")");
+  const PutItem item{key, &meta, payload, signature};
+  return put_many(std::span(&item, 1));
+}
+
+Result<void> Store::put_many(std::span<const PutItem> items) {
+  if (impl_->disabled || items.empty()) return {};
   auto e = impl_->env();
   if (impl_->read_only || !e)
     return fail(ErrorCode::read_only, "cache " + impl_->dir.path.string() + " is open read-only");
   const std::int64_t now = now_us();
-  EnvelopeFields fields{meta.algorithm, meta.summary, meta.toolchain, meta.payload_format,
-                        now / 1'000'000};
-  auto size = envelope_size(fields, payload.size());
-  if (!size) return tl::unexpected(size.error());
+  // Every item is checked before the transaction: a bad one fails the batch unwritten.
+  std::vector<EnvelopeFields> fields;
+  std::vector<std::size_t> sizes;
+  fields.reserve(items.size());
+  sizes.reserve(items.size());
+  std::uint64_t total = 0;
+  for (const PutItem& item : items) {
+    if (item.signature.size() > kMaxSignatureBytes)
+      return fail(ErrorCode::invalid_argument,
+                  "signature of " + std::to_string(item.signature.size()) + " bytes (at most " +
+                      std::to_string(kMaxSignatureBytes) + ")");
+    const EntryMeta& meta = *item.meta;
+    fields.push_back({meta.algorithm, meta.summary, meta.toolchain, meta.payload_format,
+                      now / 1'000'000});
+    auto size = envelope_size(fields.back(), item.payload.size());
+    if (!size) return tl::unexpected(size.error());
+    sizes.push_back(*size);
+    total += *size;
+  }
   auto batch = detail::take_pending(*e);
-  const auto k = key.encode();
-  auto write = [&](lmdb::WriteTxn& txn) -> Result<void> {
+  auto write_one = [&](lmdb::WriteTxn& txn, std::size_t i) -> Result<void> {
+    const PutItem& item = items[i];
+    const auto k = item.key.encode();
     std::uint64_t old_size = 0;
     MDB_val u{};
     int rc = txn.get(e->usage(), k, u);
@@ -282,31 +300,50 @@ Result<void> Store::put(const CacheKey& key, const EntryMeta& meta,
     } else if (rc != MDB_NOTFOUND) {
       return tl::unexpected(lmdb::error(rc, "read usage record"));
     }
-    MDB_val v{*size, nullptr};
+    MDB_val v{sizes[i], nullptr};
     if (rc = txn.put(e->entries(), k, v, MDB_RESERVE); rc != MDB_SUCCESS)
       return tl::unexpected(lmdb::error(rc, "store entry"));
-    encode_envelope({static_cast<std::byte*>(v.mv_data), *size}, fields, payload);
-    detail::UsageRecord rec{now, 0, payload.size()};
+    encode_envelope({static_cast<std::byte*>(v.mv_data), sizes[i]}, fields[i], item.payload);
+    detail::UsageRecord rec{now, 0, item.payload.size()};
     MDB_val uv{sizeof rec, &rec};
     if (rc = txn.put(e->usage(), k, uv); rc != MDB_SUCCESS)
       return tl::unexpected(lmdb::error(rc, "store usage record"));
-    if (auto sig = detail::write_signature(txn, *e, k, signature); !sig) return sig;
+    if (auto sig = detail::write_signature(txn, *e, k, item.signature); !sig) return sig;
     const auto c = e->counters();
     for (auto [id, delta] :
          {std::pair{detail::kLiveBytesCounter,
-                    std::int64_t(payload.size()) - std::int64_t(old_size)},
+                    std::int64_t(item.payload.size()) - std::int64_t(old_size)},
           std::pair{std::uint32_t(Counter::puts), std::int64_t(1)},
-          std::pair{std::uint32_t(Counter::bytes_written), std::int64_t(payload.size())}})
+          std::pair{std::uint32_t(Counter::bytes_written), std::int64_t(item.payload.size())}})
       if (auto a = detail::add_counter(txn, c, id, delta); !a) return a;
+    return {};
+  };
+  auto write = [&](lmdb::WriteTxn& txn) -> Result<void> {
+    for (std::size_t i = 0; i < items.size(); ++i)
+      if (auto r = write_one(txn, i); !r) return r;
     if (auto b = detail::write_batch(txn, *e, batch); !b) return b;
-    auto trimmed = detail::trim_lru(txn, *e, impl_->config.max_size, key, false, nullptr);
+    auto trimmed =
+        detail::trim_lru(txn, *e, impl_->config.max_size, items.front().key, false, nullptr);
     if (!trimmed) return tl::unexpected(trimmed.error());
     return {};
   };
   auto attempt = [&] { return e->write(write); };
-  auto r = detail::at_map_ceiling(*e, *size, attempt(), attempt);
+  auto r = detail::at_map_ceiling(*e, total, attempt(), attempt);
   if (!r) detail::restore_pending(*e, std::move(batch));
   return r;
+}
+
+Result<bool> Store::contains(const CacheKey& key) {
+  auto e = impl_->disabled ? nullptr : impl_->env();
+  if (!e || !e->has_dbs()) return false;
+  auto txn = e->begin_read();
+  if (!txn) return tl::unexpected(txn.error());
+  const auto k = key.encode();
+  MDB_val v{};
+  const int rc = txn->get(e->entries(), k, v);
+  if (rc == MDB_NOTFOUND) return false;
+  if (rc != MDB_SUCCESS) return tl::unexpected(lmdb::error(rc, "look up entry"));
+  return true;
 }
 
 Result<bool> Store::remove(const CacheKey& key) {

@@ -1,5 +1,7 @@
 // Round trip, persistence, removal, listing, statistics and the disabled store.
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "test_util.hpp"
 
@@ -26,6 +28,48 @@ TEST(Store, RoundTripReturnsPayloadAndMetadata) {
   EXPECT_EQ((*got)->meta.payload_size, payload.size());
   EXPECT_GT((*got)->meta.created_unix, 1'700'000'000);
   EXPECT_EQ((*got)->key, make_key(7));
+}
+
+// put_many: every entry (with its signature) in one transaction; a bad item fails the
+// batch before anything is written; contains() sees what is stored.
+TEST(Store, PutManyStoresEveryEntryOrNone) {
+  test::TempDir dir;
+  auto store = Store::open(test::test_config(dir.path()));
+  ASSERT_TRUE(store) << store.error().describe();
+  std::vector<EntryMeta> metas;
+  std::vector<std::vector<std::byte>> payloads;
+  for (std::uint64_t i = 0; i < 5; ++i) {
+    metas.push_back(make_meta(i));
+    payloads.push_back(make_payload(i, 1000 + i));
+  }
+  std::vector<PutItem> items;
+  for (std::uint64_t i = 0; i < 5; ++i)
+    items.push_back({make_key(i), &metas[i], payloads[i], i == 2 ? "ci:c2ln" : ""});
+  std::vector<PutItem> bad = items;
+  const std::string too_long(2000, 'x');
+  bad[3].signature = too_long;
+  auto refused = (*store)->put_many(bad);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ErrorCode::invalid_argument);
+  for (std::uint64_t i = 0; i < 5; ++i) EXPECT_FALSE(*(*store)->contains(make_key(i))) << i;
+  ASSERT_TRUE((*store)->put_many(items));
+  for (std::uint64_t i = 0; i < 5; ++i) {
+    EXPECT_TRUE(*(*store)->contains(make_key(i))) << i;
+    auto got = (*store)->peek(make_key(i));
+    ASSERT_TRUE(got && *got) << i;
+    EXPECT_EQ((*got)->payload, payloads[i]);
+    EXPECT_EQ((*got)->meta.summary, metas[i].summary);
+    EXPECT_EQ((*got)->signature, i == 2 ? "ci:c2ln" : "");
+  }
+  auto stats = (*store)->stats();
+  ASSERT_TRUE(stats);
+  EXPECT_EQ(stats->entries, 5u);
+  EXPECT_EQ(stats->puts, 5u);
+  EXPECT_EQ(stats->signed_entries, 1u);
+  std::uint64_t bytes = 0;
+  for (const auto& p : payloads) bytes += p.size();
+  EXPECT_EQ(stats->live_bytes, bytes);
+  EXPECT_TRUE((*store)->put_many({}));  // nothing to write
 }
 
 TEST(Store, MissIsAValueNotAnError) {

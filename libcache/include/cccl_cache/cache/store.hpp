@@ -43,6 +43,14 @@ struct EntryMeta {
   std::uint64_t payload_size = 0;
 };
 
+// One entry of Store::put_many(): views that must stay valid during the call.
+struct PutItem {
+  CacheKey key;
+  const EntryMeta* meta = nullptr;
+  std::span<const std::byte> payload;
+  std::string_view signature;  // empty: unsigned
+};
+
 struct Entry {
   CacheKey key;
   EntryMeta meta;
@@ -140,6 +148,18 @@ class Store {
   // transaction (empty: unsigned, and any signature of the entry it replaces is removed).
   Result<void> put(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> payload,
                    std::string_view signature = {});
+
+  // put() of many entries in ONE write transaction (one commit and sync for all: a
+  // batch of backfills at start-up): every entry is stored, or none is. Eviction runs
+  // once, after all of them (the first entry is kept as put() keeps its one). An empty
+  // batch writes nothing. Errors as put() (any item's invalid_argument fails the batch
+  // before anything is written).
+  Result<void> put_many(std::span<const PutItem> items);
+
+  // Whether an entry is stored under `key`, without reading or verifying it and
+  // without counting a hit or miss (a batch lookup asks it to find what is missing;
+  // the entry is verified when it is read). Errors: lmdb.
+  Result<bool> contains(const CacheKey& key);
 
   // Removes `key` and its signature (an orphan signature too). Returns whether an entry
   // was there. Errors: read_only, lmdb.
