@@ -83,6 +83,7 @@ class RedisTierImpl final : public RedisTier {
   std::size_t get_many(std::span<const CacheKey> keys, const ManyFn& fn) override {
     if (keys.empty()) return 0;
     const auto t0 = Clock::now();
+    counters_.requests.fetch_add(1, std::memory_order_relaxed);
     std::vector<std::string> names;
     std::vector<std::string_view> argv{"MGET"};
     names.reserve(keys.size());
@@ -142,6 +143,7 @@ class RedisTierImpl final : public RedisTier {
     packed += signature;  // the detached signature travels behind the frame
     const std::string name = entry_key(key);
     std::string_view argv[] = {"SET", name, packed, "NX"};
+    counters_.requests.fetch_add(1, std::memory_order_relaxed);
     auto reply = client_->command(argv);
     if (!reply) {
       counters_.errors.fetch_add(1, std::memory_order_relaxed);

@@ -22,9 +22,31 @@ TierStats TierCounters::snapshot() const {
   s.errors = errors.load();
   s.rejected = rejected.load();
   s.puts = puts.load();
+  s.requests = requests.load();
   s.get_ns_total = get_ns.load();
   s.get_ns_max = get_ns_max.load();
   return s;
+}
+
+std::size_t Tier::get_many(std::span<const CacheKey> keys, const ManyFn& fn) {
+  std::size_t hits = 0;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    auto hit = get_signed_with(keys[i], [&](const EntryMeta& m, std::span<const std::byte> p,
+                                            std::string_view sig) { fn(i, m, p, sig); });
+    if (hit && *hit) ++hits;
+  }
+  return hits;
+}
+
+Result<void> Tier::put_many(std::span<const PutItem> items) {
+  for (const PutItem& item : items)
+    if (auto r = put_signed(item.key, *item.meta, item.payload, item.signature); !r)
+      return tl::unexpected(r.error());
+  return {};
+}
+
+Result<bool> Tier::contains(const CacheKey& key) {
+  return get_with(key, [](const EntryMeta&, std::span<const std::byte>) {});
 }
 
 namespace {
@@ -56,20 +78,28 @@ class StoreTier final : public Tier {
   }
   Result<bool> put_signed(const CacheKey& key, const EntryMeta& meta,
                           std::span<const std::byte> payload, std::string_view signature) override {
-    auto r = store_->put(key, meta, payload, signature);
-    if (!r) {
-      counters_.errors.fetch_add(1, std::memory_order_relaxed);
-      return tl::unexpected(r.error());
-    }
-    counters_.puts.fetch_add(1, std::memory_order_relaxed);
+    const PutItem item{key, &meta, payload, signature};
+    if (auto r = put_many(std::span(&item, 1)); !r) return tl::unexpected(r.error());
     return true;
   }
+  Result<void> put_many(std::span<const PutItem> items) override {
+    counters_.requests.fetch_add(1, std::memory_order_relaxed);
+    auto r = store_->put_many(items);
+    if (!r) {
+      counters_.errors.fetch_add(1, std::memory_order_relaxed);
+      return r;
+    }
+    counters_.puts.fetch_add(items.size(), std::memory_order_relaxed);
+    return r;
+  }
+  Result<bool> contains(const CacheKey& key) override { return store_->contains(key); }
   Result<bool> remove(const CacheKey& key) override { return store_->remove(key); }
   Result<void> for_each(const ListFn& fn) override { return store_->for_each(fn); }
   TierStats stats() const override { return counters_.snapshot(); }
 
  private:
   Result<bool> timed(Result<bool> r, std::chrono::steady_clock::time_point t0) {
+    counters_.requests.fetch_add(1, std::memory_order_relaxed);
     if (!r)
       counters_.errors.fetch_add(1, std::memory_order_relaxed);
     else
@@ -89,6 +119,7 @@ class MemoryTier final : public Tier {
 
   Result<bool> get_signed_with(const CacheKey& key, const SignedEntryFn& fn) override {
     auto t0 = std::chrono::steady_clock::now();
+    counters_.requests.fetch_add(1, std::memory_order_relaxed);
     std::unique_lock lock(mutex_);
     auto it = entries_.find(key);
     if (it == entries_.end()) {
@@ -106,6 +137,7 @@ class MemoryTier final : public Tier {
   Result<bool> put_signed(const CacheKey& key, const EntryMeta& meta,
                           std::span<const std::byte> payload, std::string_view signature) override {
     if (read_only_) return fail(ErrorCode::read_only, "the memory tier is read-only");
+    counters_.requests.fetch_add(1, std::memory_order_relaxed);
     Item item{meta, {payload.begin(), payload.end()}, std::string(signature)};
     item.meta.payload_size = payload.size();
     std::lock_guard lock(mutex_);

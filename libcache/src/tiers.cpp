@@ -1,6 +1,7 @@
 // The tier stack: local, images, remote; backfill on a shared hit, write-through on put.
 #include "cccl_cache/cache/tiers.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <optional>
 
@@ -69,6 +70,10 @@ struct TierStack::Impl {
     if (!flag.exchange(true)) logger()->warn("{} (further such warnings suppressed)", what);
   }
   std::size_t index_of_shared(std::size_t i) const { return (local ? 1 : 0) + i; }
+
+  // fetch_many() of at most kFetchBatch keys: one request per shared tier, one commit.
+  void fetch_batch(std::span<const CacheKey> keys, std::span<std::optional<std::size_t>> served,
+                   const AcceptManyFn& accept);
 
   // Whether shared tier `tier`'s entry may be used: the gate's check, before any parse.
   bool trusted(const Tier& tier, const CacheKey& key, const EntryMeta& meta,
@@ -197,44 +202,61 @@ Result<std::optional<std::size_t>> TierStack::get(const CacheKey& key, const Acc
   return std::optional<std::size_t>();
 }
 
-std::size_t TierStack::fetch_many(std::span<const CacheKey> keys, const AcceptFn& accept) {
-  std::vector<CacheKey> missing;
-  for (const auto& key : keys) {
-    bool taken = false;
-    if (impl_->local) {
-      auto hit = impl_->local->get_payload_with(
-          key, [&](std::span<const std::byte> p) { taken = accept(p); });
-      if (hit && *hit && taken) continue;
-    }
-    missing.push_back(key);
+std::vector<std::optional<std::size_t>> TierStack::fetch_many(std::span<const CacheKey> keys,
+                                                              const AcceptManyFn& accept) {
+  std::vector<std::optional<std::size_t>> served(keys.size());
+  for (std::size_t at = 0; at < keys.size(); at += kFetchBatch) {
+    const std::size_t n = std::min(kFetchBatch, keys.size() - at);
+    impl_->fetch_batch(keys.subspan(at, n), std::span(served).subspan(at, n),
+                       [&](std::size_t i, std::span<const std::byte> p) { return accept(at + i, p); });
   }
-  const std::size_t local_hits = keys.size() - missing.size();
-  std::size_t found = 0;
-  for (std::size_t i = 0; i < impl_->shared.size() && !missing.empty(); ++i) {
-    std::vector<bool> got(missing.size(), false);
-    Tier& tier = *impl_->shared[i];
-    auto take = [&](std::size_t k, const EntryMeta& meta, std::span<const std::byte> p,
-                    std::string_view signature) {
-      if (!impl_->trusted(tier, missing[k], meta, p, signature) || !accept(p)) return;
-      impl_->backfill(missing[k], meta, p, signature);
-      got[k] = true;
-    };
-    if (auto* redis = dynamic_cast<RedisTier*>(&tier)) {
-      redis->get_many(missing, take);
-    } else {
-      for (std::size_t k = 0; k < missing.size(); ++k)
-        (void)tier.get_signed_with(missing[k], [&](const EntryMeta& m, std::span<const std::byte> p,
-                                                   std::string_view sig) { take(k, m, p, sig); });
-    }
-    std::vector<CacheKey> still;
-    for (std::size_t k = 0; k < missing.size(); ++k)
-      if (got[k])
-        ++found;
-      else
-        still.push_back(missing[k]);
-    missing = std::move(still);
+  return served;
+}
+
+void TierStack::Impl::fetch_batch(std::span<const CacheKey> keys,
+                                  std::span<std::optional<std::size_t>> served,
+                                  const AcceptManyFn& accept) {
+  std::vector<std::size_t> missing;  // indices into keys
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (local)
+      if (auto held = local->contains(keys[i]); held && *held) {
+        served[i] = 0;
+        continue;
+      }
+    missing.push_back(i);
   }
-  return local_hits + found;
+  // Copies of the accepted shared hits (a tier's views end with its callback), written
+  // to the local tier together once every tier has been asked.
+  struct Fetched {
+    CacheKey key;
+    EntryMeta meta;
+    std::vector<std::byte> payload;
+    std::string signature;
+  };
+  std::vector<Fetched> backfills;
+  const bool backfill = local && !local->read_only();
+  for (std::size_t t = 0; t < shared.size() && !missing.empty(); ++t) {
+    Tier& tier = *shared[t];
+    std::vector<CacheKey> asked;
+    asked.reserve(missing.size());
+    for (std::size_t i : missing) asked.push_back(keys[i]);
+    tier.get_many(asked, [&](std::size_t k, const EntryMeta& meta, std::span<const std::byte> p,
+                             std::string_view signature) {
+      const std::size_t i = missing[k];
+      if (served[i] || !trusted(tier, keys[i], meta, p, signature) || !accept(i, p)) return;
+      served[i] = index_of_shared(t);
+      if (backfill)
+        backfills.push_back({keys[i], meta, {p.begin(), p.end()}, std::string(signature)});
+    });
+    std::erase_if(missing, [&](std::size_t i) { return served[i].has_value(); });
+  }
+  if (!backfills.empty()) {
+    std::vector<PutItem> items;
+    items.reserve(backfills.size());
+    for (const Fetched& f : backfills) items.push_back({f.key, &f.meta, f.payload, f.signature});
+    if (auto r = local->put_many(items); !r)
+      warn_once(shared.size(), "tier stack: backfill of the local tier failed: " + r.error().describe());
+  }
 }
 
 Result<void> TierStack::put(const CacheKey& key, const EntryMeta& meta,

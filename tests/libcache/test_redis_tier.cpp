@@ -5,6 +5,7 @@
 #include <spdlog/sinks/ringbuffer_sink.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <thread>
@@ -214,11 +215,20 @@ TEST(RedisTier, BatchedFetchBackfillsInOneLookup) {
   auto b = open_host(b_dir.path(), server.url());
   ASSERT_TRUE(b->put(make_key(0), make_meta(0), make_payload(0)));  // one already local
   const auto remote_before = b->remote()->stats();
-  EXPECT_EQ(b->fetch_many(keys, [](std::span<const std::byte>) { return true; }), 9u);
+  const auto local_before = b->local()->stats();
+  const auto served = b->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
   const auto remote_after = b->remote()->stats();
+  const auto local_after = b->local()->stats();
   EXPECT_EQ(remote_after.hits - remote_before.hits, 8u);
   EXPECT_EQ(remote_after.misses - remote_before.misses, 3u);
+  EXPECT_EQ(remote_after.requests - remote_before.requests, 1u);  // one MGET
+  EXPECT_EQ(local_after.requests - local_before.requests, 1u);    // one write transaction
+  EXPECT_EQ(local_after.puts - local_before.puts, 8u);
+  ASSERT_EQ(served.size(), keys.size());
   for (int i = 0; i < 12; ++i) {
+    const std::optional<std::size_t> want =
+        i == 0 ? std::optional<std::size_t>(0) : i % 4 != 3 ? std::optional<std::size_t>(1) : std::nullopt;
+    EXPECT_EQ(served[i], want) << i;
     bool local = *b->local()->get_payload_with(make_key(i), [](std::span<const std::byte>) {});
     EXPECT_EQ(local, i % 4 != 3) << i;
   }

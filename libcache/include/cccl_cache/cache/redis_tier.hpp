@@ -33,12 +33,7 @@ class RedisTier : public Tier {
 
   // Round trip to the server now (the breaker is reset first). Errors: io, permission.
   virtual Result<std::chrono::nanoseconds> ping() = 0;
-  // Looks every key up in one MGET; calls `fn(i, meta, payload, signature)` for each
-  // verified hit of keys[i] (signature empty: unsigned). Returns the number of hits;
-  // failures as for get_with (a miss).
-  using ManyFn = std::function<void(std::size_t, const EntryMeta&, std::span<const std::byte>,
-                                    std::string_view signature)>;
-  virtual std::size_t get_many(std::span<const CacheKey> keys, const ManyFn& fn) = 0;
+  // Tier::get_many: every key in one MGET (one round trip, one request counted).
   // The cluster lease over this tier's connection (see make_redis_lease).
   virtual std::shared_ptr<BuildClaim> lease(std::chrono::milliseconds lease_for) = 0;
   // Adds this client's counters since the last flush to the server's totals of every

@@ -27,6 +27,7 @@ struct TierStats {
   std::uint64_t errors = 0;    // failed, timed-out or skipped (breaker open) operations: misses
   std::uint64_t rejected = 0;  // entries whose bytes failed verification
   std::uint64_t puts = 0;      // entries written (for a remote: published first)
+  std::uint64_t requests = 0;  // lookups and writes made (a batch of many keys is one)
   std::uint64_t get_ns_total = 0;
   std::uint64_t get_ns_max = 0;
   bool available = true;  // false while a remote's circuit breaker is open
@@ -76,6 +77,19 @@ class Tier {
     (void)signature;
     return put(key, meta, payload);
   }
+  // Batched lookup (prewarm, start-up): calls `fn(i, meta, payload, signature)` for each
+  // hit of keys[i], with the views and checks of get_signed_with, and returns the number
+  // of hits. Failures are counted and are misses. The default looks the keys up one by
+  // one; the remote answers all of them in one round trip (MGET).
+  using ManyFn = std::function<void(std::size_t, const EntryMeta&, std::span<const std::byte>,
+                                    std::string_view signature)>;
+  virtual std::size_t get_many(std::span<const CacheKey> keys, const ManyFn& fn);
+  // Stores every item (put_signed's rules). The local store writes them in one
+  // transaction, all or none; the default puts them one by one and stops at the first
+  // error. Errors: read_only, ...
+  virtual Result<void> put_many(std::span<const PutItem> items);
+  // Whether `key` is stored, without reading or verifying it (the default: get_with).
+  virtual Result<bool> contains(const CacheKey& key);
   // Removes `key`; returns whether it was there. Errors: read_only, ...
   virtual Result<bool> remove(const CacheKey& key) = 0;
   // Every entry's key and metadata (no payload) until `fn` returns false.
@@ -94,8 +108,8 @@ std::unique_ptr<Tier> make_memory_tier(bool read_only = false);
 
 // Counters every tier keeps the same way.
 struct TierCounters {
-  std::atomic<std::uint64_t> hits{0}, misses{0}, errors{0}, rejected{0}, puts{0}, get_ns{0},
-      get_ns_max{0};
+  std::atomic<std::uint64_t> hits{0}, misses{0}, errors{0}, rejected{0}, puts{0}, requests{0},
+      get_ns{0}, get_ns_max{0};
   void record_get(std::uint64_t ns, bool hit);
   TierStats snapshot() const;
 };

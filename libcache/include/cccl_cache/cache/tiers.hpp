@@ -71,9 +71,24 @@ class TierStack {
   // local tier's (an image's or the remote's count and log once, then miss).
   Result<std::optional<std::size_t>> get(const CacheKey& key, const AcceptFn& accept);
 
-  // Batched lookup for prewarm and start-up: the remote is asked for every local miss
-  // in one round trip, accepted entries are backfilled. Returns how many were found.
-  std::size_t fetch_many(std::span<const CacheKey> keys, const AcceptFn& accept);
+  // Receives keys[i]'s verified payload in a batch; returns whether the caller can use it.
+  using AcceptManyFn = std::function<bool(std::size_t i, std::span<const std::byte>)>;
+
+  // Batched lookup for prewarm and start-up, in batches of kFetchBatch keys: one round
+  // trip per shared tier and one local commit per batch, whatever the number of keys.
+  // The keys the local tier holds (Tier::contains: present; verified when they are
+  // read) are left there; the others are looked up in each shared tier in search
+  // order, in one request per tier (the remote: one MGET), each hit through the
+  // signature gate, then `accept`; the hits it takes are backfilled into the local
+  // tier in one write transaction (all or none: a failed backfill is logged once and
+  // the entries stay in their tiers). Returns, per key,
+  // the index of the tier that holds it (0 = local when there is one), nullopt on a
+  // miss in every tier. A failing shared tier counts, logs once and misses.
+  std::vector<std::optional<std::size_t>> fetch_many(std::span<const CacheKey> keys,
+                                                     const AcceptManyFn& accept);
+  // Keys per batch of fetch_many: a start-up's specs in one request, while one reply
+  // (up to 16 compressed entries) stays within the remote's time bound.
+  static constexpr std::size_t kFetchBatch = 16;
 
   // Writes to the local tier, then publishes to the remote (if writable). Returns
   // the local tier's error (a remote failure is counted and logged once).
