@@ -141,7 +141,7 @@ struct AlgorithmCache::Impl {
 
   bool cc_fallback = true;  // config cc_fallback: lower-minor entries serve a device
   std::atomic<std::uint64_t> builds{0}, store_hits{0}, memory_hits{0}, claim_waits{0},
-      fallback_hits{0};
+      fallback_hits{0}, prefetched{0};
   std::atomic<bool> warned_store_get{false}, warned_corrupt{false}, warned_fork{false};
 
   ~Impl() {
@@ -216,9 +216,9 @@ struct AlgorithmCache::Impl {
                          [&] { return load_or_build(key, summary, accept, build); });
   }
 
-  // A tier's payload for `key`, checked in full: the owned record, or why it is unusable.
-  Result<BuildRecord> check(std::span<const std::byte> payload, const CacheKey& key,
-                            const std::function<Result<void>(const BuildRecordView&)>& accept) {
+  // A tier's payload for `key`, checked in full: its record's view, or why it is unusable.
+  Result<BuildRecordView> check_view(std::span<const std::byte> payload, const CacheKey& key,
+                                     const std::function<Result<void>(const BuildRecordView&)>& accept) {
     auto record = parse_record(payload, key.cc);
     if (!record) return tl::unexpected(record.error());
     if (record->toolchain != toolchain)
@@ -226,8 +226,19 @@ struct AlgorithmCache::Impl {
       return fail(ErrorCode::format, "built by '" + std::string(record->toolchain) +
                                          "', not by this '" + toolchain + "'");
     if (auto ok = accept(*record); !ok) return tl::unexpected(ok.error());
+    return record;
+  }
+  // check_view(), owned.
+  Result<BuildRecord> check(std::span<const std::byte> payload, const CacheKey& key,
+                            const std::function<Result<void>(const BuildRecordView&)>& accept) {
+    auto record = check_view(payload, key, accept);
+    if (!record) return tl::unexpected(record.error());
     return to_owned(*record);
   }
+
+  // prefetch(): the entries of `specs` for sm_<ccs[0]> (else, in a second batch, the
+  // lower CCs of `ccs`) made local. Unusable entries are logged once.
+  Result<PrefetchReport> prefetch(std::span<const AnySpec> specs, std::span<const std::uint32_t> ccs);
 
   // The entry of `key` from the first tier holding a usable one (a shared hit is
   // backfilled); nullopt on a miss. Unusable entries and tier errors are logged once.
@@ -317,7 +328,75 @@ Result<void> holds_spec(const BuildRecordView& record, const typename A::Spec& s
   return {};
 }
 
+// Accepts a stored record only if `algorithm`'s checks pass and it holds exactly `spec`.
+Result<void> holds_any_spec(const AlgorithmEntry& algorithm, const AnySpec& spec,
+                            const BuildRecordView& r) {
+  if (auto ok = algorithm.check_record(r); !ok) return ok;
+  if (r.algorithm != spec.algorithm || !std::ranges::equal(r.spec, spec.fields))
+    return fail(ErrorCode::corrupt, "the entry holds another spec");
+  return {};
+}
+
+// The registry entry of a spec whose fields decode. Error invalid_argument.
+Result<const AlgorithmEntry*> algorithm_of(const AnySpec& spec) {
+  const auto* algorithm = find_algorithm(spec.algorithm);
+  if (algorithm == nullptr) return fail(ErrorCode::invalid_argument, "unknown algorithm");
+  if (auto fields = algorithm->to_text(spec.fields); !fields)
+    return fail(ErrorCode::invalid_argument, fields.error().message);
+  return algorithm;
+}
+
 }  // namespace
+
+Result<PrefetchReport> AlgorithmCache::Impl::prefetch(std::span<const AnySpec> specs,
+                                                      std::span<const std::uint32_t> ccs) {
+  std::vector<const AlgorithmEntry*> algorithms;
+  algorithms.reserve(specs.size());
+  for (const AnySpec& spec : specs) {
+    CCCL_CACHE_TRY(const AlgorithmEntry* algorithm, algorithm_of(spec));
+    algorithms.push_back(algorithm);
+  }
+  PrefetchReport report;
+  std::vector<bool> done(specs.size(), false);
+  std::optional<std::pair<CacheKey, Error>> rejected;  // the first unusable entry
+  // Batch 0: the exact CC; batch 1: every lower CC of `ccs` for the specs still missing.
+  for (std::size_t batch = 0; batch < 2 && tiers; ++batch) {
+    std::vector<std::size_t> spec_of_key;
+    std::vector<CacheKey> keys;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      if (done[i]) continue;
+      for (std::size_t c = batch == 0 ? 0 : 1; c < (batch == 0 ? 1 : ccs.size()); ++c) {
+        spec_of_key.push_back(i);
+        keys.push_back(cache_key(specs[i], ccs[c]));
+      }
+    }
+    if (keys.empty()) break;
+    auto served = tiers->fetch_many(keys, [&](std::size_t k, std::span<const std::byte> payload) {
+      const std::size_t i = spec_of_key[k];
+      auto ok = check_view(payload, keys[k], [&](const BuildRecordView& r) {
+        return holds_any_spec(*algorithms[i], specs[i], r);
+      });
+      if (!ok && !rejected) rejected.emplace(keys[k], ok.error());
+      return ok.has_value();
+    });
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      const std::size_t i = spec_of_key[k];
+      if (!served[k] || done[i]) continue;
+      done[i] = true;
+      if (*served[k] == 0 && tiers->local()) {
+        ++report.local;
+      } else {
+        ++report.fetched;
+        prefetched.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+  }
+  if (rejected)
+    warn_once(warned_corrupt, "unusable entry " + rejected->first.to_string() + ": " +
+                                  rejected->second.describe());
+  report.missing = specs.size() - report.local - report.fetched;
+  return report;
+}
 
 AlgorithmCache::AlgorithmCache(std::shared_ptr<Store> store)
     : AlgorithmCache(store ? TierStack::over(std::move(store)) : nullptr) {}
@@ -423,22 +502,26 @@ Result<bool> AlgorithmCache::prewarm(const Spec& spec, std::uint32_t cc) {
 }
 
 Result<bool> AlgorithmCache::prewarm(const AnySpec& spec, std::uint32_t cc) {
-  const auto* algorithm = find_algorithm(spec.algorithm);
-  if (algorithm == nullptr) return fail(ErrorCode::invalid_argument, "unknown algorithm");
-  if (auto fields = algorithm->to_text(spec.fields); !fields)
-    return fail(ErrorCode::invalid_argument, fields.error().message);
+  CCCL_CACHE_TRY(const AlgorithmEntry* algorithm, algorithm_of(spec));
   const CacheKey key = cache_key(spec, cc);
   auto obtained = impl_->obtain(
       key, spec_text(spec),
-      [&](const BuildRecordView& r) -> Result<void> {
-        if (auto ok = algorithm->check_record(r); !ok) return ok;
-        if (r.algorithm != spec.algorithm || !std::ranges::equal(r.spec, spec.fields))
-          return fail(ErrorCode::corrupt, "the entry holds another spec");
-        return {};
-      },
+      [&](const BuildRecordView& r) { return holds_any_spec(*algorithm, spec, r); },
       [&] { return algorithm->build(spec.fields, cc); });
   if (!obtained->record) return tl::unexpected(obtained->record.error());
   return obtained->built;
+}
+
+Result<PrefetchReport> AlgorithmCache::prefetch(std::span<const AnySpec> specs, int device) {
+  auto cc = device_cc(device);  // queried once per process and device
+  if (!cc) return tl::unexpected(cc.error());
+  const auto ccs = serving_ccs(*cc, impl_->tiers && impl_->cc_fallback);
+  return impl_->prefetch(specs, ccs);
+}
+
+Result<PrefetchReport> AlgorithmCache::prefetch_for_cc(std::span<const AnySpec> specs,
+                                                       std::uint32_t cc) {
+  return impl_->prefetch(specs, std::span(&cc, 1));
 }
 
 void detail::AlgorithmCacheAccess::hold_flight(AlgorithmCache& cache, const AnySpec& spec,
@@ -457,8 +540,9 @@ bool detail::AlgorithmCacheAccess::in_flight(AlgorithmCache& cache, const AnySpe
 }
 
 AcquireStats AlgorithmCache::stats() const {
-  return AcquireStats{impl_->builds.load(), impl_->store_hits.load(), impl_->memory_hits.load(),
-                      impl_->claim_waits.load(), impl_->fallback_hits.load()};
+  return AcquireStats{impl_->builds.load(),      impl_->store_hits.load(),
+                      impl_->memory_hits.load(), impl_->claim_waits.load(),
+                      impl_->fallback_hits.load(), impl_->prefetched.load()};
 }
 
 #define CCCL_CACHE_INSTANTIATE(A)                                                             \

@@ -130,6 +130,10 @@ int run_prewarm(const Context& ctx, const PrewarmOptions& o) {
   }
 
   algos::AlgorithmCache cache(*store);
+  // The entries images or the remote already hold come in one batch per CC (one MGET,
+  // one local commit); the jobs then find them locally. A failure here only means the
+  // jobs look (or build) one by one.
+  for (auto cc : *archs) (void)cache.prefetch_for_cc(manifest->specs, cc);
   Progress progress(jobs.size(), stderr_is_tty() && !o.json, o.json);
   std::atomic<std::size_t> next{0};
   const auto t0 = Clock::now();

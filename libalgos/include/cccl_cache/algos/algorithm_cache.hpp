@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include "cccl_cache/algos/algorithms.hpp"
 #include "cccl_cache/algos/registry.hpp"
@@ -22,6 +23,14 @@ struct AcquireStats {
   std::uint64_t memory_hits = 0;    // already-bound executables returned
   std::uint64_t claim_waits = 0;    // misses that waited for another process's build claim
   std::uint64_t fallback_hits = 0;  // tier hits served by a lower minor's entry (cc_fallback)
+  std::uint64_t prefetched = 0;     // entries prefetch() brought from a shared tier
+};
+
+// What one prefetch() found, per spec.
+struct PrefetchReport {
+  std::size_t local = 0;    // already in the local tier
+  std::size_t fetched = 0;  // from an image or the remote, now backfilled into the local tier
+  std::size_t missing = 0;  // in no tier (or rejected): acquire builds them
 };
 
 // The executable type of a spec type (merge_sort::Spec -> merge_sort::Executable).
@@ -70,6 +79,22 @@ class AlgorithmCache {
   [[nodiscard]] Result<bool> prewarm(const Spec& spec, std::uint32_t cc);
   // The same for a spec of any algorithm (the CLI's prewarm).
   [[nodiscard]] Result<bool> prewarm(const AnySpec& spec, std::uint32_t cc);
+
+  // Start-up in one batch, in O(1) round trips and local commits for any number of
+  // specs: makes the entries of `specs` for `device` local so that acquiring them then
+  // reads the local tier. Keys the local tier holds are left there (verified when
+  // acquired); the others are looked up in every shared tier at once (the remote: one
+  // MGET for all of them; with cc_fallback, one more for the lower minors' entries of
+  // those still missing), each checked before it is taken as acquire checks a tier's
+  // entry (signature gate, record, kernels, toolchain, spec), and the accepted ones are
+  // backfilled into the local tier in one write transaction. Builds and binds nothing;
+  // a dead remote costs at most its time bound (the specs are then missing). Errors:
+  // driver / unsupported (no such device, no driver), invalid_argument (a spec of no
+  // registered algorithm, or fields that do not decode).
+  [[nodiscard]] Result<PrefetchReport> prefetch(std::span<const AnySpec> specs, int device);
+  // The same for sm_<cc> without a GPU, exact entries only (prewarm's batch lookup).
+  [[nodiscard]] Result<PrefetchReport> prefetch_for_cc(std::span<const AnySpec> specs,
+                                                       std::uint32_t cc);
 
   AcquireStats stats() const;
 
