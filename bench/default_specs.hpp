@@ -17,10 +17,11 @@ namespace bench {
 
 namespace ca = cccl_cache::algos;
 
-// One default spec: how to acquire it, and (where it has one) a temp-storage query of
+// One default spec: the spec itself, how to acquire it, and (where it has one) a temp-storage query of
 // the acquired executable for `n` items.
 struct Entry {
   std::string name;
+  ca::AnySpec any;  // the spec, for the batched calls (AlgorithmCache::prefetch)
   std::function<cccl_cache::Result<void>(ca::AlgorithmCache&, std::uint32_t cc)> prewarm;
   std::function<std::function<void(std::uint64_t)>(ca::AlgorithmCache&)> acquire;
 };
@@ -29,6 +30,7 @@ template <class Spec, class Query>
 Entry entry(std::string name, Spec spec, Query query) {
   Entry e;
   e.name = std::move(name);
+  e.any = ca::to_any(spec);
   e.prewarm = [spec](ca::AlgorithmCache& c, std::uint32_t cc) -> cccl_cache::Result<void> {
     auto r = c.prewarm(spec, cc);
     if (!r) return tl::unexpected(r.error());

@@ -1,22 +1,26 @@
 // A new node's start-up with the remote tier (GPU machine; a redis-server on loopback,
 // scripts/gpu/run.sh part remote_startup starts one): a NEW process (this program
 // re-executed) acquiring the first N default specs (bench/default_specs.hpp; 12 by
-// default), from a current context until every executable is bound, in three states,
-// in one run:
+// default), from a current context until every executable is bound, in four states,
+// in one run. A start-up is AlgorithmCache::prefetch of every spec (one batch), then
+// each spec's acquire:
 //
 //   warm:   the local LMDB store holds every entry (the remote is configured, unused)
-//   remote: an empty local store, every entry in the remote tier (fetched, checksum and
-//           signature gate passed, backfilled into the local store, bound)
+//   remote: an empty local store, every entry in the remote tier (one MGET, checksum,
+//           signature gate and record checks passed, backfilled into the local store
+//           in one transaction, then each acquired from the local store and bound)
+//   remote_single: the same without prefetch (each acquire: one GET, one backfill)
 //   cold:   nothing anywhere: every spec built (NVRTC + nvJitLink), stored, published
 //
-// The goal (issue 12): remote start-up under 2x the warm-local one. warm and remote
-// children alternate; cold runs first (its builds fill the remote and the warm store).
+// The goal (issue 12): remote start-up under 2x the warm-local one. warm, remote and
+// remote_single children alternate; cold runs first (its builds fill the remote and
+// the warm store).
 // Each cold repetition uses its own Redis database (db 2, 3, ...; db 1 is unused), which
 // must start empty: use a fresh server.
 //
 // Usage: bench_remote_startup REDIS_URL [children=16] [specs=12] [cold_reps=2]
 //   REDIS_URL without a database, e.g. redis://127.0.0.1:6379
-// Output: percentiles per state and RESULT warm_ms_p50=... remote_ms_p50=... cold_ms_p50=...
+// Output: percentiles per state and RESULT warm_ms_p50=... remote_ms_p50=... remote_single_ms_p50=... cold_ms_p50=...
 // remote_over_warm=... cold_over_warm=...
 #include <cstdio>
 #include <map>
@@ -51,6 +55,11 @@ int child(const std::string& state, const std::string& dir, const std::string& u
   ca::AlgorithmCache cache(tiers);
   std::vector<bench::Entry> specs = bench::defaults();
   specs.resize(std::min(n, specs.size()));
+  if (state != "remote_single") {
+    std::vector<ca::AnySpec> any;
+    for (const auto& e : specs) any.push_back(e.any);
+    if (auto r = cache.prefetch(any, 0); !r) bench::die("prefetch: " + r.error().describe());
+  }
   double first_ms = 0;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     (void)specs[i].acquire(cache);
@@ -60,14 +69,16 @@ int child(const std::string& state, const std::string& dir, const std::string& u
   const auto st = cache.stats();
   const auto remote = tiers->remote() ? tiers->remote()->stats() : cccl_cache::TierStats{};
   const std::uint64_t want_builds = state == "cold" ? specs.size() : 0;
-  const std::uint64_t want_remote = state == "remote" ? specs.size() : 0;
+  const std::uint64_t want_remote = state.rfind("remote", 0) == 0 ? specs.size() : 0;
   if (st.builds != want_builds || remote.hits != want_remote)
     bench::die(state + " start-up: " + std::to_string(st.builds) + " builds and " +
                std::to_string(remote.hits) + " remote hits, expected " +
                std::to_string(want_builds) + " and " + std::to_string(want_remote) +
                (remote.errors ? " (remote errors: " + std::to_string(remote.errors) + ")" : ""));
-  std::printf("CHILD all_ms=%.4f first_ms=%.4f context_ms=%.4f remote_get_ms_max=%.4f\n", all_ms,
-              first_ms, context_ms, static_cast<double>(remote.get_ns_max) / 1e6);
+  std::printf("CHILD all_ms=%.4f first_ms=%.4f context_ms=%.4f remote_get_ms_max=%.4f "
+              "remote_requests=%llu\n",
+              all_ms, first_ms, context_ms, static_cast<double>(remote.get_ns_max) / 1e6,
+              static_cast<unsigned long long>(remote.requests));
   return 0;
 }
 
@@ -98,23 +109,30 @@ int main(int argc, char** argv) {
   for (int i = 0; i < children; ++i) {
     bench::run_self_child("", args("warm", dir("cold0"), 2), runs["warm"]);
     bench::run_self_child("", args("remote", dir("remote" + std::to_string(i)), 2), runs["remote"]);
+    bench::run_self_child("", args("remote_single", dir("single" + std::to_string(i)), 2),
+                          runs["remote_single"]);
   }
   std::printf("%zu default specs on sm_%d, remote %s\n", std::min(nspecs, bench::defaults().size()),
               cc, url.c_str());
-  for (const char* state : {"warm", "remote", "cold"}) {
+  for (const char* state : {"warm", "remote", "remote_single", "cold"}) {
     auto& s = runs[state];
     bench::print_percentiles((std::string(state) + ": all ready").c_str(), s["all_ms"], "ms");
     bench::print_percentiles((std::string(state) + ": the first ready").c_str(), s["first_ms"], "ms");
   }
   bench::print_percentiles("remote: slowest remote get per process", runs["remote"]["remote_get_ms_max"], "ms");
+  std::printf("round trips to Redis per start-up: remote %.0f, remote_single %.0f\n",
+              bench::median(runs["remote"]["remote_requests"]),
+              bench::median(runs["remote_single"]["remote_requests"]));
   bench::print_percentiles("context creation (apart)", runs["warm"]["context_ms"], "ms");
   const double warm = bench::median(runs["warm"]["all_ms"]);
   const double remote = bench::median(runs["remote"]["all_ms"]);
+  const double single = bench::median(runs["remote_single"]["all_ms"]);
   const double cold = bench::median(runs["cold"]["all_ms"]);
-  std::printf("RESULT warm_ms_p50=%.3f remote_ms_p50=%.3f cold_ms_p50=%.1f remote_over_warm=%.2f "
-              "cold_over_warm=%.1f goal_remote_under_2x=%s specs=%zu children=%d\n",
-              warm, remote, cold, remote / warm, cold / warm, remote < 2 * warm ? "yes" : "no",
-              std::min(nspecs, bench::defaults().size()), children);
+  std::printf("RESULT warm_ms_p50=%.3f remote_ms_p50=%.3f remote_single_ms_p50=%.3f cold_ms_p50=%.1f "
+              "remote_over_warm=%.2f single_over_warm=%.2f cold_over_warm=%.1f "
+              "goal_remote_under_2x=%s specs=%zu children=%d\n",
+              warm, remote, single, cold, remote / warm, single / warm, cold / warm,
+              remote < 2 * warm ? "yes" : "no", std::min(nspecs, bench::defaults().size()), children);
   std::error_code ec;
   if (!std::getenv("CCCL_CACHE_BENCH_DIR")) std::filesystem::remove_all(root, ec);
   return 0;
