@@ -42,6 +42,10 @@ cccl_cache::Config config_for(const std::string& dir, const std::string& url) {
   cccl_cache::Config config = cccl_cache::Config::defaults();
   config.dir = dir;
   config.remote.url = url;
+  // The 2-core development machine runs other builds beside redis-server: a 5 ms pause of
+  // either is common there, and would trip the breaker (then count as a miss and build).
+  // The bound is not what this measures.
+  config.remote.timeout_ms = 100;
   return config;
 }
 
@@ -67,9 +71,10 @@ int child(const std::string& state, const std::string& dir, const std::string& u
   ca::AlgorithmCache cache(tiers);
   double prefetch_ms = 0;
   if (state == "warm" || state == "remote_batch") {
+    const auto tp = bench::Clock::now();
     auto report = cache.prefetch_for_cc(any, kCc);
     if (!report) bench::die("prefetch: " + report.error().describe());
-    prefetch_ms = bench::ns_since(t0) / 1e6;
+    prefetch_ms = bench::ns_since(tp) / 1e6;
   }
   for (const auto& e : specs)
     if (auto r = e.prewarm(cache, kCc); !r) bench::die(e.name + ": " + r.error().describe());
@@ -170,9 +175,8 @@ void seed_remote(const std::string& seed, const std::string& url, std::size_t n)
 
 int main(int argc, char** argv) {
   if (argc > 5 && std::string(argv[1]) == "--child")
-    return child(argv[2], argv[3], argv[4], std::stoul(argv[5]));
-  if (argc > 4 && std::string(argv[1]) == "--breakdown")
-    return breakdown(argv[2], argv[3], std::stoul(argv[4]));
+    return std::string(argv[2]) == "breakdown" ? breakdown(argv[3], argv[4], std::stoul(argv[5]))
+                                               : child(argv[2], argv[3], argv[4], std::stoul(argv[5]));
   if (argc < 2 || std::string(argv[1]).rfind("redis://", 0) != 0)
     bench::die("usage: bench_remote_startup_cpu redis://HOST:PORT [children=16] [specs=12]");
   const std::string url = std::string(argv[1]) + "/2";
@@ -198,7 +202,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < std::min(children, 5); ++i) {
     const auto d = dir("breakdown" + std::to_string(i));
     std::filesystem::create_directories(d);
-    bench::run_self_child("", "--breakdown " + d + " " + url + " " + std::to_string(nspecs), parts);
+    bench::run_self_child("", "breakdown " + d + " " + url + " " + std::to_string(nspecs), parts);
     std::filesystem::remove_all(d);
   }
   std::printf("%zu default specs for sm_%u, remote %s, new processes, CPU side (no bind)\n",
