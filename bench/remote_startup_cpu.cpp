@@ -191,20 +191,23 @@ int main(int argc, char** argv) {
   };
   std::map<std::string, std::map<std::string, std::vector<double>>> runs;
   const char* states[] = {"warm", "remote_single", "remote_batch", "warm_single"};
+  std::vector<std::string> used;  // removed at the end: a removal's journal work would
+                                  // land on the next child's commit
   for (int i = 0; i < children; ++i)
     for (const char* state : states) {
       const bool cold = std::string(state).rfind("remote", 0) == 0;
       const std::string d = cold ? dir(std::string(state) + std::to_string(i)) : dir("seed");
       bench::run_self_child("", args(state, d), runs[state]);
-      if (cold) std::filesystem::remove_all(d);
+      if (cold) used.push_back(d);
     }
   std::map<std::string, std::vector<double>> parts;
   for (int i = 0; i < std::min(children, 5); ++i) {
     const auto d = dir("breakdown" + std::to_string(i));
     std::filesystem::create_directories(d);
     bench::run_self_child("", "breakdown " + d + " " + url + " " + std::to_string(nspecs), parts);
-    std::filesystem::remove_all(d);
+    used.push_back(d);
   }
+  for (const auto& d : used) std::filesystem::remove_all(d);
   std::printf("%zu default specs for sm_%u, remote %s, new processes, CPU side (no bind)\n",
               std::min(nspecs, bench::defaults().size()), kCc, url.c_str());
   for (const char* state : states)
