@@ -70,6 +70,15 @@ std::uint64_t writes(const cccl_cache::TierStats& s) {
   return s.requests - s.hits - s.misses - s.errors;
 }
 
+// What prefetch() reported: the counts expected.
+void expect_report(const cccl_cache::Result<ca::PrefetchReport>& r, std::size_t local,
+                   std::size_t fetched, std::size_t missing) {
+  ASSERT_TRUE(r) << r.error().describe();
+  EXPECT_EQ(r->local, local);
+  EXPECT_EQ(r->fetched, fetched);
+  EXPECT_EQ(r->missing, missing);
+}
+
 // A node that built `specs` for sm_90 and published them (signed when `signer` is set).
 void publish(const std::filesystem::path& dir, const std::string& url, const std::vector<AnySpec>& specs,
              std::shared_ptr<const cccl_cache::SecretKey> signer = nullptr) {
@@ -93,11 +102,7 @@ TEST(AlgorithmCacheRemote, PrefetchTakesEveryMissingSpecInOneMgetAndOneCommit) {
   {
     auto tiers = cccl_cache::test::open_host(node_dir.path(), server.url());
     AlgorithmCache node(tiers);
-    auto report = node.prefetch_for_cc(specs, 90);
-    ASSERT_TRUE(report) << report.error().describe();
-    EXPECT_EQ(report->fetched, 3u);
-    EXPECT_EQ(report->local, 0u);
-    EXPECT_EQ(report->missing, 0u);
+    expect_report(node.prefetch_for_cc(specs, 90), 0, 3, 0);
     EXPECT_EQ(node.stats().prefetched, 3u);
     const auto remote = tiers->remote()->stats();
     EXPECT_EQ(remote.requests, 1u);  // one MGET for all three
@@ -117,10 +122,7 @@ TEST(AlgorithmCacheRemote, PrefetchTakesEveryMissingSpecInOneMgetAndOneCommit) {
   // The next start-up of the node finds all of them locally and asks the remote nothing.
   auto tiers = cccl_cache::test::open_host(node_dir.path(), server.url());
   AlgorithmCache again(tiers);
-  auto report = again.prefetch_for_cc(specs, 90);
-  ASSERT_TRUE(report) << report.error().describe();
-  EXPECT_EQ(report->local, 3u);
-  EXPECT_EQ(report->fetched, 0u);
+  expect_report(again.prefetch_for_cc(specs, 90), 3, 0, 0);
   EXPECT_EQ(tiers->remote()->stats().requests, 0u);
   EXPECT_EQ(writes(tiers->local()->stats()), 0u);
 }
@@ -158,10 +160,7 @@ TEST(AlgorithmCacheRemote, PrefetchRejectsBadEntriesWithoutBlockingTheOthers) {
   ASSERT_TRUE(trust.add(ci->public_key()));
   tiers->set_signing(std::make_shared<cccl_cache::SignatureGate>(std::move(trust)), nullptr);
   AlgorithmCache node(tiers);
-  auto report = node.prefetch_for_cc(specs, 90);
-  ASSERT_TRUE(report) << report.error().describe();
-  EXPECT_EQ(report->fetched, 1u);
-  EXPECT_EQ(report->missing, 2u);
+  expect_report(node.prefetch_for_cc(specs, 90), 0, 1, 2);
   EXPECT_EQ(tiers->remote()->stats().requests, 1u);
   EXPECT_EQ(tiers->remote()->stats().rejected, 1u);          // the garbage
   EXPECT_EQ(tiers->signature_counts().rejected(), 1u);     // the unsigned one
@@ -182,8 +181,7 @@ TEST(AlgorithmCacheRemote, PrefetchWithRedisPausedStillServesEverySpec) {
   {  // the node has the first already; the second is nowhere
     auto tiers = cccl_cache::test::open_host(node_dir.path(), server.url());
     AlgorithmCache node(tiers);
-    auto report = node.prefetch_for_cc(std::span(specs).first(1), 90);
-    ASSERT_TRUE(report && report->fetched == 1u);
+    expect_report(node.prefetch_for_cc(std::span(specs).first(1), 90), 0, 1, 0);
   }
   auto tiers = cccl_cache::test::open_host(node_dir.path(), server.url());  // timeout 200 ms
   AlgorithmCache node(tiers);
@@ -192,9 +190,7 @@ TEST(AlgorithmCacheRemote, PrefetchWithRedisPausedStillServesEverySpec) {
   auto report = node.prefetch_for_cc(specs, 90);
   const auto took = std::chrono::steady_clock::now() - t0;
   server.resume();
-  ASSERT_TRUE(report) << report.error().describe();
-  EXPECT_EQ(report->local, 1u);
-  EXPECT_EQ(report->missing, 1u);
+  expect_report(report, 1, 0, 1);
   EXPECT_EQ(tiers->remote()->stats().errors, 1u);
   // One bounded attempt (200 ms), not one per spec; generous for a loaded CI machine.
   EXPECT_LT(took, std::chrono::milliseconds(1500));
