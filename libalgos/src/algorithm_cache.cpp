@@ -539,6 +539,12 @@ bool detail::AlgorithmCacheAccess::in_flight(AlgorithmCache& cache, const AnySpe
   return ps.building.contains(cache_key(spec, cc));
 }
 
+Result<PrefetchReport> detail::AlgorithmCacheAccess::prefetch(AlgorithmCache& cache,
+                                                             std::span<const AnySpec> specs,
+                                                             std::span<const std::uint32_t> ccs) {
+  return cache.impl_->prefetch(specs, ccs);
+}
+
 AcquireStats AlgorithmCache::stats() const {
   return AcquireStats{impl_->builds.load(),      impl_->store_hits.load(),
                       impl_->memory_hits.load(), impl_->claim_waits.load(),

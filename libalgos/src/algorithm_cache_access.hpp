@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 
@@ -14,6 +15,10 @@ struct AlgorithmCacheAccess {
   static void hold_flight(AlgorithmCache& cache, const AnySpec& spec, std::uint32_t cc);
   // Whether this process's state of `cache` has a build of (spec, cc) in flight.
   static bool in_flight(AlgorithmCache& cache, const AnySpec& spec, std::uint32_t cc);
+  // prefetch() for a device whose serving CCs (cc_family.hpp's serving_ccs) are `ccs`,
+  // without a device.
+  static Result<PrefetchReport> prefetch(AlgorithmCache& cache, std::span<const AnySpec> specs,
+                                         std::span<const std::uint32_t> ccs);
 };
 
 }  // namespace cccl_cache::algos::detail

@@ -13,6 +13,8 @@
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/algos/transform/spec.hpp"
+#include "cccl_cache/cache/cc_family.hpp"
+#include "algorithm_cache_access.hpp"
 #include "redis_server.hpp"
 #include "redis_test_util.hpp"
 
@@ -202,6 +204,28 @@ TEST(AlgorithmCacheRemote, PrefetchWithRedisPausedStillServesEverySpec) {
   server.resume();
   EXPECT_EQ(node.stats().builds, 1u);
   EXPECT_EQ(node.stats().store_hits, 1u);
+}
+
+// A device of CC 8.6 with cc_fallback: no sm_86 entry anywhere, so a second batch asks
+// for the lower minors' entries of the specs still missing and takes sm_80's.
+TEST(AlgorithmCacheRemote, PrefetchTakesALowerMinorsEntryInASecondBatch) {
+  CCCL_CACHE_REQUIRE_REDIS();
+  cccl_cache::test::RedisServer server;
+  cccl_cache::test::TempDir builder_dir, node_dir;
+  const std::vector<AnySpec> specs{three_specs().front()};
+  {
+    auto tiers = cccl_cache::test::open_host(builder_dir.path(), server.url());
+    AlgorithmCache builder(tiers);
+    auto built = builder.prewarm(specs[0], 80);
+    ASSERT_TRUE(built) << built.error().describe();
+  }
+  auto tiers = cccl_cache::test::open_host(node_dir.path(), server.url());
+  AlgorithmCache node(tiers);
+  const auto ccs = cccl_cache::serving_ccs(86, true);
+  expect_report(ca::detail::AlgorithmCacheAccess::prefetch(node, specs, ccs), 0, 1, 0);
+  EXPECT_EQ(tiers->remote()->stats().requests, 2u);  // sm_86, then 8.5 .. 8.0 at once
+  EXPECT_FALSE(*tiers->local()->contains(ca::cache_key(specs[0], 86)));
+  EXPECT_TRUE(*tiers->local()->contains(ca::cache_key(specs[0], 80)));
 }
 
 }  // namespace
