@@ -9,7 +9,8 @@
 # "pybench", "cupy_adapter": the Python module, after scripts/gpu/prepare-python.sh; "refms": the
 # reference's merge sort query and start-up (.whl carried); "capi": test_capi; "jit_libraries": test_algos_jit_libraries;
 # "import_bench": bench/peers/import_bench.py; "remote_startup": a
-# new node's start-up over the remote tier, bench_remote_startup against the carried redis-server,
+# new node's start-up over the remote tier (AlgorithmCache::prefetch then acquire, beside each
+# acquire on its own), bench_remote_startup against the carried redis-server,
 # started on 127.0.0.1 on a free port and stopped after). Never touches
 # the user's cache: every store lives under a fresh temporary directory.
 set -u -o pipefail
