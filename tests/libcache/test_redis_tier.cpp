@@ -234,6 +234,27 @@ TEST(RedisTier, BatchedFetchBackfillsInOneLookup) {
   }
 }
 
+// More keys than one batch holds: one MGET and one local commit per kFetchBatch keys.
+TEST(RedisTier, BatchedFetchOfManyKeysTakesOneRequestPerBatch) {
+  CCCL_CACHE_REQUIRE_REDIS();
+  RedisServer server;
+  TempDir a_dir, b_dir;
+  auto a = open_host(a_dir.path(), server.url());
+  constexpr std::size_t kKeys = TierStack::kFetchBatch + 4;
+  std::vector<CacheKey> keys;
+  for (std::size_t i = 0; i < kKeys; ++i) {
+    keys.push_back(make_key(i));
+    ASSERT_TRUE(a->put(make_key(i), make_meta(i), make_payload(i)));
+  }
+  auto b = open_host(b_dir.path(), server.url());
+  const auto served = b->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
+  EXPECT_EQ(std::ranges::count(served, std::optional<std::size_t>(1)), std::ptrdiff_t(kKeys));
+  EXPECT_EQ(b->remote()->stats().requests, 2u);
+  const auto local = b->local()->stats();
+  EXPECT_EQ(local.requests, 2u);  // two write transactions, no lookup counted
+  EXPECT_EQ(local.puts, kKeys);
+}
+
 // Every request succeeds and none waits much past the time bound while the server is
 // killed, paused and restarted; the tier is used again once it is back.
 TEST(RedisTier, OutageNeverFailsOrStallsAndRecovers) {
