@@ -32,7 +32,11 @@ std::optional<std::string> match(const EvictCriteria& c, const detail::EntryInfo
     add("algorithm " + *c.algorithm);
   }
   if (c.toolchain_mismatch_with || c.payload_format) {
-    const bool tc = c.toolchain_mismatch_with && info.meta.toolchain != *c.toolchain_mismatch_with;
+    bool tc = false;
+    if (c.toolchain_mismatch_with) {
+      const auto it = c.toolchain_mismatch_with->find(info.meta.algorithm);
+      tc = it == c.toolchain_mismatch_with->end() || info.meta.toolchain != it->second;
+    }
     const bool pf = c.payload_format && info.meta.payload_format != *c.payload_format;
     if (!tc && !pf) return std::nullopt;
     add(tc ? "toolchain mismatch" : "payload format mismatch");

@@ -60,7 +60,9 @@ TEST(StoreEviction, ByCriteria) {
   EXPECT_EQ(r->removed[0].key, make_key(1, 80));
   EXPECT_EQ(r->bytes_freed, 100u);
 
-  r = store->evict({.toolchain_mismatch_with = std::string("tc-a"), .payload_format = 1u});
+  using Toolchains = std::map<std::string, std::string, std::less<>>;
+  r = store->evict({.toolchain_mismatch_with = Toolchains{{"merge_sort", "tc-a"}, {"reduce", "tc-a"}},
+                    .payload_format = 1u});
   ASSERT_TRUE(r);
   EXPECT_EQ(r->removed.size(), 2u);  // 4 (toolchain) and 5 (format)
   EXPECT_FALSE(store->peek(make_key(4, 90))->has_value());
@@ -76,6 +78,33 @@ TEST(StoreEviction, ByCriteria) {
   auto none = store->evict({});
   ASSERT_FALSE(none);
   EXPECT_EQ(none.error().code, ErrorCode::invalid_argument);
+}
+
+// Each algorithm's entries are checked against that algorithm's own fingerprint: one
+// algorithm's change of toolchain leaves the other's entries; an algorithm without a
+// fingerprint (unknown to the caller) is a mismatch.
+TEST(StoreEviction, ToolchainMismatchIsPerAlgorithm) {
+  test::TempDir dir;
+  auto store = *Store::open(test::test_config(dir.path()));
+  auto put = [&](std::uint64_t i, std::string algo, std::string tc) {
+    auto m = make_meta(i, std::move(algo));
+    m.toolchain = std::move(tc);
+    ASSERT_TRUE(store->put(make_key(i), m, make_payload(i, 100)));
+  };
+  put(1, "merge_sort", "tc abi-1");
+  put(2, "reduce", "tc abi-2");
+  put(3, "reduce", "tc abi-1");
+  put(4, "retired_algorithm", "tc abi-1");
+  using Toolchains = std::map<std::string, std::string, std::less<>>;
+  auto r = store->evict(
+      {.toolchain_mismatch_with = Toolchains{{"merge_sort", "tc abi-1"}, {"reduce", "tc abi-2"}}});
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->removed.size(), 2u);
+  EXPECT_TRUE(store->peek(make_key(1))->has_value());
+  EXPECT_TRUE(store->peek(make_key(2))->has_value());
+  EXPECT_FALSE(store->peek(make_key(3))->has_value());
+  EXPECT_FALSE(store->peek(make_key(4))->has_value());
+  EXPECT_EQ(r->removed[0].reason, "toolchain mismatch");
 }
 
 TEST(StoreEviction, ByAgeUsesBatchedLastUse) {

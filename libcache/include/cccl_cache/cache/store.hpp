@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -66,9 +67,11 @@ struct EvictCriteria {
   std::optional<std::uint64_t> max_live_bytes = std::nullopt;  // LRU trim to this budget
   std::optional<std::uint32_t> cc = std::nullopt;
   std::optional<std::string> algorithm = std::nullopt;
-  // Remove entries whose toolchain differs from this fingerprint or whose payload
-  // format differs from `payload_format`.
-  std::optional<std::string> toolchain_mismatch_with = std::nullopt;
+  // Remove entries whose toolchain differs from the fingerprint named for their
+  // algorithm (algorithm name -> fingerprint; an entry of an algorithm not named is a
+  // mismatch) or whose payload format differs from `payload_format`.
+  std::optional<std::map<std::string, std::string, std::less<>>> toolchain_mismatch_with =
+      std::nullopt;
   std::optional<std::uint32_t> payload_format = std::nullopt;
   bool dry_run = false;
 };
