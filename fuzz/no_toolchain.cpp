@@ -10,8 +10,13 @@
 
 namespace cccl_cache::algos {
 
-std::string Toolchain::fingerprint() const {
+std::string Toolchain::fingerprint(std::string_view) const {
   std::fputs("fuzz: Toolchain::fingerprint called; the parsers must not need it\n", stderr);
+  std::abort();
+}
+
+std::uint64_t Toolchain::dispatch_abi_of(std::string_view) const noexcept {
+  std::fputs("fuzz: Toolchain::dispatch_abi_of called; the parsers must not need it\n", stderr);
   std::abort();
 }
 

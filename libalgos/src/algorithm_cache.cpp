@@ -26,6 +26,7 @@
 
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/device.hpp"
+#include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/toolchain.hpp"
 #include "cccl_cache/cache/cc_family.hpp"
 #include "cccl_cache/cache/log.hpp"
@@ -136,7 +137,14 @@ void abandon(ProcessState* s) {
 
 struct AlgorithmCache::Impl {
   std::shared_ptr<TierStack> tiers;  // null: no caching beyond this process
-  std::string toolchain;  // Toolchain::current().fingerprint(): every usable entry's
+  // Toolchain::current().fingerprint(algorithm) of every registered algorithm: the
+  // toolchain of each usable entry of that algorithm.
+  std::map<AlgorithmId, std::string> toolchains;
+  const std::string& toolchain(AlgorithmId algorithm) const {
+    static const std::string none;
+    const auto it = toolchains.find(algorithm);
+    return it == toolchains.end() ? none : it->second;
+  }
   std::atomic<ProcessState*> state{nullptr};
 
   bool cc_fallback = true;  // config cc_fallback: lower-minor entries serve a device
@@ -221,10 +229,10 @@ struct AlgorithmCache::Impl {
                                      const std::function<Result<void>(const BuildRecordView&)>& accept) {
     auto record = parse_record(payload, key.cc);
     if (!record) return tl::unexpected(record.error());
-    if (record->toolchain != toolchain)
+    if (const std::string& own = toolchain(record->algorithm); record->toolchain != own)
       // The key covers the toolchain: only a mis-keyed or crafted entry gets here.
       return fail(ErrorCode::format, "built by '" + std::string(record->toolchain) +
-                                         "', not by this '" + toolchain + "'");
+                                         "', not by this '" + own + "'");
     if (auto ok = accept(*record); !ok) return tl::unexpected(ok.error());
     return record;
   }
@@ -407,9 +415,10 @@ AlgorithmCache::AlgorithmCache(std::shared_ptr<TierStack> tiers) : impl_(std::ma
   impl_->tiers = std::move(tiers);
   impl_->state.store(new ProcessState(detail::fork_generation()), std::memory_order_release);
   // Per-process set-up, done here once rather than inside the first request: the
-  // toolchain fingerprint every key covers, and the driver's entry points (when there
+  // toolchain fingerprints the keys cover, and the driver's entry points (when there
   // is no driver this fails fast and requests that need a GPU report it).
-  impl_->toolchain = Toolchain::current().fingerprint();
+  for (const auto& a : algorithms())
+    impl_->toolchains.emplace(a.id, Toolchain::current().fingerprint(a.name));
   (void)detail::driver();
 }
 
@@ -451,7 +460,7 @@ Result<std::shared_ptr<const ExecutableOf<Spec>>> AlgorithmCache::acquire(const 
       std::optional<Result<Exe>> exe;
       auto hit = local->get_payload_with(key, [&](std::span<const std::byte> payload) {
         auto view = deserialize_view<A>(payload, *cc);
-        if (view && view->spec == spec && view->record.toolchain == impl_->toolchain)
+        if (view && view->spec == spec && view->record.toolchain == impl_->toolchain(A::Spec::kAlgorithm))
           exe.emplace(A::bind(*view, device));
       });
       if (hit && *hit && exe) {

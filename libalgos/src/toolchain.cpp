@@ -29,6 +29,15 @@ std::string_view next_word(std::string_view& line) {
   return word;
 }
 
+// `v` in `base`, zero-padded to `width` digits.
+void append_num(std::string& out, std::uint64_t v, int base = 10, std::size_t width = 0) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, base);
+  const auto n = static_cast<std::size_t>(r.ptr - buf);
+  if (n < width) out.append(width - n, '0');
+  out.append(buf, n);
+}
+
 }  // namespace
 
 // Read with read(2) and parsed by hand: this runs on the first cache key of every
@@ -62,16 +71,12 @@ std::uint32_t detail::read_cccl_version(const std::string& include_dir) {
 
 // Built with to_chars, not snprintf: it is part of every cache key, and the first
 // printf-family call in a process costs more than the rest of the key.
-std::string Toolchain::fingerprint() const {
+std::string Toolchain::shared_fingerprint() const {
   const auto opts_hash = XXH3_64bits(compile_options.data(), compile_options.size());
   std::string out;
   out.reserve(160);
   auto num = [&out](std::uint64_t v, int base = 10, std::size_t width = 0) {
-    char buf[24];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v, base);
-    const auto n = static_cast<std::size_t>(r.ptr - buf);
-    if (n < width) out.append(width - n, '0');
-    out.append(buf, n);
+    append_num(out, v, base, width);
   };
   auto signed_num = [&](int v) {
     if (v < 0) out += '-';
@@ -99,9 +104,25 @@ std::string Toolchain::fingerprint() const {
   out += nvrtc_library;
   out += ',';
   out += nvjitlink_library;
-  out += " abi-";
-  num(dispatch_abi >> 32, 16, 8);
   return out;
+}
+
+std::uint64_t Toolchain::dispatch_abi_of(std::string_view algorithm) const noexcept {
+  const auto it = dispatch_abi.find(algorithm);
+  return it == dispatch_abi.end() ? 0 : it->second;
+}
+
+std::string Toolchain::fingerprint(std::string_view algorithm) const {
+  std::string out = shared_fingerprint();
+  out += " abi-";
+  append_num(out, dispatch_abi_of(algorithm) >> 32, 16, 8);
+  return out;
+}
+
+FingerprintParts split_fingerprint(std::string_view fingerprint) noexcept {
+  const auto at = fingerprint.rfind(" abi-");
+  if (at == std::string_view::npos) return {fingerprint, {}};
+  return {fingerprint.substr(0, at), fingerprint.substr(at + 1)};
 }
 
 Result<std::vector<int>> nvrtc_supported_ccs() { return detail::nvrtc_supported_archs(); }
@@ -123,7 +144,7 @@ const Toolchain& Toolchain::current() {
     t.nvjitlink_minor = link.minor;
     t.nvrtc_library = rtc.identity;
     t.nvjitlink_library = link.identity;
-    t.dispatch_abi = detail::dispatch_abi_digest();
+    t.dispatch_abi = detail::dispatch_abi_digests(detail::dispatch_abi_lines());
     for (const auto& o : detail::common_nvrtc_options()) {
       if (!t.compile_options.empty()) t.compile_options += ' ';
       t.compile_options += o;

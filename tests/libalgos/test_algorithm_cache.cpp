@@ -194,9 +194,13 @@ TEST(AlgorithmCache, MergeSortWithoutAGpuIsADriverError) {
 }
 
 // A hit is trusted only from this toolchain: an entry under the right key whose blob
-// says it was built by another toolchain (only a mis-keyed or crafted entry can) is a
-// miss: the cache rebuilds and replaces it.
+// says it was built by another toolchain, or with another algorithm's dispatch ABI (only
+// a mis-keyed or crafted entry can), is a miss: the cache rebuilds and replaces it.
 TEST(AlgorithmCache, EntryOfAnotherToolchainIsAMiss) {
+  const auto& here = cccl_cache::algos::Toolchain::current();
+  cccl_cache::algos::Toolchain other = here;
+  other.nvrtc_minor += 1;
+  ASSERT_NE(here.fingerprint("reduce"), here.fingerprint("merge_sort"));
   TempDir dir;
   auto store = open_store(dir.path() / "store");
   const auto key = ms::cache_key(float_spec(), kCc);
@@ -205,32 +209,33 @@ TEST(AlgorithmCache, EntryOfAnotherToolchainIsAMiss) {
     auto built = cache.prewarm(float_spec(), kCc);
     ASSERT_TRUE(built && *built);
   }
-  std::optional<ms::BuildResult> stored;
-  cccl_cache::EntryMeta meta;
-  ASSERT_TRUE(store->get_with(key, [&](const cccl_cache::EntryMeta& m, std::span<const std::byte> p) {
-    meta = m;
-    auto r = cccl_cache::algos::deserialize<cccl_cache::algos::MergeSort>(p, kCc);
-    if (r) stored = std::move(*r);
-  }));
-  ASSERT_TRUE(stored);
-  cccl_cache::algos::Toolchain other = cccl_cache::algos::Toolchain::current();
-  other.nvrtc_minor += 1;
-  stored->record.toolchain = other.fingerprint();
-  meta.toolchain = stored->record.toolchain;
-  ASSERT_TRUE(store->put(key, meta, cccl_cache::algos::serialize(*stored)));
+  for (const std::string& stale : {other.fingerprint("merge_sort"), here.fingerprint("reduce")}) {
+    SCOPED_TRACE(stale);
+    std::optional<ms::BuildResult> stored;
+    cccl_cache::EntryMeta meta;
+    ASSERT_TRUE(store->get_with(key, [&](const cccl_cache::EntryMeta& m, std::span<const std::byte> p) {
+      meta = m;
+      auto r = cccl_cache::algos::deserialize<cccl_cache::algos::MergeSort>(p, kCc);
+      if (r) stored = std::move(*r);
+    }));
+    ASSERT_TRUE(stored);
+    stored->record.toolchain = stale;
+    meta.toolchain = stale;
+    ASSERT_TRUE(store->put(key, meta, cccl_cache::algos::serialize(*stored)));
 
-  AlgorithmCache cache(store);
-  auto r = cache.prewarm(float_spec(), kCc);
-  ASSERT_TRUE(r) << r.error().describe();
-  EXPECT_TRUE(*r) << "a blob of another toolchain was used";
-  EXPECT_EQ(cache.stats().store_hits, 0u);
-  EXPECT_EQ(cache.stats().builds, 1u);
-  bool current = false;
-  ASSERT_TRUE(store->get_with(key, [&](const cccl_cache::EntryMeta&, std::span<const std::byte> p) {
-    auto back = cccl_cache::algos::deserialize<cccl_cache::algos::MergeSort>(p, kCc);
-    current = back && back->record.toolchain == cccl_cache::algos::Toolchain::current().fingerprint();
-  }));
-  EXPECT_TRUE(current) << "the rebuilt entry did not replace the stale one";
+    AlgorithmCache cache(store);
+    auto r = cache.prewarm(float_spec(), kCc);
+    ASSERT_TRUE(r) << r.error().describe();
+    EXPECT_TRUE(*r) << "a blob of another toolchain was used";
+    EXPECT_EQ(cache.stats().store_hits, 0u);
+    EXPECT_EQ(cache.stats().builds, 1u);
+    bool current = false;
+    ASSERT_TRUE(store->get_with(key, [&](const cccl_cache::EntryMeta&, std::span<const std::byte> p) {
+      auto back = cccl_cache::algos::deserialize<cccl_cache::algos::MergeSort>(p, kCc);
+      current = back && back->record.toolchain == here.fingerprint("merge_sort");
+    }));
+    EXPECT_TRUE(current) << "the rebuilt entry did not replace the stale one";
+  }
 }
 
 // Runs `child` in a fork()ed child and returns its exit code (-signal if killed). The

@@ -18,6 +18,7 @@
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
 #include "cccl_cache/algos/unique_by_key/build_result.hpp"
+#include "core/dispatch_abi.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
@@ -280,9 +281,61 @@ TYPED_TEST(AlgorithmGeneric, EveryFieldCcAndToolchainPartChangeTheKey) {
   vary("nvjitlink", [](Toolchain& t) { t.nvjitlink_minor += 1; });
   vary("options", [](Toolchain& t) { t.compile_options += " -G"; });
   vary("format", [](Toolchain& t) { t.build_format_version += 1; });
+  vary("dispatch abi", [](Toolchain& t) {
+    t.dispatch_abi[std::string(algorithm_name(Spec::kAlgorithm))] = 0x0123456789abcdefull;
+  });
+  vary("dispatch abi, low bits", [](Toolchain& t) {  // not in the fingerprint's 8 digits
+    t.dispatch_abi[std::string(algorithm_name(Spec::kAlgorithm))] = 1;
+  });
   std::set<Digest128> digests;
   for (const auto& [what, key] : keys) EXPECT_TRUE(digests.insert(key.spec).second) << what;
   EXPECT_EQ(cache_key(base, 90, tc), cache_key(Spec(base), 90, tc));
+}
+
+// A key and an entry's fingerprint cover the algorithm's own dispatch ABI and no other
+// algorithm's: the real set of ABI lines, the set with a new algorithm's line, with every
+// other line changed or with the others gone give one key and one fingerprint (so its
+// stored entries stay valid); a change of its own line changes both.
+TYPED_TEST(AlgorithmGeneric, KeyCoversItsOwnDispatchAbiOnly) {
+  const auto spec = Sample<TypeParam>::spec();
+  const std::string own(algorithm_name(TypeParam::Spec::kAlgorithm));
+  const std::vector<detail::AbiLine>& real = detail::dispatch_abi_lines();
+  auto with_lines = [](const std::vector<detail::AbiLine>& lines) {
+    Toolchain t = Toolchain::current();
+    t.dispatch_abi = detail::dispatch_abi_digests(lines);
+    return t;
+  };
+  const Toolchain base = with_lines(real);
+  const CacheKey key = cache_key(spec, 90, base);
+  const std::string fp = base.fingerprint(own);
+  ASSERT_EQ(key, cache_key(spec, 90));  // the real set is this process's toolchain
+  ASSERT_EQ(this->built().record.toolchain, fp);  // and a build stores its fingerprint
+  ASSERT_NE(base.dispatch_abi_of(own), 0u);
+
+  auto added = real;
+  added.push_back({"histogram_even", "cub=300500 cccl=3005000 params@0:48 launch@0:8"});
+  auto others_changed = real;
+  for (auto& line : others_changed)
+    if (line.algorithm != own) line.text += " extra@48:8";
+  std::vector<detail::AbiLine> alone;
+  for (const auto& line : real)
+    if (line.algorithm == own) alone.push_back(line);
+  for (const auto& [what, lines] : {std::pair{"another algorithm added", added},
+                                    std::pair{"every other algorithm changed", others_changed},
+                                    std::pair{"every other algorithm gone", alone}}) {
+    const Toolchain t = with_lines(lines);
+    EXPECT_NE(t.dispatch_abi, base.dispatch_abi) << what;  // the set did change
+    EXPECT_EQ(cache_key(spec, 90, t), key) << what;
+    EXPECT_EQ(t.fingerprint(own), fp) << what;
+  }
+
+  auto own_changed = real;
+  for (auto& line : own_changed)
+    if (line.algorithm == own) line.text += " extra@48:8";
+  const Toolchain t = with_lines(own_changed);
+  EXPECT_NE(cache_key(spec, 90, t), key);
+  EXPECT_NE(t.fingerprint(own), fp);
+  EXPECT_EQ(algos::split_fingerprint(t.fingerprint(own)).shared, algos::split_fingerprint(fp).shared);
 }
 
 TYPED_TEST(AlgorithmGeneric, SpecTextAndEncodingRoundTrip) {

@@ -64,7 +64,7 @@ TEST(MergeSortBuild, FloatKeysForSm90HaveKernelsAndPolicy) {
   EXPECT_EQ(r->result.spec, Spec{});
   EXPECT_EQ(r->result.record.algorithm, AlgorithmId::merge_sort);
   EXPECT_EQ(r->result.record.spec, encode_fields(Spec{}));
-  EXPECT_EQ(r->result.record.toolchain, Toolchain::current().fingerprint());
+  EXPECT_EQ(r->result.record.toolchain, Toolchain::current().fingerprint("merge_sort"));
   // CUB's Policy600 for 4-byte keys: 256 threads x 17 items, fits in shared memory.
   EXPECT_EQ(r->result.policy, (merge_sort::Policy{256, 4352, 0, 0}));
   EXPECT_GT(r->ltoir_bytes, 0u);

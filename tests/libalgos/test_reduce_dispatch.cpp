@@ -243,6 +243,6 @@ TEST(ReduceDispatchAbi, GoldenDescription) {
       "multi_tile_items@12:4 single_tile_threads@16:4 single_tile_items@20:4 op=1/1 "
       "identity=1/1 even_share32=40/4 even_share64=72/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8";
   EXPECT_EQ(Reduce::dispatch_abi(), golden);
-  EXPECT_NE(cccl_cache::algos::detail::dispatch_abi_text().find("reduce: " + golden + "\n"),
-            std::string::npos);
+  EXPECT_EQ(cccl_cache::algos::Toolchain::current().dispatch_abi_of("reduce"),
+            cccl_cache::algos::detail::dispatch_abi_digest(golden));
 }

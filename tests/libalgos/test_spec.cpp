@@ -10,6 +10,7 @@
 
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
+#include "cccl_cache/algos/registry.hpp"
 #include "core/codegen_digest.hpp"
 #include "merge_sort/codegen.hpp"
 #include "core/dispatch_abi.hpp"
@@ -20,6 +21,12 @@ using namespace cccl_cache::algos;
 using merge_sort::Spec;
 
 namespace {
+
+std::string hex8(std::uint64_t v) {
+  char buf[9];
+  std::snprintf(buf, sizeof buf, "%08x", static_cast<unsigned>(v));
+  return buf;
+}
 
 // A fixed toolchain: the golden digest must not depend on the machine.
 Toolchain fixed_toolchain() {
@@ -33,7 +40,7 @@ Toolchain fixed_toolchain() {
   tc.build_format_version = 1;
   tc.nvrtc_library = "libnvrtc.so.13@109338064";
   tc.nvjitlink_library = "libnvJitLink.so.13@98806736";
-  tc.dispatch_abi = 0x0123456789abcdefull;
+  tc.dispatch_abi = {{"merge_sort", 0x0123456789abcdefull}, {"reduce", 0xfedcba9876543210ull}};
   return tc;
 }
 
@@ -127,7 +134,12 @@ TEST(MergeSortSpec, LibraryFilesAndDispatchAbiChangeTheKey) {
   vary("nvrtc library", [](Toolchain& t) { t.nvrtc_library = "libnvrtc.so.13@109338065"; });
   vary("nvjitlink library",
        [](Toolchain& t) { t.nvjitlink_library = "libnvJitLink.so.13@98806737"; });
-  vary("dispatch abi", [](Toolchain& t) { t.dispatch_abi ^= 1; });
+  vary("dispatch abi", [](Toolchain& t) { t.dispatch_abi["merge_sort"] ^= 1; });
+  // Another algorithm's ABI is not merge sort's: its keys stay.
+  Toolchain other = tc;
+  other.dispatch_abi["reduce"] ^= 1;
+  other.dispatch_abi["segmented_sort"] = 7;
+  EXPECT_EQ(merge_sort::cache_key(base, 90, other), merge_sort::cache_key(base, 90, tc));
 }
 
 TEST(MergeSortSpec, NoConcatenationCollisions) {
@@ -166,7 +178,7 @@ TEST(Toolchain, CurrentIsFilledAndFingerprinted) {
   EXPECT_GE(tc.nvjitlink_major, 12);
   EXPECT_NE(tc.compile_options.find("-DCUB_DISABLE_CDP"), std::string::npos);
   EXPECT_EQ(tc.build_format_version, kBuildFormatVersion);
-  const auto fp = tc.fingerprint();
+  const auto fp = tc.fingerprint("merge_sort");
   EXPECT_EQ(fp.rfind("cccl-3.5.0 nvrtc-", 0), 0u) << fp;
   EXPECT_NE(fp.find(" fmt-2 opts-"), std::string::npos) << fp;
   // The loaded libraries (patch level: file name and size) and the dispatch ABI.
@@ -176,10 +188,17 @@ TEST(Toolchain, CurrentIsFilledAndFingerprinted) {
   EXPECT_NE(fp.find(" so-" + tc.nvrtc_library + "," + tc.nvjitlink_library + " abi-"),
             std::string::npos)
       << fp;
-  EXPECT_EQ(tc.dispatch_abi, algos::detail::dispatch_abi_digest());
+  // Every algorithm's own ABI, each the digest of its own text.
+  const auto& lines = algos::detail::dispatch_abi_lines();
+  EXPECT_EQ(lines.size(), std::size(algos::algorithms()));
+  EXPECT_EQ(tc.dispatch_abi.size(), lines.size());
+  for (const auto& line : lines)
+    EXPECT_EQ(tc.dispatch_abi_of(line.algorithm), XXH3_64bits(line.text.data(), line.text.size()))
+        << line.algorithm;
+  EXPECT_EQ(fp, tc.shared_fingerprint() + " abi-" + hex8(tc.dispatch_abi_of("merge_sort") >> 32));
   Toolchain other = tc;
   other.compile_options += " -lineinfo";
-  EXPECT_NE(other.fingerprint(), fp);
+  EXPECT_NE(other.fingerprint("merge_sort"), fp);
 }
 
 // The fingerprint is in every cache key: its text must stay exactly what
@@ -199,7 +218,7 @@ TEST(Toolchain, FingerprintKeepsItsPrintfFormat) {
         t.build_format_version = cccl % 7;
         t.nvrtc_library = opts;
         t.nvjitlink_library = "libnvJitLink.so.13@1";
-        t.dispatch_abi = std::uint64_t{cccl} * 0x9e3779b97f4a7c15ull;
+        t.dispatch_abi = {{"merge_sort", std::uint64_t{cccl} * 0x9e3779b97f4a7c15ull}};
         const auto hash = XXH3_64bits(t.compile_options.data(), t.compile_options.size());
         char expected[200];
         std::snprintf(expected, sizeof expected,
@@ -208,9 +227,17 @@ TEST(Toolchain, FingerprintKeepsItsPrintfFormat) {
                       t.cccl_version % 1000, t.nvrtc_major, t.nvrtc_minor, t.nvjitlink_major,
                       t.nvjitlink_minor, t.build_format_version, static_cast<unsigned>(hash >> 32),
                       t.nvrtc_library.c_str(), t.nvjitlink_library.c_str(),
-                      static_cast<unsigned>(t.dispatch_abi >> 32));
-        EXPECT_EQ(t.fingerprint(), expected);
+                      static_cast<unsigned>(t.dispatch_abi_of("merge_sort") >> 32));
+        const std::string fp = t.fingerprint("merge_sort");
+        EXPECT_EQ(fp, expected);
+        const auto parts = split_fingerprint(fp);
+        EXPECT_EQ(parts.shared, t.shared_fingerprint());
+        EXPECT_EQ(std::string(parts.shared) + " " + std::string(parts.abi), fp);
+        // An algorithm without a digest: zeros.
+        EXPECT_EQ(t.fingerprint("reduce"), t.shared_fingerprint() + " abi-00000000");
       }
+  EXPECT_TRUE(split_fingerprint("cccl-3.5.0 nvrtc-13.0").abi.empty());
+  EXPECT_EQ(split_fingerprint("cccl-3.5.0 nvrtc-13.0").shared, "cccl-3.5.0 nvrtc-13.0");
 }
 
 namespace {
@@ -252,19 +279,17 @@ TEST(MergeSortSpec, EqualSpecsHashEqualAcrossProcesses) {
 
 // The host dispatch's side of the kernel interface, pinned. When this fails, the ABI
 // changed (a CCCL update, a DispatchParams field, an argument type): its digest (in
-// every key, through Toolchain::dispatch_abi) has changed with it, so old entries are
-// not reused; check the kernels still match the dispatch, then update the text here.
+// every merge sort key, through Toolchain::dispatch_abi_of) has changed with it, so old
+// merge sort entries are not reused; check the kernels still match the dispatch, then
+// update the text here.
 TEST(DispatchAbi, GoldenDescription) {
   const std::string golden =
       "cub=300500 cccl=3005000 params@0:32 launch@0:8 block_threads@8:4 items_per_tile@12:4 "
       "block_sort_vsmem_per_block@16:8 merge_vsmem_per_block@24:8 null=1/1 compare=1/1 "
       "vsmem=8/8 policy=24/4 b1=1/1 b2=2/2 b4=4/4 b8=8/8";
   EXPECT_EQ(MergeSort::dispatch_abi(), golden);
-  EXPECT_NE(algos::detail::dispatch_abi_text().find("merge_sort: " + golden + "\n"),
-            std::string::npos);
-  const std::string& all = algos::detail::dispatch_abi_text();
-  EXPECT_EQ(algos::detail::dispatch_abi_digest(), XXH3_64bits(all.data(), all.size()));
-  EXPECT_EQ(Toolchain::current().dispatch_abi, algos::detail::dispatch_abi_digest());
+  EXPECT_EQ(Toolchain::current().dispatch_abi_of("merge_sort"),
+            algos::detail::dispatch_abi_digest(golden));
 }
 
 // The key covers our own code generation: the digest is that of the very text and

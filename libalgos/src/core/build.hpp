@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/toolchain.hpp"
 #include "core/codegen_digest.hpp"
 #include "core/jit.hpp"
 
@@ -33,6 +34,7 @@ template <class A, class Generate>
   BuildRecord& record = jit.record;
   record.algorithm = A::Spec::kAlgorithm;
   record.spec = encode_fields(spec);
+  record.toolchain = Toolchain::current().fingerprint(algorithm_name(A::Spec::kAlgorithm));
   auto policy = policy_from_values<typename A::Policy>(record.values);
   if (!policy) return fail(ErrorCode::internal, "the policy probe: " + policy.error().message);
   // Our own build must pass the checks every stored entry gets (with the cubin's own

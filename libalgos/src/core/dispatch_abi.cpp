@@ -6,21 +6,26 @@
 
 namespace cccl_cache::algos::detail {
 
-const std::string& dispatch_abi_text() {
-  static const std::string text = [] {
-    std::string out;
-#define CCCL_CACHE_ABI_LINE(A)                                                  \
-  out += std::string(algorithm_name(A::Spec::kAlgorithm)) + ": " + A::dispatch_abi() + "\n";
+const std::vector<AbiLine>& dispatch_abi_lines() {
+  static const std::vector<AbiLine> lines = [] {
+    std::vector<AbiLine> out;
+#define CCCL_CACHE_ABI_LINE(A) \
+  out.push_back({std::string(algorithm_name(A::Spec::kAlgorithm)), A::dispatch_abi()});
     CCCL_CACHE_ALGORITHMS(CCCL_CACHE_ABI_LINE)
 #undef CCCL_CACHE_ABI_LINE
     return out;
   }();
-  return text;
+  return lines;
 }
 
-std::uint64_t dispatch_abi_digest() noexcept {
-  static const std::uint64_t digest = XXH3_64bits(dispatch_abi_text().data(), dispatch_abi_text().size());
-  return digest;
+std::uint64_t dispatch_abi_digest(std::string_view text) noexcept {
+  return XXH3_64bits(text.data(), text.size());
+}
+
+std::map<std::string, std::uint64_t, std::less<>> dispatch_abi_digests(std::span<const AbiLine> lines) {
+  std::map<std::string, std::uint64_t, std::less<>> out;
+  for (const auto& line : lines) out[line.algorithm] = dispatch_abi_digest(line.text);
+  return out;
 }
 
 }  // namespace cccl_cache::algos::detail

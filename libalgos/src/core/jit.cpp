@@ -162,7 +162,6 @@ Result<JitBuild> jit_build(const GeneratedSource& gen, std::string_view program_
   auto cubin = link_ltoir(ir->ltoir, cc, out.record.kernels);
   if (!cubin) return tl::unexpected(cubin.error());
   out.record.cc = cc;
-  out.record.toolchain = Toolchain::current().fingerprint();
   out.record.cubin = std::move(*cubin);
   out.ltoir_bytes = ir->ltoir.size();
   out.nvrtc_log = std::move(ir->log);

@@ -34,7 +34,7 @@ struct GeneratedSource {
 };
 
 struct JitBuild {
-  BuildRecord record;         // algorithm and spec left for the caller to fill
+  BuildRecord record;         // algorithm, spec and toolchain left for the caller to fill
   std::size_t ltoir_bytes = 0;
   std::string nvrtc_log;      // warnings of a successful compile
 };

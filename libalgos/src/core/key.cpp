@@ -5,8 +5,10 @@
 namespace cccl_cache::algos {
 namespace {
 
-// Bump when the encoding below changes (it changes every key).
-constexpr std::uint32_t kKeyEncodingVersion = 2;
+// Bump when the encoding below changes or a field's meaning does (it changes every key).
+// 3: the fingerprint and the ABI digest are the key's own algorithm's (2: every
+// algorithm's ABI in one digest).
+constexpr std::uint32_t kKeyEncodingVersion = 3;
 
 // Never reuse a number.
 enum class Tag : std::uint8_t {
@@ -23,7 +25,8 @@ enum class Tag : std::uint8_t {
   fingerprint = 15,
   nvrtc_library = 17,
   nvjitlink_library = 18,
-  dispatch_abi = 19,
+  // 19: the digest of every algorithm's dispatch ABI together (encoding version 2).
+  algorithm_dispatch_abi = 20,
 };
 
 class Encoder {
@@ -66,8 +69,9 @@ std::vector<std::byte> canonical_bytes(AlgorithmId algorithm, std::span<const st
                                        std::uint64_t codegen_digest, std::uint32_t cc,
                                        const Toolchain& tc) {
   Encoder e;
+  const std::string_view name = algorithm_name(algorithm);
   e.u32(Tag::encoding_version, kKeyEncodingVersion);
-  e.text(Tag::algorithm, algorithm_name(algorithm));
+  e.text(Tag::algorithm, name);
   e.bytes(Tag::spec_fields, spec_fields);
   e.u64(Tag::codegen, codegen_digest);
   e.u32(Tag::cc, cc);
@@ -76,10 +80,10 @@ std::vector<std::byte> canonical_bytes(AlgorithmId algorithm, std::span<const st
   e.pair(Tag::nvjitlink_version, tc.nvjitlink_major, tc.nvjitlink_minor);
   e.text(Tag::compile_options, tc.compile_options);
   e.u32(Tag::build_format_version, tc.build_format_version);
-  e.text(Tag::fingerprint, tc.fingerprint());
+  e.text(Tag::fingerprint, tc.fingerprint(name));
   e.text(Tag::nvrtc_library, tc.nvrtc_library);
   e.text(Tag::nvjitlink_library, tc.nvjitlink_library);
-  e.u64(Tag::dispatch_abi, tc.dispatch_abi);
+  e.u64(Tag::algorithm_dispatch_abi, tc.dispatch_abi_of(name));
   return e.take();
 }
 

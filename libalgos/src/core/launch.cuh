@@ -31,7 +31,6 @@ inline cudaError_t cudaPeekAtLastError() noexcept { return cudaSuccess; }
 namespace cub = ::cccl_cache_cccl::cub;
 
 #include <cuda.h>
-#include <xxhash.h>
 
 #include <cub/config.cuh>
 
@@ -297,7 +296,6 @@ struct AbiText {
   AbiText& byte_types() {
     return type<Bytes<1>>("b1").type<Bytes<2>>("b2").type<Bytes<4>>("b4").type<Bytes<8>>("b8");
   }
-  std::uint64_t digest() const noexcept { return XXH3_64bits(text.data(), text.size()); }
 };
 // abi.field for member `f` of struct S.
 #define CCCL_CACHE_ABI_FIELD(abi, S, f) (abi).field(#f, offsetof(S, f), sizeof(S::f))

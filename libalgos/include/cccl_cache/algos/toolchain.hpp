@@ -3,7 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cccl_cache/cache/error.hpp"
@@ -31,13 +34,22 @@ struct Toolchain {
   // for every 13.0.x, and the toolkit's file names carry no patch level, so the file's
   // size stands in for it.
   std::string nvrtc_library, nvjitlink_library;
-  // Digest of every algorithm's host-dispatch ABI (parameter layout, kernel argument
-  // stand-ins, CUB version: each traits type's dispatch_abi()).
-  std::uint64_t dispatch_abi = 0;
+  // Each algorithm's host-dispatch ABI (its DispatchParams layout, kernel-argument
+  // stand-ins, CUB version: the traits' dispatch_abi() text) as XXH3-64, by algorithm
+  // name. A key and an entry's fingerprint cover only their own algorithm's digest, so
+  // adding or changing one algorithm leaves every other algorithm's keys and entries
+  // valid.
+  std::map<std::string, std::uint64_t, std::less<>> dispatch_abi;
 
-  // "cccl-3.5.0 nvrtc-13.0 nvjitlink-13.0 fmt-1 opts-<8 hex digits of XXH3 of the options>
-  //  so-<nvrtc_library>,<nvjitlink_library> abi-<8 hex digits of dispatch_abi>"
-  std::string fingerprint() const;
+  // `algorithm`'s digest in dispatch_abi; 0 for a name it does not hold.
+  std::uint64_t dispatch_abi_of(std::string_view algorithm) const noexcept;
+
+  // What every algorithm's builds share: "cccl-3.5.0 nvrtc-13.0 nvjitlink-13.0 fmt-2
+  // opts-<8 hex digits of XXH3 of the options> so-<nvrtc_library>,<nvjitlink_library>"
+  std::string shared_fingerprint() const;
+  // The fingerprint of `algorithm`'s builds, in its keys and stored in its entries:
+  // shared_fingerprint() + " abi-<8 hex digits of dispatch_abi_of(algorithm)>".
+  std::string fingerprint(std::string_view algorithm) const;
 
   // The toolchain of this process (queried once, thread-safe; loads neither NVRTC nor
   // nvJitLink where their files are those libalgos was compiled against).
@@ -48,5 +60,13 @@ struct Toolchain {
 // use (thread-safe). Error compile where it cannot be loaded (the message names the
 // library and the loader's reason), internal where NVRTC cannot say.
 Result<std::vector<int>> nvrtc_supported_ccs();
+
+// A fingerprint() text split at its last " abi-" word: the shared part and the word
+// ("abi-c01a7724"); abi is empty where the text has no such word (shared is then the
+// whole text). Views into `fingerprint`.
+struct FingerprintParts {
+  std::string_view shared, abi;
+};
+FingerprintParts split_fingerprint(std::string_view fingerprint) noexcept;
 
 }  // namespace cccl_cache::algos

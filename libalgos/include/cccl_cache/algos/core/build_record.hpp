@@ -23,7 +23,7 @@ struct BuildRecord {
   AlgorithmId algorithm = AlgorithmId::merge_sort;
   std::vector<std::byte> spec;        // encode_fields() of the algorithm's spec
   std::uint32_t cc = 0;               // target compute capability (90 = sm_90)
-  std::string toolchain;              // Toolchain::fingerprint() of the producer
+  std::string toolchain;              // Toolchain::fingerprint(algorithm) of the producer
   std::vector<std::byte> cubin;       // ELF for sm_<cc>
   std::vector<std::string> kernels;   // lowered (mangled) kernel names, the algorithm's order
   std::vector<std::uint64_t> values;  // runtime values the host dispatch needs

@@ -3,10 +3,14 @@
 //   canonical := encoding_version | algorithm name | spec fields (spec_codec.hpp) |
 //                codegen digest (of the algorithm's generated source for the spec) | cc |
 //                CCCL version | NVRTC version | nvJitLink version | compile options |
-//                build format version | toolchain fingerprint
+//                build format version | toolchain fingerprint of the algorithm |
+//                NVRTC library | nvJitLink library | the algorithm's dispatch ABI digest
 //
 // each as tag:u8 | length:u32 | bytes, so that no two different inputs encode equal.
 // Contains no addresses or times: equal specs hash equal in every process and host.
+// The toolchain parts are those every algorithm shares plus the algorithm's own host
+// dispatch ABI (Toolchain::fingerprint(algorithm), Toolchain::dispatch_abi_of): adding
+// or changing another algorithm changes none of its keys.
 #pragma once
 
 #include <cstddef>
