@@ -106,7 +106,7 @@ TEST(CliImport, RejectsWrongKeysAndStaleToolchains) {
   algos::Toolchain old = algos::Toolchain::current();
   old.nvjitlink_minor += 1;
   auto built_by_old = with_keys(b, ScalarType::int16);
-  built_by_old.record.toolchain = old.fingerprint();
+  built_by_old.record.toolchain = old.fingerprint("merge_sort");
   const CacheKey stale = put_build(src.path(), built_by_old, old);
   const auto moved = with_keys(b, ScalarType::int32);
   const CacheKey wrong = algos::merge_sort::cache_key(with_keys(b, ScalarType::uint32).spec, 90);

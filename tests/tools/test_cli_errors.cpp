@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "cccl_cache/algos/registry.hpp"
 #include "cli_test_util.hpp"
 
 namespace cccl_cache::test {
@@ -125,12 +126,19 @@ TEST(CliErrors, MalformedConfigFileIsAUsageError) {
   EXPECT_EQ(lines(r.err), 1) << r.err;
 }
 
+// The shared part and each algorithm's ABI word: together, each algorithm's fingerprint.
 TEST(CliVersion, PrintsTheToolchainFingerprint) {
   auto r = run_cli({"--version"});
   EXPECT_EQ(r.code, 0);
-  EXPECT_NE(r.out.find("toolchain: " + algos::Toolchain::current().fingerprint()),
-            std::string::npos)
-      << r.out;
+  const auto& tc = algos::Toolchain::current();
+  EXPECT_NE(r.out.find("toolchain: " + tc.shared_fingerprint() + "\n"), std::string::npos) << r.out;
+  for (const auto& a : algos::algorithms()) {
+    const auto fp = tc.fingerprint(a.name);
+    EXPECT_NE(r.out.find(" " + std::string(a.name) + "=" +
+                         std::string(algos::split_fingerprint(fp).abi)),
+              std::string::npos)
+        << a.name << ": " << r.out;
+  }
 }
 
 TEST(CliGlobals, CacheDirAfterTheCommandAndFromTheEnvironmentConfig) {

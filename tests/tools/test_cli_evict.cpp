@@ -62,11 +62,17 @@ TEST(CliEvict, ByToolchainMismatch) {
   algos::Toolchain old = algos::Toolchain::current();
   old.cccl_version -= 1;
   auto b = real_build(90);
-  b.record.toolchain = old.fingerprint();
+  b.record.toolchain = old.fingerprint("merge_sort");
   const CacheKey stale = put_build(dir.path(), b, old);
+  // Merge sort's own dispatch ABI changed: its entries are stale too.
+  algos::Toolchain old_abi = algos::Toolchain::current();
+  old_abi.dispatch_abi["merge_sort"] ^= 0x1234000000000000ull;
+  auto c = with_keys(real_build(90), ScalarType::int64);
+  c.record.toolchain = old_abi.fingerprint("merge_sort");
+  const CacheKey stale_abi = put_build(dir.path(), c, old_abi);
   auto r = run_cli({"--cache-dir", dir.path().string(), "evict", "--toolchain-mismatch", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(removed_keys(r.json()), std::set<std::string>{stale.to_string()});
+  EXPECT_EQ(removed_keys(r.json()), (std::set<std::string>{stale.to_string(), stale_abi.to_string()}));
   EXPECT_EQ(listed_keys(dir), std::set<std::string>{mine.to_string()});
 }
 

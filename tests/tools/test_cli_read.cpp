@@ -29,7 +29,7 @@ TEST(CliLs, JsonListsEveryEntryWithItsMetadata) {
   for (const auto& e : j["entries"]) {
     keys.insert(e["key"].get<std::string>());
     EXPECT_EQ(e["algorithm"], "merge_sort");
-    EXPECT_EQ(e["toolchain"], algos::Toolchain::current().fingerprint());
+    EXPECT_EQ(e["toolchain"], algos::Toolchain::current().fingerprint("merge_sort"));
     EXPECT_GT(e["payload_size"].get<std::uint64_t>(), 1000u);
     EXPECT_GT(e["created_unix"].get<std::int64_t>(), 1'600'000'000);
     total += e["payload_size"].get<std::uint64_t>();

@@ -123,7 +123,7 @@ TEST(CliVerify, ReportsAStaleToolchain) {
   algos::Toolchain old = algos::Toolchain::current();
   old.cccl_version -= 1;
   auto b = with_keys(real_build(90), ScalarType::int32);
-  b.record.toolchain = old.fingerprint();
+  b.record.toolchain = old.fingerprint("merge_sort");
   const CacheKey stale = put_build(dir.path(), b, old);
 
   auto r = run_cli({"--cache-dir", dir.path().string(), "verify", "--json"});
@@ -133,7 +133,7 @@ TEST(CliVerify, ReportsAStaleToolchain) {
   EXPECT_EQ(j["bad"].size(), 0u);
   ASSERT_EQ(j["stale"].size(), 1u) << j.dump();
   EXPECT_EQ(j["stale"][0]["key"], stale.to_string());
-  EXPECT_NE(j["stale"][0]["reason"].get<std::string>().find(old.fingerprint()), std::string::npos)
+  EXPECT_NE(j["stale"][0]["reason"].get<std::string>().find(old.fingerprint("merge_sort")), std::string::npos)
       << j.dump();
   auto text = run_cli({"--cache-dir", dir.path().string(), "verify", "--repair"});
   EXPECT_EQ(text.code, 0) << text.out;

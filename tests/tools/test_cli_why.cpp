@@ -80,24 +80,73 @@ TEST(CliWhy, NamesTheDifferingToolchainAndFormatVersion) {
   algos::Toolchain other = algos::Toolchain::current();
   other.nvrtc_minor += 1;
   auto b = real_build(90);
-  b.record.toolchain = other.fingerprint();
+  b.record.toolchain = other.fingerprint("merge_sort");
   put_build(dir.path(), b, other);
   auto j = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort keys=float32", "--arch",
                     "sm_90", "--json"})
                .json();
   EXPECT_EQ(j["hit"], false);
   EXPECT_EQ(nearest_components(j), std::vector<std::string>{"toolchain"});
-  EXPECT_EQ(j["nearest"][0]["differs"][0]["entry"], other.fingerprint());
+  EXPECT_EQ(j["nearest"][0]["differs"][0]["entry"], other.shared_fingerprint());
+  EXPECT_EQ(j["nearest"][0]["differs"][0]["wanted"], algos::Toolchain::current().shared_fingerprint());
 
   TempDir dir2;
   algos::Toolchain newer = algos::Toolchain::current();
   newer.build_format_version += 1;
-  b.record.toolchain = newer.fingerprint();
+  b.record.toolchain = newer.fingerprint("merge_sort");
   put_build(dir2.path(), b, newer);
   auto j2 = run_cli({"--cache-dir", dir2.path().string(), "why", "merge_sort keys=float32",
                      "--arch", "sm_90", "--json"})
                 .json();
   EXPECT_EQ(nearest_components(j2), (std::vector<std::string>{"toolchain", "format version"}));
+}
+
+// An entry built with another dispatch ABI of its own algorithm is a miss, and why names
+// the ABI word; inspect says so too. Another algorithm's ABI is not the entry's: an
+// entry stored under a toolchain that differs only there is a hit.
+TEST(CliWhy, NamesTheAlgorithmsOwnDispatchAbi) {
+  const auto& here = algos::Toolchain::current();
+  algos::Toolchain older = here;
+  older.dispatch_abi["merge_sort"] ^= 0xabcdef0000000000ull;
+  const auto wanted = algos::split_fingerprint(here.fingerprint("merge_sort"));
+  const auto entry = algos::split_fingerprint(older.fingerprint("merge_sort"));
+  ASSERT_NE(entry.abi, wanted.abi);
+  TempDir dir;
+  auto b = real_build(90);
+  b.record.toolchain = older.fingerprint("merge_sort");
+  const CacheKey k = put_build(dir.path(), b, older);
+  auto j = run_cli({"--cache-dir", dir.path().string(), "why", "merge_sort keys=float32", "--arch",
+                    "sm_90", "--json"})
+               .json();
+  EXPECT_EQ(j["hit"], false);
+  EXPECT_EQ(j["toolchain"], here.fingerprint("merge_sort"));
+  EXPECT_EQ(nearest_components(j), std::vector<std::string>{"dispatch ABI"});
+  EXPECT_EQ(j["nearest"][0]["differs"][0]["entry"], entry.abi);
+  EXPECT_EQ(j["nearest"][0]["differs"][0]["wanted"], wanted.abi);
+  auto t = run_cli(
+      {"--cache-dir", dir.path().string(), "why", "merge_sort keys=float32", "--arch", "sm_90"});
+  EXPECT_NE(t.out.find("differs in dispatch ABI: entry has " + std::string(entry.abi) +
+                       ", wanted " + std::string(wanted.abi)),
+            std::string::npos)
+      << t.out;
+  auto i = run_cli({"--cache-dir", dir.path().string(), "inspect", k.to_string()});
+  EXPECT_NE(i.out.find("(another dispatch ABI of merge_sort: this cccl-cache's is " +
+                       std::string(wanted.abi) + ")"),
+            std::string::npos)
+      << i.out;
+
+  TempDir dir2;
+  algos::Toolchain others_changed = here;
+  others_changed.dispatch_abi["reduce"] ^= 1;
+  others_changed.dispatch_abi["segmented_sort"] = 42;  // an algorithm added
+  const CacheKey same = put_build(dir2.path(), real_build(90), others_changed);
+  auto hit = run_cli({"--cache-dir", dir2.path().string(), "why", "merge_sort keys=float32",
+                      "--arch", "sm_90", "--json"})
+                 .json();
+  EXPECT_EQ(hit["hit"], true);
+  EXPECT_EQ(hit["key"], same.to_string());
+  auto current = run_cli({"--cache-dir", dir2.path().string(), "inspect", same.to_string()});
+  EXPECT_NE(current.out.find("(this toolchain)"), std::string::npos) << current.out;
 }
 
 TEST(CliWhy, NamesTheDifferingComparatorSource) {

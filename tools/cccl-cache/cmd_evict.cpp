@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/toolchain.hpp"
 #include "commands.hpp"
 #include "format.hpp"
@@ -37,7 +38,10 @@ Result<EvictCriteria> criteria_from(const EvictOptions& o) {
   c.cc = *cc;
   if (!o.algorithm.empty()) c.algorithm = o.algorithm;
   if (o.toolchain_mismatch) {
-    c.toolchain_mismatch_with = algos::Toolchain::current().fingerprint();
+    // Each algorithm's entries against its own fingerprint (its dispatch ABI is its own).
+    c.toolchain_mismatch_with.emplace();
+    for (const auto& a : algos::algorithms())
+      c.toolchain_mismatch_with->emplace(a.name, algos::Toolchain::current().fingerprint(a.name));
     c.payload_format = algos::kBuildFormatVersion;
   }
   if (!c.older_than_s && !c.max_live_bytes && !c.cc && !c.algorithm && !c.toolchain_mismatch_with) {

@@ -108,15 +108,27 @@ std::string cc_list(const std::vector<std::uint32_t>& ccs) {
   return out;
 }
 
+// How an entry's toolchain relates to this cccl-cache's for its algorithm: the same,
+// another dispatch ABI of that algorithm only, or another toolchain.
+std::string toolchain_relation(const EntryMeta& m) {
+  const std::string own = algos::Toolchain::current().fingerprint(m.algorithm);
+  if (m.toolchain == own) return "this toolchain";
+  const auto stored = algos::split_fingerprint(m.toolchain);
+  const auto here = algos::split_fingerprint(own);
+  if (algos::find_algorithm(m.algorithm) != nullptr && stored.shared == here.shared)
+    return "another dispatch ABI of " + printable(m.algorithm) + ": this cccl-cache's is " +
+           std::string(here.abi);
+  return "another toolchain";
+}
+
 void print_text(const Entry& e, const CheckResult& check, const nlohmann::json* build) {
   const auto& m = e.meta;
   std::printf("key:            %s\n", e.key.to_string().c_str());
   std::printf("algorithm:      %s\n", printable(m.algorithm).c_str());
   std::printf("spec:           %s\n", printable(m.summary).c_str());
   std::printf("arch:           %s\n", cc_name(e.key.cc).c_str());
-  std::printf("toolchain:      %s%s\n", printable(m.toolchain).c_str(),
-              m.toolchain == algos::Toolchain::current().fingerprint() ? " (this toolchain)"
-                                                                       : " (another toolchain)");
+  std::printf("toolchain:      %s (%s)\n", printable(m.toolchain).c_str(),
+              toolchain_relation(m).c_str());
   std::printf("payload format: %u\n", m.payload_format);
   std::printf("payload size:   %s (%llu bytes)\n", human_size(m.payload_size).c_str(),
               static_cast<unsigned long long>(m.payload_size));

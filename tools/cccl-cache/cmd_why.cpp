@@ -1,6 +1,7 @@
 // cccl-cache why <spec>: explains a miss. Computes the key; when it is absent, finds
 // the stored entries of the same algorithm nearest to the spec and names the key
-// components that differ (types, comparator, CC, toolchain, format version). With no
+// components that differ (types, comparator, CC, toolchain, the algorithm's dispatch
+// ABI, format version). With no
 // entry for the CC itself, an entry of a lower minor of its major serves it (cc_fallback,
 // cc_family.hpp): why names that entry. The
 // stored spec comes from the checked build record, so the comparison is exact.
@@ -40,7 +41,8 @@ struct Candidate {
 };
 
 // The key components in which an entry differs from the wanted spec: each spec field
-// (an operator's source separately), then CC, toolchain and format version.
+// (an operator's source separately), then CC, toolchain (the part every algorithm
+// shares, then the algorithm's own dispatch ABI word) and format version.
 std::vector<Diff> compare(const std::vector<algos::FieldText>& want, std::uint32_t cc,
                           const std::string& fp, const CacheKey& key, const EntryMeta& meta,
                           const Result<std::vector<algos::FieldText>>& got,
@@ -61,7 +63,13 @@ std::vector<Diff> compare(const std::vector<algos::FieldText>& want, std::uint32
     d.push_back({"spec (payload unreadable)", got.error().describe(), want_text});
   }
   if (key.cc != cc) d.push_back({"compute capability", cc_name(key.cc), cc_name(cc)});
-  if (meta.toolchain != fp) d.push_back({"toolchain", meta.toolchain, fp});
+  const auto entry_tc = algos::split_fingerprint(meta.toolchain);
+  const auto want_tc = algos::split_fingerprint(fp);
+  if (entry_tc.shared != want_tc.shared)
+    d.push_back({"toolchain", std::string(entry_tc.shared), std::string(want_tc.shared)});
+  if (entry_tc.abi != want_tc.abi)
+    d.push_back({"dispatch ABI", entry_tc.abi.empty() ? "none" : std::string(entry_tc.abi),
+                 std::string(want_tc.abi)});
   if (meta.payload_format != algos::kBuildFormatVersion) {
     d.push_back({"format version", std::to_string(meta.payload_format),
                  std::to_string(algos::kBuildFormatVersion)});
@@ -86,9 +94,9 @@ int run_why(const Context& ctx, const WhyOptions& o) {
   if (archs->size() != 1) return report(kExitUsage, "why: give one --arch");
   const std::uint32_t cc = archs->front();
   const auto& tc = algos::Toolchain::current();
-  const std::string fp = tc.fingerprint();
   const CacheKey key = algos::cache_key(*spec, cc, tc);
   const auto* algorithm = algos::find_algorithm(spec->algorithm);
+  const std::string fp = tc.fingerprint(algorithm->name);  // the toolchain of its entries
   const std::string algorithm_name(algorithm->name);
   auto want = algorithm->to_text(spec->fields);
   if (!want) return report(want.error());

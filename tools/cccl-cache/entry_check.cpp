@@ -46,9 +46,9 @@ CheckResult check_payload(const CacheKey& key, const EntryMeta& meta,
                                   "' differs from the metadata's '" + meta.toolchain + "'"};
   }
   const auto& tc = algos::Toolchain::current();
-  if (record->toolchain != tc.fingerprint()) {
+  if (const std::string own = tc.fingerprint(algorithm->name); record->toolchain != own) {
     return {CheckStatus::stale, "stale toolchain: built by '" + std::string(record->toolchain) +
-                                    "', this cccl-cache is '" + tc.fingerprint() +
+                                    "', this cccl-cache is '" + own +
                                     "' (its key cannot be checked here; never used by this "
                                     "toolchain)"};
   }

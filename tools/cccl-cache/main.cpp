@@ -7,6 +7,7 @@
 #include <iostream>
 #include <string>
 
+#include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/toolchain.hpp"
 #include "commands.hpp"
 #include "context.hpp"
@@ -21,9 +22,16 @@ void print_json(const nlohmann::json& j) {
 
 namespace {
 
+// The shared fingerprint, then each algorithm's dispatch ABI word: an algorithm's
+// entries carry the shared part followed by its word.
 std::string version_text() {
-  return std::string("cccl-cache ") + CCCL_CACHE_VERSION +
-         "\ntoolchain: " + algos::Toolchain::current().fingerprint();
+  const auto& tc = algos::Toolchain::current();
+  std::string out = std::string("cccl-cache ") + CCCL_CACHE_VERSION +
+                    "\ntoolchain: " + tc.shared_fingerprint() + "\ndispatch abi:";
+  for (const auto& a : algos::algorithms())
+    out += std::string(" ") + std::string(a.name) + "=" +
+           std::string(algos::split_fingerprint(tc.fingerprint(a.name)).abi);
+  return out;
 }
 
 // Every option that takes a value refuses an empty one: `--cache-dir ''` or
