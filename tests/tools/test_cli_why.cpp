@@ -108,8 +108,10 @@ TEST(CliWhy, NamesTheAlgorithmsOwnDispatchAbi) {
   const auto& here = algos::Toolchain::current();
   algos::Toolchain older = here;
   older.dispatch_abi["merge_sort"] ^= 0xabcdef0000000000ull;
-  const auto wanted = algos::split_fingerprint(here.fingerprint("merge_sort"));
-  const auto entry = algos::split_fingerprint(older.fingerprint("merge_sort"));
+  const std::string wanted_fp = here.fingerprint("merge_sort");
+  const std::string entry_fp = older.fingerprint("merge_sort");
+  const auto wanted = algos::split_fingerprint(wanted_fp);
+  const auto entry = algos::split_fingerprint(entry_fp);
   ASSERT_NE(entry.abi, wanted.abi);
   TempDir dir;
   auto b = real_build(90);
