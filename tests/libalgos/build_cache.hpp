@@ -4,6 +4,7 @@
 
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +31,15 @@ const auto& cached_build(const Spec& spec, std::uint32_t cc) {
   auto it = cache.find(key);
   if (it == cache.end()) it = cache.emplace(key, cccl_cache::algos::detail::build_with_report<A>(spec, cc)).first;
   return it->second;
+}
+
+// The built result of `spec` for `cc`, or the build's error thrown (gtest reports it as
+// the failure of the test that asked).
+template <class Spec>
+const auto& built_or_throw(const Spec& spec, std::uint32_t cc) {
+  const auto& r = cached_build(spec, cc);
+  if (!r) throw std::runtime_error(r.error().describe());
+  return r->result;
 }
 
 }  // namespace test_support

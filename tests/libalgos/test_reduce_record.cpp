@@ -27,9 +27,7 @@ Spec spec_of(ScalarType t, Operator op = Operator::plus(), ScalarType offset = S
 }
 
 const BuildResult& built(const Spec& s = Spec{}, std::uint32_t cc = 90) {
-  const auto& r = test_support::cached_build(s, cc);
-  if (!r) throw std::runtime_error(r.error().describe());
-  return r->result;
+  return test_support::built_or_throw(s, cc);
 }
 
 void expect_kernels(const BuildResult& r) {
