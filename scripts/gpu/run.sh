@@ -19,6 +19,10 @@ root=$PWD
 OUT=${OUT:-$root/gpu-out}
 mkdir -p "$OUT"
 bin=$root/.devcarry/bin
+# prepare.sh carries the binaries as one xz archive (they share libalgos' bytes).
+if [[ -f "$root/.devcarry/bin.tar.xz" && ! -d "$bin" ]]; then
+  tar -C "$root/.devcarry" -xJf "$root/.devcarry/bin.tar.xz" || { echo "run.sh: cannot unpack bin.tar.xz" >&2; exit 1; }
+fi
 export LD_LIBRARY_PATH="$root/.devcarry/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 if [[ -z "${CCCL_CACHE_CUDA_INCLUDE:-}" && -d /usr/local/cuda/include ]]; then
   export CCCL_CACHE_CUDA_INCLUDE=/usr/local/cuda/include
