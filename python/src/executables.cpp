@@ -257,8 +257,8 @@ std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb
 // --- segmented reduce: segments of one input given by begin/end offset arrays ------
 std::size_t segmented_reduce_call(const Bound<sr::Executable>& b, nb::handle temp, nb::handle in,
                                   nb::handle out, std::uint64_t num_segments, nb::handle begin,
-                                  nb::handle end, nb::handle h_init, std::uint64_t max_segment_size,
-                                  nb::handle stream) {
+                                  nb::handle end, nb::handle h_init, nb::handle stream,
+                                  std::uint64_t max_segment_size) {
   const sr::Executable& e = *b.exe;
   std::size_t bytes = e.temp_storage_bytes(num_segments);
   if (temp.is_none()) return bytes;

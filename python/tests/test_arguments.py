@@ -179,6 +179,23 @@ def test_bad_streams_are_type_errors(stream):
         _core.stream_handle(stream)
 
 
+EXECUTABLES = [t for t in vars(_core).values()
+               if isinstance(t, type) and "stream" in (getattr(t, "__call__").__doc__ or "")]
+
+
+@pytest.mark.parametrize("cls", EXECUTABLES, ids=lambda t: t.__name__)
+def test_every_call_takes_any_stream_object(cls):
+    """The bound signature (names against C++ parameters) gives `stream` every stream form."""
+    signature = cls.__call__.__doc__.splitlines()[0]
+    assert "stream: object | None = None" in signature, signature
+
+
+def test_every_executable_is_checked():
+    assert {t.__name__ for t in EXECUTABLES} >= {
+        "MergeSort", "RadixSort", "Reduce", "InclusiveScan", "ExclusiveScan", "SegmentedReduce", "UniqueByKey",
+        "UnaryTransform", "BinaryTransform"}
+
+
 @pytest.mark.parametrize("value, type, expect", [
     (3, "int32", struct.pack("<i", 3)),
     (-128, "int8", struct.pack("<b", -128)),
