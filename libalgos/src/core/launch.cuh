@@ -230,6 +230,30 @@ inline CUresult dispatch_result(cudaError_t err, CUresult status) noexcept {
   return CUDA_ERROR_UNKNOWN;
 }
 
+// The shape of every executable's dispatch entry whose temp-storage answer has a closed
+// form: an algorithm writes `Query` and `Dispatch` with the signature of its DispatchFn
+// `Fn` (params, d_temp_storage, temp_storage_bytes, args...); run<Query, Dispatch> answers
+// a size query (d_temp_storage == nullptr) with Query (no dispatch, no driver call) and
+// hands everything else to Dispatch (CUB's host dispatch). `Dispatch` alone answers
+// every size query through CUB: the reference each closed form is tested equal to.
+template <class Fn>
+struct ClosedForm;
+template <class Params, class... Args>
+struct ClosedForm<CUresult (*)(const Params&, void*, std::size_t&, Args...) noexcept> {
+  using Fn = CUresult (*)(const Params&, void*, std::size_t&, Args...) noexcept;
+  template <Fn Query, Fn Dispatch>
+  static CUresult run(const Params& params, void* d_temp_storage, std::size_t& temp_storage_bytes,
+                      Args... args) noexcept {
+    if (d_temp_storage == nullptr) return Query(params, nullptr, temp_storage_bytes, args...);
+    return Dispatch(params, d_temp_storage, temp_storage_bytes, args...);
+  }
+  // The executables' entry (closed_form) or CUB's whole dispatch.
+  template <Fn Query, Fn Dispatch>
+  static constexpr Fn select(bool closed_form) noexcept {
+    return closed_form ? &run<Query, Dispatch> : Dispatch;
+  }
+};
+
 // Fan-out over element sizes: f(std::integral_constant<std::size_t, N>{}) for N = n in
 // {1, 2, 4, 8} (and 0 where allow_zero), else a value-initialized result (nullptr for a
 // function pointer).

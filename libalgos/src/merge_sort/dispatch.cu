@@ -16,6 +16,7 @@
 #include <cub/device/dispatch/dispatch_merge_sort.cuh>
 
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
+#include "core/temp_storage.hpp"
 #include "merge_sort/dispatch.hpp"
 
 namespace cccl_cache::algos::merge_sort::detail {
@@ -71,9 +72,44 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   return algos::detail::dispatch_result(err, status);
 }
 
-std::uint64_t offset_max(ScalarType offset_type) noexcept {
-  return algos::detail::on_offset(offset_type, [](auto t) -> std::uint64_t {
-    return std::numeric_limits<typename decltype(t)::type>::max();
+// CUB's answer to a size query (cub::detail::merge_sort::dispatch in CCCL 3.5) in closed
+// form, from the bound policy (dispatch.hpp DispatchFn).
+template <std::size_t K, std::size_t V, class OffsetT>
+CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
+                           const void*, const void*, void*, void*, std::uint64_t num_items,
+                           CUstream) noexcept {
+  if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
+  if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (num_items == 0) {
+    temp_storage_bytes = 1;
+    return CUDA_SUCCESS;
+  }
+  const std::uint64_t tiles =
+      algos::detail::ceil_div(num_items, static_cast<std::uint32_t>(params.items_per_tile));
+  temp_storage_bytes = static_cast<std::size_t>(
+      algos::detail::alias_bytes((1 + tiles) * sizeof(OffsetT), num_items * K, num_items * V));
+  return CUDA_SUCCESS;
+}
+
+// The instantiation for the arguments (size queries in closed form or through CUB's
+// dispatch), or nullptr.
+DispatchFn select(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                  bool closed_form) noexcept {
+  using algos::detail::on_offset;
+  using algos::detail::on_size;
+  return on_size(key_size, [&](auto k) {
+    return on_size(
+        value_size,
+        [&](auto v) {
+          return on_offset(offset_type, [&](auto o) -> DispatchFn {
+            constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value;
+            using OffsetT = typename decltype(o)::type;
+            return algos::detail::ClosedForm<DispatchFn>::select<
+                &closed_form_bytes<kK, kV, OffsetT>, &run_dispatch<kK, kV, OffsetT>>(closed_form);
+          });
+        },
+        /*allow_zero=*/true);
   });
 }
 
@@ -81,31 +117,12 @@ std::uint64_t offset_max(ScalarType offset_type) noexcept {
 
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
                            ScalarType offset_type) noexcept {
-  using algos::detail::on_offset;
-  using algos::detail::on_size;
-  return on_size(key_size, [&](auto k) {
-    return on_size(
-        value_size,
-        [&](auto v) {
-          return on_offset(offset_type, [](auto o) -> DispatchFn {
-            return &run_dispatch<decltype(k)::value, decltype(v)::value,
-                                 typename decltype(o)::type>;
-          });
-        },
-        /*allow_zero=*/true);
-  });
+  return select(key_size, value_size, offset_type, /*closed_form=*/true);
 }
 
-TempLayout make_layout(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                       const DispatchParams& params) noexcept {
-  TempLayout layout;
-  layout.items_per_tile =
-      params.items_per_tile > 0 ? static_cast<std::uint64_t>(params.items_per_tile) : 1;
-  layout.key_size = key_size;
-  layout.value_size = value_size;
-  layout.offset_size = offset_max(offset_type) > std::numeric_limits<std::uint32_t>::max() ? 8 : 4;
-  layout.max_items = policy_supported(params) ? offset_max(offset_type) : 0;
-  return layout;
+DispatchFn select_cub_dispatch(std::size_t key_size, std::size_t value_size,
+                               ScalarType offset_type) noexcept {
+  return select(key_size, value_size, offset_type, /*closed_form=*/false);
 }
 
 bool policy_supported(const DispatchParams& params) noexcept {
