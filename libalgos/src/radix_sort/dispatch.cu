@@ -124,14 +124,19 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 
 // CUB's answer to a size query (dispatch_impl::invoke, invoke_onesweep, invoke_passes in
 // CCCL 3.5) in closed form, from the bound policy and launch context: the same
-// allocations through alias_temporaries' arithmetic. Needs 0 <= begin_bit < end_bit (the
-// executables' rule; CUB asks the runtime about UVA for an empty plain-form range).
+// allocations through alias_temporaries' arithmetic (dispatch.hpp DispatchFn). A range
+// that is not 0 <= begin_bit < end_bit (the executables refuse it; CUB asks the runtime
+// about UVA for an empty plain-form range) goes to CUB's dispatch.
 template <std::size_t K, std::size_t V, class OffsetT>
-CUresult closed_form_bytes(const DispatchParams& params, std::size_t& temp_storage_bytes,
-                           std::uint64_t num_items, int begin_bit, int end_bit,
-                           bool overwrite) noexcept {
+CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
+                           DoubleBuffers& buffers, std::uint64_t num_items, int begin_bit,
+                           int end_bit, bool overwrite, CUstream stream) noexcept {
   using algos::detail::alias_bytes;
   using algos::detail::ceil_div;
+  if (begin_bit < 0 || begin_bit >= end_bit)
+    return run_dispatch<K, V, OffsetT>(params, nullptr, temp_storage_bytes, buffers, num_items,
+                                       begin_bit, end_bit, overwrite, stream);
+  if (num_items > std::numeric_limits<OffsetT>::max()) return CUDA_ERROR_INVALID_VALUE;
   const Policy& p = params.policy;
   if (num_items == 0 ||
       num_items <= std::uint64_t{p.single_tile_threads} * p.single_tile_items) {
@@ -172,20 +177,6 @@ CUresult closed_form_bytes(const DispatchParams& params, std::size_t& temp_stora
   return CUDA_SUCCESS;
 }
 
-// The executables' dispatch: size queries in closed form, the rest through CUB's.
-template <std::size_t K, std::size_t V, class OffsetT>
-CUresult run(const DispatchParams& params, void* d_temp_storage, std::size_t& temp_storage_bytes,
-             DoubleBuffers& buffers, std::uint64_t num_items, int begin_bit, int end_bit,
-             bool overwrite, CUstream stream) noexcept {
-  if (d_temp_storage == nullptr && 0 <= begin_bit && begin_bit < end_bit) {
-    if (num_items > std::numeric_limits<OffsetT>::max()) return CUDA_ERROR_INVALID_VALUE;
-    return closed_form_bytes<K, V, OffsetT>(params, temp_storage_bytes, num_items, begin_bit,
-                                            end_bit, overwrite);
-  }
-  return run_dispatch<K, V, OffsetT>(params, d_temp_storage, temp_storage_bytes, buffers,
-                                     num_items, begin_bit, end_bit, overwrite, stream);
-}
-
 cub::detail::type_t classify(ScalarType t) noexcept {
   using cub::detail::type_t;
   switch (t) {
@@ -217,7 +208,8 @@ DispatchFn select(std::size_t key_size, std::size_t value_size, ScalarType offse
           return on_offset(offset_type, [&](auto o) -> DispatchFn {
             constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value;
             using OffsetT = typename decltype(o)::type;
-            return closed_form ? &run<kK, kV, OffsetT> : &run_dispatch<kK, kV, OffsetT>;
+            return algos::detail::ClosedForm<DispatchFn>::select<
+                &closed_form_bytes<kK, kV, OffsetT>, &run_dispatch<kK, kV, OffsetT>>(closed_form);
           });
         },
         /*allow_zero=*/true);

@@ -145,35 +145,26 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 // form from the bound policy, for elements of N bytes: look-back aliases one single-word
 // tile state (a transaction word per tile plus a warp of padding, itself aliased as three
 // allocations of which two are empty); look-ahead, one tile state per tile and a 4-byte
-// counter, and one byte for an empty problem. The policy is supported and num_items
-// within max_items (checked before).
-template <std::size_t N>
-std::size_t closed_form_bytes(const DispatchParams& p, std::uint64_t num_items) noexcept {
+// counter, and one byte for an empty problem (dispatch.hpp DispatchFn).
+template <std::size_t N, class OffsetT>
+CUresult closed_form_bytes(const DispatchParams& p, void*, std::size_t& temp_storage_bytes,
+                           const void*, void*, std::uint64_t num_items, const void*,
+                           CUstream) noexcept {
   using algos::detail::alias_bytes;
   using algos::detail::ceil_div;
+  if (!policy_supported(p)) return CUDA_ERROR_NOT_SUPPORTED;
+  if (num_items > max_items<OffsetT>(p)) return CUDA_ERROR_INVALID_VALUE;
   if (p.algorithm == static_cast<int>(cub::ScanAlgorithm::lookahead)) {
-    if (num_items == 0) return 1;
     const auto tile = static_cast<std::uint32_t>(lookahead_policy(p).tile_size());
-    return alias_bytes(ceil_div(num_items, tile) * BoundKernels<N>::lookahead_tile_state_size(),
-                       sizeof(std::uint32_t));
+    const std::uint64_t states_bytes =
+        ceil_div(num_items, tile) * BoundKernels<N>::lookahead_tile_state_size();
+    temp_storage_bytes = num_items == 0 ? 1 : alias_bytes(states_bytes, sizeof(std::uint32_t));
+    return CUDA_SUCCESS;
   }
   const auto tile = static_cast<std::uint32_t>(p.block_threads * p.items_per_thread);
   const std::uint64_t tile_states = cub::detail::warp_threads + ceil_div(num_items, tile);
   using TxnWord = typename BoundKernels<N>::ScanTileStateT::TxnWord;
-  return alias_bytes(alias_bytes(tile_states * sizeof(TxnWord), 0, 0));
-}
-
-// The executables' dispatch: size queries in closed form, the rest through CUB's.
-template <std::size_t N, class OffsetT, bool Exclusive>
-CUresult run(const DispatchParams& params, void* d_temp_storage, std::size_t& temp_storage_bytes,
-             const void* d_in, void* d_out, std::uint64_t num_items, const void* h_init,
-             CUstream stream) noexcept {
-  if (d_temp_storage != nullptr)
-    return run_dispatch<N, OffsetT, Exclusive>(params, d_temp_storage, temp_storage_bytes, d_in,
-                                               d_out, num_items, h_init, stream);
-  if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
-  if (num_items > max_items<OffsetT>(params)) return CUDA_ERROR_INVALID_VALUE;
-  temp_storage_bytes = closed_form_bytes<N>(params, num_items);
+  temp_storage_bytes = alias_bytes(alias_bytes(tile_states * sizeof(TxnWord), 0, 0));
   return CUDA_SUCCESS;
 }
 
@@ -186,10 +177,13 @@ DispatchFn select(std::size_t element_size, ScalarType offset_type, bool exclusi
     return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
       using OffsetT = typename decltype(o)::type;
       constexpr std::size_t kN = decltype(n)::value;
+      using Entry = algos::detail::ClosedForm<DispatchFn>;
       if constexpr (std::is_unsigned_v<OffsetT>) {
-        if (closed_form)
-          return exclusive ? &run<kN, OffsetT, true> : &run<kN, OffsetT, false>;
-        return exclusive ? &run_dispatch<kN, OffsetT, true> : &run_dispatch<kN, OffsetT, false>;
+        if (exclusive)
+          return Entry::select<&closed_form_bytes<kN, OffsetT>, &run_dispatch<kN, OffsetT, true>>(
+              closed_form);
+        return Entry::select<&closed_form_bytes<kN, OffsetT>, &run_dispatch<kN, OffsetT, false>>(
+            closed_form);
       } else {
         return nullptr;
       }
