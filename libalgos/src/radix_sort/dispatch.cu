@@ -199,21 +199,13 @@ cub::detail::type_t classify(ScalarType t) noexcept {
 DispatchFn select(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
                   bool closed_form) noexcept {
   if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
-  using algos::detail::on_offset;
-  using algos::detail::on_size;
-  return on_size(key_size, [&](auto k) {
-    return on_size(
-        value_size,
-        [&](auto v) {
-          return on_offset(offset_type, [&](auto o) -> DispatchFn {
-            constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value;
-            using OffsetT = typename decltype(o)::type;
-            return algos::detail::ClosedForm<DispatchFn>::select<
-                &closed_form_bytes<kK, kV, OffsetT>, &run_dispatch<kK, kV, OffsetT>>(closed_form);
-          });
-        },
-        /*allow_zero=*/true);
-  });
+  return algos::detail::on_sort_types(
+      key_size, value_size, offset_type, [&](auto k, auto v, auto o) -> DispatchFn {
+        constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value;
+        using OffsetT = typename decltype(o)::type;
+        return algos::detail::ClosedForm<DispatchFn>::select<
+            &closed_form_bytes<kK, kV, OffsetT>, &run_dispatch<kK, kV, OffsetT>>(closed_form);
+      });
 }
 
 }  // namespace
