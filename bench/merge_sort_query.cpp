@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   params.items_per_tile = static_cast<int>(result->policy.items_per_tile);
   params.block_sort_vsmem_per_block = result->policy.block_sort_vsmem_per_block;
   params.merge_vsmem_per_block = result->policy.merge_vsmem_per_block;
-  const d::DispatchFn dispatch = d::select_cub_dispatch(4, 0, spec.offset_type);
+  const d::DispatchFn dispatch = d::select_dispatch(4, 0, spec.offset_type, /*closed_form=*/false);
 
   std::size_t bf = 0, bl = 0, bd = 0;
   f(nullptr, bf, nullptr, nullptr, nullptr, nullptr, n, nullptr);

@@ -141,7 +141,7 @@ TEST(ReduceTempStorage, ClosedFormEqualsCubDispatch) {
       for (std::size_t t : {1u, 2u, 4u, 8u})
         for (std::size_t a : {1u, 2u, 4u, 8u})
           for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64}) {
-            const d::DispatchFn cub = d::select_cub_dispatch(t, a, offset);
+            const d::DispatchFn cub = d::select_dispatch(t, a, offset, /*closed_form=*/false);
             const d::DispatchFn closed = d::select_dispatch(t, a, offset);
             ASSERT_NE(cub, nullptr);
             ASSERT_NE(closed, nullptr);
@@ -168,8 +168,9 @@ TEST(ReduceTempStorage, ClosedFormEqualsCubDispatch) {
 TEST(ReduceTempStorage, CountsBeyondTheOffsetTypeAreRefused) {
   const LaunchContext ctx = context(8, 256, nullptr);
   const d::DispatchParams p = params(&ctx, 256, 16);
-  for (const d::DispatchFn fn : {d::select_dispatch(4, 4, ScalarType::uint32),
-                                 d::select_cub_dispatch(4, 4, ScalarType::uint32)}) {
+  for (const d::DispatchFn fn :
+       {d::select_dispatch(4, 4, ScalarType::uint32),
+        d::select_dispatch(4, 4, ScalarType::uint32, /*closed_form=*/false)}) {
     std::size_t bytes = 0;
     EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, 1ull << 32, nullptr, nullptr),
               CUDA_ERROR_INVALID_VALUE);

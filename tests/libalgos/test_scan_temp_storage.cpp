@@ -1,6 +1,6 @@
 // Scan's temp-storage answer in closed form (scan/dispatch.cu) equals what CCCL 3.5's own
-// host dispatch answers (select_cub_dispatch): inclusive and exclusive, every element
-// size, both offset types, look-back tile shapes of CUB's sm_80 / sm_90 tunings and odd
+// host dispatch answers (select_dispatch, closed_form false): inclusive and exclusive,
+// every element size, both offset types, look-back tile shapes of CUB's sm_80 / sm_90 tunings and odd
 // ones, look-ahead policies, many item counts. No GPU: neither route calls the driver.
 #include <gtest/gtest.h>
 
@@ -70,7 +70,8 @@ TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
       for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64})
         for (bool exclusive : {false, true}) {
           const d::DispatchFn closed = d::select_dispatch(size, offset, exclusive);
-          const d::DispatchFn cub = d::select_cub_dispatch(size, offset, exclusive);
+          const d::DispatchFn cub =
+              d::select_dispatch(size, offset, exclusive, /*closed_form=*/false);
           ASSERT_NE(closed, nullptr);
           ASSERT_NE(cub, nullptr);
           ASSERT_NE(closed, cub);
@@ -100,8 +101,7 @@ TEST(ScanTempStorage, ClosedFormRefusesWhatTheDispatchRefuses) {
   bad.block_threads += 32;
   const auto tiny = lookback(kSm80, 32, 1);  // 2^31 - 1 tiles of 32 items at most
   for (bool closed : {true, false}) {
-    const d::DispatchFn fn = closed ? d::select_dispatch(4, ScalarType::uint64, false)
-                                    : d::select_cub_dispatch(4, ScalarType::uint64, false);
+    const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, false, closed);
     std::size_t bytes = 0;
     EXPECT_EQ(fn(bad, nullptr, bytes, nullptr, nullptr, 10, nullptr, nullptr), CUDA_ERROR_NOT_SUPPORTED);
     const std::uint64_t most = 32ull * std::numeric_limits<int>::max();

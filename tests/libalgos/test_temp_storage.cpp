@@ -97,7 +97,7 @@ TEST(TempStorage, ClosedFormEqualsCubDispatchForEveryCombination) {
     for (std::size_t value : {0u, 1u, 2u, 4u, 8u}) {
       for (ScalarType offset :
            {ScalarType::int32, ScalarType::uint32, ScalarType::int64, ScalarType::uint64}) {
-        const d::DispatchFn fn = d::select_cub_dispatch(key, value, offset);
+        const d::DispatchFn fn = d::select_dispatch(key, value, offset, /*closed_form=*/false);
         const d::DispatchFn closed = d::select_dispatch(key, value, offset);
         ASSERT_NE(fn, nullptr) << key << "/" << value;
         ASSERT_NE(closed, nullptr) << key << "/" << value;
@@ -138,8 +138,9 @@ TEST(TempStorage, PoliciesNeedingVirtualSharedMemoryAreRefused) {
   for (const auto& p : {policy(128, 7, 20480, 18432), policy(64, 1, 1000, 0),
                         policy(64, 1, 0, 4096)}) {
     EXPECT_FALSE(d::policy_supported(p));
-    for (const d::DispatchFn fn : {d::select_cub_dispatch(4, 4, ScalarType::int64),
-                                   d::select_dispatch(4, 4, ScalarType::int64)}) {
+    for (const d::DispatchFn fn :
+         {d::select_dispatch(4, 4, ScalarType::int64, /*closed_form=*/false),
+          d::select_dispatch(4, 4, ScalarType::int64)}) {
       for (std::uint64_t n : {1000u, 0u}) {
         CUresult rc = CUDA_SUCCESS;
         answer(fn, p, n, rc);
@@ -157,8 +158,8 @@ TEST(TempStorage, CountBeyondOffsetTypeIsRejected) {
   const auto p = policy(256, 17, 0, 0);
   for (ScalarType offset : {ScalarType::int32, ScalarType::uint32}) {
     const std::uint64_t too_many = max_items(offset) + 1;
-    for (const d::DispatchFn fn :
-         {d::select_cub_dispatch(4, 4, offset), d::select_dispatch(4, 4, offset)}) {
+    for (const d::DispatchFn fn : {d::select_dispatch(4, 4, offset, /*closed_form=*/false),
+                                   d::select_dispatch(4, 4, offset)}) {
       CUresult rc = CUDA_SUCCESS;
       answer(fn, p, too_many, rc);
       EXPECT_EQ(rc, CUDA_ERROR_INVALID_VALUE);

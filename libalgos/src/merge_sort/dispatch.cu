@@ -92,10 +92,10 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
   return CUDA_SUCCESS;
 }
 
-// The instantiation for the arguments (size queries in closed form or through CUB's
-// dispatch), or nullptr.
-DispatchFn select(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                  bool closed_form) noexcept {
+}  // namespace
+
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                           bool closed_form) noexcept {
   return algos::detail::on_sort_types(
       key_size, value_size, offset_type, [&](auto k, auto v, auto o) -> DispatchFn {
         constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value;
@@ -103,18 +103,6 @@ DispatchFn select(std::size_t key_size, std::size_t value_size, ScalarType offse
         return algos::detail::ClosedForm<DispatchFn>::select<
             &closed_form_bytes<kK, kV, OffsetT>, &run_dispatch<kK, kV, OffsetT>>(closed_form);
       });
-}
-
-}  // namespace
-
-DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
-                           ScalarType offset_type) noexcept {
-  return select(key_size, value_size, offset_type, /*closed_form=*/true);
-}
-
-DispatchFn select_cub_dispatch(std::size_t key_size, std::size_t value_size,
-                               ScalarType offset_type) noexcept {
-  return select(key_size, value_size, offset_type, /*closed_form=*/false);
 }
 
 bool policy_supported(const DispatchParams& params) noexcept {

@@ -47,14 +47,10 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 
 // The instantiation for these sizes (value_size 0: keys only), or nullptr when
 // unsupported (key size not 1/2/4/8, value size not 0/1/2/4/8, non-integer offset).
-DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
-                           ScalarType offset_type) noexcept;
-
-// The same dispatch answering size queries through CUB's whole host dispatch: the
-// reference the closed form is tested equal to (test_temp_storage).
-DispatchFn select_cub_dispatch(std::size_t key_size, std::size_t value_size,
-                               ScalarType offset_type) noexcept;
-
+// closed_form false: the same dispatch answering size queries through CUB's whole host
+// dispatch, the reference the closed form is tested equal to (test_temp_storage).
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                           bool closed_form = true) noexcept;
 // Whether the dispatch can run this policy: a tile shape of whole threads and no
 // virtual shared memory (CCCL 3.5's dispatch with runtime policies allocates none; the
 // supported 1..8-byte keys and values never need it).

@@ -194,10 +194,10 @@ cub::detail::type_t classify(ScalarType t) noexcept {
   }
 }
 
-// The instantiation for the arguments (size queries in closed form or through CUB's
-// dispatch), or nullptr.
-DispatchFn select(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                  bool closed_form) noexcept {
+}  // namespace
+
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                           bool closed_form) noexcept {
   if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
   return algos::detail::on_sort_types(
       key_size, value_size, offset_type, [&](auto k, auto v, auto o) -> DispatchFn {
@@ -206,18 +206,6 @@ DispatchFn select(std::size_t key_size, std::size_t value_size, ScalarType offse
         return algos::detail::ClosedForm<DispatchFn>::select<
             &closed_form_bytes<kK, kV, OffsetT>, &run_dispatch<kK, kV, OffsetT>>(closed_form);
       });
-}
-
-}  // namespace
-
-DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
-                           ScalarType offset_type) noexcept {
-  return select(key_size, value_size, offset_type, /*closed_form=*/true);
-}
-
-DispatchFn select_cub_dispatch(std::size_t key_size, std::size_t value_size,
-                               ScalarType offset_type) noexcept {
-  return select(key_size, value_size, offset_type, /*closed_form=*/false);
 }
 
 Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept {

@@ -97,10 +97,10 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
   return CUDA_SUCCESS;
 }
 
-// The instantiation for the arguments (size queries in closed form or through CUB's
-// dispatch), or nullptr.
-DispatchFn select(std::size_t type_size, std::size_t accum_size, ScalarType offset_type,
-                  bool closed_form) noexcept {
+}  // namespace
+
+DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size, ScalarType offset_type,
+                           bool closed_form) noexcept {
   using algos::detail::on_size;
   using Entry = algos::detail::ClosedForm<DispatchFn>;
   if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
@@ -114,18 +114,6 @@ DispatchFn select(std::size_t type_size, std::size_t accum_size, ScalarType offs
                            &run_dispatch<kT, kA, unsigned long long>>(closed_form);
     });
   });
-}
-
-}  // namespace
-
-DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size,
-                           ScalarType offset_type) noexcept {
-  return select(type_size, accum_size, offset_type, /*closed_form=*/true);
-}
-
-DispatchFn select_cub_dispatch(std::size_t type_size, std::size_t accum_size,
-                               ScalarType offset_type) noexcept {
-  return select(type_size, accum_size, offset_type, /*closed_form=*/false);
 }
 
 }  // namespace cccl_cache::algos::reduce::detail

@@ -42,12 +42,8 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 CUstream stream) noexcept;
 
 // The instantiation, or nullptr (sizes not 1/2/4/8, offset not uint32/uint64).
-DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size,
-                           ScalarType offset_type) noexcept;
-
-// The same dispatch answering size queries through CUB's whole host dispatch: the
-// reference the closed form is tested equal to (test_reduce_dispatch).
-DispatchFn select_cub_dispatch(std::size_t type_size, std::size_t accum_size,
-                               ScalarType offset_type) noexcept;
-
+// closed_form false: the same dispatch answering size queries through CUB's whole host
+// dispatch, the reference the closed form is tested equal to (test_reduce_dispatch).
+DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size, ScalarType offset_type,
+                           bool closed_form = true) noexcept;
 }  // namespace cccl_cache::algos::reduce::detail

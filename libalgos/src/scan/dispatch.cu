@@ -168,10 +168,10 @@ CUresult closed_form_bytes(const DispatchParams& p, void*, std::size_t& temp_sto
   return CUDA_SUCCESS;
 }
 
-// The instantiation for the arguments (size queries in closed form or through CUB's
-// dispatch), or nullptr.
-DispatchFn select(std::size_t element_size, ScalarType offset_type, bool exclusive,
-                  bool closed_form) noexcept {
+}  // namespace
+
+DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type, bool exclusive,
+                           bool closed_form) noexcept {
   if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
   return algos::detail::on_size(element_size, [&](auto n) {
     return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
@@ -189,18 +189,6 @@ DispatchFn select(std::size_t element_size, ScalarType offset_type, bool exclusi
       }
     });
   });
-}
-
-}  // namespace
-
-DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type,
-                           bool exclusive) noexcept {
-  return select(element_size, offset_type, exclusive, /*closed_form=*/true);
-}
-
-DispatchFn select_cub_dispatch(std::size_t element_size, ScalarType offset_type,
-                               bool exclusive) noexcept {
-  return select(element_size, offset_type, exclusive, /*closed_form=*/false);
 }
 
 bool policy_supported(const DispatchParams& p) noexcept {

@@ -43,14 +43,10 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 CUstream stream) noexcept;
 
 // The instantiation, or nullptr (element size not 1/2/4/8, offset not uint32/uint64).
-DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type,
-                           bool exclusive) noexcept;
-
-// The same dispatch answering size queries through CUB's whole host dispatch: the
-// reference the closed form is tested equal to (test_scan_temp_storage).
-DispatchFn select_cub_dispatch(std::size_t element_size, ScalarType offset_type,
-                               bool exclusive) noexcept;
-
+// closed_form false: the same dispatch answering size queries through CUB's whole host
+// dispatch, the reference the closed form is tested equal to (test_scan_temp_storage).
+DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type, bool exclusive,
+                           bool closed_form = true) noexcept;
 // Whether the dispatch can run this policy: a known algorithm, a positive tile shape,
 // and for look-ahead the block size CUB derives from its warps.
 bool policy_supported(const DispatchParams& params) noexcept;
