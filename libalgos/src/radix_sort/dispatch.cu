@@ -28,25 +28,7 @@ using Decomposer = cub::detail::identity_decomposer_t;
 // CUB's into ours). The algorithm is an enum there, 0/1 here.
 template <class P, class R, class V>
 void mirror(P& p, R& r, V&& v) {
-  v(p.single_tile_threads, r.single_tile.threads_per_block);
-  v(p.single_tile_items, r.single_tile.items_per_thread);
-  v(p.onesweep_threads, r.onesweep.threads_per_block);
-  v(p.onesweep_items, r.onesweep.items_per_thread);
-  v(p.onesweep_radix_bits, r.onesweep.radix_bits);
-  v(p.histogram_threads, r.histogram.threads_per_block);
-  v(p.exclusive_sum_threads, r.exclusive_sum.threads_per_block);
-  v(p.upsweep_threads, r.upsweep.threads_per_block);
-  v(p.upsweep_items, r.upsweep.items_per_thread);
-  v(p.alt_upsweep_threads, r.alt_upsweep.threads_per_block);
-  v(p.alt_upsweep_items, r.alt_upsweep.items_per_thread);
-  v(p.downsweep_threads, r.downsweep.threads_per_block);
-  v(p.downsweep_items, r.downsweep.items_per_thread);
-  v(p.downsweep_radix_bits, r.downsweep.radix_bits);
-  v(p.alt_downsweep_threads, r.alt_downsweep.threads_per_block);
-  v(p.alt_downsweep_items, r.alt_downsweep.items_per_thread);
-  v(p.alt_downsweep_radix_bits, r.alt_downsweep.radix_bits);
-  v(p.scan_threads, r.scan.lookback.threads_per_block);
-  v(p.scan_items, r.scan.lookback.items_per_thread);
+  CCCL_CACHE_RADIX_SORT_POLICY(CCCL_CACHE_POLICY_MIRROR)
 }
 
 // The build's policy, as CUB's selector would return it for the bound CC: the fields the

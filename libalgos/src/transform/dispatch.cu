@@ -25,23 +25,18 @@ using algos::detail::EmptyOp;
 using In = const unsigned char*;
 using Out = unsigned char*;
 
+// The build's policy, as CUB's selector would return it for the bound CC: every value
+// the host dispatch reads; the rest (unroll factors, prefetch stride, store width) keeps
+// CUB's defaults, as in the policy's sub-policies built from their block size alone.
 struct RuntimePolicySelector {
   const DispatchParams* params;
   cub::TransformPolicy operator()(::cuda::compute_capability) const {
     const Policy& p = params->policy;
-    cub::TransformPolicy t{static_cast<int>(p.min_bytes_in_flight),
-                           static_cast<cub::TransformAlgorithm>(p.algorithm),
-                           cub::TransformPrefetchPolicy{static_cast<int>(p.prefetch_threads)},
-                           cub::TransformVectorizedPolicy{static_cast<int>(p.vectorized_threads),
-                                                          static_cast<int>(p.vectorized_items),
-                                                          static_cast<int>(p.vec_size)},
-                           cub::TransformAsyncCopyPolicy{static_cast<int>(p.async_threads)}};
-    t.prefetch.items_per_thread_no_input = static_cast<int>(p.prefetch_items_no_input);
-    t.prefetch.min_items_per_thread = static_cast<int>(p.prefetch_min_items);
-    t.prefetch.max_items_per_thread = static_cast<int>(p.prefetch_max_items);
-    t.async_copy.min_items_per_thread = static_cast<int>(p.async_min_items);
-    t.async_copy.max_items_per_thread = static_cast<int>(p.async_max_items);
-    return t;
+    cub::TransformPolicy r{};
+    r.algorithm = static_cast<cub::TransformAlgorithm>(p.algorithm);
+    const auto v = [](std::uint32_t ours, int& cubs) { cubs = static_cast<int>(ours); };
+    CCCL_CACHE_TRANSFORM_POLICY(CCCL_CACHE_POLICY_MIRROR)
+    return r;
   }
 };
 
