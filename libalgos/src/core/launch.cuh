@@ -135,10 +135,16 @@ struct DriverLauncherFactory {
   cudaError_t MaxSmOccupancy(int& sm_occupancy, CUfunction fn, int block_size,
                              int dynamic_smem_bytes = 0) const {
     const KernelLaunch* k = ctx->find(fn);
-    if (k == nullptr || k->block_threads != block_size || dynamic_smem_bytes != 0)
-      return cudaErrorInvalidValue;
-    sm_occupancy = k->occupancy;
-    return cudaSuccess;
+    if (k != nullptr && k->block_threads == block_size && dynamic_smem_bytes == 0) {
+      sm_occupancy = k->occupancy;
+      return cudaSuccess;
+    }
+    if (k == nullptr || ctx->occupancy == nullptr) return cudaErrorInvalidValue;
+    // A bind's dry run (LaunchContext::occupancy): the driver answers.
+    const CUresult rc = ctx->occupancy(&sm_occupancy, fn, block_size,
+                                       static_cast<std::size_t>(dynamic_smem_bytes));
+    if (rc != CUDA_SUCCESS && ctx->occupancy_error != nullptr) *ctx->occupancy_error = rc;
+    return rc == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
   }
   cudaError_t max_dynamic_smem_size_for(int& max_dynamic_smem, CUfunction fn) const {
     const KernelLaunch* k = ctx->find(fn);
