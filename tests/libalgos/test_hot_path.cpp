@@ -35,8 +35,8 @@ const cccl_cache::algos::detail::LaunchContext kRecording = bound_context(&recor
 d::DispatchParams bound_params() {
   d::DispatchParams p;
   p.launch = &kRecording;
-  p.block_threads = 256;
-  p.items_per_tile = 256 * 17;  // CUB's float32 policy on sm_90
+  p.policy.block_threads = 256;
+  p.policy.items_per_tile = 256 * 17;  // CUB's float32 policy on sm_90
   return p;
 }
 

@@ -27,10 +27,10 @@ d::DispatchParams policy(int threads, int items_per_thread, std::uint64_t bs_vsm
                          std::uint64_t merge_vsmem) {
   d::DispatchParams p;
   p.launch = &kSm90;
-  p.block_threads = threads;
-  p.items_per_tile = threads * items_per_thread;
-  p.block_sort_vsmem_per_block = bs_vsmem;
-  p.merge_vsmem_per_block = merge_vsmem;
+  p.policy.block_threads = static_cast<std::uint32_t>(threads);
+  p.policy.items_per_tile = static_cast<std::uint32_t>(threads * items_per_thread);
+  p.policy.block_sort_vsmem_per_block = bs_vsmem;
+  p.policy.merge_vsmem_per_block = merge_vsmem;
   return p;
 }
 
@@ -108,8 +108,8 @@ TEST(TempStorage, ClosedFormEqualsCubDispatchForEveryCombination) {
             ASSERT_EQ(rc, CUDA_SUCCESS);
             ASSERT_EQ(answer(closed, p, n, closed_rc), expected)
                 << "key " << key << " value " << value << " offset " << static_cast<int>(offset)
-                << " tile " << p.items_per_tile << " vsmem " << p.block_sort_vsmem_per_block
-                << " n " << n;
+                << " tile " << p.policy.items_per_tile << " vsmem "
+                << p.policy.block_sort_vsmem_per_block << " n " << n;
             ASSERT_EQ(closed_rc, CUDA_SUCCESS);
             ++checked;
           }
@@ -149,7 +149,7 @@ TEST(TempStorage, PoliciesNeedingVirtualSharedMemoryAreRefused) {
     }
   }
   d::DispatchParams bad_shape = policy(256, 17, 0, 0);
-  bad_shape.items_per_tile += 1;  // not whole threads
+  bad_shape.policy.items_per_tile += 1;  // not whole threads
   EXPECT_FALSE(d::policy_supported(bad_shape));
   EXPECT_TRUE(d::policy_supported(policy(256, 17, 0, 0)));
 }

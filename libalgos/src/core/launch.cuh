@@ -334,6 +334,19 @@ struct AbiText {
     text += '@' + std::to_string(offset) + ':' + std::to_string(size);
     return *this;
   }
+  // One field per value of the Policy that Params holds as its member `policy` (in
+  // Policy::fields order): the value's name, offset in Params and size, as
+  // CCCL_CACHE_ABI_FIELD spells a member of Params itself.
+  template <class Params, class Policy>
+  AbiText& policy_fields(Policy Params::*policy) {
+    const Params params{};
+    const auto* base = reinterpret_cast<const unsigned char*>(&params);
+    Policy::fields(params.*policy, [&](std::string_view name, const auto& value) {
+      field(name, static_cast<std::size_t>(reinterpret_cast<const unsigned char*>(&value) - base),
+            sizeof(value));
+    });
+    return *this;
+  }
   // The Bytes<N> stand-ins for elements of 1, 2, 4 and 8 bytes.
   AbiText& byte_types() {
     return type<Bytes<1>>("b1").type<Bytes<2>>("b2").type<Bytes<4>>("b4").type<Bytes<8>>("b8");

@@ -23,11 +23,7 @@ Result<merge_sort::Executable> MergeSort::bind(const BuiltView<MergeSort>& resul
   const std::uint32_t block_threads[kKernels] = {policy.block_threads, d::kPartitionBlockThreads,
                                                  policy.block_threads};
   CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, block_threads, dispatch));
-  d::DispatchParams& p = state->params;
-  p.block_threads = static_cast<int>(policy.block_threads);
-  p.items_per_tile = static_cast<int>(policy.items_per_tile);
-  p.block_sort_vsmem_per_block = policy.block_sort_vsmem_per_block;
-  p.merge_vsmem_per_block = policy.merge_vsmem_per_block;
+  state->params.policy = policy;
   return Executable(std::move(state));
 }
 

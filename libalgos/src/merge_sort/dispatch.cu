@@ -15,6 +15,8 @@
 
 #include <cub/device/dispatch/dispatch_merge_sort.cuh>
 
+#include <climits>
+
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "core/temp_storage.hpp"
 #include "merge_sort/dispatch.hpp"
@@ -31,8 +33,9 @@ using algos::detail::EmptyOp;
 struct RuntimePolicySelector {
   const DispatchParams* params;
   cub::MergeSortPolicy operator()(::cuda::compute_capability) const {
-    return cub::MergeSortPolicy{params->block_threads,
-                                params->items_per_tile / params->block_threads,
+    const Policy& p = params->policy;
+    return cub::MergeSortPolicy{static_cast<int>(p.block_threads),
+                                static_cast<int>(p.items_per_tile / p.block_threads),
                                 cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT,
                                 cub::BLOCK_STORE_WARP_TRANSPOSE};
   }
@@ -86,7 +89,7 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
     return CUDA_SUCCESS;
   }
   const std::uint64_t tiles =
-      algos::detail::ceil_div(num_items, static_cast<std::uint32_t>(params.items_per_tile));
+      algos::detail::ceil_div(num_items, params.policy.items_per_tile);
   temp_storage_bytes = static_cast<std::size_t>(
       algos::detail::alias_bytes((1 + tiles) * sizeof(OffsetT), num_items * K, num_items * V));
   return CUDA_SUCCESS;
@@ -106,9 +109,10 @@ DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarT
 }
 
 bool policy_supported(const DispatchParams& params) noexcept {
-  return params.block_threads > 0 && params.items_per_tile > 0 &&
-         params.items_per_tile % params.block_threads == 0 &&
-         params.block_sort_vsmem_per_block == 0 && params.merge_vsmem_per_block == 0;
+  const Policy& p = params.policy;
+  return p.block_threads > 0 && p.block_threads <= INT_MAX && p.items_per_tile > 0 &&
+         p.items_per_tile <= INT_MAX && p.items_per_tile % p.block_threads == 0 &&
+         p.block_sort_vsmem_per_block == 0 && p.merge_vsmem_per_block == 0;
 }
 
 }  // namespace cccl_cache::algos::merge_sort::detail
@@ -118,10 +122,7 @@ namespace cccl_cache::algos {
 const std::string& MergeSort::dispatch_abi() {
   using namespace merge_sort::detail;  // its DispatchParams and stand-ins
   return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, block_threads);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, items_per_tile);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, block_sort_vsmem_per_block);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, merge_vsmem_per_block);
+    abi.policy_fields(&DispatchParams::policy);
     // The kernels' argument types (their order is CUB's, covered by cub=).
     abi.type<cub::NullType>("null").type<EmptyOp>("compare");
     abi.type<cub::detail::vsmem_t>("vsmem").type<cub::MergeSortPolicy>("policy");

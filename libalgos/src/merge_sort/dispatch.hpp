@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "core/launch.hpp"
 
 namespace cccl_cache::algos::merge_sort::detail {
@@ -24,10 +24,7 @@ struct DispatchParams {
   // The bound module's launch context (core/launch.hpp): the kernels in Kernel order,
   // the driver's launch, the device facts.
   const algos::detail::LaunchContext* launch = nullptr;
-  int block_threads = 0;
-  int items_per_tile = 0;
-  std::uint64_t block_sort_vsmem_per_block = 0;
-  std::uint64_t merge_vsmem_per_block = 0;
+  Policy policy;  // the build's
 };
 
 // One instantiation of CCCL 3.5's cub::detail::merge_sort::dispatch for a (key size,
