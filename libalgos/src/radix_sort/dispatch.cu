@@ -180,7 +180,7 @@ cub::detail::type_t classify(ScalarType t) noexcept {
 
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
                            bool closed_form) noexcept {
-  if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
+  if (!is_unsigned_offset(offset_type)) return nullptr;
   return algos::detail::on_sort_types(
       key_size, value_size, offset_type, [&](auto k, auto v, auto o) -> DispatchFn {
         constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value;

@@ -103,7 +103,7 @@ DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size, Scalar
                            bool closed_form) noexcept {
   using algos::detail::on_size;
   using Entry = algos::detail::ClosedForm<DispatchFn>;
-  if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
+  if (!is_unsigned_offset(offset_type)) return nullptr;
   return on_size(type_size, [&](auto t) {
     return on_size(accum_size, [&](auto a) -> DispatchFn {
       constexpr std::size_t kT = decltype(t)::value, kA = decltype(a)::value;

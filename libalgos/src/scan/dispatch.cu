@@ -172,7 +172,7 @@ CUresult closed_form_bytes(const DispatchParams& p, void*, std::size_t& temp_sto
 
 DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type, bool exclusive,
                            bool closed_form) noexcept {
-  if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
+  if (!is_unsigned_offset(offset_type)) return nullptr;
   return algos::detail::on_size(element_size, [&](auto n) {
     return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
       using OffsetT = typename decltype(o)::type;
