@@ -303,14 +303,20 @@ auto on_offset(ScalarType t, F&& f) {
   }
 }
 
-// Fan-out over a sort's (key size, value size, offset type): f(K, V, O) with K and V
-// std::integral_constant<std::size_t, ...> (V 0: keys only) and O std::type_identity of
-// the offset type, as on_size and on_offset give them; else a value-initialized result.
+// Fan-out over a sort's (key size, value size, offset type): f.operator()<K, V, OffsetT>()
+// for the sizes on_size takes (V 0: keys only) and the offset types on_offset takes;
+// else a value-initialized result.
 template <class F>
 auto on_sort_types(std::size_t key_size, std::size_t value_size, ScalarType offset, F&& f) {
   return on_size(key_size, [&](auto k) {
     return on_size(
-        value_size, [&](auto v) { return on_offset(offset, [&](auto o) { return f(k, v, o); }); },
+        value_size,
+        [&](auto v) {
+          return on_offset(offset, [&](auto o) {
+            return f.template operator()<decltype(k)::value, decltype(v)::value,
+                                         typename decltype(o)::type>();
+          });
+        },
         /*allow_zero=*/true);
   });
 }

@@ -181,12 +181,11 @@ cub::detail::type_t classify(ScalarType t) noexcept {
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
                            bool closed_form) noexcept {
   if (!is_unsigned_offset(offset_type)) return nullptr;
+  using Entry = algos::detail::ClosedForm<DispatchFn>;
   return algos::detail::on_sort_types(
-      key_size, value_size, offset_type, [&](auto k, auto v, auto o) -> DispatchFn {
-        constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value;
-        using OffsetT = typename decltype(o)::type;
-        return algos::detail::ClosedForm<DispatchFn>::select<
-            &closed_form_bytes<kK, kV, OffsetT>, &run_dispatch<kK, kV, OffsetT>>(closed_form);
+      key_size, value_size, offset_type, [&]<std::size_t K, std::size_t V, class OffsetT>() {
+        return Entry::select<&closed_form_bytes<K, V, OffsetT>, &run_dispatch<K, V, OffsetT>>(
+            closed_form);
       });
 }
 
