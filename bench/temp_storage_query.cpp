@@ -58,8 +58,8 @@ void scan_query(benchmark::State& state, bool cub) {
   ctx.sm_count = 132;
   sc::detail::DispatchParams p;
   p.launch = &ctx;
-  p.block_threads = 128;
-  p.items_per_thread = 24;
+  p.policy.block_threads = 128;
+  p.policy.items_per_thread = 24;
   const auto size = static_cast<std::size_t>(state.range(0));
   const bool exclusive = state.range(2) != 0;
   const auto fn = sc::detail::select_dispatch(size, ScalarType::uint64, exclusive, !cub);

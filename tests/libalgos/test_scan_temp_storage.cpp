@@ -28,8 +28,8 @@ const detail::LaunchContext kSm80 = device(800), kSm90 = device(900), kSm100 = d
 d::DispatchParams lookback(const detail::LaunchContext& ctx, int threads, int items) {
   d::DispatchParams p;
   p.launch = &ctx;
-  p.block_threads = threads;
-  p.items_per_thread = items;
+  p.policy.block_threads = threads;
+  p.policy.items_per_thread = items;
   return p;
 }
 
@@ -38,21 +38,21 @@ d::DispatchParams lookback(const detail::LaunchContext& ctx, int threads, int it
 d::DispatchParams lookahead(int warps, int items, int lookahead_items) {
   d::DispatchParams p;
   p.launch = &kSm100;
-  p.algorithm = 1;
-  p.items_per_thread = items;
-  p.reduce_and_scan_warps = warps;
-  p.lookahead_items_per_thread = lookahead_items;
-  p.lookahead_stages = 2;
-  p.block_idx_stages = -1;
-  for (p.block_threads = 32; p.block_threads <= 1024; p.block_threads += 32)
+  p.policy.algorithm = 1;
+  p.policy.items_per_thread = items;
+  p.policy.reduce_and_scan_warps = warps;
+  p.policy.lookahead_items_per_thread = lookahead_items;
+  p.policy.lookahead_stages = 2;
+  p.policy.block_idx_stages = -1;
+  for (p.policy.block_threads = 32; p.policy.block_threads <= 1024; p.policy.block_threads += 32)
     if (d::policy_supported(p)) return p;
   ADD_FAILURE() << "no block size for " << warps << " warps";
   return p;
 }
 
 std::uint64_t tile_items(const d::DispatchParams& p) {
-  return p.algorithm == 0 ? std::uint64_t(p.block_threads) * p.items_per_thread
-                          : std::uint64_t(p.reduce_and_scan_warps) * 32 * p.items_per_thread;
+  return p.policy.algorithm == 0 ? std::uint64_t(p.policy.block_threads) * p.policy.items_per_thread
+                          : std::uint64_t(p.policy.reduce_and_scan_warps) * 32 * p.policy.items_per_thread;
 }
 
 TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
@@ -81,7 +81,7 @@ TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
             const CUresult want_rc = cub(p, nullptr, want, nullptr, nullptr, n, nullptr, nullptr);
             const CUresult got_rc = closed(p, nullptr, got, nullptr, nullptr, n, nullptr, nullptr);
             const std::string what = std::string(exclusive ? "exclusive" : "inclusive") +
-                                     " algorithm " + std::to_string(p.algorithm) + " tile " +
+                                     " algorithm " + std::to_string(p.policy.algorithm) + " tile " +
                                      std::to_string(tile) + " size " + std::to_string(size) +
                                      " n " + std::to_string(n);
             ASSERT_EQ(got_rc, want_rc) << what;
@@ -98,7 +98,7 @@ TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
 // by both routes alike.
 TEST(ScanTempStorage, ClosedFormRefusesWhatTheDispatchRefuses) {
   auto bad = lookahead(4, 87, 3);
-  bad.block_threads += 32;
+  bad.policy.block_threads += 32;
   const auto tiny = lookback(kSm80, 32, 1);  // 2^31 - 1 tiles of 32 items at most
   for (bool closed : {true, false}) {
     const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, false, closed);

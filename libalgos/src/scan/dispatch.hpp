@@ -8,24 +8,18 @@
 #include <cstdint>
 #include <string>
 
-#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/algos/scan/build_result.hpp"
 #include "core/launch.hpp"
 
 namespace cccl_cache::algos::scan::detail {
 
 // Everything CUB's scan dispatch asks of its policy selector, kernel source and
-// launcher factory, fixed at bind time (Policy's values as CUB's ints).
+// launcher factory, fixed at bind time.
 struct DispatchParams {
   // The bound module's launch context (core/launch.hpp): the kernels in Kernel order,
   // the driver's launch, the device facts.
   const algos::detail::LaunchContext* launch = nullptr;
-  int algorithm = 0;  // cub::ScanAlgorithm
-  int block_threads = 0;
-  int items_per_thread = 0;
-  int reduce_and_scan_warps = 0;
-  int lookahead_items_per_thread = 0;
-  int lookahead_stages = 0;
-  int block_idx_stages = 0;
+  Policy policy;  // the build's; the dispatch reads its values as CUB's ints
 };
 
 // One instantiation of CCCL 3.5's cub::detail::scan::dispatch_with_accum for an
