@@ -197,12 +197,12 @@ DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type, boo
 
 bool policy_supported(const DispatchParams& params) noexcept {
   const Policy& p = params.policy;
-  if (as_int(p.block_threads) <= 0 || as_int(p.block_threads) > 1024 || as_int(p.items_per_thread) <= 0)
-    return false;
+  const int threads = as_int(p.block_threads);
+  if (threads <= 0 || threads > 1024 || as_int(p.items_per_thread) <= 0) return false;
   if (as_int(p.algorithm) == static_cast<int>(cub::ScanAlgorithm::lookback)) return true;
   if (as_int(p.algorithm) != static_cast<int>(cub::ScanAlgorithm::lookahead)) return false;
   return as_int(p.reduce_and_scan_warps) > 0 && as_int(p.lookahead_items_per_thread) > 0 &&
-         cub::detail::scan::num_total_threads(lookahead_policy(p)) == as_int(p.block_threads);
+         cub::detail::scan::num_total_threads(lookahead_policy(p)) == threads;
 }
 
 }  // namespace cccl_cache::algos::scan::detail
