@@ -11,6 +11,7 @@
 
 #include "hot_path_support.hpp"
 #include "scan/dispatch.hpp"
+#include "scan_policies.hpp"
 
 namespace {
 
@@ -60,13 +61,7 @@ d::DispatchParams lookback() {  // CUB's float policy on sm_90
 d::DispatchParams lookahead() {  // CUB's float policy on sm_100
   d::DispatchParams p;
   p.launch = &kSm100;
-  p.policy.algorithm = 1;
-  p.policy.block_threads = 352;
-  p.policy.items_per_thread = 87;
-  p.policy.reduce_and_scan_warps = 4;
-  p.policy.lookahead_items_per_thread = 3;
-  p.policy.lookahead_stages = 2;
-  p.policy.block_idx_stages = -1;
+  p.policy = test_support::scan_lookahead_policy();
   return p;
 }
 
