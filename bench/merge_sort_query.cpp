@@ -67,11 +67,8 @@ int main(int argc, char** argv) {
   context.ptx_version = cc * 10;
   d::DispatchParams params;
   params.launch = &context;
-  params.block_threads = static_cast<int>(result->policy.block_threads);
-  params.items_per_tile = static_cast<int>(result->policy.items_per_tile);
-  params.block_sort_vsmem_per_block = result->policy.block_sort_vsmem_per_block;
-  params.merge_vsmem_per_block = result->policy.merge_vsmem_per_block;
-  const d::DispatchFn dispatch = d::select_dispatch(4, 0, spec.offset_type);
+  params.policy = result->policy;
+  const d::DispatchFn dispatch = d::select_dispatch(4, 0, spec.offset_type, /*closed_form=*/false);
 
   std::size_t bf = 0, bl = 0, bd = 0;
   f(nullptr, bf, nullptr, nullptr, nullptr, nullptr, n, nullptr);

@@ -36,8 +36,7 @@ void radix_sort_query(benchmark::State& state, bool cub) {
   const rs::Policy p = rs::detail::selected_policy(spec, 90);
   const auto ctx = sm90(p);
   const rs::detail::DispatchParams params{&ctx, p};
-  const auto fn = cub ? rs::detail::select_cub_dispatch(size_of(spec.key_type), 0, spec.offset_type)
-                      : rs::detail::select_dispatch(size_of(spec.key_type), 0, spec.offset_type);
+  const auto fn = rs::detail::select_dispatch(size_of(spec.key_type), 0, spec.offset_type, !cub);
   const auto n = static_cast<std::uint64_t>(state.range(1));
   const int bits = int(size_of(spec.key_type)) * 8;
   rs::DoubleBuffers none;
@@ -59,12 +58,11 @@ void scan_query(benchmark::State& state, bool cub) {
   ctx.sm_count = 132;
   sc::detail::DispatchParams p;
   p.launch = &ctx;
-  p.block_threads = 128;
-  p.items_per_thread = 24;
+  p.policy.block_threads = 128;
+  p.policy.items_per_thread = 24;
   const auto size = static_cast<std::size_t>(state.range(0));
   const bool exclusive = state.range(2) != 0;
-  const auto fn = cub ? sc::detail::select_cub_dispatch(size, ScalarType::uint64, exclusive)
-                      : sc::detail::select_dispatch(size, ScalarType::uint64, exclusive);
+  const auto fn = sc::detail::select_dispatch(size, ScalarType::uint64, exclusive, !cub);
   const auto n = static_cast<std::uint64_t>(state.range(1));
   for (auto _ : state) {
     std::size_t bytes = 0;

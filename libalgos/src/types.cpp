@@ -58,6 +58,14 @@ bool is_float(ScalarType t) noexcept {
 
 bool is_element_type(ScalarType t) noexcept { return t != ScalarType::none && find(t) != nullptr; }
 
+bool is_unsigned_offset(ScalarType t) noexcept {
+  return t == ScalarType::uint32 || t == ScalarType::uint64;
+}
+
+bool is_offset_type(ScalarType t) noexcept {
+  return is_unsigned_offset(t) || t == ScalarType::int32 || t == ScalarType::int64;
+}
+
 std::optional<ScalarType> parse_scalar_type(std::string_view text) noexcept {
   for (const auto& info : kTypes) {
     if (text == info.name || text == info.short_name) return info.type;

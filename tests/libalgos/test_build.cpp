@@ -183,7 +183,7 @@ TEST(MergeSortBuild, CubinIsWithinTenPercentOfNvcc) {
 TEST(MergeSortBuild, LtoLinkDropsTheUnusedVariablesOfTheNaiveCubin) {
   const auto& r = cached_build(Spec{}, 90);
   ASSERT_TRUE(r) << r.error().describe();
-  auto naive = merge_sort::detail::build_naive_cubin(Spec{}, 90);
+  auto naive = algos::detail::build_naive_cubin<MergeSort>(Spec{}, 90);
   ASSERT_TRUE(naive) << naive.error().describe();
   auto naive_elf = algos::detail::read_elf(*naive);
   auto ours_elf = algos::detail::read_elf(r->result.record.cubin);

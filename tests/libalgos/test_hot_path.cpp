@@ -35,8 +35,8 @@ const cccl_cache::algos::detail::LaunchContext kRecording = bound_context(&recor
 d::DispatchParams bound_params() {
   d::DispatchParams p;
   p.launch = &kRecording;
-  p.block_threads = 256;
-  p.items_per_tile = 256 * 17;  // CUB's float32 policy on sm_90
+  p.policy.block_threads = 256;
+  p.policy.items_per_tile = 256 * 17;  // CUB's float32 policy on sm_90
   return p;
 }
 
@@ -50,14 +50,15 @@ TEST(HotPath, SortLaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
   const d::DispatchParams p = bound_params();
   const d::DispatchFn sort = d::select_dispatch(4, 0, ScalarType::int64);
   ASSERT_NE(sort, nullptr);
-  const d::TempLayout layout = d::make_layout(4, 0, ScalarType::int64, p);
   // Device addresses the host code only passes on.
   void* keys = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
   void* temp = reinterpret_cast<void*>(std::uintptr_t{0x7f1000000000});
   for (const Case c : {Case{2048, 1, 0}, Case{4353, 2, 1}, Case{1'000'003, 230, 8}}) {
     SCOPED_TRACE(c.items);
     launches().clear();
-    std::size_t bytes = layout.bytes(c.items);
+    std::size_t bytes = 0;
+    ASSERT_EQ(sort(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, c.items, nullptr),
+              CUDA_SUCCESS);
     const auto [rc, allocations] =
         count_allocations([&] { return sort(p, temp, bytes, keys, nullptr, keys, nullptr, c.items, nullptr); });
     EXPECT_EQ(rc, CUDA_SUCCESS);
@@ -96,8 +97,9 @@ TEST(HotPath, ALaunchErrorIsReturnedAndStopsTheSort) {
   const auto failing = bound_context(&failing_launch);
   p.launch = &failing;
   const d::DispatchFn sort = d::select_dispatch(4, 0, ScalarType::int64);
-  const d::TempLayout layout = d::make_layout(4, 0, ScalarType::int64, p);
-  std::size_t bytes = layout.bytes(1'000'003);
+  std::size_t bytes = 0;
+  ASSERT_EQ(sort(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, 1'000'003, nullptr),
+            CUDA_SUCCESS);
   void* dev = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
   EXPECT_EQ(sort(p, dev, bytes, dev, nullptr, dev, nullptr, 1'000'003, nullptr),
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);

@@ -1,6 +1,6 @@
 // Radix sort's temp-storage answer in closed form (radix_sort/dispatch.cu) equals what
-// CCCL 3.5's own host dispatch answers (select_cub_dispatch): every key and value size,
-// keys and pairs, the plain and DoubleBuffer forms, many bit ranges, both offset types,
+// CCCL 3.5's own host dispatch answers (select_dispatch, closed_form false): every key
+// and value size, keys and pairs, the plain and DoubleBuffer forms, many bit ranges, both offset types,
 // CUB's sm_80 and sm_90 policies for each (onesweep and multi-pass) and multi-pass
 // occupancies, many item counts. The sort order is the kernels' alone (the host code is
 // the same for descending sorts). No GPU: neither route calls the driver.
@@ -64,7 +64,7 @@ std::vector<std::pair<int, int>> bit_ranges(int bits) {
 int compare(const rs::detail::DispatchParams& params, std::size_t key_size,
             std::size_t value_size, ScalarType offset, const std::string& what) {
   const auto closed = rs::detail::select_dispatch(key_size, value_size, offset);
-  const auto cub = rs::detail::select_cub_dispatch(key_size, value_size, offset);
+  const auto cub = rs::detail::select_dispatch(key_size, value_size, offset, /*closed_form=*/false);
   EXPECT_NE(closed, nullptr);
   EXPECT_NE(cub, nullptr);
   if (closed == nullptr || cub == nullptr || closed == cub) return 0;
@@ -143,7 +143,7 @@ TEST(RadixSortTempStorage, ClosedFormEqualsCubDispatchForMultiPassOccupancies) {
     ctx.kernels[k].block_threads += 32;
     const rs::detail::DispatchParams params{&ctx, p};
     for (auto fn : {rs::detail::select_dispatch(2, 0, ScalarType::uint32),
-                    rs::detail::select_cub_dispatch(2, 0, ScalarType::uint32)}) {
+                    rs::detail::select_dispatch(2, 0, ScalarType::uint32, /*closed_form=*/false)}) {
       std::size_t bytes = 0;
       rs::DoubleBuffers none;
       EXPECT_EQ(fn(params, nullptr, bytes, none, 1u << 20, 0, 16, false, nullptr),

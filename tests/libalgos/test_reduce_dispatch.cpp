@@ -61,6 +61,15 @@ d::DispatchParams params(const LaunchContext* ctx, int threads, int items) {
   return p;
 }
 
+// The executables' (closed-form) answer for `n` items of 4-byte elements and
+// accumulators of `a` bytes; 0 where it refuses n.
+std::size_t closed_bytes(const d::DispatchParams& p, std::size_t a, ScalarType offset,
+                         std::uint64_t n) {
+  std::size_t bytes = 0;
+  const d::DispatchFn fn = d::select_dispatch(4, a, offset);
+  return fn(p, nullptr, bytes, nullptr, nullptr, n, nullptr, nullptr) == CUDA_SUCCESS ? bytes : 0;
+}
+
 std::vector<std::uint64_t> sizes(ScalarType offset) {
   std::vector<std::uint64_t> v;
   for (std::uint64_t n = 0; n <= 33; ++n) v.push_back(n);
@@ -132,13 +141,17 @@ TEST(ReduceTempStorage, ClosedFormEqualsCubDispatch) {
       for (std::size_t t : {1u, 2u, 4u, 8u})
         for (std::size_t a : {1u, 2u, 4u, 8u})
           for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64}) {
-            const d::DispatchFn fn = d::select_dispatch(t, a, offset);
-            ASSERT_NE(fn, nullptr);
-            const d::TempLayout layout = d::make_layout(a, offset, p);
+            const d::DispatchFn cub = d::select_dispatch(t, a, offset, /*closed_form=*/false);
+            const d::DispatchFn closed = d::select_dispatch(t, a, offset);
+            ASSERT_NE(cub, nullptr);
+            ASSERT_NE(closed, nullptr);
             for (std::uint64_t n : sizes(offset)) {
-              std::size_t bytes = 12345;
-              ASSERT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, n, nullptr, nullptr), CUDA_SUCCESS);
-              ASSERT_EQ(layout.bytes(n), bytes) << t << "/" << a << " n " << n;
+              std::size_t bytes = 12345, closed_form = 54321;
+              ASSERT_EQ(cub(p, nullptr, bytes, nullptr, nullptr, n, nullptr, nullptr),
+                        CUDA_SUCCESS);
+              ASSERT_EQ(closed(p, nullptr, closed_form, nullptr, nullptr, n, nullptr, nullptr),
+                        CUDA_SUCCESS);
+              ASSERT_EQ(closed_form, bytes) << t << "/" << a << " n " << n;
               ++checked;
             }
           }
@@ -147,19 +160,22 @@ TEST(ReduceTempStorage, ClosedFormEqualsCubDispatch) {
   EXPECT_GT(checked, 10000);
   // By hand: 132 SMs x 8 blocks x 5 (subscription) float partials, rounded to 256, + 255.
   const LaunchContext ctx = context(8, 256, nullptr);
-  const d::TempLayout f32 = d::make_layout(4, ScalarType::uint64, params(&ctx, 256, 16));
-  EXPECT_EQ(f32.bytes(4096), 1u);  // one tile: 256 x 16
-  EXPECT_EQ(f32.bytes(4097), 21248u + 255);  // 132 * 8 * 5 * 4 = 21,120 -> 21,248
+  const d::DispatchParams f32 = params(&ctx, 256, 16);
+  EXPECT_EQ(closed_bytes(f32, 4, ScalarType::uint64, 4096), 1u);  // one tile: 256 x 16
+  EXPECT_EQ(closed_bytes(f32, 4, ScalarType::uint64, 4097), 21248u + 255);  // 132*8*5*4 = 21,120
 }
 
 TEST(ReduceTempStorage, CountsBeyondTheOffsetTypeAreRefused) {
   const LaunchContext ctx = context(8, 256, nullptr);
   const d::DispatchParams p = params(&ctx, 256, 16);
-  const d::DispatchFn fn = d::select_dispatch(4, 4, ScalarType::uint32);
-  std::size_t bytes = 0;
-  EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, 1ull << 32, nullptr, nullptr),
-            CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(d::make_layout(4, ScalarType::uint32, p).bytes(1ull << 32), 0u);
+  for (const d::DispatchFn fn :
+       {d::select_dispatch(4, 4, ScalarType::uint32),
+        d::select_dispatch(4, 4, ScalarType::uint32, /*closed_form=*/false)}) {
+    std::size_t bytes = 0;
+    EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, 1ull << 32, nullptr, nullptr),
+              CUDA_ERROR_INVALID_VALUE);
+  }
+  EXPECT_EQ(closed_bytes(p, 4, ScalarType::uint32, (1ull << 32) - 1), 21248u + 255);
   EXPECT_EQ(d::select_dispatch(4, 4, ScalarType::int64), nullptr);
   EXPECT_EQ(d::select_dispatch(3, 4, ScalarType::uint64), nullptr);
   EXPECT_EQ(d::select_dispatch(4, 16, ScalarType::uint64), nullptr);
@@ -174,7 +190,6 @@ TEST(ReduceHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
   const LaunchContext ctx = context(8, 256, &record_reduce_launch);
   const d::DispatchParams p = params(&ctx, 256, 16);
   const d::DispatchFn reduce = d::select_dispatch(8, 8, ScalarType::uint64);
-  const d::TempLayout layout = d::make_layout(8, ScalarType::uint64, p);
   void* in = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
   void* out = reinterpret_cast<void*>(std::uintptr_t{0x7f2000000000});
   void* temp = reinterpret_cast<void*>(std::uintptr_t{0x7f1000000000});
@@ -184,7 +199,8 @@ TEST(ReduceHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
                           HotCase{1'000'000, 245}, HotCase{1ull << 28, 5280}}) {
     SCOPED_TRACE(c.items);
     recorded<ReduceLaunch>().clear();
-    std::size_t bytes = layout.bytes(c.items);
+    std::size_t bytes = 0;
+    ASSERT_EQ(reduce(p, nullptr, bytes, in, out, c.items, &init, nullptr), CUDA_SUCCESS);
     const auto [rc, allocations] =
         count_allocations([&] { return reduce(p, temp, bytes, in, out, c.items, &init, nullptr); });
     EXPECT_EQ(rc, CUDA_SUCCESS);
@@ -216,7 +232,7 @@ TEST(ReduceHotPath, TooLittleTempStorageOrNoInitIsInvalidAndLaunchesNothing) {
   void* dev = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
   const float init = 0;
   recorded<ReduceLaunch>().clear();
-  std::size_t bytes = d::make_layout(4, ScalarType::uint32, p).bytes(1'000'000) - 1;
+  std::size_t bytes = closed_bytes(p, 4, ScalarType::uint32, 1'000'000) - 1;
   EXPECT_EQ(reduce(p, dev, bytes, dev, dev, 1'000'000, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
   bytes = 1;
   EXPECT_EQ(reduce(p, dev, bytes, dev, dev, 100, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
@@ -228,7 +244,7 @@ TEST(ReduceHotPath, ALaunchErrorIsReturnedAndStopsTheReduce) {
       context(8, 256, &failing_launch);
   const d::DispatchParams p = params(&ctx, 256, 16);
   const d::DispatchFn reduce = d::select_dispatch(4, 4, ScalarType::uint64);
-  std::size_t bytes = d::make_layout(4, ScalarType::uint64, p).bytes(1'000'000);
+  std::size_t bytes = closed_bytes(p, 4, ScalarType::uint64, 1'000'000);
   void* dev = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
   const float init = 0;
   EXPECT_EQ(reduce(p, dev, bytes, dev, dev, 1'000'000, &init, nullptr),

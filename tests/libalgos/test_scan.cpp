@@ -12,6 +12,7 @@
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "elf.hpp"
 #include "scan/dispatch.hpp"
+#include "scan_policies.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
@@ -194,21 +195,15 @@ const auto kSm100 = context(1000);
 d::DispatchParams lookback(int threads, int items) {
   d::DispatchParams p;
   p.launch = &kSm90;
-  p.block_threads = threads;
-  p.items_per_thread = items;
+  p.policy.block_threads = threads;
+  p.policy.items_per_thread = items;
   return p;
 }
 
 d::DispatchParams lookahead() {  // CUB's float policy on sm_100
   d::DispatchParams p;
   p.launch = &kSm100;
-  p.algorithm = 1;
-  p.block_threads = 352;
-  p.items_per_thread = 87;
-  p.reduce_and_scan_warps = 4;
-  p.lookahead_items_per_thread = 3;
-  p.lookahead_stages = 2;
-  p.block_idx_stages = -1;
+  p.policy = test_support::scan_lookahead_policy();
   return p;
 }
 
@@ -219,14 +214,14 @@ constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a +
 // plus a warp of padding (single-word tile state), aliased twice (tile state, then the
 // dispatch); look-ahead keeps a power-of-two tile state per tile and a 4-byte counter.
 std::uint64_t expected_bytes(const d::DispatchParams& p, std::size_t n_bytes, std::uint64_t items) {
-  if (p.algorithm == 0) {
+  if (p.policy.algorithm == 0) {
     const std::uint64_t txn = n_bytes >= 4 ? 2 * n_bytes : 4;
-    const std::uint64_t tiles = ceil_div(items, std::uint64_t(p.block_threads) * p.items_per_thread);
+    const std::uint64_t tiles = ceil_div(items, std::uint64_t(p.policy.block_threads) * p.policy.items_per_thread);
     return r256(r256((tiles + 32) * txn) + 255) + 255;
   }
   if (items == 0) return 1;
   const std::uint64_t state = n_bytes == 8 ? 16 : 8;
-  const std::uint64_t tiles = ceil_div(items, std::uint64_t(p.items_per_thread) * p.reduce_and_scan_warps * 32);
+  const std::uint64_t tiles = ceil_div(items, std::uint64_t(p.policy.items_per_thread) * p.policy.reduce_and_scan_warps * 32);
   return r256(tiles * state) + r256(4) + 255;
 }
 
@@ -249,7 +244,7 @@ TEST(ScanTempStorage, CubDispatchAnswersWithoutAGpu) {
             }
             ASSERT_EQ(rc, CUDA_SUCCESS) << items;
             EXPECT_EQ(bytes, expected_bytes(p, n, items))
-                << "algorithm " << p.algorithm << " size " << n << " items " << items;
+                << "algorithm " << p.policy.algorithm << " size " << n << " items " << items;
           }
         }
 }
@@ -259,7 +254,7 @@ TEST(ScanTempStorage, RefusesWhatTheDispatchCannotRun) {
   EXPECT_EQ(d::select_dispatch(4, ScalarType::int64, false), nullptr);
   EXPECT_EQ(d::select_dispatch(16, ScalarType::uint32, true), nullptr);
   auto bad = lookahead();
-  bad.block_threads = 256;  // not what CUB launches for 4 warps
+  bad.policy.block_threads = 256;  // not what CUB launches for 4 warps
   EXPECT_FALSE(d::policy_supported(bad));
   EXPECT_FALSE(d::policy_supported(lookback(0, 24)));
   EXPECT_TRUE(d::policy_supported(lookahead()));

@@ -11,6 +11,7 @@
 
 #include "hot_path_support.hpp"
 #include "scan/dispatch.hpp"
+#include "scan_policies.hpp"
 
 namespace {
 
@@ -52,21 +53,15 @@ const auto kSm100 = bound_context(1000, 352, &record_scan_launch);
 d::DispatchParams lookback() {  // CUB's float policy on sm_90
   d::DispatchParams p;
   p.launch = &kSm90;
-  p.block_threads = 128;
-  p.items_per_thread = 24;
+  p.policy.block_threads = 128;
+  p.policy.items_per_thread = 24;
   return p;
 }
 
 d::DispatchParams lookahead() {  // CUB's float policy on sm_100
   d::DispatchParams p;
   p.launch = &kSm100;
-  p.algorithm = 1;
-  p.block_threads = 352;
-  p.items_per_thread = 87;
-  p.reduce_and_scan_warps = 4;
-  p.lookahead_items_per_thread = 3;
-  p.lookahead_stages = 2;
-  p.block_idx_stages = -1;
+  p.policy = test_support::scan_lookahead_policy();
   return p;
 }
 
@@ -150,8 +145,8 @@ TEST(ScanHotPath, OccupancyForAnotherBlockSizeFailsInsteadOfAskingTheDriver) {
   // The bind fixed the scan kernel's occupancy at 128 threads; a policy of 256 would
   // make CUB ask for 256, which the context cannot answer.
   d::DispatchParams p = lookback();
-  p.block_threads = 256;
-  p.items_per_thread = 12;
+  p.policy.block_threads = 256;
+  p.policy.items_per_thread = 12;
   CUresult rc;
   const auto seen = scan(p, d::select_dispatch(4, ScalarType::uint64, false), 10'000, nullptr, rc);
   EXPECT_EQ(rc, CUDA_ERROR_INVALID_VALUE);

@@ -1,6 +1,6 @@
 // Scan's temp-storage answer in closed form (scan/dispatch.cu) equals what CCCL 3.5's own
-// host dispatch answers (select_cub_dispatch): inclusive and exclusive, every element
-// size, both offset types, look-back tile shapes of CUB's sm_80 / sm_90 tunings and odd
+// host dispatch answers (select_dispatch, closed_form false): inclusive and exclusive,
+// every element size, both offset types, look-back tile shapes of CUB's sm_80 / sm_90 tunings and odd
 // ones, look-ahead policies, many item counts. No GPU: neither route calls the driver.
 #include <gtest/gtest.h>
 
@@ -28,8 +28,8 @@ const detail::LaunchContext kSm80 = device(800), kSm90 = device(900), kSm100 = d
 d::DispatchParams lookback(const detail::LaunchContext& ctx, int threads, int items) {
   d::DispatchParams p;
   p.launch = &ctx;
-  p.block_threads = threads;
-  p.items_per_thread = items;
+  p.policy.block_threads = threads;
+  p.policy.items_per_thread = items;
   return p;
 }
 
@@ -38,21 +38,21 @@ d::DispatchParams lookback(const detail::LaunchContext& ctx, int threads, int it
 d::DispatchParams lookahead(int warps, int items, int lookahead_items) {
   d::DispatchParams p;
   p.launch = &kSm100;
-  p.algorithm = 1;
-  p.items_per_thread = items;
-  p.reduce_and_scan_warps = warps;
-  p.lookahead_items_per_thread = lookahead_items;
-  p.lookahead_stages = 2;
-  p.block_idx_stages = -1;
-  for (p.block_threads = 32; p.block_threads <= 1024; p.block_threads += 32)
+  p.policy.algorithm = 1;
+  p.policy.items_per_thread = items;
+  p.policy.reduce_and_scan_warps = warps;
+  p.policy.lookahead_items_per_thread = lookahead_items;
+  p.policy.lookahead_stages = 2;
+  p.policy.block_idx_stages = -1;
+  for (p.policy.block_threads = 32; p.policy.block_threads <= 1024; p.policy.block_threads += 32)
     if (d::policy_supported(p)) return p;
   ADD_FAILURE() << "no block size for " << warps << " warps";
   return p;
 }
 
 std::uint64_t tile_items(const d::DispatchParams& p) {
-  return p.algorithm == 0 ? std::uint64_t(p.block_threads) * p.items_per_thread
-                          : std::uint64_t(p.reduce_and_scan_warps) * 32 * p.items_per_thread;
+  return p.policy.algorithm == 0 ? std::uint64_t(p.policy.block_threads) * p.policy.items_per_thread
+                          : std::uint64_t(p.policy.reduce_and_scan_warps) * 32 * p.policy.items_per_thread;
 }
 
 TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
@@ -70,7 +70,8 @@ TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
       for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64})
         for (bool exclusive : {false, true}) {
           const d::DispatchFn closed = d::select_dispatch(size, offset, exclusive);
-          const d::DispatchFn cub = d::select_cub_dispatch(size, offset, exclusive);
+          const d::DispatchFn cub =
+              d::select_dispatch(size, offset, exclusive, /*closed_form=*/false);
           ASSERT_NE(closed, nullptr);
           ASSERT_NE(cub, nullptr);
           ASSERT_NE(closed, cub);
@@ -80,7 +81,7 @@ TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
             const CUresult want_rc = cub(p, nullptr, want, nullptr, nullptr, n, nullptr, nullptr);
             const CUresult got_rc = closed(p, nullptr, got, nullptr, nullptr, n, nullptr, nullptr);
             const std::string what = std::string(exclusive ? "exclusive" : "inclusive") +
-                                     " algorithm " + std::to_string(p.algorithm) + " tile " +
+                                     " algorithm " + std::to_string(p.policy.algorithm) + " tile " +
                                      std::to_string(tile) + " size " + std::to_string(size) +
                                      " n " + std::to_string(n);
             ASSERT_EQ(got_rc, want_rc) << what;
@@ -97,11 +98,10 @@ TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
 // by both routes alike.
 TEST(ScanTempStorage, ClosedFormRefusesWhatTheDispatchRefuses) {
   auto bad = lookahead(4, 87, 3);
-  bad.block_threads += 32;
+  bad.policy.block_threads += 32;
   const auto tiny = lookback(kSm80, 32, 1);  // 2^31 - 1 tiles of 32 items at most
   for (bool closed : {true, false}) {
-    const d::DispatchFn fn = closed ? d::select_dispatch(4, ScalarType::uint64, false)
-                                    : d::select_cub_dispatch(4, ScalarType::uint64, false);
+    const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, false, closed);
     std::size_t bytes = 0;
     EXPECT_EQ(fn(bad, nullptr, bytes, nullptr, nullptr, 10, nullptr, nullptr), CUDA_ERROR_NOT_SUPPORTED);
     const std::uint64_t most = 32ull * std::numeric_limits<int>::max();

@@ -62,12 +62,7 @@ LaunchContext context(decltype(&::cuLaunchKernelEx) launch, int threads = 256) {
 d::DispatchParams params(const LaunchContext* ctx) {
   d::DispatchParams p;
   p.launch = ctx;
-  p.threads = 256;
-  p.items = 16;
-  p.medium_warp_threads = 32;
-  p.medium_items = 16;
-  p.small_warp_threads = 1;
-  p.small_items = 16;
+  p.policy = {256, 16, 32, 16, 1, 16};
   return p;
 }
 

@@ -27,10 +27,10 @@ d::DispatchParams policy(int threads, int items_per_thread, std::uint64_t bs_vsm
                          std::uint64_t merge_vsmem) {
   d::DispatchParams p;
   p.launch = &kSm90;
-  p.block_threads = threads;
-  p.items_per_tile = threads * items_per_thread;
-  p.block_sort_vsmem_per_block = bs_vsmem;
-  p.merge_vsmem_per_block = merge_vsmem;
+  p.policy.block_threads = static_cast<std::uint32_t>(threads);
+  p.policy.items_per_tile = static_cast<std::uint32_t>(threads * items_per_thread);
+  p.policy.block_sort_vsmem_per_block = bs_vsmem;
+  p.policy.merge_vsmem_per_block = merge_vsmem;
   return p;
 }
 
@@ -69,11 +69,19 @@ std::uint64_t max_items(ScalarType offset) {
   }
 }
 
-std::size_t cub_answer(d::DispatchFn fn, const d::DispatchParams& p, std::uint64_t n,
-                       CUresult& rc) {
+// A size query through `fn` (CUB's dispatch or the executables' closed form).
+std::size_t answer(d::DispatchFn fn, const d::DispatchParams& p, std::uint64_t n, CUresult& rc) {
   std::size_t bytes = 12345;  // must be overwritten
   rc = fn(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, n, nullptr);
   return bytes;
+}
+
+// The closed form's answer for 4-byte keys, or 0 where it refuses the count.
+std::size_t closed_bytes(std::size_t value, ScalarType offset, const d::DispatchParams& p,
+                         std::uint64_t n) {
+  CUresult rc = CUDA_ERROR_UNKNOWN;
+  const std::size_t bytes = answer(d::select_dispatch(4, value, offset), p, n, rc);
+  return rc == CUDA_SUCCESS ? bytes : 0;
 }
 
 TEST(TempStorage, ClosedFormEqualsCubDispatchForEveryCombination) {
@@ -89,18 +97,20 @@ TEST(TempStorage, ClosedFormEqualsCubDispatchForEveryCombination) {
     for (std::size_t value : {0u, 1u, 2u, 4u, 8u}) {
       for (ScalarType offset :
            {ScalarType::int32, ScalarType::uint32, ScalarType::int64, ScalarType::uint64}) {
-        const d::DispatchFn fn = d::select_dispatch(key, value, offset);
+        const d::DispatchFn fn = d::select_dispatch(key, value, offset, /*closed_form=*/false);
+        const d::DispatchFn closed = d::select_dispatch(key, value, offset);
         ASSERT_NE(fn, nullptr) << key << "/" << value;
+        ASSERT_NE(closed, nullptr) << key << "/" << value;
         for (const auto& p : policies) {
-          const d::TempLayout layout = d::make_layout(key, value, offset, p);
           for (std::uint64_t n : sizes_for(offset)) {
-            CUresult rc = CUDA_ERROR_UNKNOWN;
-            const std::size_t expected = cub_answer(fn, p, n, rc);
+            CUresult rc = CUDA_ERROR_UNKNOWN, closed_rc = CUDA_ERROR_UNKNOWN;
+            const std::size_t expected = answer(fn, p, n, rc);
             ASSERT_EQ(rc, CUDA_SUCCESS);
-            ASSERT_EQ(layout.bytes(n), expected)
+            ASSERT_EQ(answer(closed, p, n, closed_rc), expected)
                 << "key " << key << " value " << value << " offset " << static_cast<int>(offset)
-                << " tile " << p.items_per_tile << " vsmem " << p.block_sort_vsmem_per_block
-                << " n " << n;
+                << " tile " << p.policy.items_per_tile << " vsmem "
+                << p.policy.block_sort_vsmem_per_block << " n " << n;
+            ASSERT_EQ(closed_rc, CUDA_SUCCESS);
             ++checked;
           }
         }
@@ -114,31 +124,32 @@ TEST(TempStorage, MatchesNvccBuiltCubForFloatKeys) {
   // cub::DeviceMergeSort (nvcc, sm_90) asks 8,703 bytes for 2,048 float keys with
   // 64-bit offsets (256 threads x 17 items), as measured on the H200 (DESIGN-NOTES).
   const auto p = policy(256, 17, 0, 0);
-  const d::TempLayout layout = d::make_layout(4, 0, ScalarType::int64, p);
-  EXPECT_EQ(layout.bytes(2048), 8703u);
+  EXPECT_EQ(closed_bytes(0, ScalarType::int64, p, 2048), 8703u);
   // By hand: 2 partitions * 8 B -> 256; 2,048 * 4 B = 8,192; + 255 slack.
-  EXPECT_EQ(layout.bytes(2048), 256u + 8192u + 255u);
+  EXPECT_EQ(closed_bytes(0, ScalarType::int64, p, 2048), 256u + 8192u + 255u);
   // Zero items: CUB asks for one byte (a non-null pointer marks the second phase).
-  EXPECT_EQ(layout.bytes(0), 1u);
+  EXPECT_EQ(closed_bytes(0, ScalarType::int64, p, 0), 1u);
 }
 
 // CCCL 3.5's dispatch with run-time policies allocates no virtual shared memory: a
 // policy that needs it (never one of the supported key/value sizes) is refused by the
-// dispatch, and the closed form answers 0 (as for a count beyond the offset type).
+// dispatch and by the closed form.
 TEST(TempStorage, PoliciesNeedingVirtualSharedMemoryAreRefused) {
   for (const auto& p : {policy(128, 7, 20480, 18432), policy(64, 1, 1000, 0),
                         policy(64, 1, 0, 4096)}) {
-    const d::DispatchFn fn = d::select_dispatch(4, 4, ScalarType::int64);
     EXPECT_FALSE(d::policy_supported(p));
-    CUresult rc = CUDA_SUCCESS;
-    cub_answer(fn, p, 1000, rc);
-    EXPECT_EQ(rc, CUDA_ERROR_NOT_SUPPORTED);
-    const d::TempLayout layout = d::make_layout(4, 4, ScalarType::int64, p);
-    EXPECT_EQ(layout.bytes(1000), 0u);
-    EXPECT_EQ(layout.bytes(0), 0u);
+    for (const d::DispatchFn fn :
+         {d::select_dispatch(4, 4, ScalarType::int64, /*closed_form=*/false),
+          d::select_dispatch(4, 4, ScalarType::int64)}) {
+      for (std::uint64_t n : {1000u, 0u}) {
+        CUresult rc = CUDA_SUCCESS;
+        answer(fn, p, n, rc);
+        EXPECT_EQ(rc, CUDA_ERROR_NOT_SUPPORTED);
+      }
+    }
   }
   d::DispatchParams bad_shape = policy(256, 17, 0, 0);
-  bad_shape.items_per_tile += 1;  // not whole threads
+  bad_shape.policy.items_per_tile += 1;  // not whole threads
   EXPECT_FALSE(d::policy_supported(bad_shape));
   EXPECT_TRUE(d::policy_supported(policy(256, 17, 0, 0)));
 }
@@ -146,14 +157,14 @@ TEST(TempStorage, PoliciesNeedingVirtualSharedMemoryAreRefused) {
 TEST(TempStorage, CountBeyondOffsetTypeIsRejected) {
   const auto p = policy(256, 17, 0, 0);
   for (ScalarType offset : {ScalarType::int32, ScalarType::uint32}) {
-    const d::DispatchFn fn = d::select_dispatch(4, 4, offset);
-    const d::TempLayout layout = d::make_layout(4, 4, offset, p);
     const std::uint64_t too_many = max_items(offset) + 1;
-    CUresult rc = CUDA_SUCCESS;
-    cub_answer(fn, p, too_many, rc);
-    EXPECT_EQ(rc, CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(layout.bytes(too_many), 0u);
-    EXPECT_EQ(layout.max_items, max_items(offset));
+    for (const d::DispatchFn fn : {d::select_dispatch(4, 4, offset, /*closed_form=*/false),
+                                   d::select_dispatch(4, 4, offset)}) {
+      CUresult rc = CUDA_SUCCESS;
+      answer(fn, p, too_many, rc);
+      EXPECT_EQ(rc, CUDA_ERROR_INVALID_VALUE);
+    }
+    EXPECT_GT(closed_bytes(4, offset, p, max_items(offset)), 0u);
   }
 }
 
@@ -161,8 +172,7 @@ TEST(TempStorage, TooSmallTempStorageIsInvalidValue) {
   // The sort path checks the size before any launch: a fake pointer never reaches the driver.
   const auto p = policy(256, 17, 0, 0);
   const d::DispatchFn fn = d::select_dispatch(4, 0, ScalarType::int64);
-  const d::TempLayout layout = d::make_layout(4, 0, ScalarType::int64, p);
-  std::size_t bytes = layout.bytes(5000) - 1;
+  std::size_t bytes = closed_bytes(0, ScalarType::int64, p, 5000) - 1;
   alignas(256) static unsigned char fake[1];
   EXPECT_EQ(fn(p, fake, bytes, fake, nullptr, fake, nullptr, 5000, nullptr),
             CUDA_ERROR_INVALID_VALUE);

@@ -36,6 +36,18 @@ const LaunchContext kRecording = [] {
   return c;
 }();
 
+// configure() over the dry-run context a bind gives it (core/executable_state.hpp
+// dry_run): no launch, the occupancies from fake_occupancy, whose failures are kept.
+CUresult configure(d::DispatchParams& p) {
+  CUresult occupancy_error = CUDA_SUCCESS;
+  LaunchContext dry = *p.launch;
+  dry.launch = nullptr;
+  dry.occupancy = &fake_occupancy;
+  dry.occupancy_error = &occupancy_error;
+  const CUresult rc = d::configure(p, dry);
+  return occupancy_error != CUDA_SUCCESS ? occupancy_error : rc;
+}
+
 // CUB 3.5's policy on sm_90 for float32 inputs (probe values).
 d::DispatchParams params(std::uint32_t algorithm, int num_inputs) {
   d::DispatchParams p;
@@ -49,7 +61,7 @@ d::DispatchParams params(std::uint32_t algorithm, int num_inputs) {
 TEST(TransformHotPath, ConfigureRunsCubsSearchOnceAtBind) {
   d::DispatchParams p = params(t::ublkcp, 2);
   g_smem_asked.clear();
-  ASSERT_EQ(d::configure(p, &fake_occupancy), CUDA_SUCCESS);
+  ASSERT_EQ(configure(p), CUDA_SUCCESS);
   // CUB raises items per thread until 48 KiB are in flight per SM: 8 blocks x 256 threads
   // x 8 bytes x 3 items. Shared memory per tile: 128 + 2 x (128 + 4 x tile) (ublkcp, sm_90).
   EXPECT_EQ(g_smem_asked, (std::vector<std::size_t>{2432, 4480, 6528}));
@@ -60,6 +72,18 @@ TEST(TransformHotPath, ConfigureRunsCubsSearchOnceAtBind) {
   EXPECT_TRUE(launches().empty()) << "configure launched";
 }
 
+TEST(TransformHotPath, AFailedOccupancyQueryFailsTheConfiguration) {
+  d::DispatchParams p = params(t::ublkcp, 2);
+  CUresult occupancy_error = CUDA_SUCCESS;
+  LaunchContext dry = *p.launch;
+  dry.launch = nullptr;
+  dry.occupancy = [](int*, CUfunction, int, std::size_t) { return CUDA_ERROR_INVALID_CONTEXT; };
+  dry.occupancy_error = &occupancy_error;
+  EXPECT_NE(d::configure(p, dry), CUDA_SUCCESS);
+  EXPECT_EQ(occupancy_error, CUDA_ERROR_INVALID_CONTEXT);
+  EXPECT_FALSE(p.async_config.set);
+}
+
 struct Case {
   std::uint64_t items;
   unsigned grid, smem;
@@ -67,7 +91,7 @@ struct Case {
 
 TEST(TransformHotPath, CallLaunchesOnlyTheBoundKernelAndAllocatesNothing) {
   d::DispatchParams p = params(t::ublkcp, 2);
-  ASSERT_EQ(d::configure(p, &fake_occupancy), CUDA_SUCCESS);
+  ASSERT_EQ(configure(p), CUDA_SUCCESS);
   const d::DispatchFn run = d::dispatch_for(2);
   ASSERT_NE(run, nullptr);
   const void* ins[2] = {device_address(0x7f0000000000), device_address(0x7f1000000000)};
@@ -95,7 +119,7 @@ TEST(TransformHotPath, CallLaunchesOnlyTheBoundKernelAndAllocatesNothing) {
 
 TEST(TransformHotPath, PrefetchPathUsesTheConfigurationFixedAtBind) {
   d::DispatchParams p = params(t::prefetch, 1);
-  ASSERT_EQ(d::configure(p, &fake_occupancy), CUDA_SUCCESS);
+  ASSERT_EQ(configure(p), CUDA_SUCCESS);
   EXPECT_TRUE(p.prefetch_config.set);
   EXPECT_FALSE(p.async_config.set);
   const void* ins[1] = {device_address(0x7f0000000004)};
@@ -118,7 +142,7 @@ TEST(TransformHotPath, WithoutConfigurationOrWithAFailingLaunchTheCallFails) {
             CUDA_ERROR_INVALID_VALUE);
   EXPECT_TRUE(launches().empty());
   d::DispatchParams p = params(t::ublkcp, 2);
-  ASSERT_EQ(d::configure(p, &fake_occupancy), CUDA_SUCCESS);
+  ASSERT_EQ(configure(p), CUDA_SUCCESS);
   LaunchContext failing = kRecording;
   failing.launch = &failing_launch;
   p.launch = &failing;

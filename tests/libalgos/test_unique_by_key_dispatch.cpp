@@ -75,8 +75,8 @@ LaunchContext context(decltype(&::cuLaunchKernelEx) launch) {
 d::DispatchParams params(const LaunchContext* ctx) {
   d::DispatchParams p;
   p.launch = ctx;
-  p.threads = 128;
-  p.items = 8;
+  p.policy.threads = 128;
+  p.policy.items = 8;
   return p;
 }
 
@@ -148,7 +148,7 @@ TEST(UniqueByKeyTempStorage, ClosedFormEqualsCubDispatch) {
     for (std::size_t v : {1u, 2u, 4u, 8u})
       for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64}) {
         const d::DispatchFn fn = d::select_dispatch(k, v, offset);
-        const d::DispatchFn cub = d::select_cub_dispatch(k, v, offset);
+        const d::DispatchFn cub = d::select_dispatch(k, v, offset, /*closed_form=*/false);
         ASSERT_NE(fn, nullptr);
         ASSERT_NE(cub, nullptr);
         const std::uint64_t max = offset == ScalarType::uint32 ? UINT32_MAX : 1024ull * INT32_MAX;
@@ -257,8 +257,8 @@ TEST(UniqueByKeyHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
 // other algorithms' stay). Update on purpose.
 TEST(UniqueByKeyDispatchAbi, GoldenDescription) {
   const std::string golden =
-      "cub=300500 cccl=3005000 params@0:16 launch@0:8 threads@8:4 items@12:4 op=1/1 selected=8/8 "
-      "tile4=8/8 tile8=8/8 vsmem=8/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8";
+      "cub=300500 cccl=3005000 params@0:24 launch@0:8 threads@8:4 items@12:4 vsmem_per_block@16:4 "
+      "op=1/1 selected=8/8 tile4=8/8 tile8=8/8 vsmem=8/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8";
   EXPECT_EQ(UniqueByKey::dispatch_abi(), golden);
   EXPECT_EQ(cccl_cache::algos::Toolchain::current().dispatch_abi_of("unique_by_key"),
             cccl_cache::algos::detail::dispatch_abi_digest(golden));

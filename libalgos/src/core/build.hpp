@@ -4,8 +4,10 @@
 // BuildSteps and instantiates AlgorithmBase in its codegen.cpp. Private to libalgos.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/toolchain.hpp"
@@ -76,6 +78,18 @@ template <class A>
   if constexpr (requires { Steps::accept(report.result.policy); })
     CCCL_CACHE_CHECK(Steps::accept(report.result.policy));
   return report;
+}
+
+// A's source for `spec` (BuildSteps<A>::source) compiled by NVRTC straight to a cubin
+// (every module-scope variable kept), to measure what the LTO link saves. Not used by
+// build(). Errors: as spec.validate(), jit_build_naive.
+template <class A>
+[[nodiscard]] Result<std::vector<std::byte>> build_naive_cubin(const typename A::Spec& spec,
+                                                               std::uint32_t cc) {
+  CCCL_CACHE_CHECK(spec.validate());
+  const std::string program =
+      "cccl_cache_" + std::string(algorithm_name(A::Spec::kAlgorithm)) + ".cu";
+  return jit_build_naive(BuildSteps<A>::source(spec), program, cc);
 }
 
 }  // namespace cccl_cache::algos::detail

@@ -12,6 +12,7 @@
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/core/executable.hpp"
 #include "core/bind.hpp"
+#include "cuda_driver.hpp"
 
 namespace cccl_cache::algos::detail {
 
@@ -53,6 +54,25 @@ template <class A, class DispatchFn>
   state->params.launch = &state->bound.launch;
   state->dispatch = dispatch;
   return state;
+}
+
+// A bind's dry run of its host dispatch, for what CUB computes once per process (a
+// launch configuration): `run(dry)` (returning a CUresult) with a copy of the bound
+// launch context that launches nothing and asks the driver for every occupancy the bind
+// did not fix, the bound device's primary context current. Error driver "<what>: ..."
+// for the context push, a failed occupancy query, or run's own failure.
+template <class A, class Run>
+[[nodiscard]] Result<void> dry_run(const ExecutableState<A>& state, const char* what, Run&& run) {
+  CCCL_CACHE_TRY(auto current, ScopedCurrentContext::push(state.bound.context.get()));
+  CUresult occupancy_error = CUDA_SUCCESS;
+  LaunchContext dry = state.bound.launch;
+  dry.launch = nullptr;
+  dry.occupancy = loaded_driver().cuOccupancyMaxActiveBlocksPerMultiprocessor;
+  dry.occupancy_error = &occupancy_error;
+  const CUresult rc = run(static_cast<const LaunchContext&>(dry));
+  if (occupancy_error != CUDA_SUCCESS) return tl::unexpected(driver_error(what, occupancy_error));
+  if (rc != CUDA_SUCCESS) return tl::unexpected(driver_error(what, rc));
+  return {};
 }
 
 }  // namespace cccl_cache::algos::detail

@@ -135,10 +135,16 @@ struct DriverLauncherFactory {
   cudaError_t MaxSmOccupancy(int& sm_occupancy, CUfunction fn, int block_size,
                              int dynamic_smem_bytes = 0) const {
     const KernelLaunch* k = ctx->find(fn);
-    if (k == nullptr || k->block_threads != block_size || dynamic_smem_bytes != 0)
-      return cudaErrorInvalidValue;
-    sm_occupancy = k->occupancy;
-    return cudaSuccess;
+    if (k != nullptr && k->block_threads == block_size && dynamic_smem_bytes == 0) {
+      sm_occupancy = k->occupancy;
+      return cudaSuccess;
+    }
+    if (k == nullptr || ctx->occupancy == nullptr) return cudaErrorInvalidValue;
+    // A bind's dry run (LaunchContext::occupancy): the driver answers.
+    const CUresult rc = ctx->occupancy(&sm_occupancy, fn, block_size,
+                                       static_cast<std::size_t>(dynamic_smem_bytes));
+    if (rc != CUDA_SUCCESS && ctx->occupancy_error != nullptr) *ctx->occupancy_error = rc;
+    return rc == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
   }
   cudaError_t max_dynamic_smem_size_for(int& max_dynamic_smem, CUfunction fn) const {
     const KernelLaunch* k = ctx->find(fn);
@@ -230,6 +236,30 @@ inline CUresult dispatch_result(cudaError_t err, CUresult status) noexcept {
   return CUDA_ERROR_UNKNOWN;
 }
 
+// The shape of every executable's dispatch entry whose temp-storage answer has a closed
+// form: an algorithm writes `Query` and `Dispatch` with the signature of its DispatchFn
+// `Fn` (params, d_temp_storage, temp_storage_bytes, args...); run<Query, Dispatch> answers
+// a size query (d_temp_storage == nullptr) with Query (no dispatch, no driver call) and
+// hands everything else to Dispatch (CUB's host dispatch). `Dispatch` alone answers
+// every size query through CUB: the reference each closed form is tested equal to.
+template <class Fn>
+struct ClosedForm;
+template <class Params, class... Args>
+struct ClosedForm<CUresult (*)(const Params&, void*, std::size_t&, Args...) noexcept> {
+  using Fn = CUresult (*)(const Params&, void*, std::size_t&, Args...) noexcept;
+  template <Fn Query, Fn Dispatch>
+  static CUresult run(const Params& params, void* d_temp_storage, std::size_t& temp_storage_bytes,
+                      Args... args) noexcept {
+    if (d_temp_storage == nullptr) return Query(params, nullptr, temp_storage_bytes, args...);
+    return Dispatch(params, d_temp_storage, temp_storage_bytes, args...);
+  }
+  // The executables' entry (closed_form) or CUB's whole dispatch.
+  template <Fn Query, Fn Dispatch>
+  static constexpr Fn select(bool closed_form) noexcept {
+    return closed_form ? &run<Query, Dispatch> : Dispatch;
+  }
+};
+
 // Fan-out over element sizes: f(std::integral_constant<std::size_t, N>{}) for N = n in
 // {1, 2, 4, 8} (and 0 where allow_zero), else a value-initialized result (nullptr for a
 // function pointer).
@@ -273,6 +303,24 @@ auto on_offset(ScalarType t, F&& f) {
   }
 }
 
+// Fan-out over a sort's (key size, value size, offset type): f.operator()<K, V, OffsetT>()
+// for the sizes on_size takes (V 0: keys only) and the offset types on_offset takes;
+// else a value-initialized result.
+template <class F>
+auto on_sort_types(std::size_t key_size, std::size_t value_size, ScalarType offset, F&& f) {
+  return on_size(key_size, [&](auto k) {
+    return on_size(
+        value_size,
+        [&](auto v) {
+          return on_offset(offset, [&](auto o) {
+            return f.template operator()<decltype(k)::value, decltype(v)::value,
+                                         typename decltype(o)::type>();
+          });
+        },
+        /*allow_zero=*/true);
+  });
+}
+
 // The host dispatch's side of the kernel interface as text (a golden test pins each
 // algorithm's; its digest is in every key of that algorithm): CUB/CCCL versions, the
 // parameter struct's layout, the stand-in types' sizes and alignments.
@@ -290,6 +338,19 @@ struct AbiText {
     text += ' ';
     text += name;
     text += '@' + std::to_string(offset) + ':' + std::to_string(size);
+    return *this;
+  }
+  // One field per value of the Policy that Params holds as its member `policy` (in
+  // Policy::fields order): the value's name, offset in Params and size, as
+  // CCCL_CACHE_ABI_FIELD spells a member of Params itself.
+  template <class Params, class Policy>
+  AbiText& policy_fields(Policy Params::*policy) {
+    const Params params{};
+    const auto* base = reinterpret_cast<const unsigned char*>(&params);
+    Policy::fields(params.*policy, [&](std::string_view name, const auto& value) {
+      field(name, static_cast<std::size_t>(reinterpret_cast<const unsigned char*>(&value) - base),
+            sizeof(value));
+    });
     return *this;
   }
   // The Bytes<N> stand-ins for elements of 1, 2, 4 and 8 bytes.

@@ -35,6 +35,12 @@ struct LaunchContext {
   int max_shared_memory = 0;  // per block without opting in
   std::array<KernelLaunch, kMaxKernels> kernels{};  // the record's kernel order
   std::size_t num_kernels = 0;
+  // Set only in a bind's dry run (core/executable_state.hpp dry_run): the driver's
+  // occupancy, asked where the bound occupancies have no answer (another block size,
+  // dynamic shared memory); a failure's code is kept in *occupancy_error. Null in every
+  // bound context: a call never asks the driver.
+  decltype(&::cuOccupancyMaxActiveBlocksPerMultiprocessor) occupancy = nullptr;
+  CUresult* occupancy_error = nullptr;
 
   // The kernel bound to `fn`, or nullptr.
   const KernelLaunch* find(CUfunction fn) const noexcept {

@@ -11,27 +11,19 @@ namespace cccl_cache::algos {
 
 template <>
 struct detail::ExecutableState<MergeSort>
-    : BoundState<MergeSort, merge_sort::detail::DispatchParams, merge_sort::detail::DispatchFn> {
-  merge_sort::detail::TempLayout layout;
-};
+    : BoundState<MergeSort, merge_sort::detail::DispatchParams, merge_sort::detail::DispatchFn> {};
 template class BoundExecutable<MergeSort>;
 
 Result<merge_sort::Executable> MergeSort::bind(const BuiltView<MergeSort>& result, int device) {
   namespace d = merge_sort::detail;
   const Policy& policy = result.policy;
-  const std::size_t key_size = size_of(result.spec.key_type);
-  const std::size_t value_size = size_of(result.spec.value_type);
-  const d::DispatchFn dispatch = d::select_dispatch(key_size, value_size, result.spec.offset_type);
+  const d::DispatchFn dispatch = d::select_dispatch(
+      size_of(result.spec.key_type), size_of(result.spec.value_type), result.spec.offset_type);
   CCCL_CACHE_CHECK(detail::bind_check(result));
   const std::uint32_t block_threads[kKernels] = {policy.block_threads, d::kPartitionBlockThreads,
                                                  policy.block_threads};
   CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, block_threads, dispatch));
-  d::DispatchParams& p = state->params;
-  p.block_threads = static_cast<int>(policy.block_threads);
-  p.items_per_tile = static_cast<int>(policy.items_per_tile);
-  p.block_sort_vsmem_per_block = policy.block_sort_vsmem_per_block;
-  p.merge_vsmem_per_block = policy.merge_vsmem_per_block;
-  state->layout = d::make_layout(key_size, value_size, result.spec.offset_type, p);
+  state->params.policy = policy;
   return Executable(std::move(state));
 }
 
@@ -40,22 +32,15 @@ Result<merge_sort::Executable> MergeSort::bind(const BuiltView<MergeSort>& resul
 namespace cccl_cache::algos::merge_sort {
 
 std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexcept {
-  return state_ ? state_->layout.bytes(num_items) : 0;
+  return query_bytes(nullptr, nullptr, nullptr, nullptr, num_items, CUstream{});
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                 const void* d_keys_in, const void* d_values_in, void* d_keys_out,
                                 void* d_values_out, std::uint64_t num_items,
                                 CUstream stream) const noexcept {
-  if (CUresult rc = usable(d_temp_storage != nullptr); rc != CUDA_SUCCESS) return rc;
-  const State& s = *state_;
-  if (d_temp_storage == nullptr) {
-    if (num_items > s.layout.max_items) return CUDA_ERROR_INVALID_VALUE;
-    temp_storage_bytes = s.layout.bytes(num_items);
-    return CUDA_SUCCESS;
-  }
-  return s.dispatch(s.params, d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in,
-                    d_keys_out, d_values_out, num_items, stream);
+  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_keys_in,
+              d_values_in, d_keys_out, d_values_out, num_items, stream);
 }
 
 }  // namespace cccl_cache::algos::merge_sort

@@ -84,11 +84,4 @@ Result<void> detail::BuildSteps<MergeSort>::accept(const merge_sort::Policy& pol
               "with run-time policies does not allocate");
 }
 
-Result<std::vector<std::byte>> merge_sort::detail::build_naive_cubin(const Spec& spec,
-                                                                     std::uint32_t cc) {
-  if (auto ok = spec.validate(); !ok) return tl::unexpected(ok.error());
-  return algos::detail::jit_build_naive(algos::detail::BuildSteps<MergeSort>::source(spec),
-                                        "cccl_cache_merge_sort.cu", cc);
-}
-
 }  // namespace cccl_cache::algos

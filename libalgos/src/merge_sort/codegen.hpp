@@ -1,9 +1,6 @@
 // CUDA C++ source generation for a merge sort spec: its build steps. Private to libalgos.
 #pragma once
 
-#include <cstdint>
-#include <vector>
-
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "core/build.hpp"
 
@@ -18,11 +15,3 @@ struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::MergeSort> {
   // Error unsupported: kernels that need virtual shared memory.
   static Result<void> accept(const merge_sort::Policy& policy);
 };
-
-namespace cccl_cache::algos::merge_sort::detail {
-
-// The same source compiled by NVRTC straight to a cubin (every module-scope variable
-// kept), to measure what the LTO link saves. Not used by build().
-Result<std::vector<std::byte>> build_naive_cubin(const Spec& spec, std::uint32_t cc);
-
-}  // namespace cccl_cache::algos::merge_sort::detail

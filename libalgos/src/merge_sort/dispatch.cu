@@ -15,7 +15,10 @@
 
 #include <cub/device/dispatch/dispatch_merge_sort.cuh>
 
+#include <climits>
+
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
+#include "core/temp_storage.hpp"
 #include "merge_sort/dispatch.hpp"
 
 namespace cccl_cache::algos::merge_sort::detail {
@@ -30,8 +33,9 @@ using algos::detail::EmptyOp;
 struct RuntimePolicySelector {
   const DispatchParams* params;
   cub::MergeSortPolicy operator()(::cuda::compute_capability) const {
-    return cub::MergeSortPolicy{params->block_threads,
-                                params->items_per_tile / params->block_threads,
+    const Policy& p = params->policy;
+    return cub::MergeSortPolicy{static_cast<int>(p.block_threads),
+                                static_cast<int>(p.items_per_tile / p.block_threads),
                                 cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT,
                                 cub::BLOCK_STORE_WARP_TRANSPOSE};
   }
@@ -71,47 +75,43 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   return algos::detail::dispatch_result(err, status);
 }
 
-std::uint64_t offset_max(ScalarType offset_type) noexcept {
-  return algos::detail::on_offset(offset_type, [](auto t) -> std::uint64_t {
-    return std::numeric_limits<typename decltype(t)::type>::max();
-  });
+// CUB's answer to a size query (cub::detail::merge_sort::dispatch in CCCL 3.5) in closed
+// form, from the bound policy (dispatch.hpp DispatchFn).
+template <std::size_t K, std::size_t V, class OffsetT>
+CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
+                           const void*, const void*, void*, void*, std::uint64_t num_items,
+                           CUstream) noexcept {
+  if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
+  if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (num_items == 0) {
+    temp_storage_bytes = 1;
+    return CUDA_SUCCESS;
+  }
+  const std::uint64_t tiles =
+      algos::detail::ceil_div(num_items, params.policy.items_per_tile);
+  temp_storage_bytes = static_cast<std::size_t>(
+      algos::detail::alias_bytes((1 + tiles) * sizeof(OffsetT), num_items * K, num_items * V));
+  return CUDA_SUCCESS;
 }
 
 }  // namespace
 
-DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
-                           ScalarType offset_type) noexcept {
-  using algos::detail::on_offset;
-  using algos::detail::on_size;
-  return on_size(key_size, [&](auto k) {
-    return on_size(
-        value_size,
-        [&](auto v) {
-          return on_offset(offset_type, [](auto o) -> DispatchFn {
-            return &run_dispatch<decltype(k)::value, decltype(v)::value,
-                                 typename decltype(o)::type>;
-          });
-        },
-        /*allow_zero=*/true);
-  });
-}
-
-TempLayout make_layout(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                       const DispatchParams& params) noexcept {
-  TempLayout layout;
-  layout.items_per_tile =
-      params.items_per_tile > 0 ? static_cast<std::uint64_t>(params.items_per_tile) : 1;
-  layout.key_size = key_size;
-  layout.value_size = value_size;
-  layout.offset_size = offset_max(offset_type) > std::numeric_limits<std::uint32_t>::max() ? 8 : 4;
-  layout.max_items = policy_supported(params) ? offset_max(offset_type) : 0;
-  return layout;
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                           bool closed_form) noexcept {
+  using Entry = algos::detail::ClosedForm<DispatchFn>;
+  return algos::detail::on_sort_types(
+      key_size, value_size, offset_type, [&]<std::size_t K, std::size_t V, class OffsetT>() {
+        return Entry::select<&closed_form_bytes<K, V, OffsetT>, &run_dispatch<K, V, OffsetT>>(
+            closed_form);
+      });
 }
 
 bool policy_supported(const DispatchParams& params) noexcept {
-  return params.block_threads > 0 && params.items_per_tile > 0 &&
-         params.items_per_tile % params.block_threads == 0 &&
-         params.block_sort_vsmem_per_block == 0 && params.merge_vsmem_per_block == 0;
+  const Policy& p = params.policy;
+  return p.block_threads > 0 && p.block_threads <= INT_MAX && p.items_per_tile > 0 &&
+         p.items_per_tile <= INT_MAX && p.items_per_tile % p.block_threads == 0 &&
+         p.block_sort_vsmem_per_block == 0 && p.merge_vsmem_per_block == 0;
 }
 
 }  // namespace cccl_cache::algos::merge_sort::detail
@@ -121,10 +121,7 @@ namespace cccl_cache::algos {
 const std::string& MergeSort::dispatch_abi() {
   using namespace merge_sort::detail;  // its DispatchParams and stand-ins
   return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, block_threads);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, items_per_tile);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, block_sort_vsmem_per_block);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, merge_vsmem_per_block);
+    abi.policy_fields(&DispatchParams::policy);
     // The kernels' argument types (their order is CUB's, covered by cub=).
     abi.type<cub::NullType>("null").type<EmptyOp>("compare");
     abi.type<cub::detail::vsmem_t>("vsmem").type<cub::MergeSortPolicy>("policy");

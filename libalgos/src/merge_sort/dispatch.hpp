@@ -1,5 +1,5 @@
 // CUB's merge-sort host dispatch driven by bound CUfunctions (dispatch.cu, built by
-// nvcc), and the closed-form temp-storage size. Private to libalgos.
+// nvcc). Private to libalgos.
 #pragma once
 
 #include <cuda.h>
@@ -8,9 +8,8 @@
 #include <cstdint>
 #include <string>
 
-#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "core/launch.hpp"
-#include "core/temp_storage.hpp"
 
 namespace cccl_cache::algos::merge_sort::detail {
 
@@ -25,18 +24,19 @@ struct DispatchParams {
   // The bound module's launch context (core/launch.hpp): the kernels in Kernel order,
   // the driver's launch, the device facts.
   const algos::detail::LaunchContext* launch = nullptr;
-  int block_threads = 0;
-  int items_per_tile = 0;
-  std::uint64_t block_sort_vsmem_per_block = 0;
-  std::uint64_t merge_vsmem_per_block = 0;
+  Policy policy;  // the build's
 };
 
 // One instantiation of CCCL 3.5's cub::detail::merge_sort::dispatch for a (key size,
-// value size, offset type). d_temp_storage == nullptr: sets temp_storage_bytes (pure
-// arithmetic, no driver call). Otherwise launches the three kernels through
-// params.launch (cuLaunchKernelEx). Returns CUDA_ERROR_NOT_SUPPORTED if !policy_supported(params),
-// CUDA_ERROR_INVALID_VALUE if num_items exceeds the offset type or the temp storage
-// is too small, or the first launch error.
+// value size, offset type). d_temp_storage == nullptr: sets temp_storage_bytes to CUB's
+// answer, in closed form from the bound policy (no dispatch, no driver call): CUB's
+// alias_temporaries over three allocations (merge partitions, key buffer, value buffer;
+// the fourth, virtual shared memory, is empty with runtime policies), and one byte for
+// zero items (CUB's convention since 3.x: a non-null pointer marks the second phase).
+// Otherwise launches the three kernels through params.launch (cuLaunchKernelEx).
+// Returns CUDA_ERROR_NOT_SUPPORTED if !policy_supported(params), CUDA_ERROR_INVALID_VALUE
+// if num_items exceeds the offset type or the temp storage is too small, or the first
+// launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, const void* d_keys_in,
                                 const void* d_values_in, void* d_keys_out, void* d_values_out,
@@ -44,40 +44,13 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 
 // The instantiation for these sizes (value_size 0: keys only), or nullptr when
 // unsupported (key size not 1/2/4/8, value size not 0/1/2/4/8, non-integer offset).
-DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
-                           ScalarType offset_type) noexcept;
-
+// closed_form false: the same dispatch answering size queries through CUB's whole host
+// dispatch, the reference the closed form is tested equal to (test_temp_storage).
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                           bool closed_form = true) noexcept;
 // Whether the dispatch can run this policy: a tile shape of whole threads and no
 // virtual shared memory (CCCL 3.5's dispatch with runtime policies allocates none; the
 // supported 1..8-byte keys and values never need it).
 bool policy_supported(const DispatchParams& params) noexcept;
-
-// The temp-storage size in closed form, from values fixed at bind time. Mirrors
-// cub::detail::merge_sort::dispatch + alias_temporaries in CCCL 3.5: three allocations
-// (merge partitions, key buffer, value buffer; the fourth, virtual shared memory, is
-// empty with runtime policies), each rounded up to 256 bytes, plus 255 bytes of
-// alignment slack; zero items ask for one byte (CUB's convention since 3.x: a
-// non-null pointer marks the second phase). test_temp_storage checks it equal to the
-// dispatch's own answer.
-struct TempLayout {
-  std::uint64_t items_per_tile = 1;
-  std::uint64_t key_size = 0;
-  std::uint64_t value_size = 0;  // 0 for keys only
-  std::uint64_t offset_size = 0;
-  std::uint64_t max_items = 0;  // largest count the offset type can index (0: unsupported policy)
-
-  // 0 for num_items > max_items or an unsupported policy (max_items == 0).
-  std::size_t bytes(std::uint64_t num_items) const noexcept {
-    if (max_items == 0 || num_items > max_items) return 0;
-    if (num_items == 0) return 1;
-    const std::uint64_t tiles = num_items / items_per_tile + (num_items % items_per_tile != 0);
-    return static_cast<std::size_t>(algos::detail::alias_bytes(
-        (1 + tiles) * offset_size, num_items * key_size, num_items * value_size));
-  }
-};
-
-// The layout for a (key size, value size, offset type) and policy.
-TempLayout make_layout(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                       const DispatchParams& params) noexcept;
 
 }  // namespace cccl_cache::algos::merge_sort::detail

@@ -17,15 +17,8 @@ Result<void> Spec::validate() const {
                std::string(name(key_type)) + ")");
   if (!known_type(value_type))
     return bad("value type must be none, an 8..64-bit integer, float32 or float64");
-  switch (offset_type) {
-    case ScalarType::int32:
-    case ScalarType::uint32:
-    case ScalarType::int64:
-    case ScalarType::uint64:
-      break;
-    default:
-      return bad("offset type must be int32, uint32, int64 or uint64");
-  }
+  if (!is_offset_type(offset_type))
+    return bad("offset type must be int32, uint32, int64 or uint64");
   if (comparator.kind != OpKind::less && comparator.kind != OpKind::greater &&
       comparator.kind != OpKind::custom)
     return bad("the comparator must be less, greater or custom");

@@ -14,26 +14,22 @@ using algos::detail::KernelRole;
 
 // Each slot's kernel template as its lowered name spells it (the Itanium <source-name>),
 // and the template argument that tells the two instances of one template apart: alt
-// digit bits (bool true) and the init kernel for look-back (<selector, int, int>).
-struct Role {
-  const char* what;
-  std::string_view mangled;
-  std::string_view marker;
-};
-constexpr Role kMultiPass[kSlots] = {
-    {"single tile", "31DeviceRadixSortSingleTileKernel", ""},
-    {"upsweep", "28DeviceRadixSortUpsweepKernel", "Lb0E"},
-    {"alt upsweep", "28DeviceRadixSortUpsweepKernel", "Lb1E"},
-    {"scan bins", "23RadixSortScanBinsKernel", ""},
-    {"downsweep", "30DeviceRadixSortDownsweepKernel", "Lb0E"},
-    {"alt downsweep", "30DeviceRadixSortDownsweepKernel", "Lb1E"}};
-constexpr Role kOnesweep[kSlots] = {
-    {"single tile", "31DeviceRadixSortSingleTileKernel", ""},
-    {"histogram", "30DeviceRadixSortHistogramKernel", ""},
-    {"exclusive sum", "33DeviceRadixSortExclusiveSumKernel", ""},
-    {"init bins", "25DeviceRadixSortInitKernel", ""},
-    {"init look-back", "25DeviceRadixSortInitKernel", "EiiEE"},
-    {"onesweep", "29DeviceRadixSortOnesweepKernel", ""}};
+// digit bits (bool true) and the init kernel for look-back (<selector, int, int>). The
+// block sizes and launch bounds follow from the policy (check below).
+constexpr KernelRole kMultiPass[kSlots] = {
+    {.role = "single tile", .mangled = "31DeviceRadixSortSingleTileKernel"},
+    {.role = "upsweep", .mangled = "28DeviceRadixSortUpsweepKernel", .marker = "Lb0E"},
+    {.role = "alt upsweep", .mangled = "28DeviceRadixSortUpsweepKernel", .marker = "Lb1E"},
+    {.role = "scan bins", .mangled = "23RadixSortScanBinsKernel"},
+    {.role = "downsweep", .mangled = "30DeviceRadixSortDownsweepKernel", .marker = "Lb0E"},
+    {.role = "alt downsweep", .mangled = "30DeviceRadixSortDownsweepKernel", .marker = "Lb1E"}};
+constexpr KernelRole kOnesweep[kSlots] = {
+    {.role = "single tile", .mangled = "31DeviceRadixSortSingleTileKernel"},
+    {.role = "histogram", .mangled = "30DeviceRadixSortHistogramKernel"},
+    {.role = "exclusive sum", .mangled = "33DeviceRadixSortExclusiveSumKernel"},
+    {.role = "init bins", .mangled = "25DeviceRadixSortInitKernel"},
+    {.role = "init look-back", .mangled = "25DeviceRadixSortInitKernel", .marker = "EiiEE"},
+    {.role = "onesweep", .mangled = "29DeviceRadixSortOnesweepKernel"}};
 
 bool plausible(const Policy& p) {
   for (std::uint32_t t : radix_sort::detail::launch_threads(p))
@@ -51,14 +47,15 @@ bool plausible(const Policy& p) {
 
 Result<void> RadixSort::check(const Spec&, const Policy& p, const BuildRecordView& record) {
   if (!plausible(p)) return algos::detail::implausible_policy("radix sort", p);
-  const Role* roles = p.onesweep ? kOnesweep : kMultiPass;
   const auto threads = radix_sort::detail::launch_threads(p);
   // All but exclusive sum and init are compiled with __launch_bounds__(the policy's block
   // size); those two must at least allow the block size launched.
   KernelRole checked[kSlots];
   for (std::size_t i = 0; i < kSlots; ++i) {
-    const bool bounded = !(p.onesweep && (i == exclusive_sum || i == init_bins || i == init_lookback));
-    checked[i] = {roles[i].what, roles[i].mangled, threads[i], bounded, false, roles[i].marker};
+    checked[i] = p.onesweep ? kOnesweep[i] : kMultiPass[i];
+    checked[i].threads = threads[i];
+    checked[i].bounded =
+        !(p.onesweep && (i == exclusive_sum || i == init_bins || i == init_lookback));
   }
   return algos::detail::check_kernels(record, checked,
                                       p.onesweep ? "onesweep radix sort" : "multi-pass radix sort");

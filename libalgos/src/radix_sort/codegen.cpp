@@ -1,6 +1,7 @@
 #include "radix_sort/codegen.hpp"
 
 #include <string>
+#include <string_view>
 
 #include "core/codegen.hpp"
 
@@ -52,19 +53,10 @@ algos::detail::GeneratedSource generate_source(const Spec& spec, bool onesweep) 
     out.nvrtc_options = {"-default-device"};
   }
   // Values in Policy's field order.
-  std::string probe;
-  for (std::string v :
-       {"(unsigned long long)(p.algorithm == cub::RadixSortAlgorithm::onesweep)",
-        "p.single_tile.threads_per_block", "p.single_tile.items_per_thread",
-        "p.onesweep.threads_per_block", "p.onesweep.items_per_thread", "p.onesweep.radix_bits",
-        "p.histogram.threads_per_block", "p.exclusive_sum.threads_per_block",
-        "p.upsweep.threads_per_block", "p.upsweep.items_per_thread",
-        "p.alt_upsweep.threads_per_block", "p.alt_upsweep.items_per_thread",
-        "p.downsweep.threads_per_block", "p.downsweep.items_per_thread", "p.downsweep.radix_bits",
-        "p.alt_downsweep.threads_per_block", "p.alt_downsweep.items_per_thread",
-        "p.alt_downsweep.radix_bits", "p.scan.lookback.threads_per_block",
-        "p.scan.lookback.items_per_thread"})
-    probe += (probe.empty() ? "" : ", ") + v.replace(v.find("p."), 2, "cccl_cache_policy::p.");
+  std::string probe =
+      "(unsigned long long)(cccl_cache_policy::p.algorithm == cub::RadixSortAlgorithm::onesweep)";
+  for (std::string_view path : {CCCL_CACHE_RADIX_SORT_POLICY(CCCL_CACHE_POLICY_PATH)})
+    probe += ", cccl_cache_policy::p." + std::string(path);
   out.policy_probe = std::string(algos::detail::kPolicyProbeName) + "<" + probe + ">";
   return out;
 }

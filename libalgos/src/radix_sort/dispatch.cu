@@ -28,25 +28,7 @@ using Decomposer = cub::detail::identity_decomposer_t;
 // CUB's into ours). The algorithm is an enum there, 0/1 here.
 template <class P, class R, class V>
 void mirror(P& p, R& r, V&& v) {
-  v(p.single_tile_threads, r.single_tile.threads_per_block);
-  v(p.single_tile_items, r.single_tile.items_per_thread);
-  v(p.onesweep_threads, r.onesweep.threads_per_block);
-  v(p.onesweep_items, r.onesweep.items_per_thread);
-  v(p.onesweep_radix_bits, r.onesweep.radix_bits);
-  v(p.histogram_threads, r.histogram.threads_per_block);
-  v(p.exclusive_sum_threads, r.exclusive_sum.threads_per_block);
-  v(p.upsweep_threads, r.upsweep.threads_per_block);
-  v(p.upsweep_items, r.upsweep.items_per_thread);
-  v(p.alt_upsweep_threads, r.alt_upsweep.threads_per_block);
-  v(p.alt_upsweep_items, r.alt_upsweep.items_per_thread);
-  v(p.downsweep_threads, r.downsweep.threads_per_block);
-  v(p.downsweep_items, r.downsweep.items_per_thread);
-  v(p.downsweep_radix_bits, r.downsweep.radix_bits);
-  v(p.alt_downsweep_threads, r.alt_downsweep.threads_per_block);
-  v(p.alt_downsweep_items, r.alt_downsweep.items_per_thread);
-  v(p.alt_downsweep_radix_bits, r.alt_downsweep.radix_bits);
-  v(p.scan_threads, r.scan.lookback.threads_per_block);
-  v(p.scan_items, r.scan.lookback.items_per_thread);
+  CCCL_CACHE_RADIX_SORT_POLICY(CCCL_CACHE_POLICY_MIRROR)
 }
 
 // The build's policy, as CUB's selector would return it for the bound CC: the fields the
@@ -124,14 +106,19 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 
 // CUB's answer to a size query (dispatch_impl::invoke, invoke_onesweep, invoke_passes in
 // CCCL 3.5) in closed form, from the bound policy and launch context: the same
-// allocations through alias_temporaries' arithmetic. Needs 0 <= begin_bit < end_bit (the
-// executables' rule; CUB asks the runtime about UVA for an empty plain-form range).
+// allocations through alias_temporaries' arithmetic (dispatch.hpp DispatchFn). A range
+// that is not 0 <= begin_bit < end_bit (the executables refuse it; CUB asks the runtime
+// about UVA for an empty plain-form range) goes to CUB's dispatch.
 template <std::size_t K, std::size_t V, class OffsetT>
-CUresult closed_form_bytes(const DispatchParams& params, std::size_t& temp_storage_bytes,
-                           std::uint64_t num_items, int begin_bit, int end_bit,
-                           bool overwrite) noexcept {
+CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
+                           DoubleBuffers& buffers, std::uint64_t num_items, int begin_bit,
+                           int end_bit, bool overwrite, CUstream stream) noexcept {
   using algos::detail::alias_bytes;
   using algos::detail::ceil_div;
+  if (begin_bit < 0 || begin_bit >= end_bit)
+    return run_dispatch<K, V, OffsetT>(params, nullptr, temp_storage_bytes, buffers, num_items,
+                                       begin_bit, end_bit, overwrite, stream);
+  if (num_items > std::numeric_limits<OffsetT>::max()) return CUDA_ERROR_INVALID_VALUE;
   const Policy& p = params.policy;
   if (num_items == 0 ||
       num_items <= std::uint64_t{p.single_tile_threads} * p.single_tile_items) {
@@ -172,20 +159,6 @@ CUresult closed_form_bytes(const DispatchParams& params, std::size_t& temp_stora
   return CUDA_SUCCESS;
 }
 
-// The executables' dispatch: size queries in closed form, the rest through CUB's.
-template <std::size_t K, std::size_t V, class OffsetT>
-CUresult run(const DispatchParams& params, void* d_temp_storage, std::size_t& temp_storage_bytes,
-             DoubleBuffers& buffers, std::uint64_t num_items, int begin_bit, int end_bit,
-             bool overwrite, CUstream stream) noexcept {
-  if (d_temp_storage == nullptr && 0 <= begin_bit && begin_bit < end_bit) {
-    if (num_items > std::numeric_limits<OffsetT>::max()) return CUDA_ERROR_INVALID_VALUE;
-    return closed_form_bytes<K, V, OffsetT>(params, temp_storage_bytes, num_items, begin_bit,
-                                            end_bit, overwrite);
-  }
-  return run_dispatch<K, V, OffsetT>(params, d_temp_storage, temp_storage_bytes, buffers,
-                                     num_items, begin_bit, end_bit, overwrite, stream);
-}
-
 cub::detail::type_t classify(ScalarType t) noexcept {
   using cub::detail::type_t;
   switch (t) {
@@ -203,37 +176,17 @@ cub::detail::type_t classify(ScalarType t) noexcept {
   }
 }
 
-// The instantiation for the arguments (size queries in closed form or through CUB's
-// dispatch), or nullptr.
-DispatchFn select(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                  bool closed_form) noexcept {
-  if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
-  using algos::detail::on_offset;
-  using algos::detail::on_size;
-  return on_size(key_size, [&](auto k) {
-    return on_size(
-        value_size,
-        [&](auto v) {
-          return on_offset(offset_type, [&](auto o) -> DispatchFn {
-            constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value;
-            using OffsetT = typename decltype(o)::type;
-            return closed_form ? &run<kK, kV, OffsetT> : &run_dispatch<kK, kV, OffsetT>;
-          });
-        },
-        /*allow_zero=*/true);
-  });
-}
-
 }  // namespace
 
-DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
-                           ScalarType offset_type) noexcept {
-  return select(key_size, value_size, offset_type, /*closed_form=*/true);
-}
-
-DispatchFn select_cub_dispatch(std::size_t key_size, std::size_t value_size,
-                               ScalarType offset_type) noexcept {
-  return select(key_size, value_size, offset_type, /*closed_form=*/false);
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                           bool closed_form) noexcept {
+  if (!is_unsigned_offset(offset_type)) return nullptr;
+  using Entry = algos::detail::ClosedForm<DispatchFn>;
+  return algos::detail::on_sort_types(
+      key_size, value_size, offset_type, [&]<std::size_t K, std::size_t V, class OffsetT>() {
+        return Entry::select<&closed_form_bytes<K, V, OffsetT>, &run_dispatch<K, V, OffsetT>>(
+            closed_form);
+      });
 }
 
 Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept {

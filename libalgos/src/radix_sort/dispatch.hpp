@@ -48,14 +48,11 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 bool overwrite, CUstream stream) noexcept;
 
 // nullptr for sizes other than 1/2/4/8 (values also 0) or an offset not uint32/uint64.
-DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
-                           ScalarType offset_type) noexcept;
-
-// The same dispatch answering every size query through CUB's whole host dispatch: the
-// reference the closed form is tested equal to (test_radix_sort_temp_storage).
-DispatchFn select_cub_dispatch(std::size_t key_size, std::size_t value_size,
-                               ScalarType offset_type) noexcept;
-
+// closed_form false: the same dispatch answering every size query through CUB's whole
+// host dispatch, the reference the closed form is tested equal to
+// (test_radix_sort_temp_storage).
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                           bool closed_form = true) noexcept;
 // Whether CUB's policy selector picks onesweep for `spec` on sm_<cc>: evaluated on the
 // host to name the kernels a build compiles; the build's probe then reads the device
 // compile's own choice and check() requires the two to agree.

@@ -11,7 +11,7 @@ Result<void> Spec::validate() const {
                "float32, float64)");
   if (value_type != ScalarType::none && !is_element_type(value_type))
     return bad("field 'values' must be none or an element type");
-  if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64)
+  if (!is_unsigned_offset(offset_type))
     return bad("field 'offset' must be uint32 or uint64 (CUB's choose_offset_t)");
   return {};
 }

@@ -10,9 +10,7 @@ namespace cccl_cache::algos {
 
 template <>
 struct detail::ExecutableState<Reduce>
-    : BoundState<Reduce, reduce::detail::DispatchParams, reduce::detail::DispatchFn> {
-  reduce::detail::TempLayout layout;
-};
+    : BoundState<Reduce, reduce::detail::DispatchParams, reduce::detail::DispatchFn> {};
 template class BoundExecutable<Reduce>;
 
 Result<reduce::Executable> Reduce::bind(const BuiltView<Reduce>& result, int device) {
@@ -33,7 +31,6 @@ Result<reduce::Executable> Reduce::bind(const BuiltView<Reduce>& result, int dev
   p.multi_tile_items = static_cast<int>(policy.multi_tile_items);
   p.single_tile_threads = static_cast<int>(policy.single_tile_threads);
   p.single_tile_items = static_cast<int>(policy.single_tile_items);
-  state->layout = d::make_layout(policy.accum_size, result.spec.offset_type, p);
   return Executable(std::move(state));
 }
 
@@ -42,22 +39,14 @@ Result<reduce::Executable> Reduce::bind(const BuiltView<Reduce>& result, int dev
 namespace cccl_cache::algos::reduce {
 
 std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexcept {
-  return state_ ? state_->layout.bytes(num_items) : 0;
+  return query_bytes(nullptr, nullptr, num_items, nullptr, CUstream{});
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                 const void* d_in, void* d_out, std::uint64_t num_items,
                                 const void* h_init, CUstream stream) const noexcept {
-  if (!state_) return CUDA_ERROR_INVALID_HANDLE;  // moved from
-  const State& s = *state_;
-  if (num_items > s.layout.max_items) return CUDA_ERROR_INVALID_VALUE;
-  if (d_temp_storage == nullptr) {
-    temp_storage_bytes = s.layout.bytes(num_items);
-    return CUDA_SUCCESS;
-  }
-  if (CUresult rc = usable(true); rc != CUDA_SUCCESS) return rc;
-  return s.dispatch(s.params, d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init,
-                    stream);
+  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_in, d_out,
+              num_items, h_init, stream);
 }
 
 }  // namespace cccl_cache::algos::reduce

@@ -75,34 +75,45 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   return algos::detail::dispatch_result(err, status);
 }
 
+// CUB's answer to a size query (cub::detail::reduce::dispatch in CCCL 3.5) in closed
+// form, from the bound policy and launch context (dispatch.hpp DispatchFn).
+template <std::size_t T, std::size_t A, class OffsetT>
+CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
+                           const void*, void*, std::uint64_t num_items, const void*,
+                           CUstream) noexcept {
+  if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
+    return CUDA_ERROR_INVALID_VALUE;
+  const std::uint64_t single_tile = static_cast<std::uint64_t>(params.single_tile_threads) *
+                                    static_cast<std::uint64_t>(params.single_tile_items);
+  if (num_items <= single_tile) {
+    temp_storage_bytes = 1;
+    return CUDA_SUCCESS;
+  }
+  const algos::detail::KernelLaunch& k = params.launch->kernels[reduce_kernel];
+  const std::uint64_t max_blocks = static_cast<std::uint64_t>(k.occupancy) *
+                                   static_cast<std::uint64_t>(params.launch->sm_count) *
+                                   cub::detail::subscription_factor;
+  temp_storage_bytes = static_cast<std::size_t>(algos::detail::alias_bytes(max_blocks * A));
+  return CUDA_SUCCESS;
+}
+
 }  // namespace
 
-DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size,
-                           ScalarType offset_type) noexcept {
+DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size, ScalarType offset_type,
+                           bool closed_form) noexcept {
   using algos::detail::on_size;
-  if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
+  using Entry = algos::detail::ClosedForm<DispatchFn>;
+  if (!is_unsigned_offset(offset_type)) return nullptr;
   return on_size(type_size, [&](auto t) {
     return on_size(accum_size, [&](auto a) -> DispatchFn {
       constexpr std::size_t kT = decltype(t)::value, kA = decltype(a)::value;
-      return offset_type == ScalarType::uint32 ? &run_dispatch<kT, kA, std::uint32_t>
-                                               : &run_dispatch<kT, kA, unsigned long long>;
+      if (offset_type == ScalarType::uint32)
+        return Entry::select<&closed_form_bytes<kT, kA, std::uint32_t>,
+                             &run_dispatch<kT, kA, std::uint32_t>>(closed_form);
+      return Entry::select<&closed_form_bytes<kT, kA, unsigned long long>,
+                           &run_dispatch<kT, kA, unsigned long long>>(closed_form);
     });
   });
-}
-
-TempLayout make_layout(std::size_t accum_size, ScalarType offset_type,
-                       const DispatchParams& p) noexcept {
-  TempLayout layout;
-  layout.single_tile_items =
-      static_cast<std::uint64_t>(p.single_tile_threads) * static_cast<std::uint64_t>(p.single_tile_items);
-  const algos::detail::KernelLaunch& k = p.launch->kernels[reduce_kernel];
-  const std::uint64_t max_blocks = static_cast<std::uint64_t>(k.occupancy) *
-                                   static_cast<std::uint64_t>(p.launch->sm_count) *
-                                   cub::detail::subscription_factor;
-  layout.partials_bytes = algos::detail::alias_bytes(max_blocks * accum_size);
-  layout.max_items = offset_type == ScalarType::uint32 ? std::numeric_limits<std::uint32_t>::max()
-                                                       : std::numeric_limits<std::uint64_t>::max();
-  return layout;
 }
 
 }  // namespace cccl_cache::algos::reduce::detail

@@ -9,8 +9,7 @@ Result<void> Spec::validate() const {
     return fail(ErrorCode::invalid_argument, "reduce spec: " + std::move(what));
   };
   if (!is_element_type(type)) return bad("type must be an integer or float type");
-  if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64)
-    return bad("offset must be uint32 or uint64");
+  if (!is_unsigned_offset(offset_type)) return bad("offset must be uint32 or uint64");
   return detail::validate_associative_op("reduce spec", op, type);
 }
 

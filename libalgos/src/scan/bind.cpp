@@ -19,21 +19,12 @@ Result<scan::Executable<Id>> Scan<Id>::bind(const BuiltView<Scan>& result, int d
   const scan::detail::DispatchFn dispatch = scan::detail::select_dispatch(
       size_of(result.spec.type), result.spec.offset_type, Spec::kExclusive);
   CCCL_CACHE_CHECK(detail::bind_check(result));
-  scan::detail::DispatchParams p;
-  p.algorithm = static_cast<int>(policy.algorithm);
-  p.block_threads = static_cast<int>(policy.block_threads);
-  p.items_per_thread = static_cast<int>(policy.items_per_thread);
-  p.reduce_and_scan_warps = static_cast<int>(policy.reduce_and_scan_warps);
-  p.lookahead_items_per_thread = static_cast<int>(policy.lookahead_items_per_thread);
-  p.lookahead_stages = static_cast<std::int32_t>(policy.lookahead_stages);
-  p.block_idx_stages = static_cast<std::int32_t>(policy.block_idx_stages);
-  if (!scan::detail::policy_supported(p))
+  if (!scan::detail::policy_supported(scan::detail::DispatchParams{nullptr, policy}))
     return fail(ErrorCode::invalid_argument, "bind: a scan policy CUB's dispatch cannot run");
 
   const std::uint32_t block_threads[kKernels] = {scan::kInitBlockThreads, policy.block_threads};
   CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, block_threads, dispatch));
-  p.launch = state->params.launch;
-  state->params = p;
+  state->params.policy = policy;
   return Executable(std::move(state));
 }
 template Result<scan::InclusiveExecutable> InclusiveScan::bind(const BuiltView<InclusiveScan>&, int);

@@ -35,10 +35,13 @@ using Word = std::conditional_t<
     N == 1, std::uint8_t,
     std::conditional_t<N == 2, std::uint16_t, std::conditional_t<N == 4, std::uint32_t, std::uint64_t>>>;
 
-cub::ScanLookaheadPolicy lookahead_policy(const DispatchParams& p) {
-  return cub::ScanLookaheadPolicy{p.reduce_and_scan_warps, p.items_per_thread,
-                                  p.lookahead_items_per_thread, p.lookahead_stages,
-                                  p.block_idx_stages};
+// A policy value as CUB's int (stage counts are ints, two's complement in the Policy).
+constexpr int as_int(std::uint32_t v) noexcept { return static_cast<int>(v); }
+
+cub::ScanLookaheadPolicy lookahead_policy(const Policy& p) {
+  return cub::ScanLookaheadPolicy{as_int(p.reduce_and_scan_warps), as_int(p.items_per_thread),
+                                  as_int(p.lookahead_items_per_thread), as_int(p.lookahead_stages),
+                                  as_int(p.block_idx_stages)};
 }
 
 // The build already chose the policy for the target CC: the host dispatch reads the
@@ -47,10 +50,10 @@ cub::ScanLookaheadPolicy lookahead_policy(const DispatchParams& p) {
 struct RuntimePolicySelector {
   const DispatchParams* params;
   cub::ScanPolicy operator()(::cuda::compute_capability) const {
-    const DispatchParams& p = *params;
+    const Policy& p = params->policy;
     return cub::ScanPolicy{
         static_cast<cub::ScanAlgorithm>(p.algorithm),
-        cub::ScanLookbackPolicy{p.block_threads, p.items_per_thread,
+        cub::ScanLookbackPolicy{as_int(p.block_threads), as_int(p.items_per_thread),
                                 cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT,
                                 cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS,
                                 cub::LookbackDelayPolicy{}},
@@ -103,9 +106,9 @@ struct BoundKernels {
 // The most items one call can scan: the offset type's range, and CUB counts tiles in
 // an int.
 template <class OffsetT>
-std::uint64_t max_items(const DispatchParams& p) noexcept {
+std::uint64_t max_items(const Policy& p) noexcept {
   const std::uint64_t tile =
-      p.algorithm == static_cast<int>(cub::ScanAlgorithm::lookahead)
+      as_int(p.algorithm) == static_cast<int>(cub::ScanAlgorithm::lookahead)
           ? static_cast<std::uint64_t>(lookahead_policy(p).tile_size())
           : static_cast<std::uint64_t>(p.block_threads) * static_cast<std::uint64_t>(p.items_per_thread);
   const std::uint64_t by_tiles = tile * static_cast<std::uint64_t>(std::numeric_limits<int>::max());
@@ -118,7 +121,7 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::uint64_t num_items, const void* h_init, CUstream stream) noexcept {
   using T = Word<N>;
   if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
-  if (num_items > max_items<OffsetT>(params)) return CUDA_ERROR_INVALID_VALUE;
+  if (num_items > max_items<OffsetT>(params.policy)) return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
   auto dispatch = [&](auto init) {
     return cub::detail::scan::dispatch<cub::ForceInclusive::No, /*StableReductionOrder=*/false,
@@ -145,51 +148,46 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 // form from the bound policy, for elements of N bytes: look-back aliases one single-word
 // tile state (a transaction word per tile plus a warp of padding, itself aliased as three
 // allocations of which two are empty); look-ahead, one tile state per tile and a 4-byte
-// counter, and one byte for an empty problem. The policy is supported and num_items
-// within max_items (checked before).
-template <std::size_t N>
-std::size_t closed_form_bytes(const DispatchParams& p, std::uint64_t num_items) noexcept {
+// counter, and one byte for an empty problem (dispatch.hpp DispatchFn).
+template <std::size_t N, class OffsetT>
+CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
+                           const void*, void*, std::uint64_t num_items, const void*,
+                           CUstream) noexcept {
   using algos::detail::alias_bytes;
   using algos::detail::ceil_div;
-  if (p.algorithm == static_cast<int>(cub::ScanAlgorithm::lookahead)) {
-    if (num_items == 0) return 1;
+  const Policy& p = params.policy;
+  if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
+  if (num_items > max_items<OffsetT>(p)) return CUDA_ERROR_INVALID_VALUE;
+  if (as_int(p.algorithm) == static_cast<int>(cub::ScanAlgorithm::lookahead)) {
     const auto tile = static_cast<std::uint32_t>(lookahead_policy(p).tile_size());
-    return alias_bytes(ceil_div(num_items, tile) * BoundKernels<N>::lookahead_tile_state_size(),
-                       sizeof(std::uint32_t));
+    const std::uint64_t states_bytes =
+        ceil_div(num_items, tile) * BoundKernels<N>::lookahead_tile_state_size();
+    temp_storage_bytes = num_items == 0 ? 1 : alias_bytes(states_bytes, sizeof(std::uint32_t));
+    return CUDA_SUCCESS;
   }
   const auto tile = static_cast<std::uint32_t>(p.block_threads * p.items_per_thread);
   const std::uint64_t tile_states = cub::detail::warp_threads + ceil_div(num_items, tile);
   using TxnWord = typename BoundKernels<N>::ScanTileStateT::TxnWord;
-  return alias_bytes(alias_bytes(tile_states * sizeof(TxnWord), 0, 0));
-}
-
-// The executables' dispatch: size queries in closed form, the rest through CUB's.
-template <std::size_t N, class OffsetT, bool Exclusive>
-CUresult run(const DispatchParams& params, void* d_temp_storage, std::size_t& temp_storage_bytes,
-             const void* d_in, void* d_out, std::uint64_t num_items, const void* h_init,
-             CUstream stream) noexcept {
-  if (d_temp_storage != nullptr)
-    return run_dispatch<N, OffsetT, Exclusive>(params, d_temp_storage, temp_storage_bytes, d_in,
-                                               d_out, num_items, h_init, stream);
-  if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
-  if (num_items > max_items<OffsetT>(params)) return CUDA_ERROR_INVALID_VALUE;
-  temp_storage_bytes = closed_form_bytes<N>(params, num_items);
+  temp_storage_bytes = alias_bytes(alias_bytes(tile_states * sizeof(TxnWord), 0, 0));
   return CUDA_SUCCESS;
 }
 
-// The instantiation for the arguments (size queries in closed form or through CUB's
-// dispatch), or nullptr.
-DispatchFn select(std::size_t element_size, ScalarType offset_type, bool exclusive,
-                  bool closed_form) noexcept {
-  if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
+}  // namespace
+
+DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type, bool exclusive,
+                           bool closed_form) noexcept {
+  if (!is_unsigned_offset(offset_type)) return nullptr;
   return algos::detail::on_size(element_size, [&](auto n) {
     return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
       using OffsetT = typename decltype(o)::type;
       constexpr std::size_t kN = decltype(n)::value;
+      using Entry = algos::detail::ClosedForm<DispatchFn>;
       if constexpr (std::is_unsigned_v<OffsetT>) {
-        if (closed_form)
-          return exclusive ? &run<kN, OffsetT, true> : &run<kN, OffsetT, false>;
-        return exclusive ? &run_dispatch<kN, OffsetT, true> : &run_dispatch<kN, OffsetT, false>;
+        if (exclusive)
+          return Entry::select<&closed_form_bytes<kN, OffsetT>, &run_dispatch<kN, OffsetT, true>>(
+              closed_form);
+        return Entry::select<&closed_form_bytes<kN, OffsetT>, &run_dispatch<kN, OffsetT, false>>(
+            closed_form);
       } else {
         return nullptr;
       }
@@ -197,24 +195,14 @@ DispatchFn select(std::size_t element_size, ScalarType offset_type, bool exclusi
   });
 }
 
-}  // namespace
-
-DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type,
-                           bool exclusive) noexcept {
-  return select(element_size, offset_type, exclusive, /*closed_form=*/true);
-}
-
-DispatchFn select_cub_dispatch(std::size_t element_size, ScalarType offset_type,
-                               bool exclusive) noexcept {
-  return select(element_size, offset_type, exclusive, /*closed_form=*/false);
-}
-
-bool policy_supported(const DispatchParams& p) noexcept {
-  if (p.block_threads <= 0 || p.block_threads > 1024 || p.items_per_thread <= 0) return false;
-  if (p.algorithm == static_cast<int>(cub::ScanAlgorithm::lookback)) return true;
-  if (p.algorithm != static_cast<int>(cub::ScanAlgorithm::lookahead)) return false;
-  return p.reduce_and_scan_warps > 0 && p.lookahead_items_per_thread > 0 &&
-         cub::detail::scan::num_total_threads(lookahead_policy(p)) == p.block_threads;
+bool policy_supported(const DispatchParams& params) noexcept {
+  const Policy& p = params.policy;
+  const int threads = as_int(p.block_threads);
+  if (threads <= 0 || threads > 1024 || as_int(p.items_per_thread) <= 0) return false;
+  if (as_int(p.algorithm) == static_cast<int>(cub::ScanAlgorithm::lookback)) return true;
+  if (as_int(p.algorithm) != static_cast<int>(cub::ScanAlgorithm::lookahead)) return false;
+  return as_int(p.reduce_and_scan_warps) > 0 && as_int(p.lookahead_items_per_thread) > 0 &&
+         cub::detail::scan::num_total_threads(lookahead_policy(p)) == threads;
 }
 
 }  // namespace cccl_cache::algos::scan::detail
@@ -225,13 +213,7 @@ template <AlgorithmId Id>
 const std::string& Scan<Id>::dispatch_abi() {
   using namespace scan::detail;  // its DispatchParams and stand-ins
   return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, algorithm);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, block_threads);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, items_per_thread);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, reduce_and_scan_warps);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, lookahead_items_per_thread);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, lookahead_stages);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, block_idx_stages);
+    abi.policy_fields(&DispatchParams::policy);
     // The kernels' argument types (their order is CUB's, covered by cub=).
     abi.type<cub::NullType>("null").type<EmptyOp>("op");
     abi.type<cub::detail::InputValue<Word<1>>>("init1").type<cub::detail::InputValue<Word<8>>>("init8");

@@ -8,24 +8,18 @@
 #include <cstdint>
 #include <string>
 
-#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/algos/scan/build_result.hpp"
 #include "core/launch.hpp"
 
 namespace cccl_cache::algos::scan::detail {
 
 // Everything CUB's scan dispatch asks of its policy selector, kernel source and
-// launcher factory, fixed at bind time (Policy's values as CUB's ints).
+// launcher factory, fixed at bind time.
 struct DispatchParams {
   // The bound module's launch context (core/launch.hpp): the kernels in Kernel order,
   // the driver's launch, the device facts.
   const algos::detail::LaunchContext* launch = nullptr;
-  int algorithm = 0;  // cub::ScanAlgorithm
-  int block_threads = 0;
-  int items_per_thread = 0;
-  int reduce_and_scan_warps = 0;
-  int lookahead_items_per_thread = 0;
-  int lookahead_stages = 0;
-  int block_idx_stages = 0;
+  Policy policy;  // the build's; the dispatch reads its values as CUB's ints
 };
 
 // One instantiation of CCCL 3.5's cub::detail::scan::dispatch_with_accum for an
@@ -43,14 +37,10 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 CUstream stream) noexcept;
 
 // The instantiation, or nullptr (element size not 1/2/4/8, offset not uint32/uint64).
-DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type,
-                           bool exclusive) noexcept;
-
-// The same dispatch answering size queries through CUB's whole host dispatch: the
-// reference the closed form is tested equal to (test_scan_temp_storage).
-DispatchFn select_cub_dispatch(std::size_t element_size, ScalarType offset_type,
-                               bool exclusive) noexcept;
-
+// closed_form false: the same dispatch answering size queries through CUB's whole host
+// dispatch, the reference the closed form is tested equal to (test_scan_temp_storage).
+DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type, bool exclusive,
+                           bool closed_form = true) noexcept;
 // Whether the dispatch can run this policy: a known algorithm, a positive tile shape,
 // and for look-ahead the block size CUB derives from its warps.
 bool policy_supported(const DispatchParams& params) noexcept;

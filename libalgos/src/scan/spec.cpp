@@ -11,7 +11,7 @@ Result<void> Spec<Id>::validate() const {
     return fail(ErrorCode::invalid_argument, what + ": field '" + field + "': " + rule);
   };
   if (!is_element_type(type)) return bad("type", "must be an integer or float type");
-  if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64)
+  if (!is_unsigned_offset(offset_type))
     return bad("offset", "must be uint32 or uint64 (CUB's scan takes unsigned offsets)");
   return detail::validate_associative_op(what, op, type);
 }

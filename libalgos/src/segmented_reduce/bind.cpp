@@ -24,13 +24,7 @@ Result<segmented_reduce::Executable> SegmentedReduce::bind(const BuiltView<Segme
   CCCL_CACHE_TRY(auto state,
                  detail::bind_state(result, device, block_threads,
                                     d::select_dispatch(size_of(result.spec.type), result.spec.offset_type)));
-  d::DispatchParams& params = state->params;
-  params.threads = static_cast<int>(p.threads);
-  params.items = static_cast<int>(p.items);
-  params.medium_warp_threads = static_cast<int>(p.medium_warp_threads);
-  params.medium_items = static_cast<int>(p.medium_items);
-  params.small_warp_threads = static_cast<int>(p.small_warp_threads);
-  params.small_items = static_cast<int>(p.small_items);
+  state->params.policy = p;
   return Executable(std::move(state));
 }
 

@@ -29,12 +29,14 @@ using algos::detail::EmptyOp;
 struct RuntimePolicySelector {
   const DispatchParams* params;
   cub::SegmentedReducePolicy operator()(::cuda::compute_capability) const {
-    const DispatchParams& p = *params;
-    const auto warp = [&](int warp_threads, int items) {
-      return cub::SegmentedReduceWarpReducePolicy{p.threads, warp_threads, items, 1, cub::LOAD_LDG};
+    const Policy& p = params->policy;
+    const int threads = static_cast<int>(p.threads);
+    const auto warp = [&](std::uint32_t warp_threads, std::uint32_t items) {
+      return cub::SegmentedReduceWarpReducePolicy{threads, static_cast<int>(warp_threads),
+                                                  static_cast<int>(items), 1, cub::LOAD_LDG};
     };
-    return {cub::ReducePassPolicy{p.threads, p.items, 1, cub::BLOCK_REDUCE_WARP_REDUCTIONS,
-                                  cub::LOAD_LDG},
+    return {cub::ReducePassPolicy{threads, static_cast<int>(p.items), 1,
+                                  cub::BLOCK_REDUCE_WARP_REDUCTIONS, cub::LOAD_LDG},
             warp(p.medium_warp_threads, p.medium_items), warp(p.small_warp_threads, p.small_items)};
   }
 };
@@ -87,12 +89,7 @@ namespace cccl_cache::algos {
 const std::string& SegmentedReduce::dispatch_abi() {
   using namespace segmented_reduce::detail;  // its DispatchParams
   return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, threads);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, items);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, medium_warp_threads);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, medium_items);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, small_warp_threads);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, small_items);
+    abi.policy_fields(&DispatchParams::policy);
     // The kernel's argument types (their order is CUB's, covered by cub=).
     abi.type<algos::detail::EmptyOp>("op").type<std::size_t>("max_segment_size");
     abi.byte_types();

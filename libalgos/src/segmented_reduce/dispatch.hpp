@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "core/launch.hpp"
 
 namespace cccl_cache::algos::segmented_reduce::detail {
@@ -19,12 +19,7 @@ struct DispatchParams {
   // The bound module's launch context (core/launch.hpp): the kernel (its occupancy at
   // `threads`), the driver's launch.
   const algos::detail::LaunchContext* launch = nullptr;
-  int threads = 0;
-  int items = 0;
-  int medium_warp_threads = 0;
-  int medium_items = 0;
-  int small_warp_threads = 0;
-  int small_items = 0;
+  Policy policy;  // the build's
 };
 
 // One instantiation of CCCL 3.5's cub::detail::segmented_reduce::dispatch (what

@@ -9,9 +9,7 @@ Result<void> Spec::validate() const {
     return fail(ErrorCode::invalid_argument, "segmented_reduce spec: " + std::move(what));
   };
   if (!is_element_type(type)) return bad("type must be an integer or float type");
-  if (offset_type != ScalarType::int32 && offset_type != ScalarType::uint32 &&
-      offset_type != ScalarType::int64 && offset_type != ScalarType::uint64)
-    return bad("offset must be int32, uint32, int64 or uint64");
+  if (!is_offset_type(offset_type)) return bad("offset must be int32, uint32, int64 or uint64");
   return detail::validate_associative_op("segmented_reduce spec", op, type);
 }
 

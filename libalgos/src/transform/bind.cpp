@@ -5,7 +5,6 @@
 
 #include "cccl_cache/algos/transform/executable.hpp"
 #include "core/executable_state.hpp"
-#include "cuda_driver.hpp"
 #include "transform/dispatch.hpp"
 
 namespace cccl_cache::algos {
@@ -15,13 +14,6 @@ struct detail::ExecutableState<Transform<N>>
     : BoundState<Transform<N>, transform::detail::DispatchParams, transform::detail::DispatchFn> {};
 template class BoundExecutable<UnaryTransform>;
 template class BoundExecutable<BinaryTransform>;
-
-namespace {
-CUresult occupancy(int* blocks, CUfunction fn, int block_threads, std::size_t dynamic_smem) {
-  return detail::loaded_driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
-      blocks, fn, block_threads, dynamic_smem);
-}
-}  // namespace
 
 template <int N>
 Result<transform::Executable<N>> Transform<N>::bind(const BuiltView<Transform>& result,
@@ -35,9 +27,10 @@ Result<transform::Executable<N>> Transform<N>::bind(const BuiltView<Transform>& 
   p.num_inputs = N;
   for (int i = 0; i < N; ++i) p.in_size[i] = static_cast<int>(size_of(result.spec.in[i]));
   p.out_size = static_cast<int>(size_of(result.spec.out));
-  CCCL_CACHE_TRY(auto current, detail::ScopedCurrentContext::push(state->bound.context.get()));
-  if (CUresult rc = transform::detail::configure(p, &occupancy); rc != CUDA_SUCCESS)
-    return tl::unexpected(detail::driver_error("bind: CUB's transform launch configuration", rc));
+  CCCL_CACHE_CHECK(detail::dry_run(*state, "bind: CUB's transform launch configuration",
+                                    [&](const detail::LaunchContext& dry) {
+                                      return transform::detail::configure(p, dry);
+                                    }));
   return Executable(std::move(state));
 }
 template Result<transform::Executable<1>> UnaryTransform::bind(const BuiltView<UnaryTransform>&, int);

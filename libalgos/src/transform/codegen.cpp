@@ -1,6 +1,7 @@
 #include "transform/codegen.hpp"
 
 #include <string>
+#include <string_view>
 
 #include "cccl_cache/algos/transform/build_result.hpp"
 #include "core/codegen.hpp"
@@ -39,15 +40,11 @@ detail::GeneratedSource detail::BuildSteps<Transform<N>>::source(const transform
   gen.kernels = {"cub::detail::transform::transform_kernel<cccl_cache_selector, ::cuda::std::int64_t, "
                  "::cuda::always_true, cccl_cache_op, " + out + "*, " + ins + ">"};
   // Values in Policy's field order.
-  std::string probe;
-  for (const char* v :
-       {"p.algorithm", "threads", "p.min_bytes_in_flight",
-        "p.prefetch.threads_per_block", "p.prefetch.items_per_thread_no_input",
-        "p.prefetch.min_items_per_thread", "p.prefetch.max_items_per_thread",
-        "p.vectorized.threads_per_block", "p.vectorized.items_per_thread", "p.vectorized.vec_size",
-        "p.async_copy.threads_per_block", "p.async_copy.min_items_per_thread",
-        "p.async_copy.max_items_per_thread"})
-    probe += std::string(probe.empty() ? "" : ", ") + "(unsigned long long)cccl_cache_tuning::" + v;
+  std::string probe =
+      "(unsigned long long)cccl_cache_tuning::p.algorithm, "
+      "(unsigned long long)cccl_cache_tuning::threads";
+  for (std::string_view path : {CCCL_CACHE_TRANSFORM_POLICY(CCCL_CACHE_POLICY_PATH)})
+    probe += ", (unsigned long long)cccl_cache_tuning::p." + std::string(path);
   gen.policy_probe = std::string(algos::detail::kPolicyProbeName) + "<" + probe + ">";
   return gen;
 }

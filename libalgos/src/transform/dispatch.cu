@@ -25,23 +25,18 @@ using algos::detail::EmptyOp;
 using In = const unsigned char*;
 using Out = unsigned char*;
 
+// The build's policy, as CUB's selector would return it for the bound CC: every value
+// the host dispatch reads; the rest (unroll factors, prefetch stride, store width) keeps
+// CUB's defaults, as in the policy's sub-policies built from their block size alone.
 struct RuntimePolicySelector {
   const DispatchParams* params;
   cub::TransformPolicy operator()(::cuda::compute_capability) const {
     const Policy& p = params->policy;
-    cub::TransformPolicy t{static_cast<int>(p.min_bytes_in_flight),
-                           static_cast<cub::TransformAlgorithm>(p.algorithm),
-                           cub::TransformPrefetchPolicy{static_cast<int>(p.prefetch_threads)},
-                           cub::TransformVectorizedPolicy{static_cast<int>(p.vectorized_threads),
-                                                          static_cast<int>(p.vectorized_items),
-                                                          static_cast<int>(p.vec_size)},
-                           cub::TransformAsyncCopyPolicy{static_cast<int>(p.async_threads)}};
-    t.prefetch.items_per_thread_no_input = static_cast<int>(p.prefetch_items_no_input);
-    t.prefetch.min_items_per_thread = static_cast<int>(p.prefetch_min_items);
-    t.prefetch.max_items_per_thread = static_cast<int>(p.prefetch_max_items);
-    t.async_copy.min_items_per_thread = static_cast<int>(p.async_min_items);
-    t.async_copy.max_items_per_thread = static_cast<int>(p.async_max_items);
-    return t;
+    cub::TransformPolicy r{};
+    r.algorithm = static_cast<cub::TransformAlgorithm>(p.algorithm);
+    const auto v = [](std::uint32_t ours, int& cubs) { cubs = static_cast<int>(ours); };
+    CCCL_CACHE_TRANSFORM_POLICY(CCCL_CACHE_POLICY_MIRROR)
+    return r;
   }
 };
 
@@ -112,19 +107,8 @@ struct BoundKernel {
   }
 };
 
-// At bind: occupancies for any dynamic shared memory from the driver, no launch.
-struct ConfiguringFactory : DriverLauncherFactory {
-  OccupancyFn occupancy;
-  CUresult* query_status;
-  cudaError_t MaxSmOccupancy(int& blocks, CUfunction fn, int block_size, int dynamic_smem = 0) const {
-    const CUresult rc = occupancy(&blocks, fn, block_size, static_cast<std::size_t>(dynamic_smem));
-    if (rc != CUDA_SUCCESS) *query_status = rc;
-    return rc == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
-  }
-};
-
-template <int N, class Factory>
-cudaError_t call(const DispatchParams& params, DispatchParams* record, Factory factory,
+template <int N>
+cudaError_t call(const DispatchParams& params, DispatchParams* record, DriverLauncherFactory factory,
                  const void* const* d_in, void* d_out, std::int64_t num_items, CUstream stream) {
   auto ins = [&] {
     if constexpr (N == 1)
@@ -154,14 +138,12 @@ DispatchFn dispatch_for(int num_inputs) noexcept {
   return num_inputs == 1 ? &run_dispatch<1> : num_inputs == 2 ? &run_dispatch<2> : nullptr;
 }
 
-CUresult configure(DispatchParams& params, OccupancyFn occupancy) noexcept {
+CUresult configure(DispatchParams& params, const algos::detail::LaunchContext& dry) noexcept {
   // The same kernel and facts, with no launch function: the dispatch stops at the launch.
-  algos::detail::LaunchContext no_launch = *params.launch;
-  no_launch.launch = nullptr;
   DispatchParams probe = params;
-  probe.launch = &no_launch;
-  CUresult status = CUDA_SUCCESS, query_status = CUDA_SUCCESS;
-  const ConfiguringFactory factory{{&no_launch, &status}, occupancy, &query_status};
+  probe.launch = &dry;
+  CUresult status = CUDA_SUCCESS;
+  const DriverLauncherFactory factory{&dry, &status};
   // Addresses aligned for any vector width: CUB's vectorized path, which still computes
   // the prefetch configuration first.
   const void* ins[2] = {reinterpret_cast<const void*>(std::uintptr_t{1} << 40),
@@ -171,7 +153,6 @@ CUresult configure(DispatchParams& params, OccupancyFn occupancy) noexcept {
     call<1>(probe, &params, factory, ins, out, 1, nullptr);
   else if (params.num_inputs == 2)
     call<2>(probe, &params, factory, ins, out, 1, nullptr);
-  if (query_status != CUDA_SUCCESS) return query_status;
   const bool async = params.policy.algorithm == ldgsts || params.policy.algorithm == ublkcp;
   return (async ? params.async_config : params.prefetch_config).set ? CUDA_SUCCESS
                                                                     : CUDA_ERROR_INVALID_VALUE;

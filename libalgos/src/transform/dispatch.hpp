@@ -42,14 +42,11 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, const void* const*
                                 void* d_out, std::uint64_t num_items, CUstream stream) noexcept;
 DispatchFn dispatch_for(int num_inputs) noexcept;
 
-// The kernel's occupancy with `dynamic_smem` bytes of dynamic shared memory.
-using OccupancyFn = CUresult (*)(int* blocks, CUfunction fn, int block_threads,
-                                 std::size_t dynamic_smem);
-
 // Fills params.async_config / prefetch_config by running CUB's own configuration code
-// (its determine_element_counts / determine_config) once, with the launch disabled and
-// occupancies for dynamic shared memory sizes from `occupancy` (a driver query: bind
-// time only). Returns the first error of those queries.
-CUresult configure(DispatchParams& params, OccupancyFn occupancy) noexcept;
+// (its determine_element_counts / determine_config) once over `dry`, the bound launch
+// context of a bind's dry run (core/executable_state.hpp dry_run: no launch function,
+// occupancies for dynamic shared memory sizes from the driver). Returns
+// CUDA_ERROR_INVALID_VALUE where no configuration came out.
+CUresult configure(DispatchParams& params, const algos::detail::LaunchContext& dry) noexcept;
 
 }  // namespace cccl_cache::algos::transform::detail

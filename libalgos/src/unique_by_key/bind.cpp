@@ -23,8 +23,7 @@ Result<unique_by_key::Executable> UniqueByKey::bind(const BuiltView<UniqueByKey>
                                                 d::select_dispatch(size_of(spec.key_type),
                                                                    size_of(spec.value_type),
                                                                    spec.offset_type)));
-  state->params.threads = static_cast<int>(p.threads);
-  state->params.items = static_cast<int>(p.items);
+  state->params.policy = p;
   return Executable(std::move(state));
 }
 

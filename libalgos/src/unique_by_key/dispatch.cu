@@ -31,7 +31,8 @@ using SelectedPtr = unsigned char*;
 struct RuntimePolicySelector {
   const DispatchParams* params;
   cub::UniqueByKeyPolicy operator()(::cuda::compute_capability) const {
-    return cub::UniqueByKeyPolicy{params->threads,           params->items,
+    const Policy& p = params->policy;
+    return cub::UniqueByKeyPolicy{static_cast<int>(p.threads),    static_cast<int>(p.items),
                                   cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_LDG,
                                   cub::BLOCK_SCAN_WARP_SCANS,     cub::LookbackDelayPolicy{}};
   }
@@ -50,12 +51,16 @@ struct BoundKernels {
   static TileStateT TileState() { return {}; }
 };
 
+// Items per tile (at most 1024 x 256: UniqueByKey::check).
+std::uint32_t tile_items(const DispatchParams& p) noexcept {
+  return p.policy.threads * p.policy.items;
+}
+
 // The most items one call can take: the offset type's range, and CUB counts tiles in
 // an int.
 template <class OffsetT>
 std::uint64_t max_items(const DispatchParams& p) noexcept {
-  const auto tile = static_cast<std::uint64_t>(p.threads) * static_cast<std::uint64_t>(p.items);
-  return std::min<std::uint64_t>(tile * static_cast<std::uint64_t>(std::numeric_limits<int>::max()),
+  return std::min<std::uint64_t>(std::uint64_t{tile_items(p)} * std::numeric_limits<int>::max(),
                                  std::numeric_limits<OffsetT>::max());
 }
 
@@ -80,60 +85,41 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   return algos::detail::dispatch_result(err, status);
 }
 
-// CUB's answer to a size query in closed form: the single-word tile state of the
-// offset type (a transaction word per tile plus a warp of padding, itself aliased as
-// three allocations of which two are empty), aliased with the empty virtual shared
-// memory. num_items is within max_items (checked before).
+// CUB's answer to a size query in closed form (dispatch.hpp DispatchFn): the single-word
+// tile state of the offset type (a transaction word per tile plus a warp of padding,
+// itself aliased as three allocations of which two are empty), aliased with the empty
+// virtual shared memory.
 template <class OffsetT>
-std::size_t closed_form_bytes(const DispatchParams& p, std::uint64_t num_items) noexcept {
+CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
+                           const void*, const void*, void*, void*, void*, std::uint64_t num_items,
+                           CUstream) noexcept {
   using algos::detail::alias_bytes;
-  const auto tile = static_cast<std::uint32_t>(p.threads * p.items);
-  const std::uint64_t tile_states = cub::detail::warp_threads + algos::detail::ceil_div(num_items, tile);
-  using TxnWord = typename BoundKernels<OffsetT>::TileStateT::TxnWord;
-  return alias_bytes(alias_bytes(tile_states * sizeof(TxnWord), 0, 0), 0);
-}
-
-// The executables' dispatch: size queries in closed form, the rest through CUB's.
-template <std::size_t K, std::size_t V, class OffsetT>
-CUresult run(const DispatchParams& params, void* d_temp_storage, std::size_t& temp_storage_bytes,
-             const void* d_keys_in, const void* d_values_in, void* d_keys_out,
-             void* d_values_out, void* d_num_selected_out, std::uint64_t num_items,
-             CUstream stream) noexcept {
-  if (d_temp_storage != nullptr)
-    return run_dispatch<K, V, OffsetT>(params, d_temp_storage, temp_storage_bytes, d_keys_in,
-                                       d_values_in, d_keys_out, d_values_out, d_num_selected_out,
-                                       num_items, stream);
   if (num_items > max_items<OffsetT>(params)) return CUDA_ERROR_INVALID_VALUE;
-  temp_storage_bytes = closed_form_bytes<OffsetT>(params, num_items);
+  const std::uint64_t tile_states =
+      cub::detail::warp_threads + algos::detail::ceil_div(num_items, tile_items(params));
+  using TxnWord = typename BoundKernels<OffsetT>::TileStateT::TxnWord;
+  temp_storage_bytes =
+      static_cast<std::size_t>(alias_bytes(alias_bytes(tile_states * sizeof(TxnWord), 0, 0), 0));
   return CUDA_SUCCESS;
-}
-
-DispatchFn select(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                  bool closed_form) noexcept {
-  if (offset_type != ScalarType::uint32 && offset_type != ScalarType::uint64) return nullptr;
-  return algos::detail::on_size(key_size, [&](auto k) {
-    return algos::detail::on_size(value_size, [&](auto v) {
-      constexpr std::size_t kK = decltype(k)::value;
-      constexpr std::size_t kV = decltype(v)::value;
-      if (offset_type == ScalarType::uint32)
-        return closed_form ? &run<kK, kV, std::uint32_t> : &run_dispatch<kK, kV, std::uint32_t>;
-      // CUB's offset for 8-byte counts is unsigned long long (choose_offset_t).
-      return closed_form ? &run<kK, kV, unsigned long long>
-                         : &run_dispatch<kK, kV, unsigned long long>;
-    });
-  });
 }
 
 }  // namespace
 
-DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
-                           ScalarType offset_type) noexcept {
-  return select(key_size, value_size, offset_type, /*closed_form=*/true);
-}
-
-DispatchFn select_cub_dispatch(std::size_t key_size, std::size_t value_size,
-                               ScalarType offset_type) noexcept {
-  return select(key_size, value_size, offset_type, /*closed_form=*/false);
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                           bool closed_form) noexcept {
+  using Entry = algos::detail::ClosedForm<DispatchFn>;
+  if (!is_unsigned_offset(offset_type)) return nullptr;
+  return algos::detail::on_size(key_size, [&](auto k) {
+    return algos::detail::on_size(value_size, [&](auto v) {
+      constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value;
+      if (offset_type == ScalarType::uint32)
+        return Entry::select<&closed_form_bytes<std::uint32_t>, &run_dispatch<kK, kV, std::uint32_t>>(
+            closed_form);
+      // CUB's offset for 8-byte counts is unsigned long long (choose_offset_t).
+      return Entry::select<&closed_form_bytes<unsigned long long>,
+                           &run_dispatch<kK, kV, unsigned long long>>(closed_form);
+    });
+  });
 }
 
 }  // namespace cccl_cache::algos::unique_by_key::detail
@@ -143,8 +129,7 @@ namespace cccl_cache::algos {
 const std::string& UniqueByKey::dispatch_abi() {
   using namespace unique_by_key::detail;  // its DispatchParams and stand-ins
   return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, threads);
-    CCCL_CACHE_ABI_FIELD(abi, DispatchParams, items);
+    abi.policy_fields(&DispatchParams::policy);
     // The kernels' argument types (their order is CUB's, covered by cub=).
     abi.type<EmptyOp>("op").type<SelectedPtr>("selected");
     abi.type<cub::ScanTileState<std::uint32_t>>("tile4").type<cub::ScanTileState<unsigned long long>>("tile8");

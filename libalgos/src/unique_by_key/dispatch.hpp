@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/algos/unique_by_key/build_result.hpp"
 #include "core/launch.hpp"
 
 namespace cccl_cache::algos::unique_by_key::detail {
@@ -19,8 +19,7 @@ struct DispatchParams {
   // The bound module's launch context (core/launch.hpp): the kernels in Kernel order,
   // the driver's launch.
   const algos::detail::LaunchContext* launch = nullptr;
-  int threads = 0;  // the sweep kernel's block
-  int items = 0;    // items per thread
+  Policy policy;  // the build's
 };
 
 // One instantiation of CCCL 3.5's cub::detail::unique_by_key::dispatch (what
@@ -37,12 +36,9 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 CUstream stream) noexcept;
 
 // The instantiation, or nullptr (a size not 1/2/4/8, an offset not uint32/uint64).
-DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size,
-                           ScalarType offset_type) noexcept;
-
-// The same dispatch answering size queries through CUB's whole host dispatch: the
-// reference the closed form is tested equal to (test_unique_by_key_dispatch).
-DispatchFn select_cub_dispatch(std::size_t key_size, std::size_t value_size,
-                               ScalarType offset_type) noexcept;
+// closed_form false: the same dispatch answering size queries through CUB's whole host
+// dispatch, the reference the closed form is tested equal to (test_unique_by_key_dispatch).
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                           bool closed_form = true) noexcept;
 
 }  // namespace cccl_cache::algos::unique_by_key::detail

@@ -31,6 +31,10 @@ std::optional<ScalarType> parse_scalar_type(std::string_view text) noexcept;
 bool is_float(ScalarType t) noexcept;
 // Whether `t` is one of the element types (not none, not an unknown number).
 bool is_element_type(ScalarType t) noexcept;
+// Whether `t` is an offset type of 4 or 8 bytes: int32, uint32, int64, uint64
+// (is_unsigned_offset: uint32, uint64).
+bool is_offset_type(ScalarType t) noexcept;
+bool is_unsigned_offset(ScalarType t) noexcept;
 
 // Operator kinds: a well-known function object, or `custom` CUDA C++ source. The
 // numbers are part of the canonical spec encoding: never reuse one. Each algorithm

@@ -9,45 +9,43 @@
 #include <string_view>
 
 #include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/core/policy_list.hpp"
 #include "cccl_cache/algos/radix_sort/spec.hpp"
 
 namespace cccl_cache::algos::radix_sort {
 
 // CUB's RadixSortPolicy as its host dispatch reads it, read from the kernels' own compile
-// for the target CC (the policy probe), never guessed on the host.
+// for the target CC (the policy probe), never guessed on the host: the algorithm, then
+// each value with the member of CUB's RadixSortPolicy it mirrors (core/policy_list.hpp).
+#define CCCL_CACHE_RADIX_SORT_POLICY(X)                                  \
+  X(single_tile_threads, single_tile.threads_per_block)                  \
+  X(single_tile_items, single_tile.items_per_thread)                     \
+  X(onesweep_threads, onesweep.threads_per_block)                        \
+  X(onesweep_items, onesweep.items_per_thread)                           \
+  X(onesweep_radix_bits, onesweep.radix_bits)                            \
+  X(histogram_threads, histogram.threads_per_block)                      \
+  X(exclusive_sum_threads, exclusive_sum.threads_per_block)              \
+  X(upsweep_threads, upsweep.threads_per_block)                          \
+  X(upsweep_items, upsweep.items_per_thread)                             \
+  X(alt_upsweep_threads, alt_upsweep.threads_per_block)                  \
+  X(alt_upsweep_items, alt_upsweep.items_per_thread)                     \
+  X(downsweep_threads, downsweep.threads_per_block)                      \
+  X(downsweep_items, downsweep.items_per_thread)                         \
+  X(downsweep_radix_bits, downsweep.radix_bits)                          \
+  X(alt_downsweep_threads, alt_downsweep.threads_per_block)              \
+  X(alt_downsweep_items, alt_downsweep.items_per_thread)                 \
+  X(alt_downsweep_radix_bits, alt_downsweep.radix_bits)                  \
+  X(scan_threads, scan.lookback.threads_per_block)                       \
+  X(scan_items, scan.lookback.items_per_thread)
+
 struct Policy {
   std::uint32_t onesweep = 0;  // RadixSortAlgorithm: 1 onesweep, 0 multi-pass
-  std::uint32_t single_tile_threads = 0, single_tile_items = 0;
-  std::uint32_t onesweep_threads = 0, onesweep_items = 0, onesweep_radix_bits = 0;
-  std::uint32_t histogram_threads = 0, exclusive_sum_threads = 0;
-  std::uint32_t upsweep_threads = 0, upsweep_items = 0;
-  std::uint32_t alt_upsweep_threads = 0, alt_upsweep_items = 0;
-  std::uint32_t downsweep_threads = 0, downsweep_items = 0, downsweep_radix_bits = 0;
-  std::uint32_t alt_downsweep_threads = 0, alt_downsweep_items = 0, alt_downsweep_radix_bits = 0;
-  std::uint32_t scan_threads = 0, scan_items = 0;
+  CCCL_CACHE_RADIX_SORT_POLICY(CCCL_CACHE_POLICY_MEMBER)
 
   template <class Self, class V>
   static void fields(Self& p, V&& v) {
     v("onesweep", p.onesweep);
-    v("single_tile_threads", p.single_tile_threads);
-    v("single_tile_items", p.single_tile_items);
-    v("onesweep_threads", p.onesweep_threads);
-    v("onesweep_items", p.onesweep_items);
-    v("onesweep_radix_bits", p.onesweep_radix_bits);
-    v("histogram_threads", p.histogram_threads);
-    v("exclusive_sum_threads", p.exclusive_sum_threads);
-    v("upsweep_threads", p.upsweep_threads);
-    v("upsweep_items", p.upsweep_items);
-    v("alt_upsweep_threads", p.alt_upsweep_threads);
-    v("alt_upsweep_items", p.alt_upsweep_items);
-    v("downsweep_threads", p.downsweep_threads);
-    v("downsweep_items", p.downsweep_items);
-    v("downsweep_radix_bits", p.downsweep_radix_bits);
-    v("alt_downsweep_threads", p.alt_downsweep_threads);
-    v("alt_downsweep_items", p.alt_downsweep_items);
-    v("alt_downsweep_radix_bits", p.alt_downsweep_radix_bits);
-    v("scan_threads", p.scan_threads);
-    v("scan_items", p.scan_items);
+    CCCL_CACHE_RADIX_SORT_POLICY(CCCL_CACHE_POLICY_FIELD)
   }
   bool operator==(const Policy&) const = default;
 };

@@ -45,13 +45,7 @@ struct Spec {
   bool operator==(const Spec&) const = default;
 };
 
-inline constexpr const char* kAlgorithmName = "segmented_reduce";
-
-inline Result<void> validate(const Spec& spec) { return spec.validate(); }
-
-// "segmented_reduce type=float32 op=plus offset=int64" (spec_text()).
-inline std::string summary(const Spec& spec) { return spec_text(spec); }
-
 using algos::cache_key;
+using algos::summary;  // spec text: "segmented_reduce type=float32 op=plus offset=int64"
 
 }  // namespace cccl_cache::algos::segmented_reduce

@@ -9,37 +9,38 @@
 #include <string_view>
 
 #include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/core/policy_list.hpp"
 #include "cccl_cache/algos/transform/spec.hpp"
 
 namespace cccl_cache::algos::transform {
 
 // The TransformPolicy the kernel was compiled with (CUB's default selector for raw
 // pointers, at the target CC), as far as the host dispatch reads it; from the
-// kernel's own compile (policy probe).
+// kernel's own compile (policy probe): the algorithm, the block size launched, then each
+// value with the member of CUB's TransformPolicy it mirrors (core/policy_list.hpp).
+#define CCCL_CACHE_TRANSFORM_POLICY(X)                                 \
+  X(min_bytes_in_flight, min_bytes_in_flight)                          \
+  X(prefetch_threads, prefetch.threads_per_block)                      \
+  X(prefetch_items_no_input, prefetch.items_per_thread_no_input)       \
+  X(prefetch_min_items, prefetch.min_items_per_thread)                 \
+  X(prefetch_max_items, prefetch.max_items_per_thread)                 \
+  X(vectorized_threads, vectorized.threads_per_block)                  \
+  X(vectorized_items, vectorized.items_per_thread)                     \
+  X(vec_size, vectorized.vec_size)                                     \
+  X(async_threads, async_copy.threads_per_block)                       \
+  X(async_min_items, async_copy.min_items_per_thread)                  \
+  X(async_max_items, async_copy.max_items_per_thread)
+
 struct Policy {
   std::uint32_t algorithm = 0;  // cub::TransformAlgorithm: prefetch, vectorized, ldgsts, ublkcp
   std::uint32_t block_threads = 0;  // the kernel's launch bound: its algorithm's threads
-  std::uint32_t min_bytes_in_flight = 0;
-  std::uint32_t prefetch_threads = 0, prefetch_items_no_input = 0;
-  std::uint32_t prefetch_min_items = 0, prefetch_max_items = 0;
-  std::uint32_t vectorized_threads = 0, vectorized_items = 0, vec_size = 0;
-  std::uint32_t async_threads = 0, async_min_items = 0, async_max_items = 0;
+  CCCL_CACHE_TRANSFORM_POLICY(CCCL_CACHE_POLICY_MEMBER)
 
   template <class Self, class V>
   static void fields(Self& p, V&& v) {
     v("algorithm", p.algorithm);
     v("block_threads", p.block_threads);
-    v("min_bytes_in_flight", p.min_bytes_in_flight);
-    v("prefetch_threads", p.prefetch_threads);
-    v("prefetch_items_no_input", p.prefetch_items_no_input);
-    v("prefetch_min_items", p.prefetch_min_items);
-    v("prefetch_max_items", p.prefetch_max_items);
-    v("vectorized_threads", p.vectorized_threads);
-    v("vectorized_items", p.vectorized_items);
-    v("vec_size", p.vec_size);
-    v("async_threads", p.async_threads);
-    v("async_min_items", p.async_min_items);
-    v("async_max_items", p.async_max_items);
+    CCCL_CACHE_TRANSFORM_POLICY(CCCL_CACHE_POLICY_FIELD)
   }
   bool operator==(const Policy&) const = default;
 };

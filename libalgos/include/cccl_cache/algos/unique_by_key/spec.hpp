@@ -51,14 +51,8 @@ struct Spec {
   bool operator==(const Spec&) const = default;
 };
 
-inline constexpr const char* kAlgorithmName = "unique_by_key";
-
-inline Result<void> validate(const Spec& spec) { return spec.validate(); }
-
-// "unique_by_key keys=int32 values=int32 op=equal_to offset=uint64 selected=uint64"
-// (spec_text()).
-inline std::string summary(const Spec& spec) { return spec_text(spec); }
-
 using algos::cache_key;
+// Spec text: "unique_by_key keys=int32 values=int32 op=equal_to offset=uint64 selected=uint64".
+using algos::summary;
 
 }  // namespace cccl_cache::algos::unique_by_key
