@@ -7,6 +7,7 @@
 
 #include "cccl_cache/cache/log.hpp"
 #include "cccl_cache/cache/redis_tier.hpp"
+#include "backfill.hpp"
 
 namespace cccl_cache {
 
@@ -64,6 +65,8 @@ struct TierStack::Impl {
   std::chrono::milliseconds build_wait{120'000};
   std::vector<std::unique_ptr<std::atomic<bool>>> warned;  // per shared tier, then local put
   std::atomic<bool> warned_claim{false}, warned_claim_wait{false};
+  // Last: destroyed (its batches written) before the tiers and flags its writes use.
+  detail::Backfiller backfiller;
 
   void warn_once(std::size_t i, const std::string& what) { warn_once(*warned[i], what); }
   static void warn_once(std::atomic<bool>& flag, const std::string& what) {
@@ -186,6 +189,10 @@ Result<std::optional<std::size_t>> TierStack::get(const CacheKey& key, const Acc
     CCCL_CACHE_TRY(bool hit, impl_->local->get_payload_with(
                                  key, [&](std::span<const std::byte> p) { taken = accept(p); }));
     if (hit && taken) return std::optional<std::size_t>(0);
+    // Fetched for the local tier and not yet committed there: served from memory.
+    if (!hit && impl_->backfiller.with(key, [&](std::span<const std::byte> p) { taken = accept(p); }) &&
+        taken)
+      return std::optional<std::size_t>(0);
   }
   for (std::size_t i = 0; i < impl_->shared.size(); ++i) {
     Tier& tier = *impl_->shared[i];
@@ -219,21 +226,15 @@ void TierStack::Impl::fetch_batch(std::span<const CacheKey> keys,
   std::vector<std::size_t> missing;  // indices into keys
   for (std::size_t i = 0; i < keys.size(); ++i) {
     if (local)
-      if (auto held = local->contains(keys[i]); held && *held) {
+      if (auto held = local->contains(keys[i]); (held && *held) || backfiller.holds(keys[i])) {
         served[i] = 0;
         continue;
       }
     missing.push_back(i);
   }
   // Copies of the accepted shared hits (a tier's views end with its callback), written
-  // to the local tier together once every tier has been asked.
-  struct Fetched {
-    CacheKey key;
-    EntryMeta meta;
-    std::vector<std::byte> payload;
-    std::string signature;
-  };
-  std::vector<Fetched> backfills;
+  // to the local tier together, in the background, once every tier has been asked.
+  detail::Backfiller::Batch backfills;
   const bool backfill = local && !local->read_only();
   for (std::size_t t = 0; t < shared.size() && !missing.empty(); ++t) {
     Tier& tier = *shared[t];
@@ -250,14 +251,14 @@ void TierStack::Impl::fetch_batch(std::span<const CacheKey> keys,
     });
     std::erase_if(missing, [&](std::size_t i) { return served[i].has_value(); });
   }
-  if (!backfills.empty()) {
-    std::vector<PutItem> items;
-    items.reserve(backfills.size());
-    for (const Fetched& f : backfills) items.push_back({f.key, &f.meta, f.payload, f.signature});
-    if (auto r = local->put_many(items); !r)
-      warn_once(shared.size(), "tier stack: backfill of the local tier failed: " + r.error().describe());
-  }
+  if (!backfills.empty())
+    backfiller.submit(std::move(backfills), [this](std::span<const PutItem> items) {
+      if (auto r = local->put_many(items); !r)
+        warn_once(shared.size(), "tier stack: backfill of the local tier failed: " + r.error().describe());
+    });
 }
+
+void TierStack::flush() { impl_->backfiller.flush(); }
 
 Result<void> TierStack::put(const CacheKey& key, const EntryMeta& meta,
                             std::span<const std::byte> payload) {

@@ -106,6 +106,7 @@ TEST(AlgorithmCacheRemote, PrefetchTakesEveryMissingSpecInOneMgetAndOneCommit) {
     AlgorithmCache node(tiers);
     expect_report(node.prefetch_for_cc(specs, 90), 0, 3, 0);
     EXPECT_EQ(node.stats().prefetched, 3u);
+    tiers->flush();  // the backfill is written in the background
     const auto remote = tiers->remote()->stats();
     EXPECT_EQ(remote.requests, 1u);  // one MGET for all three
     EXPECT_EQ(remote.hits, 3u);
@@ -166,6 +167,7 @@ TEST(AlgorithmCacheRemote, PrefetchRejectsBadEntriesWithoutBlockingTheOthers) {
   EXPECT_EQ(tiers->remote()->stats().requests, 1u);
   EXPECT_EQ(tiers->remote()->stats().rejected, 1u);          // the garbage
   EXPECT_EQ(tiers->signature_counts().rejected(), 1u);     // the unsigned one
+  tiers->flush();
   EXPECT_FALSE(*tiers->local()->contains(key0));
   EXPECT_FALSE(*tiers->local()->contains(key1));
   EXPECT_TRUE(*tiers->local()->contains(ca::cache_key(specs[2], 90)));
@@ -224,6 +226,7 @@ TEST(AlgorithmCacheRemote, PrefetchTakesALowerMinorsEntryInASecondBatch) {
   const auto ccs = cccl_cache::serving_ccs(86, true);
   expect_report(ca::detail::AlgorithmCacheAccess::prefetch(node, specs, ccs), 0, 1, 0);
   EXPECT_EQ(tiers->remote()->stats().requests, 2u);  // sm_86, then 8.5 .. 8.0 at once
+  tiers->flush();
   EXPECT_FALSE(*tiers->local()->contains(ca::cache_key(specs[0], 86)));
   EXPECT_TRUE(*tiers->local()->contains(ca::cache_key(specs[0], 80)));
 }

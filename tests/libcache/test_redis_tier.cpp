@@ -217,6 +217,7 @@ TEST(RedisTier, BatchedFetchBackfillsInOneLookup) {
   const auto remote_before = b->remote()->stats();
   const auto local_before = b->local()->stats();
   const auto served = b->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
+  b->flush();  // the backfill is written in the background
   const auto remote_after = b->remote()->stats();
   const auto local_after = b->local()->stats();
   EXPECT_EQ(remote_after.hits - remote_before.hits, 8u);
@@ -248,6 +249,7 @@ TEST(RedisTier, BatchedFetchOfManyKeysTakesOneRequestPerBatch) {
   }
   auto b = open_host(b_dir.path(), server.url());
   const auto served = b->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
+  b->flush();
   EXPECT_EQ(std::ranges::count(served, std::optional<std::size_t>(1)), std::ptrdiff_t(kKeys));
   EXPECT_EQ(b->remote()->stats().requests, 2u);
   const auto local = b->local()->stats();

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <future>
 #include <thread>
 
 #include "cccl_cache/cache/tiers.hpp"
@@ -107,6 +108,91 @@ TEST(TierStack, ImageHitIsBackfilledIntoLocal) {
   ASSERT_TRUE(entry && *entry);
   EXPECT_EQ((*entry)->meta.summary, make_meta(7).summary);
   EXPECT_EQ(*(*stack)->get(make_key(8), accept), std::nullopt);
+}
+
+// A local tier whose batched writes wait until the test opens the gate: the tier
+// stack's background backfill is then observably not yet written.
+class GatedTier final : public Tier {
+ public:
+  explicit GatedTier(std::shared_ptr<Tier> inner, std::shared_future<void> gate)
+      : inner_(std::move(inner)), gate_(std::move(gate)) {}
+  const std::string& name() const override { return inner_->name(); }
+  bool read_only() const override { return false; }
+  Result<bool> get_with(const CacheKey& key, const EntryFn& fn) override { return inner_->get_with(key, fn); }
+  Result<bool> put(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> p) override {
+    return inner_->put(key, meta, p);
+  }
+  Result<void> put_many(std::span<const PutItem> items) override {
+    gate_.wait();
+    return inner_->put_many(items);
+  }
+  Result<bool> remove(const CacheKey& key) override { return inner_->remove(key); }
+  Result<void> for_each(const ListFn& fn) override { return inner_->for_each(fn); }
+  TierStats stats() const override { return inner_->stats(); }
+
+ private:
+  std::shared_ptr<Tier> inner_;
+  std::shared_future<void> gate_;
+};
+
+bool holds(Tier& tier, const CacheKey& key) {
+  return *tier.get_with(key, [](const EntryMeta&, std::span<const std::byte>) {});
+}
+
+// fetch_many returns before its backfill is written; until then get() serves the fetched
+// entries from memory as local hits (no second shared lookup), and a second fetch_many
+// counts them as local. flush() waits for the write; the destructor does too.
+TEST(TierStack, BatchedBackfillIsWrittenInTheBackgroundAndServedMeanwhile) {
+  std::shared_ptr<Tier> memory = make_memory_tier();
+  std::promise<void> open;
+  auto image = make_memory_tier();
+  for (std::uint64_t i : {1, 2}) ASSERT_TRUE(image->put(make_key(i), make_meta(i), make_payload(i)));
+  Tier* image_view = image.get();
+  std::vector<std::unique_ptr<Tier>> images;
+  images.push_back(std::move(image));
+  auto stack = std::make_unique<TierStack>(std::make_unique<GatedTier>(memory, open.get_future().share()),
+                                           std::move(images), nullptr);
+  const std::vector<CacheKey> keys{make_key(1), make_key(2), make_key(3)};
+  const auto served = stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
+  EXPECT_EQ(served, (std::vector<std::optional<std::size_t>>{1, 1, std::nullopt}));
+  EXPECT_FALSE(holds(*memory, make_key(1)));  // the write waits at the gate
+  const auto image_reads = image_view->stats();
+  std::vector<std::byte> got;
+  auto hit = stack->get(make_key(2), [&](std::span<const std::byte> p) {
+    got.assign(p.begin(), p.end());
+    return true;
+  });
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(*hit, std::optional<std::size_t>(0));
+  EXPECT_EQ(got, make_payload(2));
+  EXPECT_EQ(stack->fetch_many(std::span(keys).first(1), [](std::size_t, std::span<const std::byte>) { return true; }),
+            (std::vector<std::optional<std::size_t>>{0}));
+  EXPECT_EQ(image_view->stats().requests, image_reads.requests);  // nothing asked of the image again
+  open.set_value();
+  stack->flush();
+  EXPECT_TRUE(holds(*memory, make_key(1)));
+  EXPECT_TRUE(holds(*memory, make_key(2)));
+  EXPECT_FALSE(holds(*memory, make_key(3)));
+}
+
+TEST(TierStack, DestructorWritesPendingBackfills) {
+  std::shared_ptr<Tier> memory = make_memory_tier();
+  std::promise<void> open;
+  auto image = make_memory_tier();
+  ASSERT_TRUE(image->put(make_key(4), make_meta(4), make_payload(4)));
+  std::vector<std::unique_ptr<Tier>> images;
+  images.push_back(std::move(image));
+  auto stack = std::make_unique<TierStack>(std::make_unique<GatedTier>(memory, open.get_future().share()),
+                                           std::move(images), nullptr);
+  const std::vector<CacheKey> keys{make_key(4)};
+  (void)stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    open.set_value();
+  });
+  stack.reset();  // waits for the gate, then the write
+  opener.join();
+  EXPECT_TRUE(holds(*memory, make_key(4)));
 }
 
 TEST(TierStack, RejectedSharedEntryIsNotBackfilled) {

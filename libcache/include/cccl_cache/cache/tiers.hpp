@@ -81,11 +81,16 @@ class TierStack {
   // order, in one request per tier (the remote: one MGET), each hit through the
   // signature gate, then `accept`; the hits it takes are backfilled into the local
   // tier in one write transaction (all or none: a failed backfill is logged once and
-  // the entries stay in their tiers). Returns, per key,
+  // the entries stay in their tiers). That write runs on a background thread, so that
+  // the caller binds while the commit and its disk sync run; until it is committed,
+  // get() and fetch_many serve those entries from memory as local (flush() waits for
+  // it, as the destructor does). Returns, per key,
   // the index of the tier that holds it (0 = local when there is one), nullopt on a
   // miss in every tier. A failing shared tier counts, logs once and misses.
   std::vector<std::optional<std::size_t>> fetch_many(std::span<const CacheKey> keys,
                                                      const AcceptManyFn& accept);
+  // Waits until fetch_many's background backfills are written to the local tier.
+  void flush();
   // Keys per batch of fetch_many: a start-up's specs in one request, while one reply
   // (up to 16 compressed entries) stays within the remote's time bound.
   static constexpr std::size_t kFetchBatch = 16;
