@@ -13,7 +13,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -24,6 +23,7 @@
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "bench_util.hpp"
+#include "vs_cub.hpp"
 
 namespace rd = cccl_cache::algos::reduce;
 using cccl_cache::algos::OpKind;
@@ -55,10 +55,10 @@ cudaError_t cub_sum(void* temp, std::size_t& bytes, const T* in, T* out, std::ui
 }
 
 template <class T, class Op>
-void run_case(const char* label, const rd::Executable& exe, bool with_sum, int min_log,
-              int max_log, cudaStream_t stream) {
+void run_case(const char* label, const rd::Executable& exe, bool with_sum, const bench::VsCub& run) {
+  const int min_log = run.min_log, max_log = run.max_log;
+  cudaStream_t stream = run.stream;
   std::printf("%s: n, ours / CUB Reduce / CUB Sum: GPU ms (median), host us per call\n", label);
-  bench::EventTimer t;
   std::uint64_t seed = 7;
   const std::uint64_t max_n = 1ull << max_log;
   std::vector<T> host(max_n);
@@ -77,44 +77,32 @@ void run_case(const char* label, const rd::Executable& exe, bool with_sum, int m
     if (with_sum) check_rt(cub_sum<T>(nullptr, sum_temp, in, outs, n, stream), "cub query");
     void* temp = nullptr;
     check_rt(cudaMalloc(&temp, std::max({ours_temp, cub_temp, sum_temp})), "malloc");
-    std::vector<std::vector<double>> gpu_ms(contenders), host_us(contenders);
-    const int reps = bench::reps_for(n, 200, 50, 15);
-    for (int r = 0; r < reps + 2; ++r) {
-      for (int slot = 0; slot < contenders; ++slot) {
-        const int who = (slot + r) % contenders;
-        T* out = outs + who;
-        t.start(stream);
-        const auto t0 = std::chrono::steady_clock::now();
-        if (who == 0) {
-          std::size_t bytes = ours_temp;
-          bench::check_cu(exe(temp, bytes, in, out, n, &zero, stream), "ours");
-        } else {
-          std::size_t bytes = who == 1 ? cub_temp : sum_temp;
-          check_rt(who == 1 ? cub_reduce<T, Op>(temp, bytes, in, out, n, stream)
-                            : cub_sum<T>(temp, bytes, in, out, n, stream),
-                   "cub");
-        }
-        const double us = bench::ns_since(t0) / 1e3;
-        const float ms = t.stop(stream);
-        if (r >= 2) {
-          gpu_ms[who].push_back(ms);
-          host_us[who].push_back(us);
-        }
+    const int reps = bench::VsCub::reps(n);
+    const auto times = bench::rotating_times(contenders, reps, stream, [&](int who) {
+      T* out = outs + who;
+      if (who == 0) {
+        std::size_t bytes = ours_temp;
+        bench::check_cu(exe(temp, bytes, in, out, n, &zero, stream), "ours");
+      } else {
+        std::size_t bytes = who == 1 ? cub_temp : sum_temp;
+        check_rt(who == 1 ? cub_reduce<T, Op>(temp, bytes, in, out, n, stream)
+                          : cub_sum<T>(temp, bytes, in, out, n, stream),
+                 "cub");
       }
-    }
+    });
     T got[3];
     check_rt(cudaMemcpy(got, outs, contenders * sizeof(T), cudaMemcpyDeviceToHost), "d2h");
     bool same = std::memcmp(&got[0], &got[1], sizeof(T)) == 0;
     if (with_sum) same = same && std::memcmp(&got[0], &got[2], sizeof(T)) == 0;
-    const double o = bench::median(gpu_ms[0]), c = bench::median(gpu_ms[1]);
+    const double o = times.gpu_ms[0], c = times.gpu_ms[1];
     std::printf("RESULT %s n=%llu ours_ms=%.5f cub_ms=%.5f ratio=%.4f", label,
                 (unsigned long long)n, o, c, o / c);
     if (with_sum) {
-      const double s = bench::median(gpu_ms[2]);
+      const double s = times.gpu_ms[2];
       std::printf(" cub_sum_ms=%.5f sum_ratio=%.4f", s, o / s);
     }
     std::printf(" ours_host_us=%.2f cub_host_us=%.2f check=%d temp_equal=%d reps=%d\n",
-                bench::median(host_us[0]), bench::median(host_us[1]), same ? 1 : 0,
+                times.host_us[0], times.host_us[1], same ? 1 : 0,
                 ours_temp == cub_temp ? 1 : 0, reps);
     std::fflush(stdout);
     cudaFree(temp);
@@ -123,44 +111,20 @@ void run_case(const char* label, const rd::Executable& exe, bool with_sum, int m
   cudaFree(outs);
 }
 
-const rd::Executable& acquire(cccl_cache::algos::AlgorithmCache& cache, ScalarType t, OpKind op) {
-  static std::vector<std::shared_ptr<const rd::Executable>> keep;
-  auto exe = cache.acquire(rd::Spec{t, Operator::of(op), ScalarType::uint64}, 0);
-  if (!exe) bench::die(exe.error().describe());
-  keep.push_back(*exe);
-  return **exe;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int max_log = argc > 1 ? std::atoi(argv[1]) : 28;
-  const int min_log = argc > 2 ? std::atoi(argv[2]) : 10;
-  int cc = 0;
-  bench::gpu_context(&cc);
-  check_rt(cudaSetDevice(0), "cudaSetDevice");
-  auto store = bench::open_store(bench::bench_dir("reduce") / "store");
-  cccl_cache::algos::AlgorithmCache cache(store);
-  cudaStream_t stream;
-  check_rt(cudaStreamCreate(&stream), "stream");
-  std::printf(
-      "Method: CUDA events around each call (input in place), host time of issuing it; ours, "
-      "CUB Reduce and CUB Sum (nvcc sm_90, same CCCL) rotate every rep; medians of reps (200 up "
-      "to 2^20, 50 up to 2^24, 15 above) after 2 warm-up reps; uint64 counts and offsets; "
-      "sm_%d\n",
-      cc);
+  bench::VsCub run(argc, argv, "reduce");
+  run.print_method("input", "ours, CUB Reduce and CUB Sum", "rotate", "uint64 counts and offsets");
+  const auto exe = [&run](ScalarType t, OpKind op) -> const rd::Executable& {
+    return run.acquire(rd::Spec{t, Operator::of(op), ScalarType::uint64});
+  };
   using Plus = ::cuda::std::plus<>;
-  run_case<float, Plus>("float32_plus", acquire(cache, ScalarType::float32, OpKind::plus), true,
-                        min_log, max_log, stream);
-  run_case<double, Plus>("float64_plus", acquire(cache, ScalarType::float64, OpKind::plus), true,
-                         min_log, max_log, stream);
-  run_case<std::int64_t, Plus>("int64_plus", acquire(cache, ScalarType::int64, OpKind::plus),
-                               true, min_log, max_log, stream);
-  run_case<__half, Plus>("float16_plus", acquire(cache, ScalarType::float16, OpKind::plus), true,
-                         min_log, max_log, stream);
-  run_case<float, ::cuda::maximum<>>("float32_maximum",
-                                     acquire(cache, ScalarType::float32, OpKind::maximum), false,
-                                     min_log, max_log, stream);
-  cudaStreamDestroy(stream);
+  run_case<float, Plus>("float32_plus", exe(ScalarType::float32, OpKind::plus), true, run);
+  run_case<double, Plus>("float64_plus", exe(ScalarType::float64, OpKind::plus), true, run);
+  run_case<std::int64_t, Plus>("int64_plus", exe(ScalarType::int64, OpKind::plus), true, run);
+  run_case<__half, Plus>("float16_plus", exe(ScalarType::float16, OpKind::plus), true, run);
+  run_case<float, ::cuda::maximum<>>("float32_maximum", exe(ScalarType::float32, OpKind::maximum),
+                                     false, run);
   return 0;
 }

@@ -22,6 +22,7 @@
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/scan/executable.hpp"
 #include "bench_util.hpp"
+#include "vs_cub.hpp"
 
 namespace ca = cccl_cache::algos;
 using ca::AlgorithmId;
@@ -139,22 +140,13 @@ void run_type(const char* type_name, ScalarType type, ca::AlgorithmCache& cache,
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int max_log = argc > 1 ? std::atoi(argv[1]) : 28;
-  const int min_log = argc > 2 ? std::atoi(argv[2]) : 10;
-  int cc = 0;
-  bench::gpu_context(&cc);
-  check_rt(cudaSetDevice(0), "cudaSetDevice");
-  auto store = bench::open_store(bench::bench_dir("scan") / "store");
-  ca::AlgorithmCache cache(store);
-  cudaStream_t stream;
-  check_rt(cudaStreamCreate(&stream), "stream");
+  bench::VsCub run(argc, argv, "scan");
   std::printf("Method: out-of-place scan time with CUDA events around the call only; contenders "
               "alternate each rep (rotating order); median of reps (100 up to 2^20, 30 up to 2^24, "
               "11 above) after 2 warm-up reps; plus; offsets uint64 (CUB given a uint64 count); "
-              "CUB: nvcc sm_90, CCCL %d; sm_%d\n", CCCL_VERSION, cc);
-  run_type<float>("float32", ScalarType::float32, cache, min_log, max_log, stream);
-  run_type<std::int64_t>("int64", ScalarType::int64, cache, min_log, max_log, stream);
-  run_type<std::int32_t>("int32", ScalarType::int32, cache, min_log, max_log, stream);
-  cudaStreamDestroy(stream);
+              "CUB: nvcc sm_90, CCCL %d; sm_%d\n", CCCL_VERSION, run.cc);
+  run_type<float>("float32", ScalarType::float32, run.cache, run.min_log, run.max_log, run.stream);
+  run_type<std::int64_t>("int64", ScalarType::int64, run.cache, run.min_log, run.max_log, run.stream);
+  run_type<std::int32_t>("int32", ScalarType::int32, run.cache, run.min_log, run.max_log, run.stream);
   return 0;
 }

@@ -22,6 +22,7 @@
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "bench_util.hpp"
+#include "vs_cub.hpp"
 
 namespace sr = cccl_cache::algos::segmented_reduce;
 using cccl_cache::algos::OpKind;
@@ -49,8 +50,9 @@ std::vector<std::int64_t> boundaries(bool random, std::uint64_t n, std::uint64_t
 }
 
 template <class T, class Op>
-void run_case(const char* label, const sr::Executable& exe, int min_log, int max_log,
-              cudaStream_t stream) {
+void run_case(const char* label, const sr::Executable& exe, const bench::VsCub& run) {
+  const int min_log = run.min_log, max_log = run.max_log;
+  cudaStream_t stream = run.stream;
   std::printf("%s: layout n segments, ours / CUB: GPU ms (median), host us per call\n", label);
   std::uint64_t seed = 7;
   const std::uint64_t max_n = 1ull << max_log;
@@ -76,7 +78,7 @@ void run_case(const char* label, const sr::Executable& exe, int min_log, int max
                "cub query");
       void* temp = nullptr;
       check_rt(cudaMalloc(&temp, std::max(ours_temp, cub_temp)), "malloc");
-      const auto times = bench::rotating_times(2, bench::reps_for(n, 200, 50, 15), stream, [&](int who) {
+      const auto times = bench::rotating_times(2, bench::VsCub::reps(n), stream, [&](int who) {
         std::size_t bytes = who == 0 ? ours_temp : cub_temp;
         if (who == 0)
           bench::check_cu(exe(temp, bytes, in, outs, m, offsets, offsets + 1, &zero, stream), "ours");
@@ -93,7 +95,7 @@ void run_case(const char* label, const sr::Executable& exe, int min_log, int max
                   "ours_host_us=%.2f cub_host_us=%.2f check=%d temp_equal=%d reps=%d\n",
                   label, random ? "rand256" : "seg1024", (unsigned long long)n,
                   (unsigned long long)m, o, c, o / c, times.host_us[0], times.host_us[1],
-                  same ? 1 : 0, ours_temp == cub_temp ? 1 : 0, bench::reps_for(n, 200, 50, 15));
+                  same ? 1 : 0, ours_temp == cub_temp ? 1 : 0, bench::VsCub::reps(n));
       std::fflush(stdout);
       cudaFree(temp);
       cudaFree(outs);
@@ -103,40 +105,18 @@ void run_case(const char* label, const sr::Executable& exe, int min_log, int max
   cudaFree(in);
 }
 
-const sr::Executable& acquire(cccl_cache::algos::AlgorithmCache& cache, ScalarType t, OpKind op) {
-  static std::vector<std::shared_ptr<const sr::Executable>> keep;
-  auto exe = cache.acquire(sr::Spec{t, Operator::of(op), ScalarType::int64}, 0);
-  if (!exe) bench::die(exe.error().describe());
-  keep.push_back(*exe);
-  return **exe;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int max_log = argc > 1 ? std::atoi(argv[1]) : 28;
-  const int min_log = argc > 2 ? std::atoi(argv[2]) : 10;
-  int cc = 0;
-  bench::gpu_context(&cc);
-  check_rt(cudaSetDevice(0), "cudaSetDevice");
-  auto store = bench::open_store(bench::bench_dir("segmented_reduce") / "store");
-  cccl_cache::algos::AlgorithmCache cache(store);
-  cudaStream_t stream;
-  check_rt(cudaStreamCreate(&stream), "stream");
-  std::printf(
-      "Method: CUDA events around each call (input and offsets in place), host time of issuing "
-      "it; ours and CUB DeviceSegmentedReduce::Reduce (nvcc sm_90, same CCCL) alternate every "
-      "rep; medians of reps (200 up to 2^20, 50 up to 2^24, 15 above) after 2 warm-up reps; "
-      "int64 offsets; sm_%d\n",
-      cc);
+  bench::VsCub run(argc, argv, "segmented_reduce");
+  run.print_method("input and offsets", "ours and CUB DeviceSegmentedReduce::Reduce", "alternate",
+                   "int64 offsets");
+  const auto exe = [&run](ScalarType t, OpKind op) -> const sr::Executable& {
+    return run.acquire(sr::Spec{t, Operator::of(op), ScalarType::int64});
+  };
   using Plus = ::cuda::std::plus<>;
-  run_case<float, Plus>("float32_plus", acquire(cache, ScalarType::float32, OpKind::plus), min_log,
-                        max_log, stream);
-  run_case<std::int64_t, Plus>("int64_plus", acquire(cache, ScalarType::int64, OpKind::plus),
-                               min_log, max_log, stream);
-  run_case<float, ::cuda::maximum<>>("float32_maximum",
-                                     acquire(cache, ScalarType::float32, OpKind::maximum), min_log,
-                                     max_log, stream);
-  cudaStreamDestroy(stream);
+  run_case<float, Plus>("float32_plus", exe(ScalarType::float32, OpKind::plus), run);
+  run_case<std::int64_t, Plus>("int64_plus", exe(ScalarType::int64, OpKind::plus), run);
+  run_case<float, ::cuda::maximum<>>("float32_maximum", exe(ScalarType::float32, OpKind::maximum), run);
   return 0;
 }

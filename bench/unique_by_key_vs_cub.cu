@@ -23,6 +23,7 @@
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/unique_by_key/build_result.hpp"
 #include "bench_util.hpp"
+#include "vs_cub.hpp"
 
 namespace ubk = cccl_cache::algos::unique_by_key;
 using cccl_cache::algos::ScalarType;
@@ -53,8 +54,9 @@ T* device_copy(const std::vector<T>& v) {
 }
 
 template <class K, class V>
-void run_case(const char* label, const ubk::Executable& exe, int min_log, int max_log,
-              cudaStream_t stream) {
+void run_case(const char* label, const ubk::Executable& exe, const bench::VsCub& run) {
+  const int min_log = run.min_log, max_log = run.max_log;
+  cudaStream_t stream = run.stream;
   std::printf("%s: layout n selected, ours / CUB: GPU ms (median), host us per call\n", label);
   std::uint64_t seed = 11;
   const std::uint64_t max_n = 1ull << max_log;
@@ -78,7 +80,7 @@ void run_case(const char* label, const ubk::Executable& exe, int min_log, int ma
                "cub query");
       void* temp = nullptr;
       check_rt(cudaMalloc(&temp, std::max(ours_temp, cub_temp)), "malloc");
-      const int reps = bench::reps_for(n, 200, 50, 15);
+      const int reps = bench::VsCub::reps(n);
       const auto times = bench::rotating_times(2, reps, stream, [&](int who) {
         std::size_t bytes = who == 0 ? ours_temp : cub_temp;
         if (who == 0)
@@ -115,43 +117,22 @@ void run_case(const char* label, const ubk::Executable& exe, int min_log, int ma
   cudaFree(v_in);
 }
 
-const ubk::Executable& acquire(cccl_cache::algos::AlgorithmCache& cache, ScalarType k, ScalarType v) {
-  static std::vector<std::shared_ptr<const ubk::Executable>> keep;
-  ubk::Spec spec;
-  spec.key_type = k;
-  spec.value_type = v;
-  spec.offset_type = ScalarType::uint64;
-  spec.selected_type = ScalarType::int64;
-  auto exe = cache.acquire(spec, 0);
-  if (!exe) bench::die(exe.error().describe());
-  keep.push_back(*exe);
-  return **exe;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int max_log = argc > 1 ? std::atoi(argv[1]) : 28;
-  const int min_log = argc > 2 ? std::atoi(argv[2]) : 10;
-  int cc = 0;
-  bench::gpu_context(&cc);
-  check_rt(cudaSetDevice(0), "cudaSetDevice");
-  auto store = bench::open_store(bench::bench_dir("unique_by_key") / "store");
-  cccl_cache::algos::AlgorithmCache cache(store);
-  cudaStream_t stream;
-  check_rt(cudaStreamCreate(&stream), "stream");
-  std::printf(
-      "Method: CUDA events around each call (inputs in place), host time of issuing it; ours "
-      "and CUB DeviceSelect::UniqueByKey (nvcc sm_90, same CCCL) alternate every rep; medians "
-      "of reps (200 up to 2^20, 50 up to 2^24, 15 above) after 2 warm-up reps; int64 "
-      "num_items and count; sm_%d\n",
-      cc);
-  run_case<std::int32_t, std::int32_t>("int32_int32", acquire(cache, ScalarType::int32, ScalarType::int32),
-                                       min_log, max_log, stream);
-  run_case<std::int64_t, std::int64_t>("int64_int64", acquire(cache, ScalarType::int64, ScalarType::int64),
-                                       min_log, max_log, stream);
-  run_case<float, double>("float32_float64", acquire(cache, ScalarType::float32, ScalarType::float64),
-                          min_log, max_log, stream);
-  cudaStreamDestroy(stream);
+  bench::VsCub run(argc, argv, "unique_by_key");
+  run.print_method("inputs", "ours and CUB DeviceSelect::UniqueByKey", "alternate",
+                   "int64 num_items and count");
+  const auto exe = [&run](ScalarType k, ScalarType v) -> const ubk::Executable& {
+    ubk::Spec spec;
+    spec.key_type = k;
+    spec.value_type = v;
+    spec.offset_type = ScalarType::uint64;
+    spec.selected_type = ScalarType::int64;
+    return run.acquire(spec);
+  };
+  run_case<std::int32_t, std::int32_t>("int32_int32", exe(ScalarType::int32, ScalarType::int32), run);
+  run_case<std::int64_t, std::int64_t>("int64_int64", exe(ScalarType::int64, ScalarType::int64), run);
+  run_case<float, double>("float32_float64", exe(ScalarType::float32, ScalarType::float64), run);
   return 0;
 }

@@ -212,7 +212,9 @@ class RedisTierImpl final : public RedisTier {
     const std::uint64_t delta[] = {now.hits - flushed_.hits,       now.misses - flushed_.misses,
                                    now.errors - flushed_.errors,   now.rejected - flushed_.rejected,
                                    now.puts - flushed_.puts,
-                                   (now.get_ns_total - flushed_.get_ns_total) / 1000};
+                                   (now.get_ns_total - flushed_.get_ns_total) / 1000,
+                                   now.requests - flushed_.requests};
+    static_assert(sizeof(delta) / sizeof(delta[0]) == std::size(kStatFields));
     std::vector<std::string> values;
     std::vector<std::vector<std::string_view>> cmds;
     const std::string hash = stats_key();
@@ -245,6 +247,7 @@ class RedisTierImpl final : public RedisTier {
     s.rejected = v[3];
     s.puts = v[4];
     s.get_ns_total = v[5] * 1000;
+    s.requests = v[6];
     return s;
   }
 
@@ -256,7 +259,8 @@ class RedisTierImpl final : public RedisTier {
   std::shared_ptr<detail::RedisClient> client_;
   const bool read_only_;
   const std::string name_;
-  static constexpr const char* kStatFields[] = {"hits", "misses", "errors", "rejected", "puts", "get_us"};
+  static constexpr const char* kStatFields[] = {"hits",   "misses", "errors",  "rejected",
+                                                "puts",   "get_us", "requests"};
   static std::string stats_key() {
     return "cccl-cache:e" + std::to_string(kEnvelopeVersion) + ":stats";
   }

@@ -37,8 +37,8 @@ struct PendingBatch {
   std::uint64_t hits = 0;
   std::uint64_t misses = 0;
   std::uint64_t corrupt = 0;  // only used read-only, where nothing is written
-  // Counters kFirstEventCounter ... kLastCounter (Store::count), in that order.
-  std::array<std::uint64_t, kLastCounter - kFirstEventCounter + 1> events{};
+  // Counters kFirstEventCounter ... kLastEventCounter (Store::count), in that order.
+  std::array<std::uint64_t, kLastEventCounter - kFirstEventCounter + 1> events{};
   bool empty() const {
     for (auto n : events)
       if (n) return false;

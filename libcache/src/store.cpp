@@ -23,11 +23,15 @@ namespace {
 // Longest signature text put() keeps (a real one is under 200 bytes).
 constexpr std::size_t kMaxSignatureBytes = 1024;
 
-std::uint64_t* event_field(StoreStats& s, std::uint32_t id) {
-  std::uint64_t* fields[] = {&s.host_claim_waits, &s.cluster_lease_waits, &s.wait_bound_builds,
-                             &s.cc_fallback_serves, &s.signature_rejections};
-  static_assert(std::size(fields) == kLastCounter - kFirstEventCounter + 1);
-  return fields[id - kFirstEventCounter];
+// The field of persisted counter `id` (1 .. kLastCounter).
+std::uint64_t* counter_field(StoreStats& s, std::uint32_t id) {
+  std::uint64_t* fields[] = {nullptr,          &s.hits,          &s.misses,
+                             &s.puts,          &s.evictions,     &s.corrupt,
+                             &s.bytes_written, &s.bytes_evicted, &s.quarantined,
+                             &s.host_claim_waits, &s.cluster_lease_waits, &s.wait_bound_builds,
+                             &s.cc_fallback_serves, &s.signature_rejections, &s.put_requests};
+  static_assert(std::size(fields) == kLastCounter + 1);
+  return fields[id];
 }
 
 }  // namespace
@@ -321,6 +325,8 @@ Result<void> Store::put_many(std::span<const PutItem> items) {
   auto write = [&](lmdb::WriteTxn& txn) -> Result<void> {
     for (std::size_t i = 0; i < items.size(); ++i)
       if (auto r = write_one(txn, i); !r) return r;
+    if (auto r = detail::add_counter(txn, e->counters(), std::uint32_t(Counter::put_requests), 1); !r)
+      return r;
     if (auto b = detail::write_batch(txn, *e, batch); !b) return b;
     auto trimmed =
         detail::trim_lru(txn, *e, impl_->config.max_size, items.front().key, false, nullptr);
@@ -402,18 +408,15 @@ Result<StoreStats> Store::stats() {
     s.misses = e->pending.misses;
     s.corrupt = e->pending.corrupt;
     for (std::size_t i = 0; i < e->pending.events.size(); ++i)
-      *event_field(s, kFirstEventCounter + std::uint32_t(i)) += e->pending.events[i];
+      *counter_field(s, kFirstEventCounter + std::uint32_t(i)) += e->pending.events[i];
   }
   if (!e->has_dbs()) return s;
   auto txn = e->begin_read();
   if (!txn) return tl::unexpected(txn.error());
-  std::uint64_t* fields[] = {nullptr,          &s.hits,    &s.misses,        &s.puts,
-                             &s.evictions,     &s.corrupt, &s.bytes_written, &s.bytes_evicted,
-                             &s.quarantined};
   for (std::uint32_t id = 1; id <= kLastCounter; ++id) {
     auto v = detail::read_counter(txn->get(), e->counters(), id);
     if (!v) return tl::unexpected(v.error());
-    *(id < kFirstEventCounter ? fields[id] : event_field(s, id)) += *v;
+    *counter_field(s, id) += *v;
   }
   auto live = detail::read_counter(txn->get(), e->counters(), detail::kLiveBytesCounter);
   if (!live) return tl::unexpected(live.error());
@@ -432,7 +435,7 @@ Result<StoreStats> Store::stats() {
 
 void Store::count(Counter counter, std::uint64_t n) {
   const auto id = static_cast<std::uint32_t>(counter);
-  if (id < kFirstEventCounter || id > kLastCounter || n == 0) return;
+  if (id < kFirstEventCounter || id > kLastEventCounter || n == 0) return;
   auto e = impl_->disabled ? nullptr : impl_->env();
   if (!e) return;
   bool due = false;

@@ -183,4 +183,24 @@ auto fresh_and_loaded(const BuiltStore<Spec, Fresh>& b, std::size_t i) {
   return std::pair{std::move(fresh), std::move(loaded)};
 }
 
+// For every spec i of `b` (which must hold no error): its fresh and store-loaded
+// executables (fresh_and_loaded, both asserted bound), under a trace of its summary, given
+// to check(i, fresh, loaded, stream). The stream is a blocking one: the synchronous
+// copies and memsets a check makes on the legacy stream before a call (cuMemcpyHtoD may
+// return before its DMA ends) are ordered before the call.
+template <class Spec, class Fresh, class Check>
+void for_each_fresh_and_loaded(const BuiltStore<Spec, Fresh>& b, Check check) {
+  ASSERT_TRUE(b.error.empty()) << b.error;
+  CUstream stream = nullptr;
+  ASSERT_CU(cuStreamCreate(&stream, CU_STREAM_DEFAULT));
+  const std::unique_ptr<CUstream_st, CUresult (*)(CUstream)> destroy(stream, cuStreamDestroy);
+  for (std::size_t i = 0; i < b.specs.size(); ++i) {
+    SCOPED_TRACE(cccl_cache::algos::summary(b.specs[i]));
+    auto [fresh, loaded] = fresh_and_loaded(b, i);
+    ASSERT_TRUE(fresh) << fresh.error().describe();
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    check(i, *fresh, **loaded, stream);
+  }
+}
+
 }  // namespace test_support

@@ -25,7 +25,6 @@ namespace {
 
 using namespace test_support;
 namespace rd = cccl_cache::algos::reduce;
-using cccl_cache::algos::AlgorithmCache;
 using cccl_cache::algos::OpKind;
 using cccl_cache::algos::Operator;
 using cccl_cache::algos::ScalarType;
@@ -129,14 +128,7 @@ std::vector<rd::Spec> all_specs() {
 using Built = BuiltStore<rd::Spec, rd::BuildResult>;
 
 Built& built() {
-  static Built b = build_into_temp_store<rd::BuildResult>(
-      "cccl-cache-reduce-gpu", all_specs(),
-      [](const rd::Spec& s) { return rd::build(s, gpu().cc); },
-      [](const rd::Spec& s) { return rd::summary(s); },
-      [](cccl_cache::Store& store, const rd::Spec& s, const rd::BuildResult& fresh) {
-        return put_build(store, rd::cache_key(s, gpu().cc), algorithm_name(rd::Spec::kAlgorithm),
-                         rd::summary(s), fresh.record.toolchain, serialize(fresh));
-      });
+  static Built b = build_specs_for_gpu("cccl-cache-reduce-gpu", all_specs());
   return b;
 }
 
@@ -250,38 +242,24 @@ std::vector<std::byte> run(const rd::Executable& exe, const Problem& p, CUstream
 
 TEST(ReduceGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
   SKIP_WITHOUT_GPU();
-  Built& b = built();
-  ASSERT_TRUE(b.error.empty()) << b.error;
-  CUstream stream = nullptr;
-  // A blocking stream: the synchronous copies and memsets on the legacy stream before each
-  // call (cuMemcpyHtoD may return before its DMA ends) are ordered before the reduction.
-  ASSERT_CU(cuStreamCreate(&stream, CU_STREAM_DEFAULT));
-  for (std::size_t i = 0; i < b.specs.size(); ++i) {
-    const rd::Spec& spec = b.specs[i];
-    SCOPED_TRACE(rd::summary(spec));
-    auto fresh = rd::bind(b.fresh[i], 0);
-    ASSERT_TRUE(fresh) << fresh.error().describe();
-    AlgorithmCache loader(b.store);  // a new cache: a store hit
-    auto loaded = loader.acquire(spec, 0);
-    ASSERT_TRUE(loaded) << loaded.error().describe();
-    EXPECT_EQ(loader.stats().builds, 0u);
-    EXPECT_EQ(loader.stats().store_hits, 1u);
+  for_each_fresh_and_loaded(built(), [](std::size_t i, const rd::Executable& fresh,
+                                        const rd::Executable& loaded, CUstream stream) {
+    const rd::Spec& spec = built().specs[i];
     std::mt19937_64 rng(77 + i);
     for (std::uint64_t n : {0ull, 1ull, 2ull, 1023ull, 1025ull, (1ull << 20) + 3, 1ull << 26}) {
       SCOPED_TRACE("n = " + std::to_string(n));
       const Problem p = make_problem(spec, n, rng);
       const Want want = reference(spec, p);
-      const auto got = run(*fresh, p, stream);
-      EXPECT_EQ(run(**loaded, p, stream), got) << "fresh and store-loaded differ";
-      EXPECT_EQ((*loaded)->temp_storage_bytes(n), fresh->temp_storage_bytes(n));
+      const auto got = run(fresh, p, stream);
+      EXPECT_EQ(run(loaded, p, stream), got) << "fresh and store-loaded differ";
+      EXPECT_EQ(loaded.temp_storage_bytes(n), fresh.temp_storage_bytes(n));
       if (!want.exact.empty()) {
         EXPECT_EQ(got, want.exact);
       } else {
         EXPECT_NEAR(get_float(got.data(), spec.type), want.value, want.tolerance);
       }
     }
-  }
-  cuStreamDestroy(stream);
+  });
 }
 
 TEST(ReduceGpu, CountsTheOffsetTypeCannotHoldAreRefused) {

@@ -191,29 +191,19 @@ void check_offsets(const sr::Spec& spec, const sr::Executable& fresh, const sr::
 
 TEST(SegmentedReduceGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
   SKIP_WITHOUT_GPU();
-  Built& b = built();
-  ASSERT_TRUE(b.error.empty()) << b.error;
-  CUstream stream = nullptr;
-  // A blocking stream: the synchronous copies and memsets on the legacy stream before each
-  // call are ordered before the reduction.
-  ASSERT_CU(cuStreamCreate(&stream, CU_STREAM_DEFAULT));
-  for (std::size_t i = 0; i < b.specs.size(); ++i) {
-    const sr::Spec& spec = b.specs[i];
-    SCOPED_TRACE(sr::summary(spec));
-    auto [fresh, loaded] = fresh_and_loaded(b, i);
-    ASSERT_TRUE(fresh) << fresh.error().describe();
-    ASSERT_TRUE(loaded) << loaded.error().describe();
+  for_each_fresh_and_loaded(built(), [](std::size_t i, const sr::Executable& fresh,
+                                        const sr::Executable& loaded, CUstream stream) {
+    const sr::Spec& spec = built().specs[i];
     std::mt19937_64 rng(91 + i);
     switch (spec.type) {
-      case ScalarType::float32: check_offsets<float>(spec, *fresh, **loaded, stream, rng); break;
-      case ScalarType::float64: check_offsets<double>(spec, *fresh, **loaded, stream, rng); break;
-      case ScalarType::int8: check_offsets<std::int8_t>(spec, *fresh, **loaded, stream, rng); break;
-      case ScalarType::int32: check_offsets<std::int32_t>(spec, *fresh, **loaded, stream, rng); break;
-      case ScalarType::int64: check_offsets<std::int64_t>(spec, *fresh, **loaded, stream, rng); break;
-      default: check_offsets<std::uint64_t>(spec, *fresh, **loaded, stream, rng); break;
+      case ScalarType::float32: check_offsets<float>(spec, fresh, loaded, stream, rng); break;
+      case ScalarType::float64: check_offsets<double>(spec, fresh, loaded, stream, rng); break;
+      case ScalarType::int8: check_offsets<std::int8_t>(spec, fresh, loaded, stream, rng); break;
+      case ScalarType::int32: check_offsets<std::int32_t>(spec, fresh, loaded, stream, rng); break;
+      case ScalarType::int64: check_offsets<std::int64_t>(spec, fresh, loaded, stream, rng); break;
+      default: check_offsets<std::uint64_t>(spec, fresh, loaded, stream, rng); break;
     }
-  }
-  cuStreamDestroy(stream);
+  });
 }
 
 TEST(SegmentedReduceGpu, BadCallsAreRefused) {

@@ -154,21 +154,10 @@ void check_selected(const ubk::Spec& spec, const ubk::Executable& fresh, const u
 
 TEST(UniqueByKeyGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
   SKIP_WITHOUT_GPU();
-  Built& b = built();
-  ASSERT_TRUE(b.error.empty()) << b.error;
-  CUstream stream = nullptr;
-  // A blocking stream: the synchronous copies and memsets on the legacy stream before each
-  // call are ordered before it.
-  ASSERT_CU(cuStreamCreate(&stream, CU_STREAM_DEFAULT));
-  for (std::size_t i = 0; i < b.specs.size(); ++i) {
-    const ubk::Spec& spec = b.specs[i];
-    SCOPED_TRACE(ubk::summary(spec));
-    auto [fresh, loaded] = fresh_and_loaded(b, i);
-    ASSERT_TRUE(fresh) << fresh.error().describe();
-    ASSERT_TRUE(loaded) << loaded.error().describe();
+  for_each_fresh_and_loaded(built(), [](std::size_t i, const ubk::Executable& f,
+                                        const ubk::Executable& l, CUstream stream) {
+    const ubk::Spec& spec = built().specs[i];
     std::mt19937_64 rng(77 + i);
-    auto& f = *fresh;
-    auto& l = **loaded;
     switch (i) {
       case 0: check_selected<std::int32_t, std::int32_t>(spec, f, l, stream, rng); break;
       case 1: check_selected<float, double>(spec, f, l, stream, rng); break;
@@ -177,8 +166,7 @@ TEST(UniqueByKeyGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
       case 4: check_selected<std::int16_t, float>(spec, f, l, stream, rng); break;
       default: check_selected<std::int32_t, std::uint32_t>(spec, f, l, stream, rng); break;
     }
-  }
-  cuStreamDestroy(stream);
+  });
 }
 
 TEST(UniqueByKeyGpu, BadCallsAreRefused) {

@@ -257,6 +257,32 @@ TEST(RedisTier, BatchedFetchOfManyKeysTakesOneRequestPerBatch) {
   EXPECT_EQ(local.puts, kKeys);
 }
 
+// What each client flushes adds up on the server, requests included: a batched lookup of
+// many keys is one request there too.
+TEST(RedisTier, SharedStatsAddUpEveryClientsRequests) {
+  CCCL_CACHE_REQUIRE_REDIS();
+  RedisServer server;
+  auto writer = open_remote(remote_config(server.url()));
+  auto reader = open_remote(remote_config(server.url()));
+  ASSERT_TRUE(writer && reader);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(writer->put(make_key(i), make_meta(i), make_payload(i)));
+  const std::vector<CacheKey> keys{make_key(0), make_key(1), make_key(2), make_key(3)};
+  EXPECT_EQ(reader->get_many(keys, [](std::size_t, const EntryMeta&, std::span<const std::byte>,
+                                      std::string_view) {}),
+            3u);
+  EXPECT_EQ(writer->stats().requests, 3u);
+  EXPECT_EQ(reader->stats().requests, 1u);
+  ASSERT_TRUE(writer->flush_stats());
+  ASSERT_TRUE(reader->flush_stats());
+  ASSERT_TRUE(reader->flush_stats());  // nothing new: adds nothing
+  auto shared = open_remote(remote_config(server.url()))->shared_stats();
+  ASSERT_TRUE(shared) << shared.error().describe();
+  EXPECT_EQ(shared->requests, 4u);
+  EXPECT_EQ(shared->puts, 3u);
+  EXPECT_EQ(shared->hits, 3u);
+  EXPECT_EQ(shared->misses, 1u);
+}
+
 // Every request succeeds and none waits much past the time bound while the server is
 // killed, paused and restarted; the tier is used again once it is back.
 TEST(RedisTier, OutageNeverFailsOrStallsAndRecovers) {

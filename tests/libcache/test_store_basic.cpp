@@ -30,8 +30,8 @@ TEST(Store, RoundTripReturnsPayloadAndMetadata) {
   EXPECT_EQ((*got)->key, make_key(7));
 }
 
-// put_many: every entry (with its signature) in one transaction; a bad item fails the
-// batch before anything is written; contains() sees what is stored.
+// put_many: every entry (with its signature) in one transaction, one put request; a bad
+// item fails the batch before anything is written; contains() sees what is stored.
 TEST(Store, PutManyStoresEveryEntryOrNone) {
   test::TempDir dir;
   auto store = Store::open(test::test_config(dir.path()));
@@ -65,11 +65,20 @@ TEST(Store, PutManyStoresEveryEntryOrNone) {
   ASSERT_TRUE(stats);
   EXPECT_EQ(stats->entries, 5u);
   EXPECT_EQ(stats->puts, 5u);
+  EXPECT_EQ(stats->put_requests, 1u) << "the refused batch wrote nothing";
   EXPECT_EQ(stats->signed_entries, 1u);
   std::uint64_t bytes = 0;
   for (const auto& p : payloads) bytes += p.size();
   EXPECT_EQ(stats->live_bytes, bytes);
   EXPECT_TRUE((*store)->put_many({}));  // nothing to write
+  ASSERT_TRUE((*store)->put(make_key(9), metas[0], payloads[0]));
+  store->reset();
+  auto reopened = Store::open(test::test_config(dir.path()));
+  ASSERT_TRUE(reopened) << reopened.error().describe();
+  stats = (*reopened)->stats();
+  ASSERT_TRUE(stats);
+  EXPECT_EQ(stats->puts, 6u);
+  EXPECT_EQ(stats->put_requests, 2u) << "persisted; an empty batch is no request";
 }
 
 TEST(Store, MissIsAValueNotAnError) {

@@ -129,6 +129,8 @@ TEST(CliStats, JsonCountsEntriesBytesAndLookups) {
   EXPECT_EQ(j["misses"], 1);
   EXPECT_DOUBLE_EQ(j["hit_ratio"].get<double>(), 0.5);
   EXPECT_EQ(j["puts"], 2);
+  EXPECT_EQ(j["put_requests"], 2);
+  EXPECT_EQ(j["tiers"][0]["requests"], 4) << "2 lookups and 2 write requests";
   EXPECT_EQ(j["corrupt"], 0);
   EXPECT_EQ(j["quarantined"], 0);
   EXPECT_GT(j["budget_bytes"].get<std::uint64_t>(), 0u);
@@ -210,7 +212,7 @@ TEST(CliStats, PrometheusTextHasHelpTypeAndSamples) {
                         "cccl_cache_quarantined_total", "cccl_cache_signed_entries",
                         "cccl_cache_host_claim_waits_total", "cccl_cache_cluster_lease_waits_total",
                         "cccl_cache_wait_bound_builds_total", "cccl_cache_cc_fallback_serves_total",
-                        "cccl_cache_signature_rejections_total"}) {
+                        "cccl_cache_signature_rejections_total", "cccl_cache_put_requests_total"}) {
     EXPECT_TRUE(sampled.count(m)) << m;
   }
 }

@@ -123,10 +123,17 @@ TEST(CliRemote, StatsHasARowPerTier) {
   auto tiers = r.json()["tiers"];
   ASSERT_EQ(tiers.size(), 2u);
   EXPECT_EQ(tiers[0]["entries"].get<int>(), 1);
+  EXPECT_EQ(tiers[0]["requests"].get<int>(), 1);  // put_raw's write; push only peeks
+  EXPECT_EQ(r.json()["put_requests"].get<int>(), 1);
   EXPECT_TRUE(tiers[1]["available"].get<bool>());
   EXPECT_EQ(tiers[1]["puts"].get<int>(), 1);  // flushed by the push's client
+  EXPECT_EQ(tiers[1]["requests"].get<int>(), 1);  // its one SET
   auto text = run_cli(env.args({"--cache-dir", a.path().string(), "stats"}));
   EXPECT_NE(text.out.find("reachable"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("entries 1  requests 1  hits 0"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("reachable ("), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(")  requests 1  hits 0"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(" written, 1 write request)"), std::string::npos) << text.out;
   server.kill();
   auto down = run_cli(env.args({"--cache-dir", a.path().string(), "stats", "--json"}));
   ASSERT_EQ(down.code, 0) << down.err;  // the local stats still print

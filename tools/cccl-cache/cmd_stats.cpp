@@ -48,6 +48,8 @@ void prometheus(const StoreStats& s, const std::string& dir) {
          d(s.budget_bytes));
   metric("cccl_cache_map_size_bytes", "gauge", "Current LMDB map size.", d(s.map_size));
   metric("cccl_cache_puts_total", "counter", "Entries written.", d(s.puts));
+  metric("cccl_cache_put_requests_total", "counter",
+         "Write requests (a batch of many entries is one).", d(s.put_requests));
   metric("cccl_cache_written_bytes_total", "counter", "Payload bytes written.", d(s.bytes_written));
   metric("cccl_cache_evictions_total", "counter", "Entries evicted (budget or evict command).",
          d(s.evictions));
@@ -70,12 +72,16 @@ void prometheus(const StoreStats& s, const std::string& dir) {
          "Shared-tier entries refused for their signature.", d(s.signature_rejections));
 }
 
+// A store's requests: its lookups (each key one) and its write requests (a batch of
+// many entries one), as the store's tier counts them.
+std::uint64_t store_requests(const StoreStats& s) { return s.hits + s.misses + s.put_requests; }
+
 // One row per tier after the local store: each image's own counters and size, the
 // remote's reachability now and the totals its clients have flushed.
 nlohmann::json tier_rows(const Config& config, const StoreStats& local) {
   auto rows = nlohmann::json::array();
-  rows.push_back({{"tier", "local:" + config.dir.string()}, {"hits", local.hits},
-                  {"misses", local.misses}, {"rejected", local.corrupt},
+  rows.push_back({{"tier", "local:" + config.dir.string()}, {"requests", store_requests(local)},
+                  {"hits", local.hits}, {"misses", local.misses}, {"rejected", local.corrupt},
                   {"entries", local.entries}});
   for (const auto& dir : config.images) {
     Config c = config;
@@ -85,8 +91,8 @@ nlohmann::json tier_rows(const Config& config, const StoreStats& local) {
     auto image = Store::open(c);
     auto s = image ? (*image)->stats() : Result<StoreStats>(tl::unexpected(image.error()));
     if (s) {
-      row.update({{"available", true}, {"hits", s->hits}, {"misses", s->misses},
-                  {"rejected", s->corrupt}, {"entries", s->entries}});
+      row.update({{"available", true}, {"requests", store_requests(*s)}, {"hits", s->hits},
+                  {"misses", s->misses}, {"rejected", s->corrupt}, {"entries", s->entries}});
     } else {
       row.update({{"available", false}, {"error", s.error().describe()}});
     }
@@ -100,7 +106,8 @@ nlohmann::json tier_rows(const Config& config, const StoreStats& local) {
     if (s) {
       const std::uint64_t gets = s->hits + s->misses;
       row.update({{"available", true}, {"round_trip_ms", static_cast<double>(rtt->count()) / 1e6},
-                  {"hits", s->hits}, {"misses", s->misses}, {"errors", s->errors},
+                  {"requests", s->requests}, {"hits", s->hits}, {"misses", s->misses},
+                  {"errors", s->errors},
                   {"rejected", s->rejected}, {"puts", s->puts},
                   {"mean_get_ms", gets ? static_cast<double>(s->get_ns_total) / 1e6 / static_cast<double>(gets) : 0.0}});
     } else {
@@ -120,7 +127,7 @@ void print_tiers(const nlohmann::json& rows) {
     } else {
       if (row.contains("round_trip_ms"))
         line += "  reachable (" + std::to_string(row["round_trip_ms"].get<double>()) + " ms)";
-      for (const char* k : {"entries", "hits", "misses", "errors", "rejected", "puts"})
+      for (const char* k : {"entries", "requests", "hits", "misses", "errors", "rejected", "puts"})
         if (row.contains(k)) line += std::string("  ") + k + " " + std::to_string(row[k].get<std::uint64_t>());
       if (row.contains("mean_get_ms"))
         line += "  mean get " + std::to_string(row["mean_get_ms"].get<double>()) + " ms (all clients)";
@@ -151,6 +158,7 @@ int run_stats(const Context& ctx, const StatsOptions& o) {
                 {"budget_bytes", s->budget_bytes},
                 {"map_size", s->map_size},
                 {"puts", s->puts},
+                {"put_requests", s->put_requests},
                 {"bytes_written", s->bytes_written},
                 {"evictions", s->evictions},
                 {"bytes_evicted", s->bytes_evicted},
@@ -174,7 +182,9 @@ int run_stats(const Context& ctx, const StatsOptions& o) {
   std::printf("hits:        %llu\n", u(s->hits));
   std::printf("misses:      %llu\n", u(s->misses));
   std::printf("hit ratio:   %.1f%%\n", 100.0 * s->hit_ratio());
-  std::printf("puts:        %llu (%s written)\n", u(s->puts), human_size(s->bytes_written).c_str());
+  std::printf("puts:        %llu (%s written, %llu write request%s)\n", u(s->puts),
+              human_size(s->bytes_written).c_str(), u(s->put_requests),
+              s->put_requests == 1 ? "" : "s");
   std::printf("evictions:   %llu (%s freed)\n", u(s->evictions),
               human_size(s->bytes_evicted).c_str());
   std::printf("corrupt:     %llu entries detected\n", u(s->corrupt));

@@ -21,8 +21,10 @@ enum class Counter : std::uint32_t {
   wait_bound_builds = 11,     // waits that ran past build_wait_ms: built here as well
   cc_fallback_serves = 12,    // acquisitions served by a lower minor's entry (cc_fallback)
   signature_rejections = 13,  // shared entries refused for their signature (SignatureGate)
+  put_requests = 14,  // put / put_many calls that wrote (a batch of many entries is one)
 };
-inline constexpr std::uint32_t kFirstEventCounter = 9, kLastCounter = 13;
+// Counters kFirstEventCounter .. kLastEventCounter are counted through Store::count.
+inline constexpr std::uint32_t kFirstEventCounter = 9, kLastEventCounter = 13, kLastCounter = 14;
 
 struct StoreStats {
   std::uint64_t hits = 0;
@@ -40,6 +42,7 @@ struct StoreStats {
   std::uint64_t wait_bound_builds = 0;
   std::uint64_t cc_fallback_serves = 0;
   std::uint64_t signature_rejections = 0;
+  std::uint64_t put_requests = 0;
   std::uint64_t signed_entries = 0;  // entries stored with a signature
   std::uint64_t entries = 0;
   std::uint64_t live_bytes = 0;  // sum of payload sizes of live entries

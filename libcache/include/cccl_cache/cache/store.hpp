@@ -178,8 +178,9 @@ class Store {
   // edited): `verify` reports them, remove() deletes them.
   Result<std::vector<CacheKey>> orphan_signatures();
 
-  // Counts `n` events of a persisted counter (Counter::host_claim_waits and later;
-  // batched like hits). A read-only store counts in memory only (stats() shows them).
+  // Counts `n` events of a persisted counter (Counter::host_claim_waits ..
+  // signature_rejections; others are ignored; batched like hits). A read-only store
+  // counts in memory only (stats() shows them).
   void count(Counter counter, std::uint64_t n = 1);
 
   // Reads one entry with its payload verified and its signature, without counting a
