@@ -3,8 +3,8 @@
 //   cubin_sizes_tool list                      the named specs, one a line
 //   cubin_sizes_tool source NAME OUT.cu [CC]   the CUDA C++ our build hands NVRTC for
 //       the spec, plus a table taking its kernels' addresses so that nvcc instantiates
-//       exactly those kernels (int64/uint64 spelled `long long`, so that nvcc's host
-//       pass, where ::cuda::std::int64_t is `long`, mangles them as NVRTC does)
+//       exactly those kernels (int64/uint64 are spelled as the host's std::int64_t and
+//       std::uint64_t, so nvcc's host pass mangles them as NVRTC does)
 //   cubin_sizes_tool cubin NAME OUT.cubin [CC] our build's cubin for sm_<CC> (90)
 // The specs: bench_algorithms_acquire's 15 defaults, and the two merge-sort specs of
 // bench_merge_sort_vs_cub's codegen A/B (merge_sort_ab_keys, merge_sort_ab_pairs).
@@ -125,8 +125,6 @@ int main(int argc, char** argv) {
     std::string text = gen.source + "\nvoid* cccl_cache_kernels[] = {\n";
     for (const auto& k : gen.kernels) text += "  (void*)&" + k + ",\n";
     text += "};\n";
-    text = std::regex_replace(text, std::regex("::cuda::std::uint64_t"), "unsigned long long");
-    text = std::regex_replace(text, std::regex("::cuda::std::int64_t"), "long long");
     out << text;
   } else {
     auto cubin = spec->cubin(cc);

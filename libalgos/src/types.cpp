@@ -1,9 +1,22 @@
 #include "cccl_cache/algos/types.hpp"
 
 #include <array>
+#include <cstdint>
+#include <type_traits>
 
 namespace cccl_cache::algos {
 namespace {
+
+// The 64-bit integers are spelled as the host's std::int64_t / std::uint64_t (long and
+// unsigned long on LP64), not as ::cuda::std::int64_t, which NVRTC defines as long long:
+// a caller's arrays are of the host's type, and nvcc's CUB instantiates its kernels with
+// it. CUB's device code is not the same for the two spellings: its warp reductions take
+// an inline-PTX shuffle path for long long under cuda::std::plus (sm_90, segmented reduce
+// of int64 sums: 40 registers against nvcc's 32, i.e. 6 blocks of 256 per SM instead of
+// 8).
+constexpr std::string_view kInt64 = std::is_same_v<std::int64_t, long> ? "long" : "long long";
+constexpr std::string_view kUint64 =
+    std::is_same_v<std::uint64_t, unsigned long> ? "unsigned long" : "unsigned long long";
 
 struct TypeInfo {
   ScalarType type;
@@ -16,11 +29,11 @@ constexpr std::array<TypeInfo, 13> kTypes{{
     {ScalarType::int8, "int8", "i8", "::cuda::std::int8_t", 1},
     {ScalarType::int16, "int16", "i16", "::cuda::std::int16_t", 2},
     {ScalarType::int32, "int32", "i32", "::cuda::std::int32_t", 4},
-    {ScalarType::int64, "int64", "i64", "::cuda::std::int64_t", 8},
+    {ScalarType::int64, "int64", "i64", kInt64, 8},
     {ScalarType::uint8, "uint8", "u8", "::cuda::std::uint8_t", 1},
     {ScalarType::uint16, "uint16", "u16", "::cuda::std::uint16_t", 2},
     {ScalarType::uint32, "uint32", "u32", "::cuda::std::uint32_t", 4},
-    {ScalarType::uint64, "uint64", "u64", "::cuda::std::uint64_t", 8},
+    {ScalarType::uint64, "uint64", "u64", kUint64, 8},
     {ScalarType::float32, "float32", "f32", "float", 4},
     {ScalarType::float64, "float64", "f64", "double", 8},
     {ScalarType::float16, "float16", "f16", "__half", 2},

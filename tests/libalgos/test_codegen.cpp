@@ -20,15 +20,15 @@ TEST(MergeSortCodegen, NamesCubKernelsWithDispatchArguments) {
       keys.kernels[merge_sort::block_sort_kernel],
       "cub::detail::merge_sort::DeviceMergeSortBlockSortKernel<cccl_cache_selector, float*, "
       "cub::NullType*, "
-      "float*, cub::NullType*, ::cuda::std::int64_t, cccl_cache_compare, float, cub::NullType>");
+      "float*, cub::NullType*, long, cccl_cache_compare, float, cub::NullType>");
   EXPECT_EQ(keys.kernels[merge_sort::partition_kernel],
-            "cub::detail::merge_sort::DeviceMergeSortPartitionKernel<float*, ::cuda::std::int64_t, "
+            "cub::detail::merge_sort::DeviceMergeSortPartitionKernel<float*, long, "
             "cccl_cache_compare, float>");
   EXPECT_EQ(
       keys.kernels[merge_sort::merge_kernel],
       "cub::detail::merge_sort::DeviceMergeSortMergeKernel<cccl_cache_selector, float*, "
       "cub::NullType*, "
-      "float*, cub::NullType*, ::cuda::std::int64_t, cccl_cache_compare, float, cub::NullType>");
+      "float*, cub::NullType*, long, cccl_cache_compare, float, cub::NullType>");
   EXPECT_EQ(keys.policy_probe.rfind("cccl_cache_policy_probe<", 0), 0u);
   EXPECT_NE(keys.source.find("#include <cub/device/dispatch/kernels/kernel_merge_sort.cuh>"),
             std::string::npos);
@@ -49,10 +49,10 @@ TEST(MergeSortCodegen, NamesCubKernelsWithDispatchArguments) {
   s.comparator = Comparator::greater();
   const auto pairs = generate_source(s);
   EXPECT_NE(
-      pairs.kernels[merge_sort::block_sort_kernel].find("<cccl_cache_selector, ::cuda::std::uint64_t*, "
-                                                  "::cuda::std::int32_t*, ::cuda::std::uint64_t*, "
+      pairs.kernels[merge_sort::block_sort_kernel].find("<cccl_cache_selector, unsigned long*, "
+                                                  "::cuda::std::int32_t*, unsigned long*, "
                                                   "::cuda::std::int32_t*, ::cuda::std::uint32_t, "
-                                                  "cccl_cache_compare, ::cuda::std::uint64_t, "
+                                                  "cccl_cache_compare, unsigned long, "
                                                   "::cuda::std::int32_t>"),
       std::string::npos);
   EXPECT_NE(pairs.source.find("return b < a;"), std::string::npos);

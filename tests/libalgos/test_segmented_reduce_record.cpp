@@ -4,8 +4,10 @@
 // corrupt.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <typeinfo>
 
 #include "build_cache.hpp"
 #include "cccl_cache/algos/core/built.hpp"
@@ -48,6 +50,26 @@ TEST(SegmentedReduceBuild, AccumulatorAndOffsetsAreCubs) {
   EXPECT_NE(wide.record.kernels[0].find("PiS"), std::string::npos) << wide.record.kernels[0];
   const auto& u32 = built(Spec{ScalarType::int32, Operator::of(OpKind::maximum), ScalarType::uint32});
   EXPECT_NE(u32.record.kernels[0], wide.record.kernels[0]);
+}
+
+// int64 data and offsets are the host's std::int64_t, the type nvcc's CUB instantiates
+// DeviceSegmentedReduce::Reduce with for a caller's std::int64_t arrays, and so the same
+// kernel: NVRTC's ::cuda::std::int64_t is long long, for which CUB's warp reductions
+// take another (inline-PTX shuffle) path, 40 registers against nvcc's 32 on sm_90.
+// The mangled name holds the types as the host compiler (and nvcc's host pass) mangles
+// them: policy_selector_from_types<T, offset, plus> and then T* d_in.
+TEST(SegmentedReduceBuild, Int64IsTheHostsInt64AsNvccsCubInstantiatesIt) {
+  const std::string i64 = typeid(std::int64_t).name();
+  const auto& r = built(Spec{ScalarType::int64, Operator::plus(), ScalarType::int64});
+  const std::string& kernel = r.record.kernels[0];
+  EXPECT_NE(kernel.find("policy_selector_from_typesI" + i64 + i64 + "N4cuda3std"), std::string::npos)
+      << kernel;
+  EXPECT_NE(kernel.find("plusIvEEEEP" + i64 + "S"), std::string::npos) << kernel;
+  const std::string u64 = typeid(std::uint64_t).name();
+  const auto& u = built(Spec{ScalarType::uint64, Operator::of(OpKind::maximum), ScalarType::uint64});
+  EXPECT_NE(u.record.kernels[0].find("policy_selector_from_typesI" + u64 + u64 + "N4cuda"),
+            std::string::npos)
+      << u.record.kernels[0];
 }
 
 TEST(SegmentedReduceBuild, BadOperatorSourceGetsNvrtcsLog) {

@@ -98,10 +98,10 @@ TEST(MergeSortSpec, GoldenDigestIsStable) {
   s.value_type = ScalarType::int64;
   s.comparator = Comparator::custom(
       "abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }");
-  // Last changed with key encoding 3 (the key covers its own algorithm's dispatch ABI
-  // and fingerprint, no longer one digest of every algorithm's).
+  // Last changed with the generated source's int64 spelling (the host's std::int64_t,
+  // long, no longer ::cuda::std::int64_t).
   const auto key = merge_sort::cache_key(s, 90, fixed_toolchain());
-  EXPECT_EQ(key.to_string(), "21907341a6903012d2efd506cc4305a0-sm90");
+  EXPECT_EQ(key.to_string(), "46c17150adfff52de1e15f0a9b3efa9d-sm90");
 }
 
 TEST(MergeSortSpec, EqualSpecsHashEqual) {

@@ -98,7 +98,7 @@ TEST(TransformCodegen, NamesTheKernelDeviceTransformInstantiates) {
       binary(ScalarType::int32, ScalarType::float32, ScalarType::float64, Operator::plus()));
   ASSERT_EQ(gen.kernels.size(), 1u);
   EXPECT_EQ(gen.kernels[0],
-            "cub::detail::transform::transform_kernel<cccl_cache_selector, ::cuda::std::int64_t, "
+            "cub::detail::transform::transform_kernel<cccl_cache_selector, long, "
             "::cuda::always_true, cccl_cache_op, double*, const ::cuda::std::int32_t*, const float*>");
   EXPECT_NE(gen.source.find("policy_selector_from_types<false, true, ::cuda::std::tuple<const "
                             "::cuda::std::int32_t*, const float*>, double*>"),

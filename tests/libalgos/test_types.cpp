@@ -16,11 +16,11 @@ TEST(ScalarType, NamesSizesAndCudaSpellingsAgree) {
       {ScalarType::int8, "int8", 1, "::cuda::std::int8_t"},
       {ScalarType::int16, "int16", 2, "::cuda::std::int16_t"},
       {ScalarType::int32, "int32", 4, "::cuda::std::int32_t"},
-      {ScalarType::int64, "int64", 8, "::cuda::std::int64_t"},
+      {ScalarType::int64, "int64", 8, "long"},
       {ScalarType::uint8, "uint8", 1, "::cuda::std::uint8_t"},
       {ScalarType::uint16, "uint16", 2, "::cuda::std::uint16_t"},
       {ScalarType::uint32, "uint32", 4, "::cuda::std::uint32_t"},
-      {ScalarType::uint64, "uint64", 8, "::cuda::std::uint64_t"},
+      {ScalarType::uint64, "uint64", 8, "unsigned long"},
       {ScalarType::float32, "float32", 4, "float"},
       {ScalarType::float64, "float64", 8, "double"},
   };

@@ -4,8 +4,10 @@
 // cubin are corrupt.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <typeinfo>
 
 #include "build_cache.hpp"
 #include "cccl_cache/algos/core/built.hpp"
@@ -52,6 +54,20 @@ TEST(UniqueByKeyBuild, PolicyAndKernelsFollowTheTypes) {
   EXPECT_EQ(narrow.policy, base.policy);
   EXPECT_NE(narrow.record.kernels[1].find("ScanTileStateIjLb1EE"), std::string::npos) << narrow.record.kernels[1];
   EXPECT_NE(narrow.record.kernels[0].find("Pi"), std::string::npos) << narrow.record.kernels[0];
+}
+
+// int64 keys, values and count are the host's std::int64_t, as nvcc's CUB instantiates
+// DeviceSelect::UniqueByKey for a caller's std::int64_t arrays (not NVRTC's
+// ::cuda::std::int64_t, long long): the same kernels by name.
+TEST(UniqueByKeyBuild, Int64IsTheHostsInt64AsNvccsCubInstantiatesIt) {
+  const std::string i64 = typeid(std::int64_t).name();
+  const auto& r = built(Spec{ScalarType::int64, ScalarType::int64, Operator::of(OpKind::equal_to),
+                             ScalarType::uint64, ScalarType::int64});
+  EXPECT_NE(r.record.kernels[1].find("policy_selector_from_typesI" + i64 + i64 + "EEP" + i64),
+            std::string::npos)
+      << r.record.kernels[1];
+  EXPECT_NE(r.record.kernels[0].find("ScanTileStateIyLb1EEEP" + i64), std::string::npos)
+      << r.record.kernels[0];
 }
 
 TEST(UniqueByKeyBuild, CustomOperatorBuildsAndBadSourceGetsNvrtcsLog) {

@@ -37,8 +37,11 @@ detail::GeneratedSource detail::BuildSteps<Transform<N>>::source(const transform
   // The kernel's generic lambdas inside device functions are host code to NVRTC
   // without it (CCCL.C compiles its transform with it too).
   gen.nvrtc_options = {"-default-device"};
-  gen.kernels = {"cub::detail::transform::transform_kernel<cccl_cache_selector, ::cuda::std::int64_t, "
-                 "::cuda::always_true, cccl_cache_op, " + out + "*, " + ins + ">"};
+  // DeviceTransform's offset is ::cuda::std::int64_t in nvcc's host pass, i.e. the host's
+  // std::int64_t (types.cpp): the same spelling here.
+  gen.kernels = {"cub::detail::transform::transform_kernel<cccl_cache_selector, " +
+                 std::string(cuda_name(ScalarType::int64)) +
+                 ", ::cuda::always_true, cccl_cache_op, " + out + "*, " + ins + ">"};
   // Values in Policy's field order.
   std::string probe =
       "(unsigned long long)cccl_cache_tuning::p.algorithm, "
