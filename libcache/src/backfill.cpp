@@ -20,7 +20,11 @@ void Backfiller::after_fork() {
   // the writer's handle names a thread of the parent (never joined, so it is leaked).
   new (&mutex_) std::mutex;
   new (&written_) std::condition_variable;
-  (void)new std::thread(std::move(last_));
+  if (last_.joinable()) {
+    // Kept reachable and never destroyed (a joinable std::thread may not be).
+    static auto* orphans = new std::vector<std::thread>;
+    orphans->push_back(std::move(last_));
+  }
   pending_.clear();
   owner_ = ::getpid();
 }

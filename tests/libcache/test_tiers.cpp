@@ -7,6 +7,9 @@
 #include <future>
 #include <thread>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "cccl_cache/cache/tiers.hpp"
 #include "test_util.hpp"
 
@@ -193,6 +196,40 @@ TEST(TierStack, DestructorWritesPendingBackfills) {
   stack.reset();  // waits for the gate, then the write
   opener.join();
   EXPECT_TRUE(holds(*memory, make_key(4)));
+}
+
+// A child forked while the parent's backfill waits neither inherits that write nor waits
+// for it: it reads through the tiers and tears its stack down at once.
+TEST(TierStack, ForkedChildNeitherWaitsForNorWritesTheParentsBackfill) {
+  std::shared_ptr<Tier> memory = make_memory_tier();
+  std::promise<void> open;
+  auto image = make_memory_tier();
+  ASSERT_TRUE(image->put(make_key(5), make_meta(5), make_payload(5)));
+  std::vector<std::unique_ptr<Tier>> images;
+  images.push_back(std::move(image));
+  auto stack = std::make_unique<TierStack>(std::make_unique<GatedTier>(memory, open.get_future().share()),
+                                           std::move(images), nullptr);
+  const std::vector<CacheKey> keys{make_key(5)};
+  (void)stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::vector<std::byte> got;
+    auto hit = stack->get(make_key(5), [&](std::span<const std::byte> p) {
+      got.assign(p.begin(), p.end());
+      return true;
+    });
+    const bool served = hit && *hit && got == make_payload(5);
+    stack->flush();  // nothing of its own to wait for
+    stack.reset();
+    ::_exit(served ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  open.set_value();
+  stack->flush();
+  EXPECT_TRUE(holds(*memory, make_key(5)));
 }
 
 TEST(TierStack, RejectedSharedEntryIsNotBackfilled) {
