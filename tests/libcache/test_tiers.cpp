@@ -142,21 +142,36 @@ bool holds(Tier& tier, const CacheKey& key) {
   return *tier.get_with(key, [](const EntryMeta&, std::span<const std::byte>) {});
 }
 
+// A stack over a gated local (memory) tier and one image holding the entries `ids`.
+struct GatedStack {
+  std::shared_ptr<Tier> memory = make_memory_tier();
+  std::promise<void> open;
+  Tier* image = nullptr;
+  std::unique_ptr<TierStack> stack;
+};
+
+std::unique_ptr<GatedStack> gated_stack(std::initializer_list<std::uint64_t> ids) {
+  auto g = std::make_unique<GatedStack>();
+  auto image = make_memory_tier();
+  for (std::uint64_t i : ids) EXPECT_TRUE(image->put(make_key(i), make_meta(i), make_payload(i)));
+  g->image = image.get();
+  std::vector<std::unique_ptr<Tier>> images;
+  images.push_back(std::move(image));
+  g->stack = std::make_unique<TierStack>(std::make_unique<GatedTier>(g->memory, g->open.get_future().share()),
+                                         std::move(images), nullptr);
+  return g;
+}
+
+constexpr auto accept_all = [](std::size_t, std::span<const std::byte>) { return true; };
+
 // fetch_many returns before its backfill is written; until then get() serves the fetched
 // entries from memory as local hits (no second shared lookup), and a second fetch_many
 // counts them as local. flush() waits for the write; the destructor does too.
 TEST(TierStack, BatchedBackfillIsWrittenInTheBackgroundAndServedMeanwhile) {
-  std::shared_ptr<Tier> memory = make_memory_tier();
-  std::promise<void> open;
-  auto image = make_memory_tier();
-  for (std::uint64_t i : {1, 2}) ASSERT_TRUE(image->put(make_key(i), make_meta(i), make_payload(i)));
-  Tier* image_view = image.get();
-  std::vector<std::unique_ptr<Tier>> images;
-  images.push_back(std::move(image));
-  auto stack = std::make_unique<TierStack>(std::make_unique<GatedTier>(memory, open.get_future().share()),
-                                           std::move(images), nullptr);
+  auto g = gated_stack({1, 2});
+  auto& [memory, open, image_view, stack] = *g;
   const std::vector<CacheKey> keys{make_key(1), make_key(2), make_key(3)};
-  const auto served = stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
+  const auto served = stack->fetch_many(keys, accept_all);
   EXPECT_EQ(served, (std::vector<std::optional<std::size_t>>{1, 1, std::nullopt}));
   EXPECT_FALSE(holds(*memory, make_key(1)));  // the write waits at the gate
   const auto image_reads = image_view->stats();
@@ -168,8 +183,7 @@ TEST(TierStack, BatchedBackfillIsWrittenInTheBackgroundAndServedMeanwhile) {
   ASSERT_TRUE(hit);
   EXPECT_EQ(*hit, std::optional<std::size_t>(0));
   EXPECT_EQ(got, make_payload(2));
-  EXPECT_EQ(stack->fetch_many(std::span(keys).first(1), [](std::size_t, std::span<const std::byte>) { return true; }),
-            (std::vector<std::optional<std::size_t>>{0}));
+  EXPECT_EQ(stack->fetch_many(std::span(keys).first(1), accept_all), (std::vector<std::optional<std::size_t>>{0}));
   EXPECT_EQ(image_view->stats().requests, image_reads.requests);  // nothing asked of the image again
   open.set_value();
   stack->flush();
@@ -179,16 +193,10 @@ TEST(TierStack, BatchedBackfillIsWrittenInTheBackgroundAndServedMeanwhile) {
 }
 
 TEST(TierStack, DestructorWritesPendingBackfills) {
-  std::shared_ptr<Tier> memory = make_memory_tier();
-  std::promise<void> open;
-  auto image = make_memory_tier();
-  ASSERT_TRUE(image->put(make_key(4), make_meta(4), make_payload(4)));
-  std::vector<std::unique_ptr<Tier>> images;
-  images.push_back(std::move(image));
-  auto stack = std::make_unique<TierStack>(std::make_unique<GatedTier>(memory, open.get_future().share()),
-                                           std::move(images), nullptr);
+  auto g = gated_stack({4});
+  auto& [memory, open, image, stack] = *g;
   const std::vector<CacheKey> keys{make_key(4)};
-  (void)stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
+  (void)stack->fetch_many(keys, accept_all);
   std::thread opener([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     open.set_value();
@@ -201,16 +209,10 @@ TEST(TierStack, DestructorWritesPendingBackfills) {
 // A child forked while the parent's backfill waits neither inherits that write nor waits
 // for it: it reads through the tiers and tears its stack down at once.
 TEST(TierStack, ForkedChildNeitherWaitsForNorWritesTheParentsBackfill) {
-  std::shared_ptr<Tier> memory = make_memory_tier();
-  std::promise<void> open;
-  auto image = make_memory_tier();
-  ASSERT_TRUE(image->put(make_key(5), make_meta(5), make_payload(5)));
-  std::vector<std::unique_ptr<Tier>> images;
-  images.push_back(std::move(image));
-  auto stack = std::make_unique<TierStack>(std::make_unique<GatedTier>(memory, open.get_future().share()),
-                                           std::move(images), nullptr);
+  auto g = gated_stack({5});
+  auto& [memory, open, image, stack] = *g;
   const std::vector<CacheKey> keys{make_key(5)};
-  (void)stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
+  (void)stack->fetch_many(keys, accept_all);
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
