@@ -33,6 +33,7 @@ namespace cub = ::cccl_cache_cccl::cub;
 #include <cuda.h>
 
 #include <cub/config.cuh>
+#include <cub/device/dispatch/tuning/common.cuh>
 
 #include <cstddef>
 #include <cstdint>
@@ -319,6 +320,25 @@ auto on_sort_types(std::size_t key_size, std::size_t value_size, ScalarType offs
         },
         /*allow_zero=*/true);
   });
+}
+
+// The element-type class CUB's policy selectors key on (cub::detail::classify_type of
+// the element type), from our ScalarType.
+inline cub::detail::type_t cub_type_of(ScalarType t) noexcept {
+  using cub::detail::type_t;
+  switch (t) {
+    case ScalarType::int8: return type_t::int8;
+    case ScalarType::int16: return type_t::int16;
+    case ScalarType::int32: return type_t::int32;
+    case ScalarType::int64: return type_t::int64;
+    case ScalarType::uint8: return type_t::uint8;
+    case ScalarType::uint16: return type_t::uint16;
+    case ScalarType::uint32: return type_t::uint32;
+    case ScalarType::uint64: return type_t::uint64;
+    case ScalarType::float32: return type_t::float32;
+    case ScalarType::float64: return type_t::float64;
+    default: return type_t::other;  // __half, __nv_bfloat16 (as cub::detail::classify_type)
+  }
 }
 
 // The host dispatch's side of the kernel interface as text (a golden test pins each

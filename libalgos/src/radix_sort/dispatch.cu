@@ -159,23 +159,6 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
   return CUDA_SUCCESS;
 }
 
-cub::detail::type_t classify(ScalarType t) noexcept {
-  using cub::detail::type_t;
-  switch (t) {
-    case ScalarType::int8: return type_t::int8;
-    case ScalarType::int16: return type_t::int16;
-    case ScalarType::int32: return type_t::int32;
-    case ScalarType::int64: return type_t::int64;
-    case ScalarType::uint8: return type_t::uint8;
-    case ScalarType::uint16: return type_t::uint16;
-    case ScalarType::uint32: return type_t::uint32;
-    case ScalarType::uint64: return type_t::uint64;
-    case ScalarType::float32: return type_t::float32;
-    case ScalarType::float64: return type_t::float64;
-    default: return type_t::other;  // __half, __nv_bfloat16 (as cub::detail::classify_type)
-  }
-}
-
 }  // namespace
 
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
@@ -192,7 +175,7 @@ DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarT
 Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept {
   const cub::detail::radix_sort::policy_selector selector{
       int(size_of(spec.key_type)), int(size_of(spec.value_type)), int(size_of(spec.offset_type)),
-      classify(spec.key_type)};
+      algos::detail::cub_type_of(spec.key_type)};
   const cub::RadixSortPolicy r = selector(::cuda::compute_capability{int(cc)});
   Policy p;
   p.onesweep = r.algorithm == cub::RadixSortAlgorithm::onesweep ? 1 : 0;
