@@ -31,6 +31,7 @@ using cccl_cache::algos::ScalarType;
 namespace {
 
 using bench::check_rt;
+using bench::device_copy;
 
 // n keys in runs of random length in [1, max_run], a new key per run.
 template <class K>
@@ -43,14 +44,6 @@ std::vector<K> run_keys(std::uint64_t n, std::uint64_t max_run, std::uint64_t& s
     for (std::uint64_t j = 0; j < len && i < n; ++j) keys[i++] = static_cast<K>(k);
   }
   return keys;
-}
-
-template <class T>
-T* device_copy(const std::vector<T>& v) {
-  T* p = nullptr;
-  check_rt(cudaMalloc(&p, v.size() * sizeof(T)), "malloc");
-  check_rt(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "copy");
-  return p;
 }
 
 template <class K, class V>

@@ -72,4 +72,13 @@ class VsCub {
   std::vector<std::shared_ptr<const void>> keep_;
 };
 
+// A device copy of `v` (cudaMalloc'd: the caller frees it); exits on an error.
+template <class T>
+T* device_copy(const std::vector<T>& v) {
+  T* p = nullptr;
+  check_rt(cudaMalloc(&p, v.size() * sizeof(T)), "malloc");
+  check_rt(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "copy");
+  return p;
+}
+
 }  // namespace bench

@@ -75,7 +75,8 @@ typedef enum cccl_cache_algorithm_kind {
   CCCL_CACHE_BINARY_TRANSFORM = 6,
   CCCL_CACHE_RADIX_SORT = 7,
   CCCL_CACHE_SEGMENTED_REDUCE = 8,
-  CCCL_CACHE_UNIQUE_BY_KEY = 9
+  CCCL_CACHE_UNIQUE_BY_KEY = 9,
+  CCCL_CACHE_SELECT = 10
 } cccl_cache_algorithm_kind;
 
 /* Element types (as spec text names them). NONE: no value type / the default. */
@@ -116,6 +117,7 @@ typedef struct cccl_cache_op {
  *   REDUCE, *_SCAN     type*    -           -         -         op        offset  -
  *   SEGMENTED_REDUCE   type*    -           -         -         op        offset  -
  *   UNIQUE_BY_KEY      keys*    values*     -         selected  op        offset  -
+ *   SELECT             type*    -           -         selected  op        offset  -
  *   UNARY_TRANSFORM    in*      -           -         out*      op        -       -
  *   BINARY_TRANSFORM   in1*     -           in2*      out*      op        -       -
  *   (* required)
@@ -281,6 +283,14 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_unique_by_key(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_keys_in, const void* d_values_in, void* d_keys_out, void* d_values_out,
     void* d_num_selected_out, uint64_t num_items, void* stream);
+/* The items of d_in for which the spec's predicate (op) holds go to d_out in order, and
+ * their number to *d_num_selected_out (device memory, one element of the spec's
+ * `selected` type). d_out must not overlap d_in. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_select(const cccl_cache_algorithm* algorithm,
+                                                   void* d_temp_storage, size_t* temp_storage_bytes,
+                                                   const void* d_in, void* d_out,
+                                                   void* d_num_selected_out, uint64_t num_items,
+                                                   void* stream);
 /* Inclusive scan of d_in into d_out (may be equal). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,

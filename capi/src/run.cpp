@@ -18,6 +18,7 @@ namespace sc = algos::scan;
 namespace sr = algos::segmented_reduce;
 namespace tf = algos::transform;
 namespace ub = algos::unique_by_key;
+namespace se = algos::select;
 
 // The executable `a` holds, if it is of `kind`; else nullptr and `status` set.
 template <class Exe>
@@ -126,6 +127,9 @@ cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algo
     case AlgorithmId::unique_by_key:
       *bytes = static_cast<const ub::Executable*>(e)->temp_storage_bytes(num_items);
       break;
+    case AlgorithmId::select:
+      *bytes = static_cast<const se::Executable*>(e)->temp_storage_bytes(num_items);
+      break;
     case AlgorithmId::unary_transform:
     case AlgorithmId::binary_transform:
       *bytes = 0;
@@ -217,6 +221,16 @@ cccl_cache_status cccl_cache_unique_by_key(const cccl_cache_algorithm* algorithm
   CCCL_CACHE_C_TYPED(ub::Executable, AlgorithmId::unique_by_key, fn);
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_keys_out,
                           d_values_out, d_num_selected_out, num_items, static_cast<CUstream>(stream)),
+                   fn, kTempInvalid);
+}
+
+cccl_cache_status cccl_cache_select(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
+                                    size_t* temp_storage_bytes, const void* d_in, void* d_out,
+                                    void* d_num_selected_out, uint64_t num_items, void* stream) {
+  constexpr const char* fn = "cccl_cache_select";
+  CCCL_CACHE_C_TYPED(se::Executable, AlgorithmId::select, fn);
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, d_num_selected_out, num_items,
+                          static_cast<CUstream>(stream)),
                    fn, kTempInvalid);
 }
 

@@ -236,6 +236,17 @@ def make_unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num
     return _acquire("unique_by_key", fields, ops, device, d_in_keys, cache)
 
 
+def make_select(d_in, d_out, d_num_selected_out, cond="identity", *, device=None, cache=None) -> _core.Select:
+    """Keeps the items for which `cond` holds ("identity": nonzero items, or an Op naming a
+    __device__ bool function of one item), in order; their number goes to
+    d_num_selected_out[0] (its integer type is the spec's `selected`). CUB's
+    DeviceSelect::If: an int64 count."""
+    ops: dict = {}
+    fields = {"type": _same_type(d_in, d_out), "op": _op_text(cond, ops),
+              "selected": _type_of(d_num_selected_out, "d_num_selected_out")}
+    return _acquire("select", fields, ops, device, d_in, cache)
+
+
 def make_inclusive_scan(d_in, d_out, op="plus", *, offset="uint64", device=None,
                         cache=None) -> _core.InclusiveScan:
     ops: dict = {}
@@ -401,6 +412,16 @@ def unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_sele
                ("d_out_num_selected", d_out_num_selected, lambda n: 1))
     _run_two_phase(exe, d_in_keys, temp_allocator, stream,
                    (d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, n), ())
+
+
+def select(d_in, d_out, d_num_selected_out, cond="identity", num_items=None, stream=None, *,
+           temp_allocator=None, cache=None):
+    """The items of d_in[:num_items] (default: its length) for which `cond` holds to d_out,
+    in order; their number to d_num_selected_out[0]."""
+    exe = make_select(d_in, d_out, d_num_selected_out, cond, cache=cache)
+    n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same),
+               ("d_num_selected_out", d_num_selected_out, lambda n: 1))
+    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, d_num_selected_out, n), ())
 
 
 def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, temp_allocator=None,

@@ -25,7 +25,7 @@ struct Bound {
 
 // Registers Spec.
 void bind_spec(nb::module_& m);
-// Registers MergeSort, RadixSort, Reduce, SegmentedReduce, UniqueByKey, InclusiveScan,
+// Registers MergeSort, RadixSort, Reduce, SegmentedReduce, UniqueByKey, Select, InclusiveScan,
 // ExclusiveScan, UnaryTransform, BinaryTransform.
 void bind_executables(nb::module_& m);
 // Registers Cache (acquire returns the classes above).

@@ -47,6 +47,7 @@ nb::object acquire(PyCache& c, const PySpec& spec, int device) {
       return acquire_as<algos::segmented_reduce::Spec>(*c.cache, spec.any, device);
     case AlgorithmId::unique_by_key:
       return acquire_as<algos::unique_by_key::Spec>(*c.cache, spec.any, device);
+    case AlgorithmId::select: return acquire_as<algos::select::Spec>(*c.cache, spec.any, device);
   }
   throw nb::value_error(("acquire: no Python binding for " + algos::spec_text(spec.any)).c_str());
 }

@@ -24,6 +24,7 @@ namespace sc = algos::scan;
 namespace sr = algos::segmented_reduce;
 namespace tf = algos::transform;
 namespace ub = algos::unique_by_key;
+namespace se = algos::select;
 
 struct Temp {
   void* data;
@@ -307,6 +308,28 @@ std::size_t unique_by_key_call(const Bound<ub::Executable>& b, nb::handle temp, 
   return bytes;
 }
 
+// --- select: the items a predicate keeps, the count to device memory -------------------
+std::size_t select_call(const Bound<se::Executable>& b, nb::handle temp, nb::handle in, nb::handle out,
+                        nb::handle num_selected, std::uint64_t n, nb::handle stream) {
+  const se::Executable& e = *b.exe;
+  std::size_t bytes = e.temp_storage_bytes(n);
+  if (temp.is_none()) return bytes;
+  const auto& spec = e.spec();
+  const int dev = e.device();
+  auto [d_temp, have] = temp_array(temp, bytes, dev);
+  auto i = checked_array(in, "d_in", false, spec.type, n, dev);
+  auto o = checked_array(out, "d_out", true, spec.type, n, dev);
+  auto sel = checked_array(num_selected, "d_num_selected_out", true, spec.selected_type, 1, dev);
+  CUstream s = stream_handle(stream);
+  CUresult rc;
+  {
+    nb::gil_scoped_release unlocked;
+    rc = e(d_temp, have, i.data, o.data, sel.data, n, s);
+  }
+  check_cuda(rc, "select");
+  return bytes;
+}
+
 // --- transforms -------------------------------------------------------------------
 template <int N>
 void transform_call(const tf::Executable<N>& e, const nb::handle* ins, nb::handle out, std::uint64_t n,
@@ -391,6 +414,15 @@ void bind_executables(nb::module_& m) {
            "of each run of equal keys to d_out_keys / d_out_items and the number of runs to "
            "d_out_num_selected[0]. Returns the bytes.")
       .def("temp_storage_bytes", [](const Bound<ub::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
+           "num_items"_a);
+
+  common<se::Executable>(m, "Select", "A select bound to a device (cub::DeviceSelect::If).")
+      .def("__call__", &select_call, "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(),
+           "d_num_selected_out"_a.none(), "num_items"_a, "stream"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs. Else copies the items of d_in the "
+           "predicate keeps to d_out, in order, and their number to d_num_selected_out[0]. "
+           "Returns the bytes.")
+      .def("temp_storage_bytes", [](const Bound<se::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);
 
   common<sc::InclusiveExecutable>(m, "InclusiveScan", "An inclusive scan bound to a device (cub::DeviceScan).")

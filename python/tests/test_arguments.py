@@ -80,6 +80,12 @@ def test_factories_reject_mismatched_types(fake):
         cccl_cache.make_segmented_reduce(f4, f4, i4, fake(typestr="<i8"))
     with pytest.raises(ValueError, match="offset"):
         cccl_cache.make_segmented_reduce(f4, f4, f4, f4)  # float offsets
+    with pytest.raises(TypeError, match="d_out"):
+        cccl_cache.make_select(f4, i4, i4)
+    with pytest.raises(ValueError, match="selected"):
+        cccl_cache.make_select(f4, f4, f4)  # a float count
+    with pytest.raises(ValueError, match="identity"):
+        cccl_cache.make_select(f4, f4, i4, "less")
     with pytest.raises(TypeError, match="d_out_keys"):
         cccl_cache.make_unique_by_key(f4, i4, i4, i4, i4)
     with pytest.raises(TypeError, match="d_out_items"):

@@ -210,6 +210,28 @@ def test_unique_by_key(caches, keys, items, count, op):
     np.testing.assert_array_equal(i_out.get()[:first.sum()], h_items[first])
 
 
+@pytest.mark.parametrize("dtype, count, cond", [
+    (np.int32, np.int64, "identity"),
+    (np.float32, np.uint32, cccl_cache.Op("positive", "__device__ bool positive(float x) { return x > 0.0f; }")),
+])
+def test_select(caches, dtype, count, cond):
+    h = rng.integers(-3, 4, N).astype(dtype)
+    keep = h > 0 if isinstance(cond, cccl_cache.Op) else h != 0
+    for exe in both(caches, lambda c: cccl_cache.make_select(dtype, dtype, count, cond, device=0, cache=c)):
+        d_out, sel = cp.empty(N, dtype), cp.empty(1, count)
+        run_two_phase(exe, cp.asarray(h), d_out, sel, N, n=N)
+        m = int(sel.get()[0])
+        assert m == keep.sum()
+        np.testing.assert_array_equal(d_out.get()[:m], h[keep])
+    d_out, sel = cp.empty(N, dtype), cp.empty(1, count)
+    cccl_cache.select(cp.asarray(h), d_out, sel, cond, cache=caches[0])
+    assert int(sel.get()[0]) == keep.sum()
+    np.testing.assert_array_equal(d_out.get()[:keep.sum()], h[keep])
+    empty = cp.empty(0, dtype)
+    cccl_cache.select(empty, empty, sel, cond, cache=caches[0])
+    assert int(sel.get()[0]) == 0
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.float64])
 def test_inclusive_scan(caches, dtype):
     h = rng.integers(-100, 100, N).astype(dtype)

@@ -71,7 +71,7 @@ for p in $parts; do
     gpu_tests)
       for t in tests:executable scan_tests:scan transform_tests:transform reduce_tests:reduce \
                radix_tests:radix_sort segreduce_tests:segmented_reduce \
-               uniquebk_tests:unique_by_key; do
+               uniquebk_tests:unique_by_key select_tests:select; do
         [[ -x "$bin/test_algos_${t#*:}_gpu" ]] && part "${t%%:*}" 400 "$bin/test_algos_${t#*:}_gpu" &
       done
       wait
@@ -95,6 +95,8 @@ for p in $parts; do
     segreduce_bench) part segreduce_bench 400 "$bin/bench_segmented_reduce_vs_cub" 28 ;;
     uniquebk_tests) part uniquebk_tests 300 "$bin/test_algos_unique_by_key_gpu" ;;
     uniquebk_bench) part uniquebk_bench 400 "$bin/bench_unique_by_key_vs_cub" 28 ;;
+    select_tests) part select_tests 300 "$bin/test_algos_select_gpu" ;;
+    select_bench) part select_bench 400 "$bin/bench_select_vs_cub" 28 ;;
     radix_tests) part radix_tests 300 "$bin/test_algos_radix_sort_gpu" ;;
     radix_bench) part radix_bench 300 "$bin/bench_radix_sort_vs_cub" 28 ;;
     # The same with float keys uniform in [0, 1), as CuPy's and the reference's benchmarks draw them.
@@ -152,7 +154,7 @@ done
 
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
-  transform_bench reduce_tests reduce_bench segreduce_tests segreduce_bench uniquebk_tests uniquebk_bench radix_tests radix_bench radix_bench_unit \
+  transform_bench reduce_tests reduce_bench segreduce_tests segreduce_bench uniquebk_tests uniquebk_bench select_tests select_bench radix_tests radix_bench radix_bench_unit \
   cupy algos_acquire \
   remote_startup refw1 refms capi jit_libraries python pybench import_bench cupy_adapter; do
   [[ -f "$OUT/$f.log" ]] || continue

@@ -97,6 +97,8 @@ static void check_null_handles(void) {
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_unique_by_key(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, 10, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_select(NULL, NULL, &bytes, NULL, NULL, NULL, 10, NULL), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "algorithm is NULL");
   CHECK(cccl_cache_spec_text(NULL) == NULL);
   CHECK(cccl_cache_spec_algorithm(NULL) == 0);
   CHECK(cccl_cache_store_dir(NULL) == NULL);
@@ -193,6 +195,8 @@ static void check_descs(void) {
       {{.algorithm = CCCL_CACHE_UNIQUE_BY_KEY, .type = CCCL_CACHE_INT32, .value_type = CCCL_CACHE_INT32,
         .op = {CCCL_CACHE_OP_EQUAL_TO, NULL, NULL}},
        "unique_by_key keys=int32 values=int32 op=equal_to offset=uint64 selected=uint64", NULL},
+      {{.algorithm = CCCL_CACHE_SELECT, .type = CCCL_CACHE_FLOAT32, .out_type = CCCL_CACHE_INT32},
+       "select type=float32 op=identity offset=int64 selected=int32", NULL},
   };
   cccl_cache_spec_desc d;
   cccl_cache_spec* spec = NULL;
@@ -211,6 +215,11 @@ static void check_descs(void) {
   cccl_cache_spec_free(spec);
 
   /* Bad structs: each names what is wrong. */
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_SELECT;
+  d.type = CCCL_CACHE_INT16;
+  d.offset_type = CCCL_CACHE_UINT64;
+  CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT, "must be int64");
   memset(&d, 0, sizeof d);
   d.algorithm = (cccl_cache_algorithm_kind)99;
   CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
@@ -469,6 +478,55 @@ static void unique_on_gpu(cccl_cache_store* store) {
          same ? "ok" : "MISMATCH");
 }
 
+/* Keeps the odd items of nine int16 through the C ABI; the count (int64) is read back
+ * from device memory. */
+static void select_on_gpu(cccl_cache_store* store) {
+  enum { n = 9 };
+  const short items[n] = {4, 7, -3, 8, 0, 11, 2, 5, 6}, want[4] = {7, -3, 11, 5};
+  short out[n] = {0};
+  long long selected = -1;
+  int i, same = 1;
+  cccl_cache_spec* spec = NULL;
+  cccl_cache_algorithm* alg = NULL;
+  void *d_in = NULL, *d_out = NULL, *d_selected = NULL, *d_temp = NULL;
+  size_t bytes = 0, queried = 0;
+  cccl_cache_spec_desc d;
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_SELECT;
+  d.type = CCCL_CACHE_INT16;
+  d.out_type = CCCL_CACHE_INT64;
+  d.op.kind = CCCL_CACHE_OP_CUSTOM;
+  d.op.name = "odd";
+  d.op.source = "__device__ bool odd(short x) { return x % 2 != 0; }";
+  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
+  if (spec == NULL) return;
+  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
+  cccl_cache_spec_free(spec);
+  if (alg == NULL) return;
+  CHECK(cccl_cache_algorithm_kind_of(alg) == CCCL_CACHE_SELECT);
+  CHECK_OK(cccl_cache_select(alg, NULL, &bytes, NULL, NULL, NULL, n, NULL));
+  CHECK_OK(cccl_cache_temp_storage_bytes(alg, n, &queried));
+  CHECK(bytes == queried && bytes > 0);
+  CHECK(cudaMalloc(&d_in, sizeof items) == cudaSuccess && cudaMalloc(&d_out, sizeof out) == cudaSuccess &&
+        cudaMalloc(&d_selected, sizeof selected) == cudaSuccess && cudaMalloc(&d_temp, bytes) == cudaSuccess);
+  CHECK(cudaMemcpy(d_in, items, sizeof items, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_unique_by_key(alg, d_temp, &bytes, d_in, d_in, d_out, d_out, d_selected, n, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "is a select, not a unique_by_key");
+  CHECK_OK(cccl_cache_select(alg, d_temp, &bytes, d_in, d_out, d_selected, n, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(&selected, d_selected, sizeof selected, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
+  same = selected == 4;
+  for (i = 0; i < 4; ++i) same = same && out[i] == want[i];
+  CHECK(same);
+  cudaFree(d_in);
+  cudaFree(d_out);
+  cudaFree(d_selected);
+  cudaFree(d_temp);
+  cccl_cache_algorithm_release(alg);
+  printf("selected the odd ones of %d int16 on device 0 through the C ABI: %s\n", n, same ? "ok" : "MISMATCH");
+}
+
 int main(void) {
   char tmp[] = "/tmp/cccl-cache-capi-XXXXXX";
   char dir[4096];
@@ -508,12 +566,13 @@ int main(void) {
     /* Without a device, acquire says why and hands out nothing. */
     CHECK_FAILS(cccl_cache_acquire(store, spec, 0, &alg), CCCL_CACHE_ERROR_DRIVER, "");
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
-    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key) did not run\n", cccl_cache_last_error());
+    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, a select) did not run\n", cccl_cache_last_error());
   } else {
     sort_on_gpu(store, spec);
     radix_double_buffer_on_gpu(store);
     segmented_sum_on_gpu(store);
     unique_on_gpu(store);
+    select_on_gpu(store);
   }
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(same);

@@ -15,6 +15,7 @@
 #include "reduce/codegen.hpp"
 #include "scan/codegen.hpp"
 #include "segmented_reduce/codegen.hpp"
+#include "select/codegen.hpp"
 #include "transform/codegen.hpp"
 #include "unique_by_key/codegen.hpp"
 

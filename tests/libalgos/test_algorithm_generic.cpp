@@ -16,6 +16,7 @@
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
+#include "cccl_cache/algos/select/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
 #include "cccl_cache/algos/unique_by_key/build_result.hpp"
 #include "core/dispatch_abi.hpp"
@@ -59,6 +60,10 @@ template <>
 struct Sample<UniqueByKey> {
   static unique_by_key::Spec spec() { return {}; }
 };
+template <>
+struct Sample<Select> {
+  static select::Spec spec() { return {}; }
+};
 
 template <class A>
 class AlgorithmGeneric : public ::testing::Test {
@@ -88,7 +93,7 @@ class AlgorithmGeneric : public ::testing::Test {
 
 using Algorithms = ::testing::Types<MergeSort, Reduce, InclusiveScan, ExclusiveScan,
                                     UnaryTransform, BinaryTransform, RadixSort,
-                                    SegmentedReduce, UniqueByKey>;
+                                    SegmentedReduce, UniqueByKey, Select>;
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or

@@ -15,6 +15,7 @@
 #include "cccl_cache/algos/unique_by_key/build_result.hpp"
 #include "core/dispatch_abi.hpp"
 #include "hot_path_support.hpp"
+#include "spec_cases.hpp"
 #include "unique_by_key/dispatch.hpp"
 
 namespace {
@@ -87,12 +88,7 @@ TEST(UniqueByKeySpec, ValidatesEveryField) {
   const auto eq = Operator::of(OpKind::equal_to);
   const auto custom = Operator::custom("same_bucket", "__device__ bool same_bucket(int a, int b) { return a / 8 == b / 8; }");
   using S = ScalarType;
-  struct Case {
-    Spec spec;
-    bool ok;
-    const char* field;
-  };
-  const Case cases[] = {
+  const SpecCase<Spec> cases[] = {
       {{S::float16, S::bfloat16, eq, S::uint32, S::int32}, true, ""},
       {{S::int8, S::float64, custom, S::uint64, S::uint64}, true, ""},
       {{S::none, S::int32, eq, S::uint64, S::uint64}, false, "keys"},
@@ -107,14 +103,7 @@ TEST(UniqueByKeySpec, ValidatesEveryField) {
       {{S::int32, S::int32, eq, S::uint64, S::int16}, false, "selected"},
       {{S::int32, S::int32, eq, S::uint64, S::float32}, false, "selected"},
   };
-  for (const auto& c : cases) {
-    const auto r = c.spec.validate();
-    EXPECT_EQ(static_cast<bool>(r), c.ok) << spec_text(c.spec);
-    if (r) continue;
-    EXPECT_EQ(r.error().code, cccl_cache::ErrorCode::invalid_argument);
-    EXPECT_NE(r.error().message.find("field '" + std::string(c.field) + "'"), std::string::npos)
-        << r.error().message;
-  }
+  expect_validation<Spec>(cases);
 }
 
 TEST(UniqueByKeySpec, SpecTextNamesTheFields) {

@@ -23,6 +23,7 @@ const std::map<std::string, std::string> kSpecs = {
     {"radix_sort", "radix_sort keys=uint32 values=uint32 descending=true offset=uint32"},
     {"segmented_reduce", "segmented_reduce type=float64 op=minimum offset=int32"},
     {"unique_by_key", "unique_by_key keys=int64 values=float32 op=equal_to offset=uint32 selected=int32"},
+    {"select", "select type=int16 op=identity offset=int64 selected=int32"},
 };
 
 struct Filled {

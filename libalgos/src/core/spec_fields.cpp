@@ -21,6 +21,7 @@ constexpr AlgorithmName kAlgorithmNames[] = {
     {AlgorithmId::radix_sort, "radix_sort"},
     {AlgorithmId::segmented_reduce, "segmented_reduce"},
     {AlgorithmId::unique_by_key, "unique_by_key"},
+    {AlgorithmId::select, "select"},
 };
 }  // namespace
 

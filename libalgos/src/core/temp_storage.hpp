@@ -2,6 +2,7 @@
 // from values fixed at bind, so that a size query runs no dispatch). Private to libalgos.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace cccl_cache::algos::detail {
@@ -26,6 +27,13 @@ constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint32_t b) noexcept {
     return a32 / b + (a32 % b != 0);
   }
   return a / b + (a % b != 0);
+}
+
+// What a cub::ScanTileState whose transaction word (TxnWord) has `word_bytes` bytes asks
+// for `num_tiles` tiles (its AllocationSize): a warp of padding (TILE_STATUS_PADDING) and
+// a word per tile, the first of three aliased allocations (its payloads, empty here).
+constexpr std::uint64_t tile_state_bytes(std::uint64_t num_tiles, std::size_t word_bytes) noexcept {
+  return alias_bytes((32 + num_tiles) * word_bytes, 0, 0);
 }
 
 }  // namespace cccl_cache::algos::detail

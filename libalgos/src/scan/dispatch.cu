@@ -166,9 +166,9 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
     return CUDA_SUCCESS;
   }
   const auto tile = static_cast<std::uint32_t>(p.block_threads * p.items_per_thread);
-  const std::uint64_t tile_states = cub::detail::warp_threads + ceil_div(num_items, tile);
   using TxnWord = typename BoundKernels<N>::ScanTileStateT::TxnWord;
-  temp_storage_bytes = alias_bytes(alias_bytes(tile_states * sizeof(TxnWord), 0, 0));
+  temp_storage_bytes =
+      alias_bytes(algos::detail::tile_state_bytes(ceil_div(num_items, tile), sizeof(TxnWord)));
   return CUDA_SUCCESS;
 }
 

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/agent_select.hpp"
 #include "core/codegen.hpp"
 
 namespace cccl_cache::algos {
@@ -55,10 +56,7 @@ detail::GeneratedSource detail::BuildSteps<UniqueByKey>::source(const unique_by_
 }
 
 Result<void> detail::BuildSteps<UniqueByKey>::accept(const unique_by_key::Policy& policy) {
-  if (policy.vsmem_per_block == 0) return {};
-  return fail(ErrorCode::unsupported,
-              "this unique_by_key kernel needs virtual shared memory, which CCCL 3.5's dispatch "
-              "with run-time policies does not allocate");
+  return detail::accept_agent_select("unique_by_key", policy);
 }
 
 // build, codegen_digest (core/build.hpp)

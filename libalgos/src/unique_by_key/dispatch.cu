@@ -95,11 +95,10 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
                            CUstream) noexcept {
   using algos::detail::alias_bytes;
   if (num_items > max_items<OffsetT>(params)) return CUDA_ERROR_INVALID_VALUE;
-  const std::uint64_t tile_states =
-      cub::detail::warp_threads + algos::detail::ceil_div(num_items, tile_items(params));
   using TxnWord = typename BoundKernels<OffsetT>::TileStateT::TxnWord;
+  const std::uint64_t tiles = algos::detail::ceil_div(num_items, tile_items(params));
   temp_storage_bytes =
-      static_cast<std::size_t>(alias_bytes(alias_bytes(tile_states * sizeof(TxnWord), 0, 0), 0));
+      static_cast<std::size_t>(alias_bytes(algos::detail::tile_state_bytes(tiles, sizeof(TxnWord)), 0));
   return CUDA_SUCCESS;
 }
 

@@ -18,6 +18,7 @@ enum class AlgorithmId : std::uint8_t {
   radix_sort = 7,
   segmented_reduce = 8,
   unique_by_key = 9,
+  select = 10,
 };
 
 // "merge_sort"; "unknown" for a number no algorithm has.

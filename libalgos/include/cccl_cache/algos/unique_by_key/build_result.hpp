@@ -8,37 +8,18 @@
 #include <string>
 #include <string_view>
 
+#include "cccl_cache/algos/core/agent_select.hpp"
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/unique_by_key/spec.hpp"
 
 namespace cccl_cache::algos::unique_by_key {
 
-// The values CUB's host dispatch needs, read from the sweep kernel's own compile for the
-// target CC (CUB's policy selector for DeviceSelect::UniqueByKey over the key and value
-// types, after its virtual-shared-memory fallback): the tile shape, and the virtual
-// shared memory a block would need (always 0 for the supported 1..8-byte types; a
-// build needing some is refused: CCCL 3.5's dispatch with run-time policies allocates
-// none).
-struct Policy {
-  std::uint32_t threads = 0;  // the sweep kernel's block (its __launch_bounds__)
-  std::uint32_t items = 0;    // items per thread
-  std::uint32_t vsmem_per_block = 0;
-
-  template <class Self, class V>
-  static void fields(Self& p, V&& v) {
-    v("threads", p.threads);
-    v("items", p.items);
-    v("vsmem_per_block", p.vsmem_per_block);
-  }
-  bool operator==(const Policy&) const = default;
-};
-
-// The record's kernels, in this order.
-enum Kernel : std::size_t { init_kernel = 0, sweep_kernel = 1 };
-
-// CUB launches the init kernel (tile states, the number selected set to 0) with this
-// many threads per block.
-inline constexpr std::uint32_t kInitBlockThreads = 128;
+// The policy (threads, items, vsmem_per_block), kernel order and init block of CUB's
+// agent-select kernels (core/agent_select.hpp).
+using agent_select::Policy;
+using agent_select::Kernel;
+using enum agent_select::Kernel;
+using agent_select::kInitBlockThreads;
 
 class Executable;  // executable.hpp
 

@@ -1,0 +1,18 @@
+#include "cccl_cache/algos/select/spec.hpp"
+
+namespace cccl_cache::algos::select {
+
+Result<void> Spec::validate() const {
+  auto bad = [](std::string what) {
+    return fail(ErrorCode::invalid_argument, "select spec: " + std::move(what));
+  };
+  if (!is_element_type(type)) return bad("field 'type': must be an integer or float type");
+  if (offset_type != ScalarType::int64)
+    return bad("field 'offset': must be int64 (DeviceSelect::If's count type)");
+  if (!is_offset_type(selected_type)) return bad("field 'selected': must be int32, uint32, int64 or uint64");
+  if (op.kind != OpKind::identity && op.kind != OpKind::custom)
+    return bad("field 'op': must be identity (keep nonzero items) or custom (a predicate on items)");
+  return validate_operator("select spec: field 'op'", op);
+}
+
+}  // namespace cccl_cache::algos::select
