@@ -6,8 +6,9 @@
 //       exactly those kernels (int64/uint64 are spelled as the host's std::int64_t and
 //       std::uint64_t, so nvcc's host pass mangles them as NVRTC does)
 //   cubin_sizes_tool cubin NAME OUT.cubin [CC] our build's cubin for sm_<CC> (90)
-// The specs: bench_algorithms_acquire's 15 defaults, and the two merge-sort specs of
-// bench_merge_sort_vs_cub's codegen A/B (merge_sort_ab_keys, merge_sort_ab_pairs).
+// The specs: bench_algorithms_acquire's 15 defaults, the two merge-sort specs of
+// bench_merge_sort_vs_cub's codegen A/B (merge_sort_ab_keys, merge_sort_ab_pairs), and
+// bench_unique_by_key_vs_cub's int64 spec (unique_by_key_int64, its codegen A/B).
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -23,6 +24,7 @@
 #include "reduce/codegen.hpp"
 #include "scan/codegen.hpp"
 #include "transform/codegen.hpp"
+#include "unique_by_key/codegen.hpp"
 
 namespace ca = cccl_cache::algos;
 using ca::OpKind;
@@ -94,6 +96,11 @@ std::vector<Named> specs() {
   pairs.key_type = ScalarType::int64;
   pairs.value_type = ScalarType::uint32;
   out.push_back(named("merge_sort_ab_pairs", pairs, merge));
+  ca::unique_by_key::Spec ubk;  // int64 keys and values, uint64 offsets, int64 count
+  ubk.key_type = ubk.value_type = ubk.selected_type = ScalarType::int64;
+  ubk.offset_type = ScalarType::uint64;
+  out.push_back(named("unique_by_key_int64", ubk, [](const auto& s, std::uint32_t) {
+    return ca::detail::BuildSteps<ca::UniqueByKey>::source(s); }));
   return out;
 }
 

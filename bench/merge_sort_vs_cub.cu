@@ -19,15 +19,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
-
-#include <fstream>
-#include <sstream>
 
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "bench_util.hpp"
 #include "merge_sort_cub_ref.hpp"
+#include "vs_cub.hpp"
 
 namespace ms = cccl_cache::algos::merge_sort;
 using cccl_cache::algos::ScalarType;
@@ -144,22 +143,6 @@ void run_type(const char* label, const char* prefix, const ms::Executable& exe,
 
 }  // namespace
 
-// Ours with the cubin replaced by the file's: same kernel names, policy, bind.
-ms::Executable with_cubin(const ms::Spec& spec, int cc, const std::string& path) {
-  auto result = ms::build(spec, static_cast<std::uint32_t>(cc));
-  if (!result) bench::die(result.error().describe());
-  std::ifstream in(path, std::ios::binary);
-  if (!in) bench::die("cannot read " + path);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::printf("codegen A/B %s: %zu bytes (ours %zu)\n", path.c_str(), bytes.size(),
-              result->record.cubin.size());
-  result->record.cubin.resize(bytes.size());
-  std::memcpy(result->record.cubin.data(), bytes.data(), bytes.size());
-  auto exe = ms::bind(*result, 0);
-  if (!exe) bench::die(exe.error().describe());
-  return std::move(*exe);
-}
-
 int main(int argc, char** argv) {
   const int max_log = argc > 1 ? std::atoi(argv[1]) : 28;
   struct AltFiles {
@@ -190,8 +173,8 @@ int main(int argc, char** argv) {
   if (!signed_exe) bench::die(signed_exe.error().describe());
   std::vector<Alt> keys_alts, pairs_alts;
   for (const auto& f : alt_files) {
-    keys_alts.push_back({f.label, with_cubin(keys_spec, cc, f.keys)});
-    pairs_alts.push_back({f.label, with_cubin(pairs_spec, cc, f.pairs)});
+    keys_alts.push_back({f.label, bench::with_cubin(keys_spec, cc, f.keys)});
+    pairs_alts.push_back({f.label, bench::with_cubin(pairs_spec, cc, f.pairs)});
   }
   cudaStream_t stream;
   check_rt(cudaStreamCreate(&stream), "stream");

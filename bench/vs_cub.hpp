@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "bench_util.hpp"
@@ -79,6 +81,24 @@ T* device_copy(const std::vector<T>& v) {
   check_rt(cudaMalloc(&p, v.size() * sizeof(T)), "malloc");
   check_rt(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "copy");
   return p;
+}
+
+// Codegen A/B: our build result of `spec` for sm_`cc` with its cubin replaced by the
+// file's (the same kernels compiled another way: same names, so the same policy, bind
+// and dispatch), bound to device 0. Exits with the error where there is none.
+template <class Spec>
+cccl_cache::algos::ExecutableOf<Spec> with_cubin(const Spec& spec, int cc, const std::string& path) {
+  auto result = cccl_cache::algos::build(spec, static_cast<std::uint32_t>(cc));
+  if (!result) die(result.error().describe());
+  const std::vector<char> bytes = read_file(path);
+  if (bytes.empty()) die("cannot read " + path);
+  std::printf("codegen A/B %s: %zu bytes (ours %zu)\n", path.c_str(), bytes.size(),
+              result->record.cubin.size());
+  result->record.cubin.resize(bytes.size());
+  std::memcpy(result->record.cubin.data(), bytes.data(), bytes.size());
+  auto exe = cccl_cache::algos::bind(*result, 0);
+  if (!exe) die(exe.error().describe());
+  return std::move(*exe);
 }
 
 }  // namespace bench

@@ -93,6 +93,14 @@ mkdir -p "$carry/ab"
 rm -rf "$build/codegen_ab"
 bash "$src/bench/codegen_ab.sh" "$build/bench/bench_cubin_sizes_tool" "$build/codegen_ab" >/dev/null
 cp "$build"/codegen_ab/*.cubin "$carry/ab/"
+# unique_by_key's int64 kernels by nvcc and by NVRTC 13.1 (bench/unique_by_key_ab.sh; run.sh's
+# part "uniquebk_ab").
+if [[ " ${targets[*]} " == *" bench_unique_by_key_vs_cub "* ]]; then
+  rm -rf "$build/unique_by_key_ab"
+  JIT_13_1_DIR=$root/.deps/jit-13.1 bash "$src/bench/unique_by_key_ab.sh" \
+    "$build/bench/bench_cubin_sizes_tool" "$build/unique_by_key_ab" >/dev/null
+  for f in "$build"/unique_by_key_ab/*.cubin; do cp "$f" "$carry/ab/ubk_$(basename "$f")"; done
+fi
 # The CCCL wheel (run.sh checks its sha256 and unpacks it with python3's zipfile).
 mkdir -p "$carry/wheels"
 cp "$cccl_wheel" "$carry/wheels/"

@@ -3,7 +3,8 @@
 # and with .devcarry carried: the GPU tests and the merge-sort benchmarks. Logs go to
 # $OUT (one file per part). Parts: CCCL_CACHE_GPU_PARTS (default
 # "env tests query acquire sort demo"; also "ab": sort time of ours, CUB and nvcc's own
-# cubin of our generated source, bench/codegen_ab.sh; "hit": where a store hit spends what the
+# cubin of our generated source, bench/codegen_ab.sh; "uniquebk_ab": the same for
+# unique_by_key's int64 kernels, nvcc's and NVRTC 13.1's, bench/unique_by_key_ab.sh; "hit": where a store hit spends what the
 # bare load does not, bench_merge_sort_hit_anatomy; "refw1": the reference library cuda.compute on
 # the wave-1 specs, bench/peers/reference_wave1.py, which needs .whl carried too; "python",
 # "pybench", "cupy_adapter": the Python module, after scripts/gpu/prepare-python.sh; "refms": the
@@ -97,6 +98,9 @@ for p in $parts; do
     uniquebk_bench) part uniquebk_bench 400 "$bin/bench_unique_by_key_vs_cub" 28 ;;
     select_tests) part select_tests 300 "$bin/test_algos_select_gpu" ;;
     select_bench) part select_bench 400 "$bin/bench_select_vs_cub" 28 ;;
+    # Its int64 kernels as nvcc and NVRTC 13.1 compile them, bound like ours (prepare.sh makes them).
+    uniquebk_ab) part uniquebk_ab 500 "$bin/bench_unique_by_key_vs_cub" 28 20 \
+      --alt nvcc .devcarry/ab/ubk_int64.nvcc.cubin --alt nvrtc13.1 .devcarry/ab/ubk_int64.nvrtc13.1.cubin ;;
     radix_tests) part radix_tests 300 "$bin/test_algos_radix_sort_gpu" ;;
     radix_bench) part radix_bench 300 "$bin/bench_radix_sort_vs_cub" 28 ;;
     # The same with float keys uniform in [0, 1), as CuPy's and the reference's benchmarks draw them.
