@@ -185,15 +185,8 @@ void TierStack::set_claim(std::shared_ptr<BuildClaim> claim, std::chrono::millis
 
 Result<std::optional<std::size_t>> TierStack::get(const CacheKey& key, const AcceptFn& accept) {
   bool taken = false;
-  if (impl_->local) {
-    CCCL_CACHE_TRY(bool hit, impl_->local->get_payload_with(
-                                 key, [&](std::span<const std::byte> p) { taken = accept(p); }));
-    if (hit && taken) return std::optional<std::size_t>(0);
-    // Fetched for the local tier and not yet committed there: served from memory.
-    if (!hit && impl_->backfiller.with(key, [&](std::span<const std::byte> p) { taken = accept(p); }) &&
-        taken)
-      return std::optional<std::size_t>(0);
-  }
+  CCCL_CACHE_TRY(bool local, get_local(key, [&](std::span<const std::byte> p) { taken = accept(p); }));
+  if (local && taken) return std::optional<std::size_t>(0);
   for (std::size_t i = 0; i < impl_->shared.size(); ++i) {
     Tier& tier = *impl_->shared[i];
     auto hit = tier.get_signed_with(key, [&](const EntryMeta& meta, std::span<const std::byte> p,
@@ -207,6 +200,12 @@ Result<std::optional<std::size_t>> TierStack::get(const CacheKey& key, const Acc
       return std::optional<std::size_t>(impl_->index_of_shared(i));
   }
   return std::optional<std::size_t>();
+}
+
+Result<bool> TierStack::get_local(const CacheKey& key, const Tier::PayloadFn& fn) {
+  if (!impl_->local) return false;
+  if (impl_->backfiller.with(key, fn)) return true;
+  return impl_->local->get_payload_with(key, fn);
 }
 
 std::vector<std::optional<std::size_t>> TierStack::fetch_many(std::span<const CacheKey> keys,

@@ -121,7 +121,11 @@ class GatedTier final : public Tier {
       : inner_(std::move(inner)), gate_(std::move(gate)) {}
   const std::string& name() const override { return inner_->name(); }
   bool read_only() const override { return false; }
-  Result<bool> get_with(const CacheKey& key, const EntryFn& fn) override { return inner_->get_with(key, fn); }
+  Result<bool> get_with(const CacheKey& key, const EntryFn& fn) override {
+    auto hit = inner_->get_with(key, fn);
+    if (hit && !*hit && after_miss) std::exchange(after_miss, nullptr)();
+    return hit;
+  }
   Result<bool> put(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> p) override {
     return inner_->put(key, meta, p);
   }
@@ -132,6 +136,8 @@ class GatedTier final : public Tier {
   Result<bool> remove(const CacheKey& key) override { return inner_->remove(key); }
   Result<void> for_each(const ListFn& fn) override { return inner_->for_each(fn); }
   TierStats stats() const override { return inner_->stats(); }
+
+  std::function<void()> after_miss;  // run once, after a read that missed, before it returns
 
  private:
   std::shared_ptr<Tier> inner_;
@@ -176,6 +182,52 @@ TEST(TierStack, BatchedBackfillIsWrittenInTheBackgroundAndServedMeanwhile) {
   EXPECT_TRUE(holds(*memory, make_key(1)));
   EXPECT_TRUE(holds(*memory, make_key(2)));
   EXPECT_FALSE(holds(*memory, make_key(3)));
+}
+
+// The backfill commits between a local read that missed and the look at memory: were the
+// local tier read first, the entry would be in neither place. get_local() looks at memory
+// first (a batch leaves it only once committed), then at the local tier.
+TEST(TierStack, EntryCommittedDuringALocalReadIsStillALocalHit) {
+  std::shared_ptr<Tier> memory = make_memory_tier();
+  std::promise<void> open;
+  auto image = make_memory_tier();
+  ASSERT_TRUE(image->put(make_key(6), make_meta(6), make_payload(6)));
+  Tier* image_view = image.get();
+  std::vector<std::unique_ptr<Tier>> images;
+  images.push_back(std::move(image));
+  auto gated = std::make_unique<GatedTier>(memory, open.get_future().share());
+  GatedTier* local = gated.get();
+  auto stack = std::make_unique<TierStack>(std::move(gated), std::move(images), nullptr);
+  const std::vector<CacheKey> keys{make_key(6)};
+  ASSERT_EQ(stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; }),
+            (std::vector<std::optional<std::size_t>>{1}));
+  const auto image_reads = image_view->stats().requests;
+  bool committed = false;
+  local->after_miss = [&] {  // a local read misses, then the batch commits
+    open.set_value();
+    stack->flush();
+    committed = true;
+  };
+  std::vector<std::byte> got;
+  auto hit = stack->get(make_key(6), [&](std::span<const std::byte> p) {
+    got.assign(p.begin(), p.end());
+    return true;
+  });
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(*hit, std::optional<std::size_t>(0));
+  EXPECT_EQ(got, make_payload(6));
+  EXPECT_EQ(image_view->stats().requests, image_reads);  // the image was not asked again
+  if (!committed) {
+    local->after_miss = nullptr;
+    open.set_value();
+  }
+  stack->flush();
+  EXPECT_TRUE(holds(*memory, make_key(6)));
+  got.clear();  // committed: now the local tier's
+  auto again = stack->get_local(make_key(6), [&](std::span<const std::byte> p) { got.assign(p.begin(), p.end()); });
+  ASSERT_TRUE(again && *again);
+  EXPECT_EQ(got, make_payload(6));
+  EXPECT_FALSE(*stack->get_local(make_key(7), [](std::span<const std::byte>) {}));
 }
 
 TEST(TierStack, DestructorWritesPendingBackfills) {
