@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdlib>
 #include <mutex>
 #include <new>
@@ -70,6 +71,31 @@ constexpr std::size_t kParallelReplyBytes = 64 * 1024;
 constexpr unsigned kMaxOpenThreads = 4;  // the calling thread included
 constexpr std::size_t kOpenWindow = 16;  // values held decompressed at once
 
+// One reply's values being opened: each claimed by one thread (the caller or a helper).
+// Helpers are detached and share the job: one that starts after every value is claimed
+// leaves without touching them, and the caller waits only for the values claimed, so a
+// helper the scheduler has not run yet never delays it.
+struct OpenJob {
+  std::span<const std::optional<std::string_view>> values;  // valid until all are opened
+  std::span<Opened> out;
+  std::atomic<std::size_t> next{0};
+  std::mutex mutex;
+  std::condition_variable opened_all;
+  std::size_t opened = 0;  // guarded by mutex
+
+  void work() {
+    std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(nullptr, &ZSTD_freeDCtx);
+    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < values.size();) {
+      if (values[i]) {
+        if (!dctx) dctx.reset(ZSTD_createDCtx());  // null: ZSTD_decompress makes its own
+        out[i].view = open_value(dctx.get(), *values[i], out[i]);
+      }
+      std::lock_guard lock(mutex);
+      if (++opened == values.size()) opened_all.notify_all();
+    }
+  }
+};
+
 // Opens values[i] into out[i] for each value that is not null (a miss).
 void open_values(std::span<const std::optional<std::string_view>> values, std::span<Opened> out) {
   std::size_t bytes = 0;
@@ -77,22 +103,19 @@ void open_values(std::span<const std::optional<std::string_view>> values, std::s
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t threads =
       bytes < kParallelReplyBytes ? 1 : std::min<std::size_t>({values.size(), cores, kMaxOpenThreads});
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    const std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(ZSTD_createDCtx(), &ZSTD_freeDCtx);
-    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < values.size();)
-      if (values[i]) out[i].view = open_value(dctx.get(), *values[i], out[i]);
-  };
-  std::vector<std::thread> helpers;
+  auto job = std::make_shared<OpenJob>();
+  job->values = values;
+  job->out = out;
   for (std::size_t t = 1; t < threads; ++t) {
     try {
-      helpers.emplace_back(work);
+      std::thread([job] { job->work(); }).detach();
     } catch (const std::system_error&) {
       break;  // no thread: the others (this one at least) open them all
     }
   }
-  work();
-  for (auto& h : helpers) h.join();
+  job->work();
+  std::unique_lock lock(job->mutex);
+  job->opened_all.wait(lock, [&] { return job->opened == values.size(); });
 }
 
 EntryMeta meta_of(const EnvelopeView& v) {
