@@ -152,55 +152,17 @@ class RedisTierImpl final : public RedisTier {
   }
 
   std::size_t get_many(std::span<const CacheKey> keys, const ManyFn& fn) override {
-    if (keys.empty()) return 0;
-    const auto t0 = Clock::now();
-    counters_.requests.fetch_add(1, std::memory_order_relaxed);
-    std::vector<std::string> names;
-    std::vector<std::string_view> argv{"MGET"};
-    names.reserve(keys.size());
-    for (const auto& k : keys) names.push_back(entry_key(k));
-    for (const auto& n : names) argv.push_back(n);
-    auto reply = client_->command(argv);
-    const std::uint64_t ns = ns_since(t0);
-    if (!reply || (*reply)->type != REDIS_REPLY_ARRAY || (*reply)->elements != keys.size()) {
-      counters_.errors.fetch_add(1, std::memory_order_relaxed);
-      counters_.get_ns.fetch_add(ns, std::memory_order_relaxed);
-      return 0;
-    }
-    std::size_t hits = 0;
-    std::vector<std::optional<std::string_view>> values(keys.size());
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      if (const redisReply* e = (*reply)->element[i]; e->type == REDIS_REPLY_STRING)
-        values[i] = std::string_view(e->str, e->len);
-    // Opened a window at a time, so that a long reply (for_each's) is never held
-    // decompressed whole.
-    std::vector<Opened> opened(std::min(keys.size(), kOpenWindow));
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      if (i % kOpenWindow == 0) {
-        const std::size_t n = std::min(kOpenWindow, keys.size() - i);
-        for (auto& o : opened) o = Opened{};
-        open_values(std::span(values).subspan(i, n), std::span(opened).first(n));
-      }
-      if (!values[i]) {
-        counters_.record_get(ns / keys.size(), false);
-        continue;
-      }
-      const auto& view = opened[i % kOpenWindow].view;
-      if (!view) {
-        counters_.rejected.fetch_add(1, std::memory_order_relaxed);
-        counters_.record_get(ns / keys.size(), false);
-        if (!warned_corrupt_.exchange(true))
-          logger()->warn("remote tier {}: rejected entry {} ({}); treated as a miss (further "
-                         "such warnings suppressed)",
-                         name_, keys[i].to_string(), view.error().describe());
-        continue;
-      }
-      counters_.record_get(ns / keys.size(), true);
-      ++hits;
-      fn(i, meta_of(*view), view->payload, opened[i % kOpenWindow].signature);
-    }
-    if (Clock::now() - last_flush_.load() > std::chrono::seconds(10)) (void)flush_stats();
-    return hits;
+    return fetch(keys, [&](std::size_t i, const EnvelopeView& view, Opened& opened) {
+      fn(i, meta_of(view), view.payload, opened.signature);
+    });
+  }
+
+  std::size_t get_many_owned(std::span<const CacheKey> keys, const OwnedManyFn& fn) override {
+    return fetch(keys, [&](std::size_t i, const EnvelopeView& view, Opened& opened) {
+      // The payload stays where it was decompressed: the buffer changes hands.
+      std::shared_ptr<const std::byte[]> owner(std::move(opened.bytes));
+      fn(i, meta_of(view), SharedBytes{std::move(owner), view.payload}, opened.signature);
+    });
   }
 
   Result<bool> put_signed(const CacheKey& key, const EntryMeta& meta,
@@ -336,6 +298,60 @@ class RedisTierImpl final : public RedisTier {
   }
 
  private:
+  // One MGET of `keys`; calls `use(i, envelope, opened)` for each verified hit, in key order.
+  template <class Use>
+  std::size_t fetch(std::span<const CacheKey> keys, const Use& use) {
+    if (keys.empty()) return 0;
+    const auto t0 = Clock::now();
+    counters_.requests.fetch_add(1, std::memory_order_relaxed);
+    std::vector<std::string> names;
+    std::vector<std::string_view> argv{"MGET"};
+    names.reserve(keys.size());
+    for (const auto& k : keys) names.push_back(entry_key(k));
+    for (const auto& n : names) argv.push_back(n);
+    auto reply = client_->command(argv);
+    const std::uint64_t ns = ns_since(t0);
+    if (!reply || (*reply)->type != REDIS_REPLY_ARRAY || (*reply)->elements != keys.size()) {
+      counters_.errors.fetch_add(1, std::memory_order_relaxed);
+      counters_.get_ns.fetch_add(ns, std::memory_order_relaxed);
+      return 0;
+    }
+    std::size_t hits = 0;
+    std::vector<std::optional<std::string_view>> values(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (const redisReply* e = (*reply)->element[i]; e->type == REDIS_REPLY_STRING)
+        values[i] = std::string_view(e->str, e->len);
+    // Opened a window at a time, so that a long reply (for_each's) is never held
+    // decompressed whole.
+    std::vector<Opened> opened(std::min(keys.size(), kOpenWindow));
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (i % kOpenWindow == 0) {
+        const std::size_t n = std::min(kOpenWindow, keys.size() - i);
+        for (auto& o : opened) o = Opened{};
+        open_values(std::span(values).subspan(i, n), std::span(opened).first(n));
+      }
+      if (!values[i]) {
+        counters_.record_get(ns / keys.size(), false);
+        continue;
+      }
+      const auto& view = opened[i % kOpenWindow].view;
+      if (!view) {
+        counters_.rejected.fetch_add(1, std::memory_order_relaxed);
+        counters_.record_get(ns / keys.size(), false);
+        if (!warned_corrupt_.exchange(true))
+          logger()->warn("remote tier {}: rejected entry {} ({}); treated as a miss (further "
+                         "such warnings suppressed)",
+                         name_, keys[i].to_string(), view.error().describe());
+        continue;
+      }
+      counters_.record_get(ns / keys.size(), true);
+      ++hits;
+      use(i, *view, opened[i % kOpenWindow]);
+    }
+    if (Clock::now() - last_flush_.load() > std::chrono::seconds(10)) (void)flush_stats();
+    return hits;
+  }
+
   std::shared_ptr<detail::RedisClient> client_;
   const bool read_only_;
   const std::string name_;

@@ -231,7 +231,7 @@ void TierStack::Impl::fetch_batch(std::span<const CacheKey> keys,
       }
     missing.push_back(i);
   }
-  // Copies of the accepted shared hits (a tier's views end with its callback), written
+  // The accepted shared hits (handed over by their tier, or copies), written
   // to the local tier together, in the background, once every tier has been asked.
   detail::Backfiller::Batch backfills;
   const bool backfill = local && !local->read_only();
@@ -240,13 +240,13 @@ void TierStack::Impl::fetch_batch(std::span<const CacheKey> keys,
     std::vector<CacheKey> asked;
     asked.reserve(missing.size());
     for (std::size_t i : missing) asked.push_back(keys[i]);
-    tier.get_many(asked, [&](std::size_t k, const EntryMeta& meta, std::span<const std::byte> p,
-                             std::string_view signature) {
+    tier.get_many_owned(asked, [&](std::size_t k, const EntryMeta& meta, SharedBytes p,
+                                   std::string_view signature) {
       const std::size_t i = missing[k];
-      if (served[i] || !trusted(tier, keys[i], meta, p, signature) || !accept(i, p)) return;
+      if (served[i] || !trusted(tier, keys[i], meta, p.bytes, signature) || !accept(i, p.bytes))
+        return;
       served[i] = index_of_shared(t);
-      if (backfill)
-        backfills.push_back({keys[i], meta, {p.begin(), p.end()}, std::string(signature)});
+      if (backfill) backfills.push_back({keys[i], meta, std::move(p), std::string(signature)});
     });
     std::erase_if(missing, [&](std::size_t i) { return served[i].has_value(); });
   }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <map>
 #include <thread>
 
 #include "cccl_cache/cache/envelope.hpp"
@@ -237,8 +238,9 @@ TEST(RedisTier, BatchedFetchBackfillsInOneLookup) {
 
 // More keys than one batch holds: one MGET and one local commit per kFetchBatch keys.
 // One MGET whose reply is large enough to be opened by several threads and spans
-// several windows: every good value comes out whole with its signature, in key order;
-// corrupt values are rejected and misses are misses, wherever they fall.
+// several windows: every good value comes out whole with its signature, in key order,
+// lent (get_many) or handed over (get_many_owned); corrupt values are rejected and
+// misses are misses, wherever they fall.
 TEST(RedisTier, LargeBatchOpenedInParallelKeepsEveryValueApart) {
   CCCL_CACHE_REQUIRE_REDIS();
   RedisServer server;
@@ -283,6 +285,17 @@ TEST(RedisTier, LargeBatchOpenedInParallelKeepsEveryValueApart) {
   EXPECT_EQ(hits, good.size());
   EXPECT_EQ((*tier)->stats().rejected, corrupt);
   EXPECT_EQ((*tier)->stats().misses, kKeys - good.size());
+  // Handed over: the same payloads, still whole after the call and the tier are gone.
+  std::map<std::size_t, SharedBytes> kept;
+  EXPECT_EQ((*tier)->get_many_owned(keys, [&](std::size_t i, const EntryMeta&, SharedBytes p,
+                                               std::string_view) { kept.emplace(i, std::move(p)); }),
+            good.size());
+  tier->reset();
+  ASSERT_EQ(kept.size(), good.size());
+  for (const auto& [i, p] : kept) {
+    EXPECT_EQ(kind(i), 'g') << i;
+    EXPECT_TRUE(std::ranges::equal(p.bytes, make_payload(i, 8192))) << i;
+  }
 }
 
 TEST(RedisTier, BatchedFetchOfManyKeysTakesOneRequestPerBatch) {
