@@ -148,32 +148,52 @@ bool holds(Tier& tier, const CacheKey& key) {
   return *tier.get_with(key, [](const EntryMeta&, std::span<const std::byte>) {});
 }
 
+// get(make_key(i)) is a hit of the local tier (0) with entry i's payload.
+void expect_local_hit(TierStack& stack, std::uint64_t i) {
+  std::vector<std::byte> got;
+  auto hit = stack.get(make_key(i), [&](std::span<const std::byte> p) {
+    got.assign(p.begin(), p.end());
+    return true;
+  });
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(*hit, std::optional<std::size_t>(0));
+  EXPECT_EQ(got, make_payload(i));
+}
+
+// A stack whose local tier is a GatedTier over `memory` (writes wait for `gate`) and
+// whose one image holds the entries of `held`.
+struct GatedStack {
+  std::unique_ptr<TierStack> stack;
+  GatedTier* local = nullptr;
+  Tier* image = nullptr;
+};
+GatedStack gated_stack(std::shared_ptr<Tier> memory, std::shared_future<void> gate,
+                       std::initializer_list<std::uint64_t> held) {
+  GatedStack out;
+  auto image = make_memory_tier();
+  for (std::uint64_t i : held) EXPECT_TRUE(image->put(make_key(i), make_meta(i), make_payload(i)));
+  out.image = image.get();
+  std::vector<std::unique_ptr<Tier>> images;
+  images.push_back(std::move(image));
+  auto local = std::make_unique<GatedTier>(std::move(memory), std::move(gate));
+  out.local = local.get();
+  out.stack = std::make_unique<TierStack>(std::move(local), std::move(images), nullptr);
+  return out;
+}
+
 // fetch_many returns before its backfill is written; until then get() serves the fetched
 // entries from memory as local hits (no second shared lookup), and a second fetch_many
 // counts them as local. flush() waits for the write; the destructor does too.
 TEST(TierStack, BatchedBackfillIsWrittenInTheBackgroundAndServedMeanwhile) {
   std::shared_ptr<Tier> memory = make_memory_tier();
   std::promise<void> open;
-  auto image = make_memory_tier();
-  for (std::uint64_t i : {1, 2}) ASSERT_TRUE(image->put(make_key(i), make_meta(i), make_payload(i)));
-  Tier* image_view = image.get();
-  std::vector<std::unique_ptr<Tier>> images;
-  images.push_back(std::move(image));
-  auto stack = std::make_unique<TierStack>(std::make_unique<GatedTier>(memory, open.get_future().share()),
-                                           std::move(images), nullptr);
+  auto [stack, local, image_view] = gated_stack(memory, open.get_future().share(), {1, 2});
   const std::vector<CacheKey> keys{make_key(1), make_key(2), make_key(3)};
   const auto served = stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
   EXPECT_EQ(served, (std::vector<std::optional<std::size_t>>{1, 1, std::nullopt}));
   EXPECT_FALSE(holds(*memory, make_key(1)));  // the write waits at the gate
   const auto image_reads = image_view->stats();
-  std::vector<std::byte> got;
-  auto hit = stack->get(make_key(2), [&](std::span<const std::byte> p) {
-    got.assign(p.begin(), p.end());
-    return true;
-  });
-  ASSERT_TRUE(hit);
-  EXPECT_EQ(*hit, std::optional<std::size_t>(0));
-  EXPECT_EQ(got, make_payload(2));
+  expect_local_hit(*stack, 2);
   EXPECT_EQ(stack->fetch_many(std::span(keys).first(1), [](std::size_t, std::span<const std::byte>) { return true; }),
             (std::vector<std::optional<std::size_t>>{0}));
   EXPECT_EQ(image_view->stats().requests, image_reads.requests);  // nothing asked of the image again
@@ -190,14 +210,7 @@ TEST(TierStack, BatchedBackfillIsWrittenInTheBackgroundAndServedMeanwhile) {
 TEST(TierStack, EntryCommittedDuringALocalReadIsStillALocalHit) {
   std::shared_ptr<Tier> memory = make_memory_tier();
   std::promise<void> open;
-  auto image = make_memory_tier();
-  ASSERT_TRUE(image->put(make_key(6), make_meta(6), make_payload(6)));
-  Tier* image_view = image.get();
-  std::vector<std::unique_ptr<Tier>> images;
-  images.push_back(std::move(image));
-  auto gated = std::make_unique<GatedTier>(memory, open.get_future().share());
-  GatedTier* local = gated.get();
-  auto stack = std::make_unique<TierStack>(std::move(gated), std::move(images), nullptr);
+  auto [stack, local, image_view] = gated_stack(memory, open.get_future().share(), {6});
   const std::vector<CacheKey> keys{make_key(6)};
   ASSERT_EQ(stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; }),
             (std::vector<std::optional<std::size_t>>{1}));
@@ -208,14 +221,7 @@ TEST(TierStack, EntryCommittedDuringALocalReadIsStillALocalHit) {
     stack->flush();
     committed = true;
   };
-  std::vector<std::byte> got;
-  auto hit = stack->get(make_key(6), [&](std::span<const std::byte> p) {
-    got.assign(p.begin(), p.end());
-    return true;
-  });
-  ASSERT_TRUE(hit);
-  EXPECT_EQ(*hit, std::optional<std::size_t>(0));
-  EXPECT_EQ(got, make_payload(6));
+  expect_local_hit(*stack, 6);
   EXPECT_EQ(image_view->stats().requests, image_reads);  // the image was not asked again
   if (!committed) {
     local->after_miss = nullptr;
@@ -223,7 +229,7 @@ TEST(TierStack, EntryCommittedDuringALocalReadIsStillALocalHit) {
   }
   stack->flush();
   EXPECT_TRUE(holds(*memory, make_key(6)));
-  got.clear();  // committed: now the local tier's
+  std::vector<std::byte> got;  // committed: now the local tier's
   auto again = stack->get_local(make_key(6), [&](std::span<const std::byte> p) { got.assign(p.begin(), p.end()); });
   ASSERT_TRUE(again && *again);
   EXPECT_EQ(got, make_payload(6));
@@ -233,12 +239,7 @@ TEST(TierStack, EntryCommittedDuringALocalReadIsStillALocalHit) {
 TEST(TierStack, DestructorWritesPendingBackfills) {
   std::shared_ptr<Tier> memory = make_memory_tier();
   std::promise<void> open;
-  auto image = make_memory_tier();
-  ASSERT_TRUE(image->put(make_key(4), make_meta(4), make_payload(4)));
-  std::vector<std::unique_ptr<Tier>> images;
-  images.push_back(std::move(image));
-  auto stack = std::make_unique<TierStack>(std::make_unique<GatedTier>(memory, open.get_future().share()),
-                                           std::move(images), nullptr);
+  auto stack = gated_stack(memory, open.get_future().share(), {4}).stack;
   const std::vector<CacheKey> keys{make_key(4)};
   (void)stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
   std::thread opener([&] {
@@ -255,12 +256,7 @@ TEST(TierStack, DestructorWritesPendingBackfills) {
 TEST(TierStack, ForkedChildNeitherWaitsForNorWritesTheParentsBackfill) {
   std::shared_ptr<Tier> memory = make_memory_tier();
   std::promise<void> open;
-  auto image = make_memory_tier();
-  ASSERT_TRUE(image->put(make_key(5), make_meta(5), make_payload(5)));
-  std::vector<std::unique_ptr<Tier>> images;
-  images.push_back(std::move(image));
-  auto stack = std::make_unique<TierStack>(std::make_unique<GatedTier>(memory, open.get_future().share()),
-                                           std::move(images), nullptr);
+  auto stack = gated_stack(memory, open.get_future().share(), {5}).stack;
   const std::vector<CacheKey> keys{make_key(5)};
   (void)stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
   const pid_t child = ::fork();
