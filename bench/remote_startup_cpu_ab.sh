@@ -2,7 +2,8 @@
 # Two builds of bench_remote_startup_cpu side by side in one run (their start-up children
 # alternate, so both see the same machine load): starts a redis-server, seeds it with the
 # NEW build's full run (which also prints its own table), then ROUNDS rounds of one warm and
-# one remote_batch child of each build, and prints P5/P50/P95 of each.
+# one remote_batch child of each build, and prints P5/P50/P95 of each. Seeding builds the
+# specs (NVRTC): a minute or two.
 # Usage: bench/remote_startup_cpu_ab.sh OLD_BINARY NEW_BINARY [rounds=16] [specs=12]
 # Both builds must compute the same keys (same toolchain and codegen).
 set -euo pipefail
