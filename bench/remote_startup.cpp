@@ -20,7 +20,9 @@
 //
 // Usage: bench_remote_startup REDIS_URL [children=16] [specs=12] [cold_reps=2]
 //   REDIS_URL without a database, e.g. redis://127.0.0.1:6379
-// Output: percentiles per state and RESULT warm_ms_p50=... remote_ms_p50=... remote_single_ms_p50=... cold_ms_p50=...
+// Output: percentiles per state, each state's phases (open the tier stack, construct the
+// AlgorithmCache, prefetch, the acquires), the remote path step by step
+// (remote_breakdown.hpp: a child of its own on fresh stores) and RESULT warm_ms_p50=... remote_ms_p50=... remote_single_ms_p50=... cold_ms_p50=...
 // remote_over_warm=... cold_over_warm=...
 #include <cstdio>
 #include <map>
@@ -30,6 +32,7 @@
 #include "bench_util.hpp"
 #include "cccl_cache/cache/tiers.hpp"
 #include "default_specs.hpp"
+#include "remote_breakdown.hpp"
 
 namespace ca = cccl_cache::algos;
 
@@ -50,22 +53,25 @@ int child(const std::string& state, const std::string& dir, const std::string& u
           bench::Clock::time_point t_main) {
   bench::gpu_context();
   const double context_ms = bench::ns_since(t_main) / 1e6;
-  const auto t0 = bench::Clock::now();
-  auto tiers = open_tiers(dir, url);
-  ca::AlgorithmCache cache(tiers);
   std::vector<bench::Entry> specs = bench::defaults();
   specs.resize(std::min(n, specs.size()));
-  if (state != "remote_single") {
-    std::vector<ca::AnySpec> any;
-    for (const auto& e : specs) any.push_back(e.any);
+  std::vector<ca::AnySpec> any;
+  for (const auto& e : specs) any.push_back(e.any);
+  const auto t0 = bench::Clock::now();
+  auto tiers = open_tiers(dir, url);
+  const double open_ms = bench::ns_since(t0) / 1e6;
+  ca::AlgorithmCache cache(tiers);
+  const double cache_ms = bench::ns_since(t0) / 1e6 - open_ms;
+  if (state != "remote_single")
     if (auto r = cache.prefetch(any, 0); !r) bench::die("prefetch: " + r.error().describe());
-  }
+  const double prefetch_ms = bench::ns_since(t0) / 1e6 - open_ms - cache_ms;
   double first_ms = 0;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     (void)specs[i].acquire(cache);
     if (i == 0) first_ms = bench::ns_since(t0) / 1e6;
   }
   const double all_ms = bench::ns_since(t0) / 1e6;
+  const double acquire_ms = all_ms - open_ms - cache_ms - prefetch_ms;
   const auto st = cache.stats();
   const auto remote = tiers->remote() ? tiers->remote()->stats() : cccl_cache::TierStats{};
   const std::uint64_t want_builds = state == "cold" ? specs.size() : 0;
@@ -75,10 +81,10 @@ int child(const std::string& state, const std::string& dir, const std::string& u
                std::to_string(remote.hits) + " remote hits, expected " +
                std::to_string(want_builds) + " and " + std::to_string(want_remote) +
                (remote.errors ? " (remote errors: " + std::to_string(remote.errors) + ")" : ""));
-  std::printf("CHILD all_ms=%.4f first_ms=%.4f context_ms=%.4f remote_get_ms_max=%.4f "
-              "remote_requests=%llu\n",
-              all_ms, first_ms, context_ms, static_cast<double>(remote.get_ns_max) / 1e6,
-              static_cast<unsigned long long>(remote.requests));
+  std::printf("CHILD all_ms=%.4f first_ms=%.4f open_ms=%.4f cache_ms=%.4f prefetch_ms=%.4f "
+              "acquire_ms=%.4f context_ms=%.4f remote_get_ms_max=%.4f remote_requests=%llu\n",
+              all_ms, first_ms, open_ms, cache_ms, prefetch_ms, acquire_ms, context_ms,
+              static_cast<double>(remote.get_ns_max) / 1e6, static_cast<unsigned long long>(remote.requests));
   return 0;
 }
 
@@ -86,6 +92,14 @@ int child(const std::string& state, const std::string& dir, const std::string& u
 
 int main(int argc, char** argv) {
   const auto t_main = bench::Clock::now();
+  if (argc > 5 && std::string(argv[1]) == "--child" && std::string(argv[2]) == "breakdown") {
+    int cc = 0;
+    bench::gpu_context(&cc);
+    const std::string url = argv[4];
+    return bench::remote_breakdown_child(
+        argv[3], [&](const std::string& d) { return open_tiers(d, url); }, std::stoul(argv[5]),
+        static_cast<std::uint32_t>(cc));
+  }
   if (argc > 5 && std::string(argv[1]) == "--child")
     return child(argv[2], argv[3], argv[4], std::stoul(argv[5]), t_main);
   if (argc < 2 || std::string(argv[1]).rfind("redis://", 0) != 0)
@@ -119,11 +133,16 @@ int main(int argc, char** argv) {
     bench::print_percentiles((std::string(state) + ": all ready").c_str(), s["all_ms"], "ms");
     bench::print_percentiles((std::string(state) + ": the first ready").c_str(), s["first_ms"], "ms");
   }
+  // Where a start-up's time goes, phase by phase (from the tier stack's open to the last bind).
+  for (const char* state : {"warm", "remote"})
+    for (const char* phase : {"open_ms", "cache_ms", "prefetch_ms", "acquire_ms"})
+      bench::print_percentiles((std::string(state) + ": " + phase).c_str(), runs[state][phase], "ms");
   bench::print_percentiles("remote: slowest remote get per process", runs["remote"]["remote_get_ms_max"], "ms");
   std::printf("round trips to Redis per start-up: remote %.0f, remote_single %.0f\n",
               bench::median(runs["remote"]["remote_requests"]),
               bench::median(runs["remote_single"]["remote_requests"]));
   bench::print_percentiles("context creation (apart)", runs["warm"]["context_ms"], "ms");
+  bench::run_remote_breakdown(root, url + "/2", nspecs, std::min(children, 5));
   const double warm = bench::median(runs["warm"]["all_ms"]);
   const double remote = bench::median(runs["remote"]["all_ms"]);
   const double single = bench::median(runs["remote_single"]["all_ms"]);

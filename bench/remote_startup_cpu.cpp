@@ -13,8 +13,9 @@
 //   warm_single:   warm without prefetch (what warm_single costs beside warm is
 //                  prefetch's own cost on a warm node)
 //
-// plus a breakdown of the per-entry path and of the batch, timed step by step in a child
-// of their own (bench/remote_startup_cpu.sh prints it). The GPU side (binds) is
+// plus each state's phases (open the tier stack, construct the AlgorithmCache, prefetch,
+// the prewarms) and the per-entry path and the batch timed step by step in children of
+// their own (remote_breakdown.hpp, shared with bench_remote_startup). The GPU side (binds) is
 // bench_remote_startup (scripts/gpu/run.sh part remote_startup).
 //
 // Usage: bench_remote_startup_cpu REDIS_URL [children=16] [specs=12]
@@ -26,11 +27,10 @@
 #include <vector>
 
 #include "bench_util.hpp"
-#include "cccl_cache/algos/core/build_record.hpp"
-#include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/cache/redis_tier.hpp"
 #include "cccl_cache/cache/tiers.hpp"
 #include "default_specs.hpp"
+#include "remote_breakdown.hpp"
 
 namespace ca = cccl_cache::algos;
 
@@ -68,7 +68,9 @@ int child(const std::string& state, const std::string& dir, const std::string& u
   for (const auto& e : specs) any.push_back(e.any);
   const auto t0 = bench::Clock::now();
   auto tiers = open_tiers(dir, url);
+  const double open_ms = bench::ns_since(t0) / 1e6;
   ca::AlgorithmCache cache(tiers);
+  const double cache_ms = bench::ns_since(t0) / 1e6 - open_ms;
   double prefetch_ms = 0;
   if (state == "warm" || state == "remote_batch") {
     const auto tp = bench::Clock::now();
@@ -76,8 +78,10 @@ int child(const std::string& state, const std::string& dir, const std::string& u
     if (!report) bench::die("prefetch: " + report.error().describe());
     prefetch_ms = bench::ns_since(tp) / 1e6;
   }
+  const auto ta = bench::Clock::now();
   for (const auto& e : specs)
     if (auto r = e.prewarm(cache, kCc); !r) bench::die(e.name + ": " + r.error().describe());
+  const double acquire_ms = bench::ns_since(ta) / 1e6;
   const double all_ms = bench::ns_since(t0) / 1e6;
   const auto st = cache.stats();
   const auto remote = tiers->remote()->stats();
@@ -86,62 +90,11 @@ int child(const std::string& state, const std::string& dir, const std::string& u
     bench::die(state + ": " + std::to_string(st.builds) + " builds, " + std::to_string(remote.hits) +
                " remote hits (errors " + std::to_string(remote.errors) + ")");
   const auto local = tiers->local()->stats();  // its writes: requests that were no lookup
-  std::printf("CHILD all_ms=%.4f prefetch_ms=%.4f remote_requests=%llu local_writes=%llu\n", all_ms,
-              prefetch_ms, static_cast<unsigned long long>(remote.requests),
+  std::printf("CHILD all_ms=%.4f open_ms=%.4f cache_ms=%.4f prefetch_ms=%.4f acquire_ms=%.4f "
+              "remote_requests=%llu local_writes=%llu\n",
+              all_ms, open_ms, cache_ms, prefetch_ms, acquire_ms,
+              static_cast<unsigned long long>(remote.requests),
               static_cast<unsigned long long>(local.requests - local.hits - local.misses - local.errors));
-  return 0;
-}
-
-// The same work as remote_single and remote_batch, step by step, on fresh stores.
-int breakdown(const std::string& root, const std::string& url, std::size_t n) {
-  const auto specs = first_specs(n);
-  std::vector<cccl_cache::CacheKey> keys;
-  auto t = bench::Clock::now();
-  for (const auto& e : specs) keys.push_back(ca::cache_key(e.any, kCc));
-  const double keys_ms = bench::ns_since(t) / 1e6;
-  struct Got {
-    cccl_cache::EntryMeta meta;
-    std::vector<std::byte> payload;
-    std::string signature;
-  };
-  auto stack = open_tiers(root + "/bd-single", url);
-  cccl_cache::Tier& remote = *stack->remote();
-  cccl_cache::Tier& local = *stack->local();
-  double get_ms = 0, check_ms = 0, put_ms = 0, bytes = 0;
-  for (const auto& key : keys) {
-    Got got;
-    t = bench::Clock::now();
-    (void)remote.get_signed_with(key, [&](const cccl_cache::EntryMeta& m, std::span<const std::byte> p,
-                                          std::string_view s) { got = {m, {p.begin(), p.end()}, std::string(s)}; });
-    get_ms += bench::ns_since(t) / 1e6;
-    bytes += static_cast<double>(got.payload.size());
-    t = bench::Clock::now();
-    if (!ca::check_blob(got.payload, kCc)) bench::die("check failed");
-    check_ms += bench::ns_since(t) / 1e6;
-    t = bench::Clock::now();
-    if (auto r = local.put_signed(key, got.meta, got.payload, got.signature); !r) bench::die("put");
-    put_ms += bench::ns_since(t) / 1e6;
-  }
-  const double rtt_ms = static_cast<double>(remote.stats().get_ns_total) / 1e6;
-  auto batch = open_tiers(root + "/bd-batch", url);
-  std::vector<Got> gots(keys.size());
-  t = bench::Clock::now();
-  batch->remote()->get_many(keys, [&](std::size_t i, const cccl_cache::EntryMeta& m,
-                                      std::span<const std::byte> p, std::string_view s) {
-    gots[i] = {m, {p.begin(), p.end()}, std::string(s)};
-  });
-  const double mget_ms = bench::ns_since(t) / 1e6;
-  const double mget_rtt_ms = static_cast<double>(batch->remote()->stats().get_ns_total) / 1e6;
-  std::vector<cccl_cache::PutItem> items;
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    items.push_back({keys[i], &gots[i].meta, gots[i].payload, gots[i].signature});
-  t = bench::Clock::now();
-  if (auto r = batch->local()->put_many(items); !r) bench::die("put_many");
-  const double put_many_ms = bench::ns_since(t) / 1e6;
-  std::printf("CHILD keys_ms=%.4f get_ms=%.4f get_rtt_ms=%.4f check_ms=%.4f put_ms=%.4f "
-              "mget_ms=%.4f mget_rtt_ms=%.4f put_many_ms=%.4f payload_kb=%.1f\n",
-              keys_ms, get_ms, rtt_ms, check_ms, put_ms, mget_ms, mget_rtt_ms, put_many_ms,
-              bytes / 1024);
   return 0;
 }
 
@@ -175,8 +128,11 @@ void seed_remote(const std::string& seed, const std::string& url, std::size_t n)
 
 int main(int argc, char** argv) {
   if (argc > 5 && std::string(argv[1]) == "--child")
-    return std::string(argv[2]) == "breakdown" ? breakdown(argv[3], argv[4], std::stoul(argv[5]))
-                                               : child(argv[2], argv[3], argv[4], std::stoul(argv[5]));
+    return std::string(argv[2]) == "breakdown"
+               ? bench::remote_breakdown_child(
+                     argv[3], [url = std::string(argv[4])](const std::string& d) { return open_tiers(d, url); },
+                     std::stoul(argv[5]), kCc)
+               : child(argv[2], argv[3], argv[4], std::stoul(argv[5]));
   if (argc < 2 || std::string(argv[1]).rfind("redis://", 0) != 0)
     bench::die("usage: bench_remote_startup_cpu redis://HOST:PORT [children=16] [specs=12]");
   const std::string url = std::string(argv[1]) + "/2";
@@ -200,13 +156,6 @@ int main(int argc, char** argv) {
       bench::run_self_child("", args(state, d), runs[state]);
       if (cold) used.push_back(d);
     }
-  std::map<std::string, std::vector<double>> parts;
-  for (int i = 0; i < std::min(children, 5); ++i) {
-    const auto d = dir("breakdown" + std::to_string(i));
-    std::filesystem::create_directories(d);
-    bench::run_self_child("", "breakdown " + d + " " + url + " " + std::to_string(nspecs), parts);
-    used.push_back(d);
-  }
   for (const auto& d : used) std::filesystem::remove_all(d);
   std::printf("%zu default specs for sm_%u, remote %s, new processes, CPU side (no bind)\n",
               std::min(nspecs, bench::defaults().size()), kCc, url.c_str());
@@ -214,18 +163,16 @@ int main(int argc, char** argv) {
     bench::print_percentiles((std::string(state) + ": all ready").c_str(), runs[state]["all_ms"], "ms");
   bench::print_percentiles("remote_batch: prefetch alone", runs["remote_batch"]["prefetch_ms"], "ms");
   bench::print_percentiles("warm: prefetch alone", runs["warm"]["prefetch_ms"], "ms");
+  for (const char* state : {"warm", "remote_batch"})
+    for (const char* part : {"open_ms", "cache_ms", "acquire_ms"})
+      bench::print_percentiles((std::string(state) + ": " + part).c_str(), runs[state][part], "ms");
   std::printf("round trips to Redis per start-up: remote_single %.0f, remote_batch %.0f; local "
               "backfill commits: %.0f, %.0f\n",
               bench::median(runs["remote_single"]["remote_requests"]),
               bench::median(runs["remote_batch"]["remote_requests"]),
               bench::median(runs["remote_single"]["local_writes"]),
               bench::median(runs["remote_batch"]["local_writes"]));
-  std::printf("breakdown (P50 of %zu, all %zu entries, %.0f KB of payload):\n",
-              parts["keys_ms"].size(), std::min(nspecs, bench::defaults().size()),
-              bench::median(parts["payload_kb"]));
-  for (const char* p : {"keys_ms", "get_ms", "get_rtt_ms", "check_ms", "put_ms", "mget_ms",
-                        "mget_rtt_ms", "put_many_ms"})
-    std::printf("  %-12s %8.3f ms\n", p, bench::median(parts[p]));
+  bench::run_remote_breakdown(root, url, nspecs, std::min(children, 5));
   const double warm = bench::median(runs["warm"]["all_ms"]);
   std::printf("RESULT warm_ms_p50=%.3f remote_single_ms_p50=%.3f remote_batch_ms_p50=%.3f "
               "single_over_warm=%.2f batch_over_warm=%.2f warm_single_ms_p50=%.3f children=%d\n",

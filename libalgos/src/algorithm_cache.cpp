@@ -456,9 +456,9 @@ Result<std::shared_ptr<const ExecutableOf<Spec>>> AlgorithmCache::acquire(const 
       if (auto it = bound.map.find(bound_key); it != bound.map.end())
         return std::static_pointer_cast<const void>(it->second);
     }
-    if (Tier* local = impl_->tiers ? impl_->tiers->local() : nullptr) {
+    if (impl_->tiers) {  // the local tier, or prefetch's entries not yet committed there
       std::optional<Result<Exe>> exe;
-      auto hit = local->get_payload_with(key, [&](std::span<const std::byte> payload) {
+      auto hit = impl_->tiers->get_local(key, [&](std::span<const std::byte> payload) {
         auto view = deserialize_view<A>(payload, *cc);
         if (view && view->spec == spec && view->record.toolchain == impl_->toolchain(A::Spec::kAlgorithm))
           exe.emplace(A::bind(*view, device));

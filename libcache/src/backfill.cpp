@@ -10,7 +10,7 @@ namespace cccl_cache::detail {
 void Backfiller::write_batch(const Batch& batch, const WriteFn& write) {
   std::vector<PutItem> items;
   items.reserve(batch.size());
-  for (const Item& f : batch) items.push_back({f.key, &f.meta, f.payload, f.signature});
+  for (const Item& f : batch) items.push_back({f.key, &f.meta, f.payload.bytes, f.signature});
   write(items);
 }
 
@@ -69,7 +69,7 @@ bool Backfiller::with(const CacheKey& key,
   if (!batch) return false;
   for (const Item& item : *batch)
     if (item.key == key) {
-      use(item.payload);
+      use(item.payload.bytes);
       return true;
     }
   return false;

@@ -20,6 +20,7 @@
 
 #include "cccl_cache/cache/key.hpp"
 #include "cccl_cache/cache/store.hpp"
+#include "cccl_cache/cache/tier.hpp"
 
 namespace cccl_cache::detail {
 
@@ -28,7 +29,7 @@ class Backfiller {
   struct Item {
     CacheKey key;
     EntryMeta meta;
-    std::vector<std::byte> payload;
+    SharedBytes payload;  // handed over by the shared tier, or a copy
     std::string signature;
   };
   using Batch = std::vector<Item>;

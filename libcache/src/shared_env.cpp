@@ -165,7 +165,7 @@ Result<void> SharedEnv::open(const Config& config, const DirInfo& dir) {
     }
   }
   clear_dead_readers();
-  if (auto dbs = open_dbs(); !dbs) return dbs;
+  if (auto dbs = open_dbs(!dir.has_data || *quarantined); !dbs) return dbs;
   if (*quarantined) count_quarantine(*this);
   // Take this process's reader slot now, with the environment: the first read txn
   // registers in the reader table shared by all processes (under its mutex); reset and
@@ -194,7 +194,7 @@ int SharedEnv::clear_dead_readers() {
   return dead;
 }
 
-Result<void> SharedEnv::open_dbs() {
+Result<void> SharedEnv::open_dbs(bool fresh) {
   // Named databases are opened once per environment; the handles outlive the txn.
   // Another process may grow the map between our mdb_env_open and this txn: adopt
   // its size and try again, as begin_read/begin_write do (nothing of ours is open yet).
@@ -223,7 +223,15 @@ Result<void> SharedEnv::open_dbs() {
     mdb_txn_abort(txn);
     return tl::unexpected(lmdb::error(rc, "open the store's databases"));
   }
+  // A fresh store's databases are created without a disk sync: that commit holds no
+  // entry, and a new node's start-up (an empty store, then its backfill) would wait for
+  // a sync of nothing. The first commit that writes an entry syncs the whole file, these
+  // pages with it, before its meta page is written. A system crash before then can leave
+  // a torn empty store, which the structural check of the next open moves aside
+  // (vet_store_files): nothing is lost. Nothing else uses the environment yet.
+  if (fresh && !read_only_) mdb_env_set_flags(env_.get(), MDB_NOSYNC, 1);
   rc = mdb_txn_commit(txn);
+  if (fresh && !read_only_) mdb_env_set_flags(env_.get(), MDB_NOSYNC, 0);
   if (rc != MDB_SUCCESS)
     return tl::unexpected(lmdb::error(rc, "commit opening the store's databases"));
   has_dbs_ = true;

@@ -103,7 +103,8 @@ class SharedEnv {
  private:
   SharedEnv() = default;
   Result<void> open(const Config& config, const DirInfo& dir);
-  Result<void> open_dbs();
+  // `fresh`: the data file was created by this open (its databases are new).
+  Result<void> open_dbs(bool fresh);
   // Grows the map unless another thread already did since `seen` was read.
   Result<void> grow(std::uint64_t seen);
   void adopt_new_size();

@@ -38,6 +38,14 @@ std::size_t Tier::get_many(std::span<const CacheKey> keys, const ManyFn& fn) {
   return hits;
 }
 
+std::size_t Tier::get_many_owned(std::span<const CacheKey> keys, const OwnedManyFn& fn) {
+  return get_many(keys, [&](std::size_t i, const EntryMeta& m, std::span<const std::byte> p,
+                            std::string_view sig) {
+    auto copy = std::make_shared<const std::vector<std::byte>>(p.begin(), p.end());
+    fn(i, m, SharedBytes{copy, *copy}, sig);
+  });
+}
+
 Result<void> Tier::put_many(std::span<const PutItem> items) {
   for (const PutItem& item : items)
     if (auto r = put_signed(item.key, *item.meta, item.payload, item.signature); !r)

@@ -185,15 +185,8 @@ void TierStack::set_claim(std::shared_ptr<BuildClaim> claim, std::chrono::millis
 
 Result<std::optional<std::size_t>> TierStack::get(const CacheKey& key, const AcceptFn& accept) {
   bool taken = false;
-  if (impl_->local) {
-    CCCL_CACHE_TRY(bool hit, impl_->local->get_payload_with(
-                                 key, [&](std::span<const std::byte> p) { taken = accept(p); }));
-    if (hit && taken) return std::optional<std::size_t>(0);
-    // Fetched for the local tier and not yet committed there: served from memory.
-    if (!hit && impl_->backfiller.with(key, [&](std::span<const std::byte> p) { taken = accept(p); }) &&
-        taken)
-      return std::optional<std::size_t>(0);
-  }
+  CCCL_CACHE_TRY(bool local, get_local(key, [&](std::span<const std::byte> p) { taken = accept(p); }));
+  if (local && taken) return std::optional<std::size_t>(0);
   for (std::size_t i = 0; i < impl_->shared.size(); ++i) {
     Tier& tier = *impl_->shared[i];
     auto hit = tier.get_signed_with(key, [&](const EntryMeta& meta, std::span<const std::byte> p,
@@ -207,6 +200,12 @@ Result<std::optional<std::size_t>> TierStack::get(const CacheKey& key, const Acc
       return std::optional<std::size_t>(impl_->index_of_shared(i));
   }
   return std::optional<std::size_t>();
+}
+
+Result<bool> TierStack::get_local(const CacheKey& key, const Tier::PayloadFn& fn) {
+  if (!impl_->local) return false;
+  if (impl_->backfiller.with(key, fn)) return true;
+  return impl_->local->get_payload_with(key, fn);
 }
 
 std::vector<std::optional<std::size_t>> TierStack::fetch_many(std::span<const CacheKey> keys,
@@ -232,7 +231,7 @@ void TierStack::Impl::fetch_batch(std::span<const CacheKey> keys,
       }
     missing.push_back(i);
   }
-  // Copies of the accepted shared hits (a tier's views end with its callback), written
+  // The accepted shared hits (handed over by their tier, or copies), written
   // to the local tier together, in the background, once every tier has been asked.
   detail::Backfiller::Batch backfills;
   const bool backfill = local && !local->read_only();
@@ -241,13 +240,13 @@ void TierStack::Impl::fetch_batch(std::span<const CacheKey> keys,
     std::vector<CacheKey> asked;
     asked.reserve(missing.size());
     for (std::size_t i : missing) asked.push_back(keys[i]);
-    tier.get_many(asked, [&](std::size_t k, const EntryMeta& meta, std::span<const std::byte> p,
-                             std::string_view signature) {
+    tier.get_many_owned(asked, [&](std::size_t k, const EntryMeta& meta, SharedBytes p,
+                                   std::string_view signature) {
       const std::size_t i = missing[k];
-      if (served[i] || !trusted(tier, keys[i], meta, p, signature) || !accept(i, p)) return;
+      if (served[i] || !trusted(tier, keys[i], meta, p.bytes, signature) || !accept(i, p.bytes))
+        return;
       served[i] = index_of_shared(t);
-      if (backfill)
-        backfills.push_back({keys[i], meta, {p.begin(), p.end()}, std::string(signature)});
+      if (backfill) backfills.push_back({keys[i], meta, std::move(p), std::string(signature)});
     });
     std::erase_if(missing, [&](std::size_t i) { return served[i].has_value(); });
   }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <map>
 #include <thread>
 
 #include "cccl_cache/cache/envelope.hpp"
@@ -236,6 +237,67 @@ TEST(RedisTier, BatchedFetchBackfillsInOneLookup) {
 }
 
 // More keys than one batch holds: one MGET and one local commit per kFetchBatch keys.
+// One MGET whose reply is large enough to be opened by several threads and spans
+// several windows: every good value comes out whole with its signature, in key order,
+// lent (get_many) or handed over (get_many_owned); corrupt values are rejected and
+// misses are misses, wherever they fall.
+TEST(RedisTier, LargeBatchOpenedInParallelKeepsEveryValueApart) {
+  CCCL_CACHE_REQUIRE_REDIS();
+  RedisServer server;
+  constexpr std::size_t kKeys = 40;  // 8 KB of incompressible payload each: 320 KB
+  auto kind = [](std::size_t i) { return i % 7 == 3 ? 'm' : i % 5 == 4 ? 'c' : 'g'; };
+  redisContext* c = server.connect();
+  ASSERT_NE(c, nullptr);
+  std::vector<CacheKey> keys;
+  for (std::size_t i = 0; i < kKeys; ++i) {
+    keys.push_back(make_key(i));
+    if (kind(i) == 'm') continue;
+    std::string value = compressed_envelope(make_meta(i), make_payload(i, 8192));
+    if (kind(i) == 'c') value[value.size() / 2] ^= 0x10;
+    value += "key" + std::to_string(i) + ":sig";
+    const std::string name = RedisTier::entry_key(keys.back());
+    auto* r = static_cast<redisReply*>(
+        redisCommand(c, "SET %b %b", name.data(), name.size(), value.data(), value.size()));
+    ASSERT_NE(r, nullptr);
+    freeReplyObject(r);
+  }
+  redisFree(c);
+  Config config = test_config(TempDir().path());
+  config.remote.url = server.url();
+  auto tier = RedisTier::open(config.remote);
+  ASSERT_TRUE(tier);
+  std::vector<std::size_t> seen;
+  const std::size_t hits = (*tier)->get_many(
+      keys, [&](std::size_t i, const EntryMeta& meta, std::span<const std::byte> p, std::string_view sig) {
+        seen.push_back(i);
+        EXPECT_EQ(kind(i), 'g') << i;
+        EXPECT_EQ(meta.summary, make_meta(i).summary) << i;
+        EXPECT_TRUE(std::ranges::equal(p, make_payload(i, 8192))) << i;
+        EXPECT_EQ(sig, "key" + std::to_string(i) + ":sig");
+      });
+  std::vector<std::size_t> good;
+  std::size_t corrupt = 0;
+  for (std::size_t i = 0; i < kKeys; ++i) {
+    if (kind(i) == 'g') good.push_back(i);
+    corrupt += kind(i) == 'c';
+  }
+  EXPECT_EQ(seen, good);
+  EXPECT_EQ(hits, good.size());
+  EXPECT_EQ((*tier)->stats().rejected, corrupt);
+  EXPECT_EQ((*tier)->stats().misses, kKeys - good.size());
+  // Handed over: the same payloads, still whole after the call and the tier are gone.
+  std::map<std::size_t, SharedBytes> kept;
+  EXPECT_EQ((*tier)->get_many_owned(keys, [&](std::size_t i, const EntryMeta&, SharedBytes p,
+                                               std::string_view) { kept.emplace(i, std::move(p)); }),
+            good.size());
+  tier->reset();
+  ASSERT_EQ(kept.size(), good.size());
+  for (const auto& [i, p] : kept) {
+    EXPECT_EQ(kind(i), 'g') << i;
+    EXPECT_TRUE(std::ranges::equal(p.bytes, make_payload(i, 8192))) << i;
+  }
+}
+
 TEST(RedisTier, BatchedFetchOfManyKeysTakesOneRequestPerBatch) {
   CCCL_CACHE_REQUIRE_REDIS();
   RedisServer server;

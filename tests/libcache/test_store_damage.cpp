@@ -184,6 +184,34 @@ TEST(StoreDamage, WritableOpenQuarantinesAndStartsEmpty) {
   EXPECT_TRUE(check_lmdb_file(dir / "data.mdb"));
 }
 
+// A fresh store's databases are created without a disk sync (shared_env.cpp): a system
+// crash before its first entry's commit can leave the creation's pages unwritten (the
+// file short of them, or zeros where they belong). The next open moves that store aside
+// and starts empty; it held nothing.
+TEST(StoreDamage, FreshStoreTornBeforeItsFirstSyncStartsAgain) {
+  TempDir made;
+  ASSERT_TRUE(Store::open(test_config(made.path())));
+  const auto fresh = read_bytes(made / "data.mdb");
+  const std::uint32_t ps = psize_of(fresh);
+  ASSERT_GT(fresh.size(), 2u * ps);  // the metas, then the creation's pages
+  auto short_file = fresh;
+  short_file.resize(2 * ps);
+  auto zeroed = short_file;
+  zeroed.resize(fresh.size());  // zeros after the metas
+  for (const auto& torn : {zeroed, short_file}) {
+    TempDir dir;
+    write_bytes(dir / "data.mdb", torn);
+    auto store = Store::open(test_config(dir.path()));
+    ASSERT_TRUE(store) << store.error().describe();
+    EXPECT_EQ((*store)->stats()->quarantined, 1u);
+    ASSERT_TRUE((*store)->put(make_key(1), make_meta(1), damage_payload(1)));
+    auto got = (*store)->get(make_key(1));
+    ASSERT_TRUE(got && got->has_value());
+    store->reset();
+    EXPECT_TRUE(check_lmdb_file(dir / "data.mdb"));
+  }
+}
+
 TEST(StoreDamage, ReadOnlyOpenRefusesWithCorrupt) {
   TempDir dir;
   fill_store(dir.path(), kEntries);

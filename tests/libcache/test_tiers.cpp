@@ -121,7 +121,11 @@ class GatedTier final : public Tier {
       : inner_(std::move(inner)), gate_(std::move(gate)) {}
   const std::string& name() const override { return inner_->name(); }
   bool read_only() const override { return false; }
-  Result<bool> get_with(const CacheKey& key, const EntryFn& fn) override { return inner_->get_with(key, fn); }
+  Result<bool> get_with(const CacheKey& key, const EntryFn& fn) override {
+    auto hit = inner_->get_with(key, fn);
+    if (hit && !*hit && after_miss) std::exchange(after_miss, nullptr)();
+    return hit;
+  }
   Result<bool> put(const CacheKey& key, const EntryMeta& meta, std::span<const std::byte> p) override {
     return inner_->put(key, meta, p);
   }
@@ -133,6 +137,8 @@ class GatedTier final : public Tier {
   Result<void> for_each(const ListFn& fn) override { return inner_->for_each(fn); }
   TierStats stats() const override { return inner_->stats(); }
 
+  std::function<void()> after_miss;  // run once, after a read that missed, before it returns
+
  private:
   std::shared_ptr<Tier> inner_;
   std::shared_future<void> gate_;
@@ -142,48 +148,54 @@ bool holds(Tier& tier, const CacheKey& key) {
   return *tier.get_with(key, [](const EntryMeta&, std::span<const std::byte>) {});
 }
 
-// A stack over a gated local (memory) tier and one image holding the entries `ids`.
-struct GatedStack {
-  std::shared_ptr<Tier> memory = make_memory_tier();
-  std::promise<void> open;
-  Tier* image = nullptr;
-  std::unique_ptr<TierStack> stack;
-};
-
-std::unique_ptr<GatedStack> gated_stack(std::initializer_list<std::uint64_t> ids) {
-  auto g = std::make_unique<GatedStack>();
-  auto image = make_memory_tier();
-  for (std::uint64_t i : ids) EXPECT_TRUE(image->put(make_key(i), make_meta(i), make_payload(i)));
-  g->image = image.get();
-  std::vector<std::unique_ptr<Tier>> images;
-  images.push_back(std::move(image));
-  g->stack = std::make_unique<TierStack>(std::make_unique<GatedTier>(g->memory, g->open.get_future().share()),
-                                         std::move(images), nullptr);
-  return g;
-}
-
-constexpr auto accept_all = [](std::size_t, std::span<const std::byte>) { return true; };
-
-// fetch_many returns before its backfill is written; until then get() serves the fetched
-// entries from memory as local hits (no second shared lookup), and a second fetch_many
-// counts them as local. flush() waits for the write; the destructor does too.
-TEST(TierStack, BatchedBackfillIsWrittenInTheBackgroundAndServedMeanwhile) {
-  auto g = gated_stack({1, 2});
-  auto& [memory, open, image_view, stack] = *g;
-  const std::vector<CacheKey> keys{make_key(1), make_key(2), make_key(3)};
-  const auto served = stack->fetch_many(keys, accept_all);
-  EXPECT_EQ(served, (std::vector<std::optional<std::size_t>>{1, 1, std::nullopt}));
-  EXPECT_FALSE(holds(*memory, make_key(1)));  // the write waits at the gate
-  const auto image_reads = image_view->stats();
+// get(make_key(i)) is a hit of the local tier (0) with entry i's payload.
+void expect_local_hit(TierStack& stack, std::uint64_t i) {
   std::vector<std::byte> got;
-  auto hit = stack->get(make_key(2), [&](std::span<const std::byte> p) {
+  auto hit = stack.get(make_key(i), [&](std::span<const std::byte> p) {
     got.assign(p.begin(), p.end());
     return true;
   });
   ASSERT_TRUE(hit);
   EXPECT_EQ(*hit, std::optional<std::size_t>(0));
-  EXPECT_EQ(got, make_payload(2));
-  EXPECT_EQ(stack->fetch_many(std::span(keys).first(1), accept_all), (std::vector<std::optional<std::size_t>>{0}));
+  EXPECT_EQ(got, make_payload(i));
+}
+
+// A stack whose local tier is a GatedTier over `memory` (writes wait for `gate`) and
+// whose one image holds the entries of `held`.
+struct GatedStack {
+  std::unique_ptr<TierStack> stack;
+  GatedTier* local = nullptr;
+  Tier* image = nullptr;
+};
+GatedStack gated_stack(std::shared_ptr<Tier> memory, std::shared_future<void> gate,
+                       std::initializer_list<std::uint64_t> held) {
+  GatedStack out;
+  auto image = make_memory_tier();
+  for (std::uint64_t i : held) EXPECT_TRUE(image->put(make_key(i), make_meta(i), make_payload(i)));
+  out.image = image.get();
+  std::vector<std::unique_ptr<Tier>> images;
+  images.push_back(std::move(image));
+  auto local = std::make_unique<GatedTier>(std::move(memory), std::move(gate));
+  out.local = local.get();
+  out.stack = std::make_unique<TierStack>(std::move(local), std::move(images), nullptr);
+  return out;
+}
+
+// fetch_many returns before its backfill is written; until then get() serves the fetched
+// entries from memory as local hits (no second shared lookup), and a second fetch_many
+// counts them as local. flush() waits for the write; the destructor does too.
+TEST(TierStack, BatchedBackfillIsWrittenInTheBackgroundAndServedMeanwhile) {
+  std::shared_ptr<Tier> memory = make_memory_tier();
+  std::promise<void> open;
+  auto [stack, local, image_view] = gated_stack(memory, open.get_future().share(), {1, 2});
+  const std::vector<CacheKey> keys{make_key(1), make_key(2), make_key(3)};
+  const auto served = stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
+  EXPECT_EQ(served, (std::vector<std::optional<std::size_t>>{1, 1, std::nullopt}));
+  EXPECT_FALSE(holds(*memory, make_key(1)));  // the write waits at the gate
+  const auto image_reads = image_view->stats();
+  expect_local_hit(*stack, 2);
+  EXPECT_EQ(stack->fetch_many(std::span(keys).first(1), [](std::size_t, std::span<const std::byte>) { return true; }),
+            (std::vector<std::optional<std::size_t>>{0}));
   EXPECT_EQ(image_view->stats().requests, image_reads.requests);  // nothing asked of the image again
   open.set_value();
   stack->flush();
@@ -192,11 +204,44 @@ TEST(TierStack, BatchedBackfillIsWrittenInTheBackgroundAndServedMeanwhile) {
   EXPECT_FALSE(holds(*memory, make_key(3)));
 }
 
+// The backfill commits between a local read that missed and the look at memory: were the
+// local tier read first, the entry would be in neither place. get_local() looks at memory
+// first (a batch leaves it only once committed), then at the local tier.
+TEST(TierStack, EntryCommittedDuringALocalReadIsStillALocalHit) {
+  std::shared_ptr<Tier> memory = make_memory_tier();
+  std::promise<void> open;
+  auto [stack, local, image_view] = gated_stack(memory, open.get_future().share(), {6});
+  const std::vector<CacheKey> keys{make_key(6)};
+  ASSERT_EQ(stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; }),
+            (std::vector<std::optional<std::size_t>>{1}));
+  const auto image_reads = image_view->stats().requests;
+  bool committed = false;
+  local->after_miss = [&] {  // a local read misses, then the batch commits
+    open.set_value();
+    stack->flush();
+    committed = true;
+  };
+  expect_local_hit(*stack, 6);
+  EXPECT_EQ(image_view->stats().requests, image_reads);  // the image was not asked again
+  if (!committed) {
+    local->after_miss = nullptr;
+    open.set_value();
+  }
+  stack->flush();
+  EXPECT_TRUE(holds(*memory, make_key(6)));
+  std::vector<std::byte> got;  // committed: now the local tier's
+  auto again = stack->get_local(make_key(6), [&](std::span<const std::byte> p) { got.assign(p.begin(), p.end()); });
+  ASSERT_TRUE(again && *again);
+  EXPECT_EQ(got, make_payload(6));
+  EXPECT_FALSE(*stack->get_local(make_key(7), [](std::span<const std::byte>) {}));
+}
+
 TEST(TierStack, DestructorWritesPendingBackfills) {
-  auto g = gated_stack({4});
-  auto& [memory, open, image, stack] = *g;
+  std::shared_ptr<Tier> memory = make_memory_tier();
+  std::promise<void> open;
+  auto stack = gated_stack(memory, open.get_future().share(), {4}).stack;
   const std::vector<CacheKey> keys{make_key(4)};
-  (void)stack->fetch_many(keys, accept_all);
+  (void)stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
   std::thread opener([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     open.set_value();
@@ -209,10 +254,11 @@ TEST(TierStack, DestructorWritesPendingBackfills) {
 // A child forked while the parent's backfill waits neither inherits that write nor waits
 // for it: it reads through the tiers and tears its stack down at once.
 TEST(TierStack, ForkedChildNeitherWaitsForNorWritesTheParentsBackfill) {
-  auto g = gated_stack({5});
-  auto& [memory, open, image, stack] = *g;
+  std::shared_ptr<Tier> memory = make_memory_tier();
+  std::promise<void> open;
+  auto stack = gated_stack(memory, open.get_future().share(), {5}).stack;
   const std::vector<CacheKey> keys{make_key(5)};
-  (void)stack->fetch_many(keys, accept_all);
+  (void)stack->fetch_many(keys, [](std::size_t, std::span<const std::byte>) { return true; });
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {

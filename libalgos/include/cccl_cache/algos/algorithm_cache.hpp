@@ -60,7 +60,9 @@ class AlgorithmCache {
   // The executable of `spec` bound to `device`. In-process hit: the bound executable,
   // without touching the store or encoding the spec. Local hit of the device's CC: the
   // entry is verified, read as a view and bound while the store's read transaction
-  // holds it (its cubin goes from the store's map to the driver uncopied). Else the
+  // holds it (its cubin goes from the store's map to the driver uncopied); an entry
+  // prefetch() fetched is read the same way from memory until its backfill is committed
+  // (TierStack::get_local). Else the
   // entry of the device's CC in every tier (local, images, remote; a shared hit is
   // backfilled), then, with config cc_fallback on, the entry of the nearest lower minor
   // of the same major in every tier (cc_family.hpp). Miss: claim the key

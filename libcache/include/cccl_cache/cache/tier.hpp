@@ -33,6 +33,12 @@ struct TierStats {
   bool available = true;  // false while a remote's circuit breaker is open
 };
 
+// Bytes kept alive by their owner: a payload handed over without a copy.
+struct SharedBytes {
+  std::shared_ptr<const void> owner;
+  std::span<const std::byte> bytes;
+};
+
 class Tier {
  public:
   using EntryFn = Store::EntryFn;
@@ -84,6 +90,12 @@ class Tier {
   using ManyFn = std::function<void(std::size_t, const EntryMeta&, std::span<const std::byte>,
                                     std::string_view signature)>;
   virtual std::size_t get_many(std::span<const CacheKey> keys, const ManyFn& fn);
+  // get_many() handing each payload over instead of lending it: `fn` may keep
+  // `payload.owner` (which keeps `payload.bytes` alive) past the call. The default
+  // copies each payload get_many() lends; the remote hands its decompressed buffers over.
+  using OwnedManyFn = std::function<void(std::size_t, const EntryMeta&, SharedBytes payload,
+                                         std::string_view signature)>;
+  virtual std::size_t get_many_owned(std::span<const CacheKey> keys, const OwnedManyFn& fn);
   // Stores every item (put_signed's rules). The local store writes them in one
   // transaction, all or none; the default puts them one by one and stops at the first
   // error. Errors: read_only, ...

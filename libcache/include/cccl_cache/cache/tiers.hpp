@@ -71,6 +71,14 @@ class TierStack {
   // local tier's (an image's or the remote's count and log once, then miss).
   Result<std::optional<std::size_t>> get(const CacheKey& key, const AcceptFn& accept);
 
+  // The local tier's entry of `key`, read in place: an entry fetch_many fetched and has
+  // not committed yet from memory (looked at first: a batch leaves memory only once
+  // committed, so no entry is missed while its batch commits), else the local tier's
+  // (zero-copy, inside its read transaction). The view is valid during `fn` only.
+  // Returns whether `fn` was called (false without a local tier). Errors: the local
+  // tier's.
+  Result<bool> get_local(const CacheKey& key, const Tier::PayloadFn& fn);
+
   // Receives keys[i]'s verified payload in a batch; returns whether the caller can use it.
   using AcceptManyFn = std::function<bool(std::size_t i, std::span<const std::byte>)>;
 
