@@ -46,7 +46,7 @@ for root, _, files in os.walk(snap):
         d = os.path.join(dst, rel)
         if not os.path.exists(d) or not filecmp.cmp(os.path.join(snap, rel), d, shallow=False):
             os.makedirs(os.path.dirname(d), exist_ok=True)
-            shutil.copy2(os.path.join(snap, rel), d)
+            shutil.copy(os.path.join(snap, rel), d)  # dated now: the archive dates files by the commit
 for root, _, files in os.walk(dst):
     for f in files:
         rel = os.path.relpath(os.path.join(root, f), dst)
