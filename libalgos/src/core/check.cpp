@@ -23,21 +23,22 @@ Result<void> check_kernels(const BuildRecordView& r, std::span<const KernelRole>
   for (std::size_t i = 0; i < roles.size(); ++i) {
     const auto name = r.kernel_names[i];
     for (std::size_t role = 0; role < roles.size(); ++role) {
-      const KernelRole& r = roles[role];
-      const bool spells = name.find(r.mangled) != std::string_view::npos &&
-                          (r.marker.empty() || name.find(r.marker) != std::string_view::npos);
+      const KernelRole& candidate = roles[role];
+      const bool spells =
+          name.find(candidate.mangled) != std::string_view::npos &&
+          (candidate.marker.empty() || name.find(candidate.marker) != std::string_view::npos);
       // Two roles may share a template (then both spell it): a missing own name or
       // marker, another role's distinct name, or a marker of another instance of its
       // template is a swap.
-      const bool same_template = r.mangled == roles[i].mangled;
-      const bool other_instance = same_template && !r.marker.empty() &&
-                                  r.marker != roles[i].marker &&
-                                  name.find(r.marker) != std::string_view::npos;
+      const bool same_template = candidate.mangled == roles[i].mangled;
+      const bool other_instance = same_template && !candidate.marker.empty() &&
+                                  candidate.marker != roles[i].marker &&
+                                  name.find(candidate.marker) != std::string_view::npos;
       if ((role == i && !spells) || (role != i && !same_template && spells) || other_instance ||
           !name.starts_with("_Z"))
         return bad("the " + std::string(roles[i].role) + " kernel's name " + std::string(name) +
-                   " does not name a " + std::string(algorithm) + " " +
-                   std::string(roles[i].role) + " kernel");
+                   " does not name a " + std::string(algorithm) + " " + std::string(roles[i].role) +
+                   " kernel");
     }
   }
   if (!r.has_kernel_facts) return {};  // a fresh build's own view: checked as stored

@@ -3,8 +3,12 @@
 // and the sweep's tile shape read from its own compile.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
+
+#include "cccl_cache/algos/core/built.hpp"
 
 namespace cccl_cache::algos::agent_select {
 
@@ -35,3 +39,17 @@ enum Kernel : std::size_t { init_kernel = 0, sweep_kernel = 1 };
 inline constexpr std::uint32_t kInitBlockThreads = 128;
 
 }  // namespace cccl_cache::algos::agent_select
+
+namespace cccl_cache::algos {
+
+// The traits both agent-select algorithms share (core/built.hpp's list): their policy and
+// two kernels. Each derives its traits from it and adds Spec, Executable, check,
+// dispatch_abi and bind.
+template <class A, class SpecT>
+struct AgentSelectAlgorithm : AlgorithmBase<A, SpecT> {
+  using Policy = agent_select::Policy;
+  static constexpr std::size_t kKernels = 2;
+  static constexpr std::array<std::string_view, kKernels> kKernelRoles = {"init", "sweep"};
+};
+
+}  // namespace cccl_cache::algos

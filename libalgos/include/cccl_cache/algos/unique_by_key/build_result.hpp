@@ -2,11 +2,7 @@
 // and runtime values named. Device-independent; what the store holds.
 #pragma once
 
-#include <array>
-#include <cstddef>
-#include <cstdint>
 #include <string>
-#include <string_view>
 
 #include "cccl_cache/algos/core/agent_select.hpp"
 #include "cccl_cache/algos/core/built.hpp"
@@ -14,12 +10,9 @@
 
 namespace cccl_cache::algos::unique_by_key {
 
-// The policy (threads, items, vsmem_per_block), kernel order and init block of CUB's
-// agent-select kernels (core/agent_select.hpp).
-using agent_select::Policy;
-using agent_select::Kernel;
-using enum agent_select::Kernel;
-using agent_select::kInitBlockThreads;
+// Policy (threads, items, vsmem_per_block), Kernel (init_kernel, sweep_kernel) and
+// kInitBlockThreads of CUB's agent-select kernels (core/agent_select.hpp).
+using namespace agent_select;
 
 class Executable;  // executable.hpp
 
@@ -28,12 +21,9 @@ class Executable;  // executable.hpp
 namespace cccl_cache::algos {
 
 // unique_by_key's traits for the core (core/built.hpp, AlgorithmCache).
-struct UniqueByKey : AlgorithmBase<UniqueByKey, unique_by_key::Spec> {
+struct UniqueByKey : AgentSelectAlgorithm<UniqueByKey, unique_by_key::Spec> {
   using Spec = unique_by_key::Spec;
-  using Policy = unique_by_key::Policy;
   using Executable = unique_by_key::Executable;
-  static constexpr std::size_t kKernels = 2;
-  static constexpr std::array<std::string_view, kKernels> kKernelRoles = {"init", "sweep"};
   // A plausible policy, kernel names that name their roles, launch bounds that agree.
   static Result<void> check(const Spec& spec, const Policy& policy, const BuildRecordView& record);
   static const std::string& dispatch_abi();  // unique_by_key/dispatch.cu
