@@ -23,6 +23,7 @@ static_assert(CCCL_CACHE_RADIX_SORT == static_cast<int>(AlgorithmId::radix_sort)
 static_assert(CCCL_CACHE_SEGMENTED_REDUCE == static_cast<int>(AlgorithmId::segmented_reduce));
 static_assert(CCCL_CACHE_UNIQUE_BY_KEY == static_cast<int>(AlgorithmId::unique_by_key));
 static_assert(CCCL_CACHE_SELECT == static_cast<int>(AlgorithmId::select));
+static_assert(CCCL_CACHE_THREE_WAY_PARTITION == static_cast<int>(AlgorithmId::three_way_partition));
 static_assert(CCCL_CACHE_OP_EQUAL_TO == static_cast<int>(algos::OpKind::equal_to));
 static_assert(CCCL_CACHE_BFLOAT16 == static_cast<int>(algos::ScalarType::bfloat16));
 static_assert(CCCL_CACHE_FLOAT32 == static_cast<int>(algos::ScalarType::float32));
@@ -53,6 +54,7 @@ constexpr FieldNames kFieldNames[] = {
     {AlgorithmId::segmented_reduce, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr},
     {AlgorithmId::unique_by_key, "keys", "values", nullptr, "selected", "op", "offset", nullptr},
     {AlgorithmId::select, "type", nullptr, nullptr, "selected", "op", "offset", nullptr},
+    {AlgorithmId::three_way_partition, "type", nullptr, nullptr, "selected", "first_op", "offset", nullptr},
 };
 
 // A C enum member read as the int the caller stored: C callers may store any int in it,
