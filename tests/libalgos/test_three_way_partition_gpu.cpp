@@ -57,13 +57,14 @@ template <class T>
 int part_of(std::size_t spec, T x) {
   const bool nonzero = x != T(0);
   if constexpr (std::is_floating_point_v<T>) {
-    const bool first = spec == 1 ? x > 0.0f : x > 100.0;  // specs 1 and 4
+    const bool first = spec == 1 ? x > T(0) : x > T(100);  // specs 1 and 4
     return first ? 0 : nonzero ? 1 : 2;
   } else {
+    const auto v = static_cast<long long>(x);
     switch (spec) {
-      case 0: return x % 2 == 0 ? 0 : x < 500 ? 1 : 2;
-      case 2: return x % 3 == 0 ? 0 : nonzero ? 1 : 2;
-      case 3: return nonzero ? 0 : x % 2 != 0 ? 1 : 2;
+      case 0: return v % 2 == 0 ? 0 : v < 500 ? 1 : 2;
+      case 2: return v % 3 == 0 ? 0 : nonzero ? 1 : 2;
+      case 3: return nonzero ? 0 : v % 2 != 0 ? 1 : 2;
       default: return nonzero ? 0 : 2;
     }
   }
@@ -88,13 +89,6 @@ std::vector<T> items(std::uint64_t n, std::mt19937_64& rng) {
     }
   }
   return out;
-}
-
-template <class T>
-std::vector<T> read(CUdeviceptr p, std::uint64_t n) {
-  std::vector<T> v(n);
-  if (n > 0) EXPECT_EQ(cuMemcpyDtoH(v.data(), p, n * sizeof(T)), CUDA_SUCCESS);
-  return v;
 }
 
 template <class T, class Sel>
@@ -126,7 +120,7 @@ void check_all(std::size_t spec, const twp::Executable& fresh, const twp::Execut
       EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
       Out o{};
       EXPECT_EQ(cuMemcpyDtoH(o.selected, d_sel.ptr, 2 * sizeof(Sel)), CUDA_SUCCESS);
-      for (int p = 0; p < 3; ++p) o.parts[p] = read<T>(d_out[p].ptr, want[p].size());
+      for (int p = 0; p < 3; ++p) o.parts[p] = read_device<T>(d_out[p].ptr, want[p].size());
       return o;
     };
     const Out got = run(fresh);
@@ -143,33 +137,18 @@ void check_all(std::size_t spec, const twp::Executable& fresh, const twp::Execut
   }
 }
 
-template <class T>
-void check_selected(std::size_t spec, ScalarType selected, const twp::Executable& fresh,
-                    const twp::Executable& loaded, CUstream stream, std::mt19937_64& rng) {
-  switch (selected) {
-    case S::int32: return check_all<T, std::int32_t>(spec, fresh, loaded, stream, rng);
-    case S::uint32: return check_all<T, std::uint32_t>(spec, fresh, loaded, stream, rng);
-    case S::int64: return check_all<T, std::int64_t>(spec, fresh, loaded, stream, rng);
-    default: return check_all<T, std::uint64_t>(spec, fresh, loaded, stream, rng);
-  }
-}
-
 }  // namespace
 
 TEST(ThreeWayPartitionGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
   SKIP_WITHOUT_GPU();
   for_each_fresh_and_loaded(built(), [](std::size_t i, const twp::Executable& f, const twp::Executable& l,
                                         CUstream stream) {
-    const ScalarType selected = built().specs[i].selected_type;
     std::mt19937_64 rng(37 + i);
-    switch (i) {
-      case 0: check_selected<std::int32_t>(i, selected, f, l, stream, rng); break;
-      case 1: check_selected<float>(i, selected, f, l, stream, rng); break;
-      case 2: check_selected<std::int64_t>(i, selected, f, l, stream, rng); break;
-      case 3: check_selected<std::uint8_t>(i, selected, f, l, stream, rng); break;
-      case 4: check_selected<double>(i, selected, f, l, stream, rng); break;
-      default: check_selected<std::int16_t>(i, selected, f, l, stream, rng); break;
-    }
+    with_host_type(built().specs[i].type, [&](auto item) {
+      with_count_type(built().specs[i].selected_type, [&](auto count) {
+        check_all<typename decltype(item)::type, typename decltype(count)::type>(i, f, l, stream, rng);
+      });
+    });
   });
 }
 

@@ -13,6 +13,7 @@
 #include "build_cache.hpp"
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/three_way_partition/build_result.hpp"
+#include "record_cases.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
@@ -90,28 +91,12 @@ TEST(ThreeWayPartitionBuild, RejectsBadSpecs) {
 // A policy that differs from the kernels' launch bounds, implausible values or swapped
 // kernel names pass the blob grammar and must still be rejected as corrupt.
 TEST(ThreeWayPartitionBuild, EntriesDisagreeingWithTheirCubinAreCorrupt) {
-  struct Case {
-    const char* what;
-    std::function<void(BuildResult&)> change;
-    std::string error;
-  };
-  const Case cases[] = {
+  const test_support::CorruptCase<ThreeWayPartition> cases[] = {
       {"threads doubled", [](BuildResult& r) { r.policy.threads *= 2; }, "partition"},
       {"no items", [](BuildResult& r) { r.policy.items = 0; }, "implausible three_way_partition"},
       {"too many items", [](BuildResult& r) { r.policy.items = 257; }, "implausible three_way_partition"},
       {"swapped kernels", [](BuildResult& r) { std::swap(r.record.kernels[0], r.record.kernels[1]); }, "init"},
       {"another kernel's name", [](BuildResult& r) { r.record.kernels[1] = "_Z3foov"; }, "not in the cubin"},
   };
-  const BuildResult& b = built();
-  ASSERT_TRUE(deserialize_view<ThreeWayPartition>(serialize(b), 90));
-  for (const auto& c : cases) {
-    BuildResult copy = b;
-    c.change(copy);
-    copy.record.values = policy_values(copy.policy);
-    const auto blob = serialize(copy);
-    auto r = deserialize_view<ThreeWayPartition>(blob, 90);
-    ASSERT_FALSE(r) << c.what;
-    EXPECT_EQ(r.error().code, ErrorCode::corrupt) << c.what;
-    EXPECT_NE(r.error().message.find(c.error), std::string::npos) << c.what << ": " << r.error().message;
-  }
+  test_support::expect_corrupt<ThreeWayPartition>(built(), cases);
 }
