@@ -122,8 +122,8 @@ typedef struct cccl_cache_op {
  *   THREE_WAY_PARTITION type*   -           -         selected  first_op  offset  -
  *   UNARY_TRANSFORM    in*      -           -         out*      op        -       -
  *   BINARY_TRANSFORM   in1*     -           in2*      out*      op        -       -
- *   (* required; THREE_WAY_PARTITION's second_op, identity by default, is set through
- *   spec text: cccl_cache_spec_from_text)
+ *   (* required; THREE_WAY_PARTITION's second_op is identity here: spec text
+ *   (cccl_cache_spec_parse) may name a custom one, one custom operator per spec text)
  */
 typedef struct cccl_cache_spec_desc {
   cccl_cache_algorithm_kind algorithm;
