@@ -110,12 +110,16 @@ def _size_of(x, what: str) -> int:
     return _core.array_info(x, what)[1]
 
 
-def _device_of(device, array) -> int:
-    """`device` if given, else the device holding `array`'s memory, else 0."""
+def _device_of(device, arrays) -> int:
+    """`device` if given, else the device holding the first of `arrays` that names
+    memory (an empty CuPy array has no address), else 0."""
     if device is not None:
         return int(device)
-    if _is_array(array):
-        return _core.array_device(array, "array")
+    for array in arrays:
+        if _is_array(array):
+            ordinal = _core.array_device(array, "array")
+            if ordinal is not None:
+                return ordinal
     return 0
 
 
@@ -123,8 +127,8 @@ _specs: dict = {}
 _memo: dict = {}
 
 
-def _acquire(algorithm: str, fields: dict, operators: dict, device, array, cache):
-    """The bound executable of a spec from fields on `device` (else `array`'s). The spec
+def _acquire(algorithm: str, fields: dict, operators: dict, device, arrays, cache):
+    """The bound executable of a spec from fields on `device` (else `arrays`'). The spec
     is checked before any device is asked for. Memoized per process for the default
     cache, so that one-shot calls skip the spec parse (the AlgorithmCache keeps the
     executable bound anyway)."""
@@ -134,7 +138,7 @@ def _acquire(algorithm: str, fields: dict, operators: dict, device, array, cache
         spec = _core.Spec.from_fields(algorithm, fields, operators)
         if len(_specs) < 4096:
             _specs[what] = spec
-    device = _device_of(device, array)
+    device = _device_of(device, arrays)
     if cache is not None:
         return cache.acquire(spec, device)
     exe = _memo.get((what, device))
@@ -165,7 +169,8 @@ def make_merge_sort(d_in_keys, d_in_values, d_out_keys, d_out_values, op="less",
     keys, values = _sort_types(d_in_keys, d_out_keys, d_in_values, d_out_values)
     ops: dict = {}
     fields = {"keys": keys, "values": values, "compare": _op_text(op, ops), "offset": offset}
-    return _acquire("merge_sort", fields, ops, device, d_in_keys, cache)
+    return _acquire("merge_sort", fields, ops, device,
+                    (d_in_keys, d_out_keys, d_in_values, d_out_values), cache)
 
 
 def make_radix_sort(d_in_keys, d_out_keys, d_in_values=None, d_out_values=None, order="ascending", *,
@@ -189,7 +194,8 @@ def make_radix_sort(d_in_keys, d_out_keys, d_in_values=None, d_out_values=None, 
         raise ValueError(f"order: 'ascending' or 'descending', got {order!r}")
     fields = {"keys": keys, "values": values, "descending": str(order == "descending").lower(),
               "offset": offset}
-    return _acquire("radix_sort", fields, {}, device, d_in_keys, cache)
+    return _acquire("radix_sort", fields, {}, device,
+                    (d_in_keys, d_out_keys, d_in_values, d_out_values), cache)
 
 
 def _same_type(d_in, d_out) -> str:
@@ -204,7 +210,7 @@ def make_reduce_into(d_in, d_out, op="plus", h_init=None, *, offset="uint64", de
     (accepted here for cuda.compute's signature)."""
     ops: dict = {}
     fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
-    return _acquire("reduce", fields, ops, device, d_in, cache)
+    return _acquire("reduce", fields, ops, device, (d_in, d_out), cache)
 
 
 def make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h_init=None, *,
@@ -217,7 +223,8 @@ def make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plu
     _same_as(offset, end_offsets_in, "end_offsets_in", "start_offsets_in")
     ops: dict = {}
     fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
-    return _acquire("segmented_reduce", fields, ops, device, d_in, cache)
+    return _acquire("segmented_reduce", fields, ops, device,
+                    (d_in, d_out, start_offsets_in, end_offsets_in), cache)
 
 
 def make_unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, op="equal_to",
@@ -233,7 +240,8 @@ def make_unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num
     _same_as(items, d_out_items, "d_out_items", "d_in_items")
     fields = {"keys": keys, "values": items, "op": _op_text(op, ops), "offset": offset,
               "selected": _type_of(d_out_num_selected, "d_out_num_selected")}
-    return _acquire("unique_by_key", fields, ops, device, d_in_keys, cache)
+    return _acquire("unique_by_key", fields, ops, device,
+                    (d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected), cache)
 
 
 def make_select(d_in, d_out, d_num_selected_out, cond="identity", *, device=None, cache=None) -> _core.Select:
@@ -244,7 +252,7 @@ def make_select(d_in, d_out, d_num_selected_out, cond="identity", *, device=None
     ops: dict = {}
     fields = {"type": _same_type(d_in, d_out), "op": _op_text(cond, ops),
               "selected": _type_of(d_num_selected_out, "d_num_selected_out")}
-    return _acquire("select", fields, ops, device, d_in, cache)
+    return _acquire("select", fields, ops, device, (d_in, d_out, d_num_selected_out), cache)
 
 
 def make_three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unselected_out,
@@ -264,34 +272,35 @@ def make_three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unsele
     fields = {"type": t, "first_op": _op_text(select_first_part_op, ops),
               "second_op": _op_text(select_second_part_op, ops), "offset": offset,
               "selected": _type_of(d_num_selected_out, "d_num_selected_out")}
-    return _acquire("three_way_partition", fields, ops, device, d_in, cache)
+    return _acquire("three_way_partition", fields, ops, device,
+                    (d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out), cache)
 
 
 def make_inclusive_scan(d_in, d_out, op="plus", *, offset="uint64", device=None,
                         cache=None) -> _core.InclusiveScan:
     ops: dict = {}
     fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
-    return _acquire("inclusive_scan", fields, ops, device, d_in, cache)
+    return _acquire("inclusive_scan", fields, ops, device, (d_in, d_out), cache)
 
 
 def make_exclusive_scan(d_in, d_out, op="plus", h_init=None, *, offset="uint64", device=None,
                         cache=None) -> _core.ExclusiveScan:
     ops: dict = {}
     fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
-    return _acquire("exclusive_scan", fields, ops, device, d_in, cache)
+    return _acquire("exclusive_scan", fields, ops, device, (d_in, d_out), cache)
 
 
 def make_unary_transform(d_in, d_out, op="identity", *, device=None, cache=None) -> _core.UnaryTransform:
     ops: dict = {}
     fields = {"in": _type_of(d_in, "d_in"), "out": _type_of(d_out, "d_out"), "op": _op_text(op, ops)}
-    return _acquire("unary_transform", fields, ops, device, d_in, cache)
+    return _acquire("unary_transform", fields, ops, device, (d_in, d_out), cache)
 
 
 def make_binary_transform(d_in1, d_in2, d_out, op="plus", *, device=None, cache=None) -> _core.BinaryTransform:
     ops: dict = {}
     fields = {"in1": _type_of(d_in1, "d_in1"), "in2": _type_of(d_in2, "d_in2"),
               "out": _type_of(d_out, "d_out"), "op": _op_text(op, ops)}
-    return _acquire("binary_transform", fields, ops, device, d_in1, cache)
+    return _acquire("binary_transform", fields, ops, device, (d_in1, d_in2, d_out), cache)
 
 
 # --- one-shot functions -----------------------------------------------------------

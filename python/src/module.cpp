@@ -27,9 +27,11 @@ nb::tuple array_info(nb::handle obj, const std::string& what) {
   return nb::make_tuple(type, a.size, device, reinterpret_cast<std::uintptr_t>(a.data));
 }
 
-int array_device(nb::handle obj, const std::string& what) {
+// None for an empty array without an address (CuPy's): it names no memory, so no device.
+std::optional<int> array_device(nb::handle obj, const std::string& what) {
   DeviceArray a = device_array(obj, what.c_str(), false);
   if (a.device) return *a.device;
+  if (a.size == 0 && a.data == nullptr) return std::nullopt;
   return take(algos::pointer_device(a.data));
 }
 
@@ -47,7 +49,8 @@ NB_MODULE(_core, m) {
         "(element type name or None, items, DLPack device or None, address) of a device array; "
         "TypeError/ValueError as the executables' checks.");
   m.def("array_device", &array_device, "array"_a, "what"_a = "array",
-        "The device ordinal holding a device array's memory (ValueError for host memory).");
+        "The device ordinal holding a device array's memory (ValueError for host memory; None for an "
+        "empty array without an address).");
   m.def("stream_handle", [](nb::handle s) { return reinterpret_cast<std::uintptr_t>(stream_handle(s)); },
         "stream"_a.none(), "The raw CUstream of a stream argument (None -> 0).");
   m.def("_host_value", [](nb::handle value, const std::string& type) {

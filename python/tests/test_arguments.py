@@ -135,6 +135,15 @@ def test_factory_without_a_usable_device_raises_error(fake):
         cccl_cache.make_merge_sort("float32", None, "float32", None, device=0)
 
 
+def test_an_empty_array_without_an_address_names_no_device(fake):
+    # CuPy's empty arrays have address 0: the device comes from another argument (the
+    # count's array of a select of nothing), not from asking the driver about address 0.
+    empty = fake(shape=(0,), ptr=0)
+    assert _core.array_device(empty) is None
+    assert cccl_cache._api._device_of(None, (empty, None, "float32")) == 0
+    assert cccl_cache._api._device_of(3, (empty,)) == 3
+
+
 def test_one_shot_functions_check_types_before_any_device_work(fake):
     with pytest.raises(TypeError, match="d_out"):
         cccl_cache.inclusive_scan(fake(8, "<f4"), fake(8, "<f8"))
