@@ -46,7 +46,7 @@ extern "C" {
 
 /* The version of this interface: a program compiled against a header of another major
  * version must not use the library (cccl_cache_abi_version() tells at run time). */
-#define CCCL_CACHE_ABI_VERSION 1
+#define CCCL_CACHE_ABI_VERSION 2
 
 typedef enum cccl_cache_status {
   CCCL_CACHE_OK = 0,
@@ -122,8 +122,7 @@ typedef struct cccl_cache_op {
  *   THREE_WAY_PARTITION type*   -           -         selected  first_op  offset  -
  *   UNARY_TRANSFORM    in*      -           -         out*      op        -       -
  *   BINARY_TRANSFORM   in1*     -           in2*      out*      op        -       -
- *   (* required; THREE_WAY_PARTITION's second_op is identity here: spec text
- *   (cccl_cache_spec_parse) may name a custom one, one custom operator per spec text)
+ *   (* required; `op2` is THREE_WAY_PARTITION's second_op, zero for every other algorithm)
  */
 typedef struct cccl_cache_spec_desc {
   cccl_cache_algorithm_kind algorithm;
@@ -134,6 +133,7 @@ typedef struct cccl_cache_spec_desc {
   cccl_cache_op op;
   cccl_cache_type offset_type;
   int descending; /* 0 or 1 */
+  cccl_cache_op op2; /* a second operator: THREE_WAY_PARTITION's second_op */
 } cccl_cache_spec_desc;
 
 typedef struct cccl_cache_store cccl_cache_store;         /* a store and its bound algorithms */

@@ -260,6 +260,45 @@ static void check_descs(void) {
   CHECK(spec == NULL);
 }
 
+/* A three-way partition's two predicates from the struct: op and op2, each well-known or
+ * custom (two custom ones in one spec, which one spec text cannot carry); op2's source is
+ * part of the key; op2 elsewhere is refused. */
+static void second_operator_from_desc(void) {
+  cccl_cache_spec_desc d;
+  cccl_cache_spec *spec = NULL, *other = NULL;
+  char key[CCCL_CACHE_KEY_SIZE] = "", other_key[CCCL_CACHE_KEY_SIZE] = "";
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_THREE_WAY_PARTITION;
+  d.type = CCCL_CACHE_INT32;
+  d.op = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "small", "__device__ bool small(int x) { return x < 10; }"};
+  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "even", "__device__ bool even(int x) { return x % 2 == 0; }"};
+  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
+  if (spec != NULL) {
+    CHECK(strstr(cccl_cache_spec_text(spec), "first_op=small second_op=even") != NULL);
+    CHECK_OK(cccl_cache_spec_key(spec, 90, key, sizeof key));
+  }
+  d.op2.source = "__device__ bool even(int x) { return x % 2 != 1; }";
+  CHECK_OK(cccl_cache_spec_from_desc(&d, &other));
+  if (other != NULL) CHECK_OK(cccl_cache_spec_key(other, 90, other_key, sizeof other_key));
+  CHECK(key[0] != '\0' && strcmp(key, other_key) != 0);
+  cccl_cache_spec_free(spec);
+  cccl_cache_spec_free(other);
+  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_IDENTITY, NULL, NULL};
+  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
+  if (spec != NULL) CHECK(strstr(cccl_cache_spec_text(spec), "second_op=identity") != NULL);
+  cccl_cache_spec_free(spec);
+  spec = NULL;
+  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "even", NULL};
+  CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "op2: a CUSTOM operator needs its name and source");
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_SELECT;
+  d.type = CCCL_CACHE_INT32;
+  d.op2.kind = CCCL_CACHE_OP_IDENTITY;
+  CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT, "no field for op2");
+  CHECK(spec == NULL);
+}
+
 static void check_bad_stores(const char* tmp) {
   char path[4096];
   FILE* f;
@@ -599,6 +638,7 @@ int main(void) {
   check_null_handles();
   check_bad_text();
   check_descs();
+  second_operator_from_desc();
   check_bad_stores(tmp);
 
   /* One build, then hits: the same spec from text, and after reopening the store. */
