@@ -108,7 +108,8 @@ inline std::vector<Entry> defaults() {
 }
 
 // Specs of the algorithms added after wave 1 (segmented reduce, float32 plus; unique_by_key,
-// int32 keys and values; select, int32 nonzero): measured
+// int32 keys and values; select, int32 nonzero;
+// three-way partition, int32 nonzero): measured
 // beside the defaults by bench_algorithms_acquire, never in the 15-spec cold start that
 // is compared with the reference library.
 inline std::vector<Entry> later_specs() {
@@ -129,6 +130,12 @@ inline std::vector<Entry> later_specs() {
                       [](const ca::select::Executable& e, std::uint64_t n) {
                         std::size_t b = 0;
                         e(nullptr, b, nullptr, nullptr, nullptr, n, nullptr);
+                        g_sink += b;
+                      }));
+  out.push_back(entry("three_way_partition_int32", ca::three_way_partition::Spec{},
+                      [](const ca::three_way_partition::Executable& e, std::uint64_t n) {
+                        std::size_t b = 0;
+                        e(nullptr, b, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr);
                         g_sink += b;
                       }));
   return out;

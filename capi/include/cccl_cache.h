@@ -46,7 +46,7 @@ extern "C" {
 
 /* The version of this interface: a program compiled against a header of another major
  * version must not use the library (cccl_cache_abi_version() tells at run time). */
-#define CCCL_CACHE_ABI_VERSION 1
+#define CCCL_CACHE_ABI_VERSION 2
 
 typedef enum cccl_cache_status {
   CCCL_CACHE_OK = 0,
@@ -76,7 +76,8 @@ typedef enum cccl_cache_algorithm_kind {
   CCCL_CACHE_RADIX_SORT = 7,
   CCCL_CACHE_SEGMENTED_REDUCE = 8,
   CCCL_CACHE_UNIQUE_BY_KEY = 9,
-  CCCL_CACHE_SELECT = 10
+  CCCL_CACHE_SELECT = 10,
+  CCCL_CACHE_THREE_WAY_PARTITION = 11
 } cccl_cache_algorithm_kind;
 
 /* Element types (as spec text names them). NONE: no value type / the default. */
@@ -118,9 +119,10 @@ typedef struct cccl_cache_op {
  *   SEGMENTED_REDUCE   type*    -           -         -         op        offset  -
  *   UNIQUE_BY_KEY      keys*    values*     -         selected  op        offset  -
  *   SELECT             type*    -           -         selected  op        offset  -
+ *   THREE_WAY_PARTITION type*   -           -         selected  first_op  offset  -
  *   UNARY_TRANSFORM    in*      -           -         out*      op        -       -
  *   BINARY_TRANSFORM   in1*     -           in2*      out*      op        -       -
- *   (* required)
+ *   (* required; `op2` is THREE_WAY_PARTITION's second_op, zero for every other algorithm)
  */
 typedef struct cccl_cache_spec_desc {
   cccl_cache_algorithm_kind algorithm;
@@ -131,6 +133,7 @@ typedef struct cccl_cache_spec_desc {
   cccl_cache_op op;
   cccl_cache_type offset_type;
   int descending; /* 0 or 1 */
+  cccl_cache_op op2; /* a second operator: THREE_WAY_PARTITION's second_op */
 } cccl_cache_spec_desc;
 
 typedef struct cccl_cache_store cccl_cache_store;         /* a store and its bound algorithms */
@@ -291,6 +294,14 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_select(const cccl_cache_algorithm* a
                                                    const void* d_in, void* d_out,
                                                    void* d_num_selected_out, uint64_t num_items,
                                                    void* stream);
+/* The items of d_in the spec's first_op selects go to d_first_part_out, of the others
+ * those its second_op selects to d_second_part_out and the rest to d_unselected_out, each
+ * in order; the first two parts' sizes to d_num_selected_out[0] and [1] (device memory,
+ * two elements of the spec's `selected` type). No output may overlap d_in or another. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_three_way_partition(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_first_part_out, void* d_second_part_out, void* d_unselected_out,
+    void* d_num_selected_out, uint64_t num_items, void* stream);
 /* Inclusive scan of d_in into d_out (may be equal). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,

@@ -19,6 +19,7 @@ namespace sr = algos::segmented_reduce;
 namespace tf = algos::transform;
 namespace ub = algos::unique_by_key;
 namespace se = algos::select;
+namespace tw = algos::three_way_partition;
 
 // The executable `a` holds, if it is of `kind`; else nullptr and `status` set.
 template <class Exe>
@@ -130,6 +131,9 @@ cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algo
     case AlgorithmId::select:
       *bytes = static_cast<const se::Executable*>(e)->temp_storage_bytes(num_items);
       break;
+    case AlgorithmId::three_way_partition:
+      *bytes = static_cast<const tw::Executable*>(e)->temp_storage_bytes(num_items);
+      break;
     case AlgorithmId::unary_transform:
     case AlgorithmId::binary_transform:
       *bytes = 0;
@@ -231,6 +235,19 @@ cccl_cache_status cccl_cache_select(const cccl_cache_algorithm* algorithm, void*
   CCCL_CACHE_C_TYPED(se::Executable, AlgorithmId::select, fn);
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, d_num_selected_out, num_items,
                           static_cast<CUstream>(stream)),
+                   fn, kTempInvalid);
+}
+
+cccl_cache_status cccl_cache_three_way_partition(const cccl_cache_algorithm* algorithm,
+                                                 void* d_temp_storage, size_t* temp_storage_bytes,
+                                                 const void* d_in, void* d_first_part_out,
+                                                 void* d_second_part_out, void* d_unselected_out,
+                                                 void* d_num_selected_out, uint64_t num_items,
+                                                 void* stream) {
+  constexpr const char* fn = "cccl_cache_three_way_partition";
+  CCCL_CACHE_C_TYPED(tw::Executable, AlgorithmId::three_way_partition, fn);
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_first_part_out, d_second_part_out,
+                          d_unselected_out, d_num_selected_out, num_items, static_cast<CUstream>(stream)),
                    fn, kTempInvalid);
 }
 

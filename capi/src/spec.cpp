@@ -23,6 +23,7 @@ static_assert(CCCL_CACHE_RADIX_SORT == static_cast<int>(AlgorithmId::radix_sort)
 static_assert(CCCL_CACHE_SEGMENTED_REDUCE == static_cast<int>(AlgorithmId::segmented_reduce));
 static_assert(CCCL_CACHE_UNIQUE_BY_KEY == static_cast<int>(AlgorithmId::unique_by_key));
 static_assert(CCCL_CACHE_SELECT == static_cast<int>(AlgorithmId::select));
+static_assert(CCCL_CACHE_THREE_WAY_PARTITION == static_cast<int>(AlgorithmId::three_way_partition));
 static_assert(CCCL_CACHE_OP_EQUAL_TO == static_cast<int>(algos::OpKind::equal_to));
 static_assert(CCCL_CACHE_BFLOAT16 == static_cast<int>(algos::ScalarType::bfloat16));
 static_assert(CCCL_CACHE_FLOAT32 == static_cast<int>(algos::ScalarType::float32));
@@ -40,19 +41,22 @@ struct FieldNames {
   const char* op;
   const char* offset_type;
   const char* descending;
+  const char* op2;  // a second operator (cccl_cache_spec_desc::op2)
 };
 
 constexpr FieldNames kFieldNames[] = {
-    {AlgorithmId::merge_sort, "keys", "values", nullptr, nullptr, "compare", "offset", nullptr},
-    {AlgorithmId::radix_sort, "keys", "values", nullptr, nullptr, nullptr, "offset", "descending"},
-    {AlgorithmId::reduce, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr},
-    {AlgorithmId::inclusive_scan, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr},
-    {AlgorithmId::exclusive_scan, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr},
-    {AlgorithmId::unary_transform, "in", nullptr, nullptr, "out", "op", nullptr, nullptr},
-    {AlgorithmId::binary_transform, "in1", nullptr, "in2", "out", "op", nullptr, nullptr},
-    {AlgorithmId::segmented_reduce, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr},
-    {AlgorithmId::unique_by_key, "keys", "values", nullptr, "selected", "op", "offset", nullptr},
-    {AlgorithmId::select, "type", nullptr, nullptr, "selected", "op", "offset", nullptr},
+    {AlgorithmId::merge_sort, "keys", "values", nullptr, nullptr, "compare", "offset", nullptr, nullptr},
+    {AlgorithmId::radix_sort, "keys", "values", nullptr, nullptr, nullptr, "offset", "descending", nullptr},
+    {AlgorithmId::reduce, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr, nullptr},
+    {AlgorithmId::inclusive_scan, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr, nullptr},
+    {AlgorithmId::exclusive_scan, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr, nullptr},
+    {AlgorithmId::unary_transform, "in", nullptr, nullptr, "out", "op", nullptr, nullptr, nullptr},
+    {AlgorithmId::binary_transform, "in1", nullptr, "in2", "out", "op", nullptr, nullptr, nullptr},
+    {AlgorithmId::segmented_reduce, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr, nullptr},
+    {AlgorithmId::unique_by_key, "keys", "values", nullptr, "selected", "op", "offset", nullptr, nullptr},
+    {AlgorithmId::select, "type", nullptr, nullptr, "selected", "op", "offset", nullptr, nullptr},
+    {AlgorithmId::three_way_partition, "type", nullptr, nullptr, "selected", "first_op", "offset", nullptr,
+     "second_op"},
 };
 
 // A C enum member read as the int the caller stored: C callers may store any int in it,
@@ -84,14 +88,15 @@ class DescReader {
     return {};
   }
 
-  Result<void> op(const char* field, const cccl_cache_op& op) {
+  // Adds operator member `member` (spec-text field `field`) if set.
+  Result<void> op(const char* member, const char* field, const cccl_cache_op& op) {
     const int op_kind = raw(op.kind);
     if (op_kind == CCCL_CACHE_OP_DEFAULT && op.name == nullptr && op.source == nullptr) return {};
-    CCCL_CACHE_CHECK(takes("op", field));
+    CCCL_CACHE_CHECK(takes(member, field));
     if (op_kind == CCCL_CACHE_OP_CUSTOM) {
       if (op.name == nullptr || op.source == nullptr)
         return fail(ErrorCode::invalid_argument,
-                    algorithm_ + ": op: a CUSTOM operator needs its name and source");
+                    algorithm_ + ": " + member + ": a CUSTOM operator needs its name and source");
       fields_.push_back({field, op.name, op.source});
       return {};
     }
@@ -99,7 +104,7 @@ class DescReader {
     const auto text = algos::op_kind_name(kind);
     if (op.name != nullptr || op.source != nullptr || !algos::parse_op_kind(text)) {
       return fail(ErrorCode::invalid_argument,
-                  algorithm_ + ": op: kind " + std::to_string(op_kind) +
+                  algorithm_ + ": " + member + ": kind " + std::to_string(op_kind) +
                       (op_kind == CCCL_CACHE_OP_DEFAULT || algos::parse_op_kind(text)
                            ? " takes no name or source (only CUSTOM does)"
                            : " is not a cccl_cache_op_kind"));
@@ -145,7 +150,8 @@ Result<algos::AnySpec> from_desc(const cccl_cache_spec_desc& d) {
   CCCL_CACHE_CHECK(r.type("value_type", names->value_type, raw(d.value_type)));
   CCCL_CACHE_CHECK(r.type("in2_type", names->in2_type, raw(d.in2_type)));
   CCCL_CACHE_CHECK(r.type("out_type", names->out_type, raw(d.out_type)));
-  CCCL_CACHE_CHECK(r.op(names->op, d.op));
+  CCCL_CACHE_CHECK(r.op("op", names->op, d.op));
+  CCCL_CACHE_CHECK(r.op("op2", names->op2, d.op2));
   CCCL_CACHE_CHECK(r.type("offset_type", names->offset_type, raw(d.offset_type)));
   CCCL_CACHE_CHECK(r.flag(names->descending, d.descending));
   return entry->from_text(r.fields());

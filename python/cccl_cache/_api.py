@@ -255,6 +255,27 @@ def make_select(d_in, d_out, d_num_selected_out, cond="identity", *, device=None
     return _acquire("select", fields, ops, device, (d_in, d_out, d_num_selected_out), cache)
 
 
+def make_three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unselected_out,
+                             d_num_selected_out, select_first_part_op="identity",
+                             select_second_part_op="identity", *, offset="int64", device=None,
+                             cache=None) -> _core.ThreeWayPartition:
+    """Splits the items into those select_first_part_op selects, of the others those
+    select_second_part_op selects, and the rest, each in order ("identity": nonzero items,
+    or an Op naming a __device__ bool function of one item); the first two parts' sizes go
+    to d_num_selected_out[0] and [1] (its integer type is the spec's `selected`). CUB's
+    DevicePartition::If with two predicates; `offset` its count type (int32 or int64)."""
+    ops: dict = {}
+    t = _type_of(d_in, "d_in")
+    for name, out in (("d_first_part_out", d_first_part_out), ("d_second_part_out", d_second_part_out),
+                      ("d_unselected_out", d_unselected_out)):
+        _same_as(t, out, name, "d_in")
+    fields = {"type": t, "first_op": _op_text(select_first_part_op, ops),
+              "second_op": _op_text(select_second_part_op, ops), "offset": offset,
+              "selected": _type_of(d_num_selected_out, "d_num_selected_out")}
+    return _acquire("three_way_partition", fields, ops, device,
+                    (d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out), cache)
+
+
 def make_inclusive_scan(d_in, d_out, op="plus", *, offset="uint64", device=None,
                         cache=None) -> _core.InclusiveScan:
     ops: dict = {}
@@ -430,6 +451,21 @@ def select(d_in, d_out, d_num_selected_out, cond="identity", num_items=None, str
     n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same),
                ("d_num_selected_out", d_num_selected_out, lambda n: 1))
     _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, d_num_selected_out, n), ())
+
+
+def three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out,
+                        select_first_part_op="identity", select_second_part_op="identity", num_items=None,
+                        stream=None, *, temp_allocator=None, cache=None):
+    """Splits d_in[:num_items] (default: its length) three ways (make_three_way_partition);
+    the first two parts' sizes to d_num_selected_out[0] and [1]."""
+    exe = make_three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unselected_out,
+                                   d_num_selected_out, select_first_part_op, select_second_part_op,
+                                   cache=cache)
+    n = _count(num_items, d_in, "d_in", ("d_first_part_out", d_first_part_out, _same),
+               ("d_second_part_out", d_second_part_out, _same), ("d_unselected_out", d_unselected_out, _same),
+               ("d_num_selected_out", d_num_selected_out, lambda n: 2))
+    _run_two_phase(exe, d_in, temp_allocator, stream,
+                   (d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out, n), ())
 
 
 def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, temp_allocator=None,

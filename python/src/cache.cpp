@@ -48,6 +48,8 @@ nb::object acquire(PyCache& c, const PySpec& spec, int device) {
     case AlgorithmId::unique_by_key:
       return acquire_as<algos::unique_by_key::Spec>(*c.cache, spec.any, device);
     case AlgorithmId::select: return acquire_as<algos::select::Spec>(*c.cache, spec.any, device);
+    case AlgorithmId::three_way_partition:
+      return acquire_as<algos::three_way_partition::Spec>(*c.cache, spec.any, device);
   }
   throw nb::value_error(("acquire: no Python binding for " + algos::spec_text(spec.any)).c_str());
 }

@@ -25,6 +25,7 @@ namespace sr = algos::segmented_reduce;
 namespace tf = algos::transform;
 namespace ub = algos::unique_by_key;
 namespace se = algos::select;
+namespace tw = algos::three_way_partition;
 
 struct Temp {
   void* data;
@@ -330,6 +331,31 @@ std::size_t select_call(const Bound<se::Executable>& b, nb::handle temp, nb::han
   return bytes;
 }
 
+// --- three-way partition: three parts, the first two's sizes to device memory ---------
+std::size_t three_way_partition_call(const Bound<tw::Executable>& b, nb::handle temp, nb::handle in,
+                                     nb::handle first, nb::handle second, nb::handle unselected,
+                                     nb::handle num_selected, std::uint64_t n, nb::handle stream) {
+  const tw::Executable& e = *b.exe;
+  std::size_t bytes = e.temp_storage_bytes(n);
+  if (temp.is_none()) return bytes;
+  const auto& spec = e.spec();
+  const int dev = e.device();
+  auto [d_temp, have] = temp_array(temp, bytes, dev);
+  auto i = checked_array(in, "d_in", false, spec.type, n, dev);
+  auto f = checked_array(first, "d_first_part_out", true, spec.type, n, dev);
+  auto s2 = checked_array(second, "d_second_part_out", true, spec.type, n, dev);
+  auto u = checked_array(unselected, "d_unselected_out", true, spec.type, n, dev);
+  auto sel = checked_array(num_selected, "d_num_selected_out", true, spec.selected_type, 2, dev);
+  CUstream s = stream_handle(stream);
+  CUresult rc;
+  {
+    nb::gil_scoped_release unlocked;
+    rc = e(d_temp, have, i.data, f.data, s2.data, u.data, sel.data, n, s);
+  }
+  check_cuda(rc, "three_way_partition");
+  return bytes;
+}
+
 // --- transforms -------------------------------------------------------------------
 template <int N>
 void transform_call(const tf::Executable<N>& e, const nb::handle* ins, nb::handle out, std::uint64_t n,
@@ -423,6 +449,18 @@ void bind_executables(nb::module_& m) {
            "predicate keeps to d_out, in order, and their number to d_num_selected_out[0]. "
            "Returns the bytes.")
       .def("temp_storage_bytes", [](const Bound<se::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
+           "num_items"_a);
+
+  common<tw::Executable>(m, "ThreeWayPartition",
+                         "A three-way partition bound to a device (cub::DevicePartition::If, two predicates).")
+      .def("__call__", &three_way_partition_call, "temp_storage"_a.none(), "d_in"_a.none(),
+           "d_first_part_out"_a.none(), "d_second_part_out"_a.none(), "d_unselected_out"_a.none(),
+           "d_num_selected_out"_a.none(), "num_items"_a, "stream"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs. Else copies the items of d_in the first "
+           "predicate selects to d_first_part_out, of the others those the second selects to "
+           "d_second_part_out and the rest to d_unselected_out, each in order, and the first two "
+           "parts' sizes to d_num_selected_out[0] and [1]. Returns the bytes.")
+      .def("temp_storage_bytes", [](const Bound<tw::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);
 
   common<sc::InclusiveExecutable>(m, "InclusiveScan", "An inclusive scan bound to a device (cub::DeviceScan).")

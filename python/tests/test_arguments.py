@@ -86,6 +86,20 @@ def test_factories_reject_mismatched_types(fake):
         cccl_cache.make_select(f4, f4, f4)  # a float count
     with pytest.raises(ValueError, match="identity"):
         cccl_cache.make_select(f4, f4, i4, "less")
+    with pytest.raises(TypeError, match="d_first_part_out"):
+        cccl_cache.make_three_way_partition(f4, i4, f4, f4, i4)
+    with pytest.raises(TypeError, match="d_second_part_out"):
+        cccl_cache.make_three_way_partition(f4, f4, i4, f4, i4)
+    with pytest.raises(TypeError, match="d_unselected_out"):
+        cccl_cache.make_three_way_partition(f4, f4, f4, i4, i4)
+    with pytest.raises(ValueError, match="selected"):
+        cccl_cache.make_three_way_partition(f4, f4, f4, f4, f4)  # a float count
+    with pytest.raises(ValueError, match="first_op"):
+        cccl_cache.make_three_way_partition(f4, f4, f4, f4, i4, "less")
+    with pytest.raises(ValueError, match="second_op"):
+        cccl_cache.make_three_way_partition(f4, f4, f4, f4, i4, "identity", "plus")
+    with pytest.raises(ValueError, match="offset"):
+        cccl_cache.make_three_way_partition(f4, f4, f4, f4, i4, offset="uint32")
     with pytest.raises(TypeError, match="d_out_keys"):
         cccl_cache.make_unique_by_key(f4, i4, i4, i4, i4)
     with pytest.raises(TypeError, match="d_out_items"):

@@ -232,6 +232,37 @@ def test_select(caches, dtype, count, cond):
     assert int(sel.get()[0]) == 0
 
 
+@pytest.mark.parametrize("dtype, count, offset, first, second", [
+    (np.int32, np.int64, "int64", "identity", "identity"),
+    (np.float32, np.uint32, "int32", cccl_cache.Op("positive", "__device__ bool positive(float x) { return x > 0.0f; }"),
+     cccl_cache.Op("small", "__device__ bool small(float x) { return x > -2.0f; }")),
+])
+def test_three_way_partition(caches, dtype, count, offset, first, second):
+    h = rng.integers(-3, 4, N).astype(dtype)
+    if isinstance(first, cccl_cache.Op):
+        part = np.where(h > 0, 0, np.where(h > -2, 1, 2))
+    else:
+        part = np.where(h != 0, 0, 2)
+    want = [h[part == p] for p in range(3)]
+
+    def check(outs, sel):
+        assert [int(x) for x in sel.get()] == [len(want[0]), len(want[1])]
+        for p in range(3):
+            np.testing.assert_array_equal(outs[p].get()[:len(want[p])], want[p])
+
+    for exe in both(caches, lambda c: cccl_cache.make_three_way_partition(
+            dtype, dtype, dtype, dtype, count, first, second, offset=offset, device=0, cache=c)):
+        outs, sel = [cp.empty(N, dtype) for _ in range(3)], cp.empty(2, count)
+        run_two_phase(exe, cp.asarray(h), *outs, sel, N, n=N)
+        check(outs, sel)
+    outs, sel = [cp.empty(N, dtype) for _ in range(3)], cp.empty(2, count)
+    cccl_cache.three_way_partition(cp.asarray(h), *outs, sel, first, second, cache=caches[0])
+    check(outs, sel)
+    empty = cp.empty(0, dtype)
+    cccl_cache.three_way_partition(empty, empty, empty, empty, sel, first, second, cache=caches[0])
+    assert [int(x) for x in sel.get()] == [0, 0]
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.float64])
 def test_inclusive_scan(caches, dtype):
     h = rng.integers(-100, 100, N).astype(dtype)

@@ -99,6 +99,8 @@ static void check_null_handles(void) {
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_select(NULL, NULL, &bytes, NULL, NULL, NULL, 10, NULL), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
               "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_three_way_partition(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, 10, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK(cccl_cache_spec_text(NULL) == NULL);
   CHECK(cccl_cache_spec_algorithm(NULL) == 0);
   CHECK(cccl_cache_store_dir(NULL) == NULL);
@@ -197,6 +199,9 @@ static void check_descs(void) {
        "unique_by_key keys=int32 values=int32 op=equal_to offset=uint64 selected=uint64", NULL},
       {{.algorithm = CCCL_CACHE_SELECT, .type = CCCL_CACHE_FLOAT32, .out_type = CCCL_CACHE_INT32},
        "select type=float32 op=identity offset=int64 selected=int32", NULL},
+      {{.algorithm = CCCL_CACHE_THREE_WAY_PARTITION, .type = CCCL_CACHE_UINT8, .offset_type = CCCL_CACHE_INT32,
+        .out_type = CCCL_CACHE_UINT32},
+       "three_way_partition type=uint8 first_op=identity second_op=identity offset=int32 selected=uint32", NULL},
   };
   cccl_cache_spec_desc d;
   cccl_cache_spec* spec = NULL;
@@ -220,6 +225,8 @@ static void check_descs(void) {
   d.type = CCCL_CACHE_INT16;
   d.offset_type = CCCL_CACHE_UINT64;
   CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT, "must be int64");
+  d.algorithm = CCCL_CACHE_THREE_WAY_PARTITION;
+  CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT, "must be int32 or int64");
   memset(&d, 0, sizeof d);
   d.algorithm = (cccl_cache_algorithm_kind)99;
   CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
@@ -250,6 +257,45 @@ static void check_descs(void) {
   d.value_type = CCCL_CACHE_INT32;
   CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
               "no field for value_type");
+  CHECK(spec == NULL);
+}
+
+/* A three-way partition's two predicates from the struct: op and op2, each well-known or
+ * custom (two custom ones in one spec, which one spec text cannot carry); op2's source is
+ * part of the key; op2 elsewhere is refused. */
+static void second_operator_from_desc(void) {
+  cccl_cache_spec_desc d;
+  cccl_cache_spec *spec = NULL, *other = NULL;
+  char key[CCCL_CACHE_KEY_SIZE] = "", other_key[CCCL_CACHE_KEY_SIZE] = "";
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_THREE_WAY_PARTITION;
+  d.type = CCCL_CACHE_INT32;
+  d.op = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "small", "__device__ bool small(int x) { return x < 10; }"};
+  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "even", "__device__ bool even(int x) { return x % 2 == 0; }"};
+  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
+  if (spec != NULL) {
+    CHECK(strstr(cccl_cache_spec_text(spec), "first_op=small second_op=even") != NULL);
+    CHECK_OK(cccl_cache_spec_key(spec, 90, key, sizeof key));
+  }
+  d.op2.source = "__device__ bool even(int x) { return x % 2 != 1; }";
+  CHECK_OK(cccl_cache_spec_from_desc(&d, &other));
+  if (other != NULL) CHECK_OK(cccl_cache_spec_key(other, 90, other_key, sizeof other_key));
+  CHECK(key[0] != '\0' && strcmp(key, other_key) != 0);
+  cccl_cache_spec_free(spec);
+  cccl_cache_spec_free(other);
+  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_IDENTITY, NULL, NULL};
+  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
+  if (spec != NULL) CHECK(strstr(cccl_cache_spec_text(spec), "second_op=identity") != NULL);
+  cccl_cache_spec_free(spec);
+  spec = NULL;
+  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "even", NULL};
+  CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "op2: a CUSTOM operator needs its name and source");
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_SELECT;
+  d.type = CCCL_CACHE_INT32;
+  d.op2.kind = CCCL_CACHE_OP_IDENTITY;
+  CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT, "no field for op2");
   CHECK(spec == NULL);
 }
 
@@ -527,6 +573,57 @@ static void select_on_gpu(cccl_cache_store* store) {
   printf("selected the odd ones of %d int16 on device 0 through the C ABI: %s\n", n, same ? "ok" : "MISMATCH");
 }
 
+/* Splits ten int32 into those above 6 (a custom first_op), the other nonzero ones (the
+ * default identity second_op) and the rest through the C ABI; the two counts (int32)
+ * are read back from device memory. */
+static void three_way_partition_on_gpu(cccl_cache_store* store) {
+  enum { n = 10 };
+  const int items[n] = {4, 9, 7, -3, 8, 0, 11, 2, 5, 6};
+  const int want[n] = {9, 7, 8, 11, 4, -3, 2, 5, 6, 0}; /* parts of 4, 5 and 1 items */
+  int out[3][n], counts[2] = {-1, -1}, i, same = 1;
+  cccl_cache_spec* spec = NULL;
+  cccl_cache_algorithm* alg = NULL;
+  void *d_in = NULL, *d_out[3] = {NULL, NULL, NULL}, *d_counts = NULL, *d_temp = NULL;
+  size_t bytes = 0, queried = 0;
+  cccl_cache_spec_desc d;
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_THREE_WAY_PARTITION;
+  d.type = CCCL_CACHE_INT32;
+  d.out_type = CCCL_CACHE_INT32;
+  d.op.kind = CCCL_CACHE_OP_CUSTOM;
+  d.op.name = "big";
+  d.op.source = "__device__ bool big(int x) { return x > 6; }";
+  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
+  if (spec == NULL) return;
+  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
+  cccl_cache_spec_free(spec);
+  if (alg == NULL) return;
+  CHECK(cccl_cache_algorithm_kind_of(alg) == CCCL_CACHE_THREE_WAY_PARTITION);
+  CHECK_OK(cccl_cache_three_way_partition(alg, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, n, NULL));
+  CHECK_OK(cccl_cache_temp_storage_bytes(alg, n, &queried));
+  CHECK(bytes == queried && bytes > 0);
+  CHECK(cudaMalloc(&d_in, sizeof items) == cudaSuccess && cudaMalloc(&d_counts, sizeof counts) == cudaSuccess &&
+        cudaMalloc(&d_temp, bytes) == cudaSuccess);
+  for (i = 0; i < 3; ++i) CHECK(cudaMalloc(&d_out[i], sizeof items) == cudaSuccess);
+  CHECK(cudaMemcpy(d_in, items, sizeof items, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_select(alg, d_temp, &bytes, d_in, d_out[0], d_counts, n, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "is a three_way_partition, not a select");
+  CHECK_OK(cccl_cache_three_way_partition(alg, d_temp, &bytes, d_in, d_out[0], d_out[1], d_out[2], d_counts, n,
+                                          NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(counts, d_counts, sizeof counts, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < 3; ++i) CHECK(cudaMemcpy(out[i], d_out[i], sizeof items, cudaMemcpyDeviceToHost) == cudaSuccess);
+  same = counts[0] == 4 && counts[1] == 5;
+  for (i = 0; i < n; ++i) same = same && (i < 4 ? out[0][i] : i < 9 ? out[1][i - 4] : out[2][i - 9]) == want[i];
+  CHECK(same);
+  cudaFree(d_in);
+  for (i = 0; i < 3; ++i) cudaFree(d_out[i]);
+  cudaFree(d_counts);
+  cudaFree(d_temp);
+  cccl_cache_algorithm_release(alg);
+  printf("partitioned %d int32 three ways on device 0 through the C ABI: %s\n", n, same ? "ok" : "MISMATCH");
+}
+
 int main(void) {
   char tmp[] = "/tmp/cccl-cache-capi-XXXXXX";
   char dir[4096];
@@ -541,6 +638,7 @@ int main(void) {
   check_null_handles();
   check_bad_text();
   check_descs();
+  second_operator_from_desc();
   check_bad_stores(tmp);
 
   /* One build, then hits: the same spec from text, and after reopening the store. */
@@ -566,13 +664,14 @@ int main(void) {
     /* Without a device, acquire says why and hands out nothing. */
     CHECK_FAILS(cccl_cache_acquire(store, spec, 0, &alg), CCCL_CACHE_ERROR_DRIVER, "");
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
-    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, a select) did not run\n", cccl_cache_last_error());
+    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, a select, a three-way partition) did not run\n", cccl_cache_last_error());
   } else {
     sort_on_gpu(store, spec);
     radix_double_buffer_on_gpu(store);
     segmented_sum_on_gpu(store);
     unique_on_gpu(store);
     select_on_gpu(store);
+    three_way_partition_on_gpu(store);
   }
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(same);

@@ -16,6 +16,7 @@
 #include "scan/codegen.hpp"
 #include "segmented_reduce/codegen.hpp"
 #include "select/codegen.hpp"
+#include "three_way_partition/codegen.hpp"
 #include "transform/codegen.hpp"
 #include "unique_by_key/codegen.hpp"
 

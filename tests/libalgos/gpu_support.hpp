@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -201,6 +202,48 @@ void for_each_fresh_and_loaded(const BuiltStore<Spec, Fresh>& b, Check check) {
     ASSERT_TRUE(loaded) << loaded.error().describe();
     check(i, *fresh, **loaded, stream);
   }
+}
+
+// f(std::type_identity<T>{}) with T the host type of element type `t` (the integer and
+// float types of 1 to 8 bytes); a test failure for any other type.
+template <class F>
+void with_host_type(cccl_cache::algos::ScalarType t, F&& f) {
+  using S = cccl_cache::algos::ScalarType;
+  switch (t) {
+    case S::int8: return f(std::type_identity<std::int8_t>{});
+    case S::int16: return f(std::type_identity<std::int16_t>{});
+    case S::int32: return f(std::type_identity<std::int32_t>{});
+    case S::int64: return f(std::type_identity<std::int64_t>{});
+    case S::uint8: return f(std::type_identity<std::uint8_t>{});
+    case S::uint16: return f(std::type_identity<std::uint16_t>{});
+    case S::uint32: return f(std::type_identity<std::uint32_t>{});
+    case S::uint64: return f(std::type_identity<std::uint64_t>{});
+    case S::float32: return f(std::type_identity<float>{});
+    case S::float64: return f(std::type_identity<double>{});
+    default: ADD_FAILURE() << "no host type for " << cccl_cache::algos::name(t);
+  }
+}
+
+// f(std::type_identity<T>{}) with T the integer type of a count type `t` (int32, uint32,
+// int64, uint64: the `selected` types); a test failure for any other type.
+template <class F>
+void with_count_type(cccl_cache::algos::ScalarType t, F&& f) {
+  using S = cccl_cache::algos::ScalarType;
+  switch (t) {
+    case S::int32: return f(std::type_identity<std::int32_t>{});
+    case S::uint32: return f(std::type_identity<std::uint32_t>{});
+    case S::int64: return f(std::type_identity<std::int64_t>{});
+    case S::uint64: return f(std::type_identity<std::uint64_t>{});
+    default: ADD_FAILURE() << "not a count type: " << cccl_cache::algos::name(t);
+  }
+}
+
+// The first n elements of T at device address p (none for n 0).
+template <class T>
+std::vector<T> read_device(CUdeviceptr p, std::uint64_t n) {
+  std::vector<T> v(n);
+  if (n > 0) EXPECT_EQ(cuMemcpyDtoH(v.data(), p, n * sizeof(T)), CUDA_SUCCESS);
+  return v;
 }
 
 }  // namespace test_support

@@ -12,6 +12,7 @@
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
 #include "cccl_cache/algos/unique_by_key/build_result.hpp"
+#include "record_cases.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
@@ -24,12 +25,7 @@ TYPED_TEST_SUITE(AgentSelectRecord, AgentSelectAlgorithms);
 TYPED_TEST(AgentSelectRecord, EntriesDisagreeingWithTheirCubinAreCorrupt) {
   using BuildResult = Built<TypeParam>;
   const std::string implausible = "implausible " + std::string(algorithm_name(TypeParam::Spec::kAlgorithm));
-  struct Case {
-    const char* what;
-    std::function<void(BuildResult&)> change;
-    std::string error;
-  };
-  const Case cases[] = {
+  const test_support::CorruptCase<TypeParam> cases[] = {
       {"threads doubled", [](BuildResult& r) { r.policy.threads *= 2; }, "sweep"},
       {"no items", [](BuildResult& r) { r.policy.items = 0; }, implausible},
       {"too many items", [](BuildResult& r) { r.policy.items = 257; }, implausible},
@@ -37,16 +33,5 @@ TYPED_TEST(AgentSelectRecord, EntriesDisagreeingWithTheirCubinAreCorrupt) {
       {"swapped kernels", [](BuildResult& r) { std::swap(r.record.kernels[0], r.record.kernels[1]); }, "init"},
       {"another kernel's name", [](BuildResult& r) { r.record.kernels[1] = "_Z3foov"; }, "not in the cubin"},
   };
-  const BuildResult& built = test_support::built_or_throw(typename TypeParam::Spec{}, 90);
-  ASSERT_TRUE(deserialize_view<TypeParam>(serialize(built), 90));
-  for (const auto& c : cases) {
-    BuildResult copy = built;
-    c.change(copy);
-    copy.record.values = policy_values(copy.policy);
-    const auto blob = serialize(copy);
-    auto r = deserialize_view<TypeParam>(blob, 90);
-    ASSERT_FALSE(r) << c.what;
-    EXPECT_EQ(r.error().code, ErrorCode::corrupt) << c.what;
-    EXPECT_NE(r.error().message.find(c.error), std::string::npos) << c.what << ": " << r.error().message;
-  }
+  test_support::expect_corrupt<TypeParam>(test_support::built_or_throw(typename TypeParam::Spec{}, 90), cases);
 }

@@ -17,6 +17,7 @@
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
+#include "cccl_cache/algos/three_way_partition/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
 #include "cccl_cache/algos/unique_by_key/build_result.hpp"
 #include "core/dispatch_abi.hpp"
@@ -64,6 +65,10 @@ template <>
 struct Sample<Select> {
   static select::Spec spec() { return {}; }
 };
+template <>
+struct Sample<ThreeWayPartition> {
+  static three_way_partition::Spec spec() { return {}; }
+};
 
 template <class A>
 class AlgorithmGeneric : public ::testing::Test {
@@ -93,7 +98,8 @@ class AlgorithmGeneric : public ::testing::Test {
 
 using Algorithms = ::testing::Types<MergeSort, Reduce, InclusiveScan, ExclusiveScan,
                                     UnaryTransform, BinaryTransform, RadixSort,
-                                    SegmentedReduce, UniqueByKey, Select>;
+                                    SegmentedReduce, UniqueByKey, Select,
+                                    ThreeWayPartition>;
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or

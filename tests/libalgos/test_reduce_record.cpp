@@ -10,6 +10,7 @@
 #include "build_cache.hpp"
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
+#include "record_cases.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
@@ -97,12 +98,7 @@ TEST(ReduceBuild, RejectsBadSpecs) {
 // Kernel names that are swapped (each still a kernel of the cubin) or a policy that
 // differs from the launch bounds pass the blob grammar and must still be rejected.
 TEST(ReduceRecord, EntriesDisagreeingWithTheirCubinAreCorrupt) {
-  struct Case {
-    const char* what;
-    std::function<void(BuildResult&)> change;
-    const char* error;
-  };
-  const Case cases[] = {
+  const test_support::CorruptCase<Reduce> cases[] = {
       {"single tile and second pass swapped",
        [](BuildResult& r) { std::swap(r.record.kernels[0], r.record.kernels[2]); },
        "does not name a reduce single-tile kernel"},
@@ -119,15 +115,5 @@ TEST(ReduceRecord, EntriesDisagreeingWithTheirCubinAreCorrupt) {
       {"items per thread zero", [](BuildResult& r) { r.policy.multi_tile_items = 0; },
        "implausible"},
   };
-  for (const auto& c : cases) {
-    BuildResult copy = built();
-    c.change(copy);
-    copy.record.values = policy_values(copy.policy);
-    const auto blob = serialize(copy);
-    auto r = deserialize_view<Reduce>(blob, 90);
-    ASSERT_FALSE(r) << c.what;
-    EXPECT_EQ(r.error().code, ErrorCode::corrupt) << c.what;
-    EXPECT_NE(r.error().message.find(c.error), std::string::npos)
-        << c.what << ": " << r.error().message;
-  }
+  test_support::expect_corrupt<Reduce>(built(), cases);
 }

@@ -12,6 +12,7 @@
 #include "build_cache.hpp"
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
+#include "record_cases.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
@@ -99,12 +100,7 @@ TEST(SegmentedReduceBuild, RejectsBadSpecs) {
 // A policy that differs from the kernel's launch bounds, or implausible values, pass
 // the blob grammar and must still be rejected.
 TEST(SegmentedReduceRecord, EntriesDisagreeingWithTheirCubinAreCorrupt) {
-  struct Case {
-    const char* what;
-    std::function<void(BuildResult&)> change;
-    const char* error;
-  };
-  const Case cases[] = {
+  const test_support::CorruptCase<SegmentedReduce> cases[] = {
       {"threads doubled", [](BuildResult& r) { r.policy.threads *= 2; }, "segmented reduce kernel"},
       {"no items", [](BuildResult& r) { r.policy.items = 0; }, "implausible"},
       {"a warp wider than 32", [](BuildResult& r) { r.policy.medium_warp_threads = 64; }, "implausible"},
@@ -112,14 +108,5 @@ TEST(SegmentedReduceRecord, EntriesDisagreeingWithTheirCubinAreCorrupt) {
        "implausible"},
       {"another kernel's name", [](BuildResult& r) { r.record.kernels[0] = "_Z3foov"; }, "not in the cubin"},
   };
-  for (const auto& c : cases) {
-    BuildResult copy = built();
-    c.change(copy);
-    copy.record.values = policy_values(copy.policy);
-    const auto blob = serialize(copy);
-    auto r = deserialize_view<SegmentedReduce>(blob, 90);
-    ASSERT_FALSE(r) << c.what;
-    EXPECT_EQ(r.error().code, ErrorCode::corrupt) << c.what;
-    EXPECT_NE(r.error().message.find(c.error), std::string::npos) << c.what << ": " << r.error().message;
-  }
+  test_support::expect_corrupt<SegmentedReduce>(built(), cases);
 }

@@ -83,13 +83,6 @@ std::vector<T> items(std::uint64_t n, std::mt19937_64& rng) {
   return out;
 }
 
-template <class T>
-std::vector<T> read(CUdeviceptr p, std::uint64_t n) {
-  std::vector<T> v(n);
-  if (n > 0) EXPECT_EQ(cuMemcpyDtoH(v.data(), p, n * sizeof(T)), CUDA_SUCCESS);
-  return v;
-}
-
 template <class T, class Sel>
 void check_all(std::size_t spec, const sel::Executable& fresh, const sel::Executable& loaded,
                CUstream stream, std::mt19937_64& rng) {
@@ -117,7 +110,7 @@ void check_all(std::size_t spec, const sel::Executable& fresh, const sel::Execut
       EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
       Out o{};
       EXPECT_EQ(cuMemcpyDtoH(&o.selected, d_sel.ptr, sizeof(Sel)), CUDA_SUCCESS);
-      o.items = read<T>(d_out.ptr, m);
+      o.items = read_device<T>(d_out.ptr, m);
       return o;
     };
     const Out got = run(fresh);
@@ -130,33 +123,18 @@ void check_all(std::size_t spec, const sel::Executable& fresh, const sel::Execut
   }
 }
 
-template <class T>
-void check_selected(std::size_t spec, ScalarType selected, const sel::Executable& fresh,
-                    const sel::Executable& loaded, CUstream stream, std::mt19937_64& rng) {
-  switch (selected) {
-    case S::int32: return check_all<T, std::int32_t>(spec, fresh, loaded, stream, rng);
-    case S::uint32: return check_all<T, std::uint32_t>(spec, fresh, loaded, stream, rng);
-    case S::int64: return check_all<T, std::int64_t>(spec, fresh, loaded, stream, rng);
-    default: return check_all<T, std::uint64_t>(spec, fresh, loaded, stream, rng);
-  }
-}
-
 }  // namespace
 
 TEST(SelectGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
   SKIP_WITHOUT_GPU();
   for_each_fresh_and_loaded(built(), [](std::size_t i, const sel::Executable& f, const sel::Executable& l,
                                         CUstream stream) {
-    const ScalarType selected = built().specs[i].selected_type;
     std::mt19937_64 rng(91 + i);
-    switch (i) {
-      case 0: check_selected<std::int32_t>(i, selected, f, l, stream, rng); break;
-      case 1: check_selected<float>(i, selected, f, l, stream, rng); break;
-      case 2: check_selected<std::int64_t>(i, selected, f, l, stream, rng); break;
-      case 3: check_selected<std::uint8_t>(i, selected, f, l, stream, rng); break;
-      case 4: check_selected<double>(i, selected, f, l, stream, rng); break;
-      default: check_selected<std::int16_t>(i, selected, f, l, stream, rng); break;
-    }
+    with_host_type(built().specs[i].type, [&](auto item) {
+      with_count_type(built().specs[i].selected_type, [&](auto count) {
+        check_all<typename decltype(item)::type, typename decltype(count)::type>(i, f, l, stream, rng);
+      });
+    });
   });
 }
 

@@ -24,6 +24,8 @@ const std::map<std::string, std::string> kSpecs = {
     {"segmented_reduce", "segmented_reduce type=float64 op=minimum offset=int32"},
     {"unique_by_key", "unique_by_key keys=int64 values=float32 op=equal_to offset=uint32 selected=int32"},
     {"select", "select type=int16 op=identity offset=int64 selected=int32"},
+    {"three_way_partition",
+     "three_way_partition type=float32 first_op=identity second_op=identity offset=int32 selected=int64"},
 };
 
 struct Filled {

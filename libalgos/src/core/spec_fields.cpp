@@ -22,6 +22,7 @@ constexpr AlgorithmName kAlgorithmNames[] = {
     {AlgorithmId::segmented_reduce, "segmented_reduce"},
     {AlgorithmId::unique_by_key, "unique_by_key"},
     {AlgorithmId::select, "select"},
+    {AlgorithmId::three_way_partition, "three_way_partition"},
 };
 }  // namespace
 

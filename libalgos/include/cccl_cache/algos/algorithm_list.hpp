@@ -10,6 +10,7 @@
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
+#include "cccl_cache/algos/three_way_partition/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
 #include "cccl_cache/algos/unique_by_key/build_result.hpp"
 
@@ -24,4 +25,5 @@
   X(::cccl_cache::algos::RadixSort)       \
   X(::cccl_cache::algos::SegmentedReduce) \
   X(::cccl_cache::algos::UniqueByKey)     \
-  X(::cccl_cache::algos::Select)
+  X(::cccl_cache::algos::Select)          \
+  X(::cccl_cache::algos::ThreeWayPartition)

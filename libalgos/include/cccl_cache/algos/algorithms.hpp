@@ -8,6 +8,7 @@
 #include "cccl_cache/algos/reduce/executable.hpp"
 #include "cccl_cache/algos/scan/executable.hpp"
 #include "cccl_cache/algos/select/executable.hpp"
+#include "cccl_cache/algos/three_way_partition/executable.hpp"
 #include "cccl_cache/algos/transform/executable.hpp"
 #include "cccl_cache/algos/segmented_reduce/executable.hpp"
 #include "cccl_cache/algos/unique_by_key/executable.hpp"

@@ -19,6 +19,7 @@ enum class AlgorithmId : std::uint8_t {
   segmented_reduce = 8,
   unique_by_key = 9,
   select = 10,
+  three_way_partition = 11,
 };
 
 // "merge_sort"; "unknown" for a number no algorithm has.

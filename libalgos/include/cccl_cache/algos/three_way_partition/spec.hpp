@@ -1,0 +1,59 @@
+// three-way partition specification (cub::DevicePartition::If with two predicates: the
+// items the first predicate holds for, then those the second holds for, then the rest,
+// each part in order, and the two selected counts to device memory): its fields, from
+// which the canonical encoding, key, spec text and summary derive (core/spec_fields.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "cccl_cache/algos/core/key.hpp"
+#include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/cache/error.hpp"
+
+namespace cccl_cache::algos {
+struct ThreeWayPartition;  // the algorithm's traits (build_result.hpp)
+}
+
+namespace cccl_cache::algos::three_way_partition {
+
+// Items are `type` (input and the three outputs alike). `first_op` and `second_op` are
+// the predicates: identity (an item is selected where it converts to true: nonzero) or
+// custom source naming a `__device__ bool f(T x)`; an item the first selects goes to the
+// first part, else one the second selects to the second, else to the unselected part.
+// `offset_type` is the count type DevicePartition::If derives from its num_items
+// (cub::detail::choose_signed_offset: int32 or int64); `selected_type` the integer type
+// of the two-element device array the selected counts are written to.
+struct Spec {
+  using Algorithm = ThreeWayPartition;
+  static constexpr AlgorithmId kAlgorithm = AlgorithmId::three_way_partition;
+
+  ScalarType type = ScalarType::int32;
+  Operator first_op = Operator::of(OpKind::identity);
+  Operator second_op = Operator::of(OpKind::identity);
+  ScalarType offset_type = ScalarType::int64;     // int32 or int64
+  ScalarType selected_type = ScalarType::uint64;  // int32, uint32, int64 or uint64
+
+  template <class Self, class V>
+  static void fields(Self& s, V&& v) {
+    v(Field{1, "type", Need::required}, s.type);
+    v(Field{2, "first_op"}, s.first_op);
+    v(Field{3, "second_op"}, s.second_op);
+    v(Field{4, "offset"}, s.offset_type);
+    v(Field{5, "selected"}, s.selected_type);
+  }
+
+  // An element type; identity or a valid custom predicate each; offset int32 or int64;
+  // an integer selected type of 4 or 8 bytes. Error: invalid_argument naming the field.
+  Result<void> validate() const;
+
+  bool operator==(const Spec&) const = default;
+};
+
+using algos::cache_key;
+// Spec text: "three_way_partition type=int32 first_op=identity second_op=identity
+// offset=int64 selected=uint64".
+using algos::summary;
+
+}  // namespace cccl_cache::algos::three_way_partition

@@ -1,0 +1,44 @@
+// ThreeWayPartition::bind: the core bind (core/executable_state.hpp) plus what the
+// dispatch needs, and the Executable's call. Fresh builds and store hits both come
+// through here.
+#include "cccl_cache/algos/three_way_partition/executable.hpp"
+#include "core/executable_state.hpp"
+#include "three_way_partition/dispatch.hpp"
+
+namespace cccl_cache::algos {
+
+template <>
+struct detail::ExecutableState<ThreeWayPartition>
+    : BoundState<ThreeWayPartition, three_way_partition::detail::DispatchParams,
+                 three_way_partition::detail::DispatchFn> {};
+template class BoundExecutable<ThreeWayPartition>;
+
+Result<three_way_partition::Executable> ThreeWayPartition::bind(
+    const BuiltView<ThreeWayPartition>& result, int device) {
+  const Policy& p = result.policy;
+  CCCL_CACHE_CHECK(detail::bind_check(result));
+  const std::uint32_t block_threads[kKernels] = {three_way_partition::kInitBlockThreads, p.threads};
+  CCCL_CACHE_TRY(auto state,
+                 detail::bind_state(result, device, block_threads,
+                                    three_way_partition::detail::select_dispatch(result.spec.offset_type)));
+  state->params.policy = p;
+  return Executable(std::move(state));
+}
+
+}  // namespace cccl_cache::algos
+
+namespace cccl_cache::algos::three_way_partition {
+
+std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexcept {
+  return query_bytes(nullptr, nullptr, nullptr, nullptr, nullptr, num_items, CUstream{});
+}
+
+CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                const void* d_in, void* d_first_part_out, void* d_second_part_out,
+                                void* d_unselected_out, void* d_num_selected_out,
+                                std::uint64_t num_items, CUstream stream) const noexcept {
+  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_in, d_first_part_out,
+              d_second_part_out, d_unselected_out, d_num_selected_out, num_items, stream);
+}
+
+}  // namespace cccl_cache::algos::three_way_partition
