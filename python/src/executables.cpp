@@ -71,6 +71,19 @@ SortArrays sort_arrays(const Spec& spec, int dev, std::uint64_t n, nb::handle ke
   return a;
 }
 
+// `launch(stream)` on the CUstream of `stream` with the GIL released; a failure raised
+// as `what`'s error.
+template <class Launch>
+void run_unlocked(nb::handle stream, const char* what, Launch&& launch) {
+  const CUstream s = stream_handle(stream);
+  CUresult rc;
+  {
+    nb::gil_scoped_release unlocked;
+    rc = launch(s);
+  }
+  check_cuda(rc, what);
+}
+
 // A sort's run: temp storage and arrays checked, then `launch(d_temp, bytes, arrays,
 // stream)` with the GIL released.
 template <class Exe, class Launch>
@@ -80,13 +93,9 @@ void run_sort(const Exe& e, std::size_t need, std::uint64_t n, nb::handle temp, 
   const int dev = e.device();
   auto [d_temp, have] = temp_array(temp, need, dev);
   SortArrays a = sort_arrays(e.spec(), dev, n, keys_in, keys_out, values_in, values_out);
-  CUstream s = stream_handle(stream);
-  CUresult rc;
-  {
-    nb::gil_scoped_release unlocked;
-    rc = launch(d_temp, have, a, s);
-  }
-  check_cuda(rc, what);
+  run_unlocked(stream, what, [&](CUstream s) -> CUresult {
+    return launch(d_temp, have, a, s);
+  });
 }
 
 template <class Exe>
@@ -195,13 +204,9 @@ void radix_sort_double_buffer(const rs::Executable& e, std::size_t need, std::ui
     for (int i = 0; i < 2; ++i)
       b.values[i] = checked_array(v->buffers[i], kValueNames[i], true, spec.value_type, n, dev).data;
   }
-  CUstream s = stream_handle(stream);
-  CUresult rc;
-  {
-    nb::gil_scoped_release unlocked;
-    rc = e(d_temp, have, b, n, lo, hi, s);
-  }
-  check_cuda(rc, "radix sort");
+  run_unlocked(stream, "radix sort", [&](CUstream s) -> CUresult {
+    return e(d_temp, have, b, n, lo, hi, s);
+  });
   nb::setattr(keys, "selector", nb::int_(b.selector));
   if (v) nb::setattr(values, "selector", nb::int_(b.selector));
 }
@@ -242,17 +247,13 @@ std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb
   auto o = checked_array(out, "d_out", true, type, out_items, dev);
   HostScalar init;
   if (has_init) init = host_scalar(h_init, type, "h_init");
-  CUstream s = stream_handle(stream);
-  CUresult rc;
-  {
-    nb::gil_scoped_release unlocked;
+  run_unlocked(stream, what, [&](CUstream s) -> CUresult {
     if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
-      rc = e(d_temp, have, i.data, o.data, n, s);
+      return e(d_temp, have, i.data, o.data, n, s);
     } else {
-      rc = e(d_temp, have, i.data, o.data, n, init.bytes, s);
+      return e(d_temp, have, i.data, o.data, n, init.bytes, s);
     }
-  }
-  check_cuda(rc, what);
+  });
   return bytes;
 }
 
@@ -273,14 +274,10 @@ std::size_t segmented_reduce_call(const Bound<sr::Executable>& b, nb::handle tem
   auto first = checked_array(begin, "start_offsets_in", false, spec.offset_type, num_segments, dev);
   auto last = checked_array(end, "end_offsets_in", false, spec.offset_type, num_segments, dev);
   const HostScalar init = host_scalar(h_init, spec.type, "h_init");
-  CUstream s = stream_handle(stream);
-  CUresult rc;
-  {
-    nb::gil_scoped_release unlocked;
-    rc = e(d_temp, have, i.data, o.data, num_segments, first.data, last.data, init.bytes, s,
+  run_unlocked(stream, "segmented reduce", [&](CUstream s) -> CUresult {
+    return e(d_temp, have, i.data, o.data, num_segments, first.data, last.data, init.bytes, s,
            max_segment_size);
-  }
-  check_cuda(rc, "segmented reduce");
+  });
   return bytes;
 }
 
@@ -299,13 +296,9 @@ std::size_t unique_by_key_call(const Bound<ub::Executable>& b, nb::handle temp, 
   auto ko = checked_array(keys_out, "d_out_keys", true, spec.key_type, n, dev);
   auto vo = checked_array(values_out, "d_out_items", true, spec.value_type, n, dev);
   auto sel = checked_array(num_selected, "d_out_num_selected", true, spec.selected_type, 1, dev);
-  CUstream s = stream_handle(stream);
-  CUresult rc;
-  {
-    nb::gil_scoped_release unlocked;
-    rc = e(d_temp, have, ki.data, vi.data, ko.data, vo.data, sel.data, n, s);
-  }
-  check_cuda(rc, "unique_by_key");
+  run_unlocked(stream, "unique_by_key", [&](CUstream s) -> CUresult {
+    return e(d_temp, have, ki.data, vi.data, ko.data, vo.data, sel.data, n, s);
+  });
   return bytes;
 }
 
@@ -321,13 +314,9 @@ std::size_t select_call(const Bound<se::Executable>& b, nb::handle temp, nb::han
   auto i = checked_array(in, "d_in", false, spec.type, n, dev);
   auto o = checked_array(out, "d_out", true, spec.type, n, dev);
   auto sel = checked_array(num_selected, "d_num_selected_out", true, spec.selected_type, 1, dev);
-  CUstream s = stream_handle(stream);
-  CUresult rc;
-  {
-    nb::gil_scoped_release unlocked;
-    rc = e(d_temp, have, i.data, o.data, sel.data, n, s);
-  }
-  check_cuda(rc, "select");
+  run_unlocked(stream, "select", [&](CUstream s) -> CUresult {
+    return e(d_temp, have, i.data, o.data, sel.data, n, s);
+  });
   return bytes;
 }
 
@@ -346,13 +335,9 @@ std::size_t three_way_partition_call(const Bound<tw::Executable>& b, nb::handle 
   auto s2 = checked_array(second, "d_second_part_out", true, spec.type, n, dev);
   auto u = checked_array(unselected, "d_unselected_out", true, spec.type, n, dev);
   auto sel = checked_array(num_selected, "d_num_selected_out", true, spec.selected_type, 2, dev);
-  CUstream s = stream_handle(stream);
-  CUresult rc;
-  {
-    nb::gil_scoped_release unlocked;
-    rc = e(d_temp, have, i.data, f.data, s2.data, u.data, sel.data, n, s);
-  }
-  check_cuda(rc, "three_way_partition");
+  run_unlocked(stream, "three_way_partition", [&](CUstream s) -> CUresult {
+    return e(d_temp, have, i.data, f.data, s2.data, u.data, sel.data, n, s);
+  });
   return bytes;
 }
 
@@ -366,14 +351,10 @@ void transform_call(const tf::Executable<N>& e, const nb::handle* ins, nb::handl
   DeviceArray in[N];
   for (int k = 0; k < N; ++k) in[k] = checked_array(ins[k], kNames[N - 1][k], false, spec.in[k], n, dev);
   auto o = checked_array(out, "d_out", true, spec.out, n, dev);
-  CUstream s = stream_handle(stream);
-  CUresult rc;
-  {
-    nb::gil_scoped_release unlocked;
-    if constexpr (N == 1) rc = e(in[0].data, o.data, n, s);
-    else rc = e(in[0].data, in[1].data, o.data, n, s);
-  }
-  check_cuda(rc, N == 1 ? "unary transform" : "binary transform");
+  run_unlocked(stream, N == 1 ? "unary transform" : "binary transform", [&](CUstream s) -> CUresult {
+    if constexpr (N == 1) return e(in[0].data, o.data, n, s);
+    else return e(in[0].data, in[1].data, o.data, n, s);
+  });
 }
 
 }  // namespace

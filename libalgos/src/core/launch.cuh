@@ -237,6 +237,14 @@ inline CUresult dispatch_result(cudaError_t err, CUresult status) noexcept {
   return CUDA_ERROR_UNKNOWN;
 }
 
+// CUB's grid for an even-share kernel (reduce's, radix sort's multi-pass passes): resident
+// blocks per SM at the kernel's bound block size, times SMs, times CUB's subscription
+// factor. What a closed-form size query sizes per-block scratch by.
+inline std::uint64_t even_share_blocks(const LaunchContext& ctx, std::size_t kernel) noexcept {
+  return std::uint64_t(ctx.kernels[kernel].occupancy) * std::uint64_t(ctx.sm_count) *
+         cub::detail::subscription_factor;
+}
+
 // The shape of every executable's dispatch entry whose temp-storage answer has a closed
 // form: an algorithm writes `Query` and `Dispatch` with the signature of its DispatchFn
 // `Fn` (params, d_temp_storage, temp_storage_bytes, args...); run<Query, Dispatch> answers

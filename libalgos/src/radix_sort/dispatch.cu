@@ -39,7 +39,7 @@ struct RuntimePolicySelector {
   cub::RadixSortPolicy operator()(::cuda::compute_capability) const {
     cub::RadixSortPolicy r{};
     r.algorithm = p->onesweep ? cub::RadixSortAlgorithm::onesweep : cub::RadixSortAlgorithm::multi_pass;
-    mirror(*p, r, [](std::uint32_t ours, int& cubs) { cubs = int(ours); });
+    mirror(*p, r, algos::detail::policy_to_cub);
     r.upsweep.load_modifier = r.alt_upsweep.load_modifier = cub::LOAD_DEFAULT;
     r.upsweep.radix_bits = int(p->downsweep_radix_bits);
     r.alt_upsweep.radix_bits = int(p->alt_downsweep_radix_bits);
@@ -149,9 +149,9 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
   for (Kernel k : {upsweep, scan_bins, downsweep, alt_upsweep, alt_downsweep})
     if (k >= ctx.num_kernels || ctx.kernels[k].block_threads != int(threads[k]))
       return CUDA_ERROR_INVALID_VALUE;
-  const int grid = std::max(ctx.kernels[downsweep].occupancy * ctx.sm_count * cub::detail::subscription_factor,
-                            ctx.kernels[alt_downsweep].occupancy * ctx.sm_count * cub::detail::subscription_factor);
-  const std::uint64_t spine = std::uint64_t(grid) * (1u << p.downsweep_radix_bits) +
+  const std::uint64_t grid = std::max(algos::detail::even_share_blocks(ctx, downsweep),
+                                      algos::detail::even_share_blocks(ctx, alt_downsweep));
+  const std::uint64_t spine = grid * (1u << p.downsweep_radix_bits) +
                               std::uint64_t{p.scan_threads} * p.scan_items;
   const std::uint64_t extra = overwrite ? 0 : num_items;
   temp_storage_bytes = static_cast<std::size_t>(
@@ -179,7 +179,7 @@ Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept {
   const cub::RadixSortPolicy r = selector(::cuda::compute_capability{int(cc)});
   Policy p;
   p.onesweep = r.algorithm == cub::RadixSortAlgorithm::onesweep ? 1 : 0;
-  mirror(p, r, [](std::uint32_t& ours, int cubs) { ours = static_cast<std::uint32_t>(cubs); });
+  mirror(p, r, algos::detail::policy_from_cub);
   return p;
 }
 

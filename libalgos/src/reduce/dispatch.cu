@@ -89,10 +89,7 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
     temp_storage_bytes = 1;
     return CUDA_SUCCESS;
   }
-  const algos::detail::KernelLaunch& k = params.launch->kernels[reduce_kernel];
-  const std::uint64_t max_blocks = static_cast<std::uint64_t>(k.occupancy) *
-                                   static_cast<std::uint64_t>(params.launch->sm_count) *
-                                   cub::detail::subscription_factor;
+  const std::uint64_t max_blocks = algos::detail::even_share_blocks(*params.launch, reduce_kernel);
   temp_storage_bytes = static_cast<std::size_t>(algos::detail::alias_bytes(max_blocks * A));
   return CUDA_SUCCESS;
 }

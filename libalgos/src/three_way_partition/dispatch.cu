@@ -36,7 +36,7 @@ struct RuntimePolicySelector {
   cub::ThreeWayPartitionPolicy operator()(::cuda::compute_capability) const {
     const Policy& p = params->policy;
     cub::ThreeWayPartitionPolicy r{};
-    const auto v = [](std::uint32_t ours, int& cubs) { cubs = static_cast<int>(ours); };
+    const auto& v = algos::detail::policy_to_cub;
     CCCL_CACHE_THREE_WAY_PARTITION_POLICY(CCCL_CACHE_POLICY_MIRROR)
     return r;
   }

@@ -34,7 +34,7 @@ struct RuntimePolicySelector {
     const Policy& p = params->policy;
     cub::TransformPolicy r{};
     r.algorithm = static_cast<cub::TransformAlgorithm>(p.algorithm);
-    const auto v = [](std::uint32_t ours, int& cubs) { cubs = static_cast<int>(ours); };
+    const auto& v = algos::detail::policy_to_cub;
     CCCL_CACHE_TRANSFORM_POLICY(CCCL_CACHE_POLICY_MIRROR)
     return r;
   }

@@ -14,3 +14,11 @@
 #define CCCL_CACHE_POLICY_FIELD(ours, cubs) v(#ours, p.ours);
 #define CCCL_CACHE_POLICY_PATH(ours, cubs) #cubs,
 #define CCCL_CACHE_POLICY_MIRROR(ours, cubs) v(p.ours, r.cubs);
+
+namespace cccl_cache::algos::detail {
+// The two visitors of CCCL_CACHE_POLICY_MIRROR: ours into CUB's (int) member, and back.
+inline constexpr auto policy_to_cub = [](std::uint32_t ours, int& cubs) { cubs = static_cast<int>(ours); };
+inline constexpr auto policy_from_cub = [](std::uint32_t& ours, int cubs) {
+  ours = static_cast<std::uint32_t>(cubs);
+};
+}  // namespace cccl_cache::algos::detail
