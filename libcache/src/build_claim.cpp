@@ -51,6 +51,7 @@ class HostClaim final : public BuildClaim {
                                       const AppearedFn&) override {
     const std::string name = key.to_string() + ".lock";
     auto pause = std::chrono::milliseconds(1);
+    bool refused = false;
     for (;;) {
       // O_RDONLY is enough for flock, and lets a group member lock a file another member
       // created; O_NONBLOCK: a FIFO planted under the name never blocks the open.
@@ -73,6 +74,7 @@ class HostClaim final : public BuildClaim {
           ::close(fd);
           return fail(ErrorCode::io, "cannot lock build claim " + (path_ / name).string() + ": " + why);
         }
+        refused = true;
         if (Clock::now() >= deadline) break;
         std::this_thread::sleep_for(std::min<Clock::duration>(pause, deadline - Clock::now()));
         pause = std::min(pause * 2, std::chrono::milliseconds(50));
@@ -83,8 +85,11 @@ class HostClaim final : public BuildClaim {
       }
       struct stat named {};
       if (::fstatat(dir_->fd, name.c_str(), &named, AT_SYMLINK_NOFOLLOW) == 0 &&
-          named.st_dev == locked.st_dev && named.st_ino == locked.st_ino)
-        return std::unique_ptr<Hold>(std::make_unique<HostHold>(dir_, name, fd));
+          named.st_dev == locked.st_dev && named.st_ino == locked.st_ino) {
+        auto hold = std::make_unique<HostHold>(dir_, name, fd);
+        hold->waited = refused;
+        return std::unique_ptr<Hold>(std::move(hold));
+      }
       ::close(fd);  // its holder removed it after we opened it: lock the current one
       if (Clock::now() >= deadline) return std::unique_ptr<Hold>();
     }
@@ -123,9 +128,8 @@ Result<std::unique_ptr<BuildClaim::Hold>> ClaimChain::claim(const CacheKey& key,
     // its entry there, the caller reads it without asking the next claim (no lease
     // round trips for a host's waiters once its builder is done).
     if (!chain->holds.empty() && appeared && waited && appeared()) break;
-    const auto start = Clock::now();
     auto hold = c->claim(key, deadline, appeared);
-    waited = Clock::now() - start >= std::chrono::milliseconds(1);
+    waited = hold && *hold && (*hold)->waited;
     if (!hold || !*hold) {
       if (chain->holds.empty()) return hold;  // the first claim: its error or its timeout
       if (!hold)
@@ -134,6 +138,7 @@ Result<std::unique_ptr<BuildClaim::Hold>> ClaimChain::claim(const CacheKey& key,
                        hold.error().describe());
       break;
     }
+    chain->waited = chain->waited || waited;
     chain->holds.push_back(std::move(*hold));
   }
   return std::unique_ptr<Hold>(std::move(chain));

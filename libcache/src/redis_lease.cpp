@@ -53,12 +53,17 @@ class RedisLease final : public BuildClaim {
     const std::string px = std::to_string(std::max<std::int64_t>(lease_for_.count(), 1));
     const auto start = Clock::now();
     auto backoff = std::chrono::milliseconds(5);
+    bool refused = false;  // another host held the lease
     for (;;) {
       std::string_view argv[] = {"SET", lease_key, token, "NX", "PX", px};
       auto reply = client_->command(argv);
       if (!reply) return tl::unexpected(reply.error());  // build without the lease
-      if ((*reply)->type == REDIS_REPLY_STATUS)
-        return std::unique_ptr<Hold>(std::make_unique<Lease>(client_, lease_key, token));
+      if ((*reply)->type == REDIS_REPLY_STATUS) {
+        auto lease = std::make_unique<Lease>(client_, lease_key, token);
+        lease->waited = refused;
+        return std::unique_ptr<Hold>(std::move(lease));
+      }
+      refused = true;
       if (appeared && appeared()) return std::unique_ptr<Hold>();
       const auto now = Clock::now();
       if (now >= deadline) {

@@ -14,31 +14,23 @@ namespace cccl_cache {
 namespace {
 
 // A claim that counts its waits in the local store (Counter host_claim_waits or
-// cluster_lease_waits) and the waits that ran out (wait_bound_builds). It waited when it
-// gave no hold, or when it polled `appeared` (a claim that polls does so only while
-// another holds the key: the lease), or, for a claim that never polls (the host's
-// flock), when it took 1 ms or more; it ran out when it gave no hold and the entry had
+// cluster_lease_waits) and the waits that ran out (wait_bound_builds). It waited when
+// another holder had the key: it gave no hold (timed out or saw the entry appear), or
+// its hold says it was refused first. It ran out when it gave no hold and the entry had
 // not appeared.
 class CountedClaim final : public BuildClaim {
  public:
-  CountedClaim(std::shared_ptr<BuildClaim> inner, std::shared_ptr<Store> store, Counter waits,
-               bool polls)
-      : inner_(std::move(inner)), store_(std::move(store)), waits_(waits), polls_(polls) {}
+  CountedClaim(std::shared_ptr<BuildClaim> inner, std::shared_ptr<Store> store, Counter waits)
+      : inner_(std::move(inner)), store_(std::move(store)), waits_(waits) {}
   Result<std::unique_ptr<Hold>> claim(const CacheKey& key, Clock::time_point deadline,
                                       const AppearedFn& appeared) override {
-    bool polled = false, seen = false;
+    bool seen = false;
     AppearedFn watched;
     if (appeared)
-      watched = [&] {
-        polled = true;
-        return seen = seen || appeared();
-      };
-    const auto start = Clock::now();
+      watched = [&] { return seen = seen || appeared(); };
     auto hold = inner_->claim(key, deadline, watched);
     const bool no_hold = hold && !*hold;
-    if (no_hold || polled ||
-        (!polls_ && Clock::now() - start >= std::chrono::milliseconds(1)))
-      store_->count(waits_);
+    if (no_hold || (hold && (*hold)->waited)) store_->count(waits_);
     if (no_hold && !seen && !(appeared && appeared())) store_->count(Counter::wait_bound_builds);
     return hold;
   }
@@ -48,7 +40,6 @@ class CountedClaim final : public BuildClaim {
   std::shared_ptr<BuildClaim> inner_;
   std::shared_ptr<Store> store_;
   Counter waits_;
-  bool polls_;
 };
 
 }  // namespace
@@ -151,7 +142,7 @@ std::shared_ptr<TierStack> TierStack::over(std::shared_ptr<Store> local) {
   if (!local->read_only()) {
     if (auto host = open_host_claim(config); host && *host)
       claims.push_back(
-          std::make_shared<CountedClaim>(*host, local, Counter::host_claim_waits, false));
+          std::make_shared<CountedClaim>(*host, local, Counter::host_claim_waits));
     else if (!host)
       logger()->warn("tier stack: no host-wide single-flight, processes may build the same "
                      "key at once: {}",
@@ -160,7 +151,7 @@ std::shared_ptr<TierStack> TierStack::over(std::shared_ptr<Store> local) {
   if (remote && !remote->read_only())
     claims.push_back(std::make_shared<CountedClaim>(
         remote->lease(std::chrono::milliseconds(config.remote.lease_ms)), local,
-        Counter::cluster_lease_waits, true));
+        Counter::cluster_lease_waits));
   auto stack = std::make_shared<TierStack>(make_store_tier(local, "local:" + config.dir.string()),
                                            std::move(images), std::move(remote));
   stack->impl_->config = config;
@@ -288,9 +279,9 @@ Result<TierStack::Obtained> TierStack::load_or_build(const CacheKey& key, const 
       if (r && *r) out.tier = *r;
       return out.tier.has_value();
     };
-    const auto start = BuildClaim::Clock::now();
-    auto claimed = impl_->claim->claim(key, start + impl_->build_wait, appeared);
-    out.waited = BuildClaim::Clock::now() - start >= std::chrono::milliseconds(1);
+    auto claimed =
+        impl_->claim->claim(key, BuildClaim::Clock::now() + impl_->build_wait, appeared);
+    out.waited = claimed && (!*claimed || (*claimed)->waited);
     if (!claimed)
       Impl::warn_once(impl_->warned_claim, impl_->claim->name() + " build claim of " +
                                                key.to_string() + " failed, building without it: " +

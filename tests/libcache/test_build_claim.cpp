@@ -54,6 +54,7 @@ TEST(HostClaim, ReleaseHandsTheClaimToAWaiterAndRemovesTheLockFile) {
   ASSERT_TRUE(claim);
   auto held = claim->claim(make_key(1), Clock::now() + 1s);
   ASSERT_TRUE(held && *held);
+  EXPECT_FALSE((*held)->waited) << "nobody held it";
   EXPECT_EQ(files_in(config.dir / "claims"), 1u);
   std::thread releaser([&] {
     std::this_thread::sleep_for(200ms);
@@ -64,6 +65,7 @@ TEST(HostClaim, ReleaseHandsTheClaimToAWaiterAndRemovesTheLockFile) {
   const auto waited = Clock::now() - start;
   releaser.join();
   ASSERT_TRUE(waiter && *waiter);
+  EXPECT_TRUE((*waiter)->waited) << "it was refused while the first held it";
   EXPECT_GE(waited, 150ms);
   EXPECT_LT(waited, 5s);
   waiter->reset();

@@ -38,6 +38,9 @@ class BuildClaim {
   class Hold {
    public:
     virtual ~Hold() = default;
+    // True when another holder had the claim first and this one waited for it (the
+    // claim was refused at least once before it was taken).
+    bool waited = false;
   };
 
   // Looks the entry up again (every tier); true once another builder's entry is there.

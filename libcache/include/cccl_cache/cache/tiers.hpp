@@ -114,7 +114,7 @@ class TierStack {
   struct Obtained {
     bool built = false;  // false: `accept` took an entry from a tier
     std::optional<std::size_t> tier;  // the tier that served it
-    bool waited = false;  // the claim waited for another builder (1 ms or more)
+    bool waited = false;  // another builder held the claim: this one waited for it
   };
   // get(); on a miss takes the claim (build_claim.hpp's protocol: it may poll get()
   // while another holder builds), reads again, and builds only if the entry still has
