@@ -29,6 +29,7 @@ static_assert(CCCL_CACHE_BFLOAT16 == static_cast<int>(algos::ScalarType::bfloat1
 static_assert(CCCL_CACHE_FLOAT32 == static_cast<int>(algos::ScalarType::float32));
 static_assert(CCCL_CACHE_OP_NEGATE == static_cast<int>(algos::OpKind::negate));
 static_assert(CCCL_CACHE_OP_CUSTOM == static_cast<int>(algos::OpKind::custom));
+static_assert(CCCL_CACHE_OP_BIT_NOT == static_cast<int>(algos::OpKind::bit_not));
 
 // The spec-text field names of the struct's members for one algorithm (nullptr: the
 // algorithm does not take that member).

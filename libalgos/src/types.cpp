@@ -93,7 +93,7 @@ struct OpInfo {
   OpKind kind;
   std::string_view name;
 };
-constexpr std::array<OpInfo, 15> kWellKnownOps{{{OpKind::less, "less"},
+constexpr std::array<OpInfo, 22> kWellKnownOps{{{OpKind::less, "less"},
                                                 {OpKind::greater, "greater"},
                                                 {OpKind::plus, "plus"},
                                                 {OpKind::multiplies, "multiplies"},
@@ -107,7 +107,14 @@ constexpr std::array<OpInfo, 15> kWellKnownOps{{{OpKind::less, "less"},
                                                 {OpKind::minus, "minus"},
                                                 {OpKind::identity, "identity"},
                                                 {OpKind::negate, "negate"},
-                                                {OpKind::equal_to, "equal_to"}}};
+                                                {OpKind::equal_to, "equal_to"},
+                                                {OpKind::divides, "divides"},
+                                                {OpKind::modulus, "modulus"},
+                                                {OpKind::not_equal_to, "not_equal_to"},
+                                                {OpKind::less_equal, "less_equal"},
+                                                {OpKind::greater_equal, "greater_equal"},
+                                                {OpKind::logical_not, "logical_not"},
+                                                {OpKind::bit_not, "bit_not"}}};
 }  // namespace
 
 std::string_view op_kind_name(OpKind kind) noexcept {

@@ -59,13 +59,20 @@ TEST(TransformSpec, AcceptsEveryTypeAndKindThatApplies) {
   for (auto t : {ScalarType::int8, ScalarType::int16, ScalarType::int32, ScalarType::int64,
                  ScalarType::uint8, ScalarType::uint16, ScalarType::uint32, ScalarType::uint64,
                  ScalarType::float16, ScalarType::bfloat16, ScalarType::float32, ScalarType::float64}) {
-    for (auto k : {OpKind::identity, OpKind::negate})
-      EXPECT_TRUE(unary(t, t, Operator::of(k)).validate()) << name(t);
-    for (int k = static_cast<int>(OpKind::plus); k <= static_cast<int>(OpKind::minus); ++k) {
+    // Every well-known kind: the unary ones in a unary transform, the rest (all but
+    // custom) in a binary one; the bitwise kinds and modulus on integer types only.
+    for (int k = static_cast<int>(OpKind::less); k <= static_cast<int>(OpKind::bit_not); ++k) {
       const auto kind = static_cast<OpKind>(k);
-      const bool bitwise = kind == OpKind::bit_and || kind == OpKind::bit_or || kind == OpKind::bit_xor;
-      EXPECT_EQ(static_cast<bool>(binary(t, t, t, Operator::of(kind)).validate()),
-                !bitwise || !is_float(t))
+      if (kind == OpKind::custom) continue;
+      const bool integer_only = kind == OpKind::bit_and || kind == OpKind::bit_or ||
+                                kind == OpKind::bit_xor || kind == OpKind::bit_not ||
+                                kind == OpKind::modulus;
+      const bool unary_kind = kind == OpKind::identity || kind == OpKind::negate ||
+                              kind == OpKind::logical_not || kind == OpKind::bit_not;
+      const bool ok = !integer_only || !is_float(t);
+      EXPECT_EQ(static_cast<bool>(unary(t, t, Operator::of(kind)).validate()), unary_kind && ok)
+          << name(t) << " " << op_kind_name(kind);
+      EXPECT_EQ(static_cast<bool>(binary(t, t, t, Operator::of(kind)).validate()), !unary_kind && ok)
           << name(t) << " " << op_kind_name(kind);
     }
   }
@@ -211,6 +218,14 @@ TEST(TransformBuild, SixteenBitFloatsMixedTypesAndCustomOperatorsCompile) {
   check(binary(S::float32, S::float32, S::float32, Operator::of(OpKind::logical_and)));
   check(binary(S::int32, S::float32, S::float64, Operator::of(OpKind::multiplies)));
   check(unary(S::int64, S::int8, Operator::of(OpKind::identity)));
+  // The kinds beyond reductions' (comparisons, 16-bit floats included, and into an integer).
+  check(binary(S::float16, S::float16, S::float16, Operator::of(OpKind::less_equal)));
+  check(binary(S::bfloat16, S::bfloat16, S::bfloat16, Operator::of(OpKind::not_equal_to)));
+  check(binary(S::float64, S::float64, S::int32, Operator::of(OpKind::greater)));
+  check(binary(S::int32, S::int32, S::int32, Operator::of(OpKind::modulus)));
+  check(binary(S::float32, S::float32, S::float32, Operator::of(OpKind::divides)));
+  check(unary(S::float16, S::float16, Operator::of(OpKind::logical_not)));
+  check(unary(S::uint16, S::uint16, Operator::of(OpKind::bit_not)));
   check(binary(S::int32, S::int32, S::int64,
                Operator::custom("sat_diff", "__device__ long long sat_diff(int a, int b) { return a > b ? (long long)a - b : 0; }")));
   for (const auto& f : failed) ADD_FAILURE() << f;

@@ -71,12 +71,20 @@ auto apply(OpKind k, A a, B b) {
     case OpKind::maximum: return static_cast<R>(a < b ? b : a);
     case OpKind::logical_and: return static_cast<R>(a && b);
     case OpKind::logical_or: return static_cast<R>(a || b);
+    case OpKind::divides: return static_cast<R>(a / b);
+    case OpKind::equal_to: return static_cast<R>(a == b);
+    case OpKind::not_equal_to: return static_cast<R>(a != b);
+    case OpKind::less: return static_cast<R>(a < b);
+    case OpKind::less_equal: return static_cast<R>(a <= b);
+    case OpKind::greater: return static_cast<R>(a > b);
+    case OpKind::greater_equal: return static_cast<R>(a >= b);
     default: break;
   }
   if constexpr (std::is_integral_v<A> && std::is_integral_v<B>) {
     if (k == OpKind::bit_and) return static_cast<R>(a & b);
     if (k == OpKind::bit_or) return static_cast<R>(a | b);
     if (k == OpKind::bit_xor) return static_cast<R>(a ^ b);
+    if (k == OpKind::modulus) return static_cast<R>(a % b);
   }
   return R{};
 }
@@ -137,16 +145,20 @@ Case unary(S in, S out, Operator op, std::function<Out(In)> ref = {}) {
 
 template <class A, class B, class Out>
 Case binary(S a_t, S b_t, S out_t, Operator op, std::function<Out(A, B)> ref = {}) {
+  const bool divisor = op.kind == OpKind::divides || op.kind == OpKind::modulus;
   Case c;
   c.arity = 2;
   c.binary = {{a_t, b_t}, out_t, op};
   c.name = tr::summary(c.binary);
   if (!ref) ref = [k = op.kind](A a, B b) { return store<Out>(apply(k, load(a), load(b))); };
-  c.run = [ref](const void* e, std::uint64_t n, int mode) {
+  c.run = [ref, divisor](const void* e, std::uint64_t n, int mode) {
     const auto& exe = *static_cast<const tr::Executable<2>*>(e);
     const std::size_t off = mode == 2 ? sizeof(A) : 0;
     const auto a = inputs<A>(n, 1);
-    const auto b = inputs<B>(n, 2);
+    auto b = inputs<B>(n, 2);
+    if (divisor)  // divides, modulus: no division by zero
+      for (auto& x : b)
+        if (load(x) == 0) x = store<B>(1);
     Dev da(n * sizeof(A) + off), db(n * sizeof(B)), dout(n * sizeof(Out));
     upload(da, a, off);
     upload(db, b);
@@ -196,6 +208,18 @@ std::vector<Case> all_cases() {
                                   Operator::custom("cube", "__device__ float cube(float x) { return x * x * x; }"),
                                   [](float x) { return x * x * x; }));
   c.push_back(unary<std::int64_t, std::int8_t>(S::int64, S::int8, Operator::of(identity)));
+  // The kinds beyond reductions': comparisons into an integer, divides, modulus, the
+  // unary logical_not and bit_not.
+  for (auto k : {equal_to, not_equal_to, less, less_equal, greater, greater_equal})
+    c.push_back(binary<float, float, std::int8_t>(S::float32, S::float32, S::int8, Operator::of(k)));
+  c.push_back(binary<Half, Half, Half>(S::float16, S::float16, S::float16, Operator::of(less_equal)));
+  c.push_back(binary<double, double, double>(S::float64, S::float64, S::float64, Operator::of(divides)));
+  for (auto k : {divides, modulus})
+    c.push_back(binary<std::int32_t, std::int32_t, std::int32_t>(S::int32, S::int32, S::int32, Operator::of(k)));
+  c.push_back(unary<float, std::int32_t>(S::float32, S::int32, Operator::of(logical_not),
+                                         [](float x) { return std::int32_t{!x}; }));
+  c.push_back(unary<std::uint16_t, std::uint16_t>(S::uint16, S::uint16, Operator::of(bit_not),
+                                                   [](std::uint16_t x) { return std::uint16_t(~x); }));
   c.push_back(binary<std::int32_t, std::int32_t, std::int64_t>(
       S::int32, S::int32, S::int64,
       Operator::custom("sat_diff", "__device__ long long sat_diff(int a, int b) { return a > b ? (long long)a - b : 0; }"),

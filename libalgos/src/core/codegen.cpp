@@ -47,6 +47,13 @@ std::string_view cub_functor(OpKind kind) {
     case OpKind::identity: return "::cuda::std::identity";
     case OpKind::negate: return "::cuda::std::negate<>";
     case OpKind::equal_to: return "::cuda::std::equal_to<>";
+    case OpKind::divides: return "::cuda::std::divides<>";
+    case OpKind::modulus: return "::cuda::std::modulus<>";
+    case OpKind::not_equal_to: return "::cuda::std::not_equal_to<>";
+    case OpKind::less_equal: return "::cuda::std::less_equal<>";
+    case OpKind::greater_equal: return "::cuda::std::greater_equal<>";
+    case OpKind::logical_not: return "::cuda::std::logical_not<>";
+    case OpKind::bit_not: return "::cuda::std::bit_not<>";
     default: return {};
   }
 }
@@ -106,17 +113,36 @@ std::string operator_type(std::string_view name, const Operator& op, int arity,
   return operator_struct(name, op, arity, result, operands);
 }
 
+bool is_associative_kind(OpKind kind) noexcept {
+  return kind >= OpKind::plus && kind <= OpKind::logical_or;
+}
 bool is_binary_kind(OpKind kind) noexcept {
-  return kind >= OpKind::plus && kind <= OpKind::minus;
+  switch (kind) {
+    case OpKind::less:
+    case OpKind::greater:
+    case OpKind::minus:
+    case OpKind::equal_to:
+    case OpKind::divides:
+    case OpKind::modulus:
+    case OpKind::not_equal_to:
+    case OpKind::less_equal:
+    case OpKind::greater_equal:
+      return true;
+    default:
+      return is_associative_kind(kind);
+  }
 }
 bool is_unary_kind(OpKind kind) noexcept {
-  return kind == OpKind::identity || kind == OpKind::negate;
+  return kind == OpKind::identity || kind == OpKind::negate || kind == OpKind::logical_not ||
+         kind == OpKind::bit_not;
 }
 bool kind_applies_to(OpKind kind, ScalarType t) noexcept {
   switch (kind) {
     case OpKind::bit_and:
     case OpKind::bit_or:
     case OpKind::bit_xor:
+    case OpKind::bit_not:
+    case OpKind::modulus:
       return !is_float(t) && t != ScalarType::none;
     default:
       return t != ScalarType::none;
@@ -126,7 +152,7 @@ bool kind_applies_to(OpKind kind, ScalarType t) noexcept {
 Result<void> validate_associative_op(std::string_view what, const Operator& op, ScalarType type) {
   const std::string field = std::string(what) + ": field 'op'";
   if (op.kind == OpKind::custom) return validate_operator(field, op);
-  if (!is_binary_kind(op.kind) || op.kind == OpKind::minus)
+  if (!is_associative_kind(op.kind))
     return fail(ErrorCode::invalid_argument,
                 field + ": must be plus, multiplies, minimum, maximum, bit_and, bit_or, bit_xor, "
                         "logical_and, logical_or or custom (an associative operator)");

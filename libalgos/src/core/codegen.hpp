@@ -46,10 +46,13 @@ std::string operator_struct(std::string_view name, const Operator& op, int arity
 std::string operator_type(std::string_view name, const Operator& op, int arity,
                           std::string_view result = {}, ScalarType operands = ScalarType::none);
 
-// Whether `op` is a well-known binary / unary operator kind (for validation).
-bool is_binary_kind(OpKind kind) noexcept;  // plus .. minus
-bool is_unary_kind(OpKind kind) noexcept;   // identity, negate
-// Whether a well-known kind applies to `t` (bitwise kinds: integer types only).
+// Whether `op` is a well-known associative (reductions, scans), binary (binary
+// transforms: the associative ones, minus, divides, modulus and the six comparisons) or
+// unary (identity, negate, logical_not, bit_not) operator kind.
+bool is_associative_kind(OpKind kind) noexcept;  // plus .. logical_or
+bool is_binary_kind(OpKind kind) noexcept;
+bool is_unary_kind(OpKind kind) noexcept;
+// Whether a well-known kind applies to `t` (bitwise kinds and modulus: integer types only).
 bool kind_applies_to(OpKind kind, ScalarType t) noexcept;
 
 // The operator rule of reductions and scans: plus, multiplies, minimum, maximum, the

@@ -15,8 +15,9 @@ std::string comparator_body(const Comparator& c) {
       return "return b < a;";
     case ComparatorKind::custom:
       return "return static_cast<bool>(" + c.name + "(a, b));";
+    default:  // validate() admits only the three above
+      return "";
   }
-  return "";
 }
 
 }  // namespace

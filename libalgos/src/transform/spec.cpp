@@ -36,9 +36,11 @@ Result<void> Spec<N>::validate() const {
   const bool right_arity =
       N == 1 ? detail::is_unary_kind(op.kind) : detail::is_binary_kind(op.kind);
   if (op.kind != OpKind::custom && !right_arity)
-    return bad(op_field, N == 1 ? "must be identity, negate or custom"
-                                : "must be plus, minus, multiplies, minimum, maximum, bit_and, "
-                                  "bit_or, bit_xor, logical_and, logical_or or custom");
+    return bad(op_field, N == 1 ? "must be identity, negate, logical_not, bit_not or custom"
+                                : "must be plus, minus, multiplies, divides, modulus, minimum, "
+                                  "maximum, bit_and, bit_or, bit_xor, logical_and, logical_or, "
+                                  "equal_to, not_equal_to, less, less_equal, greater, "
+                                  "greater_equal or custom");
   return validate_operator(what + ": " + std::string(op_field), op);
 }
 

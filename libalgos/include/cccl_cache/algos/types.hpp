@@ -46,8 +46,12 @@ enum class OpKind : std::uint8_t {
   bit_and = 8, bit_or = 9, bit_xor = 10, logical_and = 11, logical_or = 12, minus = 13,
   // unary
   identity = 14, negate = 15,
-  // equality predicate: ::cuda::std::equal_to<> (unique_by_key)
+  // equality predicate: ::cuda::std::equal_to<> (unique_by_key; binary transforms)
   equal_to = 16,
+  // binary, not associative (binary transforms): ::cuda::std::divides<> etc.
+  divides = 17, modulus = 18, not_equal_to = 19, less_equal = 20, greater_equal = 21,
+  // unary (unary transforms)
+  logical_not = 22, bit_not = 23,
 };
 using ComparatorKind = OpKind;
 
