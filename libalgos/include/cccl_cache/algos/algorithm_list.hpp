@@ -4,6 +4,7 @@
 // executable.hpp to algorithms.hpp).
 #pragma once
 
+#include "cccl_cache/algos/histogram_even/build_result.hpp"
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/radix_sort/build_result.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
@@ -26,4 +27,5 @@
   X(::cccl_cache::algos::SegmentedReduce) \
   X(::cccl_cache::algos::UniqueByKey)     \
   X(::cccl_cache::algos::Select)          \
-  X(::cccl_cache::algos::ThreeWayPartition)
+  X(::cccl_cache::algos::ThreeWayPartition) \
+  X(::cccl_cache::algos::HistogramEven)
