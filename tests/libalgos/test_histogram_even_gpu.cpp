@@ -97,7 +97,7 @@ void check_all(const Case& c, const he::Executable& fresh, const he::Executable&
       SCOPED_TRACE("n = " + std::to_string(n) + ", bins = " + std::to_string(bins));
       std::vector<C> want(bins, 0);
       for (const T& x : in)
-        if (const int b = bin_of(x, lower, upper, bins); b >= 0) ++want[b];
+        if (const int b = bin_of(x, lower, upper, bins); b >= 0 && b < bins) ++want[b];
       DeviceBuffer d_hist(bins * sizeof(C));
       auto run = [&](const he::Executable& exe) {
         std::size_t bytes = 0;
