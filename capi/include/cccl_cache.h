@@ -77,7 +77,8 @@ typedef enum cccl_cache_algorithm_kind {
   CCCL_CACHE_SEGMENTED_REDUCE = 8,
   CCCL_CACHE_UNIQUE_BY_KEY = 9,
   CCCL_CACHE_SELECT = 10,
-  CCCL_CACHE_THREE_WAY_PARTITION = 11
+  CCCL_CACHE_THREE_WAY_PARTITION = 11,
+  CCCL_CACHE_HISTOGRAM_EVEN = 12
 } cccl_cache_algorithm_kind;
 
 /* Element types (as spec text names them). NONE: no value type / the default. */
@@ -122,6 +123,7 @@ typedef struct cccl_cache_op {
  *   UNIQUE_BY_KEY      keys*    values*     -         selected  op        offset  -
  *   SELECT             type*    -           -         selected  op        offset  -
  *   THREE_WAY_PARTITION type*   -           -         selected  first_op  offset  -
+ *   HISTOGRAM_EVEN     type*    level       -         counter   -         offset  -
  *   UNARY_TRANSFORM    in*      -           -         out*      op        -       -
  *   BINARY_TRANSFORM   in1*     -           in2*      out*      op        -       -
  *   (* required; `op2` is THREE_WAY_PARTITION's second_op, zero for every other algorithm)
@@ -226,7 +228,9 @@ CCCL_CACHE_API uint32_t cccl_cache_algorithm_cc(const cccl_cache_algorithm* algo
 /* Temp-storage bytes a call for `num_items` needs (radix sort: all key bits, not the
  * double-buffer form; transforms: 0; segmented reduce: num_items is the number of
  * segments), from values fixed at bind. A count the spec's offset type cannot index gives
- * 0 where the algorithm refuses it (scans, unique_by_key). */
+ * 0 where the algorithm refuses it (scans, unique_by_key). HISTOGRAM_EVEN's depends on
+ * its number of levels: INVALID_ARGUMENT here; query it with cccl_cache_histogram_even
+ * and d_temp_storage NULL. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algorithm,
                                                                uint64_t num_items, size_t* bytes);
 
@@ -304,6 +308,17 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_three_way_partition(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_first_part_out, void* d_second_part_out, void* d_unselected_out,
     void* d_num_selected_out, uint64_t num_items, void* stream);
+/* Counts the samples of d_samples[0, num_samples) (the spec's type) in num_levels - 1
+ * equal-width bins over [*h_lower, *h_upper) into d_histogram[0, num_levels - 1) (the
+ * spec's counter type, device memory); samples outside are not counted. h_lower and
+ * h_upper point to one value each of the spec's level type (its sample type for none) in
+ * host memory, read before return, in both phases. INVALID_ARGUMENT also for
+ * num_levels < 2, NULL bounds, lower not below upper, or bounds whose integer bin
+ * arithmetic overflows ((upper - lower) * bins). */
+CCCL_CACHE_API cccl_cache_status cccl_cache_histogram_even(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_samples, void* d_histogram, int num_levels, const void* h_lower,
+    const void* h_upper, uint64_t num_samples, void* stream);
 /* Inclusive scan of d_in into d_out (may be equal). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,

@@ -20,6 +20,7 @@ namespace tf = algos::transform;
 namespace ub = algos::unique_by_key;
 namespace se = algos::select;
 namespace tw = algos::three_way_partition;
+namespace he = algos::histogram_even;
 
 // The executable `a` holds, if it is of `kind`; else nullptr and `status` set.
 template <class Exe>
@@ -138,6 +139,12 @@ cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algo
     case AlgorithmId::binary_transform:
       *bytes = 0;
       break;
+    case AlgorithmId::histogram_even:
+      return guarded(fn, [&] {
+        return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+                         std::string(fn) + ": a histogram_even's temp storage depends on its number of "
+                                           "levels: call cccl_cache_histogram_even with d_temp_storage NULL");
+      });
   }
   return CCCL_CACHE_OK;
 }
@@ -249,6 +256,20 @@ cccl_cache_status cccl_cache_three_way_partition(const cccl_cache_algorithm* alg
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_first_part_out, d_second_part_out,
                           d_unselected_out, d_num_selected_out, num_items, static_cast<CUstream>(stream)),
                    fn, kTempInvalid);
+}
+
+cccl_cache_status cccl_cache_histogram_even(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
+                                            size_t* temp_storage_bytes, const void* d_samples,
+                                            void* d_histogram, int num_levels, const void* h_lower,
+                                            const void* h_upper, uint64_t num_samples, void* stream) {
+  constexpr const char* fn = "cccl_cache_histogram_even";
+  CCCL_CACHE_C_TYPED(he::Executable, AlgorithmId::histogram_even, fn);
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_samples, d_histogram, num_levels, h_lower,
+                          h_upper, num_samples, static_cast<CUstream>(stream)),
+                   fn,
+                   "temp storage smaller than the queried size, more samples than the spec's offset type "
+                   "holds, fewer than 2 levels, NULL bounds, lower not below upper, or bounds whose bin "
+                   "arithmetic overflows");
 }
 
 cccl_cache_status cccl_cache_inclusive_scan(const cccl_cache_algorithm* algorithm,

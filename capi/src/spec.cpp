@@ -24,6 +24,7 @@ static_assert(CCCL_CACHE_SEGMENTED_REDUCE == static_cast<int>(AlgorithmId::segme
 static_assert(CCCL_CACHE_UNIQUE_BY_KEY == static_cast<int>(AlgorithmId::unique_by_key));
 static_assert(CCCL_CACHE_SELECT == static_cast<int>(AlgorithmId::select));
 static_assert(CCCL_CACHE_THREE_WAY_PARTITION == static_cast<int>(AlgorithmId::three_way_partition));
+static_assert(CCCL_CACHE_HISTOGRAM_EVEN == static_cast<int>(AlgorithmId::histogram_even));
 static_assert(CCCL_CACHE_OP_EQUAL_TO == static_cast<int>(algos::OpKind::equal_to));
 static_assert(CCCL_CACHE_BFLOAT16 == static_cast<int>(algos::ScalarType::bfloat16));
 static_assert(CCCL_CACHE_FLOAT32 == static_cast<int>(algos::ScalarType::float32));
@@ -58,6 +59,7 @@ constexpr FieldNames kFieldNames[] = {
     {AlgorithmId::select, "type", nullptr, nullptr, "selected", "op", "offset", nullptr, nullptr},
     {AlgorithmId::three_way_partition, "type", nullptr, nullptr, "selected", "first_op", "offset", nullptr,
      "second_op"},
+    {AlgorithmId::histogram_even, "type", "level", nullptr, "counter", nullptr, "offset", nullptr, nullptr},
 };
 
 // A C enum member read as the int the caller stored: C callers may store any int in it,

@@ -276,6 +276,22 @@ def make_three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unsele
                     (d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out), cache)
 
 
+def make_histogram_even(d_samples, d_histogram, h_num_output_levels=None, h_lower_level=None,
+                        h_upper_level=None, num_samples=None, *, level=None, offset="int32", device=None,
+                        cache=None) -> _core.HistogramEven:
+    """Counts samples in h_num_output_levels - 1 equal-width bins over [h_lower_level,
+    h_upper_level) (samples outside are not counted); the levels, bounds and count are
+    given at call time (accepted here for cuda.compute's signature). CUB's
+    DeviceHistogram::HistogramEven; the bins' type is d_histogram's (int32, uint32 or
+    uint64), the bounds' `level` (default: h_lower_level's dtype where it has one, else the
+    samples' type), `offset` the kernels' count type (int32 or int64)."""
+    if level is None:
+        level = _type_of(h_lower_level, "h_lower_level") if hasattr(h_lower_level, "dtype") else "none"
+    fields = {"type": _type_of(d_samples, "d_samples"), "level": level,
+              "counter": _type_of(d_histogram, "d_histogram"), "offset": offset}
+    return _acquire("histogram_even", fields, {}, device, (d_samples, d_histogram), cache)
+
+
 def make_inclusive_scan(d_in, d_out, op="plus", *, offset="uint64", device=None,
                         cache=None) -> _core.InclusiveScan:
     ops: dict = {}
@@ -466,6 +482,16 @@ def three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unselected_
                ("d_num_selected_out", d_num_selected_out, lambda n: 2))
     _run_two_phase(exe, d_in, temp_allocator, stream,
                    (d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out, n), ())
+
+
+def histogram_even(d_samples, d_histogram, num_output_levels, lower_level, upper_level, num_samples=None,
+                   stream=None, *, temp_allocator=None, cache=None):
+    """Counts d_samples[:num_samples] (default: its length) in num_output_levels - 1
+    equal-width bins over [lower_level, upper_level) into d_histogram (make_histogram_even)."""
+    exe = make_histogram_even(d_samples, d_histogram, num_output_levels, lower_level, upper_level, cache=cache)
+    n = _count(num_samples, d_samples, "d_samples", ("d_histogram", d_histogram, lambda n: num_output_levels - 1))
+    _run_two_phase(exe, d_samples, temp_allocator, stream,
+                   (d_samples, d_histogram, num_output_levels, lower_level, upper_level, n), ())
 
 
 def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, temp_allocator=None,

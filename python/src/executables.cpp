@@ -26,6 +26,7 @@ namespace tf = algos::transform;
 namespace ub = algos::unique_by_key;
 namespace se = algos::select;
 namespace tw = algos::three_way_partition;
+namespace he = algos::histogram_even;
 
 struct Temp {
   void* data;
@@ -341,6 +342,33 @@ std::size_t three_way_partition_call(const Bound<tw::Executable>& b, nb::handle 
   return bytes;
 }
 
+// --- histogram_even: counts of samples in equal-width bins ---------------------------
+std::size_t histogram_even_call(const Bound<he::Executable>& b, nb::handle temp, nb::handle samples,
+                                nb::handle histogram, int num_levels, nb::handle lower, nb::handle upper,
+                                std::uint64_t n, nb::handle stream) {
+  const he::Executable& e = *b.exe;
+  const auto& spec = e.spec();
+  const HostScalar lo = host_scalar(lower, spec.levels(), "h_lower_level");
+  const HostScalar hi = host_scalar(upper, spec.levels(), "h_upper_level");
+  std::size_t bytes = 0;
+  if (e(nullptr, bytes, nullptr, nullptr, num_levels, lo.bytes, hi.bytes, n, nullptr) == CUDA_ERROR_INVALID_VALUE)
+    throw nb::value_error(("histogram_even: " + std::to_string(num_levels) + " levels over the bounds given for " +
+                           std::to_string(n) + " samples: needs at least 2 levels, lower below upper, bounds "
+                           "whose bin arithmetic does not overflow ((upper - lower) * bins) and a count the "
+                           "spec's offset type holds")
+                              .c_str());
+  if (temp.is_none()) return bytes;
+  const int dev = e.device();
+  auto [d_temp, have] = temp_array(temp, bytes, dev);
+  auto i = checked_array(samples, "d_samples", false, spec.type, n, dev);
+  auto h = checked_array(histogram, "d_histogram", true, spec.counter_type,
+                         static_cast<std::uint64_t>(num_levels - 1), dev);
+  run_unlocked(stream, "histogram_even", [&](CUstream s) -> CUresult {
+    return e(d_temp, have, i.data, h.data, num_levels, lo.bytes, hi.bytes, n, s);
+  });
+  return bytes;
+}
+
 // --- transforms -------------------------------------------------------------------
 template <int N>
 void transform_call(const tf::Executable<N>& e, const nb::handle* ins, nb::handle out, std::uint64_t n,
@@ -443,6 +471,19 @@ void bind_executables(nb::module_& m) {
            "parts' sizes to d_num_selected_out[0] and [1]. Returns the bytes.")
       .def("temp_storage_bytes", [](const Bound<tw::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);
+
+  common<he::Executable>(m, "HistogramEven",
+                         "A histogram over equal-width bins bound to a device (cub::DeviceHistogram::HistogramEven).")
+      .def("__call__", &histogram_even_call, "temp_storage"_a.none(), "d_samples"_a.none(), "d_histogram"_a.none(),
+           "num_levels"_a, "h_lower_level"_a, "h_upper_level"_a, "num_samples"_a, "stream"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs. Else counts the samples of "
+           "d_samples[:num_samples] in num_levels - 1 equal-width bins over [h_lower_level, h_upper_level) "
+           "into d_histogram[:num_levels - 1]; samples outside are not counted. Returns the bytes.")
+      .def("temp_storage_bytes",
+           [](const Bound<he::Executable>& b, std::uint64_t n, int num_levels) {
+             return b.exe->temp_storage_bytes(n, num_levels);
+           },
+           "num_samples"_a, "num_levels"_a);
 
   common<sc::InclusiveExecutable>(m, "InclusiveScan", "An inclusive scan bound to a device (cub::DeviceScan).")
       .def("__call__",

@@ -88,6 +88,12 @@ def test_factories_reject_mismatched_types(fake):
         cccl_cache.make_select(f4, f4, i4, "less")
     with pytest.raises(TypeError, match="d_first_part_out"):
         cccl_cache.make_three_way_partition(f4, i4, f4, f4, i4)
+    with pytest.raises(ValueError, match="counter"):
+        cccl_cache.make_histogram_even(i4, f4)  # float bins
+    with pytest.raises(ValueError, match="counter"):
+        cccl_cache.make_histogram_even(i4, fake(typestr="<i8"))  # CUDA's atomicAdd takes no int64
+    with pytest.raises(ValueError, match="offset"):
+        cccl_cache.make_histogram_even(f4, i4, offset="uint32")
     with pytest.raises(TypeError, match="d_second_part_out"):
         cccl_cache.make_three_way_partition(f4, f4, i4, f4, i4)
     with pytest.raises(TypeError, match="d_unselected_out"):

@@ -263,6 +263,47 @@ def test_three_way_partition(caches, dtype, count, offset, first, second):
     assert [int(x) for x in sel.get()] == [0, 0]
 
 
+def cub_histogram(h, lower, upper, bins):
+    """CUB's even bins on the host: integers as (x - lower) * bins // (upper - lower),
+    floats as (x - lower) * (bins / (upper - lower)) in the samples' float type; samples
+    outside [lower, upper) not counted."""
+    inside = h[(h >= lower) & (h < upper)]
+    if np.issubdtype(h.dtype, np.floating):
+        t = h.dtype.type
+        b = ((inside - t(lower)) * t(t(bins) / t(t(upper) - t(lower)))).astype(np.int64)
+    else:
+        b = (inside.astype(np.int64) - int(lower)) * bins // (int(upper) - int(lower))
+    return np.bincount(b, minlength=bins)
+
+
+@pytest.mark.parametrize("dtype, counter, lower, upper, levels", [
+    (np.int32, np.int32, -2, 1000, 257),                      # shared-memory bins
+    (np.float32, np.uint64, -1.5, 1000.0, 2049),              # global-memory bins
+    (np.uint8, np.uint32, np.int32(10), np.int32(250), 257),  # byte samples, int bounds
+])
+def test_histogram_even(caches, dtype, counter, lower, upper, levels):
+    bins = levels - 1
+    h = rng.integers(-100, 1100, N).clip(0, 255).astype(dtype) if dtype == np.uint8 else \
+        rng.integers(-100, 1100, N).astype(dtype)
+    want = cub_histogram(h, lower, upper, bins)
+    for exe in both(caches, lambda c: cccl_cache.make_histogram_even(
+            dtype, counter, levels, lower, upper, device=0, cache=c)):
+        d = cp.empty(bins, counter)
+        nbytes = exe(None, cp.asarray(h), d, levels, lower, upper, N)
+        assert nbytes == exe.temp_storage_bytes(N, levels)
+        assert exe(cp.empty(max(nbytes, 1), cp.uint8), cp.asarray(h), d, levels, lower, upper, N) == nbytes
+        np.testing.assert_array_equal(d.get(), want)
+        with pytest.raises(ValueError, match="levels"):
+            exe(None, cp.asarray(h), d, 1, lower, upper, N)
+        with pytest.raises(ValueError, match="lower below upper"):
+            exe(None, cp.asarray(h), d, levels, upper, lower, N)
+    d = cp.empty(bins, counter)
+    cccl_cache.histogram_even(cp.asarray(h), d, levels, lower, upper, cache=caches[0])
+    np.testing.assert_array_equal(d.get(), want)
+    cccl_cache.histogram_even(cp.empty(0, dtype), d, levels, lower, upper, cache=caches[0])
+    assert int(d.get().sum()) == 0
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.float64])
 def test_inclusive_scan(caches, dtype):
     h = rng.integers(-100, 100, N).astype(dtype)

@@ -101,6 +101,8 @@ static void check_null_handles(void) {
               "algorithm is NULL");
   CHECK_FAILS(cccl_cache_three_way_partition(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, 10, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_histogram_even(NULL, NULL, &bytes, NULL, NULL, 257, NULL, NULL, 10, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK(cccl_cache_spec_text(NULL) == NULL);
   CHECK(cccl_cache_spec_algorithm(NULL) == 0);
   CHECK(cccl_cache_store_dir(NULL) == NULL);
@@ -202,6 +204,11 @@ static void check_descs(void) {
       {{.algorithm = CCCL_CACHE_THREE_WAY_PARTITION, .type = CCCL_CACHE_UINT8, .offset_type = CCCL_CACHE_INT32,
         .out_type = CCCL_CACHE_UINT32},
        "three_way_partition type=uint8 first_op=identity second_op=identity offset=int32 selected=uint32", NULL},
+      {{.algorithm = CCCL_CACHE_HISTOGRAM_EVEN, .type = CCCL_CACHE_UINT8, .value_type = CCCL_CACHE_INT32,
+        .out_type = CCCL_CACHE_UINT32},
+       "histogram_even type=uint8 level=int32 counter=uint32 offset=int32", NULL},
+      {{.algorithm = CCCL_CACHE_HISTOGRAM_EVEN, .type = CCCL_CACHE_FLOAT32, .offset_type = CCCL_CACHE_INT64},
+       "histogram_even type=float32 level=none counter=int32 offset=int64", NULL},
   };
   cccl_cache_spec_desc d;
   cccl_cache_spec* spec = NULL;
@@ -624,6 +631,47 @@ static void three_way_partition_on_gpu(cccl_cache_store* store) {
   printf("partitioned %d int32 three ways on device 0 through the C ABI: %s\n", n, same ? "ok" : "MISMATCH");
 }
 
+/* Counts ten float32 in four bins over [0, 8) through the C ABI (two samples outside);
+ * the temp-storage size comes from the call's own query (it depends on the levels). */
+static void histogram_on_gpu(cccl_cache_store* store) {
+  enum { n = 10, levels = 5 };
+  const float samples[n] = {0.5f, 1.9f, 2.0f, 7.99f, 8.0f, -0.1f, 3.5f, 4.0f, 6.0f, 2.5f};
+  const float lower = 0.0f, upper = 8.0f;
+  const int want[levels - 1] = {2, 3, 1, 2};
+  int hist[levels - 1] = {-1, -1, -1, -1}, i, same = 1;
+  cccl_cache_spec* spec = NULL;
+  cccl_cache_algorithm* alg = NULL;
+  void *d_samples = NULL, *d_hist = NULL, *d_temp = NULL;
+  size_t bytes = 0, queried = 0;
+  CHECK_OK(cccl_cache_spec_parse("histogram_even type=float32", &spec));
+  if (spec == NULL) return;
+  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
+  cccl_cache_spec_free(spec);
+  if (alg == NULL) return;
+  CHECK(cccl_cache_algorithm_kind_of(alg) == CCCL_CACHE_HISTOGRAM_EVEN);
+  CHECK_OK(cccl_cache_histogram_even(alg, NULL, &bytes, NULL, NULL, levels, &lower, &upper, n, NULL));
+  CHECK(bytes > 0);
+  CHECK_FAILS(cccl_cache_temp_storage_bytes(alg, n, &queried), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "number of levels");
+  CHECK_FAILS(cccl_cache_histogram_even(alg, NULL, &queried, NULL, NULL, 1, &lower, &upper, n, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "fewer than 2 levels");
+  CHECK_FAILS(cccl_cache_histogram_even(alg, NULL, &queried, NULL, NULL, levels, &upper, &lower, n, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "lower not below upper");
+  CHECK(cudaMalloc(&d_samples, sizeof samples) == cudaSuccess && cudaMalloc(&d_hist, sizeof hist) == cudaSuccess &&
+        cudaMalloc(&d_temp, bytes) == cudaSuccess);
+  CHECK(cudaMemcpy(d_samples, samples, sizeof samples, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK_OK(cccl_cache_histogram_even(alg, d_temp, &bytes, d_samples, d_hist, levels, &lower, &upper, n, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(hist, d_hist, sizeof hist, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < levels - 1; ++i) same = same && hist[i] == want[i];
+  CHECK(same);
+  cudaFree(d_samples);
+  cudaFree(d_hist);
+  cudaFree(d_temp);
+  cccl_cache_algorithm_release(alg);
+  printf("counted %d float32 in %d bins on device 0 through the C ABI: %s\n", n, levels - 1, same ? "ok" : "MISMATCH");
+}
+
 int main(void) {
   char tmp[] = "/tmp/cccl-cache-capi-XXXXXX";
   char dir[4096];
@@ -664,7 +712,7 @@ int main(void) {
     /* Without a device, acquire says why and hands out nothing. */
     CHECK_FAILS(cccl_cache_acquire(store, spec, 0, &alg), CCCL_CACHE_ERROR_DRIVER, "");
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
-    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, a select, a three-way partition) did not run\n", cccl_cache_last_error());
+    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, a select, a three-way partition, a histogram) did not run\n", cccl_cache_last_error());
   } else {
     sort_on_gpu(store, spec);
     radix_double_buffer_on_gpu(store);
@@ -672,6 +720,7 @@ int main(void) {
     unique_on_gpu(store);
     select_on_gpu(store);
     three_way_partition_on_gpu(store);
+    histogram_on_gpu(store);
   }
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(same);

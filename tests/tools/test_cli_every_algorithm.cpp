@@ -24,6 +24,7 @@ const std::map<std::string, std::string> kSpecs = {
     {"segmented_reduce", "segmented_reduce type=float64 op=minimum offset=int32"},
     {"unique_by_key", "unique_by_key keys=int64 values=float32 op=equal_to offset=uint32 selected=int32"},
     {"select", "select type=int16 op=identity offset=int64 selected=int32"},
+    {"histogram_even", "histogram_even type=uint16 level=int32 counter=uint32 offset=int64"},
     {"three_way_partition",
      "three_way_partition type=float32 first_op=identity second_op=identity offset=int32 selected=int64"},
 };

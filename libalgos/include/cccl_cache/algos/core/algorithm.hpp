@@ -20,6 +20,7 @@ enum class AlgorithmId : std::uint8_t {
   unique_by_key = 9,
   select = 10,
   three_way_partition = 11,
+  histogram_even = 12,
 };
 
 // "merge_sort"; "unknown" for a number no algorithm has.
