@@ -77,7 +77,8 @@ typedef enum cccl_cache_algorithm_kind {
   CCCL_CACHE_SEGMENTED_REDUCE = 8,
   CCCL_CACHE_UNIQUE_BY_KEY = 9,
   CCCL_CACHE_SELECT = 10,
-  CCCL_CACHE_THREE_WAY_PARTITION = 11
+  CCCL_CACHE_THREE_WAY_PARTITION = 11,
+  CCCL_CACHE_BINARY_SEARCH = 13 /* lower_bound and upper_bound */
 } cccl_cache_algorithm_kind;
 
 /* Element types (as spec text names them). NONE: no value type / the default. */
@@ -120,9 +121,11 @@ typedef struct cccl_cache_op {
  *   UNIQUE_BY_KEY      keys*    values*     -         selected  op        offset  -
  *   SELECT             type*    -           -         selected  op        offset  -
  *   THREE_WAY_PARTITION type*   -           -         selected  first_op  offset  -
+ *   BINARY_SEARCH      type*    -           -         out       compare   -       upper
  *   UNARY_TRANSFORM    in*      -           -         out*      op        -       -
  *   BINARY_TRANSFORM   in1*     -           in2*      out*      op        -       -
- *   (* required; `op2` is THREE_WAY_PARTITION's second_op, zero for every other algorithm)
+ *   (* required; `op2` is THREE_WAY_PARTITION's second_op, zero for every other algorithm;
+ *   BINARY_SEARCH's flag is `upper`: 1 for upper_bound, 0 for lower_bound)
  */
 typedef struct cccl_cache_spec_desc {
   cccl_cache_algorithm_kind algorithm;
@@ -132,7 +135,7 @@ typedef struct cccl_cache_spec_desc {
   cccl_cache_type out_type;
   cccl_cache_op op;
   cccl_cache_type offset_type;
-  int descending; /* 0 or 1 */
+  int descending; /* 0 or 1 (BINARY_SEARCH: upper) */
   cccl_cache_op op2; /* a second operator: THREE_WAY_PARTITION's second_op */
 } cccl_cache_spec_desc;
 
@@ -302,6 +305,14 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_three_way_partition(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_first_part_out, void* d_second_part_out, void* d_unselected_out,
     void* d_num_selected_out, uint64_t num_items, void* stream);
+/* For each i < num_values, the lower (spec upper=false) or upper bound of d_values[i] in
+ * d_data[0, num_items), sorted by the spec's compare, to d_out[i] as the spec's `out`
+ * type (cub::DeviceFind::LowerBound / UpperBound; temp storage: 1 byte). d_out must not
+ * overlap d_data or d_values. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_binary_search(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_data, uint64_t num_items, const void* d_values, uint64_t num_values, void* d_out,
+    void* stream);
 /* Inclusive scan of d_in into d_out (may be equal). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,

@@ -26,7 +26,8 @@ struct Bound {
 // Registers Spec.
 void bind_spec(nb::module_& m);
 // Registers MergeSort, RadixSort, Reduce, SegmentedReduce, UniqueByKey, Select,
-// ThreeWayPartition, InclusiveScan, ExclusiveScan, UnaryTransform, BinaryTransform.
+// ThreeWayPartition, BinarySearch, InclusiveScan, ExclusiveScan, UnaryTransform,
+// BinaryTransform.
 void bind_executables(nb::module_& m);
 // Registers Cache (acquire returns the classes above).
 void bind_cache(nb::module_& m);

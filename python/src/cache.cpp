@@ -50,6 +50,8 @@ nb::object acquire(PyCache& c, const PySpec& spec, int device) {
     case AlgorithmId::select: return acquire_as<algos::select::Spec>(*c.cache, spec.any, device);
     case AlgorithmId::three_way_partition:
       return acquire_as<algos::three_way_partition::Spec>(*c.cache, spec.any, device);
+    case AlgorithmId::binary_search:
+      return acquire_as<algos::binary_search::Spec>(*c.cache, spec.any, device);
   }
   throw nb::value_error(("acquire: no Python binding for " + algos::spec_text(spec.any)).c_str());
 }

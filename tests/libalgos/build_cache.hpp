@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/core/key.hpp"
+#include "binary_search/codegen.hpp"
 #include "merge_sort/codegen.hpp"
 #include "radix_sort/codegen.hpp"
 #include "reduce/codegen.hpp"

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "build_cache.hpp"
+#include "cccl_cache/algos/binary_search/build_result.hpp"
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/radix_sort/executable.hpp"
@@ -69,6 +70,10 @@ template <>
 struct Sample<ThreeWayPartition> {
   static three_way_partition::Spec spec() { return {}; }
 };
+template <>
+struct Sample<BinarySearch> {
+  static binary_search::Spec spec() { return {}; }
+};
 
 template <class A>
 class AlgorithmGeneric : public ::testing::Test {
@@ -99,7 +104,7 @@ class AlgorithmGeneric : public ::testing::Test {
 using Algorithms = ::testing::Types<MergeSort, Reduce, InclusiveScan, ExclusiveScan,
                                     UnaryTransform, BinaryTransform, RadixSort,
                                     SegmentedReduce, UniqueByKey, Select,
-                                    ThreeWayPartition>;
+                                    ThreeWayPartition, BinarySearch>;
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or

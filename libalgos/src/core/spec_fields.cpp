@@ -23,6 +23,7 @@ constexpr AlgorithmName kAlgorithmNames[] = {
     {AlgorithmId::unique_by_key, "unique_by_key"},
     {AlgorithmId::select, "select"},
     {AlgorithmId::three_way_partition, "three_way_partition"},
+    {AlgorithmId::binary_search, "binary_search"},
 };
 }  // namespace
 

@@ -4,6 +4,7 @@
 // executable.hpp to algorithms.hpp).
 #pragma once
 
+#include "cccl_cache/algos/binary_search/build_result.hpp"
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/radix_sort/build_result.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
@@ -15,15 +16,16 @@
 #include "cccl_cache/algos/unique_by_key/build_result.hpp"
 
 // X(traits type) for each algorithm, in id order.
-#define CCCL_CACHE_ALGORITHMS(X)          \
-  X(::cccl_cache::algos::MergeSort)       \
-  X(::cccl_cache::algos::Reduce)          \
-  X(::cccl_cache::algos::InclusiveScan)   \
-  X(::cccl_cache::algos::ExclusiveScan)   \
-  X(::cccl_cache::algos::UnaryTransform)  \
-  X(::cccl_cache::algos::BinaryTransform) \
-  X(::cccl_cache::algos::RadixSort)       \
-  X(::cccl_cache::algos::SegmentedReduce) \
-  X(::cccl_cache::algos::UniqueByKey)     \
-  X(::cccl_cache::algos::Select)          \
-  X(::cccl_cache::algos::ThreeWayPartition)
+#define CCCL_CACHE_ALGORITHMS(X)            \
+  X(::cccl_cache::algos::MergeSort)         \
+  X(::cccl_cache::algos::Reduce)            \
+  X(::cccl_cache::algos::InclusiveScan)     \
+  X(::cccl_cache::algos::ExclusiveScan)     \
+  X(::cccl_cache::algos::UnaryTransform)    \
+  X(::cccl_cache::algos::BinaryTransform)   \
+  X(::cccl_cache::algos::RadixSort)         \
+  X(::cccl_cache::algos::SegmentedReduce)   \
+  X(::cccl_cache::algos::UniqueByKey)       \
+  X(::cccl_cache::algos::Select)            \
+  X(::cccl_cache::algos::ThreeWayPartition) \
+  X(::cccl_cache::algos::BinarySearch)

@@ -20,6 +20,7 @@ enum class AlgorithmId : std::uint8_t {
   unique_by_key = 9,
   select = 10,
   three_way_partition = 11,
+  binary_search = 13,  // lower_bound and upper_bound
 };
 
 // "merge_sort"; "unknown" for a number no algorithm has.
