@@ -109,7 +109,7 @@ inline std::vector<Entry> defaults() {
 
 // Specs of the algorithms added after wave 1 (segmented reduce, float32 plus; unique_by_key,
 // int32 keys and values; select, int32 nonzero;
-// three-way partition, int32 nonzero): measured
+// three-way partition, int32 nonzero; binary search, int32 lower bound): measured
 // beside the defaults by bench_algorithms_acquire, never in the 15-spec cold start that
 // is compared with the reference library.
 inline std::vector<Entry> later_specs() {
@@ -136,6 +136,12 @@ inline std::vector<Entry> later_specs() {
                       [](const ca::three_way_partition::Executable& e, std::uint64_t n) {
                         std::size_t b = 0;
                         e(nullptr, b, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr);
+                        g_sink += b;
+                      }));
+  out.push_back(entry("lower_bound_int32", ca::binary_search::Spec{},
+                      [](const ca::binary_search::Executable& e, std::uint64_t n) {
+                        std::size_t b = 0;
+                        e(nullptr, b, nullptr, n, nullptr, n, nullptr, nullptr);
                         g_sink += b;
                       }));
   return out;

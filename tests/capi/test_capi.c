@@ -101,6 +101,8 @@ static void check_null_handles(void) {
               "algorithm is NULL");
   CHECK_FAILS(cccl_cache_three_way_partition(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, 10, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_binary_search(NULL, NULL, &bytes, NULL, 10, NULL, 10, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK(cccl_cache_spec_text(NULL) == NULL);
   CHECK(cccl_cache_spec_algorithm(NULL) == 0);
   CHECK(cccl_cache_store_dir(NULL) == NULL);
@@ -202,6 +204,9 @@ static void check_descs(void) {
       {{.algorithm = CCCL_CACHE_THREE_WAY_PARTITION, .type = CCCL_CACHE_UINT8, .offset_type = CCCL_CACHE_INT32,
         .out_type = CCCL_CACHE_UINT32},
        "three_way_partition type=uint8 first_op=identity second_op=identity offset=int32 selected=uint32", NULL},
+      {{.algorithm = CCCL_CACHE_BINARY_SEARCH, .type = CCCL_CACHE_FLOAT64, .out_type = CCCL_CACHE_UINT32,
+        .op = {CCCL_CACHE_OP_GREATER, NULL, NULL}, .descending = 1},
+       "binary_search type=float64 out=uint32 compare=greater upper=true", NULL},
   };
   cccl_cache_spec_desc d;
   cccl_cache_spec* spec = NULL;
@@ -297,6 +302,52 @@ static void second_operator_from_desc(void) {
   d.op2.kind = CCCL_CACHE_OP_IDENTITY;
   CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT, "no field for op2");
   CHECK(spec == NULL);
+}
+
+/* Upper bounds of six int32 values in a sorted int32 range (uint64 indices) through the
+ * C ABI, from the desc (its flag is the spec's `upper`). */
+static void binary_search_on_gpu(cccl_cache_store* store) {
+  enum { n = 6, m = 5 };
+  const int data[n] = {1, 3, 3, 5, 7, 9}, values[m] = {0, 3, 4, 9, 10};
+  const unsigned long long want[m] = {0, 3, 3, 6, 6};
+  unsigned long long out[m];
+  int i, same = 1;
+  cccl_cache_spec* spec = NULL;
+  cccl_cache_algorithm* alg = NULL;
+  void *d_data = NULL, *d_values = NULL, *d_out = NULL, *d_temp = NULL;
+  size_t bytes = 0, queried = 0;
+  cccl_cache_spec_desc d;
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_BINARY_SEARCH;
+  d.type = CCCL_CACHE_INT32;
+  d.out_type = CCCL_CACHE_UINT64;
+  d.descending = 1;
+  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
+  if (spec == NULL) return;
+  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
+  cccl_cache_spec_free(spec);
+  if (alg == NULL) return;
+  CHECK(cccl_cache_algorithm_kind_of(alg) == CCCL_CACHE_BINARY_SEARCH);
+  CHECK_OK(cccl_cache_binary_search(alg, NULL, &bytes, NULL, n, NULL, m, NULL, NULL));
+  CHECK_OK(cccl_cache_temp_storage_bytes(alg, n, &queried));
+  CHECK(bytes == queried && bytes == 1);
+  CHECK(cudaMalloc(&d_data, sizeof data) == cudaSuccess && cudaMalloc(&d_values, sizeof values) == cudaSuccess &&
+        cudaMalloc(&d_out, sizeof out) == cudaSuccess && cudaMalloc(&d_temp, bytes) == cudaSuccess);
+  CHECK(cudaMemcpy(d_data, data, sizeof data, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_binary_search(alg, d_temp, &bytes, NULL, n, d_values, m, d_out, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "null pointer");
+  CHECK_OK(cccl_cache_binary_search(alg, d_temp, &bytes, d_data, n, d_values, m, d_out, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < m; ++i) same = same && out[i] == want[i];
+  CHECK(same);
+  cudaFree(d_data);
+  cudaFree(d_values);
+  cudaFree(d_out);
+  cudaFree(d_temp);
+  cccl_cache_algorithm_release(alg);
+  printf("upper bounds of %d int32 in %d on device 0 through the C ABI: %s\n", m, n, same ? "ok" : "MISMATCH");
 }
 
 static void check_bad_stores(const char* tmp) {
@@ -664,7 +715,7 @@ int main(void) {
     /* Without a device, acquire says why and hands out nothing. */
     CHECK_FAILS(cccl_cache_acquire(store, spec, 0, &alg), CCCL_CACHE_ERROR_DRIVER, "");
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
-    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, a select, a three-way partition) did not run\n", cccl_cache_last_error());
+    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, a select, a three-way partition, a binary search) did not run\n", cccl_cache_last_error());
   } else {
     sort_on_gpu(store, spec);
     radix_double_buffer_on_gpu(store);
@@ -672,6 +723,7 @@ int main(void) {
     unique_on_gpu(store);
     select_on_gpu(store);
     three_way_partition_on_gpu(store);
+    binary_search_on_gpu(store);
   }
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(same);

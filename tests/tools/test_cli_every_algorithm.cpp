@@ -26,6 +26,7 @@ const std::map<std::string, std::string> kSpecs = {
     {"select", "select type=int16 op=identity offset=int64 selected=int32"},
     {"three_way_partition",
      "three_way_partition type=float32 first_op=identity second_op=identity offset=int32 selected=int64"},
+    {"binary_search", "binary_search type=uint16 out=uint32 compare=greater upper=true"},
 };
 
 struct Filled {
