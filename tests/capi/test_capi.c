@@ -304,6 +304,20 @@ static void second_operator_from_desc(void) {
   CHECK(spec == NULL);
 }
 
+/* The algorithm of desc `d` acquired from `store` on device 0, checked to be of `kind`;
+ * NULL (a failed check recorded) where there is none. */
+static cccl_cache_algorithm* acquire_desc(cccl_cache_store* store, const cccl_cache_spec_desc* d,
+                                          cccl_cache_algorithm_kind kind) {
+  cccl_cache_spec* spec = NULL;
+  cccl_cache_algorithm* alg = NULL;
+  CHECK_OK(cccl_cache_spec_from_desc(d, &spec));
+  if (spec == NULL) return NULL;
+  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
+  cccl_cache_spec_free(spec);
+  if (alg != NULL) CHECK(cccl_cache_algorithm_kind_of(alg) == kind);
+  return alg;
+}
+
 /* Upper bounds of six int32 values in a sorted int32 range (uint64 indices) through the
  * C ABI, from the desc (its flag is the spec's `upper`). */
 static void binary_search_on_gpu(cccl_cache_store* store) {
@@ -312,7 +326,6 @@ static void binary_search_on_gpu(cccl_cache_store* store) {
   const unsigned long long want[m] = {0, 3, 3, 6, 6};
   unsigned long long out[m];
   int i, same = 1;
-  cccl_cache_spec* spec = NULL;
   cccl_cache_algorithm* alg = NULL;
   void *d_data = NULL, *d_values = NULL, *d_out = NULL, *d_temp = NULL;
   size_t bytes = 0, queried = 0;
@@ -322,12 +335,8 @@ static void binary_search_on_gpu(cccl_cache_store* store) {
   d.type = CCCL_CACHE_INT32;
   d.out_type = CCCL_CACHE_UINT64;
   d.descending = 1;
-  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
-  if (spec == NULL) return;
-  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
-  cccl_cache_spec_free(spec);
+  alg = acquire_desc(store, &d, CCCL_CACHE_BINARY_SEARCH);
   if (alg == NULL) return;
-  CHECK(cccl_cache_algorithm_kind_of(alg) == CCCL_CACHE_BINARY_SEARCH);
   CHECK_OK(cccl_cache_binary_search(alg, NULL, &bytes, NULL, n, NULL, m, NULL, NULL));
   CHECK_OK(cccl_cache_temp_storage_bytes(alg, n, &queried));
   CHECK(bytes == queried && bytes == 1);
@@ -583,7 +592,6 @@ static void select_on_gpu(cccl_cache_store* store) {
   short out[n] = {0};
   long long selected = -1;
   int i, same = 1;
-  cccl_cache_spec* spec = NULL;
   cccl_cache_algorithm* alg = NULL;
   void *d_in = NULL, *d_out = NULL, *d_selected = NULL, *d_temp = NULL;
   size_t bytes = 0, queried = 0;
@@ -595,12 +603,8 @@ static void select_on_gpu(cccl_cache_store* store) {
   d.op.kind = CCCL_CACHE_OP_CUSTOM;
   d.op.name = "odd";
   d.op.source = "__device__ bool odd(short x) { return x % 2 != 0; }";
-  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
-  if (spec == NULL) return;
-  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
-  cccl_cache_spec_free(spec);
+  alg = acquire_desc(store, &d, CCCL_CACHE_SELECT);
   if (alg == NULL) return;
-  CHECK(cccl_cache_algorithm_kind_of(alg) == CCCL_CACHE_SELECT);
   CHECK_OK(cccl_cache_select(alg, NULL, &bytes, NULL, NULL, NULL, n, NULL));
   CHECK_OK(cccl_cache_temp_storage_bytes(alg, n, &queried));
   CHECK(bytes == queried && bytes > 0);
@@ -632,7 +636,6 @@ static void three_way_partition_on_gpu(cccl_cache_store* store) {
   const int items[n] = {4, 9, 7, -3, 8, 0, 11, 2, 5, 6};
   const int want[n] = {9, 7, 8, 11, 4, -3, 2, 5, 6, 0}; /* parts of 4, 5 and 1 items */
   int out[3][n], counts[2] = {-1, -1}, i, same = 1;
-  cccl_cache_spec* spec = NULL;
   cccl_cache_algorithm* alg = NULL;
   void *d_in = NULL, *d_out[3] = {NULL, NULL, NULL}, *d_counts = NULL, *d_temp = NULL;
   size_t bytes = 0, queried = 0;
@@ -644,12 +647,8 @@ static void three_way_partition_on_gpu(cccl_cache_store* store) {
   d.op.kind = CCCL_CACHE_OP_CUSTOM;
   d.op.name = "big";
   d.op.source = "__device__ bool big(int x) { return x > 6; }";
-  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
-  if (spec == NULL) return;
-  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
-  cccl_cache_spec_free(spec);
+  alg = acquire_desc(store, &d, CCCL_CACHE_THREE_WAY_PARTITION);
   if (alg == NULL) return;
-  CHECK(cccl_cache_algorithm_kind_of(alg) == CCCL_CACHE_THREE_WAY_PARTITION);
   CHECK_OK(cccl_cache_three_way_partition(alg, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, n, NULL));
   CHECK_OK(cccl_cache_temp_storage_bytes(alg, n, &queried));
   CHECK(bytes == queried && bytes > 0);
