@@ -47,8 +47,8 @@ void make_data(std::uint64_t n, std::uint64_t& seed, HostComp comp, std::vector<
 }
 
 template <class T, class CubComp, class HostComp>
-void run_case(const char* label, const bs::Executable& exe, bool upper, CubComp cub_comp, HostComp host_comp,
-              const bench::VsCub& run) {
+void run_case(const char* label, const bs::Executable& exe, bool upper, CubComp cub_comp,
+              HostComp host_comp, const bench::VsCub& run) {
   cudaStream_t stream = run.stream;
   std::printf("%s: n, ours / CUB: GPU ms (median), host us per call\n", label);
   std::uint64_t seed = 29;
@@ -83,13 +83,15 @@ void run_case(const char* label, const bs::Executable& exe, bool upper, CubComp 
         check_rt(cub_call(temp, bytes), "cub");
     });
     std::vector<std::int64_t> got(2 * n);
-    check_rt(cudaMemcpy(got.data(), out, 2 * n * sizeof(std::int64_t), cudaMemcpyDeviceToHost), "d2h");
+    check_rt(cudaMemcpy(got.data(), out, 2 * n * sizeof(std::int64_t), cudaMemcpyDeviceToHost),
+             "d2h");
     const bool same = std::memcmp(got.data(), got.data() + n, n * sizeof(std::int64_t)) == 0;
     const double o = times.gpu_ms[0], c = times.gpu_ms[1];
-    std::printf("RESULT %s n=%llu ours_ms=%.5f cub_ms=%.5f ratio=%.4f ours_host_us=%.2f cub_host_us=%.2f "
-                "check=%d temp_equal=%d reps=%d\n",
-                label, (unsigned long long)n, o, c, o / c, times.host_us[0], times.host_us[1], same ? 1 : 0,
-                ours_temp == cub_temp ? 1 : 0, reps);
+    std::printf(
+        "RESULT %s n=%llu ours_ms=%.5f cub_ms=%.5f ratio=%.4f ours_host_us=%.2f cub_host_us=%.2f "
+        "check=%d temp_equal=%d reps=%d\n",
+        label, (unsigned long long)n, o, c, o / c, times.host_us[0], times.host_us[1], same ? 1 : 0,
+        ours_temp == cub_temp ? 1 : 0, reps);
     std::fflush(stdout);
     cudaFree(temp);
     cudaFree(const_cast<T*>(data));
@@ -115,7 +117,7 @@ int main(int argc, char** argv) {
                          cuda::std::less<>{}, std::less<>{}, run);
   run_case<std::int32_t>("int32_upper_less", exe(ScalarType::int32, Operator::less(), true), true,
                          cuda::std::less<>{}, std::less<>{}, run);
-  run_case<float>("float32_lower_greater", exe(ScalarType::float32, Operator::greater(), false), false,
-                  cuda::std::greater<>{}, std::greater<>{}, run);
+  run_case<float>("float32_lower_greater", exe(ScalarType::float32, Operator::greater(), false),
+                  false, cuda::std::greater<>{}, std::greater<>{}, run);
   return 0;
 }

@@ -81,7 +81,8 @@ d::DispatchParams params(const LaunchContext* ctx) {
 TEST(BinarySearchSpec, ValidatesEveryField) {
   EXPECT_TRUE(Spec{}.validate());
   using S = ScalarType;
-  const auto custom = Operator::custom("abs_less", "__device__ bool abs_less(float a, float b) { return a < b; }");
+  const auto custom =
+      Operator::custom("abs_less", "__device__ bool abs_less(float a, float b) { return a < b; }");
   const SpecCase<Spec> cases[] = {
       {{S::float16, S::int32, Operator::greater(), true}, true, ""},
       {{S::bfloat16, S::uint32, custom, false}, true, ""},
@@ -100,7 +101,8 @@ TEST(BinarySearchSpec, ValidatesEveryField) {
 TEST(BinarySearchSpec, SpecTextNamesTheFields) {
   const auto* entry = find_algorithm("binary_search");
   ASSERT_NE(entry, nullptr);
-  auto spec = entry->from_text({{"type", "float64", {}}, {"upper", "true", {}}, {"compare", "greater", {}}});
+  auto spec = entry->from_text(
+      {{"type", "float64", {}}, {"upper", "true", {}}, {"compare", "greater", {}}});
   ASSERT_TRUE(spec) << spec.error().describe();
   EXPECT_EQ(spec_text(*spec), "binary_search type=float64 out=int64 compare=greater upper=true");
   EXPECT_EQ(spec_text(binary_search::lower_bound(ScalarType::int32)),
@@ -117,20 +119,22 @@ TEST(BinarySearchTempStorage, ClosedFormEqualsTheDispatch) {
   const LaunchContext ctx = context(nullptr);
   const d::DispatchParams p = params(&ctx);
   int checked = 0;
-  for (const ScalarType out : {ScalarType::int32, ScalarType::uint32, ScalarType::int64, ScalarType::uint64}) {
+  for (const ScalarType out :
+       {ScalarType::int32, ScalarType::uint32, ScalarType::int64, ScalarType::uint64}) {
     const d::DispatchFn closed = d::select_dispatch(out);
     const d::DispatchFn reference = d::select_dispatch(out, /*closed_form=*/false);
     ASSERT_NE(closed, nullptr);
     ASSERT_NE(reference, nullptr);
     const std::uint64_t max = out == ScalarType::int32    ? INT32_MAX
                               : out == ScalarType::uint32 ? UINT32_MAX
-                              : out == ScalarType::int64  ? INT64_MAX
-                                                          : UINT64_MAX;
-    for (std::uint64_t n : item_counts({std::uint64_t{INT32_MAX}, std::uint64_t{UINT32_MAX} + 1, std::uint64_t{INT64_MAX}})) {
+                                                          : INT64_MAX;  // indices are ptrdiff_t
+    for (std::uint64_t n : item_counts(
+             {std::uint64_t{INT32_MAX}, std::uint64_t{UINT32_MAX} + 1, std::uint64_t{INT64_MAX}})) {
       for (std::uint64_t values : {std::uint64_t{0}, n, std::uint64_t{INT64_MAX} + 1}) {
         std::size_t ours = 7, theirs = 8;
         const CUresult a = closed(p, nullptr, ours, nullptr, n, nullptr, values, nullptr, nullptr);
-        const CUresult b = reference(p, nullptr, theirs, nullptr, n, nullptr, values, nullptr, nullptr);
+        const CUresult b =
+            reference(p, nullptr, theirs, nullptr, n, nullptr, values, nullptr, nullptr);
         ASSERT_EQ(a, b) << n << " " << values;
         if (n > max || values > std::uint64_t{INT64_MAX}) {
           EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
@@ -159,8 +163,8 @@ TEST(BinarySearchHotPath, LaunchesOnlyTheBoundKernelWithTheSearchOperator) {
     SCOPED_TRACE(n);
     recorded<SearchLaunch>().clear();
     std::size_t bytes = 1;
-    const auto [rc, allocations] =
-        count_allocations([&] { return run(p, temp, bytes, range, n, values, 1u << 20, out, nullptr); });
+    const auto [rc, allocations] = count_allocations(
+        [&] { return run(p, temp, bytes, range, n, values, 1u << 20, out, nullptr); });
     EXPECT_EQ(rc, CUDA_SUCCESS);
     EXPECT_EQ(allocations, 0) << "the binary search path allocated";
     ASSERT_EQ(recorded<SearchLaunch>().size(), 1u);
@@ -185,20 +189,27 @@ TEST(BinarySearchHotPath, BadCallsLaunchNothing) {
   recorded<SearchLaunch>().clear();
   std::size_t bytes = 1;
   const auto run32 = d::select_dispatch(ScalarType::int32);
-  EXPECT_EQ(run32(p, dev, bytes, dev, std::uint64_t{INT32_MAX} + 1, dev, 10, dev, nullptr), CUDA_ERROR_INVALID_VALUE)
+  EXPECT_EQ(run32(p, dev, bytes, dev, std::uint64_t{INT32_MAX} + 1, dev, 10, dev, nullptr),
+            CUDA_ERROR_INVALID_VALUE)
       << "a range the out type cannot index";
-  EXPECT_EQ(run32(p, dev, bytes, dev, 10, dev, std::uint64_t{INT64_MAX} + 1, dev, nullptr), CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(run32(p, dev, bytes, nullptr, 10, dev, 10, dev, nullptr), CUDA_ERROR_INVALID_VALUE) << "null range";
-  EXPECT_EQ(run32(p, dev, bytes, dev, 10, nullptr, 10, dev, nullptr), CUDA_ERROR_INVALID_VALUE) << "null values";
-  EXPECT_EQ(run32(p, dev, bytes, dev, 10, dev, 10, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE) << "null out";
+  EXPECT_EQ(run32(p, dev, bytes, dev, 10, dev, std::uint64_t{INT64_MAX} + 1, dev, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(run32(p, dev, bytes, nullptr, 10, dev, 10, dev, nullptr), CUDA_ERROR_INVALID_VALUE)
+      << "null range";
+  EXPECT_EQ(run32(p, dev, bytes, dev, 10, nullptr, 10, dev, nullptr), CUDA_ERROR_INVALID_VALUE)
+      << "null values";
+  EXPECT_EQ(run32(p, dev, bytes, dev, 10, dev, 10, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE)
+      << "null out";
   std::size_t none = 0;
-  EXPECT_EQ(run32(p, dev, none, dev, 10, dev, 10, dev, nullptr), CUDA_ERROR_INVALID_VALUE) << "small temp storage";
+  EXPECT_EQ(run32(p, dev, none, dev, 10, dev, 10, dev, nullptr), CUDA_ERROR_INVALID_VALUE)
+      << "small temp storage";
   EXPECT_TRUE(recorded<SearchLaunch>().empty());
   // An empty range with a null pointer is a valid search (every index 0).
   EXPECT_EQ(run32(p, dev, bytes, nullptr, 0, dev, 10, dev, nullptr), CUDA_SUCCESS);
   const LaunchContext failing = context(&failing_launch);
   const d::DispatchParams f = params(&failing);
-  EXPECT_EQ(run32(f, dev, bytes, dev, 10, dev, 10, dev, nullptr), CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+  EXPECT_EQ(run32(f, dev, bytes, dev, 10, dev, 10, dev, nullptr),
+            CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
 // The host dispatch's side of the kernel interface: when this changes, the dispatch ABI

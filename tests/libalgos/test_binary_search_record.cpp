@@ -39,17 +39,21 @@ TEST(BinarySearchBuild, NamesTheTransformKernelOverCubsSearchOperator) {
                               transform::UnarySpec{{ScalarType::int32}, ScalarType::int64}, 90)
                               .policy);
   const auto& upper = built(binary_search::upper_bound(ScalarType::int32));
-  EXPECT_NE(upper.record.kernels[0].find("11upper_bound"), std::string::npos) << upper.record.kernels[0];
+  EXPECT_NE(upper.record.kernels[0].find("11upper_bound"), std::string::npos)
+      << upper.record.kernels[0];
 }
 
 TEST(BinarySearchBuild, CustomComparatorBuildsAndBadSourceGetsNvrtcsLog) {
-  Spec abs{ScalarType::float32, ScalarType::uint32,
-           Operator::custom("abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }"),
-           true};
+  Spec abs{
+      ScalarType::float32, ScalarType::uint32,
+      Operator::custom(
+          "abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }"),
+      true};
   const auto& ok = built(abs);
   EXPECT_EQ(ok.spec, abs);
   auto r = binary_search::build(
-      Spec{ScalarType::int32, ScalarType::int64, Operator::custom("f", "__device__ bool f(int a, int b) { return a <* b; }")},
+      Spec{ScalarType::int32, ScalarType::int64,
+           Operator::custom("f", "__device__ bool f(int a, int b) { return a <* b; }")},
       90);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ErrorCode::compile) << r.error().describe();
@@ -59,9 +63,11 @@ TEST(BinarySearchBuild, CustomComparatorBuildsAndBadSourceGetsNvrtcsLog) {
 TEST(BinarySearchBuild, RejectsBadSpecs) {
   using S = ScalarType;
   EXPECT_EQ(binary_search::build(Spec{S::none}, 90).error().code, ErrorCode::invalid_argument);
-  EXPECT_EQ(binary_search::build(Spec{S::int32, S::int16}, 90).error().code, ErrorCode::invalid_argument);
-  EXPECT_EQ(binary_search::build(Spec{S::int32, S::int64, Operator::of(OpKind::plus)}, 90).error().code,
+  EXPECT_EQ(binary_search::build(Spec{S::int32, S::int16}, 90).error().code,
             ErrorCode::invalid_argument);
+  EXPECT_EQ(
+      binary_search::build(Spec{S::int32, S::int64, Operator::of(OpKind::plus)}, 90).error().code,
+      ErrorCode::invalid_argument);
   EXPECT_EQ(binary_search::build(Spec{}, 49).error().code, ErrorCode::unsupported);
 }
 
@@ -69,9 +75,12 @@ TEST(BinarySearchBuild, RejectsBadSpecs) {
 // kernel's name pass the blob grammar and must still be rejected as corrupt.
 TEST(BinarySearchBuild, EntriesDisagreeingWithTheirCubinAreCorrupt) {
   const test_support::CorruptCase<BinarySearch> cases[] = {
-      {"threads doubled", [](BuildResult& r) { r.policy.block_threads *= 2; }, "implausible transform"},
-      {"unknown algorithm", [](BuildResult& r) { r.policy.algorithm = 9; }, "implausible transform"},
-      {"another kernel's name", [](BuildResult& r) { r.record.kernels[0] = "_Z3foov"; }, "not in the cubin"},
+      {"threads doubled", [](BuildResult& r) { r.policy.block_threads *= 2; },
+       "implausible transform"},
+      {"unknown algorithm", [](BuildResult& r) { r.policy.algorithm = 9; },
+       "implausible transform"},
+      {"another kernel's name", [](BuildResult& r) { r.record.kernels[0] = "_Z3foov"; },
+       "not in the cubin"},
   };
   test_support::expect_corrupt<BinarySearch>(built(), cases);
 }

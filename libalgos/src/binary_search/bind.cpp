@@ -9,15 +9,17 @@ namespace cccl_cache::algos {
 
 template <>
 struct detail::ExecutableState<BinarySearch>
-    : BoundState<BinarySearch, binary_search::detail::DispatchParams, binary_search::detail::DispatchFn> {};
+    : BoundState<BinarySearch, binary_search::detail::DispatchParams,
+                 binary_search::detail::DispatchFn> {};
 template class BoundExecutable<BinarySearch>;
 
 Result<binary_search::Executable> BinarySearch::bind(const BuiltView<BinarySearch>& result,
                                                      int device) {
   CCCL_CACHE_CHECK(detail::bind_check(result));
   const std::uint32_t block_threads[kKernels] = {result.policy.block_threads};
-  CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, block_threads,
-                                                binary_search::detail::select_dispatch(result.spec.out_type)));
+  CCCL_CACHE_TRY(auto state,
+                 detail::bind_state(result, device, block_threads,
+                                    binary_search::detail::select_dispatch(result.spec.out_type)));
   const ScalarType in[1] = {result.spec.type};
   CCCL_CACHE_CHECK(transform::detail::bind_params(*state, result.policy, in, result.spec.out_type));
   return Executable(std::move(state));
@@ -33,7 +35,8 @@ std::size_t Executable::temp_storage_bytes() const noexcept {
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                 const void* d_data, std::uint64_t num_items, const void* d_values,
-                                std::uint64_t num_values, void* d_out, CUstream stream) const noexcept {
+                                std::uint64_t num_values, void* d_out,
+                                CUstream stream) const noexcept {
   return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_data, num_items,
               d_values, num_values, d_out, stream);
 }

@@ -30,9 +30,11 @@ static_assert(sizeof(SearchOp) == 24 && alignof(SearchOp) == 8);
 // DeviceFind asks for one byte of temp storage and never touches it.
 constexpr std::size_t kTempBytes = 1;
 
+// The values' count is DeviceTransform's int64; an index is a ptrdiff_t converted to OutT.
 template <class OutT>
 bool counts_fit(std::uint64_t num_items, std::uint64_t num_values) noexcept {
-  return num_values <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) &&
+  constexpr auto kInt64Max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  return num_values <= kInt64Max && num_items <= kInt64Max &&
          num_items <= static_cast<std::uint64_t>(std::numeric_limits<OutT>::max());
 }
 
@@ -47,7 +49,8 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
     return CUDA_SUCCESS;
   }
   if (temp_storage_bytes < kTempBytes) return CUDA_ERROR_INVALID_VALUE;
-  if (num_values != 0 && (d_values == nullptr || d_out == nullptr || (num_items != 0 && d_data == nullptr)))
+  if (num_values != 0 &&
+      (d_values == nullptr || d_out == nullptr || (num_items != 0 && d_data == nullptr)))
     return CUDA_ERROR_INVALID_VALUE;
   const SearchOp op{static_cast<const unsigned char*>(d_data), num_items, EmptyOp{}};
   const void* ins[1] = {d_values};

@@ -20,7 +20,7 @@ using DispatchParams = transform::detail::DispatchParams;
 // d_temp_storage == nullptr: sets temp_storage_bytes to 1 (DeviceFind's answer).
 // Otherwise launches the transform kernel over d_values with the search operator over
 // (d_data, num_items) through params.launch. Returns CUDA_ERROR_INVALID_VALUE for
-// num_values over INT64_MAX, num_items over the out type's maximum, a null pointer with a
+// a count over INT64_MAX, num_items over the out type's maximum, a null pointer with a
 // nonzero count or a too small temp storage, or the launch's error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, const void* d_data,

@@ -20,8 +20,9 @@ template <class State>
   p.num_inputs = static_cast<int>(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) p.in_size[i] = static_cast<int>(size_of(in[i]));
   p.out_size = static_cast<int>(size_of(out));
-  return algos::detail::dry_run(state, "bind: CUB's transform launch configuration",
-                                [&](const algos::detail::LaunchContext& dry) { return configure(p, dry); });
+  return algos::detail::dry_run(
+      state, "bind: CUB's transform launch configuration",
+      [&](const algos::detail::LaunchContext& dry) { return configure(p, dry); });
 }
 
 }  // namespace cccl_cache::algos::transform::detail

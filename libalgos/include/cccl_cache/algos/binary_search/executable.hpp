@@ -1,10 +1,10 @@
 // A binary search bound to one device: the only thing that runs. Never persisted.
 #pragma once
 
+#include <cuda.h>
+
 #include <cstddef>
 #include <cstdint>
-
-#include <cuda.h>
 
 #include "cccl_cache/algos/binary_search/build_result.hpp"
 #include "cccl_cache/algos/core/executable.hpp"
@@ -27,7 +27,7 @@ class Executable : public BoundExecutable<BinarySearch> {
   // bound of d_values[i] in the range d_data[0, num_items), sorted by the spec's
   // comparator, to d_out[i] as the spec's out type, on `stream` (of the bound device's
   // primary context). d_out must not overlap d_data or d_values. Returns
-  // CUDA_ERROR_INVALID_VALUE for num_values over INT64_MAX, num_items over what the out
+  // CUDA_ERROR_INVALID_VALUE for a count over INT64_MAX, num_items over what the out
   // type holds, a null pointer with a nonzero count, or a too small temp storage, and
   // CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it.
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_data,
