@@ -6,7 +6,7 @@
 //     15 executables) from a warm store, from a current context (created first, timed
 //     apart) until every executable is ready; also its first acquisition alone.
 //     Algorithms added later (bench::later_specs: segmented reduce, unique_by_key, select,
-//     three-way partition, histogram_even) are in the other
+//     three-way partition, histogram_even, binary search) are in the other
 //     measurements only.
 //   query: for each spec with a temp-storage query, the P50 ns of exe(nullptr, bytes,
 //     ...) over trials of `queries` calls, a fresh executable (built and bound in this

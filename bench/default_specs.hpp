@@ -109,7 +109,7 @@ inline std::vector<Entry> defaults() {
 
 // Specs of the algorithms added after wave 1 (segmented reduce, float32 plus; unique_by_key,
 // int32 keys and values; select, int32 nonzero;
-// three-way partition, int32 nonzero; histogram_even, int32 samples into 256 bins): measured
+// three-way partition, int32 nonzero; histogram_even, int32 samples into 256 bins; binary search, int32 lower bound): measured
 // beside the defaults by bench_algorithms_acquire, never in the 15-spec cold start that
 // is compared with the reference library.
 inline std::vector<Entry> later_specs() {
@@ -143,6 +143,12 @@ inline std::vector<Entry> later_specs() {
                         const std::int32_t lower = 0, upper = 1024;
                         std::size_t b = 0;
                         e(nullptr, b, nullptr, nullptr, 257, &lower, &upper, n, nullptr);
+                        g_sink += b;
+                      }));
+  out.push_back(entry("lower_bound_int32", ca::binary_search::Spec{},
+                      [](const ca::binary_search::Executable& e, std::uint64_t n) {
+                        std::size_t b = 0;
+                        e(nullptr, b, nullptr, n, nullptr, n, nullptr, nullptr);
                         g_sink += b;
                       }));
   return out;

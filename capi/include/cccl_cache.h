@@ -78,7 +78,8 @@ typedef enum cccl_cache_algorithm_kind {
   CCCL_CACHE_UNIQUE_BY_KEY = 9,
   CCCL_CACHE_SELECT = 10,
   CCCL_CACHE_THREE_WAY_PARTITION = 11,
-  CCCL_CACHE_HISTOGRAM_EVEN = 12
+  CCCL_CACHE_HISTOGRAM_EVEN = 12,
+  CCCL_CACHE_BINARY_SEARCH = 13 /* lower_bound and upper_bound */
 } cccl_cache_algorithm_kind;
 
 /* Element types (as spec text names them). NONE: no value type / the default. */
@@ -124,9 +125,11 @@ typedef struct cccl_cache_op {
  *   SELECT             type*    -           -         selected  op        offset  -
  *   THREE_WAY_PARTITION type*   -           -         selected  first_op  offset  -
  *   HISTOGRAM_EVEN     type*    level       -         counter   -         offset  -
+ *   BINARY_SEARCH      type*    -           -         out       compare   -       upper
  *   UNARY_TRANSFORM    in*      -           -         out*      op        -       -
  *   BINARY_TRANSFORM   in1*     -           in2*      out*      op        -       -
- *   (* required; `op2` is THREE_WAY_PARTITION's second_op, zero for every other algorithm)
+ *   (* required; `op2` is THREE_WAY_PARTITION's second_op, zero for every other algorithm;
+ *   BINARY_SEARCH's flag is `upper`: 1 for upper_bound, 0 for lower_bound)
  */
 typedef struct cccl_cache_spec_desc {
   cccl_cache_algorithm_kind algorithm;
@@ -136,7 +139,7 @@ typedef struct cccl_cache_spec_desc {
   cccl_cache_type out_type;
   cccl_cache_op op;
   cccl_cache_type offset_type;
-  int descending; /* 0 or 1 */
+  int descending; /* 0 or 1 (BINARY_SEARCH: upper) */
   cccl_cache_op op2; /* a second operator: THREE_WAY_PARTITION's second_op */
 } cccl_cache_spec_desc;
 
@@ -319,6 +322,15 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_histogram_even(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_samples, void* d_histogram, int num_levels, const void* h_lower,
     const void* h_upper, uint64_t num_samples, void* stream);
+
+/* For each i < num_values, the lower (spec upper=false) or upper bound of d_values[i] in
+ * d_data[0, num_items), sorted by the spec's compare, to d_out[i] as the spec's `out`
+ * type (cub::DeviceFind::LowerBound / UpperBound; temp storage: 1 byte). d_out must not
+ * overlap d_data or d_values. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_binary_search(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_data, uint64_t num_items, const void* d_values, uint64_t num_values, void* d_out,
+    void* stream);
 /* Inclusive scan of d_in into d_out (may be equal). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,

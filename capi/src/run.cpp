@@ -21,6 +21,7 @@ namespace ub = algos::unique_by_key;
 namespace se = algos::select;
 namespace tw = algos::three_way_partition;
 namespace he = algos::histogram_even;
+namespace bs = algos::binary_search;
 
 // The executable `a` holds, if it is of `kind`; else nullptr and `status` set.
 template <class Exe>
@@ -63,6 +64,10 @@ cccl_cache_status radix_result(const rs::Executable& exe, CUresult r, const char
 
 constexpr const char* kTempInvalid =
     "temp storage smaller than the queried size, or more items than the spec's offset type holds";
+
+constexpr const char* kBinarySearchInvalid =
+    "temp storage smaller than the queried size, a null pointer with a nonzero count, more "
+    "values than int64 holds or more items than the spec's out type indexes";
 
 #define CCCL_CACHE_C_TYPED(Exe, kind, fn)                         \
   cccl_cache_status status_ = CCCL_CACHE_OK;                      \
@@ -134,6 +139,9 @@ cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algo
       break;
     case AlgorithmId::three_way_partition:
       *bytes = static_cast<const tw::Executable*>(e)->temp_storage_bytes(num_items);
+      break;
+    case AlgorithmId::binary_search:
+      *bytes = static_cast<const bs::Executable*>(e)->temp_storage_bytes();
       break;
     case AlgorithmId::unary_transform:
     case AlgorithmId::binary_transform:
@@ -270,6 +278,17 @@ cccl_cache_status cccl_cache_histogram_even(const cccl_cache_algorithm* algorith
                    "temp storage smaller than the queried size, more samples than the spec's offset type "
                    "holds, fewer than 2 levels, NULL bounds, lower not below upper, or bounds whose bin "
                    "arithmetic overflows");
+}
+
+cccl_cache_status cccl_cache_binary_search(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
+                                           size_t* temp_storage_bytes, const void* d_data,
+                                           uint64_t num_items, const void* d_values, uint64_t num_values,
+                                           void* d_out, void* stream) {
+  constexpr const char* fn = "cccl_cache_binary_search";
+  CCCL_CACHE_C_TYPED(bs::Executable, AlgorithmId::binary_search, fn);
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_data, num_items, d_values, num_values,
+                          d_out, static_cast<CUstream>(stream)),
+                   fn, kBinarySearchInvalid);
 }
 
 cccl_cache_status cccl_cache_inclusive_scan(const cccl_cache_algorithm* algorithm,

@@ -25,6 +25,7 @@ static_assert(CCCL_CACHE_UNIQUE_BY_KEY == static_cast<int>(AlgorithmId::unique_b
 static_assert(CCCL_CACHE_SELECT == static_cast<int>(AlgorithmId::select));
 static_assert(CCCL_CACHE_THREE_WAY_PARTITION == static_cast<int>(AlgorithmId::three_way_partition));
 static_assert(CCCL_CACHE_HISTOGRAM_EVEN == static_cast<int>(AlgorithmId::histogram_even));
+static_assert(CCCL_CACHE_BINARY_SEARCH == static_cast<int>(AlgorithmId::binary_search));
 static_assert(CCCL_CACHE_OP_EQUAL_TO == static_cast<int>(algos::OpKind::equal_to));
 static_assert(CCCL_CACHE_BFLOAT16 == static_cast<int>(algos::ScalarType::bfloat16));
 static_assert(CCCL_CACHE_FLOAT32 == static_cast<int>(algos::ScalarType::float32));
@@ -60,6 +61,7 @@ constexpr FieldNames kFieldNames[] = {
     {AlgorithmId::three_way_partition, "type", nullptr, nullptr, "selected", "first_op", "offset", nullptr,
      "second_op"},
     {AlgorithmId::histogram_even, "type", "level", nullptr, "counter", nullptr, "offset", nullptr, nullptr},
+    {AlgorithmId::binary_search, "type", nullptr, nullptr, "out", "compare", nullptr, "upper", nullptr},
 };
 
 // A C enum member read as the int the caller stored: C callers may store any int in it,
@@ -120,7 +122,8 @@ class DescReader {
     if (value == 0) return {};
     CCCL_CACHE_CHECK(takes("descending", field));
     if (value != 1)
-      return fail(ErrorCode::invalid_argument, algorithm_ + ": descending must be 0 or 1");
+      return fail(ErrorCode::invalid_argument,
+                  algorithm_ + ": descending (" + field + ") must be 0 or 1");
     fields_.push_back({field, "true", {}});
     return {};
   }

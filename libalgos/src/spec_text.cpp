@@ -12,6 +12,15 @@ std::string known_algorithms() {
 
 Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& fields,
                                  const OperatorTable& ops, const SourceFileReader& read_source) {
+  // lower_bound / upper_bound: binary_search with its side given by the name.
+  if (algorithm == "lower_bound" || algorithm == "upper_bound") {
+    if (fields.count("upper"))
+      return fail(ErrorCode::invalid_argument,
+                  std::string(algorithm) + ": the name gives the side (no upper=; or use binary_search)");
+    SpecFields with_side = fields;
+    with_side["upper"] = algorithm == "upper_bound" ? "true" : "false";
+    return spec_from_fields("binary_search", with_side, ops, read_source);
+  }
   const auto* entry = find_algorithm(algorithm);
   if (entry == nullptr) {
     return fail(ErrorCode::invalid_argument, "spec: unknown algorithm '" + std::string(algorithm) +

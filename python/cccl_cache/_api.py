@@ -292,6 +292,29 @@ def make_histogram_even(d_samples, d_histogram, h_num_output_levels=None, h_lowe
     return _acquire("histogram_even", fields, {}, device, (d_samples, d_histogram), cache)
 
 
+def _make_binary_search(upper, d_data, d_values, d_out, comp, device, cache) -> _core.BinarySearch:
+    ops: dict = {}
+    t = _type_of(d_data, "d_data")
+    _same_as(t, d_values, "d_values", "d_data")
+    fields = {"type": t, "out": _type_of(d_out, "d_out"), "compare": _op_text(comp, ops),
+              "upper": "true" if upper else "false"}
+    return _acquire("binary_search", fields, ops, device, (d_data, d_values, d_out), cache)
+
+
+def make_lower_bound(d_data, d_values, d_out, comp="less", *, device=None, cache=None) -> _core.BinarySearch:
+    """For each value, the index of the first item of d_data (sorted by comp: "less",
+    "greater" or an Op naming a __device__ bool function of two items) not ordered before
+    it, written to d_out as its integer type (int32, uint32, int64 or uint64). CUB's
+    DeviceFind::LowerBound; d_data and d_values have one element type."""
+    return _make_binary_search(False, d_data, d_values, d_out, comp, device, cache)
+
+
+def make_upper_bound(d_data, d_values, d_out, comp="less", *, device=None, cache=None) -> _core.BinarySearch:
+    """As make_lower_bound, the index of the first item ordered after each value (CUB's
+    DeviceFind::UpperBound)."""
+    return _make_binary_search(True, d_data, d_values, d_out, comp, device, cache)
+
+
 def make_inclusive_scan(d_in, d_out, op="plus", *, offset="uint64", device=None,
                         cache=None) -> _core.InclusiveScan:
     ops: dict = {}
@@ -492,6 +515,28 @@ def histogram_even(d_samples, d_histogram, num_output_levels, lower_level, upper
     n = _count(num_samples, d_samples, "d_samples", ("d_histogram", d_histogram, lambda n: num_output_levels - 1))
     _run_two_phase(exe, d_samples, temp_allocator, stream,
                    (d_samples, d_histogram, num_output_levels, lower_level, upper_level, n), ())
+
+
+def _binary_search(make, d_data, d_values, d_out, comp, num_items, num_values, stream, temp_allocator, cache):
+    exe = make(d_data, d_values, d_out, comp, cache=cache)
+    n = _count(num_items, d_data, "d_data")
+    m = _count(num_values, d_values, "d_values", ("d_out", d_out, _same))
+    _run_two_phase(exe, d_values, temp_allocator, stream, (d_data, n, d_values, m, d_out), ())
+
+
+def lower_bound(d_data, d_values, d_out, comp="less", num_items=None, num_values=None, stream=None, *,
+                temp_allocator=None, cache=None):
+    """d_out[i] = the lower bound of d_values[i] in d_data[:num_items] (make_lower_bound);
+    counts default to the arrays' lengths."""
+    _binary_search(make_lower_bound, d_data, d_values, d_out, comp, num_items, num_values, stream,
+                   temp_allocator, cache)
+
+
+def upper_bound(d_data, d_values, d_out, comp="less", num_items=None, num_values=None, stream=None, *,
+                temp_allocator=None, cache=None):
+    """d_out[i] = the upper bound of d_values[i] in d_data[:num_items] (make_upper_bound)."""
+    _binary_search(make_upper_bound, d_data, d_values, d_out, comp, num_items, num_values, stream,
+                   temp_allocator, cache)
 
 
 def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, temp_allocator=None,

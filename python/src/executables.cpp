@@ -27,6 +27,7 @@ namespace ub = algos::unique_by_key;
 namespace se = algos::select;
 namespace tw = algos::three_way_partition;
 namespace he = algos::histogram_even;
+namespace bs = algos::binary_search;
 
 struct Temp {
   void* data;
@@ -369,6 +370,25 @@ std::size_t histogram_even_call(const Bound<he::Executable>& b, nb::handle temp,
   return bytes;
 }
 
+// --- binary search: an index per value, into the sorted data ----------------------------
+std::size_t binary_search_call(const Bound<bs::Executable>& b, nb::handle temp, nb::handle data,
+                               std::uint64_t n, nb::handle values, std::uint64_t m, nb::handle out,
+                               nb::handle stream) {
+  const bs::Executable& e = *b.exe;
+  std::size_t bytes = e.temp_storage_bytes();
+  if (temp.is_none()) return bytes;
+  const auto& spec = e.spec();
+  const int dev = e.device();
+  auto [d_temp, have] = temp_array(temp, bytes, dev);
+  auto d = checked_array(data, "d_data", false, spec.type, n, dev);
+  auto v = checked_array(values, "d_values", false, spec.type, m, dev);
+  auto o = checked_array(out, "d_out", true, spec.out_type, m, dev);
+  run_unlocked(stream, spec.upper ? "upper_bound" : "lower_bound", [&](CUstream s) -> CUresult {
+    return e(d_temp, have, d.data, n, v.data, m, o.data, s);
+  });
+  return bytes;
+}
+
 // --- transforms -------------------------------------------------------------------
 template <int N>
 void transform_call(const tf::Executable<N>& e, const nb::handle* ins, nb::handle out, std::uint64_t n,
@@ -484,6 +504,16 @@ void bind_executables(nb::module_& m) {
              return b.exe->temp_storage_bytes(n, num_levels);
            },
            "num_samples"_a, "num_levels"_a);
+
+  common<bs::Executable>(m, "BinarySearch",
+                         "A lower or upper bound search bound to a device (cub::DeviceFind::LowerBound / "
+                         "UpperBound).")
+      .def("__call__", &binary_search_call, "temp_storage"_a.none(), "d_data"_a.none(), "num_items"_a,
+           "d_values"_a.none(), "num_values"_a, "d_out"_a.none(), "stream"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs (1). Else writes, for each of the "
+           "num_values values, the lower (upper) bound of it in d_data[:num_items], sorted by the "
+           "spec's comparator, to d_out. Returns the bytes.")
+      .def("temp_storage_bytes", [](const Bound<bs::Executable>& b) { return b.exe->temp_storage_bytes(); });
 
   common<sc::InclusiveExecutable>(m, "InclusiveScan", "An inclusive scan bound to a device (cub::DeviceScan).")
       .def("__call__",

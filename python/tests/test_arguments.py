@@ -106,6 +106,12 @@ def test_factories_reject_mismatched_types(fake):
         cccl_cache.make_three_way_partition(f4, f4, f4, f4, i4, "identity", "plus")
     with pytest.raises(ValueError, match="offset"):
         cccl_cache.make_three_way_partition(f4, f4, f4, f4, i4, offset="uint32")
+    with pytest.raises(TypeError, match="d_values"):
+        cccl_cache.make_lower_bound(f4, i4, i4)
+    with pytest.raises(ValueError, match="out"):
+        cccl_cache.make_upper_bound(f4, f4, f4)  # a float index
+    with pytest.raises(ValueError, match="compare"):
+        cccl_cache.make_lower_bound(f4, f4, i4, "plus")
     with pytest.raises(TypeError, match="d_out_keys"):
         cccl_cache.make_unique_by_key(f4, i4, i4, i4, i4)
     with pytest.raises(TypeError, match="d_out_items"):

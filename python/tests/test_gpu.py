@@ -304,6 +304,39 @@ def test_histogram_even(caches, dtype, counter, lower, upper, levels):
     assert int(d.get().sum()) == 0
 
 
+@pytest.mark.parametrize("dtype, out, comp, upper", [
+    (np.int32, np.int64, "less", False),
+    (np.float32, np.uint64, "greater", True),
+    (np.int64, np.int32, cccl_cache.Op("by_tens", "__device__ bool by_tens(long long a, long long b) "
+                                       "{ return a / 10 < b / 10; }"), False),
+])
+def test_lower_and_upper_bound(caches, dtype, out, comp, upper):
+    h_data = np.sort(rng.integers(5, 500, N)).astype(dtype)
+    h_values = rng.integers(0, 520, 3 * N).astype(dtype)  # below, between, equal, above
+    side = "right" if upper else "left"
+    if comp == "greater":
+        h_data = h_data[::-1].copy()
+        want = len(h_data) - np.searchsorted(h_data[::-1], h_values, side="left" if upper else "right")
+    elif isinstance(comp, cccl_cache.Op):
+        want = np.searchsorted(h_data // 10, h_values // 10, side=side)
+    else:
+        want = np.searchsorted(h_data, h_values, side=side)
+    make = cccl_cache.make_upper_bound if upper else cccl_cache.make_lower_bound
+    d_data, d_values = cp.asarray(h_data), cp.asarray(h_values)
+    for exe in both(caches, lambda c: make(dtype, dtype, out, comp, device=0, cache=c)):
+        d_out = cp.empty(len(h_values), out)
+        nbytes = exe(None, d_data, N, d_values, len(h_values), d_out)
+        assert nbytes == exe.temp_storage_bytes() == 1
+        assert exe(cp.empty(1, cp.uint8), d_data, N, d_values, len(h_values), d_out) == nbytes
+        np.testing.assert_array_equal(d_out.get(), want.astype(out))
+    d_out = cp.empty(len(h_values), out)
+    (cccl_cache.upper_bound if upper else cccl_cache.lower_bound)(d_data, d_values, d_out, comp, cache=caches[0])
+    np.testing.assert_array_equal(d_out.get(), want.astype(out))
+    empty = cp.empty(0, dtype)
+    (cccl_cache.upper_bound if upper else cccl_cache.lower_bound)(empty, d_values, d_out, comp, cache=caches[0])
+    assert not d_out.get().any()
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.float64])
 def test_inclusive_scan(caches, dtype):
     h = rng.integers(-100, 100, N).astype(dtype)

@@ -103,6 +103,8 @@ static void check_null_handles(void) {
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_histogram_even(NULL, NULL, &bytes, NULL, NULL, 257, NULL, NULL, 10, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_binary_search(NULL, NULL, &bytes, NULL, 10, NULL, 10, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK(cccl_cache_spec_text(NULL) == NULL);
   CHECK(cccl_cache_spec_algorithm(NULL) == 0);
   CHECK(cccl_cache_store_dir(NULL) == NULL);
@@ -209,6 +211,10 @@ static void check_descs(void) {
        "histogram_even type=uint8 level=int32 counter=uint32 offset=int32", NULL},
       {{.algorithm = CCCL_CACHE_HISTOGRAM_EVEN, .type = CCCL_CACHE_FLOAT32, .offset_type = CCCL_CACHE_INT64},
        "histogram_even type=float32 level=none counter=int32 offset=int64", NULL},
+
+      {{.algorithm = CCCL_CACHE_BINARY_SEARCH, .type = CCCL_CACHE_FLOAT64, .out_type = CCCL_CACHE_UINT32,
+        .op = {CCCL_CACHE_OP_GREATER, NULL, NULL}, .descending = 1},
+       "binary_search type=float64 out=uint32 compare=greater upper=true", NULL},
   };
   cccl_cache_spec_desc d;
   cccl_cache_spec* spec = NULL;
@@ -304,6 +310,61 @@ static void second_operator_from_desc(void) {
   d.op2.kind = CCCL_CACHE_OP_IDENTITY;
   CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT, "no field for op2");
   CHECK(spec == NULL);
+}
+
+/* The algorithm of desc `d` acquired from `store` on device 0, checked to be of `kind`;
+ * NULL (a failed check recorded) where there is none. */
+static cccl_cache_algorithm* acquire_desc(cccl_cache_store* store, const cccl_cache_spec_desc* d,
+                                          cccl_cache_algorithm_kind kind) {
+  cccl_cache_spec* spec = NULL;
+  cccl_cache_algorithm* alg = NULL;
+  CHECK_OK(cccl_cache_spec_from_desc(d, &spec));
+  if (spec == NULL) return NULL;
+  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
+  cccl_cache_spec_free(spec);
+  if (alg != NULL) CHECK(cccl_cache_algorithm_kind_of(alg) == kind);
+  return alg;
+}
+
+/* Upper bounds of six int32 values in a sorted int32 range (uint64 indices) through the
+ * C ABI, from the desc (its flag is the spec's `upper`). */
+static void binary_search_on_gpu(cccl_cache_store* store) {
+  enum { n = 6, m = 5 };
+  const int data[n] = {1, 3, 3, 5, 7, 9}, values[m] = {0, 3, 4, 9, 10};
+  const unsigned long long want[m] = {0, 3, 3, 6, 6};
+  unsigned long long out[m];
+  int i, same = 1;
+  cccl_cache_algorithm* alg = NULL;
+  void *d_data = NULL, *d_values = NULL, *d_out = NULL, *d_temp = NULL;
+  size_t bytes = 0, queried = 0;
+  cccl_cache_spec_desc d;
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_BINARY_SEARCH;
+  d.type = CCCL_CACHE_INT32;
+  d.out_type = CCCL_CACHE_UINT64;
+  d.descending = 1;
+  alg = acquire_desc(store, &d, CCCL_CACHE_BINARY_SEARCH);
+  if (alg == NULL) return;
+  CHECK_OK(cccl_cache_binary_search(alg, NULL, &bytes, NULL, n, NULL, m, NULL, NULL));
+  CHECK_OK(cccl_cache_temp_storage_bytes(alg, n, &queried));
+  CHECK(bytes == queried && bytes == 1);
+  CHECK(cudaMalloc(&d_data, sizeof data) == cudaSuccess && cudaMalloc(&d_values, sizeof values) == cudaSuccess &&
+        cudaMalloc(&d_out, sizeof out) == cudaSuccess && cudaMalloc(&d_temp, bytes) == cudaSuccess);
+  CHECK(cudaMemcpy(d_data, data, sizeof data, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_binary_search(alg, d_temp, &bytes, NULL, n, d_values, m, d_out, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "null pointer");
+  CHECK_OK(cccl_cache_binary_search(alg, d_temp, &bytes, d_data, n, d_values, m, d_out, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < m; ++i) same = same && out[i] == want[i];
+  CHECK(same);
+  cudaFree(d_data);
+  cudaFree(d_values);
+  cudaFree(d_out);
+  cudaFree(d_temp);
+  cccl_cache_algorithm_release(alg);
+  printf("upper bounds of %d int32 in %d on device 0 through the C ABI: %s\n", m, n, same ? "ok" : "MISMATCH");
 }
 
 static void check_bad_stores(const char* tmp) {
@@ -539,7 +600,6 @@ static void select_on_gpu(cccl_cache_store* store) {
   short out[n] = {0};
   long long selected = -1;
   int i, same = 1;
-  cccl_cache_spec* spec = NULL;
   cccl_cache_algorithm* alg = NULL;
   void *d_in = NULL, *d_out = NULL, *d_selected = NULL, *d_temp = NULL;
   size_t bytes = 0, queried = 0;
@@ -551,12 +611,8 @@ static void select_on_gpu(cccl_cache_store* store) {
   d.op.kind = CCCL_CACHE_OP_CUSTOM;
   d.op.name = "odd";
   d.op.source = "__device__ bool odd(short x) { return x % 2 != 0; }";
-  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
-  if (spec == NULL) return;
-  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
-  cccl_cache_spec_free(spec);
+  alg = acquire_desc(store, &d, CCCL_CACHE_SELECT);
   if (alg == NULL) return;
-  CHECK(cccl_cache_algorithm_kind_of(alg) == CCCL_CACHE_SELECT);
   CHECK_OK(cccl_cache_select(alg, NULL, &bytes, NULL, NULL, NULL, n, NULL));
   CHECK_OK(cccl_cache_temp_storage_bytes(alg, n, &queried));
   CHECK(bytes == queried && bytes > 0);
@@ -588,7 +644,6 @@ static void three_way_partition_on_gpu(cccl_cache_store* store) {
   const int items[n] = {4, 9, 7, -3, 8, 0, 11, 2, 5, 6};
   const int want[n] = {9, 7, 8, 11, 4, -3, 2, 5, 6, 0}; /* parts of 4, 5 and 1 items */
   int out[3][n], counts[2] = {-1, -1}, i, same = 1;
-  cccl_cache_spec* spec = NULL;
   cccl_cache_algorithm* alg = NULL;
   void *d_in = NULL, *d_out[3] = {NULL, NULL, NULL}, *d_counts = NULL, *d_temp = NULL;
   size_t bytes = 0, queried = 0;
@@ -600,12 +655,8 @@ static void three_way_partition_on_gpu(cccl_cache_store* store) {
   d.op.kind = CCCL_CACHE_OP_CUSTOM;
   d.op.name = "big";
   d.op.source = "__device__ bool big(int x) { return x > 6; }";
-  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
-  if (spec == NULL) return;
-  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
-  cccl_cache_spec_free(spec);
+  alg = acquire_desc(store, &d, CCCL_CACHE_THREE_WAY_PARTITION);
   if (alg == NULL) return;
-  CHECK(cccl_cache_algorithm_kind_of(alg) == CCCL_CACHE_THREE_WAY_PARTITION);
   CHECK_OK(cccl_cache_three_way_partition(alg, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, n, NULL));
   CHECK_OK(cccl_cache_temp_storage_bytes(alg, n, &queried));
   CHECK(bytes == queried && bytes > 0);
@@ -712,7 +763,7 @@ int main(void) {
     /* Without a device, acquire says why and hands out nothing. */
     CHECK_FAILS(cccl_cache_acquire(store, spec, 0, &alg), CCCL_CACHE_ERROR_DRIVER, "");
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
-    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, a select, a three-way partition, a histogram) did not run\n", cccl_cache_last_error());
+    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, a select, a three-way partition, a histogram, a binary search) did not run\n", cccl_cache_last_error());
   } else {
     sort_on_gpu(store, spec);
     radix_double_buffer_on_gpu(store);
@@ -721,6 +772,7 @@ int main(void) {
     select_on_gpu(store);
     three_way_partition_on_gpu(store);
     histogram_on_gpu(store);
+    binary_search_on_gpu(store);
   }
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(same);

@@ -11,6 +11,7 @@
 
 #include "cccl_cache/algos/core/key.hpp"
 #include "histogram_even/codegen.hpp"
+#include "binary_search/codegen.hpp"
 #include "merge_sort/codegen.hpp"
 #include "radix_sort/codegen.hpp"
 #include "reduce/codegen.hpp"

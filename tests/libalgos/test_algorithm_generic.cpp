@@ -9,6 +9,7 @@
 #include <set>
 
 #include "build_cache.hpp"
+#include "cccl_cache/algos/binary_search/build_result.hpp"
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/radix_sort/executable.hpp"
@@ -74,6 +75,10 @@ template <>
 struct Sample<HistogramEven> {
   static histogram_even::Spec spec() { return {}; }
 };
+template <>
+struct Sample<BinarySearch> {
+  static binary_search::Spec spec() { return {}; }
+};
 
 template <class A>
 class AlgorithmGeneric : public ::testing::Test {
@@ -104,7 +109,7 @@ class AlgorithmGeneric : public ::testing::Test {
 using Algorithms = ::testing::Types<MergeSort, Reduce, InclusiveScan, ExclusiveScan,
                                     UnaryTransform, BinaryTransform, RadixSort,
                                     SegmentedReduce, UniqueByKey, Select,
-                                    ThreeWayPartition, HistogramEven>;
+                                    ThreeWayPartition, HistogramEven, BinarySearch>;
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or

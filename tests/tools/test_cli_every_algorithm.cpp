@@ -27,6 +27,7 @@ const std::map<std::string, std::string> kSpecs = {
     {"histogram_even", "histogram_even type=uint16 level=int32 counter=uint32 offset=int64"},
     {"three_way_partition",
      "three_way_partition type=float32 first_op=identity second_op=identity offset=int32 selected=int64"},
+    {"binary_search", "binary_search type=uint16 out=uint32 compare=greater upper=true"},
 };
 
 struct Filled {

@@ -1,6 +1,8 @@
 // The spec-text syntax shared by manifests and `why`.
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 
 #include "spec_text.hpp"
@@ -39,6 +41,21 @@ TEST(SpecText, RoundTripsThroughToSpecText) {
     ASSERT_TRUE(s) << text;
     EXPECT_EQ(to_spec_text(*s), text);
   }
+}
+
+// lower_bound and upper_bound are binary_search with the side from the name.
+TEST(SpecText, LowerAndUpperBoundNameBinarySearch) {
+  for (const auto& [text, want] :
+       {std::pair{"lower_bound type=int32", "binary_search type=int32 out=int64 compare=less upper=false"},
+        std::pair{"upper_bound type=float32 out=uint32 compare=greater",
+                  "binary_search type=float32 out=uint32 compare=greater upper=true"}}) {
+    auto s = parse_spec_text(text);
+    ASSERT_TRUE(s) << text << ": " << s.error().describe();
+    EXPECT_EQ(to_spec_text(*s), want);
+  }
+  auto both = parse_spec_text("lower_bound type=int32 upper=true");
+  ASSERT_FALSE(both);
+  EXPECT_NE(both.error().message.find("the name gives the side"), std::string::npos) << both.error().message;
 }
 
 TEST(SpecText, QuotedSourceKeepsSpaces) {

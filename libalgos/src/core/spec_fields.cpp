@@ -24,6 +24,7 @@ constexpr AlgorithmName kAlgorithmNames[] = {
     {AlgorithmId::select, "select"},
     {AlgorithmId::three_way_partition, "three_way_partition"},
     {AlgorithmId::histogram_even, "histogram_even"},
+    {AlgorithmId::binary_search, "binary_search"},
 };
 }  // namespace
 

@@ -4,8 +4,7 @@
 #include <string>
 
 #include "cccl_cache/algos/transform/executable.hpp"
-#include "core/executable_state.hpp"
-#include "transform/dispatch.hpp"
+#include "transform/bind.hpp"
 
 namespace cccl_cache::algos {
 
@@ -22,15 +21,7 @@ Result<transform::Executable<N>> Transform<N>::bind(const BuiltView<Transform>& 
   const std::uint32_t block_threads[1] = {result.policy.block_threads};
   CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, block_threads,
                                                 transform::detail::dispatch_for(N)));
-  transform::detail::DispatchParams& p = state->params;
-  p.policy = result.policy;
-  p.num_inputs = N;
-  for (int i = 0; i < N; ++i) p.in_size[i] = static_cast<int>(size_of(result.spec.in[i]));
-  p.out_size = static_cast<int>(size_of(result.spec.out));
-  CCCL_CACHE_CHECK(detail::dry_run(*state, "bind: CUB's transform launch configuration",
-                                    [&](const detail::LaunchContext& dry) {
-                                      return transform::detail::configure(p, dry);
-                                    }));
+  CCCL_CACHE_CHECK(transform::detail::bind_params(*state, result.policy, result.spec.in, result.spec.out));
   return Executable(std::move(state));
 }
 template Result<transform::Executable<1>> UnaryTransform::bind(const BuiltView<UnaryTransform>&, int);

@@ -1,5 +1,6 @@
 #include "transform/codegen.hpp"
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -8,21 +9,18 @@
 
 namespace cccl_cache::algos {
 
-template <int N>
-detail::GeneratedSource detail::BuildSteps<Transform<N>>::source(const transform::Spec<N>& spec) {
-  const std::string out{cuda_name(spec.out)};
+algos::detail::GeneratedSource transform::detail::kernel_source(
+    std::span<const ScalarType> in, ScalarType out_type, std::string_view op_definition,
+    std::string_view header) {
+  const std::string out{cuda_name(out_type)};
   std::string ins;  // "const In1*, const In2*"
-  for (ScalarType t : spec.in) ins += (ins.empty() ? "const " : ", const ") + std::string(cuda_name(t)) + "*";
+  for (ScalarType t : in) ins += (ins.empty() ? "const " : ", const ") + std::string(cuda_name(t)) + "*";
 
   algos::detail::GeneratedSource gen;
   gen.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_transform.cuh",
-                                      {spec.in[0], spec.in[N - 1], spec.out});
-  gen.source += algos::detail::user_source(spec.op);
-  // A custom operator's result is converted to the output type; a well-known one is
-  // CUB's own function object, its result assigned to the output as in CUB.
-  gen.source += algos::detail::operator_struct(
-      "cccl_cache_op", spec.op, N, spec.op.kind == OpKind::custom ? out : std::string(),
-      spec.in[0] == spec.in[N - 1] ? spec.in[0] : ScalarType::none);
+                                      {in.front(), in.back(), out_type});
+  if (!header.empty()) gen.source += "#include <" + std::string(header) + ">\n";
+  gen.source += op_definition;
   gen.source += "using cccl_cache_selector = cub::detail::transform::policy_selector_from_types<"
                 "false, true, ::cuda::std::tuple<" + ins + ">, " + out + "*>;\n";
   // The policy the kernel resolves for the CC being compiled for.
@@ -50,6 +48,19 @@ detail::GeneratedSource detail::BuildSteps<Transform<N>>::source(const transform
     probe += ", (unsigned long long)cccl_cache_tuning::p." + std::string(path);
   gen.policy_probe = std::string(algos::detail::kPolicyProbeName) + "<" + probe + ">";
   return gen;
+}
+
+template <int N>
+detail::GeneratedSource detail::BuildSteps<Transform<N>>::source(const transform::Spec<N>& spec) {
+  // A custom operator's result is converted to the output type; a well-known one is
+  // CUB's own function object, its result assigned to the output as in CUB.
+  const std::string op =
+      algos::detail::user_source(spec.op) +
+      algos::detail::operator_struct(
+          "cccl_cache_op", spec.op, N,
+          spec.op.kind == OpKind::custom ? std::string(cuda_name(spec.out)) : std::string(),
+          spec.in[0] == spec.in[N - 1] ? spec.in[0] : ScalarType::none);
+  return transform::detail::kernel_source(spec.in, spec.out, op);
 }
 
 template struct detail::BuildSteps<UnaryTransform>;

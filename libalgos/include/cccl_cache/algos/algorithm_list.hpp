@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cccl_cache/algos/histogram_even/build_result.hpp"
+#include "cccl_cache/algos/binary_search/build_result.hpp"
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/radix_sort/build_result.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
@@ -28,4 +29,5 @@
   X(::cccl_cache::algos::UniqueByKey)       \
   X(::cccl_cache::algos::Select)            \
   X(::cccl_cache::algos::ThreeWayPartition) \
-  X(::cccl_cache::algos::HistogramEven)
+  X(::cccl_cache::algos::HistogramEven)     \
+  X(::cccl_cache::algos::BinarySearch)

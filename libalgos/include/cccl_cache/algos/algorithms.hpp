@@ -4,6 +4,7 @@
 
 #include "cccl_cache/algos/algorithm_list.hpp"
 #include "cccl_cache/algos/histogram_even/executable.hpp"
+#include "cccl_cache/algos/binary_search/executable.hpp"
 #include "cccl_cache/algos/merge_sort/executable.hpp"
 #include "cccl_cache/algos/radix_sort/executable.hpp"
 #include "cccl_cache/algos/reduce/executable.hpp"

@@ -35,10 +35,11 @@ using SourceFileReader =
 // The registered algorithms' names, comma-separated (for messages).
 std::string known_algorithms();
 
-// A validated spec of `algorithm` from fields. Error invalid_argument naming the field:
-// unknown algorithm, field or type, a missing required field, a custom operator without
-// source, both source and source_file, source_file without a reader; and the reader's
-// errors.
+// A validated spec of `algorithm` from fields; "lower_bound" and "upper_bound" name
+// binary_search with upper=false / true (no upper field then). Error invalid_argument
+// naming the field: unknown algorithm, field or type, a missing required field, a custom
+// operator without source, both source and source_file, source_file without a reader;
+// and the reader's errors.
 [[nodiscard]] Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& fields,
                                                const OperatorTable& ops = {},
                                                const SourceFileReader& read_source = {});

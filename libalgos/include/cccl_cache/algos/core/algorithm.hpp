@@ -21,6 +21,7 @@ enum class AlgorithmId : std::uint8_t {
   select = 10,
   three_way_partition = 11,
   histogram_even = 12,
+  binary_search = 13,  // lower_bound and upper_bound
 };
 
 // "merge_sort"; "unknown" for a number no algorithm has.

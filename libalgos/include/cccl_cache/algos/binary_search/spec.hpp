@@ -1,0 +1,68 @@
+// Binary search specification (cub::DeviceFind::LowerBound / UpperBound: for each value,
+// the index of the first element of a sorted range not ordered before it (lower bound) or
+// ordered after it (upper bound)): its fields, from which the canonical encoding, key,
+// spec text and summary derive (core/spec_fields.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "cccl_cache/algos/core/key.hpp"
+#include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/cache/error.hpp"
+
+namespace cccl_cache::algos {
+struct BinarySearch;  // the algorithm's traits (build_result.hpp)
+}
+
+namespace cccl_cache::algos::binary_search {
+
+// The sorted range and the values searched for are both `type` (as in cuda.compute);
+// `comparator` is the order the range is sorted in (less, greater, or custom source
+// naming a `__device__ bool f(T a, T b)`, a strict weak ordering); `upper` picks the
+// upper bound (false: the lower bound); `out_type` is the integer type the indices are
+// written as (CUB computes them as ptrdiff_t and converts). The range's count is an
+// unsigned 64-bit offset and the values' count int64, as DeviceFind derives them from
+// 64-bit counts.
+struct Spec {
+  using Algorithm = BinarySearch;
+  static constexpr AlgorithmId kAlgorithm = AlgorithmId::binary_search;
+
+  ScalarType type = ScalarType::int32;
+  ScalarType out_type = ScalarType::int64;  // int32, uint32, int64 or uint64
+  Comparator comparator;                    // less by default
+  bool upper = false;                       // false: lower_bound; true: upper_bound
+
+  template <class Self, class V>
+  static void fields(Self& s, V&& v) {
+    v(Field{1, "type", Need::required}, s.type);
+    v(Field{2, "out"}, s.out_type);
+    v(Field{3, "compare"}, s.comparator);
+    v(Field{4, "upper"}, s.upper);
+  }
+
+  // An element type; an integer out type of 4 or 8 bytes; less, greater or a valid custom
+  // comparator. Error: invalid_argument naming the field.
+  Result<void> validate() const;
+
+  bool operator==(const Spec&) const = default;
+};
+
+// The lower_bound (upper_bound) spec of `type`, less, int64 indices.
+inline Spec lower_bound(ScalarType type) {
+  Spec s;
+  s.type = type;
+  return s;
+}
+inline Spec upper_bound(ScalarType type) {
+  Spec s = lower_bound(type);
+  s.upper = true;
+  return s;
+}
+
+using algos::cache_key;
+// Spec text: "binary_search type=int32 out=int64 compare=less upper=false".
+using algos::summary;
+
+}  // namespace cccl_cache::algos::binary_search

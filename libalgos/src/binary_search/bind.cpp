@@ -1,0 +1,44 @@
+// BinarySearch::bind: the core bind (core/executable_state.hpp), then the transform's
+// dispatch values and launch configuration (transform/bind.hpp), and the Executable's
+// call. Fresh builds and store hits both come through here.
+#include "binary_search/dispatch.hpp"
+#include "cccl_cache/algos/binary_search/executable.hpp"
+#include "transform/bind.hpp"
+
+namespace cccl_cache::algos {
+
+template <>
+struct detail::ExecutableState<BinarySearch>
+    : BoundState<BinarySearch, binary_search::detail::DispatchParams,
+                 binary_search::detail::DispatchFn> {};
+template class BoundExecutable<BinarySearch>;
+
+Result<binary_search::Executable> BinarySearch::bind(const BuiltView<BinarySearch>& result,
+                                                     int device) {
+  CCCL_CACHE_CHECK(detail::bind_check(result));
+  const std::uint32_t block_threads[kKernels] = {result.policy.block_threads};
+  CCCL_CACHE_TRY(auto state,
+                 detail::bind_state(result, device, block_threads,
+                                    binary_search::detail::select_dispatch(result.spec.out_type)));
+  const ScalarType in[1] = {result.spec.type};
+  CCCL_CACHE_CHECK(transform::detail::bind_params(*state, result.policy, in, result.spec.out_type));
+  return Executable(std::move(state));
+}
+
+}  // namespace cccl_cache::algos
+
+namespace cccl_cache::algos::binary_search {
+
+std::size_t Executable::temp_storage_bytes() const noexcept {
+  return query_bytes(nullptr, std::uint64_t{0}, nullptr, std::uint64_t{0}, nullptr, CUstream{});
+}
+
+CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                const void* d_data, std::uint64_t num_items, const void* d_values,
+                                std::uint64_t num_values, void* d_out,
+                                CUstream stream) const noexcept {
+  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_data, num_items,
+              d_values, num_values, d_out, stream);
+}
+
+}  // namespace cccl_cache::algos::binary_search

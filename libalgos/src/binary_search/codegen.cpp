@@ -1,0 +1,28 @@
+#include "binary_search/codegen.hpp"
+
+#include <string>
+
+#include "core/codegen.hpp"
+#include "transform/codegen.hpp"
+
+namespace cccl_cache::algos {
+
+detail::GeneratedSource detail::BuildSteps<BinarySearch>::source(const binary_search::Spec& spec) {
+  const std::string type{cuda_name(spec.type)};
+  // DeviceFind's range offset is choose_offset_t of its count: unsigned long long for the
+  // 64-bit counts the executable takes.
+  std::string op =
+      algos::detail::user_source(spec.comparator) +
+      algos::detail::operator_struct("cccl_cache_compare", spec.comparator, 2, "bool", spec.type) +
+      "using cccl_cache_op = cub::detail::find::binary_search_transform_op_t<const " + type +
+      "*, unsigned long long, cccl_cache_compare, cub::detail::find::" +
+      (spec.upper ? "upper_bound" : "lower_bound") + ">;\n";
+  const ScalarType in[1] = {spec.type};
+  return transform::detail::kernel_source(in, spec.out_type, op,
+                                          "cub/detail/binary_search_helpers.cuh");
+}
+
+// build, codegen_digest (core/build.hpp)
+template struct AlgorithmBase<BinarySearch, binary_search::Spec>;
+
+}  // namespace cccl_cache::algos

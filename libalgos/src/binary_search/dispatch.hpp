@@ -1,0 +1,36 @@
+// Binary search's host dispatch over the bound CUfunction (dispatch.cu, built by nvcc):
+// CUB's transform dispatch with DeviceFind's search operator. Private to libalgos.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cccl_cache/algos/binary_search/build_result.hpp"
+#include "transform/dispatch.hpp"
+
+namespace cccl_cache::algos::binary_search::detail {
+
+// The transform's: the bound kernel, the build's policy, the element sizes and CUB's
+// launch configuration fixed at bind (transform/bind.hpp bind_params).
+using DispatchParams = transform::detail::DispatchParams;
+
+// What DeviceFind::LowerBound / UpperBound do with 64-bit counts, for an out type.
+// d_temp_storage == nullptr: sets temp_storage_bytes to 1 (DeviceFind's answer).
+// Otherwise launches the transform kernel over d_values with the search operator over
+// (d_data, num_items) through params.launch. Returns CUDA_ERROR_INVALID_VALUE for
+// a count over INT64_MAX, num_items over the out type's maximum, a null pointer with a
+// nonzero count or a too small temp storage, or the launch's error.
+using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
+                                std::size_t& temp_storage_bytes, const void* d_data,
+                                std::uint64_t num_items, const void* d_values,
+                                std::uint64_t num_values, void* d_out, CUstream stream) noexcept;
+
+// The dispatch for `out_type` (int32, uint32, int64 or uint64; it reads no element: one
+// for every element type and both sides), or nullptr. closed_form false: the dispatch
+// answering size queries as DeviceFind does, the reference the closed form is tested
+// equal to (test_binary_search_dispatch).
+DispatchFn select_dispatch(ScalarType out_type, bool closed_form = true) noexcept;
+
+}  // namespace cccl_cache::algos::binary_search::detail
