@@ -34,6 +34,8 @@ namespace cccl_cache::algos::detail {
   X(cuFuncSetAttribute)                   \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
   X(cuMemsetD8Async)                      \
+  X(cuMemcpyAsync)                        \
+  X(cuStreamSynchronize)                  \
   X(cuPointerGetAttributes)               \
   X(cuLaunchKernelEx)
 

@@ -25,8 +25,18 @@
 // (CCCL's THRUST_CUB_WRAPPED_NAMESPACE), so none of our CUB symbols can collide with
 // anyone's; `cub::` below names the wrapped namespace.
 #define THRUST_CUB_WRAPPED_NAMESPACE cccl_cache_cccl
+namespace cccl_cache::algos::detail {
+// cub::SyncStream's cudaStreamSynchronize (segmented sort waits for the group sizes it
+// copies to the host): answered through the running dispatch's factory (RuntimeAnswers
+// below). Declared here, before CUB's headers, because SyncStream is no template: its
+// call binds where util_device.cuh defines it.
+struct RuntimeStreamSynchronize {
+  cudaError_t operator()(cudaStream_t stream) const;
+};
+}  // namespace cccl_cache::algos::detail
 namespace cccl_cache_cccl::cub {
 inline cudaError_t cudaPeekAtLastError() noexcept { return cudaSuccess; }
+inline constexpr cccl_cache::algos::detail::RuntimeStreamSynchronize cudaStreamSynchronize{};
 }  // namespace cccl_cache_cccl::cub
 namespace cub = ::cccl_cache_cccl::cub;
 
@@ -159,6 +169,23 @@ struct DriverLauncherFactory {
     const KernelLaunch* k = ctx->find(fn);
     return k != nullptr && smem <= k->max_dynamic_smem ? cudaSuccess : cudaErrorInvalidValue;
   }
+  // A copy the dispatch reads on the host after a StreamSynchronize (unified addressing:
+  // the driver tells host from device memory; `kind` is CUB's, not needed).
+  cudaError_t MemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind,
+                          cudaStream_t stream) const {
+    if (*status != CUDA_SUCCESS) return cudaErrorLaunchFailure;
+    const CUresult rc = ctx->memcpy ? ctx->memcpy(reinterpret_cast<CUdeviceptr>(dst),
+                                                  reinterpret_cast<CUdeviceptr>(src), bytes, stream)
+                                    : CUDA_ERROR_NOT_INITIALIZED;
+    if (rc != CUDA_SUCCESS) *status = rc;
+    return rc == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure;
+  }
+  cudaError_t StreamSynchronize(cudaStream_t stream) const {
+    if (*status != CUDA_SUCCESS) return cudaErrorLaunchFailure;
+    const CUresult rc = ctx->synchronize ? ctx->synchronize(stream) : CUDA_ERROR_NOT_INITIALIZED;
+    if (rc != CUDA_SUCCESS) *status = rc;
+    return rc == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure;
+  }
   cudaError_t MemsetAsync(void* dst, unsigned char value, std::size_t bytes,
                           cudaStream_t stream) const {
     if (*status != CUDA_SUCCESS) return cudaErrorLaunchFailure;
@@ -173,7 +200,8 @@ struct DriverLauncherFactory {
 // Some CCCL 3.5 dispatches ask the CUDA runtime directly instead of their launcher
 // factory: radix sort reads the device and its SM count (cudaGetDevice,
 // cudaDeviceGetAttribute, even for a temp-storage query) and clears its look-back counters
-// with cudaMemsetAsync (below CC 9.0, or above 2^24 items). These are unqualified calls
+// with cudaMemsetAsync (below CC 9.0, or above 2^24 items); segmented sort waits for its
+// partition's group sizes with cub::SyncStream (cudaStreamSynchronize). These are unqualified calls
 // inside namespace cub: the function objects of the same names declared there below are
 // found first (objects, so that argument-dependent lookup does not bring the runtime's
 // functions back). They answer from the factory of the dispatch running on this thread
@@ -226,6 +254,11 @@ struct RuntimeMemsetAsync {
     return ::cudaMemsetAsync(dst, value, bytes, stream);
   }
 };
+
+inline cudaError_t RuntimeStreamSynchronize::operator()(cudaStream_t stream) const {
+  if (const DriverLauncherFactory* f = t_running_factory) return f->StreamSynchronize(stream);
+  return ::cudaStreamSynchronize(stream);
+}
 
 // A dispatch's outcome as the driver's code: the launch error kept by the launcher
 // first, then CUB's own status.

@@ -26,6 +26,10 @@ struct LaunchContext {
   // every launch fails with CUDA_ERROR_NOT_INITIALIZED (temp-storage queries need none).
   decltype(&::cuLaunchKernelEx) launch = nullptr;
   decltype(&::cuMemsetD8Async) memset = nullptr;
+  // A dispatch that reads a device result on the host (segmented sort's group sizes):
+  // the copy and the wait for it.
+  decltype(&::cuMemcpyAsync) memcpy = nullptr;
+  decltype(&::cuStreamSynchronize) synchronize = nullptr;
   decltype(&::cuFuncSetAttribute) set_attribute = nullptr;  // dynamic smem opt-in
   int device = -1;                // the bound device's ordinal
   int ptx_version = 0;            // cc * 10: CUB's policy thresholds are written 500 .. 1000

@@ -25,6 +25,7 @@ constexpr AlgorithmName kAlgorithmNames[] = {
     {AlgorithmId::three_way_partition, "three_way_partition"},
     {AlgorithmId::histogram_even, "histogram_even"},
     {AlgorithmId::binary_search, "binary_search"},
+    {AlgorithmId::segmented_sort, "segmented_sort"},
 };
 }  // namespace
 

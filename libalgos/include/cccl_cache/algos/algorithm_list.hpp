@@ -12,6 +12,7 @@
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
+#include "cccl_cache/algos/segmented_sort/build_result.hpp"
 #include "cccl_cache/algos/three_way_partition/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
 #include "cccl_cache/algos/unique_by_key/build_result.hpp"
@@ -30,4 +31,5 @@
   X(::cccl_cache::algos::Select)            \
   X(::cccl_cache::algos::ThreeWayPartition) \
   X(::cccl_cache::algos::HistogramEven)     \
-  X(::cccl_cache::algos::BinarySearch)
+  X(::cccl_cache::algos::BinarySearch)      \
+  X(::cccl_cache::algos::SegmentedSort)

@@ -13,4 +13,5 @@
 #include "cccl_cache/algos/three_way_partition/executable.hpp"
 #include "cccl_cache/algos/transform/executable.hpp"
 #include "cccl_cache/algos/segmented_reduce/executable.hpp"
+#include "cccl_cache/algos/segmented_sort/executable.hpp"
 #include "cccl_cache/algos/unique_by_key/executable.hpp"

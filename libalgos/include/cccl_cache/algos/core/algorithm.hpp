@@ -22,6 +22,7 @@ enum class AlgorithmId : std::uint8_t {
   three_way_partition = 11,
   histogram_even = 12,
   binary_search = 13,  // lower_bound and upper_bound
+  segmented_sort = 14,
 };
 
 // "merge_sort"; "unknown" for a number no algorithm has.

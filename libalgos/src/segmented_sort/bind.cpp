@@ -1,0 +1,51 @@
+// SegmentedSort::bind: the core bind (core/executable_state.hpp) with the block size each
+// kernel is launched with, plus what segmented sort's dispatch needs, and the Executable's
+// call. Fresh builds and store hits both come through here.
+#include "core/executable_state.hpp"
+#include "segmented_sort/dispatch.hpp"
+
+namespace cccl_cache::algos {
+
+template <>
+struct detail::ExecutableState<SegmentedSort>
+    : BoundState<SegmentedSort, segmented_sort::detail::DispatchParams,
+                 segmented_sort::detail::DispatchFn> {};
+template class BoundExecutable<SegmentedSort>;
+
+Result<segmented_sort::Executable> SegmentedSort::bind(const BuiltView<SegmentedSort>& result,
+                                                       int device) {
+  namespace d = segmented_sort::detail;
+  const d::DispatchFn dispatch = d::select_dispatch(
+      size_of(result.spec.key_type), size_of(result.spec.value_type), result.spec.offset_type);
+  CCCL_CACHE_CHECK(detail::bind_check(result));
+  const auto threads = d::launch_threads(result.policy);
+  CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, threads, dispatch));
+  state->params.policy = result.policy;
+  return Executable(std::move(state));
+}
+
+}  // namespace cccl_cache::algos
+
+namespace cccl_cache::algos::segmented_sort {
+
+std::size_t Executable::temp_storage_bytes(std::uint64_t num_items,
+                                           std::uint64_t num_segments) const noexcept {
+  return query_bytes(nullptr, nullptr, nullptr, nullptr, num_items, num_segments, nullptr, nullptr,
+                     CUstream{});
+}
+
+CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                const void* d_keys_in, void* d_keys_out, const void* d_values_in,
+                                void* d_values_out, std::uint64_t num_items,
+                                std::uint64_t num_segments, const void* d_begin_offsets,
+                                const void* d_end_offsets, CUstream stream) const noexcept {
+  if (!state_) return CUDA_ERROR_INVALID_HANDLE;  // moved from
+  if (state_->spec.keys_only()) d_values_in = d_values_out = nullptr;  // ignored
+  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+              d_values_in, d_values_out, num_items, num_segments, d_begin_offsets, d_end_offsets,
+              stream);
+}
+
+const Policy& Executable::policy() const noexcept { return state_->params.policy; }
+
+}  // namespace cccl_cache::algos::segmented_sort

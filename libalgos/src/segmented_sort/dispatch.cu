@@ -1,0 +1,214 @@
+// CCCL 3.5's segmented-sort host dispatch (cub::detail::segmented_sort::dispatch, the
+// policy-selector dispatch; its host code compiled here by nvcc) driven by the kernels a
+// bind resolved, through the core's launcher factory, with the build's probed policies as
+// run-time policy selectors: the sort's and the three-way partition's that groups segment
+// indices by size. Its host reads of the partition result (MemcpyAsync to the host, then
+// cub::SyncStream) go to the driver through the factory (core/launch.cuh RuntimeAnswers);
+// no CDP: the continuation runs on the host, as CUB compiles it without CUB_RDC_ENABLED.
+//
+// The device kernels were instantiated by the build (codegen.cpp) with the real key,
+// value (cub::NullType for keys-only) and offset types and `const Offset*` offset
+// iterators; the dispatch only moves pointers, so host stand-ins of the same sizes give
+// the same argument layout. The segment selectors and partition iterators are CUB's own
+// types over the offset type. The sort order is the kernels': the host code is the same
+// for both.
+#include "core/launch.cuh"
+
+#include <cub/device/dispatch/dispatch_segmented_sort.cuh>
+
+#include <algorithm>
+#include <limits>
+
+#include "core/temp_storage.hpp"
+#include "segmented_sort/dispatch.hpp"
+
+namespace cccl_cache::algos::segmented_sort::detail {
+namespace {
+
+namespace ss = cub::detail::segmented_sort;
+namespace twp = cub::detail::three_way_partition;
+using algos::detail::Bytes;
+using algos::detail::DriverLauncherFactory;
+using SegmentIndex = ss::local_segment_index_t;
+
+template <class OffsetT>
+using LargeSelector = ss::LargeSegmentsSelectorT<OffsetT, const OffsetT*, const OffsetT*>;
+template <class OffsetT>
+using SmallSelector = ss::SmallSegmentsSelectorT<OffsetT, const OffsetT*, const OffsetT*>;
+
+// Each Policy value with the member of CUB's policy it mirrors: `v(ours, cubs)`.
+template <class P, class R, class V>
+void mirror(P& p, R& r, V&& v) {
+  CCCL_CACHE_SEGMENTED_SORT_POLICY(CCCL_CACHE_POLICY_MIRROR)
+}
+template <class P, class R, class V>
+void mirror_partition(P& p, R& r, V&& v) {
+  CCCL_CACHE_SEGMENTED_SORT_PARTITION_POLICY(CCCL_CACHE_POLICY_MIRROR)
+}
+
+// The build's policies, as CUB's selectors would return them for the bound CC: the fields
+// the host dispatch reads; the rest (load and store algorithms) only shape device code.
+struct RuntimePolicySelector {
+  const Policy* p;
+  cub::SegmentedSortPolicy operator()(::cuda::compute_capability) const {
+    cub::SegmentedSortPolicy r{};
+    mirror(*p, r, algos::detail::policy_to_cub);
+    return r;
+  }
+};
+struct RuntimePartitionSelector {
+  const Policy* p;
+  cub::ThreeWayPartitionPolicy operator()(::cuda::compute_capability) const {
+    cub::ThreeWayPartitionPolicy r{};
+    mirror_partition(*p, r, algos::detail::policy_to_cub);
+    return r;
+  }
+};
+
+// The bound kernels, as DeviceSegmentedSortKernelSource names them.
+template <std::size_t K, class OffsetT>
+struct BoundKernels {
+  const DispatchParams* params;
+  CUfunction slot(Kernel k) const { return params->launch->kernels[k].function; }
+  CUfunction SegmentedSortFallbackKernel() const { return slot(fallback); }
+  CUfunction SegmentedSortKernelSmall() const { return slot(small); }
+  CUfunction SegmentedSortKernelLarge() const { return slot(large); }
+  static constexpr std::size_t KeySize() { return K; }
+
+  using LargeSegmentsSelectorT = LargeSelector<OffsetT>;
+  using SmallSegmentsSelectorT = SmallSelector<OffsetT>;
+  static LargeSegmentsSelectorT LargeSegmentsSelector(OffsetT offset, const OffsetT* begin,
+                                                      const OffsetT* end) {
+    return LargeSegmentsSelectorT(offset, begin, end);
+  }
+  static SmallSegmentsSelectorT SmallSegmentsSelector(OffsetT offset, const OffsetT* begin,
+                                                      const OffsetT* end) {
+    return SmallSegmentsSelectorT(offset, begin, end);
+  }
+  template <class Selector>
+  static void SetSegmentOffset(Selector& selector, ss::global_segment_offset_t base) {
+    selector.base_segment_offset = base;
+  }
+};
+
+// The three-way partition's bound kernels, as DeviceThreeWayPartitionKernelSource names them.
+struct BoundPartitionKernels {
+  const DispatchParams* params;
+  CUfunction ThreeWayPartitionInitKernel() const {
+    return params->launch->kernels[partition_init].function;
+  }
+  CUfunction ThreeWayPartitionKernel() const { return params->launch->kernels[partition].function; }
+};
+
+constexpr std::uint64_t kInt64Max = static_cast<std::uint64_t>(INT64_MAX);
+
+template <std::size_t K, std::size_t V, class OffsetT>
+CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
+                      std::size_t& temp_storage_bytes, const void* d_keys_in, void* d_keys_out,
+                      const void* d_values_in, void* d_values_out, std::uint64_t num_items,
+                      std::uint64_t num_segments, const void* d_begin_offsets,
+                      const void* d_end_offsets, CUstream stream) noexcept {
+  using KeyT = Bytes<K>;
+  using ValueT = std::conditional_t<V == 0, cub::NullType, Bytes<V>>;
+  if (num_items > kInt64Max || num_segments > kInt64Max) return CUDA_ERROR_INVALID_VALUE;
+  // CUB's plain form: DoubleBuffers {in, out} it may not overwrite.
+  cub::DoubleBuffer<KeyT> keys(static_cast<KeyT*>(const_cast<void*>(d_keys_in)),
+                               static_cast<KeyT*>(d_keys_out));
+  cub::DoubleBuffer<ValueT> values(static_cast<ValueT*>(const_cast<void*>(d_values_in)),
+                                   static_cast<ValueT*>(d_values_out));
+  CUresult status = CUDA_SUCCESS;
+  const DriverLauncherFactory factory{params.launch, &status};
+  const algos::detail::RuntimeAnswers answers(factory);
+  const cudaError_t err =
+      ss::dispatch<cub::SortOrder::Ascending, OffsetT, KeyT, ValueT, const OffsetT*, const OffsetT*,
+                   RuntimePolicySelector, BoundKernels<K, OffsetT>, RuntimePartitionSelector,
+                   BoundPartitionKernels, DriverLauncherFactory>(
+          d_temp_storage, temp_storage_bytes, keys, values,
+          static_cast<::cuda::std::int64_t>(num_items),
+          static_cast<ss::global_segment_offset_t>(num_segments),
+          static_cast<const OffsetT*>(d_begin_offsets), static_cast<const OffsetT*>(d_end_offsets),
+          /*is_overwrite_okay=*/false, stream, RuntimePolicySelector{&params.policy},
+          RuntimePartitionSelector{&params.policy}, BoundKernels<K, OffsetT>{&params},
+          BoundPartitionKernels{&params}, factory);
+  return algos::detail::dispatch_result(err, status);
+}
+
+// CUB's answer to a size query (cub::detail::segmented_sort::dispatch in CCCL 3.5) in
+// closed form, from the bound policy: its five-slot temporary_storage::layout (a copy of
+// the keys, sharing its slot with the three-way partition's temp storage; a copy of the
+// values; the large-and-medium and small segment indices and the two group sizes when
+// segments are partitioned), each slot the largest of its aliases, through
+// alias_temporaries' arithmetic.
+template <std::size_t K, std::size_t V, class OffsetT>
+CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
+                           const void*, void*, const void*, void*, std::uint64_t num_items,
+                           std::uint64_t num_segments, const void*, const void*, CUstream) noexcept {
+  using algos::detail::alias_bytes;
+  using algos::detail::ceil_div;
+  if (num_items > kInt64Max || num_segments > kInt64Max) return CUDA_ERROR_INVALID_VALUE;
+  const Policy& p = params.policy;
+  std::uint64_t keys = num_items * K, indices = 0, groups = 0;
+  if (num_segments > p.partitioning_threshold) {
+    // One partition per at most INT_MAX segments; the partition's own temp storage is
+    // its tile states for that many segment indices (one streaming partition).
+    const std::uint64_t segments =
+        std::min<std::uint64_t>(num_segments, std::numeric_limits<int>::max());
+    indices = segments * sizeof(SegmentIndex);
+    groups = ss::num_selected_groups * sizeof(SegmentIndex);
+    const std::uint64_t tiles = ceil_div(segments, p.partition_threads * p.partition_items);
+    keys = std::max(keys, algos::detail::tile_state_bytes(tiles, sizeof(twp::ScanTileStateT::TxnWord)));
+  }
+  temp_storage_bytes =
+      static_cast<std::size_t>(alias_bytes(keys, num_items * V, indices, indices, groups));
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
+                           bool closed_form) noexcept {
+  using Entry = algos::detail::ClosedForm<DispatchFn>;
+  return algos::detail::on_sort_types(
+      key_size, value_size, offset_type, [&]<std::size_t K, std::size_t V, class OffsetT>() {
+        return Entry::select<&closed_form_bytes<K, V, OffsetT>, &run_dispatch<K, V, OffsetT>>(
+            closed_form);
+      });
+}
+
+Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept {
+  const ::cuda::compute_capability target{int(cc)};
+  // keys-only sorts size their values as CUB's NullType (one byte).
+  const int value_size = spec.keys_only() ? 1 : int(size_of(spec.value_type));
+  const cub::SegmentedSortPolicy r =
+      ss::policy_selector{int(size_of(spec.key_type)), value_size, spec.keys_only()}(target);
+  const cub::ThreeWayPartitionPolicy t =
+      twp::policy_selector_from_types<SegmentIndex, twp::per_partition_offset_t>{}(target);
+  Policy p;
+  mirror(p, r, algos::detail::policy_from_cub);
+  mirror_partition(p, t, algos::detail::policy_from_cub);
+  return p;
+}
+
+}  // namespace cccl_cache::algos::segmented_sort::detail
+
+namespace cccl_cache::algos {
+
+const std::string& SegmentedSort::dispatch_abi() {
+  using namespace segmented_sort::detail;  // its DispatchParams and stand-ins
+  namespace ss = cub::detail::segmented_sort;
+  namespace twp = cub::detail::three_way_partition;
+  return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
+    abi.policy_fields(&DispatchParams::policy);
+    // The kernels' argument types (their order is CUB's, covered by cub=).
+    abi.type<cub::NullType>("null").byte_types();
+    abi.type<cub::detail::device_double_buffer<algos::detail::Bytes<8>>>("double_buffer8");
+    abi.type<LargeSelector<std::int32_t>>("selector32").type<LargeSelector<std::int64_t>>("selector64");
+    abi.type<THRUST_NS_QUALIFIER::counting_iterator<SegmentIndex>>("indices");
+    abi.type<::cuda::std::reverse_iterator<SegmentIndex*>>("medium_indices");
+    abi.type<twp::ScanTileStateT>("tile").type<twp::per_partition_offset_t>("partition");
+    abi.type<twp::streaming_context_t<ss::global_segment_offset_t>>("context");
+    abi.field("partition_init_threads", 0, segmented_sort::kPartitionInitThreads);
+  });
+}
+
+}  // namespace cccl_cache::algos
