@@ -14,6 +14,7 @@
 #include "binary_search/codegen.hpp"
 #include "merge_sort/codegen.hpp"
 #include "radix_sort/codegen.hpp"
+#include "segmented_sort/codegen.hpp"
 #include "reduce/codegen.hpp"
 #include "scan/codegen.hpp"
 #include "segmented_reduce/codegen.hpp"

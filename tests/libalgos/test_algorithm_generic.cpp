@@ -10,6 +10,7 @@
 
 #include "build_cache.hpp"
 #include "cccl_cache/algos/binary_search/build_result.hpp"
+#include "cccl_cache/algos/segmented_sort/build_result.hpp"
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/radix_sort/executable.hpp"
@@ -79,6 +80,10 @@ template <>
 struct Sample<BinarySearch> {
   static binary_search::Spec spec() { return {}; }
 };
+template <>
+struct Sample<SegmentedSort> {
+  static segmented_sort::Spec spec() { return {}; }
+};
 
 template <class A>
 class AlgorithmGeneric : public ::testing::Test {
@@ -109,7 +114,8 @@ class AlgorithmGeneric : public ::testing::Test {
 using Algorithms = ::testing::Types<MergeSort, Reduce, InclusiveScan, ExclusiveScan,
                                     UnaryTransform, BinaryTransform, RadixSort,
                                     SegmentedReduce, UniqueByKey, Select,
-                                    ThreeWayPartition, HistogramEven, BinarySearch>;
+                                    ThreeWayPartition, HistogramEven, BinarySearch,
+                                    SegmentedSort>;
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or

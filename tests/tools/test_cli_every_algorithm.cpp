@@ -28,6 +28,7 @@ const std::map<std::string, std::string> kSpecs = {
     {"three_way_partition",
      "three_way_partition type=float32 first_op=identity second_op=identity offset=int32 selected=int64"},
     {"binary_search", "binary_search type=uint16 out=uint32 compare=greater upper=true"},
+    {"segmented_sort", "segmented_sort keys=int16 values=float64 descending=true offset=int64"},
 };
 
 struct Filled {

@@ -156,7 +156,9 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
     indices = segments * sizeof(SegmentIndex);
     groups = ss::num_selected_groups * sizeof(SegmentIndex);
     const std::uint64_t tiles = ceil_div(segments, p.partition_threads * p.partition_items);
-    keys = std::max(keys, algos::detail::tile_state_bytes(tiles, sizeof(twp::ScanTileStateT::TxnWord)));
+    const std::uint64_t states =
+        algos::detail::tile_state_bytes(tiles, sizeof(twp::ScanTileStateT::TxnWord));
+    keys = std::max(keys, alias_bytes(states, 0));  // no streaming counters: one partition
   }
   temp_storage_bytes =
       static_cast<std::size_t>(alias_bytes(keys, num_items * V, indices, indices, groups));
