@@ -79,7 +79,8 @@ typedef enum cccl_cache_algorithm_kind {
   CCCL_CACHE_SELECT = 10,
   CCCL_CACHE_THREE_WAY_PARTITION = 11,
   CCCL_CACHE_HISTOGRAM_EVEN = 12,
-  CCCL_CACHE_BINARY_SEARCH = 13 /* lower_bound and upper_bound */
+  CCCL_CACHE_BINARY_SEARCH = 13, /* lower_bound and upper_bound */
+  CCCL_CACHE_SEGMENTED_SORT = 14
 } cccl_cache_algorithm_kind;
 
 /* Element types (as spec text names them). NONE: no value type / the default. */
@@ -119,6 +120,7 @@ typedef struct cccl_cache_op {
  *   algorithm          type     value_type  in2_type  out_type  op        offset  descending
  *   MERGE_SORT         keys*    values      -         -         compare   offset  -
  *   RADIX_SORT         keys*    values      -         -         -         offset  descending
+ *   SEGMENTED_SORT     keys*    values      -         -         -         offset  descending
  *   REDUCE, *_SCAN     type*    -           -         -         op        offset  -
  *   SEGMENTED_REDUCE   type*    -           -         -         op        offset  -
  *   UNIQUE_BY_KEY      keys*    values*     -         selected  op        offset  -
@@ -232,8 +234,9 @@ CCCL_CACHE_API uint32_t cccl_cache_algorithm_cc(const cccl_cache_algorithm* algo
  * double-buffer form; transforms: 0; segmented reduce: num_items is the number of
  * segments), from values fixed at bind. A count the spec's offset type cannot index gives
  * 0 where the algorithm refuses it (scans, unique_by_key). HISTOGRAM_EVEN's depends on
- * its number of levels: INVALID_ARGUMENT here; query it with cccl_cache_histogram_even
- * and d_temp_storage NULL. */
+ * its number of levels, SEGMENTED_SORT's on its number of segments: INVALID_ARGUMENT here;
+ * query it with cccl_cache_histogram_even / cccl_cache_segmented_sort and d_temp_storage
+ * NULL. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algorithm,
                                                                uint64_t num_items, size_t* bytes);
 
@@ -274,6 +277,19 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_radix_sort_double_buffer(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     cccl_cache_double_buffer* buffers, uint64_t num_items, int begin_bit, int end_bit,
     void* stream);
+/* Sorts each segment [d_begin_offsets[i], d_end_offsets[i]) (i < num_segments; end <= begin:
+ * empty) of d_keys_in (and d_values_in) into the same positions of d_keys_out (and
+ * d_values_out), stably, in the spec's order (cub::DeviceSegmentedSort::SortKeys /
+ * SortPairs and their Descending forms); the offset arrays hold the spec's offset type;
+ * items outside every segment are left unwritten; inputs are left unchanged; values are
+ * ignored for keys-only. Above CUB's partitioning threshold (500 segments on current
+ * GPUs) CUB reads the segment groups' sizes on the host: the call returns once `stream`
+ * has reached that point. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_segmented_sort(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_keys_in, void* d_keys_out, const void* d_values_in, void* d_values_out,
+    uint64_t num_items, uint64_t num_segments, const void* d_begin_offsets,
+    const void* d_end_offsets, void* stream);
 /* d_out[0] = op(*h_init, d_in[0..num_items)); h_init: one element on the host. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_reduce(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,

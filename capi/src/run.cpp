@@ -22,6 +22,7 @@ namespace se = algos::select;
 namespace tw = algos::three_way_partition;
 namespace he = algos::histogram_even;
 namespace bs = algos::binary_search;
+namespace ss = algos::segmented_sort;
 
 // The executable `a` holds, if it is of `kind`; else nullptr and `status` set.
 template <class Exe>
@@ -153,6 +154,12 @@ cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algo
                          std::string(fn) + ": a histogram_even's temp storage depends on its number of "
                                            "levels: call cccl_cache_histogram_even with d_temp_storage NULL");
       });
+    case AlgorithmId::segmented_sort:
+      return guarded(fn, [&] {
+        return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+                         std::string(fn) + ": a segmented_sort's temp storage depends on its number of "
+                                           "segments: call cccl_cache_segmented_sort with d_temp_storage NULL");
+      });
   }
   return CCCL_CACHE_OK;
 }
@@ -278,6 +285,20 @@ cccl_cache_status cccl_cache_histogram_even(const cccl_cache_algorithm* algorith
                    "temp storage smaller than the queried size, more samples than the spec's offset type "
                    "holds, fewer than 2 levels, NULL bounds, lower not below upper, or bounds whose bin "
                    "arithmetic overflows");
+}
+
+cccl_cache_status cccl_cache_segmented_sort(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
+                                            size_t* temp_storage_bytes, const void* d_keys_in,
+                                            void* d_keys_out, const void* d_values_in, void* d_values_out,
+                                            uint64_t num_items, uint64_t num_segments,
+                                            const void* d_begin_offsets, const void* d_end_offsets,
+                                            void* stream) {
+  constexpr const char* fn = "cccl_cache_segmented_sort";
+  CCCL_CACHE_C_TYPED(ss::Executable, AlgorithmId::segmented_sort, fn);
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                          d_values_out, num_items, num_segments, d_begin_offsets, d_end_offsets,
+                          static_cast<CUstream>(stream)),
+                   fn, "temp storage smaller than the queried size, or more items or segments than INT64_MAX");
 }
 
 cccl_cache_status cccl_cache_binary_search(const cccl_cache_algorithm* algorithm, void* d_temp_storage,

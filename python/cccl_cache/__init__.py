@@ -4,10 +4,10 @@ The same store, configuration and environment as the C++ library (CCCL_CACHE_DIR
 Two shapes, as cuda.compute users know them:
 
 * factories (make_merge_sort, make_radix_sort, make_reduce_into, make_segmented_reduce,
-  make_unique_by_key, make_select, make_three_way_partition, make_histogram_even, make_lower_bound, make_upper_bound, make_inclusive_scan, make_exclusive_scan, make_unary_transform, make_binary_transform) return reusable
+  make_segmented_sort, make_unique_by_key, make_select, make_three_way_partition, make_histogram_even, make_lower_bound, make_upper_bound, make_inclusive_scan, make_exclusive_scan, make_unary_transform, make_binary_transform) return reusable
   callables with CUB's two-phase convention: call with temp_storage=None to get the
   bytes a run needs, then with a device buffer of at least that size;
-* one-shot functions (merge_sort, radix_sort, reduce_into, segmented_reduce, unique_by_key, select, three_way_partition, histogram_even, lower_bound, upper_bound, inclusive_scan,
+* one-shot functions (merge_sort, radix_sort, reduce_into, segmented_reduce, segmented_sort, unique_by_key, select, three_way_partition, histogram_even, lower_bound, upper_bound, inclusive_scan,
   exclusive_scan, unary_transform, binary_transform) allocate temp storage through
   the caller's allocator (CuPy's memory pool for CuPy arrays, PyTorch's for tensors).
 
@@ -32,6 +32,7 @@ from ._core import (
     RadixSort,
     Reduce,
     SegmentedReduce,
+    SegmentedSort,
     Select,
     Spec,
     ThreeWayPartition,
@@ -58,6 +59,7 @@ from ._api import (
     make_radix_sort,
     make_reduce_into,
     make_segmented_reduce,
+    make_segmented_sort,
     make_select,
     make_three_way_partition,
     make_unary_transform,
@@ -67,6 +69,7 @@ from ._api import (
     radix_sort,
     reduce_into,
     segmented_reduce,
+    segmented_sort,
     select,
     three_way_partition,
     unary_transform,
@@ -78,9 +81,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BinarySearch", "BinaryTransform", "Cache", "DoubleBuffer", "Error", "ExclusiveScan", "HistogramEven", "InclusiveScan", "MergeSort", "Op",
-    "RadixSort", "Reduce", "SegmentedReduce", "Select", "Spec", "ThreeWayPartition", "UnaryTransform", "UniqueByKey", "binary_transform", "default_cache",
+    "RadixSort", "Reduce", "SegmentedReduce", "SegmentedSort", "Select", "Spec", "ThreeWayPartition", "UnaryTransform", "UniqueByKey", "binary_transform", "default_cache",
     "device_count", "driver_status", "exclusive_scan", "histogram_even", "inclusive_scan", "lower_bound", "make_binary_transform",
     "make_exclusive_scan", "make_histogram_even", "make_inclusive_scan", "make_lower_bound", "make_merge_sort", "make_radix_sort",
-    "make_reduce_into", "make_segmented_reduce", "make_select", "make_three_way_partition", "make_unary_transform", "make_unique_by_key", "make_upper_bound", "merge_sort",
-    "radix_sort", "reduce_into", "segmented_reduce", "select", "three_way_partition", "unary_transform", "unique_by_key", "upper_bound",
+    "make_reduce_into", "make_segmented_reduce", "make_segmented_sort", "make_select", "make_three_way_partition", "make_unary_transform", "make_unique_by_key", "make_upper_bound", "merge_sort",
+    "radix_sort", "reduce_into", "segmented_reduce", "segmented_sort", "select", "three_way_partition", "unary_transform", "unique_by_key", "upper_bound",
 ]

@@ -227,6 +227,25 @@ def make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plu
                     (d_in, d_out, start_offsets_in, end_offsets_in), cache)
 
 
+def make_segmented_sort(d_in_keys, d_out_keys, d_in_values, d_out_values, start_offsets_in, end_offsets_in,
+                        order="ascending", *, device=None, cache=None) -> _core.SegmentedSort:
+    """A segmented sort (cub::DeviceSegmentedSort; order "ascending" / "descending", or
+    cuda.compute's SortOrder): each segment [start_offsets_in[i], end_offsets_in[i]) of the
+    keys (and values; None for keys only) sorted stably into the same positions of the
+    outputs. The offset arrays (or their element type) give the spec's offset type
+    (int32, uint32, int64 or uint64)."""
+    keys, values = _sort_types(d_in_keys, d_out_keys, d_in_values, d_out_values)
+    offset = _type_of(start_offsets_in, "start_offsets_in")
+    _same_as(offset, end_offsets_in, "end_offsets_in", "start_offsets_in")
+    order = _op_text(order, {})
+    if order not in ("ascending", "descending"):
+        raise ValueError(f"order: 'ascending' or 'descending', got {order!r}")
+    fields = {"keys": keys, "values": values, "descending": str(order == "descending").lower(),
+              "offset": offset}
+    return _acquire("segmented_sort", fields, {}, device,
+                    (d_in_keys, d_out_keys, d_in_values, d_out_values, start_offsets_in, end_offsets_in), cache)
+
+
 def make_unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, op="equal_to",
                        *, offset="uint64", device=None, cache=None) -> _core.UniqueByKey:
     """Keeps the first key and item of each run of keys `op` calls equal ("equal_to" or an
@@ -467,6 +486,23 @@ def segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h
                ("d_out", d_out, _same))
     _run_two_phase(exe, d_in, temp_allocator, stream,
                    (d_in, d_out, n, start_offsets_in, end_offsets_in, h_init), ())
+
+
+def segmented_sort(d_in_keys, d_out_keys, d_in_values, d_out_values, num_items, num_segments,
+                   start_offsets_in, end_offsets_in, order="ascending", stream=None, *, temp_allocator=None,
+                   cache=None):
+    """Sorts each segment [start_offsets_in[i], end_offsets_in[i]), i < num_segments, of
+    d_in_keys (and d_in_values) into d_out_keys (and d_out_values), stably
+    (make_segmented_sort). num_items / num_segments None: the keys' / offsets' length."""
+    exe = make_segmented_sort(d_in_keys, d_out_keys, d_in_values, d_out_values, start_offsets_in,
+                              end_offsets_in, order, cache=cache)
+    n = _count(num_items, d_in_keys, "d_in_keys", ("d_out_keys", d_out_keys, _same),
+               ("d_in_values", d_in_values, _same), ("d_out_values", d_out_values, _same))
+    segments = _count(num_segments, start_offsets_in, "start_offsets_in",
+                      ("end_offsets_in", end_offsets_in, _same))
+    _run_two_phase(exe, d_in_keys, temp_allocator, stream,
+                   (d_in_keys, d_out_keys, d_in_values, d_out_values, n, segments, start_offsets_in,
+                    end_offsets_in), ())
 
 
 def unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, op="equal_to",

@@ -26,7 +26,7 @@ struct Bound {
 // Registers Spec.
 void bind_spec(nb::module_& m);
 // Registers MergeSort, RadixSort, Reduce, SegmentedReduce, UniqueByKey, Select,
-// ThreeWayPartition, HistogramEven, BinarySearch, InclusiveScan, ExclusiveScan, UnaryTransform,
+// ThreeWayPartition, HistogramEven, SegmentedSort, BinarySearch, InclusiveScan, ExclusiveScan, UnaryTransform,
 // BinaryTransform.
 void bind_executables(nb::module_& m);
 // Registers Cache (acquire returns the classes above).

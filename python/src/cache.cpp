@@ -52,6 +52,8 @@ nb::object acquire(PyCache& c, const PySpec& spec, int device) {
       return acquire_as<algos::three_way_partition::Spec>(*c.cache, spec.any, device);
     case AlgorithmId::histogram_even:
       return acquire_as<algos::histogram_even::Spec>(*c.cache, spec.any, device);
+    case AlgorithmId::segmented_sort:
+      return acquire_as<algos::segmented_sort::Spec>(*c.cache, spec.any, device);
     case AlgorithmId::binary_search:
       return acquire_as<algos::binary_search::Spec>(*c.cache, spec.any, device);
   }

@@ -27,6 +27,7 @@ namespace ub = algos::unique_by_key;
 namespace se = algos::select;
 namespace tw = algos::three_way_partition;
 namespace he = algos::histogram_even;
+namespace ss = algos::segmented_sort;
 namespace bs = algos::binary_search;
 
 struct Temp {
@@ -235,6 +236,26 @@ std::size_t radix_sort_call(const Bound<rs::Executable>& b, nb::handle temp, nb:
   return bytes;
 }
 
+// --- segmented sort: each segment of keys (and values) sorted in place of the output ---
+std::size_t segmented_sort_call(const Bound<ss::Executable>& b, nb::handle temp, nb::handle keys_in,
+                                nb::handle keys_out, nb::handle values_in, nb::handle values_out,
+                                std::uint64_t n, std::uint64_t num_segments, nb::handle begin, nb::handle end,
+                                nb::handle stream) {
+  const ss::Executable& e = *b.exe;
+  const std::size_t bytes = e.temp_storage_bytes(n, num_segments);
+  if (temp.is_none()) return bytes;
+  const int dev = e.device();
+  const auto offset = e.spec().offset_type;
+  auto first = checked_array(begin, "start_offsets_in", false, offset, num_segments, dev);
+  auto last = checked_array(end, "end_offsets_in", false, offset, num_segments, dev);
+  run_sort(e, bytes, n, temp, keys_in, keys_out, values_in, values_out, stream, "segmented sort",
+           [&](void* d_temp, std::size_t& have, const SortArrays& a, CUstream s) {
+             return e(d_temp, have, a.keys_in, a.keys_out, a.values_in, a.values_out, n, num_segments,
+                      first.data, last.data, s);
+           });
+  return bytes;
+}
+
 // --- reduce and scans: one input, one output, an optional initial value -------------
 template <class Exe>
 std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb::handle in,
@@ -434,6 +455,21 @@ void bind_executables(nb::module_& m) {
            "num_items"_a, "begin_bit"_a.none() = none, "end_bit"_a.none() = none, "double_buffer"_a = false,
            "The bytes a sort of num_items by bits [begin_bit, end_bit) needs; double_buffer: in DoubleBuffers.")
       .def_prop_ro("key_bits", [](const Bound<rs::Executable>& b) { return b.exe->key_bits(); });
+
+  common<ss::Executable>(m, "SegmentedSort",
+                         "A segmented sort bound to a device (cub::DeviceSegmentedSort).")
+      .def("__call__", &segmented_sort_call, "temp_storage"_a.none(), "d_in_keys"_a.none(),
+           "d_out_keys"_a.none(), "d_in_values"_a.none(), "d_out_values"_a.none(), "num_items"_a,
+           "num_segments"_a, "start_offsets_in"_a.none(), "end_offsets_in"_a.none(), "stream"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs. Else sorts each segment "
+           "[start_offsets_in[i], end_offsets_in[i]) of the keys (and values), i < num_segments, "
+           "stably into the same positions of the outputs (inputs unchanged, items outside every "
+           "segment unwritten); returns the bytes.")
+      .def("temp_storage_bytes",
+           [](const Bound<ss::Executable>& b, std::uint64_t n, std::uint64_t num_segments) {
+             return b.exe->temp_storage_bytes(n, num_segments);
+           },
+           "num_items"_a, "num_segments"_a);
 
   common<rd::Executable>(m, "Reduce", "A reduction bound to a device (cub::DeviceReduce::Reduce).")
       .def("__call__",

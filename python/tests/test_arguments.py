@@ -108,6 +108,16 @@ def test_factories_reject_mismatched_types(fake):
         cccl_cache.make_three_way_partition(f4, f4, f4, f4, i4, offset="uint32")
     with pytest.raises(TypeError, match="d_values"):
         cccl_cache.make_lower_bound(f4, i4, i4)
+    with pytest.raises(TypeError, match="d_out_keys"):
+        cccl_cache.make_segmented_sort(f4, i4, None, None, i4, i4)
+    with pytest.raises(TypeError, match="d_out_values"):
+        cccl_cache.make_segmented_sort(f4, f4, i4, f4, i4, i4)
+    with pytest.raises(TypeError, match="end_offsets_in"):
+        cccl_cache.make_segmented_sort(f4, f4, None, None, i4, fake(typestr="<i8"))
+    with pytest.raises(ValueError, match="offset"):
+        cccl_cache.make_segmented_sort(f4, f4, None, None, f4, f4)  # float offsets
+    with pytest.raises(ValueError, match="order"):
+        cccl_cache.make_segmented_sort(f4, f4, None, None, i4, i4, "sideways")
     with pytest.raises(ValueError, match="out"):
         cccl_cache.make_upper_bound(f4, f4, f4)  # a float index
     with pytest.raises(ValueError, match="compare"):

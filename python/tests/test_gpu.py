@@ -37,9 +37,10 @@ def both(caches, make):
 
 
 def run_two_phase(exe, *args, n):
-    """CUB's convention: the size query, then the run with a buffer of that size."""
+    """CUB's convention: the size query, then the run with a buffer of that size. n: the
+    counts temp_storage_bytes takes (a tuple where it takes several)."""
     nbytes = exe(None, *args)
-    assert nbytes == exe.temp_storage_bytes(n)
+    assert nbytes == (exe.temp_storage_bytes(*n) if isinstance(n, tuple) else exe.temp_storage_bytes(n))
     temp = cp.empty(max(nbytes, 1), cp.uint8)
     assert exe(temp, *args) == nbytes
     return nbytes
@@ -182,6 +183,41 @@ def test_segmented_reduce(caches, dtype, offsets, op, init, ref):
     cccl_cache.segmented_reduce(cp.asarray(h), d_out, cp.asarray(begin), cp.asarray(end), op, init,
                                 cache=caches[0])
     np.testing.assert_array_equal(d_out.get(), np.array(want, dtype))
+
+
+@pytest.mark.parametrize("keys, values, offsets, order, segments", [
+    (np.float32, None, np.int32, "ascending", 40),     # CUB's fallback kernel
+    (np.int16, np.int64, np.int64, "descending", 900),  # partitioned by size (above 500)
+])
+def test_segmented_sort(caches, keys, values, offsets, order, segments):
+    h_keys = rng.integers(-1000, 1000, N).astype(keys)
+    h_values = None if values is None else np.arange(N).astype(values)
+    bounds = np.sort(rng.integers(0, N, segments + 1)).astype(offsets)
+    bounds[5] = bounds[6]  # an empty segment
+    bounds[0], bounds[-1] = 0, N
+    begin, end = bounds[:-1], bounds[1:]
+    want_keys, want_values = h_keys.copy(), None if values is None else h_values.copy()
+    for b, e in zip(begin, end):
+        k = h_keys[b:e]
+        idx = np.argsort(-k if order == "descending" else k, kind="stable")
+        want_keys[b:e] = k[idx]
+        if values is not None:
+            want_values[b:e] = h_values[b:e][idx]
+    d_keys, d_values = cp.asarray(h_keys), None if values is None else cp.asarray(h_values)
+    for exe in both(caches, lambda c: cccl_cache.make_segmented_sort(keys, keys, values, values, offsets, offsets,
+                                                                      order, device=0, cache=c)):
+        out_keys = cp.empty(N, keys)
+        out_values = None if values is None else cp.empty(N, values)
+        run_two_phase(exe, d_keys, out_keys, d_values, out_values, N, segments, cp.asarray(begin), cp.asarray(end),
+                      n=(N, segments))
+        np.testing.assert_array_equal(out_keys.get(), want_keys)
+        if values is not None:
+            np.testing.assert_array_equal(out_values.get(), want_values)
+    out_keys = cp.empty(N, keys)
+    out_values = None if values is None else cp.empty(N, values)
+    cccl_cache.segmented_sort(d_keys, out_keys, d_values, out_values, None, None, cp.asarray(begin),
+                              cp.asarray(end), order, cache=caches[0])
+    np.testing.assert_array_equal(out_keys.get(), want_keys)
 
 
 @pytest.mark.parametrize("keys, items, count, op", [

@@ -25,6 +25,8 @@ ALL = [
     "three_way_partition type=int8 first_op=identity second_op=identity offset=int32 selected=int64",
     "histogram_even type=uint8 level=int32 counter=uint64 offset=int64",
     "binary_search type=float32 out=uint64 compare=greater upper=true",
+    "segmented_sort keys=uint16 values=float64 descending=true offset=int64",
+    "segmented_sort keys=float32 values=none descending=false offset=uint32",
 ]
 
 
@@ -103,7 +105,7 @@ def test_spec_equality_with_other_types():
 def test_module_surface():
     for name in ("make_merge_sort", "make_radix_sort", "make_reduce_into", "make_segmented_reduce", "make_unique_by_key", "unique_by_key", "make_select", "select",
                  "make_three_way_partition", "three_way_partition", "make_histogram_even", "histogram_even",
-                 "make_lower_bound", "make_upper_bound", "lower_bound", "upper_bound",
+                 "make_lower_bound", "make_upper_bound", "lower_bound", "upper_bound", "make_segmented_sort", "segmented_sort",
                  "make_inclusive_scan",
                  "make_exclusive_scan", "make_unary_transform", "make_binary_transform",
                  "merge_sort", "radix_sort", "reduce_into", "segmented_reduce", "inclusive_scan", "exclusive_scan",

@@ -105,6 +105,8 @@ static void check_null_handles(void) {
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_binary_search(NULL, NULL, &bytes, NULL, 10, NULL, 10, NULL, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_segmented_sort(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, 10, 2, NULL, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK(cccl_cache_spec_text(NULL) == NULL);
   CHECK(cccl_cache_spec_algorithm(NULL) == 0);
   CHECK(cccl_cache_store_dir(NULL) == NULL);
@@ -211,6 +213,11 @@ static void check_descs(void) {
        "histogram_even type=uint8 level=int32 counter=uint32 offset=int32", NULL},
       {{.algorithm = CCCL_CACHE_HISTOGRAM_EVEN, .type = CCCL_CACHE_FLOAT32, .offset_type = CCCL_CACHE_INT64},
        "histogram_even type=float32 level=none counter=int32 offset=int64", NULL},
+      {{.algorithm = CCCL_CACHE_SEGMENTED_SORT, .type = CCCL_CACHE_UINT16, .value_type = CCCL_CACHE_FLOAT64,
+        .offset_type = CCCL_CACHE_INT64, .descending = 1},
+       "segmented_sort keys=uint16 values=float64 descending=true offset=int64", NULL},
+      {{.algorithm = CCCL_CACHE_SEGMENTED_SORT, .type = CCCL_CACHE_FLOAT32},
+       "segmented_sort keys=float32 values=none descending=false offset=int32", NULL},
 
       {{.algorithm = CCCL_CACHE_BINARY_SEARCH, .type = CCCL_CACHE_FLOAT64, .out_type = CCCL_CACHE_UINT32,
         .op = {CCCL_CACHE_OP_GREATER, NULL, NULL}, .descending = 1},
@@ -723,6 +730,68 @@ static void histogram_on_gpu(cccl_cache_store* store) {
   printf("counted %d float32 in %d bins on device 0 through the C ABI: %s\n", n, levels - 1, same ? "ok" : "MISMATCH");
 }
 
+/* Sorts three segments of int32 keys with float32 values, descending, through the C ABI
+ * (one empty, one item outside every segment left unwritten); the temp-storage size comes
+ * from the call's own query (it depends on the number of segments). */
+static void segmented_sort_on_gpu(cccl_cache_store* store) {
+  enum { n = 9, segments = 3 };
+  const int keys[n] = {3, 1, 2, 7, 7, 5, 0, 9, 4};
+  const float values[n] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+  const int begin[segments] = {0, 3, 3}, end[segments] = {3, 3, 8};
+  const int want_keys[n] = {3, 2, 1, 9, 7, 7, 5, 0, -1};
+  const float want_values[n] = {0, 2, 1, 7, 3, 4, 5, 6, -1};
+  int got_keys[n], i, same = 1;
+  float got_values[n];
+  cccl_cache_spec* spec = NULL;
+  cccl_cache_algorithm* alg = NULL;
+  void *d_keys = NULL, *d_values = NULL, *d_keys_out = NULL, *d_values_out = NULL, *d_begin = NULL,
+       *d_end = NULL, *d_temp = NULL;
+  size_t bytes = 0, queried = 0;
+  CHECK_OK(cccl_cache_spec_parse("segmented_sort keys=int32 values=float32 descending=true", &spec));
+  if (spec == NULL) return;
+  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
+  cccl_cache_spec_free(spec);
+  if (alg == NULL) return;
+  CHECK(cccl_cache_algorithm_kind_of(alg) == CCCL_CACHE_SEGMENTED_SORT);
+  CHECK_OK(cccl_cache_segmented_sort(alg, NULL, &bytes, NULL, NULL, NULL, NULL, n, segments, NULL, NULL, NULL));
+  CHECK(bytes > 0);
+  CHECK_FAILS(cccl_cache_temp_storage_bytes(alg, n, &queried), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "number of segments");
+  CHECK(cudaMalloc(&d_keys, sizeof keys) == cudaSuccess && cudaMalloc(&d_values, sizeof values) == cudaSuccess &&
+        cudaMalloc(&d_keys_out, sizeof keys) == cudaSuccess &&
+        cudaMalloc(&d_values_out, sizeof values) == cudaSuccess && cudaMalloc(&d_begin, sizeof begin) == cudaSuccess &&
+        cudaMalloc(&d_end, sizeof end) == cudaSuccess && cudaMalloc(&d_temp, bytes) == cudaSuccess);
+  CHECK(cudaMemcpy(d_keys, keys, sizeof keys, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpy(d_begin, begin, sizeof begin, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpy(d_end, end, sizeof end, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpy(d_keys_out, want_keys, sizeof keys, cudaMemcpyHostToDevice) == cudaSuccess); /* -1 at 8 */
+  CHECK(cudaMemcpy(d_values_out, want_values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemset(d_keys_out, 0, 8 * sizeof(int)) == cudaSuccess);
+  CHECK(cudaMemset(d_values_out, 0, 8 * sizeof(float)) == cudaSuccess);
+  queried = 1;
+  CHECK_FAILS(cccl_cache_segmented_sort(alg, d_temp, &queried, d_keys, d_keys_out, d_values, d_values_out, n,
+                                        segments, d_begin, d_end, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "temp storage smaller");
+  CHECK_OK(cccl_cache_segmented_sort(alg, d_temp, &bytes, d_keys, d_keys_out, d_values, d_values_out, n, segments,
+                                     d_begin, d_end, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(got_keys, d_keys_out, sizeof keys, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(cudaMemcpy(got_values, d_values_out, sizeof values, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < n; ++i) same = same && got_keys[i] == want_keys[i] && got_values[i] == want_values[i];
+  CHECK(same);
+  cudaFree(d_keys);
+  cudaFree(d_values);
+  cudaFree(d_keys_out);
+  cudaFree(d_values_out);
+  cudaFree(d_begin);
+  cudaFree(d_end);
+  cudaFree(d_temp);
+  cccl_cache_algorithm_release(alg);
+  printf("sorted %d int32 pairs in %d segments on device 0 through the C ABI: %s\n", n, segments,
+         same ? "ok" : "MISMATCH");
+}
+
 int main(void) {
   char tmp[] = "/tmp/cccl-cache-capi-XXXXXX";
   char dir[4096];
@@ -763,7 +832,7 @@ int main(void) {
     /* Without a device, acquire says why and hands out nothing. */
     CHECK_FAILS(cccl_cache_acquire(store, spec, 0, &alg), CCCL_CACHE_ERROR_DRIVER, "");
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
-    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, a select, a three-way partition, a histogram, a binary search) did not run\n", cccl_cache_last_error());
+    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, a select, a three-way partition, a histogram, a binary search, a segmented sort) did not run\n", cccl_cache_last_error());
   } else {
     sort_on_gpu(store, spec);
     radix_double_buffer_on_gpu(store);
@@ -773,6 +842,7 @@ int main(void) {
     three_way_partition_on_gpu(store);
     histogram_on_gpu(store);
     binary_search_on_gpu(store);
+    segmented_sort_on_gpu(store);
   }
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(same);
