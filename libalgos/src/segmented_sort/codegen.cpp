@@ -60,6 +60,10 @@ detail::GeneratedSource detail::BuildSteps<SegmentedSort>::source(const segmente
           "THRUST_NS_QUALIFIER::counting_iterator<" + index + ">, " + index + "*, " + index + "*, "
           "::cuda::std::reverse_iterator<" + index + "*>, " + index + "*, " + twp + "ScanTileStateT, " +
           selectors + twp + "per_partition_offset_t, " + twp + "streaming_context_t<" + counts + ">>"};
+  // The large segments' radix sort runs radix sort's upsweep agent, whose device code holds
+  // an unannotated generic lambda (cuda::static_for), which NVRTC takes for host code
+  // unless told otherwise.
+  out.nvrtc_options = {"-default-device"};
   // Values in Policy's field order.
   std::string probe;
   for (std::string_view path : {CCCL_CACHE_SEGMENTED_SORT_POLICY(CCCL_CACHE_POLICY_PATH)})
