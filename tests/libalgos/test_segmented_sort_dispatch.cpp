@@ -153,7 +153,7 @@ TEST(SegmentedSortTempStorage, CountsAboveInt64AreRefused) {
 }
 
 namespace {
-struct HotPath : ::testing::Test {
+struct SegmentedSortHotPath : ::testing::Test {
   segmented_sort::Policy p = d::selected_policy(spec_of(ScalarType::float32, ScalarType::int32,
                                                         ScalarType::int32), 90);
   detail::LaunchContext ctx = bound(p, 90);
@@ -186,7 +186,7 @@ struct HotPath : ::testing::Test {
 };
 }  // namespace
 
-TEST_F(HotPath, FewSegmentsLaunchTheFallbackKernelOnce) {
+TEST_F(SegmentedSortHotPath, FewSegmentsLaunchTheFallbackKernelOnce) {
   const auto& seen = sort(1 << 20, 100);
   ASSERT_EQ(seen.size(), 1u);
   EXPECT_EQ(seen[0].fn, fn(segmented_sort::fallback));
@@ -195,7 +195,7 @@ TEST_F(HotPath, FewSegmentsLaunchTheFallbackKernelOnce) {
   EXPECT_EQ(g_copies + g_syncs, 0);
 }
 
-TEST_F(HotPath, ManySegmentsArePartitionedAndTheGroupSizesReadThroughTheDriver) {
+TEST_F(SegmentedSortHotPath, ManySegmentsArePartitionedAndTheGroupSizesReadThroughTheDriver) {
   g_groups[0] = 3, g_groups[1] = 5000;  // large, small; the rest (4997) medium
   const std::uint64_t segments = 10000;
   const auto& seen = sort(1 << 22, segments);
@@ -215,7 +215,7 @@ TEST_F(HotPath, ManySegmentsArePartitionedAndTheGroupSizesReadThroughTheDriver) 
   EXPECT_EQ(seen[3].block_x, p.small_threads);
 }
 
-TEST_F(HotPath, EmptyInputsLaunchNothingAndSmallTempStorageIsRefused) {
+TEST_F(SegmentedSortHotPath, EmptyInputsLaunchNothingAndSmallTempStorageIsRefused) {
   EXPECT_TRUE(sort(0, 10).empty());
   EXPECT_TRUE(sort(10, 0).empty());
   const d::DispatchParams params{&ctx, p};
@@ -227,7 +227,7 @@ TEST_F(HotPath, EmptyInputsLaunchNothingAndSmallTempStorageIsRefused) {
   EXPECT_TRUE(launches().empty());
 }
 
-TEST_F(HotPath, ALaunchErrorIsReturned) {
+TEST_F(SegmentedSortHotPath, ALaunchErrorIsReturned) {
   ctx.launch = &failing_launch;
   const d::DispatchParams params{&ctx, p};
   const auto dispatch = d::select_dispatch(4, 4, ScalarType::int32);
