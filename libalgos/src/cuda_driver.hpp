@@ -34,7 +34,7 @@ namespace cccl_cache::algos::detail {
   X(cuFuncSetAttribute)                   \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
   X(cuMemsetD8Async)                      \
-  X(cuMemcpyAsync)                        \
+  X(cuMemcpyDtoHAsync)                    \
   X(cuStreamSynchronize)                  \
   X(cuPointerGetAttributes)               \
   X(cuLaunchKernelEx)

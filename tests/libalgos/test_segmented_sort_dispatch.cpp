@@ -40,10 +40,10 @@ detail::LaunchContext bound(const segmented_sort::Policy& p, int cc,
 // The group sizes the recording copy writes (large, small), and the copies and waits seen.
 std::uint32_t g_groups[2] = {0, 0};
 int g_copies = 0, g_syncs = 0;
-CUresult record_copy(CUdeviceptr dst, CUdeviceptr, std::size_t bytes, CUstream) {
+CUresult record_copy(void* dst, CUdeviceptr, std::size_t bytes, CUstream) {
   ++g_copies;
   if (bytes != sizeof g_groups) return CUDA_ERROR_INVALID_VALUE;
-  std::memcpy(reinterpret_cast<void*>(dst), g_groups, bytes);  // the host array CUB reads
+  std::memcpy(dst, g_groups, bytes);  // the host array CUB reads
   return CUDA_SUCCESS;
 }
 CUresult record_sync(CUstream) {

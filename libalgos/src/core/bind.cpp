@@ -84,7 +84,7 @@ Result<BoundModule> bind_module(const BuildRecordView& record, int device,
   l.num_kernels = record.num_kernels;
   l.launch = cu.cuLaunchKernelEx;
   l.memset = cu.cuMemsetD8Async;
-  l.memcpy = cu.cuMemcpyAsync;
+  l.memcpy = cu.cuMemcpyDtoHAsync;
   l.synchronize = cu.cuStreamSynchronize;
   l.set_attribute = cu.cuFuncSetAttribute;
   l.device = device;

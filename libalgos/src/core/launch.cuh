@@ -169,13 +169,14 @@ struct DriverLauncherFactory {
     const KernelLaunch* k = ctx->find(fn);
     return k != nullptr && smem <= k->max_dynamic_smem ? cudaSuccess : cudaErrorInvalidValue;
   }
-  // A copy the dispatch reads on the host after a StreamSynchronize (unified addressing:
-  // the driver tells host from device memory; `kind` is CUB's, not needed).
-  cudaError_t MemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind,
+  // A device result the dispatch reads on the host after a StreamSynchronize (the only
+  // copy a CCCL 3.5 dispatch makes through its factory: device to host; any other kind is
+  // refused).
+  cudaError_t MemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
                           cudaStream_t stream) const {
+    if (kind != cudaMemcpyDeviceToHost) return cudaErrorInvalidValue;
     if (*status != CUDA_SUCCESS) return cudaErrorLaunchFailure;
-    const CUresult rc = ctx->memcpy ? ctx->memcpy(reinterpret_cast<CUdeviceptr>(dst),
-                                                  reinterpret_cast<CUdeviceptr>(src), bytes, stream)
+    const CUresult rc = ctx->memcpy ? ctx->memcpy(dst, reinterpret_cast<CUdeviceptr>(src), bytes, stream)
                                     : CUDA_ERROR_NOT_INITIALIZED;
     if (rc != CUDA_SUCCESS) *status = rc;
     return rc == CUDA_SUCCESS ? cudaSuccess : cudaErrorLaunchFailure;

@@ -27,8 +27,8 @@ struct LaunchContext {
   decltype(&::cuLaunchKernelEx) launch = nullptr;
   decltype(&::cuMemsetD8Async) memset = nullptr;
   // A dispatch that reads a device result on the host (segmented sort's group sizes):
-  // the copy and the wait for it.
-  decltype(&::cuMemcpyAsync) memcpy = nullptr;
+  // the device-to-host copy and the wait for it.
+  decltype(&::cuMemcpyDtoHAsync) memcpy = nullptr;
   decltype(&::cuStreamSynchronize) synchronize = nullptr;
   decltype(&::cuFuncSetAttribute) set_attribute = nullptr;  // dynamic smem opt-in
   int device = -1;                // the bound device's ordinal
