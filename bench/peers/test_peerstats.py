@@ -198,6 +198,8 @@ class _Cuda:
     @staticmethod
     def get_elapsed_time(a, b): return (b.t - a.t) * 1e3
 cuda = _Cuda
+def __getattr__(name):  # the rest of CuPy's array API, as numpy's
+    return getattr(_np, name)
 """
 
 _FAKE_COMPUTE = """
