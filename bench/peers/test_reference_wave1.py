@@ -313,6 +313,33 @@ class ReferenceWave1OnFakes(unittest.TestCase):
             a = algo.inputs(cp, np, cp.random.default_rng(1), 4096, algo.types[0])
             self.assertFalse(algo.check(cp, a), algo.name)
 
+    def test_cupy_later_ops_timed_and_checked(self):
+        p = subprocess.run([sys.executable, str(HERE / "cupy_wave1.py"), "11", "10", "later"], env=self.env,
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        lines = [l for l in p.stdout.splitlines() if l.startswith("RESULT")]
+        self.assertEqual(len(lines), 2 * 7)  # 2 sizes x the later ops, none of wave 1
+        self.assertTrue(all(l.split()[-1] == "check=1" or " check=1 " in l for l in lines), lines)
+        self.assertIn("RESULT peer=cupy op=searchsorted_right type=int32 n=2048 ms=", p.stdout)
+        self.assertIn("op=segsum type=float32 n=1024", p.stdout)
+        bad = subprocess.run([sys.executable, str(HERE / "cupy_wave1.py"), "11", "10", "later,histogramm"],
+                             env=self.env, capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("histogramm", bad.stderr)
+
+    def test_cupy_checks_catch_wrong_output(self):
+        # Each later op's check against NumPy must fail on another op's output.
+        code = ("import sys; sys.path.insert(0, %r); import cupy_wave1, cupy as cp\n"
+                "cases = list(cupy_wave1.later_cases(2048, cp.random.default_rng(3)))\n"
+                "for (op, _, fn, check, _), (_, _, other, _, _) in zip(cases, cases[1:] + cases[:1]):\n"
+                "    assert check(fn()), op\n"
+                "    try: wrong = check(other())\n"
+                "    except (ValueError, IndexError, TypeError): wrong = False\n"
+                "    assert not wrong, op\n"
+                "print('ok')\n") % str(HERE)
+        p = subprocess.run([sys.executable, "-c", code], env=self.env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.stdout.strip(), "ok", p.stdout + p.stderr)
+
     def test_bad_arguments_are_refused(self):
         p = subprocess.run([sys.executable, str(HERE / "reference_wave1.py"), str(self.root / "x.json"),
                             "--specs", "reduce,histogram"], env=self.env, capture_output=True, text=True,
