@@ -274,7 +274,9 @@ class ReferenceWave1OnFakes(unittest.TestCase):
         self.assertIn("fresh_ns", doc["specs"]["reduce_float32"])  # the specs part always runs
 
     def test_later_group_measured_and_checked(self):
-        out = self.root / "later.json"
+        later = self.root / "results" / "2026-12-03-later"
+        later.mkdir(parents=True)
+        out = later / "reference_wave1.json"
         env = dict(self.env)
         env.pop("FAKE_BROKEN")
         p = subprocess.run(
@@ -298,6 +300,32 @@ class ReferenceWave1OnFakes(unittest.TestCase):
         self.assertEqual(len(doc["child_all"]["specs"]), 7)
         self.assertIn("RESULT peer=reference op=upper_bound type=int32 n=4096 ms=", p.stdout)
         self.assertIn("RESULT peer=reference spec=select_int32 build_ms=", p.stdout)
+
+        # The same call's CuPy and acquisition logs beside it: wave1_report's later part.
+        cupy = subprocess.run([sys.executable, str(HERE / "cupy_wave1.py"), "12", "10", "later"], env=env,
+                              capture_output=True, text=True, timeout=120)
+        (later / "cupy.log").write_text(cupy.stdout)
+        (later / "algos_acquire.log").write_text(
+            "RESULT build_select_int32_ms=1200.0 build_lower_bound_int32_ms=900.0\n"
+            "RESULT query_select_int32_p50_ns=7.00/7.00 query_lower_bound_int32_p50_ns=5.00/5.00 (fresh/loaded)\n"
+            "RESULT hit_select_int32_ms=0.0500 hit_lower_bound_int32_ms=0.0400\n")
+        plots = self.root / "later-plots"
+        r = subprocess.run([sys.executable, str(HERE.parent / "wave1_report.py"), str(HERE.parents[1] / "docs" /
+                            "gpu-results"), str(plots), "--later", str(later)],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        row = next(l for l in r.stdout.splitlines() if l.startswith("| select |"))
+        self.assertNotIn("not measured", row)  # ours/CUB recorded; CuPy and the reference from `later`
+        self.assertTrue(row.endswith("run1-select_bench.log, cupy.log, reference_wave1.json |"), row)
+        self.assertIn("| three_way_partition | 2^10..2^28 |", r.stdout)
+        self.assertIn("cuda.compute", (plots / "upper_bound.svg").read_text())
+        tail = r.stdout[r.stdout.index("The later algorithms, one call"):]
+        sel = doc["summary"]["select_int32"]
+        line = next(l for l in tail.splitlines() if l.startswith("| select_int32 |"))
+        self.assertIn(f"{sel['query_p50_deserialized_ns'] / 7.0:,.1f}x", line)
+        self.assertIn(f"{1200.0 / sel['build_ms']:,.3f}", line)
+        self.assertNotIn("| reduce_float32 |", tail)  # the later table holds the later specs only
+        self.assertIn("our cold start covers the wave-1 defaults only", tail)
 
     def test_checks_catch_unwritten_output(self):
         # Each check on inputs whose outputs were never written (counts 0, histogram 0,
@@ -367,7 +395,7 @@ class ReferenceWave1OnFakes(unittest.TestCase):
         self.assertIn("cold start: ours 3.100 ms", p.stdout)
         # ours / CuPy, then ours / reference over the stand-in's sizes (2^10..2^12): a number.
         self.assertRegex(p.stdout, r"\| radix_sort \| 2\^10\.\.2\^28 \| [0-9.]+ \.\. [0-9.]+ \| "
-                                   r"[0-9.]+ \.\. [0-9.]+ \| [0-9.]+ \.\. [0-9.]+ \| ref\.json")
+                                   r"[0-9.]+ \.\. [0-9.]+ \| [0-9.]+ \.\. [0-9.]+ \| [^|]*ref\.json")
 
 
 if __name__ == "__main__":
