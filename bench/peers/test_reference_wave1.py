@@ -6,11 +6,13 @@ Run: python3 -m unittest discover -s bench/peers -p 'test_*.py'
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
 import tempfile
 import unittest
+import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -396,6 +398,64 @@ class ReferenceWave1OnFakes(unittest.TestCase):
         # ours / CuPy, then ours / reference over the stand-in's sizes (2^10..2^12): a number.
         self.assertRegex(p.stdout, r"\| radix_sort \| 2\^10\.\.2\^28 \| [0-9.]+ \.\. [0-9.]+ \| "
                                    r"[0-9.]+ \.\. [0-9.]+ \| [0-9.]+ \.\. [0-9.]+ \| [^|]*ref\.json")
+
+
+# The stand-ins' classes and the wheel's classes whose __call__ they mirror.
+_CALLS = {"_Reduce": "_Reduce", "_Scan": "_Scan", "_Unary": "_UnaryTransform", "_Binary": "_BinaryTransform",
+          "_Radix": "_RadixSort", "_Merge": "_MergeSort", "_SegReduce": "_SegmentedReduce",
+          "_UniqueByKey": "_UniqueByKey", "_Select": "_Select", "_ThreeWay": "_ThreeWayPartition",
+          "_Histogram": "_Histogram", "_Bound": "_BinarySearch"}
+
+
+def _params(fn: ast.FunctionDef):
+    """(names, required names, takes **kwargs) of a def, self left out."""
+    a = fn.args
+    pos = [x.arg for x in a.posonlyargs + a.args if x.arg != "self"]
+    required = set(pos[:len(pos) - len(a.defaults)])
+    required |= {x.arg for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is None}
+    return set(pos) | {x.arg for x in a.kwonlyargs}, required, a.kwarg is not None
+
+
+def _defs(tree):
+    """{name: def} of top-level functions and {class: __call__ def}."""
+    funcs, calls = {}, {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            funcs[node.name] = node
+        elif isinstance(node, ast.ClassDef):
+            for f in node.body:
+                if isinstance(f, ast.FunctionDef) and f.name == "__call__":
+                    calls[node.name] = f
+    return funcs, calls
+
+
+@unittest.skipUnless(list((HERE.parents[1] / ".whl").glob("cuda_cccl-*.whl")),
+                     "no cuda-cccl wheel in .whl/ (bench/peers/fetch_wheels.sh)")
+class FakesMatchTheWheel(unittest.TestCase):
+    """The stand-in factories and calls take the keywords of the pinned wheel's: every
+    keyword the stand-in takes exists there, and every one required there is required
+    by the stand-in (so reference_wave1.py, which satisfies the stand-in, passes it)."""
+
+    def test_signatures(self):
+        wheel = sorted((HERE.parents[1] / ".whl").glob("cuda_cccl-*.whl"))[-1]
+        real_funcs, real_calls = {}, {}
+        with zipfile.ZipFile(wheel) as z:
+            for name in z.namelist():
+                if name.startswith("cuda/compute/algorithms/") and name.endswith(".py"):
+                    f, c = _defs(ast.parse(z.read(name)))
+                    real_funcs.update(f)
+                    real_calls.update(c)
+        fake_funcs, fake_calls = _defs(ast.parse(_FAKE_COMPUTE))
+        pairs = [(n, fake_funcs[n], real_funcs[n]) for n in fake_funcs if n.startswith("make_")]
+        pairs += [(f"{k}.__call__", fake_calls[k], real_calls[v]) for k, v in _CALLS.items()]
+        self.assertEqual(len(pairs), 14 + 12)
+        for name, fake, real in pairs:
+            f_names, f_req, f_kw = _params(fake)
+            r_names, r_req, r_kw = _params(real)
+            with self.subTest(name):
+                if not r_kw:
+                    self.assertLessEqual(f_names, r_names, "keywords the wheel does not take")
+                self.assertLessEqual(r_req, f_req | (f_names if f_kw else set()), "required by the wheel")
 
 
 if __name__ == "__main__":
