@@ -69,7 +69,7 @@ def _segsum(x, starts):
     """Segment sums by cupy.add.reduceat, or by a cumsum difference; (result, method)."""
     try:
         return cp.add.reduceat(x, starts), "reduceat"
-    except (AttributeError, NotImplementedError):
+    except (AttributeError, NotImplementedError, TypeError):
         c = cp.concatenate([cp.zeros(1, dtype=x.dtype), cp.cumsum(x)])
         ends = cp.concatenate([starts[1:], cp.asarray([len(x)], dtype=starts.dtype)])
         return c[ends] - c[starts], "cumsum_diff"
