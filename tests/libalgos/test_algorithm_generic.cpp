@@ -383,6 +383,13 @@ const std::map<std::string_view, std::string_view> kDispatchAbi = {
       "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 "
       "in_size@64:8 out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 "
       "op=24/8 out=8/8 arg=16/8 aligned=16/8"},
+    {"segmented_sort",
+      "cub=300500 cccl=3005000 params@0:56 launch@0:8 large_threads@8:4 large_items@12:4 "
+      "radix_bits@16:4 medium_threads@20:4 medium_warp_threads@24:4 medium_items@28:4 "
+      "small_threads@32:4 small_warp_threads@36:4 small_items@40:4 partitioning_threshold@44:4 "
+      "partition_threads@48:4 partition_items@52:4 null=1/1 b1=1/1 b2=2/2 b4=4/4 b8=8/8 "
+      "double_buffer8=16/8 selector32=32/8 selector64=32/8 indices=4/4 medium_indices=8/8 "
+      "tile=8/8 partition=4/4 context=32/8 partition_init_threads@0:256"},
 };
 
 TYPED_TEST(AlgorithmGeneric, DispatchAbiIsPinned) {

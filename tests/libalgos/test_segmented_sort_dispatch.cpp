@@ -1,6 +1,6 @@
 // segmented_sort's host side without a GPU: spec validation and spec text; the
 // closed-form temp-storage size against CCCL 3.5's own dispatch (its size path makes no
-// driver call) for many (items, segments) counts; the dispatch ABI golden; and the hot
+// driver call) for many (items, segments) counts; and the hot
 // path: a call allocates nothing and reaches the driver only through the launch, copy and
 // synchronize pointers fixed at bind (recorders here; the kernels are stand-in handles and
 // device pointers are never dereferenced).
@@ -14,7 +14,6 @@
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/segmented_sort/build_result.hpp"
 #include "closed_form_support.hpp"
-#include "core/dispatch_abi.hpp"
 #include "hot_path_support.hpp"
 #include "segmented_sort/dispatch.hpp"
 #include "spec_cases.hpp"
@@ -236,17 +235,4 @@ TEST_F(SegmentedSortHotPath, ALaunchErrorIsReturned) {
             CUDA_SUCCESS);
   EXPECT_EQ(dispatch(params, temp, bytes, keys, out, keys, out, 1000, 10, begin, end, nullptr),
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
-}
-
-TEST(SegmentedSortDispatchAbi, GoldenDescription) {
-  const std::string golden =
-      "cub=300500 cccl=3005000 params@0:56 launch@0:8 large_threads@8:4 large_items@12:4 "
-      "radix_bits@16:4 medium_threads@20:4 medium_warp_threads@24:4 medium_items@28:4 "
-      "small_threads@32:4 small_warp_threads@36:4 small_items@40:4 partitioning_threshold@44:4 "
-      "partition_threads@48:4 partition_items@52:4 null=1/1 b1=1/1 b2=2/2 b4=4/4 b8=8/8 "
-      "double_buffer8=16/8 selector32=32/8 selector64=32/8 indices=4/4 medium_indices=8/8 "
-      "tile=8/8 partition=4/4 context=32/8 partition_init_threads@0:256";
-  EXPECT_EQ(SegmentedSort::dispatch_abi(), golden);
-  EXPECT_EQ(Toolchain::current().dispatch_abi_of("segmented_sort"),
-            detail::dispatch_abi_digest(golden));
 }
