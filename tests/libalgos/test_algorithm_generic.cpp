@@ -113,10 +113,12 @@ using Algorithms = ::testing::Types<MergeSort, Reduce, InclusiveScan, ExclusiveS
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or
-// with `source_only` the same custom operator with other source).
+// with `source_only` the same custom operator with other source, stateful with
+// `state_size` bytes aligned to 4 where that is not 0).
 struct MutateField {
   std::size_t target;
   bool source_only = false;
+  std::uint32_t state_size = 0;
   std::size_t index = 0;
   bool mutated = false;
   bool hit() { return index++ == target && (mutated = true); }
@@ -132,7 +134,7 @@ struct MutateField {
   void operator()(const Field&, Operator& v) {
     if (!hit()) return;
     if (source_only)
-      v = Operator::custom("f", v.source == "a" ? "b" : "a");
+      v = Operator::custom("f", v.source == "a" ? "b" : "a", state_size, state_size ? 4 : 0);
     else
       v = v.kind == OpKind::less ? Operator::greater() : Operator::less();
   }
@@ -289,6 +291,13 @@ TYPED_TEST(AlgorithmGeneric, EveryFieldCcAndToolchainPartChangeTheKey) {
     if (!(s2 == base) && !(s3 == s2)) {  // an operator field: its source counts
       keys.emplace_back("source of field " + std::to_string(i), cache_key(s2, 90, tc));
       keys.emplace_back("other source of field " + std::to_string(i), cache_key(s3, 90, tc));
+      for (const std::uint32_t size : {4u, 8u}) {  // its state layout counts too
+        Spec s4 = base;
+        MutateField state{i, true, size};
+        Spec::fields(s4, state);
+        keys.emplace_back("state " + std::to_string(size) + "/4 of field " + std::to_string(i),
+                          cache_key(s4, 90, tc));
+      }
     }
   }
   keys.emplace_back("cc 80", cache_key(base, 80, tc));

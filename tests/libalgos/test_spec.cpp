@@ -287,7 +287,7 @@ TEST(MergeSortSpec, EqualSpecsHashEqualAcrossProcesses) {
 TEST(DispatchAbi, GoldenDescription) {
   const std::string golden =
       "cub=300500 cccl=3005000 params@0:32 launch@0:8 block_threads@8:4 items_per_tile@12:4 "
-      "block_sort_vsmem_per_block@16:8 merge_vsmem_per_block@24:8 null=1/1 compare=1/1 "
+      "block_sort_vsmem_per_block@16:8 merge_vsmem_per_block@24:8 null=1/1 compare=8/8 "
       "vsmem=8/8 policy=24/4 b1=1/1 b2=2/2 b4=4/4 b8=8/8";
   EXPECT_EQ(MergeSort::dispatch_abi(), golden);
   EXPECT_EQ(Toolchain::current().dispatch_abi_of("merge_sort"),

@@ -178,7 +178,7 @@ namespace {
 TEST(TransformDispatchAbi, GoldenDescription) {
   const std::string golden =
       "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 in_size@64:8 "
-      "out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 op=1/1 out=8/8 arg=16/8 "
+      "out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 op=8/8 out=8/8 arg=16/8 "
       "aligned=16/8";
   EXPECT_EQ(UnaryTransform::dispatch_abi(), golden);
   EXPECT_EQ(BinaryTransform::dispatch_abi(), golden);
