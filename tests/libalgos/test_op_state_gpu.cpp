@@ -13,6 +13,7 @@
 
 #include "cccl_cache/algos/algorithms.hpp"
 #include "gpu_support.hpp"
+#include "op_state_specs.hpp"
 
 using namespace cccl_cache::algos;
 using namespace test_support;
@@ -43,14 +44,7 @@ const std::size_t kCounts[] = {0, 1, 1000, (1u << 20) + 7};
 // --- reduce: (a + b) % m, m the state ---
 
 const auto& reduce_built() {
-  static const auto b = build_specs_for_gpu(
-      "cccl-opstate-reduce",
-      std::vector<reduce::Spec>{{ScalarType::uint32,
-                                 Operator::custom("plus_mod",
-                                                  "__device__ unsigned plus_mod(void* s, unsigned a, unsigned b) {\n"
-                                                  "  return (a + b) % *static_cast<unsigned*>(s);\n}",
-                                                  4, 4),
-                                 ScalarType::uint64}});
+  static const auto b = build_specs_for_gpu("cccl-opstate-reduce", std::vector{reduce_plus_mod()});
   return b;
 }
 
@@ -97,26 +91,12 @@ TEST(OpStateGpu, ReduceWithStateMatchesTheHostForEachStateFreshAndLoaded) {
 // --- transforms: x * k[0] + k[1] (int32, 8/4) and w[0] * a + w[1] * b (int32 -> int64, 16/16) ---
 
 const auto& unary_built() {
-  transform::Spec<1> s;
-  s.in = {ScalarType::int32};
-  s.out = ScalarType::int32;
-  s.op = Operator::custom("affine",
-                          "__device__ int affine(void* s, int x) {\n"
-                          "  const int* k = static_cast<const int*>(s);\n  return x * k[0] + k[1];\n}",
-                          8, 4);
-  static const auto b = build_specs_for_gpu("cccl-opstate-unary", std::vector{s});
+  static const auto b = build_specs_for_gpu("cccl-opstate-unary", std::vector{unary_affine()});
   return b;
 }
 
 const auto& binary_built() {
-  transform::Spec<2> s;
-  s.in = {ScalarType::int32, ScalarType::int32};
-  s.out = ScalarType::int64;
-  s.op = Operator::custom("weighted",
-                          "__device__ long weighted(void* s, int a, int b) {\n"
-                          "  const long* w = static_cast<const long*>(s);\n  return w[0] * a + w[1] * b;\n}",
-                          16, 16);
-  static const auto b = build_specs_for_gpu("cccl-opstate-binary", std::vector{s});
+  static const auto b = build_specs_for_gpu("cccl-opstate-binary", std::vector{binary_weighted()});
   return b;
 }
 
@@ -172,14 +152,7 @@ TEST(OpStateGpu, BinaryTransformWithAlignedStateMatchesTheHost) {
 // --- select: x > t, t the state ---
 
 const auto& select_built() {
-  static const auto b = build_specs_for_gpu(
-      "cccl-opstate-select",
-      std::vector<select::Spec>{{ScalarType::int32,
-                                 Operator::custom("above",
-                                                  "__device__ bool above(void* s, int x) {\n"
-                                                  "  return x > *static_cast<int*>(s);\n}",
-                                                  4, 4),
-                                 ScalarType::int64, ScalarType::uint64}});
+  static const auto b = build_specs_for_gpu("cccl-opstate-select", std::vector{select_above()});
   return b;
 }
 
@@ -214,14 +187,7 @@ TEST(OpStateGpu, SelectWithStateMatchesTheHostForEachState) {
 // --- merge sort: by key % m, m the state (stable: the values keep their order) ---
 
 const auto& sort_built() {
-  merge_sort::Spec s;
-  s.key_type = ScalarType::uint32;
-  s.value_type = ScalarType::uint32;
-  s.comparator = Operator::custom("less_mod",
-                                  "__device__ bool less_mod(void* s, unsigned a, unsigned b) {\n"
-                                  "  const unsigned m = *static_cast<unsigned*>(s);\n  return a % m < b % m;\n}",
-                                  4, 4);
-  static const auto b = build_specs_for_gpu("cccl-opstate-sort", std::vector{s});
+  static const auto b = build_specs_for_gpu("cccl-opstate-sort", std::vector{sort_less_mod()});
   return b;
 }
 
