@@ -6,12 +6,19 @@ and our bench_algorithms_acquire log, also a table of ours-vs-reference query, b
 first-ready ratios per spec. No third-party packages (the SVG is written by hand).
 
   python3 bench/wave1_report.py [RESULTS_DIR] [PLOTS_DIR] [--reference JSON]
-                                [--ours-acquire LOG]
+                                [--ours-acquire LOG] [--later DIR]
 
 --reference defaults to RESULTS_DIR/<wave-1 folder>/reference_wave1.json, --ours-acquire
 to the last (by name) *algos_acquire*.log there; either absent: its part is left out.
+The algorithms added after wave 1 come from one GPU call's logs in --later DIR (default:
+the last RESULTS_DIR/*-later folder by name), named as scripts/gpu/run.sh writes them:
+reference_wave1.json (part refw1, CCCL_CACHE_REFW1_SPECS=later), cupy.log (part cupy,
+CCCL_CACHE_CUPY_OPS=later), algos_acquire.log, and where that call ran them our
+*_bench.log curves (otherwise ours and CUB come from the recorded runs named below); their
+ours-vs-reference table is printed apart, from that call alone.
 Which log feeds which curve is the SOURCES table below: each entry names the run, the
-file and the series; a reader can check every point against the recorded output.
+file (or candidates, the first present wins; "{later}/" is the --later folder) and the
+series; a reader can check every point against the recorded output.
 """
 import argparse
 import glob
@@ -25,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 WAVE1 = "2026-12-01-wave1"
 REF_LABEL = "cuda.compute (reference)"
+S3, S5, S7 = "2026-12-02-session3/run5-", "2026-12-02-session5/", "2026-12-03-session7/run1/"
 
 # algorithm -> (title, [(label, file, parser, selector)])
 SOURCES = {
@@ -68,23 +76,64 @@ SOURCES = {
 }
 
 
+LATER_ALGOS = []
+
+
+def _later(algo, title, bench_log, recorded, label, cupy_ops, spec, cub_name):
+    """A later algorithm's series: ours and CUB from {later}/<bench_log> or the recorded
+    run, CuPy's ops from {later}/cupy.log, the reference's curve of `spec`."""
+    logs = (f"{{later}}/{bench_log}", recorded)
+    LATER_ALGOS.append(algo)
+    return algo, (title, [("ours", logs, "kv", (label, "ours_ms")), (cub_name, logs, "kv", (label, "cub_ms"))]
+                  + [(name, "{later}/cupy.log", "cupy", (op, typ)) for name, op, typ in cupy_ops]
+                  + [(REF_LABEL, None, "ref", spec)])
+
+
+SOURCES.update(dict((
+    _later("segmented_reduce", "segmented reduce, float32 plus, segments of 1,024", "segreduce_bench.log",
+           f"{S3}segreduce_bench.log", "float32_plus layout=seg1024",
+           [("cupy.add.reduceat", "segsum", "float32")], "segmented_reduce_float32",
+           "CUB DeviceSegmentedReduce::Reduce"),
+    _later("unique_by_key", "unique_by_key, int32 keys and values, short runs", "uniquebk_bench.log",
+           f"{S3}uniquebk_bench.log", "int32_int32 layout=run8",
+           [("CuPy first of each run (mask)", "unique_runs", "int32"), ("cupy.unique (sorts)", "unique", "int32")],
+           "unique_by_key_int32", "CUB DeviceSelect::UniqueByKey"),
+    _later("select", "select, int32 nonzero, half selected", "select_bench.log", f"{S5}run1-select_bench.log",
+           "int32_nonzero layout=keep50", [("x[x != 0]", "select", "int32")], "select_int32",
+           "CUB DeviceSelect::If"),
+    # Ours and CUB: x < 0, then nonzero (three parts); the reference: nonzero twice.
+    _later("three_way_partition", "three-way partition, int32 (predicates differ: see later_algos.py)",
+           "twp_bench.log", f"{S5}run6-twp_bench.log", "int32_negative_nonzero layout=thirds", [],
+           "three_way_partition_int32", "CUB DevicePartition::If"),
+    _later("histogram_even", "histogram_even, int32 samples, 256 bins", "hist_bench.log", f"{S7}hist_bench.log",
+           "int32_256bins", [("cupy.histogram", "histogram", "int32")], "histogram_even_int32",
+           "CUB DeviceHistogram::HistogramEven"),
+    _later("lower_bound", "lower bound, int32", "bsearch_bench.log", f"{S7}bsearch_bench.log", "int32_lower_less",
+           [("cupy.searchsorted", "searchsorted", "int32")], "lower_bound_int32", "CUB DeviceFind::LowerBound"),
+    _later("upper_bound", "upper bound, int32", "bsearch_bench.log", f"{S7}bsearch_bench.log", "int32_upper_less",
+           [("cupy.searchsorted right", "searchsorted_right", "int32")], "upper_bound_int32",
+           "CUB DeviceFind::UpperBound"),
+)))
+
+
 def parse(path, kind, sel):
     """{n: ms} for one series; {} (with a note on stderr) when its source is absent."""
     out = {}
     if not path or not os.path.isfile(path):
-        print(f"wave1_report: {path or 'no reference JSON'} absent, series left out", file=sys.stderr)
+        print(f"wave1_report: {path or 'no file'} for {kind} {sel} absent, series left out", file=sys.stderr)
         return out
     if kind == "ref":  # reference_wave1.py's JSON: curves.<spec>.rows[] with n, ms, check
         rows = json.load(open(path)).get("curves", {}).get(sel, {}).get("rows", [])
         return {int(r["n"]): float(r["ms"]) for r in rows if "ms" in r and r.get("check")}
     text = open(path).read().splitlines()
-    if kind == "kv":  # RESULT <label> n=.. key=..  (label "" = lines with a bare n=)
+    if kind == "kv":  # RESULT <label> [layout=..] n=.. key=..  (label "" = lines with a bare n=)
         label, key = sel
+        want = label.split()
         for line in text:
             if not line.startswith("RESULT"):
                 continue
             f = line.split()
-            if label and f[1] != label:
+            if want and f[1:1 + len(want)] != want:
                 continue
             kv = dict(x.split("=", 1) for x in f[1:] if "=" in x)
             if "n" in kv and key in kv:
@@ -122,7 +171,7 @@ def svg(title, series, path):
     y0, y1 = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys)))
     X = lambda n: l + (math.log2(n) - x0) / max(x1 - x0, 1) * (w - l - r)
     Y = lambda v: h - b - (math.log10(v) - y0) / max(y1 - y0, 1) * (h - t - b)
-    colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
+    colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
     series = {k: v for k, v in series.items() if v}
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">',
            f'<text x="{l}" y="18" font-size="13">{title}: GPU time per call (H200, median)</text>',
@@ -175,12 +224,13 @@ def parse_acquire(path):
     return out
 
 
-def ratio_table(ref_path, acquire_path):
-    """Ours vs the reference per spec: query P50, build, new-process readiness."""
+def ratio_table(ref_path, acquire_path, later=False):
+    """Ours vs the reference per spec: query P50, build, new-process readiness. later: the
+    reference's specs only, and no cold-start line (ours starts the 15 wave-1 defaults)."""
     ref = json.load(open(ref_path)) if ref_path and os.path.isfile(ref_path) else {}
     ours = parse_acquire(acquire_path) if acquire_path and os.path.isfile(acquire_path) else {"specs": {}}
     summary = ref.get("summary", {})
-    specs = list(summary) + [s for s in ours["specs"] if s not in summary]
+    specs = list(summary) + ([] if later else [s for s in ours["specs"] if s not in summary])
     if not specs:
         return []
     out = ["", f"Ours ({os.path.basename(acquire_path or '') or 'no log'}) against cuda.compute "
@@ -204,6 +254,12 @@ def ratio_table(ref_path, acquire_path):
             f"{_fmt(o.get('build_ms'), 1)} | {_fmt(r.get('build_ms'), 1)} | "
             f"{_fmt(b, 3)}{'' if b is None else (' met' if b <= 1 else ' NOT met')} | "
             f"{_fmt(o.get('hit_ms'), 4)} | {_fmt(r.get('new_process_first_ready_ms'), 4)} | {_fmt(h, 1, 'x')} |")
+    if later:
+        ca = ref.get("child_all", {})
+        out += ["", f"The reference made its {len(ca.get('specs', []))} specs ready in one new process in "
+                f"{_fmt(ca.get('all_ready_after_import_ms_p50'), 3, ' ms')} after `import cuda.compute`; our cold "
+                "start covers the wave-1 defaults only (table above)."]
+        return out
     ca = ref.get("child_all", {})
     start = ("from main() (context creation included)" if "context_ms_p50" not in ours else
              f"from a current context (its creation, {_fmt(ours['context_ms_p50'], 1, ' ms')}, apart)")
@@ -219,26 +275,52 @@ def ratio_table(ref_path, acquire_path):
     return out
 
 
+def _shown(path, results):
+    """A source's name in the table: relative to RESULTS_DIR, or its base name outside it."""
+    rel = os.path.relpath(path, results)
+    return os.path.basename(path) if rel.startswith("..") else rel
+
+
+def resolve(results, f, later):
+    """The first present of a SOURCES file (or candidates); "{later}/" paths need --later."""
+    for c in (f,) if isinstance(f, str) else f:
+        if c.startswith("{later}/"):
+            if not later:
+                continue
+            c = os.path.join(later, c[len("{later}/"):])
+        else:
+            c = os.path.join(results, c)
+        if os.path.isfile(c):
+            return c
+    return None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("results", nargs="?", default=os.path.join(ROOT, "docs", "gpu-results"))
     ap.add_argument("plots", nargs="?", default=os.path.join(ROOT, "docs", "plots"))
     ap.add_argument("--reference", help="reference_wave1.py's JSON")
     ap.add_argument("--ours-acquire", help="bench_algorithms_acquire's log")
+    ap.add_argument("--later", help="one GPU call's logs for the later algorithms (see above)")
     args = ap.parse_args(argv)
     results, plots = args.results, args.plots
     ref_path = args.reference or os.path.join(results, WAVE1, "reference_wave1.json")
     acquire = args.ours_acquire or (sorted(glob.glob(os.path.join(results, WAVE1, "*algos_acquire*.log")))
                                     or [None])[-1]
+    later = args.later or (sorted(d for d in glob.glob(os.path.join(results, "*-later")) if os.path.isdir(d))
+                           or [None])[-1]
+    later_ref = os.path.join(later, "reference_wave1.json") if later else None
     os.makedirs(plots, exist_ok=True)
     print("| algorithm | sizes | ours / CUB (min .. max) | ours / CuPy (min .. max) | "
           "ours / cuda.compute (min .. max) | source runs |")
     print("|---|---|---|---|---|---|")
     for algo, (title, specs) in SOURCES.items():
-        series, roles = {}, {}
+        series, roles, paths = {}, {}, []
         for label, f, kind, sel in specs:
-            series[label] = parse(ref_path if kind == "ref" else os.path.join(results, f), kind, sel)
+            path = (later_ref if algo in LATER_ALGOS else ref_path) if kind == "ref" else resolve(results, f, later)
+            series[label] = parse(path, kind, sel)
             roles.setdefault(kind, series[label])
+            paths.append(path)
         labels = list(series)
         ours, cub = series[labels[0]], series[labels[1]]
         both = sorted(set(ours) & set(cub))
@@ -248,13 +330,17 @@ def main(argv=None):
             return f"{min(r):.3f} .. {max(r):.3f}" if r else "not measured"
 
         sizes = f"2^{int(math.log2(both[0]))}..2^{int(math.log2(both[-1]))}" if both else "-"
-        paths = [ref_path if kind == "ref" else os.path.join(results, f) for _, f, kind, _ in specs]
-        runs = ", ".join(sorted({os.path.basename(x) for x in paths if os.path.isfile(x)}))
+        runs = ", ".join(dict.fromkeys(_shown(x, results) for x in paths if x and os.path.isfile(x)))
         print(f"| {algo} | {sizes} | {span(cub)} | {span(roles.get('cupy', {}))} | "
               f"{span(roles.get('ref', {}))} | {runs} |")
         svg(title, series, os.path.join(plots, f"{algo}.svg"))
     for line in ratio_table(ref_path, acquire):
         print(line)
+    if later:
+        later_acquire = (sorted(glob.glob(os.path.join(later, "*algos_acquire*.log"))) or [None])[-1]
+        print(f"\nThe later algorithms, one call ({os.path.relpath(later, results)}):")
+        for line in ratio_table(later_ref, later_acquire, later=True):
+            print(line)
 
 
 if __name__ == "__main__":

@@ -2,13 +2,15 @@
 """Wave 1 against the reference library, NVIDIA's cuda.compute (wheel cuda-cccl), on the
 GPU machine (scripts/gpu/run.sh part "refw1"; see README.md).
 
-  reference_wave1.py OUT.json [--types float32,int64] [--specs reduce,radix_sort,...]
+  reference_wave1.py OUT.json [--specs wave1|later|all|reduce,radix_sort,...]
+                     [--types float32,int64,int32] [--curve-types float32,int32]
                      [--trials 51] [--queries 5000] [--child-runs 3]
-                     [--min-log 10] [--max-log 28] [--curve-types float32]
+                     [--min-log 10] [--max-log 28]
                      [--budget-s 200] [--skip-child] [--skip-curves]
 
-Specs (one per algorithm the reference offers in wave 1, per type; names as in
-bench/algorithms_acquire.cpp, <algorithm>_<type>, so that both sides share a table):
+Specs (one per algorithm and type; names as in bench/algorithms_acquire.cpp,
+<algorithm>_<type>, so that both sides share a table). Group "wave1" (the default), one
+per algorithm the reference offers in wave 1, float32 and int64:
   reduce            make_reduce_into, OpKind.PLUS, h_init 0
   reduce_max        make_reduce_into, OpKind.MAXIMUM, h_init the type's lowest value
   inclusive_scan    make_inclusive_scan, OpKind.PLUS, no initial value
@@ -17,12 +19,15 @@ bench/algorithms_acquire.cpp, <algorithm>_<type>, so that both sides share a tab
   binary_transform  make_binary_transform, OpKind.PLUS (no temp storage: no query)
   radix_sort        make_radix_sort, keys only, SortOrder.ASCENDING, all bits
   merge_sort        make_merge_sort, keys only, OpKind.LESS (float32 only)
+Group "later" (later_algos.py), one type each, as our bench::later_specs: segmented_reduce
+(float32), unique_by_key, select, three_way_partition, histogram_even, lower_bound and
+upper_bound (int32); "all": both groups.
 
 Parts, each spec's failure recorded in the JSON (key "error") without stopping the rest;
 the JSON is rewritten after every spec, so a run cut short keeps what it measured:
   specs   per spec: factory (build) time, the in-process repeat, serialize and
           deserialize times, blob size, each object's first ready call (the first
-          temp-storage query; for a transform, the first run, synchronized), and for
+          temp-storage query; for a transform or a binary search, one run, synchronized), and for
           specs with a query `trials` x `queries` temp-storage-only calls
           (temp_storage=None, 2,048 items) of a fresh and a deserialized object, the
           order alternating between trials (peerstats.alternating_trials, as
@@ -32,7 +37,8 @@ the JSON is rewritten after every spec, so a run cut short keeps what it measure
           the timing, CUDA events around the call only on CuPy's current stream
           (also cuda.compute's with stream=None), 2 warm-ups, median of 100 / 30 / 11
           reps (up to 2^20 / 2^24 / above; cupy_wave1.py's timed()). Each size's
-          output is checked against CuPy (sum, max, cumsum, -x, x + y, sort); the
+          output is checked against CuPy (sum, max, cumsum, -x, x + y, sort; for the
+          later group see later_algos.py); the
           reduce / scan / transform inputs are integers in [-1, 1], so float32
           sums are exact and the checks are equality.
   child   new processes: per spec, `child_runs` processes each doing import cupy and
@@ -44,7 +50,8 @@ then child processes) is skipped, and marked "skipped", once the run has used th
 seconds; what was measured stays. Estimate on the H200 (from reference_bench.py's
 merge sort: 3.75 s factory, ~5 us per query; ~1.3 s per child process assumed): specs 15 x
 (3.5 s build + 2.6 s of queries) ~ 90 s, curves ~ 15 s, child 48 processes ~ 65 s:
-~170 s in all.
+~170 s in all. The later group's 7 specs: about 7 x 6 s + curves ~30 s + 24 child
+processes ~30 s, ~100 s.
 
 Output: OUT.json (see README.md for the layout; "summary" holds one flat row per spec)
 and, on stdout, one line per figure:
@@ -63,31 +70,16 @@ import subprocess
 import sys
 import time
 import traceback
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import peerstats  # noqa: E402
 import reference_bench  # noqa: E402  (versions, JSON writing, the part runner)
+from later_algos import LATER, Algo  # noqa: E402
 
 NUM_ITEMS = 2048
-TYPES = ("float32", "int64")
-
-
-@dataclass(frozen=True)
-class Algo:
-    """One reference algorithm: how to make its inputs, build it, query and run it,
-    and check its output. `a` is the dict of arrays from `inputs`; `cc` the module
-    cuda.compute; `cp` the module cupy."""
-    name: str
-    what: str
-    types: tuple
-    inputs: Callable  # (cp, np, rng, n, dtype_name) -> dict
-    make: Callable  # (cc, a) -> object
-    call: Callable  # (cc, obj, a, n, temp) -> functools.partial (temp None: the query)
-    check: Callable  # (cp, a) -> bool
-    has_query: bool = True
+WAVE1_TYPES = ("float32", "int64")
+TYPES = WAVE1_TYPES + ("int32",)  # int32: the later group
 
 
 def _small_ints(cp, rng, n, t):
@@ -173,36 +165,50 @@ def _sorted_equal(cp, a):
     return bool(cp.array_equal(a["out"], cp.sort(a["x"])).item())
 
 
-ALGOS = {a.name: a for a in (
-    Algo("reduce", "make_reduce_into, OpKind.PLUS, h_init 0", TYPES,
+WAVE1 = (
+    Algo("reduce", "make_reduce_into, OpKind.PLUS, h_init 0", WAVE1_TYPES,
          *_reduce("PLUS", lambda np, t: 0),
          check=lambda cp, a: bool((a["out"][0] == cp.sum(a["x"])).item())),
-    Algo("reduce_max", "make_reduce_into, OpKind.MAXIMUM, h_init lowest", TYPES,
+    Algo("reduce_max", "make_reduce_into, OpKind.MAXIMUM, h_init lowest", WAVE1_TYPES,
          *_reduce("MAXIMUM", _lowest),
          check=lambda cp, a: bool((a["out"][0] == cp.max(a["x"])).item())),
-    Algo("inclusive_scan", "make_inclusive_scan, OpKind.PLUS, no initial value", TYPES,
+    Algo("inclusive_scan", "make_inclusive_scan, OpKind.PLUS, no initial value", WAVE1_TYPES,
          *_scan(True), check=lambda cp, a: bool(cp.array_equal(a["out"], cp.cumsum(a["x"])).item())),
-    Algo("exclusive_scan", "make_exclusive_scan, OpKind.PLUS, initial value 0", TYPES,
+    Algo("exclusive_scan", "make_exclusive_scan, OpKind.PLUS, initial value 0", WAVE1_TYPES,
          *_scan(False), check=_check_exclusive),
-    Algo("unary_transform", "make_unary_transform, OpKind.NEGATE", TYPES, _unary_inputs,
+    Algo("unary_transform", "make_unary_transform, OpKind.NEGATE", WAVE1_TYPES, _unary_inputs,
          lambda cc, a: cc.make_unary_transform(d_in=a["x"], d_out=a["out"], op=cc.OpKind.NEGATE),
          lambda cc, obj, a, n, temp: functools.partial(obj, d_in=a["x"], d_out=a["out"],
                                                        op=cc.OpKind.NEGATE, num_items=n),
          lambda cp, a: bool(cp.array_equal(a["out"], -a["x"]).item()), has_query=False),
-    Algo("binary_transform", "make_binary_transform, OpKind.PLUS", TYPES, _binary_inputs,
+    Algo("binary_transform", "make_binary_transform, OpKind.PLUS", WAVE1_TYPES, _binary_inputs,
          lambda cc, a: cc.make_binary_transform(d_in1=a["x"], d_in2=a["y"], d_out=a["out"],
                                                 op=cc.OpKind.PLUS),
          lambda cc, obj, a, n, temp: functools.partial(obj, d_in1=a["x"], d_in2=a["y"], d_out=a["out"],
                                                        op=cc.OpKind.PLUS, num_items=n),
          lambda cp, a: bool(cp.array_equal(a["out"], a["x"] + a["y"]).item()), has_query=False),
-    Algo("radix_sort", "make_radix_sort, keys only, SortOrder.ASCENDING, all bits", TYPES, _sort_inputs,
+    Algo("radix_sort", "make_radix_sort, keys only, SortOrder.ASCENDING, all bits", WAVE1_TYPES, _sort_inputs,
          lambda cc, a: cc.make_radix_sort(d_in_keys=a["x"], d_out_keys=a["out"], d_in_values=None,
                                           d_out_values=None, order=cc.SortOrder.ASCENDING),
          _radix_call, _sorted_equal),
     Algo("merge_sort", "make_merge_sort, keys only, OpKind.LESS", ("float32",), _sort_inputs,
          lambda cc, a: cc.make_merge_sort(d_in_keys=a["x"], d_out_keys=a["out"], op=cc.OpKind.LESS),
          _merge_call, _sorted_equal),
-)}
+)
+ALGOS = {a.name: a for a in WAVE1 + LATER}
+# --specs accepts these group names beside algorithm names.
+GROUPS = {"wave1": [a.name for a in WAVE1], "later": [a.name for a in LATER], "all": list(ALGOS)}
+
+
+def expand_specs(text: str) -> list[str]:
+    """Algorithm names from a comma-separated list of names and group names, in order,
+    each once."""
+    out = []
+    for s in (s for s in text.split(",") if s):
+        for a in GROUPS.get(s, [s]):
+            if a not in out:
+                out.append(a)
+    return out
 
 
 def spec_names(algos, types) -> list[str]:
@@ -433,9 +439,10 @@ def _result_line(spec: str, row: dict) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out", nargs="?", help="JSON output path")
-    ap.add_argument("--specs", default=",".join(ALGOS), help="algorithms, comma-separated")
+    ap.add_argument("--specs", default="wave1",
+                    help="algorithms and groups (wave1, later, all), comma-separated")
     ap.add_argument("--types", default=",".join(TYPES))
-    ap.add_argument("--curve-types", default="float32")
+    ap.add_argument("--curve-types", default="float32,int32")
     ap.add_argument("--trials", type=int, default=51)
     ap.add_argument("--queries", type=int, default=5000)
     ap.add_argument("--child-runs", type=int, default=3)
@@ -454,12 +461,13 @@ def main(argv=None) -> int:
         return 0
     if not args.out:
         ap.error("the JSON output path is required")
-    args.specs = [s for s in args.specs.split(",") if s]
+    args.specs = expand_specs(args.specs)
     args.types = [s for s in args.types.split(",") if s]
     args.curve_types = [s for s in args.curve_types.split(",") if s]
     bad = [s for s in args.specs if s not in ALGOS] + [t for t in args.types + args.curve_types if t not in TYPES]
     if bad:
-        ap.error(f"unknown algorithm or type: {', '.join(bad)} (algorithms: {', '.join(ALGOS)}; "
+        ap.error(f"unknown algorithm or type: {', '.join(bad)} (algorithms: {', '.join(ALGOS)}; groups: "
+                 f"{', '.join(GROUPS)}; "
                  f"types: {', '.join(TYPES)})")
     if args.trials < 1 or args.queries < 1 or args.child_runs < 0 or not 1 <= args.min_log <= args.max_log <= 30:
         ap.error("need trials >= 1, queries >= 1, child-runs >= 0, 1 <= min-log <= max-log <= 30")

@@ -198,6 +198,12 @@ class _Cuda:
     @staticmethod
     def get_elapsed_time(a, b): return (b.t - a.t) * 1e3
 cuda = _Cuda
+asnumpy = _np.asarray
+class ElementwiseKernel:
+    def __init__(self, params, out, body, name): pass
+    def __call__(self, x, y, out): _np.add(x, y, out=out); return out
+def __getattr__(name):  # the rest of CuPy's array API, as numpy's
+    return getattr(_np, name)
 """
 
 _FAKE_COMPUTE = """

@@ -6,11 +6,13 @@ Run: python3 -m unittest discover -s bench/peers -p 'test_*.py'
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
 import tempfile
 import unittest
+import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -26,10 +28,11 @@ _FAKE_COMPUTE = """
 import enum, os, pickle
 import numpy as _np
 class OpKind(enum.Enum):
-    PLUS = 1; MAXIMUM = 2; NEGATE = 3; LESS = 4
+    PLUS = 1; MAXIMUM = 2; NEGATE = 3; LESS = 4; EQUAL_TO = 5; IDENTITY = 6
 class SortOrder(enum.Enum):
     ASCENDING = 0; DESCENDING = 1
-TEMP = {"reduce": 1536, "scan": 2304, "radix": 9000, "merge": 8703}
+TEMP = {"reduce": 1536, "scan": 2304, "radix": 9000, "merge": 8703, "segred": 1, "ubk": 4000,
+        "twp": 3000, "select": 3000, "hist": 2000}
 class _Algo:
     def __init__(self, kind, dtype, op): self.kind, self.dtype, self.op = kind, dtype, op
     def _temp(self, temp_storage, kind):
@@ -77,6 +80,60 @@ class _Merge(_Algo):
         b, q = self._temp(temp_storage, "merge")
         if not q: d_out_keys[:num_items] = _np.sort(d_in_keys[:num_items])
         return b
+class _SegReduce(_Algo):
+    def __call__(self, *, temp_storage, d_in, d_out, num_segments, start_offsets_in, end_offsets_in, op,
+                 h_init, max_segment_size=None, stream=None):
+        assert op is OpKind.PLUS and h_init.dtype == d_in.dtype
+        b, q = self._temp(temp_storage, "segred")
+        if not q:
+            for i in range(num_segments):
+                d_out[i] = h_init[0] + d_in[start_offsets_in[i]:end_offsets_in[i]].sum()
+        return b
+class _UniqueByKey(_Algo):
+    def __call__(self, *, temp_storage, d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected,
+                 op, num_items, stream=None):
+        assert op is OpKind.EQUAL_TO
+        b, q = self._temp(temp_storage, "ubk")
+        if not q:
+            k = d_in_keys[:num_items]
+            first = _np.concatenate([[True], k[1:] != k[:-1]])
+            m = int(first.sum())
+            d_out_keys[:m], d_out_items[:m], d_out_num_selected[0] = k[first], d_in_items[:num_items][first], m
+        return b
+def _partition(x, first, second, rest, count):
+    nz = x != 0  # OpKind.IDENTITY: nonzero items
+    m = int(nz.sum())
+    first[:m], rest[:len(x) - m], count[0], count[1] = x[nz], x[~nz][::-1], m, 0
+class _Select(_Algo):
+    def __call__(self, *, temp_storage, d_in, d_out, d_num_selected_out, cond, num_items, stream=None):
+        assert cond is OpKind.IDENTITY and len(d_num_selected_out) >= 2
+        b, q = self._temp(temp_storage, "select")
+        if not q:
+            _partition(d_in[:num_items], d_out, _np.empty(0), _np.empty(num_items, d_in.dtype), d_num_selected_out)
+        return b
+class _ThreeWay(_Algo):
+    def __call__(self, *, temp_storage, d_in, d_first_part_out, d_second_part_out, d_unselected_out,
+                 d_num_selected_out, select_first_part_op, select_second_part_op, num_items, stream=None):
+        assert select_first_part_op is OpKind.IDENTITY and select_second_part_op is OpKind.IDENTITY
+        b, q = self._temp(temp_storage, "twp")
+        if not q:
+            _partition(d_in[:num_items], d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out)
+        return b
+class _Histogram(_Algo):
+    def __call__(self, *, temp_storage, d_samples, d_histogram, h_num_output_levels, h_lower_level,
+                 h_upper_level, num_samples, stream=None):
+        b, q = self._temp(temp_storage, "hist")
+        if not q:
+            bins, lo, hi = int(h_num_output_levels[0]) - 1, int(h_lower_level[0]), int(h_upper_level[0])
+            x = d_samples[:num_samples].astype(_np.int64)
+            x = x[(x >= lo) & (x < hi)]
+            d_histogram[:] = _np.bincount((x - lo) * bins // (hi - lo), minlength=bins)
+        return b
+class _Bound(_Algo):
+    def __call__(self, *, d_data, num_items, d_values, num_values, d_out, comp, stream=None):
+        assert comp is OpKind.LESS
+        side = "right" if self.kind == "upper" else "left"
+        d_out[:num_values] = _np.searchsorted(d_data[:num_items], d_values[:num_values], side=side)
 _cache = {}
 def _make(cls, kind, dtype, op):
     if os.environ.get("FAKE_BROKEN") == kind:
@@ -98,6 +155,27 @@ def make_radix_sort(*, d_in_keys, d_out_keys, d_in_values, d_out_values, order, 
     return _make(_Radix, "radix", d_in_keys.dtype, None)
 def make_merge_sort(*, d_in_keys, d_in_values=None, d_out_keys, d_out_values=None, op, compute_capability=None):
     return _make(_Merge, "merge", d_in_keys.dtype, op)
+def make_segmented_reduce(*, d_in, d_out, start_offsets_in, end_offsets_in, op, h_init, compute_capability=None):
+    return _make(_SegReduce, "segred", d_in.dtype, op)
+def make_unique_by_key(*, d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, op,
+                       compute_capability=None):
+    return _make(_UniqueByKey, "ubk", d_in_keys.dtype, op)
+def make_select(*, d_in, d_out, d_num_selected_out, cond, compute_capability=None):
+    return _make(_Select, "select", d_in.dtype, cond)
+def make_three_way_partition(*, d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out,
+                             select_first_part_op, select_second_part_op, compute_capability=None):
+    return _make(_ThreeWay, "twp", d_in.dtype, select_first_part_op)
+def make_histogram_even(*, d_samples, d_histogram, h_num_output_levels, h_lower_level, h_upper_level, num_samples,
+                        compute_capability=None):
+    assert h_lower_level.dtype == h_upper_level.dtype
+    return _make(_Histogram, "hist", d_samples.dtype, None)
+def _bound(kind, d_data, d_out, comp):
+    if d_out.dtype != _np.uintp: raise TypeError("d_out must use an unsigned integer dtype for indices.")
+    return _make(_Bound, kind, d_data.dtype, comp)
+def make_lower_bound(*, d_data, d_values, d_out, comp=None, compute_capability=None):
+    return _bound("lower", d_data, d_out, comp)
+def make_upper_bound(*, d_data, d_values, d_out, comp=None, compute_capability=None):
+    return _bound("upper", d_data, d_out, comp)
 def serialize(obj): return b"FAKEBLOB" + pickle.dumps((type(obj).__name__, obj.kind, str(obj.dtype), obj.op))
 def deserialize(blob):
     if not blob.startswith(b"FAKEBLOB"): raise ValueError("bad blob")
@@ -197,6 +275,101 @@ class ReferenceWave1OnFakes(unittest.TestCase):
         self.assertTrue(all(r.get("skipped") == "budget" for r in doc["curves"]["reduce_float32"]["rows"]))
         self.assertIn("fresh_ns", doc["specs"]["reduce_float32"])  # the specs part always runs
 
+    def test_later_group_measured_and_checked(self):
+        later = self.root / "results" / "2026-12-03-later"
+        later.mkdir(parents=True)
+        out = later / "reference_wave1.json"
+        env = dict(self.env)
+        env.pop("FAKE_BROKEN")
+        p = subprocess.run(
+            [sys.executable, str(HERE / "reference_wave1.py"), str(out), "--specs", "later", "--trials", "2",
+             "--queries", "10", "--child-runs", "1", "--min-log", "10", "--max-log", "12"],
+            env=env, capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        doc = json.loads(out.read_text())
+        self.assertTrue(doc["ok"])
+        names = ["segmented_reduce_float32", "unique_by_key_int32", "select_int32", "three_way_partition_int32",
+                 "histogram_even_int32", "lower_bound_int32", "upper_bound_int32"]
+        self.assertEqual(list(doc["specs"]), names)  # type-major: float32 first
+        self.assertEqual(set(doc["curves"]), set(names))
+        for spec, curve in doc["curves"].items():
+            self.assertEqual([r["n"] for r in curve["rows"]], [1024, 2048, 4096], spec)
+            self.assertTrue(all(r["check"] is True for r in curve["rows"]), (spec, curve))
+        for spec in ("lower_bound_int32", "upper_bound_int32"):  # no temp storage: no query
+            self.assertFalse(doc["specs"][spec]["has_query"])
+            self.assertNotIn("fresh_ns", doc["specs"][spec])
+        self.assertEqual(doc["specs"]["histogram_even_int32"]["temp_storage_bytes"], 2000)
+        self.assertEqual(len(doc["child_all"]["specs"]), 7)
+        self.assertIn("RESULT peer=reference op=upper_bound type=int32 n=4096 ms=", p.stdout)
+        self.assertIn("RESULT peer=reference spec=select_int32 build_ms=", p.stdout)
+
+        # The same call's CuPy and acquisition logs beside it: wave1_report's later part.
+        cupy = subprocess.run([sys.executable, str(HERE / "cupy_wave1.py"), "12", "10", "later"], env=env,
+                              capture_output=True, text=True, timeout=120)
+        (later / "cupy.log").write_text(cupy.stdout)
+        (later / "algos_acquire.log").write_text(
+            "RESULT build_select_int32_ms=1200.0 build_lower_bound_int32_ms=900.0\n"
+            "RESULT query_select_int32_p50_ns=7.00/7.00 query_lower_bound_int32_p50_ns=5.00/5.00 (fresh/loaded)\n"
+            "RESULT hit_select_int32_ms=0.0500 hit_lower_bound_int32_ms=0.0400\n")
+        plots = self.root / "later-plots"
+        r = subprocess.run([sys.executable, str(HERE.parent / "wave1_report.py"), str(HERE.parents[1] / "docs" /
+                            "gpu-results"), str(plots), "--later", str(later)],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        row = next(l for l in r.stdout.splitlines() if l.startswith("| select |"))
+        self.assertNotIn("not measured", row)  # ours/CUB recorded; CuPy and the reference from `later`
+        self.assertTrue(row.endswith("run1-select_bench.log, cupy.log, reference_wave1.json |"), row)
+        self.assertIn("| three_way_partition | 2^10..2^28 |", r.stdout)
+        self.assertIn("cuda.compute", (plots / "upper_bound.svg").read_text())
+        tail = r.stdout[r.stdout.index("The later algorithms, one call"):]
+        sel = doc["summary"]["select_int32"]
+        line = next(l for l in tail.splitlines() if l.startswith("| select_int32 |"))
+        self.assertIn(f"{sel['query_p50_deserialized_ns'] / 7.0:,.1f}x", line)
+        self.assertIn(f"{1200.0 / sel['build_ms']:,.3f}", line)
+        self.assertNotIn("| reduce_float32 |", tail)  # the later table holds the later specs only
+        self.assertIn("our cold start covers the wave-1 defaults only", tail)
+
+    def test_checks_catch_unwritten_output(self):
+        # Each check on inputs whose outputs were never written (counts 0, histogram 0,
+        # the rest uninitialised) must say so: no check passes by construction.
+        import importlib.util
+
+        import later_algos
+        spec = importlib.util.spec_from_file_location("fake_cupy", self.root / "fakes" / "cupy" / "__init__.py")
+        cp = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(cp)
+        import numpy as np
+        for algo in later_algos.LATER:
+            a = algo.inputs(cp, np, cp.random.default_rng(1), 4096, algo.types[0])
+            self.assertFalse(algo.check(cp, a), algo.name)
+
+    def test_cupy_later_ops_timed_and_checked(self):
+        p = subprocess.run([sys.executable, str(HERE / "cupy_wave1.py"), "11", "10", "later"], env=self.env,
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        lines = [l for l in p.stdout.splitlines() if l.startswith("RESULT")]
+        self.assertEqual(len(lines), 2 * 7)  # 2 sizes x the later ops, none of wave 1
+        self.assertTrue(all(l.split()[-1] == "check=1" or " check=1 " in l for l in lines), lines)
+        self.assertIn("RESULT peer=cupy op=searchsorted_right type=int32 n=2048 ms=", p.stdout)
+        self.assertIn("op=segsum type=float32 n=1024", p.stdout)
+        bad = subprocess.run([sys.executable, str(HERE / "cupy_wave1.py"), "11", "10", "later,histogramm"],
+                             env=self.env, capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("histogramm", bad.stderr)
+
+    def test_cupy_checks_catch_wrong_output(self):
+        # Each later op's check against NumPy must fail on another op's output.
+        code = ("import sys; sys.path.insert(0, %r); import cupy_wave1, cupy as cp\n"
+                "cases = list(cupy_wave1.later_cases(2048, cp.random.default_rng(3)))\n"
+                "for (op, _, fn, check, _), (_, _, other, _, _) in zip(cases, cases[1:] + cases[:1]):\n"
+                "    assert check(fn()), op\n"
+                "    try: wrong = check(other())\n"
+                "    except (ValueError, IndexError, TypeError): wrong = False\n"
+                "    assert not wrong, op\n"
+                "print('ok')\n") % str(HERE)
+        p = subprocess.run([sys.executable, "-c", code], env=self.env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.stdout.strip(), "ok", p.stdout + p.stderr)
+
     def test_bad_arguments_are_refused(self):
         p = subprocess.run([sys.executable, str(HERE / "reference_wave1.py"), str(self.root / "x.json"),
                             "--specs", "reduce,histogram"], env=self.env, capture_output=True, text=True,
@@ -224,7 +397,65 @@ class ReferenceWave1OnFakes(unittest.TestCase):
         self.assertIn("cold start: ours 3.100 ms", p.stdout)
         # ours / CuPy, then ours / reference over the stand-in's sizes (2^10..2^12): a number.
         self.assertRegex(p.stdout, r"\| radix_sort \| 2\^10\.\.2\^28 \| [0-9.]+ \.\. [0-9.]+ \| "
-                                   r"[0-9.]+ \.\. [0-9.]+ \| [0-9.]+ \.\. [0-9.]+ \| ref\.json")
+                                   r"[0-9.]+ \.\. [0-9.]+ \| [0-9.]+ \.\. [0-9.]+ \| [^|]*ref\.json")
+
+
+# The stand-ins' classes and the wheel's classes whose __call__ they mirror.
+_CALLS = {"_Reduce": "_Reduce", "_Scan": "_Scan", "_Unary": "_UnaryTransform", "_Binary": "_BinaryTransform",
+          "_Radix": "_RadixSort", "_Merge": "_MergeSort", "_SegReduce": "_SegmentedReduce",
+          "_UniqueByKey": "_UniqueByKey", "_Select": "_Select", "_ThreeWay": "_ThreeWayPartition",
+          "_Histogram": "_Histogram", "_Bound": "_BinarySearch"}
+
+
+def _params(fn: ast.FunctionDef):
+    """(names, required names, takes **kwargs) of a def, self left out."""
+    a = fn.args
+    pos = [x.arg for x in a.posonlyargs + a.args if x.arg != "self"]
+    required = set(pos[:len(pos) - len(a.defaults)])
+    required |= {x.arg for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is None}
+    return set(pos) | {x.arg for x in a.kwonlyargs}, required, a.kwarg is not None
+
+
+def _defs(tree):
+    """{name: def} of top-level functions and {class: __call__ def}."""
+    funcs, calls = {}, {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            funcs[node.name] = node
+        elif isinstance(node, ast.ClassDef):
+            for f in node.body:
+                if isinstance(f, ast.FunctionDef) and f.name == "__call__":
+                    calls[node.name] = f
+    return funcs, calls
+
+
+@unittest.skipUnless(list((HERE.parents[1] / ".whl").glob("cuda_cccl-*.whl")),
+                     "no cuda-cccl wheel in .whl/ (bench/peers/fetch_wheels.sh)")
+class FakesMatchTheWheel(unittest.TestCase):
+    """The stand-in factories and calls take the keywords of the pinned wheel's: every
+    keyword the stand-in takes exists there, and every one required there is required
+    by the stand-in (so reference_wave1.py, which satisfies the stand-in, passes it)."""
+
+    def test_signatures(self):
+        wheel = sorted((HERE.parents[1] / ".whl").glob("cuda_cccl-*.whl"))[-1]
+        real_funcs, real_calls = {}, {}
+        with zipfile.ZipFile(wheel) as z:
+            for name in z.namelist():
+                if name.startswith("cuda/compute/algorithms/") and name.endswith(".py"):
+                    f, c = _defs(ast.parse(z.read(name)))
+                    real_funcs.update(f)
+                    real_calls.update(c)
+        fake_funcs, fake_calls = _defs(ast.parse(_FAKE_COMPUTE))
+        pairs = [(n, fake_funcs[n], real_funcs[n]) for n in fake_funcs if n.startswith("make_")]
+        pairs += [(f"{k}.__call__", fake_calls[k], real_calls[v]) for k, v in _CALLS.items()]
+        self.assertEqual(len(pairs), 14 + 12)
+        for name, fake, real in pairs:
+            f_names, f_req, f_kw = _params(fake)
+            r_names, r_req, r_kw = _params(real)
+            with self.subTest(name):
+                if not r_kw:
+                    self.assertLessEqual(f_names, r_names, "keywords the wheel does not take")
+                self.assertLessEqual(r_req, f_req | (f_names if f_kw else set()), "required by the wheel")
 
 
 if __name__ == "__main__":

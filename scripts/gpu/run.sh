@@ -6,7 +6,8 @@
 # cubin of our generated source, bench/codegen_ab.sh; "uniquebk_ab": the same for
 # unique_by_key's int64 kernels, nvcc's and NVRTC 13.1's, bench/unique_by_key_ab.sh; "hit": where a store hit spends what the
 # bare load does not, bench_merge_sort_hit_anatomy; "refw1": the reference library cuda.compute on
-# the wave-1 specs, bench/peers/reference_wave1.py, which needs .whl carried too; "python",
+# the wave-1 specs (CCCL_CACHE_REFW1_SPECS=later: the later algorithms), bench/peers/reference_wave1.py,
+# which needs .whl carried too; "python",
 # "pybench", "cupy_adapter": the Python module, after scripts/gpu/prepare-python.sh; "refms": the
 # reference's merge sort query and start-up (.whl carried); "capi": test_capi; "jit_libraries": test_algos_jit_libraries;
 # "import_bench": bench/peers/import_bench.py; "remote_startup": a
@@ -130,14 +131,18 @@ for p in $parts; do
       else
         cat "$OUT/remote_startup.log"; status=1
       fi ;;
-    # CuPy's sort / sum / max / cumsum / elementwise add on the same sizes (the image's CuPy).
+    # CuPy's sort / sum / max / cumsum / elementwise add on the same sizes (the image's CuPy);
+    # CCCL_CACHE_CUPY_OPS=later: its counterparts of the later algorithms, checked against NumPy.
     cupy) part cupy 300 python3 bench/peers/cupy_wave1.py 28 10 "${CCCL_CACHE_CUPY_OPS:-sort,sum,max,cumsum,add}" ;;
     # The reference library (cuda.compute, the carried cuda-cccl wheel in .whl/) on the wave-1
-    # specs: build, query, new-process readiness and run time per size (bench/peers/README.md).
+    # specs, or those CCCL_CACHE_REFW1_SPECS names ("later": the algorithms added after wave 1;
+    # "all"; or algorithm names): build, query, new-process readiness and run time per size
+    # (bench/peers/README.md).
     refw1)
       part refw1 240 bash -c 'bash bench/peers/install_wheels.sh &&
         PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH} exec python3 bench/peers/reference_wave1.py \
-          "$1" --blob-dir "$2" ${CCCL_CACHE_REFW1_ARGS:-}' _ "$OUT/reference_wave1.json" "$scratch/refw1-blobs" ;;
+          "$1" --blob-dir "$2" --specs "$3" ${CCCL_CACHE_REFW1_ARGS:-}' _ "$OUT/reference_wave1.json" \
+          "$scratch/refw1-blobs" "${CCCL_CACHE_REFW1_SPECS:-wave1}" ;;
     # The reference's merge sort query, fresh and deserialized, and its new-process start-up
     # (reference_bench.py without the sort curves), beside "pybench" in the same call.
     refms)

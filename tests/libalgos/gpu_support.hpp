@@ -24,6 +24,7 @@
 #include "cccl_cache/algos/toolchain.hpp"
 #include "cccl_cache/cache/config.hpp"
 #include "cccl_cache/cache/store.hpp"
+#include "core/host_types.hpp"
 
 namespace test_support {
 
@@ -208,20 +209,12 @@ void for_each_fresh_and_loaded(const BuiltStore<Spec, Fresh>& b, Check check) {
 // float types of 1 to 8 bytes); a test failure for any other type.
 template <class F>
 void with_host_type(cccl_cache::algos::ScalarType t, F&& f) {
-  using S = cccl_cache::algos::ScalarType;
-  switch (t) {
-    case S::int8: return f(std::type_identity<std::int8_t>{});
-    case S::int16: return f(std::type_identity<std::int16_t>{});
-    case S::int32: return f(std::type_identity<std::int32_t>{});
-    case S::int64: return f(std::type_identity<std::int64_t>{});
-    case S::uint8: return f(std::type_identity<std::uint8_t>{});
-    case S::uint16: return f(std::type_identity<std::uint16_t>{});
-    case S::uint32: return f(std::type_identity<std::uint32_t>{});
-    case S::uint64: return f(std::type_identity<std::uint64_t>{});
-    case S::float32: return f(std::type_identity<float>{});
-    case S::float64: return f(std::type_identity<double>{});
-    default: ADD_FAILURE() << "no host type for " << cccl_cache::algos::name(t);
-  }
+  bool found = false;
+  cccl_cache::algos::detail::on_host_type(t, [&](auto type) {
+    found = true;
+    f(type);
+  });
+  if (!found) ADD_FAILURE() << "no host type for " << cccl_cache::algos::name(t);
 }
 
 // f(std::type_identity<T>{}) with T the integer type of a count type `t` (int32, uint32,

@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 #include <random>
 #include <set>
+#include <string_view>
 
 #include "build_cache.hpp"
 #include "cccl_cache/algos/binary_search/build_result.hpp"
@@ -320,6 +322,79 @@ TYPED_TEST(AlgorithmGeneric, EveryFieldCcAndToolchainPartChangeTheKey) {
   std::set<Digest128> digests;
   for (const auto& [what, key] : keys) EXPECT_TRUE(digests.insert(key.spec).second) << what;
   EXPECT_EQ(cache_key(base, 90, tc), cache_key(Spec(base), 90, tc));
+}
+
+// Each algorithm's dispatch ABI (the host dispatch's side of its kernel interface: its
+// DispatchParams layout, the kernels' argument stand-ins, the CUB version), pinned. When
+// one fails, that algorithm's ABI changed, and with it the digest in each of its keys
+// (Toolchain::dispatch_abi_of), so its old entries are misses: check that its kernels
+// still match its dispatch, then update its line here.
+const std::map<std::string_view, std::string_view> kDispatchAbi = {
+    {"merge_sort",
+      "cub=300500 cccl=3005000 params@0:32 launch@0:8 block_threads@8:4 "
+      "items_per_tile@12:4 block_sort_vsmem_per_block@16:8 merge_vsmem_per_block@24:8 "
+      "null=1/1 compare=8/8 vsmem=8/8 policy=24/4 b1=1/1 b2=2/2 b4=4/4 b8=8/8"},
+    {"reduce",
+      "cub=300500 cccl=3005000 params@0:24 launch@0:8 multi_tile_threads@8:4 "
+      "multi_tile_items@12:4 single_tile_threads@16:4 single_tile_items@20:4 op=8/8 "
+      "identity=1/1 even_share32=40/4 even_share64=72/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8"},
+    {"inclusive_scan",
+      "cub=300500 cccl=3005000 params@0:40 launch@0:8 algorithm@8:4 "
+      "block_threads@12:4 items_per_thread@16:4 reduce_and_scan_warps@20:4 "
+      "lookahead_items_per_thread@24:4 lookahead_stages@28:4 block_idx_stages@32:4 "
+      "null=1/1 op=1/1 init1=16/8 init8=16/8 tile1=16/8 tile8=16/8 txn2=4/4 ws2=8/8 "
+      "w1=1/1 w2=2/2 w4=4/4 w8=8/8"},
+    {"exclusive_scan",
+      "cub=300500 cccl=3005000 params@0:40 launch@0:8 algorithm@8:4 "
+      "block_threads@12:4 items_per_thread@16:4 reduce_and_scan_warps@20:4 "
+      "lookahead_items_per_thread@24:4 lookahead_stages@28:4 block_idx_stages@32:4 "
+      "null=1/1 op=1/1 init1=16/8 init8=16/8 tile1=16/8 tile8=16/8 txn2=4/4 ws2=8/8 "
+      "w1=1/1 w2=2/2 w4=4/4 w8=8/8"},
+    {"unary_transform",
+      "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 "
+      "in_size@64:8 out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 "
+      "op=8/8 out=8/8 arg=16/8 aligned=16/8"},
+    {"binary_transform",
+      "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 "
+      "in_size@64:8 out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 "
+      "op=8/8 out=8/8 arg=16/8 aligned=16/8"},
+    {"radix_sort",
+      "cub=300500 cccl=3005000 params@0:88 launch@0:8 policy@8:80 null=1/1 "
+      "decomposer=1/1 even_share32=40/4 even_share64=72/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8 "
+      "init_threads@0:256"},
+    {"segmented_reduce",
+      "cub=300500 cccl=3005000 params@0:32 launch@0:8 threads@8:4 items@12:4 "
+      "medium_warp_threads@16:4 medium_items@20:4 small_warp_threads@24:4 "
+      "small_items@28:4 op=1/1 max_segment_size=8/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8"},
+    {"unique_by_key",
+      "cub=300500 cccl=3005000 params@0:24 launch@0:8 threads@8:4 items@12:4 "
+      "vsmem_per_block@16:4 op=1/1 selected=8/8 tile4=8/8 tile8=8/8 vsmem=8/8 b1=1/1 "
+      "b2=2/2 b4=4/4 b8=8/8"},
+    {"select",
+      "cub=300500 cccl=3005000 params@0:24 launch@0:8 threads@8:4 items@12:4 "
+      "vsmem_per_block@16:4 items=8/8 op=8/8 null=1/1 selected=8/8 tile=8/8 "
+      "context=40/8 partition=4/4 vsmem=8/8"},
+    {"three_way_partition",
+      "cub=300500 cccl=3005000 params@0:16 launch@0:8 threads@8:4 items@12:4 "
+      "items=8/8 selected=8/8 op=1/1 tile=8/8 partition=4/4 context32=24/8 "
+      "context64=32/8"},
+    {"histogram_even",
+      "cub=300500 cccl=3005000 params@0:40 launch@0:8 threads@8:4 pixels@12:4 "
+      "counter_size@32:4 samples=8/8 bins=8/8 counts=4/4 queue=8/8 b1=1/1 b2=2/2 "
+      "b4=4/4 b8=8/8"},
+    {"binary_search",
+      "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 "
+      "in_size@64:8 out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 "
+      "op=24/8 out=8/8 arg=16/8 aligned=16/8"},
+};
+
+TYPED_TEST(AlgorithmGeneric, DispatchAbiIsPinned) {
+  const std::string_view own = algorithm_name(TypeParam::Spec::kAlgorithm);
+  const auto golden = kDispatchAbi.find(own);
+  ASSERT_NE(golden, kDispatchAbi.end()) << own << " has no pinned dispatch ABI here";
+  EXPECT_EQ(TypeParam::dispatch_abi(), golden->second);
+  EXPECT_EQ(Toolchain::current().dispatch_abi_of(own),
+            detail::dispatch_abi_digest(golden->second));
 }
 
 // A key and an entry's fingerprint cover the algorithm's own dispatch ABI and no other

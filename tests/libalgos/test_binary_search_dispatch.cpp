@@ -212,15 +212,3 @@ TEST(BinarySearchHotPath, BadCallsLaunchNothing) {
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
-// The host dispatch's side of the kernel interface: when this changes, the dispatch ABI
-// digest in every binary_search key has changed with it (its old entries become misses;
-// other algorithms' stay). Update on purpose.
-TEST(BinarySearchDispatchAbi, GoldenDescription) {
-  const std::string golden =
-      "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 in_size@64:8 "
-      "out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 op=24/8 out=8/8 arg=16/8 "
-      "aligned=16/8";
-  EXPECT_EQ(BinarySearch::dispatch_abi(), golden);
-  EXPECT_EQ(cccl_cache::algos::Toolchain::current().dispatch_abi_of("binary_search"),
-            cccl_cache::algos::detail::dispatch_abi_digest(golden));
-}

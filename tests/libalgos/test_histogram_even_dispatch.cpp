@@ -299,14 +299,3 @@ TEST(HistogramEvenHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
-// The host dispatch's side of the kernel interface: when this changes, the dispatch ABI
-// digest in every histogram_even key has changed with it (its old entries become misses;
-// other algorithms' stay). Update on purpose.
-TEST(HistogramEvenDispatchAbi, GoldenDescription) {
-  const std::string golden =
-      "cub=300500 cccl=3005000 params@0:40 launch@0:8 threads@8:4 pixels@12:4 counter_size@32:4 "
-      "samples=8/8 bins=8/8 counts=4/4 queue=8/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8";
-  EXPECT_EQ(HistogramEven::dispatch_abi(), golden);
-  EXPECT_EQ(cccl_cache::algos::Toolchain::current().dispatch_abi_of("histogram_even"),
-            cccl_cache::algos::detail::dispatch_abi_digest(golden));
-}

@@ -201,20 +201,3 @@ TEST(RadixSortTempStorage, MultiPassSizeUsesTheBoundOccupancy) {
 }
 
 }  // namespace
-
-namespace {
-
-// The host dispatch's side of the kernel interface, pinned (its digest is in every radix
-// sort key;
-// see DispatchAbi.GoldenDescription): when it fails, check the kernels still match the
-// dispatch, then update the text.
-TEST(RadixSortDispatchAbi, GoldenDescription) {
-  const std::string golden =
-      "cub=300500 cccl=3005000 params@0:88 launch@0:8 policy@8:80 null=1/1 decomposer=1/1 "
-      "even_share32=40/4 even_share64=72/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8 init_threads@0:256";
-  EXPECT_EQ(RadixSort::dispatch_abi(), golden);
-  EXPECT_EQ(algos::Toolchain::current().dispatch_abi_of("radix_sort"),
-            algos::detail::dispatch_abi_digest(golden));
-}
-
-}  // namespace

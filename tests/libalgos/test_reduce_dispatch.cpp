@@ -262,14 +262,3 @@ TEST(ReduceHotPath, ALaunchErrorIsReturnedAndStopsTheReduce) {
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
-// The host dispatch's side of the kernel interface: when this changes, the dispatch ABI
-// digest in every key has changed with it (old entries become misses). Update on purpose.
-TEST(ReduceDispatchAbi, GoldenDescription) {
-  const std::string golden =
-      "cub=300500 cccl=3005000 params@0:24 launch@0:8 multi_tile_threads@8:4 "
-      "multi_tile_items@12:4 single_tile_threads@16:4 single_tile_items@20:4 op=8/8 "
-      "identity=1/1 even_share32=40/4 even_share64=72/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8";
-  EXPECT_EQ(Reduce::dispatch_abi(), golden);
-  EXPECT_EQ(cccl_cache::algos::Toolchain::current().dispatch_abi_of("reduce"),
-            cccl_cache::algos::detail::dispatch_abi_digest(golden));
-}

@@ -271,13 +271,3 @@ TEST(ScanTempStorage, RefusesWhatTheDispatchCannotRun) {
   EXPECT_EQ(fn(p, dev, small, dev, dev, 5000, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
 }
 
-// The host dispatch's side of the kernel interface, pinned (see DispatchAbi.GoldenDescription).
-TEST(ScanDispatchAbi, GoldenDescription) {
-  const std::string golden =
-      "cub=300500 cccl=3005000 params@0:40 launch@0:8 algorithm@8:4 block_threads@12:4 "
-      "items_per_thread@16:4 reduce_and_scan_warps@20:4 lookahead_items_per_thread@24:4 "
-      "lookahead_stages@28:4 block_idx_stages@32:4 null=1/1 op=1/1 init1=16/8 init8=16/8 "
-      "tile1=16/8 tile8=16/8 txn2=4/4 ws2=8/8 w1=1/1 w2=2/2 w4=4/4 w8=8/8";
-  EXPECT_EQ(InclusiveScan::dispatch_abi(), golden);
-  EXPECT_EQ(ExclusiveScan::dispatch_abi(), golden);
-}

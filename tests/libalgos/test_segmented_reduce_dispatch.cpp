@@ -237,15 +237,3 @@ TEST(SegmentedReduceHotPath, ALaunchErrorIsReturned) {
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
-// The host dispatch's side of the kernel interface: when this changes, the dispatch ABI
-// digest in every segmented reduce key has changed with it (its old entries become
-// misses; other algorithms' stay). Update on purpose.
-TEST(SegmentedReduceDispatchAbi, GoldenDescription) {
-  const std::string golden =
-      "cub=300500 cccl=3005000 params@0:32 launch@0:8 threads@8:4 items@12:4 "
-      "medium_warp_threads@16:4 medium_items@20:4 small_warp_threads@24:4 small_items@28:4 "
-      "op=1/1 max_segment_size=8/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8";
-  EXPECT_EQ(SegmentedReduce::dispatch_abi(), golden);
-  EXPECT_EQ(cccl_cache::algos::Toolchain::current().dispatch_abi_of("segmented_reduce"),
-            cccl_cache::algos::detail::dispatch_abi_digest(golden));
-}

@@ -237,14 +237,3 @@ TEST(SelectHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
-// The host dispatch's side of the kernel interface: when this changes, the dispatch ABI
-// digest in every select key has changed with it (its old entries become misses; other
-// algorithms' stay). Update on purpose.
-TEST(SelectDispatchAbi, GoldenDescription) {
-  const std::string golden =
-      "cub=300500 cccl=3005000 params@0:24 launch@0:8 threads@8:4 items@12:4 vsmem_per_block@16:4 "
-      "items=8/8 op=8/8 null=1/1 selected=8/8 tile=8/8 context=40/8 partition=4/4 vsmem=8/8";
-  EXPECT_EQ(Select::dispatch_abi(), golden);
-  EXPECT_EQ(cccl_cache::algos::Toolchain::current().dispatch_abi_of("select"),
-            cccl_cache::algos::detail::dispatch_abi_digest(golden));
-}

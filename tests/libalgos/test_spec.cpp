@@ -279,21 +279,6 @@ TEST(MergeSortSpec, EqualSpecsHashEqualAcrossProcesses) {
   EXPECT_EQ(output, expected);
 }
 
-// The host dispatch's side of the kernel interface, pinned. When this fails, the ABI
-// changed (a CCCL update, a DispatchParams field, an argument type): its digest (in
-// every merge sort key, through Toolchain::dispatch_abi_of) has changed with it, so old
-// merge sort entries are not reused; check the kernels still match the dispatch, then
-// update the text here.
-TEST(DispatchAbi, GoldenDescription) {
-  const std::string golden =
-      "cub=300500 cccl=3005000 params@0:32 launch@0:8 block_threads@8:4 items_per_tile@12:4 "
-      "block_sort_vsmem_per_block@16:8 merge_vsmem_per_block@24:8 null=1/1 compare=8/8 "
-      "vsmem=8/8 policy=24/4 b1=1/1 b2=2/2 b4=4/4 b8=8/8";
-  EXPECT_EQ(MergeSort::dispatch_abi(), golden);
-  EXPECT_EQ(Toolchain::current().dispatch_abi_of("merge_sort"),
-            algos::detail::dispatch_abi_digest(golden));
-}
-
 // The key covers our own code generation: the digest is that of the very text and
 // name expressions NVRTC gets, with a custom comparator's name and source replaced by
 // placeholders (the key holds both itself).

@@ -230,14 +230,3 @@ TEST(ThreeWayPartitionHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
-// The host dispatch's side of the kernel interface: when this changes, the dispatch ABI
-// digest in every three_way_partition key has changed with it (its old entries become
-// misses; other algorithms' stay). Update on purpose.
-TEST(ThreeWayPartitionDispatchAbi, GoldenDescription) {
-  const std::string golden =
-      "cub=300500 cccl=3005000 params@0:16 launch@0:8 threads@8:4 items@12:4 items=8/8 "
-      "selected=8/8 op=1/1 tile=8/8 partition=4/4 context32=24/8 context64=32/8";
-  EXPECT_EQ(ThreeWayPartition::dispatch_abi(), golden);
-  EXPECT_EQ(cccl_cache::algos::Toolchain::current().dispatch_abi_of("three_way_partition"),
-            cccl_cache::algos::detail::dispatch_abi_digest(golden));
-}

@@ -172,21 +172,6 @@ TEST(TransformBuild, ALaunchBoundOtherThanThePolicysIsCorrupt) {
 
 namespace {
 
-// The transform dispatch's side of the kernel interface, pinned (see
-// DispatchAbi.GoldenDescription): when it fails, check the kernel still matches the
-// dispatch, then update the text.
-TEST(TransformDispatchAbi, GoldenDescription) {
-  const std::string golden =
-      "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 in_size@64:8 "
-      "out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 op=8/8 out=8/8 arg=16/8 "
-      "aligned=16/8";
-  EXPECT_EQ(UnaryTransform::dispatch_abi(), golden);
-  EXPECT_EQ(BinaryTransform::dispatch_abi(), golden);
-  const auto& tc = algos::Toolchain::current();
-  EXPECT_EQ(tc.dispatch_abi_of("unary_transform"), algos::detail::dispatch_abi_digest(golden));
-  EXPECT_EQ(tc.dispatch_abi_of("binary_transform"), algos::detail::dispatch_abi_digest(golden));
-}
-
 // The extra NVRTC option is part of the codegen digest (so of every key).
 TEST(TransformCodegen, NvrtcOptionsAreInTheDigest) {
   auto gen = algos::detail::BuildSteps<UnaryTransform>::source(UnarySpec{});

@@ -241,14 +241,3 @@ TEST(UniqueByKeyHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
   EXPECT_EQ(run(p, dev, bytes, dev, dev, dev, dev, dev, 1000, nullptr), CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
-// The host dispatch's side of the kernel interface: when this changes, the dispatch ABI
-// digest in every unique_by_key key has changed with it (its old entries become misses;
-// other algorithms' stay). Update on purpose.
-TEST(UniqueByKeyDispatchAbi, GoldenDescription) {
-  const std::string golden =
-      "cub=300500 cccl=3005000 params@0:24 launch@0:8 threads@8:4 items@12:4 vsmem_per_block@16:4 "
-      "op=1/1 selected=8/8 tile4=8/8 tile8=8/8 vsmem=8/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8";
-  EXPECT_EQ(UniqueByKey::dispatch_abi(), golden);
-  EXPECT_EQ(cccl_cache::algos::Toolchain::current().dispatch_abi_of("unique_by_key"),
-            cccl_cache::algos::detail::dispatch_abi_digest(golden));
-}

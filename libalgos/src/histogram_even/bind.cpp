@@ -8,6 +8,7 @@
 
 #include "cccl_cache/algos/histogram_even/executable.hpp"
 #include "core/executable_state.hpp"
+#include "core/host_types.hpp"
 #include "histogram_even/dispatch.hpp"
 
 namespace cccl_cache::algos {
@@ -41,37 +42,6 @@ Result<histogram_even::Executable> HistogramEven::bind(const BuiltView<Histogram
 
 namespace histogram_even::detail {
 namespace {
-
-// f(std::type_identity<T>{}) for the host type of a type validate() accepts for samples
-// and levels (integers, float, double), else a value-initialized result.
-template <class F>
-auto on_binnable(ScalarType t, F&& f) {
-  using R = decltype(f(std::type_identity<std::int32_t>{}));
-  switch (t) {
-    case ScalarType::int8:
-      return f(std::type_identity<std::int8_t>{});
-    case ScalarType::int16:
-      return f(std::type_identity<std::int16_t>{});
-    case ScalarType::int32:
-      return f(std::type_identity<std::int32_t>{});
-    case ScalarType::int64:
-      return f(std::type_identity<std::int64_t>{});
-    case ScalarType::uint8:
-      return f(std::type_identity<std::uint8_t>{});
-    case ScalarType::uint16:
-      return f(std::type_identity<std::uint16_t>{});
-    case ScalarType::uint32:
-      return f(std::type_identity<std::uint32_t>{});
-    case ScalarType::uint64:
-      return f(std::type_identity<std::uint64_t>{});
-    case ScalarType::float32:
-      return f(std::type_identity<float>{});
-    case ScalarType::float64:
-      return f(std::type_identity<double>{});
-    default:
-      return R{};
-  }
-}
 
 template <class T>
 T load(const void* p) noexcept {
@@ -108,13 +78,13 @@ bool may_overflow(int num_bins, const void* upper, const void* lower) noexcept {
 }  // namespace
 
 OrderedFn select_ordered(ScalarType levels) noexcept {
-  return on_binnable(levels,
+  return algos::detail::on_host_type(levels,
                      [](auto l) -> OrderedFn { return &ordered<typename decltype(l)::type>; });
 }
 
 OverflowFn select_may_overflow(ScalarType levels, ScalarType samples) noexcept {
-  return on_binnable(levels, [&](auto l) {
-    return on_binnable(samples, [](auto s) -> OverflowFn {
+  return algos::detail::on_host_type(levels, [&](auto l) {
+    return algos::detail::on_host_type(samples, [](auto s) -> OverflowFn {
       return &may_overflow<typename decltype(l)::type, typename decltype(s)::type>;
     });
   });
