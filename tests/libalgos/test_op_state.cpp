@@ -25,23 +25,26 @@ using namespace cccl_cache::algos;
 namespace {
 
 const char* kScaledPlus =
-    "__device__ float scaled_plus(void* s, float a, float b) { return a + b * *static_cast<float*>(s); }";
+    "__device__ float scaled_plus(void* s, float a, float b) { return a + b * *(float*)s; }";
 
 Operator scaled_plus(std::uint32_t size = 4, std::uint32_t alignment = 4) {
   return Operator::custom("scaled_plus", kScaledPlus, size, alignment);
 }
 
-reduce::Spec reduce_with(Operator op) { return {ScalarType::float32, std::move(op), ScalarType::uint64}; }
+reduce::Spec reduce_with(Operator op) {
+  return {ScalarType::float32, std::move(op), ScalarType::uint64};
+}
 
 TEST(OpState, LayoutIsValidatedWithClearErrors) {
   struct Case {
     std::uint32_t size, alignment;
     const char* says;  // nullptr: valid
   };
-  for (const Case c : {Case{4, 4, nullptr}, Case{1, 1, nullptr}, Case{1024, 16, nullptr},
-                       Case{24, 8, nullptr}, Case{4, 3, "power of two"}, Case{32, 32, "power of two"},
-                       Case{0, 4, "multiple of the alignment"}, Case{6, 4, "multiple of the alignment"},
-                       Case{2048, 16, "1024"}, Case{4, 0, "power of two"}}) {
+  const char* kMultiple = "multiple of the alignment";
+  for (const Case c :
+       {Case{4, 4, nullptr}, Case{1, 1, nullptr}, Case{1024, 16, nullptr}, Case{24, 8, nullptr},
+        Case{4, 3, "power of two"}, Case{32, 32, "power of two"}, Case{0, 4, kMultiple},
+        Case{6, 4, kMultiple}, Case{2048, 16, "1024"}, Case{4, 0, "power of two"}}) {
     SCOPED_TRACE(std::to_string(c.size) + "/" + std::to_string(c.alignment));
     const auto r = reduce_with(scaled_plus(c.size, c.alignment)).validate();
     EXPECT_EQ(static_cast<bool>(r), c.says == nullptr);
@@ -62,7 +65,9 @@ TEST(OpState, OnlyAlgorithmsThatPassTheirOperatorDirectlyTakeState) {
   binary.op = scaled_plus();
   EXPECT_TRUE(binary.validate());
   select::Spec sel{ScalarType::float32,
-                   Operator::custom("above", "__device__ bool above(void* s, float x) { return x > *(float*)s; }", 4, 4)};
+                   Operator::custom("above",
+                                    "__device__ bool above(void* s, float x) { return x > *(float*)s; }",
+                                    4, 4)};
   EXPECT_TRUE(sel.validate());
   merge_sort::Spec sort;
   sort.comparator = Operator::custom(
@@ -75,8 +80,9 @@ TEST(OpState, OnlyAlgorithmsThatPassTheirOperatorDirectlyTakeState) {
   const auto refused = search.validate();
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code, ErrorCode::unsupported);
-  EXPECT_NE(refused.error().message.find("binary_search"), std::string::npos) << refused.error().message;
-  EXPECT_NE(refused.error().message.find("operator state"), std::string::npos) << refused.error().message;
+  const std::string& why = refused.error().message;
+  EXPECT_NE(why.find("binary_search"), std::string::npos) << why;
+  EXPECT_NE(why.find("operator state"), std::string::npos) << why;
   scan::Spec<AlgorithmId::inclusive_scan> scan{ScalarType::float32, scaled_plus(), ScalarType::uint64};
   EXPECT_EQ(scan.validate().error().code, ErrorCode::unsupported);
 }

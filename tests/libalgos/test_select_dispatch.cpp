@@ -233,7 +233,7 @@ TEST(SelectHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
   const d::DispatchParams p = params(&ctx);
   void* dev = device_address(0x7f0000000000);
   std::size_t bytes = 1 << 20;
-  EXPECT_EQ(d::select_dispatch()(p, dev, bytes, dev, dev, dev, 1000, nullptr),
+  EXPECT_EQ(d::select_dispatch()(p, dev, bytes, dev, dev, dev, 1000, nullptr, kNoState),
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 

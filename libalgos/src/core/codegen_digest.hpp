@@ -24,7 +24,8 @@ template <class Spec>
 Spec codegen_shape(Spec spec) {
   Spec::fields(spec, [](const Field&, auto& value) {
     if constexpr (std::is_same_v<std::decay_t<decltype(value)>, Operator>) {
-      if (value.kind == OpKind::custom) value = Operator::custom("user_op", "/* user source */", value.state_size,
+      if (value.kind == OpKind::custom)
+        value = Operator::custom("user_op", "/* user source */", value.state_size,
                                  value.state_alignment);
     }
   });

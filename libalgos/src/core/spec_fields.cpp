@@ -247,7 +247,8 @@ constexpr std::uint8_t kStateFlag = 0x80;
 void FieldWriter::put(const Field& f, const Operator& v) {
   const bool state = v.state_size != 0 || v.state_alignment != 0;
   header(f, 1 + 4 + v.name.size() + (state ? 8 : 0) + v.source.size());
-  out_.push_back(static_cast<std::byte>(static_cast<std::uint8_t>(v.kind) | (state ? kStateFlag : 0)));
+  const auto kind = static_cast<std::uint8_t>(v.kind);
+  out_.push_back(static_cast<std::byte>(state ? kind | kStateFlag : kind));
   put_u32(out_, static_cast<std::uint32_t>(v.name.size()));
   put_text(out_, v.name);
   if (state) {
@@ -314,7 +315,8 @@ void FieldReader::get(const Field& f, Operator& v) {
   // A flagged operator has a layout (the writer flags no 0/0): one spelling per spec.
   if (state && (b.size() - at < 8 ||
                 (get_u32(b.subspan(at, 4)) == 0 && get_u32(b.subspan(at + 4, 4)) == 0))) {
-    error_ = Error{ErrorCode::corrupt, "spec field '" + std::string(f.name) + "': bad operator state"};
+    error_ = Error{ErrorCode::corrupt,
+                   "spec field '" + std::string(f.name) + "': bad operator state"};
     return;
   }
   v.kind = static_cast<OpKind>(kind & ~kStateFlag);

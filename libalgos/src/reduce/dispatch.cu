@@ -70,9 +70,9 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                                     ::cuda::std::identity, AccumT, RuntimePolicySelector,
                                     BoundKernels<T, A>, DriverLauncherFactory>(
           d_temp_storage, temp_storage_bytes, static_cast<ItemT*>(const_cast<void*>(d_in)),
-          static_cast<ItemT*>(d_out), static_cast<OffsetT>(num_items), OpArg{op_state}, init, stream,
-          ::cuda::std::identity{}, RuntimePolicySelector{&params}, BoundKernels<T, A>{&params},
-          DriverLauncherFactory{params.launch, &status});
+          static_cast<ItemT*>(d_out), static_cast<OffsetT>(num_items), OpArg{op_state}, init,
+          stream, ::cuda::std::identity{}, RuntimePolicySelector{&params},
+          BoundKernels<T, A>{&params}, DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
 }
 

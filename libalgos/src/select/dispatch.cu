@@ -99,9 +99,9 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
     cudaError_t e = launcher(init_grid, kInitBlockThreads, 0, stream).doit(init, tile_state, tiles, selected);
     if (e != cudaSuccess || items == 0) return dispatch_result(e, status);
     e = launcher(tiles, params.policy.threads, 0, stream)
-            .doit(sweep, in, static_cast<cub::NullType*>(nullptr), out, selected, tile_state, OpArg{op_state},
-                  cub::NullType{}, static_cast<PartitionOffsetT>(items), tiles, context,
-                  cub::detail::vsmem_t{temp[1]});
+            .doit(sweep, in, static_cast<cub::NullType*>(nullptr), out, selected, tile_state,
+                  OpArg{op_state}, cub::NullType{}, static_cast<PartitionOffsetT>(items), tiles,
+                  context, cub::detail::vsmem_t{temp[1]});
     if (e != cudaSuccess) return dispatch_result(e, status);
     context.advance(items, part + 2 == parts.count);
   }

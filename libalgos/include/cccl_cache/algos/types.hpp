@@ -65,7 +65,7 @@ using ComparatorKind = OpKind;
 // kMaxOpStateSize), passed to the kernels by value at each call (OpState). Its device
 // function then takes `void* state` first, pointing at the operator's own copy of the
 // bytes (read them; writes are not seen by other threads or calls), e.g.
-//   __device__ float scaled_plus(void* s, float a, float b) { return a + b * *static_cast<float*>(s); }
+//   __device__ float scaled_plus(void* s, float a, float b) { return a + b * *(float*)s; }
 // The layout is part of the spec (its encoding and key); the bytes are not. 0/0:
 // stateless (every well-known kind).
 struct Operator {

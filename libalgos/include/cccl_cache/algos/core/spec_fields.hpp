@@ -52,7 +52,8 @@ std::string field_text(std::uint32_t v);
 
 // Parses spec-text `text` into `out`. For an operator, `text` is a well-known kind's
 // name or a custom operator's name (a stateful one's followed by ":SIZE/ALIGN", its
-// state layout), and `source` its CUDA C++ source (empty for a well-known kind). Error invalid_argument naming the field and what it accepts.
+// state layout), and `source` its CUDA C++ source (empty for a well-known kind). Error
+// invalid_argument naming the field and what it accepts.
 [[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
                          ScalarType& out);
 [[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
