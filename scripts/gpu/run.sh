@@ -74,7 +74,8 @@ for p in $parts; do
       for t in tests:executable scan_tests:scan transform_tests:transform reduce_tests:reduce \
                radix_tests:radix_sort segreduce_tests:segmented_reduce \
                uniquebk_tests:unique_by_key select_tests:select \
-               twp_tests:three_way_partition hist_tests:histogram_even bsearch_tests:binary_search; do
+               twp_tests:three_way_partition hist_tests:histogram_even bsearch_tests:binary_search \
+               opstate_tests:op_state; do
         [[ -x "$bin/test_algos_${t#*:}_gpu" ]] && part "${t%%:*}" 400 "$bin/test_algos_${t#*:}_gpu" &
       done
       wait
@@ -106,6 +107,7 @@ for p in $parts; do
     hist_bench) part hist_bench 400 "$bin/bench_histogram_even_vs_cub" 28 ;;
     bsearch_tests) part bsearch_tests 300 "$bin/test_algos_binary_search_gpu" ;;
     bsearch_bench) part bsearch_bench 400 "$bin/bench_binary_search_vs_cub" 28 ;;
+    opstate_tests) part opstate_tests 300 "$bin/test_algos_op_state_gpu" ;;
     # Its int64 kernels as nvcc and NVRTC 13.1 compile them, bound like ours (prepare.sh makes them).
     uniquebk_ab) part uniquebk_ab 500 "$bin/bench_unique_by_key_vs_cub" 28 20 \
       --alt nvcc .devcarry/ab/ubk_int64.nvcc.cubin --alt nvrtc13.1 .devcarry/ab/ubk_int64.nvrtc13.1.cubin ;;
