@@ -27,10 +27,11 @@ inline cccl_cache::algos::transform::Spec<1> unary_affine() {
   cccl_cache::algos::transform::Spec<1> s;
   s.in = {ScalarType::int32};
   s.out = ScalarType::int32;
-  s.op = Operator::custom("affine",
-                          "__device__ int affine(void* s, int x) {\n"
-                          "  const int* k = static_cast<const int*>(s);\n  return x * k[0] + k[1];\n}",
-                          8, 4);
+  s.op =
+      Operator::custom("affine",
+                       "__device__ int affine(void* s, int x) {\n"
+                       "  const int* k = static_cast<const int*>(s);\n  return x * k[0] + k[1];\n}",
+                       8, 4);
   return s;
 }
 
@@ -39,10 +40,11 @@ inline cccl_cache::algos::transform::Spec<2> binary_weighted() {
   cccl_cache::algos::transform::Spec<2> s;
   s.in = {ScalarType::int32, ScalarType::int32};
   s.out = ScalarType::int64;
-  s.op = Operator::custom("weighted",
-                          "__device__ long weighted(void* s, int a, int b) {\n"
-                          "  const long* w = static_cast<const long*>(s);\n  return w[0] * a + w[1] * b;\n}",
-                          16, 16);
+  s.op = Operator::custom(
+      "weighted",
+      "__device__ long weighted(void* s, int a, int b) {\n"
+      "  const long* w = static_cast<const long*>(s);\n  return w[0] * a + w[1] * b;\n}",
+      16, 16);
   return s;
 }
 
@@ -61,10 +63,11 @@ inline cccl_cache::algos::merge_sort::Spec sort_less_mod() {
   cccl_cache::algos::merge_sort::Spec s;
   s.key_type = ScalarType::uint32;
   s.value_type = ScalarType::uint32;
-  s.comparator = Operator::custom("less_mod",
-                                  "__device__ bool less_mod(void* s, unsigned a, unsigned b) {\n"
-                                  "  const unsigned m = *static_cast<unsigned*>(s);\n  return a % m < b % m;\n}",
-                                  4, 4);
+  s.comparator = Operator::custom(
+      "less_mod",
+      "__device__ bool less_mod(void* s, unsigned a, unsigned b) {\n"
+      "  const unsigned m = *static_cast<unsigned*>(s);\n  return a % m < b % m;\n}",
+      4, 4);
   return s;
 }
 

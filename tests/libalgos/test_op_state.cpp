@@ -64,10 +64,10 @@ TEST(OpState, OnlyAlgorithmsThatPassTheirOperatorDirectlyTakeState) {
   transform::Spec<2> binary;
   binary.op = scaled_plus();
   EXPECT_TRUE(binary.validate());
-  select::Spec sel{ScalarType::float32,
-                   Operator::custom("above",
-                                    "__device__ bool above(void* s, float x) { return x > *(float*)s; }",
-                                    4, 4)};
+  select::Spec sel{
+      ScalarType::float32,
+      Operator::custom("above",
+                       "__device__ bool above(void* s, float x) { return x > *(float*)s; }", 4, 4)};
   EXPECT_TRUE(sel.validate());
   merge_sort::Spec sort;
   sort.comparator = Operator::custom(
@@ -83,7 +83,8 @@ TEST(OpState, OnlyAlgorithmsThatPassTheirOperatorDirectlyTakeState) {
   const std::string& why = refused.error().message;
   EXPECT_NE(why.find("binary_search"), std::string::npos) << why;
   EXPECT_NE(why.find("operator state"), std::string::npos) << why;
-  scan::Spec<AlgorithmId::inclusive_scan> scan{ScalarType::float32, scaled_plus(), ScalarType::uint64};
+  scan::Spec<AlgorithmId::inclusive_scan> scan{ScalarType::float32, scaled_plus(),
+                                               ScalarType::uint64};
   EXPECT_EQ(scan.validate().error().code, ErrorCode::unsupported);
 }
 
@@ -99,13 +100,17 @@ TEST(OpState, LayoutRoundTripsThroughTheEncodingAndStatelessBytesAreUnchanged) {
   const reduce::Spec stateless = reduce_with(Operator::custom("f", "src"));
   const auto plain = encode_fields(stateless);
   const std::vector<std::byte> op_field(plain.begin() + 6, plain.begin() + 6 + 5 + 1 + 4 + 1 + 3);
-  const std::vector<std::byte> expected = {
-      std::byte{2}, std::byte{9}, std::byte{0}, std::byte{0}, std::byte{0},  // tag, length
-      std::byte{3}, std::byte{1}, std::byte{0}, std::byte{0}, std::byte{0},  // custom, name size
-      std::byte{'f'}, std::byte{'s'}, std::byte{'r'}, std::byte{'c'}};
+  const std::vector<std::byte> expected = {std::byte{2},   std::byte{9},   std::byte{0},
+                                           std::byte{0},   std::byte{0},  // tag, length
+                                           std::byte{3},   std::byte{1},   std::byte{0},
+                                           std::byte{0},   std::byte{0},  // custom, name size
+                                           std::byte{'f'}, std::byte{'s'}, std::byte{'r'},
+                                           std::byte{'c'}};
   EXPECT_EQ(op_field, expected);
-  EXPECT_NE(encode_fields(reduce_with(scaled_plus(4, 4))), encode_fields(reduce_with(scaled_plus(8, 4))));
-  EXPECT_NE(encode_fields(reduce_with(scaled_plus(8, 4))), encode_fields(reduce_with(scaled_plus(8, 8))));
+  EXPECT_NE(encode_fields(reduce_with(scaled_plus(4, 4))),
+            encode_fields(reduce_with(scaled_plus(8, 4))));
+  EXPECT_NE(encode_fields(reduce_with(scaled_plus(8, 4))),
+            encode_fields(reduce_with(scaled_plus(8, 8))));
 }
 
 TEST(OpState, SpecTextWritesTheLayoutAfterTheName) {
@@ -120,9 +125,11 @@ TEST(OpState, SpecTextWritesTheLayoutAfterTheName) {
   const auto from_table =
       parse_spec_text("reduce type=float32 op=scaled_plus:4/4", {{"scaled_plus", kScaledPlus}});
   ASSERT_TRUE(from_table) << from_table.error().describe();
-  for (const char* bad : {"op=plus:4/4", "op=scaled_plus:4", "op=scaled_plus:x/4", "op=scaled_plus:4/3"}) {
+  for (const char* bad :
+       {"op=plus:4/4", "op=scaled_plus:4", "op=scaled_plus:x/4", "op=scaled_plus:4/3"}) {
     SCOPED_TRACE(bad);
-    const auto r = parse_spec_text(std::string("reduce type=float32 ") + bad + " source='" + kScaledPlus + "'");
+    const auto r = parse_spec_text(std::string("reduce type=float32 ") + bad + " source='" +
+                                   kScaledPlus + "'");
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().code, ErrorCode::invalid_argument);
   }
@@ -155,8 +162,8 @@ TEST(OpState, TheCallsStateMustFitTheLayout) {
   EXPECT_EQ(op_state_arg(stateful, {&state, 8}, true), &state);
   EXPECT_EQ(op_state_arg(stateful, {&state, 4}, true), nullptr);  // size mismatch
   EXPECT_EQ(op_state_arg(stateful, {nullptr, 8}, true), nullptr);
-  EXPECT_EQ(op_state_arg(stateful, {}, true), nullptr);            // a launch needs the state
-  EXPECT_EQ(op_state_arg(stateful, {}, false), kNoOpState);        // a size query does not
+  EXPECT_EQ(op_state_arg(stateful, {}, true), nullptr);      // a launch needs the state
+  EXPECT_EQ(op_state_arg(stateful, {}, false), kNoOpState);  // a size query does not
   EXPECT_EQ(op_state_arg(stateless, {}, true), kNoOpState);
   EXPECT_EQ(op_state_arg(stateless, {&state, 8}, true), nullptr);  // no state to give
 }
