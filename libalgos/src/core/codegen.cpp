@@ -82,6 +82,16 @@ std::string functor_for(const Operator& op, ScalarType operands, std::string& pr
 }
 }  // namespace
 
+std::string state_member(const Operator& op) {
+  if (!op.stateful()) return {};
+  return "  alignas(" + std::to_string(op.state_alignment) + ") unsigned char state[" +
+         std::to_string(op.state_size) + "];\n";
+}
+
+std::string state_argument(const Operator& op) {
+  return op.stateful() ? "const_cast<unsigned char*>(state), " : "";
+}
+
 std::string operator_struct(std::string_view name, const Operator& op, int arity,
                             std::string_view result, ScalarType operands) {
   const std::string n(name);
@@ -97,18 +107,13 @@ std::string operator_struct(std::string_view name, const Operator& op, int arity
     case OpKind::less: body = "return a < b;"; break;
     case OpKind::greater: body = "return b < a;"; break;
     default: {
-      // A stateful operator's function takes the state first: a pointer to this copy.
-      const std::string state = op.stateful() ? "const_cast<unsigned char*>(state), " : "";
+      const std::string state = state_argument(op);
       const std::string call = op.name + (arity == 1 ? "(" + state + "a)" : "(" + state + "a, b)");
       body = "return " + (result.empty() ? call : "static_cast<" + ret + ">(" + call + ")") + ";";
     }
   }
-  const std::string member =
-      op.stateful() ? "  alignas(" + std::to_string(op.state_alignment) + ") unsigned char state[" +
-                          std::to_string(op.state_size) + "];\n"
-                    : "";
-  return "struct " + n + " {\n" + member + "  " + tmpl + "\n  __device__ " + ret + " operator()(" +
-         params + ") const { " + body + " }\n};\n";
+  return "struct " + n + " {\n" + state_member(op) + "  " + tmpl + "\n  __device__ " + ret +
+         " operator()(" + params + ") const { " + body + " }\n};\n";
 }
 
 std::string operator_type(std::string_view name, const Operator& op, int arity,

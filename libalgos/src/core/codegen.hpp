@@ -42,6 +42,12 @@ std::string user_source(const Operator& op);
 std::string operator_struct(std::string_view name, const Operator& op, int arity,
                             std::string_view result = {}, ScalarType operands = ScalarType::none);
 
+// A stateful custom operator's parts of a generated operator struct: the state member
+// ("  alignas(A) unsigned char state[N];\n") and its call's first argument, the address
+// of that copy ("const_cast<unsigned char*>(state), "). Empty for any other operator.
+std::string state_member(const Operator& op);
+std::string state_argument(const Operator& op);
+
 // Like operator_struct, but a well-known binary or unary kind becomes an alias of CUB's
 // own function object (`using <name> = ::cuda::std::plus<>;`): CUB's tuning classifies
 // operators by exact type (cub::detail::classify_op), so a derived struct would get
