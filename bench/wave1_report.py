@@ -101,8 +101,8 @@ SOURCES.update(dict((
     _later("select", "select, int32 nonzero, half selected", "select_bench.log", f"{S5}run1-select_bench.log",
            "int32_nonzero layout=keep50", [("x[x != 0]", "select", "int32")], "select_int32",
            "CUB DeviceSelect::If"),
-    # Ours and CUB: x < 0, then nonzero (three parts); the reference: nonzero twice.
-    _later("three_way_partition", "three-way partition, int32 (predicates differ: see later_algos.py)",
+    # Ours, CUB and the reference: x < 0, then nonzero (three parts).
+    _later("three_way_partition", "three-way partition, int32, x < 0 then nonzero",
            "twp_bench.log", f"{S5}run6-twp_bench.log", "int32_negative_nonzero layout=thirds", [],
            "three_way_partition_int32", "CUB DevicePartition::If"),
     _later("histogram_even", "histogram_even, int32 samples, 256 bins", "hist_bench.log", f"{S7}hist_bench.log",

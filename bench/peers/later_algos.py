@@ -8,13 +8,14 @@ and the input layout of our *_vs_cub benchmark's curve, so that the tables join:
   unique_by_key_int32        make_unique_by_key, int32 keys and values, OpKind.EQUAL_TO;
                              curve: sorted keys in runs, a new key where a uniform draw
                              is below 2/9 (mean run 4.5 items; ours: uniform in [1, 8])
-  select_int32               make_select, OpKind.IDENTITY (nonzero items); curve: half
-                             the items nonzero at random (our "keep50")
-  three_way_partition_int32  make_three_way_partition, OpKind.IDENTITY for both
-                             predicates (our spec's): nonzero items first, the second part
-                             empty, zeros unselected; curve: a third of the items zero.
-                             Our curve's predicates differ (x < 0, then nonzero: three
-                             parts), since well-known operators cannot test a sign.
+  select_int32               make_select, a Python predicate `x != 0` (numba-cuda compiles
+                             it; the wheel's OpKind.IDENTITY must return its argument type,
+                             so it is no predicate there); curve: half the items nonzero at
+                             random (our "keep50")
+  three_way_partition_int32  make_three_way_partition, Python predicates `x < 0`, then
+                             `x != 0`: negative items first, positive second, zeros
+                             unselected, a third each (our curve's layout and predicates;
+                             our acquisition spec takes `identity` twice)
   histogram_even_int32       make_histogram_even, int32 samples and levels, int32
                              counters, 257 levels over [0, 1024) (256 bins); curve:
                              samples uniform over [-57, 1081) (a tenth outside)
@@ -25,8 +26,7 @@ and the input layout of our *_vs_cub benchmark's curve, so that the tables join:
                              ready call is one run, synchronized.
 
 Every curve size is checked against CuPy (boolean masks, bincount, searchsorted, a
-reshape-sum); select and partition take no Python callable (the wheel's always-false
-second predicate of select is its own C++ RawOp), so none needs numba-cuda-mlir.
+reshape-sum).
 """
 
 from __future__ import annotations
@@ -106,10 +106,22 @@ def _ubk_check(cp, a):
 
 # --- select and three-way partition -------------------------------------------------
 
-def _sparse_ints(cp, rng, n, t, zero_share):
-    """Nonzero values in [1, 2^20), each item zero with probability zero_share."""
-    v = rng.integers(1, 1 << 20, n, dtype=cp.int64).astype(t)
-    return cp.where(rng.random(n, dtype=cp.float32) < zero_share, cp.zeros(1, dtype=t), v).astype(t)
+def nonzero(x):
+    """select's predicate and three-way partition's second: numba-cuda compiles it."""
+    return x != 0
+
+
+def negative(x):
+    """Three-way partition's first predicate."""
+    return x < 0
+
+
+def _sparse_ints(cp, rng, n, t, zero_share, negative_share=0.0):
+    """Values in [1, 2^20), each item zero with probability zero_share, else negated with
+    probability negative_share."""
+    v = rng.integers(1, 1 << 20, n, dtype=cp.int64)
+    v = cp.where(rng.random(n, dtype=cp.float32) < negative_share, -v, v)
+    return cp.where(rng.random(n, dtype=cp.float32) < zero_share, cp.zeros(1, dtype=cp.int64), v).astype(t)
 
 
 def _select_inputs(cp, np, rng, n, t):
@@ -119,7 +131,7 @@ def _select_inputs(cp, np, rng, n, t):
 
 def _select_call(cc, obj, a, n, temp):
     return functools.partial(obj, temp_storage=temp, d_in=a["x"], d_out=a["out"],
-                             d_num_selected_out=a["count"], cond=cc.OpKind.IDENTITY, num_items=n)
+                             d_num_selected_out=a["count"], cond=nonzero, num_items=n)
 
 
 def _select_check(cp, a):
@@ -129,23 +141,23 @@ def _select_check(cp, a):
 
 
 def _twp_inputs(cp, np, rng, n, t):
-    return {"x": _sparse_ints(cp, rng, n, t, 1.0 / 3.0), "first": cp.empty(n, dtype=t),
+    return {"x": _sparse_ints(cp, rng, n, t, 1.0 / 3.0, 0.5), "first": cp.empty(n, dtype=t),
             "second": cp.empty(n, dtype=t), "rest": cp.empty(n, dtype=t), "count": cp.zeros(2, dtype=cp.int64)}
 
 
 def _twp_call(cc, obj, a, n, temp):
     return functools.partial(obj, temp_storage=temp, d_in=a["x"], d_first_part_out=a["first"],
                              d_second_part_out=a["second"], d_unselected_out=a["rest"],
-                             d_num_selected_out=a["count"], select_first_part_op=cc.OpKind.IDENTITY,
-                             select_second_part_op=cc.OpKind.IDENTITY, num_items=n)
+                             d_num_selected_out=a["count"], select_first_part_op=negative,
+                             select_second_part_op=nonzero, num_items=n)
 
 
 def _twp_check(cp, a):
     x = a["x"]
-    want = x[x != 0]
-    m, zeros = len(want), len(x) - len(want)
-    return (_count(a, 0) == m and _count(a, 1) == 0 and _eq(cp, a["first"][:m], want)
-            and not bool((a["rest"][:zeros] != 0).any().item()))
+    neg, pos = x[x < 0], x[x > 0]
+    m1, m2, zeros = len(neg), len(pos), len(x) - len(neg) - len(pos)
+    return (_count(a, 0) == m1 and _count(a, 1) == m2 and _eq(cp, a["first"][:m1], neg)
+            and _eq(cp, a["second"][:m2], pos) and not bool((a["rest"][:zeros] != 0).any().item()))
 
 
 # --- histogram_even -----------------------------------------------------------------
@@ -214,15 +226,15 @@ LATER = (
                                              d_out_items=a["out_vals"], d_out_num_selected=a["count"],
                                              op=cc.OpKind.EQUAL_TO),
          _ubk_call, _ubk_check),
-    Algo("select", "make_select, OpKind.IDENTITY (nonzero)", ("int32",), _select_inputs,
+    Algo("select", "make_select, Python predicate x != 0", ("int32",), _select_inputs,
          lambda cc, a: cc.make_select(d_in=a["x"], d_out=a["out"], d_num_selected_out=a["count"],
-                                      cond=cc.OpKind.IDENTITY),
+                                      cond=nonzero),
          _select_call, _select_check),
-    Algo("three_way_partition", "make_three_way_partition, OpKind.IDENTITY twice", ("int32",), _twp_inputs,
+    Algo("three_way_partition", "make_three_way_partition, Python predicates x < 0, x != 0", ("int32",), _twp_inputs,
          lambda cc, a: cc.make_three_way_partition(
              d_in=a["x"], d_first_part_out=a["first"], d_second_part_out=a["second"], d_unselected_out=a["rest"],
-             d_num_selected_out=a["count"], select_first_part_op=cc.OpKind.IDENTITY,
-             select_second_part_op=cc.OpKind.IDENTITY),
+             d_num_selected_out=a["count"], select_first_part_op=negative,
+             select_second_part_op=nonzero),
          _twp_call, _twp_check),
     Algo("histogram_even", "make_histogram_even, int32, 257 levels over [0, 1024)", ("int32",), _hist_inputs,
          _hist_make, _hist_call, _hist_check),

@@ -100,24 +100,28 @@ class _UniqueByKey(_Algo):
             m = int(first.sum())
             d_out_keys[:m], d_out_items[:m], d_out_num_selected[0] = k[first], d_in_items[:num_items][first], m
         return b
-def _partition(x, first, second, rest, count):
-    nz = x != 0  # OpKind.IDENTITY: nonzero items
-    m = int(nz.sum())
-    first[:m], rest[:len(x) - m], count[0], count[1] = x[nz], x[~nz][::-1], m, 0
+def _partition(x, first, second, rest, count, op1, op2=None):
+    a = _np.asarray(op1(x), bool)  # the Python predicates, on the host here
+    b = _np.asarray(op2(x), bool) & ~a if op2 is not None else _np.zeros(len(x), bool)
+    m1, m2 = int(a.sum()), int(b.sum())
+    u = ~(a | b)
+    first[:m1], second[:m2], rest[:int(u.sum())], count[0], count[1] = x[a], x[b], x[u][::-1], m1, m2
 class _Select(_Algo):
     def __call__(self, *, temp_storage, d_in, d_out, d_num_selected_out, cond, num_items, stream=None):
-        assert cond is OpKind.IDENTITY and len(d_num_selected_out) >= 2
+        assert callable(cond) and len(d_num_selected_out) >= 2
         b, q = self._temp(temp_storage, "select")
         if not q:
-            _partition(d_in[:num_items], d_out, _np.empty(0), _np.empty(num_items, d_in.dtype), d_num_selected_out)
+            _partition(d_in[:num_items], d_out, _np.empty(0), _np.empty(num_items, d_in.dtype), d_num_selected_out,
+                       cond)
         return b
 class _ThreeWay(_Algo):
     def __call__(self, *, temp_storage, d_in, d_first_part_out, d_second_part_out, d_unselected_out,
                  d_num_selected_out, select_first_part_op, select_second_part_op, num_items, stream=None):
-        assert select_first_part_op is OpKind.IDENTITY and select_second_part_op is OpKind.IDENTITY
+        assert callable(select_first_part_op) and callable(select_second_part_op)
         b, q = self._temp(temp_storage, "twp")
         if not q:
-            _partition(d_in[:num_items], d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out)
+            _partition(d_in[:num_items], d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out,
+                       select_first_part_op, select_second_part_op)
         return b
 class _Histogram(_Algo):
     def __call__(self, *, temp_storage, d_samples, d_histogram, h_num_output_levels, h_lower_level,
