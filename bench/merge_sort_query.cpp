@@ -73,7 +73,8 @@ int main(int argc, char** argv) {
   std::size_t bf = 0, bl = 0, bd = 0;
   f(nullptr, bf, nullptr, nullptr, nullptr, nullptr, n, nullptr);
   l(nullptr, bl, nullptr, nullptr, nullptr, nullptr, n, nullptr);
-  dispatch(params, nullptr, bd, nullptr, nullptr, nullptr, nullptr, n, nullptr);
+  dispatch(params, nullptr, bd, nullptr, nullptr, nullptr, nullptr, n, nullptr,
+           cccl_cache::algos::detail::kNoOpState);
   const std::size_t bc = bench::cub_query_float_keys(static_cast<std::int64_t>(n));
   std::printf(
       "temp bytes for %llu float keys: fresh %zu, loaded %zu, CUB dispatch (bound) %zu, "
@@ -95,7 +96,8 @@ int main(int argc, char** argv) {
   auto m_loaded = [&] { return l.temp_storage_bytes(n); };
   auto q_dispatch = [&] {
     std::size_t b = 0;
-    dispatch(params, nullptr, b, nullptr, nullptr, nullptr, nullptr, n, nullptr);
+    dispatch(params, nullptr, b, nullptr, nullptr, nullptr, nullptr, n, nullptr,
+             cccl_cache::algos::detail::kNoOpState);
     return b;
   };
   auto q_cub = [&] { return bench::cub_query_float_keys(static_cast<std::int64_t>(n)); };

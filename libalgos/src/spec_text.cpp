@@ -46,12 +46,14 @@ Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& f
     for (const auto& d : descs) desc = d.name == field ? &d : desc;
     if (desc != nullptr && desc->is_operator && !parse_op_kind(value)) {
       ++custom_ops;
-      if (auto op = ops.find(value); op != ops.end() && !has_source) text.source = op->second;
+      // A stateful operator's layout follows its name (name:SIZE/ALIGN).
+      const std::string op_name = value.substr(0, value.find(':'));
+      if (auto op = ops.find(op_name); op != ops.end() && !has_source) text.source = op->second;
       if (has_source) {
         if (auto it = fields.find("source"); it != fields.end()) {
           text.source = it->second;
         } else {
-          auto source = read_source(fields.at("source_file"), value);
+          auto source = read_source(fields.at("source_file"), op_name);
           if (!source) return tl::unexpected(source.error());
           text.source = std::move(*source);
         }
@@ -61,7 +63,7 @@ Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& f
                     name + ": " + field + "='" + value +
                         "' is not a well-known operator and no source is given for it (add "
                         "source=..., source_file=PATH, or define [operators." +
-                        value + "] in the manifest)");
+                        op_name + "] in the manifest)");
       }
     }
     given.push_back(std::move(text));

@@ -133,7 +133,9 @@ std::optional<OpKind> parse_op_kind(std::string_view name) noexcept {
 }
 
 std::string describe(const Operator& op) {
-  return op.kind == OpKind::custom ? op.name : std::string(op_kind_name(op.kind));
+  if (op.kind != OpKind::custom) return std::string(op_kind_name(op.kind));
+  if (!op.stateful()) return op.name;
+  return op.name + ":" + std::to_string(op.state_size) + "/" + std::to_string(op.state_alignment);
 }
 
 }  // namespace cccl_cache::algos

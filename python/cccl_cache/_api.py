@@ -25,14 +25,31 @@ def default_cache() -> _core.Cache:
 
 class Op:
     """A custom operator: a CUDA C++ device function `name` defined in `source`, e.g.
-    Op("abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }")."""
+    Op("abs_less", "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }").
 
-    __slots__ = ("name", "source")
+    A stateful one gives its state's layout: `state_size` bytes aligned to
+    `state_alignment` (a power of two up to 16; default: the largest that divides the
+    size); its function takes `void* state` first, and each call passes the bytes
+    (`op_state=`: bytes-like, a NumPy scalar or array), e.g.
+    Op("scaled_plus", "__device__ float scaled_plus(void* s, float a, float b) "
+       "{ return a + b * *(float*)s; }", state_size=4)."""
 
-    def __init__(self, name: str, source: str):
+    __slots__ = ("name", "source", "state_size", "state_alignment")
+
+    def __init__(self, name: str, source: str, state_size: int = 0, state_alignment: int | None = None):
         self.name, self.source = name, source
+        self.state_size = int(state_size)
+        if state_alignment is None:
+            state_alignment = 0
+            if self.state_size > 0:
+                state_alignment = 16
+                while self.state_size % state_alignment:
+                    state_alignment //= 2
+        self.state_alignment = int(state_alignment)
 
     def __repr__(self):
+        if self.state_size:
+            return f"Op({self.name!r}, state_size={self.state_size}, state_alignment={self.state_alignment})"
         return f"Op({self.name!r})"
 
 
@@ -68,6 +85,8 @@ def _op_text(op, operators: dict) -> str:
         return op
     if isinstance(op, Op):
         operators[op.name] = op.source
+        if op.state_size or op.state_alignment:
+            return f"{op.name}:{op.state_size}/{op.state_alignment}"
         return op.name
     name = getattr(op, "name", None)  # enums such as cuda.compute's OpKind.LESS
     if isinstance(name, str):
@@ -429,25 +448,27 @@ def _count(num_items, d_in, what, *outs) -> int:
     return n
 
 
-def _run_two_phase(exe, like, temp_allocator, stream, args_before, args_after):
+def _run_two_phase(exe, like, temp_allocator, stream, args_before, args_after, op_state=None):
     if stream is None:
         stream = _default_stream(like)
+    state = {} if op_state is None else {"op_state": op_state}
     nbytes = exe(None, *args_before, *args_after, stream=stream)
     temp = temp_allocator(nbytes) if temp_allocator else _allocate(nbytes, like, exe.device, stream)
-    exe(temp, *args_before, *args_after, stream=stream)
+    exe(temp, *args_before, *args_after, stream=stream, **state)
 
 
 _same = (lambda n: n)
 
 
 def merge_sort(d_in_keys, d_in_values, d_out_keys, d_out_values, op="less", num_items=None,
-               stream=None, *, temp_allocator=None, cache=None):
-    """Sorts d_in_keys (and d_in_values) into d_out_keys (and d_out_values); they may alias."""
+               stream=None, *, temp_allocator=None, cache=None, op_state=None):
+    """Sorts d_in_keys (and d_in_values) into d_out_keys (and d_out_values); they may alias.
+    op_state: a stateful comparator's state."""
     exe = make_merge_sort(d_in_keys, d_in_values, d_out_keys, d_out_values, op, cache=cache)
     n = _count(num_items, d_in_keys, "d_in_keys", ("d_out_keys", d_out_keys, _same),
                ("d_in_values", d_in_values, _same), ("d_out_values", d_out_values, _same))
     _run_two_phase(exe, d_in_keys, temp_allocator, stream,
-                   (d_in_keys, d_in_values, d_out_keys, d_out_values, n), ())
+                   (d_in_keys, d_in_values, d_out_keys, d_out_values, n), (), op_state)
 
 
 def radix_sort(d_in_keys, d_out_keys, d_in_values=None, d_out_values=None, order="ascending",
@@ -470,11 +491,12 @@ def radix_sort(d_in_keys, d_out_keys, d_in_values=None, d_out_values=None, order
 
 
 def reduce_into(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *,
-                temp_allocator=None, cache=None):
-    """d_out[0] = op(h_init, d_in[0], ..., d_in[num_items - 1])."""
+                temp_allocator=None, cache=None, op_state=None):
+    """d_out[0] = op(h_init, d_in[0], ..., d_in[num_items - 1]). op_state: a stateful
+    operator's state."""
     exe = make_reduce_into(d_in, d_out, op, cache=cache)
     n = _count(num_items, d_in, "d_in", ("d_out", d_out, lambda n: 1))
-    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n, h_init), ())
+    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)
 
 
 def segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h_init=0,
@@ -519,13 +541,13 @@ def unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_sele
 
 
 def select(d_in, d_out, d_num_selected_out, cond="identity", num_items=None, stream=None, *,
-           temp_allocator=None, cache=None):
+           temp_allocator=None, cache=None, op_state=None):
     """The items of d_in[:num_items] (default: its length) for which `cond` holds to d_out,
-    in order; their number to d_num_selected_out[0]."""
+    in order; their number to d_num_selected_out[0]. op_state: a stateful predicate's state."""
     exe = make_select(d_in, d_out, d_num_selected_out, cond, cache=cache)
     n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same),
                ("d_num_selected_out", d_num_selected_out, lambda n: 1))
-    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, d_num_selected_out, n), ())
+    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, d_num_selected_out, n), (), op_state)
 
 
 def three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out,
@@ -591,15 +613,16 @@ def exclusive_scan(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None
     _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n, h_init), ())
 
 
-def unary_transform(d_in, d_out, op="identity", num_items=None, stream=None, *, cache=None):
-    """d_out[i] = op(d_in[i])."""
+def unary_transform(d_in, d_out, op="identity", num_items=None, stream=None, *, cache=None, op_state=None):
+    """d_out[i] = op(d_in[i]). op_state: a stateful operator's state."""
     exe = make_unary_transform(d_in, d_out, op, cache=cache)
     n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same))
-    exe(d_in, d_out, n, stream=_default_stream(d_in) if stream is None else stream)
+    exe(d_in, d_out, n, stream=_default_stream(d_in) if stream is None else stream, op_state=op_state)
 
 
-def binary_transform(d_in1, d_in2, d_out, op="plus", num_items=None, stream=None, *, cache=None):
-    """d_out[i] = op(d_in1[i], d_in2[i])."""
+def binary_transform(d_in1, d_in2, d_out, op="plus", num_items=None, stream=None, *, cache=None,
+                     op_state=None):
+    """d_out[i] = op(d_in1[i], d_in2[i]). op_state: a stateful operator's state."""
     exe = make_binary_transform(d_in1, d_in2, d_out, op, cache=cache)
     n = _count(num_items, d_in1, "d_in1", ("d_in2", d_in2, _same), ("d_out", d_out, _same))
-    exe(d_in1, d_in2, d_out, n, stream=_default_stream(d_in1) if stream is None else stream)
+    exe(d_in1, d_in2, d_out, n, stream=_default_stream(d_in1) if stream is None else stream, op_state=op_state)

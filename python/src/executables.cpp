@@ -35,6 +35,48 @@ struct Temp {
   std::size_t bytes;
 };
 
+// A run's operator state (op_state=): the buffer of a bytes-like object (bytes,
+// bytearray, memoryview, a NumPy scalar or C-contiguous array), held for the run, its
+// size checked against `op`'s state layout; None for a stateless operator. TypeError /
+// ValueError naming op_state.
+class HostOpState {
+ public:
+  HostOpState(nb::handle state, const algos::Operator& op) {
+    const std::string want = std::to_string(op.state_size);
+    if (state.is_none()) {
+      if (op.stateful())
+        throw nb::value_error(("op_state: operator '" + op.name + "' is stateful: give its " + want +
+                               " bytes of state").c_str());
+      return;
+    }
+    if (!op.stateful()) throw nb::value_error("op_state: the operator takes no state (give None)");
+    if (PyObject_GetBuffer(state.ptr(), &view_, PyBUF_C_CONTIGUOUS) != 0) {
+      PyErr_Clear();
+      throw nb::type_error("op_state: expected a bytes-like object, a NumPy scalar or a C-contiguous array");
+    }
+    const auto have = static_cast<std::size_t>(view_.len);
+    if (have != op.state_size) {
+      PyBuffer_Release(&view_);
+      throw nb::value_error(("op_state: " + std::to_string(have) + " bytes, but operator '" + op.name +
+                             "' has a state of " + want + " bytes")
+                                .c_str());
+    }
+    held_ = true;
+    state_ = {view_.buf, have};
+  }
+  ~HostOpState() {
+    if (held_) PyBuffer_Release(&view_);
+  }
+  HostOpState(const HostOpState&) = delete;
+  HostOpState& operator=(const HostOpState&) = delete;
+  algos::OpState get() const { return state_; }
+
+ private:
+  Py_buffer view_{};
+  bool held_ = false;
+  algos::OpState state_;
+};
+
 // The temp-storage array (any element type), checked against what the run needs.
 Temp temp_array(nb::handle temp, std::size_t need, int device) {
   DeviceArray t = device_array(temp, "temp_storage", true);
@@ -116,13 +158,14 @@ nb::class_<Bound<Exe>> common(nb::module_& m, const char* name, const char* doc)
 // --- merge sort -------------------------------------------------------------------
 std::size_t merge_sort_call(const Bound<ms::Executable>& b, nb::handle temp, nb::handle keys_in,
                             nb::handle values_in, nb::handle keys_out, nb::handle values_out,
-                            std::uint64_t n, nb::handle stream) {
+                            std::uint64_t n, nb::handle stream, nb::handle op_state) {
   const ms::Executable& e = *b.exe;
   std::size_t bytes = e.temp_storage_bytes(n);
   if (temp.is_none()) return bytes;
+  const HostOpState state(op_state, e.spec().comparator);
   run_sort(e, bytes, n, temp, keys_in, keys_out, values_in, values_out, stream, "merge sort",
            [&](void* d_temp, std::size_t& have, const SortArrays& a, CUstream s) {
-             return e(d_temp, have, a.keys_in, a.values_in, a.keys_out, a.values_out, n, s);
+             return e(d_temp, have, a.keys_in, a.values_in, a.keys_out, a.values_out, n, s, state.get());
            });
   return bytes;
 }
@@ -260,9 +303,10 @@ std::size_t segmented_sort_call(const Bound<ss::Executable>& b, nb::handle temp,
 template <class Exe>
 std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb::handle in,
                              nb::handle out, std::uint64_t n, nb::handle h_init, bool has_init,
-                             std::uint64_t out_items, nb::handle stream) {
+                             std::uint64_t out_items, nb::handle stream, nb::handle op_state = nb::none()) {
   std::size_t bytes = e.temp_storage_bytes(n);
   if (temp.is_none()) return bytes;
+  const HostOpState state(op_state, e.spec().op);
   const auto type = e.spec().type;
   const int dev = e.device();
   auto [d_temp, have] = temp_array(temp, bytes, dev);
@@ -273,6 +317,8 @@ std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb
   run_unlocked(stream, what, [&](CUstream s) -> CUresult {
     if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
       return e(d_temp, have, i.data, o.data, n, s);
+    } else if constexpr (std::is_same_v<Exe, rd::Executable>) {
+      return e(d_temp, have, i.data, o.data, n, init.bytes, s, state.get());
     } else {
       return e(d_temp, have, i.data, o.data, n, init.bytes, s);
     }
@@ -327,7 +373,7 @@ std::size_t unique_by_key_call(const Bound<ub::Executable>& b, nb::handle temp, 
 
 // --- select: the items a predicate keeps, the count to device memory -------------------
 std::size_t select_call(const Bound<se::Executable>& b, nb::handle temp, nb::handle in, nb::handle out,
-                        nb::handle num_selected, std::uint64_t n, nb::handle stream) {
+                        nb::handle num_selected, std::uint64_t n, nb::handle stream, nb::handle op_state) {
   const se::Executable& e = *b.exe;
   std::size_t bytes = e.temp_storage_bytes(n);
   if (temp.is_none()) return bytes;
@@ -337,8 +383,9 @@ std::size_t select_call(const Bound<se::Executable>& b, nb::handle temp, nb::han
   auto i = checked_array(in, "d_in", false, spec.type, n, dev);
   auto o = checked_array(out, "d_out", true, spec.type, n, dev);
   auto sel = checked_array(num_selected, "d_num_selected_out", true, spec.selected_type, 1, dev);
+  const HostOpState state(op_state, spec.op);
   run_unlocked(stream, "select", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, i.data, o.data, sel.data, n, s);
+    return e(d_temp, have, i.data, o.data, sel.data, n, s, state.get());
   });
   return bytes;
 }
@@ -413,16 +460,17 @@ std::size_t binary_search_call(const Bound<bs::Executable>& b, nb::handle temp, 
 // --- transforms -------------------------------------------------------------------
 template <int N>
 void transform_call(const tf::Executable<N>& e, const nb::handle* ins, nb::handle out, std::uint64_t n,
-                    nb::handle stream) {
+                    nb::handle stream, nb::handle op_state) {
   const auto& spec = e.spec();
   const int dev = e.device();
   static constexpr const char* kNames[2][2] = {{"d_in", ""}, {"d_in1", "d_in2"}};
   DeviceArray in[N];
   for (int k = 0; k < N; ++k) in[k] = checked_array(ins[k], kNames[N - 1][k], false, spec.in[k], n, dev);
   auto o = checked_array(out, "d_out", true, spec.out, n, dev);
+  const HostOpState state(op_state, spec.op);
   run_unlocked(stream, N == 1 ? "unary transform" : "binary transform", [&](CUstream s) -> CUresult {
-    if constexpr (N == 1) return e(in[0].data, o.data, n, s);
-    else return e(in[0].data, in[1].data, o.data, n, s);
+    if constexpr (N == 1) return e(in[0].data, o.data, n, s, state.get());
+    else return e(in[0].data, in[1].data, o.data, n, s, state.get());
   });
 }
 
@@ -433,8 +481,10 @@ void bind_executables(nb::module_& m) {
   common<ms::Executable>(m, "MergeSort", "A merge sort bound to a device (cub::DeviceMergeSort).")
       .def("__call__", &merge_sort_call, "temp_storage"_a.none(), "d_in_keys"_a.none(), "d_in_values"_a.none(),
            "d_out_keys"_a.none(), "d_out_values"_a.none(), "num_items"_a, "stream"_a.none() = none,
+           "op_state"_a.none() = none,
            "temp_storage=None: returns the bytes a run needs. Else sorts num_items keys (and "
-           "values) into the outputs (in place if they alias) on `stream`; returns the same bytes.")
+           "values) into the outputs (in place if they alias) on `stream`; returns the same bytes. "
+           "op_state: a stateful comparator's state (bytes-like, NumPy scalar or array).")
       .def("temp_storage_bytes", [](const Bound<ms::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);
 
@@ -474,13 +524,13 @@ void bind_executables(nb::module_& m) {
   common<rd::Executable>(m, "Reduce", "A reduction bound to a device (cub::DeviceReduce::Reduce).")
       .def("__call__",
            [](const Bound<rd::Executable>& b, nb::handle temp, nb::handle in, nb::handle out, std::uint64_t n,
-              nb::handle h_init, nb::handle stream) {
-             return single_pass_call(*b.exe, "reduce", temp, in, out, n, h_init, true, 1, stream);
+              nb::handle h_init, nb::handle stream, nb::handle op_state) {
+             return single_pass_call(*b.exe, "reduce", temp, in, out, n, h_init, true, 1, stream, op_state);
            },
            "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "h_init"_a.none(),
-           "stream"_a.none() = none,
+           "stream"_a.none() = none, "op_state"_a.none() = none,
            "temp_storage=None: returns the bytes a run needs. Else writes op(h_init, d_in[:num_items]) "
-           "to d_out[0]; returns the bytes.")
+           "to d_out[0]; returns the bytes. op_state: a stateful operator's state.")
       .def("temp_storage_bytes", [](const Bound<rd::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);
 
@@ -510,9 +560,10 @@ void bind_executables(nb::module_& m) {
   common<se::Executable>(m, "Select", "A select bound to a device (cub::DeviceSelect::If).")
       .def("__call__", &select_call, "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(),
            "d_num_selected_out"_a.none(), "num_items"_a, "stream"_a.none() = none,
+           "op_state"_a.none() = none,
            "temp_storage=None: returns the bytes a run needs. Else copies the items of d_in the "
            "predicate keeps to d_out, in order, and their number to d_num_selected_out[0]. "
-           "Returns the bytes.")
+           "Returns the bytes. op_state: a stateful predicate's state.")
       .def("temp_storage_bytes", [](const Bound<se::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);
 
@@ -578,23 +629,27 @@ void bind_executables(nb::module_& m) {
 
   common<tf::Executable<1>>(m, "UnaryTransform", "out[i] = op(in[i]) bound to a device (cub::DeviceTransform).")
       .def("__call__",
-           [](const Bound<tf::Executable<1>>& b, nb::handle in, nb::handle out, std::uint64_t n, nb::handle stream) {
+           [](const Bound<tf::Executable<1>>& b, nb::handle in, nb::handle out, std::uint64_t n, nb::handle stream,
+              nb::handle op_state) {
              const nb::handle ins[1] = {in};
-             transform_call<1>(*b.exe, ins, out, n, stream);
+             transform_call<1>(*b.exe, ins, out, n, stream, op_state);
            },
-           "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "stream"_a.none() = none,
-           "Writes op(d_in[i]) to d_out[i] for i < num_items (no temp storage).");
+           "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "stream"_a.none() = none, "op_state"_a.none() = none,
+           "Writes op(d_in[i]) to d_out[i] for i < num_items (no temp storage). op_state: a "
+           "stateful operator's state.");
 
   common<tf::Executable<2>>(m, "BinaryTransform",
                             "out[i] = op(in1[i], in2[i]) bound to a device (cub::DeviceTransform).")
       .def("__call__",
            [](const Bound<tf::Executable<2>>& b, nb::handle in1, nb::handle in2, nb::handle out, std::uint64_t n,
-              nb::handle stream) {
+              nb::handle stream, nb::handle op_state) {
              const nb::handle ins[2] = {in1, in2};
-             transform_call<2>(*b.exe, ins, out, n, stream);
+             transform_call<2>(*b.exe, ins, out, n, stream, op_state);
            },
            "d_in1"_a.none(), "d_in2"_a.none(), "d_out"_a.none(), "num_items"_a, "stream"_a.none() = none,
-           "Writes op(d_in1[i], d_in2[i]) to d_out[i] for i < num_items (no temp storage).");
+           "op_state"_a.none() = none,
+           "Writes op(d_in1[i], d_in2[i]) to d_out[i] for i < num_items (no temp storage). op_state: a "
+           "stateful operator's state.");
 }
 
 }  // namespace cccl_cache::python

@@ -326,3 +326,23 @@ def test_radix_sort_double_buffer_arguments(fake):
     mixed = cccl_cache.DoubleBuffer(fake(8), fake(8, "<f8"))
     with pytest.raises(TypeError, match="d_out_keys: float64, but d_in_keys is float32"):
         cccl_cache.make_radix_sort(mixed, None)
+
+
+SCALED_PLUS = "__device__ float scaled_plus(void* s, float a, float b) { return a + b * *(float*)s; }"
+
+
+def test_stateful_op_layout_goes_into_the_spec():
+    op = cccl_cache.Op("scaled_plus", SCALED_PLUS, state_size=4)
+    assert (op.state_size, op.state_alignment) == (4, 4)
+    assert cccl_cache.Op("f", "x", state_size=24).state_alignment == 8
+    assert cccl_cache.Op("f", "x", state_size=48).state_alignment == 16
+    spec = _core.Spec.from_fields("reduce", {"type": "float32", "op": "scaled_plus:4/4"},
+                                  {"scaled_plus": SCALED_PLUS})
+    assert "op=scaled_plus:4/4" in spec.text
+    with pytest.raises(ValueError, match="power of two"):
+        _core.Spec.from_fields("reduce", {"type": "float32", "op": "scaled_plus:4/3"},
+                               {"scaled_plus": SCALED_PLUS})
+    # Binary search wraps its comparator in CUB's search functor: no state.
+    with pytest.raises(ValueError, match="operator state is not supported"):
+        _core.Spec.from_fields("lower_bound", {"type": "float32", "compare": "f:4/4"},
+                               {"f": "__device__ bool f(void* s, float a, float b) { return a < b; }"})

@@ -500,3 +500,39 @@ def test_dlpack_arrays(caches):
     d_out = cp.empty(N, cp.float32)
     exe(OnlyDlpack(cp.asarray(h)), OnlyDlpack(d_out), N)
     np.testing.assert_array_equal(d_out.get(), -h)
+
+
+# --- stateful operators: the state is a call argument, so one executable serves each ---
+
+def test_reduce_with_state_changes_with_the_state(caches):
+    op = cccl_cache.Op("plus_mod", "__device__ unsigned plus_mod(void* s, unsigned a, unsigned b) "
+                       "{ return (a + b) % *(unsigned*)s; }", state_size=4)
+    h = rng.integers(0, 1000, N).astype(np.uint32)
+    for exe in both(caches, lambda c: cccl_cache.make_reduce_into(np.uint32, np.uint32, op, device=0, cache=c)):
+        for m in (1000003, 97):
+            d_out = cp.zeros(1, np.uint32)
+            nbytes = exe(None, cp.asarray(h), d_out, N, 0)
+            temp = cp.empty(max(nbytes, 1), cp.uint8)
+            exe(temp, cp.asarray(h), d_out, N, 0, op_state=np.uint32(m))
+            assert int(d_out.get()[0]) == int(h.astype(np.uint64).sum() % m)
+        with pytest.raises(ValueError, match="op_state"):
+            exe(temp, cp.asarray(h), d_out, N, 0)
+        with pytest.raises(ValueError, match="op_state"):
+            exe(temp, cp.asarray(h), d_out, N, 0, op_state=np.uint64(5))
+
+
+def test_select_and_transform_with_state(caches):
+    h = rng.integers(0, 1000, N).astype(np.int32)
+    above = cccl_cache.Op("above", "__device__ bool above(void* s, int x) { return x > *(int*)s; }",
+                          state_size=4)
+    d_out, d_count = cp.empty(N, np.int32), cp.zeros(1, np.uint64)
+    for t in (500, 900):
+        cccl_cache.select(cp.asarray(h), d_out, d_count, above, cache=caches[0], op_state=np.int32(t))
+        want = h[h > t]
+        assert int(d_count.get()[0]) == want.size
+        np.testing.assert_array_equal(d_out.get()[:want.size], want)
+    affine = cccl_cache.Op("affine", "__device__ int affine(void* s, int x) "
+                           "{ const int* k = (const int*)s; return x * k[0] + k[1]; }", state_size=8)
+    for k in ((3, -7), (-2, 5)):
+        cccl_cache.unary_transform(cp.asarray(h), d_out, affine, cache=caches[0], op_state=np.array(k, np.int32))
+        np.testing.assert_array_equal(d_out.get(), h * k[0] + k[1])

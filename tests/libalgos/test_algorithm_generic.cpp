@@ -121,10 +121,12 @@ using Algorithms = ::testing::Types<MergeSort, Reduce, InclusiveScan, ExclusiveS
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or
-// with `source_only` the same custom operator with other source).
+// with `source_only` the same custom operator with other source, stateful with
+// `state_size` bytes aligned to 4 where that is not 0).
 struct MutateField {
   std::size_t target;
   bool source_only = false;
+  std::uint32_t state_size = 0;
   std::size_t index = 0;
   bool mutated = false;
   bool hit() { return index++ == target && (mutated = true); }
@@ -140,7 +142,7 @@ struct MutateField {
   void operator()(const Field&, Operator& v) {
     if (!hit()) return;
     if (source_only)
-      v = Operator::custom("f", v.source == "a" ? "b" : "a");
+      v = Operator::custom("f", v.source == "a" ? "b" : "a", state_size, state_size ? 4 : 0);
     else
       v = v.kind == OpKind::less ? Operator::greater() : Operator::less();
   }
@@ -297,6 +299,13 @@ TYPED_TEST(AlgorithmGeneric, EveryFieldCcAndToolchainPartChangeTheKey) {
     if (!(s2 == base) && !(s3 == s2)) {  // an operator field: its source counts
       keys.emplace_back("source of field " + std::to_string(i), cache_key(s2, 90, tc));
       keys.emplace_back("other source of field " + std::to_string(i), cache_key(s3, 90, tc));
+      for (const std::uint32_t size : {4u, 8u}) {  // its state layout counts too
+        Spec s4 = base;
+        MutateField state{i, true, size};
+        Spec::fields(s4, state);
+        keys.emplace_back("state " + std::to_string(size) + "/4 of field " + std::to_string(i),
+                          cache_key(s4, 90, tc));
+      }
     }
   }
   keys.emplace_back("cc 80", cache_key(base, 80, tc));
@@ -330,10 +339,10 @@ const std::map<std::string_view, std::string_view> kDispatchAbi = {
     {"merge_sort",
       "cub=300500 cccl=3005000 params@0:32 launch@0:8 block_threads@8:4 "
       "items_per_tile@12:4 block_sort_vsmem_per_block@16:8 merge_vsmem_per_block@24:8 "
-      "null=1/1 compare=1/1 vsmem=8/8 policy=24/4 b1=1/1 b2=2/2 b4=4/4 b8=8/8"},
+      "null=1/1 compare=8/8 vsmem=8/8 policy=24/4 b1=1/1 b2=2/2 b4=4/4 b8=8/8"},
     {"reduce",
       "cub=300500 cccl=3005000 params@0:24 launch@0:8 multi_tile_threads@8:4 "
-      "multi_tile_items@12:4 single_tile_threads@16:4 single_tile_items@20:4 op=1/1 "
+      "multi_tile_items@12:4 single_tile_threads@16:4 single_tile_items@20:4 op=8/8 "
       "identity=1/1 even_share32=40/4 even_share64=72/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8"},
     {"inclusive_scan",
       "cub=300500 cccl=3005000 params@0:40 launch@0:8 algorithm@8:4 "
@@ -350,11 +359,11 @@ const std::map<std::string_view, std::string_view> kDispatchAbi = {
     {"unary_transform",
       "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 "
       "in_size@64:8 out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 "
-      "op=1/1 out=8/8 arg=16/8 aligned=16/8"},
+      "op=8/8 out=8/8 arg=16/8 aligned=16/8"},
     {"binary_transform",
       "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 "
       "in_size@64:8 out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 "
-      "op=1/1 out=8/8 arg=16/8 aligned=16/8"},
+      "op=8/8 out=8/8 arg=16/8 aligned=16/8"},
     {"radix_sort",
       "cub=300500 cccl=3005000 params@0:88 launch@0:8 policy@8:80 null=1/1 "
       "decomposer=1/1 even_share32=40/4 even_share64=72/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8 "
@@ -369,7 +378,7 @@ const std::map<std::string_view, std::string_view> kDispatchAbi = {
       "b2=2/2 b4=4/4 b8=8/8"},
     {"select",
       "cub=300500 cccl=3005000 params@0:24 launch@0:8 threads@8:4 items@12:4 "
-      "vsmem_per_block@16:4 items=8/8 op=1/1 null=1/1 selected=8/8 tile=8/8 "
+      "vsmem_per_block@16:4 items=8/8 op=8/8 null=1/1 selected=8/8 tile=8/8 "
       "context=40/8 partition=4/4 vsmem=8/8"},
     {"three_way_partition",
       "cub=300500 cccl=3005000 params@0:16 launch@0:8 threads@8:4 items@12:4 "

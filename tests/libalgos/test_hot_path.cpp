@@ -11,6 +11,9 @@
 #include "hot_path_support.hpp"
 #include "merge_sort/dispatch.hpp"
 
+// The operator argument of a stateless operator (core/launch.hpp).
+static const void* const kNoState = cccl_cache::algos::detail::kNoOpState;
+
 namespace {
 
 using namespace test_support;
@@ -57,10 +60,10 @@ TEST(HotPath, SortLaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
     SCOPED_TRACE(c.items);
     launches().clear();
     std::size_t bytes = 0;
-    ASSERT_EQ(sort(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, c.items, nullptr),
+    ASSERT_EQ(sort(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, c.items, nullptr, kNoState),
               CUDA_SUCCESS);
     const auto [rc, allocations] =
-        count_allocations([&] { return sort(p, temp, bytes, keys, nullptr, keys, nullptr, c.items, nullptr); });
+        count_allocations([&] { return sort(p, temp, bytes, keys, nullptr, keys, nullptr, c.items, nullptr, kNoState); });
     EXPECT_EQ(rc, CUDA_SUCCESS);
     EXPECT_EQ(allocations, 0) << "the sort path allocated";
     const auto& seen = launches();
@@ -85,7 +88,7 @@ TEST(HotPath, TempStorageQueryAllocatesAndLaunchesNothing) {
   launches().clear();
   std::size_t bytes = 0;
   const auto [rc, allocations] = count_allocations(
-      [&] { return sort(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, 2048, nullptr); });
+      [&] { return sort(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, 2048, nullptr, kNoState); });
   EXPECT_EQ(rc, CUDA_SUCCESS);
   EXPECT_GT(bytes, 0u);
   EXPECT_EQ(allocations, 0);
@@ -98,10 +101,10 @@ TEST(HotPath, ALaunchErrorIsReturnedAndStopsTheSort) {
   p.launch = &failing;
   const d::DispatchFn sort = d::select_dispatch(4, 0, ScalarType::int64);
   std::size_t bytes = 0;
-  ASSERT_EQ(sort(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, 1'000'003, nullptr),
+  ASSERT_EQ(sort(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, 1'000'003, nullptr, kNoState),
             CUDA_SUCCESS);
   void* dev = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
-  EXPECT_EQ(sort(p, dev, bytes, dev, nullptr, dev, nullptr, 1'000'003, nullptr),
+  EXPECT_EQ(sort(p, dev, bytes, dev, nullptr, dev, nullptr, 1'000'003, nullptr, kNoState),
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 

@@ -17,6 +17,9 @@
 #include "hot_path_support.hpp"
 #include "reduce/dispatch.hpp"
 
+// The operator argument of a stateless operator (core/launch.hpp).
+static const void* const kNoState = cccl_cache::algos::detail::kNoOpState;
+
 namespace {
 
 using namespace test_support;
@@ -25,6 +28,10 @@ namespace d = cccl_cache::algos::reduce::detail;
 
 struct ReduceLaunch : Launch {
   std::uint64_t int_arg;  // the single-tile kernels' num_items (3rd argument)
+  // The operator's argument pointers: the single-tile kernels' 4th, the first pass's 5th
+  // (after its even share).
+  const void* op_arg3;
+  const void* op_arg4;
 };
 
 CUresult record_reduce_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
@@ -32,7 +39,7 @@ CUresult record_reduce_launch(const CUlaunchConfig* config, CUfunction fn, void*
     return CUDA_ERROR_INVALID_VALUE;
   std::uint64_t n = 0;
   std::memcpy(&n, params[2], 4);  // the low half of either offset width (little endian)
-  recorded<ReduceLaunch>().push_back({launch_of(config, fn), n});
+  recorded<ReduceLaunch>().push_back({launch_of(config, fn), n, params[3], params[4]});
   return CUDA_SUCCESS;
 }
 
@@ -67,7 +74,7 @@ std::size_t closed_bytes(const d::DispatchParams& p, std::size_t a, ScalarType o
                          std::uint64_t n) {
   std::size_t bytes = 0;
   const d::DispatchFn fn = d::select_dispatch(4, a, offset);
-  return fn(p, nullptr, bytes, nullptr, nullptr, n, nullptr, nullptr) == CUDA_SUCCESS ? bytes : 0;
+  return fn(p, nullptr, bytes, nullptr, nullptr, n, nullptr, nullptr, kNoState) == CUDA_SUCCESS ? bytes : 0;
 }
 
 std::vector<std::uint64_t> sizes(ScalarType offset) {
@@ -147,9 +154,9 @@ TEST(ReduceTempStorage, ClosedFormEqualsCubDispatch) {
             ASSERT_NE(closed, nullptr);
             for (std::uint64_t n : sizes(offset)) {
               std::size_t bytes = 12345, closed_form = 54321;
-              ASSERT_EQ(cub(p, nullptr, bytes, nullptr, nullptr, n, nullptr, nullptr),
+              ASSERT_EQ(cub(p, nullptr, bytes, nullptr, nullptr, n, nullptr, nullptr, kNoState),
                         CUDA_SUCCESS);
-              ASSERT_EQ(closed(p, nullptr, closed_form, nullptr, nullptr, n, nullptr, nullptr),
+              ASSERT_EQ(closed(p, nullptr, closed_form, nullptr, nullptr, n, nullptr, nullptr, kNoState),
                         CUDA_SUCCESS);
               ASSERT_EQ(closed_form, bytes) << t << "/" << a << " n " << n;
               ++checked;
@@ -172,7 +179,7 @@ TEST(ReduceTempStorage, CountsBeyondTheOffsetTypeAreRefused) {
        {d::select_dispatch(4, 4, ScalarType::uint32),
         d::select_dispatch(4, 4, ScalarType::uint32, /*closed_form=*/false)}) {
     std::size_t bytes = 0;
-    EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, 1ull << 32, nullptr, nullptr),
+    EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, 1ull << 32, nullptr, nullptr, kNoState),
               CUDA_ERROR_INVALID_VALUE);
   }
   EXPECT_EQ(closed_bytes(p, 4, ScalarType::uint32, (1ull << 32) - 1), 21248u + 255);
@@ -194,15 +201,18 @@ TEST(ReduceHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
   void* out = reinterpret_cast<void*>(std::uintptr_t{0x7f2000000000});
   void* temp = reinterpret_cast<void*>(std::uintptr_t{0x7f1000000000});
   const double init = 1.5;
+  // A stateful operator's state: every launch's operator argument is its address
+  // (OpArg), which the driver copies the kernel parameter from.
+  const double state = 2.0;
   // 4,096 items fill one tile; 10^6 need 245 tiles; 2^28 are capped at 132 x 8 x 5 blocks.
   for (const HotCase c : {HotCase{0, 0}, HotCase{4096, 0}, HotCase{4097, 2},
                           HotCase{1'000'000, 245}, HotCase{1ull << 28, 5280}}) {
     SCOPED_TRACE(c.items);
     recorded<ReduceLaunch>().clear();
     std::size_t bytes = 0;
-    ASSERT_EQ(reduce(p, nullptr, bytes, in, out, c.items, &init, nullptr), CUDA_SUCCESS);
+    ASSERT_EQ(reduce(p, nullptr, bytes, in, out, c.items, &init, nullptr, kNoState), CUDA_SUCCESS);
     const auto [rc, allocations] =
-        count_allocations([&] { return reduce(p, temp, bytes, in, out, c.items, &init, nullptr); });
+        count_allocations([&] { return reduce(p, temp, bytes, in, out, c.items, &init, nullptr, &state); });
     EXPECT_EQ(rc, CUDA_SUCCESS);
     EXPECT_EQ(allocations, 0) << "the reduce path allocated";
     const auto& seen = recorded<ReduceLaunch>();
@@ -217,7 +227,8 @@ TEST(ReduceHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
       EXPECT_EQ(seen[1].fn, kSecond);
       EXPECT_EQ(seen[1].int_arg, c.first_pass_grid);  // the partials
     }
-    for (const Launch& l : seen) {
+    for (const ReduceLaunch& l : seen) {
+      EXPECT_EQ(l.fn == kFirst ? l.op_arg4 : l.op_arg3, &state) << "the operator argument";
       EXPECT_EQ(l.block_x, 256u);
       if (l.fn != kFirst) EXPECT_EQ(l.grid_x, 1u);
       EXPECT_EQ(l.num_attrs, 0u) << "CUB's reduce launches without dependent launch";
@@ -233,9 +244,9 @@ TEST(ReduceHotPath, TooLittleTempStorageOrNoInitIsInvalidAndLaunchesNothing) {
   const float init = 0;
   recorded<ReduceLaunch>().clear();
   std::size_t bytes = closed_bytes(p, 4, ScalarType::uint32, 1'000'000) - 1;
-  EXPECT_EQ(reduce(p, dev, bytes, dev, dev, 1'000'000, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(reduce(p, dev, bytes, dev, dev, 1'000'000, &init, nullptr, kNoState), CUDA_ERROR_INVALID_VALUE);
   bytes = 1;
-  EXPECT_EQ(reduce(p, dev, bytes, dev, dev, 100, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(reduce(p, dev, bytes, dev, dev, 100, nullptr, nullptr, kNoState), CUDA_ERROR_INVALID_VALUE);
   EXPECT_TRUE(recorded<ReduceLaunch>().empty());
 }
 
@@ -247,7 +258,7 @@ TEST(ReduceHotPath, ALaunchErrorIsReturnedAndStopsTheReduce) {
   std::size_t bytes = closed_bytes(p, 4, ScalarType::uint64, 1'000'000);
   void* dev = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
   const float init = 0;
-  EXPECT_EQ(reduce(p, dev, bytes, dev, dev, 1'000'000, &init, nullptr),
+  EXPECT_EQ(reduce(p, dev, bytes, dev, dev, 1'000'000, &init, nullptr, kNoState),
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 

@@ -20,6 +20,9 @@
 #include "select/dispatch.hpp"
 #include "select_cub_reference.hpp"
 
+// The operator argument of a stateless operator (core/launch.hpp).
+static const void* const kNoState = cccl_cache::algos::detail::kNoOpState;
+
 namespace {
 
 using namespace test_support;
@@ -143,8 +146,8 @@ TEST(SelectTempStorage, ClosedFormEqualsCubDispatch) {
     const d::DispatchParams p = params(&ctx, threads, items);
     for (std::uint64_t n : kCounts) {
       std::size_t ours = 7, dispatched = 7;
-      ASSERT_EQ(fn(p, nullptr, ours, nullptr, nullptr, nullptr, n, nullptr), CUDA_SUCCESS);
-      ASSERT_EQ(reference(p, nullptr, dispatched, nullptr, nullptr, nullptr, n, nullptr), CUDA_SUCCESS);
+      ASSERT_EQ(fn(p, nullptr, ours, nullptr, nullptr, nullptr, n, nullptr, kNoState), CUDA_SUCCESS);
+      ASSERT_EQ(reference(p, nullptr, dispatched, nullptr, nullptr, nullptr, n, nullptr, kNoState), CUDA_SUCCESS);
       const SelectCall cub = cub_select(policy, nullptr, 0, nullptr, nullptr, nullptr, static_cast<std::int64_t>(n));
       ASSERT_EQ(cub.status, 0) << n;
       EXPECT_TRUE(cub.launches.empty());
@@ -154,8 +157,8 @@ TEST(SelectTempStorage, ClosedFormEqualsCubDispatch) {
     }
     for (std::uint64_t n : {std::uint64_t{1} << 63, ~std::uint64_t{0}}) {
       std::size_t bytes = 7;
-      EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, nullptr, n, nullptr), CUDA_ERROR_INVALID_VALUE);
-      EXPECT_EQ(reference(p, nullptr, bytes, nullptr, nullptr, nullptr, n, nullptr), CUDA_ERROR_INVALID_VALUE);
+      EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, nullptr, n, nullptr, kNoState), CUDA_ERROR_INVALID_VALUE);
+      EXPECT_EQ(reference(p, nullptr, bytes, nullptr, nullptr, nullptr, n, nullptr, kNoState), CUDA_ERROR_INVALID_VALUE);
     }
   }
   EXPECT_EQ(checked, 2 * static_cast<int>(std::size(kCounts)));
@@ -176,10 +179,10 @@ TEST(SelectHotPath, LaunchesAreCubsAndAllocateNothing) {
       if (n > (std::uint64_t{1} << 36)) continue;  // hundreds of partitions: more launches than recorded() holds
       SCOPED_TRACE(std::to_string(threads) + "x" + std::to_string(items) + ", " + std::to_string(n) + " items");
       std::size_t bytes = 0;
-      ASSERT_EQ(run(p, nullptr, bytes, nullptr, nullptr, nullptr, n, nullptr), CUDA_SUCCESS);
+      ASSERT_EQ(run(p, nullptr, bytes, nullptr, nullptr, nullptr, n, nullptr, kNoState), CUDA_SUCCESS);
       recorded<SelectLaunch>().clear();
       const auto [rc, allocations] = count_allocations(
-          [&] { return run(p, ptr(temp), bytes, ptr(in), ptr(out), ptr(selected), n, nullptr); });
+          [&] { return run(p, ptr(temp), bytes, ptr(in), ptr(out), ptr(selected), n, nullptr, kNoState); });
       EXPECT_EQ(rc, CUDA_SUCCESS);
       EXPECT_EQ(allocations, 0) << "the select path allocated";
       const SelectCall cub = cub_select(policy, ptr(temp), bytes, ptr(in), ptr(out), ptr(selected),
@@ -219,9 +222,9 @@ TEST(SelectHotPath, BadCountsAndSmallTempStorageLaunchNothing) {
   void* dev = device_address(0x7f0000000000);
   recorded<SelectLaunch>().clear();
   std::size_t bytes = 1 << 20;
-  EXPECT_EQ(run(p, dev, bytes, dev, dev, dev, std::uint64_t{1} << 63, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(run(p, dev, bytes, dev, dev, dev, std::uint64_t{1} << 63, nullptr, kNoState), CUDA_ERROR_INVALID_VALUE);
   std::size_t small = 16;
-  EXPECT_EQ(run(p, dev, small, dev, dev, dev, 1000, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(run(p, dev, small, dev, dev, dev, 1000, nullptr, kNoState), CUDA_ERROR_INVALID_VALUE);
   EXPECT_TRUE(recorded<SelectLaunch>().empty());
 }
 
@@ -230,7 +233,7 @@ TEST(SelectHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
   const d::DispatchParams p = params(&ctx);
   void* dev = device_address(0x7f0000000000);
   std::size_t bytes = 1 << 20;
-  EXPECT_EQ(d::select_dispatch()(p, dev, bytes, dev, dev, dev, 1000, nullptr),
+  EXPECT_EQ(d::select_dispatch()(p, dev, bytes, dev, dev, dev, 1000, nullptr, kNoState),
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 

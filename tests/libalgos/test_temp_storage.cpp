@@ -10,6 +10,9 @@
 
 #include "merge_sort/dispatch.hpp"
 
+// The operator argument of a stateless operator (core/launch.hpp).
+static const void* const kNoState = cccl_cache::algos::detail::kNoOpState;
+
 namespace {
 
 using cccl_cache::algos::ScalarType;
@@ -72,7 +75,7 @@ std::uint64_t max_items(ScalarType offset) {
 // A size query through `fn` (CUB's dispatch or the executables' closed form).
 std::size_t answer(d::DispatchFn fn, const d::DispatchParams& p, std::uint64_t n, CUresult& rc) {
   std::size_t bytes = 12345;  // must be overwritten
-  rc = fn(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, n, nullptr);
+  rc = fn(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, n, nullptr, kNoState);
   return bytes;
 }
 
@@ -174,7 +177,7 @@ TEST(TempStorage, TooSmallTempStorageIsInvalidValue) {
   const d::DispatchFn fn = d::select_dispatch(4, 0, ScalarType::int64);
   std::size_t bytes = closed_bytes(0, ScalarType::int64, p, 5000) - 1;
   alignas(256) static unsigned char fake[1];
-  EXPECT_EQ(fn(p, fake, bytes, fake, nullptr, fake, nullptr, 5000, nullptr),
+  EXPECT_EQ(fn(p, fake, bytes, fake, nullptr, fake, nullptr, 5000, nullptr, kNoState),
             CUDA_ERROR_INVALID_VALUE);
 }
 

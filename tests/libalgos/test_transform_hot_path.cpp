@@ -11,6 +11,9 @@
 #include "hot_path_support.hpp"
 #include "transform/dispatch.hpp"
 
+// The operator argument of a stateless operator (core/launch.hpp).
+static const void* const kNoState = cccl_cache::algos::detail::kNoOpState;
+
 namespace {
 
 using namespace test_support;
@@ -100,7 +103,7 @@ TEST(TransformHotPath, CallLaunchesOnlyTheBoundKernelAndAllocatesNothing) {
     SCOPED_TRACE(c.items);
     launches().clear();
     const auto [rc, allocations] =
-        count_allocations([&] { return run(p, ins, device_address(0x7f2000000000), c.items, nullptr); });
+        count_allocations([&] { return run(p, ins, device_address(0x7f2000000000), c.items, nullptr, kNoState); });
     EXPECT_EQ(rc, CUDA_SUCCESS);
     EXPECT_EQ(allocations, 0) << "the call allocated";
     ASSERT_EQ(launches().size(), 1u);
@@ -112,9 +115,9 @@ TEST(TransformHotPath, CallLaunchesOnlyTheBoundKernelAndAllocatesNothing) {
     EXPECT_EQ(l.num_attrs, 1u) << "programmatic dependent launch";
   }
   launches().clear();
-  EXPECT_EQ(run(p, ins, device_address(0x7f2000000000), 0, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(run(p, ins, device_address(0x7f2000000000), 0, nullptr, kNoState), CUDA_SUCCESS);
   EXPECT_TRUE(launches().empty());
-  EXPECT_EQ(run(p, ins, device_address(0x7f2000000000), std::uint64_t{1} << 63, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(run(p, ins, device_address(0x7f2000000000), std::uint64_t{1} << 63, nullptr, kNoState), CUDA_ERROR_INVALID_VALUE);
 }
 
 TEST(TransformHotPath, PrefetchPathUsesTheConfigurationFixedAtBind) {
@@ -126,7 +129,7 @@ TEST(TransformHotPath, PrefetchPathUsesTheConfigurationFixedAtBind) {
   launches().clear();
   // ceil(48 KiB / (8 x 256 x 4)) = 6 items, spread to min(6, ceil(2^20 / (132 x 256 x 8))) = 4.
   const auto [rc, allocations] = count_allocations(
-      [&] { return d::dispatch_for(1)(p, ins, device_address(0x7f2000000000), 1u << 20, nullptr); });
+      [&] { return d::dispatch_for(1)(p, ins, device_address(0x7f2000000000), 1u << 20, nullptr, kNoState); });
   EXPECT_EQ(rc, CUDA_SUCCESS);
   EXPECT_EQ(allocations, 0);
   ASSERT_EQ(launches().size(), 1u);
@@ -138,7 +141,7 @@ TEST(TransformHotPath, WithoutConfigurationOrWithAFailingLaunchTheCallFails) {
   const void* ins[2] = {device_address(0x7f0000000000), device_address(0x7f1000000000)};
   d::DispatchParams unconfigured = params(t::ublkcp, 2);
   launches().clear();
-  EXPECT_EQ(d::dispatch_for(2)(unconfigured, ins, device_address(0x7f2000000000), 1000, nullptr),
+  EXPECT_EQ(d::dispatch_for(2)(unconfigured, ins, device_address(0x7f2000000000), 1000, nullptr, kNoState),
             CUDA_ERROR_INVALID_VALUE);
   EXPECT_TRUE(launches().empty());
   d::DispatchParams p = params(t::ublkcp, 2);
@@ -146,7 +149,7 @@ TEST(TransformHotPath, WithoutConfigurationOrWithAFailingLaunchTheCallFails) {
   LaunchContext failing = kRecording;
   failing.launch = &failing_launch;
   p.launch = &failing;
-  EXPECT_EQ(d::dispatch_for(2)(p, ins, device_address(0x7f2000000000), 1000, nullptr),
+  EXPECT_EQ(d::dispatch_for(2)(p, ins, device_address(0x7f2000000000), 1000, nullptr, kNoState),
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 

@@ -77,6 +77,15 @@ TEST(SpecText, CustomOperatorFromTheTable) {
   EXPECT_EQ(ms_of(*s).comparator, algos::Comparator::custom("by_abs", ops["by_abs"]));
 }
 
+TEST(SpecText, StatefulOperatorFromTheTableKeepsItsLayout) {
+  OperatorTable ops{
+      {"by_mod", "__device__ bool by_mod(void* s, int a, int b) { return a % *(int*)s < b % *(int*)s; }"}};
+  auto s = parse_spec_tokens({"merge_sort", "keys=int32", "compare=by_mod:4/4"}, ops);
+  ASSERT_TRUE(s) << s.error().describe();
+  EXPECT_EQ(ms_of(*s).comparator, algos::Comparator::custom("by_mod", ops["by_mod"], 4, 4));
+  EXPECT_EQ(to_spec_text(*s), "merge_sort keys=int32 values=none compare=by_mod:4/4 offset=int64");
+}
+
 TEST(SpecText, RejectsBadInputWithAReason) {
   struct Case {
     const char* text;

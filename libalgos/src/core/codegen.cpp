@@ -82,6 +82,16 @@ std::string functor_for(const Operator& op, ScalarType operands, std::string& pr
 }
 }  // namespace
 
+std::string state_member(const Operator& op) {
+  if (!op.stateful()) return {};
+  return "  alignas(" + std::to_string(op.state_alignment) + ") unsigned char state[" +
+         std::to_string(op.state_size) + "];\n";
+}
+
+std::string state_argument(const Operator& op) {
+  return op.stateful() ? "const_cast<unsigned char*>(state), " : "";
+}
+
 std::string operator_struct(std::string_view name, const Operator& op, int arity,
                             std::string_view result, ScalarType operands) {
   const std::string n(name);
@@ -97,12 +107,13 @@ std::string operator_struct(std::string_view name, const Operator& op, int arity
     case OpKind::less: body = "return a < b;"; break;
     case OpKind::greater: body = "return b < a;"; break;
     default: {
-      const std::string call = op.name + (arity == 1 ? "(a)" : "(a, b)");
+      const std::string state = state_argument(op);
+      const std::string call = op.name + (arity == 1 ? "(" + state + "a)" : "(" + state + "a, b)");
       body = "return " + (result.empty() ? call : "static_cast<" + ret + ">(" + call + ")") + ";";
     }
   }
-  return "struct " + n + " {\n  " + tmpl + "\n  __device__ " + ret + " operator()(" + params +
-         ") const { " + body + " }\n};\n";
+  return "struct " + n + " {\n" + state_member(op) + "  " + tmpl + "\n  __device__ " + ret +
+         " operator()(" + params + ") const { " + body + " }\n};\n";
 }
 
 std::string operator_type(std::string_view name, const Operator& op, int arity,
@@ -149,9 +160,10 @@ bool kind_applies_to(OpKind kind, ScalarType t) noexcept {
   }
 }
 
-Result<void> validate_associative_op(std::string_view what, const Operator& op, ScalarType type) {
+Result<void> validate_associative_op(std::string_view what, const Operator& op, ScalarType type,
+                                     bool takes_state) {
   const std::string field = std::string(what) + ": field 'op'";
-  if (op.kind == OpKind::custom) return validate_operator(field, op);
+  if (op.kind == OpKind::custom) return validate_operator(field, op, takes_state);
   if (!is_associative_kind(op.kind))
     return fail(ErrorCode::invalid_argument,
                 field + ": must be plus, multiplies, minimum, maximum, bit_and, bit_or, bit_xor, "

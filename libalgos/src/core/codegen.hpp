@@ -32,12 +32,21 @@ std::string user_source(const Operator& op);
 //     same code paths (e.g. warp reductions) as for its own operators;
 //   less/greater compare with < (greater swaps the arguments);
 //   custom: `return <op.name>(args...);` converted to `result` (empty: auto).
-// `arity` 1 or 2. The struct is empty (one byte as a kernel argument). `operands`: the
+//   a stateful custom op: the struct holds `alignas(A) unsigned char state[N]` (its
+//     layout) and calls `<op.name>(state, args...)`.
+// `arity` 1 or 2. The struct is empty (one byte as a kernel argument) unless stateful
+// (N bytes: the host passes the call's state bytes as that argument, OpArg). `operands`: the
 // operands' type where both are one type; for minimum/maximum over float32/float64 the
 // base is CCCL's typed function object (::cuda::maximum<float>), specialized to call
 // the CUDA math function as nvcc's compile of CCCL does (see codegen.cpp).
 std::string operator_struct(std::string_view name, const Operator& op, int arity,
                             std::string_view result = {}, ScalarType operands = ScalarType::none);
+
+// A stateful custom operator's parts of a generated operator struct: the state member
+// ("  alignas(A) unsigned char state[N];\n") and its call's first argument, the address
+// of that copy ("const_cast<unsigned char*>(state), "). Empty for any other operator.
+std::string state_member(const Operator& op);
+std::string state_argument(const Operator& op);
 
 // Like operator_struct, but a well-known binary or unary kind becomes an alias of CUB's
 // own function object (`using <name> = ::cuda::std::plus<>;`): CUB's tuning classifies
@@ -58,8 +67,9 @@ bool kind_applies_to(OpKind kind, ScalarType t) noexcept;
 // The operator rule of reductions and scans: plus, multiplies, minimum, maximum, the
 // bitwise kinds (integer types only), logical_and/or, or a valid custom operator (minus
 // is refused: not associative, CUB's tree order would show in the result). Error
-// invalid_argument: "<what>: field 'op': <why>".
+// invalid_argument: "<what>: field 'op': <why>"; a stateful operator as
+// validate_operator with `takes_state`.
 [[nodiscard]] Result<void> validate_associative_op(std::string_view what, const Operator& op,
-                                                   ScalarType type);
+                                                   ScalarType type, bool takes_state = false);
 
 }  // namespace cccl_cache::algos::detail

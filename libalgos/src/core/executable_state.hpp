@@ -12,6 +12,7 @@
 #include "cccl_cache/algos/core/built.hpp"
 #include "cccl_cache/algos/core/executable.hpp"
 #include "core/bind.hpp"
+#include "core/launch.hpp"
 #include "cuda_driver.hpp"
 
 namespace cccl_cache::algos::detail {
@@ -102,6 +103,16 @@ template <class... Args>
 CUresult BoundExecutable<A>::call(bool launches, Args&&... args) const noexcept {
   if (CUresult rc = usable(launches); rc != CUDA_SUCCESS) return rc;
   return state_->dispatch(state_->params, std::forward<Args>(args)...);
+}
+
+template <class A>
+template <class... Args>
+CUresult BoundExecutable<A>::call_op(Operator A::Spec::*op, OpState s, bool launches,
+                                     Args&&... args) const noexcept {
+  if (CUresult rc = usable(launches); rc != CUDA_SUCCESS) return rc;
+  const void* arg = detail::op_state_arg(state_->spec.*op, s, launches);
+  if (arg == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  return state_->dispatch(state_->params, std::forward<Args>(args)..., arg);
 }
 
 template <class A>

@@ -69,9 +69,27 @@ struct alignas(N) Bytes {
 };
 
 // Stands in for a device-side function object (comparator, operator): CUB's function
-// objects and the generated operator structs are empty (one byte as a kernel parameter).
+// objects and the generated stateless operator structs are empty (one byte as a kernel
+// parameter).
 struct EmptyOp {};
 static_assert(sizeof(EmptyOp) == 1 && alignof(EmptyOp) == 1);
+
+// Stands in for an operator that may be stateful (c.parallel's indirect_arg_t): the
+// kernel's parameter is the generated operator struct, empty or a stateful operator's N
+// bytes of state, and OpArg holds the address of the bytes it is copied from (the call's
+// state, or kNoOpState). DriverLauncher hands that address to the driver as the
+// argument's pointer, so one instantiation of a dispatch serves every state layout.
+struct OpArg {
+  const void* bytes = kNoOpState;
+};
+
+// A kernel argument's address for cuLaunchKernelEx: the argument itself, or for OpArg
+// the bytes it stands for.
+template <class T>
+void* arg_address(const T& arg) noexcept {
+  return const_cast<void*>(static_cast<const void*>(&arg));
+}
+inline void* arg_address(const OpArg& arg) noexcept { return const_cast<void*>(arg.bytes); }
 
 // Launches through the bound cuLaunchKernelEx. CUB stops at the first launch whose
 // doit() fails; the driver's code is kept in *status (CUB only sees a cudaError_t).
@@ -87,7 +105,7 @@ struct DriverLauncher {
   template <class... Args>
   cudaError_t doit(CUfunction fn, const Args&... args) const {
     if (*status != CUDA_SUCCESS) return cudaErrorLaunchFailure;
-    void* kernel_args[] = {const_cast<void*>(static_cast<const void*>(&args))..., nullptr};
+    void* kernel_args[] = {arg_address(args)..., nullptr};
     CUlaunchAttribute attribute[1];
     attribute[0].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
     attribute[0].value.programmaticStreamSerializationAllowed = 1;

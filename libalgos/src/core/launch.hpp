@@ -10,6 +10,7 @@
 #include <cstddef>
 
 #include "cccl_cache/algos/core/build_record.hpp"
+#include "cccl_cache/algos/types.hpp"
 
 namespace cccl_cache::algos::detail {
 
@@ -53,5 +54,19 @@ struct LaunchContext {
     return nullptr;
   }
 };
+
+// The byte a stateless operator's kernel parameter (an empty struct) is copied from.
+inline constexpr unsigned char kNoOpState[1] = {0};
+
+// The address a call's operator argument is copied from (OpArg, core/launch.cuh): for a
+// stateful `op`, s.data where `s` fits its layout (s.size == op.state_size, data not
+// null); for a stateless one given no state, kNoOpState. nullptr where `s` does not fit
+// (the call fails with CUDA_ERROR_INVALID_VALUE), except that a size query (`launches`
+// false), which launches nothing, may leave a stateful operator's state out.
+inline const void* op_state_arg(const Operator& op, OpState s, bool launches) noexcept {
+  if (s.data == nullptr && s.size == 0) return op.stateful() && launches ? nullptr : kNoOpState;
+  if (!op.stateful() || s.data == nullptr || s.size != op.state_size) return nullptr;
+  return s.data;
+}
 
 }  // namespace cccl_cache::algos::detail

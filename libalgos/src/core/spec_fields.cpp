@@ -75,6 +75,23 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
 
 Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
                          Operator& out) {
+  const std::string_view full = text;
+  std::uint32_t state_size = 0, state_alignment = 0;
+  if (const auto colon = text.find(':'); colon != std::string_view::npos) {
+    const std::string_view layout = text.substr(colon + 1);
+    const auto slash = layout.find('/');
+    auto number = [](std::string_view s, std::uint32_t& v) {
+      const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      return !s.empty() && ec == std::errc{} && end == s.data() + s.size();
+    };
+    if (slash == std::string_view::npos || !number(layout.substr(0, slash), state_size) ||
+        !number(layout.substr(slash + 1), state_alignment))
+      return bad_value(f, full, "an operator (a stateful custom operator's state layout is "
+                                "written name:SIZE/ALIGN, e.g. scaled_plus:4/4)");
+    text = text.substr(0, colon);
+    if (parse_op_kind(text))
+      return bad_value(f, full, "an operator (a well-known operator has no state)");
+  }
   if (auto kind = parse_op_kind(text)) {
     if (!source.empty())
       return fail(ErrorCode::invalid_argument, std::string(f.name) + ": source given for the "
@@ -88,7 +105,7 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
     return fail(ErrorCode::invalid_argument,
                 std::string(f.name) + "='" + std::string(text) +
                     "' is not a well-known operator and no source is given for it");
-  out = Operator::custom(std::string(text), std::string(source));
+  out = Operator::custom(std::string(text), std::string(source), state_size, state_alignment);
   return {};
 }
 
@@ -154,11 +171,27 @@ std::optional<std::string> refused_include(std::string_view source) {
 
 }  // namespace
 
-Result<void> validate_operator(std::string_view what, const Operator& op) {
+Result<void> validate_operator(std::string_view what, const Operator& op, bool takes_state) {
   auto bad = [&](const std::string& why) {
     return fail(ErrorCode::invalid_argument, std::string(what) + ": " + why);
   };
   if (op.kind == OpKind::custom) {
+    if (op.stateful() || op.state_alignment != 0) {
+      const std::string layout =
+          std::to_string(op.state_size) + "/" + std::to_string(op.state_alignment);
+      const std::uint32_t a = op.state_alignment;
+      if (a == 0 || a > kMaxOpStateAlignment || (a & (a - 1)) != 0)
+        return bad("operator state " + layout + ": the alignment must be a power of two up to " +
+                   std::to_string(kMaxOpStateAlignment));
+      if (op.state_size == 0 || op.state_size > kMaxOpStateSize || op.state_size % a != 0)
+        return bad("operator state " + layout + ": the size must be a multiple of the alignment, "
+                   "from 1 to " + std::to_string(kMaxOpStateSize) + " bytes");
+      if (!takes_state)
+        return fail(ErrorCode::unsupported,
+                    std::string(what) + ": operator state is not supported by this algorithm "
+                                        "(its host dispatch passes the operator to CUB inside "
+                                        "another function object); use a stateless operator");
+    }
     if (!is_identifier(op.name))
       return bad("custom operator name '" + op.name + "' is not a C++ identifier");
     if (op.name.rfind("cccl_cache_", 0) == 0)
@@ -170,8 +203,8 @@ Result<void> validate_operator(std::string_view what, const Operator& op) {
     return {};
   }
   if (op_kind_name(op.kind) == "unknown") return bad("unknown operator kind");
-  if (!op.name.empty() || !op.source.empty())
-    return bad("a well-known operator takes no name or source");
+  if (!op.name.empty() || !op.source.empty() || op.state_size != 0 || op.state_alignment != 0)
+    return bad("a well-known operator takes no name, source or state");
   return {};
 }
 
@@ -207,11 +240,22 @@ void FieldWriter::put(const Field& f, std::uint32_t v) {
   header(f, 4);
   put_u32(out_, v);
 }
+// An operator: kind, u32 name length, name, source. A stateful one (either layout
+// value non-zero) sets kStateFlag in the kind byte and puts u32 size and u32 alignment
+// after the name, so a stateless operator's bytes are those it had before state existed.
+constexpr std::uint8_t kStateFlag = 0x80;
+
 void FieldWriter::put(const Field& f, const Operator& v) {
-  header(f, 1 + 4 + v.name.size() + v.source.size());
-  out_.push_back(static_cast<std::byte>(v.kind));
+  const bool state = v.state_size != 0 || v.state_alignment != 0;
+  header(f, 1 + 4 + v.name.size() + (state ? 8 : 0) + v.source.size());
+  const auto kind = static_cast<std::uint8_t>(v.kind);
+  out_.push_back(static_cast<std::byte>(state ? kind | kStateFlag : kind));
   put_u32(out_, static_cast<std::uint32_t>(v.name.size()));
   put_text(out_, v.name);
+  if (state) {
+    put_u32(out_, v.state_size);
+    put_u32(out_, v.state_alignment);
+  }
   put_text(out_, v.source);
 }
 
@@ -266,9 +310,22 @@ void FieldReader::get(const Field& f, Operator& v) {
   }
   const std::uint32_t name_size = get_u32(b.subspan(1, 4));
   const auto* chars = reinterpret_cast<const char*>(b.data());
-  v.kind = static_cast<OpKind>(b[0]);
+  const auto kind = std::to_integer<std::uint8_t>(b[0]);
+  const bool state = (kind & kStateFlag) != 0;
+  std::size_t at = 5 + name_size;
+  // A flagged operator has a layout (the writer flags no 0/0): one spelling per spec.
+  if (state && (b.size() - at < 8 ||
+                (get_u32(b.subspan(at, 4)) == 0 && get_u32(b.subspan(at + 4, 4)) == 0))) {
+    error_ = Error{ErrorCode::corrupt,
+                   "spec field '" + std::string(f.name) + "': bad operator state"};
+    return;
+  }
+  v.kind = static_cast<OpKind>(kind & ~kStateFlag);
   v.name.assign(chars + 5, name_size);
-  v.source.assign(chars + 5 + name_size, b.size() - 5 - name_size);
+  v.state_size = state ? get_u32(b.subspan(at, 4)) : 0;
+  v.state_alignment = state ? get_u32(b.subspan(at + 4, 4)) : 0;
+  at += state ? 8 : 0;
+  v.source.assign(chars + at, b.size() - at);
 }
 
 Result<void> FieldReader::finish() const {

@@ -14,7 +14,8 @@ std::string comparator_body(const Comparator& c) {
     case ComparatorKind::greater:
       return "return b < a;";
     case ComparatorKind::custom:
-      return "return static_cast<bool>(" + c.name + "(a, b));";
+      return "return static_cast<bool>(" + c.name + "(" + algos::detail::state_argument(c) +
+             "a, b));";
     default:  // validate() admits only the three above
       return "";
   }
@@ -36,7 +37,8 @@ detail::GeneratedSource detail::BuildSteps<MergeSort>::source(const merge_sort::
   out.source += "\nusing cccl_cache_key_t = " + key + ";\nusing cccl_cache_value_t = " + value +
                 ";\nusing cccl_cache_offset_t = " + offset + ";\n";
   out.source +=
-      "struct cccl_cache_compare {\n  __device__ bool operator()(const cccl_cache_key_t& a, "
+      "struct cccl_cache_compare {\n" + algos::detail::state_member(spec.comparator) +
+      "  __device__ bool operator()(const cccl_cache_key_t& a, "
       "const cccl_cache_key_t& b) const { " +
       comparator_body(spec.comparator) + " }\n};\n";
   // The policy the kernels themselves resolve (CUB's default selector for

@@ -26,7 +26,7 @@ namespace {
 
 using algos::detail::Bytes;
 using algos::detail::DriverLauncherFactory;
-using algos::detail::EmptyOp;
+using algos::detail::OpArg;
 
 // The build already chose the policy for the target CC: only the tile shape matters
 // to the host dispatch; the rest is what CUB's own selector returns (documentation).
@@ -56,7 +56,7 @@ template <std::size_t K, std::size_t V, class OffsetT>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_keys_in,
                       const void* d_values_in, void* d_keys_out, void* d_values_out,
-                      std::uint64_t num_items, CUstream stream) noexcept {
+                      std::uint64_t num_items, CUstream stream, const void* op_state) noexcept {
   using KeyT = Bytes<K>;
   using ValueT = std::conditional_t<V == 0, cub::NullType, Bytes<V>>;
   if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
@@ -64,12 +64,12 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
     return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
   const cudaError_t err =
-      cub::detail::merge_sort::dispatch<KeyT*, ValueT*, KeyT*, ValueT*, OffsetT, EmptyOp,
+      cub::detail::merge_sort::dispatch<KeyT*, ValueT*, KeyT*, ValueT*, OffsetT, OpArg,
                                         RuntimePolicySelector, BoundKernels<K, V>,
                                         DriverLauncherFactory, KeyT, ValueT>(
           d_temp_storage, temp_storage_bytes, static_cast<KeyT*>(const_cast<void*>(d_keys_in)),
           static_cast<ValueT*>(const_cast<void*>(d_values_in)), static_cast<KeyT*>(d_keys_out),
-          static_cast<ValueT*>(d_values_out), static_cast<OffsetT>(num_items), EmptyOp{},
+          static_cast<ValueT*>(d_values_out), static_cast<OffsetT>(num_items), OpArg{op_state},
           stream, RuntimePolicySelector{&params}, BoundKernels<K, V>{&params},
           DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
@@ -80,7 +80,7 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 template <std::size_t K, std::size_t V, class OffsetT>
 CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
                            const void*, const void*, void*, void*, std::uint64_t num_items,
-                           CUstream) noexcept {
+                           CUstream, const void*) noexcept {
   if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
   if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
     return CUDA_ERROR_INVALID_VALUE;
@@ -123,7 +123,7 @@ const std::string& MergeSort::dispatch_abi() {
   return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
     abi.policy_fields(&DispatchParams::policy);
     // The kernels' argument types (their order is CUB's, covered by cub=).
-    abi.type<cub::NullType>("null").type<EmptyOp>("compare");
+    abi.type<cub::NullType>("null").type<OpArg>("compare");
     abi.type<cub::detail::vsmem_t>("vsmem").type<cub::MergeSortPolicy>("policy");
     abi.byte_types();
   });

@@ -33,14 +33,16 @@ struct DispatchParams {
 // alias_temporaries over three allocations (merge partitions, key buffer, value buffer;
 // the fourth, virtual shared memory, is empty with runtime policies), and one byte for
 // zero items (CUB's convention since 3.x: a non-null pointer marks the second phase).
-// Otherwise launches the three kernels through params.launch (cuLaunchKernelEx).
+// Otherwise launches the three kernels through params.launch (cuLaunchKernelEx), their
+// comparator argument copied from `op_state` (detail::op_state_arg).
 // Returns CUDA_ERROR_NOT_SUPPORTED if !policy_supported(params), CUDA_ERROR_INVALID_VALUE
 // if num_items exceeds the offset type or the temp storage is too small, or the first
 // launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, const void* d_keys_in,
                                 const void* d_values_in, void* d_keys_out, void* d_values_out,
-                                std::uint64_t num_items, CUstream stream) noexcept;
+                                std::uint64_t num_items, CUstream stream,
+                                const void* op_state) noexcept;
 
 // The instantiation for these sizes (value_size 0: keys only), or nullptr when
 // unsupported (key size not 1/2/4/8, value size not 0/1/2/4/8, non-integer offset).

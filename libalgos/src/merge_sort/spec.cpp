@@ -22,7 +22,7 @@ Result<void> Spec::validate() const {
   if (comparator.kind != OpKind::less && comparator.kind != OpKind::greater &&
       comparator.kind != OpKind::custom)
     return bad("the comparator must be less, greater or custom");
-  return validate_operator("merge sort spec", comparator);
+  return validate_operator("merge sort spec", comparator, /*takes_state=*/true);
 }
 
 }  // namespace cccl_cache::algos::merge_sort

@@ -39,14 +39,15 @@ Result<reduce::Executable> Reduce::bind(const BuiltView<Reduce>& result, int dev
 namespace cccl_cache::algos::reduce {
 
 std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexcept {
-  return query_bytes(nullptr, nullptr, num_items, nullptr, CUstream{});
+  return query_bytes(nullptr, nullptr, num_items, nullptr, CUstream{}, algos::detail::kNoOpState);
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                 const void* d_in, void* d_out, std::uint64_t num_items,
-                                const void* h_init, CUstream stream) const noexcept {
-  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_in, d_out,
-              num_items, h_init, stream);
+                                const void* h_init, CUstream stream,
+                                OpState op_state) const noexcept {
+  return call_op(&Spec::op, op_state, d_temp_storage != nullptr, d_temp_storage,
+                 temp_storage_bytes, d_in, d_out, num_items, h_init, stream);
 }
 
 }  // namespace cccl_cache::algos::reduce

@@ -22,7 +22,7 @@ namespace {
 
 using algos::detail::Bytes;
 using algos::detail::DriverLauncherFactory;
-using algos::detail::EmptyOp;
+using algos::detail::OpArg;
 
 // The build chose the policy for the target CC: the host dispatch reads only the two
 // passes' tile shapes; the algorithm and vector width are CUB's for run-to-run
@@ -53,7 +53,8 @@ struct BoundKernels {
 template <std::size_t T, std::size_t A, class OffsetT>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
-                      std::uint64_t num_items, const void* h_init, CUstream stream) noexcept {
+                      std::uint64_t num_items, const void* h_init, CUstream stream,
+                      const void* op_state) noexcept {
   using ItemT = Bytes<T>;
   using AccumT = Bytes<A>;
   if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
@@ -65,13 +66,13 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   }
   CUresult status = CUDA_SUCCESS;
   const cudaError_t err =
-      cub::detail::reduce::dispatch<AccumT, true, ItemT*, ItemT*, OffsetT, EmptyOp, ItemT,
+      cub::detail::reduce::dispatch<AccumT, true, ItemT*, ItemT*, OffsetT, OpArg, ItemT,
                                     ::cuda::std::identity, AccumT, RuntimePolicySelector,
                                     BoundKernels<T, A>, DriverLauncherFactory>(
           d_temp_storage, temp_storage_bytes, static_cast<ItemT*>(const_cast<void*>(d_in)),
-          static_cast<ItemT*>(d_out), static_cast<OffsetT>(num_items), EmptyOp{}, init, stream,
-          ::cuda::std::identity{}, RuntimePolicySelector{&params}, BoundKernels<T, A>{&params},
-          DriverLauncherFactory{params.launch, &status});
+          static_cast<ItemT*>(d_out), static_cast<OffsetT>(num_items), OpArg{op_state}, init,
+          stream, ::cuda::std::identity{}, RuntimePolicySelector{&params},
+          BoundKernels<T, A>{&params}, DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
 }
 
@@ -80,7 +81,7 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 template <std::size_t T, std::size_t A, class OffsetT>
 CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
                            const void*, void*, std::uint64_t num_items, const void*,
-                           CUstream) noexcept {
+                           CUstream, const void*) noexcept {
   if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
     return CUDA_ERROR_INVALID_VALUE;
   const std::uint64_t single_tile = static_cast<std::uint64_t>(params.single_tile_threads) *
@@ -125,7 +126,7 @@ const std::string& Reduce::dispatch_abi() {
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, single_tile_threads);
     CCCL_CACHE_ABI_FIELD(abi, DispatchParams, single_tile_items);
     // The kernels' argument types (their order is CUB's, covered by cub=).
-    abi.type<EmptyOp>("op").type<::cuda::std::identity>("identity");
+    abi.type<OpArg>("op").type<::cuda::std::identity>("identity");
     abi.type<cub::GridEvenShare<std::uint32_t>>("even_share32");
     abi.type<cub::GridEvenShare<unsigned long long>>("even_share64");
     abi.byte_types();

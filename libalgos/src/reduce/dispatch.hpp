@@ -33,13 +33,14 @@ struct DispatchParams {
 // allocation of max_blocks = occupancy * SMs * subscription factor accumulators, rounded
 // up to 256 bytes, plus 255 bytes of alignment slack. Otherwise reduces d_in into
 // d_out[0] with *h_init (element-size bytes) through params.launch: one single-tile
-// launch, or the first pass and the second pass. Returns CUDA_ERROR_INVALID_VALUE if
+// launch, or the first pass and the second pass; every launch's operator argument is
+// copied from `op_state` (detail::op_state_arg). Returns CUDA_ERROR_INVALID_VALUE if
 // num_items exceeds the offset type, the temp storage is too small or h_init is null,
 // or the first launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                                 std::uint64_t num_items, const void* h_init,
-                                CUstream stream) noexcept;
+                                CUstream stream, const void* op_state) noexcept;
 
 // The instantiation, or nullptr (sizes not 1/2/4/8, offset not uint32/uint64).
 // closed_form false: the same dispatch answering size queries through CUB's whole host

@@ -10,7 +10,7 @@ Result<void> Spec::validate() const {
   };
   if (!is_element_type(type)) return bad("type must be an integer or float type");
   if (!is_unsigned_offset(offset_type)) return bad("offset must be uint32 or uint64");
-  return detail::validate_associative_op("reduce spec", op, type);
+  return detail::validate_associative_op("reduce spec", op, type, /*takes_state=*/true);
 }
 
 }  // namespace cccl_cache::algos::reduce

@@ -26,14 +26,15 @@ Result<select::Executable> Select::bind(const BuiltView<Select>& result, int dev
 namespace cccl_cache::algos::select {
 
 std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexcept {
-  return query_bytes(nullptr, nullptr, nullptr, num_items, CUstream{});
+  return query_bytes(nullptr, nullptr, nullptr, num_items, CUstream{}, algos::detail::kNoOpState);
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                 const void* d_in, void* d_out, void* d_num_selected_out,
-                                std::uint64_t num_items, CUstream stream) const noexcept {
-  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_in, d_out,
-              d_num_selected_out, num_items, stream);
+                                std::uint64_t num_items, CUstream stream,
+                                OpState op_state) const noexcept {
+  return call_op(&Spec::op, op_state, d_temp_storage != nullptr, d_temp_storage,
+                 temp_storage_bytes, d_in, d_out, d_num_selected_out, num_items, stream);
 }
 
 }  // namespace cccl_cache::algos::select

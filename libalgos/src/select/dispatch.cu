@@ -25,7 +25,7 @@ namespace cccl_cache::algos::select::detail {
 namespace {
 
 using algos::detail::DriverLauncherFactory;
-using algos::detail::EmptyOp;
+using algos::detail::OpArg;
 using OffsetT = std::int64_t;  // DeviceSelect::If's ::cuda::std::int64_t num_items
 using PartitionOffsetT = cub::detail::select::per_partition_offset_t;
 using TileStateT = cub::ScanTileState<PartitionOffsetT>;
@@ -66,7 +66,7 @@ cudaError_t allocations(const DispatchParams& params, const Partitions& parts,
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                       void* d_num_selected_out, std::uint64_t num_items_in,
-                      CUstream stream) noexcept {
+                      CUstream stream, const void* op_state) noexcept {
   if (num_items_in > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
     return CUDA_ERROR_INVALID_VALUE;
   const auto num_items = static_cast<OffsetT>(num_items_in);
@@ -99,9 +99,9 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
     cudaError_t e = launcher(init_grid, kInitBlockThreads, 0, stream).doit(init, tile_state, tiles, selected);
     if (e != cudaSuccess || items == 0) return dispatch_result(e, status);
     e = launcher(tiles, params.policy.threads, 0, stream)
-            .doit(sweep, in, static_cast<cub::NullType*>(nullptr), out, selected, tile_state, EmptyOp{},
-                  cub::NullType{}, static_cast<PartitionOffsetT>(items), tiles, context,
-                  cub::detail::vsmem_t{temp[1]});
+            .doit(sweep, in, static_cast<cub::NullType*>(nullptr), out, selected, tile_state,
+                  OpArg{op_state}, cub::NullType{}, static_cast<PartitionOffsetT>(items), tiles,
+                  context, cub::detail::vsmem_t{temp[1]});
     if (e != cudaSuccess) return dispatch_result(e, status);
     context.advance(items, part + 2 == parts.count);
   }
@@ -112,7 +112,8 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 // states, aliased with the empty virtual shared memory and, for several partitions, the
 // two carried counts.
 CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
-                           const void*, void*, void*, std::uint64_t num_items, CUstream) noexcept {
+                           const void*, void*, void*, std::uint64_t num_items, CUstream,
+                           const void*) noexcept {
   using algos::detail::alias_bytes;
   if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
     return CUDA_ERROR_INVALID_VALUE;
@@ -139,7 +140,7 @@ const std::string& Select::dispatch_abi() {
   return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
     abi.policy_fields(&DispatchParams::policy);
     // The kernels' argument types (their order is CUB's, covered by cub=).
-    abi.type<ItemPtr>("items").type<EmptyOp>("op").type<cub::NullType>("null");
+    abi.type<ItemPtr>("items").type<OpArg>("op").type<cub::NullType>("null");
     abi.type<SelectedPtr>("selected").type<TileStateT>("tile").type<ContextT>("context");
     abi.type<PartitionOffsetT>("partition").type<cub::detail::vsmem_t>("vsmem");
   });

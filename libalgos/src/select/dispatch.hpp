@@ -26,13 +26,14 @@ struct DispatchParams {
 // kernel source, so dispatch.cu mirrors it with CUB's own host pieces (tile state,
 // streaming context, alias_temporaries). d_temp_storage == nullptr: sets
 // temp_storage_bytes, in closed form from the bound policy (no driver call). Otherwise,
-// per partition, launches the init kernel then the sweep kernel through params.launch.
+// per partition, launches the init kernel then the sweep kernel through params.launch,
+// the sweep's predicate argument copied from `op_state` (detail::op_state_arg).
 // Returns CUDA_ERROR_INVALID_VALUE for more than INT64_MAX items or a too small temp
 // storage, or the first launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                                 void* d_num_selected_out, std::uint64_t num_items,
-                                CUstream stream) noexcept;
+                                CUstream stream, const void* op_state) noexcept;
 
 // The dispatch (it reads no element: one for every item type). closed_form false: the
 // same dispatch answering size queries with CUB's own allocation arithmetic

@@ -12,7 +12,7 @@ Result<void> Spec::validate() const {
   if (!is_offset_type(selected_type)) return bad("field 'selected': must be int32, uint32, int64 or uint64");
   if (op.kind != OpKind::identity && op.kind != OpKind::custom)
     return bad("field 'op': must be identity (keep nonzero items) or custom (a predicate on items)");
-  return validate_operator("select spec: field 'op'", op);
+  return validate_operator("select spec: field 'op'", op, /*takes_state=*/true);
 }
 
 }  // namespace cccl_cache::algos::select

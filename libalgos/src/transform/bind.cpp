@@ -33,24 +33,25 @@ namespace cccl_cache::algos::transform {
 
 template <int N>
 CUresult Executable<N>::run(const void* const* d_in, void* d_out, std::uint64_t num_items,
-                            CUstream stream) const noexcept {
-  return this->call(true, d_in, d_out, num_items, stream);
+                            CUstream stream, OpState op_state) const noexcept {
+  return this->call_op(&Spec<N>::op, op_state, true, d_in, d_out, num_items, stream);
 }
 template <int N>
 CUresult Executable<N>::operator()(const void* d_in, void* d_out, std::uint64_t num_items,
-                                   CUstream stream) const noexcept
+                                   CUstream stream, OpState op_state) const noexcept
   requires(N == 1)
 {
   const void* ins[1] = {d_in};
-  return run(ins, d_out, num_items, stream);
+  return run(ins, d_out, num_items, stream, op_state);
 }
 template <int N>
 CUresult Executable<N>::operator()(const void* d_in1, const void* d_in2, void* d_out,
-                                   std::uint64_t num_items, CUstream stream) const noexcept
+                                   std::uint64_t num_items, CUstream stream,
+                                   OpState op_state) const noexcept
   requires(N == 2)
 {
   const void* ins[2] = {d_in1, d_in2};
-  return run(ins, d_out, num_items, stream);
+  return run(ins, d_out, num_items, stream, op_state);
 }
 
 template class Executable<1>;

@@ -18,12 +18,13 @@ namespace {
 
 template <int N>
 CUresult run_dispatch(const DispatchParams& params, const void* const* d_in, void* d_out,
-                      std::uint64_t num_items, CUstream stream) noexcept {
+                      std::uint64_t num_items, CUstream stream, const void* op_state) noexcept {
   if (num_items > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
     return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
   const cudaError_t err = call<N>(params, nullptr, DriverLauncherFactory{params.launch, &status},
-                                  d_in, d_out, static_cast<std::int64_t>(num_items), stream);
+                                  d_in, d_out, static_cast<std::int64_t>(num_items), stream,
+                                  algos::detail::OpArg{op_state});
   return algos::detail::dispatch_result(err, status);
 }
 
@@ -61,7 +62,7 @@ template <int N>
 const std::string& Transform<N>::dispatch_abi() {
   using namespace transform::detail;  // its DispatchParams and stand-ins
   return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
-    describe_dispatch<EmptyOp>(abi);
+    describe_dispatch<algos::detail::OpArg>(abi);
   });
 }
 template const std::string& UnaryTransform::dispatch_abi();

@@ -20,7 +20,7 @@ namespace cccl_cache::algos::transform::detail {
 
 namespace ct = cub::detail::transform;
 using algos::detail::DriverLauncherFactory;
-using algos::detail::EmptyOp;
+using algos::detail::OpArg;
 using In = const unsigned char*;
 using Out = unsigned char*;
 
@@ -107,9 +107,9 @@ struct BoundKernel {
 };
 
 // CUB's transform dispatch of `op` (a host stand-in of the kernel's operator: its
-// layout) over the bound kernel; `record` (configure() only) receives the launch
-// configuration CUB computes.
-template <int N, class Op = EmptyOp>
+// layout; OpArg: the generated operator struct, stateless or stateful) over the bound
+// kernel; `record` (configure() only) receives the launch configuration CUB computes.
+template <int N, class Op = OpArg>
 cudaError_t call(const DispatchParams& params, DispatchParams* record, DriverLauncherFactory factory,
                  const void* const* d_in, void* d_out, std::int64_t num_items, CUstream stream,
                  Op op = {}) {

@@ -35,11 +35,12 @@ struct DispatchParams {
 
 // One instantiation of CCCL 3.5's cub::detail::transform::dispatch per input count:
 // element types only matter through DispatchParams (sizes) and the kernel's own
-// compile. Launches through params.launch; returns CUDA_ERROR_INVALID_VALUE if
-// num_items exceeds INT64_MAX or the launch configuration is not set, else the
-// launch's error.
+// compile. Launches through params.launch, the operator argument copied from
+// `op_state` (detail::op_state_arg); returns CUDA_ERROR_INVALID_VALUE if num_items
+// exceeds INT64_MAX or the launch configuration is not set, else the launch's error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, const void* const* d_in,
-                                void* d_out, std::uint64_t num_items, CUstream stream) noexcept;
+                                void* d_out, std::uint64_t num_items, CUstream stream,
+                                const void* op_state) noexcept;
 DispatchFn dispatch_for(int num_inputs) noexcept;
 
 // Fills params.async_config / prefetch_config by running CUB's own configuration code

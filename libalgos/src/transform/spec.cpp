@@ -41,7 +41,7 @@ Result<void> Spec<N>::validate() const {
                                   "maximum, bit_and, bit_or, bit_xor, logical_and, logical_or, "
                                   "equal_to, not_equal_to, less, less_equal, greater, "
                                   "greater_equal or custom");
-  return validate_operator(what + ": " + std::string(op_field), op);
+  return validate_operator(what + ": " + std::string(op_field), op, /*takes_state=*/true);
 }
 
 template struct Spec<1>;

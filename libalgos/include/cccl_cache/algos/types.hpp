@@ -59,10 +59,21 @@ using ComparatorKind = OpKind;
 // `custom`, `source` is CUDA C++ that defines a device function named `name`, e.g.
 //   name = "abs_less", source = "__device__ bool abs_less(float a, float b) { return fabsf(a) < fabsf(b); }"
 // Well-known kinds take no name or source.
+//
+// A custom operator may be stateful: `state_size` bytes aligned to `state_alignment` (a
+// power of two up to kMaxOpStateAlignment; the size a multiple of it, up to
+// kMaxOpStateSize), passed to the kernels by value at each call (OpState). Its device
+// function then takes `void* state` first, pointing at the operator's own copy of the
+// bytes (read them; writes are not seen by other threads or calls), e.g.
+//   __device__ float scaled_plus(void* s, float a, float b) { return a + b * *(float*)s; }
+// The layout is part of the spec (its encoding and key); the bytes are not. 0/0:
+// stateless (every well-known kind).
 struct Operator {
   OpKind kind = OpKind::less;
   std::string name;    // custom only
   std::string source;  // custom only
+  std::uint32_t state_size = 0;       // custom only
+  std::uint32_t state_alignment = 0;  // custom only, with state_size
 
   static Operator of(OpKind kind) { return {kind, {}, {}}; }
   static Operator less() { return of(OpKind::less); }
@@ -71,17 +82,34 @@ struct Operator {
   static Operator custom(std::string name, std::string source) {
     return {OpKind::custom, std::move(name), std::move(source)};
   }
+  static Operator custom(std::string name, std::string source, std::uint32_t state_size,
+                         std::uint32_t state_alignment) {
+    return {OpKind::custom, std::move(name), std::move(source), state_size, state_alignment};
+  }
+  bool stateful() const noexcept { return state_size != 0; }
   bool operator==(const Operator&) const = default;
 };
 // A strict weak ordering on keys (less, greater or custom).
 using Comparator = Operator;
+
+inline constexpr std::uint32_t kMaxOpStateSize = 1024;
+inline constexpr std::uint32_t kMaxOpStateAlignment = 16;
+
+// A stateful operator's state at a call: `size` bytes at `data` in host memory, read
+// before the call returns (the kernels get a copy). Empty (the default) for a stateless
+// operator.
+struct OpState {
+  const void* data = nullptr;
+  std::size_t size = 0;
+};
 
 // The well-known kind's name ("less"), "custom" for custom; "unknown" otherwise.
 std::string_view op_kind_name(OpKind kind) noexcept;
 // A well-known kind by name (not "custom"); nullopt if none.
 std::optional<OpKind> parse_op_kind(std::string_view name) noexcept;
 
-// "less", "greater", or the custom operator's name: as spec text writes it.
+// "less", "greater", or the custom operator's name, followed by ":SIZE/ALIGN" for a
+// stateful one ("scaled_plus:4/4"): as spec text writes it.
 std::string describe(const Operator& op);
 
 }  // namespace cccl_cache::algos

@@ -49,6 +49,11 @@ class BoundExecutable {
   // (src/core/executable_state.hpp).
   template <class... Args>
   CUresult call(bool launches, Args&&... args) const noexcept;
+  // call(launches, args..., arg) with `arg` the address the kernels' operator argument
+  // is copied from for the call's state `s` of the spec's operator `spec.*op`
+  // (detail::op_state_arg): CUDA_ERROR_INVALID_VALUE where `s` does not fit its layout.
+  template <class... Args>
+  CUresult call_op(Operator A::Spec::*op, OpState s, bool launches, Args&&... args) const noexcept;
   // A size query through the bound host dispatch, `dispatch(params, nullptr, bytes,
   // args...)` (CUB's first phase, no launch): the bytes, or 0 where it fails.
   template <class... Args>

@@ -5,6 +5,8 @@
 //   field  := tag:u8 | length:u32 | bytes[length]          (little-endian)
 //   bytes  := ScalarType: u8 | bool: u8 (0/1) | u32: u32 |
 //             Operator: kind:u8 | name_length:u32 | name | source (the rest)
+//             stateful Operator: (kind | 0x80):u8 | name_length:u32 | name |
+//                       state_size:u32 | state_alignment:u32 | source (the rest)
 //
 // Tagged and length-delimited, so no two different specs encode equal.
 #pragma once

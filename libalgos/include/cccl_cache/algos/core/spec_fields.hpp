@@ -51,8 +51,9 @@ std::string field_text(bool v);
 std::string field_text(std::uint32_t v);
 
 // Parses spec-text `text` into `out`. For an operator, `text` is a well-known kind's
-// name or a custom operator's name, and `source` its CUDA C++ source (empty for a
-// well-known kind). Error invalid_argument naming the field and what it accepts.
+// name or a custom operator's name (a stateful one's followed by ":SIZE/ALIGN", its
+// state layout), and `source` its CUDA C++ source (empty for a well-known kind). Error
+// invalid_argument naming the field and what it accepts.
 [[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
                          ScalarType& out);
 [[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
@@ -63,9 +64,14 @@ std::string field_text(std::uint32_t v);
                          std::uint32_t& out);
 
 // Checks an operator: a custom one has a C++ identifier as name (not starting with
-// cccl_cache_) and non-blank source under 1 MiB; a well-known one has neither and a
-// known kind. Error invalid_argument, prefixed with `what`.
-[[nodiscard]] Result<void> validate_operator(std::string_view what, const Operator& op);
+// cccl_cache_), non-blank source under 1 MiB and a valid state layout (none, or a
+// power-of-two alignment up to kMaxOpStateAlignment and a size that is a non-zero
+// multiple of it up to kMaxOpStateSize); a well-known one has neither and a known kind.
+// Error invalid_argument, prefixed with `what`; unsupported for a stateful operator
+// where `takes_state` is false (an algorithm whose host dispatch hands its operator to
+// CUB inside another function object, which cannot carry the state).
+[[nodiscard]] Result<void> validate_operator(std::string_view what, const Operator& op,
+                                             bool takes_state = false);
 
 // Whether a field's type is an operator (its source comes with it).
 template <class T>

@@ -29,10 +29,14 @@ class Executable : public BoundExecutable<MergeSort> {
   // Returns CUDA_ERROR_INVALID_VALUE if temp_storage_bytes is too small, and
   // CUDA_ERROR_NOT_INITIALIZED for a launch in a fork()ed child of the process that
   // bound it (destroying it there leaves the parent's handles alone).
+  // `op_state`: a stateful comparator's state (types.hpp OpState: its bytes, read before
+  // return; a size query may leave it out), empty for a stateless one;
+  // CUDA_ERROR_INVALID_VALUE where it does not fit the comparator's state layout.
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                       const void* d_keys_in, const void* d_values_in,
                       void* d_keys_out, void* d_values_out,
-                      std::uint64_t num_items, CUstream stream) const noexcept;
+                      std::uint64_t num_items, CUstream stream,
+                      OpState op_state = {}) const noexcept;
 
  private:
   using BoundExecutable::BoundExecutable;

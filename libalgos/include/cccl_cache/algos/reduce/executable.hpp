@@ -30,9 +30,12 @@ class Executable : public BoundExecutable<Reduce> {
   // host memory (read before return). Returns CUDA_ERROR_INVALID_VALUE if
   // temp_storage_bytes is too small, num_items exceeds the offset type or h_init is
   // null, and CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it.
+  // `op_state`: a stateful operator's state (types.hpp OpState: its bytes, read before
+  // return; a size query may leave it out), empty for a stateless one;
+  // CUDA_ERROR_INVALID_VALUE where it does not fit the operator's state layout.
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
                       void* d_out, std::uint64_t num_items, const void* h_init,
-                      CUstream stream) const noexcept;
+                      CUstream stream, OpState op_state = {}) const noexcept;
 
  private:
   using BoundExecutable::BoundExecutable;

@@ -29,9 +29,12 @@ class Executable : public BoundExecutable<Select> {
   // belong to the bound device's primary context. d_out must not overlap d_in. Returns
   // CUDA_ERROR_INVALID_VALUE for a count above INT64_MAX or a too small temp storage,
   // and CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it.
+  // `op_state`: a stateful predicate's state (types.hpp OpState: its bytes, read before
+  // return; a size query may leave it out), empty for a stateless one;
+  // CUDA_ERROR_INVALID_VALUE where it does not fit the predicate's state layout.
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
                       void* d_out, void* d_num_selected_out, std::uint64_t num_items,
-                      CUstream stream) const noexcept;
+                      CUstream stream, OpState op_state = {}) const noexcept;
 
  private:
   using BoundExecutable::BoundExecutable;

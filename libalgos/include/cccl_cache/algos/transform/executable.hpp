@@ -24,17 +24,20 @@ class Executable : public BoundExecutable<Transform<N>> {
   // inputs (in place); it must not overlap an input otherwise. Returns
   // CUDA_ERROR_INVALID_VALUE if num_items exceeds INT64_MAX, CUDA_ERROR_NOT_INITIALIZED
   // in a fork()ed child of the process that bound it, or the launch's error.
+  // `op_state`: a stateful operator's state (types.hpp OpState: its bytes, read before
+  // return), empty for a stateless one; CUDA_ERROR_INVALID_VALUE where it does not fit
+  // the operator's state layout.
   CUresult operator()(const void* d_in, void* d_out, std::uint64_t num_items,
-                      CUstream stream) const noexcept
+                      CUstream stream, OpState op_state = {}) const noexcept
     requires(N == 1);
   CUresult operator()(const void* d_in1, const void* d_in2, void* d_out, std::uint64_t num_items,
-                      CUstream stream) const noexcept
+                      CUstream stream, OpState op_state = {}) const noexcept
     requires(N == 2);
 
  private:
   using BoundExecutable<Transform<N>>::BoundExecutable;
-  CUresult run(const void* const* d_in, void* d_out, std::uint64_t num_items,
-               CUstream stream) const noexcept;
+  CUresult run(const void* const* d_in, void* d_out, std::uint64_t num_items, CUstream stream,
+               OpState op_state) const noexcept;
   friend struct Transform<N>;
 };
 
