@@ -241,6 +241,18 @@ std::vector<std::uint32_t> scan_reference(const std::vector<std::uint32_t>& item
   return out;
 }
 
+// One call of a scan executable: the exclusive scan's from 0.
+template <AlgorithmId Id>
+CUresult scan_call(const scan::Executable<Id>& exe, void* temp, std::size_t& bytes, const void* in,
+                   void* out, std::size_t n, CUstream stream, OpState state = {}) {
+  if constexpr (Id == AlgorithmId::exclusive_scan) {
+    const std::uint32_t init = 0;
+    return exe(temp, bytes, in, out, n, &init, stream, state);
+  } else {
+    return exe(temp, bytes, in, out, n, stream, state);
+  }
+}
+
 template <AlgorithmId Id>
 void check_scan(const scan::Executable<Id>& fresh, const scan::Executable<Id>& loaded,
                 CUstream stream) {
@@ -254,23 +266,12 @@ void check_scan(const scan::Executable<Id>& fresh, const scan::Executable<Id>& l
       std::vector<std::uint32_t> got[2];
       for (int i = 0; i < 2; ++i) {
         const auto& exe = i == 0 ? fresh : loaded;
-        const std::uint32_t init = 0;
-        const OpState state{&m, sizeof m};
         std::size_t bytes = 0;
-        CUresult rc;
-        if constexpr (kExclusive) {
-          ASSERT_EQ(exe(nullptr, bytes, nullptr, nullptr, n, nullptr, stream), CUDA_SUCCESS);
-          DeviceBuffer temp(bytes);
-          rc = exe(temp.get(), bytes, d_in.get(), d_out.get(), n, &init, stream, state);
-          ASSERT_EQ(rc, CUDA_SUCCESS);
-          ASSERT_CU(cuStreamSynchronize(stream));
-        } else {
-          ASSERT_EQ(exe(nullptr, bytes, nullptr, nullptr, n, stream), CUDA_SUCCESS);
-          DeviceBuffer temp(bytes);
-          rc = exe(temp.get(), bytes, d_in.get(), d_out.get(), n, stream, state);
-          ASSERT_EQ(rc, CUDA_SUCCESS);
-          ASSERT_CU(cuStreamSynchronize(stream));
-        }
+        ASSERT_EQ(scan_call(exe, nullptr, bytes, nullptr, nullptr, n, stream), CUDA_SUCCESS);
+        DeviceBuffer temp(bytes);
+        ASSERT_EQ(scan_call(exe, temp.get(), bytes, d_in.get(), d_out.get(), n, stream, {&m, sizeof m}),
+                  CUDA_SUCCESS);
+        ASSERT_CU(cuStreamSynchronize(stream));
         got[i] = download<std::uint32_t>(d_out, n);
       }
       EXPECT_EQ(got[0], scan_reference(items, m, kExclusive));
@@ -281,33 +282,28 @@ void check_scan(const scan::Executable<Id>& fresh, const scan::Executable<Id>& l
   DeviceBuffer buf(1 << 16);
   std::size_t bytes = 1 << 16;
   const std::uint64_t wide = 5;
-  if constexpr (kExclusive) {
-    const std::uint32_t init = 0;
-    EXPECT_EQ(fresh(buf.get(), bytes, buf.get(), buf.get(), 100, &init, stream),
-              CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(fresh(buf.get(), bytes, buf.get(), buf.get(), 100, &init, stream, {&wide, 8}),
-              CUDA_ERROR_INVALID_VALUE);
-  } else {
-    EXPECT_EQ(fresh(buf.get(), bytes, buf.get(), buf.get(), 100, stream), CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(fresh(buf.get(), bytes, buf.get(), buf.get(), 100, stream, {&wide, 8}),
-              CUDA_ERROR_INVALID_VALUE);
-  }
+  EXPECT_EQ(scan_call(fresh, buf.get(), bytes, buf.get(), buf.get(), 100, stream),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(scan_call(fresh, buf.get(), bytes, buf.get(), buf.get(), 100, stream, {&wide, 8}),
+            CUDA_ERROR_INVALID_VALUE);
+}
+
+template <AlgorithmId Id>
+void check_scan_fresh_and_loaded() {
+  for_each_fresh_and_loaded(built<&scan_plus_mod<Id>>(),
+                            [](std::size_t, const scan::Executable<Id>& fresh,
+                               const scan::Executable<Id>& loaded,
+                               CUstream stream) { check_scan(fresh, loaded, stream); });
 }
 
 TEST(OpStateGpu, InclusiveScanWithStateMatchesTheHostFreshAndLoaded) {
   SKIP_WITHOUT_GPU();
-  for_each_fresh_and_loaded(built<&scan_plus_mod<AlgorithmId::inclusive_scan>>(),
-                            [](std::size_t, const scan::InclusiveExecutable& fresh,
-                               const scan::InclusiveExecutable& loaded,
-                               CUstream stream) { check_scan(fresh, loaded, stream); });
+  check_scan_fresh_and_loaded<AlgorithmId::inclusive_scan>();
 }
 
 TEST(OpStateGpu, ExclusiveScanWithStateMatchesTheHostFreshAndLoaded) {
   SKIP_WITHOUT_GPU();
-  for_each_fresh_and_loaded(built<&scan_plus_mod<AlgorithmId::exclusive_scan>>(),
-                            [](std::size_t, const scan::ExclusiveExecutable& fresh,
-                               const scan::ExclusiveExecutable& loaded,
-                               CUstream stream) { check_scan(fresh, loaded, stream); });
+  check_scan_fresh_and_loaded<AlgorithmId::exclusive_scan>();
 }
 
 // --- segmented reduce: (a + b) % m per segment, m the state ---
