@@ -67,8 +67,8 @@ constexpr const char* kTempInvalid =
     "temp storage smaller than the queried size, or more items than the spec's offset type holds";
 
 // The invalid values of a call with an operator: kTempInvalid's, or its state.
-#define CCCL_CACHE_C_STATE_INVALID                                                               \
-  ", or an op_state that does not fit the operator's state layout (none for a stateful "         \
+#define CCCL_CACHE_C_STATE_INVALID                                                       \
+  ", or an op_state that does not fit the operator's state layout (none for a stateful " \
   "operator, one for a stateless operator, or another size)"
 constexpr const char* kTempOrStateInvalid =
     "temp storage smaller than the queried size, more items than the spec's offset type "
@@ -187,15 +187,18 @@ cccl_cache_status cccl_cache_merge_sort(const cccl_cache_algorithm* algorithm, v
                                           nullptr);
 }
 
-cccl_cache_status cccl_cache_merge_sort_with_state(
-    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
-    const void* d_keys_in, const void* d_values_in, void* d_keys_out, void* d_values_out,
-    uint64_t num_items, void* stream, const cccl_cache_op_state* op_state) {
+cccl_cache_status cccl_cache_merge_sort_with_state(const cccl_cache_algorithm* algorithm,
+                                                   void* d_temp_storage, size_t* temp_storage_bytes,
+                                                   const void* d_keys_in, const void* d_values_in,
+                                                   void* d_keys_out, void* d_values_out,
+                                                   uint64_t num_items, void* stream,
+                                                   const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_merge_sort";
   CCCL_CACHE_C_TYPED(ms::Executable, AlgorithmId::merge_sort, fn);
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_keys_out,
-                          d_values_out, num_items, static_cast<CUstream>(stream), state_of(op_state)),
-                   fn, kTempOrStateInvalid);
+  return result_of(
+      (*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_keys_out, d_values_out,
+             num_items, static_cast<CUstream>(stream), state_of(op_state)),
+      fn, kTempOrStateInvalid);
 }
 
 cccl_cache_status cccl_cache_radix_sort(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
@@ -297,10 +300,10 @@ cccl_cache_status cccl_cache_unique_by_key_with_state(
     const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_unique_by_key";
   CCCL_CACHE_C_TYPED(ub::Executable, AlgorithmId::unique_by_key, fn);
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_keys_out,
-                          d_values_out, d_num_selected_out, num_items, static_cast<CUstream>(stream),
-                          state_of(op_state)),
-                   fn, kTempOrStateInvalid);
+  return result_of(
+      (*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_keys_out, d_values_out,
+             d_num_selected_out, num_items, static_cast<CUstream>(stream), state_of(op_state)),
+      fn, kTempOrStateInvalid);
 }
 
 cccl_cache_status cccl_cache_select(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
@@ -317,8 +320,8 @@ cccl_cache_status cccl_cache_select_with_state(const cccl_cache_algorithm* algor
                                                void* stream, const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_select";
   CCCL_CACHE_C_TYPED(se::Executable, AlgorithmId::select, fn);
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, d_num_selected_out, num_items,
-                          static_cast<CUstream>(stream), state_of(op_state)),
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, d_num_selected_out,
+                          num_items, static_cast<CUstream>(stream), state_of(op_state)),
                    fn, kTempOrStateInvalid);
 }
 
@@ -340,10 +343,11 @@ cccl_cache_status cccl_cache_three_way_partition_with_state(
     const cccl_cache_op_state* first_op_state, const cccl_cache_op_state* second_op_state) {
   constexpr const char* fn = "cccl_cache_three_way_partition";
   CCCL_CACHE_C_TYPED(tw::Executable, AlgorithmId::three_way_partition, fn);
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_first_part_out, d_second_part_out,
-                          d_unselected_out, d_num_selected_out, num_items, static_cast<CUstream>(stream),
-                          state_of(first_op_state), state_of(second_op_state)),
-                   fn, kTempOrStateInvalid);
+  return result_of(
+      (*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_first_part_out, d_second_part_out,
+             d_unselected_out, d_num_selected_out, num_items, static_cast<CUstream>(stream),
+             state_of(first_op_state), state_of(second_op_state)),
+      fn, kTempOrStateInvalid);
 }
 
 cccl_cache_status cccl_cache_histogram_even(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
@@ -396,7 +400,8 @@ cccl_cache_status cccl_cache_inclusive_scan(const cccl_cache_algorithm* algorith
 cccl_cache_status cccl_cache_inclusive_scan_with_state(const cccl_cache_algorithm* algorithm,
                                                        void* d_temp_storage,
                                                        size_t* temp_storage_bytes, const void* d_in,
-                                                       void* d_out, uint64_t num_items, void* stream,
+                                                       void* d_out, uint64_t num_items,
+                                                       void* stream,
                                                        const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_inclusive_scan";
   CCCL_CACHE_C_TYPED(sc::InclusiveExecutable, AlgorithmId::inclusive_scan, fn);
@@ -413,14 +418,15 @@ cccl_cache_status cccl_cache_exclusive_scan(const cccl_cache_algorithm* algorith
                                               d_out, num_items, h_init, stream, nullptr);
 }
 
-cccl_cache_status cccl_cache_exclusive_scan_with_state(
-    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
-    const void* d_in, void* d_out, uint64_t num_items, const void* h_init, void* stream,
-    const cccl_cache_op_state* op_state) {
-  return run_with_init<sc::ExclusiveExecutable>(algorithm, AlgorithmId::exclusive_scan,
-                                                "cccl_cache_exclusive_scan", d_temp_storage,
-                                                temp_storage_bytes, d_in, d_out, num_items, h_init,
-                                                stream, op_state);
+cccl_cache_status cccl_cache_exclusive_scan_with_state(const cccl_cache_algorithm* algorithm,
+                                                       void* d_temp_storage,
+                                                       size_t* temp_storage_bytes, const void* d_in,
+                                                       void* d_out, uint64_t num_items,
+                                                       const void* h_init, void* stream,
+                                                       const cccl_cache_op_state* op_state) {
+  return run_with_init<sc::ExclusiveExecutable>(
+      algorithm, AlgorithmId::exclusive_scan, "cccl_cache_exclusive_scan", d_temp_storage,
+      temp_storage_bytes, d_in, d_out, num_items, h_init, stream, op_state);
 }
 
 cccl_cache_status cccl_cache_unary_transform(const cccl_cache_algorithm* algorithm,
@@ -437,8 +443,9 @@ cccl_cache_status cccl_cache_unary_transform_with_state(const cccl_cache_algorit
   cccl_cache_status status = CCCL_CACHE_OK;
   const auto* exe = typed<tf::Executable<1>>(algorithm, AlgorithmId::unary_transform, fn, status);
   if (exe == nullptr) return status;
-  return result_of((*exe)(d_in, d_out, num_items, static_cast<CUstream>(stream), state_of(op_state)),
-                   fn, "more than INT64_MAX items" CCCL_CACHE_C_STATE_INVALID);
+  return result_of(
+      (*exe)(d_in, d_out, num_items, static_cast<CUstream>(stream), state_of(op_state)), fn,
+      "more than INT64_MAX items" CCCL_CACHE_C_STATE_INVALID);
 }
 
 cccl_cache_status cccl_cache_binary_transform(const cccl_cache_algorithm* algorithm,
@@ -457,9 +464,9 @@ cccl_cache_status cccl_cache_binary_transform_with_state(const cccl_cache_algori
   cccl_cache_status status = CCCL_CACHE_OK;
   const auto* exe = typed<tf::Executable<2>>(algorithm, AlgorithmId::binary_transform, fn, status);
   if (exe == nullptr) return status;
-  return result_of((*exe)(d_in1, d_in2, d_out, num_items, static_cast<CUstream>(stream),
-                          state_of(op_state)),
-                   fn, "more than INT64_MAX items" CCCL_CACHE_C_STATE_INVALID);
+  return result_of(
+      (*exe)(d_in1, d_in2, d_out, num_items, static_cast<CUstream>(stream), state_of(op_state)), fn,
+      "more than INT64_MAX items" CCCL_CACHE_C_STATE_INVALID);
 }
 
 }  // extern "C"

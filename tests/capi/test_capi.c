@@ -290,8 +290,10 @@ static void second_operator_from_desc(void) {
   memset(&d, 0, sizeof d);
   d.algorithm = CCCL_CACHE_THREE_WAY_PARTITION;
   d.type = CCCL_CACHE_INT32;
-  d.op = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "small", "__device__ bool small(int x) { return x < 10; }", 0, 0};
-  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "even", "__device__ bool even(int x) { return x % 2 == 0; }", 0, 0};
+  d.op = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "small",
+                         "__device__ bool small(int x) { return x < 10; }", 0, 0};
+  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "even",
+                          "__device__ bool even(int x) { return x % 2 == 0; }", 0, 0};
   CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
   if (spec != NULL) {
     CHECK(strstr(cccl_cache_spec_text(spec), "first_op=small second_op=even") != NULL);
@@ -319,8 +321,9 @@ static void second_operator_from_desc(void) {
   CHECK(spec == NULL);
 }
 
-#define PLUS_MOD \
-  "__device__ unsigned plus_mod(void* s, unsigned a, unsigned b) { return (a + b) % *(unsigned*)s; }"
+#define PLUS_MOD                                                                      \
+  "__device__ unsigned plus_mod(void* s, unsigned a, unsigned b) { return (a + b) % " \
+  "*(unsigned*)s; }"
 #define BELOW "__device__ bool below(void* s, int x) { return x < *(int*)s; }"
 #define ABOVE_MULTIPLE                                                                          \
   "__device__ bool above_multiple(void* s, int x) { const long long* h = (const long long*)s; " \
@@ -358,19 +361,21 @@ static void stateful_ops_from_desc(void) {
   d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "above_multiple", ABOVE_MULTIPLE, 16, 8};
   CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
   if (spec != NULL)
-    CHECK(strstr(cccl_cache_spec_text(spec), "first_op=below:4/4 second_op=above_multiple:16/8") != NULL);
+    CHECK(strstr(cccl_cache_spec_text(spec), "first_op=below:4/4 second_op=above_multiple:16/8") !=
+          NULL);
   cccl_cache_spec_free(spec);
   spec = NULL;
   d.op2 = (cccl_cache_op){CCCL_CACHE_OP_IDENTITY, NULL, NULL, 4, 4};
   CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
               "only a CUSTOM operator has a state");
   d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "above_multiple", ABOVE_MULTIPLE, 16, 3};
-  CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT, "power of two");
+  CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "power of two");
   memset(&d, 0, sizeof d);
   d.algorithm = CCCL_CACHE_BINARY_SEARCH;
   d.type = CCCL_CACHE_INT32;
-  d.op = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "lt", "__device__ bool lt(void* s, int a, int b) { return a < b; }",
-                         4, 4};
+  d.op = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "lt",
+                         "__device__ bool lt(void* s, int a, int b) { return a < b; }", 4, 4};
   CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
               "operator state is not supported");
   CHECK(spec == NULL);
@@ -762,7 +767,8 @@ static void stateful_on_gpu(cccl_cache_store* store) {
   unsigned out[n];
   int parts[3][n], counts[2] = {-1, -1}, i, k, same = 1;
   cccl_cache_algorithm *scan = NULL, *partition = NULL;
-  void *d_in = NULL, *d_out = NULL, *d_parts[3] = {NULL, NULL, NULL}, *d_counts = NULL, *d_temp = NULL;
+  void *d_in = NULL, *d_out = NULL, *d_parts[3] = {NULL, NULL, NULL}, *d_counts = NULL,
+       *d_temp = NULL;
   size_t bytes = 0;
   cccl_cache_op_state state, lo_state = {&lo, sizeof lo}, hi_state = {hi, sizeof hi};
   const unsigned long long wide = 5;
@@ -785,7 +791,8 @@ static void stateful_on_gpu(cccl_cache_store* store) {
     return;
   }
   CHECK_OK(cccl_cache_inclusive_scan(scan, NULL, &bytes, NULL, NULL, n, NULL));
-  CHECK(cudaMalloc(&d_in, sizeof items) == cudaSuccess && cudaMalloc(&d_out, sizeof items) == cudaSuccess &&
+  CHECK(cudaMalloc(&d_in, sizeof items) == cudaSuccess &&
+        cudaMalloc(&d_out, sizeof items) == cudaSuccess &&
         cudaMalloc(&d_temp, bytes < 4096 ? 4096 : bytes) == cudaSuccess &&
         cudaMalloc(&d_counts, sizeof counts) == cudaSuccess);
   for (i = 0; i < 3; ++i) CHECK(cudaMalloc(&d_parts[i], sizeof values) == cudaSuccess);
@@ -793,7 +800,8 @@ static void stateful_on_gpu(cccl_cache_store* store) {
   for (k = 0; k < 2; ++k) {
     state.data = &mods[k];
     state.size = sizeof mods[k];
-    CHECK_OK(cccl_cache_inclusive_scan_with_state(scan, d_temp, &bytes, d_in, d_out, n, NULL, &state));
+    CHECK_OK(
+        cccl_cache_inclusive_scan_with_state(scan, d_temp, &bytes, d_in, d_out, n, NULL, &state));
     CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
     for (i = 0; i < n; ++i) same = same && out[i] == want_scan[k][i];
   }
@@ -802,24 +810,31 @@ static void stateful_on_gpu(cccl_cache_store* store) {
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "op_state");
   state.data = &wide;
   state.size = sizeof wide;
-  CHECK_FAILS(cccl_cache_inclusive_scan_with_state(scan, d_temp, &bytes, d_in, d_out, n, NULL, &state),
-              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "op_state");
+  CHECK_FAILS(
+      cccl_cache_inclusive_scan_with_state(scan, d_temp, &bytes, d_in, d_out, n, NULL, &state),
+      CCCL_CACHE_ERROR_INVALID_ARGUMENT, "op_state");
 
-  CHECK_OK(cccl_cache_three_way_partition_with_state(partition, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, n,
-                                                     NULL, NULL, NULL));
+  CHECK_OK(cccl_cache_three_way_partition_with_state(partition, NULL, &bytes, NULL, NULL, NULL,
+                                                     NULL, NULL, n, NULL, NULL, NULL));
   CHECK(bytes <= 4096);
   CHECK(cudaMemcpy(d_in, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
-  CHECK_OK(cccl_cache_three_way_partition_with_state(partition, d_temp, &bytes, d_in, d_parts[0], d_parts[1],
-                                                     d_parts[2], d_counts, n, NULL, &lo_state, &hi_state));
+  CHECK_OK(cccl_cache_three_way_partition_with_state(partition, d_temp, &bytes, d_in, d_parts[0],
+                                                     d_parts[1], d_parts[2], d_counts, n, NULL,
+                                                     &lo_state, &hi_state));
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
   CHECK(cudaMemcpy(counts, d_counts, sizeof counts, cudaMemcpyDeviceToHost) == cudaSuccess);
-  for (i = 0; i < 3; ++i) CHECK(cudaMemcpy(parts[i], d_parts[i], sizeof values, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < 3; ++i)
+    CHECK(cudaMemcpy(parts[i], d_parts[i], sizeof values, cudaMemcpyDeviceToHost) == cudaSuccess);
   same = same && counts[0] == 2 && counts[1] == 3;
-  for (i = 0; i < n; ++i) same = same && (i < 2 ? parts[0][i] : i < 5 ? parts[1][i - 2] : parts[2][i - 5]) == want_parts[i];
+  for (i = 0; i < n; ++i)
+    same = same && (i < 2   ? parts[0][i]
+                    : i < 5 ? parts[1][i - 2]
+                            : parts[2][i - 5]) == want_parts[i];
   CHECK(same);
   /* Each predicate's state must fit its own layout: swapped, they are refused. */
-  CHECK_FAILS(cccl_cache_three_way_partition_with_state(partition, d_temp, &bytes, d_in, d_parts[0], d_parts[1],
-                                                        d_parts[2], d_counts, n, NULL, &hi_state, &lo_state),
+  CHECK_FAILS(cccl_cache_three_way_partition_with_state(partition, d_temp, &bytes, d_in, d_parts[0],
+                                                        d_parts[1], d_parts[2], d_counts, n, NULL,
+                                                        &hi_state, &lo_state),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "op_state");
   cudaFree(d_in);
   cudaFree(d_out);
@@ -828,7 +843,8 @@ static void stateful_on_gpu(cccl_cache_store* store) {
   cudaFree(d_temp);
   cccl_cache_algorithm_release(scan);
   cccl_cache_algorithm_release(partition);
-  printf("stateful scan and three-way partition on device 0 through the C ABI: %s\n", same ? "ok" : "MISMATCH");
+  printf("stateful scan and three-way partition on device 0 through the C ABI: %s\n",
+         same ? "ok" : "MISMATCH");
 }
 
 /* Counts ten float32 in four bins over [0, 8) through the C ABI (two samples outside);
@@ -975,7 +991,11 @@ int main(void) {
     /* Without a device, acquire says why and hands out nothing. */
     CHECK_FAILS(cccl_cache_acquire(store, spec, 0, &alg), CCCL_CACHE_ERROR_DRIVER, "");
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
-    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful operators) did not run\n", cccl_cache_last_error());
+    printf(
+        "SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, "
+        "a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
+        "operators) did not run\n",
+        cccl_cache_last_error());
   } else {
     sort_on_gpu(store, spec);
     radix_double_buffer_on_gpu(store);

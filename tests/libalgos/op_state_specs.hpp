@@ -107,12 +107,11 @@ inline cccl_cache::algos::three_way_partition::Spec partition_below_above() {
                                 "__device__ bool below(void* s, int x) {\n"
                                 "  return x < *static_cast<int*>(s);\n}",
                                 4, 4);
-  s.second_op = Operator::custom(
-      "above_multiple",
-      "__device__ bool above_multiple(void* s, int x) {\n"
-      "  const long long* h = static_cast<const long long*>(s);\n"
-      "  return x > h[0] && x % h[1] == 0;\n}",
-      16, 8);
+  s.second_op = Operator::custom("above_multiple",
+                                 "__device__ bool above_multiple(void* s, int x) {\n"
+                                 "  const long long* h = static_cast<const long long*>(s);\n"
+                                 "  return x > h[0] && x % h[1] == 0;\n}",
+                                 16, 8);
   return s;
 }
 

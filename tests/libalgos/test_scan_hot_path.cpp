@@ -35,7 +35,8 @@ CUresult record_scan_launch(const CUlaunchConfig* config, CUfunction fn, void** 
   // InputValue<T> keeps the immediate value after its flag, at offset 8.
   if (fn == kScan && g_exclusive_double)
     std::memcpy(&init, static_cast<const char*>(params[5]) + 8, sizeof init);
-  recorded<ScanLaunch>().push_back({launch_of(config, fn), init, fn == kScan ? params[4] : nullptr});
+  recorded<ScanLaunch>().push_back(
+      {launch_of(config, fn), init, fn == kScan ? params[4] : nullptr});
   return CUDA_SUCCESS;
 }
 
@@ -77,7 +78,8 @@ const void* const kNoState = cccl_cache::algos::detail::kNoOpState;
 std::vector<ScanLaunch> scan(const d::DispatchParams& p, d::DispatchFn fn, std::uint64_t items,
                              const void* h_init, CUresult& rc, const void* op_state = kNoState) {
   std::size_t bytes = 0;
-  EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, items, nullptr, nullptr, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, items, nullptr, nullptr, nullptr),
+            CUDA_SUCCESS);
   recorded<ScanLaunch>().clear();
   const auto counted = count_allocations(
       [&] { return fn(p, kTemp, bytes, kDev, kDev, items, h_init, nullptr, op_state); });

@@ -140,7 +140,8 @@ TEST(SegmentedReduceTempStorage, ClosedFormEqualsCubDispatch) {
           ++checked;
         }
       std::size_t untouched = 12345;
-      ASSERT_EQ(fn(p, nullptr, untouched, nullptr, nullptr, 0, nullptr, nullptr, nullptr, 0, nullptr, nullptr),
+      ASSERT_EQ(fn(p, nullptr, untouched, nullptr, nullptr, 0, nullptr, nullptr, nullptr, 0,
+                   nullptr, nullptr),
                 CUDA_SUCCESS);
       EXPECT_EQ(untouched, 12345u) << "CUB answers nothing for zero segments";
     }
@@ -192,8 +193,8 @@ TEST(SegmentedReduceHotPath, LaunchesOnlyTheBoundKernelAndAllocatesNothing) {
     recorded<SegmentLaunch>().clear();
     std::size_t bytes = d::temp_storage_bytes(c.segments);
     const auto [rc, allocations] = count_allocations([&] {
-      return run(p, ptr(0x7f1000000000), bytes, ptr(in), ptr(out), c.segments, ptr(begin),
-                 ptr(end), &init, c.max_segment_size, nullptr, &state);
+      return run(p, ptr(0x7f1000000000), bytes, ptr(in), ptr(out), c.segments, ptr(begin), ptr(end),
+                 &init, c.max_segment_size, nullptr, &state);
     });
     EXPECT_EQ(rc, CUDA_SUCCESS);
     EXPECT_EQ(allocations, 0) << "the segmented reduce path allocated";
@@ -225,10 +226,13 @@ TEST(SegmentedReduceHotPath, BadCountsOrNoInitAreInvalidAndLaunchNothing) {
   const float init = 0;
   recorded<SegmentLaunch>().clear();
   std::size_t bytes = 1;
-  EXPECT_EQ(run(p, dev, bytes, dev, dev, 100, dev, dev, nullptr, 0, nullptr, kNoState), CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(run(p, dev, bytes, dev, dev, std::uint64_t{INT64_MAX} + 1, dev, dev, &init, 0, nullptr, kNoState),
+  EXPECT_EQ(run(p, dev, bytes, dev, dev, 100, dev, dev, nullptr, 0, nullptr, kNoState),
             CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(run(p, nullptr, bytes, dev, dev, std::uint64_t{INT64_MAX} + 1, dev, dev, &init, 0, nullptr, nullptr),
+  EXPECT_EQ(run(p, dev, bytes, dev, dev, std::uint64_t{INT64_MAX} + 1, dev, dev, &init, 0, nullptr,
+                kNoState),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(run(p, nullptr, bytes, dev, dev, std::uint64_t{INT64_MAX} + 1, dev, dev, &init, 0,
+                nullptr, nullptr),
             CUDA_ERROR_INVALID_VALUE);
   EXPECT_TRUE(recorded<SegmentLaunch>().empty());
 }

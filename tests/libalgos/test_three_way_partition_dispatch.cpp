@@ -86,7 +86,8 @@ constexpr std::uint64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 std::size_t closed_bytes(const d::DispatchParams& p, ScalarType offset, std::uint64_t n) {
   std::size_t bytes = 0;
   const d::DispatchFn fn = d::select_dispatch(offset);
-  return fn(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr, nullptr, nullptr) == CUDA_SUCCESS
+  return fn(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr, nullptr,
+            nullptr) == CUDA_SUCCESS
              ? bytes
              : 0;
 }
@@ -153,8 +154,10 @@ TEST(ThreeWayPartitionTempStorage, ClosedFormEqualsCubDispatch) {
       for (std::uint64_t n : item_counts({kInt32Max, 2 * kInt32Max, 2 * kInt32Max + 1,
                                           std::uint64_t{threads} * items, 5 * (kInt32Max + 1) + 17})) {
         std::size_t ours = 7, dispatched = 8;
-        const CUresult a = closed(p, nullptr, ours, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr, nullptr, nullptr);
-        const CUresult b = cub(p, nullptr, dispatched, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr, nullptr, nullptr);
+        const CUresult a = closed(p, nullptr, ours, nullptr, nullptr, nullptr, nullptr, nullptr, n,
+                                  nullptr, nullptr, nullptr);
+        const CUresult b = cub(p, nullptr, dispatched, nullptr, nullptr, nullptr, nullptr, nullptr,
+                               n, nullptr, nullptr, nullptr);
         if (n > max) {
           EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
           EXPECT_EQ(b, CUDA_ERROR_INVALID_VALUE) << n;
@@ -166,7 +169,8 @@ TEST(ThreeWayPartitionTempStorage, ClosedFormEqualsCubDispatch) {
         ++checked;
       }
       std::size_t bytes = 0;
-      EXPECT_EQ(closed(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, ~0ull, nullptr, nullptr, nullptr),
+      EXPECT_EQ(closed(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, ~0ull,
+                       nullptr, nullptr, nullptr),
                 CUDA_ERROR_INVALID_VALUE);
     }
   }
@@ -190,10 +194,11 @@ TEST(ThreeWayPartitionHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
                           3 * kInt32Max + 1}) {
     SCOPED_TRACE(n);
     std::size_t bytes = 0;
-    ASSERT_EQ(run(p, nullptr, bytes, dev, dev, dev, dev, dev, n, nullptr, nullptr, nullptr), CUDA_SUCCESS);
+    ASSERT_EQ(run(p, nullptr, bytes, dev, dev, dev, dev, dev, n, nullptr, nullptr, nullptr),
+              CUDA_SUCCESS);
     recorded<PartitionLaunch>().clear();
-    const auto [rc, allocations] =
-        count_allocations([&] { return run(p, dev, bytes, dev, dev, dev, dev, dev, n, nullptr, &state, kNoState); });
+    const auto [rc, allocations] = count_allocations(
+        [&] { return run(p, dev, bytes, dev, dev, dev, dev, dev, n, nullptr, &state, kNoState); });
     EXPECT_EQ(rc, CUDA_SUCCESS);
     EXPECT_EQ(allocations, 0) << "the three-way partition path allocated";
     const auto& seen = recorded<PartitionLaunch>();
@@ -227,10 +232,12 @@ TEST(ThreeWayPartitionHotPath, BadCountsAndSmallTempStorageLaunchNothing) {
   void* dev = device_address(0x7f0000000000);
   recorded<PartitionLaunch>().clear();
   std::size_t bytes = 1 << 20;
-  EXPECT_EQ(d::select_dispatch(ScalarType::int32)(p, dev, bytes, dev, dev, dev, dev, dev, kInt32Max + 1, nullptr, kNoState, kNoState),
+  EXPECT_EQ(d::select_dispatch(ScalarType::int32)(p, dev, bytes, dev, dev, dev, dev, dev,
+                                                  kInt32Max + 1, nullptr, kNoState, kNoState),
             CUDA_ERROR_INVALID_VALUE);
   std::size_t small = closed_bytes(p, ScalarType::int64, 1'000'000) - 1;
-  EXPECT_EQ(d::select_dispatch(ScalarType::int64)(p, dev, small, dev, dev, dev, dev, dev, 1'000'000, nullptr, kNoState, kNoState),
+  EXPECT_EQ(d::select_dispatch(ScalarType::int64)(p, dev, small, dev, dev, dev, dev, dev, 1'000'000,
+                                                  nullptr, kNoState, kNoState),
             CUDA_ERROR_INVALID_VALUE);
   EXPECT_TRUE(recorded<PartitionLaunch>().empty());
 }
@@ -240,7 +247,8 @@ TEST(ThreeWayPartitionHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
   const d::DispatchParams p = params(&ctx);
   void* dev = device_address(0x7f0000000000);
   std::size_t bytes = closed_bytes(p, ScalarType::int64, 1000);
-  EXPECT_EQ(d::select_dispatch(ScalarType::int64)(p, dev, bytes, dev, dev, dev, dev, dev, 1000, nullptr, kNoState, kNoState),
+  EXPECT_EQ(d::select_dispatch(ScalarType::int64)(p, dev, bytes, dev, dev, dev, dev, dev, 1000,
+                                                  nullptr, kNoState, kNoState),
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 

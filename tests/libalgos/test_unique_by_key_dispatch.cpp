@@ -150,8 +150,10 @@ TEST(UniqueByKeyTempStorage, ClosedFormEqualsCubDispatch) {
                                 1ull << 26, 1ull << 31, std::uint64_t{UINT32_MAX}, 1ull << 32,
                                 1ull << 40, 1024ull * INT32_MAX, 1024ull * INT32_MAX + 1}) {
           std::size_t ours = 7, theirs = 7;
-          const CUresult a = fn(p, nullptr, ours, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr, nullptr);
-          const CUresult b = cub(p, nullptr, theirs, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr, nullptr);
+          const CUresult a = fn(p, nullptr, ours, nullptr, nullptr, nullptr, nullptr, nullptr, n,
+                                nullptr, nullptr);
+          const CUresult b = cub(p, nullptr, theirs, nullptr, nullptr, nullptr, nullptr, nullptr, n,
+                                 nullptr, nullptr);
           if (n > max) {
             EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
             EXPECT_EQ(b, CUDA_ERROR_INVALID_VALUE) << n;
@@ -196,8 +198,9 @@ TEST(UniqueByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
     SCOPED_TRACE(std::to_string(c.n) + " items");
     recorded<UniqueLaunch>().clear();
     std::size_t bytes = 0;
-    ASSERT_EQ(run(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, c.n, nullptr, nullptr),
-              CUDA_SUCCESS);
+    ASSERT_EQ(
+        run(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, c.n, nullptr, nullptr),
+        CUDA_SUCCESS);
     const auto [rc, allocations] = count_allocations([&] {
       return run(p, ptr(temp), bytes, ptr(keys_in), ptr(values_in), ptr(keys_out), ptr(values_out),
                  ptr(selected), c.n, nullptr, &state);
@@ -234,10 +237,13 @@ TEST(UniqueByKeyHotPath, BadCountsAndSmallTempStorageLaunchNothing) {
   recorded<UniqueLaunch>().clear();
   const d::DispatchFn narrow = d::select_dispatch(4, 4, ScalarType::uint32);
   std::size_t bytes = 1 << 20;
-  EXPECT_EQ(narrow(p, dev, bytes, dev, dev, dev, dev, dev, 1ull << 32, nullptr, kNoState), CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(narrow(p, nullptr, bytes, dev, dev, dev, dev, dev, 1ull << 32, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(narrow(p, dev, bytes, dev, dev, dev, dev, dev, 1ull << 32, nullptr, kNoState),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(narrow(p, nullptr, bytes, dev, dev, dev, dev, dev, 1ull << 32, nullptr, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
   std::size_t small = 16;
-  EXPECT_EQ(narrow(p, dev, small, dev, dev, dev, dev, dev, 1000, nullptr, kNoState), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(narrow(p, dev, small, dev, dev, dev, dev, dev, 1000, nullptr, kNoState),
+            CUDA_ERROR_INVALID_VALUE);
   EXPECT_TRUE(recorded<UniqueLaunch>().empty());
 }
 
@@ -247,6 +253,7 @@ TEST(UniqueByKeyHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
   const d::DispatchFn run = d::select_dispatch(8, 4, ScalarType::uint64);
   void* dev = device_address(0x7f0000000000);
   std::size_t bytes = 1 << 20;
-  EXPECT_EQ(run(p, dev, bytes, dev, dev, dev, dev, dev, 1000, nullptr, kNoState), CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+  EXPECT_EQ(run(p, dev, bytes, dev, dev, dev, dev, dev, 1000, nullptr, kNoState),
+            CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 

@@ -43,8 +43,7 @@ std::size_t Executable<Id>::temp_storage_bytes(std::uint64_t num_items) const no
 template <AlgorithmId Id>
 CUresult Executable<Id>::run(void* d_temp_storage, std::size_t& temp_storage_bytes,
                              const void* d_in, void* d_out, std::uint64_t num_items,
-                             const void* h_init, CUstream stream,
-                             OpState op_state) const noexcept {
+                             const void* h_init, CUstream stream, OpState op_state) const noexcept {
   return this->call_op(&Spec<Id>::op, op_state, d_temp_storage != nullptr, d_temp_storage,
                        temp_storage_bytes, d_in, d_out, num_items, h_init, stream);
 }

@@ -125,10 +125,9 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   if (num_items > max_items<OffsetT>(params.policy)) return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
   auto dispatch = [&](auto init) {
-    return cub::detail::scan::dispatch<cub::ForceInclusive::No, /*StableReductionOrder=*/false,
-                                       T*, T*, OpArg, decltype(init), OffsetT, T,
-                                       RuntimePolicySelector, BoundKernels<N>,
-                                       DriverLauncherFactory>(
+    return cub::detail::scan::dispatch<cub::ForceInclusive::No, /*StableReductionOrder=*/false, T*,
+                                       T*, OpArg, decltype(init), OffsetT, T, RuntimePolicySelector,
+                                       BoundKernels<N>, DriverLauncherFactory>(
         d_temp_storage, temp_storage_bytes, static_cast<T*>(const_cast<void*>(d_in)),
         static_cast<T*>(d_out), OpArg{op_state}, init, static_cast<OffsetT>(num_items), stream,
         RuntimePolicySelector{&params}, BoundKernels<N>{&params},
@@ -152,8 +151,8 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 // counter, and one byte for an empty problem (dispatch.hpp DispatchFn).
 template <std::size_t N, class OffsetT>
 CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
-                           const void*, void*, std::uint64_t num_items, const void*,
-                           CUstream, const void*) noexcept {
+                           const void*, void*, std::uint64_t num_items, const void*, CUstream,
+                           const void*) noexcept {
   using algos::detail::alias_bytes;
   using algos::detail::ceil_div;
   const Policy& p = params.policy;

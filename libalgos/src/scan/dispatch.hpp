@@ -34,8 +34,8 @@ struct DispatchParams {
 // storage, or the first launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
-                                std::uint64_t num_items, const void* h_init,
-                                CUstream stream, const void* op_state) noexcept;
+                                std::uint64_t num_items, const void* h_init, CUstream stream,
+                                const void* op_state) noexcept;
 
 // The instantiation, or nullptr (element size not 1/2/4/8, offset not uint32/uint64).
 // closed_form false: the same dispatch answering size queries through CUB's whole host

@@ -52,9 +52,8 @@ template <std::size_t T, class OffsetT>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                       std::uint64_t num_segments, const void* d_begin_offsets,
-                      const void* d_end_offsets, const void* h_init,
-                      std::uint64_t max_segment_size, CUstream stream,
-                      const void* op_state) noexcept {
+                      const void* d_end_offsets, const void* h_init, std::uint64_t max_segment_size,
+                      CUstream stream, const void* op_state) noexcept {
   using ItemT = Bytes<T>;
   if (num_segments > static_cast<std::uint64_t>(INT64_MAX)) return CUDA_ERROR_INVALID_VALUE;
   ItemT init{};
@@ -67,8 +66,8 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   const cudaError_t err = cub::detail::segmented_reduce::dispatch<ItemT, OffsetT>(
       d_temp_storage, temp_storage_bytes, static_cast<ItemT*>(const_cast<void*>(d_in)),
       static_cast<ItemT*>(d_out), static_cast<std::int64_t>(num_segments), offsets(d_begin_offsets),
-      offsets(d_end_offsets), OpArg{op_state}, init, static_cast<std::size_t>(max_segment_size), stream,
-      RuntimePolicySelector{&params}, BoundKernel{&params},
+      offsets(d_end_offsets), OpArg{op_state}, init, static_cast<std::size_t>(max_segment_size),
+      stream, RuntimePolicySelector{&params}, BoundKernel{&params},
       DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
 }

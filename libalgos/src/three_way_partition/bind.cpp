@@ -37,8 +37,8 @@ std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexce
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                 const void* d_in, void* d_first_part_out, void* d_second_part_out,
                                 void* d_unselected_out, void* d_num_selected_out,
-                                std::uint64_t num_items, CUstream stream,
-                                OpState first_op_state, OpState second_op_state) const noexcept {
+                                std::uint64_t num_items, CUstream stream, OpState first_op_state,
+                                OpState second_op_state) const noexcept {
   return call_op2(&Spec::first_op, first_op_state, &Spec::second_op, second_op_state,
                   d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_in,
                   d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out,

@@ -62,8 +62,8 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
       d_temp_storage, temp_storage_bytes, static_cast<ItemPtr>(const_cast<void*>(d_in)),
       out(d_first_part_out), out(d_second_part_out), out(d_unselected_out),
       static_cast<SelectedPtr>(d_num_selected_out), OpArg{first_op_state}, OpArg{second_op_state},
-      static_cast<OffsetT>(num_items), stream, RuntimePolicySelector{&params}, BoundKernels{&params},
-      DriverLauncherFactory{params.launch, &status});
+      static_cast<OffsetT>(num_items), stream, RuntimePolicySelector{&params},
+      BoundKernels{&params}, DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
 }
 

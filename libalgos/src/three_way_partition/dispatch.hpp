@@ -34,8 +34,7 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 void* d_first_part_out, void* d_second_part_out,
                                 void* d_unselected_out, void* d_num_selected_out,
                                 std::uint64_t num_items, CUstream stream,
-                                const void* first_op_state,
-                                const void* second_op_state) noexcept;
+                                const void* first_op_state, const void* second_op_state) noexcept;
 
 // The dispatch for `offset_type` (int32 or int64; it reads no element: one for every item
 // type), or nullptr. closed_form false: CUB's dispatch answering size queries itself,

@@ -74,14 +74,15 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   using Value = Bytes<V>;
   if (num_items > max_items<OffsetT>(params)) return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
-  const cudaError_t err = cub::detail::unique_by_key::dispatch<
-      Key*, Value*, Key*, Value*, SelectedPtr, OpArg, OffsetT, RuntimePolicySelector,
-      BoundKernels<OffsetT>, DriverLauncherFactory, Key, Value>(
-      d_temp_storage, temp_storage_bytes, static_cast<Key*>(const_cast<void*>(d_keys_in)),
-      static_cast<Value*>(const_cast<void*>(d_values_in)), static_cast<Key*>(d_keys_out),
-      static_cast<Value*>(d_values_out), static_cast<SelectedPtr>(d_num_selected_out), OpArg{op_state},
-      static_cast<OffsetT>(num_items), stream, RuntimePolicySelector{&params},
-      BoundKernels<OffsetT>{&params}, DriverLauncherFactory{params.launch, &status});
+  const cudaError_t err =
+      cub::detail::unique_by_key::dispatch<Key*, Value*, Key*, Value*, SelectedPtr, OpArg, OffsetT,
+                                           RuntimePolicySelector, BoundKernels<OffsetT>,
+                                           DriverLauncherFactory, Key, Value>(
+          d_temp_storage, temp_storage_bytes, static_cast<Key*>(const_cast<void*>(d_keys_in)),
+          static_cast<Value*>(const_cast<void*>(d_values_in)), static_cast<Key*>(d_keys_out),
+          static_cast<Value*>(d_values_out), static_cast<SelectedPtr>(d_num_selected_out),
+          OpArg{op_state}, static_cast<OffsetT>(num_items), stream, RuntimePolicySelector{&params},
+          BoundKernels<OffsetT>{&params}, DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
 }
 

@@ -33,8 +33,8 @@ struct DispatchParams {
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, const void* d_keys_in,
                                 const void* d_values_in, void* d_keys_out, void* d_values_out,
-                                void* d_num_selected_out, std::uint64_t num_items,
-                                CUstream stream, const void* op_state) noexcept;
+                                void* d_num_selected_out, std::uint64_t num_items, CUstream stream,
+                                const void* op_state) noexcept;
 
 // The instantiation, or nullptr (a size not 1/2/4/8, an offset not uint32/uint64).
 // closed_form false: the same dispatch answering size queries through CUB's whole host

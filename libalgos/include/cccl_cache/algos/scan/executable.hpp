@@ -37,16 +37,14 @@ class Executable : public BoundExecutable<Scan<Id>> {
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
                       void* d_out, std::uint64_t num_items, CUstream stream,
                       OpState op_state = {}) const noexcept
-    requires(Id == AlgorithmId::inclusive_scan)
-  {
+      requires(Id == AlgorithmId::inclusive_scan) {
     return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, nullptr, stream,
                op_state);
   }
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
                       void* d_out, std::uint64_t num_items, const void* h_init, CUstream stream,
                       OpState op_state = {}) const noexcept
-    requires(Id == AlgorithmId::exclusive_scan)
-  {
+      requires(Id == AlgorithmId::exclusive_scan) {
     if (h_init == nullptr && d_temp_storage != nullptr) return CUDA_ERROR_INVALID_VALUE;
     return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init, stream,
                op_state);
@@ -54,8 +52,8 @@ class Executable : public BoundExecutable<Scan<Id>> {
 
  private:
   using BoundExecutable<Scan<Id>>::BoundExecutable;
-  CUresult run(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
-               void* d_out, std::uint64_t num_items, const void* h_init, CUstream stream,
+  CUresult run(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
+               std::uint64_t num_items, const void* h_init, CUstream stream,
                OpState op_state) const noexcept;
   friend struct Scan<Id>;
 };
