@@ -130,6 +130,17 @@ CUresult BoundExecutable<A>::call_op(Operator A::Spec::*op, OpState s, bool laun
 
 template <class A>
 template <class... Args>
+CUresult BoundExecutable<A>::call_op2(Operator A::Spec::*op1, OpState s1, Operator A::Spec::*op2,
+                                      OpState s2, bool launches, Args&&... args) const noexcept {
+  if (CUresult rc = usable(launches); rc != CUDA_SUCCESS) return rc;
+  const void* arg1 = detail::op_state_arg(state_->spec.*op1, s1, launches);
+  const void* arg2 = detail::op_state_arg(state_->spec.*op2, s2, launches);
+  if (arg1 == nullptr || arg2 == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  return state_->dispatch(state_->params, std::forward<Args>(args)..., arg1, arg2);
+}
+
+template <class A>
+template <class... Args>
 std::size_t BoundExecutable<A>::query_bytes(Args&&... args) const noexcept {
   std::size_t bytes = 0;
   return call(false, nullptr, bytes, std::forward<Args>(args)...) == CUDA_SUCCESS ? bytes : 0;
