@@ -4,7 +4,8 @@
 
 namespace cccl_cache::algos {
 
-Result<void> SortSpecBase::validate_sort_fields(std::string_view what) const {
+Result<void> SortSpecBase::validate_sort(std::string_view what, bool offset_ok,
+                                          std::string_view offset_rule) const {
   auto bad = [&](std::string_view rule) {
     return fail(ErrorCode::invalid_argument, std::string(what) + " spec: " + std::string(rule));
   };
@@ -13,6 +14,7 @@ Result<void> SortSpecBase::validate_sort_fields(std::string_view what) const {
                "float32, float64)");
   if (value_type != ScalarType::none && !is_element_type(value_type))
     return bad("field 'values' must be none or an element type");
+  if (!offset_ok) return bad("field 'offset' must be " + std::string(offset_rule));
   return {};
 }
 

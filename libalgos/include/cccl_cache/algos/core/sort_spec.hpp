@@ -24,9 +24,11 @@ struct SortSpecBase {
     v(Field{3, "descending"}, s.descending);
   }
 
-  // A key type (integer or float) and a known value type or none. Error:
-  // invalid_argument "<what> spec: field '...' ..." naming the field.
-  Result<void> validate_sort_fields(std::string_view what) const;
+  // A key type (integer or float), a known value type or none, and `offset_ok` (the
+  // algorithm's rule on its offset type, `offset_rule` in words). Error: invalid_argument
+  // "<what> spec: field '...' ..." naming the field.
+  Result<void> validate_sort(std::string_view what, bool offset_ok,
+                             std::string_view offset_rule) const;
 
   bool keys_only() const { return value_type == ScalarType::none; }
   // The key's bit width: the default end_bit of a radix sort.
