@@ -25,6 +25,9 @@ inline constexpr std::string_view close_prelude() { return "#endif\n"; }
 // ("operator" line N); empty for a well-known operator.
 std::string user_source(const Operator& op);
 
+// A sort's value type as CUB's kernels take it: cub::NullType for none (keys only).
+std::string sort_value_type(ScalarType value_type);
+
 // Defines `struct <name>` as a device function object for `op`:
 //   well-known binary kinds derive from CUB's own function objects
 //     (plus -> ::cuda::std::plus<>, minimum -> ::cuda::minimum<>, ...; identity ->
