@@ -53,8 +53,8 @@ std::vector<reduce::Spec> iterator_specs() {
 
 TEST(Iterator, APointerInputIsLeftOutOfTheEncoding) {
   // reduce type=float32 op=plus offset=uint64, as encoded before iterators existed.
-  const std::vector<std::uint8_t> golden = {1, 1, 0, 0, 0, 9, 2, 5, 0, 0, 0, 4, 0,
-                                            0, 0, 0, 3, 1, 0, 0, 0, 8};
+  const std::vector<std::uint8_t> golden = {1, 1, 0, 0, 0, 9, 2, 5, 0, 0, 0,
+                                            4, 0, 0, 0, 0, 3, 1, 0, 0, 0, 8};
   const auto bytes = encode_fields(reduce::Spec{});
   ASSERT_EQ(bytes.size(), golden.size());
   EXPECT_EQ(std::memcmp(bytes.data(), golden.data(), golden.size()), 0);
@@ -73,8 +73,7 @@ TEST(Iterator, EveryKindRoundTripsThroughBytesAndText) {
     ASSERT_TRUE(back) << back.error().describe();
     EXPECT_EQ(*back, spec);
     // Spec text, a custom operator's source given as a custom operator field's is.
-    SpecFields fields = {{"type", std::string(name(spec.type))},
-                         {"input", field_text(spec.input)}};
+    SpecFields fields = {{"type", std::string(name(spec.type))}, {"input", field_text(spec.input)}};
     if (spec.input.op.kind == OpKind::custom) fields["source"] = spec.input.op.source;
     auto parsed = spec_from_fields("reduce", fields);
     ASSERT_TRUE(parsed) << parsed.error().describe();
@@ -85,7 +84,8 @@ TEST(Iterator, EveryKindRoundTripsThroughBytesAndText) {
 TEST(Iterator, SpecTextNamesTheIterator) {
   EXPECT_EQ(spec_text(reduce_over(Iterator::counting(ScalarType::int64))),
             "reduce type=float32 op=plus offset=uint64 input=counting(int64)");
-  EXPECT_EQ(describe(Iterator::transform(Operator::custom("square", kSquare))), "transform(square)");
+  EXPECT_EQ(describe(Iterator::transform(Operator::custom("square", kSquare))),
+            "transform(square)");
   EXPECT_EQ(describe(Iterator::transform(Operator::of(OpKind::negate), ScalarType::int32, true)),
             "transform(negate,counting(int32))");
   EXPECT_EQ(describe(Iterator::permutation(ScalarType::none, ScalarType::int32)),
@@ -158,10 +158,10 @@ TEST(Iterator, DamagedIteratorBytesAreRejected) {
     b[at] = std::byte{v};
     return decode_fields<reduce::Spec>(b);
   };
-  EXPECT_FALSE(with(field + 5, 9));          // unknown kind
-  EXPECT_FALSE(with(field + 6, 200));        // unknown type
-  EXPECT_FALSE(with(field + 8, 2));          // counting_base not a bool
-  EXPECT_FALSE(with(field + 9, 3 | 0x80));   // operator state flag without a layout
+  EXPECT_FALSE(with(field + 5, 9));         // unknown kind
+  EXPECT_FALSE(with(field + 6, 200));       // unknown type
+  EXPECT_FALSE(with(field + 8, 2));         // counting_base not a bool
+  EXPECT_FALSE(with(field + 9, 3 | 0x80));  // operator state flag without a layout
   // A pointer written out is not canonical (the writer leaves it out).
   auto pointer = encode_fields(reduce::Spec{});
   for (std::uint8_t b : {4, 4, 0, 0, 0, 0, 0, 0, 0}) pointer.push_back(std::byte{b});
@@ -177,10 +177,11 @@ TEST(Iterator, EveryIteratorChangesTheKey) {
   std::vector<CacheKey> keys = {cache_key(reduce::Spec{}, 90, tc)};
   for (const auto& spec : iterator_specs()) keys.push_back(cache_key(spec, 90, tc));
   // A transform's custom operator's source counts.
-  keys.push_back(cache_key(
-      reduce_over(Iterator::transform(Operator::custom("square", "__device__ float square(float x) "
+  keys.push_back(
+      cache_key(reduce_over(Iterator::transform(Operator::custom("square",
+                                                                 "__device__ float square(float x) "
                                                                  "{ return x * x + 0; }"))),
-      90, tc));
+                90, tc));
   for (std::size_t i = 0; i < keys.size(); ++i)
     for (std::size_t j = i + 1; j < keys.size(); ++j) EXPECT_NE(keys[i], keys[j]) << i << " " << j;
 }
@@ -189,28 +190,34 @@ TEST(Iterator, TheGeneratedSourceReadsTheIteratorInPlaceOfTheArray) {
   using Steps = detail::BuildSteps<Reduce>;
   const auto plain = Steps::source(reduce::Spec{});
   EXPECT_EQ(plain.source.find("cccl_cache_in_t"), std::string::npos);
-  const auto sq = Steps::source(reduce_over(Iterator::transform(Operator::custom("square", kSquare))));
+  const auto sq =
+      Steps::source(reduce_over(Iterator::transform(Operator::custom("square", kSquare))));
   EXPECT_NE(sq.source.find("struct cccl_cache_in_t_op"), std::string::npos);
   EXPECT_NE(sq.source.find("struct cccl_cache_in_t {"), std::string::npos);
   EXPECT_NE(sq.source.find(kSquare), std::string::npos);
-  EXPECT_NE(sq.kernels[0].find("DeviceReduceSingleTileKernel<cccl_cache_single_tile, cccl_cache_in_t,"),
-            std::string::npos);
+  EXPECT_NE(
+      sq.kernels[0].find("DeviceReduceSingleTileKernel<cccl_cache_single_tile, cccl_cache_in_t,"),
+      std::string::npos);
   EXPECT_NE(sq.kernels[1].find("cccl_cache_first_pass, true, cccl_cache_in_t,"), std::string::npos);
   EXPECT_EQ(sq.kernels[2], plain.kernels[2]);  // the second pass reads the partials
   // Each kind's layout (iterator.hpp).
-  EXPECT_NE(detail::iterator_struct("it", Iterator::counting(ScalarType::int64), ScalarType::float32)
-                .find("  long start;\n"),
-            std::string::npos);
+  EXPECT_NE(
+      detail::iterator_struct("it", Iterator::counting(ScalarType::int64), ScalarType::float32)
+          .find("  long start;\n"),
+      std::string::npos);
   EXPECT_NE(detail::iterator_struct("it", Iterator::reverse(), ScalarType::float32)
                 .find("  const float* end;\n"),
             std::string::npos);
-  EXPECT_NE(detail::iterator_struct("it", Iterator::permutation(ScalarType::none, ScalarType::uint32),
-                                    ScalarType::int32)
-                .find("  const ::cuda::std::int32_t* values;\n  const ::cuda::std::uint32_t* idx;\n"),
-            std::string::npos);
+  EXPECT_NE(
+      detail::iterator_struct("it", Iterator::permutation(ScalarType::none, ScalarType::uint32),
+                              ScalarType::int32)
+          .find("  const ::cuda::std::int32_t* values;\n  const ::cuda::std::uint32_t* idx;\n"),
+      std::string::npos);
   // The key's codegen digest covers the iterator's shape, not its operator's name.
-  const auto a = Reduce::codegen_digest(reduce_over(Iterator::transform(Operator::custom("square", kSquare))));
-  const auto b = Reduce::codegen_digest(reduce_over(Iterator::transform(Operator::custom("sq", "__device__ float sq(float x) { return x; }"))));
+  const auto a =
+      Reduce::codegen_digest(reduce_over(Iterator::transform(Operator::custom("square", kSquare))));
+  const auto b = Reduce::codegen_digest(reduce_over(
+      Iterator::transform(Operator::custom("sq", "__device__ float sq(float x) { return x; }"))));
   EXPECT_EQ(a, b);
   EXPECT_NE(a, Reduce::codegen_digest(reduce::Spec{}));
   EXPECT_NE(Reduce::codegen_digest(reduce_over(Iterator::counting())),

@@ -18,15 +18,17 @@ reduce::Spec reduce_over(ScalarType type, Iterator input) {
 }
 
 TEST(IteratorBuild, ReduceOverEveryInputKindBuildsForSm80AndSm90) {
-  const Operator square = Operator::custom("square", "__device__ float square(float x) { return x * x; }");
+  const Operator square =
+      Operator::custom("square", "__device__ float square(float x) { return x * x; }");
   const reduce::Spec specs[] = {
       reduce_over(ScalarType::float32, Iterator::transform(square)),
       reduce_over(ScalarType::int64, Iterator::counting(ScalarType::int32)),
       reduce_over(ScalarType::float64, Iterator::constant()),
       reduce_over(ScalarType::uint8, Iterator::reverse()),
-      reduce_over(ScalarType::float32, Iterator::permutation(ScalarType::float16, ScalarType::int64)),
-      reduce_over(ScalarType::int32, Iterator::transform(Operator::of(OpKind::bit_not),
-                                                         ScalarType::int16, true)),
+      reduce_over(ScalarType::float32,
+                  Iterator::permutation(ScalarType::float16, ScalarType::int64)),
+      reduce_over(ScalarType::int32,
+                  Iterator::transform(Operator::of(OpKind::bit_not), ScalarType::int16, true)),
   };
   for (const auto& spec : specs) {
     for (const std::uint32_t cc : {80u, 90u}) {

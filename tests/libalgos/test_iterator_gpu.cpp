@@ -30,23 +30,23 @@ reduce::Spec reduce_over(ScalarType type, Iterator input) {
   return s;
 }
 
-const Operator kSquareF = Operator::custom(
-    "square_f", "__device__ float square_f(float x) { return x * x; }");
+const Operator kSquareF =
+    Operator::custom("square_f", "__device__ float square_f(float x) { return x * x; }");
 const Operator kSquareI = Operator::custom(
     "square_i", "__device__ long long square_i(int x) { return (long long)x * x; }");
 
 // The specs, in the order of the tests below.
 std::vector<reduce::Spec> specs() {
   return {
-      reduce_over(ScalarType::float32, Iterator::transform(kSquareF)),                    // 0
+      reduce_over(ScalarType::float32, Iterator::transform(kSquareF)),                   // 0
       reduce_over(ScalarType::int64, Iterator::transform(kSquareI, ScalarType::int32)),  // 1
       reduce_over(ScalarType::int64, Iterator::counting(ScalarType::int32)),             // 2
       reduce_over(ScalarType::uint32, Iterator::constant()),                             // 3
       reduce_over(ScalarType::uint32, Iterator::reverse()),                              // 4
       reduce_over(ScalarType::uint64,
-                  Iterator::permutation(ScalarType::uint32, ScalarType::int32)),        // 5
-      reduce_over(ScalarType::int64, Iterator::transform(Operator::of(OpKind::negate),
-                                                         ScalarType::int64, true)),     // 6
+                  Iterator::permutation(ScalarType::uint32, ScalarType::int32)),  // 5
+      reduce_over(ScalarType::int64,
+                  Iterator::transform(Operator::of(OpKind::negate), ScalarType::int64, true)),  // 6
   };
 }
 
@@ -152,7 +152,8 @@ TEST(IteratorGpu, CountingInputSumsStartToStartPlusN) {
       2, [&](std::uint64_t, auto&) { return IteratorValue::counting(start); },
       [&](std::uint64_t n, std::int64_t got) {
         std::int64_t want = 0;
-        for (std::uint64_t i = 0; i < n; ++i) want += static_cast<std::int32_t>(start + std::int32_t(i));
+        for (std::uint64_t i = 0; i < n; ++i)
+          want += static_cast<std::int32_t>(start + std::int32_t(i));
         EXPECT_EQ(got, want);
       });
 }
@@ -219,9 +220,9 @@ TEST(IteratorGpu, AValueOfAnotherKindOrADeviceArrayIsRefused) {
     const std::int64_t init = 0;
     EXPECT_EQ(fresh(temp.get(), bytes, IteratorValue::constant(1), out.get(), 4, &init, stream),
               CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(fresh(temp.get(), bytes, IteratorValue::array(array.get()), out.get(), 4, &init,
-                    stream),
-              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(
+        fresh(temp.get(), bytes, IteratorValue::array(array.get()), out.get(), 4, &init, stream),
+        CUDA_ERROR_INVALID_VALUE);
     // The array overload of an iterator spec.
     EXPECT_EQ(fresh(temp.get(), bytes, array.get(), out.get(), 4, &init, stream),
               CUDA_ERROR_INVALID_VALUE);

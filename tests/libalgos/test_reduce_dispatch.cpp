@@ -267,9 +267,8 @@ TEST(ReduceHotPath, AnInputIteratorsPackedBytesAreTheInputArgumentAndNothingAllo
     ASSERT_EQ(reduce(p, nullptr, bytes, nullptr, out, n, &init, nullptr, kNoState), CUDA_SUCCESS);
     cccl_cache::algos::detail::IteratorArg packed;
     const auto [rc, allocations] = count_allocations([&] {
-      if (!cccl_cache::algos::detail::pack_iterator(it, ScalarType::float64,
-                                                    IteratorValue::counting(std::int64_t{7}), n,
-                                                    packed))
+      if (!cccl_cache::algos::detail::pack_iterator(
+              it, ScalarType::float64, IteratorValue::counting(std::int64_t{7}), n, packed))
         return CUDA_ERROR_INVALID_VALUE;
       return reduce(p, temp, bytes, packed.bytes, out, n, &init, nullptr, kNoState);
     });

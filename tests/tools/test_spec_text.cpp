@@ -5,7 +5,6 @@
 
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/algos/reduce/spec.hpp"
-
 #include "spec_text.hpp"
 
 namespace cccl_cache::cli {
@@ -105,7 +104,8 @@ TEST(SpecText, ReduceInputIterators) {
   ASSERT_TRUE(sq);
   auto spec = algos::decode_fields<algos::reduce::Spec>(sq->fields);
   ASSERT_TRUE(spec);
-  EXPECT_EQ(spec->input, algos::Iterator::transform(algos::Operator::custom("square", ops["square"])));
+  EXPECT_EQ(spec->input,
+            algos::Iterator::transform(algos::Operator::custom("square", ops["square"])));
   for (const auto& [text, says] :
        {std::pair{"reduce type=float32 input=counting", "integer type"},
         std::pair{"reduce type=float32 input=zip(float32)", "not an iterator"},

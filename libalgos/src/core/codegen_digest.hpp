@@ -17,8 +17,8 @@ namespace cccl_cache::algos::detail {
 // XXH3-64 of the source, each kernel's and the probe's name expression (delimited).
 std::uint64_t digest_of(const GeneratedSource& gen);
 
-// `spec` with every custom operator's (iterators' included) name and source replaced by fixed placeholders
-// (its state layout kept: the generated operator struct holds the state): the key
+// `spec` with every custom operator's (iterators' included) name and source replaced by fixed
+// placeholders (its state layout kept: the generated operator struct holds the state): the key
 // carries both itself, and a source may be up to 1 MiB.
 template <class Spec>
 Spec codegen_shape(Spec spec) {

@@ -14,9 +14,9 @@ struct KindName {
   std::string_view name;
 };
 constexpr KindName kKindNames[] = {
-    {IteratorKind::pointer, "pointer"},         {IteratorKind::counting, "counting"},
-    {IteratorKind::constant, "constant"},       {IteratorKind::transform, "transform"},
-    {IteratorKind::reverse, "reverse"},         {IteratorKind::permutation, "permutation"},
+    {IteratorKind::pointer, "pointer"},   {IteratorKind::counting, "counting"},
+    {IteratorKind::constant, "constant"}, {IteratorKind::transform, "transform"},
+    {IteratorKind::reverse, "reverse"},   {IteratorKind::permutation, "permutation"},
 };
 }  // namespace
 
@@ -42,8 +42,10 @@ std::string describe(const Iterator& it) {
       return kind + "(" + v + "," + std::string(name(it.index_type)) + ")";
     case IteratorKind::transform: {
       std::string base;
-      if (it.counting_base) base = it.type == ScalarType::none ? "counting" : "counting(" + v + ")";
-      else if (it.type != ScalarType::none) base = v;
+      if (it.counting_base)
+        base = it.type == ScalarType::none ? "counting" : "counting(" + v + ")";
+      else if (it.type != ScalarType::none)
+        base = v;
       return kind + "(" + describe(it.op) + (base.empty() ? "" : "," + base) + ")";
     }
     default:
@@ -127,8 +129,9 @@ Result<void> validate_iterator(std::string_view what, const Iterator& it, Scalar
   const ScalarType v = detail::iterator_value_type(it, element);
   const bool permutation = it.kind == IteratorKind::permutation;
   if (permutation != (it.index_type != ScalarType::none))
-    return bad(permutation ? "a permutation iterator needs an index type (int32, uint32, int64, uint64)"
-                           : "only a permutation iterator takes an index type");
+    return bad(permutation
+                   ? "a permutation iterator needs an index type (int32, uint32, int64, uint64)"
+                   : "only a permutation iterator takes an index type");
   if (permutation && !is_offset_type(it.index_type))
     return bad("permutation iterator: the index type must be int32, uint32, int64 or uint64, not " +
                std::string(name(it.index_type)));
@@ -144,13 +147,15 @@ Result<void> validate_iterator(std::string_view what, const Iterator& it, Scalar
     const std::string field = std::string(what) + ": transform iterator's operator";
     if (it.op.kind == OpKind::custom) {
       if (it.op.stateful() || it.op.state_alignment != 0)
-        return fail(ErrorCode::unsupported, field + ": operator state is not supported in an "
-                                                    "iterator; use a stateless operator");
+        return fail(ErrorCode::unsupported, field +
+                                                ": operator state is not supported in an "
+                                                "iterator; use a stateless operator");
       return validate_operator(field, it.op);
     }
     if (!detail::is_unary_kind(it.op.kind))
-      return bad("transform iterator: the operator must be identity, negate, logical_not, "
-                 "bit_not or custom (unary)");
+      return bad(
+          "transform iterator: the operator must be identity, negate, logical_not, "
+          "bit_not or custom (unary)");
     if (!detail::kind_applies_to(it.op.kind, v))
       return bad("transform iterator: " + std::string(op_kind_name(it.op.kind)) +
                  " applies to integer types only, not " + std::string(name(v)));
@@ -222,29 +227,65 @@ std::string iterator_struct(std::string_view name, const Iterator& it, ScalarTyp
     default:
       break;
   }
-  out += "struct " + n + " {\n"
-         "  using value_type = " + a + ";\n"
+  out += "struct " + n +
+         " {\n"
+         "  using value_type = " +
+         a +
+         ";\n"
          "  using difference_type = ::cuda::std::ptrdiff_t;\n"
          "  using pointer = void;\n"
-         "  using reference = " + a + ";\n"
+         "  using reference = " +
+         a +
+         ";\n"
          "  using iterator_category = ::cuda::std::random_access_iterator_tag;\n" +
-         members +
-         "  __host__ __device__ " + a + " operator[](difference_type i) const { return static_cast<" + a + ">(" + at + "); }\n"
-         "  __host__ __device__ " + a + " operator*() const { return (*this)[0]; }\n"
-         "  __host__ __device__ " + n + "& operator+=(difference_type n) { " + advance + " return *this; }\n"
-         "  __host__ __device__ " + n + "& operator-=(difference_type n) { return *this += -n; }\n"
-         "  __host__ __device__ " + n + " operator+(difference_type n) const { " + n + " r = *this; return r += n; }\n"
-         "  __host__ __device__ " + n + " operator-(difference_type n) const { " + n + " r = *this; return r += -n; }\n"
-         "  __host__ __device__ friend " + n + " operator+(difference_type n, const " + n + "& it) { return it + n; }\n"
-         "  __host__ __device__ " + n + "& operator++() { return *this += 1; }\n"
-         "  __host__ __device__ " + n + "& operator--() { return *this += -1; }\n"
-         "  __host__ __device__ " + n + " operator++(int) { " + n + " r = *this; *this += 1; return r; }\n"
-         "  __host__ __device__ " + n + " operator--(int) { " + n + " r = *this; *this += -1; return r; }\n"
-         "  __host__ __device__ difference_type position() const { return " + position + "; }\n"
-         "  __host__ __device__ difference_type operator-(const " + n + "& o) const { return position() - o.position(); }\n"
-         "  __host__ __device__ bool operator==(const " + n + "& o) const { return position() == o.position(); }\n"
-         "  __host__ __device__ bool operator!=(const " + n + "& o) const { return position() != o.position(); }\n"
-         "  __host__ __device__ bool operator<(const " + n + "& o) const { return position() < o.position(); }\n"
+         members + "  __host__ __device__ " + a +
+         " operator[](difference_type i) const { return static_cast<" + a + ">(" + at +
+         "); }\n"
+         "  __host__ __device__ " +
+         a +
+         " operator*() const { return (*this)[0]; }\n"
+         "  __host__ __device__ " +
+         n + "& operator+=(difference_type n) { " + advance +
+         " return *this; }\n"
+         "  __host__ __device__ " +
+         n +
+         "& operator-=(difference_type n) { return *this += -n; }\n"
+         "  __host__ __device__ " +
+         n + " operator+(difference_type n) const { " + n +
+         " r = *this; return r += n; }\n"
+         "  __host__ __device__ " +
+         n + " operator-(difference_type n) const { " + n +
+         " r = *this; return r += -n; }\n"
+         "  __host__ __device__ friend " +
+         n + " operator+(difference_type n, const " + n +
+         "& it) { return it + n; }\n"
+         "  __host__ __device__ " +
+         n +
+         "& operator++() { return *this += 1; }\n"
+         "  __host__ __device__ " +
+         n +
+         "& operator--() { return *this += -1; }\n"
+         "  __host__ __device__ " +
+         n + " operator++(int) { " + n +
+         " r = *this; *this += 1; return r; }\n"
+         "  __host__ __device__ " +
+         n + " operator--(int) { " + n +
+         " r = *this; *this += -1; return r; }\n"
+         "  __host__ __device__ difference_type position() const { return " +
+         position +
+         "; }\n"
+         "  __host__ __device__ difference_type operator-(const " +
+         n +
+         "& o) const { return position() - o.position(); }\n"
+         "  __host__ __device__ bool operator==(const " +
+         n +
+         "& o) const { return position() == o.position(); }\n"
+         "  __host__ __device__ bool operator!=(const " +
+         n +
+         "& o) const { return position() != o.position(); }\n"
+         "  __host__ __device__ bool operator<(const " +
+         n +
+         "& o) const { return position() < o.position(); }\n"
          "};\n";
   return out;
 }
@@ -254,7 +295,9 @@ bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& 
   if (value.kind != it.kind) return false;
   std::memset(out.bytes, 0, sizeof(out.bytes));
   const std::size_t v = size_of(iterator_value_type(it, element));
-  auto put_pointer = [&](std::size_t at, const void* p) { std::memcpy(out.bytes + at, &p, sizeof p); };
+  auto put_pointer = [&](std::size_t at, const void* p) {
+    std::memcpy(out.bytes + at, &p, sizeof p);
+  };
   switch (it.kind) {
     case IteratorKind::counting:
     case IteratorKind::constant:
@@ -268,8 +311,10 @@ bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& 
       put_pointer(sizeof(void*), value.index);
       return true;
     case IteratorKind::transform:
-      if (it.counting_base) std::memcpy(out.bytes, value.value, v);
-      else put_pointer(0, value.pointer);
+      if (it.counting_base)
+        std::memcpy(out.bytes, value.value, v);
+      else
+        put_pointer(0, value.pointer);
       return true;
     default:
       return false;

@@ -274,8 +274,8 @@ bool get_operator(std::span<const std::byte> b, Operator& v) {
   const bool state = (kind & kStateFlag) != 0;
   std::size_t at = 5 + name_size;
   // A flagged operator has a layout (the writer flags no 0/0): one spelling per spec.
-  if (state && (b.size() - at < 8 ||
-                (get_u32(b.subspan(at, 4)) == 0 && get_u32(b.subspan(at + 4, 4)) == 0)))
+  if (state &&
+      (b.size() - at < 8 || (get_u32(b.subspan(at, 4)) == 0 && get_u32(b.subspan(at + 4, 4)) == 0)))
     return false;
   v.kind = static_cast<OpKind>(kind & ~kStateFlag);
   v.name.assign(chars + 5, name_size);

@@ -63,15 +63,14 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   const Spec& s = spec();
   if (s.input.is_pointer()) {
     if (in.kind != IteratorKind::pointer) return CUDA_ERROR_INVALID_VALUE;
-    return (*this)(d_temp_storage, temp_storage_bytes, in.pointer, d_out, num_items, h_init,
-                   stream, op_state);
+    return (*this)(d_temp_storage, temp_storage_bytes, in.pointer, d_out, num_items, h_init, stream,
+                   op_state);
   }
   algos::detail::IteratorArg packed;
   if (!algos::detail::pack_iterator(s.input, s.type, in, num_items, packed))
     return CUDA_ERROR_INVALID_VALUE;
-  return call_op(&Spec::op, op_state, d_temp_storage != nullptr, d_temp_storage,
-                 temp_storage_bytes, static_cast<const void*>(packed.bytes), d_out, num_items,
-                 h_init, stream);
+  return call_op(&Spec::op, op_state, d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes,
+                 static_cast<const void*>(packed.bytes), d_out, num_items, h_init, stream);
 }
 
 }  // namespace cccl_cache::algos::reduce

@@ -106,9 +106,13 @@ struct IteratorValue {
     return out;
   }
   template <class T>
-  static IteratorValue counting(const T& start) { return of(IteratorKind::counting, start); }
+  static IteratorValue counting(const T& start) {
+    return of(IteratorKind::counting, start);
+  }
   template <class T>
-  static IteratorValue constant(const T& v) { return of(IteratorKind::constant, v); }
+  static IteratorValue constant(const T& v) {
+    return of(IteratorKind::constant, v);
+  }
 };
 
 }  // namespace cccl_cache::algos

@@ -67,8 +67,8 @@ std::string field_text(const Iterator& v);
 [[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
                          std::uint32_t& out);
 // An iterator as iterator.hpp writes it; `source` that of a transform's custom operator.
-[[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
-                         Iterator& out);
+[[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text,
+                                       std::string_view source, Iterator& out);
 
 // Checks an operator: a custom one has a C++ identifier as name (not starting with
 // cccl_cache_), non-blank source under 1 MiB and a valid state layout (none, or a
