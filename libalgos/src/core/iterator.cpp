@@ -5,15 +5,12 @@
 
 #include "cccl_cache/algos/core/spec_fields.hpp"
 #include "core/codegen.hpp"
+#include "core/name_table.hpp"
 
 namespace cccl_cache::algos {
 
 namespace {
-struct KindName {
-  IteratorKind kind;
-  std::string_view name;
-};
-constexpr KindName kKindNames[] = {
+constexpr detail::Named<IteratorKind> kKindNames[] = {
     {IteratorKind::pointer, "pointer"},   {IteratorKind::counting, "counting"},
     {IteratorKind::constant, "constant"}, {IteratorKind::transform, "transform"},
     {IteratorKind::reverse, "reverse"},   {IteratorKind::permutation, "permutation"},
@@ -21,15 +18,11 @@ constexpr KindName kKindNames[] = {
 }  // namespace
 
 std::string_view iterator_kind_name(IteratorKind kind) noexcept {
-  for (const auto& k : kKindNames)
-    if (k.kind == kind) return k.name;
-  return "unknown";
+  return detail::name_in(kKindNames, kind);
 }
 
 std::optional<IteratorKind> parse_iterator_kind(std::string_view name) noexcept {
-  for (const auto& k : kKindNames)
-    if (k.name == name) return k.kind;
-  return std::nullopt;
+  return detail::value_in(kKindNames, name);
 }
 
 std::string describe(const Iterator& it) {

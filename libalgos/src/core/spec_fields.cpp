@@ -4,14 +4,12 @@
 #include <charconv>
 #include <optional>
 
+#include "core/name_table.hpp"
+
 namespace cccl_cache::algos {
 
 namespace {
-struct AlgorithmName {
-  AlgorithmId id;
-  std::string_view name;
-};
-constexpr AlgorithmName kAlgorithmNames[] = {
+constexpr detail::Named<AlgorithmId> kAlgorithmNames[] = {
     {AlgorithmId::merge_sort, "merge_sort"},
     {AlgorithmId::reduce, "reduce"},
     {AlgorithmId::inclusive_scan, "inclusive_scan"},
@@ -30,15 +28,11 @@ constexpr AlgorithmName kAlgorithmNames[] = {
 }  // namespace
 
 std::string_view algorithm_name(AlgorithmId id) noexcept {
-  for (const auto& a : kAlgorithmNames)
-    if (a.id == id) return a.name;
-  return "unknown";
+  return detail::name_in(kAlgorithmNames, id);
 }
 
 std::optional<AlgorithmId> parse_algorithm(std::string_view name) noexcept {
-  for (const auto& a : kAlgorithmNames)
-    if (a.name == name) return a.id;
-  return std::nullopt;
+  return detail::value_in(kAlgorithmNames, name);
 }
 
 std::string field_text(ScalarType v) { return std::string(name(v)); }
