@@ -54,6 +54,13 @@ struct FieldHasher {
       mix(std::hash<std::string>{}(v.source));
     }
   }
+  void operator()(const Field& f, const Iterator& v) {
+    mix(static_cast<std::size_t>(v.kind));
+    if (v.kind == IteratorKind::pointer) return;
+    mix(static_cast<std::size_t>(v.type) * 256 + static_cast<std::size_t>(v.index_type));
+    mix(v.counting_base ? 1 : 2);
+    (*this)(f, v.op);
+  }
 };
 
 template <class Spec>

@@ -44,10 +44,15 @@ Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& f
     FieldText text{field, value, {}};
     const FieldDesc* desc = nullptr;
     for (const auto& d : descs) desc = d.name == field ? &d : desc;
-    if (desc != nullptr && desc->is_operator && !parse_op_kind(value)) {
+    // A custom operator's name: the field's value, or a transform iterator's first
+    // argument; a stateful operator's layout follows it (name:SIZE/ALIGN).
+    std::string op_name;
+    if (desc != nullptr && desc->is_operator) op_name = value;
+    if (desc != nullptr && desc->is_iterator && value.starts_with("transform("))
+      op_name = value.substr(10, value.find_first_of(",)", 10) - 10);
+    op_name = op_name.substr(0, op_name.find(':'));
+    if (!op_name.empty() && !parse_op_kind(op_name)) {
       ++custom_ops;
-      // A stateful operator's layout follows its name (name:SIZE/ALIGN).
-      const std::string op_name = value.substr(0, value.find(':'));
       if (auto op = ops.find(op_name); op != ops.end() && !has_source) text.source = op->second;
       if (has_source) {
         if (auto it = fields.find("source"); it != fields.end()) {

@@ -139,6 +139,9 @@ struct MutateField {
   void operator()(const Field&, std::uint32_t& v) {
     if (hit() && !source_only) v += 1;
   }
+  void operator()(const Field&, Iterator& v) {
+    if (hit() && !source_only) v = v.is_pointer() ? Iterator::constant() : Iterator{};
+  }
   void operator()(const Field&, Operator& v) {
     if (!hit()) return;
     if (source_only)

@@ -14,6 +14,7 @@
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/registry.hpp"
 #include "core/dispatch_abi.hpp"
+#include "core/iterator.hpp"
 #include "hot_path_support.hpp"
 #include "reduce/dispatch.hpp"
 
@@ -233,6 +234,50 @@ TEST(ReduceHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
       if (l.fn != kFirst) EXPECT_EQ(l.grid_x, 1u);
       EXPECT_EQ(l.num_attrs, 0u) << "CUB's reduce launches without dependent launch";
     }
+  }
+}
+
+struct InputLaunch : Launch {
+  const void* in_arg;  // every reduce kernel's first argument
+};
+
+CUresult record_input_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
+  if (params == nullptr || params[0] == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  recorded<InputLaunch>().push_back({launch_of(config, fn), params[0]});
+  return CUDA_SUCCESS;
+}
+
+// An input iterator's values are packed on the stack and their address is the input
+// argument of each launch that reads the input (the driver copies the kernel's iterator
+// from it); the second pass reads the partials. Nothing allocates.
+TEST(ReduceHotPath, AnInputIteratorsPackedBytesAreTheInputArgumentAndNothingAllocates) {
+  const LaunchContext ctx = context(8, 256, &record_input_launch);
+  const d::DispatchParams p = params(&ctx, 256, 16);
+  const d::DispatchFn reduce =
+      d::select_dispatch(8, 8, ScalarType::uint64, /*closed_form=*/true, /*iterator_input=*/true);
+  ASSERT_NE(reduce, nullptr);
+  const Iterator it = Iterator::counting(ScalarType::int64);
+  void* out = reinterpret_cast<void*>(std::uintptr_t{0x7f2000000000});
+  void* temp = reinterpret_cast<void*>(std::uintptr_t{0x7f1000000000});
+  const double init = 0;
+  for (const std::uint64_t n : {0ull, 4096ull, 1'000'000ull}) {
+    SCOPED_TRACE(n);
+    recorded<InputLaunch>().clear();
+    std::size_t bytes = 0;
+    ASSERT_EQ(reduce(p, nullptr, bytes, nullptr, out, n, &init, nullptr, kNoState), CUDA_SUCCESS);
+    cccl_cache::algos::detail::IteratorArg packed;
+    const auto [rc, allocations] = count_allocations([&] {
+      if (!cccl_cache::algos::detail::pack_iterator(
+              it, ScalarType::float64, IteratorValue::counting(std::int64_t{7}), n, packed))
+        return CUDA_ERROR_INVALID_VALUE;
+      return reduce(p, temp, bytes, packed.bytes, out, n, &init, nullptr, kNoState);
+    });
+    EXPECT_EQ(rc, CUDA_SUCCESS);
+    EXPECT_EQ(allocations, 0) << "the iterator path allocated";
+    const auto& seen = recorded<InputLaunch>();
+    ASSERT_EQ(seen.size(), n > 4096 ? 2u : 1u);
+    EXPECT_EQ(seen[0].in_arg, static_cast<const void*>(packed.bytes));
+    if (seen.size() == 2) EXPECT_NE(seen[1].in_arg, static_cast<const void*>(packed.bytes));
   }
 }
 

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "cccl_cache/algos/merge_sort/spec.hpp"
-
+#include "cccl_cache/algos/reduce/spec.hpp"
 #include "spec_text.hpp"
 
 namespace cccl_cache::cli {
@@ -84,6 +84,36 @@ TEST(SpecText, StatefulOperatorFromTheTableKeepsItsLayout) {
   ASSERT_TRUE(s) << s.error().describe();
   EXPECT_EQ(ms_of(*s).comparator, algos::Comparator::custom("by_mod", ops["by_mod"], 4, 4));
   EXPECT_EQ(to_spec_text(*s), "merge_sort keys=int32 values=none compare=by_mod:4/4 offset=int64");
+}
+
+// An iterator field: written where it is not a pointer, its transform operator's source
+// from the table like an operator field's; a bad iterator is named.
+TEST(SpecText, ReduceInputIterators) {
+  OperatorTable ops{{"square", "__device__ float square(float x) { return x * x; }"}};
+  for (const char* text :
+       {"reduce type=float32 op=plus offset=uint64",
+        "reduce type=int64 op=plus offset=uint64 input=counting(int32)",
+        "reduce type=float32 op=plus offset=uint64 input=transform(square)",
+        "reduce type=uint32 op=maximum offset=uint32 input=permutation(none,int64)",
+        "reduce type=float64 op=plus offset=uint64 input=reverse"}) {
+    auto s = parse_spec_text(text, ops);
+    ASSERT_TRUE(s) << text << ": " << s.error().describe();
+    EXPECT_EQ(to_spec_text(*s), text);
+  }
+  auto sq = parse_spec_text("reduce type=float32 input=transform(square)", ops);
+  ASSERT_TRUE(sq);
+  auto spec = algos::decode_fields<algos::reduce::Spec>(sq->fields);
+  ASSERT_TRUE(spec);
+  EXPECT_EQ(spec->input,
+            algos::Iterator::transform(algos::Operator::custom("square", ops["square"])));
+  for (const auto& [text, says] :
+       {std::pair{"reduce type=float32 input=counting", "integer type"},
+        std::pair{"reduce type=float32 input=zip(float32)", "not an iterator"},
+        std::pair{"reduce type=float32 input=transform(cube)", "no source"}}) {
+    auto r = parse_spec_text(text, ops);
+    ASSERT_FALSE(r) << text;
+    EXPECT_NE(r.error().message.find(says), std::string::npos) << r.error().message;
+  }
 }
 
 TEST(SpecText, RejectsBadInputWithAReason) {

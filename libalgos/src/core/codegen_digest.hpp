@@ -17,17 +17,18 @@ namespace cccl_cache::algos::detail {
 // XXH3-64 of the source, each kernel's and the probe's name expression (delimited).
 std::uint64_t digest_of(const GeneratedSource& gen);
 
-// `spec` with every custom operator's name and source replaced by fixed placeholders
-// (its state layout kept: the generated operator struct holds the state): the key
+// `spec` with every custom operator's (iterators' included) name and source replaced by fixed
+// placeholders (its state layout kept: the generated operator struct holds the state): the key
 // carries both itself, and a source may be up to 1 MiB.
 template <class Spec>
 Spec codegen_shape(Spec spec) {
   Spec::fields(spec, [](const Field&, auto& value) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(value)>, Operator>) {
-      if (value.kind == OpKind::custom)
-        value = Operator::custom("user_op", "/* user source */", value.state_size,
-                                 value.state_alignment);
-    }
+    auto placeholder = [](Operator& op) {
+      if (op.kind == OpKind::custom)
+        op = Operator::custom("user_op", "/* user source */", op.state_size, op.state_alignment);
+    };
+    if constexpr (std::is_same_v<std::decay_t<decltype(value)>, Operator>) placeholder(value);
+    if constexpr (std::is_same_v<std::decay_t<decltype(value)>, Iterator>) placeholder(value.op);
   });
   return spec;
 }

@@ -4,14 +4,12 @@
 #include <charconv>
 #include <optional>
 
+#include "core/name_table.hpp"
+
 namespace cccl_cache::algos {
 
 namespace {
-struct AlgorithmName {
-  AlgorithmId id;
-  std::string_view name;
-};
-constexpr AlgorithmName kAlgorithmNames[] = {
+constexpr detail::Named<AlgorithmId> kAlgorithmNames[] = {
     {AlgorithmId::merge_sort, "merge_sort"},
     {AlgorithmId::reduce, "reduce"},
     {AlgorithmId::inclusive_scan, "inclusive_scan"},
@@ -30,21 +28,18 @@ constexpr AlgorithmName kAlgorithmNames[] = {
 }  // namespace
 
 std::string_view algorithm_name(AlgorithmId id) noexcept {
-  for (const auto& a : kAlgorithmNames)
-    if (a.id == id) return a.name;
-  return "unknown";
+  return detail::name_in(kAlgorithmNames, id);
 }
 
 std::optional<AlgorithmId> parse_algorithm(std::string_view name) noexcept {
-  for (const auto& a : kAlgorithmNames)
-    if (a.name == name) return a.id;
-  return std::nullopt;
+  return detail::value_in(kAlgorithmNames, name);
 }
 
 std::string field_text(ScalarType v) { return std::string(name(v)); }
 std::string field_text(const Operator& v) { return describe(v); }
 std::string field_text(bool v) { return v ? "true" : "false"; }
 std::string field_text(std::uint32_t v) { return std::to_string(v); }
+std::string field_text(const Iterator& v) { return describe(v); }
 
 namespace {
 
@@ -245,18 +240,61 @@ void FieldWriter::put(const Field& f, std::uint32_t v) {
 // after the name, so a stateless operator's bytes are those it had before state existed.
 constexpr std::uint8_t kStateFlag = 0x80;
 
-void FieldWriter::put(const Field& f, const Operator& v) {
+namespace {
+std::size_t operator_bytes(const Operator& v) {
   const bool state = v.state_size != 0 || v.state_alignment != 0;
-  header(f, 1 + 4 + v.name.size() + (state ? 8 : 0) + v.source.size());
+  return 1 + 4 + v.name.size() + (state ? 8 : 0) + v.source.size();
+}
+
+void put_operator(std::vector<std::byte>& out, const Operator& v) {
+  const bool state = v.state_size != 0 || v.state_alignment != 0;
   const auto kind = static_cast<std::uint8_t>(v.kind);
-  out_.push_back(static_cast<std::byte>(state ? kind | kStateFlag : kind));
-  put_u32(out_, static_cast<std::uint32_t>(v.name.size()));
-  put_text(out_, v.name);
+  out.push_back(static_cast<std::byte>(state ? kind | kStateFlag : kind));
+  put_u32(out, static_cast<std::uint32_t>(v.name.size()));
+  put_text(out, v.name);
   if (state) {
-    put_u32(out_, v.state_size);
-    put_u32(out_, v.state_alignment);
+    put_u32(out, v.state_size);
+    put_u32(out, v.state_alignment);
   }
-  put_text(out_, v.source);
+  put_text(out, v.source);
+}
+
+// The operator `b` holds (put_operator's bytes), or false where they are malformed.
+bool get_operator(std::span<const std::byte> b, Operator& v) {
+  if (b.size() < 5 || get_u32(b.subspan(1, 4)) > b.size() - 5) return false;
+  const std::uint32_t name_size = get_u32(b.subspan(1, 4));
+  const auto* chars = reinterpret_cast<const char*>(b.data());
+  const auto kind = std::to_integer<std::uint8_t>(b[0]);
+  const bool state = (kind & kStateFlag) != 0;
+  std::size_t at = 5 + name_size;
+  // A flagged operator has a layout (the writer flags no 0/0): one spelling per spec.
+  if (state &&
+      (b.size() - at < 8 || (get_u32(b.subspan(at, 4)) == 0 && get_u32(b.subspan(at + 4, 4)) == 0)))
+    return false;
+  v.kind = static_cast<OpKind>(kind & ~kStateFlag);
+  v.name.assign(chars + 5, name_size);
+  v.state_size = state ? get_u32(b.subspan(at, 4)) : 0;
+  v.state_alignment = state ? get_u32(b.subspan(at + 4, 4)) : 0;
+  at += state ? 8 : 0;
+  v.source.assign(chars + at, b.size() - at);
+  return true;
+}
+}  // namespace
+
+void FieldWriter::put(const Field& f, const Operator& v) {
+  header(f, operator_bytes(v));
+  put_operator(out_, v);
+}
+
+void FieldWriter::put(const Field& f, const Iterator& v) {
+  if (v == Iterator{}) return;  // the default is not written (spec_codec.hpp)
+  const bool op = v.kind == IteratorKind::transform;
+  header(f, 4 + (op ? operator_bytes(v.op) : 0));
+  out_.push_back(static_cast<std::byte>(v.kind));
+  out_.push_back(static_cast<std::byte>(v.type));
+  out_.push_back(static_cast<std::byte>(v.index_type));
+  out_.push_back(static_cast<std::byte>(v.counting_base ? 1 : 0));
+  if (op) put_operator(out_, v.op);
 }
 
 std::span<const std::byte> FieldReader::next(const Field& f) {
@@ -304,28 +342,36 @@ void FieldReader::get(const Field& f, std::uint32_t& v) {
 void FieldReader::get(const Field& f, Operator& v) {
   auto b = next(f);
   if (error_) return;
-  if (b.size() < 5 || get_u32(b.subspan(1, 4)) > b.size() - 5) {
+  if (!get_operator(b, v))
     error_ = Error{ErrorCode::corrupt, "spec field '" + std::string(f.name) + "': bad operator"};
+}
+
+void FieldReader::get(const Field& f, Iterator& v) {
+  if (error_ || rest_.empty() || std::to_integer<std::uint8_t>(rest_[0]) != f.tag) {
+    v = Iterator{};  // not written: the default
     return;
   }
-  const std::uint32_t name_size = get_u32(b.subspan(1, 4));
-  const auto* chars = reinterpret_cast<const char*>(b.data());
-  const auto kind = std::to_integer<std::uint8_t>(b[0]);
-  const bool state = (kind & kStateFlag) != 0;
-  std::size_t at = 5 + name_size;
-  // A flagged operator has a layout (the writer flags no 0/0): one spelling per spec.
-  if (state && (b.size() - at < 8 ||
-                (get_u32(b.subspan(at, 4)) == 0 && get_u32(b.subspan(at + 4, 4)) == 0))) {
-    error_ = Error{ErrorCode::corrupt,
-                   "spec field '" + std::string(f.name) + "': bad operator state"};
-    return;
+  auto b = next(f);
+  if (error_) return;
+  auto bad = [&](const char* why) {
+    error_ = Error{ErrorCode::corrupt, "spec field '" + std::string(f.name) + "': " + why};
+  };
+  if (b.size() < 4) return bad("bad iterator");
+  Iterator it;
+  it.kind = static_cast<IteratorKind>(b[0]);
+  it.type = static_cast<ScalarType>(b[1]);
+  it.index_type = static_cast<ScalarType>(b[2]);
+  const auto base = std::to_integer<std::uint8_t>(b[3]);
+  if (base > 1) return bad("bad iterator");
+  it.counting_base = base == 1;
+  if (it.kind == IteratorKind::transform) {
+    if (!get_operator(b.subspan(4), it.op)) return bad("bad iterator operator");
+  } else if (b.size() != 4) {
+    return bad("bad iterator");
   }
-  v.kind = static_cast<OpKind>(kind & ~kStateFlag);
-  v.name.assign(chars + 5, name_size);
-  v.state_size = state ? get_u32(b.subspan(at, 4)) : 0;
-  v.state_alignment = state ? get_u32(b.subspan(at + 4, 4)) : 0;
-  at += state ? 8 : 0;
-  v.source.assign(chars + at, b.size() - at);
+  // The writer leaves a pointer out: one spelling per spec.
+  if (it == Iterator{}) return bad("a pointer iterator is never written");
+  v = std::move(it);
 }
 
 Result<void> FieldReader::finish() const {

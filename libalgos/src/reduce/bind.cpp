@@ -4,6 +4,7 @@
 
 #include "cccl_cache/algos/reduce/executable.hpp"
 #include "core/executable_state.hpp"
+#include "core/iterator.hpp"
 #include "reduce/dispatch.hpp"
 
 namespace cccl_cache::algos {
@@ -18,7 +19,8 @@ Result<reduce::Executable> Reduce::bind(const BuiltView<Reduce>& result, int dev
   const Policy& policy = result.policy;
   CCCL_CACHE_CHECK(detail::bind_check(result));
   const d::DispatchFn dispatch =
-      d::select_dispatch(size_of(result.spec.type), policy.accum_size, result.spec.offset_type);
+      d::select_dispatch(size_of(result.spec.type), policy.accum_size, result.spec.offset_type,
+                         /*closed_form=*/true, !result.spec.input.is_pointer());
   if (dispatch == nullptr || policy.accum_align != policy.accum_size)
     return fail(ErrorCode::unsupported, "bind: unsupported reduce (" + summary(result.spec) +
                                             ", accumulator of " +
@@ -46,8 +48,29 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
                                 const void* d_in, void* d_out, std::uint64_t num_items,
                                 const void* h_init, CUstream stream,
                                 OpState op_state) const noexcept {
+  if (CUresult rc = usable(false); rc != CUDA_SUCCESS) return rc;
+  // An iterator spec's dispatch reads host bytes at d_in: a device array is no value for it.
+  if (!spec().input.is_pointer()) return CUDA_ERROR_INVALID_VALUE;
   return call_op(&Spec::op, op_state, d_temp_storage != nullptr, d_temp_storage,
                  temp_storage_bytes, d_in, d_out, num_items, h_init, stream);
+}
+
+CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                const IteratorValue& in, void* d_out, std::uint64_t num_items,
+                                const void* h_init, CUstream stream,
+                                OpState op_state) const noexcept {
+  if (CUresult rc = usable(false); rc != CUDA_SUCCESS) return rc;
+  const Spec& s = spec();
+  if (s.input.is_pointer()) {
+    if (in.kind != IteratorKind::pointer) return CUDA_ERROR_INVALID_VALUE;
+    return (*this)(d_temp_storage, temp_storage_bytes, in.pointer, d_out, num_items, h_init, stream,
+                   op_state);
+  }
+  algos::detail::IteratorArg packed;
+  if (!algos::detail::pack_iterator(s.input, s.type, in, num_items, packed))
+    return CUDA_ERROR_INVALID_VALUE;
+  return call_op(&Spec::op, op_state, d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes,
+                 static_cast<const void*>(packed.bytes), d_out, num_items, h_init, stream);
 }
 
 }  // namespace cccl_cache::algos::reduce

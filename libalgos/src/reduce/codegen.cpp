@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/codegen.hpp"
+#include "core/iterator.hpp"
 
 namespace cccl_cache::algos {
 
@@ -14,10 +15,17 @@ detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& s
       spec.offset_type == ScalarType::uint32 ? "unsigned int" : "unsigned long long";
 
   algos::detail::GeneratedSource out;
-  out.source =
-      algos::detail::prelude("cub/device/dispatch/kernels/kernel_reduce.cuh", {spec.type});
+  out.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_reduce.cuh",
+                                      {spec.type, spec.input.type});
   out.source += algos::detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " + offset + ";\n";
+  // An input iterator takes the place of the T array in the kernels reading the input.
+  std::string in = t + "*";
+  if (!spec.input.is_pointer()) {
+    in = "cccl_cache_in_t";
+    out.source += algos::detail::iterator_user_source(spec.input);
+    out.source += algos::detail::iterator_struct(in, spec.input, spec.type);
+  }
   out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, {}, spec.type);
   // As cub::detail::reduce::dispatch derives them for DeviceReduce::Reduce(T*, T*,
   // num_items, op, T init): the accumulator, and the default (run-to-run
@@ -38,14 +46,13 @@ detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& s
   // num_items (KernelNumItemsT = OffsetT); the second pass always has int offsets.
   const std::string ns = "cub::detail::reduce::";
   const std::string tail = ", cccl_cache_op, " + t + ", cccl_cache_accum_t, ::cuda::std::identity>";
-  out.kernels = {
-      ns + "DeviceReduceSingleTileKernel<cccl_cache_single_tile, " + t + "*, " + t + "*, " +
-          offset + tail,
-      ns + "DeviceReduceKernel<cccl_cache_first_pass, true, " + t + "*, cccl_cache_accum_t*, " +
-          offset + ", " + offset + ", cccl_cache_op, cccl_cache_accum_t, " + t +
-          ", ::cuda::std::identity>",
-      ns + "DeviceReduceSingleTileKernel<cccl_cache_second_pass, cccl_cache_accum_t*, " + t +
-          "*, int" + tail};
+  out.kernels = {ns + "DeviceReduceSingleTileKernel<cccl_cache_single_tile, " + in + ", " + t +
+                     "*, " + offset + tail,
+                 ns + "DeviceReduceKernel<cccl_cache_first_pass, true, " + in +
+                     ", cccl_cache_accum_t*, " + offset + ", " + offset +
+                     ", cccl_cache_op, cccl_cache_accum_t, " + t + ", ::cuda::std::identity>",
+                 ns + "DeviceReduceSingleTileKernel<cccl_cache_second_pass, cccl_cache_accum_t*, " +
+                     t + "*, int" + tail};
   out.policy_probe = std::string(algos::detail::kPolicyProbeName) +
                      "<cccl_cache_policy.multi_tile.threads_per_block, "
                      "cccl_cache_policy.multi_tile.items_per_thread, "

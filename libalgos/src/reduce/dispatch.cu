@@ -8,6 +8,7 @@
 // Host stand-ins of the same size and alignment give the dispatch the same argument
 // layout: nothing here depends on what the elements are.
 #include "core/launch.cuh"
+#include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_reduce.cuh>
 
@@ -22,6 +23,7 @@ namespace {
 
 using algos::detail::Bytes;
 using algos::detail::DriverLauncherFactory;
+using algos::detail::IterArg;
 using algos::detail::OpArg;
 
 // The build chose the policy for the target CC: the host dispatch reads only the two
@@ -50,7 +52,14 @@ struct BoundKernels {
   static constexpr std::size_t InitSize() { return T; }
 };
 
-template <std::size_t T, std::size_t A, class OffsetT>
+// The input: the T array, or an iterator's packed bytes at `d_in` (IterArg).
+template <class In, class ItemT>
+In input(const void* d_in) noexcept {
+  if constexpr (std::is_same_v<In, IterArg>) return IterArg{d_in};
+  else return static_cast<ItemT*>(const_cast<void*>(d_in));
+}
+
+template <std::size_t T, std::size_t A, class OffsetT, class In>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                       std::uint64_t num_items, const void* h_init, CUstream stream,
@@ -66,10 +75,10 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   }
   CUresult status = CUDA_SUCCESS;
   const cudaError_t err =
-      cub::detail::reduce::dispatch<AccumT, true, ItemT*, ItemT*, OffsetT, OpArg, ItemT,
+      cub::detail::reduce::dispatch<AccumT, true, In, ItemT*, OffsetT, OpArg, ItemT,
                                     ::cuda::std::identity, AccumT, RuntimePolicySelector,
                                     BoundKernels<T, A>, DriverLauncherFactory>(
-          d_temp_storage, temp_storage_bytes, static_cast<ItemT*>(const_cast<void*>(d_in)),
+          d_temp_storage, temp_storage_bytes, input<In, ItemT>(d_in),
           static_cast<ItemT*>(d_out), static_cast<OffsetT>(num_items), OpArg{op_state}, init,
           stream, ::cuda::std::identity{}, RuntimePolicySelector{&params},
           BoundKernels<T, A>{&params}, DriverLauncherFactory{params.launch, &status});
@@ -98,18 +107,24 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
 }  // namespace
 
 DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size, ScalarType offset_type,
-                           bool closed_form) noexcept {
+                           bool closed_form, bool iterator_input) noexcept {
   using algos::detail::on_size;
   using Entry = algos::detail::ClosedForm<DispatchFn>;
   if (!is_unsigned_offset(offset_type)) return nullptr;
   return on_size(type_size, [&](auto t) {
     return on_size(accum_size, [&](auto a) -> DispatchFn {
       constexpr std::size_t kT = decltype(t)::value, kA = decltype(a)::value;
-      if (offset_type == ScalarType::uint32)
-        return Entry::select<&closed_form_bytes<kT, kA, std::uint32_t>,
-                             &run_dispatch<kT, kA, std::uint32_t>>(closed_form);
-      return Entry::select<&closed_form_bytes<kT, kA, unsigned long long>,
-                           &run_dispatch<kT, kA, unsigned long long>>(closed_form);
+      auto entry = [&](auto offset, auto in) -> DispatchFn {
+        using O = decltype(offset);
+        using In = decltype(in);
+        return Entry::select<&closed_form_bytes<kT, kA, O>, &run_dispatch<kT, kA, O, In>>(
+            closed_form);
+      };
+      auto with_input = [&](auto offset) {
+        return iterator_input ? entry(offset, IterArg{}) : entry(offset, static_cast<Bytes<kT>*>(nullptr));
+      };
+      if (offset_type == ScalarType::uint32) return with_input(std::uint32_t{});
+      return with_input(0ull);
     });
   });
 }

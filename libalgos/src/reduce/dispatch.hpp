@@ -45,6 +45,9 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 // The instantiation, or nullptr (sizes not 1/2/4/8, offset not uint32/uint64).
 // closed_form false: the same dispatch answering size queries through CUB's whole host
 // dispatch, the reference the closed form is tested equal to (test_reduce_dispatch).
+// iterator_input: the spec's input is an iterator, and `d_in` the host address of its
+// packed bytes (core/iterator.hpp IteratorArg), which every launch's input argument is
+// copied from.
 DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size, ScalarType offset_type,
-                           bool closed_form = true) noexcept;
+                           bool closed_form = true, bool iterator_input = false) noexcept;
 }  // namespace cccl_cache::algos::reduce::detail

@@ -10,7 +10,12 @@ Result<void> Spec::validate() const {
   };
   if (!is_element_type(type)) return bad("type must be an integer or float type");
   if (!is_unsigned_offset(offset_type)) return bad("offset must be uint32 or uint64");
-  return detail::validate_associative_op("reduce spec", op, type, /*takes_state=*/true);
+  CCCL_CACHE_CHECK(detail::validate_associative_op("reduce spec", op, type, /*takes_state=*/true));
+  constexpr std::uint32_t kInputs =
+      iterator_bit(IteratorKind::pointer) | iterator_bit(IteratorKind::counting) |
+      iterator_bit(IteratorKind::constant) | iterator_bit(IteratorKind::transform) |
+      iterator_bit(IteratorKind::reverse) | iterator_bit(IteratorKind::permutation);
+  return validate_iterator("reduce spec: field 'input'", input, type, kInputs);
 }
 
 }  // namespace cccl_cache::algos::reduce

@@ -42,6 +42,7 @@ struct FieldDesc {
   bool required = false;
   bool is_operator = false;
   std::string default_text;
+  bool is_iterator = false;  // a transform iterator's custom operator takes a source too
 };
 
 struct AlgorithmEntry {

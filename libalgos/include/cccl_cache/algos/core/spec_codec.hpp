@@ -7,6 +7,10 @@
 //             Operator: kind:u8 | name_length:u32 | name | source (the rest)
 //             stateful Operator: (kind | 0x80):u8 | name_length:u32 | name |
 //                       state_size:u32 | state_alignment:u32 | source (the rest)
+//             Iterator: kind:u8 | type:u8 | index_type:u8 | counting_base:u8 |
+//                       [transform: the Operator's bytes as above]
+//   An Iterator field holding the default (a pointer) is not written: a reader that
+//   finds another tag (or the end) where it is due takes the default.
 //
 // Tagged and length-delimited, so no two different specs encode equal.
 #pragma once
@@ -29,6 +33,7 @@ class FieldWriter {
   void put(const Field& f, const Operator& v);
   void put(const Field& f, bool v);
   void put(const Field& f, std::uint32_t v);
+  void put(const Field& f, const Iterator& v);
   std::vector<std::byte> take() { return std::move(out_); }
 
  private:
@@ -45,6 +50,7 @@ class FieldReader {
   void get(const Field& f, Operator& v);
   void get(const Field& f, bool& v);
   void get(const Field& f, std::uint32_t& v);
+  void get(const Field& f, Iterator& v);
   // The first error, or one for bytes left over.
   Result<void> finish() const;
 

@@ -11,8 +11,10 @@
 //   }
 //   Result<void> validate() const;                  // cross-field rules
 //
-// Field values are ScalarType, Operator, bool or std::uint32_t. Tags are part of
-// the canonical encoding: never reuse one within a spec.
+// Field values are ScalarType, Operator, Iterator, bool or std::uint32_t. Tags are part
+// of the canonical encoding: never reuse one within a spec. An Iterator field that holds
+// the default (a pointer) is left out of the encoding and the spec text, so adding one
+// to a spec changes none of its existing encodings, keys or texts.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "cccl_cache/algos/core/algorithm.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -49,6 +52,7 @@ std::string field_text(ScalarType v);
 std::string field_text(const Operator& v);
 std::string field_text(bool v);
 std::string field_text(std::uint32_t v);
+std::string field_text(const Iterator& v);
 
 // Parses spec-text `text` into `out`. For an operator, `text` is a well-known kind's
 // name or a custom operator's name (a stateful one's followed by ":SIZE/ALIGN", its
@@ -62,6 +66,9 @@ std::string field_text(std::uint32_t v);
                          bool& out);
 [[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
                          std::uint32_t& out);
+// An iterator as iterator.hpp writes it; `source` that of a transform's custom operator.
+[[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text,
+                                       std::string_view source, Iterator& out);
 
 // Checks an operator: a custom one has a C++ identifier as name (not starting with
 // cccl_cache_), non-blank source under 1 MiB and a valid state layout (none, or a
@@ -73,17 +80,33 @@ std::string field_text(std::uint32_t v);
 [[nodiscard]] Result<void> validate_operator(std::string_view what, const Operator& op,
                                              bool takes_state = false);
 
+// Checks an iterator field of an algorithm whose element type there is `element`: kinds
+// the algorithm takes (`accepted`, a bit per IteratorKind), a value type that is an
+// element type or none, an index type for a permutation only (an offset type), a
+// counting start of an integer type, and a transform's operator (a
+// unary kind that applies to its values, or a stateless custom one). Error
+// invalid_argument, or unsupported for a kind the algorithm does not take, naming `what`.
+[[nodiscard]] Result<void> validate_iterator(std::string_view what, const Iterator& it,
+                                             ScalarType element, std::uint32_t accepted);
+// The `accepted` bit of a kind.
+constexpr std::uint32_t iterator_bit(IteratorKind k) { return 1u << static_cast<unsigned>(k); }
+
 // Whether a field's type is an operator (its source comes with it).
 template <class T>
 inline constexpr bool kIsOperator = std::is_same_v<T, Operator>;
 
-// The fields of `spec` as text, in declaration order.
+// The fields of `spec` as text, in declaration order; pointer iterators left out.
 template <class Spec>
 std::vector<FieldText> fields_as_text(const Spec& spec) {
   std::vector<FieldText> out;
   Spec::fields(spec, [&](const Field& f, const auto& value) {
+    using T = std::decay_t<decltype(value)>;
+    if constexpr (std::is_same_v<T, Iterator>) {
+      if (value == Iterator{}) return;
+    }
     FieldText t{std::string(f.name), field_text(value), {}};
-    if constexpr (kIsOperator<std::decay_t<decltype(value)>>) t.source = value.source;
+    if constexpr (kIsOperator<T>) t.source = value.source;
+    if constexpr (std::is_same_v<T, Iterator>) t.source = value.op.source;
     out.push_back(std::move(t));
   });
   return out;

@@ -1,4 +1,5 @@
-// Reduce specification (cub::DeviceReduce::Reduce over a T array into one T): its
+// Reduce specification (cub::DeviceReduce::Reduce over a T array, or an iterator of T,
+// into one T): its
 // fields, from which the canonical encoding, key, spec text and summary derive
 // (core/spec_fields.hpp).
 #pragma once
@@ -32,16 +33,23 @@ struct Spec {
   // what DeviceReduce::Reduce uses for it; uint32 is what it uses for an int count
   // (counts above UINT32_MAX are then refused).
   ScalarType offset_type = ScalarType::uint64;
+  // The input: a T array (pointer, the default), or a counting, constant, transform,
+  // reverse or permutation iterator (iterator.hpp) read as T, e.g. a sum of squares as
+  // transform(square,float32) over a float32 array. The call then takes an IteratorValue.
+  Iterator input;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
     v(Field{1, "type", Need::required}, s.type);
     v(Field{2, "op"}, s.op);
     v(Field{3, "offset"}, s.offset_type);
+    v(Field{4, "input"}, s.input);
   }
 
   // An element type; a binary operator kind that applies to it (bitwise: integers
-  // only) or a valid custom one; offset uint32 or uint64. Error: invalid_argument.
+  // only) or a valid custom one; offset uint32 or uint64; a valid input iterator
+  // (validate_iterator). Error: invalid_argument (unsupported: an iterator kind reduce
+  // does not take, a stateful transform operator).
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;

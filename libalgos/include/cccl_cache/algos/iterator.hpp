@@ -1,0 +1,118 @@
+// Iterators as algorithm inputs and outputs: the spec's descriptor (part of its
+// encoding and key) and a call's run-time values for it.
+//
+// A descriptor says what the kernels are compiled with in place of a plain array; the
+// values (a counting start, a constant, device addresses) come with each call and are
+// never in the key. The generated source defines one device struct per descriptor with
+// the layout below, and the executable packs a call's values into those bytes (passed
+// to the kernel by address, as a stateful operator's state):
+//
+//   counting     {V start}            element i = start + i
+//   constant     {V value}            element i = value
+//   reverse      {V* end}             element i = end[-1 - i] (end = first + num_items)
+//   permutation  {V* values; I* idx}  element i = values[idx[i]]
+//   transform    {base}               element i = op(base[i]); base a pointer {V* p} or
+//                                     counting {V start}; op stateless
+//
+// A counting iterator counts in an integer type (wrapping as it does).
+//
+// V is the iterator's `type`, I its `index_type`. What an algorithm sees is its own
+// element type: a counting iterator of int64 values read by a float32 reduce yields
+// static_cast<float>(start + i). Which kinds each algorithm accepts is in its spec.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "cccl_cache/algos/types.hpp"
+
+namespace cccl_cache::algos {
+
+// The numbers are part of the canonical spec encoding: never reuse one.
+enum class IteratorKind : std::uint8_t {
+  pointer = 0,  // a plain device array of the algorithm's element type (the default)
+  counting = 1,
+  constant = 2,
+  transform = 3,
+  reverse = 4,
+  permutation = 5,
+};
+
+// "pointer", "counting", ...; "unknown" otherwise.
+std::string_view iterator_kind_name(IteratorKind kind) noexcept;
+std::optional<IteratorKind> parse_iterator_kind(std::string_view name) noexcept;
+
+// A spec's iterator. The default (a pointer) is left out of a spec's encoding, so a
+// spec without iterators encodes, keys and reads as it did before iterators existed.
+//
+// Spec text: pointer | counting(V) | constant(V) | reverse(V) | permutation(V,I) |
+// transform(OP,V) (over a V array) | transform(OP,counting(V)); V may be left out
+// ("counting"): the algorithm's element type. A custom OP gets its source as a custom
+// operator field does (source=..., a manifest's [operators]).
+struct Iterator {
+  IteratorKind kind = IteratorKind::pointer;
+  ScalarType type = ScalarType::none;        // V; none: the algorithm's element type
+  ScalarType index_type = ScalarType::none;  // permutation: I (int32, uint32, int64, uint64)
+  // transform: a unary operator (identity, negate, logical_not, bit_not or custom,
+  // stateless) and whether its base is a counting iterator rather than a V array.
+  Operator op = Operator::of(OpKind::identity);
+  bool counting_base = false;
+
+  static Iterator counting(ScalarType v = ScalarType::none) { return {IteratorKind::counting, v}; }
+  static Iterator constant(ScalarType v = ScalarType::none) { return {IteratorKind::constant, v}; }
+  static Iterator reverse(ScalarType v = ScalarType::none) { return {IteratorKind::reverse, v}; }
+  static Iterator permutation(ScalarType v, ScalarType index) {
+    return {IteratorKind::permutation, v, index};
+  }
+  static Iterator transform(Operator op, ScalarType v = ScalarType::none,
+                            bool counting_base = false) {
+    return {IteratorKind::transform, v, ScalarType::none, std::move(op), counting_base};
+  }
+  bool is_pointer() const noexcept { return kind == IteratorKind::pointer; }
+  bool operator==(const Iterator&) const = default;
+};
+
+// Spec text of an iterator (custom operators by name).
+std::string describe(const Iterator& it);
+
+// A call's values for a spec's iterator. `kind` must be the spec's; for a pointer
+// iterator `pointer` is the array itself.
+//   pointer, reverse, transform over an array: `pointer`, the device array's first
+//     element (reverse: of the num_items elements read backwards)
+//   permutation: `pointer` (values) and `index` (num_items indices)
+//   counting (and transform over counting), constant: `value`, the start or constant
+//     in the iterator's type V (its size_of(V) low bytes, host byte order)
+struct IteratorValue {
+  IteratorKind kind = IteratorKind::pointer;
+  const void* pointer = nullptr;
+  const void* index = nullptr;
+  alignas(8) unsigned char value[8] = {};
+
+  static IteratorValue array(const void* d) { return {IteratorKind::pointer, d}; }
+  static IteratorValue reverse(const void* d_first) { return {IteratorKind::reverse, d_first}; }
+  static IteratorValue permutation(const void* d_values, const void* d_index) {
+    return {IteratorKind::permutation, d_values, d_index};
+  }
+  static IteratorValue transform(const void* d_base) { return {IteratorKind::transform, d_base}; }
+  // A counting or constant value (or a transform over counting's start) of host type T.
+  template <class T>
+  static IteratorValue of(IteratorKind kind, const T& v) {
+    static_assert(sizeof(T) <= 8);
+    IteratorValue out{kind};
+    std::memcpy(out.value, &v, sizeof(T));
+    return out;
+  }
+  template <class T>
+  static IteratorValue counting(const T& start) {
+    return of(IteratorKind::counting, start);
+  }
+  template <class T>
+  static IteratorValue constant(const T& v) {
+    return of(IteratorKind::constant, v);
+  }
+};
+
+}  // namespace cccl_cache::algos

@@ -1,0 +1,318 @@
+// Iterators: names, spec text, validation, the device structs and the call's bytes.
+#include "core/iterator.hpp"
+
+#include <cstring>
+
+#include "cccl_cache/algos/core/spec_fields.hpp"
+#include "core/codegen.hpp"
+#include "core/name_table.hpp"
+
+namespace cccl_cache::algos {
+
+namespace {
+constexpr detail::Named<IteratorKind> kKindNames[] = {
+    {IteratorKind::pointer, "pointer"},   {IteratorKind::counting, "counting"},
+    {IteratorKind::constant, "constant"}, {IteratorKind::transform, "transform"},
+    {IteratorKind::reverse, "reverse"},   {IteratorKind::permutation, "permutation"},
+};
+}  // namespace
+
+std::string_view iterator_kind_name(IteratorKind kind) noexcept {
+  return detail::name_in(kKindNames, kind);
+}
+
+std::optional<IteratorKind> parse_iterator_kind(std::string_view name) noexcept {
+  return detail::value_in(kKindNames, name);
+}
+
+std::string describe(const Iterator& it) {
+  const std::string kind(iterator_kind_name(it.kind));
+  const std::string v(name(it.type));
+  switch (it.kind) {
+    case IteratorKind::pointer:
+      return kind;
+    case IteratorKind::permutation:
+      return kind + "(" + v + "," + std::string(name(it.index_type)) + ")";
+    case IteratorKind::transform: {
+      std::string base;
+      if (it.counting_base)
+        base = it.type == ScalarType::none ? "counting" : "counting(" + v + ")";
+      else if (it.type != ScalarType::none)
+        base = v;
+      return kind + "(" + describe(it.op) + (base.empty() ? "" : "," + base) + ")";
+    }
+    default:
+      return it.type == ScalarType::none ? kind : kind + "(" + v + ")";
+  }
+}
+
+Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
+                         Iterator& out) {
+  auto bad = [&] {
+    return fail(ErrorCode::invalid_argument,
+                std::string(f.name) + "='" + std::string(text) +
+                    "' is not an iterator (pointer, counting(TYPE), constant(TYPE), "
+                    "reverse(TYPE), permutation(TYPE,INDEX), transform(OP[,TYPE]) or "
+                    "transform(OP,counting(TYPE)))");
+  };
+  std::string_view kind_text = text, args;
+  if (const auto open = text.find('('); open != std::string_view::npos) {
+    if (text.back() != ')') return bad();
+    kind_text = text.substr(0, open);
+    args = text.substr(open + 1, text.size() - open - 2);
+    if (args.empty()) return bad();
+  }
+  const auto kind = parse_iterator_kind(kind_text);
+  if (!kind) return bad();
+  Iterator it;
+  it.kind = *kind;
+  // The first argument and the rest (after the first top-level comma).
+  const auto comma = args.find(',');
+  const std::string_view first = args.substr(0, comma);
+  const std::string_view rest = comma == std::string_view::npos ? "" : args.substr(comma + 1);
+  auto type = [&](std::string_view t, ScalarType& v) {
+    auto parsed = parse_scalar_type(t);
+    if (!parsed) return false;
+    v = *parsed;
+    return true;
+  };
+  switch (it.kind) {
+    case IteratorKind::pointer:
+      if (!args.empty()) return bad();
+      break;
+    case IteratorKind::permutation:
+      if (!type(first, it.type) || !type(rest, it.index_type)) return bad();
+      break;
+    case IteratorKind::transform: {
+      if (first.empty()) return bad();
+      CCCL_CACHE_CHECK(parse_field(f, first, source, it.op));
+      if (rest == "counting") {
+        it.counting_base = true;
+      } else if (rest.starts_with("counting(") && rest.ends_with(")")) {
+        it.counting_base = true;
+        if (!type(rest.substr(9, rest.size() - 10), it.type)) return bad();
+      } else if (!rest.empty() && !type(rest, it.type)) {
+        return bad();
+      }
+      break;
+    }
+    default:
+      if (comma != std::string_view::npos || (!args.empty() && !type(args, it.type))) return bad();
+  }
+  out = std::move(it);
+  return {};
+}
+
+Result<void> validate_iterator(std::string_view what, const Iterator& it, ScalarType element,
+                               std::uint32_t accepted) {
+  auto bad = [&](const std::string& why) {
+    return fail(ErrorCode::invalid_argument, std::string(what) + ": " + why);
+  };
+  const std::string kind(iterator_kind_name(it.kind));
+  if (kind == "unknown") return bad("unknown iterator kind");
+  if ((accepted & iterator_bit(it.kind)) == 0)
+    return fail(ErrorCode::unsupported,
+                std::string(what) + ": a " + kind + " iterator is not supported here");
+  if (it.kind == IteratorKind::pointer) {
+    if (!(it == Iterator{})) return bad("a pointer iterator takes no type, index or operator");
+    return {};
+  }
+  if (it.type != ScalarType::none && !is_element_type(it.type))
+    return bad(kind + " iterator: unknown value type");
+  const ScalarType v = detail::iterator_value_type(it, element);
+  const bool permutation = it.kind == IteratorKind::permutation;
+  if (permutation != (it.index_type != ScalarType::none))
+    return bad(permutation
+                   ? "a permutation iterator needs an index type (int32, uint32, int64, uint64)"
+                   : "only a permutation iterator takes an index type");
+  if (permutation && !is_offset_type(it.index_type))
+    return bad("permutation iterator: the index type must be int32, uint32, int64 or uint64, not " +
+               std::string(name(it.index_type)));
+  const bool transform = it.kind == IteratorKind::transform;
+  if (!transform && (it.counting_base || !(it.op == Operator::of(OpKind::identity))))
+    return bad("only a transform iterator takes an operator or a counting base");
+  const bool counts = it.kind == IteratorKind::counting || it.counting_base;
+  // Integers only: CUB advances an iterator by block offsets, so a float count would
+  // round differently from start + i.
+  if (counts && is_float(v))
+    return bad("a counting iterator counts in an integer type, not " + std::string(name(v)));
+  if (transform) {
+    const std::string field = std::string(what) + ": transform iterator's operator";
+    if (it.op.kind == OpKind::custom) {
+      if (it.op.stateful() || it.op.state_alignment != 0)
+        return fail(ErrorCode::unsupported, field +
+                                                ": operator state is not supported in an "
+                                                "iterator; use a stateless operator");
+      return validate_operator(field, it.op);
+    }
+    if (!detail::is_unary_kind(it.op.kind))
+      return bad(
+          "transform iterator: the operator must be identity, negate, logical_not, "
+          "bit_not or custom (unary)");
+    if (!detail::kind_applies_to(it.op.kind, v))
+      return bad("transform iterator: " + std::string(op_kind_name(it.op.kind)) +
+                 " applies to integer types only, not " + std::string(name(v)));
+    return validate_operator(field, it.op);
+  }
+  return {};
+}
+
+namespace detail {
+
+std::string iterator_user_source(const Iterator& it) {
+  return it.kind == IteratorKind::transform ? user_source(it.op) : std::string{};
+}
+
+namespace {
+// A pointer member's position in elements (its address over the element size).
+std::string address(const std::string& member, const std::string& type) {
+  return "static_cast<difference_type>(reinterpret_cast<::cuda::std::uintptr_t>(" + member +
+         ") / sizeof(" + type + "))";
+}
+}  // namespace
+
+std::string iterator_struct(std::string_view name, const Iterator& it, ScalarType element) {
+  const std::string n(name);
+  const std::string a(cuda_name(element));
+  const ScalarType vt = iterator_value_type(it, element);
+  const std::string v(cuda_name(vt));
+  std::string out;
+  // The state members, element i, advancing by n, and the position iterators compare by.
+  std::string members, at, advance, position;
+  const bool counts = it.kind == IteratorKind::counting || it.counting_base;
+  if (counts) {
+    members = "  " + v + " start;\n";
+    at = "static_cast<" + v + ">(start + static_cast<" + v + ">(i))";
+    advance = "start = static_cast<" + v + ">(start + static_cast<" + v + ">(n));";
+    position = "static_cast<difference_type>(start)";
+  }
+  switch (it.kind) {
+    case IteratorKind::constant:
+      members = "  " + v + " value;\n";
+      at = "value";
+      advance = "(void)n;";
+      position = "difference_type(0)";
+      break;
+    case IteratorKind::reverse:
+      members = "  const " + v + "* end;\n";
+      at = "end[-1 - i]";
+      advance = "end -= n;";
+      position = "-" + address("end", v);
+      break;
+    case IteratorKind::permutation: {
+      const std::string idx(cuda_name(it.index_type));
+      members = "  const " + v + "* values;\n  const " + idx + "* idx;\n";
+      at = "values[idx[i]]";
+      advance = "idx += n;";
+      position = address("idx", idx);
+      break;
+    }
+    case IteratorKind::transform:
+      out += operator_struct(n + "_op", it.op, 1);
+      if (!counts) {
+        members = "  const " + v + "* p;\n";
+        at = "p[i]";
+        advance = "p += n;";
+        position = address("p", v);
+      }
+      at = n + "_op{}(" + at + ")";
+      break;
+    default:
+      break;
+  }
+  out += "struct " + n +
+         " {\n"
+         "  using value_type = " +
+         a +
+         ";\n"
+         "  using difference_type = ::cuda::std::ptrdiff_t;\n"
+         "  using pointer = void;\n"
+         "  using reference = " +
+         a +
+         ";\n"
+         "  using iterator_category = ::cuda::std::random_access_iterator_tag;\n" +
+         members + "  __host__ __device__ " + a +
+         " operator[](difference_type i) const { return static_cast<" + a + ">(" + at +
+         "); }\n"
+         "  __host__ __device__ " +
+         a +
+         " operator*() const { return (*this)[0]; }\n"
+         "  __host__ __device__ " +
+         n + "& operator+=(difference_type n) { " + advance +
+         " return *this; }\n"
+         "  __host__ __device__ " +
+         n +
+         "& operator-=(difference_type n) { return *this += -n; }\n"
+         "  __host__ __device__ " +
+         n + " operator+(difference_type n) const { " + n +
+         " r = *this; return r += n; }\n"
+         "  __host__ __device__ " +
+         n + " operator-(difference_type n) const { " + n +
+         " r = *this; return r += -n; }\n"
+         "  __host__ __device__ friend " +
+         n + " operator+(difference_type n, const " + n +
+         "& it) { return it + n; }\n"
+         "  __host__ __device__ " +
+         n +
+         "& operator++() { return *this += 1; }\n"
+         "  __host__ __device__ " +
+         n +
+         "& operator--() { return *this += -1; }\n"
+         "  __host__ __device__ " +
+         n + " operator++(int) { " + n +
+         " r = *this; *this += 1; return r; }\n"
+         "  __host__ __device__ " +
+         n + " operator--(int) { " + n +
+         " r = *this; *this += -1; return r; }\n"
+         "  __host__ __device__ difference_type position() const { return " +
+         position +
+         "; }\n"
+         "  __host__ __device__ difference_type operator-(const " +
+         n +
+         "& o) const { return position() - o.position(); }\n"
+         "  __host__ __device__ bool operator==(const " +
+         n +
+         "& o) const { return position() == o.position(); }\n"
+         "  __host__ __device__ bool operator!=(const " +
+         n +
+         "& o) const { return position() != o.position(); }\n"
+         "  __host__ __device__ bool operator<(const " +
+         n +
+         "& o) const { return position() < o.position(); }\n"
+         "};\n";
+  return out;
+}
+
+bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& value,
+                   std::uint64_t num_items, IteratorArg& out) noexcept {
+  if (value.kind != it.kind) return false;
+  std::memset(out.bytes, 0, sizeof(out.bytes));
+  const std::size_t v = size_of(iterator_value_type(it, element));
+  auto put_pointer = [&](std::size_t at, const void* p) {
+    std::memcpy(out.bytes + at, &p, sizeof p);
+  };
+  switch (it.kind) {
+    case IteratorKind::counting:
+    case IteratorKind::constant:
+      std::memcpy(out.bytes, value.value, v);
+      return true;
+    case IteratorKind::reverse:
+      put_pointer(0, static_cast<const unsigned char*>(value.pointer) + num_items * v);
+      return true;
+    case IteratorKind::permutation:
+      put_pointer(0, value.pointer);
+      put_pointer(sizeof(void*), value.index);
+      return true;
+    case IteratorKind::transform:
+      if (it.counting_base)
+        std::memcpy(out.bytes, value.value, v);
+      else
+        put_pointer(0, value.pointer);
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace detail
+}  // namespace cccl_cache::algos

@@ -1,0 +1,38 @@
+// An iterator descriptor's device struct in a generated source and a call's values
+// packed into its bytes (the layouts iterator.hpp documents). Private to libalgos.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "cccl_cache/algos/iterator.hpp"
+
+namespace cccl_cache::algos::detail {
+
+// The iterator's value type V: its own type, or the algorithm's element type.
+inline ScalarType iterator_value_type(const Iterator& it, ScalarType element) noexcept {
+  return it.type == ScalarType::none ? element : it.type;
+}
+
+// A custom transform operator's source (core/codegen user_source), empty otherwise.
+std::string iterator_user_source(const Iterator& it);
+
+// Defines `struct <name>`, a random-access iterator over `element` (the algorithm's
+// type: value_type, what operator[] returns) with the state layout of `it`'s kind
+// (iterator.hpp), for a valid non-pointer `it`. A transform's operator is defined
+// before it as `<name>_op`.
+std::string iterator_struct(std::string_view name, const Iterator& it, ScalarType element);
+
+// The bytes of an iterator's kernel argument, handed to the driver by address.
+struct IteratorArg {
+  alignas(16) unsigned char bytes[16];
+};
+
+// Packs a call's `value` for the spec's `it` over `element` into `out` (`num_items`:
+// the length a reverse iterator's end is computed from). False where the value's kind
+// is not the spec's. No allocation.
+bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& value,
+                   std::uint64_t num_items, IteratorArg& out) noexcept;
+
+}  // namespace cccl_cache::algos::detail

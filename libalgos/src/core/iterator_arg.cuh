@@ -1,0 +1,19 @@
+// The host stand-in for an iterator argument of a kernel, for the dispatch.cu of an
+// algorithm that takes iterators; include it after core/launch.cuh.
+#pragma once
+
+#include "core/launch.cuh"
+
+namespace cccl_cache::algos::detail {
+
+// Stands in for an iterator (iterator.hpp) in place of an array: the kernel's parameter
+// is the generated iterator struct, and IterArg holds the address of the call's packed
+// bytes (core/iterator.hpp IteratorArg), handed to the driver as OpArg's are (found by
+// DriverLauncher's arg_address call through argument-dependent lookup). A CUB host
+// dispatch given it must pass it to its kernels unchanged (reduce's does).
+struct IterArg {
+  const void* bytes = nullptr;
+};
+inline void* arg_address(const IterArg& arg) noexcept { return const_cast<void*>(arg.bytes); }
+
+}  // namespace cccl_cache::algos::detail

@@ -1,0 +1,257 @@
+// Iterators without a GPU: the descriptor's canonical encoding (a pointer left out, so
+// specs without iterators encode as before), its spec text, validation with errors that
+// name the problem, key sensitivity, the generated iterator struct and the call's packed
+// bytes (core/iterator.hpp).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cccl_cache/algos/core/key.hpp"
+#include "cccl_cache/algos/core/spec_codec.hpp"
+#include "cccl_cache/algos/reduce/build_result.hpp"
+#include "cccl_cache/algos/registry.hpp"
+#include "cccl_cache/algos/spec_text.hpp"
+#include "core/iterator.hpp"
+#include "reduce/codegen.hpp"
+
+using namespace cccl_cache;
+using namespace cccl_cache::algos;
+
+namespace {
+
+const char* kSquare = "__device__ float square(float x) { return x * x; }";
+
+reduce::Spec reduce_over(Iterator input, ScalarType type = ScalarType::float32) {
+  reduce::Spec s;
+  s.type = type;
+  s.input = std::move(input);
+  return s;
+}
+
+// One spec per supported input kind (and shape), all different.
+std::vector<reduce::Spec> iterator_specs() {
+  return {
+      reduce_over(Iterator::counting(), ScalarType::int32),
+      reduce_over(Iterator::counting(ScalarType::int64)),
+      reduce_over(Iterator::counting(ScalarType::int32)),
+      reduce_over(Iterator::constant()),
+      reduce_over(Iterator::constant(ScalarType::int16)),
+      reduce_over(Iterator::reverse()),
+      reduce_over(Iterator::reverse(ScalarType::uint8)),
+      reduce_over(Iterator::permutation(ScalarType::none, ScalarType::int32)),
+      reduce_over(Iterator::permutation(ScalarType::float64, ScalarType::uint64)),
+      reduce_over(Iterator::transform(Operator::custom("square", kSquare))),
+      reduce_over(Iterator::transform(Operator::custom("square", kSquare), ScalarType::float64)),
+      reduce_over(Iterator::transform(Operator::of(OpKind::negate))),
+      reduce_over(Iterator::transform(Operator::of(OpKind::negate), ScalarType::int32, true)),
+      reduce_over(Iterator::transform(Operator::of(OpKind::negate), ScalarType::none, true),
+                  ScalarType::int64),
+  };
+}
+
+TEST(Iterator, APointerInputIsLeftOutOfTheEncoding) {
+  // reduce type=float32 op=plus offset=uint64, as encoded before iterators existed.
+  const std::vector<std::uint8_t> golden = {1, 1, 0, 0, 0, 9, 2, 5, 0, 0, 0,
+                                            4, 0, 0, 0, 0, 3, 1, 0, 0, 0, 8};
+  const auto bytes = encode_fields(reduce::Spec{});
+  ASSERT_EQ(bytes.size(), golden.size());
+  EXPECT_EQ(std::memcmp(bytes.data(), golden.data(), golden.size()), 0);
+  EXPECT_EQ(spec_text(reduce::Spec{}), "reduce type=float32 op=plus offset=uint64");
+  auto back = decode_fields<reduce::Spec>(bytes);
+  ASSERT_TRUE(back) << back.error().describe();
+  EXPECT_EQ(*back, reduce::Spec{});
+}
+
+TEST(Iterator, EveryKindRoundTripsThroughBytesAndText) {
+  for (const auto& spec : iterator_specs()) {
+    SCOPED_TRACE(spec_text(spec));
+    ASSERT_TRUE(spec.validate()) << spec.validate().error().describe();
+    const auto bytes = encode_fields(spec);
+    auto back = decode_fields<reduce::Spec>(bytes);
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(*back, spec);
+    // Spec text, a custom operator's source given as a custom operator field's is.
+    SpecFields fields = {{"type", std::string(name(spec.type))}, {"input", field_text(spec.input)}};
+    if (spec.input.op.kind == OpKind::custom) fields["source"] = spec.input.op.source;
+    auto parsed = spec_from_fields("reduce", fields);
+    ASSERT_TRUE(parsed) << parsed.error().describe();
+    EXPECT_EQ(*parsed, to_any(spec));
+  }
+}
+
+TEST(Iterator, SpecTextNamesTheIterator) {
+  EXPECT_EQ(spec_text(reduce_over(Iterator::counting(ScalarType::int64))),
+            "reduce type=float32 op=plus offset=uint64 input=counting(int64)");
+  EXPECT_EQ(describe(Iterator::transform(Operator::custom("square", kSquare))),
+            "transform(square)");
+  EXPECT_EQ(describe(Iterator::transform(Operator::of(OpKind::negate), ScalarType::int32, true)),
+            "transform(negate,counting(int32))");
+  EXPECT_EQ(describe(Iterator::permutation(ScalarType::none, ScalarType::int32)),
+            "permutation(none,int32)");
+  auto s = parse_spec_text("reduce type=float32 input=transform(square) source='" +
+                           std::string(kSquare) + "'");
+  ASSERT_TRUE(s) << s.error().describe();
+  EXPECT_EQ(*s, to_any(reduce_over(Iterator::transform(Operator::custom("square", kSquare)))));
+  // A transform's custom operator without source is named.
+  auto no_source = parse_spec_text("reduce type=float32 input=transform(square)");
+  ASSERT_FALSE(no_source);
+  EXPECT_NE(no_source.error().message.find("square"), std::string::npos);
+  for (const char* bad : {"counting(", "counting()", "sideways", "counting(int32,int32)",
+                          "permutation(int32)", "transform()", "pointer(int32)",
+                          "constant(float33)", "transform(negate,counting(float77))"}) {
+    auto r = parse_spec_text(std::string("reduce type=float32 input=") + bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_NE(r.error().message.find("input"), std::string::npos) << r.error().message;
+  }
+}
+
+TEST(Iterator, BadCombinationsAreRefusedWithTheirReason) {
+  struct Case {
+    Iterator it;
+    ErrorCode code;
+    const char* says;
+  };
+  Iterator stray_index = Iterator::counting();
+  stray_index.index_type = ScalarType::int32;
+  Iterator stray_op = Iterator::constant();
+  stray_op.op = Operator::of(OpKind::negate);
+  Iterator typed_pointer;
+  typed_pointer.type = ScalarType::int32;
+  const Case cases[] = {
+      {Iterator::counting(ScalarType::float32), ErrorCode::invalid_argument, "integer type"},
+      {Iterator::permutation(ScalarType::none, ScalarType::none), ErrorCode::invalid_argument,
+       "needs an index type"},
+      {Iterator::permutation(ScalarType::none, ScalarType::int8), ErrorCode::invalid_argument,
+       "index type must be"},
+      {stray_index, ErrorCode::invalid_argument, "only a permutation"},
+      {stray_op, ErrorCode::invalid_argument, "only a transform"},
+      {typed_pointer, ErrorCode::invalid_argument, "pointer iterator takes no"},
+      {Iterator::transform(Operator::plus()), ErrorCode::invalid_argument, "unary"},
+      {Iterator::transform(Operator::of(OpKind::bit_not)), ErrorCode::invalid_argument,
+       "integer types only"},
+      {Iterator::transform(Operator::custom("f", "__device__ float f(void*, float);", 4, 4)),
+       ErrorCode::unsupported, "state"},
+      {Iterator::transform(Operator::custom("1f", "x")), ErrorCode::invalid_argument, "identifier"},
+  };
+  for (const auto& c : cases) {
+    const auto spec = reduce_over(c.it);
+    SCOPED_TRACE(describe(c.it));
+    auto ok = spec.validate();
+    ASSERT_FALSE(ok);
+    EXPECT_EQ(ok.error().code, c.code) << ok.error().message;
+    EXPECT_NE(ok.error().message.find(c.says), std::string::npos) << ok.error().message;
+    EXPECT_NE(ok.error().message.find("input"), std::string::npos) << ok.error().message;
+  }
+}
+
+TEST(Iterator, DamagedIteratorBytesAreRejected) {
+  const auto spec = reduce_over(Iterator::transform(Operator::custom("square", kSquare)));
+  const auto bytes = encode_fields(spec);
+  const std::size_t field = encode_fields(reduce::Spec{}).size();  // where the iterator starts
+  // Every truncation inside the iterator field (its end is a spec without it).
+  for (std::size_t n = field + 1; n < bytes.size(); ++n)
+    EXPECT_FALSE(decode_fields<reduce::Spec>(std::span(bytes).first(n))) << n;
+  auto with = [&](std::size_t at, std::uint8_t v) {
+    auto b = bytes;
+    b[at] = std::byte{v};
+    return decode_fields<reduce::Spec>(b);
+  };
+  EXPECT_FALSE(with(field + 5, 9));         // unknown kind
+  EXPECT_FALSE(with(field + 6, 200));       // unknown type
+  EXPECT_FALSE(with(field + 8, 2));         // counting_base not a bool
+  EXPECT_FALSE(with(field + 9, 3 | 0x80));  // operator state flag without a layout
+  // A pointer written out is not canonical (the writer leaves it out).
+  auto pointer = encode_fields(reduce::Spec{});
+  for (std::uint8_t b : {4, 4, 0, 0, 0, 0, 0, 0, 0}) pointer.push_back(std::byte{b});
+  auto r = decode_fields<reduce::Spec>(pointer);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::corrupt);
+}
+
+TEST(Iterator, EveryIteratorChangesTheKey) {
+  Toolchain tc;
+  tc.cccl_version = 3005000;
+  tc.nvrtc_major = tc.nvjitlink_major = 13;
+  std::vector<CacheKey> keys = {cache_key(reduce::Spec{}, 90, tc)};
+  for (const auto& spec : iterator_specs()) keys.push_back(cache_key(spec, 90, tc));
+  // A transform's custom operator's source counts.
+  keys.push_back(
+      cache_key(reduce_over(Iterator::transform(Operator::custom("square",
+                                                                 "__device__ float square(float x) "
+                                                                 "{ return x * x + 0; }"))),
+                90, tc));
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    for (std::size_t j = i + 1; j < keys.size(); ++j) EXPECT_NE(keys[i], keys[j]) << i << " " << j;
+}
+
+TEST(Iterator, TheGeneratedSourceReadsTheIteratorInPlaceOfTheArray) {
+  using Steps = detail::BuildSteps<Reduce>;
+  const auto plain = Steps::source(reduce::Spec{});
+  EXPECT_EQ(plain.source.find("cccl_cache_in_t"), std::string::npos);
+  const auto sq =
+      Steps::source(reduce_over(Iterator::transform(Operator::custom("square", kSquare))));
+  EXPECT_NE(sq.source.find("struct cccl_cache_in_t_op"), std::string::npos);
+  EXPECT_NE(sq.source.find("struct cccl_cache_in_t {"), std::string::npos);
+  EXPECT_NE(sq.source.find(kSquare), std::string::npos);
+  EXPECT_NE(
+      sq.kernels[0].find("DeviceReduceSingleTileKernel<cccl_cache_single_tile, cccl_cache_in_t,"),
+      std::string::npos);
+  EXPECT_NE(sq.kernels[1].find("cccl_cache_first_pass, true, cccl_cache_in_t,"), std::string::npos);
+  EXPECT_EQ(sq.kernels[2], plain.kernels[2]);  // the second pass reads the partials
+  // Each kind's layout (iterator.hpp).
+  EXPECT_NE(
+      detail::iterator_struct("it", Iterator::counting(ScalarType::int64), ScalarType::float32)
+          .find("  long start;\n"),
+      std::string::npos);
+  EXPECT_NE(detail::iterator_struct("it", Iterator::reverse(), ScalarType::float32)
+                .find("  const float* end;\n"),
+            std::string::npos);
+  EXPECT_NE(
+      detail::iterator_struct("it", Iterator::permutation(ScalarType::none, ScalarType::uint32),
+                              ScalarType::int32)
+          .find("  const ::cuda::std::int32_t* values;\n  const ::cuda::std::uint32_t* idx;\n"),
+      std::string::npos);
+  // The key's codegen digest covers the iterator's shape, not its operator's name.
+  const auto a =
+      Reduce::codegen_digest(reduce_over(Iterator::transform(Operator::custom("square", kSquare))));
+  const auto b = Reduce::codegen_digest(reduce_over(
+      Iterator::transform(Operator::custom("sq", "__device__ float sq(float x) { return x; }"))));
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, Reduce::codegen_digest(reduce::Spec{}));
+  EXPECT_NE(Reduce::codegen_digest(reduce_over(Iterator::counting())),
+            Reduce::codegen_digest(reduce_over(Iterator::constant())));
+}
+
+TEST(Iterator, TheCallsValuesArePackedInTheDocumentedLayout) {
+  detail::IteratorArg arg;
+  const std::int64_t start = -5;
+  ASSERT_TRUE(detail::pack_iterator(Iterator::counting(ScalarType::int64), ScalarType::float32,
+                                    IteratorValue::counting(start), 10, arg));
+  std::int64_t got = 0;
+  std::memcpy(&got, arg.bytes, 8);
+  EXPECT_EQ(got, start);
+  // reverse: the end of num_items elements of the value type.
+  alignas(8) static const double values[4] = {};
+  ASSERT_TRUE(detail::pack_iterator(Iterator::reverse(), ScalarType::float64,
+                                    IteratorValue::reverse(values), 4, arg));
+  const void* end = nullptr;
+  std::memcpy(&end, arg.bytes, sizeof end);
+  EXPECT_EQ(end, values + 4);
+  static const int index[4] = {};
+  ASSERT_TRUE(detail::pack_iterator(Iterator::permutation(ScalarType::none, ScalarType::int32),
+                                    ScalarType::float64, IteratorValue::permutation(values, index),
+                                    4, arg));
+  const void* p[2] = {};
+  std::memcpy(p, arg.bytes, sizeof p);
+  EXPECT_EQ(p[0], values);
+  EXPECT_EQ(p[1], index);
+  // A value of another kind is refused.
+  EXPECT_FALSE(detail::pack_iterator(Iterator::counting(), ScalarType::int32,
+                                     IteratorValue::constant(1), 1, arg));
+  EXPECT_FALSE(detail::pack_iterator(Iterator::reverse(), ScalarType::int32,
+                                     IteratorValue::array(values), 1, arg));
+}
+
+}  // namespace
