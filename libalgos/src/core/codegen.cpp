@@ -1,6 +1,7 @@
 #include "core/codegen.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "core/jit.hpp"
 
@@ -29,6 +30,35 @@ std::string user_source(const Operator& op) {
   if (op.kind != OpKind::custom) return {};
   return "\n// user operator " + op.name + "\n#line 1 \"operator\"\n" + op.source +
          "\n#line 1 \"generated\"\n";
+}
+
+std::string struct_source(std::initializer_list<const ElementType*> types) {
+  std::string out;
+  std::vector<const StructLayout*> done;
+  for (const ElementType* t : types) {
+    if (!t->is_struct()) continue;
+    const StructLayout& l = t->layout;
+    if (std::find_if(done.begin(), done.end(), [&](auto* d) { return *d == l; }) != done.end())
+      continue;
+    done.push_back(&l);
+    if (out.empty())
+      // Instantiated with the compiled and the declared values, which NVRTC's log shows.
+      out = "\ntemplate <unsigned long long Compiled, unsigned long long Declared>\n"
+            "struct cccl_cache_layout_check {\n"
+            "  static_assert(Compiled == Declared, \"cccl-cache: a struct's compiled size or "
+            "alignment (Compiled) differs from its spec's layout (Declared)\");\n"
+            "  static constexpr bool ok = true;\n};\n";
+    const std::string size = std::to_string(l.size), align = std::to_string(l.alignment);
+    out += "\n// user type " + l.name + "\n#line 1 \"struct " + l.name + "\"\n" + l.definition +
+           "\n#line 1 \"generated\"\n"
+           "static_assert(cccl_cache_layout_check<sizeof(" + l.name + "), " + size +
+           ">::ok, \"cccl-cache: sizeof(" + l.name + ") is not the spec's " + size + "\");\n"
+           "static_assert(cccl_cache_layout_check<alignof(" + l.name + "), " + align +
+           ">::ok, \"cccl-cache: alignof(" + l.name + ") is not the spec's " + align + "\");\n"
+           "static_assert(::cuda::std::is_trivially_copyable_v<" + l.name +
+           ">, \"cccl-cache: struct " + l.name + " must be trivially copyable\");\n";
+  }
+  return out;
 }
 
 namespace {

@@ -7,6 +7,9 @@
 //             Operator: kind:u8 | name_length:u32 | name | source (the rest)
 //             stateful Operator: (kind | 0x80):u8 | name_length:u32 | name |
 //                       state_size:u32 | state_alignment:u32 | source (the rest)
+//             ElementType: a scalar as ScalarType (u8: one byte, as before structs), a
+//                       struct as 13:u8 | size:u32 | alignment:u32 | name_length:u32 |
+//                       name | definition (the rest)
 //
 // Tagged and length-delimited, so no two different specs encode equal.
 #pragma once
@@ -26,6 +29,7 @@ namespace detail {
 class FieldWriter {
  public:
   void put(const Field& f, ScalarType v);
+  void put(const Field& f, const ElementType& v);
   void put(const Field& f, const Operator& v);
   void put(const Field& f, bool v);
   void put(const Field& f, std::uint32_t v);
@@ -42,6 +46,7 @@ class FieldReader {
   // Each reads the next field, which must carry `f`'s tag; on any mismatch the
   // reader keeps the first error and later reads do nothing.
   void get(const Field& f, ScalarType& v);
+  void get(const Field& f, ElementType& v);
   void get(const Field& f, Operator& v);
   void get(const Field& f, bool& v);
   void get(const Field& f, std::uint32_t& v);

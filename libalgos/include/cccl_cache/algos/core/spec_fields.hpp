@@ -11,7 +11,8 @@
 //   }
 //   Result<void> validate() const;                  // cross-field rules
 //
-// Field values are ScalarType, Operator, bool or std::uint32_t. Tags are part of
+// Field values are ScalarType, ElementType (a scalar or a user's struct), Operator, bool
+// or std::uint32_t. Tags are part of
 // the canonical encoding: never reuse one within a spec.
 #pragma once
 
@@ -46,6 +47,7 @@ struct FieldText {
 
 // Text of a value, as spec text writes it.
 std::string field_text(ScalarType v);
+std::string field_text(const ElementType& v);  // describe(): "float32", "pair:8/4"
 std::string field_text(const Operator& v);
 std::string field_text(bool v);
 std::string field_text(std::uint32_t v);
@@ -58,6 +60,10 @@ std::string field_text(std::uint32_t v);
                          ScalarType& out);
 [[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
                          Operator& out);
+// An element type: a scalar type's name with no source, or a struct written
+// NAME:SIZE/ALIGN with its CUDA C++ definition as `source`.
+[[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
+                         ElementType& out);
 [[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
                          bool& out);
 [[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
@@ -73,9 +79,19 @@ std::string field_text(std::uint32_t v);
 [[nodiscard]] Result<void> validate_operator(std::string_view what, const Operator& op,
                                              bool takes_state = false);
 
-// Whether a field's type is an operator (its source comes with it).
+// Checks a struct element type (a scalar passes): a C++ identifier as name (not
+// starting with cccl_cache_), a non-blank definition under 1 MiB with only <...>
+// includes, a power-of-two alignment up to kMaxStructAlignment and a size that is a
+// non-zero multiple of it up to kMaxStructSize. Error invalid_argument prefixed with
+// `what`. Whether an algorithm takes structs at all (and of which sizes) is its own rule.
+[[nodiscard]] Result<void> validate_struct(std::string_view what, const ElementType& t);
+
+// Whether a field's type is an operator (its source comes with it), or an element type
+// (a struct's definition comes with it as its source).
 template <class T>
 inline constexpr bool kIsOperator = std::is_same_v<T, Operator>;
+template <class T>
+inline constexpr bool kIsElementType = std::is_same_v<T, ElementType>;
 
 // The fields of `spec` as text, in declaration order.
 template <class Spec>
@@ -84,6 +100,7 @@ std::vector<FieldText> fields_as_text(const Spec& spec) {
   Spec::fields(spec, [&](const Field& f, const auto& value) {
     FieldText t{std::string(f.name), field_text(value), {}};
     if constexpr (kIsOperator<std::decay_t<decltype(value)>>) t.source = value.source;
+    if constexpr (kIsElementType<std::decay_t<decltype(value)>>) t.source = value.layout.definition;
     out.push_back(std::move(t));
   });
   return out;
