@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cccl_cache/algos/algorithms.hpp"
 #include "cccl_cache/algos/core/spec_codec.hpp"
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/spec_text.hpp"
