@@ -204,8 +204,8 @@ TEST(StructTypes, GeneratedSourceChecksTheLayout) {
   const ElementType scalar = ScalarType::int32;
   const std::string src = detail::struct_source({&k, &scalar, &p, &k});
   EXPECT_NE(src.find("#line 1 \"struct key3\""), std::string::npos);
-  EXPECT_NE(src.find("cccl_cache_layout_check<sizeof(key3), 12>"), std::string::npos) << src;
-  EXPECT_NE(src.find("cccl_cache_layout_check<alignof(payload), 8>"), std::string::npos) << src;
+  EXPECT_NE(src.find("cccl_cache_size_check<key3, sizeof(key3), 12>"), std::string::npos) << src;
+  EXPECT_NE(src.find("cccl_cache_alignment_check<payload, alignof(payload), 8>"), std::string::npos) << src;
   EXPECT_NE(src.find("is_trivially_copyable_v<payload>"), std::string::npos) << src;
   // Each struct once.
   EXPECT_EQ(src.find("struct key3 {"), src.rfind("struct key3 {"));

@@ -42,21 +42,27 @@ std::string struct_source(std::initializer_list<const ElementType*> types) {
       continue;
     done.push_back(&l);
     if (out.empty())
-      // Instantiated with the compiled and the declared values, which NVRTC's log shows.
-      out = "\ntemplate <unsigned long long Compiled, unsigned long long Declared>\n"
-            "struct cccl_cache_layout_check {\n"
-            "  static_assert(Compiled == Declared, \"cccl-cache: a struct's compiled size or "
-            "alignment (Compiled) differs from its spec's layout (Declared)\");\n"
+      // Instantiated with the type and its compiled and declared values, which NVRTC's
+      // log shows ("[with T=pair, Compiled=12ULL, Declared=16ULL]").
+      out = "\ntemplate <class T, unsigned long long Compiled, unsigned long long Declared>\n"
+            "struct cccl_cache_size_check {\n"
+            "  static_assert(Compiled == Declared, \"cccl-cache: sizeof(T) (Compiled) is not "
+            "the size the spec declares for T (Declared)\");\n"
+            "  static constexpr bool ok = true;\n};\n"
+            "template <class T, unsigned long long Compiled, unsigned long long Declared>\n"
+            "struct cccl_cache_alignment_check {\n"
+            "  static_assert(Compiled == Declared, \"cccl-cache: alignof(T) (Compiled) is not "
+            "the alignment the spec declares for T (Declared)\");\n"
             "  static constexpr bool ok = true;\n};\n";
-    const std::string size = std::to_string(l.size), align = std::to_string(l.alignment);
-    out += "\n// user type " + l.name + "\n#line 1 \"struct " + l.name + "\"\n" + l.definition +
+    const std::string& n = l.name;
+    out += "\n// user type " + n + "\n#line 1 \"struct " + n + "\"\n" + l.definition +
            "\n#line 1 \"generated\"\n"
-           "static_assert(cccl_cache_layout_check<sizeof(" + l.name + "), " + size +
-           ">::ok, \"cccl-cache: sizeof(" + l.name + ") is not the spec's " + size + "\");\n"
-           "static_assert(cccl_cache_layout_check<alignof(" + l.name + "), " + align +
-           ">::ok, \"cccl-cache: alignof(" + l.name + ") is not the spec's " + align + "\");\n"
-           "static_assert(::cuda::std::is_trivially_copyable_v<" + l.name +
-           ">, \"cccl-cache: struct " + l.name + " must be trivially copyable\");\n";
+           "static_assert(cccl_cache_size_check<" + n + ", sizeof(" + n + "), " +
+           std::to_string(l.size) + ">::ok);\n"
+           "static_assert(cccl_cache_alignment_check<" + n + ", alignof(" + n + "), " +
+           std::to_string(l.alignment) + ">::ok);\n"
+           "static_assert(::cuda::std::is_trivially_copyable_v<" + n +
+           ">, \"cccl-cache: struct " + n + " must be trivially copyable\");\n";
   }
   return out;
 }
