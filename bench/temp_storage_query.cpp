@@ -66,7 +66,7 @@ void scan_query(benchmark::State& state, bool cub) {
   const auto n = static_cast<std::uint64_t>(state.range(1));
   for (auto _ : state) {
     std::size_t bytes = 0;
-    benchmark::DoNotOptimize(fn(p, nullptr, bytes, nullptr, nullptr, n, nullptr, nullptr));
+    benchmark::DoNotOptimize(fn(p, nullptr, bytes, nullptr, nullptr, n, nullptr, nullptr, nullptr));
     benchmark::DoNotOptimize(bytes);
   }
 }

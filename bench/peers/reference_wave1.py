@@ -245,6 +245,8 @@ def measure_spec(args, spec: str, blob_dir: Path, r: dict) -> None:
     import cuda.compute as cc
 
     algo, t = split_spec(spec)
+    if algo.ops:
+        algo.ops(cc)
     r.update(algorithm=algo.name, type=t, what=algo.what, has_query=algo.has_query, num_items=NUM_ITEMS)
     a = algo.inputs(cp, np, cp.random.default_rng(args.seed), NUM_ITEMS, t)
     cp.cuda.runtime.deviceSynchronize()
@@ -278,6 +280,11 @@ def child_main(blob_dir: str, specs: list[str], seed: int) -> None:
     t_ctx = time.perf_counter_ns()
     import cuda.compute as cc
     t_imp = time.perf_counter_ns()
+    for spec in specs:  # operators compiled before the clock restarts (Algo.ops)
+        algo, _ = split_spec(spec)
+        if algo.ops:
+            algo.ops(cc)
+    ops_ns = time.perf_counter_ns() - t_imp
     per = {}
     for spec in specs:
         algo, _ = split_spec(spec)
@@ -293,8 +300,9 @@ def child_main(blob_dir: str, specs: list[str], seed: int) -> None:
     print(json.dumps({
         "cupy_and_context_ms": (t_ctx - t_start) / 1e6,
         "import_cuda_compute_ms": (t_imp - t_ctx) / 1e6,
-        "all_ready_after_import_ms": (t_end - t_imp) / 1e6,
-        "all_ready_from_start_ms": (t_end - t_start) / 1e6,
+        "operators_compile_ms": ops_ns / 1e6,
+        "all_ready_after_import_ms": (t_end - t_imp - ops_ns) / 1e6,
+        "all_ready_from_start_ms": (t_end - t_start - ops_ns) / 1e6,
         "specs": per,
     }))
 

@@ -199,6 +199,21 @@ RESULT build_reduce_float32_ms=1500.0 build_radix_sort_float32_ms=4000.0
 """
 
 
+# The wheel's C++ operator route (later_algos.predicate): compile_cpp_op_code keeps the
+# source, and a RawOp evaluates the comparison its source makes on numpy arrays.
+_FAKE_RAW_OPS = {
+    "_cpp_compile.py": "def compile_cpp_op_code(source):\n    return source\n",
+    "op.py": """class RawOp:
+    def __init__(self, *, ltoir, name):
+        self.ltoir, self.name = ltoir, name
+    def __call__(self, x):
+        if "!= 0" in self.ltoir: return x != 0
+        if "< 0" in self.ltoir: return x < 0
+        raise ValueError("fake RawOp: unknown predicate " + self.ltoir)
+""",
+}
+
+
 @unittest.skipUnless(_HAVE_NUMPY, "numpy is not installed")
 class ReferenceWave1OnFakes(unittest.TestCase):
     @classmethod
@@ -206,6 +221,8 @@ class ReferenceWave1OnFakes(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.root = root = Path(cls.tmp.name)
         cls.env = write_fakes(root, _FAKE_COMPUTE, FAKE_BROKEN="exclusive")
+        for name, text in _FAKE_RAW_OPS.items():
+            (root / "fakes" / "cuda" / "compute" / name).write_text(text)
         cls.out = root / "ref.json"
         cls.proc = subprocess.run(
             [sys.executable, str(HERE / "reference_wave1.py"), str(cls.out), "--trials", "3",

@@ -46,7 +46,7 @@ extern "C" {
 
 /* The version of this interface: a program compiled against a header of another major
  * version must not use the library (cccl_cache_abi_version() tells at run time). */
-#define CCCL_CACHE_ABI_VERSION 2
+#define CCCL_CACHE_ABI_VERSION 3
 
 typedef enum cccl_cache_status {
   CCCL_CACHE_OK = 0,
@@ -106,10 +106,20 @@ typedef enum cccl_cache_op_kind {
   CCCL_CACHE_OP_LOGICAL_NOT = 22, CCCL_CACHE_OP_BIT_NOT = 23
 } cccl_cache_op_kind;
 
+/* A CUSTOM operator may be stateful: state_size bytes aligned to state_alignment (a power
+ * of two up to 16, the size a multiple of it, up to 1024 bytes), passed to the kernels by
+ * value at each call (cccl_cache_op_state, the *_with_state run calls). Its function then
+ * takes `void* state` first, pointing at its own copy of the bytes, e.g.
+ *   __device__ float scaled_plus(void* s, float a, float b) { return a + b * *(float*)s; }
+ * The layout is part of the spec (its key); the bytes are not. 0, 0: stateless. Spec text
+ * writes it after the name: op=scaled_plus:4/4. Every algorithm that takes an operator
+ * takes a stateful one but BINARY_SEARCH (INVALID_ARGUMENT at the spec). */
 typedef struct cccl_cache_op {
   cccl_cache_op_kind kind;
   const char* name;   /* CUSTOM only: the function's name, else NULL */
   const char* source; /* CUSTOM only: its CUDA C++ source, else NULL */
+  uint32_t state_size;      /* CUSTOM only: the state's bytes, 0 for a stateless operator */
+  uint32_t state_alignment; /* CUSTOM only, with state_size */
 } cccl_cache_op;
 
 /* A spec as a plain struct: zero it, set `algorithm` and the fields it takes. A field
@@ -246,12 +256,27 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_
  * too many items for the spec's offset type, a NULL init, bad bits), DRIVER (a launch
  * failure, or a fork()ed child's call: the message names the CUresult). */
 
+/* A stateful operator's state at a call: `size` bytes at `data` in host memory, read
+ * before the call returns (the kernels get a copy); size must be the operator's
+ * state_size. The *_with_state calls take one per operator (NULL: a stateless operator;
+ * a size query, d_temp_storage NULL, may leave a stateful one's out); a missing state for
+ * a stateful operator, a state for a stateless one or a size that does not fit is
+ * INVALID_ARGUMENT. The calls without _with_state are the same with NULL states. */
+typedef struct cccl_cache_op_state {
+  const void* data;
+  size_t size;
+} cccl_cache_op_state;
+
 /* Sorts keys (and values, unless keys-only) from the inputs into the outputs; they may
  * alias (in place). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_merge_sort(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_keys_in, const void* d_values_in, void* d_keys_out, void* d_values_out,
     uint64_t num_items, void* stream);
+CCCL_CACHE_API cccl_cache_status cccl_cache_merge_sort_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_keys_in, const void* d_values_in, void* d_keys_out, void* d_values_out,
+    uint64_t num_items, void* stream, const cccl_cache_op_state* op_state);
 /* Sorts keys by bits [begin_bit, end_bit) (0, 0: all of the key's bits) into the
  * outputs, stably, in the spec's order; inputs are left unchanged; values are ignored
  * for keys-only. */
@@ -294,6 +319,10 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_segmented_sort(
 CCCL_CACHE_API cccl_cache_status cccl_cache_reduce(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_out, uint64_t num_items, const void* h_init, void* stream);
+CCCL_CACHE_API cccl_cache_status cccl_cache_reduce_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_items, const void* h_init, void* stream,
+    const cccl_cache_op_state* op_state);
 /* d_out[i] = op(*h_init, d_in[d_begin_offsets[i]..d_end_offsets[i])) for each i <
  * num_segments (*h_init for an empty segment); the offset arrays hold the spec's offset
  * type; h_init: one element on the host. max_segment_size: 0, or a bound on every
@@ -303,6 +332,11 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_segmented_reduce(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_out, uint64_t num_segments, const void* d_begin_offsets,
     const void* d_end_offsets, const void* h_init, uint64_t max_segment_size, void* stream);
+CCCL_CACHE_API cccl_cache_status cccl_cache_segmented_reduce_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_segments, const void* d_begin_offsets,
+    const void* d_end_offsets, const void* h_init, uint64_t max_segment_size, void* stream,
+    const cccl_cache_op_state* op_state);
 /* Of each run of consecutive keys the spec's op calls equal, the first key and its value
  * go to d_keys_out / d_values_out in order, and the number of runs to *d_num_selected_out
  * (device memory, one element of the spec's `selected` type). Outputs must not overlap
@@ -311,6 +345,11 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_unique_by_key(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_keys_in, const void* d_values_in, void* d_keys_out, void* d_values_out,
     void* d_num_selected_out, uint64_t num_items, void* stream);
+CCCL_CACHE_API cccl_cache_status cccl_cache_unique_by_key_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_keys_in, const void* d_values_in, void* d_keys_out, void* d_values_out,
+    void* d_num_selected_out, uint64_t num_items, void* stream,
+    const cccl_cache_op_state* op_state);
 /* The items of d_in for which the spec's predicate (op) holds go to d_out in order, and
  * their number to *d_num_selected_out (device memory, one element of the spec's
  * `selected` type). d_out must not overlap d_in. */
@@ -319,6 +358,10 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_select(const cccl_cache_algorithm* a
                                                    const void* d_in, void* d_out,
                                                    void* d_num_selected_out, uint64_t num_items,
                                                    void* stream);
+CCCL_CACHE_API cccl_cache_status cccl_cache_select_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, void* d_num_selected_out, uint64_t num_items, void* stream,
+    const cccl_cache_op_state* op_state);
 /* The items of d_in the spec's first_op selects go to d_first_part_out, of the others
  * those its second_op selects to d_second_part_out and the rest to d_unselected_out, each
  * in order; the first two parts' sizes to d_num_selected_out[0] and [1] (device memory,
@@ -327,6 +370,13 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_three_way_partition(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_first_part_out, void* d_second_part_out, void* d_unselected_out,
     void* d_num_selected_out, uint64_t num_items, void* stream);
+/* Each predicate with its own state: first_op_state for first_op, second_op_state for
+ * second_op (NULL for a stateless one). */
+CCCL_CACHE_API cccl_cache_status cccl_cache_three_way_partition_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_first_part_out, void* d_second_part_out, void* d_unselected_out,
+    void* d_num_selected_out, uint64_t num_items, void* stream,
+    const cccl_cache_op_state* first_op_state, const cccl_cache_op_state* second_op_state);
 /* Counts the samples of d_samples[0, num_samples) (the spec's type) in num_levels - 1
  * equal-width bins over [*h_lower, *h_upper) into d_histogram[0, num_levels - 1) (the
  * spec's counter type, device memory); samples outside are not counted. h_lower and
@@ -351,19 +401,33 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_binary_search(
 CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_out, uint64_t num_items, void* stream);
+CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_items, void* stream,
+    const cccl_cache_op_state* op_state);
 /* Exclusive scan seeded with *h_init (one element on the host). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_exclusive_scan(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_out, uint64_t num_items, const void* h_init, void* stream);
+CCCL_CACHE_API cccl_cache_status cccl_cache_exclusive_scan_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_items, const void* h_init, void* stream,
+    const cccl_cache_op_state* op_state);
 /* d_out[i] = op(d_in[i]); no temp storage. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_unary_transform(const cccl_cache_algorithm* algorithm,
                                                             const void* d_in, void* d_out,
                                                             uint64_t num_items, void* stream);
+CCCL_CACHE_API cccl_cache_status cccl_cache_unary_transform_with_state(
+    const cccl_cache_algorithm* algorithm, const void* d_in, void* d_out, uint64_t num_items,
+    void* stream, const cccl_cache_op_state* op_state);
 /* d_out[i] = op(d_in1[i], d_in2[i]); no temp storage. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_binary_transform(const cccl_cache_algorithm* algorithm,
                                                              const void* d_in1, const void* d_in2,
                                                              void* d_out, uint64_t num_items,
                                                              void* stream);
+CCCL_CACHE_API cccl_cache_status cccl_cache_binary_transform_with_state(
+    const cccl_cache_algorithm* algorithm, const void* d_in1, const void* d_in2, void* d_out,
+    uint64_t num_items, void* stream, const cccl_cache_op_state* op_state);
 
 #ifdef __cplusplus
 }

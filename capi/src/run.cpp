@@ -66,6 +66,19 @@ cccl_cache_status radix_result(const rs::Executable& exe, CUresult r, const char
 constexpr const char* kTempInvalid =
     "temp storage smaller than the queried size, or more items than the spec's offset type holds";
 
+// The invalid values of a call with an operator: kTempInvalid's, or its state.
+#define CCCL_CACHE_C_STATE_INVALID                                                       \
+  ", or an op_state that does not fit the operator's state layout (none for a stateful " \
+  "operator, one for a stateless operator, or another size)"
+constexpr const char* kTempOrStateInvalid =
+    "temp storage smaller than the queried size, more items than the spec's offset type "
+    "holds" CCCL_CACHE_C_STATE_INVALID;
+
+// A C call's operator state as the executables take it: empty for NULL.
+algos::OpState state_of(const cccl_cache_op_state* s) noexcept {
+  return s == nullptr ? algos::OpState{} : algos::OpState{s->data, s->size};
+}
+
 constexpr const char* kBinarySearchInvalid =
     "temp storage smaller than the queried size, a null pointer with a nonzero count, more "
     "values than int64 holds or more items than the spec's out type indexes";
@@ -91,12 +104,13 @@ template <class Exe>
 cccl_cache_status run_with_init(const cccl_cache_algorithm* algorithm, AlgorithmId kind,
                                 const char* fn, void* d_temp_storage, size_t* temp_storage_bytes,
                                 const void* d_in, void* d_out, uint64_t num_items,
-                                const void* h_init, void* stream) noexcept {
+                                const void* h_init, void* stream,
+                                const cccl_cache_op_state* op_state) noexcept {
   CCCL_CACHE_C_TYPED(Exe, kind, fn);
   if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_items, h_init,
-                          static_cast<CUstream>(stream)),
-                   fn, kTempInvalid);
+                          static_cast<CUstream>(stream), state_of(op_state)),
+                   fn, kTempOrStateInvalid);
 }
 
 }  // namespace
@@ -168,11 +182,23 @@ cccl_cache_status cccl_cache_merge_sort(const cccl_cache_algorithm* algorithm, v
                                         size_t* temp_storage_bytes, const void* d_keys_in,
                                         const void* d_values_in, void* d_keys_out,
                                         void* d_values_out, uint64_t num_items, void* stream) {
+  return cccl_cache_merge_sort_with_state(algorithm, d_temp_storage, temp_storage_bytes, d_keys_in,
+                                          d_values_in, d_keys_out, d_values_out, num_items, stream,
+                                          nullptr);
+}
+
+cccl_cache_status cccl_cache_merge_sort_with_state(const cccl_cache_algorithm* algorithm,
+                                                   void* d_temp_storage, size_t* temp_storage_bytes,
+                                                   const void* d_keys_in, const void* d_values_in,
+                                                   void* d_keys_out, void* d_values_out,
+                                                   uint64_t num_items, void* stream,
+                                                   const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_merge_sort";
   CCCL_CACHE_C_TYPED(ms::Executable, AlgorithmId::merge_sort, fn);
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_keys_out,
-                          d_values_out, num_items, static_cast<CUstream>(stream)),
-                   fn, kTempInvalid);
+  return result_of(
+      (*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_keys_out, d_values_out,
+             num_items, static_cast<CUstream>(stream), state_of(op_state)),
+      fn, kTempOrStateInvalid);
 }
 
 cccl_cache_status cccl_cache_radix_sort(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
@@ -217,9 +243,18 @@ cccl_cache_status cccl_cache_radix_sort_double_buffer(const cccl_cache_algorithm
 cccl_cache_status cccl_cache_reduce(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
                                     size_t* temp_storage_bytes, const void* d_in, void* d_out,
                                     uint64_t num_items, const void* h_init, void* stream) {
+  return cccl_cache_reduce_with_state(algorithm, d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                      num_items, h_init, stream, nullptr);
+}
+
+cccl_cache_status cccl_cache_reduce_with_state(const cccl_cache_algorithm* algorithm,
+                                               void* d_temp_storage, size_t* temp_storage_bytes,
+                                               const void* d_in, void* d_out, uint64_t num_items,
+                                               const void* h_init, void* stream,
+                                               const cccl_cache_op_state* op_state) {
   return run_with_init<rd::Executable>(algorithm, AlgorithmId::reduce, "cccl_cache_reduce",
                                        d_temp_storage, temp_storage_bytes, d_in, d_out, num_items,
-                                       h_init, stream);
+                                       h_init, stream, op_state);
 }
 
 cccl_cache_status cccl_cache_segmented_reduce(const cccl_cache_algorithm* algorithm,
@@ -228,13 +263,23 @@ cccl_cache_status cccl_cache_segmented_reduce(const cccl_cache_algorithm* algori
                                               const void* d_begin_offsets, const void* d_end_offsets,
                                               const void* h_init, uint64_t max_segment_size,
                                               void* stream) {
+  return cccl_cache_segmented_reduce_with_state(algorithm, d_temp_storage, temp_storage_bytes, d_in,
+                                                d_out, num_segments, d_begin_offsets, d_end_offsets,
+                                                h_init, max_segment_size, stream, nullptr);
+}
+
+cccl_cache_status cccl_cache_segmented_reduce_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_segments, const void* d_begin_offsets,
+    const void* d_end_offsets, const void* h_init, uint64_t max_segment_size, void* stream,
+    const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_segmented_reduce";
   CCCL_CACHE_C_TYPED(sr::Executable, AlgorithmId::segmented_reduce, fn);
   if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_segments,
                           d_begin_offsets, d_end_offsets, h_init, static_cast<CUstream>(stream),
-                          max_segment_size),
-                   fn, "more than INT64_MAX segments");
+                          max_segment_size, state_of(op_state)),
+                   fn, "more than INT64_MAX segments" CCCL_CACHE_C_STATE_INVALID);
 }
 
 cccl_cache_status cccl_cache_unique_by_key(const cccl_cache_algorithm* algorithm,
@@ -243,21 +288,41 @@ cccl_cache_status cccl_cache_unique_by_key(const cccl_cache_algorithm* algorithm
                                            void* d_keys_out, void* d_values_out,
                                            void* d_num_selected_out, uint64_t num_items,
                                            void* stream) {
+  return cccl_cache_unique_by_key_with_state(algorithm, d_temp_storage, temp_storage_bytes,
+                                             d_keys_in, d_values_in, d_keys_out, d_values_out,
+                                             d_num_selected_out, num_items, stream, nullptr);
+}
+
+cccl_cache_status cccl_cache_unique_by_key_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_keys_in, const void* d_values_in, void* d_keys_out, void* d_values_out,
+    void* d_num_selected_out, uint64_t num_items, void* stream,
+    const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_unique_by_key";
   CCCL_CACHE_C_TYPED(ub::Executable, AlgorithmId::unique_by_key, fn);
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_keys_out,
-                          d_values_out, d_num_selected_out, num_items, static_cast<CUstream>(stream)),
-                   fn, kTempInvalid);
+  return result_of(
+      (*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_keys_out, d_values_out,
+             d_num_selected_out, num_items, static_cast<CUstream>(stream), state_of(op_state)),
+      fn, kTempOrStateInvalid);
 }
 
 cccl_cache_status cccl_cache_select(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
                                     size_t* temp_storage_bytes, const void* d_in, void* d_out,
                                     void* d_num_selected_out, uint64_t num_items, void* stream) {
+  return cccl_cache_select_with_state(algorithm, d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                      d_num_selected_out, num_items, stream, nullptr);
+}
+
+cccl_cache_status cccl_cache_select_with_state(const cccl_cache_algorithm* algorithm,
+                                               void* d_temp_storage, size_t* temp_storage_bytes,
+                                               const void* d_in, void* d_out,
+                                               void* d_num_selected_out, uint64_t num_items,
+                                               void* stream, const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_select";
   CCCL_CACHE_C_TYPED(se::Executable, AlgorithmId::select, fn);
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, d_num_selected_out, num_items,
-                          static_cast<CUstream>(stream)),
-                   fn, kTempInvalid);
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, d_num_selected_out,
+                          num_items, static_cast<CUstream>(stream), state_of(op_state)),
+                   fn, kTempOrStateInvalid);
 }
 
 cccl_cache_status cccl_cache_three_way_partition(const cccl_cache_algorithm* algorithm,
@@ -266,11 +331,23 @@ cccl_cache_status cccl_cache_three_way_partition(const cccl_cache_algorithm* alg
                                                  void* d_second_part_out, void* d_unselected_out,
                                                  void* d_num_selected_out, uint64_t num_items,
                                                  void* stream) {
+  return cccl_cache_three_way_partition_with_state(
+      algorithm, d_temp_storage, temp_storage_bytes, d_in, d_first_part_out, d_second_part_out,
+      d_unselected_out, d_num_selected_out, num_items, stream, nullptr, nullptr);
+}
+
+cccl_cache_status cccl_cache_three_way_partition_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_first_part_out, void* d_second_part_out, void* d_unselected_out,
+    void* d_num_selected_out, uint64_t num_items, void* stream,
+    const cccl_cache_op_state* first_op_state, const cccl_cache_op_state* second_op_state) {
   constexpr const char* fn = "cccl_cache_three_way_partition";
   CCCL_CACHE_C_TYPED(tw::Executable, AlgorithmId::three_way_partition, fn);
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_first_part_out, d_second_part_out,
-                          d_unselected_out, d_num_selected_out, num_items, static_cast<CUstream>(stream)),
-                   fn, kTempInvalid);
+  return result_of(
+      (*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_first_part_out, d_second_part_out,
+             d_unselected_out, d_num_selected_out, num_items, static_cast<CUstream>(stream),
+             state_of(first_op_state), state_of(second_op_state)),
+      fn, kTempOrStateInvalid);
 }
 
 cccl_cache_status cccl_cache_histogram_even(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
@@ -316,43 +393,80 @@ cccl_cache_status cccl_cache_inclusive_scan(const cccl_cache_algorithm* algorith
                                             void* d_temp_storage, size_t* temp_storage_bytes,
                                             const void* d_in, void* d_out, uint64_t num_items,
                                             void* stream) {
+  return cccl_cache_inclusive_scan_with_state(algorithm, d_temp_storage, temp_storage_bytes, d_in,
+                                              d_out, num_items, stream, nullptr);
+}
+
+cccl_cache_status cccl_cache_inclusive_scan_with_state(const cccl_cache_algorithm* algorithm,
+                                                       void* d_temp_storage,
+                                                       size_t* temp_storage_bytes, const void* d_in,
+                                                       void* d_out, uint64_t num_items,
+                                                       void* stream,
+                                                       const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_inclusive_scan";
   CCCL_CACHE_C_TYPED(sc::InclusiveExecutable, AlgorithmId::inclusive_scan, fn);
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_items,
-                          static_cast<CUstream>(stream)),
-                   fn, kTempInvalid);
+                          static_cast<CUstream>(stream), state_of(op_state)),
+                   fn, kTempOrStateInvalid);
 }
 
 cccl_cache_status cccl_cache_exclusive_scan(const cccl_cache_algorithm* algorithm,
                                             void* d_temp_storage, size_t* temp_storage_bytes,
                                             const void* d_in, void* d_out, uint64_t num_items,
                                             const void* h_init, void* stream) {
-  return run_with_init<sc::ExclusiveExecutable>(algorithm, AlgorithmId::exclusive_scan,
-                                                "cccl_cache_exclusive_scan", d_temp_storage,
-                                                temp_storage_bytes, d_in, d_out, num_items, h_init,
-                                                stream);
+  return cccl_cache_exclusive_scan_with_state(algorithm, d_temp_storage, temp_storage_bytes, d_in,
+                                              d_out, num_items, h_init, stream, nullptr);
+}
+
+cccl_cache_status cccl_cache_exclusive_scan_with_state(const cccl_cache_algorithm* algorithm,
+                                                       void* d_temp_storage,
+                                                       size_t* temp_storage_bytes, const void* d_in,
+                                                       void* d_out, uint64_t num_items,
+                                                       const void* h_init, void* stream,
+                                                       const cccl_cache_op_state* op_state) {
+  return run_with_init<sc::ExclusiveExecutable>(
+      algorithm, AlgorithmId::exclusive_scan, "cccl_cache_exclusive_scan", d_temp_storage,
+      temp_storage_bytes, d_in, d_out, num_items, h_init, stream, op_state);
 }
 
 cccl_cache_status cccl_cache_unary_transform(const cccl_cache_algorithm* algorithm,
                                              const void* d_in, void* d_out, uint64_t num_items,
                                              void* stream) {
+  return cccl_cache_unary_transform_with_state(algorithm, d_in, d_out, num_items, stream, nullptr);
+}
+
+cccl_cache_status cccl_cache_unary_transform_with_state(const cccl_cache_algorithm* algorithm,
+                                                        const void* d_in, void* d_out,
+                                                        uint64_t num_items, void* stream,
+                                                        const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_unary_transform";
   cccl_cache_status status = CCCL_CACHE_OK;
   const auto* exe = typed<tf::Executable<1>>(algorithm, AlgorithmId::unary_transform, fn, status);
   if (exe == nullptr) return status;
-  return result_of((*exe)(d_in, d_out, num_items, static_cast<CUstream>(stream)), fn,
-                   "more than INT64_MAX items");
+  return result_of(
+      (*exe)(d_in, d_out, num_items, static_cast<CUstream>(stream), state_of(op_state)), fn,
+      "more than INT64_MAX items" CCCL_CACHE_C_STATE_INVALID);
 }
 
 cccl_cache_status cccl_cache_binary_transform(const cccl_cache_algorithm* algorithm,
                                               const void* d_in1, const void* d_in2, void* d_out,
                                               uint64_t num_items, void* stream) {
+  return cccl_cache_binary_transform_with_state(algorithm, d_in1, d_in2, d_out, num_items, stream,
+                                                nullptr);
+}
+
+cccl_cache_status cccl_cache_binary_transform_with_state(const cccl_cache_algorithm* algorithm,
+                                                         const void* d_in1, const void* d_in2,
+                                                         void* d_out, uint64_t num_items,
+                                                         void* stream,
+                                                         const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_binary_transform";
   cccl_cache_status status = CCCL_CACHE_OK;
   const auto* exe = typed<tf::Executable<2>>(algorithm, AlgorithmId::binary_transform, fn, status);
   if (exe == nullptr) return status;
-  return result_of((*exe)(d_in1, d_in2, d_out, num_items, static_cast<CUstream>(stream)), fn,
-                   "more than INT64_MAX items");
+  return result_of(
+      (*exe)(d_in1, d_in2, d_out, num_items, static_cast<CUstream>(stream), state_of(op_state)), fn,
+      "more than INT64_MAX items" CCCL_CACHE_C_STATE_INVALID);
 }
 
 }  // extern "C"

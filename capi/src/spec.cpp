@@ -96,17 +96,27 @@ class DescReader {
   }
 
   // Adds operator member `member` (spec-text field `field`) if set.
+  // A stateful CUSTOM one as spec text writes it, its layout after the name (name:SIZE/ALIGN).
   Result<void> op(const char* member, const char* field, const cccl_cache_op& op) {
     const int op_kind = raw(op.kind);
-    if (op_kind == CCCL_CACHE_OP_DEFAULT && op.name == nullptr && op.source == nullptr) return {};
+    const bool layout = op.state_size != 0 || op.state_alignment != 0;
+    if (op_kind == CCCL_CACHE_OP_DEFAULT && op.name == nullptr && op.source == nullptr && !layout)
+      return {};
     CCCL_CACHE_CHECK(takes(member, field));
     if (op_kind == CCCL_CACHE_OP_CUSTOM) {
       if (op.name == nullptr || op.source == nullptr)
         return fail(ErrorCode::invalid_argument,
                     algorithm_ + ": " + member + ": a CUSTOM operator needs its name and source");
-      fields_.push_back({field, op.name, op.source});
+      std::string name = op.name;
+      if (layout)
+        name += ":" + std::to_string(op.state_size) + "/" + std::to_string(op.state_alignment);
+      fields_.push_back({field, std::move(name), op.source});
       return {};
     }
+    if (layout)
+      return fail(ErrorCode::invalid_argument, algorithm_ + ": " + member +
+                                                   ": only a CUSTOM operator has a state "
+                                                   "(leave state_size and state_alignment zero)");
     const auto kind = static_cast<algos::OpKind>(op_kind);
     const auto text = algos::op_kind_name(kind);
     if (op.name != nullptr || op.source != nullptr || !algos::parse_op_kind(text)) {

@@ -448,10 +448,12 @@ def _count(num_items, d_in, what, *outs) -> int:
     return n
 
 
-def _run_two_phase(exe, like, temp_allocator, stream, args_before, args_after, op_state=None):
+def _run_two_phase(exe, like, temp_allocator, stream, args_before, args_after, op_state=None, **states):
     if stream is None:
         stream = _default_stream(like)
-    state = {} if op_state is None else {"op_state": op_state}
+    state = {k: v for k, v in states.items() if v is not None}
+    if op_state is not None:
+        state["op_state"] = op_state
     nbytes = exe(None, *args_before, *args_after, stream=stream)
     temp = temp_allocator(nbytes) if temp_allocator else _allocate(nbytes, like, exe.device, stream)
     exe(temp, *args_before, *args_after, stream=stream, **state)
@@ -500,14 +502,14 @@ def reduce_into(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *
 
 
 def segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h_init=0,
-                     num_segments=None, stream=None, *, temp_allocator=None, cache=None):
+                     num_segments=None, stream=None, *, temp_allocator=None, cache=None, op_state=None):
     """d_out[i] = op(h_init, d_in[start_offsets_in[i]], ..., d_in[end_offsets_in[i] - 1]) for
-    i < num_segments (default: start_offsets_in's length)."""
+    i < num_segments (default: start_offsets_in's length). op_state: a stateful operator's state."""
     exe = make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op, cache=cache)
     n = _count(num_segments, start_offsets_in, "start_offsets_in", ("end_offsets_in", end_offsets_in, _same),
                ("d_out", d_out, _same))
     _run_two_phase(exe, d_in, temp_allocator, stream,
-                   (d_in, d_out, n, start_offsets_in, end_offsets_in, h_init), ())
+                   (d_in, d_out, n, start_offsets_in, end_offsets_in, h_init), (), op_state)
 
 
 def segmented_sort(d_in_keys, d_out_keys, d_in_values, d_out_values, num_items, num_segments,
@@ -528,16 +530,17 @@ def segmented_sort(d_in_keys, d_out_keys, d_in_values, d_out_values, num_items, 
 
 
 def unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, op="equal_to",
-                  num_items=None, stream=None, *, temp_allocator=None, cache=None):
+                  num_items=None, stream=None, *, temp_allocator=None, cache=None, op_state=None):
     """The first key and item of each run of equal keys of d_in_keys[:num_items] (default:
-    its length) to d_out_keys / d_out_items; the number of runs to d_out_num_selected[0]."""
+    its length) to d_out_keys / d_out_items; the number of runs to d_out_num_selected[0].
+    op_state: a stateful equality's state."""
     exe = make_unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, op,
                              cache=cache)
     n = _count(num_items, d_in_keys, "d_in_keys", ("d_in_items", d_in_items, _same),
                ("d_out_keys", d_out_keys, _same), ("d_out_items", d_out_items, _same),
                ("d_out_num_selected", d_out_num_selected, lambda n: 1))
     _run_two_phase(exe, d_in_keys, temp_allocator, stream,
-                   (d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, n), ())
+                   (d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, n), (), op_state)
 
 
 def select(d_in, d_out, d_num_selected_out, cond="identity", num_items=None, stream=None, *,
@@ -552,9 +555,11 @@ def select(d_in, d_out, d_num_selected_out, cond="identity", num_items=None, str
 
 def three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out,
                         select_first_part_op="identity", select_second_part_op="identity", num_items=None,
-                        stream=None, *, temp_allocator=None, cache=None):
+                        stream=None, *, temp_allocator=None, cache=None, first_op_state=None,
+                        second_op_state=None):
     """Splits d_in[:num_items] (default: its length) three ways (make_three_way_partition);
-    the first two parts' sizes to d_num_selected_out[0] and [1]."""
+    the first two parts' sizes to d_num_selected_out[0] and [1]. first_op_state,
+    second_op_state: each stateful predicate's own state."""
     exe = make_three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unselected_out,
                                    d_num_selected_out, select_first_part_op, select_second_part_op,
                                    cache=cache)
@@ -562,7 +567,8 @@ def three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unselected_
                ("d_second_part_out", d_second_part_out, _same), ("d_unselected_out", d_unselected_out, _same),
                ("d_num_selected_out", d_num_selected_out, lambda n: 2))
     _run_two_phase(exe, d_in, temp_allocator, stream,
-                   (d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out, n), ())
+                   (d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out, n), (),
+                   first_op_state=first_op_state, second_op_state=second_op_state)
 
 
 def histogram_even(d_samples, d_histogram, num_output_levels, lower_level, upper_level, num_samples=None,
@@ -598,19 +604,21 @@ def upper_bound(d_data, d_values, d_out, comp="less", num_items=None, num_values
 
 
 def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, temp_allocator=None,
-                   cache=None):
-    """d_out[i] = d_in[0] op ... op d_in[i]; d_out may be d_in."""
+                   cache=None, op_state=None):
+    """d_out[i] = d_in[0] op ... op d_in[i]; d_out may be d_in. op_state: a stateful
+    operator's state."""
     exe = make_inclusive_scan(d_in, d_out, op, cache=cache)
     n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same))
-    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n), ())
+    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n), (), op_state)
 
 
 def exclusive_scan(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *,
-                   temp_allocator=None, cache=None):
-    """d_out[0] = h_init, d_out[i] = h_init op d_in[0] op ... op d_in[i - 1]."""
+                   temp_allocator=None, cache=None, op_state=None):
+    """d_out[0] = h_init, d_out[i] = h_init op d_in[0] op ... op d_in[i - 1]. op_state: a
+    stateful operator's state."""
     exe = make_exclusive_scan(d_in, d_out, op, cache=cache)
     n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same))
-    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n, h_init), ())
+    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)
 
 
 def unary_transform(d_in, d_out, op="identity", num_items=None, stream=None, *, cache=None, op_state=None):

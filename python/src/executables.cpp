@@ -316,11 +316,9 @@ std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb
   if (has_init) init = host_scalar(h_init, type, "h_init");
   run_unlocked(stream, what, [&](CUstream s) -> CUresult {
     if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
-      return e(d_temp, have, i.data, o.data, n, s);
-    } else if constexpr (std::is_same_v<Exe, rd::Executable>) {
-      return e(d_temp, have, i.data, o.data, n, init.bytes, s, state.get());
+      return e(d_temp, have, i.data, o.data, n, s, state.get());
     } else {
-      return e(d_temp, have, i.data, o.data, n, init.bytes, s);
+      return e(d_temp, have, i.data, o.data, n, init.bytes, s, state.get());
     }
   });
   return bytes;
@@ -330,7 +328,7 @@ std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb
 std::size_t segmented_reduce_call(const Bound<sr::Executable>& b, nb::handle temp, nb::handle in,
                                   nb::handle out, std::uint64_t num_segments, nb::handle begin,
                                   nb::handle end, nb::handle h_init, nb::handle stream,
-                                  std::uint64_t max_segment_size) {
+                                  std::uint64_t max_segment_size, nb::handle op_state) {
   const sr::Executable& e = *b.exe;
   std::size_t bytes = e.temp_storage_bytes(num_segments);
   if (temp.is_none()) return bytes;
@@ -343,9 +341,10 @@ std::size_t segmented_reduce_call(const Bound<sr::Executable>& b, nb::handle tem
   auto first = checked_array(begin, "start_offsets_in", false, spec.offset_type, num_segments, dev);
   auto last = checked_array(end, "end_offsets_in", false, spec.offset_type, num_segments, dev);
   const HostScalar init = host_scalar(h_init, spec.type, "h_init");
+  const HostOpState state(op_state, spec.op);
   run_unlocked(stream, "segmented reduce", [&](CUstream s) -> CUresult {
     return e(d_temp, have, i.data, o.data, num_segments, first.data, last.data, init.bytes, s,
-           max_segment_size);
+             max_segment_size, state.get());
   });
   return bytes;
 }
@@ -353,7 +352,8 @@ std::size_t segmented_reduce_call(const Bound<sr::Executable>& b, nb::handle tem
 // --- unique_by_key: first key and value of each run, the count to device memory -----
 std::size_t unique_by_key_call(const Bound<ub::Executable>& b, nb::handle temp, nb::handle keys_in,
                                nb::handle values_in, nb::handle keys_out, nb::handle values_out,
-                               nb::handle num_selected, std::uint64_t n, nb::handle stream) {
+                               nb::handle num_selected, std::uint64_t n, nb::handle stream,
+                               nb::handle op_state) {
   const ub::Executable& e = *b.exe;
   std::size_t bytes = e.temp_storage_bytes(n);
   if (temp.is_none()) return bytes;
@@ -365,8 +365,9 @@ std::size_t unique_by_key_call(const Bound<ub::Executable>& b, nb::handle temp, 
   auto ko = checked_array(keys_out, "d_out_keys", true, spec.key_type, n, dev);
   auto vo = checked_array(values_out, "d_out_items", true, spec.value_type, n, dev);
   auto sel = checked_array(num_selected, "d_out_num_selected", true, spec.selected_type, 1, dev);
+  const HostOpState state(op_state, spec.op);
   run_unlocked(stream, "unique_by_key", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, ki.data, vi.data, ko.data, vo.data, sel.data, n, s);
+    return e(d_temp, have, ki.data, vi.data, ko.data, vo.data, sel.data, n, s, state.get());
   });
   return bytes;
 }
@@ -393,7 +394,8 @@ std::size_t select_call(const Bound<se::Executable>& b, nb::handle temp, nb::han
 // --- three-way partition: three parts, the first two's sizes to device memory ---------
 std::size_t three_way_partition_call(const Bound<tw::Executable>& b, nb::handle temp, nb::handle in,
                                      nb::handle first, nb::handle second, nb::handle unselected,
-                                     nb::handle num_selected, std::uint64_t n, nb::handle stream) {
+                                     nb::handle num_selected, std::uint64_t n, nb::handle stream,
+                                     nb::handle first_op_state, nb::handle second_op_state) {
   const tw::Executable& e = *b.exe;
   std::size_t bytes = e.temp_storage_bytes(n);
   if (temp.is_none()) return bytes;
@@ -405,8 +407,10 @@ std::size_t three_way_partition_call(const Bound<tw::Executable>& b, nb::handle 
   auto s2 = checked_array(second, "d_second_part_out", true, spec.type, n, dev);
   auto u = checked_array(unselected, "d_unselected_out", true, spec.type, n, dev);
   auto sel = checked_array(num_selected, "d_num_selected_out", true, spec.selected_type, 2, dev);
+  const HostOpState state1(first_op_state, spec.first_op);
+  const HostOpState state2(second_op_state, spec.second_op);
   run_unlocked(stream, "three_way_partition", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, i.data, f.data, s2.data, u.data, sel.data, n, s);
+    return e(d_temp, have, i.data, f.data, s2.data, u.data, sel.data, n, s, state1.get(), state2.get());
   });
   return bytes;
 }
@@ -538,11 +542,12 @@ void bind_executables(nb::module_& m) {
                          "A segmented reduction bound to a device (cub::DeviceSegmentedReduce::Reduce).")
       .def("__call__", &segmented_reduce_call, "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(),
            "num_segments"_a, "start_offsets_in"_a.none(), "end_offsets_in"_a.none(), "h_init"_a.none(),
-           "stream"_a.none() = none, "max_segment_size"_a = 0,
+           "stream"_a.none() = none, "max_segment_size"_a = 0, "op_state"_a.none() = none,
            "temp_storage=None: returns the bytes a run needs. Else writes op(h_init, "
            "d_in[start_offsets_in[i]:end_offsets_in[i]]) to d_out[i] for i < num_segments "
            "(h_init for an empty segment); max_segment_size: 0, or a bound on every segment's "
-           "length (CUB then reduces short segments per thread or warp). Returns the bytes.")
+           "length (CUB then reduces short segments per thread or warp). Returns the bytes. "
+           "op_state: a stateful operator's state.")
       .def("temp_storage_bytes", [](const Bound<sr::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_segments"_a);
 
@@ -551,9 +556,10 @@ void bind_executables(nb::module_& m) {
       .def("__call__", &unique_by_key_call, "temp_storage"_a.none(), "d_in_keys"_a.none(),
            "d_in_items"_a.none(), "d_out_keys"_a.none(), "d_out_items"_a.none(),
            "d_out_num_selected"_a.none(), "num_items"_a, "stream"_a.none() = none,
+           "op_state"_a.none() = none,
            "temp_storage=None: returns the bytes a run needs. Else copies the first key and item "
            "of each run of equal keys to d_out_keys / d_out_items and the number of runs to "
-           "d_out_num_selected[0]. Returns the bytes.")
+           "d_out_num_selected[0]. Returns the bytes. op_state: a stateful equality's state.")
       .def("temp_storage_bytes", [](const Bound<ub::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);
 
@@ -572,10 +578,12 @@ void bind_executables(nb::module_& m) {
       .def("__call__", &three_way_partition_call, "temp_storage"_a.none(), "d_in"_a.none(),
            "d_first_part_out"_a.none(), "d_second_part_out"_a.none(), "d_unselected_out"_a.none(),
            "d_num_selected_out"_a.none(), "num_items"_a, "stream"_a.none() = none,
+           "first_op_state"_a.none() = none, "second_op_state"_a.none() = none,
            "temp_storage=None: returns the bytes a run needs. Else copies the items of d_in the first "
            "predicate selects to d_first_part_out, of the others those the second selects to "
            "d_second_part_out and the rest to d_unselected_out, each in order, and the first two "
-           "parts' sizes to d_num_selected_out[0] and [1]. Returns the bytes.")
+           "parts' sizes to d_num_selected_out[0] and [1]. Returns the bytes. first_op_state, "
+           "second_op_state: each stateful predicate's own state.")
       .def("temp_storage_bytes", [](const Bound<tw::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);
 
@@ -605,11 +613,14 @@ void bind_executables(nb::module_& m) {
   common<sc::InclusiveExecutable>(m, "InclusiveScan", "An inclusive scan bound to a device (cub::DeviceScan).")
       .def("__call__",
            [](const Bound<sc::InclusiveExecutable>& b, nb::handle temp, nb::handle in, nb::handle out,
-              std::uint64_t n, nb::handle stream) {
-             return single_pass_call(*b.exe, "inclusive scan", temp, in, out, n, nb::none(), false, n, stream);
+              std::uint64_t n, nb::handle stream, nb::handle op_state) {
+             return single_pass_call(*b.exe, "inclusive scan", temp, in, out, n, nb::none(), false, n, stream,
+                                     op_state);
            },
            "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "stream"_a.none() = none,
-           "temp_storage=None: returns the bytes a run needs. Else scans d_in into d_out (may alias).")
+           "op_state"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs. Else scans d_in into d_out (may alias). "
+           "op_state: a stateful operator's state.")
       .def("temp_storage_bytes",
            [](const Bound<sc::InclusiveExecutable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);
@@ -617,12 +628,14 @@ void bind_executables(nb::module_& m) {
   common<sc::ExclusiveExecutable>(m, "ExclusiveScan", "An exclusive scan bound to a device (cub::DeviceScan).")
       .def("__call__",
            [](const Bound<sc::ExclusiveExecutable>& b, nb::handle temp, nb::handle in, nb::handle out,
-              std::uint64_t n, nb::handle h_init, nb::handle stream) {
-             return single_pass_call(*b.exe, "exclusive scan", temp, in, out, n, h_init, true, n, stream);
+              std::uint64_t n, nb::handle h_init, nb::handle stream, nb::handle op_state) {
+             return single_pass_call(*b.exe, "exclusive scan", temp, in, out, n, h_init, true, n, stream,
+                                     op_state);
            },
            "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "h_init"_a.none(),
-           "stream"_a.none() = none,
-           "temp_storage=None: returns the bytes a run needs. Else scans d_in into d_out starting at h_init.")
+           "stream"_a.none() = none, "op_state"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs. Else scans d_in into d_out starting at h_init. "
+           "op_state: a stateful operator's state.")
       .def("temp_storage_bytes",
            [](const Bound<sc::ExclusiveExecutable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);

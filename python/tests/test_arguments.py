@@ -342,6 +342,21 @@ def test_stateful_op_layout_goes_into_the_spec():
     with pytest.raises(ValueError, match="power of two"):
         _core.Spec.from_fields("reduce", {"type": "float32", "op": "scaled_plus:4/3"},
                                {"scaled_plus": SCALED_PLUS})
+    # Scans, segmented reduce, unique_by_key and three-way partition take state (the
+    # partition's two predicates each their own layout).
+    for algorithm, fields in (("inclusive_scan", {"type": "float32", "op": "scaled_plus:4/4"}),
+                              ("exclusive_scan", {"type": "float32", "op": "scaled_plus:4/4"}),
+                              ("segmented_reduce", {"type": "float32", "op": "scaled_plus:4/4"})):
+        assert "op=scaled_plus:4/4" in _core.Spec.from_fields(algorithm, fields,
+                                                              {"scaled_plus": SCALED_PLUS}).text
+    pred = {"p": "__device__ bool p(void* s, float x) { return x > *(float*)s; }",
+            "q": "__device__ bool q(void* s, float x) { return x < *(double*)s; }"}
+    spec = _core.Spec.from_fields("three_way_partition",
+                                  {"type": "float32", "first_op": "p:4/4", "second_op": "q:8/8"}, pred)
+    assert "first_op=p:4/4" in spec.text and "second_op=q:8/8" in spec.text
+    eq = {"e": "__device__ bool e(void* s, int a, int b) { return a / *(int*)s == b / *(int*)s; }"}
+    assert "op=e:4/4" in _core.Spec.from_fields("unique_by_key", {"keys": "int32", "values": "int32",
+                                                                  "op": "e:4/4"}, eq).text
     # Binary search wraps its comparator in CUB's search functor: no state.
     with pytest.raises(ValueError, match="operator state is not supported"):
         _core.Spec.from_fields("lower_bound", {"type": "float32", "compare": "f:4/4"},

@@ -536,3 +536,65 @@ def test_select_and_transform_with_state(caches):
     for k in ((3, -7), (-2, 5)):
         cccl_cache.unary_transform(cp.asarray(h), d_out, affine, cache=caches[0], op_state=np.array(k, np.int32))
         np.testing.assert_array_equal(d_out.get(), h * k[0] + k[1])
+
+
+PLUS_MOD = "__device__ unsigned plus_mod(void* s, unsigned a, unsigned b) { return (a + b) % *(unsigned*)s; }"
+
+
+def test_scans_with_state(caches):
+    op = cccl_cache.Op("plus_mod", PLUS_MOD, state_size=4)
+    h = rng.integers(0, 1000, N).astype(np.uint32)
+    sums = np.cumsum(h.astype(np.uint64))
+    for m in (1000003, 97):
+        d_out = cp.empty(N, np.uint32)
+        cccl_cache.inclusive_scan(cp.asarray(h), d_out, op, cache=caches[0], op_state=np.uint32(m))
+        want = (sums % m).astype(np.uint32)
+        want[0] = h[0]  # the first item is not combined with anything
+        np.testing.assert_array_equal(d_out.get(), want)
+        cccl_cache.exclusive_scan(cp.asarray(h), d_out, op, 0, cache=caches[0], op_state=np.uint32(m))
+        np.testing.assert_array_equal(d_out.get(), np.concatenate(([0], sums[:-1] % m)).astype(np.uint32))
+    with pytest.raises(ValueError, match="op_state"):
+        cccl_cache.inclusive_scan(cp.asarray(h), d_out, op, cache=caches[0])
+
+
+def test_segmented_reduce_and_unique_by_key_with_state(caches):
+    op = cccl_cache.Op("plus_mod", PLUS_MOD, state_size=4)
+    h = rng.integers(0, 1000, N).astype(np.uint32)
+    offsets = np.arange(0, N + 1, 100, dtype=np.int64)
+    d_out = cp.empty(offsets.size - 1, np.uint32)
+    for m in (1000003, 97):
+        cccl_cache.segmented_reduce(cp.asarray(h), d_out, cp.asarray(offsets[:-1]), cp.asarray(offsets[1:]), op,
+                                    0, cache=caches[0], op_state=np.uint32(m))
+        want = [int(h[a:b].astype(np.uint64).sum() % m) for a, b in zip(offsets[:-1], offsets[1:])]
+        np.testing.assert_array_equal(d_out.get(), np.array(want, np.uint32))
+    eq = cccl_cache.Op("div_equal", "__device__ bool div_equal(void* s, int a, int b) "
+                       "{ const int d = *(int*)s; return a / d == b / d; }", state_size=4)
+    keys = rng.integers(0, 60, N).astype(np.int32)
+    values = np.arange(N, dtype=np.int32)
+    k_out, v_out, count = cp.empty(N, np.int32), cp.empty(N, np.int32), cp.zeros(1, np.uint64)
+    for d in (5, 20):
+        cccl_cache.unique_by_key(cp.asarray(keys), cp.asarray(values), k_out, v_out, count, eq,
+                                 cache=caches[0], op_state=np.int32(d))
+        keep = np.concatenate(([True], keys[1:] // d != keys[:-1] // d))
+        assert int(count.get()[0]) == int(keep.sum())
+        np.testing.assert_array_equal(k_out.get()[:keep.sum()], keys[keep])
+        np.testing.assert_array_equal(v_out.get()[:keep.sum()], values[keep])
+
+
+def test_three_way_partition_with_two_states(caches):
+    below = cccl_cache.Op("below", "__device__ bool below(void* s, int x) { return x < *(int*)s; }", state_size=4)
+    above = cccl_cache.Op("above_multiple", "__device__ bool above_multiple(void* s, int x) "
+                          "{ const long long* h = (const long long*)s; return x > h[0] && x % h[1] == 0; }",
+                          state_size=16, state_alignment=8)
+    h = rng.integers(0, 1000, N).astype(np.int32)
+    outs = [cp.empty(N, np.int32) for _ in range(3)]
+    count = cp.zeros(2, np.uint64)
+    for lo, hi in ((100, (500, 3)), (300, (200, 7))):
+        cccl_cache.three_way_partition(cp.asarray(h), *outs, count, below, above, cache=caches[0],
+                                       first_op_state=np.int32(lo), second_op_state=np.array(hi, np.int64))
+        first = h < lo
+        second = ~first & (h > hi[0]) & (h % hi[1] == 0)
+        rest = ~first & ~second
+        assert [int(c) for c in count.get()] == [int(first.sum()), int(second.sum())]
+        for out, mask in zip(outs, (first, second, rest)):
+            np.testing.assert_array_equal(out.get()[:mask.sum()], h[mask])

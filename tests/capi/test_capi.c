@@ -290,8 +290,10 @@ static void second_operator_from_desc(void) {
   memset(&d, 0, sizeof d);
   d.algorithm = CCCL_CACHE_THREE_WAY_PARTITION;
   d.type = CCCL_CACHE_INT32;
-  d.op = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "small", "__device__ bool small(int x) { return x < 10; }"};
-  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "even", "__device__ bool even(int x) { return x % 2 == 0; }"};
+  d.op = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "small",
+                         "__device__ bool small(int x) { return x < 10; }", 0, 0};
+  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "even",
+                          "__device__ bool even(int x) { return x % 2 == 0; }", 0, 0};
   CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
   if (spec != NULL) {
     CHECK(strstr(cccl_cache_spec_text(spec), "first_op=small second_op=even") != NULL);
@@ -303,12 +305,12 @@ static void second_operator_from_desc(void) {
   CHECK(key[0] != '\0' && strcmp(key, other_key) != 0);
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(other);
-  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_IDENTITY, NULL, NULL};
+  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_IDENTITY, NULL, NULL, 0, 0};
   CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
   if (spec != NULL) CHECK(strstr(cccl_cache_spec_text(spec), "second_op=identity") != NULL);
   cccl_cache_spec_free(spec);
   spec = NULL;
-  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "even", NULL};
+  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "even", NULL, 0, 0};
   CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
               "op2: a CUSTOM operator needs its name and source");
   memset(&d, 0, sizeof d);
@@ -316,6 +318,66 @@ static void second_operator_from_desc(void) {
   d.type = CCCL_CACHE_INT32;
   d.op2.kind = CCCL_CACHE_OP_IDENTITY;
   CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT, "no field for op2");
+  CHECK(spec == NULL);
+}
+
+#define PLUS_MOD                                                                      \
+  "__device__ unsigned plus_mod(void* s, unsigned a, unsigned b) { return (a + b) % " \
+  "*(unsigned*)s; }"
+#define BELOW "__device__ bool below(void* s, int x) { return x < *(int*)s; }"
+#define ABOVE_MULTIPLE                                                                          \
+  "__device__ bool above_multiple(void* s, int x) { const long long* h = (const long long*)s; " \
+  "return x > h[0] && x % h[1] == 0; }"
+
+/* A stateful CUSTOM operator's layout in the desc: spec text writes it after the name, it
+ * is in the key, each of three-way partition's predicates has its own; a layout on a
+ * well-known kind is refused, and binary search takes no state. */
+static void stateful_ops_from_desc(void) {
+  cccl_cache_spec_desc d;
+  cccl_cache_spec *spec = NULL, *stateless = NULL;
+  char key[CCCL_CACHE_KEY_SIZE] = "", other[CCCL_CACHE_KEY_SIZE] = "";
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_INCLUSIVE_SCAN;
+  d.type = CCCL_CACHE_UINT32;
+  d.op = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "plus_mod", PLUS_MOD, 4, 4};
+  check_desc_is_text(&d, "inclusive_scan type=uint32 op=plus_mod:4/4 source='" PLUS_MOD "'",
+                     "inclusive_scan type=uint32 op=plus_mod:4/4 offset=uint64");
+  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
+  d.op.state_size = d.op.state_alignment = 0;
+  CHECK_OK(cccl_cache_spec_from_desc(&d, &stateless));
+  if (spec != NULL && stateless != NULL) {
+    CHECK_OK(cccl_cache_spec_key(spec, 90, key, sizeof key));
+    CHECK_OK(cccl_cache_spec_key(stateless, 90, other, sizeof other));
+    CHECK(strcmp(key, other) != 0);
+  }
+  cccl_cache_spec_free(spec);
+  cccl_cache_spec_free(stateless);
+  spec = NULL;
+
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_THREE_WAY_PARTITION;
+  d.type = CCCL_CACHE_INT32;
+  d.op = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "below", BELOW, 4, 4};
+  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "above_multiple", ABOVE_MULTIPLE, 16, 8};
+  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
+  if (spec != NULL)
+    CHECK(strstr(cccl_cache_spec_text(spec), "first_op=below:4/4 second_op=above_multiple:16/8") !=
+          NULL);
+  cccl_cache_spec_free(spec);
+  spec = NULL;
+  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_IDENTITY, NULL, NULL, 4, 4};
+  CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "only a CUSTOM operator has a state");
+  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "above_multiple", ABOVE_MULTIPLE, 16, 3};
+  CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "power of two");
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_BINARY_SEARCH;
+  d.type = CCCL_CACHE_INT32;
+  d.op = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "lt",
+                         "__device__ bool lt(void* s, int a, int b) { return a < b; }", 4, 4};
+  CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "operator state is not supported");
   CHECK(spec == NULL);
 }
 
@@ -689,6 +751,102 @@ static void three_way_partition_on_gpu(cccl_cache_store* store) {
   printf("partitioned %d int32 three ways on device 0 through the C ABI: %s\n", n, same ? "ok" : "MISMATCH");
 }
 
+/* Stateful operators through the *_with_state calls: an inclusive scan by (a + b) % m
+ * for two m on one algorithm, and a three-way partition with a state per predicate; a
+ * stateful operator's call without its state, or with one of another size, is refused. */
+static void stateful_on_gpu(cccl_cache_store* store) {
+  enum { n = 8 };
+  const unsigned items[n] = {5, 9, 2, 7, 1, 8, 3, 6};
+  const int values[n] = {40, 3, 150, 9, 600, 12, 450, 81};
+  const unsigned mods[2] = {1000u, 7u};
+  const unsigned want_scan[2][n] = {{5, 14, 16, 23, 24, 32, 35, 41}, {5, 0, 2, 2, 3, 4, 0, 6}};
+  /* below 10 first; of the rest, above 100 and a multiple of 3 second */
+  const int want_parts[n] = {3, 9, 150, 600, 450, 40, 12, 81};
+  const int lo = 10;
+  const long long hi[2] = {100, 3};
+  unsigned out[n];
+  int parts[3][n], counts[2] = {-1, -1}, i, k, same = 1;
+  cccl_cache_algorithm *scan = NULL, *partition = NULL;
+  void *d_in = NULL, *d_out = NULL, *d_parts[3] = {NULL, NULL, NULL}, *d_counts = NULL,
+       *d_temp = NULL;
+  size_t bytes = 0;
+  cccl_cache_op_state state, lo_state = {&lo, sizeof lo}, hi_state = {hi, sizeof hi};
+  const unsigned long long wide = 5;
+  cccl_cache_spec_desc d;
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_INCLUSIVE_SCAN;
+  d.type = CCCL_CACHE_UINT32;
+  d.op = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "plus_mod", PLUS_MOD, 4, 4};
+  scan = acquire_desc(store, &d, CCCL_CACHE_INCLUSIVE_SCAN);
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_THREE_WAY_PARTITION;
+  d.type = CCCL_CACHE_INT32;
+  d.out_type = CCCL_CACHE_INT32;
+  d.op = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "below", BELOW, 4, 4};
+  d.op2 = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "above_multiple", ABOVE_MULTIPLE, 16, 8};
+  partition = acquire_desc(store, &d, CCCL_CACHE_THREE_WAY_PARTITION);
+  if (scan == NULL || partition == NULL) {
+    cccl_cache_algorithm_release(scan);
+    cccl_cache_algorithm_release(partition);
+    return;
+  }
+  CHECK_OK(cccl_cache_inclusive_scan(scan, NULL, &bytes, NULL, NULL, n, NULL));
+  CHECK(cudaMalloc(&d_in, sizeof items) == cudaSuccess &&
+        cudaMalloc(&d_out, sizeof items) == cudaSuccess &&
+        cudaMalloc(&d_temp, bytes < 4096 ? 4096 : bytes) == cudaSuccess &&
+        cudaMalloc(&d_counts, sizeof counts) == cudaSuccess);
+  for (i = 0; i < 3; ++i) CHECK(cudaMalloc(&d_parts[i], sizeof values) == cudaSuccess);
+  CHECK(cudaMemcpy(d_in, items, sizeof items, cudaMemcpyHostToDevice) == cudaSuccess);
+  for (k = 0; k < 2; ++k) {
+    state.data = &mods[k];
+    state.size = sizeof mods[k];
+    CHECK_OK(
+        cccl_cache_inclusive_scan_with_state(scan, d_temp, &bytes, d_in, d_out, n, NULL, &state));
+    CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
+    for (i = 0; i < n; ++i) same = same && out[i] == want_scan[k][i];
+  }
+  CHECK(same);
+  CHECK_FAILS(cccl_cache_inclusive_scan(scan, d_temp, &bytes, d_in, d_out, n, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "op_state");
+  state.data = &wide;
+  state.size = sizeof wide;
+  CHECK_FAILS(
+      cccl_cache_inclusive_scan_with_state(scan, d_temp, &bytes, d_in, d_out, n, NULL, &state),
+      CCCL_CACHE_ERROR_INVALID_ARGUMENT, "op_state");
+
+  CHECK_OK(cccl_cache_three_way_partition_with_state(partition, NULL, &bytes, NULL, NULL, NULL,
+                                                     NULL, NULL, n, NULL, NULL, NULL));
+  CHECK(bytes <= 4096);
+  CHECK(cudaMemcpy(d_in, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK_OK(cccl_cache_three_way_partition_with_state(partition, d_temp, &bytes, d_in, d_parts[0],
+                                                     d_parts[1], d_parts[2], d_counts, n, NULL,
+                                                     &lo_state, &hi_state));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(counts, d_counts, sizeof counts, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < 3; ++i)
+    CHECK(cudaMemcpy(parts[i], d_parts[i], sizeof values, cudaMemcpyDeviceToHost) == cudaSuccess);
+  same = same && counts[0] == 2 && counts[1] == 3;
+  for (i = 0; i < n; ++i)
+    same = same && (i < 2   ? parts[0][i]
+                    : i < 5 ? parts[1][i - 2]
+                            : parts[2][i - 5]) == want_parts[i];
+  CHECK(same);
+  /* Each predicate's state must fit its own layout: swapped, they are refused. */
+  CHECK_FAILS(cccl_cache_three_way_partition_with_state(partition, d_temp, &bytes, d_in, d_parts[0],
+                                                        d_parts[1], d_parts[2], d_counts, n, NULL,
+                                                        &hi_state, &lo_state),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "op_state");
+  cudaFree(d_in);
+  cudaFree(d_out);
+  for (i = 0; i < 3; ++i) cudaFree(d_parts[i]);
+  cudaFree(d_counts);
+  cudaFree(d_temp);
+  cccl_cache_algorithm_release(scan);
+  cccl_cache_algorithm_release(partition);
+  printf("stateful scan and three-way partition on device 0 through the C ABI: %s\n",
+         same ? "ok" : "MISMATCH");
+}
+
 /* Counts ten float32 in four bins over [0, 8) through the C ABI (two samples outside);
  * the temp-storage size comes from the call's own query (it depends on the levels). */
 static void histogram_on_gpu(cccl_cache_store* store) {
@@ -807,6 +965,7 @@ int main(void) {
   check_bad_text();
   check_descs();
   second_operator_from_desc();
+  stateful_ops_from_desc();
   check_bad_stores(tmp);
 
   /* One build, then hits: the same spec from text, and after reopening the store. */
@@ -832,7 +991,11 @@ int main(void) {
     /* Without a device, acquire says why and hands out nothing. */
     CHECK_FAILS(cccl_cache_acquire(store, spec, 0, &alg), CCCL_CACHE_ERROR_DRIVER, "");
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
-    printf("SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, a select, a three-way partition, a histogram, a binary search, a segmented sort) did not run\n", cccl_cache_last_error());
+    printf(
+        "SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, "
+        "a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
+        "operators) did not run\n",
+        cccl_cache_last_error());
   } else {
     sort_on_gpu(store, spec);
     radix_double_buffer_on_gpu(store);
@@ -843,6 +1006,7 @@ int main(void) {
     histogram_on_gpu(store);
     binary_search_on_gpu(store);
     segmented_sort_on_gpu(store);
+    stateful_on_gpu(store);
   }
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(same);

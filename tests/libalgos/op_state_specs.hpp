@@ -4,8 +4,12 @@
 
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/algos/reduce/spec.hpp"
+#include "cccl_cache/algos/scan/spec.hpp"
+#include "cccl_cache/algos/segmented_reduce/spec.hpp"
 #include "cccl_cache/algos/select/spec.hpp"
+#include "cccl_cache/algos/three_way_partition/spec.hpp"
 #include "cccl_cache/algos/transform/spec.hpp"
+#include "cccl_cache/algos/unique_by_key/spec.hpp"
 
 namespace test_support {
 
@@ -68,6 +72,46 @@ inline cccl_cache::algos::merge_sort::Spec sort_less_mod() {
       "__device__ bool less_mod(void* s, unsigned a, unsigned b) {\n"
       "  const unsigned m = *static_cast<unsigned*>(s);\n  return a % m < b % m;\n}",
       4, 4);
+  return s;
+}
+
+// uint32 (a + b) % m, m: uint32 (the reduce's operator): both scans.
+template <cccl_cache::algos::AlgorithmId Id>
+cccl_cache::algos::scan::Spec<Id> scan_plus_mod() {
+  return {ScalarType::uint32, reduce_plus_mod().op, ScalarType::uint64};
+}
+
+// uint32 (a + b) % m per segment, m: uint32; int64 offsets.
+inline cccl_cache::algos::segmented_reduce::Spec segmented_plus_mod() {
+  return {ScalarType::uint32, reduce_plus_mod().op, ScalarType::int64};
+}
+
+// int32 keys equal when a / d == b / d, d: int32; int32 values.
+inline cccl_cache::algos::unique_by_key::Spec unique_div_equal() {
+  cccl_cache::algos::unique_by_key::Spec s;
+  s.key_type = ScalarType::int32;
+  s.value_type = ScalarType::int32;
+  s.op = Operator::custom("div_equal",
+                          "__device__ bool div_equal(void* s, int a, int b) {\n"
+                          "  const int d = *static_cast<int*>(s);\n  return a / d == b / d;\n}",
+                          4, 4);
+  return s;
+}
+
+// int32 first: x < lo, lo: int32; second: x > hi[0] && x % hi[1] == 0, hi: int64[2]
+// aligned to 8 (two predicates, two states of their own layouts).
+inline cccl_cache::algos::three_way_partition::Spec partition_below_above() {
+  cccl_cache::algos::three_way_partition::Spec s;
+  s.type = ScalarType::int32;
+  s.first_op = Operator::custom("below",
+                                "__device__ bool below(void* s, int x) {\n"
+                                "  return x < *static_cast<int*>(s);\n}",
+                                4, 4);
+  s.second_op = Operator::custom("above_multiple",
+                                 "__device__ bool above_multiple(void* s, int x) {\n"
+                                 "  const long long* h = static_cast<const long long*>(s);\n"
+                                 "  return x > h[0] && x % h[1] == 0;\n}",
+                                 16, 8);
   return s;
 }
 

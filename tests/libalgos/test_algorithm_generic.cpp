@@ -352,13 +352,13 @@ const std::map<std::string_view, std::string_view> kDispatchAbi = {
       "cub=300500 cccl=3005000 params@0:40 launch@0:8 algorithm@8:4 "
       "block_threads@12:4 items_per_thread@16:4 reduce_and_scan_warps@20:4 "
       "lookahead_items_per_thread@24:4 lookahead_stages@28:4 block_idx_stages@32:4 "
-      "null=1/1 op=1/1 init1=16/8 init8=16/8 tile1=16/8 tile8=16/8 txn2=4/4 ws2=8/8 "
+      "null=1/1 op=8/8 init1=16/8 init8=16/8 tile1=16/8 tile8=16/8 txn2=4/4 ws2=8/8 "
       "w1=1/1 w2=2/2 w4=4/4 w8=8/8"},
     {"exclusive_scan",
       "cub=300500 cccl=3005000 params@0:40 launch@0:8 algorithm@8:4 "
       "block_threads@12:4 items_per_thread@16:4 reduce_and_scan_warps@20:4 "
       "lookahead_items_per_thread@24:4 lookahead_stages@28:4 block_idx_stages@32:4 "
-      "null=1/1 op=1/1 init1=16/8 init8=16/8 tile1=16/8 tile8=16/8 txn2=4/4 ws2=8/8 "
+      "null=1/1 op=8/8 init1=16/8 init8=16/8 tile1=16/8 tile8=16/8 txn2=4/4 ws2=8/8 "
       "w1=1/1 w2=2/2 w4=4/4 w8=8/8"},
     {"unary_transform",
       "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 "
@@ -375,10 +375,10 @@ const std::map<std::string_view, std::string_view> kDispatchAbi = {
     {"segmented_reduce",
       "cub=300500 cccl=3005000 params@0:32 launch@0:8 threads@8:4 items@12:4 "
       "medium_warp_threads@16:4 medium_items@20:4 small_warp_threads@24:4 "
-      "small_items@28:4 op=1/1 max_segment_size=8/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8"},
+      "small_items@28:4 op=8/8 max_segment_size=8/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8"},
     {"unique_by_key",
       "cub=300500 cccl=3005000 params@0:24 launch@0:8 threads@8:4 items@12:4 "
-      "vsmem_per_block@16:4 op=1/1 selected=8/8 tile4=8/8 tile8=8/8 vsmem=8/8 b1=1/1 "
+      "vsmem_per_block@16:4 op=8/8 selected=8/8 tile4=8/8 tile8=8/8 vsmem=8/8 b1=1/1 "
       "b2=2/2 b4=4/4 b8=8/8"},
     {"select",
       "cub=300500 cccl=3005000 params@0:24 launch@0:8 threads@8:4 items@12:4 "
@@ -386,7 +386,7 @@ const std::map<std::string_view, std::string_view> kDispatchAbi = {
       "context=40/8 partition=4/4 vsmem=8/8"},
     {"three_way_partition",
       "cub=300500 cccl=3005000 params@0:16 launch@0:8 threads@8:4 items@12:4 "
-      "items=8/8 selected=8/8 op=1/1 tile=8/8 partition=4/4 context32=24/8 "
+      "items=8/8 selected=8/8 op=8/8 tile=8/8 partition=4/4 context32=24/8 "
       "context64=32/8"},
     {"histogram_even",
       "cub=300500 cccl=3005000 params@0:40 launch@0:8 threads@8:4 pixels@12:4 "

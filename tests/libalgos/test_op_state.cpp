@@ -7,13 +7,16 @@
 #include <vector>
 
 #include "cccl_cache/algos/binary_search/spec.hpp"
+#include "cccl_cache/algos/core/key.hpp"
 #include "cccl_cache/algos/core/spec_codec.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/algos/reduce/spec.hpp"
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/scan/spec.hpp"
+#include "cccl_cache/algos/segmented_reduce/spec.hpp"
 #include "cccl_cache/algos/select/spec.hpp"
 #include "cccl_cache/algos/spec_text.hpp"
+#include "cccl_cache/algos/three_way_partition/build_result.hpp"
 #include "cccl_cache/algos/transform/spec.hpp"
 #include "cccl_cache/algos/unique_by_key/spec.hpp"
 #include "core/codegen.hpp"
@@ -59,7 +62,7 @@ TEST(OpState, LayoutIsValidatedWithClearErrors) {
   EXPECT_FALSE(reduce_with(well_known).validate());
 }
 
-TEST(OpState, OnlyAlgorithmsThatPassTheirOperatorDirectlyTakeState) {
+TEST(OpState, EveryAlgorithmButBinarySearchTakesState) {
   EXPECT_TRUE(reduce_with(scaled_plus()).validate());
   transform::Spec<2> binary;
   binary.op = scaled_plus();
@@ -73,8 +76,25 @@ TEST(OpState, OnlyAlgorithmsThatPassTheirOperatorDirectlyTakeState) {
   sort.comparator = Operator::custom(
       "less_mod", "__device__ bool less_mod(void* s, float a, float b) { return a < b; }", 8, 8);
   EXPECT_TRUE(sort.validate());
-  // Binary search hands its comparator to CUB inside DeviceFind's search functor; the
-  // others are not yet wired: a clear unsupported error naming the algorithm.
+  scan::Spec<AlgorithmId::inclusive_scan> inclusive{ScalarType::float32, scaled_plus(),
+                                                    ScalarType::uint64};
+  EXPECT_TRUE(inclusive.validate());
+  scan::Spec<AlgorithmId::exclusive_scan> exclusive{ScalarType::float32, scaled_plus(),
+                                                    ScalarType::uint64};
+  EXPECT_TRUE(exclusive.validate());
+  EXPECT_TRUE((segmented_reduce::Spec{ScalarType::float32, scaled_plus()}.validate()));
+  unique_by_key::Spec unique;
+  unique.key_type = ScalarType::float32;
+  unique.op = sort.comparator;
+  EXPECT_TRUE(unique.validate());
+  three_way_partition::Spec partition;
+  partition.type = ScalarType::float32;
+  partition.first_op = sel.op;
+  EXPECT_TRUE(partition.validate());
+  partition.second_op = sel.op;
+  EXPECT_TRUE(partition.validate());
+  // Binary search hands its comparator to CUB inside DeviceFind's search functor: a
+  // clear unsupported error naming the algorithm.
   binary_search::Spec search;
   search.comparator = sort.comparator;
   const auto refused = search.validate();
@@ -83,9 +103,30 @@ TEST(OpState, OnlyAlgorithmsThatPassTheirOperatorDirectlyTakeState) {
   const std::string& why = refused.error().message;
   EXPECT_NE(why.find("binary_search"), std::string::npos) << why;
   EXPECT_NE(why.find("operator state"), std::string::npos) << why;
-  scan::Spec<AlgorithmId::inclusive_scan> scan{ScalarType::float32, scaled_plus(),
-                                               ScalarType::uint64};
-  EXPECT_EQ(scan.validate().error().code, ErrorCode::unsupported);
+}
+
+// Three-way partition's two predicates carry their layouts apart: each round-trips, and
+// the key tells which predicate holds which layout.
+TEST(OpState, TwoPredicatesKeepTheirOwnLayouts) {
+  const auto pred = [](std::uint32_t size, std::uint32_t alignment) {
+    return Operator::custom("p", "__device__ bool p(void* s, int x) { return x > 0; }", size,
+                            alignment);
+  };
+  three_way_partition::Spec both;
+  both.first_op = pred(4, 4);
+  both.second_op = pred(16, 8);
+  ASSERT_TRUE(both.validate());
+  auto back = decode_fields<three_way_partition::Spec>(encode_fields(both));
+  ASSERT_TRUE(back) << back.error().describe();
+  EXPECT_EQ(*back, both);
+  three_way_partition::Spec swapped = both;
+  std::swap(swapped.first_op, swapped.second_op);
+  three_way_partition::Spec first_only = both;
+  first_only.second_op = pred(0, 0);
+  const std::vector<CacheKey> keys = {cache_key(both, 90), cache_key(swapped, 90),
+                                      cache_key(first_only, 90)};
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    for (std::size_t j = i + 1; j < keys.size(); ++j) EXPECT_NE(keys[i], keys[j]) << i << " " << j;
 }
 
 TEST(OpState, LayoutRoundTripsThroughTheEncodingAndStatelessBytesAreUnchanged) {

@@ -1,5 +1,7 @@
 // Stateful custom operators on a GPU (skips without one): reduce, unary and binary
-// transform, select and merge sort with an operator whose state is a call argument,
+// transform, select, merge sort, both scans, segmented reduce, unique_by_key and
+// three-way partition (two predicates, two states) with operators whose state is a call
+// argument,
 // against host references; two states on one executable give the two results; fresh
 // (build -> bind) and store-loaded executables agree; a state that does not fit the
 // layout is refused.
@@ -217,6 +219,255 @@ TEST(OpStateGpu, MergeSortWithAStatefulComparatorMatchesAStableHostSort) {
             }
           }
         }
+      });
+}
+
+// The counts of the later algorithms' checks.
+const std::size_t kEdgeCounts[] = {0, 1, 2, 1023, 1025, (1u << 20) + 3};
+
+// --- scans: (a + b) % m, m the state ---
+
+// The scan of `items` by (a + b) % m: inclusive (the first item as it is, then every
+// prefix's sum mod m) or exclusive from 0 (every earlier prefix's sum mod m).
+std::vector<std::uint32_t> scan_reference(const std::vector<std::uint32_t>& items, std::uint32_t m,
+                                          bool exclusive) {
+  std::vector<std::uint32_t> out(items.size());
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (exclusive) out[i] = static_cast<std::uint32_t>(sum % m);
+    sum += items[i];
+    if (!exclusive) out[i] = i == 0 ? items[0] : static_cast<std::uint32_t>(sum % m);
+  }
+  return out;
+}
+
+// One call of a scan executable: the exclusive scan's from 0.
+template <AlgorithmId Id>
+CUresult scan_call(const scan::Executable<Id>& exe, void* temp, std::size_t& bytes, const void* in,
+                   void* out, std::size_t n, CUstream stream, OpState state = {}) {
+  if constexpr (Id == AlgorithmId::exclusive_scan) {
+    const std::uint32_t init = 0;
+    return exe(temp, bytes, in, out, n, &init, stream, state);
+  } else {
+    return exe(temp, bytes, in, out, n, stream, state);
+  }
+}
+
+template <AlgorithmId Id>
+void check_scan(const scan::Executable<Id>& fresh, const scan::Executable<Id>& loaded,
+                CUstream stream) {
+  constexpr bool kExclusive = Id == AlgorithmId::exclusive_scan;
+  for (const std::size_t n : kEdgeCounts) {
+    const auto items = random_values(n, 1000, 13 + static_cast<std::uint32_t>(n));
+    DeviceBuffer d_in(n * 4), d_out(n * 4);
+    upload(d_in, items);
+    for (const std::uint32_t m : {1000003u, 97u}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", m = " + std::to_string(m));
+      std::vector<std::uint32_t> got[2];
+      for (int i = 0; i < 2; ++i) {
+        const auto& exe = i == 0 ? fresh : loaded;
+        std::size_t bytes = 0;
+        ASSERT_EQ(scan_call(exe, nullptr, bytes, nullptr, nullptr, n, stream), CUDA_SUCCESS);
+        DeviceBuffer temp(bytes);
+        ASSERT_EQ(
+            scan_call(exe, temp.get(), bytes, d_in.get(), d_out.get(), n, stream, {&m, sizeof m}),
+            CUDA_SUCCESS);
+        ASSERT_CU(cuStreamSynchronize(stream));
+        got[i] = download<std::uint32_t>(d_out, n);
+      }
+      EXPECT_EQ(got[0], scan_reference(items, m, kExclusive));
+      EXPECT_EQ(got[1], got[0]) << "fresh and store-loaded differ";
+    }
+  }
+  // A launch without the state, or with a state of another size, is refused.
+  DeviceBuffer buf(1 << 16);
+  std::size_t bytes = 1 << 16;
+  const std::uint64_t wide = 5;
+  EXPECT_EQ(scan_call(fresh, buf.get(), bytes, buf.get(), buf.get(), 100, stream),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(scan_call(fresh, buf.get(), bytes, buf.get(), buf.get(), 100, stream, {&wide, 8}),
+            CUDA_ERROR_INVALID_VALUE);
+}
+
+template <AlgorithmId Id>
+void check_scan_fresh_and_loaded() {
+  for_each_fresh_and_loaded(
+      built<&scan_plus_mod<Id>>(),
+      [](std::size_t, const scan::Executable<Id>& fresh, const scan::Executable<Id>& loaded,
+         CUstream stream) { check_scan(fresh, loaded, stream); });
+}
+
+TEST(OpStateGpu, InclusiveScanWithStateMatchesTheHostFreshAndLoaded) {
+  SKIP_WITHOUT_GPU();
+  check_scan_fresh_and_loaded<AlgorithmId::inclusive_scan>();
+}
+
+TEST(OpStateGpu, ExclusiveScanWithStateMatchesTheHostFreshAndLoaded) {
+  SKIP_WITHOUT_GPU();
+  check_scan_fresh_and_loaded<AlgorithmId::exclusive_scan>();
+}
+
+// --- segmented reduce: (a + b) % m per segment, m the state ---
+
+TEST(OpStateGpu, SegmentedReduceWithStateMatchesTheHostFreshAndLoaded) {
+  SKIP_WITHOUT_GPU();
+  for_each_fresh_and_loaded(
+      built<&segmented_plus_mod>(),
+      [](std::size_t, const segmented_reduce::Executable& fresh,
+         const segmented_reduce::Executable& loaded, CUstream stream) {
+        for (const std::size_t segments : kEdgeCounts) {
+          // Segment i holds i % 13 items (empty ones too): offsets[i] .. offsets[i + 1].
+          std::vector<std::int64_t> offsets(segments + 1, 0);
+          for (std::size_t i = 0; i < segments; ++i)
+            offsets[i + 1] = offsets[i] + static_cast<std::int64_t>(i % 13);
+          const auto items = random_values(static_cast<std::size_t>(offsets.back()), 1u << 30, 17);
+          DeviceBuffer d_items(items.size() * 4), d_offsets(offsets.size() * 8),
+              d_out(segments * 4);
+          upload(d_items, items);
+          upload(d_offsets, offsets);
+          const void* d_begin = d_offsets.get();
+          const void* d_end = static_cast<const char*>(d_offsets.get()) + 8;
+          for (const std::uint32_t m : {1000003u, 97u}) {
+            SCOPED_TRACE("segments = " + std::to_string(segments) + ", m = " + std::to_string(m));
+            std::vector<std::uint32_t> want(segments);
+            for (std::size_t i = 0; i < segments; ++i) {
+              std::uint64_t sum = 0;
+              for (auto j = offsets[i]; j < offsets[i + 1]; ++j) sum += items[j];
+              want[i] = static_cast<std::uint32_t>(sum % m);  // init 0: every segment is op(0, ...)
+            }
+            std::vector<std::uint32_t> got[2];
+            for (int e = 0; e < 2; ++e) {
+              const auto& exe = e == 0 ? fresh : loaded;
+              std::size_t bytes = 0;
+              ASSERT_EQ(exe(nullptr, bytes, nullptr, nullptr, segments, nullptr, nullptr, nullptr,
+                            stream),
+                        CUDA_SUCCESS);
+              DeviceBuffer temp(bytes);
+              const std::uint32_t init = 0;
+              ASSERT_EQ(exe(temp.get(), bytes, d_items.get(), d_out.get(), segments, d_begin, d_end,
+                            &init, stream, 0, {&m, 4}),
+                        CUDA_SUCCESS);
+              ASSERT_CU(cuStreamSynchronize(stream));
+              got[e] = download<std::uint32_t>(d_out, segments);
+            }
+            EXPECT_EQ(got[0], want);
+            EXPECT_EQ(got[1], got[0]) << "fresh and store-loaded differ";
+          }
+        }
+        DeviceBuffer buf(64);
+        std::size_t bytes = 1;
+        const std::uint32_t init = 0;
+        EXPECT_EQ(
+            fresh(buf.get(), bytes, buf.get(), buf.get(), 1, buf.get(), buf.get(), &init, stream),
+            CUDA_ERROR_INVALID_VALUE);
+      });
+}
+
+// --- unique_by_key: keys equal when a / d == b / d, d the state ---
+
+TEST(OpStateGpu, UniqueByKeyWithAStatefulEqualityMatchesTheHostFreshAndLoaded) {
+  SKIP_WITHOUT_GPU();
+  for_each_fresh_and_loaded(
+      built<&unique_div_equal>(), [](std::size_t, const unique_by_key::Executable& fresh,
+                                     const unique_by_key::Executable& loaded, CUstream stream) {
+        for (const std::size_t n : kEdgeCounts) {
+          const auto raw = random_values(n, 60, 19);
+          const std::vector<std::int32_t> keys(raw.begin(), raw.end());
+          std::vector<std::int32_t> values(n);
+          std::iota(values.begin(), values.end(), 0);
+          DeviceBuffer d_keys(n * 4), d_values(n * 4), k_out(n * 4), v_out(n * 4), d_count(8);
+          upload(d_keys, keys);
+          upload(d_values, values);
+          for (const std::int32_t d : {5, 20}) {
+            SCOPED_TRACE("n = " + std::to_string(n) + ", d = " + std::to_string(d));
+            std::vector<std::int32_t> want_keys, want_values;
+            for (std::size_t i = 0; i < n; ++i)
+              if (i == 0 || keys[i - 1] / d != keys[i] / d) {
+                want_keys.push_back(keys[i]);
+                want_values.push_back(values[i]);
+              }
+            std::vector<std::int32_t> got[2][2];
+            for (int e = 0; e < 2; ++e) {
+              const auto& exe = e == 0 ? fresh : loaded;
+              std::size_t bytes = 0;
+              ASSERT_EQ(exe(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, n, stream),
+                        CUDA_SUCCESS);
+              DeviceBuffer temp(bytes);
+              ASSERT_EQ(exe(temp.get(), bytes, d_keys.get(), d_values.get(), k_out.get(),
+                            v_out.get(), d_count.get(), n, stream, {&d, 4}),
+                        CUDA_SUCCESS);
+              ASSERT_CU(cuStreamSynchronize(stream));
+              ASSERT_EQ(download<std::uint64_t>(d_count, 1)[0], want_keys.size());
+              got[e][0] = download<std::int32_t>(k_out, want_keys.size());
+              got[e][1] = download<std::int32_t>(v_out, want_keys.size());
+            }
+            EXPECT_EQ(got[0][0], want_keys);
+            EXPECT_EQ(got[0][1], want_values);
+            EXPECT_EQ(got[1][0], got[0][0]) << "fresh and store-loaded keys differ";
+            EXPECT_EQ(got[1][1], got[0][1]) << "fresh and store-loaded values differ";
+          }
+        }
+      });
+}
+
+// --- three-way partition: x < lo (first, lo: int32), x > h[0] && x % h[1] == 0 (second,
+// h: int64[2] aligned to 8); each predicate its own state ---
+
+TEST(OpStateGpu, ThreeWayPartitionWithTwoStatesMatchesTheHostFreshAndLoaded) {
+  SKIP_WITHOUT_GPU();
+  for_each_fresh_and_loaded(
+      built<&partition_below_above>(),
+      [](std::size_t, const three_way_partition::Executable& fresh,
+         const three_way_partition::Executable& loaded, CUstream stream) {
+        for (const std::size_t n : kEdgeCounts) {
+          const auto raw = random_values(n, 1000, 23);
+          const std::vector<std::int32_t> in(raw.begin(), raw.end());
+          DeviceBuffer d_in(n * 4), d_count(16);
+          DeviceBuffer d_out[3] = {DeviceBuffer(n * 4), DeviceBuffer(n * 4), DeviceBuffer(n * 4)};
+          upload(d_in, in);
+          struct States {
+            std::int32_t lo;
+            alignas(8) std::int64_t h[2];
+          };
+          for (const States st : {States{100, {500, 3}}, States{300, {200, 7}}}) {
+            SCOPED_TRACE("n = " + std::to_string(n) + ", lo = " + std::to_string(st.lo));
+            std::vector<std::int32_t> want[3];
+            for (const std::int32_t x : in)
+              want[x < st.lo ? 0 : x > st.h[0] && x % st.h[1] == 0 ? 1 : 2].push_back(x);
+            std::vector<std::int32_t> got[2][3];
+            for (int e = 0; e < 2; ++e) {
+              const auto& exe = e == 0 ? fresh : loaded;
+              std::size_t bytes = 0;
+              ASSERT_EQ(exe(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, n, stream),
+                        CUDA_SUCCESS);
+              DeviceBuffer temp(bytes);
+              ASSERT_EQ(exe(temp.get(), bytes, d_in.get(), d_out[0].get(), d_out[1].get(),
+                            d_out[2].get(), d_count.get(), n, stream, {&st.lo, 4}, {st.h, 16}),
+                        CUDA_SUCCESS);
+              ASSERT_CU(cuStreamSynchronize(stream));
+              const auto counts = download<std::uint64_t>(d_count, 2);
+              ASSERT_EQ(counts[0], want[0].size());
+              ASSERT_EQ(counts[1], want[1].size());
+              for (int p = 0; p < 3; ++p)
+                got[e][p] = download<std::int32_t>(d_out[p], want[p].size());
+            }
+            for (int p = 0; p < 3; ++p) {
+              EXPECT_EQ(got[0][p], want[p]) << "part " << p;
+              EXPECT_EQ(got[1][p], got[0][p]) << "part " << p << ": fresh and store-loaded differ";
+            }
+          }
+        }
+        // Each predicate's state must fit its own layout: swapped states are refused.
+        DeviceBuffer buf(1 << 16);
+        std::size_t bytes = 1 << 16;
+        const std::int32_t lo = 1;
+        alignas(8) const std::int64_t h[2] = {1, 1};
+        EXPECT_EQ(fresh(buf.get(), bytes, buf.get(), buf.get(), buf.get(), buf.get(), buf.get(),
+                        100, stream, {h, 16}, {&lo, 4}),
+                  CUDA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(fresh(buf.get(), bytes, buf.get(), buf.get(), buf.get(), buf.get(), buf.get(),
+                        100, stream, {&lo, 4}),
+                  CUDA_ERROR_INVALID_VALUE);
       });
 }
 

@@ -237,7 +237,8 @@ TEST(ScanTempStorage, CubDispatchAnswersWithoutAGpu) {
           for (std::uint64_t items : {0ull, 1ull, 2ull, 1023ull, 1025ull, 3072ull, 3073ull,
                                       (1ull << 20) + 3, 1ull << 26, (1ull << 32) - 1, 1ull << 33}) {
             std::size_t bytes = 12345;
-            const CUresult rc = fn(p, nullptr, bytes, nullptr, nullptr, items, nullptr, nullptr);
+            const CUresult rc =
+                fn(p, nullptr, bytes, nullptr, nullptr, items, nullptr, nullptr, nullptr);
             if (offset == ScalarType::uint32 && items > std::numeric_limits<std::uint32_t>::max()) {
               EXPECT_EQ(rc, CUDA_ERROR_INVALID_VALUE) << items;
               continue;
@@ -259,15 +260,18 @@ TEST(ScanTempStorage, RefusesWhatTheDispatchCannotRun) {
   EXPECT_FALSE(d::policy_supported(lookback(0, 24)));
   EXPECT_TRUE(d::policy_supported(lookahead()));
   std::size_t bytes = 0;
-  EXPECT_EQ(d::select_dispatch(4, ScalarType::uint64, false)(bad, nullptr, bytes, nullptr, nullptr, 10, nullptr, nullptr),
+  EXPECT_EQ(d::select_dispatch(4, ScalarType::uint64, false)(bad, nullptr, bytes, nullptr, nullptr,
+                                                             10, nullptr, nullptr, nullptr),
             CUDA_ERROR_NOT_SUPPORTED);
   // Too small a temp storage: refused before any launch (the context has none).
   const auto p = lookback(128, 24);
   const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, true);
-  fn(p, nullptr, bytes, nullptr, nullptr, 5000, nullptr, nullptr);
+  fn(p, nullptr, bytes, nullptr, nullptr, 5000, nullptr, nullptr, nullptr);
   std::size_t small = bytes - 1;
   const float init = 0;
   void* dev = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
-  EXPECT_EQ(fn(p, dev, small, dev, dev, 5000, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(
+      fn(p, dev, small, dev, dev, 5000, &init, nullptr, cccl_cache::algos::detail::kNoOpState),
+      CUDA_ERROR_INVALID_VALUE);
 }
 

@@ -21,6 +21,7 @@ namespace d = cccl_cache::algos::scan::detail;
 
 struct ScanLaunch : Launch {
   double init;  // the scan kernel's init value (exclusive, double elements), else 0
+  const void* op_arg;  // the scan kernel's operator argument pointer (5th), else null
 };
 bool g_exclusive_double = false;
 
@@ -34,7 +35,8 @@ CUresult record_scan_launch(const CUlaunchConfig* config, CUfunction fn, void** 
   // InputValue<T> keeps the immediate value after its flag, at offset 8.
   if (fn == kScan && g_exclusive_double)
     std::memcpy(&init, static_cast<const char*>(params[5]) + 8, sizeof init);
-  recorded<ScanLaunch>().push_back({launch_of(config, fn), init});
+  recorded<ScanLaunch>().push_back(
+      {launch_of(config, fn), init, fn == kScan ? params[4] : nullptr});
   return CUDA_SUCCESS;
 }
 
@@ -68,14 +70,19 @@ d::DispatchParams lookahead() {  // CUB's float policy on sm_100
 void* const kDev = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
 void* const kTemp = reinterpret_cast<void*>(std::uintptr_t{0x7f1000000000});
 
-// Runs one scan with allocations counted; returns the launches it made.
+// The operator argument of a stateless operator (core/launch.hpp).
+const void* const kNoState = cccl_cache::algos::detail::kNoOpState;
+
+// Runs one scan with allocations counted, its operator argument copied from `op_state`;
+// returns the launches it made.
 std::vector<ScanLaunch> scan(const d::DispatchParams& p, d::DispatchFn fn, std::uint64_t items,
-                             const void* h_init, CUresult& rc) {
+                             const void* h_init, CUresult& rc, const void* op_state = kNoState) {
   std::size_t bytes = 0;
-  EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, items, nullptr, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, items, nullptr, nullptr, nullptr),
+            CUDA_SUCCESS);
   recorded<ScanLaunch>().clear();
-  const auto counted =
-      count_allocations([&] { return fn(p, kTemp, bytes, kDev, kDev, items, h_init, nullptr); });
+  const auto counted = count_allocations(
+      [&] { return fn(p, kTemp, bytes, kDev, kDev, items, h_init, nullptr, op_state); });
   rc = counted.result;
   EXPECT_EQ(counted.allocations, 0) << "the scan path allocated";
   return recorded<ScanLaunch>();
@@ -125,6 +132,25 @@ TEST(ScanHotPath, LookaheadLaunchesWithDynamicSharedMemory) {
   EXPECT_LE(seen[1].shared, 200u * 1024u);
 }
 
+// A stateful operator: the scan kernel's operator argument is the call's state address
+// (OpArg), which the driver copies the kernel parameter from; still no allocation.
+TEST(ScanHotPath, StatefulOperatorArgumentIsTheStateAddress) {
+  const double state[2] = {2.0, 3.0};
+  for (bool ahead : {false, true}) {
+    SCOPED_TRACE(ahead ? "lookahead" : "lookback");
+    const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, false);
+    CUresult rc;
+    const auto seen = scan(ahead ? lookahead() : lookback(), fn, 1'000'003, nullptr, rc, state);
+    EXPECT_EQ(rc, CUDA_SUCCESS);
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[1].fn, kScan);
+    EXPECT_EQ(seen[1].op_arg, static_cast<const void*>(state));
+    const auto stateless = scan(ahead ? lookahead() : lookback(), fn, 1'000'003, nullptr, rc);
+    ASSERT_EQ(stateless.size(), 2u);
+    EXPECT_EQ(stateless[1].op_arg, kNoState);
+  }
+}
+
 TEST(ScanHotPath, EmptyInputLaunchesNothing) {
   CUresult rc;
   EXPECT_TRUE(scan(lookback(), d::select_dispatch(4, ScalarType::uint32, false), 0, nullptr, rc).empty());
@@ -137,8 +163,9 @@ TEST(ScanHotPath, ALaunchErrorIsReturned) {
   p.launch = &failing;
   const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, false);
   std::size_t bytes = 0;
-  fn(p, nullptr, bytes, nullptr, nullptr, 5000, nullptr, nullptr);
-  EXPECT_EQ(fn(p, kTemp, bytes, kDev, kDev, 5000, nullptr, nullptr), CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+  fn(p, nullptr, bytes, nullptr, nullptr, 5000, nullptr, nullptr, nullptr);
+  EXPECT_EQ(fn(p, kTemp, bytes, kDev, kDev, 5000, nullptr, nullptr, kNoState),
+            CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
 TEST(ScanHotPath, OccupancyForAnotherBlockSizeFailsInsteadOfAskingTheDriver) {

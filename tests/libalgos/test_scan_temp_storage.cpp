@@ -78,8 +78,10 @@ TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
           const std::uint64_t tile = tile_items(p);
           for (std::uint64_t n : test_support::item_counts({tile, 2 * tile, 1000 * tile})) {
             std::size_t want = 12345, got = 54321;
-            const CUresult want_rc = cub(p, nullptr, want, nullptr, nullptr, n, nullptr, nullptr);
-            const CUresult got_rc = closed(p, nullptr, got, nullptr, nullptr, n, nullptr, nullptr);
+            const CUresult want_rc =
+                cub(p, nullptr, want, nullptr, nullptr, n, nullptr, nullptr, nullptr);
+            const CUresult got_rc =
+                closed(p, nullptr, got, nullptr, nullptr, n, nullptr, nullptr, nullptr);
             const std::string what = std::string(exclusive ? "exclusive" : "inclusive") +
                                      " algorithm " + std::to_string(p.policy.algorithm) + " tile " +
                                      std::to_string(tile) + " size " + std::to_string(size) +
@@ -103,10 +105,12 @@ TEST(ScanTempStorage, ClosedFormRefusesWhatTheDispatchRefuses) {
   for (bool closed : {true, false}) {
     const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, false, closed);
     std::size_t bytes = 0;
-    EXPECT_EQ(fn(bad, nullptr, bytes, nullptr, nullptr, 10, nullptr, nullptr), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(fn(bad, nullptr, bytes, nullptr, nullptr, 10, nullptr, nullptr, nullptr),
+              CUDA_ERROR_NOT_SUPPORTED);
     const std::uint64_t most = 32ull * std::numeric_limits<int>::max();
-    EXPECT_EQ(fn(tiny, nullptr, bytes, nullptr, nullptr, most, nullptr, nullptr), CUDA_SUCCESS);
-    EXPECT_EQ(fn(tiny, nullptr, bytes, nullptr, nullptr, most + 1, nullptr, nullptr),
+    EXPECT_EQ(fn(tiny, nullptr, bytes, nullptr, nullptr, most, nullptr, nullptr, nullptr),
+              CUDA_SUCCESS);
+    EXPECT_EQ(fn(tiny, nullptr, bytes, nullptr, nullptr, most + 1, nullptr, nullptr, nullptr),
               CUDA_ERROR_INVALID_VALUE);
   }
 }

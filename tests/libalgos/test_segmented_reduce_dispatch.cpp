@@ -26,17 +26,21 @@ using segmented_reduce::Spec;
 
 // A launch with the kernel's arguments CUB passes: input, output, begin and end
 // offsets, the launch's segment count and the max_segment_size guarantee.
+// The operator argument of a stateless operator (core/launch.hpp).
+const void* const kNoState = cccl_cache::algos::detail::kNoOpState;
+
 struct SegmentLaunch : Launch {
   std::uintptr_t in, out, begin, end;
   int num_segments;
   std::size_t max_segment_size;
+  const void* op_arg;  // the operator argument's pointer (6th)
 };
 
 CUresult record_segment_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
   if (params == nullptr) return CUDA_ERROR_INVALID_VALUE;
   for (int i = 0; i < 8; ++i)
     if (params[i] == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  SegmentLaunch l{launch_of(config, fn), 0, 0, 0, 0, 0, 0};
+  SegmentLaunch l{launch_of(config, fn), 0, 0, 0, 0, 0, 0, params[5]};
   std::memcpy(&l.in, params[0], sizeof(void*));
   std::memcpy(&l.out, params[1], sizeof(void*));
   std::memcpy(&l.begin, params[2], sizeof(void*));
@@ -130,13 +134,14 @@ TEST(SegmentedReduceTempStorage, ClosedFormEqualsCubDispatch) {
         for (std::uint64_t max_segment_size : {0ull, 1ull, 16ull, 17ull, 512ull, 513ull, 1ull << 40}) {
           std::size_t bytes = 12345;
           ASSERT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, n, nullptr, nullptr, nullptr,
-                       max_segment_size, nullptr),
+                       max_segment_size, nullptr, nullptr),
                     CUDA_SUCCESS);
           ASSERT_EQ(d::temp_storage_bytes(n), bytes) << t << " n " << n;
           ++checked;
         }
       std::size_t untouched = 12345;
-      ASSERT_EQ(fn(p, nullptr, untouched, nullptr, nullptr, 0, nullptr, nullptr, nullptr, 0, nullptr),
+      ASSERT_EQ(fn(p, nullptr, untouched, nullptr, nullptr, 0, nullptr, nullptr, nullptr, 0,
+                   nullptr, nullptr),
                 CUDA_SUCCESS);
       EXPECT_EQ(untouched, 12345u) << "CUB answers nothing for zero segments";
     }
@@ -170,6 +175,8 @@ TEST(SegmentedReduceHotPath, LaunchesOnlyTheBoundKernelAndAllocatesNothing) {
                        end = 0x7f6000000000;
   const auto ptr = [](std::uintptr_t a) { return reinterpret_cast<void*>(a); };
   const double init = 1.5;
+  // A stateful operator's state: every launch's operator argument is its address (OpArg).
+  const double state = 2.0;
   constexpr int kMax = std::numeric_limits<int>::max();
   const HotCase cases[] = {
       {0, 0, {}, {}},
@@ -186,8 +193,8 @@ TEST(SegmentedReduceHotPath, LaunchesOnlyTheBoundKernelAndAllocatesNothing) {
     recorded<SegmentLaunch>().clear();
     std::size_t bytes = d::temp_storage_bytes(c.segments);
     const auto [rc, allocations] = count_allocations([&] {
-      return run(p, ptr(0x7f1000000000), bytes, ptr(in), ptr(out), c.segments, ptr(begin),
-                 ptr(end), &init, c.max_segment_size, nullptr);
+      return run(p, ptr(0x7f1000000000), bytes, ptr(in), ptr(out), c.segments, ptr(begin), ptr(end),
+                 &init, c.max_segment_size, nullptr, &state);
     });
     EXPECT_EQ(rc, CUDA_SUCCESS);
     EXPECT_EQ(allocations, 0) << "the segmented reduce path allocated";
@@ -200,6 +207,7 @@ TEST(SegmentedReduceHotPath, LaunchesOnlyTheBoundKernelAndAllocatesNothing) {
       EXPECT_EQ(seen[i].grid_x, c.grids[i]);
       EXPECT_EQ(seen[i].num_segments, c.counts[i]);
       EXPECT_EQ(seen[i].max_segment_size, c.max_segment_size);
+      EXPECT_EQ(seen[i].op_arg, &state) << "the operator argument";
       EXPECT_EQ(seen[i].num_attrs, 0u) << "CUB's segmented reduce launches without dependent launch";
       EXPECT_EQ(seen[i].in, in) << "the input is never advanced (offsets are absolute)";
       EXPECT_EQ(seen[i].out, out + 8 * done);
@@ -218,10 +226,13 @@ TEST(SegmentedReduceHotPath, BadCountsOrNoInitAreInvalidAndLaunchNothing) {
   const float init = 0;
   recorded<SegmentLaunch>().clear();
   std::size_t bytes = 1;
-  EXPECT_EQ(run(p, dev, bytes, dev, dev, 100, dev, dev, nullptr, 0, nullptr), CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(run(p, dev, bytes, dev, dev, std::uint64_t{INT64_MAX} + 1, dev, dev, &init, 0, nullptr),
+  EXPECT_EQ(run(p, dev, bytes, dev, dev, 100, dev, dev, nullptr, 0, nullptr, kNoState),
             CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(run(p, nullptr, bytes, dev, dev, std::uint64_t{INT64_MAX} + 1, dev, dev, &init, 0, nullptr),
+  EXPECT_EQ(run(p, dev, bytes, dev, dev, std::uint64_t{INT64_MAX} + 1, dev, dev, &init, 0, nullptr,
+                kNoState),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(run(p, nullptr, bytes, dev, dev, std::uint64_t{INT64_MAX} + 1, dev, dev, &init, 0,
+                nullptr, nullptr),
             CUDA_ERROR_INVALID_VALUE);
   EXPECT_TRUE(recorded<SegmentLaunch>().empty());
 }
@@ -233,7 +244,7 @@ TEST(SegmentedReduceHotPath, ALaunchErrorIsReturned) {
   void* dev = device_address(0x7f0000000000);
   const float init = 0;
   std::size_t bytes = 1;
-  EXPECT_EQ(run(p, dev, bytes, dev, dev, 1000, dev, dev, &init, 0, nullptr),
+  EXPECT_EQ(run(p, dev, bytes, dev, dev, 1000, dev, dev, &init, 0, nullptr, kNoState),
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 

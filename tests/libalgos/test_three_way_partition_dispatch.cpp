@@ -34,7 +34,12 @@ const CUfunction kPartition = reinterpret_cast<CUfunction>(0x6002);
 struct PartitionLaunch : Launch {
   int num_tiles;  // the init kernel's 2nd argument, the partition kernel's 10th
   int num_items;  // the partition kernel's 9th argument (its partition's items)
+  const void* first_op = nullptr;   // the partition kernel's predicate argument pointers
+  const void* second_op = nullptr;  // (7th and 8th)
 };
+
+// The operator argument of a stateless operator (core/launch.hpp).
+const void* const kNoState = cccl_cache::algos::detail::kNoOpState;
 
 // Init kernel: tile state, tile count, counts. Partition kernel: input, three outputs,
 // counts, tile state, two predicates, partition items, tile count, streaming context.
@@ -46,7 +51,11 @@ CUresult record_partition_launch(const CUlaunchConfig* config, CUfunction fn, vo
   if (params[count] != nullptr) return CUDA_ERROR_INVALID_VALUE;
   PartitionLaunch l{launch_of(config, fn), 0, 0};
   std::memcpy(&l.num_tiles, params[fn == kInit ? 1 : 9], sizeof(int));
-  if (fn == kPartition) std::memcpy(&l.num_items, params[8], sizeof(int));
+  if (fn == kPartition) {
+    std::memcpy(&l.num_items, params[8], sizeof(int));
+    l.first_op = params[6];
+    l.second_op = params[7];
+  }
   recorded<PartitionLaunch>().push_back(l);
   return CUDA_SUCCESS;
 }
@@ -77,7 +86,8 @@ constexpr std::uint64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 std::size_t closed_bytes(const d::DispatchParams& p, ScalarType offset, std::uint64_t n) {
   std::size_t bytes = 0;
   const d::DispatchFn fn = d::select_dispatch(offset);
-  return fn(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr) == CUDA_SUCCESS
+  return fn(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr, nullptr,
+            nullptr) == CUDA_SUCCESS
              ? bytes
              : 0;
 }
@@ -144,8 +154,10 @@ TEST(ThreeWayPartitionTempStorage, ClosedFormEqualsCubDispatch) {
       for (std::uint64_t n : item_counts({kInt32Max, 2 * kInt32Max, 2 * kInt32Max + 1,
                                           std::uint64_t{threads} * items, 5 * (kInt32Max + 1) + 17})) {
         std::size_t ours = 7, dispatched = 8;
-        const CUresult a = closed(p, nullptr, ours, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr);
-        const CUresult b = cub(p, nullptr, dispatched, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr);
+        const CUresult a = closed(p, nullptr, ours, nullptr, nullptr, nullptr, nullptr, nullptr, n,
+                                  nullptr, nullptr, nullptr);
+        const CUresult b = cub(p, nullptr, dispatched, nullptr, nullptr, nullptr, nullptr, nullptr,
+                               n, nullptr, nullptr, nullptr);
         if (n > max) {
           EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
           EXPECT_EQ(b, CUDA_ERROR_INVALID_VALUE) << n;
@@ -157,7 +169,8 @@ TEST(ThreeWayPartitionTempStorage, ClosedFormEqualsCubDispatch) {
         ++checked;
       }
       std::size_t bytes = 0;
-      EXPECT_EQ(closed(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, ~0ull, nullptr),
+      EXPECT_EQ(closed(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, ~0ull,
+                       nullptr, nullptr, nullptr),
                 CUDA_ERROR_INVALID_VALUE);
     }
   }
@@ -174,14 +187,18 @@ TEST(ThreeWayPartitionHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
   const d::DispatchFn run = d::select_dispatch(ScalarType::int64);
   void* dev = device_address(0x7f0000000000);
   constexpr std::uint64_t tile = 320 * 12;
+  // A stateful first predicate's state, a stateless second: each predicate argument is
+  // the address its kernel parameter is copied from (OpArg).
+  const std::int32_t state = 3;
   for (std::uint64_t n : std::initializer_list<std::uint64_t>{0, 1, 3840, 3841, (1ull << 20) + 3, kInt32Max, kInt32Max + 5,
                           3 * kInt32Max + 1}) {
     SCOPED_TRACE(n);
     std::size_t bytes = 0;
-    ASSERT_EQ(run(p, nullptr, bytes, dev, dev, dev, dev, dev, n, nullptr), CUDA_SUCCESS);
+    ASSERT_EQ(run(p, nullptr, bytes, dev, dev, dev, dev, dev, n, nullptr, nullptr, nullptr),
+              CUDA_SUCCESS);
     recorded<PartitionLaunch>().clear();
-    const auto [rc, allocations] =
-        count_allocations([&] { return run(p, dev, bytes, dev, dev, dev, dev, dev, n, nullptr); });
+    const auto [rc, allocations] = count_allocations(
+        [&] { return run(p, dev, bytes, dev, dev, dev, dev, dev, n, nullptr, &state, kNoState); });
     EXPECT_EQ(rc, CUDA_SUCCESS);
     EXPECT_EQ(allocations, 0) << "the three-way partition path allocated";
     const auto& seen = recorded<PartitionLaunch>();
@@ -201,6 +218,8 @@ TEST(ThreeWayPartitionHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
       EXPECT_EQ(seen[i + 1].grid_x, static_cast<unsigned>(tiles));
       EXPECT_EQ(seen[i + 1].num_items, static_cast<int>(items));
       EXPECT_EQ(seen[i + 1].num_attrs, 0u);
+      EXPECT_EQ(seen[i + 1].first_op, &state);
+      EXPECT_EQ(seen[i + 1].second_op, kNoState);
       covered += items;
     }
     EXPECT_EQ(covered, n);
@@ -213,10 +232,12 @@ TEST(ThreeWayPartitionHotPath, BadCountsAndSmallTempStorageLaunchNothing) {
   void* dev = device_address(0x7f0000000000);
   recorded<PartitionLaunch>().clear();
   std::size_t bytes = 1 << 20;
-  EXPECT_EQ(d::select_dispatch(ScalarType::int32)(p, dev, bytes, dev, dev, dev, dev, dev, kInt32Max + 1, nullptr),
+  EXPECT_EQ(d::select_dispatch(ScalarType::int32)(p, dev, bytes, dev, dev, dev, dev, dev,
+                                                  kInt32Max + 1, nullptr, kNoState, kNoState),
             CUDA_ERROR_INVALID_VALUE);
   std::size_t small = closed_bytes(p, ScalarType::int64, 1'000'000) - 1;
-  EXPECT_EQ(d::select_dispatch(ScalarType::int64)(p, dev, small, dev, dev, dev, dev, dev, 1'000'000, nullptr),
+  EXPECT_EQ(d::select_dispatch(ScalarType::int64)(p, dev, small, dev, dev, dev, dev, dev, 1'000'000,
+                                                  nullptr, kNoState, kNoState),
             CUDA_ERROR_INVALID_VALUE);
   EXPECT_TRUE(recorded<PartitionLaunch>().empty());
 }
@@ -226,7 +247,8 @@ TEST(ThreeWayPartitionHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
   const d::DispatchParams p = params(&ctx);
   void* dev = device_address(0x7f0000000000);
   std::size_t bytes = closed_bytes(p, ScalarType::int64, 1000);
-  EXPECT_EQ(d::select_dispatch(ScalarType::int64)(p, dev, bytes, dev, dev, dev, dev, dev, 1000, nullptr),
+  EXPECT_EQ(d::select_dispatch(ScalarType::int64)(p, dev, bytes, dev, dev, dev, dev, dev, 1000,
+                                                  nullptr, kNoState, kNoState),
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 

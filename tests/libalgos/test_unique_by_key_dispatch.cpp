@@ -33,7 +33,11 @@ struct UniqueLaunch : Launch {
   int num_tiles = 0;
   std::uintptr_t keys_in = 0, values_in = 0, keys_out = 0, values_out = 0;
   std::uint64_t num_items = 0;
+  const void* op_arg = nullptr;  // the sweep's operator argument pointer
 };
+
+// The operator argument of a stateless operator (core/launch.hpp).
+const void* const kNoState = cccl_cache::algos::detail::kNoOpState;
 
 const CUfunction kInit = reinterpret_cast<CUfunction>(0x4001);
 const CUfunction kSweep = reinterpret_cast<CUfunction>(0x4002);
@@ -57,6 +61,7 @@ CUresult record_unique_launch(const CUlaunchConfig* config, CUfunction fn, void*
     std::memcpy(&l.selected, params[4], sizeof(void*));
     std::memcpy(&l.num_items, params[7], sizeof(std::uint64_t));
     std::memcpy(&l.num_tiles, params[8], sizeof(int));
+    l.op_arg = params[6];
   }
   recorded<UniqueLaunch>().push_back(l);
   return CUDA_SUCCESS;
@@ -145,8 +150,10 @@ TEST(UniqueByKeyTempStorage, ClosedFormEqualsCubDispatch) {
                                 1ull << 26, 1ull << 31, std::uint64_t{UINT32_MAX}, 1ull << 32,
                                 1ull << 40, 1024ull * INT32_MAX, 1024ull * INT32_MAX + 1}) {
           std::size_t ours = 7, theirs = 7;
-          const CUresult a = fn(p, nullptr, ours, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr);
-          const CUresult b = cub(p, nullptr, theirs, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr);
+          const CUresult a = fn(p, nullptr, ours, nullptr, nullptr, nullptr, nullptr, nullptr, n,
+                                nullptr, nullptr);
+          const CUresult b = cub(p, nullptr, theirs, nullptr, nullptr, nullptr, nullptr, nullptr, n,
+                                 nullptr, nullptr);
           if (n > max) {
             EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
             EXPECT_EQ(b, CUDA_ERROR_INVALID_VALUE) << n;
@@ -175,6 +182,8 @@ TEST(UniqueByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
   const LaunchContext ctx = context(&record_unique_launch);
   const d::DispatchParams p = params(&ctx);
   const d::DispatchFn run = d::select_dispatch(4, 8, ScalarType::uint64);
+  // A stateful equality's state: the sweep's operator argument is its address (OpArg).
+  const std::uint64_t state = 7;
   const std::uintptr_t keys_in = 0x7f0000000000, values_in = 0x7f1000000000,
                        keys_out = 0x7f2000000000, values_out = 0x7f3000000000,
                        selected = 0x7f4000000000, temp = 0x7f5000000000;
@@ -189,10 +198,12 @@ TEST(UniqueByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
     SCOPED_TRACE(std::to_string(c.n) + " items");
     recorded<UniqueLaunch>().clear();
     std::size_t bytes = 0;
-    ASSERT_EQ(run(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, c.n, nullptr), CUDA_SUCCESS);
+    ASSERT_EQ(
+        run(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, c.n, nullptr, nullptr),
+        CUDA_SUCCESS);
     const auto [rc, allocations] = count_allocations([&] {
       return run(p, ptr(temp), bytes, ptr(keys_in), ptr(values_in), ptr(keys_out), ptr(values_out),
-                 ptr(selected), c.n, nullptr);
+                 ptr(selected), c.n, nullptr, &state);
     });
     EXPECT_EQ(rc, CUDA_SUCCESS);
     EXPECT_EQ(allocations, 0) << "the unique_by_key path allocated";
@@ -215,6 +226,7 @@ TEST(UniqueByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
     EXPECT_EQ(seen[1].keys_out, keys_out);
     EXPECT_EQ(seen[1].values_out, values_out);
     EXPECT_EQ(seen[1].selected, selected);
+    EXPECT_EQ(seen[1].op_arg, &state) << "the equality operator's argument";
   }
 }
 
@@ -225,10 +237,13 @@ TEST(UniqueByKeyHotPath, BadCountsAndSmallTempStorageLaunchNothing) {
   recorded<UniqueLaunch>().clear();
   const d::DispatchFn narrow = d::select_dispatch(4, 4, ScalarType::uint32);
   std::size_t bytes = 1 << 20;
-  EXPECT_EQ(narrow(p, dev, bytes, dev, dev, dev, dev, dev, 1ull << 32, nullptr), CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(narrow(p, nullptr, bytes, dev, dev, dev, dev, dev, 1ull << 32, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(narrow(p, dev, bytes, dev, dev, dev, dev, dev, 1ull << 32, nullptr, kNoState),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(narrow(p, nullptr, bytes, dev, dev, dev, dev, dev, 1ull << 32, nullptr, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
   std::size_t small = 16;
-  EXPECT_EQ(narrow(p, dev, small, dev, dev, dev, dev, dev, 1000, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(narrow(p, dev, small, dev, dev, dev, dev, dev, 1000, nullptr, kNoState),
+            CUDA_ERROR_INVALID_VALUE);
   EXPECT_TRUE(recorded<UniqueLaunch>().empty());
 }
 
@@ -238,6 +253,7 @@ TEST(UniqueByKeyHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
   const d::DispatchFn run = d::select_dispatch(8, 4, ScalarType::uint64);
   void* dev = device_address(0x7f0000000000);
   std::size_t bytes = 1 << 20;
-  EXPECT_EQ(run(p, dev, bytes, dev, dev, dev, dev, dev, 1000, nullptr), CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+  EXPECT_EQ(run(p, dev, bytes, dev, dev, dev, dev, dev, 1000, nullptr, kNoState),
+            CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 

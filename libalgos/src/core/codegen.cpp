@@ -26,6 +26,10 @@ std::string prelude(std::string_view cub_kernel_header, std::initializer_list<Sc
   return out;
 }
 
+std::string sort_value_type(ScalarType value_type) {
+  return value_type == ScalarType::none ? "cub::NullType" : std::string(cuda_name(value_type));
+}
+
 std::string user_source(const Operator& op) {
   if (op.kind != OpKind::custom) return {};
   return "\n// user operator " + op.name + "\n#line 1 \"operator\"\n" + op.source +

@@ -32,6 +32,9 @@ std::string user_source(const Operator& op);
 // fails the build, the sizes NVRTC computed named in its log. Empty without structs.
 std::string struct_source(std::initializer_list<const ElementType*> types);
 
+// A sort's value type as CUB's kernels take it: cub::NullType for none (keys only).
+std::string sort_value_type(ScalarType value_type);
+
 // Defines `struct <name>` as a device function object for `op`:
 //   well-known binary kinds derive from CUB's own function objects
 //     (plus -> ::cuda::std::plus<>, minimum -> ::cuda::minimum<>, ...; identity ->

@@ -57,6 +57,19 @@ template <class A, class DispatchFn>
   return state;
 }
 
+// The bound state of an algorithm whose dispatch parameters are the launch context and
+// its Policy (sorts): bind_check, bind_state with `threads(policy)` (kernel i's block
+// size), params.policy = the build's policy. Errors: as bind_check and bind_state.
+template <class A, class DispatchFn, class Threads>
+[[nodiscard]] Result<std::unique_ptr<ExecutableState<A>>> bind_holding_policy(
+    const BuiltView<A>& result, int device, DispatchFn dispatch, Threads&& threads) {
+  CCCL_CACHE_CHECK(bind_check(result));
+  const auto block_threads = threads(result.policy);
+  CCCL_CACHE_TRY(auto state, bind_state(result, device, block_threads, dispatch));
+  state->params.policy = result.policy;
+  return state;
+}
+
 // A bind's dry run of its host dispatch, for what CUB computes once per process (a
 // launch configuration): `run(dry)` (returning a CUresult) with a copy of the bound
 // launch context that launches nothing and asks the driver for every occupancy the bind
@@ -113,6 +126,17 @@ CUresult BoundExecutable<A>::call_op(Operator A::Spec::*op, OpState s, bool laun
   const void* arg = detail::op_state_arg(state_->spec.*op, s, launches);
   if (arg == nullptr) return CUDA_ERROR_INVALID_VALUE;
   return state_->dispatch(state_->params, std::forward<Args>(args)..., arg);
+}
+
+template <class A>
+template <class... Args>
+CUresult BoundExecutable<A>::call_op2(Operator A::Spec::*op1, OpState s1, Operator A::Spec::*op2,
+                                      OpState s2, bool launches, Args&&... args) const noexcept {
+  if (CUresult rc = usable(launches); rc != CUDA_SUCCESS) return rc;
+  const void* arg1 = detail::op_state_arg(state_->spec.*op1, s1, launches);
+  const void* arg2 = detail::op_state_arg(state_->spec.*op2, s2, launches);
+  if (arg1 == nullptr || arg2 == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  return state_->dispatch(state_->params, std::forward<Args>(args)..., arg1, arg2);
 }
 
 template <class A>

@@ -405,6 +405,20 @@ auto on_sort_types(std::size_t key_size, std::size_t value_size, ScalarType offs
   });
 }
 
+// A sort's dispatch entry over the types on_sort_types<Structs> takes: ClosedForm<Fn> of
+// Entries<K, V, OffsetT>::query (the closed-form temp storage) and ::dispatch (CUB's host
+// dispatch); null for other sizes and offset types.
+template <class Fn, template <std::size_t, std::size_t, class> class Entries, bool Structs = false>
+Fn select_sort_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset,
+                        bool closed_form) noexcept {
+  return on_sort_types<Structs>(key_size, value_size, offset,
+                       [&]<std::size_t K, std::size_t V, class OffsetT>() {
+                         using E = Entries<K, V, OffsetT>;
+                         return ClosedForm<Fn>::template select<E::query, E::dispatch>(
+                             closed_form);
+                       });
+}
+
 // The element-type class CUB's policy selectors key on (cub::detail::classify_type of
 // the element type), from our ScalarType.
 inline cub::detail::type_t cub_type_of(ScalarType t) noexcept {

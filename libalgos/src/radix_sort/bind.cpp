@@ -17,10 +17,10 @@ Result<radix_sort::Executable> RadixSort::bind(const BuiltView<RadixSort>& resul
   namespace d = radix_sort::detail;
   const d::DispatchFn dispatch = d::select_dispatch(
       size_of(result.spec.key_type), size_of(result.spec.value_type), result.spec.offset_type);
-  CCCL_CACHE_CHECK(detail::bind_check(result));
-  const auto threads = d::launch_threads(result.policy);
-  CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, threads, dispatch));
-  state->params.policy = result.policy;
+  CCCL_CACHE_TRY(auto state,
+                 detail::bind_holding_policy(result, device, dispatch, [](const Policy& p) {
+                   return d::launch_threads(p);
+                 }));
   return Executable(std::move(state));
 }
 

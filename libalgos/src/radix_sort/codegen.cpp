@@ -9,8 +9,7 @@ namespace cccl_cache::algos::radix_sort::detail {
 
 algos::detail::GeneratedSource generate_source(const Spec& spec, bool onesweep) {
   const std::string key{cuda_name(spec.key_type)};
-  const std::string value =
-      spec.keys_only() ? "cub::NullType" : std::string(cuda_name(spec.value_type));
+  const std::string value = algos::detail::sort_value_type(spec.value_type);
   const std::string offset{cuda_name(spec.offset_type)};
 
   algos::detail::GeneratedSource out;

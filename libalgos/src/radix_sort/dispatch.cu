@@ -159,17 +159,20 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
   return CUDA_SUCCESS;
 }
 
+// This sort's entries for core's select_sort_dispatch.
+template <std::size_t K, std::size_t V, class OffsetT>
+struct Entries {
+  static constexpr DispatchFn query = &closed_form_bytes<K, V, OffsetT>;
+  static constexpr DispatchFn dispatch = &run_dispatch<K, V, OffsetT>;
+};
+
 }  // namespace
 
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
                            bool closed_form) noexcept {
   if (!is_unsigned_offset(offset_type)) return nullptr;
-  using Entry = algos::detail::ClosedForm<DispatchFn>;
-  return algos::detail::on_sort_types(
-      key_size, value_size, offset_type, [&]<std::size_t K, std::size_t V, class OffsetT>() {
-        return Entry::select<&closed_form_bytes<K, V, OffsetT>, &run_dispatch<K, V, OffsetT>>(
-            closed_form);
-      });
+  return algos::detail::select_sort_dispatch<DispatchFn, Entries>(key_size, value_size, offset_type,
+                                                                 closed_form);
 }
 
 Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept {

@@ -3,16 +3,11 @@
 namespace cccl_cache::algos::radix_sort {
 
 Result<void> Spec::validate() const {
-  auto bad = [](std::string what) {
-    return fail(ErrorCode::invalid_argument, "radix sort spec: " + std::move(what));
-  };
-  if (!is_element_type(key_type))
-    return bad("field 'keys' must be an integer or float type (int8..uint64, float16, bfloat16, "
-               "float32, float64)");
-  if (value_type != ScalarType::none && !is_element_type(value_type))
-    return bad("field 'values' must be none or an element type");
+  CCCL_CACHE_CHECK(validate_sort_fields("radix sort"));
   if (!is_unsigned_offset(offset_type))
-    return bad("field 'offset' must be uint32 or uint64 (CUB's choose_offset_t)");
+    return fail(ErrorCode::invalid_argument,
+                "radix sort spec: field 'offset' must be uint32 or uint64 (CUB's "
+                "choose_offset_t)");
   return {};
 }
 

@@ -36,15 +36,16 @@ namespace cccl_cache::algos::scan {
 
 template <AlgorithmId Id>
 std::size_t Executable<Id>::temp_storage_bytes(std::uint64_t num_items) const noexcept {
-  return this->query_bytes(nullptr, nullptr, num_items, nullptr, CUstream{});
+  return this->query_bytes(nullptr, nullptr, num_items, nullptr, CUstream{},
+                           algos::detail::kNoOpState);
 }
 
 template <AlgorithmId Id>
 CUresult Executable<Id>::run(void* d_temp_storage, std::size_t& temp_storage_bytes,
                              const void* d_in, void* d_out, std::uint64_t num_items,
-                             const void* h_init, CUstream stream) const noexcept {
-  return this->call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_in, d_out,
-                    num_items, h_init, stream);
+                             const void* h_init, CUstream stream, OpState op_state) const noexcept {
+  return this->call_op(&Spec<Id>::op, op_state, d_temp_storage != nullptr, d_temp_storage,
+                       temp_storage_bytes, d_in, d_out, num_items, h_init, stream);
 }
 
 template class Executable<AlgorithmId::inclusive_scan>;

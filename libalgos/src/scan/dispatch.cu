@@ -25,7 +25,7 @@ namespace cccl_cache::algos::scan::detail {
 namespace {
 
 using algos::detail::DriverLauncherFactory;
-using algos::detail::EmptyOp;
+using algos::detail::OpArg;
 
 // Stands in for an element type of N bytes on the host: an unsigned integer of that size
 // and alignment, a CUB primitive like every element type, so that the host's tile state
@@ -118,18 +118,18 @@ std::uint64_t max_items(const Policy& p) noexcept {
 template <std::size_t N, class OffsetT, bool Exclusive>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
-                      std::uint64_t num_items, const void* h_init, CUstream stream) noexcept {
+                      std::uint64_t num_items, const void* h_init, CUstream stream,
+                      const void* op_state) noexcept {
   using T = Word<N>;
   if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
   if (num_items > max_items<OffsetT>(params.policy)) return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
   auto dispatch = [&](auto init) {
-    return cub::detail::scan::dispatch<cub::ForceInclusive::No, /*StableReductionOrder=*/false,
-                                       T*, T*, EmptyOp, decltype(init), OffsetT, T,
-                                       RuntimePolicySelector, BoundKernels<N>,
-                                       DriverLauncherFactory>(
+    return cub::detail::scan::dispatch<cub::ForceInclusive::No, /*StableReductionOrder=*/false, T*,
+                                       T*, OpArg, decltype(init), OffsetT, T, RuntimePolicySelector,
+                                       BoundKernels<N>, DriverLauncherFactory>(
         d_temp_storage, temp_storage_bytes, static_cast<T*>(const_cast<void*>(d_in)),
-        static_cast<T*>(d_out), EmptyOp{}, init, static_cast<OffsetT>(num_items), stream,
+        static_cast<T*>(d_out), OpArg{op_state}, init, static_cast<OffsetT>(num_items), stream,
         RuntimePolicySelector{&params}, BoundKernels<N>{&params},
         DriverLauncherFactory{params.launch, &status});
   };
@@ -151,8 +151,8 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 // counter, and one byte for an empty problem (dispatch.hpp DispatchFn).
 template <std::size_t N, class OffsetT>
 CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
-                           const void*, void*, std::uint64_t num_items, const void*,
-                           CUstream) noexcept {
+                           const void*, void*, std::uint64_t num_items, const void*, CUstream,
+                           const void*) noexcept {
   using algos::detail::alias_bytes;
   using algos::detail::ceil_div;
   const Policy& p = params.policy;
@@ -215,7 +215,7 @@ const std::string& Scan<Id>::dispatch_abi() {
   return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
     abi.policy_fields(&DispatchParams::policy);
     // The kernels' argument types (their order is CUB's, covered by cub=).
-    abi.type<cub::NullType>("null").type<EmptyOp>("op");
+    abi.type<cub::NullType>("null").type<OpArg>("op");
     abi.type<cub::detail::InputValue<Word<1>>>("init1").type<cub::detail::InputValue<Word<8>>>("init8");
     abi.type<BoundKernels<1>::TileArg>("tile1").type<BoundKernels<8>::TileArg>("tile8");
     abi.type<BoundKernels<2>::ScanTileStateT::TxnWord>("txn2");

@@ -26,15 +26,16 @@ struct DispatchParams {
 // (element size, offset type, inclusive/exclusive). d_temp_storage == nullptr: sets
 // temp_storage_bytes to CUB's answer, in closed form from the bound policy (no dispatch,
 // no driver call). Otherwise launches the init
-// and scan kernels through params.launch. `h_init`: the exclusive scan's initial value
+// and scan kernels through params.launch, the scan kernel's operator argument copied
+// from `op_state` (detail::op_state_arg). `h_init`: the exclusive scan's initial value
 // (element bytes on the host), ignored by an inclusive scan. Returns
 // CUDA_ERROR_NOT_SUPPORTED if !policy_supported(params), CUDA_ERROR_INVALID_VALUE for
 // more items than the offset type or CUB's int tile count can index or a too small temp
 // storage, or the first launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
-                                std::uint64_t num_items, const void* h_init,
-                                CUstream stream) noexcept;
+                                std::uint64_t num_items, const void* h_init, CUstream stream,
+                                const void* op_state) noexcept;
 
 // The instantiation, or nullptr (element size not 1/2/4/8, offset not uint32/uint64).
 // closed_form false: the same dispatch answering size queries through CUB's whole host

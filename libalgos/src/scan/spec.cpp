@@ -13,7 +13,7 @@ Result<void> Spec<Id>::validate() const {
   if (!is_element_type(type)) return bad("type", "must be an integer or float type");
   if (!is_unsigned_offset(offset_type))
     return bad("offset", "must be uint32 or uint64 (CUB's scan takes unsigned offsets)");
-  return detail::validate_associative_op(what, op, type);
+  return detail::validate_associative_op(what, op, type, /*takes_state=*/true);
 }
 
 template struct Spec<AlgorithmId::inclusive_scan>;

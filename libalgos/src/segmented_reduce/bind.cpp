@@ -39,16 +39,16 @@ std::size_t Executable::temp_storage_bytes(std::uint64_t num_segments) const noe
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                 const void* d_in, void* d_out, std::uint64_t num_segments,
                                 const void* d_begin_offsets, const void* d_end_offsets,
-                                const void* h_init, CUstream stream,
-                                std::uint64_t max_segment_size) const noexcept {
+                                const void* h_init, CUstream stream, std::uint64_t max_segment_size,
+                                OpState op_state) const noexcept {
   if (!state_) return CUDA_ERROR_INVALID_HANDLE;  // moved from
   if (detail::temp_storage_bytes(num_segments) == 0) return CUDA_ERROR_INVALID_VALUE;
   if (d_temp_storage == nullptr) {
     temp_storage_bytes = detail::temp_storage_bytes(num_segments);
     return CUDA_SUCCESS;
   }
-  return call(true, d_temp_storage, temp_storage_bytes, d_in, d_out, num_segments, d_begin_offsets,
-              d_end_offsets, h_init, max_segment_size, stream);
+  return call_op(&Spec::op, op_state, true, d_temp_storage, temp_storage_bytes, d_in, d_out,
+                 num_segments, d_begin_offsets, d_end_offsets, h_init, max_segment_size, stream);
 }
 
 }  // namespace cccl_cache::algos::segmented_reduce

@@ -21,7 +21,7 @@ namespace {
 
 using algos::detail::Bytes;
 using algos::detail::DriverLauncherFactory;
-using algos::detail::EmptyOp;
+using algos::detail::OpArg;
 
 // The build chose the policy for the target CC: the host dispatch reads the block's
 // thread count and the warp paths' tiles (items per tile, segments per block); vector
@@ -52,8 +52,8 @@ template <std::size_t T, class OffsetT>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                       std::uint64_t num_segments, const void* d_begin_offsets,
-                      const void* d_end_offsets, const void* h_init,
-                      std::uint64_t max_segment_size, CUstream stream) noexcept {
+                      const void* d_end_offsets, const void* h_init, std::uint64_t max_segment_size,
+                      CUstream stream, const void* op_state) noexcept {
   using ItemT = Bytes<T>;
   if (num_segments > static_cast<std::uint64_t>(INT64_MAX)) return CUDA_ERROR_INVALID_VALUE;
   ItemT init{};
@@ -66,8 +66,8 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   const cudaError_t err = cub::detail::segmented_reduce::dispatch<ItemT, OffsetT>(
       d_temp_storage, temp_storage_bytes, static_cast<ItemT*>(const_cast<void*>(d_in)),
       static_cast<ItemT*>(d_out), static_cast<std::int64_t>(num_segments), offsets(d_begin_offsets),
-      offsets(d_end_offsets), EmptyOp{}, init, static_cast<std::size_t>(max_segment_size), stream,
-      RuntimePolicySelector{&params}, BoundKernel{&params},
+      offsets(d_end_offsets), OpArg{op_state}, init, static_cast<std::size_t>(max_segment_size),
+      stream, RuntimePolicySelector{&params}, BoundKernel{&params},
       DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
 }
@@ -91,7 +91,7 @@ const std::string& SegmentedReduce::dispatch_abi() {
   return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
     abi.policy_fields(&DispatchParams::policy);
     // The kernel's argument types (their order is CUB's, covered by cub=).
-    abi.type<algos::detail::EmptyOp>("op").type<std::size_t>("max_segment_size");
+    abi.type<algos::detail::OpArg>("op").type<std::size_t>("max_segment_size");
     abi.byte_types();
   });
 }

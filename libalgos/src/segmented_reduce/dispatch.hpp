@@ -27,14 +27,16 @@ struct DispatchParams {
 // d_temp_storage == nullptr: sets temp_storage_bytes as CUB does (1 for a positive
 // count, untouched for none; no driver call). Otherwise reduces each segment
 // [d_begin[i], d_end[i]) of d_in with *h_init (element-size bytes) into d_out[i]
-// through params.launch: one launch per 2^31-1 segments. Returns
+// through params.launch: one launch per 2^31-1 segments, each one's operator argument
+// copied from `op_state` (detail::op_state_arg). Returns
 // CUDA_ERROR_INVALID_VALUE for num_segments above INT64_MAX or a null h_init, or the
 // first launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                                 std::uint64_t num_segments, const void* d_begin_offsets,
                                 const void* d_end_offsets, const void* h_init,
-                                std::uint64_t max_segment_size, CUstream stream) noexcept;
+                                std::uint64_t max_segment_size, CUstream stream,
+                                const void* op_state) noexcept;
 
 // The instantiation, or nullptr (size not 1/2/4/8, offset not a 4 or 8-byte integer).
 DispatchFn select_dispatch(std::size_t type_size, ScalarType offset_type) noexcept;

@@ -9,8 +9,7 @@ namespace cccl_cache::algos {
 
 detail::GeneratedSource detail::BuildSteps<SegmentedSort>::source(const segmented_sort::Spec& spec) {
   const std::string key{cuda_name(spec.key_type)};
-  const std::string value =
-      spec.keys_only() ? "cub::NullType" : std::string(cuda_name(spec.value_type));
+  const std::string value = algos::detail::sort_value_type(spec.value_type);
   // Offsets as nvcc's host compile spells them (cuda_name: the host's std::int64_t).
   const std::string offset{cuda_name(spec.offset_type)};
   const std::string it = "const " + offset + "*";

@@ -30,15 +30,19 @@ Result<three_way_partition::Executable> ThreeWayPartition::bind(
 namespace cccl_cache::algos::three_way_partition {
 
 std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexcept {
-  return query_bytes(nullptr, nullptr, nullptr, nullptr, nullptr, num_items, CUstream{});
+  return query_bytes(nullptr, nullptr, nullptr, nullptr, nullptr, num_items, CUstream{},
+                     algos::detail::kNoOpState, algos::detail::kNoOpState);
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                 const void* d_in, void* d_first_part_out, void* d_second_part_out,
                                 void* d_unselected_out, void* d_num_selected_out,
-                                std::uint64_t num_items, CUstream stream) const noexcept {
-  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_in, d_first_part_out,
-              d_second_part_out, d_unselected_out, d_num_selected_out, num_items, stream);
+                                std::uint64_t num_items, CUstream stream, OpState first_op_state,
+                                OpState second_op_state) const noexcept {
+  return call_op2(&Spec::first_op, first_op_state, &Spec::second_op, second_op_state,
+                  d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_in,
+                  d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out,
+                  num_items, stream);
 }
 
 }  // namespace cccl_cache::algos::three_way_partition

@@ -22,7 +22,7 @@ namespace {
 
 namespace twp = cub::detail::three_way_partition;
 using algos::detail::DriverLauncherFactory;
-using algos::detail::EmptyOp;
+using algos::detail::OpArg;
 // The items' and counts' pointers: the dispatch passes them to the kernels, never reads
 // through them.
 using ItemPtr = unsigned char*;
@@ -52,7 +52,8 @@ template <class OffsetT>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_first_part_out,
                       void* d_second_part_out, void* d_unselected_out, void* d_num_selected_out,
-                      std::uint64_t num_items, CUstream stream) noexcept {
+                      std::uint64_t num_items, CUstream stream, const void* first_op_state,
+                      const void* second_op_state) noexcept {
   if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
     return CUDA_ERROR_INVALID_VALUE;
   const auto out = [](void* p) { return static_cast<ItemPtr>(p); };
@@ -60,9 +61,9 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   const cudaError_t err = twp::dispatch(
       d_temp_storage, temp_storage_bytes, static_cast<ItemPtr>(const_cast<void*>(d_in)),
       out(d_first_part_out), out(d_second_part_out), out(d_unselected_out),
-      static_cast<SelectedPtr>(d_num_selected_out), EmptyOp{}, EmptyOp{},
-      static_cast<OffsetT>(num_items), stream, RuntimePolicySelector{&params}, BoundKernels{&params},
-      DriverLauncherFactory{params.launch, &status});
+      static_cast<SelectedPtr>(d_num_selected_out), OpArg{first_op_state}, OpArg{second_op_state},
+      static_cast<OffsetT>(num_items), stream, RuntimePolicySelector{&params},
+      BoundKernels{&params}, DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
 }
 
@@ -72,7 +73,7 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 template <class OffsetT>
 CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
                            const void*, void*, void*, void*, void*, std::uint64_t num_items,
-                           CUstream) noexcept {
+                           CUstream, const void*, const void*) noexcept {
   using algos::detail::alias_bytes;
   using algos::detail::ceil_div;
   if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
@@ -110,7 +111,7 @@ const std::string& ThreeWayPartition::dispatch_abi() {
   return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
     abi.policy_fields(&DispatchParams::policy);
     // The kernels' argument types (their order is CUB's, covered by cub=).
-    abi.type<ItemPtr>("items").type<SelectedPtr>("selected").type<EmptyOp>("op");
+    abi.type<ItemPtr>("items").type<SelectedPtr>("selected").type<OpArg>("op");
     abi.type<twp::ScanTileStateT>("tile").type<PartitionOffsetT>("partition");
     abi.type<twp::streaming_context_t<std::int32_t>>("context32");
     abi.type<twp::streaming_context_t<std::int64_t>>("context64");

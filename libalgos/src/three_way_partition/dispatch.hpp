@@ -25,14 +25,16 @@ struct DispatchParams {
 // DevicePartition::If with two predicates calls) for an offset type. d_temp_storage ==
 // nullptr: sets temp_storage_bytes, in closed form from the bound policy (no driver
 // call). Otherwise, per partition of at most INT32_MAX items, launches the init kernel
-// then the partition kernel through params.launch. Returns CUDA_ERROR_INVALID_VALUE for
-// a count the offset type cannot hold or a too small temp storage, or the first launch
-// error.
+// then the partition kernel through params.launch, its two predicate arguments copied
+// from `first_op_state` and `second_op_state` (detail::op_state_arg). Returns
+// CUDA_ERROR_INVALID_VALUE for a count the offset type cannot hold or a too small temp
+// storage, or the first launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, const void* d_in,
                                 void* d_first_part_out, void* d_second_part_out,
                                 void* d_unselected_out, void* d_num_selected_out,
-                                std::uint64_t num_items, CUstream stream) noexcept;
+                                std::uint64_t num_items, CUstream stream,
+                                const void* first_op_state, const void* second_op_state) noexcept;
 
 // The dispatch for `offset_type` (int32 or int64; it reads no element: one for every item
 // type), or nullptr. closed_form false: CUB's dispatch answering size queries itself,

@@ -17,7 +17,8 @@ Result<void> Spec::validate() const {
     const std::string what = "field '" + std::string(field) + "'";
     if (op->kind != OpKind::identity && op->kind != OpKind::custom)
       return bad(what + ": must be identity (select nonzero items) or custom (a predicate on items)");
-    CCCL_CACHE_CHECK(validate_operator("three_way_partition spec: " + what, *op));
+    CCCL_CACHE_CHECK(
+        validate_operator("three_way_partition spec: " + what, *op, /*takes_state=*/true));
   }
   return {};
 }

@@ -32,15 +32,18 @@ Result<unique_by_key::Executable> UniqueByKey::bind(const BuiltView<UniqueByKey>
 namespace cccl_cache::algos::unique_by_key {
 
 std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexcept {
-  return query_bytes(nullptr, nullptr, nullptr, nullptr, nullptr, num_items, CUstream{});
+  return query_bytes(nullptr, nullptr, nullptr, nullptr, nullptr, num_items, CUstream{},
+                     algos::detail::kNoOpState);
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                                const void* d_keys_in, const void* d_values_in,
-                                void* d_keys_out, void* d_values_out, void* d_num_selected_out,
-                                std::uint64_t num_items, CUstream stream) const noexcept {
-  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_keys_in,
-              d_values_in, d_keys_out, d_values_out, d_num_selected_out, num_items, stream);
+                                const void* d_keys_in, const void* d_values_in, void* d_keys_out,
+                                void* d_values_out, void* d_num_selected_out,
+                                std::uint64_t num_items, CUstream stream,
+                                OpState op_state) const noexcept {
+  return call_op(&Spec::op, op_state, d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes,
+                 d_keys_in, d_values_in, d_keys_out, d_values_out, d_num_selected_out, num_items,
+                 stream);
 }
 
 }  // namespace cccl_cache::algos::unique_by_key

@@ -22,7 +22,7 @@ namespace {
 
 using algos::detail::Bytes;
 using algos::detail::DriverLauncherFactory;
-using algos::detail::EmptyOp;
+using algos::detail::OpArg;
 // The count's pointer: the dispatch passes it to the kernels, never reads through it.
 using SelectedPtr = unsigned char*;
 
@@ -68,20 +68,21 @@ template <std::size_t K, std::size_t V, class OffsetT>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_keys_in,
                       const void* d_values_in, void* d_keys_out, void* d_values_out,
-                      void* d_num_selected_out, std::uint64_t num_items,
-                      CUstream stream) noexcept {
+                      void* d_num_selected_out, std::uint64_t num_items, CUstream stream,
+                      const void* op_state) noexcept {
   using Key = Bytes<K>;
   using Value = Bytes<V>;
   if (num_items > max_items<OffsetT>(params)) return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
-  const cudaError_t err = cub::detail::unique_by_key::dispatch<
-      Key*, Value*, Key*, Value*, SelectedPtr, EmptyOp, OffsetT, RuntimePolicySelector,
-      BoundKernels<OffsetT>, DriverLauncherFactory, Key, Value>(
-      d_temp_storage, temp_storage_bytes, static_cast<Key*>(const_cast<void*>(d_keys_in)),
-      static_cast<Value*>(const_cast<void*>(d_values_in)), static_cast<Key*>(d_keys_out),
-      static_cast<Value*>(d_values_out), static_cast<SelectedPtr>(d_num_selected_out), EmptyOp{},
-      static_cast<OffsetT>(num_items), stream, RuntimePolicySelector{&params},
-      BoundKernels<OffsetT>{&params}, DriverLauncherFactory{params.launch, &status});
+  const cudaError_t err =
+      cub::detail::unique_by_key::dispatch<Key*, Value*, Key*, Value*, SelectedPtr, OpArg, OffsetT,
+                                           RuntimePolicySelector, BoundKernels<OffsetT>,
+                                           DriverLauncherFactory, Key, Value>(
+          d_temp_storage, temp_storage_bytes, static_cast<Key*>(const_cast<void*>(d_keys_in)),
+          static_cast<Value*>(const_cast<void*>(d_values_in)), static_cast<Key*>(d_keys_out),
+          static_cast<Value*>(d_values_out), static_cast<SelectedPtr>(d_num_selected_out),
+          OpArg{op_state}, static_cast<OffsetT>(num_items), stream, RuntimePolicySelector{&params},
+          BoundKernels<OffsetT>{&params}, DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
 }
 
@@ -92,7 +93,7 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 template <class OffsetT>
 CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
                            const void*, const void*, void*, void*, void*, std::uint64_t num_items,
-                           CUstream) noexcept {
+                           CUstream, const void*) noexcept {
   using algos::detail::alias_bytes;
   if (num_items > max_items<OffsetT>(params)) return CUDA_ERROR_INVALID_VALUE;
   using TxnWord = typename BoundKernels<OffsetT>::TileStateT::TxnWord;
@@ -130,7 +131,7 @@ const std::string& UniqueByKey::dispatch_abi() {
   return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
     abi.policy_fields(&DispatchParams::policy);
     // The kernels' argument types (their order is CUB's, covered by cub=).
-    abi.type<EmptyOp>("op").type<SelectedPtr>("selected");
+    abi.type<OpArg>("op").type<SelectedPtr>("selected");
     abi.type<cub::ScanTileState<std::uint32_t>>("tile4").type<cub::ScanTileState<unsigned long long>>("tile8");
     abi.type<cub::detail::vsmem_t>("vsmem");
     abi.byte_types();

@@ -26,14 +26,15 @@ struct DispatchParams {
 // DeviceSelect::UniqueByKey calls) for a (key size, value size, offset type).
 // d_temp_storage == nullptr: sets temp_storage_bytes to CUB's answer, in closed form
 // from the bound policy (no dispatch, no driver call). Otherwise launches the init and
-// sweep kernels through params.launch. Returns CUDA_ERROR_INVALID_VALUE for more items
+// sweep kernels through params.launch, the sweep's equality argument copied from
+// `op_state` (detail::op_state_arg). Returns CUDA_ERROR_INVALID_VALUE for more items
 // than the offset type or CUB's int tile count can index or a too small temp storage,
 // or the first launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, const void* d_keys_in,
                                 const void* d_values_in, void* d_keys_out, void* d_values_out,
-                                void* d_num_selected_out, std::uint64_t num_items,
-                                CUstream stream) noexcept;
+                                void* d_num_selected_out, std::uint64_t num_items, CUstream stream,
+                                const void* op_state) noexcept;
 
 // The instantiation, or nullptr (a size not 1/2/4/8, an offset not uint32/uint64).
 // closed_form false: the same dispatch answering size queries through CUB's whole host

@@ -13,7 +13,7 @@ Result<void> Spec::validate() const {
   if (!is_offset_type(selected_type)) return bad("field 'selected': must be int32, uint32, int64 or uint64");
   if (op.kind != OpKind::equal_to && op.kind != OpKind::custom)
     return bad("field 'op': must be equal_to or custom (an equality predicate on keys)");
-  return validate_operator("unique_by_key spec: field 'op'", op);
+  return validate_operator("unique_by_key spec: field 'op'", op, /*takes_state=*/true);
 }
 
 }  // namespace cccl_cache::algos::unique_by_key

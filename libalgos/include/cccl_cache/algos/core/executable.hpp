@@ -54,6 +54,11 @@ class BoundExecutable {
   // (detail::op_state_arg): CUDA_ERROR_INVALID_VALUE where `s` does not fit its layout.
   template <class... Args>
   CUresult call_op(Operator A::Spec::*op, OpState s, bool launches, Args&&... args) const noexcept;
+  // call_op for two operators, each with its own state: call(launches, args..., arg1,
+  // arg2) with arg1 for `s1` of `spec.*op1` and arg2 for `s2` of `spec.*op2`.
+  template <class... Args>
+  CUresult call_op2(Operator A::Spec::*op1, OpState s1, Operator A::Spec::*op2, OpState s2,
+                    bool launches, Args&&... args) const noexcept;
   // A size query through the bound host dispatch, `dispatch(params, nullptr, bytes,
   // args...)` (CUB's first phase, no launch): the bytes, or 0 where it fails.
   template <class... Args>

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cccl_cache/algos/core/key.hpp"
+#include "cccl_cache/algos/core/sort_spec.hpp"
 #include "cccl_cache/algos/core/spec_fields.hpp"
 #include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/cache/error.hpp"
@@ -16,13 +17,11 @@ struct RadixSort;  // the algorithm's traits (build_result.hpp)
 
 namespace cccl_cache::algos::radix_sort {
 
-struct Spec {
+// Keys (any integer or float type), values (none: keys only) and order: SortSpecBase.
+struct Spec : SortSpecBase {
   using Algorithm = RadixSort;
   static constexpr AlgorithmId kAlgorithm = AlgorithmId::radix_sort;
 
-  ScalarType key_type = ScalarType::float32;  // any integer or float type
-  ScalarType value_type = ScalarType::none;   // none: keys only
-  bool descending = false;                    // the kernels are compiled for one order
   // CUB's DeviceRadixSort offset is choose_offset_t<NumItemsT>: uint32 for 32-bit item
   // counts (the int of its documented calls, and what its benchmarks time), unsigned long
   // long for 64-bit ones. uint32 sorts up to 2^32-1 items; uint64 for more.
@@ -30,9 +29,7 @@ struct Spec {
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
-    v(Field{1, "keys", Need::required}, s.key_type);
-    v(Field{2, "values"}, s.value_type);
-    v(Field{3, "descending"}, s.descending);
+    sort_fields(s, v);
     v(Field{4, "offset"}, s.offset_type);
   }
 
@@ -40,9 +37,6 @@ struct Spec {
   // Error: invalid_argument naming the field.
   Result<void> validate() const;
 
-  bool keys_only() const { return value_type == ScalarType::none; }
-  // The key's bit width: the default end_bit of a sort.
-  int key_bits() const { return static_cast<int>(size_of(key_type) * 8); }
   bool operator==(const Spec&) const = default;
 };
 

@@ -31,26 +31,30 @@ class Executable : public BoundExecutable<Scan<Id>> {
   // read before the call returns. Returns CUDA_ERROR_INVALID_VALUE for a too small
   // temp storage, too many items for the offset type or a null h_init, and
   // CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it.
+  // `op_state`: a stateful operator's state (types.hpp OpState: its bytes, read before
+  // return; a size query may leave it out), empty for a stateless one;
+  // CUDA_ERROR_INVALID_VALUE where it does not fit the operator's state layout.
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
-                      void* d_out, std::uint64_t num_items, CUstream stream) const noexcept
-    requires(Id == AlgorithmId::inclusive_scan)
-  {
-    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, nullptr, stream);
+                      void* d_out, std::uint64_t num_items, CUstream stream,
+                      OpState op_state = {}) const noexcept
+      requires(Id == AlgorithmId::inclusive_scan) {
+    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, nullptr, stream,
+               op_state);
   }
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
-                      void* d_out, std::uint64_t num_items, const void* h_init,
-                      CUstream stream) const noexcept
-    requires(Id == AlgorithmId::exclusive_scan)
-  {
+                      void* d_out, std::uint64_t num_items, const void* h_init, CUstream stream,
+                      OpState op_state = {}) const noexcept
+      requires(Id == AlgorithmId::exclusive_scan) {
     if (h_init == nullptr && d_temp_storage != nullptr) return CUDA_ERROR_INVALID_VALUE;
-    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init, stream);
+    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init, stream,
+               op_state);
   }
 
  private:
   using BoundExecutable<Scan<Id>>::BoundExecutable;
-  CUresult run(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
-               void* d_out, std::uint64_t num_items, const void* h_init,
-               CUstream stream) const noexcept;
+  CUresult run(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
+               std::uint64_t num_items, const void* h_init, CUstream stream,
+               OpState op_state) const noexcept;
   friend struct Scan<Id>;
 };
 

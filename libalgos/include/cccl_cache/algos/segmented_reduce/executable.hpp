@@ -34,10 +34,13 @@ class Executable : public BoundExecutable<SegmentedReduce> {
   // bound gives an undefined result for it). Returns CUDA_ERROR_INVALID_VALUE for a
   // null h_init or num_segments above INT64_MAX, and CUDA_ERROR_NOT_INITIALIZED in a
   // fork()ed child of the process that bound it.
+  // `op_state`: a stateful operator's state (types.hpp OpState: its bytes, read before
+  // return; a size query may leave it out), empty for a stateless one;
+  // CUDA_ERROR_INVALID_VALUE where it does not fit the operator's state layout.
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
                       void* d_out, std::uint64_t num_segments, const void* d_begin_offsets,
                       const void* d_end_offsets, const void* h_init, CUstream stream,
-                      std::uint64_t max_segment_size = 0) const noexcept;
+                      std::uint64_t max_segment_size = 0, OpState op_state = {}) const noexcept;
 
  private:
   using BoundExecutable::BoundExecutable;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cccl_cache/algos/core/key.hpp"
+#include "cccl_cache/algos/core/sort_spec.hpp"
 #include "cccl_cache/algos/core/spec_fields.hpp"
 #include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/cache/error.hpp"
@@ -19,22 +20,18 @@ namespace cccl_cache::algos::segmented_sort {
 // DeviceSegmentedSort::SortKeys / SortPairs and their Descending forms over begin and end
 // offset arrays. CUB's policy follows from the key and value sizes and whether values
 // exist (policy_selector_from_types<Key, Value>): all fields of the spec.
-struct Spec {
+// Keys, values and order: SortSpecBase.
+struct Spec : SortSpecBase {
   using Algorithm = SegmentedSort;
   static constexpr AlgorithmId kAlgorithm = AlgorithmId::segmented_sort;
 
-  ScalarType key_type = ScalarType::float32;  // any integer or float type
-  ScalarType value_type = ScalarType::none;   // none: keys only
-  bool descending = false;                    // the kernels are compiled for one order
   // The begin / end offset arrays' element type, which is also CUB's OffsetT (the common
   // value type of the two offset iterators): int32, uint32, int64 or uint64.
   ScalarType offset_type = ScalarType::int32;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
-    v(Field{1, "keys", Need::required}, s.key_type);
-    v(Field{2, "values"}, s.value_type);
-    v(Field{3, "descending"}, s.descending);
+    sort_fields(s, v);
     v(Field{4, "offset"}, s.offset_type);
   }
 
@@ -42,7 +39,6 @@ struct Spec {
   // 8 bytes. Error: invalid_argument naming the field.
   Result<void> validate() const;
 
-  bool keys_only() const { return value_type == ScalarType::none; }
   bool operator==(const Spec&) const = default;
 };
 

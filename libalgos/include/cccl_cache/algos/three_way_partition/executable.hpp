@@ -31,10 +31,14 @@ class Executable : public BoundExecutable<ThreeWayPartition> {
   // context. No output may overlap d_in or another output. Returns
   // CUDA_ERROR_INVALID_VALUE for a count the offset type cannot hold or a too small temp
   // storage, and CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it.
+  // `first_op_state`, `second_op_state`: each predicate's state where it is stateful
+  // (types.hpp OpState: its bytes, read before return; a size query may leave them
+  // out), empty for a stateless one; CUDA_ERROR_INVALID_VALUE where one does not fit
+  // its predicate's state layout.
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
                       void* d_first_part_out, void* d_second_part_out, void* d_unselected_out,
-                      void* d_num_selected_out, std::uint64_t num_items,
-                      CUstream stream) const noexcept;
+                      void* d_num_selected_out, std::uint64_t num_items, CUstream stream,
+                      OpState first_op_state = {}, OpState second_op_state = {}) const noexcept;
 
  private:
   using BoundExecutable::BoundExecutable;

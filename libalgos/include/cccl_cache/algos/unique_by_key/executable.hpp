@@ -32,10 +32,13 @@ class Executable : public BoundExecutable<UniqueByKey> {
   // not overlap the inputs. Returns CUDA_ERROR_INVALID_VALUE for a count the offset
   // type cannot index or a too small temp storage, and CUDA_ERROR_NOT_INITIALIZED in a
   // fork()ed child of the process that bound it.
-  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                      const void* d_keys_in, const void* d_values_in, void* d_keys_out,
-                      void* d_values_out, void* d_num_selected_out, std::uint64_t num_items,
-                      CUstream stream) const noexcept;
+  // `op_state`: a stateful operator's state (types.hpp OpState: its bytes, read before
+  // return; a size query may leave it out), empty for a stateless one;
+  // CUDA_ERROR_INVALID_VALUE where it does not fit the operator's state layout.
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_keys_in,
+                      const void* d_values_in, void* d_keys_out, void* d_values_out,
+                      void* d_num_selected_out, std::uint64_t num_items, CUstream stream,
+                      OpState op_state = {}) const noexcept;
 
  private:
   using BoundExecutable::BoundExecutable;
