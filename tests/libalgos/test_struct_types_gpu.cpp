@@ -43,27 +43,13 @@ std::vector<HostPayload> random_payloads(std::size_t n, std::uint32_t seed) {
 }
 
 template <class T>
-void upload(const DeviceBuffer& d, const std::vector<T>& h) {
-  if (!h.empty()) ASSERT_CU(cuMemcpyHtoD(d.ptr, h.data(), h.size() * sizeof(T)));
-}
-template <class T>
-std::vector<T> download(const DeviceBuffer& d, std::size_t n) {
-  std::vector<T> h(n);
-  if (n > 0) EXPECT_EQ(cuMemcpyDtoH(h.data(), d.ptr, n * sizeof(T)), CUDA_SUCCESS);
-  return h;
-}
-template <class T>
 bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
-// The store of `Make()`'s fresh build, built once per process.
 template <auto Make>
 const auto& built() {
-  using Spec = decltype(Make());
-  static const auto b = build_specs_for_gpu(
-      "cccl-struct-" + std::string(algorithm_name(Spec::kAlgorithm)), std::vector{Make()});
-  return b;
+  return built_once<Make>("cccl-struct-");
 }
 
 // Sorts keys (and values, when `values` is not empty) on the device; the outputs.
@@ -72,8 +58,8 @@ std::pair<std::vector<HostKey3>, std::vector<HostPayload>> sort_on(
     const std::vector<HostPayload>& values, CUstream stream) {
   const std::size_t n = keys.size();
   DeviceBuffer d_keys(n * sizeof(HostKey3)), d_values(values.size() * sizeof(HostPayload));
-  upload(d_keys, keys);
-  upload(d_values, values);
+  copy_to_device(d_keys, keys);
+  copy_to_device(d_values, values);
   std::size_t bytes = 0;
   EXPECT_EQ(exe(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, n, stream), CUDA_SUCCESS);
   DeviceBuffer temp(bytes);
@@ -81,7 +67,7 @@ std::pair<std::vector<HostKey3>, std::vector<HostPayload>> sort_on(
   void* v_out = values.empty() ? nullptr : d_values.get();
   EXPECT_EQ(exe(temp.get(), bytes, d_keys.get(), v_in, d_keys.get(), v_out, n, stream), CUDA_SUCCESS);
   EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
-  return {download<HostKey3>(d_keys, n), download<HostPayload>(d_values, values.size())};
+  return {copy_to_host<HostKey3>(d_keys, n), copy_to_host<HostPayload>(d_values, values.size())};
 }
 
 void check_sort(const merge_sort::Executable& fresh, const merge_sort::Executable& loaded,
@@ -133,15 +119,15 @@ std::vector<HostPayload> select_on(const select::Executable& exe, const std::vec
                                    CUstream stream) {
   const std::size_t n = items.size();
   DeviceBuffer d_in(n * sizeof(HostPayload)), d_out(n * sizeof(HostPayload)), d_count(8);
-  upload(d_in, items);
+  copy_to_device(d_in, items);
   std::size_t bytes = 0;
   EXPECT_EQ(exe(nullptr, bytes, nullptr, nullptr, nullptr, n, stream), CUDA_SUCCESS);
   DeviceBuffer temp(bytes);
   EXPECT_EQ(exe(temp.get(), bytes, d_in.get(), d_out.get(), d_count.get(), n, stream), CUDA_SUCCESS);
   EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
-  const auto count = download<std::uint64_t>(d_count, 1)[0];
+  const auto count = copy_to_host<std::uint64_t>(d_count, 1)[0];
   EXPECT_LE(count, n);
-  return download<HostPayload>(d_out, std::min<std::uint64_t>(count, n));
+  return copy_to_host<HostPayload>(d_out, std::min<std::uint64_t>(count, n));
 }
 
 TEST(StructTypesGpu, SelectOfStructItemsMatchesTheHostFreshAndLoaded) {
