@@ -45,6 +45,15 @@ struct FieldHasher {
   std::size_t h = 0;
   void mix(std::size_t v) { h = h * 31 + v; }
   void operator()(const Field&, ScalarType v) { mix(static_cast<std::size_t>(v)); }
+  void operator()(const Field& f, const ElementType& v) {
+    (*this)(f, v.scalar);
+    if (v.is_struct()) {
+      mix(std::hash<std::string>{}(v.layout.name));
+      mix(std::hash<std::string>{}(v.layout.definition));
+      mix(v.layout.size);
+      mix(v.layout.alignment);
+    }
+  }
   void operator()(const Field&, bool v) { mix(v ? 1 : 2); }
   void operator()(const Field&, std::uint32_t v) { mix(v); }
   void operator()(const Field&, const Operator& v) {

@@ -19,7 +19,8 @@ std::vector<FieldDesc> fields_of() {
   const typename A::Spec defaults{};
   A::Spec::fields(defaults, [&](const Field& f, const auto& value) {
     out.push_back(FieldDesc{std::string(f.name), f.need == Need::required,
-                            kOperatorField<decltype(value)>, field_text(value),
+                            kOperatorField<decltype(value)>,
+                            kIsElementType<std::decay_t<decltype(value)>>, field_text(value),
                             std::is_same_v<std::decay_t<decltype(value)>, Iterator>});
   });
   return out;

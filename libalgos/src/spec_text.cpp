@@ -39,11 +39,31 @@ Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& f
 
   std::vector<FieldText> given;
   std::size_t custom_ops = 0;
+  std::size_t structs_given = 0;
   for (const auto& [field, value] : fields) {
     if (field == "source" || field == "source_file") continue;
+    if (field.starts_with(kStructPrefix)) {
+      ++structs_given;
+      continue;
+    }
     FieldText text{field, value, {}};
     const FieldDesc* desc = nullptr;
     for (const auto& d : descs) desc = d.name == field ? &d : desc;
+    if (desc != nullptr && desc->is_element_type && value.find(':') != std::string::npos) {
+      // A struct's definition: struct.NAME=..., else the operator table's NAME.
+      const std::string type_name = value.substr(0, value.find(':'));
+      if (auto it = fields.find(std::string(kStructPrefix) + type_name); it != fields.end()) {
+        text.source = it->second;
+      } else if (auto op = ops.find(type_name); op != ops.end()) {
+        text.source = op->second;
+      } else {
+        return fail(ErrorCode::invalid_argument,
+                    name + ": " + field + "='" + value + "': no definition is given for struct '" +
+                        type_name + "' (add " + std::string(kStructPrefix) + type_name +
+                        "='struct " + type_name + " {...};')");
+      }
+    }
+    if (desc != nullptr && desc->is_operator && !parse_op_kind(value)) {
     // A custom operator's name: the field's value, or a transform iterator's first
     // argument; a stateful operator's layout follows it (name:SIZE/ALIGN).
     std::string op_name;
@@ -73,6 +93,18 @@ Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& f
     }
     given.push_back(std::move(text));
   }
+  std::size_t distinct_used = 0;  // a definition named by two fields is one definition
+  for (const auto& [field, value] : fields) {
+    if (!field.starts_with(kStructPrefix)) continue;
+    const std::string type_name = field.substr(kStructPrefix.size());
+    bool used = false;
+    for (const auto& t : given) used = used || t.value.starts_with(type_name + ":");
+    distinct_used += used ? 1 : 0;
+  }
+  if (distinct_used != structs_given)
+    return fail(ErrorCode::invalid_argument,
+                name + ": a struct definition (" + std::string(kStructPrefix) +
+                    "NAME=...) is given for a struct no field uses");
   if (has_source && custom_ops != 1) {
     return fail(ErrorCode::invalid_argument,
                 name + ": source/source_file needs exactly one custom operator field (found " +

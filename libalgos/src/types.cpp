@@ -138,4 +138,18 @@ std::string describe(const Operator& op) {
   return op.name + ":" + std::to_string(op.state_size) + "/" + std::to_string(op.state_alignment);
 }
 
+std::size_t size_of(const ElementType& t) noexcept {
+  return t.is_struct() ? t.layout.size : size_of(t.scalar);
+}
+
+std::string_view cuda_name(const ElementType& t) noexcept {
+  return t.is_struct() ? std::string_view(t.layout.name) : cuda_name(t.scalar);
+}
+
+std::string describe(const ElementType& t) {
+  if (!t.is_struct()) return std::string(name(t.scalar));
+  return t.layout.name + ":" + std::to_string(t.layout.size) + "/" +
+         std::to_string(t.layout.alignment);
+}
+
 }  // namespace cccl_cache::algos

@@ -231,6 +231,14 @@ DeviceArray checked_array(nb::handle obj, const char* what, bool writable, Scala
   return a;
 }
 
+DeviceArray checked_array(nb::handle obj, const char* what, bool writable,
+                          const algos::ElementType& want, std::uint64_t n, int device) {
+  if (want.is_struct())
+    throw nb::type_error((std::string(what) + ": the spec's struct element type " +
+                          want.layout.name + " is not supported from Python yet").c_str());
+  return checked_array(obj, what, writable, want.scalar, n, device);
+}
+
 CUstream stream_handle(nb::handle obj) {
   if (obj.is_none()) return nullptr;
   std::uintptr_t h = 0;

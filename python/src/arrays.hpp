@@ -47,6 +47,10 @@ void check_device(const DeviceArray& a, int device, const char* what);
 // A device array of element type `want` with at least `n` items on `device`, all checked.
 DeviceArray checked_array(nb::handle obj, const char* what, bool writable, ScalarType want,
                           std::uint64_t n, int device);
+// The same for a spec's element type; TypeError for a struct (Python passes no struct
+// arrays yet).
+DeviceArray checked_array(nb::handle obj, const char* what, bool writable,
+                          const algos::ElementType& want, std::uint64_t n, int device);
 
 // A stream argument: None (0, the legacy default stream), an int handle, an object with
 // __cuda_stream__ (a method or attribute giving (version, handle)), .cuda_stream

@@ -172,6 +172,28 @@ auto build_specs_for_gpu(const std::string& prefix, std::vector<Spec> specs) {
       });
 }
 
+// The store of `Make()`'s fresh build (build_specs_for_gpu, its temp dir named by `prefix`
+// and the algorithm), built once per process: what a test of one spec per algorithm uses.
+template <auto Make>
+const auto& built_once(const std::string& prefix) {
+  using Spec = decltype(Make());
+  static const auto b = build_specs_for_gpu(
+      prefix + std::string(cccl_cache::algos::algorithm_name(Spec::kAlgorithm)), std::vector{Make()});
+  return b;
+}
+
+// Host `h` copied into `d` / `n` items of `d` copied to the host (test failures on error).
+template <class T>
+void copy_to_device(const DeviceBuffer& d, const std::vector<T>& h) {
+  if (!h.empty()) ASSERT_CU(cuMemcpyHtoD(d.ptr, h.data(), h.size() * sizeof(T)));
+}
+template <class T>
+std::vector<T> copy_to_host(const DeviceBuffer& d, std::size_t n) {
+  std::vector<T> h(n);
+  if (n > 0) EXPECT_EQ(cuMemcpyDtoH(h.data(), d.ptr, n * sizeof(T)), CUDA_SUCCESS);
+  return h;
+}
+
 // Spec i of `b` bound on device 0 from its fresh build, and acquired by a new
 // AlgorithmCache over b.store, which must be a store hit (checked: no build). Both are
 // results for the test to assert on.

@@ -133,6 +133,10 @@ struct MutateField {
   void operator()(const Field&, ScalarType& v) {
     if (hit() && !source_only) v = v == ScalarType::int8 ? ScalarType::int16 : ScalarType::int8;
   }
+  // An element type: another scalar (a struct's layout and definition: test_struct_types).
+  void operator()(const Field&, ElementType& v) {
+    if (hit() && !source_only) v = v == ElementType(ScalarType::int8) ? ScalarType::int16 : ScalarType::int8;
+  }
   void operator()(const Field&, bool& v) {
     if (hit() && !source_only) v = !v;
   }

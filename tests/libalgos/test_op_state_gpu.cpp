@@ -31,24 +31,9 @@ std::vector<std::uint32_t> random_values(std::size_t n, std::uint32_t bound, std
   return v;
 }
 
-template <class T>
-void upload(const DeviceBuffer& d, const std::vector<T>& h) {
-  if (!h.empty()) ASSERT_CU(cuMemcpyHtoD(d.ptr, h.data(), h.size() * sizeof(T)));
-}
-template <class T>
-std::vector<T> download(const DeviceBuffer& d, std::size_t n) {
-  std::vector<T> h(n);
-  if (n > 0) EXPECT_EQ(cuMemcpyDtoH(h.data(), d.ptr, n * sizeof(T)), CUDA_SUCCESS);
-  return h;
-}
-
-// The store of `Make()`'s fresh build, built once per process.
 template <auto Make>
 const auto& built() {
-  using Spec = decltype(Make());
-  static const auto b = build_specs_for_gpu(
-      "cccl-opstate-" + std::string(algorithm_name(Spec::kAlgorithm)), std::vector{Make()});
-  return b;
+  return built_once<Make>("cccl-opstate-");
 }
 
 const std::size_t kCounts[] = {0, 1, 1000, (1u << 20) + 7};
@@ -60,13 +45,13 @@ std::uint32_t reduce_on(const reduce::Executable& exe, const std::vector<std::ui
   std::size_t bytes = 0;
   EXPECT_EQ(exe(nullptr, bytes, nullptr, nullptr, items.size(), nullptr, stream), CUDA_SUCCESS);
   DeviceBuffer in(items.size() * 4), out(4), temp(bytes);
-  upload(in, items);
+  copy_to_device(in, items);
   const std::uint32_t init = 0;
   EXPECT_EQ(
       exe(temp.get(), bytes, in.get(), out.get(), items.size(), &init, stream, {&m, sizeof m}),
       CUDA_SUCCESS);
   EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
-  return download<std::uint32_t>(out, 1)[0];
+  return copy_to_host<std::uint32_t>(out, 1)[0];
 }
 
 TEST(OpStateGpu, ReduceWithStateMatchesTheHostForEachStateFreshAndLoaded) {
@@ -109,7 +94,7 @@ TEST(OpStateGpu, UnaryTransformWithStateMatchesTheHostForEachState) {
       const auto raw = random_values(n, 1u << 16, 11);
       const std::vector<std::int32_t> in(raw.begin(), raw.end());
       DeviceBuffer d_in(n * 4), d_out(n * 4);
-      upload(d_in, in);
+      copy_to_device(d_in, in);
       for (const auto& k :
            {std::array<std::int32_t, 2>{3, -7}, std::array<std::int32_t, 2>{-2, 5}}) {
         SCOPED_TRACE("n = " + std::to_string(n) + ", k = " + std::to_string(k[0]));
@@ -117,10 +102,10 @@ TEST(OpStateGpu, UnaryTransformWithStateMatchesTheHostForEachState) {
         for (std::size_t i = 0; i < n; ++i) want[i] = in[i] * k[0] + k[1];
         ASSERT_EQ(fresh(d_in.get(), d_out.get(), n, stream, {k.data(), 8}), CUDA_SUCCESS);
         ASSERT_CU(cuStreamSynchronize(stream));
-        EXPECT_EQ(download<std::int32_t>(d_out, n), want);
+        EXPECT_EQ(copy_to_host<std::int32_t>(d_out, n), want);
         ASSERT_EQ(loaded(d_in.get(), d_out.get(), n, stream, {k.data(), 8}), CUDA_SUCCESS);
         ASSERT_CU(cuStreamSynchronize(stream));
-        EXPECT_EQ(download<std::int32_t>(d_out, n), want) << "store-loaded";
+        EXPECT_EQ(copy_to_host<std::int32_t>(d_out, n), want) << "store-loaded";
       }
     }
     const std::int32_t short_state = 1;
@@ -138,14 +123,14 @@ TEST(OpStateGpu, BinaryTransformWithAlignedStateMatchesTheHost) {
         const auto ra = random_values(n, 1u << 20, 1), rb = random_values(n, 1u << 20, 2);
         const std::vector<std::int32_t> a(ra.begin(), ra.end()), b(rb.begin(), rb.end());
         DeviceBuffer d_a(n * 4), d_b(n * 4), d_out(n * 8);
-        upload(d_a, a);
-        upload(d_b, b);
+        copy_to_device(d_a, a);
+        copy_to_device(d_b, b);
         for (const auto* exe : {&fresh, &loaded}) {
           for (const std::int64_t w0 : {std::int64_t{1} << 33, std::int64_t{-3}}) {
             alignas(16) const std::int64_t w[2] = {w0, 5};
             ASSERT_EQ((*exe)(d_a.get(), d_b.get(), d_out.get(), n, stream, {w, 16}), CUDA_SUCCESS);
             ASSERT_CU(cuStreamSynchronize(stream));
-            const auto got = download<std::int64_t>(d_out, n);
+            const auto got = copy_to_host<std::int64_t>(d_out, n);
             for (std::size_t i = 0; i < n; i += 4099)
               ASSERT_EQ(got[i], w[0] * a[i] + w[1] * b[i]) << i;
           }
@@ -164,7 +149,7 @@ TEST(OpStateGpu, SelectWithStateMatchesTheHostForEachState) {
       const auto raw = random_values(n, 1000, 5);
       const std::vector<std::int32_t> in(raw.begin(), raw.end());
       DeviceBuffer d_in(n * 4), d_out(n * 4), d_count(8);
-      upload(d_in, in);
+      copy_to_device(d_in, in);
       for (const std::int32_t t : {500, 900}) {
         SCOPED_TRACE("n = " + std::to_string(n) + ", t = " + std::to_string(t));
         std::vector<std::int32_t> want;
@@ -178,8 +163,8 @@ TEST(OpStateGpu, SelectWithStateMatchesTheHostForEachState) {
               (*exe)(temp.get(), bytes, d_in.get(), d_out.get(), d_count.get(), n, stream, {&t, 4}),
               CUDA_SUCCESS);
           ASSERT_CU(cuStreamSynchronize(stream));
-          ASSERT_EQ(download<std::uint64_t>(d_count, 1)[0], want.size());
-          EXPECT_EQ(download<std::int32_t>(d_out, want.size()), want);
+          ASSERT_EQ(copy_to_host<std::uint64_t>(d_count, 1)[0], want.size());
+          EXPECT_EQ(copy_to_host<std::int32_t>(d_out, want.size()), want);
         }
       }
     }
@@ -205,8 +190,8 @@ TEST(OpStateGpu, MergeSortWithAStatefulComparatorMatchesAStableHostSort) {
             });
             for (const auto* exe : {&fresh, &loaded}) {
               DeviceBuffer d_keys(n * 4), d_values(n * 4);
-              upload(d_keys, keys);
-              upload(d_values, values);
+              copy_to_device(d_keys, keys);
+              copy_to_device(d_values, values);
               std::size_t bytes = 0;
               ASSERT_EQ((*exe)(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, n, stream),
                         CUDA_SUCCESS);
@@ -215,7 +200,7 @@ TEST(OpStateGpu, MergeSortWithAStatefulComparatorMatchesAStableHostSort) {
                                d_values.get(), n, stream, {&m, 4}),
                         CUDA_SUCCESS);
               ASSERT_CU(cuStreamSynchronize(stream));
-              EXPECT_EQ(download<std::uint32_t>(d_values, n), order);
+              EXPECT_EQ(copy_to_host<std::uint32_t>(d_values, n), order);
             }
           }
         }
@@ -260,7 +245,7 @@ void check_scan(const scan::Executable<Id>& fresh, const scan::Executable<Id>& l
   for (const std::size_t n : kEdgeCounts) {
     const auto items = random_values(n, 1000, 13 + static_cast<std::uint32_t>(n));
     DeviceBuffer d_in(n * 4), d_out(n * 4);
-    upload(d_in, items);
+    copy_to_device(d_in, items);
     for (const std::uint32_t m : {1000003u, 97u}) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", m = " + std::to_string(m));
       std::vector<std::uint32_t> got[2];
@@ -273,7 +258,7 @@ void check_scan(const scan::Executable<Id>& fresh, const scan::Executable<Id>& l
             scan_call(exe, temp.get(), bytes, d_in.get(), d_out.get(), n, stream, {&m, sizeof m}),
             CUDA_SUCCESS);
         ASSERT_CU(cuStreamSynchronize(stream));
-        got[i] = download<std::uint32_t>(d_out, n);
+        got[i] = copy_to_host<std::uint32_t>(d_out, n);
       }
       EXPECT_EQ(got[0], scan_reference(items, m, kExclusive));
       EXPECT_EQ(got[1], got[0]) << "fresh and store-loaded differ";
@@ -323,8 +308,8 @@ TEST(OpStateGpu, SegmentedReduceWithStateMatchesTheHostFreshAndLoaded) {
           const auto items = random_values(static_cast<std::size_t>(offsets.back()), 1u << 30, 17);
           DeviceBuffer d_items(items.size() * 4), d_offsets(offsets.size() * 8),
               d_out(segments * 4);
-          upload(d_items, items);
-          upload(d_offsets, offsets);
+          copy_to_device(d_items, items);
+          copy_to_device(d_offsets, offsets);
           const void* d_begin = d_offsets.get();
           const void* d_end = static_cast<const char*>(d_offsets.get()) + 8;
           for (const std::uint32_t m : {1000003u, 97u}) {
@@ -348,7 +333,7 @@ TEST(OpStateGpu, SegmentedReduceWithStateMatchesTheHostFreshAndLoaded) {
                             &init, stream, 0, {&m, 4}),
                         CUDA_SUCCESS);
               ASSERT_CU(cuStreamSynchronize(stream));
-              got[e] = download<std::uint32_t>(d_out, segments);
+              got[e] = copy_to_host<std::uint32_t>(d_out, segments);
             }
             EXPECT_EQ(got[0], want);
             EXPECT_EQ(got[1], got[0]) << "fresh and store-loaded differ";
@@ -376,8 +361,8 @@ TEST(OpStateGpu, UniqueByKeyWithAStatefulEqualityMatchesTheHostFreshAndLoaded) {
           std::vector<std::int32_t> values(n);
           std::iota(values.begin(), values.end(), 0);
           DeviceBuffer d_keys(n * 4), d_values(n * 4), k_out(n * 4), v_out(n * 4), d_count(8);
-          upload(d_keys, keys);
-          upload(d_values, values);
+          copy_to_device(d_keys, keys);
+          copy_to_device(d_values, values);
           for (const std::int32_t d : {5, 20}) {
             SCOPED_TRACE("n = " + std::to_string(n) + ", d = " + std::to_string(d));
             std::vector<std::int32_t> want_keys, want_values;
@@ -397,9 +382,9 @@ TEST(OpStateGpu, UniqueByKeyWithAStatefulEqualityMatchesTheHostFreshAndLoaded) {
                             v_out.get(), d_count.get(), n, stream, {&d, 4}),
                         CUDA_SUCCESS);
               ASSERT_CU(cuStreamSynchronize(stream));
-              ASSERT_EQ(download<std::uint64_t>(d_count, 1)[0], want_keys.size());
-              got[e][0] = download<std::int32_t>(k_out, want_keys.size());
-              got[e][1] = download<std::int32_t>(v_out, want_keys.size());
+              ASSERT_EQ(copy_to_host<std::uint64_t>(d_count, 1)[0], want_keys.size());
+              got[e][0] = copy_to_host<std::int32_t>(k_out, want_keys.size());
+              got[e][1] = copy_to_host<std::int32_t>(v_out, want_keys.size());
             }
             EXPECT_EQ(got[0][0], want_keys);
             EXPECT_EQ(got[0][1], want_values);
@@ -424,7 +409,7 @@ TEST(OpStateGpu, ThreeWayPartitionWithTwoStatesMatchesTheHostFreshAndLoaded) {
           const std::vector<std::int32_t> in(raw.begin(), raw.end());
           DeviceBuffer d_in(n * 4), d_count(16);
           DeviceBuffer d_out[3] = {DeviceBuffer(n * 4), DeviceBuffer(n * 4), DeviceBuffer(n * 4)};
-          upload(d_in, in);
+          copy_to_device(d_in, in);
           struct States {
             std::int32_t lo;
             alignas(8) std::int64_t h[2];
@@ -445,11 +430,11 @@ TEST(OpStateGpu, ThreeWayPartitionWithTwoStatesMatchesTheHostFreshAndLoaded) {
                             d_out[2].get(), d_count.get(), n, stream, {&st.lo, 4}, {st.h, 16}),
                         CUDA_SUCCESS);
               ASSERT_CU(cuStreamSynchronize(stream));
-              const auto counts = download<std::uint64_t>(d_count, 2);
+              const auto counts = copy_to_host<std::uint64_t>(d_count, 2);
               ASSERT_EQ(counts[0], want[0].size());
               ASSERT_EQ(counts[1], want[1].size());
               for (int p = 0; p < 3; ++p)
-                got[e][p] = download<std::int32_t>(d_out[p], want[p].size());
+                got[e][p] = copy_to_host<std::int32_t>(d_out[p], want[p].size());
             }
             for (int p = 0; p < 3; ++p) {
               EXPECT_EQ(got[0][p], want[p]) << "part " << p;

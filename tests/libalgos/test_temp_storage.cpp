@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "merge_sort/dispatch.hpp"
 
 // The operator argument of a stateless operator (core/launch.hpp).
@@ -96,8 +97,11 @@ TEST(TempStorage, ClosedFormEqualsCubDispatchForEveryCombination) {
       policy(256, 8, 0, 0),  // 8-byte keys
   };
   int checked = 0;
-  for (std::size_t key : {1u, 2u, 4u, 8u}) {
-    for (std::size_t value : {0u, 1u, 2u, 4u, 8u}) {
+  // Every size a key or value may have: the scalars' and the structs' (kStructSizes).
+  std::vector<std::size_t> values = {0};
+  for (const std::uint32_t n : cccl_cache::algos::merge_sort::kStructSizes) values.push_back(n);
+  for (const std::uint32_t key : cccl_cache::algos::merge_sort::kStructSizes) {
+    for (const std::size_t value : values) {
       for (ScalarType offset :
            {ScalarType::int32, ScalarType::uint32, ScalarType::int64, ScalarType::uint64}) {
         const d::DispatchFn fn = d::select_dispatch(key, value, offset, /*closed_form=*/false);
@@ -183,8 +187,9 @@ TEST(TempStorage, TooSmallTempStorageIsInvalidValue) {
 
 TEST(TempStorage, UnsupportedSizesHaveNoDispatch) {
   EXPECT_EQ(d::select_dispatch(3, 0, ScalarType::int64), nullptr);
-  EXPECT_EQ(d::select_dispatch(16, 0, ScalarType::int64), nullptr);
+  EXPECT_EQ(d::select_dispatch(20, 0, ScalarType::int64), nullptr);
   EXPECT_EQ(d::select_dispatch(4, 3, ScalarType::int64), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 20, ScalarType::int64), nullptr);  // sizes outside kStructSizes
   EXPECT_EQ(d::select_dispatch(4, 0, ScalarType::float32), nullptr);
   EXPECT_EQ(d::select_dispatch(4, 0, ScalarType::none), nullptr);
 }

@@ -217,8 +217,8 @@ TEST(ManifestLimits, DuplicatesAreDroppedInFileOrder) {
   ASSERT_TRUE(m) << m.error().describe();
   ASSERT_EQ(m->specs.size(), 100u);
   for (std::size_t i = 0; i < 100; ++i) {
-    EXPECT_EQ(algos::name(ms_of(m->specs[i]).key_type), std::string_view(types[i / 10]));
-    EXPECT_EQ(algos::name(ms_of(m->specs[i]).value_type), std::string_view(types[i % 10]));
+    EXPECT_EQ(algos::name(ms_of(m->specs[i]).key_type.scalar), std::string_view(types[i / 10]));
+    EXPECT_EQ(algos::name(ms_of(m->specs[i]).value_type.scalar), std::string_view(types[i % 10]));
   }
 }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "cccl_cache/algos/merge_sort/spec.hpp"
+#include "cccl_cache/algos/select/spec.hpp"
 #include <unistd.h>
 
 #include <filesystem>
@@ -68,6 +69,25 @@ compare = "by_abs"
   EXPECT_NE(ms_of(m->specs[0]).comparator.source.find("fabsf"), std::string::npos);
   EXPECT_EQ(ms_of(m->specs[1]).comparator.source,
             "__device__ bool by_abs(int a, int b) { return abs(a) < abs(b); }");
+}
+
+// A struct's definition may be given by name in [operators], as an operator's source.
+TEST(Manifest, StructDefinitionsByName) {
+  auto m = parse_manifest(R"(
+[[select]]
+type = "pair:8/4"
+op = "big"
+[operators.pair]
+source = "struct pair { int k; float v; };"
+[operators.big]
+source = "__device__ bool big(const pair& p) { return p.v > 1.0f; }"
+)",
+                          std::filesystem::temp_directory_path(), "m.toml");
+  ASSERT_TRUE(m) << m.error().describe();
+  ASSERT_EQ(m->specs.size(), 1u);
+  auto s = algos::decode_fields<algos::select::Spec>(m->specs[0].fields);
+  ASSERT_TRUE(s) << s.error().describe();
+  EXPECT_EQ(s->type, algos::ElementType::structure("pair", "struct pair { int k; float v; };", 8, 4));
 }
 
 TEST(Manifest, ErrorsNameTheFileAndLine) {

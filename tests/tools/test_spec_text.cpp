@@ -116,6 +116,28 @@ TEST(SpecText, ReduceInputIterators) {
   }
 }
 
+// A struct element type: NAME:SIZE/ALIGN, its definition in struct.NAME=... or the
+// operator table; spec text prints the layout, not the definition.
+TEST(SpecText, StructKeysTakeTheirDefinitionAndPrintTheirLayout) {
+  const std::string def = "struct pair { int k; float v; };";
+  const std::string cmp = "__device__ bool by_k(const pair& a, const pair& b) { return a.k < b.k; }";
+  auto s = parse_spec_text("merge_sort keys=pair:8/4 struct.pair='" + def + "' compare=by_k source='" +
+                           cmp + "'");
+  ASSERT_TRUE(s) << s.error().describe();
+  EXPECT_EQ(ms_of(*s).key_type, algos::ElementType::structure("pair", def, 8, 4));
+  EXPECT_EQ(to_spec_text(*s), "merge_sort keys=pair:8/4 values=none compare=by_k offset=int64");
+  OperatorTable ops{{"pair", def}, {"by_k", cmp}};
+  auto t = parse_spec_tokens({"merge_sort", "keys=pair:8/4", "values=pair:8/4", "compare=by_k"}, ops);
+  ASSERT_TRUE(t) << t.error().describe();
+  EXPECT_EQ(ms_of(*t).value_type, ms_of(*s).key_type);
+  auto less = parse_spec_tokens({"merge_sort", "keys=pair:8/4", "compare=less"}, ops);
+  ASSERT_FALSE(less);
+  EXPECT_NE(less.error().message.find("custom comparator"), std::string::npos) << less.error().message;
+  auto bad = parse_spec_tokens({"merge_sort", "keys=pair:8/3", "compare=by_k"}, ops);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("power of two"), std::string::npos) << bad.error().message;
+}
+
 TEST(SpecText, RejectsBadInputWithAReason) {
   struct Case {
     const char* text;

@@ -1,6 +1,7 @@
 #include "core/codegen.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "core/jit.hpp"
 
@@ -33,6 +34,41 @@ std::string user_source(const Operator& op) {
   if (op.kind != OpKind::custom) return {};
   return "\n// user operator " + op.name + "\n#line 1 \"operator\"\n" + op.source +
          "\n#line 1 \"generated\"\n";
+}
+
+std::string struct_source(std::initializer_list<const ElementType*> types) {
+  std::string out;
+  std::vector<const StructLayout*> done;
+  for (const ElementType* t : types) {
+    if (!t->is_struct()) continue;
+    const StructLayout& l = t->layout;
+    if (std::find_if(done.begin(), done.end(), [&](auto* d) { return *d == l; }) != done.end())
+      continue;
+    done.push_back(&l);
+    if (out.empty())
+      // Instantiated with the type and its compiled and declared values, which NVRTC's
+      // log shows ("[with T=pair, Compiled=12ULL, Declared=16ULL]").
+      out = "\ntemplate <class T, unsigned long long Compiled, unsigned long long Declared>\n"
+            "struct cccl_cache_size_check {\n"
+            "  static_assert(Compiled == Declared, \"cccl-cache: sizeof(T) (Compiled) is not "
+            "the size the spec declares for T (Declared)\");\n"
+            "  static constexpr bool ok = true;\n};\n"
+            "template <class T, unsigned long long Compiled, unsigned long long Declared>\n"
+            "struct cccl_cache_alignment_check {\n"
+            "  static_assert(Compiled == Declared, \"cccl-cache: alignof(T) (Compiled) is not "
+            "the alignment the spec declares for T (Declared)\");\n"
+            "  static constexpr bool ok = true;\n};\n";
+    const std::string& n = l.name;
+    out += "\n// user type " + n + "\n#line 1 \"struct " + n + "\"\n" + l.definition +
+           "\n#line 1 \"generated\"\n"
+           "static_assert(cccl_cache_size_check<" + n + ", sizeof(" + n + "), " +
+           std::to_string(l.size) + ">::ok);\n"
+           "static_assert(cccl_cache_alignment_check<" + n + ", alignof(" + n + "), " +
+           std::to_string(l.alignment) + ">::ok);\n"
+           "static_assert(::cuda::std::is_trivially_copyable_v<" + n +
+           ">, \"cccl-cache: struct " + n + " must be trivially copyable\");\n";
+  }
+  return out;
 }
 
 namespace {

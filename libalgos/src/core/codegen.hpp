@@ -25,6 +25,13 @@ inline constexpr std::string_view close_prelude() { return "#endif\n"; }
 // ("operator" line N); empty for a well-known operator.
 std::string user_source(const Operator& op);
 
+// The definitions of the struct element types among `types` (each struct once, in
+// order), each between #line markers so that NVRTC's log names it ("struct NAME" line
+// N), followed by static_asserts that the compiled type has the spec's size and
+// alignment and is trivially copyable (CUB moves elements as bytes): a wrong layout
+// fails the build, the sizes NVRTC computed named in its log. Empty without structs.
+std::string struct_source(std::initializer_list<const ElementType*> types);
+
 // A sort's value type as CUB's kernels take it: cub::NullType for none (keys only).
 std::string sort_value_type(ScalarType value_type);
 

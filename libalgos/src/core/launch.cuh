@@ -62,9 +62,10 @@ static_assert(CCCL_VERSION == CCCL_CACHE_CCCL_PINNED_VERSION,
 namespace cccl_cache::algos::detail {
 
 // Stands in for an element type of N bytes on the host side: the dispatch moves and
-// sizes elements, it never looks inside them.
+// sizes elements, it never looks inside them. Aligned to N's lowest set bit (N itself
+// for 1, 2, 4, 8; a struct's 12 bytes: 4).
 template <std::size_t N>
-struct alignas(N) Bytes {
+struct alignas(N & (~N + 1)) Bytes {
   unsigned char b[N];
 };
 
@@ -345,6 +346,24 @@ auto on_size(std::size_t n, F&& f, bool allow_zero = false) {
   }
 }
 
+// Fan-out over the element sizes of dispatches that take structs (whose host code, like
+// merge sort's, moves elements as bytes of their size): on_size's, and 12, 16, 24, 32.
+template <class F>
+auto on_element_size(std::size_t n, F&& f, bool allow_zero = false) {
+  switch (n) {
+    case 12:
+      return f(std::integral_constant<std::size_t, 12>{});
+    case 16:
+      return f(std::integral_constant<std::size_t, 16>{});
+    case 24:
+      return f(std::integral_constant<std::size_t, 24>{});
+    case 32:
+      return f(std::integral_constant<std::size_t, 32>{});
+    default:
+      return on_size(n, f, allow_zero);
+  }
+}
+
 // Fan-out over offset types: f(std::type_identity<T>{}) for the integer type `t`
 // names among int32, uint32, int64, uint64, else a value-initialized result.
 template <class F>
@@ -365,12 +384,16 @@ auto on_offset(ScalarType t, F&& f) {
 }
 
 // Fan-out over a sort's (key size, value size, offset type): f.operator()<K, V, OffsetT>()
-// for the sizes on_size takes (V 0: keys only) and the offset types on_offset takes;
-// else a value-initialized result.
-template <class F>
+// for the sizes on_size takes (on_element_size's where Structs; V 0: keys only) and the
+// offset types on_offset takes; else a value-initialized result.
+template <bool Structs = false, class F>
 auto on_sort_types(std::size_t key_size, std::size_t value_size, ScalarType offset, F&& f) {
-  return on_size(key_size, [&](auto k) {
-    return on_size(
+  auto sizes = [](std::size_t n, auto&& g, bool allow_zero = false) {
+    if constexpr (Structs) return on_element_size(n, g, allow_zero);
+    else return on_size(n, g, allow_zero);
+  };
+  return sizes(key_size, [&](auto k) {
+    return sizes(
         value_size,
         [&](auto v) {
           return on_offset(offset, [&](auto o) {
@@ -382,13 +405,13 @@ auto on_sort_types(std::size_t key_size, std::size_t value_size, ScalarType offs
   });
 }
 
-// A sort's dispatch entry over the types on_sort_types takes: ClosedForm<Fn> of
+// A sort's dispatch entry over the types on_sort_types<Structs> takes: ClosedForm<Fn> of
 // Entries<K, V, OffsetT>::query (the closed-form temp storage) and ::dispatch (CUB's host
 // dispatch); null for other sizes and offset types.
-template <class Fn, template <std::size_t, std::size_t, class> class Entries>
+template <class Fn, template <std::size_t, std::size_t, class> class Entries, bool Structs = false>
 Fn select_sort_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset,
                         bool closed_form) noexcept {
-  return on_sort_types(key_size, value_size, offset,
+  return on_sort_types<Structs>(key_size, value_size, offset,
                        [&]<std::size_t K, std::size_t V, class OffsetT>() {
                          using E = Entries<K, V, OffsetT>;
                          return ClosedForm<Fn>::template select<E::query, E::dispatch>(

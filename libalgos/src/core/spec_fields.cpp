@@ -36,6 +36,7 @@ std::optional<AlgorithmId> parse_algorithm(std::string_view name) noexcept {
 }
 
 std::string field_text(ScalarType v) { return std::string(name(v)); }
+std::string field_text(const ElementType& v) { return describe(v); }
 std::string field_text(const Operator& v) { return describe(v); }
 std::string field_text(bool v) { return v ? "true" : "false"; }
 std::string field_text(std::uint32_t v) { return std::to_string(v); }
@@ -68,22 +69,59 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
   return {};
 }
 
+namespace {
+// "NAME:SIZE/ALIGN" (a stateful operator's state, a struct's layout): splits off the
+// layout into size and alignment. nullopt: no ':' in `text`; false: a malformed layout.
+std::optional<bool> split_layout(std::string_view& text, std::uint32_t& size,
+                                 std::uint32_t& alignment) {
+  const auto colon = text.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  const std::string_view layout = text.substr(colon + 1);
+  const auto slash = layout.find('/');
+  auto number = [](std::string_view s, std::uint32_t& v) {
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    return !s.empty() && ec == std::errc{} && end == s.data() + s.size();
+  };
+  if (slash == std::string_view::npos || !number(layout.substr(0, slash), size) ||
+      !number(layout.substr(slash + 1), alignment))
+    return false;
+  text = text.substr(0, colon);
+  return true;
+}
+}  // namespace
+
+Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
+                         ElementType& out) {
+  const std::string_view full = text;
+  std::uint32_t size = 0, alignment = 0;
+  const auto layout = split_layout(text, size, alignment);
+  if (!layout) {
+    ScalarType t{};
+    if (auto ok = parse_field(f, text, {}, t); !ok) return ok;
+    if (!source.empty())
+      return fail(ErrorCode::invalid_argument, std::string(f.name) + ": a definition given for "
+                                                   "the scalar type '" + std::string(text) + "'");
+    out = t;
+    return {};
+  }
+  if (!*layout || !is_identifier(text))
+    return bad_value(f, full, "a type (a struct is written NAME:SIZE/ALIGN, e.g. pair:8/4, "
+                              "with its definition)");
+  if (source.empty())
+    return fail(ErrorCode::invalid_argument, std::string(f.name) + "='" + std::string(full) +
+                                                 "': no definition is given for the struct");
+  out = ElementType::structure(std::string(text), std::string(source), size, alignment);
+  return {};
+}
+
 Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
                          Operator& out) {
   const std::string_view full = text;
   std::uint32_t state_size = 0, state_alignment = 0;
-  if (const auto colon = text.find(':'); colon != std::string_view::npos) {
-    const std::string_view layout = text.substr(colon + 1);
-    const auto slash = layout.find('/');
-    auto number = [](std::string_view s, std::uint32_t& v) {
-      const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-      return !s.empty() && ec == std::errc{} && end == s.data() + s.size();
-    };
-    if (slash == std::string_view::npos || !number(layout.substr(0, slash), state_size) ||
-        !number(layout.substr(slash + 1), state_alignment))
+  if (const auto layout = split_layout(text, state_size, state_alignment)) {
+    if (!*layout)
       return bad_value(f, full, "an operator (a stateful custom operator's state layout is "
                                 "written name:SIZE/ALIGN, e.g. scaled_plus:4/4)");
-    text = text.substr(0, colon);
     if (parse_op_kind(text))
       return bad_value(f, full, "an operator (a well-known operator has no state)");
   }
@@ -203,6 +241,29 @@ Result<void> validate_operator(std::string_view what, const Operator& op, bool t
   return {};
 }
 
+Result<void> validate_struct(std::string_view what, const ElementType& t) {
+  if (!t.is_struct()) return {};
+  const StructLayout& l = t.layout;
+  auto bad = [&](const std::string& why) {
+    return fail(ErrorCode::invalid_argument, std::string(what) + ": struct '" + l.name + "': " + why);
+  };
+  if (!is_identifier(l.name)) return bad("the name is not a C++ identifier");
+  if (l.name.rfind("cccl_cache_", 0) == 0) return bad("struct names may not start with cccl_cache_");
+  const std::string layout = std::to_string(l.size) + "/" + std::to_string(l.alignment);
+  const std::uint32_t a = l.alignment;
+  if (a == 0 || a > kMaxStructAlignment || (a & (a - 1)) != 0)
+    return bad("layout " + layout + ": the alignment must be a power of two up to " +
+               std::to_string(kMaxStructAlignment));
+  if (l.size == 0 || l.size > kMaxStructSize || l.size % a != 0)
+    return bad("layout " + layout + ": the size must be a multiple of the alignment, from 1 to " +
+               std::to_string(kMaxStructSize) + " bytes");
+  if (l.definition.find_first_not_of(" \t\r\n") == std::string::npos)
+    return bad("the definition is empty");
+  if (l.definition.size() > (1u << 20)) return bad("the definition exceeds 1 MiB");
+  if (auto why = refused_include(l.definition)) return bad("the definition: " + *why);
+  return {};
+}
+
 namespace detail {
 
 namespace {
@@ -226,6 +287,17 @@ void FieldWriter::header(const Field& f, std::size_t length) {
 void FieldWriter::put(const Field& f, ScalarType v) {
   header(f, 1);
   out_.push_back(static_cast<std::byte>(v));
+}
+void FieldWriter::put(const Field& f, const ElementType& v) {
+  if (!v.is_struct()) return put(f, v.scalar);
+  const StructLayout& l = v.layout;
+  header(f, 1 + 4 + 4 + 4 + l.name.size() + l.definition.size());
+  out_.push_back(static_cast<std::byte>(ScalarType::structure));
+  put_u32(out_, l.size);
+  put_u32(out_, l.alignment);
+  put_u32(out_, static_cast<std::uint32_t>(l.name.size()));
+  put_text(out_, l.name);
+  put_text(out_, l.definition);
 }
 void FieldWriter::put(const Field& f, bool v) {
   header(f, 1);
@@ -320,6 +392,27 @@ void FieldReader::get(const Field& f, ScalarType& v) {
     return;
   }
   v = static_cast<ScalarType>(b[0]);
+}
+void FieldReader::get(const Field& f, ElementType& v) {
+  auto b = next(f);
+  if (error_) return;
+  auto bad = [&] {
+    error_ = Error{ErrorCode::corrupt, "spec field '" + std::string(f.name) + "': bad element type"};
+  };
+  if (b.empty()) return bad();
+  const auto scalar = static_cast<ScalarType>(b[0]);
+  // One spelling per spec: a struct always has its layout, a scalar never.
+  if ((scalar == ScalarType::structure) != (b.size() > 1)) return bad();
+  if (scalar != ScalarType::structure) {
+    v = scalar;
+    return;
+  }
+  if (b.size() < 13 || get_u32(b.subspan(9, 4)) > b.size() - 13) return bad();
+  const std::uint32_t name_size = get_u32(b.subspan(9, 4));
+  const auto* chars = reinterpret_cast<const char*>(b.data());
+  v = ElementType::structure(std::string(chars + 13, name_size),
+                             std::string(chars + 13 + name_size, b.size() - 13 - name_size),
+                             get_u32(b.subspan(1, 4)), get_u32(b.subspan(5, 4)));
 }
 void FieldReader::get(const Field& f, bool& v) {
   auto b = next(f);

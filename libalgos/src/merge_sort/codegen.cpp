@@ -32,7 +32,8 @@ detail::GeneratedSource detail::BuildSteps<MergeSort>::source(const merge_sort::
   algos::detail::GeneratedSource out;
   // CUB's kernel header includes its tuning header (the policy selector) itself.
   out.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_merge_sort.cuh",
-                                      {spec.key_type, spec.value_type});
+                                      {spec.key_type.scalar, spec.value_type.scalar});
+  out.source += algos::detail::struct_source({&spec.key_type, &spec.value_type});
   out.source += algos::detail::user_source(spec.comparator);
   out.source += "\nusing cccl_cache_key_t = " + key + ";\nusing cccl_cache_value_t = " + value +
                 ";\nusing cccl_cache_offset_t = " + offset + ";\n";

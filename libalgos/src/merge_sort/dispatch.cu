@@ -8,9 +8,9 @@
 //                                  cccl_cache_compare, K, V>
 // etc. with an empty comparator struct and cub::NullType values for keys-only sorts.
 // Host-side stand-ins with the same size and alignment give the dispatch the same
-// argument layout; nothing here depends on what the keys are. With run-time policies
-// CUB allocates no virtual shared memory, so policies that need it (types too large
-// for shared memory; never the 1..8-byte keys and values supported here) are refused.
+// argument layout; nothing here depends on what the keys are (a struct of 12..32 bytes
+// is bytes of its size too). With run-time policies CUB allocates no virtual shared
+// memory, so policies that need it (types too large for shared memory) are refused.
 #include "core/launch.cuh"
 
 #include <cub/device/dispatch/dispatch_merge_sort.cuh>
@@ -106,8 +106,8 @@ struct Entries {
 
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
                            bool closed_form) noexcept {
-  return algos::detail::select_sort_dispatch<DispatchFn, Entries>(key_size, value_size, offset_type,
-                                                                 closed_form);
+  return algos::detail::select_sort_dispatch<DispatchFn, Entries, /*Structs=*/true>(
+      key_size, value_size, offset_type, closed_form);
 }
 
 bool policy_supported(const DispatchParams& params) noexcept {

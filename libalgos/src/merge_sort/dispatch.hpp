@@ -45,7 +45,8 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 const void* op_state) noexcept;
 
 // The instantiation for these sizes (value_size 0: keys only), or nullptr when
-// unsupported (key size not 1/2/4/8, value size not 0/1/2/4/8, non-integer offset).
+// unsupported (a key size not in kStructSizes, a value size neither 0 nor in it, a
+// non-integer offset).
 // closed_form false: the same dispatch answering size queries through CUB's whole host
 // dispatch, the reference the closed form is tested equal to (test_temp_storage).
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,

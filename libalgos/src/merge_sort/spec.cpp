@@ -6,17 +6,38 @@ namespace {
 bool known_type(ScalarType t) {
   return static_cast<std::uint8_t>(t) <= static_cast<std::uint8_t>(ScalarType::float64);
 }
+
+// A struct key or value: a valid layout of a size the dispatch is instantiated for.
+Result<void> check_struct(std::string_view field, const ElementType& t) {
+  const std::string what = "merge sort spec: field '" + std::string(field) + "'";
+  if (auto ok = validate_struct(what, t); !ok) return ok;
+  for (std::uint32_t n : kStructSizes)
+    if (n == t.layout.size) return {};
+  std::string sizes;
+  for (std::uint32_t n : kStructSizes) sizes += (sizes.empty() ? "" : ", ") + std::to_string(n);
+  return fail(ErrorCode::unsupported, what + ": struct '" + t.layout.name + "' of " +
+                                          std::to_string(t.layout.size) +
+                                          " bytes: merge sort takes structs of " + sizes + " bytes");
+}
 }  // namespace
 
 Result<void> Spec::validate() const {
   auto bad = [](std::string what) {
     return fail(ErrorCode::invalid_argument, "merge sort spec: " + std::move(what));
   };
-  if (!known_type(key_type) || key_type == ScalarType::none)
-    return bad("key type must be an 8..64-bit integer, float32 or float64 (not " +
-               std::string(name(key_type)) + ")");
-  if (!known_type(value_type))
-    return bad("value type must be none, an 8..64-bit integer, float32 or float64");
+  if (key_type.is_struct()) {
+    if (auto ok = check_struct("keys", key_type); !ok) return ok;
+    if (comparator.kind != OpKind::custom)
+      return bad("struct keys need a custom comparator (less and greater compare scalars)");
+  } else if (!known_type(key_type.scalar) || key_type.scalar == ScalarType::none) {
+    return bad("key type must be an 8..64-bit integer, float32, float64 or a struct (not " +
+               std::string(name(key_type.scalar)) + ")");
+  }
+  if (value_type.is_struct()) {
+    if (auto ok = check_struct("values", value_type); !ok) return ok;
+  } else if (!known_type(value_type.scalar)) {
+    return bad("value type must be none, an 8..64-bit integer, float32, float64 or a struct");
+  }
   if (!is_offset_type(offset_type))
     return bad("offset type must be int32, uint32, int64 or uint64");
   if (comparator.kind != OpKind::less && comparator.kind != OpKind::greater &&

@@ -15,12 +15,13 @@ detail::GeneratedSource detail::BuildSteps<Select>::source(const select::Spec& s
   const std::string selected{cuda_name(spec.selected_type)};
 
   detail::GeneratedSource out;
-  out.source = detail::prelude("cub/device/dispatch/dispatch_select_if.cuh", {spec.type});
+  out.source = detail::prelude("cub/device/dispatch/dispatch_select_if.cuh", {spec.type.scalar});
   // The init kernel (tile states, the count set to 0) is the scan header's.
   out.source += "#include <cub/device/dispatch/kernels/kernel_scan.cuh>\n";
+  out.source += detail::struct_source({&spec.type});
   out.source += detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_item_t = " + item + ";\n";
-  out.source += detail::operator_type("cccl_cache_op", spec.op, 1, "bool", spec.type);
+  out.source += detail::operator_type("cccl_cache_op", spec.op, 1, "bool", spec.type.scalar);
   // DeviceSelect::If's default selector over (T*, no flags, T*, int64), its streaming
   // context (per-partition int offsets under an int64 total), and the policy the sweep
   // kernel resolves with them at the CC being compiled for, after the

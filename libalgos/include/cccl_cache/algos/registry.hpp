@@ -41,6 +41,7 @@ struct FieldDesc {
   std::string name;
   bool required = false;
   bool is_operator = false;
+  bool is_element_type = false;  // may be a struct (NAME:SIZE/ALIGN with its definition)
   std::string default_text;
   bool is_iterator = false;  // a transform iterator's custom operator takes a source too
 };

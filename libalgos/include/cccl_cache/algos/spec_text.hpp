@@ -8,7 +8,13 @@
 // fields take their defaults). A custom operator (a field value that is not a
 // well-known operator) gets its CUDA C++ source from source=..., source_file=PATH (when
 // the spec has one custom operator and the caller reads files: SourceFileReader) or an
-// operator table (a manifest's [operators]). Single or double quotes group a value.
+// operator table (a manifest's [operators]). A struct element type is written
+// NAME:SIZE/ALIGN, its definition given as struct.NAME='struct NAME {...};' (or by the
+// operator table under NAME):
+//
+//   select type=pair:8/4 struct.pair='struct pair { int k; float v; };' op=is_big source='...'
+//
+// Single or double quotes group a value.
 // Printing is the registry's spec_text() (custom operators by name only).
 #pragma once
 
@@ -31,6 +37,9 @@ using OperatorTable = std::map<std::string, std::string>;
 // source_file is refused (invalid_argument: give source=... instead).
 using SourceFileReader =
     std::function<Result<std::string>(const std::string& path, std::string_view op_name)>;
+
+// The field-name prefix of a struct's definition in spec text ("struct.pair=...").
+inline constexpr std::string_view kStructPrefix = "struct.";
 
 // The registered algorithms' names, comma-separated (for messages).
 std::string known_algorithms();

@@ -16,6 +16,7 @@ enum class ScalarType : std::uint8_t {
   uint8 = 5, uint16 = 6, uint32 = 7, uint64 = 8,
   float32 = 9, float64 = 10,
   float16 = 11, bfloat16 = 12,  // __half, __nv_bfloat16 (cuda_fp16.h, cuda_bf16.h)
+  structure = 13,  // a user's struct: ElementType::layout (no name, size or CUDA spelling here)
 };
 
 // "int32", "float64", "none", ...
@@ -102,6 +103,49 @@ struct OpState {
   const void* data = nullptr;
   std::size_t size = 0;
 };
+
+// A user's struct as an element type: `definition` is CUDA C++ defining the trivially
+// copyable type `name` (e.g. name = "pair", definition = "struct pair { int k; float v; };"),
+// of `size` bytes aligned to `alignment` (a power of two up to kMaxStructAlignment; the
+// size a non-zero multiple of it, up to kMaxStructSize). The generated source
+// static_asserts both against the compiled type. All four are part of a spec's encoding
+// and key.
+struct StructLayout {
+  std::string name;
+  std::string definition;
+  std::uint32_t size = 0;
+  std::uint32_t alignment = 0;
+  bool operator==(const StructLayout&) const = default;
+};
+inline constexpr std::uint32_t kMaxStructSize = 256;
+inline constexpr std::uint32_t kMaxStructAlignment = 16;
+
+// An element type of a spec: a scalar type, or (scalar == ScalarType::structure) a user's
+// struct described by `layout`. Converts from ScalarType, so a spec field of this type
+// takes `spec.key_type = ScalarType::float32` as before; a scalar one encodes as the
+// ScalarType itself (core/spec_codec.hpp).
+struct ElementType {
+  ScalarType scalar = ScalarType::none;
+  StructLayout layout;  // structure only
+
+  ElementType() = default;
+  ElementType(ScalarType t) : scalar(t) {}  // NOLINT(google-explicit-constructor): a scalar is an element type
+  static ElementType structure(std::string name, std::string definition, std::uint32_t size,
+                               std::uint32_t alignment) {
+    ElementType t(ScalarType::structure);
+    t.layout = {std::move(name), std::move(definition), size, alignment};
+    return t;
+  }
+  bool is_struct() const noexcept { return scalar == ScalarType::structure; }
+  bool operator==(const ElementType&) const = default;
+};
+
+// Size in bytes: the scalar's, or the struct's declared size.
+std::size_t size_of(const ElementType& t) noexcept;
+// The CUDA C++ spelling: the scalar's, or the struct's name (a view into `t`).
+std::string_view cuda_name(const ElementType& t) noexcept;
+// Spec text: the scalar's name, or "NAME:SIZE/ALIGN" for a struct ("pair:8/4").
+std::string describe(const ElementType& t);
 
 // The well-known kind's name ("less"), "custom" for custom; "unknown" otherwise.
 std::string_view op_kind_name(OpKind kind) noexcept;

@@ -11,6 +11,9 @@
 //                       [transform: the Operator's bytes as above]
 //   An Iterator field holding the default (a pointer) is not written: a reader that
 //   finds another tag (or the end) where it is due takes the default.
+//             ElementType: a scalar as ScalarType (u8: one byte, as before structs), a
+//                       struct as 13:u8 | size:u32 | alignment:u32 | name_length:u32 |
+//                       name | definition (the rest)
 //
 // Tagged and length-delimited, so no two different specs encode equal.
 #pragma once
@@ -30,6 +33,7 @@ namespace detail {
 class FieldWriter {
  public:
   void put(const Field& f, ScalarType v);
+  void put(const Field& f, const ElementType& v);
   void put(const Field& f, const Operator& v);
   void put(const Field& f, bool v);
   void put(const Field& f, std::uint32_t v);
@@ -47,6 +51,7 @@ class FieldReader {
   // Each reads the next field, which must carry `f`'s tag; on any mismatch the
   // reader keeps the first error and later reads do nothing.
   void get(const Field& f, ScalarType& v);
+  void get(const Field& f, ElementType& v);
   void get(const Field& f, Operator& v);
   void get(const Field& f, bool& v);
   void get(const Field& f, std::uint32_t& v);

@@ -11,10 +11,11 @@
 //   }
 //   Result<void> validate() const;                  // cross-field rules
 //
-// Field values are ScalarType, Operator, Iterator, bool or std::uint32_t. Tags are part
-// of the canonical encoding: never reuse one within a spec. An Iterator field that holds
-// the default (a pointer) is left out of the encoding and the spec text, so adding one
-// to a spec changes none of its existing encodings, keys or texts.
+// Field values are ScalarType, ElementType (a scalar or a user's struct), Operator,
+// Iterator, bool or std::uint32_t. Tags are part of the canonical encoding: never reuse
+// one within a spec. An Iterator field that holds the default (a pointer) is left out of
+// the encoding and the spec text, so adding one to a spec changes none of its existing
+// encodings, keys or texts.
 #pragma once
 
 #include <cstdint>
@@ -49,6 +50,7 @@ struct FieldText {
 
 // Text of a value, as spec text writes it.
 std::string field_text(ScalarType v);
+std::string field_text(const ElementType& v);  // describe(): "float32", "pair:8/4"
 std::string field_text(const Operator& v);
 std::string field_text(bool v);
 std::string field_text(std::uint32_t v);
@@ -62,6 +64,10 @@ std::string field_text(const Iterator& v);
                          ScalarType& out);
 [[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
                          Operator& out);
+// An element type: a scalar type's name with no source, or a struct written
+// NAME:SIZE/ALIGN with its CUDA C++ definition as `source`.
+[[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
+                         ElementType& out);
 [[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
                          bool& out);
 [[nodiscard]] Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
@@ -91,9 +97,19 @@ std::string field_text(const Iterator& v);
 // The `accepted` bit of a kind.
 constexpr std::uint32_t iterator_bit(IteratorKind k) { return 1u << static_cast<unsigned>(k); }
 
-// Whether a field's type is an operator (its source comes with it).
+// Checks a struct element type (a scalar passes): a C++ identifier as name (not
+// starting with cccl_cache_), a non-blank definition under 1 MiB with only <...>
+// includes, a power-of-two alignment up to kMaxStructAlignment and a size that is a
+// non-zero multiple of it up to kMaxStructSize. Error invalid_argument prefixed with
+// `what`. Whether an algorithm takes structs at all (and of which sizes) is its own rule.
+[[nodiscard]] Result<void> validate_struct(std::string_view what, const ElementType& t);
+
+// Whether a field's type is an operator (its source comes with it), or an element type
+// (a struct's definition comes with it as its source).
 template <class T>
 inline constexpr bool kIsOperator = std::is_same_v<T, Operator>;
+template <class T>
+inline constexpr bool kIsElementType = std::is_same_v<T, ElementType>;
 
 // The fields of `spec` as text, in declaration order; pointer iterators left out.
 template <class Spec>
@@ -107,6 +123,7 @@ std::vector<FieldText> fields_as_text(const Spec& spec) {
     FieldText t{std::string(f.name), field_text(value), {}};
     if constexpr (kIsOperator<T>) t.source = value.source;
     if constexpr (std::is_same_v<T, Iterator>) t.source = value.op.source;
+    if constexpr (kIsElementType<T>) t.source = value.layout.definition;
     out.push_back(std::move(t));
   });
   return out;

@@ -16,12 +16,18 @@ struct MergeSort;  // the algorithm's traits (build_result.hpp)
 
 namespace cccl_cache::algos::merge_sort {
 
+// The sizes a struct key or value may have: those the host dispatch is instantiated for
+// (it moves elements as bytes of their size; src/merge_sort/dispatch.cu).
+inline constexpr std::uint32_t kStructSizes[] = {1, 2, 4, 8, 12, 16, 24, 32};
+
 struct Spec {
   using Algorithm = MergeSort;
   static constexpr AlgorithmId kAlgorithm = AlgorithmId::merge_sort;
 
-  ScalarType key_type = ScalarType::float32;
-  ScalarType value_type = ScalarType::none;    // none: keys only
+  // Scalars, or structs (ElementType::structure) of a size merge_sort::kStructSizes
+  // lists; struct keys need a custom comparator.
+  ElementType key_type = ScalarType::float32;
+  ElementType value_type = ScalarType::none;   // none: keys only
   Comparator comparator;                       // less by default
   ScalarType offset_type = ScalarType::int64;  // int32, uint32, int64 or uint64
 
@@ -33,11 +39,12 @@ struct Spec {
     v(Field{4, "offset"}, s.offset_type);
   }
 
-  // Key type not none, a known value type, an integer offset type, a valid comparator.
+  // Key type not none, a known value type (each a scalar or a valid struct of a size in
+  // kStructSizes), an integer offset type, a valid comparator (custom for struct keys).
   // Error: invalid_argument.
   Result<void> validate() const;
 
-  bool keys_only() const { return value_type == ScalarType::none; }
+  bool keys_only() const { return value_type == ElementType(ScalarType::none); }
   bool operator==(const Spec&) const = default;
 };
 

@@ -17,9 +17,10 @@ struct Select;  // the algorithm's traits (build_result.hpp)
 
 namespace cccl_cache::algos::select {
 
-// Items are `type` (input and output arrays alike). `op` is the predicate: identity (an
-// item is kept where it converts to true: nonzero) or custom source naming a
-// `__device__ bool f(T x)`. `offset_type` is the kernel's count type as
+// Items are `type` (input and output arrays alike; a scalar or a user's struct of any
+// valid layout: the host dispatch never touches items). `op` is the predicate: identity
+// (an item is kept where it converts to true: nonzero; scalars only) or custom source
+// naming a `__device__ bool f(T x)`. `offset_type` is the kernel's count type as
 // DeviceSelect::If takes it (CCCL 3.5: always int64, ::cuda::std::int64_t num_items);
 // `selected_type` the integer type of the one-element device array the number selected
 // is written to.
@@ -27,7 +28,7 @@ struct Spec {
   using Algorithm = Select;
   static constexpr AlgorithmId kAlgorithm = AlgorithmId::select;
 
-  ScalarType type = ScalarType::int32;
+  ElementType type = ScalarType::int32;  // a scalar, or a struct (with a custom predicate)
   Operator op = Operator::of(OpKind::identity);
   ScalarType offset_type = ScalarType::int64;     // int64
   ScalarType selected_type = ScalarType::uint64;  // int32, uint32, int64 or uint64
@@ -40,8 +41,9 @@ struct Spec {
     v(Field{4, "selected"}, s.selected_type);
   }
 
-  // An element type; identity or a valid custom predicate; offset int64; an integer
-  // selected type of 4 or 8 bytes. Error: invalid_argument naming the field.
+  // An element type or a valid struct; identity (scalars) or a valid custom predicate;
+  // offset int64; an integer selected type of 4 or 8 bytes. Error: invalid_argument
+  // naming the field.
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;

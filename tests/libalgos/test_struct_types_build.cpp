@@ -1,0 +1,85 @@
+// NVRTC builds of struct element types for sm_80 and sm_90 (merge sort with struct keys,
+// keys only and with struct values; select over struct items): each round-trips through
+// its blob, every truncation is corrupt, and a struct whose declared layout is not the
+// compiled one fails the build with NVRTC's log naming it.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "build_cache.hpp"
+#include "cccl_cache/algos/core/blob.hpp"
+#include "cccl_cache/algos/merge_sort/build_result.hpp"
+#include "cccl_cache/algos/select/build_result.hpp"
+#include "struct_specs.hpp"
+
+using namespace cccl_cache;
+using namespace cccl_cache::algos;
+using namespace test_support;
+
+namespace {
+
+template <class Spec>
+void expect_builds_and_round_trips(const Spec& spec) {
+  using A = typename Spec::Algorithm;
+  for (const std::uint32_t cc : {80u, 90u}) {
+    SCOPED_TRACE(summary(spec) + " sm_" + std::to_string(cc));
+    ASSERT_TRUE(spec.validate());
+    const auto& r = cached_build(spec, cc);
+    ASSERT_TRUE(r) << r.error().describe();
+    const auto& built = r->result;
+    EXPECT_EQ(built.record.cc, cc);
+    EXPECT_FALSE(built.record.cubin.empty());
+    const auto blob = serialize(built);
+    auto back = deserialize<A>(blob, cc);
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(back->spec, spec);
+    EXPECT_EQ(back->record, built.record);
+    EXPECT_EQ(serialize(*back), blob);
+    for (std::size_t n = 0; n < blob.size(); n += n < 1024 ? 1 : 211) {
+      auto cut = deserialize_view<A>(std::span(blob).first(n));
+      ASSERT_FALSE(cut) << "prefix " << n;
+      EXPECT_EQ(cut.error().code, ErrorCode::corrupt) << "prefix " << n;
+    }
+  }
+}
+
+TEST(StructTypesBuild, MergeSortWithStructKeysBuilds) { expect_builds_and_round_trips(sort_key3()); }
+
+TEST(StructTypesBuild, MergeSortWithStructKeysAndValuesBuilds) {
+  expect_builds_and_round_trips(sort_key3_payload());
+}
+
+TEST(StructTypesBuild, SelectOverStructItemsBuilds) { expect_builds_and_round_trips(select_heavy()); }
+
+// The declared layout is checked against the compiled type: a wrong size or alignment
+// fails the build (never a crash, never an entry), its error carrying NVRTC's log.
+TEST(StructTypesBuild, AWrongLayoutFailsTheBuildWithNvrtcsLog) {
+  for (const auto& [size, alignment, says] :
+       {std::tuple{16u, 4u, "cccl_cache_size_check"}, std::tuple{12u, 2u, "cccl_cache_alignment_check"}}) {
+    merge_sort::Spec spec = sort_key3();
+    spec.key_type.layout.size = size;
+    spec.key_type.layout.alignment = alignment;
+    SCOPED_TRACE(summary(spec));
+    ASSERT_TRUE(spec.validate());
+    const auto& r = cached_build(spec, 90);
+    ASSERT_FALSE(r);
+    const std::string& log = r.error().message;
+    EXPECT_NE(log.find(says), std::string::npos) << log;
+    EXPECT_NE(log.find("T=key3"), std::string::npos) << log;  // NVRTC's log names the struct
+  }
+  select::Spec wrong = select_heavy();
+  wrong.type.layout.size = 32;
+  const auto& r = cached_build(wrong, 90);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("T=payload, Compiled=16ULL, Declared=32ULL"), std::string::npos)
+      << r.error().message;
+}
+
+// The struct's definition is in the generated source, hence in the codegen digest.
+TEST(StructTypesBuild, TheDefinitionIsInTheCodegenDigest) {
+  merge_sort::Spec other = sort_key3();
+  other.key_type.layout.definition = "struct key3 { int major; float minor; int tag; };";
+  EXPECT_NE(MergeSort::codegen_digest(sort_key3()), MergeSort::codegen_digest(other));
+}
+
+}  // namespace
