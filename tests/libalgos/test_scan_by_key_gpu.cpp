@@ -59,29 +59,6 @@ Built& built() {
   return b;
 }
 
-// Keys in runs: mostly single items and short runs, sometimes thousands; with `one_run`
-// a single run over everything. A run's key differs from the previous run's (float runs
-// of zero mix +0.0 and -0.0).
-template <class K>
-std::vector<K> keys(std::uint64_t n, std::mt19937_64& rng, bool one_run) {
-  std::vector<K> out(n);
-  std::uint64_t i = 0;
-  std::int64_t k = 0;
-  while (i < n) {
-    const std::uint64_t r = rng();
-    const std::uint64_t len =
-        one_run ? n : r % 8 == 0 ? 1 + r % 3000 : r % 2 == 0 ? 1 : 1 + r % 12;
-    k += 1 + static_cast<std::int64_t>((r >> 20) % 3);
-    for (std::uint64_t j = 0; j < len && i < n; ++j, ++i) {
-      if constexpr (std::is_floating_point_v<K>)
-        out[i] = (k % 50 == 0) ? (j % 2 ? K(-0.0) : K(0.0)) : static_cast<K>(k % 4096) / 4;
-      else
-        out[i] = static_cast<K>(k);  // wraps for narrow types: still a new key
-    }
-  }
-  return out;
-}
-
 template <class K>
 bool same(const sbk::Spec& spec, K a, K b) {
   if (spec.equality.kind == OpKind::custom) return static_cast<int>(a) / 8 == static_cast<int>(b) / 8;
@@ -119,7 +96,7 @@ void check_all(const sbk::Spec& spec, const sbk::Executable& fresh, const sbk::E
   for (bool one_run : {false, true})
     for (std::uint64_t n : {0ull, 1ull, 2ull, 1023ull, 1025ull, (1ull << 20) + 3}) {
       SCOPED_TRACE("n = " + std::to_string(n) + (one_run ? ", one run" : ""));
-      const std::vector<K> k = keys<K>(n, rng, one_run);
+      const std::vector<K> k = keys_in_runs<K>(n, rng, one_run);
       std::vector<V> v(n);
       for (V& x : v) x = value<V>(rng, spec.op.kind == OpKind::multiplies);
       std::vector<V> want(n);
