@@ -68,6 +68,7 @@ using LaunchContext = cccl_cache::algos::detail::LaunchContext;
 
 LaunchContext context(decltype(&::cuLaunchKernelEx) launch) {
   LaunchContext c = h200_context(launch);
+  c.max_grid_dim_x = 2147483647;
   c.num_kernels = 2;
   c.kernels[0] = {kInit, 128, 16, 0};
   c.kernels[1] = {kScan, 128, 8, 0};
@@ -154,11 +155,12 @@ TEST(ScanByKeyTempStorage, ClosedFormEqualsCubDispatch) {
           const d::DispatchFn cub = d::select_dispatch(k, v, offset, exclusive, /*closed_form=*/false);
           ASSERT_NE(fn, nullptr);
           ASSERT_NE(cub, nullptr);
-          const std::uint64_t max = offset == ScalarType::uint32 ? UINT32_MAX : 1024ull * INT32_MAX;
+          const std::uint64_t max =
+              offset == ScalarType::uint32 ? UINT32_MAX : 1024ull * (INT32_MAX - 32);
           for (std::uint64_t n : std::initializer_list<std::uint64_t>{
                    0, 1, 2, 1023, 1024, 1025, (1ull << 20) + 3, 1ull << 26, 1ull << 31,
-                   std::uint64_t{UINT32_MAX}, 1ull << 32, 1ull << 40, 1024ull * INT32_MAX,
-                   1024ull * INT32_MAX + 1}) {
+                   std::uint64_t{UINT32_MAX}, 1ull << 32, 1ull << 40, 1024ull * (INT32_MAX - 32),
+                   1024ull * (INT32_MAX - 32) + 1, 1024ull * INT32_MAX}) {
             std::size_t ours = 7, theirs = 7;
             const CUresult a = fn(p, nullptr, ours, nullptr, nullptr, nullptr, n, nullptr, nullptr);
             const CUresult b = cub(p, nullptr, theirs, nullptr, nullptr, nullptr, n, nullptr, nullptr);

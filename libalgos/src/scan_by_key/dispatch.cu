@@ -64,10 +64,11 @@ struct BoundKernels {
 std::uint32_t tile_items(const Policy& p) noexcept { return p.block_threads * p.items_per_thread; }
 
 // The most items one call can scan: the offset type's range, and CUB counts tiles in
-// an int.
+// an int and adds a warp of padding to the count (the tile state's size, in int).
 template <class OffsetT>
 std::uint64_t max_items(const Policy& p) noexcept {
-  return std::min<std::uint64_t>(std::uint64_t{tile_items(p)} * std::numeric_limits<int>::max(),
+  constexpr std::uint64_t kMaxTiles = std::numeric_limits<int>::max() - 32;
+  return std::min<std::uint64_t>(std::uint64_t{tile_items(p)} * kMaxTiles,
                                  std::numeric_limits<OffsetT>::max());
 }
 
@@ -79,7 +80,11 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   using Key = Bytes<K>;
   using Value = Bytes<V>;
   if (num_items > max_items<OffsetT>(params.policy)) return CUDA_ERROR_INVALID_VALUE;
-  if (Exclusive && d_temp_storage != nullptr && h_init == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  if (d_temp_storage != nullptr) {
+    if (Exclusive && h_init == nullptr) return CUDA_ERROR_INVALID_VALUE;
+    // CUB steps its scan grids by the grid's x limit: a context without it would never end.
+    if (params.launch->max_grid_dim_x <= 0) return CUDA_ERROR_INVALID_VALUE;
+  }
   CUresult status = CUDA_SUCCESS;
   const DriverLauncherFactory factory{params.launch, &status};
   const algos::detail::RuntimeAnswers answers(factory);

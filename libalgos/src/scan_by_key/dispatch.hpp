@@ -27,7 +27,8 @@ struct DispatchParams {
 // no driver call). Otherwise launches the init and scan kernels through params.launch.
 // `h_init`: the exclusive scan's initial value (value bytes on the host), ignored by an
 // inclusive scan. Returns CUDA_ERROR_INVALID_VALUE for more items than the offset type
-// or CUB's int tile count can index, a too small temp storage or an exclusive launch
+// or CUB's int tile count (plus its warp of padding) can index, a too small temp storage,
+// a context without the grid's x limit or an exclusive launch
 // with no h_init, or the first launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, const void* d_keys_in,
