@@ -43,6 +43,12 @@ detail::GeneratedSource detail::BuildSteps<ScanByKey>::source(const scan_by_key:
       "cub::detail::scan_by_key::DeviceScanByKeyKernel<cccl_cache_selector, " + key + "*, " +
           value + "*, " + value + "*, " + tile_state + ", cccl_cache_eq, cccl_cache_op, " + init +
           ", " + offset + ", " + value + ">"};
+  // CCCL 3.5 defines the scan-by-key kernels in its host dispatch header only: NVRTC takes
+  // it as select's codegen does (its runtime functions device functions never
+  // instantiated, the default launcher factory a placeholder, cuda.h's typedefs skipped,
+  // unannotated constexpr helpers device functions).
+  out.nvrtc_options = {"-default-device", "-DCUB_RUNTIME_FUNCTION=__device__",
+                       "-DCUB_DETAIL_DEFAULT_KERNEL_LAUNCHER_FACTORY=void", "-DCUDATYPEDEFS_H"};
   // Values in Policy's field order.
   out.policy_probe = std::string(detail::kPolicyProbeName) +
                      "<(unsigned)cccl_cache_policy.lookback.threads_per_block, "
