@@ -98,6 +98,19 @@ std::vector<K> random_keys(std::uint64_t n, std::uint64_t& seed) {
   return keys;
 }
 
+// n keys in runs of random length in [1, max_run], a new key per run.
+template <class K>
+std::vector<K> run_keys(std::uint64_t n, std::uint64_t max_run, std::uint64_t& seed) {
+  std::vector<K> keys(n);
+  std::uint64_t i = 0, k = 0;
+  while (i < n) {
+    const std::uint64_t len = 1 + splitmix(seed) % max_run;
+    ++k;
+    for (std::uint64_t j = 0; j < len && i < n; ++j) keys[i++] = static_cast<K>(k);
+  }
+  return keys;
+}
+
 // Repetitions for n items: `small` up to 2^20, `mid` up to 2^24, `large` above.
 inline int reps_for(std::uint64_t n, int small = 100, int mid = 30, int large = 11) {
   return n <= (1u << 20) ? small : n <= (1u << 24) ? mid : large;

@@ -38,19 +38,6 @@ namespace {
 using bench::check_rt;
 using bench::device_copy;
 
-// n keys in runs of random length in [1, max_run], a new key per run.
-template <class K>
-std::vector<K> run_keys(std::uint64_t n, std::uint64_t max_run, std::uint64_t& seed) {
-  std::vector<K> keys(n);
-  std::uint64_t i = 0, k = 0;
-  while (i < n) {
-    const std::uint64_t len = 1 + bench::splitmix(seed) % max_run;
-    ++k;
-    for (std::uint64_t j = 0; j < len && i < n; ++j) keys[i++] = static_cast<K>(k);
-  }
-  return keys;
-}
-
 struct Alt {
   std::string label;
   ubk::Executable exe;
@@ -79,7 +66,7 @@ void run_case(const char* label, const ubk::Executable& exe, const bench::VsCub&
     for (int lg = min_log; lg <= max_log; ++lg) {
       const std::uint64_t n = 1ull << lg;
       const auto n64 = static_cast<std::int64_t>(n);
-      k_in = device_copy(run_keys<K>(n, max_run, seed));
+      k_in = device_copy(bench::run_keys<K>(n, max_run, seed));
       std::size_t ours_temp = exe.temp_storage_bytes(n), cub_temp = 0;
       check_rt(cub::DeviceSelect::UniqueByKey(nullptr, cub_temp, k_in, v_in, k_out, v_out, selected,
                                               n64, ::cuda::std::equal_to<>{}, stream),

@@ -80,7 +80,8 @@ typedef enum cccl_cache_algorithm_kind {
   CCCL_CACHE_THREE_WAY_PARTITION = 11,
   CCCL_CACHE_HISTOGRAM_EVEN = 12,
   CCCL_CACHE_BINARY_SEARCH = 13, /* lower_bound and upper_bound */
-  CCCL_CACHE_SEGMENTED_SORT = 14
+  CCCL_CACHE_SEGMENTED_SORT = 14,
+  CCCL_CACHE_SCAN_BY_KEY = 15 /* inclusive and exclusive: `descending` is `exclusive` */
 } cccl_cache_algorithm_kind;
 
 /* Element types (as spec text names them). NONE: no value type / the default. */
@@ -131,6 +132,7 @@ typedef struct cccl_cache_op {
  *   MERGE_SORT         keys*    values      -         -         compare   offset  -
  *   RADIX_SORT         keys*    values      -         -         -         offset  descending
  *   SEGMENTED_SORT     keys*    values      -         -         -         offset  descending
+ *   SCAN_BY_KEY        keys*    values*     -         -         op        offset  exclusive
  *   REDUCE, *_SCAN     type*    -           -         -         op        offset  -
  *   SEGMENTED_REDUCE   type*    -           -         -         op        offset  -
  *   UNIQUE_BY_KEY      keys*    values*     -         selected  op        offset  -
@@ -140,7 +142,8 @@ typedef struct cccl_cache_op {
  *   BINARY_SEARCH      type*    -           -         out       compare   -       upper
  *   UNARY_TRANSFORM    in*      -           -         out*      op        -       -
  *   BINARY_TRANSFORM   in1*     -           in2*      out*      op        -       -
- *   (* required; `op2` is THREE_WAY_PARTITION's second_op, zero for every other algorithm;
+ *   (* required; `op2` is THREE_WAY_PARTITION's second_op and SCAN_BY_KEY's equality (zero:
+ *   equal_to), zero for every other algorithm;
  *   BINARY_SEARCH's flag is `upper`: 1 for upper_bound, 0 for lower_bound)
  */
 typedef struct cccl_cache_spec_desc {
@@ -315,6 +318,14 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_segmented_sort(
     const void* d_keys_in, void* d_keys_out, const void* d_values_in, void* d_values_out,
     uint64_t num_items, uint64_t num_segments, const void* d_begin_offsets,
     const void* d_end_offsets, void* stream);
+/* Scans d_values_in into d_values_out with the spec's op, restarting at every run of
+ * consecutive keys of d_keys_in equal under its equality (cub::DeviceScan::
+ * InclusiveScanByKey / ExclusiveScanByKey); an exclusive spec seeds each run with *h_init
+ * (one value on the host), an inclusive one ignores h_init (may be NULL). */
+CCCL_CACHE_API cccl_cache_status cccl_cache_scan_by_key(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_keys_in, const void* d_values_in, void* d_values_out, uint64_t num_items,
+    const void* h_init, void* stream);
 /* d_out[0] = op(*h_init, d_in[0..num_items)); h_init: one element on the host. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_reduce(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,

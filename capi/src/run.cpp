@@ -23,6 +23,7 @@ namespace tw = algos::three_way_partition;
 namespace he = algos::histogram_even;
 namespace bs = algos::binary_search;
 namespace ss = algos::segmented_sort;
+namespace sk = algos::scan_by_key;
 
 // The executable `a` holds, if it is of `kind`; else nullptr and `status` set.
 template <class Exe>
@@ -168,6 +169,9 @@ cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algo
                          std::string(fn) + ": a histogram_even's temp storage depends on its number of "
                                            "levels: call cccl_cache_histogram_even with d_temp_storage NULL");
       });
+    case AlgorithmId::scan_by_key:
+      *bytes = static_cast<const sk::Executable*>(e)->temp_storage_bytes(num_items);
+      break;
     case AlgorithmId::segmented_sort:
       return guarded(fn, [&] {
         return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
@@ -362,6 +366,18 @@ cccl_cache_status cccl_cache_histogram_even(const cccl_cache_algorithm* algorith
                    "temp storage smaller than the queried size, more samples than the spec's offset type "
                    "holds, fewer than 2 levels, NULL bounds, lower not below upper, or bounds whose bin "
                    "arithmetic overflows");
+}
+
+cccl_cache_status cccl_cache_scan_by_key(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
+                                         size_t* temp_storage_bytes, const void* d_keys_in,
+                                         const void* d_values_in, void* d_values_out,
+                                         uint64_t num_items, const void* h_init, void* stream) {
+  constexpr const char* fn = "cccl_cache_scan_by_key";
+  CCCL_CACHE_C_TYPED(sk::Executable, AlgorithmId::scan_by_key, fn);
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                          num_items, h_init, static_cast<CUstream>(stream)),
+                   fn, "temp storage smaller than the queried size, too many items for the offset "
+                       "type, or an exclusive scan without h_init");
 }
 
 cccl_cache_status cccl_cache_segmented_sort(const cccl_cache_algorithm* algorithm, void* d_temp_storage,

@@ -27,6 +27,7 @@ static_assert(CCCL_CACHE_THREE_WAY_PARTITION == static_cast<int>(AlgorithmId::th
 static_assert(CCCL_CACHE_HISTOGRAM_EVEN == static_cast<int>(AlgorithmId::histogram_even));
 static_assert(CCCL_CACHE_BINARY_SEARCH == static_cast<int>(AlgorithmId::binary_search));
 static_assert(CCCL_CACHE_SEGMENTED_SORT == static_cast<int>(AlgorithmId::segmented_sort));
+static_assert(CCCL_CACHE_SCAN_BY_KEY == static_cast<int>(AlgorithmId::scan_by_key));
 static_assert(CCCL_CACHE_OP_EQUAL_TO == static_cast<int>(algos::OpKind::equal_to));
 static_assert(CCCL_CACHE_BFLOAT16 == static_cast<int>(algos::ScalarType::bfloat16));
 static_assert(CCCL_CACHE_FLOAT32 == static_cast<int>(algos::ScalarType::float32));
@@ -64,6 +65,7 @@ constexpr FieldNames kFieldNames[] = {
     {AlgorithmId::histogram_even, "type", "level", nullptr, "counter", nullptr, "offset", nullptr, nullptr},
     {AlgorithmId::binary_search, "type", nullptr, nullptr, "out", "compare", nullptr, "upper", nullptr},
     {AlgorithmId::segmented_sort, "keys", "values", nullptr, nullptr, nullptr, "offset", "descending", nullptr},
+    {AlgorithmId::scan_by_key, "keys", "values", nullptr, nullptr, "op", "offset", "exclusive", "equality"},
 };
 
 // A C enum member read as the int the caller stored: C callers may store any int in it,

@@ -76,7 +76,8 @@ for p in $parts; do
                uniquebk_tests:unique_by_key select_tests:select \
                twp_tests:three_way_partition hist_tests:histogram_even bsearch_tests:binary_search \
                segsort_tests:segmented_sort \
-               opstate_tests:op_state iterator_tests:iterator struct_tests:struct_types; do
+               opstate_tests:op_state iterator_tests:iterator struct_tests:struct_types \
+               sbk_tests:scan_by_key; do
         [[ -x "$bin/test_algos_${t#*:}_gpu" ]] && part "${t%%:*}" 400 "$bin/test_algos_${t#*:}_gpu" &
       done
       wait
@@ -110,6 +111,8 @@ for p in $parts; do
     bsearch_bench) part bsearch_bench 400 "$bin/bench_binary_search_vs_cub" 28 ;;
     segsort_tests) part segsort_tests 400 "$bin/test_algos_segmented_sort_gpu" ;;
     segsort_bench) part segsort_bench 500 "$bin/bench_segmented_sort_vs_cub" 28 ;;
+    sbk_tests) part sbk_tests 400 "$bin/test_algos_scan_by_key_gpu" ;;
+    sbk_bench) part sbk_bench 500 "$bin/bench_scan_by_key_vs_cub" 28 ;;
     opstate_tests) part opstate_tests 300 "$bin/test_algos_op_state_gpu" ;;
     iterator_tests) part iterator_tests 300 "$bin/test_algos_iterator_gpu" ;;
     struct_tests) part struct_tests 300 "$bin/test_algos_struct_types_gpu" ;;
@@ -177,7 +180,7 @@ done
 
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
-  transform_bench reduce_tests reduce_bench segreduce_tests segreduce_bench uniquebk_tests uniquebk_bench select_tests select_bench twp_tests twp_bench hist_tests hist_bench bsearch_tests bsearch_bench segsort_tests segsort_bench opstate_tests iterator_tests struct_tests radix_tests radix_bench radix_bench_unit \
+  transform_bench reduce_tests reduce_bench segreduce_tests segreduce_bench uniquebk_tests uniquebk_bench select_tests select_bench twp_tests twp_bench hist_tests hist_bench bsearch_tests bsearch_bench segsort_tests segsort_bench sbk_tests sbk_bench opstate_tests iterator_tests struct_tests radix_tests radix_bench radix_bench_unit \
   cupy algos_acquire \
   remote_startup refw1 refms capi jit_libraries python pybench import_bench cupy_adapter; do
   [[ -f "$OUT/$f.log" ]] || continue

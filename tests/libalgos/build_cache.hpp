@@ -17,6 +17,7 @@
 #include "segmented_sort/codegen.hpp"
 #include "reduce/codegen.hpp"
 #include "scan/codegen.hpp"
+#include "scan_by_key/codegen.hpp"
 #include "segmented_reduce/codegen.hpp"
 #include "select/codegen.hpp"
 #include "three_way_partition/codegen.hpp"

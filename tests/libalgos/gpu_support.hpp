@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <future>
 #include <memory>
+#include <random>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -251,6 +252,29 @@ void with_count_type(cccl_cache::algos::ScalarType t, F&& f) {
     case S::uint64: return f(std::type_identity<std::uint64_t>{});
     default: ADD_FAILURE() << "not a count type: " << cccl_cache::algos::name(t);
   }
+}
+
+// n keys in runs: mostly single items and short runs, sometimes thousands; with
+// `one_run` a single run over everything. A run's key differs from the previous run's
+// (float runs of zero mix +0.0 and -0.0; narrow integer keys wrap, still a new key).
+template <class K>
+std::vector<K> keys_in_runs(std::uint64_t n, std::mt19937_64& rng, bool one_run = false) {
+  std::vector<K> out(n);
+  std::uint64_t i = 0;
+  std::int64_t k = 0;
+  while (i < n) {
+    const std::uint64_t r = rng();
+    const std::uint64_t len =
+        one_run ? n : r % 8 == 0 ? 1 + r % 3000 : r % 2 == 0 ? 1 : 1 + r % 12;
+    k += 1 + static_cast<std::int64_t>((r >> 20) % 3);
+    for (std::uint64_t j = 0; j < len && i < n; ++j, ++i) {
+      if constexpr (std::is_floating_point_v<K>)
+        out[i] = (k % 50 == 0) ? (j % 2 ? K(-0.0) : K(0.0)) : static_cast<K>(k % 4096) / 4;
+      else
+        out[i] = static_cast<K>(k);
+    }
+  }
+  return out;
 }
 
 // The first n elements of T at device address p (none for n 0).

@@ -21,6 +21,7 @@
 #include "cccl_cache/algos/histogram_even/build_result.hpp"
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
+#include "cccl_cache/algos/scan_by_key/build_result.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
 #include "cccl_cache/algos/three_way_partition/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
@@ -86,6 +87,10 @@ template <>
 struct Sample<SegmentedSort> {
   static segmented_sort::Spec spec() { return {}; }
 };
+template <>
+struct Sample<ScanByKey> {
+  static scan_by_key::Spec spec() { return {}; }
+};
 
 template <class A>
 class AlgorithmGeneric : public ::testing::Test {
@@ -117,7 +122,7 @@ using Algorithms = ::testing::Types<MergeSort, Reduce, InclusiveScan, ExclusiveS
                                     UnaryTransform, BinaryTransform, RadixSort,
                                     SegmentedReduce, UniqueByKey, Select,
                                     ThreeWayPartition, HistogramEven, BinarySearch,
-                                    SegmentedSort>;
+                                    SegmentedSort, ScanByKey>;
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or
@@ -406,6 +411,10 @@ const std::map<std::string_view, std::string_view> kDispatchAbi = {
       "partition_threads@48:4 partition_items@52:4 null=1/1 b1=1/1 b2=2/2 b4=4/4 b8=8/8 "
       "double_buffer8=16/8 selector32=32/8 selector64=32/8 indices=4/4 medium_indices=8/8 "
       "tile=8/8 partition=4/4 context=32/8 partition_init_threads@0:256"},
+    {"scan_by_key",
+      "cub=300500 cccl=3005000 params@0:16 launch@0:8 block_threads@8:4 items_per_thread@12:4 "
+      "null=1/1 op=1/1 tile1=8/8 tile8=8/8 txn1=8/8 txn4=16/16 txn8=16/16 b1=1/1 b2=2/2 b4=4/4 "
+      "b8=8/8"},
 };
 
 TYPED_TEST(AlgorithmGeneric, DispatchAbiIsPinned) {

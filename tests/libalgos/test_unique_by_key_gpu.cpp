@@ -51,27 +51,6 @@ Built& built() {
   return b;
 }
 
-// Keys in runs: mostly single items and short runs, sometimes a long one; a run's key
-// differs from the previous run's (float runs of zero mix +0.0 and -0.0).
-template <class K>
-std::vector<K> keys(std::uint64_t n, std::mt19937_64& rng) {
-  std::vector<K> out(n);
-  std::uint64_t i = 0;
-  std::int64_t k = 0;
-  while (i < n) {
-    const std::uint64_t r = rng();
-    const std::uint64_t len = r % 8 == 0 ? 1 + r % 3000 : r % 2 == 0 ? 1 : 1 + r % 12;
-    k += 1 + static_cast<std::int64_t>((r >> 20) % 3);
-    for (std::uint64_t j = 0; j < len && i < n; ++j, ++i) {
-      if constexpr (std::is_floating_point_v<K>)
-        out[i] = (k % 50 == 0) ? (j % 2 ? K(-0.0) : K(0.0)) : static_cast<K>(k % 4096) / 4;
-      else
-        out[i] = static_cast<K>(k);  // wraps for narrow types: still a new key
-    }
-  }
-  return out;
-}
-
 template <class K>
 bool same(const ubk::Spec& spec, K a, K b) {
   if (spec.op.kind == OpKind::custom) return static_cast<int>(a) / 8 == static_cast<int>(b) / 8;
@@ -90,7 +69,7 @@ void check_all(const ubk::Spec& spec, const ubk::Executable& fresh, const ubk::E
                CUstream stream, std::mt19937_64& rng) {
   for (std::uint64_t n : {0ull, 1ull, 2ull, 1023ull, 1025ull, (1ull << 20) + 3, 1ull << 26}) {
     SCOPED_TRACE("n = " + std::to_string(n));
-    const std::vector<K> k = keys<K>(n, rng);
+    const std::vector<K> k = keys_in_runs<K>(n, rng);
     std::vector<V> v(n);
     for (V& x : v) x = static_cast<V>(static_cast<std::int64_t>(rng() % 20001) - 10000);
     std::vector<K> want_k;

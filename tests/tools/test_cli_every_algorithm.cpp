@@ -29,6 +29,8 @@ const std::map<std::string, std::string> kSpecs = {
      "three_way_partition type=float32 first_op=identity second_op=identity offset=int32 selected=int64"},
     {"binary_search", "binary_search type=uint16 out=uint32 compare=greater upper=true"},
     {"segmented_sort", "segmented_sort keys=int16 values=float64 descending=true offset=int64"},
+    {"scan_by_key",
+     "scan_by_key keys=int64 values=float32 equality=equal_to op=maximum exclusive=true offset=uint32"},
 };
 
 struct Filled {

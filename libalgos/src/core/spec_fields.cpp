@@ -24,6 +24,7 @@ constexpr detail::Named<AlgorithmId> kAlgorithmNames[] = {
     {AlgorithmId::histogram_even, "histogram_even"},
     {AlgorithmId::binary_search, "binary_search"},
     {AlgorithmId::segmented_sort, "segmented_sort"},
+    {AlgorithmId::scan_by_key, "scan_by_key"},
 };
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include "cccl_cache/algos/radix_sort/build_result.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
+#include "cccl_cache/algos/scan_by_key/build_result.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "cccl_cache/algos/segmented_sort/build_result.hpp"
@@ -32,4 +33,5 @@
   X(::cccl_cache::algos::ThreeWayPartition) \
   X(::cccl_cache::algos::HistogramEven)     \
   X(::cccl_cache::algos::BinarySearch)      \
-  X(::cccl_cache::algos::SegmentedSort)
+  X(::cccl_cache::algos::SegmentedSort)     \
+  X(::cccl_cache::algos::ScanByKey)

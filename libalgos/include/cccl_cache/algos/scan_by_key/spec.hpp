@@ -1,0 +1,63 @@
+// scan_by_key specification (cub::DeviceScan::InclusiveScanByKey / ExclusiveScanByKey:
+// a scan of the values that restarts at every run of consecutive equal keys): its
+// fields, from which the canonical encoding, key, spec text and summary derive
+// (core/spec_fields.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "cccl_cache/algos/core/key.hpp"
+#include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/cache/error.hpp"
+
+namespace cccl_cache::algos {
+struct ScanByKey;  // the algorithm's traits (build_result.hpp)
+}
+
+namespace cccl_cache::algos::scan_by_key {
+
+// Keys are `key_type`; values, the accumulator and the output `value_type`. `equality`
+// says whether two adjacent keys are equal: equal_to (CUB's default,
+// ::cuda::std::equal_to<>) or custom source naming a `__device__ bool f(K a, K b)`. `op`
+// is the scan operator on values. `exclusive` picks ExclusiveScanByKey, which takes an
+// initial value at call time. `offset_type` is the kernel's offset type as
+// cub::DeviceScan chooses it from its num_items type (choose_offset_t: uint32 for 4-byte
+// counts, uint64 for the std::uint64_t count the executable takes).
+struct Spec {
+  using Algorithm = ScanByKey;
+  static constexpr AlgorithmId kAlgorithm = AlgorithmId::scan_by_key;
+
+  ScalarType key_type = ScalarType::int32;
+  ScalarType value_type = ScalarType::int32;
+  Operator equality = Operator::of(OpKind::equal_to);
+  Operator op = Operator::plus();
+  bool exclusive = false;
+  ScalarType offset_type = ScalarType::uint64;  // uint32 or uint64
+
+  template <class Self, class V>
+  static void fields(Self& s, V&& v) {
+    v(Field{1, "keys", Need::required}, s.key_type);
+    v(Field{2, "values", Need::required}, s.value_type);
+    v(Field{3, "equality"}, s.equality);
+    v(Field{4, "op"}, s.op);
+    v(Field{5, "exclusive"}, s.exclusive);
+    v(Field{6, "offset"}, s.offset_type);
+  }
+
+  // Element key and value types; equality equal_to or a valid custom operator; op plus,
+  // multiplies, minimum, maximum, logical_and/or, the bitwise kinds (integer values
+  // only) or a valid custom operator; offset uint32 or uint64. Error: invalid_argument
+  // naming the field.
+  Result<void> validate() const;
+
+  bool operator==(const Spec&) const = default;
+};
+
+using algos::cache_key;
+// Spec text: "scan_by_key keys=int32 values=int32 equality=equal_to op=plus
+// exclusive=false offset=uint64".
+using algos::summary;
+
+}  // namespace cccl_cache::algos::scan_by_key

@@ -1,0 +1,62 @@
+#include "scan_by_key/codegen.hpp"
+
+#include <string>
+
+#include "core/codegen.hpp"
+
+namespace cccl_cache::algos {
+
+detail::GeneratedSource detail::BuildSteps<ScanByKey>::source(const scan_by_key::Spec& spec) {
+  const std::string key{cuda_name(spec.key_type)};
+  const std::string value{cuda_name(spec.value_type)};
+  // CUB's offset for 8-byte counts is unsigned long long (choose_offset_t).
+  const std::string offset = spec.offset_type == ScalarType::uint64
+                                 ? std::string("unsigned long long")
+                                 : std::string(cuda_name(spec.offset_type));
+  detail::GeneratedSource out;
+  out.source = detail::prelude("cub/device/dispatch/dispatch_scan_by_key.cuh",
+                               {spec.key_type, spec.value_type});
+  out.source += detail::user_source(spec.equality);
+  out.source += detail::user_source(spec.op);
+  out.source += "\nusing cccl_cache_key_t = " + key + ";\nusing cccl_cache_value_t = " + value +
+                ";\nusing cccl_cache_offset_t = " + offset + ";\n";
+  out.source += detail::operator_type("cccl_cache_eq", spec.equality, 2, "bool", spec.key_type);
+  out.source +=
+      detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_value_t", spec.value_type);
+  // DeviceScan's scan-by-key selector for keys K, values and accumulator V (the value
+  // type: as scan's accumulator is its element type), and the policy it gives the
+  // kernel at the CC being compiled for.
+  out.source +=
+      "using cccl_cache_selector = cub::detail::scan_by_key::policy_selector_from_types<\n"
+      "    cccl_cache_key_t, cccl_cache_value_t, cccl_cache_value_t, cccl_cache_op>;\n"
+      "inline constexpr cub::ScanByKeyPolicy cccl_cache_policy =\n"
+      "    cccl_cache_selector{}(cub::detail::current_tuning_cc());\n";
+  out.source += detail::close_prelude();
+
+  const std::string tile_state = "cub::ReduceByKeyScanTileState<" + value + ", int>";
+  const std::string init = spec.exclusive ? value : std::string("cub::NullType");
+  // Exactly the kernels cub::detail::scan_by_key::dispatch launches for
+  // DeviceScan::*ScanByKey(K*, V*, V*, op, [init,] num_items, eq): in Kernel order.
+  out.kernels = {
+      "cub::detail::scan_by_key::DeviceScanByKeyInitKernel<" + tile_state + ", " + key + "*, " +
+          offset + ">",
+      "cub::detail::scan_by_key::DeviceScanByKeyKernel<cccl_cache_selector, " + key + "*, " +
+          value + "*, " + value + "*, " + tile_state + ", cccl_cache_eq, cccl_cache_op, " + init +
+          ", " + offset + ", " + value + ">"};
+  // CCCL 3.5 defines the scan-by-key kernels in its host dispatch header only: NVRTC takes
+  // it as select's codegen does (its runtime functions device functions never
+  // instantiated, the default launcher factory a placeholder, cuda.h's typedefs skipped,
+  // unannotated constexpr helpers device functions).
+  out.nvrtc_options = {"-default-device", "-DCUB_RUNTIME_FUNCTION=__device__",
+                       "-DCUB_DETAIL_DEFAULT_KERNEL_LAUNCHER_FACTORY=void", "-DCUDATYPEDEFS_H"};
+  // Values in Policy's field order.
+  out.policy_probe = std::string(detail::kPolicyProbeName) +
+                     "<(unsigned)cccl_cache_policy.lookback.threads_per_block, "
+                     "(unsigned)cccl_cache_policy.lookback.items_per_thread>";
+  return out;
+}
+
+// build, codegen_digest (core/build.hpp)
+template struct AlgorithmBase<ScanByKey, scan_by_key::Spec>;
+
+}  // namespace cccl_cache::algos

@@ -1,0 +1,268 @@
+// scan_by_key's host side without a GPU: spec validation and spec text; the closed-form
+// temp-storage size against CCCL 3.5's own dispatch (its size path makes no driver call;
+// its runtime questions are answered from the launch context); and the hot path: a call
+// allocates nothing and reaches the driver only through the cuLaunchKernelEx pointer
+// fixed at bind (a recorder here; the kernels are stand-in handles and device pointers
+// are never dereferenced by the host code).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cccl_cache/algos/registry.hpp"
+#include "cccl_cache/algos/scan_by_key/build_result.hpp"
+#include "hot_path_support.hpp"
+#include "scan_by_key/dispatch.hpp"
+#include "spec_cases.hpp"
+
+namespace {
+
+using namespace test_support;
+using namespace cccl_cache::algos;
+namespace d = cccl_cache::algos::scan_by_key::detail;
+using scan_by_key::Spec;
+
+// A launch with the arguments CUB passes. Init kernel: tile state, keys in, previous
+// keys, items per tile, tile count. Scan kernel: keys in, previous keys, values in and
+// out, tile state, start tile, equality, operator, initial value, item count.
+struct ByKeyLaunch : Launch {
+  std::uintptr_t keys_in = 0, keys_prev = 0, values_in = 0, values_out = 0;
+  int num_tiles = 0, start_tile = 0;
+  std::uint64_t items_per_tile = 0, num_items = 0;
+  std::uint32_t init = 0;
+};
+
+const CUfunction kInit = reinterpret_cast<CUfunction>(0x5001);
+const CUfunction kScan = reinterpret_cast<CUfunction>(0x5002);
+
+// For 4-byte keys and values and 8-byte offsets, exclusive (init read as 4 bytes).
+CUresult record_by_key_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
+  if (params == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  ByKeyLaunch l{launch_of(config, fn)};
+  if (fn == kInit) {
+    for (int i = 0; i < 5; ++i)
+      if (params[i] == nullptr) return CUDA_ERROR_INVALID_VALUE;
+    std::memcpy(&l.keys_in, params[1], sizeof(void*));
+    std::memcpy(&l.keys_prev, params[2], sizeof(void*));
+    std::memcpy(&l.items_per_tile, params[3], sizeof(std::uint64_t));
+    std::memcpy(&l.num_tiles, params[4], sizeof(int));
+  } else {
+    for (int i = 0; i < 10; ++i)
+      if (params[i] == nullptr) return CUDA_ERROR_INVALID_VALUE;
+    std::memcpy(&l.keys_in, params[0], sizeof(void*));
+    std::memcpy(&l.keys_prev, params[1], sizeof(void*));
+    std::memcpy(&l.values_in, params[2], sizeof(void*));
+    std::memcpy(&l.values_out, params[3], sizeof(void*));
+    std::memcpy(&l.start_tile, params[5], sizeof(int));
+    std::memcpy(&l.init, params[8], sizeof(std::uint32_t));
+    std::memcpy(&l.num_items, params[9], sizeof(std::uint64_t));
+  }
+  recorded<ByKeyLaunch>().push_back(l);
+  return CUDA_SUCCESS;
+}
+
+using LaunchContext = cccl_cache::algos::detail::LaunchContext;
+
+LaunchContext context(decltype(&::cuLaunchKernelEx) launch) {
+  LaunchContext c = h200_context(launch);
+  c.max_grid_dim_x = 2147483647;
+  c.num_kernels = 2;
+  c.kernels[0] = {kInit, 128, 16, 0};
+  c.kernels[1] = {kScan, 128, 8, 0};
+  return c;
+}
+
+// A tile of 128 threads x 8 items.
+d::DispatchParams params(const LaunchContext* ctx) {
+  d::DispatchParams p;
+  p.launch = ctx;
+  p.policy.block_threads = 128;
+  p.policy.items_per_thread = 8;
+  return p;
+}
+
+}  // namespace
+
+TEST(ScanByKeySpec, ValidatesEveryField) {
+  EXPECT_TRUE(Spec{}.validate());
+  const auto eq = Operator::of(OpKind::equal_to);
+  const auto plus = Operator::plus();
+  const auto bucket = Operator::custom(
+      "same_bucket", "__device__ bool same_bucket(int a, int b) { return a / 8 == b / 8; }");
+  const auto mx = Operator::custom("mx", "__device__ int mx(int a, int b) { return a > b ? a : b; }");
+  using S = ScalarType;
+  const SpecCase<Spec> cases[] = {
+      {{S::float16, S::bfloat16, eq, plus, false, S::uint32}, true, ""},
+      {{S::int8, S::float64, bucket, Operator::of(OpKind::maximum), true, S::uint64}, true, ""},
+      {{S::int32, S::int32, bucket, mx, true, S::uint64}, true, ""},
+      {{S::int32, S::int32, bucket, Operator::custom("same_bucket", "int same_bucket(int, int);"),
+        false, S::uint64},
+       false, "equality"},
+      {{S::none, S::int32, eq, plus, false, S::uint64}, false, "keys"},
+      {{static_cast<S>(99), S::int32, eq, plus, false, S::uint64}, false, "keys"},
+      {{S::int32, S::none, eq, plus, false, S::uint64}, false, "values"},
+      {{S::int32, S::int32, Operator::less(), plus, false, S::uint64}, false, "equality"},
+      {{S::int32, S::int32, plus, plus, false, S::uint64}, false, "equality"},
+      {{S::int32, S::int32, Operator::custom("f", " "), plus, false, S::uint64}, false, "equality"},
+      {{S::int32, S::int32, eq, Operator::of(OpKind::minus), false, S::uint64}, false, "op"},
+      {{S::float32, S::float32, eq, Operator::of(OpKind::bit_xor), false, S::uint64}, false, "op"},
+      {{S::int32, S::int32, eq, plus, false, S::int64}, false, "offset"},
+      {{S::int32, S::int32, eq, plus, false, S::int32}, false, "offset"},
+  };
+  expect_validation<Spec>(cases);
+}
+
+TEST(ScanByKeySpec, SpecTextNamesTheFields) {
+  const auto* entry = find_algorithm("scan_by_key");
+  ASSERT_NE(entry, nullptr);
+  auto spec = entry->from_text({{"keys", "int64", {}},
+                                {"values", "float32", {}},
+                                {"op", "maximum", {}},
+                                {"exclusive", "true", {}},
+                                {"offset", "uint32", {}}});
+  ASSERT_TRUE(spec) << spec.error().describe();
+  EXPECT_EQ(spec_text(*spec),
+            "scan_by_key keys=int64 values=float32 equality=equal_to op=maximum exclusive=true "
+            "offset=uint32");
+  auto custom = entry->from_text({{"keys", "int32", {}},
+                                  {"values", "int32", {}},
+                                  {"equality", "near", "__device__ bool near(int a, int b);"}});
+  ASSERT_TRUE(custom) << custom.error().describe();
+  auto bad =
+      entry->from_text({{"keys", "int32", {}}, {"values", "int32", {}}, {"equality", "less", {}}});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("equal_to or custom"), std::string::npos)
+      << bad.error().message;
+  EXPECT_FALSE(entry->from_text({{"keys", "int32", {}}}));    // values are required
+  EXPECT_FALSE(entry->from_text({{"values", "int32", {}}}));  // keys are required
+}
+
+// Every (key size, value size, offset, inclusive/exclusive), many counts: the closed
+// form equals what CUB's dispatch answers; counts beyond the offset type (or CUB's int
+// tile count) are refused by both.
+TEST(ScanByKeyTempStorage, ClosedFormEqualsCubDispatch) {
+  const LaunchContext ctx = context(nullptr);
+  const d::DispatchParams p = params(&ctx);
+  int checked = 0;
+  for (std::size_t k : {1u, 2u, 4u, 8u})
+    for (std::size_t v : {1u, 2u, 4u, 8u})
+      for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64})
+        for (bool exclusive : {false, true}) {
+          const d::DispatchFn fn = d::select_dispatch(k, v, offset, exclusive);
+          const d::DispatchFn cub = d::select_dispatch(k, v, offset, exclusive, /*closed_form=*/false);
+          ASSERT_NE(fn, nullptr);
+          ASSERT_NE(cub, nullptr);
+          const std::uint64_t max =
+              offset == ScalarType::uint32 ? UINT32_MAX : 1024ull * (INT32_MAX - 32);
+          for (std::uint64_t n : std::initializer_list<std::uint64_t>{
+                   0, 1, 2, 1023, 1024, 1025, (1ull << 20) + 3, 1ull << 26, 1ull << 31,
+                   std::uint64_t{UINT32_MAX}, 1ull << 32, 1ull << 40, 1024ull * (INT32_MAX - 32),
+                   1024ull * (INT32_MAX - 32) + 1, 1024ull * INT32_MAX}) {
+            std::size_t ours = 7, theirs = 7;
+            const CUresult a = fn(p, nullptr, ours, nullptr, nullptr, nullptr, n, nullptr, nullptr);
+            const CUresult b = cub(p, nullptr, theirs, nullptr, nullptr, nullptr, n, nullptr, nullptr);
+            if (n > max) {
+              EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
+              EXPECT_EQ(b, CUDA_ERROR_INVALID_VALUE) << n;
+              continue;
+            }
+            ASSERT_EQ(a, CUDA_SUCCESS);
+            ASSERT_EQ(b, CUDA_SUCCESS);
+            ASSERT_EQ(ours, theirs) << k << "/" << v << " n " << n;
+            ++checked;
+          }
+        }
+  EXPECT_GT(checked, 16 * 2 * 2 * 9);
+}
+
+TEST(ScanByKeyTempStorage, UnsupportedSizesHaveNoDispatch) {
+  EXPECT_EQ(d::select_dispatch(3, 4, ScalarType::uint64, false), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 16, ScalarType::uint64, true), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 4, ScalarType::int64, false), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 4, ScalarType::float32, false), nullptr);
+}
+
+// The init kernel over every tile (128 threads a block), then one scan block per tile;
+// nothing for zero items; no allocation, no dependent launch, the caller's pointers and
+// initial value passed as they are, the previous keys in the temp storage.
+TEST(ScanByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
+  const LaunchContext ctx = context(&record_by_key_launch);
+  const d::DispatchParams p = params(&ctx);
+  const d::DispatchFn run = d::select_dispatch(4, 4, ScalarType::uint64, /*exclusive=*/true);
+  const std::uintptr_t keys_in = 0x7f0000000000, values_in = 0x7f1000000000,
+                       values_out = 0x7f2000000000, temp = 0x7f5000000000;
+  const auto ptr = [](std::uintptr_t a) { return reinterpret_cast<void*>(a); };
+  const std::uint32_t init = 0xdeadbeef;
+  struct Case {
+    std::uint64_t n;
+    int tiles;
+    unsigned init_grid;
+  };
+  for (const Case c : {Case{0, 0, 0}, Case{1, 1, 1}, Case{1024, 1, 1}, Case{1025, 2, 1},
+                       Case{(1ull << 20) + 3, 1025, 9}, Case{1ull << 26, 65536, 512}}) {
+    SCOPED_TRACE(std::to_string(c.n) + " items");
+    recorded<ByKeyLaunch>().clear();
+    std::size_t bytes = 0;
+    ASSERT_EQ(run(p, nullptr, bytes, nullptr, nullptr, nullptr, c.n, nullptr, nullptr), CUDA_SUCCESS);
+    const auto [rc, allocations] = count_allocations([&] {
+      return run(p, ptr(temp), bytes, ptr(keys_in), ptr(values_in), ptr(values_out), c.n, &init,
+                 nullptr);
+    });
+    EXPECT_EQ(rc, CUDA_SUCCESS);
+    EXPECT_EQ(allocations, 0) << "the scan_by_key path allocated";
+    const auto& seen = recorded<ByKeyLaunch>();
+    if (c.n == 0) {
+      EXPECT_TRUE(seen.empty());
+      continue;
+    }
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[0].fn, kInit);
+    EXPECT_EQ(seen[0].block_x, 128u);
+    EXPECT_EQ(seen[0].grid_x, c.init_grid);
+    EXPECT_EQ(seen[0].num_tiles, c.tiles);
+    EXPECT_EQ(seen[0].items_per_tile, 1024u);
+    EXPECT_EQ(seen[0].keys_in, keys_in);
+    EXPECT_GE(seen[0].keys_prev, temp);
+    EXPECT_LT(seen[0].keys_prev, temp + bytes);
+    for (const auto& l : seen) EXPECT_EQ(l.num_attrs, 0u) << "CUB launches without dependent launch";
+    EXPECT_EQ(seen[1].fn, kScan);
+    EXPECT_EQ(seen[1].block_x, 128u);
+    EXPECT_EQ(seen[1].grid_x, static_cast<unsigned>(c.tiles));
+    EXPECT_EQ(seen[1].start_tile, 0);
+    EXPECT_EQ(seen[1].num_items, c.n);
+    EXPECT_EQ(seen[1].keys_in, keys_in);
+    EXPECT_EQ(seen[1].keys_prev, seen[0].keys_prev);
+    EXPECT_EQ(seen[1].values_in, values_in);
+    EXPECT_EQ(seen[1].values_out, values_out);
+    EXPECT_EQ(seen[1].init, init);
+  }
+}
+
+TEST(ScanByKeyHotPath, BadCallsLaunchNothing) {
+  const LaunchContext ctx = context(&record_by_key_launch);
+  const d::DispatchParams p = params(&ctx);
+  void* dev = device_address(0x7f0000000000);
+  const std::uint32_t init = 0;
+  recorded<ByKeyLaunch>().clear();
+  const d::DispatchFn narrow = d::select_dispatch(4, 4, ScalarType::uint32, true);
+  std::size_t bytes = 1 << 20;
+  EXPECT_EQ(narrow(p, dev, bytes, dev, dev, dev, 1ull << 32, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(narrow(p, nullptr, bytes, dev, dev, dev, 1ull << 32, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(narrow(p, dev, bytes, dev, dev, dev, 1000, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE)
+      << "an exclusive scan needs its initial value";
+  std::size_t small = 16;
+  EXPECT_EQ(narrow(p, dev, small, dev, dev, dev, 1000, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_TRUE(recorded<ByKeyLaunch>().empty());
+}
+
+TEST(ScanByKeyHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
+  LaunchContext ctx = context(&failing_launch);
+  const d::DispatchParams p = params(&ctx);
+  const d::DispatchFn run = d::select_dispatch(8, 4, ScalarType::uint64, false);
+  void* dev = device_address(0x7f0000000000);
+  std::size_t bytes = 1 << 20;
+  EXPECT_EQ(run(p, dev, bytes, dev, dev, dev, 1000, nullptr, nullptr), CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+}

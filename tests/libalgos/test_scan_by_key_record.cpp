@@ -1,0 +1,108 @@
+// scan_by_key builds (NVRTC, no GPU): the two kernels cub::detail::scan_by_key::dispatch
+// launches for sm_80 and sm_90, inclusive and exclusive, well-known and custom
+// operators; clear errors for bad operator source; and records that disagree with their
+// cubin rejected as corrupt.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "build_cache.hpp"
+#include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/scan_by_key/build_result.hpp"
+#include "record_cases.hpp"
+
+using namespace cccl_cache;
+using namespace cccl_cache::algos;
+using scan_by_key::BuildResult;
+using scan_by_key::Spec;
+
+namespace {
+
+const BuildResult& built(const Spec& s = Spec{}, std::uint32_t cc = 90) {
+  return test_support::built_or_throw(s, cc);
+}
+
+using S = ScalarType;
+const Operator kEq = Operator::of(OpKind::equal_to);
+
+}  // namespace
+
+TEST(ScanByKeyBuild, ForSm90And80HasCubsKernelsAndAPlausiblePolicy) {
+  for (std::uint32_t cc : {90u, 80u}) {
+    const auto& r = built(Spec{}, cc);
+    ASSERT_EQ(r.record.kernels.size(), 2u);
+    EXPECT_NE(r.record.kernels[0].find("25DeviceScanByKeyInitKernel"), std::string::npos);
+    EXPECT_NE(r.record.kernels[1].find("21DeviceScanByKeyKernel"), std::string::npos);
+    // The 8-byte offset is CUB's unsigned long long (y); the tile state pairs the value
+    // with an int.
+    EXPECT_NE(r.record.kernels[0].find("ReduceByKeyScanTileStateIiiLb1EE"), std::string::npos)
+        << r.record.kernels[0];
+    EXPECT_NE(r.record.kernels[1].find("NullType"), std::string::npos) << r.record.kernels[1];
+    EXPECT_EQ(r.record.algorithm, AlgorithmId::scan_by_key);
+    EXPECT_EQ(r.record.cc, cc);
+    EXPECT_EQ(r.policy.block_threads % 32, 0u);
+    EXPECT_GT(r.policy.items_per_thread, 0u);
+  }
+}
+
+// Exclusive takes the value type as its initial value; a 4-byte offset, the value type
+// and the operator name other kernels; the scan-by-key tuning follows the types.
+TEST(ScanByKeyBuild, KernelsFollowTheSpec) {
+  const auto& base = built();
+  const auto& exclusive = built(Spec{S::int32, S::int32, kEq, Operator::plus(), true});
+  EXPECT_EQ(exclusive.record.kernels[0], base.record.kernels[0]);
+  EXPECT_NE(exclusive.record.kernels[1], base.record.kernels[1]);
+  EXPECT_EQ(exclusive.record.kernels[1].find("NullType"), std::string::npos);
+  const auto& narrow = built(Spec{S::int32, S::int32, kEq, Operator::plus(), false, S::uint32});
+  EXPECT_NE(narrow.record.kernels[0], base.record.kernels[0]);
+  EXPECT_NE(narrow.record.kernels[0].find("EPij"), std::string::npos) << narrow.record.kernels[0];
+  const auto& wide = built(Spec{S::int64, S::float64, kEq, Operator::of(OpKind::maximum)});
+  EXPECT_NE(wide.record.kernels[1].find("maximum"), std::string::npos) << wide.record.kernels[1];
+}
+
+TEST(ScanByKeyBuild, CustomOperatorsBuildAndBadSourceGetsNvrtcsLog) {
+  const auto& ok = built(Spec{
+      S::int32, S::uint32,
+      Operator::custom("same_bucket",
+                       "__device__ bool same_bucket(int a, int b) { return a / 8 == b / 8; }"),
+      Operator::custom("mix", "__device__ unsigned mix(unsigned a, unsigned b) { return a ^ b; }"),
+      true});
+  EXPECT_EQ(ok.record.kernels.size(), 2u);
+  auto r = scan_by_key::build(
+      Spec{S::int32, S::int32, Operator::custom("f", "__device__ bool f(int a, int b) { return a ==* b; }")},
+      90);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::compile) << r.error().describe();
+  EXPECT_NE(r.error().message.find("operator(1): error: operand of \"*\" must be a pointer"),
+            std::string::npos)
+      << r.error().message;
+}
+
+TEST(ScanByKeyBuild, RejectsBadSpecs) {
+  EXPECT_EQ(scan_by_key::build(Spec{S::none}, 90).error().code, ErrorCode::invalid_argument);
+  EXPECT_EQ(scan_by_key::build(Spec{S::int32, S::int32, Operator::less()}, 90).error().code,
+            ErrorCode::invalid_argument);
+  EXPECT_EQ(scan_by_key::build(Spec{S::int32, S::int32, kEq, Operator::plus(), false, S::int64}, 90)
+                .error()
+                .code,
+            ErrorCode::invalid_argument);
+  EXPECT_EQ(scan_by_key::build(Spec{}, 49).error().code, ErrorCode::unsupported);
+}
+
+// A policy that differs from the kernels' launch bounds, implausible values or swapped
+// kernel names pass the blob grammar and must still be rejected as corrupt.
+TEST(ScanByKeyBuild, EntriesDisagreeingWithTheirCubinAreCorrupt) {
+  const test_support::CorruptCase<ScanByKey> cases[] = {
+      {"block threads doubled", [](BuildResult& r) { r.policy.block_threads *= 2; }, "scan"},
+      {"no items", [](BuildResult& r) { r.policy.items_per_thread = 0; }, "implausible scan_by_key"},
+      {"not a warp multiple", [](BuildResult& r) { r.policy.block_threads = 100; },
+       "implausible scan_by_key"},
+      {"swapped kernels", [](BuildResult& r) { std::swap(r.record.kernels[0], r.record.kernels[1]); },
+       "init"},
+      {"another kernel's name", [](BuildResult& r) { r.record.kernels[0] = "_Z3foov"; },
+       "not in the cubin"},
+  };
+  test_support::expect_corrupt<ScanByKey>(built(), cases);
+}
