@@ -63,7 +63,6 @@ Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& f
                         "='struct " + type_name + " {...};')");
       }
     }
-    if (desc != nullptr && desc->is_operator && !parse_op_kind(value)) {
     // A custom operator's name: the field's value, or a transform iterator's first
     // argument; a stateful operator's layout follows it (name:SIZE/ALIGN).
     std::string op_name;
