@@ -112,7 +112,7 @@ for p in $parts; do
     segsort_tests) part segsort_tests 400 "$bin/test_algos_segmented_sort_gpu" ;;
     segsort_bench) part segsort_bench 500 "$bin/bench_segmented_sort_vs_cub" 28 ;;
     sbk_tests) part sbk_tests 400 "$bin/test_algos_scan_by_key_gpu" ;;
-    sbk_bench) part sbk_bench 500 "$bin/bench_scan_by_key_vs_cub" 28 ;;
+    sbk_bench) part sbk_bench 500 "$bin/bench_scan_by_key_vs_cub" "${CCCL_CACHE_SBK_MAX_LOG:-28}" ;;
     opstate_tests) part opstate_tests 300 "$bin/test_algos_op_state_gpu" ;;
     iterator_tests) part iterator_tests 300 "$bin/test_algos_iterator_gpu" ;;
     struct_tests) part struct_tests 300 "$bin/test_algos_struct_types_gpu" ;;

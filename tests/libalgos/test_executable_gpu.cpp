@@ -220,7 +220,7 @@ void check_spec(std::size_t index, const std::vector<std::uint64_t>& sizes) {
 }
 
 void check_index(std::size_t i, const std::vector<std::uint64_t>& sizes) {
-  switch (built().specs[i].key_type) {
+  switch (built().specs[i].key_type.scalar) {
     case ScalarType::int32:
       return check_spec<std::int32_t>(i, sizes);
     case ScalarType::int64:

@@ -130,7 +130,7 @@ TEST(SelectGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
   for_each_fresh_and_loaded(built(), [](std::size_t i, const sel::Executable& f, const sel::Executable& l,
                                         CUstream stream) {
     std::mt19937_64 rng(91 + i);
-    with_host_type(built().specs[i].type, [&](auto item) {
+    with_host_type(built().specs[i].type.scalar, [&](auto item) {
       with_count_type(built().specs[i].selected_type, [&](auto count) {
         check_all<typename decltype(item)::type, typename decltype(count)::type>(i, f, l, stream, rng);
       });
