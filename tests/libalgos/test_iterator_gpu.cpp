@@ -202,7 +202,7 @@ TEST(IteratorGpu, PermutationInputGathersByIndex) {
 TEST(IteratorGpu, TransformOverCountingNegates) {
   const std::int64_t start = 1ll << 40;
   run_spec<std::int64_t>(
-      6, [&](std::uint64_t, auto&) { return IteratorValue::counting(start); },
+      6, [&](std::uint64_t, auto&) { return IteratorValue::of(IteratorKind::transform, start); },
       [&](std::uint64_t n, std::int64_t got) {
         std::int64_t want = 0;
         for (std::uint64_t i = 0; i < n; ++i) want -= start + std::int64_t(i);
