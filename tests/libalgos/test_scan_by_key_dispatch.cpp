@@ -15,6 +15,8 @@
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/scan_by_key/build_result.hpp"
 #include "hot_path_support.hpp"
+#include "scan_by_key/accumulator.hpp"
+#include "scan_by_key/codegen.hpp"
 #include "scan_by_key/dispatch.hpp"
 #include "spec_cases.hpp"
 
@@ -140,19 +142,80 @@ TEST(ScanByKeySpec, SpecTextNamesTheFields) {
   EXPECT_FALSE(entry->from_text({{"values", "int32", {}}}));  // keys are required
 }
 
-// Every (key size, value size, offset, inclusive/exclusive), many counts: the closed
-// form equals what CUB's dispatch answers; counts beyond the offset type (or CUB's int
-// tile count) are refused by both.
+// The accumulator is CUB's (__accumulator_t<Op, V, V>) for every value type and
+// operator: int for values narrower than int under plus, multiplies and the bitwise
+// kinds, bool under the logical kinds, V otherwise (custom operators return V). The
+// generated source names it where it is not V (asserting CUB's), and only there.
+TEST(ScanByKeyAccumulator, IsCubsForEveryValueTypeAndOperator) {
+  using S = ScalarType;
+  const S values[] = {S::int8,   S::int16,   S::int32,   S::int64,   S::uint8,   S::uint16, S::uint32,
+                      S::uint64, S::float32, S::float64, S::float16, S::bfloat16};
+  const OpKind kinds[] = {OpKind::plus,    OpKind::multiplies, OpKind::minimum,
+                          OpKind::maximum, OpKind::bit_and,    OpKind::bit_or,
+                          OpKind::bit_xor, OpKind::logical_and, OpKind::logical_or,
+                          OpKind::custom};
+  int named = 0;
+  for (S v : values)
+    for (OpKind kind : kinds) {
+      Spec spec;
+      spec.value_type = v;
+      spec.op = kind == OpKind::custom
+                    ? Operator::custom("f", "__device__ int f(int a, int b) { return a + b; }")
+                    : Operator::of(kind);
+      if (!spec.validate()) continue;  // bitwise kinds on floats
+      const bool narrow_int = v == S::int8 || v == S::int16 || v == S::uint8 || v == S::uint16;
+      const bool promotes = kind == OpKind::plus || kind == OpKind::multiplies ||
+                            kind == OpKind::bit_and || kind == OpKind::bit_or ||
+                            kind == OpKind::bit_xor;
+      const bool logical = kind == OpKind::logical_and || kind == OpKind::logical_or;
+      const d::Accumulator want = logical                  ? d::Accumulator{S::none, true}
+                                  : narrow_int && promotes ? d::Accumulator{S::int32}
+                                                           : d::Accumulator{v};
+      const std::string what = std::string(name(v)) + " " + std::string(op_kind_name(kind));
+      EXPECT_EQ(d::accumulator(spec), want) << what;
+      const auto gen = cccl_cache::algos::detail::BuildSteps<ScanByKey>::source(spec);
+      const std::string spelled = want.boolean ? "bool" : std::string(cuda_name(want.type));
+      if (want == d::Accumulator{v}) {
+        EXPECT_EQ(gen.source.find("cccl_cache_accum_t"), std::string::npos) << what;
+      } else {
+        ++named;
+        EXPECT_NE(gen.source.find("using cccl_cache_accum_t = " + spelled + ";"), std::string::npos)
+            << what;
+        EXPECT_NE(gen.source.find("__accumulator_t<cccl_cache_op"), std::string::npos) << what;
+      }
+      // The tile state and the scan kernel's last argument are the accumulator.
+      const std::string tile = "ReduceByKeyScanTileState<" + spelled + ", int>";
+      EXPECT_NE(gen.kernels[0].find(tile), std::string::npos) << what << ": " << gen.kernels[0];
+      EXPECT_NE(gen.kernels[1].find(tile), std::string::npos) << what << ": " << gen.kernels[1];
+      EXPECT_EQ(gen.kernels[1].substr(gen.kernels[1].size() - spelled.size() - 1), spelled + ">")
+          << what << ": " << gen.kernels[1];
+      const std::size_t a = want.boolean ? 1 : size_of(want.type);
+      EXPECT_NE(d::select_dispatch(4, size_of(v), a, S::uint64, spec.exclusive), nullptr) << what;
+      spec.exclusive = true;
+      EXPECT_NE(d::select_dispatch(4, size_of(v), a, S::uint64, true), nullptr) << what;
+    }
+  // 4 narrow integers x 5 promoting kinds, 12 types x 2 logical kinds.
+  EXPECT_EQ(named, 4 * 5 + 12 * 2);
+}
+
+// Every (key size, value size, accumulator size, offset, inclusive/exclusive) the
+// accumulator rule gives, many counts: the closed form equals what CUB's dispatch
+// answers; counts beyond the offset type (or CUB's int tile count) are refused by both.
 TEST(ScanByKeyTempStorage, ClosedFormEqualsCubDispatch) {
   const LaunchContext ctx = context(nullptr);
   const d::DispatchParams p = params(&ctx);
   int checked = 0;
   for (std::size_t k : {1u, 2u, 4u, 8u})
     for (std::size_t v : {1u, 2u, 4u, 8u})
+      for (std::size_t a : {1u, 2u, 4u, 8u})
       for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64})
         for (bool exclusive : {false, true}) {
-          const d::DispatchFn fn = d::select_dispatch(k, v, offset, exclusive);
-          const d::DispatchFn cub = d::select_dispatch(k, v, offset, exclusive, /*closed_form=*/false);
+          const d::DispatchFn fn = d::select_dispatch(k, v, a, offset, exclusive);
+          const d::DispatchFn cub = d::select_dispatch(k, v, a, offset, exclusive, /*closed_form=*/false);
+          if (!(a == v || a == 1 || (a == 4 && v < 4))) {
+            EXPECT_EQ(fn, nullptr) << v << "/" << a;
+            continue;
+          }
           ASSERT_NE(fn, nullptr);
           ASSERT_NE(cub, nullptr);
           const std::uint64_t max =
@@ -171,7 +234,7 @@ TEST(ScanByKeyTempStorage, ClosedFormEqualsCubDispatch) {
             }
             ASSERT_EQ(a, CUDA_SUCCESS);
             ASSERT_EQ(b, CUDA_SUCCESS);
-            ASSERT_EQ(ours, theirs) << k << "/" << v << " n " << n;
+            ASSERT_EQ(ours, theirs) << k << "/" << v << "/" << a << " n " << n;
             ++checked;
           }
         }
@@ -179,10 +242,12 @@ TEST(ScanByKeyTempStorage, ClosedFormEqualsCubDispatch) {
 }
 
 TEST(ScanByKeyTempStorage, UnsupportedSizesHaveNoDispatch) {
-  EXPECT_EQ(d::select_dispatch(3, 4, ScalarType::uint64, false), nullptr);
-  EXPECT_EQ(d::select_dispatch(4, 16, ScalarType::uint64, true), nullptr);
-  EXPECT_EQ(d::select_dispatch(4, 4, ScalarType::int64, false), nullptr);
-  EXPECT_EQ(d::select_dispatch(4, 4, ScalarType::float32, false), nullptr);
+  EXPECT_EQ(d::select_dispatch(3, 4, 4, ScalarType::uint64, false), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 16, 16, ScalarType::uint64, true), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 16, 4, ScalarType::uint64, false), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 8, 4, ScalarType::uint64, true), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 4, 4, ScalarType::int64, false), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 4, 4, ScalarType::float32, false), nullptr);
 }
 
 // The init kernel over every tile (128 threads a block), then one scan block per tile;
@@ -191,7 +256,7 @@ TEST(ScanByKeyTempStorage, UnsupportedSizesHaveNoDispatch) {
 TEST(ScanByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
   const LaunchContext ctx = context(&record_by_key_launch);
   const d::DispatchParams p = params(&ctx);
-  const d::DispatchFn run = d::select_dispatch(4, 4, ScalarType::uint64, /*exclusive=*/true);
+  const d::DispatchFn run = d::select_dispatch(4, 4, 4, ScalarType::uint64, /*exclusive=*/true);
   const std::uintptr_t keys_in = 0x7f0000000000, values_in = 0x7f1000000000,
                        values_out = 0x7f2000000000, temp = 0x7f5000000000;
   const auto ptr = [](std::uintptr_t a) { return reinterpret_cast<void*>(a); };
@@ -247,7 +312,7 @@ TEST(ScanByKeyHotPath, BadCallsLaunchNothing) {
   void* dev = device_address(0x7f0000000000);
   const std::uint32_t init = 0;
   recorded<ByKeyLaunch>().clear();
-  const d::DispatchFn narrow = d::select_dispatch(4, 4, ScalarType::uint32, true);
+  const d::DispatchFn narrow = d::select_dispatch(4, 4, 4, ScalarType::uint32, true);
   std::size_t bytes = 1 << 20;
   EXPECT_EQ(narrow(p, dev, bytes, dev, dev, dev, 1ull << 32, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(narrow(p, nullptr, bytes, dev, dev, dev, 1ull << 32, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
@@ -261,7 +326,7 @@ TEST(ScanByKeyHotPath, BadCallsLaunchNothing) {
 TEST(ScanByKeyHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
   LaunchContext ctx = context(&failing_launch);
   const d::DispatchParams p = params(&ctx);
-  const d::DispatchFn run = d::select_dispatch(8, 4, ScalarType::uint64, false);
+  const d::DispatchFn run = d::select_dispatch(8, 4, 4, ScalarType::uint64, false);
   void* dev = device_address(0x7f0000000000);
   std::size_t bytes = 1 << 20;
   EXPECT_EQ(run(p, dev, bytes, dev, dev, dev, 1000, nullptr, nullptr), CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);

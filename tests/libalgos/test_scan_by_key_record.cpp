@@ -62,6 +62,28 @@ TEST(ScanByKeyBuild, KernelsFollowTheSpec) {
   EXPECT_NE(wide.record.kernels[1].find("maximum"), std::string::npos) << wide.record.kernels[1];
 }
 
+// The accumulator is CUB's (accumulator.hpp; the generated source asserts it against
+// __accumulator_t where it is not the value type): int for int8 and uint16 values under
+// plus, bool under logical_or, the value type under minimum; the kernels carry it.
+TEST(ScanByKeyBuild, KernelsCarryCubsAccumulator) {
+  const struct {
+    Spec spec;
+    const char* tile;  // the tile state's mangled accumulator, int pair
+  } cases[] = {
+      {Spec{S::int32, S::int8, kEq, Operator::plus()}, "ReduceByKeyScanTileStateIiiLb1EE"},
+      {Spec{S::int32, S::uint16, kEq, Operator::plus(), true}, "ReduceByKeyScanTileStateIiiLb1EE"},
+      {Spec{S::int32, S::int32, kEq, Operator::of(OpKind::logical_or)},
+       "ReduceByKeyScanTileStateIbiLb1EE"},
+      {Spec{S::int32, S::int8, kEq, Operator::of(OpKind::minimum)},
+       "ReduceByKeyScanTileStateIaiLb1EE"},
+  };
+  for (const auto& c : cases) {
+    const auto& r = built(c.spec);
+    for (const std::string& kernel : r.record.kernels)
+      EXPECT_NE(kernel.find(c.tile), std::string::npos) << summary(c.spec) << ": " << kernel;
+  }
+}
+
 TEST(ScanByKeyBuild, CustomOperatorsBuildAndBadSourceGetsNvrtcsLog) {
   const auto& ok = built(Spec{
       S::int32, S::uint32,
