@@ -37,45 +37,27 @@ struct ByKeyLaunch : Launch {
   std::uint32_t init = 0;
 };
 
-const CUfunction kInit = reinterpret_cast<CUfunction>(0x5001);
-const CUfunction kScan = reinterpret_cast<CUfunction>(0x5002);
-
 // For 4-byte keys and values and 8-byte offsets, exclusive (init read as 4 bytes).
-CUresult record_by_key_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
-  if (params == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  ByKeyLaunch l{launch_of(config, fn)};
-  if (fn == kInit) {
-    for (int i = 0; i < 5; ++i)
-      if (params[i] == nullptr) return CUDA_ERROR_INVALID_VALUE;
+void decode_by_key_launch(ByKeyLaunch& l, bool init, void** params) {
+  if (init) {
     std::memcpy(&l.keys_in, params[1], sizeof(void*));
     std::memcpy(&l.keys_prev, params[2], sizeof(void*));
     std::memcpy(&l.items_per_tile, params[3], sizeof(std::uint64_t));
     std::memcpy(&l.num_tiles, params[4], sizeof(int));
-  } else {
-    for (int i = 0; i < 10; ++i)
-      if (params[i] == nullptr) return CUDA_ERROR_INVALID_VALUE;
-    std::memcpy(&l.keys_in, params[0], sizeof(void*));
-    std::memcpy(&l.keys_prev, params[1], sizeof(void*));
-    std::memcpy(&l.values_in, params[2], sizeof(void*));
-    std::memcpy(&l.values_out, params[3], sizeof(void*));
-    std::memcpy(&l.start_tile, params[5], sizeof(int));
-    std::memcpy(&l.init, params[8], sizeof(std::uint32_t));
-    std::memcpy(&l.num_items, params[9], sizeof(std::uint64_t));
+    return;
   }
-  recorded<ByKeyLaunch>().push_back(l);
-  return CUDA_SUCCESS;
+  std::memcpy(&l.keys_in, params[0], sizeof(void*));
+  std::memcpy(&l.keys_prev, params[1], sizeof(void*));
+  std::memcpy(&l.values_in, params[2], sizeof(void*));
+  std::memcpy(&l.values_out, params[3], sizeof(void*));
+  std::memcpy(&l.start_tile, params[5], sizeof(int));
+  std::memcpy(&l.init, params[8], sizeof(std::uint32_t));
+  std::memcpy(&l.num_items, params[9], sizeof(std::uint64_t));
 }
+constexpr auto record_by_key_launch =
+    &record_two_kernel_launch<ByKeyLaunch, 5, 10, &decode_by_key_launch>;
 
 using LaunchContext = cccl_cache::algos::detail::LaunchContext;
-
-LaunchContext context(decltype(&::cuLaunchKernelEx) launch) {
-  LaunchContext c = h200_context(launch);
-  c.max_grid_dim_x = 2147483647;
-  c.num_kernels = 2;
-  c.kernels[0] = {kInit, 128, 16, 0};
-  c.kernels[1] = {kScan, 128, 8, 0};
-  return c;
-}
 
 // A tile of 128 threads x 8 items.
 d::DispatchParams params(const LaunchContext* ctx) {
@@ -202,7 +184,7 @@ TEST(ScanByKeyAccumulator, IsCubsForEveryValueTypeAndOperator) {
 // accumulator rule gives, many counts: the closed form equals what CUB's dispatch
 // answers; counts beyond the offset type (or CUB's int tile count) are refused by both.
 TEST(ScanByKeyTempStorage, ClosedFormEqualsCubDispatch) {
-  const LaunchContext ctx = context(nullptr);
+  const LaunchContext ctx = two_kernel_context(nullptr);
   const d::DispatchParams p = params(&ctx);
   int checked = 0;
   for (std::size_t k : {1u, 2u, 4u, 8u})
@@ -254,7 +236,7 @@ TEST(ScanByKeyTempStorage, UnsupportedSizesHaveNoDispatch) {
 // nothing for zero items; no allocation, no dependent launch, the caller's pointers and
 // initial value passed as they are, the previous keys in the temp storage.
 TEST(ScanByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
-  const LaunchContext ctx = context(&record_by_key_launch);
+  const LaunchContext ctx = two_kernel_context(record_by_key_launch);
   const d::DispatchParams p = params(&ctx);
   const d::DispatchFn run = d::select_dispatch(4, 4, 4, ScalarType::uint64, /*exclusive=*/true);
   const std::uintptr_t keys_in = 0x7f0000000000, values_in = 0x7f1000000000,
@@ -284,7 +266,7 @@ TEST(ScanByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
       continue;
     }
     ASSERT_EQ(seen.size(), 2u);
-    EXPECT_EQ(seen[0].fn, kInit);
+    EXPECT_EQ(seen[0].fn, kInitKernel);
     EXPECT_EQ(seen[0].block_x, 128u);
     EXPECT_EQ(seen[0].grid_x, c.init_grid);
     EXPECT_EQ(seen[0].num_tiles, c.tiles);
@@ -293,7 +275,7 @@ TEST(ScanByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
     EXPECT_GE(seen[0].keys_prev, temp);
     EXPECT_LT(seen[0].keys_prev, temp + bytes);
     for (const auto& l : seen) EXPECT_EQ(l.num_attrs, 0u) << "CUB launches without dependent launch";
-    EXPECT_EQ(seen[1].fn, kScan);
+    EXPECT_EQ(seen[1].fn, kSweepKernel);
     EXPECT_EQ(seen[1].block_x, 128u);
     EXPECT_EQ(seen[1].grid_x, static_cast<unsigned>(c.tiles));
     EXPECT_EQ(seen[1].start_tile, 0);
@@ -307,7 +289,7 @@ TEST(ScanByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
 }
 
 TEST(ScanByKeyHotPath, BadCallsLaunchNothing) {
-  const LaunchContext ctx = context(&record_by_key_launch);
+  const LaunchContext ctx = two_kernel_context(record_by_key_launch);
   const d::DispatchParams p = params(&ctx);
   void* dev = device_address(0x7f0000000000);
   const std::uint32_t init = 0;
@@ -324,7 +306,7 @@ TEST(ScanByKeyHotPath, BadCallsLaunchNothing) {
 }
 
 TEST(ScanByKeyHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
-  LaunchContext ctx = context(&failing_launch);
+  LaunchContext ctx = two_kernel_context(&failing_launch);
   const d::DispatchParams p = params(&ctx);
   const d::DispatchFn run = d::select_dispatch(8, 4, 4, ScalarType::uint64, false);
   void* dev = device_address(0x7f0000000000);

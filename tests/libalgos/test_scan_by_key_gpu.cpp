@@ -33,9 +33,7 @@ using cccl_cache::algos::Operator;
 using cccl_cache::algos::ScalarType;
 
 const Operator kEq = Operator::of(OpKind::equal_to);
-// Keys equal when they fall in one bucket of 8.
-const Operator kBucket = Operator::custom(
-    "same_bucket", "__device__ bool same_bucket(int a, int b) { return a / 8 == b / 8; }");
+const Operator kBucket = bucket_equality();
 const Operator kXor = Operator::custom(
     "mix", "__device__ unsigned int mix(unsigned int a, unsigned int b) { return a ^ b; }");
 const Operator kPlus = Operator::plus();
@@ -61,12 +59,6 @@ using Built = BuiltStore<sbk::Spec, sbk::BuildResult>;
 Built& built() {
   static Built b = build_specs_for_gpu("cccl-cache-scan-by-key-gpu", all_specs());
   return b;
-}
-
-template <class K>
-bool same(const sbk::Spec& spec, K a, K b) {
-  if (spec.equality.kind == OpKind::custom) return static_cast<int>(a) / 8 == static_cast<int>(b) / 8;
-  return a == b;
 }
 
 // The spec's operator on the host, in the accumulator type A; integer sums and products
@@ -107,7 +99,7 @@ void check_all(const sbk::Spec& spec, const sbk::Executable& fresh, const sbk::E
       std::vector<A> acc(n);
       std::vector<V> want(n);
       for (std::uint64_t i = 0; i < n; ++i) {
-        const bool head = i == 0 || !same(spec, k[i - 1], k[i]);
+        const bool head = i == 0 || !same_key(spec.equality, k[i - 1], k[i]);
         if (spec.exclusive)
           acc[i] = head ? A(init) : apply<A>(spec, acc[i - 1], A(v[i - 1]));
         else
@@ -120,15 +112,11 @@ void check_all(const sbk::Spec& spec, const sbk::Executable& fresh, const sbk::E
         ASSERT_CU(cuMemcpyHtoD(d_v.ptr, v.data(), n * sizeof(V)));
       }
       auto run = [&](const sbk::Executable& exe) {
-        std::size_t bytes = 0;
-        EXPECT_EQ(exe(nullptr, bytes, nullptr, nullptr, nullptr, n, nullptr, stream), CUDA_SUCCESS);
-        EXPECT_EQ(bytes, exe.temp_storage_bytes(n));
-        DeviceBuffer temp(bytes);
         if (n > 0) EXPECT_EQ(cuMemsetD8(d_out.ptr, 0xab, n * sizeof(V)), CUDA_SUCCESS);
-        EXPECT_EQ(exe(temp.get(), bytes, d_k.get(), d_v.get(), d_out.get(), n,
-                      spec.exclusive ? &init : nullptr, stream),
-                  CUDA_SUCCESS);
-        EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
+        query_and_run(exe, n, stream, [&](void* temp, std::size_t& bytes) {
+          return exe(temp, bytes, d_k.get(), d_v.get(), d_out.get(), n,
+                     spec.exclusive ? &init : nullptr, stream);
+        });
         return read_device<V>(d_out.ptr, n);
       };
       const std::vector<V> got = run(fresh);
