@@ -282,6 +282,23 @@ def make_unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num
                     (d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected), cache)
 
 
+def make_scan_by_key(d_keys_in, d_values_in, d_values_out, op="plus", *, exclusive=False,
+                     equality="equal_to", offset="uint64", device=None, cache=None) -> _core.ScanByKey:
+    """Scans the values with `op` ("plus", "maximum", ... or an Op naming a __device__
+    function of two values), restarting at every run of consecutive keys `equality` calls
+    equal ("equal_to" or an Op naming a __device__ bool function of two keys); exclusive:
+    each run starts at the call's h_init. CUB's DeviceScan::InclusiveScanByKey /
+    ExclusiveScanByKey, with CUB's accumulator. offset: "uint64" (CUB's offset for 64-bit
+    counts) or "uint32"."""
+    ops: dict = {}
+    values = _type_of(d_values_in, "d_values_in")
+    _same_as(values, d_values_out, "d_values_out", "d_values_in")
+    fields = {"keys": _type_of(d_keys_in, "d_keys_in"), "values": values,
+              "equality": _op_text(equality, ops), "op": _op_text(op, ops),
+              "exclusive": str(bool(exclusive)).lower(), "offset": offset}
+    return _acquire("scan_by_key", fields, ops, device, (d_keys_in, d_values_in, d_values_out), cache)
+
+
 def make_select(d_in, d_out, d_num_selected_out, cond="identity", *, device=None, cache=None) -> _core.Select:
     """Keeps the items for which `cond` holds ("identity": nonzero items, or an Op naming a
     __device__ bool function of one item), in order; their number goes to
@@ -619,6 +636,30 @@ def exclusive_scan(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None
     exe = make_exclusive_scan(d_in, d_out, op, cache=cache)
     n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same))
     _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)
+
+
+def inclusive_scan_by_key(d_keys_in, d_values_in, d_values_out, op="plus", num_items=None, stream=None, *,
+                          equality="equal_to", temp_allocator=None, cache=None):
+    """d_values_out[i] = op over d_values_in[j..i], j the start of i's run of equal keys."""
+    _scan_by_key(d_keys_in, d_values_in, d_values_out, op, False, None, num_items, stream, equality,
+                 temp_allocator, cache)
+
+
+def exclusive_scan_by_key(d_keys_in, d_values_in, d_values_out, op="plus", h_init=0, num_items=None,
+                          stream=None, *, equality="equal_to", temp_allocator=None, cache=None):
+    """d_values_out[i] = h_init op d_values_in[j] op ... op d_values_in[i - 1], j the start of
+    i's run of equal keys (h_init at the run's start)."""
+    _scan_by_key(d_keys_in, d_values_in, d_values_out, op, True, h_init, num_items, stream, equality,
+                 temp_allocator, cache)
+
+
+def _scan_by_key(d_keys_in, d_values_in, d_values_out, op, exclusive, h_init, num_items, stream, equality,
+                 temp_allocator, cache):
+    exe = make_scan_by_key(d_keys_in, d_values_in, d_values_out, op, exclusive=exclusive, equality=equality,
+                           cache=cache)
+    n = _count(num_items, d_keys_in, "d_keys_in", ("d_values_in", d_values_in, _same),
+               ("d_values_out", d_values_out, _same))
+    _run_two_phase(exe, d_keys_in, temp_allocator, stream, (d_keys_in, d_values_in, d_values_out, n, h_init), ())
 
 
 def unary_transform(d_in, d_out, op="identity", num_items=None, stream=None, *, cache=None, op_state=None):

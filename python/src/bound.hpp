@@ -25,7 +25,7 @@ struct Bound {
 
 // Registers Spec.
 void bind_spec(nb::module_& m);
-// Registers MergeSort, RadixSort, Reduce, SegmentedReduce, UniqueByKey, Select,
+// Registers MergeSort, RadixSort, Reduce, SegmentedReduce, UniqueByKey, ScanByKey, Select,
 // ThreeWayPartition, HistogramEven, SegmentedSort, BinarySearch, InclusiveScan, ExclusiveScan, UnaryTransform,
 // BinaryTransform.
 void bind_executables(nb::module_& m);

@@ -24,6 +24,7 @@ namespace sc = algos::scan;
 namespace sr = algos::segmented_reduce;
 namespace tf = algos::transform;
 namespace ub = algos::unique_by_key;
+namespace sk = algos::scan_by_key;
 namespace se = algos::select;
 namespace tw = algos::three_way_partition;
 namespace he = algos::histogram_even;
@@ -372,6 +373,28 @@ std::size_t unique_by_key_call(const Bound<ub::Executable>& b, nb::handle temp, 
   return bytes;
 }
 
+// --- scan_by_key: a scan of the values restarting at every run of equal keys ---------
+std::size_t scan_by_key_call(const Bound<sk::Executable>& b, nb::handle temp, nb::handle keys_in,
+                             nb::handle values_in, nb::handle values_out, std::uint64_t n,
+                             nb::handle h_init, nb::handle stream) {
+  const sk::Executable& e = *b.exe;
+  std::size_t bytes = e.temp_storage_bytes(n);
+  if (temp.is_none()) return bytes;
+  const auto& spec = e.spec();
+  const int dev = e.device();
+  auto [d_temp, have] = temp_array(temp, bytes, dev);
+  auto ki = checked_array(keys_in, "d_keys_in", false, spec.key_type, n, dev);
+  auto vi = checked_array(values_in, "d_values_in", false, spec.value_type, n, dev);
+  auto vo = checked_array(values_out, "d_values_out", true, spec.value_type, n, dev);
+  if (!spec.exclusive && !h_init.is_none())
+    throw nb::value_error("h_init: an inclusive scan_by_key takes no initial value (give None)");
+  const HostScalar init = spec.exclusive ? host_scalar(h_init, spec.value_type, "h_init") : HostScalar{};
+  run_unlocked(stream, "scan_by_key", [&](CUstream s) -> CUresult {
+    return e(d_temp, have, ki.data, vi.data, vo.data, n, spec.exclusive ? init.bytes : nullptr, s);
+  });
+  return bytes;
+}
+
 // --- select: the items a predicate keeps, the count to device memory -------------------
 std::size_t select_call(const Bound<se::Executable>& b, nb::handle temp, nb::handle in, nb::handle out,
                         nb::handle num_selected, std::uint64_t n, nb::handle stream, nb::handle op_state) {
@@ -561,6 +584,19 @@ void bind_executables(nb::module_& m) {
            "of each run of equal keys to d_out_keys / d_out_items and the number of runs to "
            "d_out_num_selected[0]. Returns the bytes. op_state: a stateful equality's state.")
       .def("temp_storage_bytes", [](const Bound<ub::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
+           "num_items"_a);
+
+  common<sk::Executable>(m, "ScanByKey",
+                         "A scan by key bound to a device (cub::DeviceScan::InclusiveScanByKey / "
+                         "ExclusiveScanByKey).")
+      .def("__call__", &scan_by_key_call, "temp_storage"_a.none(), "d_keys_in"_a.none(),
+           "d_values_in"_a.none(), "d_values_out"_a.none(), "num_items"_a, "h_init"_a.none() = none,
+           "stream"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs. Else scans d_values_in into "
+           "d_values_out with the spec's op, restarting at every run of consecutive equal keys of "
+           "d_keys_in; an exclusive spec seeds each run with h_init (required), an inclusive one "
+           "takes none. Returns the bytes.")
+      .def("temp_storage_bytes", [](const Bound<sk::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);
 
   common<se::Executable>(m, "Select", "A select bound to a device (cub::DeviceSelect::If).")

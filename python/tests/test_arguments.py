@@ -130,6 +130,14 @@ def test_factories_reject_mismatched_types(fake):
         cccl_cache.make_unique_by_key(f4, i4, f4, i4, f4)  # a float count
     with pytest.raises(ValueError, match="equal_to or custom"):
         cccl_cache.make_unique_by_key(f4, i4, f4, i4, i4, "less")
+    with pytest.raises(TypeError, match="d_values_out"):
+        cccl_cache.make_scan_by_key(i4, f4, i4)
+    with pytest.raises(ValueError, match="equal_to or custom"):
+        cccl_cache.make_scan_by_key(i4, i4, i4, equality="less")
+    with pytest.raises(ValueError, match="integer types only"):
+        cccl_cache.make_scan_by_key(i4, f4, f4, "bit_xor")
+    with pytest.raises(ValueError, match="offset"):
+        cccl_cache.make_scan_by_key(i4, i4, i4, offset="int64")
     with pytest.raises(TypeError, match="element type not supported"):
         cccl_cache.make_radix_sort(fake(typestr="|b1"), fake(typestr="|b1"))
     with pytest.raises(ValueError, match="order"):
@@ -243,7 +251,7 @@ def test_every_call_takes_any_stream_object(cls):
 
 def test_every_executable_is_checked():
     assert {t.__name__ for t in EXECUTABLES} >= {
-        "MergeSort", "RadixSort", "Reduce", "InclusiveScan", "ExclusiveScan", "SegmentedReduce", "UniqueByKey",
+        "MergeSort", "RadixSort", "Reduce", "InclusiveScan", "ExclusiveScan", "SegmentedReduce", "UniqueByKey", "ScanByKey",
         "UnaryTransform", "BinaryTransform"}
 
 

@@ -246,6 +246,41 @@ def test_unique_by_key(caches, keys, items, count, op):
     np.testing.assert_array_equal(i_out.get()[:first.sum()], h_items[first])
 
 
+@pytest.mark.parametrize("keys, values, op, exclusive", [
+    (np.int32, np.int8, "plus", False),
+    (np.int16, np.int16, "plus", True),
+    (np.int64, np.float32, "maximum", False),
+])
+def test_scan_by_key(caches, keys, values, op, exclusive):
+    """Sums of int8 and int16 values overflow the value type: CUB accumulates them in int
+    and stores each output in the value type, as the reference does."""
+    h_keys = np.repeat(rng.integers(0, 50, N // 4), rng.integers(1, 400, N // 4))[:N].astype(keys)
+    n = len(h_keys)
+    h_values = rng.integers(-100, 100, n).astype(values)
+    init = 7
+    combine = max if op == "maximum" else (lambda a, b: a + b)
+    want, acc = np.empty(n, values), 0
+    for i in range(n):
+        head = i == 0 or h_keys[i] != h_keys[i - 1]
+        if exclusive:
+            acc = init if head else combine(acc, h_values[i - 1].item())
+        else:
+            acc = h_values[i].item() if head else combine(acc, h_values[i].item())
+        want[i] = np.array(acc).astype(np.float32 if values == np.float32 else np.int64).astype(values)
+    d_keys, d_values = cp.asarray(h_keys), cp.asarray(h_values)
+    for exe in both(caches, lambda c: cccl_cache.make_scan_by_key(keys, values, values, op, exclusive=exclusive,
+                                                                   device=0, cache=c)):
+        out = cp.empty(n, values)
+        run_two_phase(exe, d_keys, d_values, out, n, init if exclusive else None, n=n)
+        np.testing.assert_array_equal(out.get(), want)
+    out = cp.empty(n, values)
+    if exclusive:
+        cccl_cache.exclusive_scan_by_key(d_keys, d_values, out, op, init, cache=caches[0])
+    else:
+        cccl_cache.inclusive_scan_by_key(d_keys, d_values, out, op, cache=caches[0])
+    np.testing.assert_array_equal(out.get(), want)
+
+
 @pytest.mark.parametrize("dtype, count, cond", [
     (np.int32, np.int64, "identity"),
     (np.float32, np.uint32, cccl_cache.Op("positive", "__device__ bool positive(float x) { return x > 0.0f; }")),

@@ -97,6 +97,8 @@ static void check_null_handles(void) {
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_unique_by_key(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, 10, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_scan_by_key(NULL, NULL, &bytes, NULL, NULL, NULL, 10, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_select(NULL, NULL, &bytes, NULL, NULL, NULL, 10, NULL), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
               "algorithm is NULL");
   CHECK_FAILS(cccl_cache_three_way_partition(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, 10, NULL),
@@ -203,6 +205,12 @@ static void check_descs(void) {
       {{.algorithm = CCCL_CACHE_UNIQUE_BY_KEY, .type = CCCL_CACHE_INT32, .value_type = CCCL_CACHE_INT32,
         .op = {CCCL_CACHE_OP_EQUAL_TO, NULL, NULL}},
        "unique_by_key keys=int32 values=int32 op=equal_to offset=uint64 selected=uint64", NULL},
+      {{.algorithm = CCCL_CACHE_SCAN_BY_KEY, .type = CCCL_CACHE_INT32, .value_type = CCCL_CACHE_INT8},
+       "scan_by_key keys=int32 values=int8", "scan_by_key keys=int32 values=int8 equality=equal_to op=plus "
+                                             "exclusive=false offset=uint64"},
+      {{.algorithm = CCCL_CACHE_SCAN_BY_KEY, .type = CCCL_CACHE_INT64, .value_type = CCCL_CACHE_FLOAT32,
+        .op = {CCCL_CACHE_OP_MAXIMUM, NULL, NULL}, .offset_type = CCCL_CACHE_UINT32, .descending = 1},
+       "scan_by_key keys=int64 values=float32 equality=equal_to op=maximum exclusive=true offset=uint32", NULL},
       {{.algorithm = CCCL_CACHE_SELECT, .type = CCCL_CACHE_FLOAT32, .out_type = CCCL_CACHE_INT32},
        "select type=float32 op=identity offset=int64 selected=int32", NULL},
       {{.algorithm = CCCL_CACHE_THREE_WAY_PARTITION, .type = CCCL_CACHE_UINT8, .offset_type = CCCL_CACHE_INT32,
@@ -661,6 +669,60 @@ static void unique_on_gpu(cccl_cache_store* store) {
          same ? "ok" : "MISMATCH");
 }
 
+/* Sums int8 values by runs of int32 keys through the C ABI, inclusive and exclusive (seed
+ * 5): the sums overflow int8; CUB accumulates in int and stores each output as int8. */
+static void scan_by_key_on_gpu(cccl_cache_store* store) {
+  enum { n = 9 };
+  const int keys[n] = {3, 3, 3, 1, 1, 7, 3, 3, 3};
+  const signed char values[n] = {100, 100, 100, -100, -100, 9, 120, 120, 1}, init = 5;
+  signed char out[n] = {0}, want[n];
+  const char* texts[2] = {"scan_by_key keys=int32 values=int8",
+                          "scan_by_key keys=int32 values=int8 exclusive=true"};
+  int exclusive, i, same = 1;
+  void *d_keys = NULL, *d_values = NULL, *d_out = NULL, *d_temp = NULL;
+  CHECK(cudaMalloc(&d_keys, sizeof keys) == cudaSuccess && cudaMalloc(&d_values, sizeof values) == cudaSuccess &&
+        cudaMalloc(&d_out, sizeof out) == cudaSuccess);
+  CHECK(cudaMemcpy(d_keys, keys, sizeof keys, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  for (exclusive = 0; exclusive < 2; ++exclusive) {
+    cccl_cache_spec* spec = NULL;
+    cccl_cache_algorithm* alg = NULL;
+    size_t bytes = 0;
+    int acc = 0;
+    for (i = 0; i < n; ++i) {
+      const int head = i == 0 || keys[i - 1] != keys[i];
+      if (exclusive) {
+        acc = head ? init : acc + values[i - 1];
+      } else {
+        acc = head ? values[i] : acc + values[i];
+      }
+      want[i] = (signed char)(unsigned char)(acc & 0xff);
+    }
+    CHECK_OK(cccl_cache_spec_parse(texts[exclusive], &spec));
+    CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
+    cccl_cache_spec_free(spec);
+    if (alg == NULL) break;
+    CHECK(cccl_cache_algorithm_kind_of(alg) == CCCL_CACHE_SCAN_BY_KEY);
+    CHECK_OK(cccl_cache_scan_by_key(alg, NULL, &bytes, NULL, NULL, NULL, n, NULL, NULL));
+    CHECK(cudaMalloc(&d_temp, bytes) == cudaSuccess);
+    CHECK_FAILS(cccl_cache_unique_by_key(alg, d_temp, &bytes, d_keys, d_values, d_out, d_out, d_out, n, NULL),
+                CCCL_CACHE_ERROR_INVALID_ARGUMENT, "is a scan_by_key, not a unique_by_key");
+    CHECK_OK(cccl_cache_scan_by_key(alg, d_temp, &bytes, d_keys, d_values, d_out, n, &init, NULL));
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
+    for (i = 0; i < n; ++i) same = same && out[i] == want[i];
+    cudaFree(d_temp);
+    d_temp = NULL;
+    cccl_cache_algorithm_release(alg);
+  }
+  CHECK(same);
+  cudaFree(d_keys);
+  cudaFree(d_values);
+  cudaFree(d_out);
+  printf("scanned int8 values by runs of int32 keys on device 0 through the C ABI: %s\n",
+         same ? "ok" : "MISMATCH");
+}
+
 /* Keeps the odd items of nine int16 through the C ABI; the count (int64) is read back
  * from device memory. */
 static void select_on_gpu(cccl_cache_store* store) {
@@ -993,7 +1055,7 @@ int main(void) {
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
     printf(
         "SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, "
-        "a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
+        "a scan_by_key, a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
         "operators) did not run\n",
         cccl_cache_last_error());
   } else {
@@ -1001,6 +1063,7 @@ int main(void) {
     radix_double_buffer_on_gpu(store);
     segmented_sum_on_gpu(store);
     unique_on_gpu(store);
+    scan_by_key_on_gpu(store);
     select_on_gpu(store);
     three_way_partition_on_gpu(store);
     histogram_on_gpu(store);

@@ -228,6 +228,41 @@ void for_each_fresh_and_loaded(const BuiltStore<Spec, Fresh>& b, Check check) {
   }
 }
 
+// check(fresh, loaded, stream) for the fresh and store-loaded executables of the one spec
+// Make() gives (built_once(prefix), for_each_fresh_and_loaded).
+template <auto Make, class Check>
+void with_fresh_and_loaded(const std::string& prefix, Check check) {
+  for_each_fresh_and_loaded(built_once<Make>(prefix),
+                            [&](std::size_t, const auto& fresh, const auto& loaded,
+                                CUstream stream) { check(fresh, loaded, stream); });
+}
+
+// A call as the GPU tests make it: call(nullptr, bytes) is the size query, which must
+// answer exe.temp_storage_bytes(n); then call(temp, bytes) with that much temp storage,
+// and the stream synchronized.
+template <class Exe, class Call>
+void query_and_run(const Exe& exe, std::uint64_t n, CUstream stream, Call call) {
+  std::size_t bytes = 0;
+  EXPECT_EQ(call(nullptr, bytes), CUDA_SUCCESS);
+  EXPECT_EQ(bytes, exe.temp_storage_bytes(n));
+  DeviceBuffer temp(bytes);
+  EXPECT_EQ(call(temp.get(), bytes), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
+}
+
+// The custom key equality of the by-key tests: keys equal when they fall in one bucket
+// of 8 (as int), and its host side.
+inline cccl_cache::algos::Operator bucket_equality() {
+  return cccl_cache::algos::Operator::custom(
+      "same_bucket", "__device__ bool same_bucket(int a, int b) { return a / 8 == b / 8; }");
+}
+template <class K>
+bool same_key(const cccl_cache::algos::Operator& equality, K a, K b) {
+  if (equality.kind == cccl_cache::algos::OpKind::custom)
+    return static_cast<int>(a) / 8 == static_cast<int>(b) / 8;
+  return a == b;
+}
+
 // f(std::type_identity<T>{}) with T the host type of element type `t` (the integer and
 // float types of 1 to 8 bytes); a test failure for any other type.
 template <class F>

@@ -11,6 +11,7 @@
 #include <cuda.h>
 
 #include <atomic>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
@@ -96,6 +97,39 @@ inline cccl_cache::algos::detail::LaunchContext h200_context(decltype(&::cuLaunc
   c.ptx_version = ptx_version;
   c.dependent_launch = ptx_version >= 900;
   c.sm_count = 132;
+  return c;
+}
+
+// Stand-in handles of the two kernels of an init-then-sweep dispatch (unique_by_key's
+// compact init and sweep, scan_by_key's init and scan).
+inline const CUfunction kInitKernel = reinterpret_cast<CUfunction>(0x4001);
+inline const CUfunction kSweepKernel = reinterpret_cast<CUfunction>(0x4002);
+
+// The recording cuLaunchKernelEx of such a dispatch: a launch of kInitKernel needs
+// InitArgs arguments, any other MainArgs; decode(record, is_init, params) reads the test's
+// Record (which extends Launch) from them, which is then recorded<Record>().
+template <class Record, int InitArgs, int MainArgs, void (*Decode)(Record&, bool, void**)>
+CUresult record_two_kernel_launch(const CUlaunchConfig* config, CUfunction fn, void** params,
+                                  void**) {
+  if (params == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  const bool init = fn == kInitKernel;
+  for (int i = 0; i < (init ? InitArgs : MainArgs); ++i)
+    if (params[i] == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  Record r{launch_of(config, fn)};
+  Decode(r, init, params);
+  recorded<Record>().push_back(r);
+  return CUDA_SUCCESS;
+}
+
+// h200_context with the two kernels bound: the init kernel at 128 threads, the sweep at
+// 128 threads (the tests' tile: 128 x 8 items), and the grid's x limit.
+inline cccl_cache::algos::detail::LaunchContext two_kernel_context(
+    decltype(&::cuLaunchKernelEx) launch) {
+  cccl_cache::algos::detail::LaunchContext c = h200_context(launch);
+  c.max_grid_dim_x = INT_MAX;
+  c.num_kernels = 2;
+  c.kernels[0] = {kInitKernel, 128, 16, 0};
+  c.kernels[1] = {kSweepKernel, 128, 8, 0};
   return c;
 }
 

@@ -1,16 +1,20 @@
 // Table-driven record checks: a build record that disagrees with its cubin (a changed
 // policy, swapped or foreign kernel names) passes the blob grammar and must still be
-// refused as corrupt, with a message naming what disagrees.
+// refused as corrupt, with a message naming what disagrees; and the build errors every
+// algorithm with a custom operator shares (NVRTC's log, refused specs).
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <span>
 #include <string>
 
 #include "cccl_cache/algos/core/built.hpp"
+#include "cccl_cache/algos/types.hpp"
+#include "cccl_cache/cache/error.hpp"
 
 namespace test_support {
 
@@ -38,6 +42,34 @@ void expect_corrupt(const cccl_cache::algos::Built<A>& good, std::span<const Cor
     EXPECT_EQ(r.error().code, cccl_cache::ErrorCode::corrupt) << c.what;
     EXPECT_NE(r.error().message.find(c.error), std::string::npos) << c.what << ": " << r.error().message;
   }
+}
+
+// A custom binary predicate on int that does not compile: NVRTC's error is in line 1 of
+// the operator's own source.
+inline cccl_cache::algos::Operator bad_int_predicate() {
+  return cccl_cache::algos::Operator::custom("f",
+                                             "__device__ bool f(int a, int b) { return a ==* b; }");
+}
+
+// build(spec, 90) fails with a compile error carrying NVRTC's log for the operator's line.
+template <class Spec>
+void expect_nvrtc_log(const Spec& spec) {
+  auto r = cccl_cache::algos::build(spec, 90);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, cccl_cache::ErrorCode::compile) << r.error().describe();
+  EXPECT_NE(r.error().message.find("operator(1): error: operand of \"*\" must be a pointer"),
+            std::string::npos)
+      << r.error().message;
+}
+
+// Every spec of `invalid` is refused at build as invalid_argument; the default spec for
+// CC 4.9 as unsupported.
+template <class Spec>
+void expect_build_refuses(std::initializer_list<Spec> invalid) {
+  for (const Spec& s : invalid)
+    EXPECT_EQ(cccl_cache::algos::build(s, 90).error().code, cccl_cache::ErrorCode::invalid_argument)
+        << cccl_cache::algos::summary(s);
+  EXPECT_EQ(cccl_cache::algos::build(Spec{}, 49).error().code, cccl_cache::ErrorCode::unsupported);
 }
 
 }  // namespace test_support

@@ -224,6 +224,36 @@ TEST(Iterator, TheGeneratedSourceReadsTheIteratorInPlaceOfTheArray) {
             Reduce::codegen_digest(reduce_over(Iterator::constant())));
 }
 
+// The key of a spec with an iterator covers the host packing (pack_iterator's layout,
+// which the struct's text does not show): its generated source starts the iterator with
+// the packing's line; a pointer spec's source has none, so its key does not depend on
+// it. The lines are pinned here with the layout the next test checks byte by byte:
+// change both together (and so every iterator spec's key).
+TEST(Iterator, TheKeyCoversTheHostPackingOfIteratorsOnly) {
+  using Steps = detail::BuildSteps<Reduce>;
+  EXPECT_EQ(Steps::source(reduce::Spec{}).source.find("host packing"), std::string::npos);
+  for (const auto& spec : iterator_specs()) {
+    const std::string packing = detail::iterator_packing(spec.input);
+    ASSERT_FALSE(packing.empty()) << describe(spec.input);
+    EXPECT_NE(Steps::source(spec).source.find(packing), std::string::npos) << describe(spec.input);
+  }
+  EXPECT_EQ(detail::iterator_packing(Iterator{}), "");
+  const std::string tail = "; 16 bytes aligned 16, the rest zero\n";
+  const std::string head = "// cccl-cache host packing 1: ";
+  EXPECT_EQ(detail::iterator_packing(Iterator::counting()), head + "V start@0" + tail);
+  EXPECT_EQ(detail::iterator_packing(Iterator::constant()), head + "V value@0" + tail);
+  EXPECT_EQ(detail::iterator_packing(Iterator::reverse()),
+            head + "V* end@0 (first + num_items)" + tail);
+  EXPECT_EQ(detail::iterator_packing(Iterator::permutation(ScalarType::none, ScalarType::int32)),
+            head + "V* values@0, I* idx@8" + tail);
+  EXPECT_EQ(detail::iterator_packing(Iterator::transform(Operator::of(OpKind::negate))),
+            head + "V* p@0" + tail);
+  EXPECT_EQ(detail::iterator_packing(
+                Iterator::transform(Operator::of(OpKind::negate), ScalarType::int32, true)),
+            head + "V start@0" + tail);
+  static_assert(sizeof(detail::IteratorArg) == 16 && alignof(detail::IteratorArg) == 16);
+}
+
 TEST(Iterator, TheCallsValuesArePackedInTheDocumentedLayout) {
   detail::IteratorArg arg;
   const std::int64_t start = -5;
@@ -247,6 +277,24 @@ TEST(Iterator, TheCallsValuesArePackedInTheDocumentedLayout) {
   std::memcpy(p, arg.bytes, sizeof p);
   EXPECT_EQ(p[0], values);
   EXPECT_EQ(p[1], index);
+  // constant and a transform over counting: the value at 0; a transform over an array:
+  // its pointer at 0; the rest zero.
+  ASSERT_TRUE(detail::pack_iterator(Iterator::constant(ScalarType::int16), ScalarType::int32,
+                                    IteratorValue::constant(std::int16_t{-2}), 3, arg));
+  std::int16_t c = 0;
+  std::memcpy(&c, arg.bytes, 2);
+  EXPECT_EQ(c, -2);
+  for (std::size_t i = 2; i < sizeof arg.bytes; ++i) EXPECT_EQ(arg.bytes[i], 0) << i;
+  ASSERT_TRUE(detail::pack_iterator(
+      Iterator::transform(Operator::of(OpKind::negate), ScalarType::int32, true), ScalarType::int32,
+      IteratorValue::of(IteratorKind::transform, std::int32_t{9}), 3, arg));
+  std::int32_t t = 0;
+  std::memcpy(&t, arg.bytes, 4);
+  EXPECT_EQ(t, 9);
+  ASSERT_TRUE(detail::pack_iterator(Iterator::transform(Operator::of(OpKind::negate)),
+                                    ScalarType::float64, IteratorValue::transform(values), 3, arg));
+  std::memcpy(&end, arg.bytes, sizeof end);
+  EXPECT_EQ(end, values);
   // A value of another kind is refused.
   EXPECT_FALSE(detail::pack_iterator(Iterator::counting(), ScalarType::int32,
                                      IteratorValue::constant(1), 1, arg));

@@ -15,6 +15,8 @@
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/scan_by_key/build_result.hpp"
 #include "hot_path_support.hpp"
+#include "scan_by_key/accumulator.hpp"
+#include "scan_by_key/codegen.hpp"
 #include "scan_by_key/dispatch.hpp"
 #include "spec_cases.hpp"
 
@@ -35,45 +37,27 @@ struct ByKeyLaunch : Launch {
   std::uint32_t init = 0;
 };
 
-const CUfunction kInit = reinterpret_cast<CUfunction>(0x5001);
-const CUfunction kScan = reinterpret_cast<CUfunction>(0x5002);
-
 // For 4-byte keys and values and 8-byte offsets, exclusive (init read as 4 bytes).
-CUresult record_by_key_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
-  if (params == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  ByKeyLaunch l{launch_of(config, fn)};
-  if (fn == kInit) {
-    for (int i = 0; i < 5; ++i)
-      if (params[i] == nullptr) return CUDA_ERROR_INVALID_VALUE;
+void decode_by_key_launch(ByKeyLaunch& l, bool init, void** params) {
+  if (init) {
     std::memcpy(&l.keys_in, params[1], sizeof(void*));
     std::memcpy(&l.keys_prev, params[2], sizeof(void*));
     std::memcpy(&l.items_per_tile, params[3], sizeof(std::uint64_t));
     std::memcpy(&l.num_tiles, params[4], sizeof(int));
-  } else {
-    for (int i = 0; i < 10; ++i)
-      if (params[i] == nullptr) return CUDA_ERROR_INVALID_VALUE;
-    std::memcpy(&l.keys_in, params[0], sizeof(void*));
-    std::memcpy(&l.keys_prev, params[1], sizeof(void*));
-    std::memcpy(&l.values_in, params[2], sizeof(void*));
-    std::memcpy(&l.values_out, params[3], sizeof(void*));
-    std::memcpy(&l.start_tile, params[5], sizeof(int));
-    std::memcpy(&l.init, params[8], sizeof(std::uint32_t));
-    std::memcpy(&l.num_items, params[9], sizeof(std::uint64_t));
+    return;
   }
-  recorded<ByKeyLaunch>().push_back(l);
-  return CUDA_SUCCESS;
+  std::memcpy(&l.keys_in, params[0], sizeof(void*));
+  std::memcpy(&l.keys_prev, params[1], sizeof(void*));
+  std::memcpy(&l.values_in, params[2], sizeof(void*));
+  std::memcpy(&l.values_out, params[3], sizeof(void*));
+  std::memcpy(&l.start_tile, params[5], sizeof(int));
+  std::memcpy(&l.init, params[8], sizeof(std::uint32_t));
+  std::memcpy(&l.num_items, params[9], sizeof(std::uint64_t));
 }
+constexpr auto record_by_key_launch =
+    &record_two_kernel_launch<ByKeyLaunch, 5, 10, &decode_by_key_launch>;
 
 using LaunchContext = cccl_cache::algos::detail::LaunchContext;
-
-LaunchContext context(decltype(&::cuLaunchKernelEx) launch) {
-  LaunchContext c = h200_context(launch);
-  c.max_grid_dim_x = 2147483647;
-  c.num_kernels = 2;
-  c.kernels[0] = {kInit, 128, 16, 0};
-  c.kernels[1] = {kScan, 128, 8, 0};
-  return c;
-}
 
 // A tile of 128 threads x 8 items.
 d::DispatchParams params(const LaunchContext* ctx) {
@@ -140,19 +124,80 @@ TEST(ScanByKeySpec, SpecTextNamesTheFields) {
   EXPECT_FALSE(entry->from_text({{"values", "int32", {}}}));  // keys are required
 }
 
-// Every (key size, value size, offset, inclusive/exclusive), many counts: the closed
-// form equals what CUB's dispatch answers; counts beyond the offset type (or CUB's int
-// tile count) are refused by both.
+// The accumulator is CUB's (__accumulator_t<Op, V, V>) for every value type and
+// operator: int for values narrower than int under plus, multiplies and the bitwise
+// kinds, bool under the logical kinds, V otherwise (custom operators return V). The
+// generated source names it where it is not V (asserting CUB's), and only there.
+TEST(ScanByKeyAccumulator, IsCubsForEveryValueTypeAndOperator) {
+  using S = ScalarType;
+  const S values[] = {S::int8,   S::int16,   S::int32,   S::int64,   S::uint8,   S::uint16, S::uint32,
+                      S::uint64, S::float32, S::float64, S::float16, S::bfloat16};
+  const OpKind kinds[] = {OpKind::plus,    OpKind::multiplies, OpKind::minimum,
+                          OpKind::maximum, OpKind::bit_and,    OpKind::bit_or,
+                          OpKind::bit_xor, OpKind::logical_and, OpKind::logical_or,
+                          OpKind::custom};
+  int named = 0;
+  for (S v : values)
+    for (OpKind kind : kinds) {
+      Spec spec;
+      spec.value_type = v;
+      spec.op = kind == OpKind::custom
+                    ? Operator::custom("f", "__device__ int f(int a, int b) { return a + b; }")
+                    : Operator::of(kind);
+      if (!spec.validate()) continue;  // bitwise kinds on floats
+      const bool narrow_int = v == S::int8 || v == S::int16 || v == S::uint8 || v == S::uint16;
+      const bool promotes = kind == OpKind::plus || kind == OpKind::multiplies ||
+                            kind == OpKind::bit_and || kind == OpKind::bit_or ||
+                            kind == OpKind::bit_xor;
+      const bool logical = kind == OpKind::logical_and || kind == OpKind::logical_or;
+      const d::Accumulator want = logical                  ? d::Accumulator{S::none, true}
+                                  : narrow_int && promotes ? d::Accumulator{S::int32}
+                                                           : d::Accumulator{v};
+      const std::string what = std::string(name(v)) + " " + std::string(op_kind_name(kind));
+      EXPECT_EQ(d::accumulator(spec), want) << what;
+      const auto gen = cccl_cache::algos::detail::BuildSteps<ScanByKey>::source(spec);
+      const std::string spelled = want.boolean ? "bool" : std::string(cuda_name(want.type));
+      if (want == d::Accumulator{v}) {
+        EXPECT_EQ(gen.source.find("cccl_cache_accum_t"), std::string::npos) << what;
+      } else {
+        ++named;
+        EXPECT_NE(gen.source.find("using cccl_cache_accum_t = " + spelled + ";"), std::string::npos)
+            << what;
+        EXPECT_NE(gen.source.find("__accumulator_t<cccl_cache_op"), std::string::npos) << what;
+      }
+      // The tile state and the scan kernel's last argument are the accumulator.
+      const std::string tile = "ReduceByKeyScanTileState<" + spelled + ", int>";
+      EXPECT_NE(gen.kernels[0].find(tile), std::string::npos) << what << ": " << gen.kernels[0];
+      EXPECT_NE(gen.kernels[1].find(tile), std::string::npos) << what << ": " << gen.kernels[1];
+      EXPECT_EQ(gen.kernels[1].substr(gen.kernels[1].size() - spelled.size() - 1), spelled + ">")
+          << what << ": " << gen.kernels[1];
+      const std::size_t a = want.boolean ? 1 : size_of(want.type);
+      EXPECT_NE(d::select_dispatch(4, size_of(v), a, S::uint64, spec.exclusive), nullptr) << what;
+      spec.exclusive = true;
+      EXPECT_NE(d::select_dispatch(4, size_of(v), a, S::uint64, true), nullptr) << what;
+    }
+  // 4 narrow integers x 5 promoting kinds, 12 types x 2 logical kinds.
+  EXPECT_EQ(named, 4 * 5 + 12 * 2);
+}
+
+// Every (key size, value size, accumulator size, offset, inclusive/exclusive) the
+// accumulator rule gives, many counts: the closed form equals what CUB's dispatch
+// answers; counts beyond the offset type (or CUB's int tile count) are refused by both.
 TEST(ScanByKeyTempStorage, ClosedFormEqualsCubDispatch) {
-  const LaunchContext ctx = context(nullptr);
+  const LaunchContext ctx = two_kernel_context(nullptr);
   const d::DispatchParams p = params(&ctx);
   int checked = 0;
   for (std::size_t k : {1u, 2u, 4u, 8u})
     for (std::size_t v : {1u, 2u, 4u, 8u})
+      for (std::size_t a : {1u, 2u, 4u, 8u})
       for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64})
         for (bool exclusive : {false, true}) {
-          const d::DispatchFn fn = d::select_dispatch(k, v, offset, exclusive);
-          const d::DispatchFn cub = d::select_dispatch(k, v, offset, exclusive, /*closed_form=*/false);
+          const d::DispatchFn fn = d::select_dispatch(k, v, a, offset, exclusive);
+          const d::DispatchFn cub = d::select_dispatch(k, v, a, offset, exclusive, /*closed_form=*/false);
+          if (!(a == v || a == 1 || (a == 4 && v < 4))) {
+            EXPECT_EQ(fn, nullptr) << v << "/" << a;
+            continue;
+          }
           ASSERT_NE(fn, nullptr);
           ASSERT_NE(cub, nullptr);
           const std::uint64_t max =
@@ -171,7 +216,7 @@ TEST(ScanByKeyTempStorage, ClosedFormEqualsCubDispatch) {
             }
             ASSERT_EQ(a, CUDA_SUCCESS);
             ASSERT_EQ(b, CUDA_SUCCESS);
-            ASSERT_EQ(ours, theirs) << k << "/" << v << " n " << n;
+            ASSERT_EQ(ours, theirs) << k << "/" << v << "/" << a << " n " << n;
             ++checked;
           }
         }
@@ -179,19 +224,21 @@ TEST(ScanByKeyTempStorage, ClosedFormEqualsCubDispatch) {
 }
 
 TEST(ScanByKeyTempStorage, UnsupportedSizesHaveNoDispatch) {
-  EXPECT_EQ(d::select_dispatch(3, 4, ScalarType::uint64, false), nullptr);
-  EXPECT_EQ(d::select_dispatch(4, 16, ScalarType::uint64, true), nullptr);
-  EXPECT_EQ(d::select_dispatch(4, 4, ScalarType::int64, false), nullptr);
-  EXPECT_EQ(d::select_dispatch(4, 4, ScalarType::float32, false), nullptr);
+  EXPECT_EQ(d::select_dispatch(3, 4, 4, ScalarType::uint64, false), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 16, 16, ScalarType::uint64, true), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 16, 4, ScalarType::uint64, false), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 8, 4, ScalarType::uint64, true), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 4, 4, ScalarType::int64, false), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 4, 4, ScalarType::float32, false), nullptr);
 }
 
 // The init kernel over every tile (128 threads a block), then one scan block per tile;
 // nothing for zero items; no allocation, no dependent launch, the caller's pointers and
 // initial value passed as they are, the previous keys in the temp storage.
 TEST(ScanByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
-  const LaunchContext ctx = context(&record_by_key_launch);
+  const LaunchContext ctx = two_kernel_context(record_by_key_launch);
   const d::DispatchParams p = params(&ctx);
-  const d::DispatchFn run = d::select_dispatch(4, 4, ScalarType::uint64, /*exclusive=*/true);
+  const d::DispatchFn run = d::select_dispatch(4, 4, 4, ScalarType::uint64, /*exclusive=*/true);
   const std::uintptr_t keys_in = 0x7f0000000000, values_in = 0x7f1000000000,
                        values_out = 0x7f2000000000, temp = 0x7f5000000000;
   const auto ptr = [](std::uintptr_t a) { return reinterpret_cast<void*>(a); };
@@ -219,7 +266,7 @@ TEST(ScanByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
       continue;
     }
     ASSERT_EQ(seen.size(), 2u);
-    EXPECT_EQ(seen[0].fn, kInit);
+    EXPECT_EQ(seen[0].fn, kInitKernel);
     EXPECT_EQ(seen[0].block_x, 128u);
     EXPECT_EQ(seen[0].grid_x, c.init_grid);
     EXPECT_EQ(seen[0].num_tiles, c.tiles);
@@ -228,7 +275,7 @@ TEST(ScanByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
     EXPECT_GE(seen[0].keys_prev, temp);
     EXPECT_LT(seen[0].keys_prev, temp + bytes);
     for (const auto& l : seen) EXPECT_EQ(l.num_attrs, 0u) << "CUB launches without dependent launch";
-    EXPECT_EQ(seen[1].fn, kScan);
+    EXPECT_EQ(seen[1].fn, kSweepKernel);
     EXPECT_EQ(seen[1].block_x, 128u);
     EXPECT_EQ(seen[1].grid_x, static_cast<unsigned>(c.tiles));
     EXPECT_EQ(seen[1].start_tile, 0);
@@ -242,12 +289,12 @@ TEST(ScanByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
 }
 
 TEST(ScanByKeyHotPath, BadCallsLaunchNothing) {
-  const LaunchContext ctx = context(&record_by_key_launch);
+  const LaunchContext ctx = two_kernel_context(record_by_key_launch);
   const d::DispatchParams p = params(&ctx);
   void* dev = device_address(0x7f0000000000);
   const std::uint32_t init = 0;
   recorded<ByKeyLaunch>().clear();
-  const d::DispatchFn narrow = d::select_dispatch(4, 4, ScalarType::uint32, true);
+  const d::DispatchFn narrow = d::select_dispatch(4, 4, 4, ScalarType::uint32, true);
   std::size_t bytes = 1 << 20;
   EXPECT_EQ(narrow(p, dev, bytes, dev, dev, dev, 1ull << 32, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(narrow(p, nullptr, bytes, dev, dev, dev, 1ull << 32, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
@@ -259,9 +306,9 @@ TEST(ScanByKeyHotPath, BadCallsLaunchNothing) {
 }
 
 TEST(ScanByKeyHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
-  LaunchContext ctx = context(&failing_launch);
+  LaunchContext ctx = two_kernel_context(&failing_launch);
   const d::DispatchParams p = params(&ctx);
-  const d::DispatchFn run = d::select_dispatch(8, 4, ScalarType::uint64, false);
+  const d::DispatchFn run = d::select_dispatch(8, 4, 4, ScalarType::uint64, false);
   void* dev = device_address(0x7f0000000000);
   std::size_t bytes = 1 << 20;
   EXPECT_EQ(run(p, dev, bytes, dev, dev, dev, 1000, nullptr, nullptr), CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);

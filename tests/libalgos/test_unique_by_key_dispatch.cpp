@@ -39,43 +39,26 @@ struct UniqueLaunch : Launch {
 // The operator argument of a stateless operator (core/launch.hpp).
 const void* const kNoState = cccl_cache::algos::detail::kNoOpState;
 
-const CUfunction kInit = reinterpret_cast<CUfunction>(0x4001);
-const CUfunction kSweep = reinterpret_cast<CUfunction>(0x4002);
-
 // For 8-byte offsets (the tile state is one pointer either way).
-CUresult record_unique_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
-  if (params == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  UniqueLaunch l{launch_of(config, fn)};
-  if (fn == kInit) {
-    for (int i = 0; i < 3; ++i)
-      if (params[i] == nullptr) return CUDA_ERROR_INVALID_VALUE;
+void decode_unique_launch(UniqueLaunch& l, bool init, void** params) {
+  if (init) {
     std::memcpy(&l.num_tiles, params[1], sizeof(int));
     std::memcpy(&l.selected, params[2], sizeof(void*));
-  } else {
-    for (int i = 0; i < 10; ++i)
-      if (params[i] == nullptr) return CUDA_ERROR_INVALID_VALUE;
-    std::memcpy(&l.keys_in, params[0], sizeof(void*));
-    std::memcpy(&l.values_in, params[1], sizeof(void*));
-    std::memcpy(&l.keys_out, params[2], sizeof(void*));
-    std::memcpy(&l.values_out, params[3], sizeof(void*));
-    std::memcpy(&l.selected, params[4], sizeof(void*));
-    std::memcpy(&l.num_items, params[7], sizeof(std::uint64_t));
-    std::memcpy(&l.num_tiles, params[8], sizeof(int));
-    l.op_arg = params[6];
+    return;
   }
-  recorded<UniqueLaunch>().push_back(l);
-  return CUDA_SUCCESS;
+  std::memcpy(&l.keys_in, params[0], sizeof(void*));
+  std::memcpy(&l.values_in, params[1], sizeof(void*));
+  std::memcpy(&l.keys_out, params[2], sizeof(void*));
+  std::memcpy(&l.values_out, params[3], sizeof(void*));
+  std::memcpy(&l.selected, params[4], sizeof(void*));
+  std::memcpy(&l.num_items, params[7], sizeof(std::uint64_t));
+  std::memcpy(&l.num_tiles, params[8], sizeof(int));
+  l.op_arg = params[6];
 }
+constexpr auto record_unique_launch =
+    &record_two_kernel_launch<UniqueLaunch, 3, 10, &decode_unique_launch>;
 
 using LaunchContext = cccl_cache::algos::detail::LaunchContext;
-
-LaunchContext context(decltype(&::cuLaunchKernelEx) launch) {
-  LaunchContext c = h200_context(launch);
-  c.num_kernels = 2;
-  c.kernels[0] = {kInit, 128, 16, 0};
-  c.kernels[1] = {kSweep, 128, 8, 0};
-  return c;
-}
 
 // A tile of 128 threads x 8 items.
 d::DispatchParams params(const LaunchContext* ctx) {
@@ -135,7 +118,7 @@ TEST(UniqueByKeySpec, SpecTextNamesTheFields) {
 // dispatch answers; counts beyond the offset type (or CUB's int tile count) are refused
 // by both.
 TEST(UniqueByKeyTempStorage, ClosedFormEqualsCubDispatch) {
-  const LaunchContext ctx = context(nullptr);
+  const LaunchContext ctx = two_kernel_context(nullptr);
   const d::DispatchParams p = params(&ctx);
   int checked = 0;
   for (std::size_t k : {1u, 2u, 4u, 8u})
@@ -179,7 +162,7 @@ TEST(UniqueByKeyTempStorage, UnsupportedSizesHaveNoDispatch) {
 // sweep block per tile (none for zero items); no allocation, no dependent launch, the
 // caller's pointers passed as they are.
 TEST(UniqueByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
-  const LaunchContext ctx = context(&record_unique_launch);
+  const LaunchContext ctx = two_kernel_context(record_unique_launch);
   const d::DispatchParams p = params(&ctx);
   const d::DispatchFn run = d::select_dispatch(4, 8, ScalarType::uint64);
   // A stateful equality's state: the sweep's operator argument is its address (OpArg).
@@ -209,14 +192,14 @@ TEST(UniqueByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
     EXPECT_EQ(allocations, 0) << "the unique_by_key path allocated";
     const auto& seen = recorded<UniqueLaunch>();
     ASSERT_EQ(seen.size(), c.n == 0 ? 1u : 2u);
-    EXPECT_EQ(seen[0].fn, kInit);
+    EXPECT_EQ(seen[0].fn, kInitKernel);
     EXPECT_EQ(seen[0].block_x, 128u);
     EXPECT_EQ(seen[0].grid_x, c.init_grid);
     EXPECT_EQ(seen[0].num_tiles, std::max(c.tiles, 1));
     EXPECT_EQ(seen[0].selected, selected);
     for (const auto& l : seen) EXPECT_EQ(l.num_attrs, 0u) << "CUB launches without dependent launch";
     if (c.n == 0) continue;
-    EXPECT_EQ(seen[1].fn, kSweep);
+    EXPECT_EQ(seen[1].fn, kSweepKernel);
     EXPECT_EQ(seen[1].block_x, 128u);
     EXPECT_EQ(seen[1].grid_x, static_cast<unsigned>(c.tiles));
     EXPECT_EQ(seen[1].num_tiles, c.tiles);
@@ -231,7 +214,7 @@ TEST(UniqueByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
 }
 
 TEST(UniqueByKeyHotPath, BadCountsAndSmallTempStorageLaunchNothing) {
-  const LaunchContext ctx = context(&record_unique_launch);
+  const LaunchContext ctx = two_kernel_context(record_unique_launch);
   const d::DispatchParams p = params(&ctx);
   void* dev = device_address(0x7f0000000000);
   recorded<UniqueLaunch>().clear();
@@ -248,7 +231,7 @@ TEST(UniqueByKeyHotPath, BadCountsAndSmallTempStorageLaunchNothing) {
 }
 
 TEST(UniqueByKeyHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
-  LaunchContext ctx = context(&failing_launch);
+  LaunchContext ctx = two_kernel_context(&failing_launch);
   const d::DispatchParams p = params(&ctx);
   const d::DispatchFn run = d::select_dispatch(8, 4, ScalarType::uint64);
   void* dev = device_address(0x7f0000000000);

@@ -28,9 +28,7 @@ using cccl_cache::algos::Operator;
 using cccl_cache::algos::ScalarType;
 
 const Operator kEq = Operator::of(OpKind::equal_to);
-// Keys equal when they fall in one bucket of 8.
-const Operator kBucket = Operator::custom(
-    "same_bucket", "__device__ bool same_bucket(int a, int b) { return a / 8 == b / 8; }");
+const Operator kBucket = bucket_equality();
 
 using S = ScalarType;
 std::vector<ubk::Spec> all_specs() {
@@ -51,19 +49,6 @@ Built& built() {
   return b;
 }
 
-template <class K>
-bool same(const ubk::Spec& spec, K a, K b) {
-  if (spec.op.kind == OpKind::custom) return static_cast<int>(a) / 8 == static_cast<int>(b) / 8;
-  return a == b;
-}
-
-template <class T>
-std::vector<T> read(CUdeviceptr p, std::uint64_t n) {
-  std::vector<T> v(n);
-  if (n > 0) EXPECT_EQ(cuMemcpyDtoH(v.data(), p, n * sizeof(T)), CUDA_SUCCESS);
-  return v;
-}
-
 template <class K, class V, class Sel>
 void check_all(const ubk::Spec& spec, const ubk::Executable& fresh, const ubk::Executable& loaded,
                CUstream stream, std::mt19937_64& rng) {
@@ -75,7 +60,7 @@ void check_all(const ubk::Spec& spec, const ubk::Executable& fresh, const ubk::E
     std::vector<K> want_k;
     std::vector<V> want_v;
     for (std::uint64_t i = 0; i < n; ++i)
-      if (i == 0 || !same(spec, k[i - 1], k[i])) {
+      if (i == 0 || !same_key(spec.op, k[i - 1], k[i])) {
         want_k.push_back(k[i]);
         want_v.push_back(v[i]);
       }
@@ -92,19 +77,16 @@ void check_all(const ubk::Spec& spec, const ubk::Executable& fresh, const ubk::E
       std::vector<V> v;
     };
     auto run = [&](const ubk::Executable& exe) {
-      std::size_t bytes = 0;
-      EXPECT_EQ(exe(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, n, stream), CUDA_SUCCESS);
-      EXPECT_EQ(bytes, exe.temp_storage_bytes(n));
-      DeviceBuffer temp(bytes);
       EXPECT_EQ(cuMemsetD8(d_sel.ptr, 0xab, sizeof(Sel)), CUDA_SUCCESS);
       EXPECT_EQ(cuMemsetD8(k_out.ptr, 0xab, n * sizeof(K)), CUDA_SUCCESS);
-      EXPECT_EQ(exe(temp.get(), bytes, d_k.get(), d_v.get(), k_out.get(), v_out.get(), d_sel.get(), n, stream),
-                CUDA_SUCCESS);
-      EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
+      query_and_run(exe, n, stream, [&](void* temp, std::size_t& bytes) {
+        return exe(temp, bytes, d_k.get(), d_v.get(), k_out.get(), v_out.get(), d_sel.get(), n,
+                   stream);
+      });
       Out o{};
       EXPECT_EQ(cuMemcpyDtoH(&o.selected, d_sel.ptr, sizeof(Sel)), CUDA_SUCCESS);
-      o.k = read<K>(k_out.ptr, m);
-      o.v = read<V>(v_out.ptr, m);
+      o.k = read_device<K>(k_out.ptr, m);
+      o.v = read_device<V>(v_out.ptr, m);
       return o;
     };
     const Out got = run(fresh);

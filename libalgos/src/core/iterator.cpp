@@ -171,12 +171,36 @@ std::string address(const std::string& member, const std::string& type) {
 }
 }  // namespace
 
+std::string iterator_packing(const Iterator& it) {
+  std::string layout;
+  switch (it.kind) {
+    case IteratorKind::counting:
+      layout = "V start@0";
+      break;
+    case IteratorKind::constant:
+      layout = "V value@0";
+      break;
+    case IteratorKind::reverse:
+      layout = "V* end@0 (first + num_items)";
+      break;
+    case IteratorKind::permutation:
+      layout = "V* values@0, I* idx@8";
+      break;
+    case IteratorKind::transform:
+      layout = it.counting_base ? "V start@0" : "V* p@0";
+      break;
+    default:
+      return {};
+  }
+  return "// cccl-cache host packing 1: " + layout + "; 16 bytes aligned 16, the rest zero\n";
+}
+
 std::string iterator_struct(std::string_view name, const Iterator& it, ScalarType element) {
   const std::string n(name);
   const std::string a(cuda_name(element));
   const ScalarType vt = iterator_value_type(it, element);
   const std::string v(cuda_name(vt));
-  std::string out;
+  std::string out = iterator_packing(it);
   // The state members, element i, advancing by n, and the position iterators compare by.
   std::string members, at, advance, position;
   const bool counts = it.kind == IteratorKind::counting || it.counting_base;

@@ -24,6 +24,14 @@ std::string iterator_user_source(const Iterator& it);
 // before it as `<name>_op`.
 std::string iterator_struct(std::string_view name, const Iterator& it, ScalarType element);
 
+// What pack_iterator writes for `it` (a valid non-pointer iterator), as a line of source
+// comment: the packing's version, each member's type and byte offset, the argument's
+// size and alignment. iterator_struct starts with it, so the codegen digest, hence the
+// key, of a spec with an iterator covers the host packing, which the generated struct's
+// text alone does not (a pointer has no struct, no packing and no line: its keys do not
+// depend on it). Change it with pack_iterator (test_iterator pins both).
+std::string iterator_packing(const Iterator& it);
+
 // The bytes of an iterator's kernel argument, handed to the driver by address.
 struct IteratorArg {
   alignas(16) unsigned char bytes[16];

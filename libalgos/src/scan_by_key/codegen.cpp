@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/codegen.hpp"
+#include "scan_by_key/accumulator.hpp"
 
 namespace cccl_cache::algos {
 
@@ -23,17 +24,31 @@ detail::GeneratedSource detail::BuildSteps<ScanByKey>::source(const scan_by_key:
   out.source += detail::operator_type("cccl_cache_eq", spec.equality, 2, "bool", spec.key_type);
   out.source +=
       detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_value_t", spec.value_type);
-  // DeviceScan's scan-by-key selector for keys K, values and accumulator V (the value
-  // type: as scan's accumulator is its element type), and the policy it gives the
-  // kernel at the CC being compiled for.
+  // CUB's accumulator A (accumulator.hpp). Where A is V the source names V alone, so
+  // the text (and the key) of those specs does not depend on the rule; otherwise it
+  // names A and asserts that CUB derives the same.
+  const scan_by_key::detail::Accumulator a = scan_by_key::detail::accumulator(spec);
+  std::string accum = value;
+  std::string accum_alias = "cccl_cache_value_t";
+  if (a != scan_by_key::detail::Accumulator{spec.value_type}) {
+    accum = a.boolean ? std::string("bool") : std::string(cuda_name(a.type));
+    accum_alias = "cccl_cache_accum_t";
+    out.source += "using cccl_cache_accum_t = " + accum +
+                  ";\n"
+                  "static_assert(::cuda::std::is_same_v<cccl_cache_accum_t, "
+                  "::cuda::std::__accumulator_t<cccl_cache_op, cccl_cache_value_t, "
+                  "cccl_cache_value_t>>, \"cccl-cache: scan_by_key's accumulator is not CUB's\");\n";
+  }
+  // DeviceScan's scan-by-key selector for keys K, accumulator A and values V, and the
+  // policy it gives the kernel at the CC being compiled for.
   out.source +=
       "using cccl_cache_selector = cub::detail::scan_by_key::policy_selector_from_types<\n"
-      "    cccl_cache_key_t, cccl_cache_value_t, cccl_cache_value_t, cccl_cache_op>;\n"
+      "    cccl_cache_key_t, " + accum_alias + ", cccl_cache_value_t, cccl_cache_op>;\n"
       "inline constexpr cub::ScanByKeyPolicy cccl_cache_policy =\n"
       "    cccl_cache_selector{}(cub::detail::current_tuning_cc());\n";
   out.source += detail::close_prelude();
 
-  const std::string tile_state = "cub::ReduceByKeyScanTileState<" + value + ", int>";
+  const std::string tile_state = "cub::ReduceByKeyScanTileState<" + accum + ", int>";
   const std::string init = spec.exclusive ? value : std::string("cub::NullType");
   // Exactly the kernels cub::detail::scan_by_key::dispatch launches for
   // DeviceScan::*ScanByKey(K*, V*, V*, op, [init,] num_items, eq): in Kernel order.
@@ -42,7 +57,7 @@ detail::GeneratedSource detail::BuildSteps<ScanByKey>::source(const scan_by_key:
           offset + ">",
       "cub::detail::scan_by_key::DeviceScanByKeyKernel<cccl_cache_selector, " + key + "*, " +
           value + "*, " + value + "*, " + tile_state + ", cccl_cache_eq, cccl_cache_op, " + init +
-          ", " + offset + ", " + value + ">"};
+          ", " + offset + ", " + accum + ">"};
   // CCCL 3.5 defines the scan-by-key kernels in its host dispatch header only: NVRTC takes
   // it as select's codegen does (its runtime functions device functions never
   // instantiated, the default launcher factory a placeholder, cuda.h's typedefs skipped,

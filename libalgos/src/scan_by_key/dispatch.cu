@@ -6,13 +6,14 @@
 // x limit) are answered from the bound launch context (core/launch.cuh RuntimeAnswers).
 //
 // The device kernels were instantiated by the build (codegen.cpp) as
-//   DeviceScanByKeyInitKernel<ReduceByKeyScanTileState<V, int>, K*, OffsetT>
-//   DeviceScanByKeyKernel<selector, K*, V*, V*, ReduceByKeyScanTileState<V, int>, Eq, Op,
-//                         Init, OffsetT, V>
-// with Init = cub::NullType (inclusive) or V (exclusive), as DeviceScan instantiates
-// them. Host stand-ins of K's and V's size and alignment give the dispatch the same
-// argument layout and tile-state sizes (every value type is a CUB primitive of at most
-// 8 bytes, so both sides have the single-word tile state: asserted below).
+//   DeviceScanByKeyInitKernel<ReduceByKeyScanTileState<A, int>, K*, OffsetT>
+//   DeviceScanByKeyKernel<selector, K*, V*, V*, ReduceByKeyScanTileState<A, int>, Eq, Op,
+//                         Init, OffsetT, A>
+// with Init = cub::NullType (inclusive) or V (exclusive) and A CUB's accumulator
+// (accumulator.hpp), as DeviceScan instantiates them. Host stand-ins of K's, V's and A's
+// size and alignment give the dispatch the same argument layout and tile-state sizes
+// (every accumulator is a CUB primitive of at most 8 bytes, so both sides have the
+// single-word tile state: asserted below).
 #include "core/launch.cuh"
 
 #include <cub/device/dispatch/dispatch_scan_by_key.cuh>
@@ -22,6 +23,7 @@
 
 #include "cccl_cache/algos/scan_by_key/build_result.hpp"
 #include "core/temp_storage.hpp"
+#include "scan_by_key/accumulator.hpp"
 #include "scan_by_key/dispatch.hpp"
 
 namespace cccl_cache::algos::scan_by_key::detail {
@@ -47,12 +49,12 @@ struct RuntimePolicySelector {
   }
 };
 
-// CUB's scan-by-key kernel-source interface over the bound kernels, for values (= the
-// accumulator) of V bytes.
-template <std::size_t V>
+// CUB's scan-by-key kernel-source interface over the bound kernels, for an accumulator
+// of A bytes.
+template <std::size_t A>
 struct BoundKernels {
-  using ScanByKeyTileStateT = cub::ReduceByKeyScanTileState<Bytes<V>, int>;
-  static_assert(std::is_same_v<ScanByKeyTileStateT, cub::ReduceByKeyScanTileState<Bytes<V>, int, true>>,
+  using ScanByKeyTileStateT = cub::ReduceByKeyScanTileState<Bytes<A>, int>;
+  static_assert(std::is_same_v<ScanByKeyTileStateT, cub::ReduceByKeyScanTileState<Bytes<A>, int, true>>,
                 "the device's value types have the single-word tile state");
   const DispatchParams* params;
   CUfunction InitKernel() const { return params->launch->kernels[init_kernel].function; }
@@ -72,13 +74,17 @@ std::uint64_t max_items(const Policy& p) noexcept {
                                  std::numeric_limits<OffsetT>::max());
 }
 
-template <std::size_t K, std::size_t V, class OffsetT, bool Exclusive>
+// V: the values' size, which only an exclusive scan's initial value (a kernel argument
+// of type V) shows the host; an inclusive scan passes the value arrays through as
+// pointers, so its entries take V = A (select_dispatch).
+template <std::size_t K, std::size_t V, std::size_t A, class OffsetT, bool Exclusive>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_keys_in,
                       const void* d_values_in, void* d_values_out, std::uint64_t num_items,
                       const void* h_init, CUstream stream) noexcept {
   using Key = Bytes<K>;
   using Value = Bytes<V>;
+  using Accum = Bytes<A>;
   if (num_items > max_items<OffsetT>(params.policy)) return CUDA_ERROR_INVALID_VALUE;
   if (d_temp_storage != nullptr) {
     if (Exclusive && h_init == nullptr) return CUDA_ERROR_INVALID_VALUE;
@@ -90,12 +96,12 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   const algos::detail::RuntimeAnswers answers(factory);
   auto dispatch = [&](auto init) {
     return cub::detail::scan_by_key::dispatch<
-        Value, Key*, Value*, Value*, EmptyOp, EmptyOp, decltype(init), OffsetT, Value,
-        RuntimePolicySelector, BoundKernels<V>, DriverLauncherFactory>(
+        Accum, Key*, Value*, Value*, EmptyOp, EmptyOp, decltype(init), OffsetT, Accum,
+        RuntimePolicySelector, BoundKernels<A>, DriverLauncherFactory>(
         d_temp_storage, temp_storage_bytes, static_cast<Key*>(const_cast<void*>(d_keys_in)),
         static_cast<Value*>(const_cast<void*>(d_values_in)), static_cast<Value*>(d_values_out),
         EmptyOp{}, EmptyOp{}, init, static_cast<OffsetT>(num_items), stream,
-        RuntimePolicySelector{&params}, BoundKernels<V>{&params}, factory);
+        RuntimePolicySelector{&params}, BoundKernels<A>{&params}, factory);
   };
   cudaError_t err;
   if constexpr (Exclusive) {
@@ -111,38 +117,97 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 // CUB's answer to a size query in closed form (dispatch.hpp DispatchFn): the single-word
 // by-key tile state (a transaction word per tile plus a warp of padding) aliased with
 // each tile's predecessor key (one more key than tiles).
-template <std::size_t K, std::size_t V, class OffsetT>
+template <std::size_t K, std::size_t A, class OffsetT>
 CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
                            const void*, const void*, void*, std::uint64_t num_items, const void*,
                            CUstream) noexcept {
   if (num_items > max_items<OffsetT>(params.policy)) return CUDA_ERROR_INVALID_VALUE;
-  using TxnWord = typename BoundKernels<V>::ScanByKeyTileStateT::TxnWord;
+  using TxnWord = typename BoundKernels<A>::ScanByKeyTileStateT::TxnWord;
   const std::uint64_t tiles = algos::detail::ceil_div(num_items, tile_items(params.policy));
   temp_storage_bytes = static_cast<std::size_t>(
       algos::detail::alias_bytes((32 + tiles) * sizeof(TxnWord), K * (tiles + 1)));
   return CUDA_SUCCESS;
 }
 
+// accumulator() is CCCL's __accumulator_t<Op, V, V> for the well-known operators over
+// every value type the host compiler has (the generated source asserts it for __half and
+// __nv_bfloat16 where it differs from V).
+template <class T>
+constexpr ScalarType scalar_of() {
+  if constexpr (std::is_same_v<T, std::int8_t>) return ScalarType::int8;
+  else if constexpr (std::is_same_v<T, std::int16_t>) return ScalarType::int16;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return ScalarType::int32;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return ScalarType::int64;
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return ScalarType::uint8;
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return ScalarType::uint16;
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return ScalarType::uint32;
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return ScalarType::uint64;
+  else if constexpr (std::is_same_v<T, float>) return ScalarType::float32;
+  else if constexpr (std::is_same_v<T, double>) return ScalarType::float64;
+  else return ScalarType::none;
+}
+template <class Op, class T>
+constexpr bool agrees(OpKind kind) {
+  using A = ::cuda::std::__accumulator_t<Op, T, T>;
+  if constexpr (std::is_same_v<A, bool>) return accumulator(kind, scalar_of<T>()).boolean;
+  else return accumulator(kind, scalar_of<T>()) == Accumulator{scalar_of<A>()};
+}
+template <class T>
+constexpr bool agrees_for_every_kind() {
+  namespace cs = ::cuda::std;
+  bool ok = agrees<cs::plus<>, T>(OpKind::plus) && agrees<cs::multiplies<>, T>(OpKind::multiplies) &&
+            agrees<::cuda::minimum<>, T>(OpKind::minimum) &&
+            agrees<::cuda::maximum<>, T>(OpKind::maximum) &&
+            agrees<cs::logical_and<>, T>(OpKind::logical_and) &&
+            agrees<cs::logical_or<>, T>(OpKind::logical_or);
+  if constexpr (std::is_integral_v<T>)
+    ok = ok && agrees<cs::bit_and<>, T>(OpKind::bit_and) && agrees<cs::bit_or<>, T>(OpKind::bit_or) &&
+         agrees<cs::bit_xor<>, T>(OpKind::bit_xor);
+  return ok;
+}
+static_assert(agrees_for_every_kind<std::int8_t>() && agrees_for_every_kind<std::int16_t>() &&
+              agrees_for_every_kind<std::int32_t>() && agrees_for_every_kind<std::int64_t>() &&
+              agrees_for_every_kind<std::uint8_t>() && agrees_for_every_kind<std::uint16_t>() &&
+              agrees_for_every_kind<std::uint32_t>() && agrees_for_every_kind<std::uint64_t>() &&
+              agrees_for_every_kind<float>() && agrees_for_every_kind<double>());
+
 }  // namespace
 
-DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                           bool exclusive, bool closed_form) noexcept {
+DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, std::size_t accum_size,
+                           ScalarType offset_type, bool exclusive, bool closed_form) noexcept {
   using Entry = algos::detail::ClosedForm<DispatchFn>;
   if (!is_unsigned_offset(offset_type)) return nullptr;
+  const bool sized = value_size == 1 || value_size == 2 || value_size == 4 || value_size == 8;
+  // The (values, accumulator) sizes accumulator() gives: A = V, bool, or int for values
+  // narrower than int.
+  if (!sized || !(accum_size == value_size || accum_size == 1 || (accum_size == 4 && value_size < 4)))
+    return nullptr;
+  auto with_offset = [&](auto pick) -> DispatchFn {
+    // CUB's offset for 8-byte counts is unsigned long long (choose_offset_t).
+    if (offset_type == ScalarType::uint32) return pick(std::uint32_t{});
+    return pick(0ull);
+  };
   return algos::detail::on_size(key_size, [&](auto k) {
-    return algos::detail::on_size(value_size, [&](auto v) -> DispatchFn {
-      constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value;
-      auto pick = [&](auto offset) -> DispatchFn {
-        using OffsetT = decltype(offset);
-        if (exclusive)
-          return Entry::select<&closed_form_bytes<kK, kV, OffsetT>,
-                               &run_dispatch<kK, kV, OffsetT, true>>(closed_form);
-        return Entry::select<&closed_form_bytes<kK, kV, OffsetT>,
-                             &run_dispatch<kK, kV, OffsetT, false>>(closed_form);
-      };
-      // CUB's offset for 8-byte counts is unsigned long long (choose_offset_t).
-      if (offset_type == ScalarType::uint32) return pick(std::uint32_t{});
-      return pick(0ull);
+    return algos::detail::on_size(accum_size, [&](auto a) -> DispatchFn {
+      constexpr std::size_t kK = decltype(k)::value, kA = decltype(a)::value;
+      if (!exclusive)
+        return with_offset([&](auto offset) -> DispatchFn {
+          using OffsetT = decltype(offset);
+          return Entry::select<&closed_form_bytes<kK, kA, OffsetT>,
+                               &run_dispatch<kK, kA, kA, OffsetT, false>>(closed_form);
+        });
+      return algos::detail::on_size(value_size, [&](auto v) -> DispatchFn {
+        constexpr std::size_t kV = decltype(v)::value;
+        if constexpr (kA == kV || kA == 1 || (kA == 4 && kV < 4)) {
+          return with_offset([&](auto offset) -> DispatchFn {
+            using OffsetT = decltype(offset);
+            return Entry::select<&closed_form_bytes<kK, kA, OffsetT>,
+                                 &run_dispatch<kK, kV, kA, OffsetT, true>>(closed_form);
+          });
+        } else {
+          return nullptr;
+        }
+      });
     });
   });
 }

@@ -18,7 +18,10 @@ struct ScanByKey;  // the algorithm's traits (build_result.hpp)
 
 namespace cccl_cache::algos::scan_by_key {
 
-// Keys are `key_type`; values, the accumulator and the output `value_type`. `equality`
+// Keys are `key_type`; values and the output `value_type`; the accumulator is CUB's
+// (`::cuda::std::__accumulator_t<Op, V, V>`, as DeviceScan::*ScanByKey derives it: int
+// for values narrower than int under plus, multiplies and the bitwise kinds, bool under
+// logical_and/or, V otherwise; a custom operator's result is V). `equality`
 // says whether two adjacent keys are equal: equal_to (CUB's default,
 // ::cuda::std::equal_to<>) or custom source naming a `__device__ bool f(K a, K b)`. `op`
 // is the scan operator on values. `exclusive` picks ExclusiveScanByKey, which takes an
