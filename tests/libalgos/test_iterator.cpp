@@ -10,10 +10,12 @@
 
 #include "cccl_cache/algos/core/key.hpp"
 #include "cccl_cache/algos/core/spec_codec.hpp"
+#include "cccl_cache/algos/radix_sort/build_result.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/spec_text.hpp"
 #include "core/iterator.hpp"
+#include "radix_sort/codegen.hpp"
 #include "reduce/codegen.hpp"
 
 using namespace cccl_cache;
@@ -252,6 +254,63 @@ TEST(Iterator, TheCallsValuesArePackedInTheDocumentedLayout) {
                                      IteratorValue::constant(1), 1, arg));
   EXPECT_FALSE(detail::pack_iterator(Iterator::reverse(), ScalarType::int32,
                                      IteratorValue::array(values), 1, arg));
+}
+
+// Radix sort's value input (an argsort's counting values): a value array is left out of
+// the encoding, so existing radix sort specs encode and key as before.
+radix_sort::Spec argsort(Iterator values_in) {
+  radix_sort::Spec s;
+  s.key_type = ScalarType::float32;
+  s.value_type = ScalarType::uint32;
+  s.values_in = std::move(values_in);
+  return s;
+}
+
+TEST(RadixSortValuesIn, AValueArrayIsLeftOutOfTheEncoding) {
+  // radix_sort keys=float32 values=uint32 offset=uint32, as encoded before values_in.
+  const std::vector<std::uint8_t> golden = {1, 1, 0, 0, 0, 9, 2, 1, 0, 0, 0, 7,
+                                            3, 1, 0, 0, 0, 0, 4, 1, 0, 0, 0, 7};
+  const auto bytes = encode_fields(argsort(Iterator{}));
+  ASSERT_EQ(bytes.size(), golden.size());
+  EXPECT_EQ(std::memcmp(bytes.data(), golden.data(), golden.size()), 0);
+  EXPECT_EQ(spec_text(argsort(Iterator{})),
+            "radix_sort keys=float32 values=uint32 descending=false offset=uint32");
+  auto back = decode_fields<radix_sort::Spec>(bytes);
+  ASSERT_TRUE(back) << back.error().describe();
+  EXPECT_EQ(*back, argsort(Iterator{}));
+}
+
+TEST(RadixSortValuesIn, TheValueInputChangesTheKey) {
+  Toolchain tc;
+  tc.cccl_version = 3005000;
+  tc.nvrtc_major = tc.nvjitlink_major = 13;
+  const CacheKey array = cache_key(argsort(Iterator{}), 90, tc);
+  const CacheKey counting = cache_key(argsort(Iterator::counting()), 90, tc);
+  const CacheKey typed = cache_key(argsort(Iterator::counting(ScalarType::uint32)), 90, tc);
+  EXPECT_NE(array, counting);
+  EXPECT_NE(array, typed);
+  EXPECT_NE(counting, typed);
+}
+
+// Encoded and named in spec text, but refused (validate, and so decode) until its fill
+// kernel is built (radix_sort/executable.hpp).
+TEST(RadixSortValuesIn, ACountingValueInputIsEncodedButNotBuiltYet) {
+  EXPECT_TRUE(argsort(Iterator{}).validate());
+  for (const auto& it : {Iterator::counting(), Iterator::counting(ScalarType::uint32)}) {
+    const auto spec = argsort(it);
+    SCOPED_TRACE(describe(it));
+    EXPECT_GT(encode_fields(spec).size(), encode_fields(argsort(Iterator{})).size());
+    EXPECT_EQ(spec_text(spec),
+              "radix_sort keys=float32 values=uint32 descending=false offset=uint32 values_in=" +
+                  describe(it));
+    for (const auto& ok :
+         {spec.validate(),
+          decode_fields<radix_sort::Spec>(encode_fields(spec)).map([](auto&&) {})}) {
+      ASSERT_FALSE(ok);
+      EXPECT_EQ(ok.error().code, ErrorCode::unsupported);
+      EXPECT_NE(ok.error().message.find("values_in"), std::string::npos) << ok.error().message;
+    }
+  }
 }
 
 }  // namespace

@@ -30,6 +30,23 @@ struct DoubleBuffers {
 // sign bit flipped; floats: -0.0 and +0.0 equal, NaNs by their bits), stably: pairs with
 // equal keys keep their input order. 0 <= begin_bit < end_bit <= key_bits(), else the
 // calls return CUDA_ERROR_INVALID_VALUE (check_bits says why).
+//
+// A counting value input (Spec::values_in, an argsort) is specified but not built yet
+// (validate refuses it). Its design: CUB's DeviceRadixSort reads values from pointers
+// only, so the values are materialized. Such a spec's build compiles one more kernel,
+// after the six slots (kernel 6, its own KernelRole in check()): a generated
+// `values[i] = start + i` fill over V = the value type, __launch_bounds__(256), grid
+// ceil(n / 256). Only those specs carry it: the record's kernel count becomes the
+// spec's (typed_view asks A::kernel_count(spec), kKernels by default; bind's
+// block_threads span and launch_threads grow by one entry for it), so every existing
+// radix sort record, key and kernel list stays as it is. Temp storage is laid out as
+// [values: round_up(n * sizeof(V), 256) | CUB's temp storage]; the closed-form query
+// (dispatch.cu) adds the values' part to CUB's answer. A call takes the start as an
+// IteratorValue (counting), launches the fill on `stream` through the bound launch
+// context, then CUB's dispatch with values {temp, d_values_out}, on the same stream
+// (the DoubleBuffers form fills buffers.values[selector] itself and needs no more).
+// The start travels as a DispatchFn argument, not in DispatchParams, so the pinned
+// dispatch ABI (and with it every key) does not change.
 class Executable : public BoundExecutable<RadixSort> {
  public:
   // The temp-storage bytes a sort of `num_items` needs (CUB's own dispatch answers, from

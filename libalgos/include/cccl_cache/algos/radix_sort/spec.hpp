@@ -26,15 +26,22 @@ struct Spec : SortSpecBase {
   // counts (the int of its documented calls, and what its benchmarks time), unsigned long
   // long for 64-bit ones. uint32 sorts up to 2^32-1 items; uint64 for more.
   ScalarType offset_type = ScalarType::uint32;
+  // The value input: a value array (pointer, the default: left out of the encoding, so
+  // specs without it key as before), or counting(V) over an integer value type, an
+  // argsort: the values are start + i, materialized in temp storage before CUB's sort
+  // (executable.hpp). Spec text: values_in=counting.
+  Iterator values_in;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
     sort_fields(s, v);
     v(Field{4, "offset"}, s.offset_type);
+    v(Field{5, "values_in"}, s.values_in);
   }
 
-  // A key type (integer or float), a known value type or none, offset uint32 or uint64.
-  // Error: invalid_argument naming the field.
+  // A key type (integer or float), a known value type or none, offset uint32 or uint64,
+  // values_in a pointer (a counting value input is not built yet: unsupported).
+  // Error: invalid_argument naming the field, unsupported.
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;
