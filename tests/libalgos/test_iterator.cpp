@@ -284,30 +284,64 @@ TEST(RadixSortValuesIn, TheValueInputChangesTheKey) {
   Toolchain tc;
   tc.cccl_version = 3005000;
   tc.nvrtc_major = tc.nvjitlink_major = 13;
-  const CacheKey array = cache_key(argsort(Iterator{}), 90, tc);
-  const CacheKey counting = cache_key(argsort(Iterator::counting()), 90, tc);
-  const CacheKey typed = cache_key(argsort(Iterator::counting(ScalarType::uint32)), 90, tc);
-  EXPECT_NE(array, counting);
-  EXPECT_NE(array, typed);
-  EXPECT_NE(counting, typed);
+  auto wider = argsort(Iterator::counting());
+  wider.value_type = ScalarType::int64;
+  const CacheKey keys[] = {cache_key(argsort(Iterator{}), 90, tc),
+                           cache_key(argsort(Iterator::counting()), 90, tc),
+                           cache_key(argsort(Iterator::counting(ScalarType::uint32)), 90, tc),
+                           cache_key(argsort(Iterator::counting(ScalarType::int64)), 90, tc),
+                           cache_key(wider, 90, tc)};
+  for (std::size_t i = 0; i < std::size(keys); ++i)
+    for (std::size_t j = i + 1; j < std::size(keys); ++j) EXPECT_NE(keys[i], keys[j]) << i << " " << j;
 }
 
-// Encoded and named in spec text, but refused (validate, and so decode) until its fill
-// kernel is built (radix_sort/executable.hpp).
-TEST(RadixSortValuesIn, ACountingValueInputIsEncodedButNotBuiltYet) {
-  EXPECT_TRUE(argsort(Iterator{}).validate());
-  for (const auto& it : {Iterator::counting(), Iterator::counting(ScalarType::uint32)}) {
+TEST(RadixSortValuesIn, ACountingValueInputIsEncodedReadAndNamedInSpecText) {
+  for (const auto& it : {Iterator::counting(), Iterator::counting(ScalarType::int64)}) {
     const auto spec = argsort(it);
     SCOPED_TRACE(describe(it));
+    ASSERT_TRUE(spec.validate()) << spec.validate().error().describe();
     EXPECT_GT(encode_fields(spec).size(), encode_fields(argsort(Iterator{})).size());
-    EXPECT_EQ(spec_text(spec),
-              "radix_sort keys=float32 values=uint32 descending=false offset=uint32 values_in=" +
-                  describe(it));
+    const std::string text =
+        "radix_sort keys=float32 values=uint32 descending=false offset=uint32 values_in=" +
+        describe(it);
+    EXPECT_EQ(spec_text(spec), text);
+    auto back = decode_fields<radix_sort::Spec>(encode_fields(spec));
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(*back, spec);
+    const AlgorithmEntry* entry = find_algorithm("radix_sort");
+    ASSERT_NE(entry, nullptr);
+    auto parsed = entry->from_text(fields_as_text(spec));
+    ASSERT_TRUE(parsed) << parsed.error().describe();
+    EXPECT_EQ(parsed->fields, encode_fields(spec));
+    EXPECT_EQ(algos::spec_text(*parsed), text);
+  }
+}
+
+// Counting only (over an integer type), and only with a value type to sort.
+TEST(RadixSortValuesIn, OtherValueInputsAreRefusedByName) {
+  struct Case {
+    radix_sort::Spec spec;
+    ErrorCode code;
+  };
+  auto keys_only = argsort(Iterator::counting());
+  keys_only.value_type = ScalarType::none;
+  auto float_values = argsort(Iterator::counting());
+  float_values.value_type = ScalarType::float32;
+  const Case cases[] = {
+      {keys_only, ErrorCode::invalid_argument},
+      {float_values, ErrorCode::invalid_argument},
+      {argsort(Iterator::counting(ScalarType::float64)), ErrorCode::invalid_argument},
+      {argsort(Iterator::constant()), ErrorCode::unsupported},
+      {argsort(Iterator::reverse()), ErrorCode::unsupported},
+      {argsort(Iterator::permutation(ScalarType::uint32, ScalarType::int32)), ErrorCode::unsupported},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(describe(c.spec.values_in));
     for (const auto& ok :
-         {spec.validate(),
-          decode_fields<radix_sort::Spec>(encode_fields(spec)).map([](auto&&) {})}) {
+         {c.spec.validate(),
+          decode_fields<radix_sort::Spec>(encode_fields(c.spec)).map([](auto&&) {})}) {
       ASSERT_FALSE(ok);
-      EXPECT_EQ(ok.error().code, ErrorCode::unsupported);
+      EXPECT_EQ(ok.error().code, c.code);
       EXPECT_NE(ok.error().message.find("values_in"), std::string::npos) << ok.error().message;
     }
   }

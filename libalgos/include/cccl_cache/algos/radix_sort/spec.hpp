@@ -27,9 +27,9 @@ struct Spec : SortSpecBase {
   // long for 64-bit ones. uint32 sorts up to 2^32-1 items; uint64 for more.
   ScalarType offset_type = ScalarType::uint32;
   // The value input: a value array (pointer, the default: left out of the encoding, so
-  // specs without it key as before), or counting(V) over an integer value type, an
-  // argsort: the values are start + i, materialized in temp storage before CUB's sort
-  // (executable.hpp). Spec text: values_in=counting.
+  // specs without it key as before), or counting(V) (V an integer type, the value type
+  // by default), an argsort: the values are start + i (as the value type), materialized
+  // by one more kernel before CUB's sort (executable.hpp). Spec text: values_in=counting.
   Iterator values_in;
 
   template <class Self, class V>
@@ -40,8 +40,8 @@ struct Spec : SortSpecBase {
   }
 
   // A key type (integer or float), a known value type or none, offset uint32 or uint64,
-  // values_in a pointer (a counting value input is not built yet: unsupported).
-  // Error: invalid_argument naming the field, unsupported.
+  // values_in a pointer or, with a value type, counting over an integer type.
+  // Error: invalid_argument naming the field, unsupported (another iterator kind).
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;
