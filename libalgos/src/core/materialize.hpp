@@ -7,6 +7,7 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -48,5 +49,32 @@ std::optional<std::size_t> materialized_bytes(std::uint64_t num_items, ScalarTyp
 CUresult materialize(const LaunchContext& ctx, std::size_t kernel, const Iterator& it,
                      ScalarType element, const IteratorValue& value, void* out,
                      std::uint64_t num_items, CUstream stream) noexcept;
+
+// A call whose input is materialized at the start of its temp storage: [values:
+// materialized_bytes | the dispatch's]. `dispatch(void* d_temp, std::size_t& bytes, void*
+// d_values)` runs the algorithm's dispatch over the values at d_values, or sizes it
+// (d_temp and d_values null). d_temp_storage null: temp_storage_bytes = the values' bytes +
+// the dispatch's. Otherwise materialize (as above) into d_temp_storage, then the dispatch
+// with the rest; CUDA_ERROR_INVALID_VALUE for too little temp storage or a start not
+// aligned to the element. The caller checks that its executable may launch.
+template <class Dispatch>
+CUresult materialized_call(const LaunchContext& ctx, std::size_t kernel, const Iterator& it,
+                           ScalarType element, const IteratorValue& value, void* d_temp_storage,
+                           std::size_t& temp_storage_bytes, std::uint64_t num_items,
+                           CUstream stream, Dispatch&& dispatch) noexcept {
+  const auto values = materialized_bytes(num_items, element);
+  if (!values) return CUDA_ERROR_INVALID_VALUE;
+  auto* temp = static_cast<unsigned char*>(d_temp_storage);
+  std::size_t rest = temp_storage_bytes - std::min(temp_storage_bytes, *values);
+  if (temp == nullptr) {
+    const CUresult rc = dispatch(nullptr, rest, nullptr);
+    if (rc == CUDA_SUCCESS) temp_storage_bytes = *values + rest;
+    return rc;
+  }
+  if (temp_storage_bytes < *values || reinterpret_cast<std::uintptr_t>(temp) % size_of(element) != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  const CUresult rc = materialize(ctx, kernel, it, element, value, temp, num_items, stream);
+  return rc != CUDA_SUCCESS ? rc : dispatch(temp + *values, rest, temp);
+}
 
 }  // namespace cccl_cache::algos::detail

@@ -42,12 +42,15 @@ bool bits_ok(int begin_bit, int end_bit, int key_bits) noexcept {
 
 std::size_t Executable::temp_storage_bytes(std::uint64_t num_items, int begin_bit, int end_bit,
                                            bool double_buffer) const noexcept {
+  if (!state_) return 0;
+  std::size_t bytes = 0;
   DoubleBuffers none;
-  if (!bits_ok(begin_bit, end_bit, key_bits())) return 0;
-  const std::size_t cub = query_bytes(none, num_items, begin_bit, end_bit, double_buffer, CUstream{});
-  if (cub == 0 || double_buffer || state_->spec.values_in.is_pointer()) return cub;
-  const auto values = algos::detail::materialized_bytes(num_items, state_->spec.value_type);
-  return values ? *values + cub : 0;  // [values | CUB's]
+  const IteratorValue values{state_->spec.values_in.kind};
+  const CUresult rc =
+      double_buffer ? (*this)(nullptr, bytes, none, values, num_items, begin_bit, end_bit, {})
+                    : (*this)(nullptr, bytes, nullptr, nullptr, values, nullptr, num_items,
+                              begin_bit, end_bit, {});
+  return rc == CUDA_SUCCESS ? bytes : 0;
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
@@ -62,15 +65,19 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
                                 std::uint64_t num_items, int begin_bit, int end_bit,
                                 CUstream stream) const noexcept {
   if (!state_) return CUDA_ERROR_INVALID_HANDLE;  // moved from
-  if (!bits_ok(begin_bit, end_bit, key_bits()) || values_in.kind != state_->spec.values_in.kind)
+  const Spec& spec = state_->spec;
+  if (!bits_ok(begin_bit, end_bit, key_bits()) || values_in.kind != spec.values_in.kind)
     return CUDA_ERROR_INVALID_VALUE;
-  if (values_in.kind != IteratorKind::pointer && d_temp_storage != nullptr) {
-    if (CUresult rc = fill_values(buffers.values[buffers.selector & 1], values_in, num_items, stream);
-        rc != CUDA_SUCCESS)
-      return rc;
+  if (!spec.values_in.is_pointer() && d_temp_storage != nullptr) {  // an argsort's values
+    CUresult rc = usable(true);
+    if (rc == CUDA_SUCCESS)
+      rc = algos::detail::materialize(*state_->params.launch, materialize_values, spec.values_in,
+                                      spec.value_type, values_in,
+                                      buffers.values[buffers.selector & 1], num_items, stream);
+    if (rc != CUDA_SUCCESS) return rc;
   }
   DoubleBuffers b = buffers;
-  if (state_->spec.keys_only()) b.values[0] = b.values[1] = nullptr;  // ignored, never offset
+  if (spec.keys_only()) b.values[0] = b.values[1] = nullptr;  // ignored, never offset
   const CUresult rc = call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, b,
                            num_items, begin_bit, end_bit, /*overwrite=*/true, stream);
   buffers.selector = b.selector;
@@ -81,15 +88,9 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
                                 const void* d_keys_in, void* d_keys_out, const void* d_values_in,
                                 void* d_values_out, std::uint64_t num_items, int begin_bit,
                                 int end_bit, CUstream stream) const noexcept {
-  if (!state_) return CUDA_ERROR_INVALID_HANDLE;
-  if (!bits_ok(begin_bit, end_bit, key_bits()) || !state_->spec.values_in.is_pointer())
-    return CUDA_ERROR_INVALID_VALUE;
-  // CUB's plain form: a DoubleBuffer {in, out} the dispatch may not overwrite.
-  DoubleBuffers buffers{{const_cast<void*>(d_keys_in), d_keys_out}, {nullptr, nullptr}, 0};
-  if (!state_->spec.keys_only()) buffers.values[0] = const_cast<void*>(d_values_in);
-  if (!state_->spec.keys_only()) buffers.values[1] = d_values_out;
-  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, buffers, num_items,
-              begin_bit, end_bit, /*overwrite=*/false, stream);
+  return (*this)(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                 IteratorValue::array(d_values_in), d_values_out, num_items, begin_bit, end_bit,
+                 stream);
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
@@ -98,37 +99,25 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
                                 std::uint64_t num_items, int begin_bit, int end_bit,
                                 CUstream stream) const noexcept {
   if (!state_) return CUDA_ERROR_INVALID_HANDLE;
-  if (values_in.kind != state_->spec.values_in.kind) return CUDA_ERROR_INVALID_VALUE;
-  if (values_in.kind == IteratorKind::pointer)
-    return (*this)(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, values_in.pointer,
-                   d_values_out, num_items, begin_bit, end_bit, stream);
-  if (!bits_ok(begin_bit, end_bit, key_bits())) return CUDA_ERROR_INVALID_VALUE;
-  // Temp storage: [the values, materialized | CUB's]; CUB reads the values from there.
-  const auto values = algos::detail::materialized_bytes(num_items, state_->spec.value_type);
-  if (!values) return CUDA_ERROR_INVALID_VALUE;
-  auto* temp = static_cast<unsigned char*>(d_temp_storage);
-  DoubleBuffers buffers{{const_cast<void*>(d_keys_in), d_keys_out}, {temp, d_values_out}, 0};
-  std::size_t cub_bytes = temp_storage_bytes - std::min(temp_storage_bytes, *values);
-  if (temp == nullptr) {
-    const CUresult rc = call(false, nullptr, cub_bytes, buffers, num_items, begin_bit, end_bit,
-                             /*overwrite=*/false, stream);
-    if (rc == CUDA_SUCCESS) temp_storage_bytes = *values + cub_bytes;
-    return rc;
-  }
-  if (temp_storage_bytes < *values ||
-      reinterpret_cast<std::uintptr_t>(temp) % size_of(state_->spec.value_type) != 0)
+  const Spec& spec = state_->spec;
+  if (!bits_ok(begin_bit, end_bit, key_bits()) || values_in.kind != spec.values_in.kind)
     return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult rc = fill_values(temp, values_in, num_items, stream); rc != CUDA_SUCCESS) return rc;
-  return call(true, temp + *values, cub_bytes, buffers, num_items, begin_bit, end_bit,
-              /*overwrite=*/false, stream);
-}
-
-CUresult Executable::fill_values(void* d_values, const IteratorValue& values_in,
-                                 std::uint64_t num_items, CUstream stream) const noexcept {
-  if (CUresult rc = usable(true); rc != CUDA_SUCCESS) return rc;
-  return algos::detail::materialize(*state_->params.launch, materialize_values,
-                                    state_->spec.values_in, state_->spec.value_type, values_in,
-                                    d_values, num_items, stream);
+  // CUB's plain form: a DoubleBuffer {in, out} the dispatch may not overwrite.
+  DoubleBuffers buffers{{const_cast<void*>(d_keys_in), d_keys_out}, {nullptr, nullptr}, 0};
+  if (!spec.keys_only()) buffers.values[0] = const_cast<void*>(values_in.pointer);
+  if (!spec.keys_only()) buffers.values[1] = d_values_out;
+  auto sort = [&](void* temp, std::size_t& bytes, void* d_values) {
+    if (d_values != nullptr) buffers.values[0] = d_values;
+    return call(temp != nullptr, temp, bytes, buffers, num_items, begin_bit, end_bit,
+                /*overwrite=*/false, stream);
+  };
+  if (spec.values_in.is_pointer()) return sort(d_temp_storage, temp_storage_bytes, nullptr);
+  // An argsort: temp storage [the values, materialized | CUB's].
+  if (CUresult rc = usable(d_temp_storage != nullptr); rc != CUDA_SUCCESS) return rc;
+  return algos::detail::materialized_call(*state_->params.launch, materialize_values,
+                                          spec.values_in, spec.value_type, values_in,
+                                          d_temp_storage, temp_storage_bytes, num_items, stream,
+                                          sort);
 }
 
 Result<void> Executable::check_bits(int begin_bit, int end_bit) const {

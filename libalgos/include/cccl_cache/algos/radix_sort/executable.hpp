@@ -93,9 +93,6 @@ class Executable : public BoundExecutable<RadixSort> {
 
  private:
   using BoundExecutable::BoundExecutable;
-  // Launches the values_in kernel writing num_items values at d_values.
-  CUresult fill_values(void* d_values, const IteratorValue& values_in, std::uint64_t num_items,
-                       CUstream stream) const noexcept;
   friend struct algos::RadixSort;
 };
 
