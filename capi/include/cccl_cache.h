@@ -287,6 +287,17 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_radix_sort(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_keys_in, void* d_keys_out, const void* d_values_in, void* d_values_out,
     uint64_t num_items, int begin_bit, int end_bit, void* stream);
+/* An argsort: a radix sort whose spec has a counting value input ("values_in=counting")
+ * sorts d_keys_in into d_keys_out as cccl_cache_radix_sort does and writes into
+ * d_values_out, for each sorted key, `start` + its input position (in the iterator's
+ * type: `start`'s low bytes). Its temp storage (cccl_cache_temp_storage_bytes, or
+ * d_temp_storage NULL) holds the values before they are sorted; d_temp_storage must be
+ * aligned to the value size. A spec without values_in here, or one with it in
+ * cccl_cache_radix_sort or the double-buffer form: INVALID_ARGUMENT. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_radix_argsort(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_keys_in, void* d_keys_out, int64_t start, void* d_values_out,
+    uint64_t num_items, int begin_bit, int end_bit, void* stream);
 /* The double-buffer form of a radix sort (CUB's DoubleBuffer overloads): keys[selector]
  * (and values[selector]) hold the input; the sort may overwrite both buffers of each
  * pair and sets selector to the one holding the sorted result (on the host, when the

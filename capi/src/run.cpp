@@ -93,6 +93,15 @@ constexpr const char* kBinarySearchInvalid =
 cccl_cache_status radix_result(const rs::Executable& exe, CUresult r, const char* fn, int begin_bit,
                                int end_bit) noexcept {
   if (r != CUDA_ERROR_INVALID_VALUE) return result_of(r, fn, kTempInvalid);
+  const bool argsort_call = std::string_view(fn) == "cccl_cache_radix_argsort";
+  if (exe.spec().values_in.is_pointer() == argsort_call)
+    return guarded(fn, [&] {
+      return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+                       std::string(fn) + (argsort_call ? ": the spec has no counting values_in "
+                                                         "(use cccl_cache_radix_sort)"
+                                                       : ": the spec's values_in is counting "
+                                                         "(use cccl_cache_radix_argsort)"));
+    });
   return guarded(fn, [&] {
     auto bits = exe.check_bits(begin_bit, end_bit);
     return bits ? result_of(r, fn, kTempInvalid)
@@ -216,6 +225,21 @@ cccl_cache_status cccl_cache_radix_sort(const cccl_cache_algorithm* algorithm, v
   return radix_result(*exe, (*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_keys_out,
                                    d_values_in, d_values_out, num_items, begin_bit, end_bit,
                                    static_cast<CUstream>(stream)),
+                      fn, begin_bit, end_bit);
+}
+
+cccl_cache_status cccl_cache_radix_argsort(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
+                                           size_t* temp_storage_bytes, const void* d_keys_in,
+                                           void* d_keys_out, int64_t start, void* d_values_out,
+                                           uint64_t num_items, int begin_bit, int end_bit,
+                                           void* stream) {
+  constexpr const char* fn = "cccl_cache_radix_argsort";
+  CCCL_CACHE_C_TYPED(rs::Executable, AlgorithmId::radix_sort, fn);
+  if (begin_bit == 0 && end_bit == 0) end_bit = exe->key_bits();
+  // Little-endian: the iterator's type takes start's low bytes (core/iterator.hpp).
+  return radix_result(*exe, (*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_keys_out,
+                                   algos::IteratorValue::counting(start), d_values_out, num_items,
+                                   begin_bit, end_bit, static_cast<CUstream>(stream)),
                       fn, begin_bit, end_bit);
 }
 

@@ -21,7 +21,7 @@ targets=(test_algos_executable_gpu test_algos_temp_storage bench_merge_sort_quer
 # Wave-1 algorithms present in this tree. All binaries together exceed the 64 MiB carry
 # limit: CCCL_CACHE_GPU_TARGETS="t1 t2 ..." carries only those (the run's parts).
 for t in bench_algorithms_acquire bench_remote_startup test_algos_scan_gpu bench_scan_vs_cub test_algos_transform_gpu bench_transform_vs_cub \
-         test_algos_reduce_gpu bench_reduce_vs_cub test_algos_radix_sort_gpu bench_radix_sort_vs_cub \
+         test_algos_reduce_gpu bench_reduce_vs_cub test_algos_radix_sort_gpu test_algos_argsort_gpu bench_radix_sort_vs_cub \
          test_algos_segmented_reduce_gpu bench_segmented_reduce_vs_cub test_algos_unique_by_key_gpu \
          bench_unique_by_key_vs_cub test_algos_select_gpu bench_select_vs_cub \
          test_algos_three_way_partition_gpu bench_three_way_partition_vs_cub \

@@ -72,7 +72,7 @@ for p in $parts; do
     # each, dominate their time); logs as the single parts' (tests, scan_tests, ...).
     gpu_tests)
       for t in tests:executable scan_tests:scan transform_tests:transform reduce_tests:reduce \
-               radix_tests:radix_sort segreduce_tests:segmented_reduce \
+               radix_tests:radix_sort argsort_tests:argsort segreduce_tests:segmented_reduce \
                uniquebk_tests:unique_by_key select_tests:select \
                twp_tests:three_way_partition hist_tests:histogram_even bsearch_tests:binary_search \
                segsort_tests:segmented_sort \
@@ -120,6 +120,7 @@ for p in $parts; do
     uniquebk_ab) part uniquebk_ab 500 "$bin/bench_unique_by_key_vs_cub" 28 20 \
       --alt nvcc .devcarry/ab/ubk_int64.nvcc.cubin --alt nvrtc13.1 .devcarry/ab/ubk_int64.nvrtc13.1.cubin ;;
     radix_tests) part radix_tests 300 "$bin/test_algos_radix_sort_gpu" ;;
+    argsort_tests) part argsort_tests 300 "$bin/test_algos_argsort_gpu" ;;
     radix_bench) part radix_bench 300 "$bin/bench_radix_sort_vs_cub" 28 ;;
     # The same with float keys uniform in [0, 1), as CuPy's and the reference's benchmarks draw them.
     radix_bench_unit) part radix_bench_unit 300 env CCCL_CACHE_BENCH_KEYS=unit "$bin/bench_radix_sort_vs_cub" 28 ;;
@@ -180,7 +181,7 @@ done
 
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
-  transform_bench reduce_tests reduce_bench segreduce_tests segreduce_bench uniquebk_tests uniquebk_bench select_tests select_bench twp_tests twp_bench hist_tests hist_bench bsearch_tests bsearch_bench segsort_tests segsort_bench sbk_tests sbk_bench opstate_tests iterator_tests struct_tests radix_tests radix_bench radix_bench_unit \
+  transform_bench reduce_tests reduce_bench segreduce_tests segreduce_bench uniquebk_tests uniquebk_bench select_tests select_bench twp_tests twp_bench hist_tests hist_bench bsearch_tests bsearch_bench segsort_tests segsort_bench sbk_tests sbk_bench opstate_tests iterator_tests struct_tests radix_tests argsort_tests radix_bench radix_bench_unit \
   cupy algos_acquire \
   remote_startup refw1 refms capi jit_libraries python pybench import_bench cupy_adapter; do
   [[ -f "$OUT/$f.log" ]] || continue

@@ -10,10 +10,12 @@
 
 #include "cccl_cache/algos/core/key.hpp"
 #include "cccl_cache/algos/core/spec_codec.hpp"
+#include "cccl_cache/algos/radix_sort/build_result.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/spec_text.hpp"
 #include "core/iterator.hpp"
+#include "radix_sort/codegen.hpp"
 #include "reduce/codegen.hpp"
 
 using namespace cccl_cache;
@@ -300,6 +302,97 @@ TEST(Iterator, TheCallsValuesArePackedInTheDocumentedLayout) {
                                      IteratorValue::constant(1), 1, arg));
   EXPECT_FALSE(detail::pack_iterator(Iterator::reverse(), ScalarType::int32,
                                      IteratorValue::array(values), 1, arg));
+}
+
+// Radix sort's value input (an argsort's counting values): a value array is left out of
+// the encoding, so existing radix sort specs encode and key as before.
+radix_sort::Spec argsort(Iterator values_in) {
+  radix_sort::Spec s;
+  s.key_type = ScalarType::float32;
+  s.value_type = ScalarType::uint32;
+  s.values_in = std::move(values_in);
+  return s;
+}
+
+TEST(RadixSortValuesIn, AValueArrayIsLeftOutOfTheEncoding) {
+  // radix_sort keys=float32 values=uint32 offset=uint32, as encoded before values_in.
+  const std::vector<std::uint8_t> golden = {1, 1, 0, 0, 0, 9, 2, 1, 0, 0, 0, 7,
+                                            3, 1, 0, 0, 0, 0, 4, 1, 0, 0, 0, 7};
+  const auto bytes = encode_fields(argsort(Iterator{}));
+  ASSERT_EQ(bytes.size(), golden.size());
+  EXPECT_EQ(std::memcmp(bytes.data(), golden.data(), golden.size()), 0);
+  EXPECT_EQ(spec_text(argsort(Iterator{})),
+            "radix_sort keys=float32 values=uint32 descending=false offset=uint32");
+  auto back = decode_fields<radix_sort::Spec>(bytes);
+  ASSERT_TRUE(back) << back.error().describe();
+  EXPECT_EQ(*back, argsort(Iterator{}));
+}
+
+TEST(RadixSortValuesIn, TheValueInputChangesTheKey) {
+  Toolchain tc;
+  tc.cccl_version = 3005000;
+  tc.nvrtc_major = tc.nvjitlink_major = 13;
+  auto wider = argsort(Iterator::counting());
+  wider.value_type = ScalarType::int64;
+  const CacheKey keys[] = {cache_key(argsort(Iterator{}), 90, tc),
+                           cache_key(argsort(Iterator::counting()), 90, tc),
+                           cache_key(argsort(Iterator::counting(ScalarType::uint32)), 90, tc),
+                           cache_key(argsort(Iterator::counting(ScalarType::int64)), 90, tc),
+                           cache_key(wider, 90, tc)};
+  for (std::size_t i = 0; i < std::size(keys); ++i)
+    for (std::size_t j = i + 1; j < std::size(keys); ++j) EXPECT_NE(keys[i], keys[j]) << i << " " << j;
+}
+
+TEST(RadixSortValuesIn, ACountingValueInputIsEncodedReadAndNamedInSpecText) {
+  for (const auto& it : {Iterator::counting(), Iterator::counting(ScalarType::int64)}) {
+    const auto spec = argsort(it);
+    SCOPED_TRACE(describe(it));
+    ASSERT_TRUE(spec.validate()) << spec.validate().error().describe();
+    EXPECT_GT(encode_fields(spec).size(), encode_fields(argsort(Iterator{})).size());
+    const std::string text =
+        "radix_sort keys=float32 values=uint32 descending=false offset=uint32 values_in=" +
+        describe(it);
+    EXPECT_EQ(spec_text(spec), text);
+    auto back = decode_fields<radix_sort::Spec>(encode_fields(spec));
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(*back, spec);
+    const AlgorithmEntry* entry = find_algorithm("radix_sort");
+    ASSERT_NE(entry, nullptr);
+    auto parsed = entry->from_text(fields_as_text(spec));
+    ASSERT_TRUE(parsed) << parsed.error().describe();
+    EXPECT_EQ(parsed->fields, encode_fields(spec));
+    EXPECT_EQ(algos::spec_text(*parsed), text);
+  }
+}
+
+// Counting only (over an integer type), and only with a value type to sort.
+TEST(RadixSortValuesIn, OtherValueInputsAreRefusedByName) {
+  struct Case {
+    radix_sort::Spec spec;
+    ErrorCode code;
+  };
+  auto keys_only = argsort(Iterator::counting());
+  keys_only.value_type = ScalarType::none;
+  auto float_values = argsort(Iterator::counting());
+  float_values.value_type = ScalarType::float32;
+  const Case cases[] = {
+      {keys_only, ErrorCode::invalid_argument},
+      {float_values, ErrorCode::invalid_argument},
+      {argsort(Iterator::counting(ScalarType::float64)), ErrorCode::invalid_argument},
+      {argsort(Iterator::constant()), ErrorCode::unsupported},
+      {argsort(Iterator::reverse()), ErrorCode::unsupported},
+      {argsort(Iterator::permutation(ScalarType::uint32, ScalarType::int32)), ErrorCode::unsupported},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(describe(c.spec.values_in));
+    for (const auto& ok :
+         {c.spec.validate(),
+          decode_fields<radix_sort::Spec>(encode_fields(c.spec)).map([](auto&&) {})}) {
+      ASSERT_FALSE(ok);
+      EXPECT_EQ(ok.error().code, c.code);
+      EXPECT_NE(ok.error().message.find("values_in"), std::string::npos) << ok.error().message;
+    }
+  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "build_cache.hpp"
 #include "cccl_cache/algos/registry.hpp"
 #include "core/dispatch_abi.hpp"
+#include "core/materialize.hpp"
 #include "radix_sort/dispatch.hpp"
 
 using namespace cccl_cache;
@@ -198,6 +199,83 @@ TEST(RadixSortTempStorage, MultiPassSizeUsesTheBoundOccupancy) {
   wrong.kernels[radix_sort::downsweep].block_threads += 32;
   params.launch = &wrong;
   EXPECT_EQ(fn(params, nullptr, bytes, none, n, 0, 16, false, nullptr), CUDA_ERROR_INVALID_VALUE);
+}
+
+// An argsort (values_in counting): the six kernels of the probed algorithm and the one
+// that materializes the values, only in its records; a record of the other shape, a
+// kernel list of the other length or a materialize kernel out of its slot is corrupt.
+Spec argsort_spec(ScalarType value) {
+  Spec s;
+  s.key_type = ScalarType::float32;
+  s.value_type = value;
+  s.values_in = Iterator::counting();
+  return s;
+}
+
+TEST(RadixSortArgsort, BuildsTheMaterializeKernelAfterTheSixSlots) {
+  for (ScalarType v : {ScalarType::int32, ScalarType::int64}) {
+    SCOPED_TRACE(name(v));
+    const auto& b = test_support::built_or_throw(argsort_spec(v), 90);
+    ASSERT_EQ(b.record.kernels.size(), RadixSort::kKernels + 1);
+    EXPECT_EQ(RadixSort::kernel_count(b.spec), RadixSort::kKernels + 1);
+    EXPECT_EQ(b.policy.onesweep, 1u);
+    EXPECT_NE(b.record.kernels[radix_sort::materialize_values].find("22cccl_cache_materialize"),
+              std::string::npos)
+        << b.record.kernels.back();
+    // The sort's kernels and policy are those of the same spec with a value array.
+    Spec pairs = b.spec;
+    pairs.values_in = {};
+    const auto& p = test_support::built_or_throw(pairs, 90);
+    EXPECT_EQ(b.policy, p.policy);
+    EXPECT_TRUE(std::equal(p.record.kernels.begin(), p.record.kernels.end(), b.record.kernels.begin()));
+    auto view = deserialize_view<RadixSort>(serialize(b), 90);
+    ASSERT_TRUE(view) << view.error().describe();
+    EXPECT_EQ(view->spec, b.spec);
+    EXPECT_NE(cache_key(b.spec, 90), cache_key(pairs, 90));
+  }
+}
+
+TEST(RadixSortArgsort, RecordsOfTheOtherShapeAreCorrupt) {
+  const auto& b = test_support::built_or_throw(argsort_spec(ScalarType::int32), 90);
+  Spec pairs_spec = b.spec;
+  pairs_spec.values_in = {};
+  const auto& pairs = test_support::built_or_throw(pairs_spec, 90);
+  const std::vector<std::pair<std::string, BuildRecord>> cases = [&] {
+    std::vector<std::pair<std::string, BuildRecord>> out;
+    BuildRecord r = b.record;
+    r.kernels.pop_back();
+    out.emplace_back("argsort without its materialize kernel", r);
+    r = b.record;
+    std::swap(r.kernels[0], r.kernels[radix_sort::materialize_values]);
+    out.emplace_back("materialize kernel swapped with the single-tile one", r);
+    r = b.record;
+    r.spec = pairs.record.spec;
+    out.emplace_back("a value-array spec with seven kernels", r);
+    r = pairs.record;
+    r.spec = b.record.spec;
+    out.emplace_back("an argsort spec with six kernels", r);
+    r = pairs.record;
+    r.kernels.push_back(b.record.kernels.back());
+    out.emplace_back("a value-array record with the materialize kernel", r);
+    return out;
+  }();
+  for (const auto& [what, r] : cases) {
+    auto view = deserialize_view<RadixSort>(serialize_record(r), 90);
+    ASSERT_FALSE(view) << what;
+    EXPECT_EQ(view.error().code, ErrorCode::corrupt) << what;
+  }
+}
+
+TEST(RadixSortArgsort, TheValuesTakeWholeBlocksBeforeCubsTempStorage) {
+  using algos::detail::materialized_bytes;
+  EXPECT_EQ(materialized_bytes(0, ScalarType::int32), 0u);
+  EXPECT_EQ(materialized_bytes(1, ScalarType::int32), 256u);
+  EXPECT_EQ(materialized_bytes(64, ScalarType::int32), 256u);
+  EXPECT_EQ(materialized_bytes(65, ScalarType::int32), 512u);
+  EXPECT_EQ(materialized_bytes(32, ScalarType::int64), 256u);
+  EXPECT_EQ(materialized_bytes((1u << 20) + 3, ScalarType::int64), round256(((1u << 20) + 3) * 8));
+  EXPECT_EQ(materialized_bytes(~0ull, ScalarType::int64), std::nullopt);
+  EXPECT_EQ(materialized_bytes(1, ScalarType::none), std::nullopt);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hot_path_support.hpp"
+#include "core/materialize.hpp"
 #include "radix_sort/dispatch.hpp"
 
 namespace {
@@ -196,6 +197,59 @@ TEST(RadixSortHotPath, ALaunchErrorIsReturnedAndStopsTheSort) {
   ctx.launch = &record_launch;
   EXPECT_EQ(dispatch(params, kTemp, too_small, buffers, 1'000'000, 0, 32, false, nullptr),
             CUDA_ERROR_INVALID_VALUE);
+}
+
+// An argsort's values: one launch of the bound materialize kernel (slot 6) with the
+// output, the packed counting start and the count as its arguments, before the sort.
+struct FillArgs {
+  void* out;
+  std::int32_t start;
+  unsigned long long n;
+};
+FillArgs g_fill;
+CUresult record_fill(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
+  g_fill = {*static_cast<void**>(params[0]), *static_cast<const std::int32_t*>(params[1]),
+            *static_cast<const unsigned long long*>(params[2])};
+  return record_launch(config, f, params, extra);
+}
+
+TEST(RadixSortHotPath, AnArgsortsValuesAreOneLaunchOfTheBoundMaterializeKernel) {
+  const rs::Policy p = onesweep_policy();
+  auto ctx = bound(90, p);
+  ctx.launch = &record_fill;
+  ctx.max_grid_dim_x = 2147483647;
+  ctx.num_kernels = rs::kSlots + 1;
+  ctx.kernels[rs::materialize_values] = {fn(rs::materialize_values), 256, 8, 0};
+  const Iterator counting = Iterator::counting();
+  const auto start = IteratorValue::counting(std::int32_t{5});
+  for (std::uint64_t n : {1ull, 1'000'000ull, 1ull << 40}) {
+    launches().clear();
+    const auto [rc, allocations] = count_allocations([&] {
+      return detail::materialize(ctx, rs::materialize_values, counting, ScalarType::int32, start,
+                                 kTemp, n, nullptr);
+    });
+    EXPECT_EQ(rc, CUDA_SUCCESS);
+    EXPECT_EQ(allocations, 0);
+    ASSERT_EQ(launches().size(), 1u);
+    EXPECT_EQ(launches()[0].fn, fn(rs::materialize_values));
+    EXPECT_EQ(launches()[0].block_x, 256u);
+    EXPECT_EQ(launches()[0].grid_x, std::min<std::uint64_t>((n + 255) / 256, 2147483647u)) << n;
+    EXPECT_EQ(launches()[0].num_attrs, 0u);
+    EXPECT_EQ(g_fill.out, kTemp);
+    EXPECT_EQ(g_fill.start, 5);
+    EXPECT_EQ(g_fill.n, n);
+  }
+  launches().clear();
+  EXPECT_EQ(detail::materialize(ctx, rs::materialize_values, counting, ScalarType::int32, start,
+                                kTemp, 0, nullptr),
+            CUDA_SUCCESS);
+  EXPECT_EQ(detail::materialize(ctx, rs::materialize_values, counting, ScalarType::int32,
+                                IteratorValue::array(kKeys), kTemp, 10, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(detail::materialize(ctx, rs::kSlots + 1, counting, ScalarType::int32, start, kTemp, 10,
+                                nullptr),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_TRUE(launches().empty()) << "no launch for nothing to fill or a refused call";
 }
 
 }  // namespace

@@ -55,6 +55,36 @@ offset = "int64"
   EXPECT_EQ(run_cli({"--cache-dir", cache, "verify"}).code, 0);
 }
 
+// An argsort (radix sort with a counting value input) from a manifest: built, listed
+// with its values_in, its seventh kernel named by inspect, verified.
+TEST(CliPrewarm, BuildsAnArgsort) {
+  TempDir dir;
+  const auto manifest = write(dir, "m.toml", R"(
+[[radix_sort]]
+keys = "float32"
+values = "int32"
+values_in = "counting"
+)");
+  const auto cache = (dir.path() / "cache").string();
+  auto r = run_cli({"--cache-dir", cache, "prewarm", "--manifest", manifest.string(), "--arch",
+                    "sm_90", "--json"});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.json()["built"], 1);
+  auto ls = run_cli({"--cache-dir", cache, "ls", "--json"}).json();
+  ASSERT_EQ(ls["count"], 1);
+  EXPECT_EQ(ls["entries"][0]["spec"],
+            "radix_sort keys=float32 values=int32 descending=false offset=uint32 values_in=counting");
+  auto inspect = run_cli({"--cache-dir", cache, "inspect", ls["entries"][0]["key"].get<std::string>(),
+                          "--json"});
+  ASSERT_EQ(inspect.code, 0) << inspect.out << inspect.err;
+  const auto build = inspect.json()["build"];
+  EXPECT_EQ(inspect.json()["check"], "ok");
+  ASSERT_TRUE(build["kernels"].contains("materialize_values")) << build.dump();
+  EXPECT_NE(build["kernels"]["materialize_values"].get<std::string>().find("cccl_cache_materialize"),
+            std::string::npos);
+  EXPECT_EQ(run_cli({"--cache-dir", cache, "verify"}).code, 0);
+}
+
 TEST(CliPrewarm, OnATerminalDrawsAProgressBarWithEta) {
   TempDir dir;
   const auto manifest = write(dir, "m.toml", "[[merge_sort]]\nkeys = \"float32\"\n");

@@ -2,6 +2,7 @@
 // the cubin says of its kernels agreeing with the record (core/check.hpp). Every stored
 // entry and every fresh build goes through them (core/built.hpp typed_view, core/build.hpp).
 #include "core/check.hpp"
+#include "core/materialize.hpp"
 
 #include "radix_sort/dispatch.hpp"
 
@@ -45,19 +46,20 @@ bool plausible(const Policy& p) {
 
 }  // namespace
 
-Result<void> RadixSort::check(const Spec&, const Policy& p, const BuildRecordView& record) {
+Result<void> RadixSort::check(const Spec& spec, const Policy& p, const BuildRecordView& record) {
   if (!plausible(p)) return algos::detail::implausible_policy("radix sort", p);
   const auto threads = radix_sort::detail::launch_threads(p);
   // All but exclusive sum and init are compiled with __launch_bounds__(the policy's block
   // size); those two must at least allow the block size launched.
-  KernelRole checked[kSlots];
+  KernelRole checked[kSlots + 1];
   for (std::size_t i = 0; i < kSlots; ++i) {
     checked[i] = p.onesweep ? kOnesweep[i] : kMultiPass[i];
     checked[i].threads = threads[i];
     checked[i].bounded =
         !(p.onesweep && (i == exclusive_sum || i == init_bins || i == init_lookback));
   }
-  return algos::detail::check_kernels(record, checked,
+  checked[materialize_values] = algos::detail::kMaterializeRole;
+  return algos::detail::check_kernels(record, std::span(checked, kernel_count(spec)),
                                       p.onesweep ? "onesweep radix sort" : "multi-pass radix sort");
 }
 

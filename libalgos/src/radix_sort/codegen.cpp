@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/codegen.hpp"
+#include "core/materialize.hpp"
 
 namespace cccl_cache::algos::radix_sort::detail {
 
@@ -22,6 +23,8 @@ algos::detail::GeneratedSource generate_source(const Spec& spec, bool onesweep) 
                 "struct cccl_cache_policy {\n"
                 "  static constexpr cub::RadixSortPolicy p =\n"
                 "      cccl_cache_selector{}(cub::detail::current_tuning_cc());\n};\n";
+  const bool materialize = !spec.values_in.is_pointer();  // slot 6: the values_in kernel
+  if (materialize) out.source += algos::detail::materialize_source(spec.values_in, spec.value_type);
   out.source += algos::detail::close_prelude();
 
   const std::string ns = "cub::detail::radix_sort::";
@@ -51,6 +54,7 @@ algos::detail::GeneratedSource generate_source(const Spec& spec, bool onesweep) 
     // (cuda::static_for), which NVRTC takes for host code unless told otherwise.
     out.nvrtc_options = {"-default-device"};
   }
+  if (materialize) out.kernels.push_back(algos::detail::materialize_kernel(spec.value_type));
   // Values in Policy's field order.
   std::string probe =
       "(unsigned long long)(cccl_cache_policy::p.algorithm == cub::RadixSortAlgorithm::onesweep)";

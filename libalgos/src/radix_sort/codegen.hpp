@@ -21,11 +21,13 @@ algos::detail::GeneratedSource generate_source(const Spec& spec, bool onesweep);
 
 template <>
 struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::RadixSort> {
-  // Both kernel sets: which one a build compiles follows from the CC, which keys hold.
+  // Both kernel sets: which one a build compiles follows from the CC, which keys hold
+  // (the values_in kernel once, after the multi-pass set).
   static GeneratedSource source(const radix_sort::Spec& spec) {
     auto gen = radix_sort::detail::generate_source(spec, false);
     auto onesweep = radix_sort::detail::generate_source(spec, true);
-    gen.kernels.insert(gen.kernels.end(), onesweep.kernels.begin(), onesweep.kernels.end());
+    gen.kernels.insert(gen.kernels.end(), onesweep.kernels.begin(),
+                       onesweep.kernels.begin() + radix_sort::kSlots);
     return gen;
   }
   // CUB's selector on the host names the kernels; the probe and check() confirm it.

@@ -3,8 +3,14 @@
 namespace cccl_cache::algos::radix_sort {
 
 Result<void> Spec::validate() const {
-  return validate_sort("radix sort", is_unsigned_offset(offset_type),
-                       "uint32 or uint64 (CUB's choose_offset_t)");
+  CCCL_CACHE_CHECK(validate_sort("radix sort", is_unsigned_offset(offset_type),
+                                 "uint32 or uint64 (CUB's choose_offset_t)"));
+  const char* what = "radix sort spec: field 'values_in'";
+  if (!values_in.is_pointer() && keys_only())
+    return fail(ErrorCode::invalid_argument,
+                std::string(what) + ": a counting value input needs a value type (values=)");
+  return validate_iterator(what, values_in, value_type,
+                           iterator_bit(IteratorKind::pointer) | iterator_bit(IteratorKind::counting));
 }
 
 }  // namespace cccl_cache::algos::radix_sort

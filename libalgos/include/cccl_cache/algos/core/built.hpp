@@ -7,6 +7,8 @@
 //   using Executable = ...; // what bind makes
 //   static constexpr std::size_t kKernels;          // kernel count
 //   static constexpr std::array<std::string_view, kKernels> kKernelRoles;  // in kernel order
+//   static std::size_t kernel_count(const Spec&);   // optional: where a spec's shape adds
+//                                                   // kernels after the kKernels (roles too)
 //   static Result<void> check(const Spec&, const Policy&, const BuildRecordView&);
 //   static const std::string& dispatch_abi();       // its dispatch.cu
 //   static Result<Executable> bind(const BuiltView<A>&, int device);
@@ -79,8 +81,18 @@ template <class Policy>
   return policy;
 }
 
-// Decodes and checks what is the algorithm's in a parsed record: its id, kernel
-// count, spec fields, runtime values and A::check. Errors: corrupt.
+// The kernel count of `spec`'s records: A::kernel_count(spec) where the algorithm has
+// one, else A::kKernels.
+template <class A>
+std::size_t kernel_count(const typename A::Spec& spec) {
+  if constexpr (requires { A::kernel_count(spec); })
+    return A::kernel_count(spec);
+  else
+    return A::kKernels;
+}
+
+// Decodes and checks what is the algorithm's in a parsed record: its id, spec fields,
+// kernel count, runtime values and A::check. Errors: corrupt.
 template <class A>
 [[nodiscard]] Result<BuiltView<A>> typed_view(const BuildRecordView& record) {
   auto corrupt = [](const std::string& what) {
@@ -91,9 +103,9 @@ template <class A>
   if (record.algorithm != A::Spec::kAlgorithm)
     return corrupt(std::string("holds another algorithm (") +
                    std::string(algorithm_name(record.algorithm)) + ")");
-  if (record.num_kernels != A::kKernels) return corrupt("wrong kernel count");
   auto spec = decode_fields<typename A::Spec>(record.spec);
   if (!spec) return corrupt("invalid spec: " + spec.error().message);
+  if (record.num_kernels != kernel_count<A>(*spec)) return corrupt("wrong kernel count");
   auto policy = policy_from_values<typename A::Policy>(record.values());
   if (!policy) return corrupt(policy.error().message);
   if (auto ok = A::check(*spec, *policy, record); !ok) return corrupt(ok.error().message);

@@ -53,10 +53,12 @@ struct Policy {
 // The record's kernels: the ones CUB's dispatch can launch for the policy's algorithm.
 // Slot 0 is the single-tile kernel; slots 1..5 are, for a multi-pass policy, upsweep,
 // alt upsweep, scan bins, downsweep, alt downsweep and, for a onesweep policy, histogram,
-// exclusive sum, init (bins and counters), init (look-back), onesweep.
+// exclusive sum, init (bins and counters), init (look-back), onesweep. A spec with a
+// counting values_in adds slot 6, the kernel that materializes its values
+// (core/materialize.hpp); only its records have it.
 inline constexpr std::size_t kSlots = 6;
 enum Kernel : std::size_t {
-  single_tile = 0,
+  single_tile = 0, materialize_values = 6,
   upsweep = 1, alt_upsweep = 2, scan_bins = 3, downsweep = 4, alt_downsweep = 5,
   histogram = 1, exclusive_sum = 2, init_bins = 3, init_lookback = 4, onesweep_kernel = 5,
 };
@@ -75,10 +77,15 @@ struct RadixSort : AlgorithmBase<RadixSort, radix_sort::Spec> {
   using Policy = radix_sort::Policy;
   using Executable = radix_sort::Executable;
   static constexpr std::size_t kKernels = radix_sort::kSlots;
-  // Each slot's role: multi-pass | onesweep (for people: inspect).
-  static constexpr std::array<std::string_view, kKernels> kKernelRoles = {
-      "single_tile", "upsweep|histogram", "alt_upsweep|exclusive_sum",
-      "scan_bins|init_bins", "downsweep|init_lookback", "alt_downsweep|onesweep"};
+  // Each slot's role: multi-pass | onesweep (for people: inspect); the last one only in
+  // a counting values_in spec's records.
+  static constexpr std::array<std::string_view, kKernels + 1> kKernelRoles = {
+      "single_tile",           "upsweep|histogram",      "alt_upsweep|exclusive_sum",
+      "scan_bins|init_bins",   "downsweep|init_lookback", "alt_downsweep|onesweep",
+      "materialize_values"};
+  static std::size_t kernel_count(const Spec& spec) noexcept {
+    return spec.values_in.is_pointer() ? kKernels : kKernels + 1;
+  }
   // A plausible policy, kernel names that name the role their slot has under the
   // policy's algorithm, launch bounds that agree with the block sizes launched.
   static Result<void> check(const Spec& spec, const Policy& policy, const BuildRecordView& record);

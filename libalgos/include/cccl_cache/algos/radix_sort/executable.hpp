@@ -7,6 +7,7 @@
 #include <cuda.h>
 
 #include "cccl_cache/algos/core/executable.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/radix_sort/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -30,6 +31,17 @@ struct DoubleBuffers {
 // sign bit flipped; floats: -0.0 and +0.0 equal, NaNs by their bits), stably: pairs with
 // equal keys keep their input order. 0 <= begin_bit < end_bit <= key_bits(), else the
 // calls return CUDA_ERROR_INVALID_VALUE (check_bits says why).
+//
+// An argsort (Spec::values_in counting): CUB's DeviceRadixSort reads values from
+// pointers only, so the values start + i are materialized first, by the record's seventh
+// kernel (core/materialize.hpp) launched on `stream` through the bound launch context,
+// then sorted with the keys. The plain form lays its temp storage out as [values:
+// round_up(num_items * sizeof(value), 256) | CUB's temp storage] (temp_storage_bytes
+// counts both); the DoubleBuffers form writes the values into
+// buffers.values[buffers.selector] itself and needs no more temp storage than a sort of
+// pairs. Either form takes the start as an IteratorValue::counting of the iterator's type;
+// the calls without one refuse such a spec (CUDA_ERROR_INVALID_VALUE), as the calls with a
+// counting value refuse a value-array spec.
 class Executable : public BoundExecutable<RadixSort> {
  public:
   // The temp-storage bytes a sort of `num_items` needs (CUB's own dispatch answers, from
@@ -53,10 +65,24 @@ class Executable : public BoundExecutable<RadixSort> {
                       void* d_values_out, std::uint64_t num_items, int begin_bit, int end_bit,
                       CUstream stream) const noexcept;
 
+  // The same with the value input as `values_in`: IteratorValue::array(d_values_in) for a
+  // value-array spec, IteratorValue::counting(start) for an argsort (above), whose
+  // d_temp_storage must be aligned to the value size (any allocation's start is).
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                      const void* d_keys_in, void* d_keys_out, const IteratorValue& values_in,
+                      void* d_values_out, std::uint64_t num_items, int begin_bit, int end_bit,
+                      CUstream stream) const noexcept;
+
   // The DoubleBuffers form (CUB's DoubleBuffer overloads): sorts in place between the two
   // buffers of each pair, updating buffers.selector; needs less temp storage.
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                       DoubleBuffers& buffers, std::uint64_t num_items, int begin_bit, int end_bit,
+                      CUstream stream) const noexcept;
+  // The same for an argsort: fills buffers.values[buffers.selector] with the counting
+  // values (not on a size query), then sorts.
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                      DoubleBuffers& buffers, const IteratorValue& values_in,
+                      std::uint64_t num_items, int begin_bit, int end_bit,
                       CUstream stream) const noexcept;
 
   // invalid_argument naming the range unless 0 <= begin_bit < end_bit <= key_bits().

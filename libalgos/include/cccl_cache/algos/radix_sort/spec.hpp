@@ -26,15 +26,22 @@ struct Spec : SortSpecBase {
   // counts (the int of its documented calls, and what its benchmarks time), unsigned long
   // long for 64-bit ones. uint32 sorts up to 2^32-1 items; uint64 for more.
   ScalarType offset_type = ScalarType::uint32;
+  // The value input: a value array (pointer, the default: left out of the encoding, so
+  // specs without it key as before), or counting(V) (V an integer type, the value type
+  // by default), an argsort: the values are start + i (as the value type), materialized
+  // by one more kernel before CUB's sort (executable.hpp). Spec text: values_in=counting.
+  Iterator values_in;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
     sort_fields(s, v);
     v(Field{4, "offset"}, s.offset_type);
+    v(Field{5, "values_in"}, s.values_in);
   }
 
-  // A key type (integer or float), a known value type or none, offset uint32 or uint64.
-  // Error: invalid_argument naming the field.
+  // A key type (integer or float), a known value type or none, offset uint32 or uint64,
+  // values_in a pointer or, with a value type, counting over an integer type.
+  // Error: invalid_argument naming the field, unsupported (another iterator kind).
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;
