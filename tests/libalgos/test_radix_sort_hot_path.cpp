@@ -252,4 +252,47 @@ TEST(RadixSortHotPath, AnArgsortsValuesAreOneLaunchOfTheBoundMaterializeKernel) 
   EXPECT_TRUE(launches().empty()) << "no launch for nothing to fill or a refused call";
 }
 
+// A call over materialized values sizes the dispatch first: too little temp storage for
+// the values or for the dispatch after them is refused before the fill launches.
+TEST(RadixSortHotPath, AnArgsortWithTooLittleTempStorageLaunchesNothing) {
+  const rs::Policy p = onesweep_policy();
+  auto ctx = bound(90, p);
+  ctx.launch = &record_fill;
+  ctx.num_kernels = rs::kSlots + 1;
+  ctx.kernels[rs::materialize_values] = {fn(rs::materialize_values), 256, 8, 0};
+  const Iterator counting = Iterator::counting();
+  const auto start = IteratorValue::counting(std::int32_t{5});
+  constexpr std::uint64_t n = 1000;
+  const std::size_t values = *detail::materialized_bytes(n, ScalarType::int32);
+  int dispatched = 0;
+  auto sort = [&](void* temp, std::size_t& bytes, void*) {
+    if (temp == nullptr) {
+      bytes = 512;
+      return CUDA_SUCCESS;
+    }
+    ++dispatched;
+    return bytes >= 512 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  };
+  std::size_t bytes = 0;
+  ASSERT_EQ(detail::materialized_call(ctx, rs::materialize_values, counting, ScalarType::int32,
+                                      start, nullptr, bytes, n, nullptr, sort),
+            CUDA_SUCCESS);
+  EXPECT_EQ(bytes, values + 512);
+  for (std::size_t given : {std::size_t{0}, values - 1, values, values + 511}) {
+    launches().clear();
+    EXPECT_EQ(detail::materialized_call(ctx, rs::materialize_values, counting, ScalarType::int32,
+                                        start, kTemp, given, n, nullptr, sort),
+              CUDA_ERROR_INVALID_VALUE)
+        << given;
+    EXPECT_TRUE(launches().empty()) << given;
+  }
+  EXPECT_EQ(dispatched, 0);
+  launches().clear();
+  EXPECT_EQ(detail::materialized_call(ctx, rs::materialize_values, counting, ScalarType::int32,
+                                      start, kTemp, bytes, n, nullptr, sort),
+            CUDA_SUCCESS);
+  EXPECT_EQ(launches().size(), 1u);
+  EXPECT_EQ(dispatched, 1);
+}
+
 }  // namespace

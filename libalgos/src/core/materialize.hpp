@@ -55,8 +55,8 @@ CUresult materialize(const LaunchContext& ctx, std::size_t kernel, const Iterato
 // d_values)` runs the algorithm's dispatch over the values at d_values, or sizes it
 // (d_temp and d_values null). d_temp_storage null: temp_storage_bytes = the values' bytes +
 // the dispatch's. Otherwise materialize (as above) into d_temp_storage, then the dispatch
-// with the rest; CUDA_ERROR_INVALID_VALUE for too little temp storage or a start not
-// aligned to the element. The caller checks that its executable may launch.
+// with the rest; CUDA_ERROR_INVALID_VALUE, before any launch, for too little temp storage
+// or a start not aligned to the element. The caller checks that its executable may launch.
 template <class Dispatch>
 CUresult materialized_call(const LaunchContext& ctx, std::size_t kernel, const Iterator& it,
                            ScalarType element, const IteratorValue& value, void* d_temp_storage,
@@ -71,7 +71,12 @@ CUresult materialized_call(const LaunchContext& ctx, std::size_t kernel, const I
     if (rc == CUDA_SUCCESS) temp_storage_bytes = *values + rest;
     return rc;
   }
-  if (temp_storage_bytes < *values || reinterpret_cast<std::uintptr_t>(temp) % size_of(element) != 0)
+  // Sized first (the dispatch's closed form), so that too little temp storage is refused
+  // before the fill writes into it.
+  std::size_t needed = 0;
+  if (const CUresult rc = dispatch(nullptr, needed, nullptr); rc != CUDA_SUCCESS) return rc;
+  if (temp_storage_bytes < *values || rest < needed ||
+      reinterpret_cast<std::uintptr_t>(temp) % size_of(element) != 0)
     return CUDA_ERROR_INVALID_VALUE;
   const CUresult rc = materialize(ctx, kernel, it, element, value, temp, num_items, stream);
   return rc != CUDA_SUCCESS ? rc : dispatch(temp + *values, rest, temp);
