@@ -60,18 +60,18 @@ LaunchContext context(decltype(&::cuLaunchKernelEx) launch) {
 }
 
 // CUB 3.5's sm_90 transform policy (prefetch) for one 4-byte input, configured as a bind
-// does (transform::detail::configure over a dry-run context).
+// does (transform_kernel::detail::configure over a dry-run context).
 d::DispatchParams params(const LaunchContext* ctx) {
   d::DispatchParams p;
   p.launch = ctx;
-  p.policy = {transform::prefetch, 256, 48 * 1024, 256, 2, 1, 32, 256, 8, 4, 256, 1, 32};
+  p.policy = {transform_kernel::prefetch, 256, 48 * 1024, 256, 2, 1, 32, 256, 8, 4, 256, 1, 32};
   p.num_inputs = 1;
   p.in_size[0] = 4;
   p.out_size = 8;
   LaunchContext dry = *ctx;
   dry.launch = nullptr;
   dry.occupancy = &fake_occupancy;
-  EXPECT_EQ(transform::detail::configure(p, dry), CUDA_SUCCESS);
+  EXPECT_EQ(transform_kernel::detail::configure(p, dry), CUDA_SUCCESS);
   p.launch = ctx;
   return p;
 }

@@ -139,20 +139,20 @@ void expect_build(const transform::Spec<N>& spec, const BuildCase& c) {
 
 TEST(TransformBuild, Sm80AndSm90UseCubsAlgorithms) {
   const auto f32 = ScalarType::float32;
-  expect_build(UnarySpec{}, {"unary identity float32", 90, transform::ublkcp});
-  expect_build(BinarySpec{}, {"binary plus float32", 90, transform::ublkcp});
-  expect_build(binary(f32, f32, f32, Operator::plus()), {"binary plus float32", 80, transform::ldgsts});
-  expect_build(unary(f32, f32, Operator::of(OpKind::negate)), {"unary negate float32", 80, transform::ldgsts});
+  expect_build(UnarySpec{}, {"unary identity float32", 90, transform_kernel::ublkcp});
+  expect_build(BinarySpec{}, {"binary plus float32", 90, transform_kernel::ublkcp});
+  expect_build(binary(f32, f32, f32, Operator::plus()), {"binary plus float32", 80, transform_kernel::ldgsts});
+  expect_build(unary(f32, f32, Operator::of(OpKind::negate)), {"unary negate float32", 80, transform_kernel::ldgsts});
   // Hopper: 1- and 2-byte binary transforms use the vectorized kernel.
   expect_build(binary(ScalarType::int8, ScalarType::int8, ScalarType::int8, Operator::of(OpKind::bit_xor)),
-               {"binary bit_xor int8", 90, transform::vectorized});
+               {"binary bit_xor int8", 90, transform_kernel::vectorized});
 }
 
 TEST(TransformBuild, ALaunchBoundOtherThanThePolicysIsCorrupt) {
   const auto& r = cached_build(BinarySpec{}, 90);
   ASSERT_TRUE(r) << r.error().describe();
   BuildRecord record = r->result.record;
-  record.values[0] = transform::vectorized;  // block_threads stays 256: plausible
+  record.values[0] = transform_kernel::vectorized;  // block_threads stays 256: plausible
   record.values[7] = 128;                    // vectorized threads: now not the launch bound
   record.values[1] = 128;
   auto back = deserialize<BinaryTransform>(serialize_record(record), 90);

@@ -17,7 +17,7 @@ static const void* const kNoState = cccl_cache::algos::detail::kNoOpState;
 namespace {
 
 using namespace test_support;
-namespace t = cccl_cache::algos::transform;
+namespace t = cccl_cache::algos::transform_kernel;
 namespace d = cccl_cache::algos::transform::detail;
 using cccl_cache::algos::detail::LaunchContext;
 
@@ -47,7 +47,7 @@ CUresult configure(d::DispatchParams& p) {
   dry.launch = nullptr;
   dry.occupancy = &fake_occupancy;
   dry.occupancy_error = &occupancy_error;
-  const CUresult rc = d::configure(p, dry);
+  const CUresult rc = t::detail::configure(p, dry);
   return occupancy_error != CUDA_SUCCESS ? occupancy_error : rc;
 }
 
@@ -82,7 +82,7 @@ TEST(TransformHotPath, AFailedOccupancyQueryFailsTheConfiguration) {
   dry.launch = nullptr;
   dry.occupancy = [](int*, CUfunction, int, std::size_t) { return CUDA_ERROR_INVALID_CONTEXT; };
   dry.occupancy_error = &occupancy_error;
-  EXPECT_NE(d::configure(p, dry), CUDA_SUCCESS);
+  EXPECT_NE(t::detail::configure(p, dry), CUDA_SUCCESS);
   EXPECT_EQ(occupancy_error, CUDA_ERROR_INVALID_CONTEXT);
   EXPECT_FALSE(p.async_config.set);
 }

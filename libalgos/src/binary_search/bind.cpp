@@ -1,9 +1,9 @@
-// BinarySearch::bind: the core bind (core/executable_state.hpp), then the transform's
-// dispatch values and launch configuration (transform/bind.hpp), and the Executable's
+// BinarySearch::bind: the core bind (core/executable_state.hpp), then the transform
+// kernel's dispatch values and launch configuration (core/transform_bind.hpp), and the Executable's
 // call. Fresh builds and store hits both come through here.
 #include "binary_search/dispatch.hpp"
 #include "cccl_cache/algos/binary_search/executable.hpp"
-#include "transform/bind.hpp"
+#include "core/transform_bind.hpp"
 
 namespace cccl_cache::algos {
 
@@ -21,7 +21,7 @@ Result<binary_search::Executable> BinarySearch::bind(const BuiltView<BinarySearc
                  detail::bind_state(result, device, block_threads,
                                     binary_search::detail::select_dispatch(result.spec.out_type)));
   const ScalarType in[1] = {result.spec.type};
-  CCCL_CACHE_CHECK(transform::detail::bind_params(*state, result.policy, in, result.spec.out_type));
+  CCCL_CACHE_CHECK(transform_kernel::detail::bind_params(*state, result.policy, in, result.spec.out_type));
   return Executable(std::move(state));
 }
 

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "core/codegen.hpp"
-#include "transform/codegen.hpp"
+#include "core/transform_kernel.hpp"
 
 namespace cccl_cache::algos {
 
@@ -18,7 +18,7 @@ detail::GeneratedSource detail::BuildSteps<BinarySearch>::source(const binary_se
       "*, unsigned long long, cccl_cache_compare, cub::detail::find::" +
       (spec.upper ? "upper_bound" : "lower_bound") + ">;\n";
   const ScalarType in[1] = {spec.type};
-  return transform::detail::kernel_source(in, spec.out_type, op,
+  return transform_kernel::detail::kernel_source(in, spec.out_type, op,
                                           "cub/detail/binary_search_helpers.cuh");
 }
 

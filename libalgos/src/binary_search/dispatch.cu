@@ -1,7 +1,7 @@
 // CCCL 3.5's DeviceFind::LowerBound / UpperBound host side (cub/device/device_find.cuh:
 // a one-byte temp-storage answer, then DeviceTransform over the values with CUB's search
-// operator), driven by the kernel a bind resolved through transform's dispatch pieces
-// (transform/dispatch.cuh) and the core's launcher factory.
+// operator), driven by the kernel a bind resolved through the transform kernel's dispatch
+// (core/transform_dispatch.cuh) and the core's launcher factory.
 //
 // The device kernel was instantiated by the build (codegen.cpp) as
 //   transform_kernel<policy_selector_from_types<false, true, tuple<const T*>, Out*>,
@@ -16,7 +16,7 @@
 #include <limits>
 
 #include "binary_search/dispatch.hpp"
-#include "transform/dispatch.cuh"
+#include "core/transform_dispatch.cuh"
 
 namespace cccl_cache::algos::binary_search::detail {
 namespace {
@@ -55,7 +55,7 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   const SearchOp op{static_cast<const unsigned char*>(d_data), num_items, EmptyOp{}};
   const void* ins[1] = {d_values};
   CUresult status = CUDA_SUCCESS;
-  const cudaError_t err = transform::detail::call<1>(
+  const cudaError_t err = transform_kernel::detail::call<1>(
       params, nullptr, DriverLauncherFactory{params.launch, &status}, ins, d_out,
       static_cast<std::int64_t>(num_values), stream, op);
   return algos::detail::dispatch_result(err, status);
@@ -88,7 +88,7 @@ namespace cccl_cache::algos {
 const std::string& BinarySearch::dispatch_abi() {
   using namespace binary_search::detail;  // its stand-ins
   return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
-    transform::detail::describe_dispatch<SearchOp>(abi);
+    transform_kernel::detail::describe_dispatch<SearchOp>(abi);
   });
 }
 

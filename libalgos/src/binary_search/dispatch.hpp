@@ -8,13 +8,13 @@
 #include <cstdint>
 
 #include "cccl_cache/algos/binary_search/build_result.hpp"
-#include "transform/dispatch.hpp"
+#include "core/transform_dispatch.hpp"
 
 namespace cccl_cache::algos::binary_search::detail {
 
-// The transform's: the bound kernel, the build's policy, the element sizes and CUB's
-// launch configuration fixed at bind (transform/bind.hpp bind_params).
-using DispatchParams = transform::detail::DispatchParams;
+// The transform kernel's: the bound kernel, the build's policy, the element sizes and
+// CUB's launch configuration fixed at bind (core/transform_bind.hpp bind_params).
+using DispatchParams = transform_kernel::detail::DispatchParams;
 
 // What DeviceFind::LowerBound / UpperBound do with 64-bit counts, for an out type.
 // d_temp_storage == nullptr: sets temp_storage_bytes to 1 (DeviceFind's answer).

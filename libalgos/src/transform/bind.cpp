@@ -1,10 +1,11 @@
-// Transform<N>::bind: the core bind (core/executable_state.hpp), then CUB's launch
-// configuration computed once (transform/dispatch.hpp configure), and the Executable's
-// call. Fresh builds and store hits both come through here.
+// Transform<N>::bind: the core bind (core/executable_state.hpp), then the transform
+// kernel's dispatch values and CUB's launch configuration (core/transform_bind.hpp), and
+// the Executable's call. Fresh builds and store hits both come through here.
 #include <string>
 
 #include "cccl_cache/algos/transform/executable.hpp"
-#include "transform/bind.hpp"
+#include "core/transform_bind.hpp"
+#include "transform/dispatch.hpp"
 
 namespace cccl_cache::algos {
 
@@ -21,7 +22,7 @@ Result<transform::Executable<N>> Transform<N>::bind(const BuiltView<Transform>& 
   const std::uint32_t block_threads[1] = {result.policy.block_threads};
   CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, block_threads,
                                                 transform::detail::dispatch_for(N)));
-  CCCL_CACHE_CHECK(transform::detail::bind_params(*state, result.policy, result.spec.in, result.spec.out));
+  CCCL_CACHE_CHECK(transform_kernel::detail::bind_params(*state, result.policy, result.spec.in, result.spec.out));
   return Executable(std::move(state));
 }
 template Result<transform::Executable<1>> UnaryTransform::bind(const BuiltView<UnaryTransform>&, int);

@@ -3,21 +3,18 @@
 // what the store holds.
 #pragma once
 
-#include <array>
-#include <cstddef>
 #include <string>
-#include <string_view>
 
 #include "cccl_cache/algos/binary_search/spec.hpp"
 #include "cccl_cache/algos/core/built.hpp"
-#include "cccl_cache/algos/transform/build_result.hpp"
+#include "cccl_cache/algos/core/transform_kernel.hpp"
 
 namespace cccl_cache::algos::binary_search {
 
 // DeviceFind::LowerBound / UpperBound are DeviceTransform over the values with CUB's
 // search operator (cub/detail/binary_search_helpers.cuh): the kernel and its policy are
-// the unary transform's.
-using Policy = transform::Policy;
+// the unary transform's (core/transform_kernel.hpp).
+using Policy = transform_kernel::Policy;
 
 class Executable;  // executable.hpp
 
@@ -26,13 +23,10 @@ class Executable;  // executable.hpp
 namespace cccl_cache::algos {
 
 // Binary search's traits for the core (core/built.hpp, AlgorithmCache).
-struct BinarySearch : AlgorithmBase<BinarySearch, binary_search::Spec> {
+struct BinarySearch : TransformKernelAlgorithm<BinarySearch, binary_search::Spec> {
   using Spec = binary_search::Spec;
-  using Policy = binary_search::Policy;
   using Executable = binary_search::Executable;
-  static constexpr std::size_t kKernels = 1;
-  static constexpr std::array<std::string_view, kKernels> kKernelRoles = {"transform"};
-  // The unary transform's checks: a plausible policy for the record's CC, a kernel name
+  // The transform kernel's checks: a plausible policy for the record's CC, a kernel name
   // naming the transform kernel, compiled with the policy's launch bounds.
   static Result<void> check(const Spec& spec, const Policy& policy, const BuildRecordView& record);
   static const std::string& dispatch_abi();  // binary_search/dispatch.cu

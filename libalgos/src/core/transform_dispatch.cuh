@@ -1,8 +1,8 @@
 // CCCL 3.5's transform host dispatch (cub::detail::transform::dispatch; its host code
 // compiled by nvcc) driven by the kernel a bind resolved, through the core's launcher
 // factory (core/launch.cuh), with the build's policy as a run-time selector: the pieces
-// transform's and binary search's dispatch.cu share. Private to libalgos; include after
-// core/launch.cuh.
+// every algorithm on the transform kernel (transform, binary search) dispatches with.
+// Private to libalgos; include after core/launch.cuh.
 //
 // A pointer and kernel_arg<const T*> (a union of a pointer and {const char*, int}) have
 // one layout for every T, so the dispatch is instantiated once per input count over
@@ -14,9 +14,9 @@
 
 #include <cstdint>
 
-#include "transform/dispatch.hpp"
+#include "core/transform_dispatch.hpp"
 
-namespace cccl_cache::algos::transform::detail {
+namespace cccl_cache::algos::transform_kernel::detail {
 
 namespace ct = cub::detail::transform;
 using algos::detail::DriverLauncherFactory;
@@ -141,4 +141,4 @@ void describe_dispatch(algos::detail::AbiText& abi) {
   abi.type<ct::kernel_arg<In>>("arg").type<ct::aligned_base_ptr<unsigned char>>("aligned");
 }
 
-}  // namespace cccl_cache::algos::transform::detail
+}  // namespace cccl_cache::algos::transform_kernel::detail

@@ -1,13 +1,15 @@
-// What a bind of CUB's transform kernel fills in: transform's and binary search's.
-// Private to libalgos.
+// What a bind of CUB's transform kernel fills in, for every algorithm on it (transform,
+// binary search). Private to libalgos.
 #pragma once
 
+#include <cstddef>
 #include <span>
 
+#include "cccl_cache/algos/types.hpp"
 #include "core/executable_state.hpp"
-#include "transform/dispatch.hpp"
+#include "core/transform_dispatch.hpp"
 
-namespace cccl_cache::algos::transform::detail {
+namespace cccl_cache::algos::transform_kernel::detail {
 
 // Sets `state`'s DispatchParams for a kernel of `policy` over inputs of element types
 // `in` (1 or 2) and output `out`, then CUB's launch configuration (configure) in a dry
@@ -25,4 +27,4 @@ template <class State>
       [&](const algos::detail::LaunchContext& dry) { return configure(p, dry); });
 }
 
-}  // namespace cccl_cache::algos::transform::detail
+}  // namespace cccl_cache::algos::transform_kernel::detail

@@ -1,0 +1,89 @@
+#include "core/transform_kernel.hpp"
+
+#include <string>
+
+#include "core/check.hpp"
+#include "core/codegen.hpp"
+
+namespace cccl_cache::algos::transform_kernel::detail {
+
+algos::detail::GeneratedSource kernel_source(std::span<const ScalarType> in, ScalarType out_type,
+                                             std::string_view op_definition,
+                                             std::string_view header) {
+  const std::string out{cuda_name(out_type)};
+  std::string ins;  // "const In1*, const In2*"
+  for (ScalarType t : in) ins += (ins.empty() ? "const " : ", const ") + std::string(cuda_name(t)) + "*";
+
+  algos::detail::GeneratedSource gen;
+  gen.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_transform.cuh",
+                                      {in.front(), in.back(), out_type});
+  if (!header.empty()) gen.source += "#include <" + std::string(header) + ">\n";
+  gen.source += op_definition;
+  gen.source += "using cccl_cache_selector = cub::detail::transform::policy_selector_from_types<"
+                "false, true, ::cuda::std::tuple<" + ins + ">, " + out + "*>;\n";
+  // The policy the kernel resolves for the CC being compiled for.
+  gen.source += "struct cccl_cache_tuning {\n"
+                "  static constexpr cub::TransformPolicy p =\n"
+                "      cub::detail::select_policy<cccl_cache_selector>(cub::detail::current_tuning_cc());\n"
+                "  static constexpr int threads =\n"
+                "      cub::detail::transform::get_threads_per_block<cccl_cache_selector>;\n"
+                "};\n";
+  gen.source += algos::detail::close_prelude();
+
+  // The kernel's generic lambdas inside device functions are host code to NVRTC
+  // without it (CCCL.C compiles its transform with it too).
+  gen.nvrtc_options = {"-default-device"};
+  // DeviceTransform's offset is ::cuda::std::int64_t in nvcc's host pass, i.e. the host's
+  // std::int64_t (types.cpp): the same spelling here.
+  gen.kernels = {"cub::detail::transform::transform_kernel<cccl_cache_selector, " +
+                 std::string(cuda_name(ScalarType::int64)) +
+                 ", ::cuda::always_true, cccl_cache_op, " + out + "*, " + ins + ">"};
+  // Values in Policy's field order.
+  std::string probe =
+      "(unsigned long long)cccl_cache_tuning::p.algorithm, "
+      "(unsigned long long)cccl_cache_tuning::threads";
+  for (std::string_view path : {CCCL_CACHE_TRANSFORM_POLICY(CCCL_CACHE_POLICY_PATH)})
+    probe += ", (unsigned long long)cccl_cache_tuning::p." + std::string(path);
+  gen.policy_probe = std::string(algos::detail::kPolicyProbeName) + "<" + probe + ">";
+  return gen;
+}
+
+namespace {
+
+// The threads per block CUB launches the kernel with (get_threads_per_block).
+std::uint32_t launched_threads(const Policy& p) {
+  switch (p.algorithm) {
+    case prefetch:
+      return p.prefetch_threads;
+    case vectorized:
+      return p.vectorized_threads;
+    default: return p.async_threads;
+  }
+}
+
+bool plausible(const Policy& p, std::uint32_t cc) {
+  auto items_ok = [](std::uint32_t lo, std::uint32_t hi) { return lo >= 1 && lo <= hi && hi <= 1024; };
+  const std::uint32_t threads = launched_threads(p);
+  const bool async = p.algorithm != prefetch && p.algorithm != vectorized;
+  return p.algorithm <= ublkcp && threads == p.block_threads &&
+         algos::detail::warp_block(threads) && p.min_bytes_in_flight > 0 &&
+         (async ? items_ok(p.async_min_items, p.async_max_items) && threads % 128 == 0
+                : items_ok(p.prefetch_min_items, p.prefetch_max_items) &&
+                      p.prefetch_items_no_input >= 1) &&
+         (p.algorithm != vectorized ||
+          (p.vec_size >= 1 && p.vectorized_items % p.vec_size == 0 && p.vectorized_items >= 1)) &&
+         (p.algorithm != ldgsts || cc >= 80) && (p.algorithm != ublkcp || cc >= 90);
+}
+
+}  // namespace
+
+Result<void> check(const Policy& p, const BuildRecordView& record) {
+  if (!plausible(p, record.cc))
+    return algos::detail::implausible_policy("transform (sm_" + std::to_string(record.cc) + ")", p);
+  // Compiled with __launch_bounds__(get_threads_per_block<selector>): the policy's.
+  const algos::detail::KernelRole roles[1] = {
+      {"transform", "16transform_kernel", p.block_threads, true, false}};
+  return algos::detail::check_kernels(record, roles, "transform");
+}
+
+}  // namespace cccl_cache::algos::transform_kernel::detail
