@@ -1,4 +1,4 @@
-// The damage sweep: every byte of both meta pages flipped, a sample of bytes in every
+// The damage sweep: every byte of both meta pages flipped (every 16th under ASan), a sample of bytes in every
 // branch, leaf and overflow page, and a truncation at every page boundary. After each,
 // a child process opens the store read-only, then writable, and reads every entry: it
 // must exit (never die of a signal), never serve wrong bytes, and either work or report
@@ -85,6 +85,15 @@ int child(const fs::path& dir) {
   return ro * 10 + rw;
 }
 
+// Every byte of a meta page gets 0xff, except under ASan, where a child process costs
+// about fifteen times as much: there every 16th byte does (the byte-exact flips of the
+// fields LMDB reads, below, stay whole). The uninstrumented build sweeps them all.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr std::size_t kMetaStride = 16;
+#else
+constexpr std::size_t kMetaStride = 1;
+#endif
+
 struct Damage {
   std::string kind;
   std::size_t offset;  // byte flipped, or the new size
@@ -105,7 +114,7 @@ std::vector<Damage> plan(std::span<const std::byte> image, std::uint32_t psize) 
     };
     switch (kinds[p]) {
       case PageKind::meta:
-        for (std::size_t b = 0; b < psize; ++b) flip(b, std::byte{0xff});
+        for (std::size_t b = 0; b < psize; b += kMetaStride) flip(b, std::byte{0xff});
         for (std::size_t b = 0; b < kMetaRead; ++b) flip(b, std::byte{0x01});
         break;
       case PageKind::branch:
