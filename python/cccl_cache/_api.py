@@ -208,13 +208,29 @@ def make_radix_sort(d_in_keys, d_out_keys, d_in_values=None, d_out_values=None, 
     elif isinstance(d_in_values, DoubleBuffer):
         raise TypeError("d_in_values: a DoubleBuffer only when d_in_keys is one")
     keys, values = _sort_types(d_in_keys, d_out_keys, d_in_values, d_out_values)
+    fields = {"keys": keys, "values": values, "descending": _descending(order), "offset": offset}
+    return _acquire("radix_sort", fields, {}, device,
+                    (d_in_keys, d_out_keys, d_in_values, d_out_values), cache)
+
+
+def make_radix_argsort(d_in_keys, d_out_indices, order="ascending", *, offset="uint32", device=None,
+                       cache=None) -> _core.RadixSort:
+    """An argsort: a radix sort of d_in_keys' element type whose values are the indices
+    start, start + 1, ... (spec values_in=counting) of d_out_indices' integer type, so that
+    the sorted values are the keys' stable sort permutation. Arrays may be element types.
+    The RadixSort it returns takes d_in_values=None (indices from 0) or the first index, and
+    d_out_keys=None keeps the sorted keys in its temp storage."""
+    fields = {"keys": _type_of(d_in_keys, "d_in_keys"), "values": _type_of(d_out_indices, "d_out_indices"),
+              "descending": _descending(order), "offset": offset, "values_in": "counting"}
+    return _acquire("radix_sort", fields, {}, device, (d_in_keys, d_out_indices), cache)
+
+
+def _descending(order) -> str:
+    """A radix sort spec's descending field of `order`."""
     order = _op_text(order, {})
     if order not in ("ascending", "descending"):
         raise ValueError(f"order: 'ascending' or 'descending', got {order!r}")
-    fields = {"keys": keys, "values": values, "descending": str(order == "descending").lower(),
-              "offset": offset}
-    return _acquire("radix_sort", fields, {}, device,
-                    (d_in_keys, d_out_keys, d_in_values, d_out_values), cache)
+    return str(order == "descending").lower()
 
 
 def _same_type(d_in, d_out) -> str:
@@ -507,6 +523,19 @@ def radix_sort(d_in_keys, d_out_keys, d_in_values=None, d_out_values=None, order
                    ("d_in_values", d_in_values, _same), ("d_out_values", d_out_values, _same))
     _run_two_phase(exe, _current(d_in_keys), temp_allocator, stream,
                    (d_in_keys, d_out_keys, d_in_values, d_out_values, n), (begin_bit, end_bit))
+
+
+def argsort(d_in_keys, d_out_indices, order="ascending", num_items=None, begin_bit=None, end_bit=None,
+            stream=None, *, d_out_keys=None, temp_allocator=None, cache=None):
+    """d_out_indices[i] = the input position of the i-th key of the stable radix sort of
+    d_in_keys by bits [begin_bit, end_bit) (ascending: numpy.argsort(kind="stable")); the
+    indices are d_out_indices' integer type. d_out_keys: where the sorted keys go too (None:
+    temp storage only)."""
+    exe = make_radix_argsort(d_in_keys, d_out_indices, order, cache=cache)
+    n = _count(num_items, d_in_keys, "d_in_keys", ("d_out_indices", d_out_indices, _same),
+               ("d_out_keys", d_out_keys, _same))
+    _run_two_phase(exe, d_in_keys, temp_allocator, stream, (d_in_keys, d_out_keys, None, d_out_indices, n),
+                   (begin_bit, end_bit))
 
 
 def reduce_into(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *,

@@ -251,11 +251,46 @@ void radix_sort_double_buffer(const rs::Executable& e, std::size_t need, std::ui
     for (int i = 0; i < 2; ++i)
       b.values[i] = checked_array(v->buffers[i], kValueNames[i], true, spec.value_type, n, dev).data;
   }
+  // An argsort (values_in=counting) writes the indices 0, 1, ... into d_in_values' current
+  // buffer first.
   run_unlocked(stream, "radix sort", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, b, n, lo, hi, s);
+    if (spec.values_in.is_pointer()) return e(d_temp, have, b, n, lo, hi, s);
+    return e(d_temp, have, b, algos::IteratorValue::counting(std::int64_t{0}), n, lo, hi, s);
   });
   nb::setattr(keys, "selector", nb::int_(b.selector));
   if (v) nb::setattr(values, "selector", nb::int_(b.selector));
+}
+
+// The plain form of an argsort (values_in=counting): d_in_values None (indices from 0) or
+// the first index; d_out_keys None puts the sorted keys at the front of temp storage:
+// [keys: n * key size rounded up to 256 | the sort's].
+std::size_t radix_argsort_call(const rs::Executable& e, std::size_t sort_bytes, nb::handle temp,
+                               nb::handle keys_in, nb::handle keys_out, nb::handle start,
+                               nb::handle indices_out, std::uint64_t n, nb::handle begin_bit,
+                               nb::handle end_bit, nb::handle stream) {
+  const auto& spec = e.spec();
+  std::size_t keys_bytes = 0;
+  if (keys_out.is_none()) {
+    const std::size_t size = algos::size_of(spec.key_type);
+    if (n > (SIZE_MAX - 255) / size) throw nb::value_error("num_items: the keys do not fit in temp storage");
+    keys_bytes = (n * size + 255) / 256 * 256;
+  }
+  const std::size_t bytes = keys_bytes + sort_bytes;
+  if (temp.is_none()) return bytes;
+  const auto [lo, hi] = bits_of(e, begin_bit, end_bit);
+  const int dev = e.device();
+  auto [d_temp, have] = temp_array(temp, bytes, dev);
+  void* ki = checked_array(keys_in, "d_in_keys", false, spec.key_type, n, dev).data;
+  void* ko = keys_out.is_none() ? d_temp
+                                : checked_array(keys_out, "d_out_keys", true, spec.key_type, n, dev).data;
+  void* io = checked_array(indices_out, "d_out_values", true, spec.value_type, n, dev).data;
+  const HostScalar first = start.is_none() ? HostScalar{} : host_scalar(start, spec.value_type, "d_in_values");
+  run_unlocked(stream, "radix argsort", [&](CUstream s) -> CUresult {
+    std::size_t rest = have - keys_bytes;
+    return e(static_cast<unsigned char*>(d_temp) + keys_bytes, rest, ki, ko,
+             algos::IteratorValue::counting(first), io, n, lo, hi, s);
+  });
+  return bytes;
 }
 
 std::size_t radix_sort_call(const Bound<rs::Executable>& b, nb::handle temp, nb::handle keys_in,
@@ -267,6 +302,9 @@ std::size_t radix_sort_call(const Bound<rs::Executable>& b, nb::handle temp, nb:
                           ? e.temp_storage_bytes(n)
                           : [&] { auto [lo, hi] = bits_of(e, begin_bit, end_bit);
                                   return e.temp_storage_bytes(n, lo, hi, double_buffer); }();
+  if (!e.spec().values_in.is_pointer() && !double_buffer)
+    return radix_argsort_call(e, bytes, temp, keys_in, keys_out, values_in, values_out, n, begin_bit,
+                              end_bit, stream);
   if (temp.is_none()) return bytes;
   const auto [lo, hi] = bits_of(e, begin_bit, end_bit);
   if (double_buffer) {
@@ -522,7 +560,10 @@ void bind_executables(nb::module_& m) {
            "temp_storage=None: returns the bytes a run needs. Else sorts num_items keys (and "
            "values) by bits [begin_bit, end_bit) into the outputs (inputs unchanged); returns the bytes. "
            "With DoubleBuffers for d_in_keys (and d_in_values) and None for the outputs, sorts within "
-           "them (less temp storage) and sets their selector to the buffer holding the result.")
+           "them (less temp storage) and sets their selector to the buffer holding the result. "
+           "An argsort spec (values_in=counting) sorts the indices d_in_values, d_in_values + 1, ... "
+           "(None: from 0) with the keys; d_out_keys None keeps its sorted keys in temp storage "
+           "(counted in the bytes); with DoubleBuffers the indices start at 0 in d_in_values.current().")
       .def("temp_storage_bytes",
            [](const Bound<rs::Executable>& b, std::uint64_t n, nb::handle begin_bit, nb::handle end_bit,
               bool double_buffer) {

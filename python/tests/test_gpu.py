@@ -150,6 +150,68 @@ def test_radix_sort_bits(caches):
         exe(None, d_in, d_out, None, None, N, begin_bit=8, end_bit=40)
 
 
+@pytest.mark.parametrize("keys_t, index_t, order", [
+    (np.float32, np.int32, "ascending"),
+    (np.int64, np.int64, "descending"),
+    (np.uint16, np.int32, "ascending"),  # many equal keys: stability shows
+])
+def test_radix_argsort(caches, keys_t, index_t, order):
+    """An argsort (values_in=counting) against NumPy's stable argsort, fresh and loaded:
+    sorted keys to an array or kept in temp storage, indices from 0 or a start."""
+    if keys_t == np.float32:
+        h = rng.standard_normal(N).astype(keys_t)
+    else:
+        h = rng.integers(0, 1000, N).astype(keys_t)
+    want = np.argsort(h, kind="stable") if order == "ascending" else np.argsort(-h.astype(np.float64), kind="stable")
+    for exe in both(caches, lambda c: cccl_cache.make_radix_argsort(keys_t, index_t, order, device=0, cache=c)):
+        assert exe.spec.fields["values_in"] == "counting"
+        d_keys, d_sorted, d_idx = cp.asarray(h), cp.empty(N, keys_t), cp.empty(N, index_t)
+        run_two_phase(exe, d_keys, d_sorted, None, d_idx, N, n=N)
+        np.testing.assert_array_equal(d_idx.get(), want.astype(index_t))
+        np.testing.assert_array_equal(d_sorted.get(), h[want])
+        np.testing.assert_array_equal(d_keys.get(), h)  # the input is left as it was
+        # The sorted keys kept in temp storage (counted in the bytes), indices from 5.
+        nbytes = exe(None, d_keys, None, 5, d_idx, N)
+        assert nbytes >= exe.temp_storage_bytes(N) + N * np.dtype(keys_t).itemsize
+        assert exe(cp.empty(nbytes, cp.uint8), d_keys, None, 5, d_idx, N) == nbytes
+        np.testing.assert_array_equal(d_idx.get(), (want + 5).astype(index_t))
+    # The one-shot function, into an index array only.
+    d_idx = cp.empty(N, index_t)
+    cccl_cache.argsort(cp.asarray(h), d_idx, order, cache=caches[0])
+    np.testing.assert_array_equal(d_idx.get(), want.astype(index_t))
+
+
+def test_radix_argsort_double_buffer_and_bits(caches):
+    """DoubleBuffers: the indices from 0 written into the values' current buffer, then
+    sorted within them; and a bit range, as NumPy on the masked keys."""
+    h = rng.integers(0, 2**20, N).astype(np.uint32)
+    exe = cccl_cache.make_radix_argsort(np.uint32, np.int64, device=0, cache=caches[0])
+    keys = cccl_cache.DoubleBuffer(cp.asarray(h), cp.empty(N, cp.uint32))
+    idx = cccl_cache.DoubleBuffer(cp.full(N, -1, cp.int64), cp.full(N, -1, cp.int64))
+    nbytes = exe(None, keys, None, idx, None, N)
+    assert nbytes == exe.temp_storage_bytes(N, double_buffer=True)
+    exe(cp.empty(nbytes, cp.uint8), keys, None, idx, None, N)
+    np.testing.assert_array_equal(idx.current().get(), np.argsort(h, kind="stable"))
+    d_idx = cp.empty(N, cp.int64)
+    cccl_cache.argsort(cp.asarray(h), d_idx, begin_bit=4, end_bit=12, cache=caches[0])
+    np.testing.assert_array_equal(d_idx.get(), np.argsort((h >> 4) & 0xFF, kind="stable"))
+
+
+def test_radix_argsort_rejects_bad_arguments(caches):
+    exe = cccl_cache.make_radix_argsort(np.float32, np.int32, device=0, cache=caches[0])
+    keys, temp = cp.empty(N, cp.float32), cp.empty(1 << 22, cp.uint8)
+    with pytest.raises(TypeError, match="d_out_values"):
+        exe(temp, keys, None, None, cp.empty(N, cp.int64), N)
+    with pytest.raises(TypeError, match="d_in_values"):
+        exe(temp, keys, None, 1.5, cp.empty(N, cp.int32), N)
+    with pytest.raises(OverflowError):
+        exe(temp, keys, None, 2**40, cp.empty(N, cp.int32), N)
+    with pytest.raises(ValueError, match="temp_storage"):
+        exe(cp.empty(16, cp.uint8), keys, None, None, cp.empty(N, cp.int32), N)
+    with pytest.raises(ValueError, match="d_out_indices: 10006 items, needs 10007"):
+        cccl_cache.argsort(keys, cp.empty(N - 1, cp.int32))
+
+
 @pytest.mark.parametrize("dtype, op, init, ref", [
     (np.float32, "plus", 1.5, lambda h: np.float32(1.5) + h.sum(dtype=np.float64)),
     (np.int64, "maximum", -(2**62), lambda h: h.max()),

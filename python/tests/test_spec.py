@@ -27,6 +27,7 @@ ALL = [
     "binary_search type=float32 out=uint64 compare=greater upper=true",
     "segmented_sort keys=uint16 values=float64 descending=true offset=int64",
     "segmented_sort keys=float32 values=none descending=false offset=uint32",
+    "radix_sort keys=float32 values=int32 descending=false offset=uint32 values_in=counting",
 ]
 
 
@@ -103,7 +104,7 @@ def test_spec_equality_with_other_types():
 
 
 def test_module_surface():
-    for name in ("make_merge_sort", "make_radix_sort", "make_reduce_into", "make_segmented_reduce", "make_unique_by_key", "unique_by_key", "make_scan_by_key",
+    for name in ("make_merge_sort", "make_radix_sort", "make_radix_argsort", "argsort", "make_reduce_into", "make_segmented_reduce", "make_unique_by_key", "unique_by_key", "make_scan_by_key",
                  "inclusive_scan_by_key", "exclusive_scan_by_key", "make_select", "select",
                  "make_three_way_partition", "three_way_partition", "make_histogram_even", "histogram_even",
                  "make_lower_bound", "make_upper_bound", "lower_bound", "upper_bound", "make_segmented_sort", "segmented_sort",

@@ -252,6 +252,40 @@ TEST(RadixSortHotPath, AnArgsortsValuesAreOneLaunchOfTheBoundMaterializeKernel) 
   EXPECT_TRUE(launches().empty()) << "no launch for nothing to fill or a refused call";
 }
 
+// The DoubleBuffers form's fill: into the caller's buffer only for a launching call over a
+// non-pointer iterator that its executable allows, one launch, no allocation.
+TEST(RadixSortHotPath, MaterializeIntoFillsTheBufferOnlyWhenTheCallLaunches) {
+  auto ctx = bound(90, onesweep_policy());
+  ctx.launch = &record_fill;
+  ctx.max_grid_dim_x = 2147483647;
+  ctx.num_kernels = rs::kSlots + 1;
+  ctx.kernels[rs::materialize_values] = {fn(rs::materialize_values), 256, 8, 0};
+  const auto start = IteratorValue::counting(std::int32_t{7});
+  int asked = 0;
+  auto into = [&](const Iterator& it, bool launches, CUresult usable) {
+    return detail::materialize_into(ctx, rs::materialize_values, it, ScalarType::int32, start,
+                                    launches, kOut, 1000, nullptr, [&] {
+                                      ++asked;
+                                      return usable;
+                                    });
+  };
+  launches().clear();
+  EXPECT_EQ(into(Iterator{}, true, CUDA_SUCCESS), CUDA_SUCCESS);  // a pointer: read as is
+  EXPECT_EQ(into(Iterator::counting(), false, CUDA_SUCCESS), CUDA_SUCCESS);  // a size query
+  EXPECT_EQ(into(Iterator::counting(), true, CUDA_ERROR_NOT_INITIALIZED),
+            CUDA_ERROR_NOT_INITIALIZED);
+  EXPECT_EQ(asked, 1);
+  EXPECT_TRUE(launches().empty());
+  const auto [rc, allocations] =
+      count_allocations([&] { return into(Iterator::counting(), true, CUDA_SUCCESS); });
+  EXPECT_EQ(rc, CUDA_SUCCESS);
+  EXPECT_EQ(allocations, 0);
+  ASSERT_EQ(launches().size(), 1u);
+  EXPECT_EQ(g_fill.out, kOut);
+  EXPECT_EQ(g_fill.start, 7);
+  EXPECT_EQ(g_fill.n, 1000u);
+}
+
 // A call over materialized values sizes the dispatch first: too little temp storage for
 // the values or for the dispatch after them is refused before the fill launches.
 TEST(RadixSortHotPath, AnArgsortWithTooLittleTempStorageLaunchesNothing) {

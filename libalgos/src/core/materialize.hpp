@@ -50,6 +50,21 @@ CUresult materialize(const LaunchContext& ctx, std::size_t kernel, const Iterato
                      ScalarType element, const IteratorValue& value, void* out,
                      std::uint64_t num_items, CUstream stream) noexcept;
 
+// A call whose input is materialized into a buffer of the caller's (a DoubleBuffer's
+// current values) before the dispatch reads it from there. Nothing where `it` is a pointer
+// (the dispatch reads it as is) or the call only sizes (`launches` false). Otherwise
+// `usable()` (the executable's check that it may launch, a CUresult), then materialize
+// (as above) into `buffer`; the first failure is returned.
+template <class Usable>
+CUresult materialize_into(const LaunchContext& ctx, std::size_t kernel, const Iterator& it,
+                          ScalarType element, const IteratorValue& value, bool launches,
+                          void* buffer, std::uint64_t num_items, CUstream stream,
+                          Usable&& usable) noexcept {
+  if (it.is_pointer() || !launches) return CUDA_SUCCESS;
+  if (const CUresult rc = usable(); rc != CUDA_SUCCESS) return rc;
+  return materialize(ctx, kernel, it, element, value, buffer, num_items, stream);
+}
+
 // A call whose input is materialized at the start of its temp storage: [values:
 // materialized_bytes | the dispatch's]. `dispatch(void* d_temp, std::size_t& bytes, void*
 // d_values)` runs the algorithm's dispatch over the values at d_values, or sizes it

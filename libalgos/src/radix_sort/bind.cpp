@@ -68,14 +68,13 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   const Spec& spec = state_->spec;
   if (!bits_ok(begin_bit, end_bit, key_bits()) || values_in.kind != spec.values_in.kind)
     return CUDA_ERROR_INVALID_VALUE;
-  if (!spec.values_in.is_pointer() && d_temp_storage != nullptr) {  // an argsort's values
-    CUresult rc = usable(true);
-    if (rc == CUDA_SUCCESS)
-      rc = algos::detail::materialize(*state_->params.launch, materialize_values, spec.values_in,
-                                      spec.value_type, values_in,
-                                      buffers.values[buffers.selector & 1], num_items, stream);
-    if (rc != CUDA_SUCCESS) return rc;
-  }
+  // An argsort: its values materialized into the current value buffer.
+  if (const CUresult rc = algos::detail::materialize_into(
+          *state_->params.launch, materialize_values, spec.values_in, spec.value_type, values_in,
+          d_temp_storage != nullptr, buffers.values[buffers.selector & 1], num_items, stream,
+          [&] { return usable(true); });
+      rc != CUDA_SUCCESS)
+    return rc;
   DoubleBuffers b = buffers;
   if (spec.keys_only()) b.values[0] = b.values[1] = nullptr;  // ignored, never offset
   const CUresult rc = call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, b,
