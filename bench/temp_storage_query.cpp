@@ -62,7 +62,7 @@ void scan_query(benchmark::State& state, bool cub) {
   p.policy.items_per_thread = 24;
   const auto size = static_cast<std::size_t>(state.range(0));
   const bool exclusive = state.range(2) != 0;
-  const auto fn = sc::detail::select_dispatch(size, ScalarType::uint64, exclusive, !cub);
+  const auto fn = sc::detail::select_dispatch(size, size, ScalarType::uint64, exclusive, !cub);
   const auto n = static_cast<std::uint64_t>(state.range(1));
   for (auto _ : state) {
     std::size_t bytes = 0;

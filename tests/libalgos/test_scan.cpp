@@ -160,12 +160,40 @@ TEST(ScanBuild, Sm100PicksLookahead) {
   EXPECT_EQ(static_cast<std::int32_t>(p.block_idx_stages), -1);
 }
 
+// CUB's accumulator, read from the kernels' compile: int for an int8 sum (its tile state
+// holds int), int8 itself for an int8 maximum, bool under a logical operator.
+TEST(ScanBuild, RecordsCubsAccumulator) {
+  struct Case {
+    ScalarType type;
+    OpKind op;
+    std::uint32_t accum;
+  };
+  for (const Case& c : {Case{ScalarType::int8, OpKind::plus, 4}, Case{ScalarType::int8, OpKind::maximum, 1},
+                        Case{ScalarType::uint16, OpKind::bit_xor, 4}, Case{ScalarType::int64, OpKind::logical_or, 1}}) {
+    SCOPED_TRACE(std::string(name(c.type)) + " " + std::string(op_kind_name(c.op)));
+    const auto& i = built_ok(inc(c.type, Operator::of(c.op)), 90);
+    const auto& e = built_ok(exc(c.type, Operator::of(c.op)), 90);
+    ASSERT_TRUE(i && e);
+    for (const scan::Policy& p : {i->result.policy, e->result.policy}) {
+      EXPECT_EQ(p.accum_size, c.accum);
+      EXPECT_EQ(p.accum_align, c.accum);
+    }
+    // The tile state is over the accumulator: ScanTileState<int, true> for int.
+    if (c.accum == 4)
+      EXPECT_NE(i->result.record.kernels[scan::scan_kernel].find("ScanTileStateIiLb1EE"), std::string::npos)
+          << i->result.record.kernels[scan::scan_kernel];
+  }
+}
+
 TEST(ScanBuild, ImplausiblePoliciesAreCorrupt) {
   const auto& r = built_ok(inc(ScalarType::float32), 90);
   ASSERT_TRUE(r);
-  for (int field = 0; field < 3; ++field) {
+  // algorithm, block_threads, items_per_thread, accum_size (2: no float32 accumulator),
+  // accum_align.
+  const std::pair<std::size_t, std::uint64_t> bad[] = {{0, 7}, {1, 4096}, {2, 0}, {7, 2}, {8, 1}};
+  for (auto [field, value] : bad) {
     BuildRecord copy = r->result.record;
-    copy.values[static_cast<std::size_t>(field)] = field == 0 ? 7 : (field == 1 ? 4096 : 0);
+    copy.values[field] = value;
     auto v = deserialize_view<InclusiveScan>(serialize_record(copy), 90);
     ASSERT_FALSE(v) << field;
     EXPECT_EQ(v.error().code, ErrorCode::corrupt);
@@ -213,6 +241,7 @@ constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a +
 // CCCL 3.5, written out independently: look-back keeps one transaction word per tile
 // plus a warp of padding (single-word tile state), aliased twice (tile state, then the
 // dispatch); look-ahead keeps a power-of-two tile state per tile and a 4-byte counter.
+// n_bytes: the accumulator's.
 std::uint64_t expected_bytes(const d::DispatchParams& p, std::size_t n_bytes, std::uint64_t items) {
   if (p.policy.algorithm == 0) {
     const std::uint64_t txn = n_bytes >= 4 ? 2 * n_bytes : 4;
@@ -227,12 +256,16 @@ std::uint64_t expected_bytes(const d::DispatchParams& p, std::size_t n_bytes, st
 
 }  // namespace
 
+// Every (element, accumulator) size pair CUB's accumulator takes over the element types:
+// the accumulator (the tile state's value) sizes the temp storage.
 TEST(ScanTempStorage, CubDispatchAnswersWithoutAGpu) {
+  const std::pair<std::size_t, std::size_t> sizes[] = {{1, 1}, {1, 4}, {2, 2}, {2, 1}, {2, 4},
+                                                       {4, 4}, {4, 1}, {8, 8}, {8, 1}};
   for (const d::DispatchParams& p : {lookback(128, 24), lookback(192, 22), lookahead()})
-    for (std::size_t n : {1u, 2u, 4u, 8u})
+    for (auto [t, n] : sizes)
       for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64})
         for (bool exclusive : {false, true}) {
-          const d::DispatchFn fn = d::select_dispatch(n, offset, exclusive);
+          const d::DispatchFn fn = d::select_dispatch(t, n, offset, exclusive);
           ASSERT_NE(fn, nullptr);
           for (std::uint64_t items : {0ull, 1ull, 2ull, 1023ull, 1025ull, 3072ull, 3073ull,
                                       (1ull << 20) + 3, 1ull << 26, (1ull << 32) - 1, 1ull << 33}) {
@@ -245,27 +278,32 @@ TEST(ScanTempStorage, CubDispatchAnswersWithoutAGpu) {
             }
             ASSERT_EQ(rc, CUDA_SUCCESS) << items;
             EXPECT_EQ(bytes, expected_bytes(p, n, items))
-                << "algorithm " << p.policy.algorithm << " size " << n << " items " << items;
+                << "algorithm " << p.policy.algorithm << " sizes " << t << "/" << n << " items "
+                << items;
           }
         }
 }
 
 TEST(ScanTempStorage, RefusesWhatTheDispatchCannotRun) {
-  EXPECT_EQ(d::select_dispatch(3, ScalarType::uint64, false), nullptr);
-  EXPECT_EQ(d::select_dispatch(4, ScalarType::int64, false), nullptr);
-  EXPECT_EQ(d::select_dispatch(16, ScalarType::uint32, true), nullptr);
+  EXPECT_EQ(d::select_dispatch(3, 3, ScalarType::uint64, false), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 4, ScalarType::int64, false), nullptr);
+  EXPECT_EQ(d::select_dispatch(16, 16, ScalarType::uint32, true), nullptr);
+  // No element type's accumulator is wider, or narrower than int and not bool.
+  EXPECT_EQ(d::select_dispatch(4, 8, ScalarType::uint64, false), nullptr);
+  EXPECT_EQ(d::select_dispatch(4, 2, ScalarType::uint64, true), nullptr);
+  EXPECT_EQ(d::select_dispatch(1, 2, ScalarType::uint64, false), nullptr);
   auto bad = lookahead();
   bad.policy.block_threads = 256;  // not what CUB launches for 4 warps
   EXPECT_FALSE(d::policy_supported(bad));
   EXPECT_FALSE(d::policy_supported(lookback(0, 24)));
   EXPECT_TRUE(d::policy_supported(lookahead()));
   std::size_t bytes = 0;
-  EXPECT_EQ(d::select_dispatch(4, ScalarType::uint64, false)(bad, nullptr, bytes, nullptr, nullptr,
+  EXPECT_EQ(d::select_dispatch(4, 4, ScalarType::uint64, false)(bad, nullptr, bytes, nullptr, nullptr,
                                                              10, nullptr, nullptr, nullptr),
             CUDA_ERROR_NOT_SUPPORTED);
   // Too small a temp storage: refused before any launch (the context has none).
   const auto p = lookback(128, 24);
-  const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, true);
+  const d::DispatchFn fn = d::select_dispatch(4, 4, ScalarType::uint64, true);
   fn(p, nullptr, bytes, nullptr, nullptr, 5000, nullptr, nullptr, nullptr);
   std::size_t small = bytes - 1;
   const float init = 0;

@@ -85,10 +85,11 @@ V value(std::mt19937_64& rng, bool multiplies) {
   return static_cast<V>(static_cast<std::int64_t>(rng() % 20001) - 10000);
 }
 
-// A: CUB's accumulator for the spec (scan_by_key/accumulator.hpp).
+// A: CUB's accumulator for the spec, of the size its build recorded (`accum_size`).
 template <class K, class V, class A = V>
-void check_all(const sbk::Spec& spec, const sbk::Executable& fresh, const sbk::Executable& loaded,
-               CUstream stream, std::mt19937_64& rng) {
+void check_all(const sbk::Spec& spec, std::uint32_t accum_size, const sbk::Executable& fresh,
+               const sbk::Executable& loaded, CUstream stream, std::mt19937_64& rng) {
+  EXPECT_EQ(accum_size, sizeof(A));
   const V init = static_cast<V>(7);
   for (bool one_run : {false, true})
     for (std::uint64_t n : {0ull, 1ull, 2ull, 1023ull, 1025ull, (1ull << 20) + 3}) {
@@ -136,15 +137,16 @@ TEST(ScanByKeyGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
                                         const sbk::Executable& l, CUstream stream) {
     const sbk::Spec& spec = built().specs[i];
     std::mt19937_64 rng(91 + i);
+    const std::uint32_t a = built().fresh[i].policy.accum_size;
     switch (i) {
       case 0:
-      case 1: check_all<std::int32_t, std::int32_t>(spec, f, l, stream, rng); break;
-      case 2: check_all<std::int64_t, double>(spec, f, l, stream, rng); break;
-      case 3: check_all<std::uint8_t, std::int16_t, int>(spec, f, l, stream, rng); break;
-      case 4: check_all<std::int32_t, std::uint32_t>(spec, f, l, stream, rng); break;
-      case 5: check_all<float, float>(spec, f, l, stream, rng); break;
-      case 6: check_all<std::int16_t, std::int64_t>(spec, f, l, stream, rng); break;
-      default: check_all<std::int16_t, std::int8_t, int>(spec, f, l, stream, rng); break;
+      case 1: check_all<std::int32_t, std::int32_t>(spec, a, f, l, stream, rng); break;
+      case 2: check_all<std::int64_t, double>(spec, a, f, l, stream, rng); break;
+      case 3: check_all<std::uint8_t, std::int16_t, int>(spec, a, f, l, stream, rng); break;
+      case 4: check_all<std::int32_t, std::uint32_t>(spec, a, f, l, stream, rng); break;
+      case 5: check_all<float, float>(spec, a, f, l, stream, rng); break;
+      case 6: check_all<std::int16_t, std::int64_t>(spec, a, f, l, stream, rng); break;
+      default: check_all<std::int16_t, std::int8_t, int>(spec, a, f, l, stream, rng); break;
     }
   });
 }

@@ -62,25 +62,30 @@ TEST(ScanByKeyBuild, KernelsFollowTheSpec) {
   EXPECT_NE(wide.record.kernels[1].find("maximum"), std::string::npos) << wide.record.kernels[1];
 }
 
-// The accumulator is CUB's (accumulator.hpp; the generated source asserts it against
-// __accumulator_t where it is not the value type): int for int8 and uint16 values under
-// plus, bool under logical_or, the value type under minimum; the kernels carry it.
+// The accumulator is CUB's, named in the source (__accumulator_t) and its size read from
+// the kernels' compile into the policy: int for int8 and uint16 values under plus, bool
+// under logical_or, the value type under minimum and maximum; the kernels carry it.
 TEST(ScanByKeyBuild, KernelsCarryCubsAccumulator) {
   const struct {
     Spec spec;
     const char* tile;  // the tile state's mangled accumulator, int pair
+    std::uint32_t accum;
   } cases[] = {
-      {Spec{S::int32, S::int8, kEq, Operator::plus()}, "ReduceByKeyScanTileStateIiiLb1EE"},
-      {Spec{S::int32, S::uint16, kEq, Operator::plus(), true}, "ReduceByKeyScanTileStateIiiLb1EE"},
+      {Spec{S::int32, S::int8, kEq, Operator::plus()}, "ReduceByKeyScanTileStateIiiLb1EE", 4},
+      {Spec{S::int32, S::uint16, kEq, Operator::plus(), true}, "ReduceByKeyScanTileStateIiiLb1EE", 4},
       {Spec{S::int32, S::int32, kEq, Operator::of(OpKind::logical_or)},
-       "ReduceByKeyScanTileStateIbiLb1EE"},
+       "ReduceByKeyScanTileStateIbiLb1EE", 1},
       {Spec{S::int32, S::int8, kEq, Operator::of(OpKind::minimum)},
-       "ReduceByKeyScanTileStateIaiLb1EE"},
+       "ReduceByKeyScanTileStateIaiLb1EE", 1},
+      {Spec{S::int32, S::int8, kEq, Operator::of(OpKind::maximum), true},
+       "ReduceByKeyScanTileStateIaiLb1EE", 1},
   };
   for (const auto& c : cases) {
     const auto& r = built(c.spec);
     for (const std::string& kernel : r.record.kernels)
       EXPECT_NE(kernel.find(c.tile), std::string::npos) << summary(c.spec) << ": " << kernel;
+    EXPECT_EQ(r.policy.accum_size, c.accum) << summary(c.spec);
+    EXPECT_EQ(r.policy.accum_align, c.accum) << summary(c.spec);
   }
 }
 
@@ -108,6 +113,10 @@ TEST(ScanByKeyBuild, EntriesDisagreeingWithTheirCubinAreCorrupt) {
       {"block threads doubled", [](BuildResult& r) { r.policy.block_threads *= 2; }, "scan"},
       {"no items", [](BuildResult& r) { r.policy.items_per_thread = 0; }, "implausible scan_by_key"},
       {"not a warp multiple", [](BuildResult& r) { r.policy.block_threads = 100; },
+       "implausible scan_by_key"},
+      {"no int32 value's accumulator", [](BuildResult& r) { r.policy.accum_size = 2; },
+       "implausible scan_by_key"},
+      {"misaligned accumulator", [](BuildResult& r) { r.policy.accum_align = 1; },
        "implausible scan_by_key"},
       {"swapped kernels", [](BuildResult& r) { std::swap(r.record.kernels[0], r.record.kernels[1]); },
        "init"},

@@ -1,5 +1,7 @@
 // Inclusive and exclusive scan on a GPU: outputs equal a host reference (CUB's
-// semantics with the element type as accumulator) for sizes 0, 1, 2, 1023, 1025,
+// semantics: accumulating in CUB's accumulator, int for int8/int16/uint8/uint16 sums
+// (which overflow the element type), products and bitwise ops, bool under the logical
+// ops, each output converted to the element type) for sizes 0, 1, 2, 1023, 1025,
 // 2^20+3 (and 2^26 for the main types), every element type, every operator kind; a
 // fresh executable (build -> bind, out of place) and a store-loaded one (store ->
 // AlgorithmCache -> bind, in place) give bitwise-identical outputs and temp sizes.
@@ -89,19 +91,46 @@ void apply(const Elem& e, OpKind k, const std::byte* a, const std::byte* b, std:
   e.from_bits(r, out);
 }
 
+bool logical(OpKind k) { return k == OpKind::logical_and || k == OpKind::logical_or; }
+
+// CUB's accumulator, __accumulator_t<Op, T, T>: int for integers narrower than int under
+// plus, multiplies and the bitwise kinds; under the logical kinds bool (here: the element
+// type holding 0 or 1, converted by `to_acc`); else T. Its size: what the build records.
+Elem accumulator(const Elem& e, OpKind k) {
+  const bool promotes = k == OpKind::plus || k == OpKind::multiplies || k == OpKind::bit_and ||
+                        k == OpKind::bit_or || k == OpKind::bit_xor;
+  return {!e.flt() && e.size() < 4 && promotes ? ScalarType::int32 : e.t};
+}
+std::size_t accumulator_size(const Elem& e, OpKind k) {
+  return logical(k) ? 1 : accumulator(e, k).size();
+}
+
+// x (type `from`) converted to `to` as C++ converts: integers sign- or zero-extended or
+// truncated, to bool (under the logical kinds) 0 or 1.
+void convert(const Elem& from, const std::byte* x, const Elem& to, OpKind k, std::byte* out) {
+  if (logical(k)) {
+    const bool b = from.flt() ? from.to_double(x) != 0 : from.to_bits(x) != 0;
+    return to.flt() ? to.from_double(b ? 1 : 0, out) : to.from_bits(b ? 1 : 0, out);
+  }
+  if (from.t == to.t) return static_cast<void>(std::memcpy(out, x, from.size()));
+  to.from_bits(from.to_bits(x), out);  // only integers change type
+}
+
 // CUB's semantics: inclusive out[i] = x0 op .. op xi; exclusive out[0] = init,
-// out[i] = init op x0 op .. op x(i-1).
+// out[i] = init op x0 op .. op x(i-1); in the accumulator, each output converted to T.
 std::vector<std::byte> reference(const Elem& e, OpKind k, const std::vector<std::byte>& in,
                                  const std::byte* init) {
   const std::size_t s = e.size(), n = in.size() / s;
+  const Elem a = accumulator(e, k);
   std::vector<std::byte> out(in.size());
   if (n == 0) return out;
-  std::vector<std::byte> acc(s);
-  std::memcpy(acc.data(), init ? init : in.data(), s);
-  std::memcpy(out.data(), acc.data(), s);
+  std::vector<std::byte> acc(a.size()), x(a.size());
+  convert(e, init ? init : in.data(), a, k, acc.data());
+  convert(a, acc.data(), e, k, out.data());
   for (std::size_t i = 1; i < n; ++i) {
-    apply(e, k, acc.data(), &in[(init ? i - 1 : i) * s], acc.data());
-    std::memcpy(&out[i * s], acc.data(), s);
+    convert(e, &in[(init ? i - 1 : i) * s], a, k, x.data());
+    apply(a, k, acc.data(), x.data(), acc.data());
+    convert(a, acc.data(), e, k, &out[i * s]);
   }
   return out;
 }
@@ -234,6 +263,7 @@ void check_case(std::size_t index, const std::vector<std::uint64_t>& sizes) {
   SCOPED_TRACE(spec_text(spec));
   auto view = typed_view<Scan<Id>>(view_of(b.fresh[index]));
   ASSERT_TRUE(view) << view.error().describe();
+  EXPECT_EQ(view->policy.accum_size, accumulator_size(Elem{c.type}, c.op.kind));
   auto fresh = Scan<Id>::bind(*view, 0);
   ASSERT_TRUE(fresh) << fresh.error().describe();
   AlgorithmCache loader(b.store);  // a new cache: this must be a store hit

@@ -91,7 +91,7 @@ std::vector<ScanLaunch> scan(const d::DispatchParams& p, d::DispatchFn fn, std::
 TEST(ScanHotPath, LookbackLaunchesInitThenScanAndAllocatesNothing) {
   for (bool exclusive : {false, true}) {
     g_exclusive_double = exclusive;
-    const d::DispatchFn fn = d::select_dispatch(8, ScalarType::uint64, exclusive);
+    const d::DispatchFn fn = d::select_dispatch(8, 8, ScalarType::uint64, exclusive);
     ASSERT_NE(fn, nullptr);
     const double init = 42.5;
     for (std::uint64_t items : {1ull, 3072ull, 3073ull, 1'000'003ull}) {
@@ -116,7 +116,7 @@ TEST(ScanHotPath, LookbackLaunchesInitThenScanAndAllocatesNothing) {
 }
 
 TEST(ScanHotPath, LookaheadLaunchesWithDynamicSharedMemory) {
-  const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, false);
+  const d::DispatchFn fn = d::select_dispatch(4, 4, ScalarType::uint64, false);
   CUresult rc;
   const std::uint64_t items = 1'000'003;
   const auto seen = scan(lookahead(), fn, items, nullptr, rc);
@@ -138,7 +138,7 @@ TEST(ScanHotPath, StatefulOperatorArgumentIsTheStateAddress) {
   const double state[2] = {2.0, 3.0};
   for (bool ahead : {false, true}) {
     SCOPED_TRACE(ahead ? "lookahead" : "lookback");
-    const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, false);
+    const d::DispatchFn fn = d::select_dispatch(4, 4, ScalarType::uint64, false);
     CUresult rc;
     const auto seen = scan(ahead ? lookahead() : lookback(), fn, 1'000'003, nullptr, rc, state);
     EXPECT_EQ(rc, CUDA_SUCCESS);
@@ -153,7 +153,7 @@ TEST(ScanHotPath, StatefulOperatorArgumentIsTheStateAddress) {
 
 TEST(ScanHotPath, EmptyInputLaunchesNothing) {
   CUresult rc;
-  EXPECT_TRUE(scan(lookback(), d::select_dispatch(4, ScalarType::uint32, false), 0, nullptr, rc).empty());
+  EXPECT_TRUE(scan(lookback(), d::select_dispatch(4, 4, ScalarType::uint32, false), 0, nullptr, rc).empty());
   EXPECT_EQ(rc, CUDA_SUCCESS);
 }
 
@@ -161,7 +161,7 @@ TEST(ScanHotPath, ALaunchErrorIsReturned) {
   d::DispatchParams p = lookback();
   const auto failing = bound_context(900, 128, &failing_launch);
   p.launch = &failing;
-  const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, false);
+  const d::DispatchFn fn = d::select_dispatch(4, 4, ScalarType::uint64, false);
   std::size_t bytes = 0;
   fn(p, nullptr, bytes, nullptr, nullptr, 5000, nullptr, nullptr, nullptr);
   EXPECT_EQ(fn(p, kTemp, bytes, kDev, kDev, 5000, nullptr, nullptr, kNoState),
@@ -175,7 +175,7 @@ TEST(ScanHotPath, OccupancyForAnotherBlockSizeFailsInsteadOfAskingTheDriver) {
   p.policy.block_threads = 256;
   p.policy.items_per_thread = 12;
   CUresult rc;
-  const auto seen = scan(p, d::select_dispatch(4, ScalarType::uint64, false), 10'000, nullptr, rc);
+  const auto seen = scan(p, d::select_dispatch(4, 4, ScalarType::uint64, false), 10'000, nullptr, rc);
   EXPECT_EQ(rc, CUDA_ERROR_INVALID_VALUE);
   ASSERT_EQ(seen.size(), 1u);  // the init kernel, before CUB asks for the occupancy
 }

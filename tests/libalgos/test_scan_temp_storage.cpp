@@ -1,12 +1,14 @@
 // Scan's temp-storage answer in closed form (scan/dispatch.cu) equals what CCCL 3.5's own
 // host dispatch answers (select_dispatch, closed_form false): inclusive and exclusive,
-// every element size, both offset types, look-back tile shapes of CUB's sm_80 / sm_90 tunings and odd
+// every (element, accumulator) size pair (int8 and int16 sums accumulate in int), both
+// offset types, look-back tile shapes of CUB's sm_80 / sm_90 tunings and odd
 // ones, look-ahead policies, many item counts. No GPU: neither route calls the driver.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "closed_form_support.hpp"
@@ -55,6 +57,10 @@ std::uint64_t tile_items(const d::DispatchParams& p) {
                           : std::uint64_t(p.policy.reduce_and_scan_warps) * 32 * p.policy.items_per_thread;
 }
 
+// (element, accumulator) sizes: the element's own, bool's, int's for narrower elements.
+constexpr std::pair<std::size_t, std::size_t> kSizes[] = {{1, 1}, {1, 4}, {2, 2}, {2, 1}, {2, 4},
+                                                          {4, 4}, {4, 1}, {8, 8}, {8, 1}};
+
 TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
   std::vector<d::DispatchParams> policies = {
       // CUB's tunings: sm_90 4-byte plus, sm_80 defaults, sm_100 1- and 2-byte plus.
@@ -66,12 +72,12 @@ TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
       lookahead(8, 15, 4), lookahead(4, 1, 1)};
   int checked = 0;
   for (const d::DispatchParams& p : policies)
-    for (std::size_t size : {1u, 2u, 4u, 8u})
+    for (auto [size, accum] : kSizes)
       for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64})
         for (bool exclusive : {false, true}) {
-          const d::DispatchFn closed = d::select_dispatch(size, offset, exclusive);
+          const d::DispatchFn closed = d::select_dispatch(size, accum, offset, exclusive);
           const d::DispatchFn cub =
-              d::select_dispatch(size, offset, exclusive, /*closed_form=*/false);
+              d::select_dispatch(size, accum, offset, exclusive, /*closed_form=*/false);
           ASSERT_NE(closed, nullptr);
           ASSERT_NE(cub, nullptr);
           ASSERT_NE(closed, cub);
@@ -84,7 +90,7 @@ TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
                 closed(p, nullptr, got, nullptr, nullptr, n, nullptr, nullptr, nullptr);
             const std::string what = std::string(exclusive ? "exclusive" : "inclusive") +
                                      " algorithm " + std::to_string(p.policy.algorithm) + " tile " +
-                                     std::to_string(tile) + " size " + std::to_string(size) +
+                                     std::to_string(tile) + " sizes " + std::to_string(size) + "/" + std::to_string(accum) +
                                      " n " + std::to_string(n);
             ASSERT_EQ(got_rc, want_rc) << what;
             if (offset == ScalarType::uint32 && n > std::numeric_limits<std::uint32_t>::max())
@@ -93,7 +99,7 @@ TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
             ++checked;
           }
         }
-  EXPECT_GT(checked, 15000);
+  EXPECT_GT(checked, 30000);
 }
 
 // An unsupported policy and a count beyond what CUB's int tile count indexes are refused
@@ -103,7 +109,7 @@ TEST(ScanTempStorage, ClosedFormRefusesWhatTheDispatchRefuses) {
   bad.policy.block_threads += 32;
   const auto tiny = lookback(kSm80, 32, 1);  // 2^31 - 1 tiles of 32 items at most
   for (bool closed : {true, false}) {
-    const d::DispatchFn fn = d::select_dispatch(4, ScalarType::uint64, false, closed);
+    const d::DispatchFn fn = d::select_dispatch(4, 4, ScalarType::uint64, false, closed);
     std::size_t bytes = 0;
     EXPECT_EQ(fn(bad, nullptr, bytes, nullptr, nullptr, 10, nullptr, nullptr, nullptr),
               CUDA_ERROR_NOT_SUPPORTED);

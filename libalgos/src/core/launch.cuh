@@ -53,6 +53,7 @@ namespace cub = ::cccl_cache_cccl::cub;
 #include <type_traits>
 
 #include "cccl_cache/algos/types.hpp"
+#include "core/accumulator.hpp"
 #include "core/launch.hpp"
 
 static_assert(CCCL_VERSION == CCCL_CACHE_CCCL_PINNED_VERSION,
@@ -344,6 +345,22 @@ auto on_size(std::size_t n, F&& f, bool allow_zero = false) {
     default:
       return R{};
   }
+}
+
+// Fan-out over (value, accumulator) sizes: f(integral_constant<V>, integral_constant<A>)
+// for the pairs promoted_accumulator gives (core/accumulator.hpp: A = V, bool's, or int's
+// for values narrower than int), else a value-initialized result: the scans' dispatches
+// are instantiated for those only.
+template <class F>
+auto on_accumulator(std::size_t value_size, std::size_t accum_size, F&& f) {
+  return on_size(value_size, [&](auto v) {
+    return on_size(accum_size, [&](auto a) {
+      using R = decltype(f(v, v));
+      constexpr std::size_t kV = std::remove_reference_t<decltype(v)>::value;
+      if constexpr (promoted_accumulator(kV, decltype(a)::value)) return f(v, a);
+      else return R{};
+    });
+  });
 }
 
 // Fan-out over the element sizes of dispatches that take structs (whose host code, like

@@ -2,6 +2,7 @@
 // cubin says of its kernels agreeing with the record (core/check.hpp). Every stored
 // entry and every fresh build goes through them.
 #include "cccl_cache/algos/reduce/build_result.hpp"
+#include "core/accumulator.hpp"
 #include "core/check.hpp"
 
 namespace cccl_cache::algos {
@@ -9,11 +10,9 @@ namespace cccl_cache::algos {
 Result<void> Reduce::check(const Spec&, const Policy& p, const BuildRecordView& record) {
   using algos::detail::in_range;
   using algos::detail::warp_block;
-  const bool accum_ok = in_range(p.accum_size, 1, 4096) && p.accum_align >= 1 &&
-                        (p.accum_align & (p.accum_align - 1)) == 0 &&
-                        p.accum_size % p.accum_align == 0;
   if (!warp_block(p.multi_tile_threads) || !in_range(p.multi_tile_items, 1, 256) ||
-      !warp_block(p.single_tile_threads) || !in_range(p.single_tile_items, 1, 256) || !accum_ok)
+      !warp_block(p.single_tile_threads) || !in_range(p.single_tile_items, 1, 256) ||
+      !algos::detail::plausible_accumulator(p.accum_size, p.accum_align))
     return algos::detail::implausible_policy("reduce", p);
   // The single-tile and second-pass kernels share CUB's template: each role is marked by
   // the selector subclass codegen.cpp gives it. Every kernel is compiled with

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/accumulator.hpp"
 #include "core/codegen.hpp"
 #include "core/iterator.hpp"
 
@@ -30,9 +31,8 @@ detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& s
   // As cub::detail::reduce::dispatch derives them for DeviceReduce::Reduce(T*, T*,
   // num_items, op, T init): the accumulator, and the default (run-to-run
   // deterministic) policy selector over it.
+  out.source += algos::detail::accumulator_source("cccl_cache_op", "cccl_cache_t", "cccl_cache_t");
   out.source +=
-      "using cccl_cache_accum_t = ::cuda::std::__accumulator_t<cccl_cache_op, cccl_cache_t, "
-      "cccl_cache_t>;\n"
       "using cccl_cache_selector = cub::detail::reduce::policy_selector_from_types<\n"
       "    cccl_cache_accum_t, cccl_cache_offset_t, cccl_cache_op>;\n"
       "struct cccl_cache_single_tile : cccl_cache_selector {};\n"
@@ -57,8 +57,8 @@ detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& s
                      "<cccl_cache_policy.multi_tile.threads_per_block, "
                      "cccl_cache_policy.multi_tile.items_per_thread, "
                      "cccl_cache_policy.single_tile.threads_per_block, "
-                     "cccl_cache_policy.single_tile.items_per_thread, "
-                     "sizeof(cccl_cache_accum_t), alignof(cccl_cache_accum_t)>";
+                     "cccl_cache_policy.single_tile.items_per_thread, " +
+                     std::string(algos::detail::kAccumulatorProbe) + ">";
   return out;
 }
 
@@ -66,12 +66,7 @@ detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& s
 template struct AlgorithmBase<Reduce, reduce::Spec>;
 
 Result<void> detail::BuildSteps<Reduce>::accept(const reduce::Policy& policy) {
-  // The host dispatch has stand-ins for accumulators of 1, 2, 4 and 8 bytes.
-  const std::uint32_t a = policy.accum_size;
-  if ((a == 1 || a == 2 || a == 4 || a == 8) && policy.accum_align == a) return {};
-  return fail(ErrorCode::unsupported, "reduce: the operator's accumulator type (" +
-                                          std::to_string(a) +
-                                          " bytes) is not a 1, 2, 4 or 8-byte scalar");
+  return algos::detail::accept_accumulator("reduce", policy.accum_size, policy.accum_align);
 }
 
 }  // namespace cccl_cache::algos

@@ -16,8 +16,9 @@ template class BoundExecutable<ExclusiveScan>;
 template <AlgorithmId Id>
 Result<scan::Executable<Id>> Scan<Id>::bind(const BuiltView<Scan>& result, int device) {
   const Policy& policy = result.policy;
-  const scan::detail::DispatchFn dispatch = scan::detail::select_dispatch(
-      size_of(result.spec.type), result.spec.offset_type, Spec::kExclusive);
+  const scan::detail::DispatchFn dispatch =
+      scan::detail::select_dispatch(size_of(result.spec.type), policy.accum_size,
+                                    result.spec.offset_type, Spec::kExclusive);
   CCCL_CACHE_CHECK(detail::bind_check(result));
   if (!scan::detail::policy_supported(scan::detail::DispatchParams{nullptr, policy}))
     return fail(ErrorCode::invalid_argument, "bind: a scan policy CUB's dispatch cannot run");

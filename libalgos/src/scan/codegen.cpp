@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/accumulator.hpp"
 #include "core/codegen.hpp"
 
 namespace cccl_cache::algos {
@@ -16,12 +17,13 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
   out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " +
                 std::string(cuda_name(spec.offset_type)) + ";\n";
   out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_t", spec.type);
-  // CUB's default selector for DeviceScan over T* with accumulator T (no stable
-  // reduction order, as the stream overloads), and the policy it gives the kernels at
-  // the CC being compiled for.
+  // CUB's accumulator (as cub::DeviceScan derives it for T input and T init), its default
+  // selector for DeviceScan over T* with it (no stable reduction order, as the stream
+  // overloads), and the policy it gives the kernels at the CC being compiled for.
+  out.source += algos::detail::accumulator_source("cccl_cache_op", "cccl_cache_t", "cccl_cache_t");
   out.source +=
       "using cccl_cache_selector = cub::detail::scan::policy_selector_from_types<\n"
-      "    cccl_cache_t*, cccl_cache_t*, cccl_cache_t, cccl_cache_offset_t, cccl_cache_op>;\n"
+      "    cccl_cache_t*, cccl_cache_t*, cccl_cache_accum_t, cccl_cache_offset_t, cccl_cache_op>;\n"
       "inline constexpr cub::ScanPolicy cccl_cache_policy =\n"
       "    cccl_cache_selector{}(cub::detail::current_tuning_cc());\n"
       "inline constexpr bool cccl_cache_lookahead =\n"
@@ -31,12 +33,12 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
   const std::string init =
       scan::Spec<Id>::kExclusive ? "cub::detail::InputValue<cccl_cache_t>" : "cub::NullType";
   const std::string common =
-      "cccl_cache_selector, cccl_cache_t*, cccl_cache_t*, cub::ScanTileState<cccl_cache_t>, ";
+      "cccl_cache_selector, cccl_cache_t*, cccl_cache_t*, cub::ScanTileState<cccl_cache_accum_t>, ";
   // In Kernel order (build_result.hpp).
   out.kernels = {
-      "cub::detail::scan::DeviceScanInitKernel<" + common + "cccl_cache_t>",
+      "cub::detail::scan::DeviceScanInitKernel<" + common + "cccl_cache_accum_t>",
       "cub::detail::scan::DeviceScanKernel<" + common + "cccl_cache_op, " + init +
-          ", cccl_cache_offset_t, cccl_cache_t, false, false>"};
+          ", cccl_cache_offset_t, cccl_cache_accum_t, false, false>"};
   // Values in Policy's field order; stage counts are ints (two's complement).
   out.policy_probe =
       std::string(algos::detail::kPolicyProbeName) +
@@ -47,7 +49,8 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
       "cccl_cache_policy.lookahead.reduce_and_scan_warps, "
       "cccl_cache_policy.lookahead.lookahead_items_per_thread, "
       "(unsigned)cccl_cache_policy.lookahead.lookahead_stages, "
-      "(unsigned)cccl_cache_policy.lookahead.block_idx_stages>";
+      "(unsigned)cccl_cache_policy.lookahead.block_idx_stages, " +
+      std::string(algos::detail::kAccumulatorProbe) + ">";
   return out;
 }
 

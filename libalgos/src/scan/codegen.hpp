@@ -10,6 +10,7 @@ struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::Scan<Id>> {
   // The source includes CUB's scan kernel header only, defines the operator
   // `cccl_cache_op` (CUB's own function object for a well-known kind, so that CUB's
   // tuning classifies it as for its own call), names the two kernels (Kernel order) with
-  // the template arguments cub::DeviceScan uses, and the policy probe (Policy's order).
+  // the template arguments cub::DeviceScan uses (CUB's accumulator `cccl_cache_accum_t`),
+  // and the policy probe (Policy's order).
   static GeneratedSource source(const scan::Spec<Id>& spec);
 };

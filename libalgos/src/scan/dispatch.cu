@@ -4,13 +4,14 @@
 // values as a run-time policy selector.
 //
 // The device kernels were instantiated by the build (codegen.cpp) as
-//   DeviceScanInitKernel<selector, T*, T*, ScanTileState<T>, T>
-//   DeviceScanKernel<selector, T*, T*, ScanTileState<T>, Op, Init, OffsetT, T, false, false>
-// with Init = cub::NullType (inclusive) or cub::detail::InputValue<T> (exclusive), as
-// cub::DeviceScan::InclusiveScan / ExclusiveScan instantiate them, and the accumulator
-// type T. Host stand-ins of T's size and alignment give the dispatch the same argument
-// layout and tile-state sizes (every element type is a CUB primitive, so the device's
-// tile state is the single-word one, as the stand-in's is: asserted below).
+//   DeviceScanInitKernel<selector, T*, T*, ScanTileState<A>, A>
+//   DeviceScanKernel<selector, T*, T*, ScanTileState<A>, Op, Init, OffsetT, A, false, false>
+// with Init = cub::NullType (inclusive) or cub::detail::InputValue<T> (exclusive) and A
+// CUB's accumulator (its size read from the kernels' compile), as
+// cub::DeviceScan::InclusiveScan / ExclusiveScan instantiate them. Host stand-ins of T's
+// and A's size and alignment give the dispatch the same argument layout and tile-state
+// sizes (every accumulator is a CUB primitive, so the device's tile state is the
+// single-word one, as the stand-in's is: asserted below).
 #include "core/launch.cuh"
 
 #include <cub/device/dispatch/dispatch_scan.cuh>
@@ -61,14 +62,14 @@ struct RuntimePolicySelector {
   }
 };
 
-// CUB's scan kernel-source interface over the bound kernels, for elements (= the
-// accumulator) of N bytes.
-template <std::size_t N>
+// CUB's scan kernel-source interface over the bound kernels, for elements of N bytes
+// and an accumulator of A bytes.
+template <std::size_t N, std::size_t A>
 struct BoundKernels {
-  using Accum = Word<N>;
+  using Accum = Word<A>;
   using ScanTileStateT = cub::ScanTileState<Accum>;
   static_assert(std::is_same_v<ScanTileStateT, cub::ScanTileState<Accum, true>>,
-                "the device's element types have the single-word tile state");
+                "the device's accumulator types have the single-word tile state");
   using TileArg = cub::detail::scan::tile_state_kernel_arg_t<ScanTileStateT, Accum>;
 
   const DispatchParams* params;
@@ -78,8 +79,8 @@ struct BoundKernels {
   static constexpr std::size_t InputAlign() { return N; }
   static constexpr std::size_t OutputSize() { return N; }
   static constexpr std::size_t OutputAlign() { return N; }
-  static constexpr std::size_t AccumSize() { return N; }
-  static constexpr std::size_t AccumAlign() { return N; }
+  static constexpr std::size_t AccumSize() { return A; }
+  static constexpr std::size_t AccumAlign() { return A; }
   static ScanTileStateT TileState() { return {}; }
   static constexpr std::size_t lookahead_tile_state_size() {
     return sizeof(cub::detail::warpspeed::tile_state_t<Accum>);
@@ -115,7 +116,7 @@ std::uint64_t max_items(const Policy& p) noexcept {
   return std::min<std::uint64_t>(by_tiles, std::numeric_limits<OffsetT>::max());
 }
 
-template <std::size_t N, class OffsetT, bool Exclusive>
+template <std::size_t N, std::size_t A, class OffsetT, bool Exclusive>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                       std::uint64_t num_items, const void* h_init, CUstream stream,
@@ -126,11 +127,12 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   CUresult status = CUDA_SUCCESS;
   auto dispatch = [&](auto init) {
     return cub::detail::scan::dispatch<cub::ForceInclusive::No, /*StableReductionOrder=*/false, T*,
-                                       T*, OpArg, decltype(init), OffsetT, T, RuntimePolicySelector,
-                                       BoundKernels<N>, DriverLauncherFactory>(
+                                       T*, OpArg, decltype(init), OffsetT, Word<A>,
+                                       RuntimePolicySelector, BoundKernels<N, A>,
+                                       DriverLauncherFactory>(
         d_temp_storage, temp_storage_bytes, static_cast<T*>(const_cast<void*>(d_in)),
         static_cast<T*>(d_out), OpArg{op_state}, init, static_cast<OffsetT>(num_items), stream,
-        RuntimePolicySelector{&params}, BoundKernels<N>{&params},
+        RuntimePolicySelector{&params}, BoundKernels<N, A>{&params},
         DriverLauncherFactory{params.launch, &status});
   };
   cudaError_t err;
@@ -145,11 +147,11 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 }
 
 // CUB's answer to a size query (invoke_lookback, invoke_lookahead in CCCL 3.5) in closed
-// form from the bound policy, for elements of N bytes: look-back aliases one single-word
+// form from the bound policy, for an accumulator of A bytes: look-back aliases one single-word
 // tile state (a transaction word per tile plus a warp of padding, itself aliased as three
 // allocations of which two are empty); look-ahead, one tile state per tile and a 4-byte
 // counter, and one byte for an empty problem (dispatch.hpp DispatchFn).
-template <std::size_t N, class OffsetT>
+template <std::size_t A, class OffsetT>
 CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
                            const void*, void*, std::uint64_t num_items, const void*, CUstream,
                            const void*) noexcept {
@@ -161,12 +163,12 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
   if (as_int(p.algorithm) == static_cast<int>(cub::ScanAlgorithm::lookahead)) {
     const auto tile = static_cast<std::uint32_t>(lookahead_policy(p).tile_size());
     const std::uint64_t states_bytes =
-        ceil_div(num_items, tile) * BoundKernels<N>::lookahead_tile_state_size();
+        ceil_div(num_items, tile) * BoundKernels<A, A>::lookahead_tile_state_size();
     temp_storage_bytes = num_items == 0 ? 1 : alias_bytes(states_bytes, sizeof(std::uint32_t));
     return CUDA_SUCCESS;
   }
   const auto tile = static_cast<std::uint32_t>(p.block_threads * p.items_per_thread);
-  using TxnWord = typename BoundKernels<N>::ScanTileStateT::TxnWord;
+  using TxnWord = typename BoundKernels<A, A>::ScanTileStateT::TxnWord;
   temp_storage_bytes =
       alias_bytes(algos::detail::tile_state_bytes(ceil_div(num_items, tile), sizeof(TxnWord)));
   return CUDA_SUCCESS;
@@ -174,20 +176,20 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
 
 }  // namespace
 
-DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type, bool exclusive,
-                           bool closed_form) noexcept {
+DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
+                           ScalarType offset_type, bool exclusive, bool closed_form) noexcept {
   if (!is_unsigned_offset(offset_type)) return nullptr;
-  return algos::detail::on_size(element_size, [&](auto n) {
+  return algos::detail::on_accumulator(element_size, accum_size, [&](auto n, auto a) {
     return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
       using OffsetT = typename decltype(o)::type;
-      constexpr std::size_t kN = decltype(n)::value;
+      constexpr std::size_t kN = decltype(n)::value, kA = decltype(a)::value;
       using Entry = algos::detail::ClosedForm<DispatchFn>;
       if constexpr (std::is_unsigned_v<OffsetT>) {
         if (exclusive)
-          return Entry::select<&closed_form_bytes<kN, OffsetT>, &run_dispatch<kN, OffsetT, true>>(
-              closed_form);
-        return Entry::select<&closed_form_bytes<kN, OffsetT>, &run_dispatch<kN, OffsetT, false>>(
-            closed_form);
+          return Entry::select<&closed_form_bytes<kA, OffsetT>,
+                               &run_dispatch<kN, kA, OffsetT, true>>(closed_form);
+        return Entry::select<&closed_form_bytes<kA, OffsetT>,
+                             &run_dispatch<kN, kA, OffsetT, false>>(closed_form);
       } else {
         return nullptr;
       }
@@ -217,8 +219,8 @@ const std::string& Scan<Id>::dispatch_abi() {
     // The kernels' argument types (their order is CUB's, covered by cub=).
     abi.type<cub::NullType>("null").type<OpArg>("op");
     abi.type<cub::detail::InputValue<Word<1>>>("init1").type<cub::detail::InputValue<Word<8>>>("init8");
-    abi.type<BoundKernels<1>::TileArg>("tile1").type<BoundKernels<8>::TileArg>("tile8");
-    abi.type<BoundKernels<2>::ScanTileStateT::TxnWord>("txn2");
+    abi.type<BoundKernels<1, 1>::TileArg>("tile1").type<BoundKernels<8, 8>::TileArg>("tile8");
+    abi.type<BoundKernels<2, 2>::ScanTileStateT::TxnWord>("txn2");
     abi.type<cub::detail::warpspeed::tile_state_t<Word<2>>>("ws2");
     abi.type<Word<1>>("w1").type<Word<2>>("w2").type<Word<4>>("w4").type<Word<8>>("w8");
   });

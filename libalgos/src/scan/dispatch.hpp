@@ -22,8 +22,8 @@ struct DispatchParams {
   Policy policy;  // the build's; the dispatch reads its values as CUB's ints
 };
 
-// One instantiation of CCCL 3.5's cub::detail::scan::dispatch_with_accum for an
-// (element size, offset type, inclusive/exclusive). d_temp_storage == nullptr: sets
+// One instantiation of CCCL 3.5's cub::detail::scan::dispatch for an (element size,
+// accumulator size, offset type, inclusive/exclusive). d_temp_storage == nullptr: sets
 // temp_storage_bytes to CUB's answer, in closed form from the bound policy (no dispatch,
 // no driver call). Otherwise launches the init
 // and scan kernels through params.launch, the scan kernel's operator argument copied
@@ -37,10 +37,12 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 std::uint64_t num_items, const void* h_init, CUstream stream,
                                 const void* op_state) noexcept;
 
-// The instantiation, or nullptr (element size not 1/2/4/8, offset not uint32/uint64).
-// closed_form false: the same dispatch answering size queries through CUB's whole host
+// The instantiation, or nullptr (element size not 1/2/4/8, an accumulator size
+// promoted_accumulator (core/accumulator.hpp) does not give for it, offset not
+// uint32/uint64). closed_form false: the same dispatch answering size queries through CUB's whole host
 // dispatch, the reference the closed form is tested equal to (test_scan_temp_storage).
-DispatchFn select_dispatch(std::size_t element_size, ScalarType offset_type, bool exclusive,
+DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
+                           ScalarType offset_type, bool exclusive,
                            bool closed_form = true) noexcept;
 // Whether the dispatch can run this policy: a known algorithm, a positive tile shape,
 // and for look-ahead the block size CUB derives from its warps.

@@ -2,7 +2,6 @@
 // needs, and the Executable's call. Fresh builds and store hits both come through here.
 #include "cccl_cache/algos/scan_by_key/executable.hpp"
 #include "core/executable_state.hpp"
-#include "scan_by_key/accumulator.hpp"
 #include "scan_by_key/dispatch.hpp"
 
 namespace cccl_cache::algos {
@@ -22,7 +21,7 @@ Result<scan_by_key::Executable> ScanByKey::bind(const BuiltView<ScanByKey>& resu
                  detail::bind_state(result, device, block_threads,
                                     d::select_dispatch(size_of(spec.key_type),
                                                        size_of(spec.value_type),
-                                                       d::accumulator(spec).size(),
+                                                       p.accum_size,
                                                        spec.offset_type, spec.exclusive)));
   state->params.policy = p;
   return Executable(std::move(state));

@@ -2,8 +2,8 @@
 
 #include <string>
 
+#include "core/accumulator.hpp"
 #include "core/codegen.hpp"
-#include "scan_by_key/accumulator.hpp"
 
 namespace cccl_cache::algos {
 
@@ -24,31 +24,18 @@ detail::GeneratedSource detail::BuildSteps<ScanByKey>::source(const scan_by_key:
   out.source += detail::operator_type("cccl_cache_eq", spec.equality, 2, "bool", spec.key_type);
   out.source +=
       detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_value_t", spec.value_type);
-  // CUB's accumulator A (accumulator.hpp). Where A is V the source names V alone, so
-  // the text (and the key) of those specs does not depend on the rule; otherwise it
-  // names A and asserts that CUB derives the same.
-  const scan_by_key::detail::Accumulator a = scan_by_key::detail::accumulator(spec);
-  std::string accum = value;
-  std::string accum_alias = "cccl_cache_value_t";
-  if (a != scan_by_key::detail::Accumulator{spec.value_type}) {
-    accum = a.boolean ? std::string("bool") : std::string(cuda_name(a.type));
-    accum_alias = "cccl_cache_accum_t";
-    out.source += "using cccl_cache_accum_t = " + accum +
-                  ";\n"
-                  "static_assert(::cuda::std::is_same_v<cccl_cache_accum_t, "
-                  "::cuda::std::__accumulator_t<cccl_cache_op, cccl_cache_value_t, "
-                  "cccl_cache_value_t>>, \"cccl-cache: scan_by_key's accumulator is not CUB's\");\n";
-  }
-  // DeviceScan's scan-by-key selector for keys K, accumulator A and values V, and the
-  // policy it gives the kernel at the CC being compiled for.
+  // CUB's accumulator A (as DeviceScan::*ScanByKey derives it for V values and V init),
+  // DeviceScan's scan-by-key selector for keys K, A and values V, and the policy it gives
+  // the kernel at the CC being compiled for.
+  out.source += detail::accumulator_source("cccl_cache_op", "cccl_cache_value_t", "cccl_cache_value_t");
   out.source +=
       "using cccl_cache_selector = cub::detail::scan_by_key::policy_selector_from_types<\n"
-      "    cccl_cache_key_t, " + accum_alias + ", cccl_cache_value_t, cccl_cache_op>;\n"
+      "    cccl_cache_key_t, cccl_cache_accum_t, cccl_cache_value_t, cccl_cache_op>;\n"
       "inline constexpr cub::ScanByKeyPolicy cccl_cache_policy =\n"
       "    cccl_cache_selector{}(cub::detail::current_tuning_cc());\n";
   out.source += detail::close_prelude();
 
-  const std::string tile_state = "cub::ReduceByKeyScanTileState<" + accum + ", int>";
+  const std::string tile_state = "cub::ReduceByKeyScanTileState<cccl_cache_accum_t, int>";
   const std::string init = spec.exclusive ? value : std::string("cub::NullType");
   // Exactly the kernels cub::detail::scan_by_key::dispatch launches for
   // DeviceScan::*ScanByKey(K*, V*, V*, op, [init,] num_items, eq): in Kernel order.
@@ -57,7 +44,7 @@ detail::GeneratedSource detail::BuildSteps<ScanByKey>::source(const scan_by_key:
           offset + ">",
       "cub::detail::scan_by_key::DeviceScanByKeyKernel<cccl_cache_selector, " + key + "*, " +
           value + "*, " + value + "*, " + tile_state + ", cccl_cache_eq, cccl_cache_op, " + init +
-          ", " + offset + ", " + accum + ">"};
+          ", " + offset + ", cccl_cache_accum_t>"};
   // CCCL 3.5 defines the scan-by-key kernels in its host dispatch header only: NVRTC takes
   // it as select's codegen does (its runtime functions device functions never
   // instantiated, the default launcher factory a placeholder, cuda.h's typedefs skipped,
@@ -67,7 +54,8 @@ detail::GeneratedSource detail::BuildSteps<ScanByKey>::source(const scan_by_key:
   // Values in Policy's field order.
   out.policy_probe = std::string(detail::kPolicyProbeName) +
                      "<(unsigned)cccl_cache_policy.lookback.threads_per_block, "
-                     "(unsigned)cccl_cache_policy.lookback.items_per_thread>";
+                     "(unsigned)cccl_cache_policy.lookback.items_per_thread, " +
+                     std::string(detail::kAccumulatorProbe) + ">";
   return out;
 }
 

@@ -9,8 +9,8 @@
 //   DeviceScanByKeyInitKernel<ReduceByKeyScanTileState<A, int>, K*, OffsetT>
 //   DeviceScanByKeyKernel<selector, K*, V*, V*, ReduceByKeyScanTileState<A, int>, Eq, Op,
 //                         Init, OffsetT, A>
-// with Init = cub::NullType (inclusive) or V (exclusive) and A CUB's accumulator
-// (accumulator.hpp), as DeviceScan instantiates them. Host stand-ins of K's, V's and A's
+// with Init = cub::NullType (inclusive) or V (exclusive) and A CUB's accumulator (its
+// size read from the kernels' compile), as DeviceScan instantiates them. Host stand-ins of K's, V's and A's
 // size and alignment give the dispatch the same argument layout and tile-state sizes
 // (every accumulator is a CUB primitive of at most 8 bytes, so both sides have the
 // single-word tile state: asserted below).
@@ -23,7 +23,6 @@
 
 #include "cccl_cache/algos/scan_by_key/build_result.hpp"
 #include "core/temp_storage.hpp"
-#include "scan_by_key/accumulator.hpp"
 #include "scan_by_key/dispatch.hpp"
 
 namespace cccl_cache::algos::scan_by_key::detail {
@@ -75,8 +74,7 @@ std::uint64_t max_items(const Policy& p) noexcept {
 }
 
 // V: the values' size, which only an exclusive scan's initial value (a kernel argument
-// of type V) shows the host; an inclusive scan passes the value arrays through as
-// pointers, so its entries take V = A (select_dispatch).
+// of type V) shows the host.
 template <std::size_t K, std::size_t V, std::size_t A, class OffsetT, bool Exclusive>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_keys_in,
@@ -129,85 +127,30 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
   return CUDA_SUCCESS;
 }
 
-// accumulator() is CCCL's __accumulator_t<Op, V, V> for the well-known operators over
-// every value type the host compiler has (the generated source asserts it for __half and
-// __nv_bfloat16 where it differs from V).
-template <class T>
-constexpr ScalarType scalar_of() {
-  if constexpr (std::is_same_v<T, std::int8_t>) return ScalarType::int8;
-  else if constexpr (std::is_same_v<T, std::int16_t>) return ScalarType::int16;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return ScalarType::int32;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return ScalarType::int64;
-  else if constexpr (std::is_same_v<T, std::uint8_t>) return ScalarType::uint8;
-  else if constexpr (std::is_same_v<T, std::uint16_t>) return ScalarType::uint16;
-  else if constexpr (std::is_same_v<T, std::uint32_t>) return ScalarType::uint32;
-  else if constexpr (std::is_same_v<T, std::uint64_t>) return ScalarType::uint64;
-  else if constexpr (std::is_same_v<T, float>) return ScalarType::float32;
-  else if constexpr (std::is_same_v<T, double>) return ScalarType::float64;
-  else return ScalarType::none;
-}
-template <class Op, class T>
-constexpr bool agrees(OpKind kind) {
-  using A = ::cuda::std::__accumulator_t<Op, T, T>;
-  if constexpr (std::is_same_v<A, bool>) return accumulator(kind, scalar_of<T>()).boolean;
-  else return accumulator(kind, scalar_of<T>()) == Accumulator{scalar_of<A>()};
-}
-template <class T>
-constexpr bool agrees_for_every_kind() {
-  namespace cs = ::cuda::std;
-  bool ok = agrees<cs::plus<>, T>(OpKind::plus) && agrees<cs::multiplies<>, T>(OpKind::multiplies) &&
-            agrees<::cuda::minimum<>, T>(OpKind::minimum) &&
-            agrees<::cuda::maximum<>, T>(OpKind::maximum) &&
-            agrees<cs::logical_and<>, T>(OpKind::logical_and) &&
-            agrees<cs::logical_or<>, T>(OpKind::logical_or);
-  if constexpr (std::is_integral_v<T>)
-    ok = ok && agrees<cs::bit_and<>, T>(OpKind::bit_and) && agrees<cs::bit_or<>, T>(OpKind::bit_or) &&
-         agrees<cs::bit_xor<>, T>(OpKind::bit_xor);
-  return ok;
-}
-static_assert(agrees_for_every_kind<std::int8_t>() && agrees_for_every_kind<std::int16_t>() &&
-              agrees_for_every_kind<std::int32_t>() && agrees_for_every_kind<std::int64_t>() &&
-              agrees_for_every_kind<std::uint8_t>() && agrees_for_every_kind<std::uint16_t>() &&
-              agrees_for_every_kind<std::uint32_t>() && agrees_for_every_kind<std::uint64_t>() &&
-              agrees_for_every_kind<float>() && agrees_for_every_kind<double>());
-
 }  // namespace
 
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, std::size_t accum_size,
                            ScalarType offset_type, bool exclusive, bool closed_form) noexcept {
   using Entry = algos::detail::ClosedForm<DispatchFn>;
   if (!is_unsigned_offset(offset_type)) return nullptr;
-  const bool sized = value_size == 1 || value_size == 2 || value_size == 4 || value_size == 8;
-  // The (values, accumulator) sizes accumulator() gives: A = V, bool, or int for values
-  // narrower than int.
-  if (!sized || !(accum_size == value_size || accum_size == 1 || (accum_size == 4 && value_size < 4)))
-    return nullptr;
-  auto with_offset = [&](auto pick) -> DispatchFn {
-    // CUB's offset for 8-byte counts is unsigned long long (choose_offset_t).
-    if (offset_type == ScalarType::uint32) return pick(std::uint32_t{});
-    return pick(0ull);
-  };
   return algos::detail::on_size(key_size, [&](auto k) {
-    return algos::detail::on_size(accum_size, [&](auto a) -> DispatchFn {
-      constexpr std::size_t kK = decltype(k)::value, kA = decltype(a)::value;
-      if (!exclusive)
-        return with_offset([&](auto offset) -> DispatchFn {
-          using OffsetT = decltype(offset);
-          return Entry::select<&closed_form_bytes<kK, kA, OffsetT>,
-                               &run_dispatch<kK, kA, kA, OffsetT, false>>(closed_form);
-        });
-      return algos::detail::on_size(value_size, [&](auto v) -> DispatchFn {
-        constexpr std::size_t kV = decltype(v)::value;
-        if constexpr (kA == kV || kA == 1 || (kA == 4 && kV < 4)) {
-          return with_offset([&](auto offset) -> DispatchFn {
-            using OffsetT = decltype(offset);
-            return Entry::select<&closed_form_bytes<kK, kA, OffsetT>,
-                                 &run_dispatch<kK, kV, kA, OffsetT, true>>(closed_form);
-          });
-        } else {
-          return nullptr;
-        }
-      });
+    return algos::detail::on_accumulator(value_size, accum_size, [&](auto v, auto a) -> DispatchFn {
+      constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value, kA = decltype(a)::value;
+      // An inclusive scan passes the value arrays through as pointers: its entries take V = A.
+      auto with_offset = [&](auto offset, auto exclusive_c) -> DispatchFn {
+        using OffsetT = decltype(offset);
+        constexpr bool kExclusive = decltype(exclusive_c)::value;
+        return Entry::select<&closed_form_bytes<kK, kA, OffsetT>,
+                             &run_dispatch<kK, kExclusive ? kV : kA, kA, OffsetT, kExclusive>>(
+            closed_form);
+      };
+      // CUB's offset for 8-byte counts is unsigned long long (choose_offset_t).
+      auto pick = [&](auto exclusive_c) {
+        if (offset_type == ScalarType::uint32) return with_offset(std::uint32_t{}, exclusive_c);
+        return with_offset(0ull, exclusive_c);
+      };
+      if (exclusive) return pick(std::true_type{});
+      return pick(std::false_type{});
     });
   });
 }

@@ -22,7 +22,7 @@ struct DispatchParams {
 };
 
 // One instantiation of CCCL 3.5's cub::detail::scan_by_key::dispatch for a (key size,
-// value size, accumulator size (accumulator.hpp), offset type, inclusive/exclusive). d_temp_storage == nullptr: sets
+// value size, accumulator size, offset type, inclusive/exclusive). d_temp_storage == nullptr: sets
 // temp_storage_bytes to CUB's answer, in closed form from the bound policy (no dispatch,
 // no driver call). Otherwise launches the init and scan kernels through params.launch.
 // `h_init`: the exclusive scan's initial value (value bytes on the host), ignored by an
@@ -36,8 +36,9 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 std::uint64_t num_items, const void* h_init,
                                 CUstream stream) noexcept;
 
-// The instantiation, or nullptr (a size not 1/2/4/8, an exclusive scan's accumulator
-// size that accumulator() never gives for the value size, offset not uint32/uint64).
+// The instantiation, or nullptr (a size not 1/2/4/8, an accumulator size
+// promoted_accumulator (core/accumulator.hpp) does not give for the value size, offset
+// not uint32/uint64).
 // closed_form false: the same dispatch answering size queries through CUB's whole host
 // dispatch, the reference the closed form is tested equal to
 // (test_scan_by_key_dispatch).

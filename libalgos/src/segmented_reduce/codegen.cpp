@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/accumulator.hpp"
 #include "core/codegen.hpp"
 
 namespace cccl_cache::algos {
@@ -21,9 +22,8 @@ detail::GeneratedSource detail::BuildSteps<SegmentedReduce>::source(
   // DeviceSegmentedReduce::Reduce(T*, T*, n, offset*, offset*, op, T init): the
   // accumulator and the policy selector over it. The host dispatch launches the kernel
   // with the block's thread count on every path.
+  out.source += detail::accumulator_source("cccl_cache_op", "cccl_cache_t", "cccl_cache_t");
   out.source +=
-      "using cccl_cache_accum_t = ::cuda::std::__accumulator_t<cccl_cache_op, cccl_cache_t, "
-      "cccl_cache_t>;\n"
       "using cccl_cache_selector = cub::detail::segmented_reduce::policy_selector_from_types<\n"
       "    cccl_cache_accum_t, cccl_cache_offset_t, cccl_cache_op>;\n"
       "constexpr cub::SegmentedReducePolicy cccl_cache_policy =\n"

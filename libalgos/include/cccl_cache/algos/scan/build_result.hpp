@@ -15,7 +15,8 @@ namespace cccl_cache::algos::scan {
 
 // The policy CUB's scan kernels were compiled with for the target CC (read from their
 // own compile, never guessed on the host): CUB picks decoupled look-back (every CC
-// before 10.0) or the warp-specialized look-ahead scan (10.0 and up).
+// before 10.0) or the warp-specialized look-ahead scan (10.0 and up); and the size of
+// the accumulator CUB derives for the operator (core/accumulator.hpp).
 struct Policy {
   std::uint32_t algorithm = 0;         // cub::ScanAlgorithm: 0 lookback, 1 lookahead
   std::uint32_t block_threads = 0;     // the scan kernel's block size (its launch bounds)
@@ -25,6 +26,8 @@ struct Policy {
   std::uint32_t lookahead_items_per_thread = 0;
   std::uint32_t lookahead_stages = 0;
   std::uint32_t block_idx_stages = 0;
+  std::uint32_t accum_size = 0;  // sizeof(AccumT): the tile state's value
+  std::uint32_t accum_align = 0;
 
   template <class Self, class V>
   static void fields(Self& p, V&& v) {
@@ -35,6 +38,8 @@ struct Policy {
     v("lookahead_items_per_thread", p.lookahead_items_per_thread);
     v("lookahead_stages", p.lookahead_stages);
     v("block_idx_stages", p.block_idx_stages);
+    v("accum_size", p.accum_size);
+    v("accum_align", p.accum_align);
   }
   bool operator==(const Policy&) const = default;
 };

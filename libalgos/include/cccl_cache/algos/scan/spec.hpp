@@ -25,7 +25,10 @@ struct Spec {
   static constexpr AlgorithmId kAlgorithm = Id;
   static constexpr bool kExclusive = Id == AlgorithmId::exclusive_scan;
 
-  // Input, accumulator and output element type (as CCCL.C and cuda.compute scan).
+  // Input, initial value and output element type. The accumulator is CUB's own
+  // (`::cuda::std::__accumulator_t<Op, T, T>`, as cub::DeviceScan derives it: int for
+  // types narrower than int under plus, multiplies and the bitwise kinds, bool under
+  // logical_and/or, T otherwise; a custom operator's result is T).
   ScalarType type = ScalarType::none;
   Operator op = Operator::plus();
   // CUB's offset type for global offsets: uint32 or uint64. The default is what

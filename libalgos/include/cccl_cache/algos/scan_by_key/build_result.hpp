@@ -14,16 +14,20 @@
 namespace cccl_cache::algos::scan_by_key {
 
 // The look-back policy CUB's scan-by-key kernel was compiled with for the target CC
-// (read from its own compile, never guessed on the host): all the host dispatch reads
-// is the tile shape.
+// (read from its own compile, never guessed on the host): the tile shape, and the size
+// of the accumulator CUB derives for the operator (core/accumulator.hpp).
 struct Policy {
   std::uint32_t block_threads = 0;     // the scan kernel's block size (its launch bounds)
   std::uint32_t items_per_thread = 0;
+  std::uint32_t accum_size = 0;  // sizeof(AccumT): the tile state's value
+  std::uint32_t accum_align = 0;
 
   template <class Self, class V>
   static void fields(Self& p, V&& v) {
     v("block_threads", p.block_threads);
     v("items_per_thread", p.items_per_thread);
+    v("accum_size", p.accum_size);
+    v("accum_align", p.accum_align);
   }
   bool operator==(const Policy&) const = default;
 };
