@@ -1,13 +1,16 @@
 // Sort time of our bound radix sort against CUB's DeviceRadixSort compiled by nvcc
 // (sm_90) from the same pinned CCCL, side by side in one run: float32 keys, int64 keys,
-// uint32 keys with uint32 values, ascending, all bits, sizes 2^min .. 2^max (default
-// 10 .. 28). CUB is called with an int count, so it sorts with uint32 offsets
+// uint32 keys with uint32 values, and an argsort (float32 keys, int32 values counting
+// from 0), ascending, all bits, sizes 2^min .. 2^max (default 10 .. 28). CUB is called with an int count, so it sorts with uint32 offsets
 // (choose_offset_t), as ours (offset=uint32, the spec's default).
 // Method: both take the plain form (input -> output; the input is left intact, so no
 // copy between reps); CUDA events around each sort; ours and CUB alternate within every
 // repetition; median over reps. Check: our keys (and values) are bitwise equal to CUB's,
-// and the temp-storage sizes equal.
+// and the temp-storage sizes equal. The argsort's CUB contender is what a CUB user writes:
+// cub::DeviceFor::Bulk fills 0..n-1 into the front of the temp storage, then SortPairs;
+// ours lays its temp storage out the same way ([values | CUB's]).
 // Usage: bench_radix_sort_vs_cub [max_log=28] [min_log=10]
+#include <cub/device/device_for.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime.h>
 
@@ -39,14 +42,24 @@ cudaError_t cub_sort(void* temp, std::size_t& bytes, const K* in, K* out, const 
                                            int(sizeof(K) * 8), s);
 }
 
+// The argsort's fill for CUB: v[i] = i.
+template <class V>
+struct Iota {
+  V* v;
+  __device__ void operator()(V i) const { v[i] = i; }
+};
+
+constexpr std::size_t round_up_256(std::size_t b) { return (b + 255) / 256 * 256; }
+
 template <class K, class V>
 void run_type(const char* label, ScalarType key, ScalarType value, std::uint32_t cc, int min_log,
-              int max_log, cudaStream_t stream) {
+              int max_log, cudaStream_t stream, bool argsort = false) {
   constexpr bool pairs = !std::is_void_v<V>;
   using VT = std::conditional_t<pairs, V, char>;
   rs::Spec spec;
   spec.key_type = key;
   spec.value_type = value;
+  if (argsort) spec.values_in = cccl_cache::algos::Iterator::counting();
   const auto t0 = std::chrono::steady_clock::now();
   auto built = rs::build(spec, cc);
   if (!built) bench::die(built.error().describe());
@@ -66,17 +79,19 @@ void run_type(const char* label, ScalarType key, ScalarType value, std::uint32_t
     std::size_t ours_temp = exe->temp_storage_bytes(n), cub_temp = 0;
     check_rt(cub_sort<K, V>(nullptr, cub_temp, nullptr, nullptr, nullptr, nullptr, int(n), stream),
              "cub query");
+    const std::size_t fill_bytes = argsort ? round_up_256(n * sizeof(VT)) : 0;  // CUB's argsort
     K *in, *out[2];
     VT *vin = nullptr, *vout[2] = {nullptr, nullptr};
     void* temp;
     check_rt(cudaMalloc(&in, n * sizeof(K)), "malloc");
     for (auto& o : out) check_rt(cudaMalloc(&o, n * sizeof(K)), "malloc");
-    if (pairs) {
+    if (pairs && !argsort) {
       check_rt(cudaMalloc(&vin, n * sizeof(VT)), "malloc");
-      for (auto& o : vout) check_rt(cudaMalloc(&o, n * sizeof(VT)), "malloc");
       check_rt(cudaMemcpy(vin, vals.data(), n * sizeof(VT), cudaMemcpyHostToDevice), "copy");
     }
-    check_rt(cudaMalloc(&temp, std::max(ours_temp, cub_temp)), "malloc");
+    if (pairs)
+      for (auto& o : vout) check_rt(cudaMalloc(&o, n * sizeof(VT)), "malloc");
+    check_rt(cudaMalloc(&temp, std::max(ours_temp, fill_bytes + cub_temp)), "malloc");
     check_rt(cudaMemcpy(in, keys.data(), n * sizeof(K), cudaMemcpyHostToDevice), "copy");
     std::vector<double> times[2];
     const int reps = bench::reps_for(n);
@@ -86,11 +101,24 @@ void run_type(const char* label, ScalarType key, ScalarType value, std::uint32_t
         t.start(stream);
         if (who == 0) {
           std::size_t bytes = ours_temp;
-          bench::check_cu((*exe)(temp, bytes, in, out[0], vin, vout[0], n, 0, bits, stream),
-                          "ours sort");
+          if (argsort)
+            bench::check_cu((*exe)(temp, bytes, in, out[0],
+                                   cccl_cache::algos::IteratorValue::counting(VT{0}), vout[0], n, 0,
+                                   bits, stream),
+                            "ours argsort");
+          else
+            bench::check_cu((*exe)(temp, bytes, in, out[0], vin, vout[0], n, 0, bits, stream),
+                            "ours sort");
         } else {
           std::size_t bytes = cub_temp;
-          check_rt(cub_sort<K, V>(temp, bytes, in, out[1], (const V*)vin, (V*)vout[1], int(n), stream),
+          const VT* values_in = reinterpret_cast<const VT*>(vin);
+          if (argsort) {
+            VT* fill = static_cast<VT*>(temp);
+            check_rt(cub::DeviceFor::Bulk(VT(n), Iota<VT>{fill}, stream), "cub fill");
+            values_in = fill;
+          }
+          check_rt(cub_sort<K, V>(static_cast<char*>(temp) + fill_bytes, bytes, in, out[1],
+                                  (const V*)values_in, (V*)vout[1], int(n), stream),
                    "cub sort");
         }
         const float ms = t.stop(stream);
@@ -110,7 +138,7 @@ void run_type(const char* label, ScalarType key, ScalarType value, std::uint32_t
     std::printf("RESULT type=%s n=%llu ours_ms=%.5f cub_ms=%.5f ratio=%.4f check=%d "
                 "temp_equal=%d reps=%d\n",
                 label, (unsigned long long)n, o, c, o / c, ok ? 1 : 0,
-                ours_temp == cub_temp ? 1 : 0, reps);
+                ours_temp == fill_bytes + cub_temp ? 1 : 0, reps);
     std::fflush(stdout);
     cudaFree(in);
     for (auto* p : out) cudaFree(p);
@@ -138,6 +166,8 @@ int main(int argc, char** argv) {
                                max_log, stream);
   run_type<std::uint32_t, std::uint32_t>("uint32_uint32", ScalarType::uint32, ScalarType::uint32,
                                          cc, min_log, max_log, stream);
+  run_type<float, std::int32_t>("argsort_float32_int32", ScalarType::float32, ScalarType::int32,
+                                cc, min_log, max_log, stream, /*argsort=*/true);
   cudaStreamDestroy(stream);
   return 0;
 }

@@ -1,6 +1,6 @@
 // Scan time of our bound inclusive/exclusive scans against CUB's own
 // cub::DeviceScan::InclusiveScan / InclusiveSum / ExclusiveScan compiled by nvcc with the
-// same pinned CCCL, side by side in one run: float32, int64 and int32 with plus,
+// same pinned CCCL, side by side in one run: float32, int64, int32, int8 and int16 with plus,
 // 2^10 .. 2^max items (default 28). CUB is called with a std::uint64_t count, so it
 // scans with uint64 offsets (detail::choose_offset_t), as ours does by default.
 // Method: out of place (d_in -> d_out); CUDA events around each call only; the
@@ -148,5 +148,8 @@ int main(int argc, char** argv) {
   run_type<float>("float32", ScalarType::float32, run.cache, run.min_log, run.max_log, run.stream);
   run_type<std::int64_t>("int64", ScalarType::int64, run.cache, run.min_log, run.max_log, run.stream);
   run_type<std::int32_t>("int32", ScalarType::int32, run.cache, run.min_log, run.max_log, run.stream);
+  // Narrow types: CUB accumulates their sums in int (its __accumulator_t), as ours does.
+  run_type<std::int8_t>("int8", ScalarType::int8, run.cache, run.min_log, run.max_log, run.stream);
+  run_type<std::int16_t>("int16", ScalarType::int16, run.cache, run.min_log, run.max_log, run.stream);
   return 0;
 }
