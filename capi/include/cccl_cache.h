@@ -133,7 +133,8 @@ typedef struct cccl_cache_op {
  *   RADIX_SORT         keys*    values      -         -         -         offset  descending
  *   SEGMENTED_SORT     keys*    values      -         -         -         offset  descending
  *   SCAN_BY_KEY        keys*    values*     -         -         op        offset  exclusive
- *   REDUCE, *_SCAN     type*    -           -         -         op        offset  -
+ *   REDUCE, EXCL._SCAN type*    -           -         -         op        offset  -
+ *   INCLUSIVE_SCAN     type*    -           -         -         op        offset  init
  *   SEGMENTED_REDUCE   type*    -           -         -         op        offset  -
  *   UNIQUE_BY_KEY      keys*    values*     -         selected  op        offset  -
  *   SELECT             type*    -           -         selected  op        offset  -
@@ -144,7 +145,8 @@ typedef struct cccl_cache_op {
  *   BINARY_TRANSFORM   in1*     -           in2*      out*      op        -       -
  *   (* required; `op2` is THREE_WAY_PARTITION's second_op and SCAN_BY_KEY's equality (zero:
  *   equal_to), zero for every other algorithm;
- *   BINARY_SEARCH's flag is `upper`: 1 for upper_bound, 0 for lower_bound)
+ *   BINARY_SEARCH's flag is `upper`: 1 for upper_bound, 0 for lower_bound;
+ *   INCLUSIVE_SCAN's is `init`: 1 for a scan seeded with an initial value)
  */
 typedef struct cccl_cache_spec_desc {
   cccl_cache_algorithm_kind algorithm;
@@ -154,7 +156,7 @@ typedef struct cccl_cache_spec_desc {
   cccl_cache_type out_type;
   cccl_cache_op op;
   cccl_cache_type offset_type;
-  int descending; /* 0 or 1 (BINARY_SEARCH: upper) */
+  int descending; /* 0 or 1 (BINARY_SEARCH: upper; INCLUSIVE_SCAN: init) */
   cccl_cache_op op2; /* a second operator: THREE_WAY_PARTITION's second_op */
 } cccl_cache_spec_desc;
 
@@ -419,13 +421,23 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_binary_search(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_data, uint64_t num_items, const void* d_values, uint64_t num_values, void* d_out,
     void* stream);
-/* Inclusive scan of d_in into d_out (may be equal). */
+/* Inclusive scan of d_in into d_out (may be equal); a spec with init=1 takes
+ * cccl_cache_inclusive_scan_init instead (INVALID_ARGUMENT here). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_out, uint64_t num_items, void* stream);
 CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan_with_state(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_out, uint64_t num_items, void* stream,
+    const cccl_cache_op_state* op_state);
+/* Inclusive scan seeded with *h_init (one element on the host), a spec with init=1
+ * (cub::DeviceScan::InclusiveScanInit): d_out[i] = *h_init op d_in[0] op ... op d_in[i]. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan_init(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_items, const void* h_init, void* stream);
+CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan_init_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_items, const void* h_init, void* stream,
     const cccl_cache_op_state* op_state);
 /* Exclusive scan seeded with *h_init (one element on the host). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_exclusive_scan(

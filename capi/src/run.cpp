@@ -84,6 +84,15 @@ constexpr const char* kBinarySearchInvalid =
     "temp storage smaller than the queried size, a null pointer with a nonzero count, more "
     "values than int64 holds or more items than the spec's out type indexes";
 
+// An inclusive scan called in the form its spec does not take (seeded: the spec's init).
+cccl_cache_status seeded_mismatch(const char* fn, bool seeded) noexcept {
+  return guarded(fn, [&] {
+    return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+                     std::string(fn) + (seeded ? ": the spec has init=1 (use cccl_cache_inclusive_scan_init)"
+                                               : ": the spec has no init (use cccl_cache_inclusive_scan)"));
+  });
+}
+
 #define CCCL_CACHE_C_TYPED(Exe, kind, fn)                         \
   cccl_cache_status status_ = CCCL_CACHE_OK;                      \
   const auto* exe = typed<Exe>(algorithm, kind, fn, status_);     \
@@ -109,7 +118,7 @@ cccl_cache_status radix_result(const rs::Executable& exe, CUresult r, const char
   });
 }
 
-// Reduce and exclusive scan: an array in, an array out, an initial value on the host.
+// Reduce and the seeded scans: an array in, an array out, an initial value on the host.
 template <class Exe>
 cccl_cache_status run_with_init(const cccl_cache_algorithm* algorithm, AlgorithmId kind,
                                 const char* fn, void* d_temp_storage, size_t* temp_storage_bytes,
@@ -445,9 +454,32 @@ cccl_cache_status cccl_cache_inclusive_scan_with_state(const cccl_cache_algorith
                                                        const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_inclusive_scan";
   CCCL_CACHE_C_TYPED(sc::InclusiveExecutable, AlgorithmId::inclusive_scan, fn);
+  if (exe->spec().init) return seeded_mismatch(fn, true);
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_items,
                           static_cast<CUstream>(stream), state_of(op_state)),
                    fn, kTempOrStateInvalid);
+}
+
+cccl_cache_status cccl_cache_inclusive_scan_init(const cccl_cache_algorithm* algorithm,
+                                                 void* d_temp_storage, size_t* temp_storage_bytes,
+                                                 const void* d_in, void* d_out, uint64_t num_items,
+                                                 const void* h_init, void* stream) {
+  return cccl_cache_inclusive_scan_init_with_state(algorithm, d_temp_storage, temp_storage_bytes,
+                                                   d_in, d_out, num_items, h_init, stream, nullptr);
+}
+
+cccl_cache_status cccl_cache_inclusive_scan_init_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_items, const void* h_init, void* stream,
+    const cccl_cache_op_state* op_state) {
+  constexpr const char* fn = "cccl_cache_inclusive_scan_init";
+  cccl_cache_status status = CCCL_CACHE_OK;
+  const auto* exe = typed<sc::InclusiveExecutable>(algorithm, AlgorithmId::inclusive_scan, fn, status);
+  if (exe == nullptr) return status;
+  if (!exe->spec().init) return seeded_mismatch(fn, false);
+  return run_with_init<sc::InclusiveExecutable>(
+      algorithm, AlgorithmId::inclusive_scan, fn, d_temp_storage,
+      temp_storage_bytes, d_in, d_out, num_items, h_init, stream, op_state);
 }
 
 cccl_cache_status cccl_cache_exclusive_scan(const cccl_cache_algorithm* algorithm,

@@ -53,7 +53,7 @@ constexpr FieldNames kFieldNames[] = {
     {AlgorithmId::merge_sort, "keys", "values", nullptr, nullptr, "compare", "offset", nullptr, nullptr},
     {AlgorithmId::radix_sort, "keys", "values", nullptr, nullptr, nullptr, "offset", "descending", nullptr},
     {AlgorithmId::reduce, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr, nullptr},
-    {AlgorithmId::inclusive_scan, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr, nullptr},
+    {AlgorithmId::inclusive_scan, "type", nullptr, nullptr, nullptr, "op", "offset", "init", nullptr},
     {AlgorithmId::exclusive_scan, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr, nullptr},
     {AlgorithmId::unary_transform, "in", nullptr, nullptr, "out", "op", nullptr, nullptr, nullptr},
     {AlgorithmId::binary_transform, "in1", nullptr, "in2", "out", "op", nullptr, nullptr, nullptr},

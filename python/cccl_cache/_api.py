@@ -386,10 +386,14 @@ def make_upper_bound(d_data, d_values, d_out, comp="less", *, device=None, cache
     return _make_binary_search(True, d_data, d_values, d_out, comp, device, cache)
 
 
-def make_inclusive_scan(d_in, d_out, op="plus", *, offset="uint64", device=None,
+def make_inclusive_scan(d_in, d_out, op="plus", *, init=False, offset="uint64", device=None,
                         cache=None) -> _core.InclusiveScan:
+    """init=True: a scan seeded with an initial value, given as h_init at each call
+    (cub::DeviceScan::InclusiveScanInit)."""
     ops: dict = {}
     fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
+    if init:
+        fields["init"] = "true"
     return _acquire("inclusive_scan", fields, ops, device, (d_in, d_out), cache)
 
 
@@ -649,13 +653,13 @@ def upper_bound(d_data, d_values, d_out, comp="less", num_items=None, num_values
                    temp_allocator, cache)
 
 
-def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, temp_allocator=None,
-                   cache=None, op_state=None):
-    """d_out[i] = d_in[0] op ... op d_in[i]; d_out may be d_in. op_state: a stateful
-    operator's state."""
-    exe = make_inclusive_scan(d_in, d_out, op, cache=cache)
+def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, h_init=None,
+                   temp_allocator=None, cache=None, op_state=None):
+    """d_out[i] = d_in[0] op ... op d_in[i]; with h_init, d_out[i] = h_init op d_in[0] op ...
+    op d_in[i]; d_out may be d_in. op_state: a stateful operator's state."""
+    exe = make_inclusive_scan(d_in, d_out, op, init=h_init is not None, cache=cache)
     n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same))
-    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n), (), op_state)
+    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n), (), op_state, h_init=h_init)
 
 
 def exclusive_scan(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *,

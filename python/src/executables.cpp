@@ -355,10 +355,9 @@ std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb
   if (has_init) init = host_scalar(h_init, type, "h_init");
   run_unlocked(stream, what, [&](CUstream s) -> CUresult {
     if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
-      return e(d_temp, have, i.data, o.data, n, s, state.get());
-    } else {
-      return e(d_temp, have, i.data, o.data, n, init.bytes, s, state.get());
+      if (!has_init) return e(d_temp, have, i.data, o.data, n, s, state.get());
     }
+    return e(d_temp, have, i.data, o.data, n, init.bytes, s, state.get());
   });
   return bytes;
 }
@@ -690,13 +689,20 @@ void bind_executables(nb::module_& m) {
   common<sc::InclusiveExecutable>(m, "InclusiveScan", "An inclusive scan bound to a device (cub::DeviceScan).")
       .def("__call__",
            [](const Bound<sc::InclusiveExecutable>& b, nb::handle temp, nb::handle in, nb::handle out,
-              std::uint64_t n, nb::handle stream, nb::handle op_state) {
-             return single_pass_call(*b.exe, "inclusive scan", temp, in, out, n, nb::none(), false, n, stream,
-                                     op_state);
+              std::uint64_t n, nb::handle stream, nb::handle op_state, nb::handle h_init) {
+             const bool seeded = b.exe->spec().init;
+             if (!temp.is_none() && seeded == h_init.is_none())
+               throw nb::value_error(seeded ? "h_init: this inclusive scan was made with init=True: give its "
+                                              "initial value"
+                                            : "h_init: an inclusive scan made without init takes no initial "
+                                              "value (give None)");
+             return single_pass_call(*b.exe, "inclusive scan", temp, in, out, n, h_init,
+                                     seeded && !temp.is_none(), n, stream, op_state);
            },
            "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "stream"_a.none() = none,
-           "op_state"_a.none() = none,
-           "temp_storage=None: returns the bytes a run needs. Else scans d_in into d_out (may alias). "
+           "op_state"_a.none() = none, "h_init"_a.none() = none,
+           "temp_storage=None: returns the bytes a run needs. Else scans d_in into d_out (may alias); "
+           "made with init=True, seeded with h_init (d_out[i] = h_init op d_in[0] op ... op d_in[i]). "
            "op_state: a stateful operator's state.")
       .def("temp_storage_bytes",
            [](const Bound<sc::InclusiveExecutable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },

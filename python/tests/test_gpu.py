@@ -479,6 +479,27 @@ def test_inclusive_scan(caches, dtype):
         np.testing.assert_array_equal(d.get(), np.cumsum(h, dtype=dtype))
 
 
+def test_seeded_inclusive_scan(caches):
+    # int8 sums overflow: CUB accumulates in int from the seed and stores each as int8.
+    h = rng.integers(-128, 128, N).astype(np.int8)
+    want = (7 + np.cumsum(h.astype(np.int64))).astype(np.int8)
+    for exe in both(caches, lambda c: cccl_cache.make_inclusive_scan(np.int8, np.int8, init=True, device=0,
+                                                                      cache=c)):
+        d_out = cp.empty(N, cp.int8)
+        nbytes = exe(None, None, None, N)
+        temp = cp.empty(max(nbytes, 1), cp.uint8)
+        with pytest.raises(ValueError, match="h_init"):
+            exe(temp, cp.asarray(h), d_out, N)
+        exe(temp, cp.asarray(h), d_out, N, h_init=np.int8(7))
+        np.testing.assert_array_equal(d_out.get(), want)
+    d_out = cp.empty(N, cp.int8)
+    cccl_cache.inclusive_scan(cp.asarray(h), d_out, h_init=7, cache=caches[0])
+    np.testing.assert_array_equal(d_out.get(), want)
+    plain = cccl_cache.make_inclusive_scan(np.int8, np.int8, device=0, cache=caches[0])
+    with pytest.raises(ValueError, match="h_init"):
+        plain(cp.empty(max(plain(None, None, None, N), 1), cp.uint8), cp.asarray(h), d_out, N, h_init=7)
+
+
 def test_exclusive_scan(caches):
     h = rng.integers(-100, 100, N).astype(np.int64)
     for exe in both(caches, lambda c: cccl_cache.make_exclusive_scan(np.int64, np.int64, device=0, cache=c)):

@@ -13,6 +13,7 @@ ALL = [
     "reduce type=float32 op=plus offset=uint64",
     "reduce type=bfloat16 op=maximum offset=uint32",
     "inclusive_scan type=int32 op=plus offset=uint64",
+    "inclusive_scan type=int8 op=maximum offset=uint32 init=true",
     "exclusive_scan type=float16 op=multiplies offset=uint64",
     "unary_transform in=float32 out=float64 op=negate",
     "unary_transform in=uint16 out=uint16 op=bit_not",

@@ -191,6 +191,8 @@ static void check_descs(void) {
        "reduce type=float64 op=maximum offset=uint64", NULL},
       {{.algorithm = CCCL_CACHE_INCLUSIVE_SCAN, .type = CCCL_CACHE_INT32},
        "inclusive_scan type=int32 op=plus offset=uint64", NULL},
+      {{.algorithm = CCCL_CACHE_INCLUSIVE_SCAN, .type = CCCL_CACHE_INT8, .descending = 1},
+       "inclusive_scan type=int8 op=plus offset=uint64 init=true", NULL},
       {{.algorithm = CCCL_CACHE_EXCLUSIVE_SCAN, .type = CCCL_CACHE_INT64, .offset_type = CCCL_CACHE_UINT32},
        "exclusive_scan type=int64 op=plus offset=uint32", NULL},
       {{.algorithm = CCCL_CACHE_UNARY_TRANSFORM, .type = CCCL_CACHE_FLOAT32, .out_type = CCCL_CACHE_FLOAT32,
@@ -771,6 +773,55 @@ static void scan_by_key_on_gpu(cccl_cache_store* store) {
          same ? "ok" : "MISMATCH");
 }
 
+/* A seeded inclusive scan of int8 values (seed 5, CUB's InclusiveScanInit) through the C
+ * ABI: the sums overflow int8 (CUB accumulates in int); each inclusive call refuses the
+ * spec of the other form. */
+static void seeded_scan_on_gpu(cccl_cache_store* store) {
+  enum { n = 6 };
+  const signed char values[n] = {100, 100, -100, 9, 120, 1}, init = 5;
+  signed char out[n] = {0};
+  int i, acc = init, same = 1;
+  size_t bytes = 0;
+  void *d_values = NULL, *d_out = NULL, *d_temp = NULL;
+  cccl_cache_spec *seeded_spec = NULL, *plain_spec = NULL;
+  cccl_cache_algorithm *seeded = NULL, *plain = NULL;
+  CHECK_OK(cccl_cache_spec_parse("inclusive_scan type=int8 init=true", &seeded_spec));
+  CHECK_OK(cccl_cache_spec_parse("inclusive_scan type=int8", &plain_spec));
+  CHECK_OK(cccl_cache_acquire(store, seeded_spec, 0, &seeded));
+  CHECK_OK(cccl_cache_acquire(store, plain_spec, 0, &plain));
+  cccl_cache_spec_free(seeded_spec);
+  cccl_cache_spec_free(plain_spec);
+  if (seeded == NULL || plain == NULL) {
+    cccl_cache_algorithm_release(seeded);
+    cccl_cache_algorithm_release(plain);
+    return;
+  }
+  CHECK(cudaMalloc(&d_values, sizeof values) == cudaSuccess && cudaMalloc(&d_out, sizeof out) == cudaSuccess);
+  CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK_OK(cccl_cache_inclusive_scan_init(seeded, NULL, &bytes, NULL, NULL, n, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_inclusive_scan(seeded, d_temp, &bytes, d_values, d_out, n, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_inclusive_scan_init");
+  CHECK_FAILS(cccl_cache_inclusive_scan_init(plain, d_temp, &bytes, d_values, d_out, n, &init, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_inclusive_scan)");
+  CHECK_FAILS(cccl_cache_inclusive_scan_init(seeded, d_temp, &bytes, d_values, d_out, n, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "h_init");
+  CHECK_OK(cccl_cache_inclusive_scan_init(seeded, d_temp, &bytes, d_values, d_out, n, &init, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < n; ++i) {
+    acc += values[i];
+    same = same && out[i] == (signed char)(unsigned char)(acc & 0xff);
+  }
+  CHECK(same);
+  cudaFree(d_temp);
+  cudaFree(d_values);
+  cudaFree(d_out);
+  cccl_cache_algorithm_release(seeded);
+  cccl_cache_algorithm_release(plain);
+  printf("seeded inclusive scan of int8 values on device 0 through the C ABI: %s\n", same ? "ok" : "MISMATCH");
+}
+
 /* Keeps the odd items of nine int16 through the C ABI; the count (int64) is read back
  * from device memory. */
 static void select_on_gpu(cccl_cache_store* store) {
@@ -1103,7 +1154,7 @@ int main(void) {
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
     printf(
         "SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, "
-        "a scan_by_key, a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
+        "a scan_by_key, a seeded inclusive scan, a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
         "operators) did not run\n",
         cccl_cache_last_error());
   } else {
@@ -1113,6 +1164,7 @@ int main(void) {
     segmented_sum_on_gpu(store);
     unique_on_gpu(store);
     scan_by_key_on_gpu(store);
+    seeded_scan_on_gpu(store);
     select_on_gpu(store);
     three_way_partition_on_gpu(store);
     histogram_on_gpu(store);

@@ -4,10 +4,13 @@
 // through the bound-kernel glue, with no GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
 #include "build_cache.hpp"
+#include "cccl_cache/algos/core/spec_codec.hpp"
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "elf.hpp"
@@ -91,6 +94,52 @@ TEST(ScanSpec, SpecTextRoundTripsThroughTheRegistry) {
   EXPECT_NE(cache_key(inc(ScalarType::float32), 90), cache_key(exc(ScalarType::float32), 90));
 }
 
+// A seeded inclusive scan (init=true, CUB's InclusiveScanInit) is its own spec and key;
+// the unseeded one encodes and writes as it did before the field existed.
+TEST(ScanSpec, SeededInclusiveScanKeysApartAndLeavesTheUnseededAlone) {
+  InclusiveSpec seeded = inc(ScalarType::int32);
+  seeded.init = true;
+  EXPECT_TRUE(seeded.validate());
+  auto bad = exc(ScalarType::int32);
+  bad.init = true;
+  expect_invalid(bad.validate(), "init");
+  EXPECT_EQ(spec_text(seeded), "inclusive_scan type=int32 op=plus offset=uint64 init=true");
+  EXPECT_EQ(spec_text(inc(ScalarType::int32)), "inclusive_scan type=int32 op=plus offset=uint64");
+  EXPECT_NE(cache_key(seeded, 90), cache_key(inc(ScalarType::int32), 90));
+  // Unseeded: three fields (tags 1-3), the bytes of a spec without `init`.
+  const auto plain = encode_fields(inc(ScalarType::int32));
+  const auto with = encode_fields(seeded);
+  ASSERT_EQ(with.size(), plain.size() + 6);
+  EXPECT_TRUE(std::equal(plain.begin(), plain.end(), with.begin()));
+  EXPECT_EQ(std::to_integer<int>(with[plain.size()]), 4);
+  auto back = decode_fields<InclusiveSpec>(with);
+  ASSERT_TRUE(back) << back.error().describe();
+  EXPECT_EQ(*back, seeded);
+  auto back_plain = decode_fields<InclusiveSpec>(plain);
+  ASSERT_TRUE(back_plain);
+  EXPECT_FALSE(back_plain->init);
+  // A written false is not the writer's spelling: corrupt, not a second key for one spec.
+  auto written_false = with;
+  written_false.back() = std::byte{0};
+  auto refused = decode_fields<InclusiveSpec>(written_false);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ErrorCode::corrupt);
+  // An exclusive scan's encoding with init written fails its validation.
+  auto exc_bytes = encode_fields(exc(ScalarType::int32));
+  exc_bytes.insert(exc_bytes.end(), with.begin() + static_cast<std::ptrdiff_t>(plain.size()), with.end());
+  EXPECT_FALSE(decode_fields<ExclusiveSpec>(exc_bytes));
+  // Spec text: init=true and init=false (the unseeded spec) both parse.
+  const auto* entry = find_algorithm("inclusive_scan");
+  ASSERT_NE(entry, nullptr);
+  auto text = entry->from_text({{"type", "int32", {}}, {"init", "true", {}}});
+  ASSERT_TRUE(text) << text.error().describe();
+  EXPECT_EQ(spec_text(*text), spec_text(seeded));
+  auto off = entry->from_text({{"type", "int32", {}}, {"init", "false", {}}});
+  ASSERT_TRUE(off);
+  EXPECT_EQ(spec_text(*off), spec_text(inc(ScalarType::int32)));
+  EXPECT_FALSE(find_algorithm("exclusive_scan")->from_text({{"type", "int32", {}}, {"init", "true", {}}}));
+}
+
 namespace {
 
 template <class Spec>
@@ -132,6 +181,22 @@ TEST(ScanBuild, Sm90FloatPlusHasCubsTunedLookbackPolicy) {
   EXPECT_EQ(e->result.policy, p);  // same tuning; another scan kernel
   EXPECT_NE(e->result.record.kernels[scan::scan_kernel], r->result.record.kernels[scan::scan_kernel]);
   EXPECT_NE(e->result.record.kernels[scan::scan_kernel].find("InputValue"), std::string::npos);
+}
+
+// The seeded inclusive scan instantiates CUB's InclusiveScanInit kernel: an InputValue
+// initial value and ForceInclusive (true, false: Lb1ELb0E), under the same tuning.
+TEST(ScanBuild, SeededInclusiveScanHasCubsInclusiveScanInitKernel) {
+  InclusiveSpec seeded = inc(ScalarType::int32);
+  seeded.init = true;
+  const auto& r = built_ok(seeded, 90);
+  const auto& plain = built_ok(inc(ScalarType::int32), 90);
+  ASSERT_TRUE(r && plain);
+  expect_kernels(r->result, 90);
+  const std::string& kernel = r->result.record.kernels[scan::scan_kernel];
+  EXPECT_NE(kernel.find("InputValue"), std::string::npos) << kernel;
+  EXPECT_NE(kernel.find("Lb1ELb0E"), std::string::npos) << kernel;
+  EXPECT_EQ(plain->result.record.kernels[scan::scan_kernel].find("Lb1ELb0E"), std::string::npos);
+  EXPECT_EQ(r->result.policy, plain->result.policy);
 }
 
 TEST(ScanBuild, Sm80Int64CustomAndFloat16Build) {

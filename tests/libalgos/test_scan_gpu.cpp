@@ -1,7 +1,8 @@
 // Inclusive and exclusive scan on a GPU: outputs equal a host reference (CUB's
 // semantics: accumulating in CUB's accumulator, int for int8/int16/uint8/uint16 sums
 // (which overflow the element type), products and bitwise ops, bool under the logical
-// ops, each output converted to the element type) for sizes 0, 1, 2, 1023, 1025,
+// ops, each output converted to the element type), seeded inclusive scans (init=true,
+// CUB's InclusiveScanInit) among them, for sizes 0, 1, 2, 1023, 1025,
 // 2^20+3 (and 2^26 for the main types), every element type, every operator kind; a
 // fresh executable (build -> bind, out of place) and a store-loaded one (store ->
 // AlgorithmCache -> bind, in place) give bitwise-identical outputs and temp sizes.
@@ -117,14 +118,24 @@ void convert(const Elem& from, const std::byte* x, const Elem& to, OpKind k, std
 }
 
 // CUB's semantics: inclusive out[i] = x0 op .. op xi; exclusive out[0] = init,
-// out[i] = init op x0 op .. op x(i-1); in the accumulator, each output converted to T.
+// out[i] = init op x0 op .. op x(i-1); seeded inclusive out[i] = init op x0 op .. op xi;
+// in the accumulator, each output converted to T.
 std::vector<std::byte> reference(const Elem& e, OpKind k, const std::vector<std::byte>& in,
-                                 const std::byte* init) {
+                                 const std::byte* init, bool seeded_inclusive = false) {
   const std::size_t s = e.size(), n = in.size() / s;
   const Elem a = accumulator(e, k);
   std::vector<std::byte> out(in.size());
   if (n == 0) return out;
   std::vector<std::byte> acc(a.size()), x(a.size());
+  if (seeded_inclusive) {
+    convert(e, init, a, k, acc.data());
+    for (std::size_t i = 0; i < n; ++i) {
+      convert(e, &in[i * s], a, k, x.data());
+      apply(a, k, acc.data(), x.data(), acc.data());
+      convert(a, acc.data(), e, k, &out[i * s]);
+    }
+    return out;
+  }
   convert(e, init ? init : in.data(), a, k, acc.data());
   convert(a, acc.data(), e, k, out.data());
   for (std::size_t i = 1; i < n; ++i) {
@@ -168,6 +179,7 @@ struct Case {
   Operator op;
   bool exclusive;
   bool large;  // also 2^26 items
+  bool seeded = false;  // an inclusive scan with init=true
 };
 
 std::vector<Case> all_cases() {
@@ -194,12 +206,20 @@ std::vector<Case> all_cases() {
     cases.push_back({ScalarType::int32, imax, ex, false});
     cases.push_back({ScalarType::float64, dmax, ex, false});
   }
+  // Seeded inclusive scans: the accumulator's promotion, the operator kinds, a custom one.
+  cases.push_back({ScalarType::int32, Operator::plus(), false, true, true});
+  cases.push_back({ScalarType::float32, Operator::plus(), false, false, true});
+  cases.push_back({ScalarType::int8, Operator::plus(), false, false, true});
+  cases.push_back({ScalarType::uint16, Operator::of(OpKind::bit_xor), false, false, true});
+  cases.push_back({ScalarType::int32, Operator::of(OpKind::maximum), false, false, true});
+  cases.push_back({ScalarType::float32, Operator::of(OpKind::logical_or), false, false, true});
+  cases.push_back({ScalarType::int32, imax, false, false, true});
   return cases;
 }
 
 template <AlgorithmId Id>
 scan::Spec<Id> spec_of(const Case& c) {
-  return {c.type, c.op, ScalarType::uint64};
+  return {c.type, c.op, ScalarType::uint64, c.seeded};
 }
 AnySpec any_of(const Case& c) {
   return c.exclusive ? to_any(spec_of<AlgorithmId::exclusive_scan>(c))
@@ -235,10 +255,10 @@ Output run(const scan::Executable<Id>& exe, const std::vector<std::byte>& in, st
            const std::byte* init, bool in_place, CUstream stream) {
   Output o;
   auto call = [&](void* temp, std::size_t& bytes, const void* d_in, void* d_out) {
-    if constexpr (Id == AlgorithmId::exclusive_scan)
-      return exe(temp, bytes, d_in, d_out, n, init, stream);
-    else
-      return exe(temp, bytes, d_in, d_out, n, stream);
+    if (init != nullptr) return exe(temp, bytes, d_in, d_out, n, init, stream);
+    if constexpr (Id == AlgorithmId::inclusive_scan) return exe(temp, bytes, d_in, d_out, n, stream);
+    ADD_FAILURE() << "an exclusive scan without its initial value";
+    return CUDA_ERROR_INVALID_VALUE;
   };
   EXPECT_EQ(call(nullptr, o.temp_bytes, nullptr, nullptr), CUDA_SUCCESS);
   EXPECT_EQ(o.temp_bytes, exe.temp_storage_bytes(n));
@@ -282,8 +302,8 @@ void check_case(std::size_t index, const std::vector<std::uint64_t>& sizes) {
     std::vector<std::byte> init(e.size());
     const auto seed = inputs(e, c.op.kind, 2, rng);  // a value of the op's domain
     std::memcpy(init.data(), &seed[e.size()], e.size());
-    const std::byte* h_init = Id == AlgorithmId::exclusive_scan ? init.data() : nullptr;
-    const auto want = reference(e, c.op.kind, in, h_init);
+    const std::byte* h_init = Id == AlgorithmId::exclusive_scan || c.seeded ? init.data() : nullptr;
+    const auto want = reference(e, c.op.kind, in, h_init, c.seeded);
     const Output f = run(*fresh, in, n, h_init, /*in_place=*/false, nullptr);
     const Output l = run(**loaded, in, n, h_init, /*in_place=*/true, stream);
     EXPECT_EQ(f.temp_bytes, l.temp_bytes);
@@ -343,6 +363,32 @@ TEST(ScanGpu, BadCallsAreInvalidValue) {
   EXPECT_EQ((*exe)(temp.get(), bytes, data.get(), data.get(), 5000, &init, nullptr), CUDA_ERROR_INVALID_HANDLE);
   EXPECT_EQ(moved(temp.get(), bytes, data.get(), data.get(), 5000, &init, nullptr), CUDA_SUCCESS);
   EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+}
+
+// An inclusive scan takes the call form its spec says: with h_init seeded, without
+// unseeded; the other form is refused before any launch.
+TEST(ScanGpu, SeededAndUnseededInclusiveRefuseTheOtherForm) {
+  SKIP_WITHOUT_GPU();
+  ASSERT_TRUE(built().error.empty()) << built().error;
+  for (bool seeded : {false, true}) {
+    std::size_t i = 0;
+    while (built().specs[i].exclusive || built().specs[i].seeded != seeded) ++i;
+    auto view = typed_view<InclusiveScan>(view_of(built().fresh[i]));
+    ASSERT_TRUE(view);
+    auto exe = InclusiveScan::bind(*view, 0);
+    ASSERT_TRUE(exe) << exe.error().describe();
+    const std::size_t size = size_of(built().specs[i].type);
+    std::size_t bytes = exe->temp_storage_bytes(5000);
+    DeviceBuffer temp(bytes), data(5000 * size);
+    const std::uint64_t init = 0;
+    const CUresult with_init = (*exe)(temp.get(), bytes, data.get(), data.get(), 5000, &init, nullptr);
+    const CUresult without = (*exe)(temp.get(), bytes, data.get(), data.get(), 5000, CUstream{});
+    EXPECT_EQ(with_init, seeded ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(without, seeded ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS);
+    const void* no_init = nullptr;
+    EXPECT_EQ((*exe)(temp.get(), bytes, data.get(), data.get(), 5000, no_init, nullptr), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  }
 }
 
 }  // namespace

@@ -301,6 +301,7 @@ void FieldWriter::put(const Field& f, const ElementType& v) {
   put_text(out_, l.definition);
 }
 void FieldWriter::put(const Field& f, bool v) {
+  if (f.need == Need::added && !v) return;  // the default is not written (spec_codec.hpp)
   header(f, 1);
   out_.push_back(static_cast<std::byte>(v ? 1 : 0));
 }
@@ -416,6 +417,11 @@ void FieldReader::get(const Field& f, ElementType& v) {
                              get_u32(b.subspan(1, 4)), get_u32(b.subspan(5, 4)));
 }
 void FieldReader::get(const Field& f, bool& v) {
+  if (f.need == Need::added &&
+      (error_ || rest_.empty() || std::to_integer<std::uint8_t>(rest_[0]) != f.tag)) {
+    v = false;  // not written: the default
+    return;
+  }
   auto b = next(f);
   if (error_) return;
   if (b.size() != 1 || std::to_integer<std::uint8_t>(b[0]) > 1) {
@@ -423,6 +429,10 @@ void FieldReader::get(const Field& f, bool& v) {
     return;
   }
   v = b[0] != std::byte{0};
+  // The writer leaves a false added field out: one spelling per spec.
+  if (f.need == Need::added && !v)
+    error_ = Error{ErrorCode::corrupt, "spec field '" + std::string(f.name) + "': a false " +
+                                           "added field is never written"};
 }
 void FieldReader::get(const Field& f, std::uint32_t& v) {
   auto b = next(f);

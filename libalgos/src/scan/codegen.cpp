@@ -30,15 +30,18 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
       "    cccl_cache_policy.algorithm == cub::ScanAlgorithm::lookahead;\n";
   out.source += algos::detail::close_prelude();
 
-  const std::string init =
-      scan::Spec<Id>::kExclusive ? "cub::detail::InputValue<cccl_cache_t>" : "cub::NullType";
+  // An initial value: the exclusive scan's, or a seeded inclusive scan's, which CUB's
+  // InclusiveScanInit compiles with ForceInclusive.
+  const bool seeded = scan::Spec<Id>::kExclusive || spec.init;
+  const std::string init = seeded ? "cub::detail::InputValue<cccl_cache_t>" : "cub::NullType";
+  const std::string force_inclusive = spec.init ? "true" : "false";
   const std::string common =
       "cccl_cache_selector, cccl_cache_t*, cccl_cache_t*, cub::ScanTileState<cccl_cache_accum_t>, ";
   // In Kernel order (build_result.hpp).
   out.kernels = {
       "cub::detail::scan::DeviceScanInitKernel<" + common + "cccl_cache_accum_t>",
       "cub::detail::scan::DeviceScanKernel<" + common + "cccl_cache_op, " + init +
-          ", cccl_cache_offset_t, cccl_cache_accum_t, false, false>"};
+          ", cccl_cache_offset_t, cccl_cache_accum_t, " + force_inclusive + ", false>"};
   // Values in Policy's field order; stage counts are ints (two's complement).
   out.policy_probe =
       std::string(algos::detail::kPolicyProbeName) +

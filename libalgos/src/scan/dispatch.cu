@@ -6,7 +6,8 @@
 // The device kernels were instantiated by the build (codegen.cpp) as
 //   DeviceScanInitKernel<selector, T*, T*, ScanTileState<A>, A>
 //   DeviceScanKernel<selector, T*, T*, ScanTileState<A>, Op, Init, OffsetT, A, false, false>
-// with Init = cub::NullType (inclusive) or cub::detail::InputValue<T> (exclusive) and A
+// with Init = cub::NullType (inclusive) or cub::detail::InputValue<T> (exclusive, and the
+// seeded inclusive scan, whose kernel's ForceInclusive is true) and A
 // CUB's accumulator (its size read from the kernels' compile), as
 // cub::DeviceScan::InclusiveScan / ExclusiveScan instantiate them. Host stand-ins of T's
 // and A's size and alignment give the dispatch the same argument layout and tile-state
@@ -116,7 +117,7 @@ std::uint64_t max_items(const Policy& p) noexcept {
   return std::min<std::uint64_t>(by_tiles, std::numeric_limits<OffsetT>::max());
 }
 
-template <std::size_t N, std::size_t A, class OffsetT, bool Exclusive>
+template <std::size_t N, std::size_t A, class OffsetT, bool WithInit>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                       std::uint64_t num_items, const void* h_init, CUstream stream,
@@ -136,7 +137,7 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
         DriverLauncherFactory{params.launch, &status});
   };
   cudaError_t err;
-  if constexpr (Exclusive) {
+  if constexpr (WithInit) {
     T init{};
     if (h_init != nullptr) std::memcpy(&init, h_init, N);  // size queries pass none
     err = dispatch(cub::detail::InputValue<T>(init));
@@ -177,7 +178,7 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
 }  // namespace
 
 DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
-                           ScalarType offset_type, bool exclusive, bool closed_form) noexcept {
+                           ScalarType offset_type, bool with_init, bool closed_form) noexcept {
   if (!is_unsigned_offset(offset_type)) return nullptr;
   return algos::detail::on_accumulator(element_size, accum_size, [&](auto n, auto a) {
     return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
@@ -185,7 +186,7 @@ DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
       constexpr std::size_t kN = decltype(n)::value, kA = decltype(a)::value;
       using Entry = algos::detail::ClosedForm<DispatchFn>;
       if constexpr (std::is_unsigned_v<OffsetT>) {
-        if (exclusive)
+        if (with_init)
           return Entry::select<&closed_form_bytes<kA, OffsetT>,
                                &run_dispatch<kN, kA, OffsetT, true>>(closed_form);
         return Entry::select<&closed_form_bytes<kA, OffsetT>,

@@ -23,12 +23,12 @@ struct DispatchParams {
 };
 
 // One instantiation of CCCL 3.5's cub::detail::scan::dispatch for an (element size,
-// accumulator size, offset type, inclusive/exclusive). d_temp_storage == nullptr: sets
+// accumulator size, offset type, with or without an initial value). d_temp_storage == nullptr: sets
 // temp_storage_bytes to CUB's answer, in closed form from the bound policy (no dispatch,
 // no driver call). Otherwise launches the init
 // and scan kernels through params.launch, the scan kernel's operator argument copied
-// from `op_state` (detail::op_state_arg). `h_init`: the exclusive scan's initial value
-// (element bytes on the host), ignored by an inclusive scan. Returns
+// from `op_state` (detail::op_state_arg). `h_init`: the initial value (element bytes on
+// the host) of an exclusive or a seeded inclusive scan, ignored without one. Returns
 // CUDA_ERROR_NOT_SUPPORTED if !policy_supported(params), CUDA_ERROR_INVALID_VALUE for
 // more items than the offset type or CUB's int tile count can index or a too small temp
 // storage, or the first launch error.
@@ -37,12 +37,14 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 std::uint64_t num_items, const void* h_init, CUstream stream,
                                 const void* op_state) noexcept;
 
-// The instantiation, or nullptr (element size not 1/2/4/8, an accumulator size
+// with_init: the exclusive scan and the seeded inclusive one (InclusiveScanInit), whose
+// host dispatch is the exclusive one's (the kernel argument is the same InputValue; only
+// the device code differs, by ForceInclusive). The instantiation, or nullptr (element size not 1/2/4/8, an accumulator size
 // promoted_accumulator (core/accumulator.hpp) does not give for it, offset not
 // uint32/uint64). closed_form false: the same dispatch answering size queries through CUB's whole host
 // dispatch, the reference the closed form is tested equal to (test_scan_temp_storage).
 DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
-                           ScalarType offset_type, bool exclusive,
+                           ScalarType offset_type, bool with_init,
                            bool closed_form = true) noexcept;
 // Whether the dispatch can run this policy: a known algorithm, a positive tile shape,
 // and for look-ahead the block size CUB derives from its warps.

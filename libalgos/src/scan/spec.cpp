@@ -13,6 +13,8 @@ Result<void> Spec<Id>::validate() const {
   if (!is_element_type(type)) return bad("type", "must be an integer or float type");
   if (!is_unsigned_offset(offset_type))
     return bad("offset", "must be uint32 or uint64 (CUB's scan takes unsigned offsets)");
+  if (kExclusive && init)
+    return bad("init", "an exclusive scan always takes its initial value (leave init out)");
   return detail::validate_associative_op(what, op, type, /*takes_state=*/true);
 }
 

@@ -10,7 +10,8 @@
 //             Iterator: kind:u8 | type:u8 | index_type:u8 | counting_base:u8 |
 //                       [transform: the Operator's bytes as above]
 //   An Iterator field holding the default (a pointer) is not written: a reader that
-//   finds another tag (or the end) where it is due takes the default.
+//   finds another tag (or the end) where it is due takes the default. So is a false bool
+//   field declared Need::added (spec_fields.hpp); a true one is written as any bool.
 //             ElementType: a scalar as ScalarType (u8: one byte, as before structs), a
 //                       struct as 13:u8 | size:u32 | alignment:u32 | name_length:u32 |
 //                       name | definition (the rest)

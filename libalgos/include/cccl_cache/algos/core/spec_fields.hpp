@@ -15,7 +15,7 @@
 // Iterator, bool or std::uint32_t. Tags are part of the canonical encoding: never reuse
 // one within a spec. An Iterator field that holds the default (a pointer) is left out of
 // the encoding and the spec text, so adding one to a spec changes none of its existing
-// encodings, keys or texts.
+// encodings, keys or texts; so is a bool field declared Need::added while it is false.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +31,9 @@
 
 namespace cccl_cache::algos {
 
-enum class Need : std::uint8_t { optional, required };
+// added: a bool field added to a spec that already had keys: left out of the encoding
+// and the spec text while false, so the existing specs keep their keys.
+enum class Need : std::uint8_t { optional, required, added };
 
 struct Field {
   std::uint8_t tag;
@@ -111,7 +113,8 @@ inline constexpr bool kIsOperator = std::is_same_v<T, Operator>;
 template <class T>
 inline constexpr bool kIsElementType = std::is_same_v<T, ElementType>;
 
-// The fields of `spec` as text, in declaration order; pointer iterators left out.
+// The fields of `spec` as text, in declaration order; pointer iterators and false added
+// bools left out.
 template <class Spec>
 std::vector<FieldText> fields_as_text(const Spec& spec) {
   std::vector<FieldText> out;
@@ -119,6 +122,9 @@ std::vector<FieldText> fields_as_text(const Spec& spec) {
     using T = std::decay_t<decltype(value)>;
     if constexpr (std::is_same_v<T, Iterator>) {
       if (value == Iterator{}) return;
+    }
+    if constexpr (std::is_same_v<T, bool>) {
+      if (f.need == Need::added && !value) return;
     }
     FieldText t{std::string(f.name), field_text(value), {}};
     if constexpr (kIsOperator<T>) t.source = value.source;

@@ -27,9 +27,11 @@ class Executable : public BoundExecutable<Scan<Id>> {
   // CUB's two-phase convention. d_temp_storage == nullptr: sets temp_storage_bytes and
   // returns CUDA_SUCCESS. Otherwise scans d_in into d_out (they may be equal: in place)
   // on `stream`, which must belong to the bound device's primary context. Exclusive
-  // scan: `h_init` points to the initial value's bytes on the host (the element type),
-  // read before the call returns. Returns CUDA_ERROR_INVALID_VALUE for a too small
-  // temp storage, too many items for the offset type or a null h_init, and
+  // scan and seeded inclusive scan (Spec::init): `h_init` points to the initial value's
+  // bytes on the host (the element type), read before the call returns; an unseeded
+  // inclusive scan takes the call without it. Returns CUDA_ERROR_INVALID_VALUE for a too
+  // small temp storage, too many items for the offset type, a null h_init or the call
+  // form the spec does not take (with or without h_init), and
   // CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it.
   // `op_state`: a stateful operator's state (types.hpp OpState: its bytes, read before
   // return; a size query may leave it out), empty for a stateless one;
@@ -38,22 +40,22 @@ class Executable : public BoundExecutable<Scan<Id>> {
                       void* d_out, std::uint64_t num_items, CUstream stream,
                       OpState op_state = {}) const noexcept
       requires(Id == AlgorithmId::inclusive_scan) {
-    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, nullptr, stream,
+    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, nullptr, false, stream,
                op_state);
   }
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
                       void* d_out, std::uint64_t num_items, const void* h_init, CUstream stream,
-                      OpState op_state = {}) const noexcept
-      requires(Id == AlgorithmId::exclusive_scan) {
+                      OpState op_state = {}) const noexcept {
     if (h_init == nullptr && d_temp_storage != nullptr) return CUDA_ERROR_INVALID_VALUE;
-    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init, stream,
+    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init, true, stream,
                op_state);
   }
 
  private:
   using BoundExecutable<Scan<Id>>::BoundExecutable;
+  // init_form: the call with h_init, which the spec must take (exclusive or seeded).
   CUresult run(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
-               std::uint64_t num_items, const void* h_init, CUstream stream,
+               std::uint64_t num_items, const void* h_init, bool init_form, CUstream stream,
                OpState op_state) const noexcept;
   friend struct Scan<Id>;
 };

@@ -35,17 +35,23 @@ struct Spec {
   // cub::DeviceScan chooses (choose_offset_t) for the std::uint64_t item count the
   // executable takes, and what CCCL.C uses.
   ScalarType offset_type = ScalarType::uint64;
+  // Inclusive scan only: seeded with an initial value, as cub::DeviceScan::InclusiveScanInit
+  // (out[i] = init op in[0] op ... op in[i]; the value comes with each call, from host
+  // memory). Spec text init=true; left out of the encoding while false, so the unseeded
+  // scan keeps its key. The exclusive scan always takes an initial value.
+  bool init = false;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
     v(Field{1, "type", Need::required}, s.type);
     v(Field{2, "op"}, s.op);
     v(Field{3, "offset"}, s.offset_type);
+    v(Field{4, "init", Need::added}, s.init);
   }
 
   // An element type; plus, multiplies, minimum, maximum, logical_and/or, the bitwise
-  // kinds (integer types only) or a valid custom operator; offset uint32 or uint64.
-  // Error: invalid_argument naming the field.
+  // kinds (integer types only) or a valid custom operator; offset uint32 or uint64;
+  // init on an inclusive scan only. Error: invalid_argument naming the field.
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;
