@@ -13,15 +13,20 @@ constexpr const char* kIteratorName = "cccl_cache_materialized";
 
 std::string materialize_source(const Iterator& it, ScalarType element) {
   const std::string threads = std::to_string(kMaterializeThreads);
-  // i counts in unsigned long long: a grid of up to 2^31 - 1 blocks steps past 2^32.
+  const std::string tile = std::to_string(kMaterializeThreads * kMaterializeItems);
+  // Indices in unsigned long long: a grid of up to 2^31 - 1 blocks steps past 2^32.
   return iterator_user_source(it) + iterator_struct(kIteratorName, it, element) +
          "template <class It, class T>\n"
          "__global__ void __launch_bounds__(" + threads +
          ") cccl_cache_materialize(T* out, It in, unsigned long long n) {\n"
-         "  const unsigned long long step = " + threads + "ull * gridDim.x;\n"
-         "  for (unsigned long long i = " + threads +
-         "ull * blockIdx.x + threadIdx.x; i < n; i += step)\n"
-         "    out[i] = in[static_cast<::cuda::std::ptrdiff_t>(i)];\n"
+         "  const unsigned long long step = " + tile + "ull * gridDim.x;\n"
+         "  for (unsigned long long base = " + tile + "ull * blockIdx.x; base < n; base += step) {\n"
+         "#pragma unroll\n"
+         "    for (unsigned k = 0; k < " + std::to_string(kMaterializeItems) + "u; ++k) {\n"
+         "      const unsigned long long i = base + k * " + threads + "u + threadIdx.x;\n"
+         "      if (i < n) out[i] = in[static_cast<::cuda::std::ptrdiff_t>(i)];\n"
+         "    }\n"
+         "  }\n"
          "}\n";
 }
 
@@ -45,7 +50,8 @@ CUresult materialize(const LaunchContext& ctx, std::size_t kernel, const Iterato
   if (num_items == 0) return CUDA_SUCCESS;
   if (ctx.launch == nullptr) return CUDA_ERROR_NOT_INITIALIZED;
   const std::uint64_t blocks = std::min<std::uint64_t>(
-      ceil_div(num_items, kMaterializeThreads), std::uint64_t(std::max(ctx.max_grid_dim_x, 1)));
+      ceil_div(num_items, std::uint64_t{kMaterializeThreads} * kMaterializeItems),
+      std::uint64_t(std::max(ctx.max_grid_dim_x, 1)));
   CUlaunchConfig config{};
   config.gridDimX = static_cast<unsigned>(blocks);
   config.gridDimY = config.gridDimZ = 1;
