@@ -233,7 +233,8 @@ TEST(RadixSortHotPath, AnArgsortsValuesAreOneLaunchOfTheBoundMaterializeKernel) 
     ASSERT_EQ(launches().size(), 1u);
     EXPECT_EQ(launches()[0].fn, fn(rs::materialize_values));
     EXPECT_EQ(launches()[0].block_x, 256u);
-    EXPECT_EQ(launches()[0].grid_x, std::min<std::uint64_t>((n + 255) / 256, 2147483647u)) << n;
+    // A block writes 256 threads x 4 items per tile.
+    EXPECT_EQ(launches()[0].grid_x, std::min<std::uint64_t>((n + 1023) / 1024, 2147483647u)) << n;
     EXPECT_EQ(launches()[0].num_attrs, 0u);
     EXPECT_EQ(g_fill.out, kTemp);
     EXPECT_EQ(g_fill.start, 5);
