@@ -242,8 +242,14 @@ def _same_type(d_in, d_out) -> str:
 def make_reduce_into(d_in, d_out, op="plus", h_init=None, *, offset="uint64", device=None,
                      cache=None) -> _core.Reduce:
     """A reduction d_out[0] = op(h_init, d_in...). h_init is given at call time
-    (accepted here for cuda.compute's signature)."""
+    (accepted here for cuda.compute's signature). d_in may be an iterator
+    (cccl_cache.iterators: its kind and value type join the spec; the reduction is in
+    d_out's type)."""
     ops: dict = {}
+    if hasattr(d_in, "_iterator_kind"):
+        fields = {"type": _type_of(d_out, "d_out"), "op": _op_text(op, ops), "offset": offset,
+                  "input": d_in._spec(ops)}
+        return _acquire("reduce", fields, ops, device, d_in._arrays() + (d_out,), cache)
     fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
     return _acquire("reduce", fields, ops, device, (d_in, d_out), cache)
 
@@ -545,10 +551,17 @@ def argsort(d_in_keys, d_out_indices, order="ascending", num_items=None, begin_b
 def reduce_into(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *,
                 temp_allocator=None, cache=None, op_state=None):
     """d_out[0] = op(h_init, d_in[0], ..., d_in[num_items - 1]). op_state: a stateful
-    operator's state."""
+    operator's state. d_in may be an iterator (cccl_cache.iterators); num_items is then
+    required where it has no length (counting, constant)."""
+    if hasattr(d_in, "_iterator_kind"):
+        n = d_in._length("d_in") if num_items is None else int(num_items)
+        if n is None:
+            raise ValueError(f"num_items: required for a {d_in._iterator_kind} iterator (it has no end)")
+        _count(n, d_out, "d_out", ("d_out", d_out, lambda n: 1))
+    else:
+        n = _count(num_items, d_in, "d_in", ("d_out", d_out, lambda n: 1))
     exe = make_reduce_into(d_in, d_out, op, cache=cache)
-    n = _count(num_items, d_in, "d_in", ("d_out", d_out, lambda n: 1))
-    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)
+    _run_two_phase(exe, d_out, temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)
 
 
 def segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h_init=0,

@@ -3,7 +3,9 @@
 // looks at nothing else (pure arithmetic, as CUB's size query); a run checks every
 // array against the spec and the bound device, then launches with the GIL released.
 #include <cstdint>
+#include <cstring>
 #include <optional>
+#include <string>
 
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
@@ -362,6 +364,50 @@ std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb
   return bytes;
 }
 
+// --- reduce over an input iterator (cccl_cache.iterators) ---------------------------
+// The call's values for the spec's input iterator from the Python iterator `obj`: its kind
+// must be the spec's; a start or constant (`_value`) in the iterator's type, device
+// arrays (`_base`, `_index`) of its value and index types on the executable's device.
+algos::IteratorValue iterator_value(nb::handle obj, const algos::Iterator& it, ScalarType element,
+                                    std::uint64_t n, int dev) {
+  const std::string want(algos::iterator_kind_name(it.kind));
+  if (!nb::hasattr(obj, "_iterator_kind") || nb::cast<std::string>(obj.attr("_iterator_kind")) != want)
+    throw nb::type_error(("d_in: the spec's input is a " + want + " iterator: give a cccl_cache.iterators one, got " +
+                          nb::cast<std::string>(obj.type().attr("__qualname__"))).c_str());
+  const ScalarType v = it.type == ScalarType::none ? element : it.type;
+  algos::IteratorValue out{it.kind};
+  const bool by_value = it.kind == algos::IteratorKind::counting || it.kind == algos::IteratorKind::constant ||
+                        (it.kind == algos::IteratorKind::transform && it.counting_base);
+  if (by_value) {
+    const HostScalar value = host_scalar(obj.attr("_value"), v, "d_in");
+    std::memcpy(out.value, value.bytes, sizeof out.value);
+    return out;
+  }
+  // A permutation's values are read at its indices: any length; the others read n.
+  const bool permutation = it.kind == algos::IteratorKind::permutation;
+  out.pointer = checked_array(obj.attr("_base"), "d_in", false, v, permutation ? 0 : n, dev).data;
+  if (permutation) out.index = checked_array(obj.attr("_index"), "d_in indices", false, it.index_type, n, dev).data;
+  return out;
+}
+
+std::size_t reduce_call(const rd::Executable& e, nb::handle temp, nb::handle in, nb::handle out, std::uint64_t n,
+                        nb::handle h_init, nb::handle stream, nb::handle op_state) {
+  const auto& spec = e.spec();
+  if (spec.input.is_pointer()) return single_pass_call(e, "reduce", temp, in, out, n, h_init, true, 1, stream, op_state);
+  std::size_t bytes = e.temp_storage_bytes(n);
+  if (temp.is_none()) return bytes;
+  const HostOpState state(op_state, spec.op);
+  const int dev = e.device();
+  auto [d_temp, have] = temp_array(temp, bytes, dev);
+  const algos::IteratorValue value = iterator_value(in, spec.input, spec.type, n, dev);
+  auto o = checked_array(out, "d_out", true, spec.type, 1, dev);
+  const HostScalar init = host_scalar(h_init, spec.type, "h_init");
+  run_unlocked(stream, "reduce", [&](CUstream s) -> CUresult {
+    return e(d_temp, have, value, o.data, n, init.bytes, s, state.get());
+  });
+  return bytes;
+}
+
 // --- segmented reduce: segments of one input given by begin/end offset arrays ------
 std::size_t segmented_reduce_call(const Bound<sr::Executable>& b, nb::handle temp, nb::handle in,
                                   nb::handle out, std::uint64_t num_segments, nb::handle begin,
@@ -592,12 +638,13 @@ void bind_executables(nb::module_& m) {
       .def("__call__",
            [](const Bound<rd::Executable>& b, nb::handle temp, nb::handle in, nb::handle out, std::uint64_t n,
               nb::handle h_init, nb::handle stream, nb::handle op_state) {
-             return single_pass_call(*b.exe, "reduce", temp, in, out, n, h_init, true, 1, stream, op_state);
+             return reduce_call(*b.exe, temp, in, out, n, h_init, stream, op_state);
            },
            "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "h_init"_a.none(),
            "stream"_a.none() = none, "op_state"_a.none() = none,
            "temp_storage=None: returns the bytes a run needs. Else writes op(h_init, d_in[:num_items]) "
-           "to d_out[0]; returns the bytes. op_state: a stateful operator's state.")
+           "to d_out[0]; returns the bytes. d_in: an array, or for a spec with an input iterator a "
+           "cccl_cache.iterators one of that kind. op_state: a stateful operator's state.")
       .def("temp_storage_bytes", [](const Bound<rd::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);
 

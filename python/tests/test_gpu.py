@@ -500,6 +500,39 @@ def test_seeded_inclusive_scan(caches):
         plain(cp.empty(max(plain(None, None, None, N), 1), cp.uint8), cp.asarray(h), d_out, N, h_init=7)
 
 
+def test_reduce_over_each_iterator_kind(caches):
+    from cccl_cache.iterators import (ConstantIterator, CountingIterator, PermutationIterator, ReverseIterator,
+                                      TransformIterator)
+    square = cccl_cache.Op("square", "__device__ float square(float x) { return x * x; }")
+    rng = np.random.default_rng(3)
+    n = 100_003
+    x = rng.integers(-8, 8, n).astype(np.float32)  # every partial sum (of squares too) exact
+    idx = rng.integers(0, n, n).astype(np.int64)
+    d_x, d_idx = cp.asarray(x), cp.asarray(idx)
+    cases = [
+        (CountingIterator(np.int64(7)), "int64", int(np.arange(7, 7 + n, dtype=np.int64).sum())),
+        (ConstantIterator(np.float32(0.5)), "float32", 0.5 * n),
+        (ReverseIterator(d_x), "float32", float(x.sum())),
+        (PermutationIterator(d_x, d_idx), "float32", float(x[idx].sum())),
+        (TransformIterator(d_x, square), "float32", float((x * x).sum())),
+        (TransformIterator(CountingIterator(np.int32(0)), "negate"), "int64", -int(np.arange(n).sum())),
+    ]
+    for it, out_type, want in cases:
+        d_out = cp.zeros(1, out_type)
+        for exe in both(caches, lambda c: cccl_cache.make_reduce_into(it, d_out, "plus", device=0, cache=c)):
+            d_out[:] = 0
+            run_two_phase(exe, it, d_out, n, 0, n=n)
+            assert d_out.get()[0] == want, (it, d_out.get()[0], want)
+    # The one-shot form takes the array-backed iterator's length as num_items.
+    d_out = cp.zeros(1, cp.float32)
+    cccl_cache.reduce_into(ReverseIterator(d_x), d_out, cache=caches[0])
+    assert d_out.get()[0] == x.sum()
+    # A call with an iterator of another kind, or a plain array, is refused.
+    exe = cccl_cache.make_reduce_into(ReverseIterator(d_x), d_out, device=0, cache=caches[0])
+    with pytest.raises(TypeError, match="reverse iterator"):
+        exe(cp.empty(max(exe(None, None, None, n, 0), 1), cp.uint8), d_x, d_out, n, 0)
+
+
 def test_exclusive_scan(caches):
     h = rng.integers(-100, 100, N).astype(np.int64)
     for exe in both(caches, lambda c: cccl_cache.make_exclusive_scan(np.int64, np.int64, device=0, cache=c)):

@@ -1,0 +1,149 @@
+"""Iterators as a reduction's input, under cuda.compute.iterators' names.
+
+An iterator is part of the spec (its kind, value type and, for a transform, its operator:
+spec text `input=counting(int64)`, ...) and carries the call's values (a start, a constant,
+device arrays), which are never in the key: one build serves every start and array.
+
+    cccl_cache.reduce_into(CountingIterator(np.int64(1)), d_out, "plus", num_items=n)
+    cccl_cache.reduce_into(TransformIterator(d_x, square), d_out)  # a sum of squares
+
+The element i of each: CountingIterator(start) start + i (start a NumPy integer scalar, or
+an int: int64), ConstantIterator(value) value, ReverseIterator(a) a[n - 1 - i] (of the
+first n), PermutationIterator(values, indices) values[indices[i]], TransformIterator(base,
+op) op(base[i]) with base a device array or a CountingIterator and op a unary well-known
+operator ("negate", ...) or a stateless Op. The reduction converts each element to its
+own type, d_out's.
+"""
+
+from ._api import Op, _is_array, _op_text, _size_of, _type_of
+
+
+def _scalar(value, what: str):
+    """A NumPy scalar of `value` (an int becomes int64, a float float64), and its type."""
+    import numpy
+
+    if not isinstance(value, numpy.generic):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"{what}: expected a NumPy scalar or a Python int/float, got {type(value).__name__}")
+        value = numpy.int64(value) if isinstance(value, int) else numpy.float64(value)
+    return value, _type_of(value.dtype, what)
+
+
+def _array(a, what: str):
+    if not _is_array(a):
+        raise TypeError(f"{what}: expected a device array, got {type(a).__name__}")
+    return a
+
+
+class _Iterator:
+    """What every iterator gives the reduction: its kind (`_iterator_kind`), its spec text
+    (`_spec`), the call's values (`_value`: a NumPy scalar; `_base`, `_index`: device
+    arrays) and, for array-backed ones, a length (the default num_items)."""
+
+    _iterator_kind = ""
+    _value = None
+    _base = None
+    _index = None
+
+    def _spec(self, operators: dict) -> str:
+        raise NotImplementedError
+
+    def _arrays(self) -> tuple:
+        return tuple(a for a in (self._base, self._index) if a is not None)
+
+    def _length(self, what: str):
+        """The number of elements, or None where it has no end (counting, constant)."""
+        if self._index is not None:
+            return _size_of(self._index, what)
+        if self._base is not None:
+            return _size_of(self._base, what)
+        return None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._spec({})})"
+
+
+class CountingIterator(_Iterator):
+    """start, start + 1, ... in start's integer type."""
+
+    _iterator_kind = "counting"
+
+    def __init__(self, start):
+        self._value, self._type = _scalar(start, "CountingIterator start")
+        if self._type.startswith("float") or self._type == "bfloat16":
+            raise TypeError(f"CountingIterator start: an integer, got {self._type}")
+
+    def _spec(self, operators: dict) -> str:
+        return f"counting({self._type})"
+
+
+class ConstantIterator(_Iterator):
+    """value, value, ..."""
+
+    _iterator_kind = "constant"
+
+    def __init__(self, value):
+        self._value, self._type = _scalar(value, "ConstantIterator value")
+
+    def _spec(self, operators: dict) -> str:
+        return f"constant({self._type})"
+
+
+class ReverseIterator(_Iterator):
+    """The first num_items elements of a device array, last first."""
+
+    _iterator_kind = "reverse"
+
+    def __init__(self, array):
+        self._base = _array(array, "ReverseIterator array")
+        self._type = _type_of(array, "ReverseIterator array")
+
+    def _spec(self, operators: dict) -> str:
+        return f"reverse({self._type})"
+
+
+class PermutationIterator(_Iterator):
+    """values[indices[i]]; indices int32, uint32, int64 or uint64."""
+
+    _iterator_kind = "permutation"
+
+    def __init__(self, values, indices):
+        self._base = _array(values, "PermutationIterator values")
+        self._index = _array(indices, "PermutationIterator indices")
+        self._type = _type_of(values, "PermutationIterator values")
+        self._index_type = _type_of(indices, "PermutationIterator indices")
+
+    def _length(self, what: str):
+        return _size_of(self._index, what)
+
+    def _spec(self, operators: dict) -> str:
+        return f"permutation({self._type},{self._index_type})"
+
+
+class TransformIterator(_Iterator):
+    """op(base[i]): base a device array or a CountingIterator, op unary and stateless."""
+
+    _iterator_kind = "transform"
+
+    def __init__(self, base, op):
+        if isinstance(op, Op) and (op.state_size or op.state_alignment):
+            raise ValueError("TransformIterator op: a stateful operator is not supported here")
+        self._op = op
+        if isinstance(base, CountingIterator):
+            self._counting = base
+            self._value = base._value
+        elif isinstance(base, _Iterator):
+            raise TypeError(f"TransformIterator base: a device array or a CountingIterator, got {type(base).__name__}")
+        else:
+            self._counting = None
+            self._base = _array(base, "TransformIterator base")
+            self._type = _type_of(base, "TransformIterator base")
+
+    def _spec(self, operators: dict) -> str:
+        op = _op_text(self._op, operators)
+        if self._counting is not None:
+            return f"transform({op},{self._counting._spec(operators)})"
+        return f"transform({op},{self._type})"
+
+
+__all__ = ["ConstantIterator", "CountingIterator", "PermutationIterator", "ReverseIterator", "TransformIterator"]

@@ -1,0 +1,66 @@
+"""Iterators as a reduction's input (cccl_cache.iterators): spec text and argument errors
+(no GPU; test_gpu.py runs each kind)."""
+
+import numpy as np
+import pytest
+
+import cccl_cache
+from cccl_cache import Op, Spec
+from cccl_cache.iterators import (ConstantIterator, CountingIterator, PermutationIterator, ReverseIterator,
+                                  TransformIterator)
+
+SQUARE = Op("square", "__device__ float square(float x) { return x * x; }")
+
+
+def spec_of(it, out_type="float32"):
+    ops: dict = {}
+    fields = {"type": out_type, "op": "plus", "offset": "uint64", "input": it._spec(ops)}
+    return Spec.from_fields("reduce", fields, ops)
+
+
+def test_each_kind_is_its_spec_text(fake):
+    f4, i8, u4 = fake(typestr="<f4"), fake(typestr="<i8"), fake(typestr="<u4")
+    cases = [
+        (CountingIterator(np.int64(5)), "counting(int64)"),
+        (CountingIterator(3), "counting(int64)"),
+        (ConstantIterator(np.float32(2.5)), "constant(float32)"),
+        (ReverseIterator(f4), "reverse(float32)"),
+        (PermutationIterator(f4, u4), "permutation(float32,uint32)"),
+        (TransformIterator(f4, "negate"), "transform(negate,float32)"),
+        (TransformIterator(CountingIterator(np.int32(0)), SQUARE), "transform(square,counting(int32))"),
+        (TransformIterator(i8, SQUARE), "transform(square,int64)"),
+    ]
+    for it, text in cases:
+        spec = spec_of(it)
+        assert spec.fields["input"] == text
+        assert spec.text == f"reduce type=float32 op=plus offset=uint64 input={text}"
+    # A custom transform's source is part of the spec, and so of the key.
+    other = TransformIterator(f4, Op("square", "__device__ float square(float x) { return x * x + 0; }"))
+    assert spec_of(TransformIterator(f4, SQUARE)).key(90) != spec_of(other).key(90)
+    assert spec_of(CountingIterator(np.int64(0))).key(90) != spec_of(CountingIterator(np.int32(0))).key(90)
+    # The start is a call value, not part of the spec.
+    assert spec_of(CountingIterator(np.int64(0))) == spec_of(CountingIterator(np.int64(9)))
+
+
+def test_bad_iterators_are_refused_when_made(fake):
+    with pytest.raises(TypeError, match="integer"):
+        CountingIterator(np.float32(1))
+    with pytest.raises(TypeError, match="NumPy scalar"):
+        ConstantIterator("x")
+    with pytest.raises(TypeError, match="device array"):
+        ReverseIterator([1, 2, 3])
+    with pytest.raises(TypeError, match="device array or a CountingIterator"):
+        TransformIterator(ConstantIterator(1), "negate")
+    with pytest.raises(ValueError, match="stateful"):
+        TransformIterator(fake(), Op("f", "__device__ float f(void*, float x) { return x; }", state_size=4))
+    with pytest.raises(ValueError, match="num_items"):
+        cccl_cache.reduce_into(CountingIterator(0), fake(n=1, typestr="<i8"))
+    with pytest.raises(ValueError, match="d_out"):
+        cccl_cache.reduce_into(CountingIterator(0), fake(n=0, typestr="<i8"), num_items=4)
+    with pytest.raises(ValueError, match="index type"):
+        spec_of(PermutationIterator(fake(typestr="<f4"), fake(typestr="<f4")))  # float indices
+
+
+def test_the_package_exports_the_module():
+    assert cccl_cache.iterators.CountingIterator is CountingIterator
+    assert "iterators" in cccl_cache.__all__
