@@ -339,6 +339,30 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_scan_by_key(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_keys_in, const void* d_values_in, void* d_values_out, uint64_t num_items,
     const void* h_init, void* stream);
+/* A call's values for a spec's input iterator (reduce's `input`, made from spec text such
+ * as "reduce type=float32 input=counting(int64)"). `kind` must be the spec's; the rest as
+ * the kind reads them:
+ *   POINTER             pointer: the device array
+ *   COUNTING, CONSTANT  value: the start or the constant, the iterator's value type's
+ *                       bytes in its low bytes (memcpy a value of that type into it)
+ *   TRANSFORM           over an array: pointer; over counting: value (as COUNTING)
+ *   REVERSE             pointer: the first of the num_items elements read last first
+ *   PERMUTATION         pointer: the values; index: the num_items indices */
+typedef enum cccl_cache_iterator_kind {
+  CCCL_CACHE_ITERATOR_POINTER = 0,
+  CCCL_CACHE_ITERATOR_COUNTING = 1,
+  CCCL_CACHE_ITERATOR_CONSTANT = 2,
+  CCCL_CACHE_ITERATOR_TRANSFORM = 3,
+  CCCL_CACHE_ITERATOR_REVERSE = 4,
+  CCCL_CACHE_ITERATOR_PERMUTATION = 5
+} cccl_cache_iterator_kind;
+typedef struct cccl_cache_iterator_value {
+  cccl_cache_iterator_kind kind;
+  const void* pointer;
+  const void* index;
+  uint64_t value;
+} cccl_cache_iterator_value;
+
 /* d_out[0] = op(*h_init, d_in[0..num_items)); h_init: one element on the host. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_reduce(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
@@ -347,6 +371,17 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_reduce_with_state(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_out, uint64_t num_items, const void* h_init, void* stream,
     const cccl_cache_op_state* op_state);
+/* A reduction over the spec's input iterator (`in`, its values for this call; a spec
+ * without one takes cccl_cache_reduce): INVALID_ARGUMENT where in->kind is not the
+ * spec's input kind or `in` is NULL. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_reduce_iterator(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* in, void* d_out, uint64_t num_items, const void* h_init,
+    void* stream);
+CCCL_CACHE_API cccl_cache_status cccl_cache_reduce_iterator_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* in, void* d_out, uint64_t num_items, const void* h_init,
+    void* stream, const cccl_cache_op_state* op_state);
 /* d_out[i] = op(*h_init, d_in[d_begin_offsets[i]..d_end_offsets[i])) for each i <
  * num_segments (*h_init for an empty segment); the offset arrays hold the spec's offset
  * type; h_init: one element on the host. max_segment_size: 0, or a bound on every

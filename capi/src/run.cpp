@@ -3,6 +3,7 @@
 // failure records a message.
 #include <cuda.h>
 
+#include <cstring>
 #include <string>
 
 #include "handles.hpp"
@@ -292,6 +293,41 @@ cccl_cache_status cccl_cache_reduce_with_state(const cccl_cache_algorithm* algor
   return run_with_init<rd::Executable>(algorithm, AlgorithmId::reduce, "cccl_cache_reduce",
                                        d_temp_storage, temp_storage_bytes, d_in, d_out, num_items,
                                        h_init, stream, op_state);
+}
+
+static_assert(CCCL_CACHE_ITERATOR_COUNTING == static_cast<int>(algos::IteratorKind::counting));
+static_assert(CCCL_CACHE_ITERATOR_PERMUTATION == static_cast<int>(algos::IteratorKind::permutation));
+static_assert(sizeof(cccl_cache_iterator_kind) == sizeof(int));
+
+cccl_cache_status cccl_cache_reduce_iterator(const cccl_cache_algorithm* algorithm,
+                                             void* d_temp_storage, size_t* temp_storage_bytes,
+                                             const cccl_cache_iterator_value* in, void* d_out,
+                                             uint64_t num_items, const void* h_init, void* stream) {
+  return cccl_cache_reduce_iterator_with_state(algorithm, d_temp_storage, temp_storage_bytes, in,
+                                               d_out, num_items, h_init, stream, nullptr);
+}
+
+cccl_cache_status cccl_cache_reduce_iterator_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* in, void* d_out, uint64_t num_items, const void* h_init,
+    void* stream, const cccl_cache_op_state* op_state) {
+  constexpr const char* fn = "cccl_cache_reduce_iterator";
+  CCCL_CACHE_C_TYPED(rd::Executable, AlgorithmId::reduce, fn);
+  if (in == nullptr) return null_argument(fn, "in");
+  if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
+  int kind = 0;  // the int the caller stored (any int may be in a C enum)
+  std::memcpy(&kind, &in->kind, sizeof kind);
+  if (kind != static_cast<int>(exe->spec().input.kind))
+    return guarded(fn, [&] {
+      return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+                       std::string(fn) + ": in->kind " + std::to_string(kind) + " is not the spec's input kind (" +
+                           std::string(algos::iterator_kind_name(exe->spec().input.kind)) + ")");
+    });
+  algos::IteratorValue value{exe->spec().input.kind, in->pointer, in->index};
+  std::memcpy(value.value, &in->value, sizeof value.value);
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, value, d_out, num_items, h_init,
+                          static_cast<CUstream>(stream), state_of(op_state)),
+                   fn, kTempOrStateInvalid);
 }
 
 cccl_cache_status cccl_cache_segmented_reduce(const cccl_cache_algorithm* algorithm,

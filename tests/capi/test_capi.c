@@ -822,6 +822,66 @@ static void seeded_scan_on_gpu(cccl_cache_store* store) {
   printf("seeded inclusive scan of int8 values on device 0 through the C ABI: %s\n", same ? "ok" : "MISMATCH");
 }
 
+/* Reduces a counting iterator (1, 2, ..., 1000 as int64) and a reversed float array
+ * through the C ABI's iterator form: the spec names the iterator, the call its values. */
+static void reduce_iterator_on_gpu(cccl_cache_store* store) {
+  enum { n = 1000 };
+  const int64_t start = 1, zero = 0;
+  const float x[4] = {1.5f, 2.0f, -4.0f, 8.0f}, fzero = 0.0f;
+  int64_t sum = 0;
+  float fsum = 0.0f;
+  size_t bytes = 0;
+  void *d_out = NULL, *d_x = NULL, *d_temp = NULL;
+  cccl_cache_spec *counting_spec = NULL, *reverse_spec = NULL;
+  cccl_cache_algorithm *counting = NULL, *reverse = NULL;
+  cccl_cache_iterator_value in;
+  CHECK_OK(cccl_cache_spec_parse("reduce type=int64 input=counting(int64)", &counting_spec));
+  CHECK_OK(cccl_cache_spec_parse("reduce type=float32 input=reverse", &reverse_spec));
+  CHECK_OK(cccl_cache_acquire(store, counting_spec, 0, &counting));
+  CHECK_OK(cccl_cache_acquire(store, reverse_spec, 0, &reverse));
+  cccl_cache_spec_free(counting_spec);
+  cccl_cache_spec_free(reverse_spec);
+  if (counting == NULL || reverse == NULL) {
+    cccl_cache_algorithm_release(counting);
+    cccl_cache_algorithm_release(reverse);
+    return;
+  }
+  CHECK(cudaMalloc(&d_out, 8) == cudaSuccess && cudaMalloc(&d_x, sizeof x) == cudaSuccess);
+  CHECK(cudaMemcpy(d_x, x, sizeof x, cudaMemcpyHostToDevice) == cudaSuccess);
+  memset(&in, 0, sizeof in);
+  in.kind = CCCL_CACHE_ITERATOR_COUNTING;
+  memcpy(&in.value, &start, sizeof start);
+  CHECK_OK(cccl_cache_reduce_iterator(counting, NULL, &bytes, &in, NULL, n, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_reduce_iterator(counting, d_temp, &bytes, NULL, d_out, n, &zero, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, ": in is NULL");
+  in.kind = CCCL_CACHE_ITERATOR_CONSTANT;
+  CHECK_FAILS(cccl_cache_reduce_iterator(counting, d_temp, &bytes, &in, d_out, n, &zero, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "not the spec's input kind (counting)");
+  in.kind = CCCL_CACHE_ITERATOR_COUNTING;
+  CHECK_OK(cccl_cache_reduce_iterator(counting, d_temp, &bytes, &in, d_out, n, &zero, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(&sum, d_out, sizeof sum, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(sum == (int64_t)n * (n + 1) / 2);
+  cudaFree(d_temp);
+  memset(&in, 0, sizeof in);
+  in.kind = CCCL_CACHE_ITERATOR_REVERSE;
+  in.pointer = d_x;
+  CHECK_OK(cccl_cache_reduce_iterator(reverse, NULL, &bytes, &in, NULL, 4, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_OK(cccl_cache_reduce_iterator(reverse, d_temp, &bytes, &in, d_out, 4, &fzero, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(&fsum, d_out, sizeof fsum, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(fsum == 7.5f);
+  cudaFree(d_temp);
+  cudaFree(d_x);
+  cudaFree(d_out);
+  cccl_cache_algorithm_release(counting);
+  cccl_cache_algorithm_release(reverse);
+  printf("reduced a counting and a reverse iterator on device 0 through the C ABI: %s\n",
+         sum == (int64_t)n * (n + 1) / 2 && fsum == 7.5f ? "ok" : "MISMATCH");
+}
+
 /* Keeps the odd items of nine int16 through the C ABI; the count (int64) is read back
  * from device memory. */
 static void select_on_gpu(cccl_cache_store* store) {
@@ -1154,7 +1214,7 @@ int main(void) {
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
     printf(
         "SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, "
-        "a scan_by_key, a seeded inclusive scan, a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
+        "a scan_by_key, a seeded inclusive scan, a reduce over iterators, a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
         "operators) did not run\n",
         cccl_cache_last_error());
   } else {
@@ -1165,6 +1225,7 @@ int main(void) {
     unique_on_gpu(store);
     scan_by_key_on_gpu(store);
     seeded_scan_on_gpu(store);
+    reduce_iterator_on_gpu(store);
     select_on_gpu(store);
     three_way_partition_on_gpu(store);
     histogram_on_gpu(store);
