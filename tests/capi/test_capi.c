@@ -395,16 +395,41 @@ static void stateful_ops_from_desc(void) {
 
 /* The algorithm of desc `d` acquired from `store` on device 0, checked to be of `kind`;
  * NULL (a failed check recorded) where there is none. */
+/* The algorithm of `spec` (freed here) on device 0, NULL where a check failed. */
+static cccl_cache_algorithm* acquire_spec(cccl_cache_store* store, cccl_cache_spec* spec) {
+  cccl_cache_algorithm* alg = NULL;
+  if (spec == NULL) return NULL;
+  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
+  cccl_cache_spec_free(spec);
+  return alg;
+}
+
 static cccl_cache_algorithm* acquire_desc(cccl_cache_store* store, const cccl_cache_spec_desc* d,
                                           cccl_cache_algorithm_kind kind) {
   cccl_cache_spec* spec = NULL;
   cccl_cache_algorithm* alg = NULL;
   CHECK_OK(cccl_cache_spec_from_desc(d, &spec));
-  if (spec == NULL) return NULL;
-  CHECK_OK(cccl_cache_acquire(store, spec, 0, &alg));
-  cccl_cache_spec_free(spec);
+  alg = acquire_spec(store, spec);
   if (alg != NULL) CHECK(cccl_cache_algorithm_kind_of(alg) == kind);
   return alg;
+}
+
+/* The algorithm of spec text `text` on device 0 (NULL where a check failed). */
+static cccl_cache_algorithm* acquire_text(cccl_cache_store* store, const char* text) {
+  cccl_cache_spec* spec = NULL;
+  CHECK_OK(cccl_cache_spec_parse(text, &spec));
+  return acquire_spec(store, spec);
+}
+
+/* The algorithms of two spec texts; 0 (and neither held) where one could not be had. */
+static int acquire_two(cccl_cache_store* store, const char* text_a, const char* text_b, cccl_cache_algorithm** a,
+                       cccl_cache_algorithm** b) {
+  *a = acquire_text(store, text_a);
+  *b = acquire_text(store, text_b);
+  if (*a != NULL && *b != NULL) return 1;
+  cccl_cache_algorithm_release(*a);
+  cccl_cache_algorithm_release(*b);
+  return 0;
 }
 
 /* Upper bounds of six int32 values in a sorted int32 range (uint64 indices) through the
@@ -783,19 +808,9 @@ static void seeded_scan_on_gpu(cccl_cache_store* store) {
   int i, acc = init, same = 1;
   size_t bytes = 0;
   void *d_values = NULL, *d_out = NULL, *d_temp = NULL;
-  cccl_cache_spec *seeded_spec = NULL, *plain_spec = NULL;
   cccl_cache_algorithm *seeded = NULL, *plain = NULL;
-  CHECK_OK(cccl_cache_spec_parse("inclusive_scan type=int8 init=true", &seeded_spec));
-  CHECK_OK(cccl_cache_spec_parse("inclusive_scan type=int8", &plain_spec));
-  CHECK_OK(cccl_cache_acquire(store, seeded_spec, 0, &seeded));
-  CHECK_OK(cccl_cache_acquire(store, plain_spec, 0, &plain));
-  cccl_cache_spec_free(seeded_spec);
-  cccl_cache_spec_free(plain_spec);
-  if (seeded == NULL || plain == NULL) {
-    cccl_cache_algorithm_release(seeded);
-    cccl_cache_algorithm_release(plain);
+  if (!acquire_two(store, "inclusive_scan type=int8 init=true", "inclusive_scan type=int8", &seeded, &plain))
     return;
-  }
   CHECK(cudaMalloc(&d_values, sizeof values) == cudaSuccess && cudaMalloc(&d_out, sizeof out) == cudaSuccess);
   CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
   CHECK_OK(cccl_cache_inclusive_scan_init(seeded, NULL, &bytes, NULL, NULL, n, NULL, NULL));
@@ -832,20 +847,11 @@ static void reduce_iterator_on_gpu(cccl_cache_store* store) {
   float fsum = 0.0f;
   size_t bytes = 0;
   void *d_out = NULL, *d_x = NULL, *d_temp = NULL;
-  cccl_cache_spec *counting_spec = NULL, *reverse_spec = NULL;
-  cccl_cache_algorithm *counting = NULL, *reverse = NULL;
   cccl_cache_iterator_value in;
-  CHECK_OK(cccl_cache_spec_parse("reduce type=int64 input=counting(int64)", &counting_spec));
-  CHECK_OK(cccl_cache_spec_parse("reduce type=float32 input=reverse", &reverse_spec));
-  CHECK_OK(cccl_cache_acquire(store, counting_spec, 0, &counting));
-  CHECK_OK(cccl_cache_acquire(store, reverse_spec, 0, &reverse));
-  cccl_cache_spec_free(counting_spec);
-  cccl_cache_spec_free(reverse_spec);
-  if (counting == NULL || reverse == NULL) {
-    cccl_cache_algorithm_release(counting);
-    cccl_cache_algorithm_release(reverse);
+  cccl_cache_algorithm *counting = NULL, *reverse = NULL;
+  if (!acquire_two(store, "reduce type=int64 input=counting(int64)", "reduce type=float32 input=reverse", &counting,
+                   &reverse))
     return;
-  }
   CHECK(cudaMalloc(&d_out, 8) == cudaSuccess && cudaMalloc(&d_x, sizeof x) == cudaSuccess);
   CHECK(cudaMemcpy(d_x, x, sizeof x, cudaMemcpyHostToDevice) == cudaSuccess);
   memset(&in, 0, sizeof in);
