@@ -119,7 +119,8 @@ cccl_cache_status radix_result(const rs::Executable& exe, CUresult r, const char
   });
 }
 
-// Reduce and the seeded scans: an array in, an array out, an initial value on the host.
+// Reduce and the seeded scans: an array in, an array out, an initial value on the host
+// (an inclusive scan's spec must have init).
 template <class Exe>
 cccl_cache_status run_with_init(const cccl_cache_algorithm* algorithm, AlgorithmId kind,
                                 const char* fn, void* d_temp_storage, size_t* temp_storage_bytes,
@@ -127,6 +128,9 @@ cccl_cache_status run_with_init(const cccl_cache_algorithm* algorithm, Algorithm
                                 const void* h_init, void* stream,
                                 const cccl_cache_op_state* op_state) noexcept {
   CCCL_CACHE_C_TYPED(Exe, kind, fn);
+  if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
+    if (!exe->spec().init) return seeded_mismatch(fn, false);
+  }
   if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_items, h_init,
                           static_cast<CUstream>(stream), state_of(op_state)),
@@ -508,13 +512,8 @@ cccl_cache_status cccl_cache_inclusive_scan_init_with_state(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_out, uint64_t num_items, const void* h_init, void* stream,
     const cccl_cache_op_state* op_state) {
-  constexpr const char* fn = "cccl_cache_inclusive_scan_init";
-  cccl_cache_status status = CCCL_CACHE_OK;
-  const auto* exe = typed<sc::InclusiveExecutable>(algorithm, AlgorithmId::inclusive_scan, fn, status);
-  if (exe == nullptr) return status;
-  if (!exe->spec().init) return seeded_mismatch(fn, false);
   return run_with_init<sc::InclusiveExecutable>(
-      algorithm, AlgorithmId::inclusive_scan, fn, d_temp_storage,
+      algorithm, AlgorithmId::inclusive_scan, "cccl_cache_inclusive_scan_init", d_temp_storage,
       temp_storage_bytes, d_in, d_out, num_items, h_init, stream, op_state);
 }
 

@@ -113,9 +113,6 @@ class PermutationIterator(_Iterator):
         self._type = _type_of(values, "PermutationIterator values")
         self._index_type = _type_of(indices, "PermutationIterator indices")
 
-    def _length(self, what: str):
-        return _size_of(self._index, what)
-
     def _spec(self, operators: dict) -> str:
         return f"permutation({self._type},{self._index_type})"
 

@@ -18,7 +18,7 @@ Result<scan::Executable<Id>> Scan<Id>::bind(const BuiltView<Scan>& result, int d
   const Policy& policy = result.policy;
   const scan::detail::DispatchFn dispatch =
       scan::detail::select_dispatch(size_of(result.spec.type), policy.accum_size,
-                                    result.spec.offset_type, Spec::kExclusive || result.spec.init);
+                                    result.spec.offset_type, result.spec.takes_init());
   CCCL_CACHE_CHECK(detail::bind_check(result));
   if (!scan::detail::policy_supported(scan::detail::DispatchParams{nullptr, policy}))
     return fail(ErrorCode::invalid_argument, "bind: a scan policy CUB's dispatch cannot run");
@@ -47,7 +47,7 @@ CUresult Executable<Id>::run(void* d_temp_storage, std::size_t& temp_storage_byt
                              const void* h_init, bool init_form, CUstream stream,
                              OpState op_state) const noexcept {
   if (!this->state_) return CUDA_ERROR_INVALID_HANDLE;  // moved from
-  if (init_form != (Spec<Id>::kExclusive || this->state_->spec.init)) return CUDA_ERROR_INVALID_VALUE;
+  if (init_form != this->state_->spec.takes_init()) return CUDA_ERROR_INVALID_VALUE;
   return this->call_op(&Spec<Id>::op, op_state, d_temp_storage != nullptr, d_temp_storage,
                        temp_storage_bytes, d_in, d_out, num_items, h_init, stream);
 }

@@ -32,8 +32,7 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
 
   // An initial value: the exclusive scan's, or a seeded inclusive scan's, which CUB's
   // InclusiveScanInit compiles with ForceInclusive.
-  const bool seeded = scan::Spec<Id>::kExclusive || spec.init;
-  const std::string init = seeded ? "cub::detail::InputValue<cccl_cache_t>" : "cub::NullType";
+  const std::string init = spec.takes_init() ? "cub::detail::InputValue<cccl_cache_t>" : "cub::NullType";
   const std::string force_inclusive = spec.init ? "true" : "false";
   const std::string common =
       "cccl_cache_selector, cccl_cache_t*, cccl_cache_t*, cub::ScanTileState<cccl_cache_accum_t>, ";

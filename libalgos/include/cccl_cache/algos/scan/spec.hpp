@@ -49,6 +49,9 @@ struct Spec {
     v(Field{4, "init", Need::added}, s.init);
   }
 
+  // Whether a call takes an initial value: the exclusive scan and a seeded inclusive one.
+  bool takes_init() const noexcept { return kExclusive || init; }
+
   // An element type; plus, multiplies, minimum, maximum, logical_and/or, the bitwise
   // kinds (integer types only) or a valid custom operator; offset uint32 or uint64;
   // init on an inclusive scan only. Error: invalid_argument naming the field.
