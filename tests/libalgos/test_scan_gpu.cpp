@@ -5,7 +5,8 @@
 // CUB's InclusiveScanInit) among them, for sizes 0, 1, 2, 1023, 1025,
 // 2^20+3 (and 2^26 for the main types), every element type, every operator kind; a
 // fresh executable (build -> bind, out of place) and a store-loaded one (store ->
-// AlgorithmCache -> bind, in place) give bitwise-identical outputs and temp sizes.
+// AlgorithmCache -> bind, in place) give bitwise-identical outputs and temp sizes, and so
+// does the store-loaded one given the initial value in device memory (scan::FutureValue).
 // Inputs keep floating-point results exact in any association order. Skips without a GPU.
 #include <cuda.h>
 #include <cuda_bf16.h>
@@ -250,11 +251,21 @@ struct Output {
   std::vector<std::byte> out;
 };
 
+// How a call passes the initial value: host bytes, or (device) a copy in device memory
+// through scan::FutureValue.
+enum class InitFrom { host, device };
+
 template <AlgorithmId Id>
 Output run(const scan::Executable<Id>& exe, const std::vector<std::byte>& in, std::uint64_t n,
-           const std::byte* init, bool in_place, CUstream stream) {
+           const std::byte* init, bool in_place, CUstream stream, InitFrom from = InitFrom::host) {
   Output o;
+  const std::size_t elem = size_of(exe.spec().type);
+  DeviceBuffer d_init(elem);
+  if (init != nullptr && from == InitFrom::device)
+    EXPECT_EQ(cuMemcpyHtoD(d_init.ptr, init, elem), CUDA_SUCCESS);
   auto call = [&](void* temp, std::size_t& bytes, const void* d_in, void* d_out) {
+    if (init != nullptr && from == InitFrom::device)
+      return exe(temp, bytes, d_in, d_out, n, scan::FutureValue{d_init.get()}, stream);
     if (init != nullptr) return exe(temp, bytes, d_in, d_out, n, init, stream);
     if constexpr (Id == AlgorithmId::inclusive_scan) return exe(temp, bytes, d_in, d_out, n, stream);
     ADD_FAILURE() << "an exclusive scan without its initial value";
@@ -312,6 +323,11 @@ void check_case(std::size_t index, const std::vector<std::uint64_t>& sizes) {
       if (std::memcmp(&f.out[i * e.size()], &want[i * e.size()], e.size()) != 0) first_bad = i;
     EXPECT_EQ(first_bad, n) << "fresh output differs from the host reference at this index";
     EXPECT_TRUE(f.out == l.out) << "fresh and store-loaded outputs differ";
+    if (h_init != nullptr) {
+      const Output d = run(**loaded, in, n, h_init, /*in_place=*/false, stream, InitFrom::device);
+      EXPECT_EQ(d.temp_bytes, f.temp_bytes);
+      EXPECT_TRUE(d.out == f.out) << "the initial value from device memory gives another output";
+    }
   }
   cuStreamDestroy(stream);
 }
@@ -359,14 +375,16 @@ TEST(ScanGpu, BadCallsAreInvalidValue) {
   std::size_t small = bytes - 1;
   EXPECT_EQ((*exe)(temp.get(), small, data.get(), data.get(), 5000, &init, nullptr), CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ((*exe)(temp.get(), bytes, data.get(), data.get(), 5000, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ((*exe)(temp.get(), bytes, data.get(), data.get(), 5000, scan::FutureValue{}, nullptr),
+            CUDA_ERROR_INVALID_VALUE);
   auto moved = std::move(*exe);
   EXPECT_EQ((*exe)(temp.get(), bytes, data.get(), data.get(), 5000, &init, nullptr), CUDA_ERROR_INVALID_HANDLE);
   EXPECT_EQ(moved(temp.get(), bytes, data.get(), data.get(), 5000, &init, nullptr), CUDA_SUCCESS);
   EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
 }
 
-// An inclusive scan takes the call form its spec says: with h_init seeded, without
-// unseeded; the other form is refused before any launch.
+// An inclusive scan takes the call form its spec says: with an initial value (host or
+// device) seeded, without unseeded; the other form is refused before any launch.
 TEST(ScanGpu, SeededAndUnseededInclusiveRefuseTheOtherForm) {
   SKIP_WITHOUT_GPU();
   ASSERT_TRUE(built().error.empty()) << built().error;
@@ -387,6 +405,11 @@ TEST(ScanGpu, SeededAndUnseededInclusiveRefuseTheOtherForm) {
     EXPECT_EQ(without, seeded ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS);
     const void* no_init = nullptr;
     EXPECT_EQ((*exe)(temp.get(), bytes, data.get(), data.get(), 5000, no_init, nullptr), CUDA_ERROR_INVALID_VALUE);
+    DeviceBuffer d_init(8);
+    ASSERT_EQ(cuMemsetD8(d_init.ptr, 0, 8), CUDA_SUCCESS);
+    const scan::FutureValue on_device{d_init.get()};
+    EXPECT_EQ((*exe)(temp.get(), bytes, data.get(), data.get(), 5000, on_device, nullptr),
+              seeded ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
   }
 }

@@ -21,6 +21,8 @@ namespace d = cccl_cache::algos::scan::detail;
 
 struct ScanLaunch : Launch {
   double init;  // the scan kernel's init value (exclusive, double elements), else 0
+  bool future;  // its InputValue's flag: read from device memory (FutureValue)
+  const void* future_ptr;  // then the device address it reads
   const void* op_arg;  // the scan kernel's operator argument pointer (5th), else null
 };
 bool g_exclusive_double = false;
@@ -31,12 +33,18 @@ const CUfunction kScan = reinterpret_cast<CUfunction>(0x2002);
 CUresult record_scan_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
   if (params == nullptr || params[0] == nullptr) return CUDA_ERROR_INVALID_VALUE;
   double init = 0;
+  bool future = false;
+  const void* future_ptr = nullptr;
   // DeviceScanKernel(d_in, d_out, tile_state, start_tile, scan_op, init_value, ...):
-  // InputValue<T> keeps the immediate value after its flag, at offset 8.
-  if (fn == kScan && g_exclusive_double)
-    std::memcpy(&init, static_cast<const char*>(params[5]) + 8, sizeof init);
+  // InputValue<T> is its flag, then (at offset 8) the immediate value or FutureValue's
+  // pointer.
+  if (fn == kScan && g_exclusive_double) {
+    const auto* arg = static_cast<const char*>(params[5]);
+    std::memcpy(&future, arg, sizeof future);
+    std::memcpy(future ? static_cast<void*>(&future_ptr) : static_cast<void*>(&init), arg + 8, 8);
+  }
   recorded<ScanLaunch>().push_back(
-      {launch_of(config, fn), init, fn == kScan ? params[4] : nullptr});
+      {launch_of(config, fn), init, future, future_ptr, fn == kScan ? params[4] : nullptr});
   return CUDA_SUCCESS;
 }
 
@@ -76,7 +84,7 @@ const void* const kNoState = cccl_cache::algos::detail::kNoOpState;
 // Runs one scan with allocations counted, its operator argument copied from `op_state`;
 // returns the launches it made.
 std::vector<ScanLaunch> scan(const d::DispatchParams& p, d::DispatchFn fn, std::uint64_t items,
-                             const void* h_init, CUresult& rc, const void* op_state = kNoState) {
+                             d::InitValue h_init, CUresult& rc, const void* op_state = kNoState) {
   std::size_t bytes = 0;
   EXPECT_EQ(fn(p, nullptr, bytes, nullptr, nullptr, items, nullptr, nullptr, nullptr),
             CUDA_SUCCESS);
@@ -109,8 +117,37 @@ TEST(ScanHotPath, LookbackLaunchesInitThenScanAndAllocatesNothing) {
       EXPECT_EQ(seen[1].grid_x, tiles);
       EXPECT_EQ(seen[1].shared, 0u);
       EXPECT_EQ(seen[1].init, exclusive ? 42.5 : 0.0);
+      EXPECT_FALSE(seen[1].future);
       for (const Launch& l : seen) EXPECT_EQ(l.num_attrs, 1u) << "programmatic dependent launch";
     }
+  }
+  g_exclusive_double = false;
+}
+
+// An initial value in device memory: the same kernel argument, InputValue<T>, flagged as
+// CUB's FutureValue and holding the device address; the launches are the host value's.
+TEST(ScanHotPath, DeviceInitialValueIsAFutureValueArgument) {
+  g_exclusive_double = true;
+  const d::DispatchFn fn = d::select_dispatch(8, 8, ScalarType::uint64, true);
+  ASSERT_NE(fn, nullptr);
+  for (bool ahead : {false, true}) {
+    SCOPED_TRACE(ahead ? "lookahead" : "lookback");
+    void* const d_init = reinterpret_cast<void*>(std::uintptr_t{0x7f2000000040});
+    CUresult rc;
+    const auto seen =
+        scan(ahead ? lookahead() : lookback(), fn, 1'000'003, d::InitValue::on_device(d_init), rc);
+    EXPECT_EQ(rc, CUDA_SUCCESS);
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[1].fn, kScan);
+    EXPECT_TRUE(seen[1].future);
+    EXPECT_EQ(seen[1].future_ptr, d_init);
+    const double host = 7.25;
+    const auto immediate = scan(ahead ? lookahead() : lookback(), fn, 1'000'003, &host, rc);
+    ASSERT_EQ(immediate.size(), 2u);
+    EXPECT_FALSE(immediate[1].future);
+    EXPECT_EQ(immediate[1].init, 7.25);
+    EXPECT_EQ(immediate[1].grid_x, seen[1].grid_x);
+    EXPECT_EQ(immediate[1].shared, seen[1].shared);
   }
   g_exclusive_double = false;
 }

@@ -120,7 +120,7 @@ std::uint64_t max_items(const Policy& p) noexcept {
 template <std::size_t N, std::size_t A, class OffsetT, bool WithInit>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
-                      std::uint64_t num_items, const void* h_init, CUstream stream,
+                      std::uint64_t num_items, InitValue initial, CUstream stream,
                       const void* op_state) noexcept {
   using T = Word<N>;
   if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
@@ -138,9 +138,14 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   };
   cudaError_t err;
   if constexpr (WithInit) {
-    T init{};
-    if (h_init != nullptr) std::memcpy(&init, h_init, N);  // size queries pass none
-    err = dispatch(cub::detail::InputValue<T>(init));
+    if (initial.device) {
+      err = dispatch(cub::detail::InputValue<T>(
+          cub::FutureValue<T>(static_cast<T*>(const_cast<void*>(initial.ptr)))));
+    } else {
+      T init{};
+      if (initial.ptr != nullptr) std::memcpy(&init, initial.ptr, N);  // size queries pass none
+      err = dispatch(cub::detail::InputValue<T>(init));
+    }
   } else {
     err = dispatch(cub::NullType{});
   }
@@ -154,7 +159,7 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 // counter, and one byte for an empty problem (dispatch.hpp DispatchFn).
 template <std::size_t A, class OffsetT>
 CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
-                           const void*, void*, std::uint64_t num_items, const void*, CUstream,
+                           const void*, void*, std::uint64_t num_items, InitValue, CUstream,
                            const void*) noexcept {
   using algos::detail::alias_bytes;
   using algos::detail::ceil_div;

@@ -22,19 +22,35 @@ struct DispatchParams {
   Policy policy;  // the build's; the dispatch reads its values as CUB's ints
 };
 
+// An exclusive or seeded inclusive scan's initial value: the element's bytes on the host,
+// read during the call (or none, for a size query or an unseeded scan), or (`device`) a
+// pointer to one element in device memory that the kernels read when they run (CUB's
+// FutureValue). Both reach the scan kernel as the one argument type InputValue<T>, whose
+// flag tells them apart, so the kernels and keys are the same for both.
+struct InitValue {
+  InitValue(const void* host = nullptr) noexcept : ptr(host) {}  // NOLINT: a host value
+  static InitValue on_device(const void* d_init) noexcept {
+    InitValue v(d_init);
+    v.device = true;
+    return v;
+  }
+  const void* ptr;
+  bool device = false;
+};
+
 // One instantiation of CCCL 3.5's cub::detail::scan::dispatch for an (element size,
 // accumulator size, offset type, with or without an initial value). d_temp_storage == nullptr: sets
 // temp_storage_bytes to CUB's answer, in closed form from the bound policy (no dispatch,
 // no driver call). Otherwise launches the init
 // and scan kernels through params.launch, the scan kernel's operator argument copied
-// from `op_state` (detail::op_state_arg). `h_init`: the initial value (element bytes on
-// the host) of an exclusive or a seeded inclusive scan, ignored without one. Returns
+// from `op_state` (detail::op_state_arg). `init`: the initial value of an exclusive or a
+// seeded inclusive scan, ignored without one. Returns
 // CUDA_ERROR_NOT_SUPPORTED if !policy_supported(params), CUDA_ERROR_INVALID_VALUE for
 // more items than the offset type or CUB's int tile count can index or a too small temp
 // storage, or the first launch error.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
-                                std::uint64_t num_items, const void* h_init, CUstream stream,
+                                std::uint64_t num_items, InitValue init, CUstream stream,
                                 const void* op_state) noexcept;
 
 // with_init: the exclusive scan and the seeded inclusive one (InclusiveScanInit), whose

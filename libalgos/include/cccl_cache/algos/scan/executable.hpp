@@ -12,6 +12,13 @@
 
 namespace cccl_cache::algos::scan {
 
+// An initial value in device memory (CUB's FutureValue): `d_init` points to one element
+// of the spec's type, which the kernels read when they run, so it may be the output of
+// work queued earlier on the stream.
+struct FutureValue {
+  const void* d_init = nullptr;
+};
+
 // Holds the loaded module, the per-device functions and every device fact its calls
 // need, all fixed at bind time: a call makes no device, context, attribute or store
 // query and allocates nothing. The bound device's primary context must be current on
@@ -32,7 +39,9 @@ class Executable : public BoundExecutable<Scan<Id>> {
   // inclusive scan takes the call without it. Returns CUDA_ERROR_INVALID_VALUE for a too
   // small temp storage, too many items for the offset type, a null h_init or the call
   // form the spec does not take (with or without h_init), and
-  // CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it.
+  // CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it. The
+  // FutureValue form takes the initial value from device memory instead (the same
+  // executable: a null d_init is CUDA_ERROR_INVALID_VALUE except in a size query).
   // `op_state`: a stateful operator's state (types.hpp OpState: its bytes, read before
   // return; a size query may leave it out), empty for a stateless one;
   // CUDA_ERROR_INVALID_VALUE where it does not fit the operator's state layout.
@@ -40,23 +49,31 @@ class Executable : public BoundExecutable<Scan<Id>> {
                       void* d_out, std::uint64_t num_items, CUstream stream,
                       OpState op_state = {}) const noexcept
       requires(Id == AlgorithmId::inclusive_scan) {
-    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, nullptr, false, stream,
-               op_state);
+    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, nullptr, false, false,
+               stream, op_state);
   }
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
                       void* d_out, std::uint64_t num_items, const void* h_init, CUstream stream,
                       OpState op_state = {}) const noexcept {
     if (h_init == nullptr && d_temp_storage != nullptr) return CUDA_ERROR_INVALID_VALUE;
-    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init, true, stream,
-               op_state);
+    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init, true, false,
+               stream, op_state);
+  }
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
+                      void* d_out, std::uint64_t num_items, FutureValue init, CUstream stream,
+                      OpState op_state = {}) const noexcept {
+    if (init.d_init == nullptr && d_temp_storage != nullptr) return CUDA_ERROR_INVALID_VALUE;
+    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, init.d_init, true, true,
+               stream, op_state);
   }
 
  private:
   using BoundExecutable<Scan<Id>>::BoundExecutable;
-  // init_form: the call with h_init, which the spec must take (exclusive or seeded).
+  // init_form: a call with an initial value, which the spec must take (exclusive or
+  // seeded); on_device: `init` is a device pointer (FutureValue), else host bytes.
   CUresult run(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
-               std::uint64_t num_items, const void* h_init, bool init_form, CUstream stream,
-               OpState op_state) const noexcept;
+               std::uint64_t num_items, const void* init, bool init_form, bool on_device,
+               CUstream stream, OpState op_state) const noexcept;
   friend struct Scan<Id>;
 };
 
