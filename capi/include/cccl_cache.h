@@ -482,6 +482,19 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_exclusive_scan_with_state(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_out, uint64_t num_items, const void* h_init, void* stream,
     const cccl_cache_op_state* op_state);
+/* An exclusive scan, or an inclusive scan whose spec has init=1, seeded with an initial
+ * value in device memory: d_init points to one element of the spec's type, read by the
+ * kernels when they run (cub::FutureValue), so work queued before on the stream may
+ * write it. The executable is the one the host-value calls use. INVALID_ARGUMENT also
+ * for an inclusive scan without init, another algorithm, or a NULL d_init outside a
+ * size query. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_scan_device_init(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_items, const void* d_init, void* stream);
+CCCL_CACHE_API cccl_cache_status cccl_cache_scan_device_init_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_items, const void* d_init, void* stream,
+    const cccl_cache_op_state* op_state);
 /* d_out[i] = op(d_in[i]); no temp storage. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_unary_transform(const cccl_cache_algorithm* algorithm,
                                                             const void* d_in, void* d_out,

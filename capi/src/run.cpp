@@ -120,19 +120,23 @@ cccl_cache_status radix_result(const rs::Executable& exe, CUresult r, const char
 }
 
 // Reduce and the seeded scans: an array in, an array out, an initial value on the host
-// (an inclusive scan's spec must have init).
-template <class Exe>
+// (Init: its address) or, for the scans, in device memory (Init: sc::FutureValue); an
+// inclusive scan's spec must have init.
+template <class Exe, class Init = const void*>
 cccl_cache_status run_with_init(const cccl_cache_algorithm* algorithm, AlgorithmId kind,
                                 const char* fn, void* d_temp_storage, size_t* temp_storage_bytes,
-                                const void* d_in, void* d_out, uint64_t num_items,
-                                const void* h_init, void* stream,
-                                const cccl_cache_op_state* op_state) noexcept {
+                                const void* d_in, void* d_out, uint64_t num_items, Init init,
+                                void* stream, const cccl_cache_op_state* op_state) noexcept {
   CCCL_CACHE_C_TYPED(Exe, kind, fn);
   if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
     if (!exe->spec().init) return seeded_mismatch(fn, false);
   }
-  if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_items, h_init,
+  constexpr bool on_device = std::is_same_v<Init, sc::FutureValue>;
+  const void* address = nullptr;
+  if constexpr (on_device) address = init.d_init; else address = init;
+  if (address == nullptr && d_temp_storage != nullptr)
+    return null_argument(fn, on_device ? "d_init" : "h_init");
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_items, init,
                           static_cast<CUstream>(stream), state_of(op_state)),
                    fn, kTempOrStateInvalid);
 }
@@ -534,6 +538,29 @@ cccl_cache_status cccl_cache_exclusive_scan_with_state(const cccl_cache_algorith
   return run_with_init<sc::ExclusiveExecutable>(
       algorithm, AlgorithmId::exclusive_scan, "cccl_cache_exclusive_scan", d_temp_storage,
       temp_storage_bytes, d_in, d_out, num_items, h_init, stream, op_state);
+}
+
+cccl_cache_status cccl_cache_scan_device_init(const cccl_cache_algorithm* algorithm,
+                                              void* d_temp_storage, size_t* temp_storage_bytes,
+                                              const void* d_in, void* d_out, uint64_t num_items,
+                                              const void* d_init, void* stream) {
+  return cccl_cache_scan_device_init_with_state(algorithm, d_temp_storage, temp_storage_bytes, d_in,
+                                                d_out, num_items, d_init, stream, nullptr);
+}
+
+cccl_cache_status cccl_cache_scan_device_init_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_in, void* d_out, uint64_t num_items, const void* d_init, void* stream,
+    const cccl_cache_op_state* op_state) {
+  constexpr const char* fn = "cccl_cache_scan_device_init";
+  const sc::FutureValue init{d_init};
+  if (algorithm != nullptr && algorithm->kind == AlgorithmId::exclusive_scan)
+    return run_with_init<sc::ExclusiveExecutable>(algorithm, AlgorithmId::exclusive_scan, fn,
+                                                  d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                  num_items, init, stream, op_state);
+  return run_with_init<sc::InclusiveExecutable>(algorithm, AlgorithmId::inclusive_scan, fn,
+                                                d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                num_items, init, stream, op_state);
 }
 
 cccl_cache_status cccl_cache_unary_transform(const cccl_cache_algorithm* algorithm,

@@ -103,6 +103,8 @@ static void check_null_handles(void) {
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_select(NULL, NULL, &bytes, NULL, NULL, NULL, 10, NULL), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
               "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_scan_device_init(NULL, NULL, &bytes, NULL, NULL, 10, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_three_way_partition(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, 10, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_histogram_even(NULL, NULL, &bytes, NULL, NULL, 257, NULL, NULL, 10, NULL),
@@ -800,14 +802,15 @@ static void scan_by_key_on_gpu(cccl_cache_store* store) {
 
 /* A seeded inclusive scan of int8 values (seed 5, CUB's InclusiveScanInit) through the C
  * ABI: the sums overflow int8 (CUB accumulates in int); each inclusive call refuses the
- * spec of the other form. */
+ * spec of the other form; the seed from device memory (cccl_cache_scan_device_init)
+ * gives the same output. */
 static void seeded_scan_on_gpu(cccl_cache_store* store) {
   enum { n = 6 };
   const signed char values[n] = {100, 100, -100, 9, 120, 1}, init = 5;
-  signed char out[n] = {0};
+  signed char out[n] = {0}, out_dev[n] = {0};
   int i, acc = init, same = 1;
   size_t bytes = 0;
-  void *d_values = NULL, *d_out = NULL, *d_temp = NULL;
+  void *d_values = NULL, *d_out = NULL, *d_temp = NULL, *d_init = NULL;
   cccl_cache_algorithm *seeded = NULL, *plain = NULL;
   if (!acquire_two(store, "inclusive_scan type=int8 init=true", "inclusive_scan type=int8", &seeded, &plain))
     return;
@@ -828,13 +831,28 @@ static void seeded_scan_on_gpu(cccl_cache_store* store) {
     acc += values[i];
     same = same && out[i] == (signed char)(unsigned char)(acc & 0xff);
   }
+  /* The seed from device memory, into a cleared output. */
+  CHECK(cudaMalloc(&d_init, 1) == cudaSuccess);
+  CHECK(cudaMemcpy(d_init, &init, 1, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemset(d_out, 0, sizeof out) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_scan_device_init(plain, d_temp, &bytes, d_values, d_out, n, d_init, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_inclusive_scan)");
+  CHECK_FAILS(cccl_cache_scan_device_init(seeded, d_temp, &bytes, d_values, d_out, n, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "d_init");
+  CHECK_OK(cccl_cache_scan_device_init(seeded, d_temp, &bytes, d_values, d_out, n, d_init, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(out_dev, d_out, sizeof out_dev, cudaMemcpyDeviceToHost) == cudaSuccess);
+  same = same && memcmp(out, out_dev, sizeof out) == 0;
   CHECK(same);
+  cudaFree(d_init);
   cudaFree(d_temp);
   cudaFree(d_values);
   cudaFree(d_out);
   cccl_cache_algorithm_release(seeded);
   cccl_cache_algorithm_release(plain);
-  printf("seeded inclusive scan of int8 values on device 0 through the C ABI: %s\n", same ? "ok" : "MISMATCH");
+  printf("seeded inclusive scan of int8 values (seed on the host and in device memory) on device 0 "
+         "through the C ABI: %s\n",
+         same ? "ok" : "MISMATCH");
 }
 
 /* Reduces a counting iterator (1, 2, ..., 1000 as int64) and a reversed float array
