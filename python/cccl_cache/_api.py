@@ -395,7 +395,8 @@ def make_upper_bound(d_data, d_values, d_out, comp="less", *, device=None, cache
 def make_inclusive_scan(d_in, d_out, op="plus", *, init=False, offset="uint64", device=None,
                         cache=None) -> _core.InclusiveScan:
     """init=True: a scan seeded with an initial value, given as h_init at each call
-    (cub::DeviceScan::InclusiveScanInit)."""
+    (cub::DeviceScan::InclusiveScanInit): a host value, or a one-element device array that
+    the kernels read when they run (CUB's FutureValue)."""
     ops: dict = {}
     fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
     if init:
@@ -669,7 +670,8 @@ def upper_bound(d_data, d_values, d_out, comp="less", num_items=None, num_values
 def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, h_init=None,
                    temp_allocator=None, cache=None, op_state=None):
     """d_out[i] = d_in[0] op ... op d_in[i]; with h_init, d_out[i] = h_init op d_in[0] op ...
-    op d_in[i]; d_out may be d_in. op_state: a stateful operator's state."""
+    op d_in[i]; d_out may be d_in. h_init: a host value or a one-element device array.
+    op_state: a stateful operator's state."""
     exe = make_inclusive_scan(d_in, d_out, op, init=h_init is not None, cache=cache)
     n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same))
     _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n), (), op_state, h_init=h_init)
@@ -677,8 +679,9 @@ def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, h_ini
 
 def exclusive_scan(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *,
                    temp_allocator=None, cache=None, op_state=None):
-    """d_out[0] = h_init, d_out[i] = h_init op d_in[0] op ... op d_in[i - 1]. op_state: a
-    stateful operator's state."""
+    """d_out[0] = h_init, d_out[i] = h_init op d_in[0] op ... op d_in[i - 1]. h_init: a host
+    value, or a one-element device array that the kernels read when they run (CUB's
+    FutureValue). op_state: a stateful operator's state."""
     exe = make_exclusive_scan(d_in, d_out, op, cache=cache)
     n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same))
     _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)

@@ -197,6 +197,16 @@ DeviceArray device_array(nb::handle obj, const char* what, bool writable) {
   return from_dlpack(obj, what);
 }
 
+bool is_device_value(nb::handle obj) {
+  if (obj.is_none()) return false;
+  if (nb::hasattr(obj, "__cuda_array_interface__")) return true;
+  if (!nb::hasattr(obj, "__dlpack_device__")) return false;
+  int type = 0;
+  nb::object where = obj.attr("__dlpack_device__")();
+  if (!nb::isinstance<nb::tuple>(where) || nb::len(where) < 1 || !nb::try_cast(where[0], type)) return false;
+  return type == nb::device::cuda::value || type == nb::device::cuda_managed::value;
+}
+
 void check_type(const DeviceArray& a, ScalarType want, const char* what) {
   if (a.type == want) return;
   type_error(what, std::string(a.type_name) + " array, the spec needs " + std::string(name(want)));

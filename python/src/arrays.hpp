@@ -65,6 +65,11 @@ struct HostScalar {
 };
 HostScalar host_scalar(nb::handle obj, ScalarType type, const char* what);
 
+// Whether `obj` is a device array rather than a host value: it has a
+// __cuda_array_interface__, or its __dlpack_device__ names CUDA or CUDA-managed memory
+// (a NumPy array's names the CPU). For arguments that take either (a scan's h_init).
+bool is_device_value(nb::handle obj);
+
 // Our element type of a NumPy-style type string or DLPack dtype ("<f4" -> float32);
 // nullopt if none. For the Python layer's factories.
 std::optional<ScalarType> type_of_typestr(const char* typestr);

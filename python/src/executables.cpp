@@ -353,11 +353,19 @@ std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb
   auto [d_temp, have] = temp_array(temp, bytes, dev);
   auto i = checked_array(in, "d_in", false, type, n, dev);
   auto o = checked_array(out, "d_out", true, type, out_items, dev);
+  // A scan's initial value may be a one-element device array, read when the kernels run.
+  constexpr bool kScan = !std::is_same_v<Exe, rd::Executable>;
+  const bool on_device = kScan && has_init && is_device_value(h_init);
   HostScalar init;
-  if (has_init) init = host_scalar(h_init, type, "h_init");
+  const void* d_init = nullptr;
+  if (on_device) d_init = checked_array(h_init, "h_init", false, type, 1, dev).data;
+  else if (has_init) init = host_scalar(h_init, type, "h_init");
   run_unlocked(stream, what, [&](CUstream s) -> CUresult {
     if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
       if (!has_init) return e(d_temp, have, i.data, o.data, n, s, state.get());
+    }
+    if constexpr (kScan) {
+      if (on_device) return e(d_temp, have, i.data, o.data, n, sc::FutureValue{d_init}, s, state.get());
     }
     return e(d_temp, have, i.data, o.data, n, init.bytes, s, state.get());
   });
@@ -749,7 +757,8 @@ void bind_executables(nb::module_& m) {
            "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "stream"_a.none() = none,
            "op_state"_a.none() = none, "h_init"_a.none() = none,
            "temp_storage=None: returns the bytes a run needs. Else scans d_in into d_out (may alias); "
-           "made with init=True, seeded with h_init (d_out[i] = h_init op d_in[0] op ... op d_in[i]). "
+           "made with init=True, seeded with h_init (d_out[i] = h_init op d_in[0] op ... op d_in[i]): "
+           "a host value, or a one-element device array read when the kernels run. "
            "op_state: a stateful operator's state.")
       .def("temp_storage_bytes",
            [](const Bound<sc::InclusiveExecutable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
@@ -764,7 +773,8 @@ void bind_executables(nb::module_& m) {
            },
            "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "h_init"_a.none(),
            "stream"_a.none() = none, "op_state"_a.none() = none,
-           "temp_storage=None: returns the bytes a run needs. Else scans d_in into d_out starting at h_init. "
+           "temp_storage=None: returns the bytes a run needs. Else scans d_in into d_out starting at h_init: "
+           "a host value, or a one-element device array read when the kernels run. "
            "op_state: a stateful operator's state.")
       .def("temp_storage_bytes",
            [](const Bound<sc::ExclusiveExecutable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },

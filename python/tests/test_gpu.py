@@ -492,6 +492,11 @@ def test_seeded_inclusive_scan(caches):
             exe(temp, cp.asarray(h), d_out, N)
         exe(temp, cp.asarray(h), d_out, N, h_init=np.int8(7))
         np.testing.assert_array_equal(d_out.get(), want)
+        d_out[:] = 0  # the seed from device memory (CUB's FutureValue)
+        exe(temp, cp.asarray(h), d_out, N, h_init=cp.asarray([7], cp.int8))
+        np.testing.assert_array_equal(d_out.get(), want)
+        with pytest.raises(TypeError, match="h_init"):
+            exe(temp, cp.asarray(h), d_out, N, h_init=cp.asarray([7], cp.int16))
     d_out = cp.empty(N, cp.int8)
     cccl_cache.inclusive_scan(cp.asarray(h), d_out, h_init=7, cache=caches[0])
     np.testing.assert_array_equal(d_out.get(), want)
@@ -539,6 +544,17 @@ def test_exclusive_scan(caches):
         d_out = cp.empty(N, cp.int64)
         run_two_phase(exe, cp.asarray(h), d_out, N, 5, n=N)
         np.testing.assert_array_equal(d_out.get(), 5 + np.concatenate(([0], np.cumsum(h)[:-1])))
+        # The initial value from device memory, written by work queued before on the stream.
+        d_init = cp.empty(1, cp.int64)
+        d_out[:] = 0
+        d_init.fill(-3)
+        run_two_phase(exe, cp.asarray(h), d_out, N, d_init, n=N)
+        np.testing.assert_array_equal(d_out.get(), -3 + np.concatenate(([0], np.cumsum(h)[:-1])))
+        with pytest.raises(ValueError, match="h_init"):
+            run_two_phase(exe, cp.asarray(h), d_out, N, cp.empty(0, cp.int64), n=N)
+    d_out = cp.empty(N, cp.int64)
+    cccl_cache.exclusive_scan(cp.asarray(h), d_out, h_init=cp.asarray([2], cp.int64), cache=caches[0])
+    np.testing.assert_array_equal(d_out.get(), 2 + np.concatenate(([0], np.cumsum(h)[:-1])))
 
 
 def test_float16_scan(caches):
