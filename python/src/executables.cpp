@@ -359,7 +359,7 @@ std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb
   HostScalar init;
   const void* d_init = nullptr;
   if (on_device) d_init = checked_array(h_init, "h_init", false, type, 1, dev).data;
-  else if (has_init) init = host_scalar(h_init, type, "h_init");
+  else if (has_init) init = host_scalar(h_init, algos::ElementType(type).scalar, "h_init");
   run_unlocked(stream, what, [&](CUstream s) -> CUresult {
     if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
       if (!has_init) return e(d_temp, have, i.data, o.data, n, s, state.get());
@@ -407,9 +407,9 @@ std::size_t reduce_call(const rd::Executable& e, nb::handle temp, nb::handle in,
   const HostOpState state(op_state, spec.op);
   const int dev = e.device();
   auto [d_temp, have] = temp_array(temp, bytes, dev);
-  const algos::IteratorValue value = iterator_value(in, spec.input, spec.type, n, dev);
-  auto o = checked_array(out, "d_out", true, spec.type, 1, dev);
-  const HostScalar init = host_scalar(h_init, spec.type, "h_init");
+  const algos::IteratorValue value = iterator_value(in, spec.input, spec.type.scalar, n, dev);
+  auto o = checked_array(out, "d_out", true, spec.type.scalar, 1, dev);
+  const HostScalar init = host_scalar(h_init, spec.type.scalar, "h_init");
   run_unlocked(stream, "reduce", [&](CUstream s) -> CUresult {
     return e(d_temp, have, value, o.data, n, init.bytes, s, state.get());
   });

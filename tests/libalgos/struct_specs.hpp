@@ -1,11 +1,13 @@
 // The struct element types and specs the struct tests share (CPU builds and GPU runs):
-// merge sort with struct keys (keys only, and with struct values) and select over
-// struct items, each with a custom operator over the struct.
+// merge sort with struct keys (keys only, and with struct values), select over struct
+// items and reduce of struct items (an argmax, and a 12-byte count/min/max), each with a
+// custom operator over the struct.
 #pragma once
 
 #include <cstdint>
 
 #include "cccl_cache/algos/merge_sort/spec.hpp"
+#include "cccl_cache/algos/reduce/spec.hpp"
 #include "cccl_cache/algos/select/spec.hpp"
 
 namespace test_support {
@@ -62,6 +64,52 @@ inline cccl_cache::algos::select::Spec select_heavy() {
   cccl_cache::algos::select::Spec s;
   s.type = payload();
   s.op = Operator::custom("heavy", "__device__ bool heavy(const payload& p) { return p.weight > 0.5; }");
+  return s;
+}
+
+// 8 bytes, 4-aligned: a value and its index; the argmax keeps the larger value, the
+// lower index among equal ones (associative and commutative: any order gives one result).
+struct HostArgmax {
+  float value;
+  std::int32_t index;
+};
+inline ElementType argmax_pair() {
+  return ElementType::structure("vi", "struct vi { float value; int index; };", 8, 4);
+}
+inline HostArgmax host_argmax(const HostArgmax& a, const HostArgmax& b) {
+  if (a.value != b.value) return a.value > b.value ? a : b;
+  return a.index < b.index ? a : b;
+}
+inline cccl_cache::algos::reduce::Spec reduce_argmax() {
+  cccl_cache::algos::reduce::Spec s;
+  s.type = argmax_pair();
+  s.op = Operator::custom("argmax",
+                          "__device__ vi argmax(vi a, vi b) {\n"
+                          "  if (a.value != b.value) return a.value > b.value ? a : b;\n"
+                          "  return a.index < b.index ? a : b;\n}");
+  return s;
+}
+
+// 12 bytes, 4-aligned: a count with a minimum and a maximum (the host dispatch's
+// 12-byte stand-in).
+struct HostStats3 {
+  std::int32_t count;
+  float lo;
+  float hi;
+};
+inline ElementType stats3() {
+  return ElementType::structure("stats3", "struct stats3 { int count; float lo; float hi; };", 12, 4);
+}
+inline HostStats3 host_merge_stats(const HostStats3& a, const HostStats3& b) {
+  return {a.count + b.count, a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+}
+inline cccl_cache::algos::reduce::Spec reduce_stats3() {
+  cccl_cache::algos::reduce::Spec s;
+  s.type = stats3();
+  s.offset_type = ScalarType::uint32;
+  s.op = Operator::custom("merge_stats",
+                          "__device__ stats3 merge_stats(stats3 a, stats3 b) {\n"
+                          "  return {a.count + b.count, a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};\n}");
   return s;
 }
 

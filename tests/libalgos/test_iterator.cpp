@@ -75,7 +75,7 @@ TEST(Iterator, EveryKindRoundTripsThroughBytesAndText) {
     ASSERT_TRUE(back) << back.error().describe();
     EXPECT_EQ(*back, spec);
     // Spec text, a custom operator's source given as a custom operator field's is.
-    SpecFields fields = {{"type", std::string(name(spec.type))}, {"input", field_text(spec.input)}};
+    SpecFields fields = {{"type", describe(spec.type)}, {"input", field_text(spec.input)}};
     if (spec.input.op.kind == OpKind::custom) fields["source"] = spec.input.op.source;
     auto parsed = spec_from_fields("reduce", fields);
     ASSERT_TRUE(parsed) << parsed.error().describe();

@@ -137,15 +137,15 @@ struct Problem {
   std::vector<std::byte> items, init;
 };
 Problem make_problem(const rd::Spec& s, std::uint64_t n, std::mt19937_64& rng) {
-  const std::size_t size = cccl_cache::algos::size_of(s.type);
-  const bool flt = is_float_type(s.type);
+  const std::size_t size = cccl_cache::algos::size_of(s.type.scalar);
+  const bool flt = is_float_type(s.type.scalar);
   Problem p{std::vector<std::byte>(n * size), std::vector<std::byte>(size)};
-  auto put = [&](std::byte* at, double f, std::uint64_t i) { flt ? put_float(at, f, s.type) : put_int(at, i, size); };
+  auto put = [&](std::byte* at, double f, std::uint64_t i) { flt ? put_float(at, f, s.type.scalar) : put_int(at, i, size); };
   const OpKind k = s.op.kind;
   for (std::uint64_t j = 0; j < n; ++j) {
     const std::uint64_t r = rng();
     std::byte* at = &p.items[j * size];
-    if (k == OpKind::plus) put(at, 0.5 * static_cast<int>(r % 5) - 1.0, r % 201 - (is_signed_int(s.type) ? 100 : 0));
+    if (k == OpKind::plus) put(at, 0.5 * static_cast<int>(r % 5) - 1.0, r % 201 - (is_signed_int(s.type.scalar) ? 100 : 0));
     else if (k == OpKind::multiplies) put(at, r % 3 == 0 ? 1.0 : (r % 3 == 1 ? 1 + 1.0 / 1024 : 1 - 1.0 / 1024), r % 4 == 0 ? ~std::uint64_t{0} : r % 4);  // ints: -1, 1, 2, 3
     else if (k == OpKind::logical_and) put(at, j + 1 == n && n > 1024 ? 0.0 : 1.0 + (r % 3), j + 1 == n && n > 1024 ? 0 : 1 + r % 3);
     else if (k == OpKind::logical_or) put(at, 0.0, 0);
@@ -169,17 +169,17 @@ struct Want {
   double value = 0, tolerance = 0;
 };
 Want reference(const rd::Spec& s, const Problem& p) {
-  const std::size_t size = cccl_cache::algos::size_of(s.type);
+  const std::size_t size = cccl_cache::algos::size_of(s.type.scalar);
   const std::uint64_t n = p.items.size() / size;
   const OpKind k = s.op.kind;
   Want w;
   w.exact.resize(size);
-  if (!is_float_type(s.type)) {
-    std::uint64_t acc = static_cast<std::uint64_t>(get_int(p.init.data(), s.type));
+  if (!is_float_type(s.type.scalar)) {
+    std::uint64_t acc = static_cast<std::uint64_t>(get_int(p.init.data(), s.type.scalar));
     for (std::uint64_t j = 0; j < n; ++j) {
-      const std::int64_t v = get_int(&p.items[j * size], s.type);
+      const std::int64_t v = get_int(&p.items[j * size], s.type.scalar);
       const std::uint64_t u = static_cast<std::uint64_t>(v);
-      const bool lt = is_signed_int(s.type) ? v < static_cast<std::int64_t>(acc) : u < acc;
+      const bool lt = is_signed_int(s.type.scalar) ? v < static_cast<std::int64_t>(acc) : u < acc;
       switch (k) {
         case OpKind::plus: acc += u; break;
         case OpKind::multiplies: acc *= u; break;
@@ -196,9 +196,9 @@ Want reference(const rd::Spec& s, const Problem& p) {
     put_int(w.exact.data(), acc, size);
     return w;
   }
-  double acc = get_float(p.init.data(), s.type), sum_abs = std::fabs(acc);
+  double acc = get_float(p.init.data(), s.type.scalar), sum_abs = std::fabs(acc);
   for (std::uint64_t j = 0; j < n; ++j) {
-    const double v = get_float(&p.items[j * size], s.type);
+    const double v = get_float(&p.items[j * size], s.type.scalar);
     sum_abs += std::fabs(v);
     switch (k) {
       case OpKind::plus: acc += v; break;
@@ -210,15 +210,15 @@ Want reference(const rd::Spec& s, const Problem& p) {
       default: acc = std::max(std::fabs(acc), std::fabs(v)); break;  // abs_max
     }
   }
-  const bool wide = s.type == ScalarType::float32 || s.type == ScalarType::float64;
+  const bool wide = s.type.scalar == ScalarType::float32 || s.type.scalar == ScalarType::float64;
   if (k == OpKind::multiplies || (k == OpKind::plus && !wide)) {
     w.exact.clear();  // rounding depends on the order of the partial results
     w.value = acc;
     w.tolerance = k == OpKind::multiplies ? 1e-2 * std::fabs(acc) + 1e-6
-                                          : (s.type == ScalarType::bfloat16 ? 2e-2 : 2e-3) * sum_abs + 1;
+                                          : (s.type.scalar == ScalarType::bfloat16 ? 2e-2 : 2e-3) * sum_abs + 1;
     return w;
   }
-  put_float(w.exact.data(), acc, s.type);  // sums of halves stay exact in float32/64
+  put_float(w.exact.data(), acc, s.type.scalar);  // sums of halves stay exact in float32/64
   return w;
 }
 
@@ -256,7 +256,7 @@ TEST(ReduceGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
       if (!want.exact.empty()) {
         EXPECT_EQ(got, want.exact);
       } else {
-        EXPECT_NEAR(get_float(got.data(), spec.type), want.value, want.tolerance);
+        EXPECT_NEAR(get_float(got.data(), spec.type.scalar), want.value, want.tolerance);
       }
     }
   });
@@ -289,28 +289,28 @@ TEST(ReduceGpu, MinAndMaxOverFloatsSkipNaNs) {
   for (std::size_t i = 0; i < b.specs.size(); ++i) {
     const rd::Spec& spec = b.specs[i];
     const bool min_max = spec.op.kind == OpKind::minimum || spec.op.kind == OpKind::maximum;
-    if (!min_max || (spec.type != ScalarType::float32 && spec.type != ScalarType::float64)) continue;
+    if (!min_max || (spec.type.scalar != ScalarType::float32 && spec.type.scalar != ScalarType::float64)) continue;
     SCOPED_TRACE(rd::summary(spec));
     auto exe = rd::bind(b.fresh[i], 0);
     ASSERT_TRUE(exe) << exe.error().describe();
-    const std::size_t size = cccl_cache::algos::size_of(spec.type);
+    const std::size_t size = cccl_cache::algos::size_of(spec.type.scalar);
     const double nan = std::numeric_limits<double>::quiet_NaN();
     std::mt19937_64 rng(5 + i);
     for (std::uint64_t n : {1025ull, (1ull << 20) + 3}) {
       Problem p{std::vector<std::byte>(n * size), std::vector<std::byte>(size)};
       double want = 0.25;
-      put_float(p.init.data(), want, spec.type);
+      put_float(p.init.data(), want, spec.type.scalar);
       for (std::uint64_t j = 0; j < n; ++j) {
         const double v = j % 7 == 3 ? nan : static_cast<double>(static_cast<std::int64_t>(rng() % 4001) - 2000) / 4;
-        put_float(&p.items[j * size], v, spec.type);
+        put_float(&p.items[j * size], v, spec.type.scalar);
         want = spec.op.kind == OpKind::maximum ? std::fmax(want, v) : std::fmin(want, v);
       }
       std::vector<std::byte> exact(size);
-      put_float(exact.data(), want, spec.type);
+      put_float(exact.data(), want, spec.type.scalar);
       EXPECT_EQ(run(*exe, p, stream), exact) << "n = " << n;
-      for (std::uint64_t j = 0; j < n; ++j) put_float(&p.items[j * size], nan, spec.type);
-      put_float(p.init.data(), nan, spec.type);
-      EXPECT_TRUE(std::isnan(get_float(run(*exe, p, stream).data(), spec.type))) << "all NaN, n = " << n;
+      for (std::uint64_t j = 0; j < n; ++j) put_float(&p.items[j * size], nan, spec.type.scalar);
+      put_float(p.init.data(), nan, spec.type.scalar);
+      EXPECT_TRUE(std::isnan(get_float(run(*exe, p, stream).data(), spec.type.scalar))) << "all NaN, n = " << n;
     }
     ++checked;
   }

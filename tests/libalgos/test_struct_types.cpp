@@ -78,6 +78,23 @@ TEST(StructTypes, EachAlgorithmsRules) {
   auto wide = select_heavy();
   wide.type = with_layout("payload", "struct payload { double weight; char pad[120]; };", 128, 8);
   EXPECT_TRUE(wide.validate());
+  // Reduce: struct items with a custom operator, an array input, a stand-in size.
+  EXPECT_TRUE(reduce_argmax().validate());
+  EXPECT_TRUE(reduce_stats3().validate());
+  auto summed = reduce_argmax();
+  summed.op = Operator::plus();
+  EXPECT_EQ(summed.validate().error().code, ErrorCode::invalid_argument);
+  auto counted = reduce_argmax();
+  counted.input = Iterator::counting(ScalarType::int32);
+  EXPECT_EQ(counted.validate().error().code, ErrorCode::unsupported);
+  auto wide_stats = reduce_stats3();
+  wide_stats.type = with_layout("stats3", "struct stats3 { int c; float v[4]; };", 20, 4);
+  const auto too_wide = wide_stats.validate();
+  ASSERT_FALSE(too_wide);
+  EXPECT_EQ(too_wide.error().code, ErrorCode::unsupported);
+  EXPECT_NE(too_wide.error().message.find("reduce takes structs of 1, 2, 4, 8, 12, 16, 24, 32"),
+            std::string::npos)
+      << too_wide.error().message;
   // An invalid layout is refused by every algorithm.
   auto bad = select_heavy();
   bad.type.layout.alignment = 3;
@@ -157,6 +174,35 @@ TEST(StructTypes, EveryPartOfAStructChangesTheKey) {
   vary("keys and values swapped", [](auto& s) { std::swap(s.key_type, s.value_type); });
   std::set<Digest128> digests;
   for (const auto& [what, key] : keys) EXPECT_TRUE(digests.insert(key.spec).second) << what;
+}
+
+// Reduce of struct items: its spec text, and a key that each part of the struct and the
+// operator's source changes (the scalar reduce's key is not one of them).
+TEST(StructTypes, ReduceOfStructsHasSpecTextAndKeys) {
+  const reduce::Spec want = reduce_argmax();
+  auto spec = parse_spec_text("reduce type=vi:8/4 struct.vi='" + want.type.layout.definition +
+                              "' op=argmax source='" + want.op.source + "'");
+  ASSERT_TRUE(spec) << spec.error().describe();
+  auto typed = decode_fields<reduce::Spec>(spec->fields);
+  ASSERT_TRUE(typed) << typed.error().describe();
+  EXPECT_EQ(*typed, want);
+  EXPECT_EQ(spec_text(want), "reduce type=vi:8/4 op=argmax offset=uint64");
+  Toolchain tc;
+  tc.cccl_version = 3005000;
+  tc.nvrtc_major = tc.nvjitlink_major = 13;
+  std::set<Digest128> digests = {cache_key(reduce::Spec{}, 90, tc).spec};
+  auto vary = [&](std::string what, auto change) {
+    reduce::Spec s = want;
+    change(s);
+    EXPECT_TRUE(digests.insert(cache_key(s, 90, tc).spec).second) << what;
+  };
+  vary("as given", [](auto&) {});
+  vary("definition", [](auto& s) { s.type.layout.definition += " "; });
+  vary("name", [](auto& s) { s.type.layout.name = "vj"; });
+  vary("size", [](auto& s) { s.type.layout.size = 16; });
+  vary("alignment", [](auto& s) { s.type.layout.alignment = 8; });
+  vary("operator source", [](auto& s) { s.op.source += " "; });
+  vary("offset", [](auto& s) { s.offset_type = ScalarType::uint32; });
 }
 
 TEST(StructTypes, SpecTextNamesTheLayoutAndTakesTheDefinition) {

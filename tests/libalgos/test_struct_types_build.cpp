@@ -1,5 +1,5 @@
 // NVRTC builds of struct element types for sm_80 and sm_90 (merge sort with struct keys,
-// keys only and with struct values; select over struct items): each round-trips through
+// keys only and with struct values; select over struct items; reduce of struct items): each round-trips through
 // its blob, every truncation is corrupt, and a struct whose declared layout is not the
 // compiled one fails the build with NVRTC's log naming it.
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 #include "build_cache.hpp"
 #include "cccl_cache/algos/core/blob.hpp"
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
+#include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
 #include "struct_specs.hpp"
 
@@ -50,6 +51,29 @@ TEST(StructTypesBuild, MergeSortWithStructKeysAndValuesBuilds) {
 }
 
 TEST(StructTypesBuild, SelectOverStructItemsBuilds) { expect_builds_and_round_trips(select_heavy()); }
+
+// Reduce of struct items: the accumulator the kernels' compile reports is the struct.
+TEST(StructTypesBuild, ReduceOverStructItemsBuilds) {
+  for (const reduce::Spec& spec : {reduce_argmax(), reduce_stats3()}) {
+    expect_builds_and_round_trips(spec);
+    const auto& r = cached_build(spec, 90);
+    ASSERT_TRUE(r) << r.error().describe();
+    EXPECT_EQ(r->result.policy.accum_size, spec.type.layout.size);
+    EXPECT_EQ(r->result.policy.accum_align, spec.type.layout.alignment);
+  }
+}
+
+// An operator over struct items whose result is not the struct gives an accumulator the
+// host dispatch has no stand-in for: refused with a message naming the struct.
+TEST(StructTypesBuild, AReduceOperatorNotReturningTheStructIsRefused) {
+  reduce::Spec spec = reduce_argmax();
+  spec.op = Operator::custom("larger", "__device__ double larger(vi a, vi b) { return a.value > b.value ? a.value : b.value; }");
+  ASSERT_TRUE(spec.validate());
+  const auto r = Reduce::build(spec, 90);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::unsupported);
+  EXPECT_NE(r.error().message.find("is not the struct vi"), std::string::npos) << r.error().message;
+}
 
 // The declared layout is checked against the compiled type: a wrong size or alignment
 // fails the build (never a crash, never an entry), its error carrying NVRTC's log.

@@ -1,7 +1,8 @@
 // Struct element types on a GPU (skips without one): merge sort of struct keys (keys
 // only, and with struct values) by a custom comparator against a stable host sort, and
-// select of struct items by a custom predicate against the host's copy_if; fresh (build
-// -> bind) and store-loaded executables give bitwise identical outputs.
+// select of struct items by a custom predicate against the host's copy_if, reduce of
+// struct items (an argmax over {value, index}, a 12-byte count/min/max) against a host
+// fold; fresh (build -> bind) and store-loaded executables give bitwise identical outputs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,6 +23,8 @@ namespace {
 
 static_assert(sizeof(HostKey3) == 12 && alignof(HostKey3) == 4);
 static_assert(sizeof(HostPayload) == 16 && alignof(HostPayload) == 8);
+static_assert(sizeof(HostArgmax) == 8 && alignof(HostArgmax) == 4);
+static_assert(sizeof(HostStats3) == 12 && alignof(HostStats3) == 4);
 
 const std::size_t kCounts[] = {0, 1, 2, 1023, 1025, (std::size_t{1} << 20) + 3};
 
@@ -145,6 +148,64 @@ TEST(StructTypesGpu, SelectOfStructItemsMatchesTheHostFreshAndLoaded) {
       EXPECT_TRUE(same_bytes(got, want)) << "differs from the host's copy_if";
       EXPECT_TRUE(same_bytes(select_on(loaded, items, stream), got)) << "fresh and store-loaded differ";
     }
+  });
+}
+
+// Reduces `items` from `init` on the device; the result.
+template <class T>
+T reduce_on(const reduce::Executable& exe, const std::vector<T>& items, const T& init, CUstream stream) {
+  const std::size_t n = items.size();
+  DeviceBuffer d_in(n * sizeof(T)), d_out(sizeof(T));
+  copy_to_device(d_in, items);
+  EXPECT_EQ(cuMemsetD8(d_out.ptr, 0xab, sizeof(T)), CUDA_SUCCESS);
+  std::size_t bytes = 0;
+  EXPECT_EQ(exe(nullptr, bytes, nullptr, nullptr, n, nullptr, stream), CUDA_SUCCESS);
+  EXPECT_EQ(bytes, exe.temp_storage_bytes(n));
+  DeviceBuffer temp(bytes);
+  EXPECT_EQ(exe(temp.get(), bytes, d_in.get(), d_out.get(), n, &init, stream), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
+  return copy_to_host<T>(d_out, 1)[0];
+}
+
+template <class T, class Fold>
+void check_reduce(const reduce::Executable& fresh, const reduce::Executable& loaded, CUstream stream,
+                  const T& init, Fold fold, T (*item)(std::mt19937&, std::size_t)) {
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{1023},
+                              std::size_t{1025}, (std::size_t{1} << 20) + 3, std::size_t{1} << 26}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::mt19937 rng(17 + static_cast<std::uint32_t>(n));
+    std::vector<T> items(n);
+    for (std::size_t i = 0; i < n; ++i) items[i] = item(rng, i);
+    T want = init;
+    for (const T& x : items) want = fold(want, x);
+    const T got = reduce_on(fresh, items, init, stream);
+    EXPECT_EQ(std::memcmp(&got, &want, sizeof(T)), 0) << "differs from the host's fold";
+    const T again = reduce_on(loaded, items, init, stream);
+    EXPECT_EQ(std::memcmp(&again, &got, sizeof(T)), 0) << "fresh and store-loaded differ";
+  }
+}
+
+TEST(StructTypesGpu, ReduceArgmaxOfStructItemsMatchesTheHostFreshAndLoaded) {
+  SKIP_WITHOUT_GPU();
+  for_each_fresh_and_loaded(built<&reduce_argmax>(), [](std::size_t, const reduce::Executable& fresh,
+                                                        const reduce::Executable& loaded, CUstream stream) {
+    // Few distinct values, so ties (the lowest index wins) are everywhere.
+    check_reduce<HostArgmax>(fresh, loaded, stream, HostArgmax{-1e30f, -1}, host_argmax,
+                             [](std::mt19937& rng, std::size_t i) {
+                               return HostArgmax{static_cast<float>(rng() % 97), static_cast<std::int32_t>(i)};
+                             });
+  });
+}
+
+TEST(StructTypesGpu, ReduceOf12ByteStructItemsMatchesTheHostFreshAndLoaded) {
+  SKIP_WITHOUT_GPU();
+  for_each_fresh_and_loaded(built<&reduce_stats3>(), [](std::size_t, const reduce::Executable& fresh,
+                                                        const reduce::Executable& loaded, CUstream stream) {
+    check_reduce<HostStats3>(fresh, loaded, stream, HostStats3{0, 1e30f, -1e30f}, host_merge_stats,
+                             [](std::mt19937& rng, std::size_t) {
+                               const float v = static_cast<float>(static_cast<int>(rng() % 20001) - 10000) * 0.25f;
+                               return HostStats3{1, v, v};
+                             });
   });
 }
 

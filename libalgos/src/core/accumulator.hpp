@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/cache/error.hpp"
 
 namespace cccl_cache::algos::detail {
@@ -58,6 +59,21 @@ inline Result<void> accept_accumulator(std::string_view algorithm, std::uint32_t
                                           ": the operator's accumulator type (" +
                                           std::to_string(size) +
                                           " bytes) is not a 1, 2, 4 or 8-byte scalar");
+}
+
+// accept_accumulator over values of element type `value`: a scalar's as above; over a
+// struct the operator returns the struct, so the accumulator must be it (its declared
+// size and alignment; validate_stand_in_struct bounds the sizes), moved by the host as
+// bytes of that size.
+inline Result<void> accept_accumulator(std::string_view algorithm, std::uint32_t size,
+                                       std::uint32_t align, const ElementType& value) {
+  if (!value.is_struct()) return accept_accumulator(algorithm, size, align);
+  if (size == value.layout.size && align == value.layout.alignment) return {};
+  return fail(ErrorCode::unsupported,
+              std::string(algorithm) + ": the operator's accumulator type (" + std::to_string(size) +
+                  " bytes, alignment " + std::to_string(align) + ") is not the struct " +
+                  value.layout.name + " (" + std::to_string(value.layout.size) +
+                  " bytes): the operator must return the struct");
 }
 
 }  // namespace cccl_cache::algos::detail

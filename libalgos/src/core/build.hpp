@@ -57,7 +57,8 @@ template <class A, class Generate>
 //   static GeneratedSource source_for(const Spec&, std::uint32_t cc);  // the build's
 //                                                // source for a target (default: source)
 //   static Result<void> accept(const Policy&);  // refuse what the host dispatch cannot
-//                                               // run (default: anything goes)
+//                                               // run (default: anything goes), or
+//   static Result<void> accept(const Spec&, const Policy&);  // where it depends on the spec
 template <class A>
 struct BuildSteps;
 
@@ -77,6 +78,8 @@ template <class A>
                  }));
   if constexpr (requires { Steps::accept(report.result.policy); })
     CCCL_CACHE_CHECK(Steps::accept(report.result.policy));
+  else if constexpr (requires { Steps::accept(spec, report.result.policy); })
+    CCCL_CACHE_CHECK(Steps::accept(spec, report.result.policy));
   return report;
 }
 

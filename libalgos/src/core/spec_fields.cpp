@@ -265,6 +265,21 @@ Result<void> validate_struct(std::string_view what, const ElementType& t) {
   return {};
 }
 
+Result<void> validate_stand_in_struct(std::string_view what, std::string_view algorithm,
+                                     const ElementType& t) {
+  CCCL_CACHE_CHECK(validate_struct(what, t));
+  if (!t.is_struct()) return {};
+  std::string sizes;
+  for (std::uint32_t n : kStandInStructSizes) {
+    if (n == t.layout.size) return {};
+    sizes += (sizes.empty() ? "" : ", ") + std::to_string(n);
+  }
+  return fail(ErrorCode::unsupported, std::string(what) + ": struct '" + t.layout.name + "' of " +
+                                          std::to_string(t.layout.size) + " bytes: " +
+                                          std::string(algorithm) + " takes structs of " + sizes +
+                                          " bytes");
+}
+
 namespace detail {
 
 namespace {

@@ -9,15 +9,7 @@ bool known_type(ScalarType t) {
 
 // A struct key or value: a valid layout of a size the dispatch is instantiated for.
 Result<void> check_struct(std::string_view field, const ElementType& t) {
-  const std::string what = "merge sort spec: field '" + std::string(field) + "'";
-  if (auto ok = validate_struct(what, t); !ok) return ok;
-  for (std::uint32_t n : kStructSizes)
-    if (n == t.layout.size) return {};
-  std::string sizes;
-  for (std::uint32_t n : kStructSizes) sizes += (sizes.empty() ? "" : ", ") + std::to_string(n);
-  return fail(ErrorCode::unsupported, what + ": struct '" + t.layout.name + "' of " +
-                                          std::to_string(t.layout.size) +
-                                          " bytes: merge sort takes structs of " + sizes + " bytes");
+  return validate_stand_in_struct("merge sort spec: field '" + std::string(field) + "'", "merge sort", t);
 }
 }  // namespace
 

@@ -67,7 +67,7 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
                    op_state);
   }
   algos::detail::IteratorArg packed;
-  if (!algos::detail::pack_iterator(s.input, s.type, in, num_items, packed))
+  if (!algos::detail::pack_iterator(s.input, s.type.scalar, in, num_items, packed))
     return CUDA_ERROR_INVALID_VALUE;
   return call_op(&Spec::op, op_state, d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes,
                  static_cast<const void*>(packed.bytes), d_out, num_items, h_init, stream);

@@ -17,7 +17,8 @@ detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& s
 
   algos::detail::GeneratedSource out;
   out.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_reduce.cuh",
-                                      {spec.type, spec.input.type});
+                                      {spec.type.scalar, spec.input.type});
+  out.source += algos::detail::struct_source({&spec.type});
   out.source += algos::detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " + offset + ";\n";
   // An input iterator takes the place of the T array in the kernels reading the input.
@@ -25,9 +26,9 @@ detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& s
   if (!spec.input.is_pointer()) {
     in = "cccl_cache_in_t";
     out.source += algos::detail::iterator_user_source(spec.input);
-    out.source += algos::detail::iterator_struct(in, spec.input, spec.type);
+    out.source += algos::detail::iterator_struct(in, spec.input, spec.type.scalar);
   }
-  out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, {}, spec.type);
+  out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, {}, spec.type.scalar);
   // As cub::detail::reduce::dispatch derives them for DeviceReduce::Reduce(T*, T*,
   // num_items, op, T init): the accumulator, and the default (run-to-run
   // deterministic) policy selector over it.
@@ -65,8 +66,9 @@ detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& s
 // build, codegen_digest (core/build.hpp)
 template struct AlgorithmBase<Reduce, reduce::Spec>;
 
-Result<void> detail::BuildSteps<Reduce>::accept(const reduce::Policy& policy) {
-  return algos::detail::accept_accumulator("reduce", policy.accum_size, policy.accum_align);
+Result<void> detail::BuildSteps<Reduce>::accept(const reduce::Spec& spec,
+                                                const reduce::Policy& policy) {
+  return algos::detail::accept_accumulator("reduce", policy.accum_size, policy.accum_align, spec.type);
 }
 
 }  // namespace cccl_cache::algos

@@ -15,5 +15,5 @@ struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::Reduce> {
   // the policy probe (values in Policy's field order).
   static GeneratedSource source(const reduce::Spec& spec);
   // Error unsupported: an accumulator the host dispatch has no stand-in for.
-  static Result<void> accept(const reduce::Policy& policy);
+  static Result<void> accept(const reduce::Spec& spec, const reduce::Policy& policy);
 };

@@ -111,6 +111,19 @@ DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size, Scalar
   using algos::detail::on_size;
   using Entry = algos::detail::ClosedForm<DispatchFn>;
   if (!is_unsigned_offset(offset_type)) return nullptr;
+  if (type_size != 1 && type_size != 2 && type_size != 4 && type_size != 8) {
+    // A struct of 12 to 32 bytes: its own accumulator, read from an array.
+    if (accum_size != type_size || iterator_input) return nullptr;
+    return algos::detail::on_element_size(type_size, [&](auto t) -> DispatchFn {
+      constexpr std::size_t kT = decltype(t)::value;
+      using In = Bytes<kT>*;
+      if (offset_type == ScalarType::uint32)
+        return Entry::select<&closed_form_bytes<kT, kT, std::uint32_t>,
+                             &run_dispatch<kT, kT, std::uint32_t, In>>(closed_form);
+      return Entry::select<&closed_form_bytes<kT, kT, unsigned long long>,
+                           &run_dispatch<kT, kT, unsigned long long, In>>(closed_form);
+    });
+  }
   return on_size(type_size, [&](auto t) {
     return on_size(accum_size, [&](auto a) -> DispatchFn {
       constexpr std::size_t kT = decltype(t)::value, kA = decltype(a)::value;

@@ -42,7 +42,8 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 std::uint64_t num_items, const void* h_init,
                                 CUstream stream, const void* op_state) noexcept;
 
-// The instantiation, or nullptr (sizes not 1/2/4/8, offset not uint32/uint64).
+// The instantiation, or nullptr (sizes not 1/2/4/8, except a struct's 12, 16, 24 or 32
+// bytes with an accumulator of its own size and an array input; offset not uint32/uint64).
 // closed_form false: the same dispatch answering size queries through CUB's whole host
 // dispatch, the reference the closed form is tested equal to (test_reduce_dispatch).
 // iterator_input: the spec's input is an iterator, and `d_in` the host address of its

@@ -8,14 +8,22 @@ Result<void> Spec::validate() const {
   auto bad = [](std::string what) {
     return fail(ErrorCode::invalid_argument, "reduce spec: " + std::move(what));
   };
-  if (!is_element_type(type)) return bad("type must be an integer or float type");
   if (!is_unsigned_offset(offset_type)) return bad("offset must be uint32 or uint64");
-  CCCL_CACHE_CHECK(detail::validate_associative_op("reduce spec", op, type, /*takes_state=*/true));
+  if (type.is_struct()) {
+    CCCL_CACHE_CHECK(validate_stand_in_struct("reduce spec: field 'type'", "reduce", type));
+    if (op.kind != OpKind::custom)
+      return bad("field 'op': struct items need a custom operator (the well-known ones are for scalars)");
+    if (!input.is_pointer())
+      return fail(ErrorCode::unsupported, "reduce spec: field 'input': iterators over struct items");
+    return detail::validate_associative_op("reduce spec", op, type.scalar, /*takes_state=*/true);
+  }
+  if (!is_element_type(type.scalar)) return bad("type must be an integer or float type, or a struct");
+  CCCL_CACHE_CHECK(detail::validate_associative_op("reduce spec", op, type.scalar, /*takes_state=*/true));
   constexpr std::uint32_t kInputs =
       iterator_bit(IteratorKind::pointer) | iterator_bit(IteratorKind::counting) |
       iterator_bit(IteratorKind::constant) | iterator_bit(IteratorKind::transform) |
       iterator_bit(IteratorKind::reverse) | iterator_bit(IteratorKind::permutation);
-  return validate_iterator("reduce spec: field 'input'", input, type, kInputs);
+  return validate_iterator("reduce spec: field 'input'", input, type.scalar, kInputs);
 }
 
 }  // namespace cccl_cache::algos::reduce

@@ -106,6 +106,15 @@ constexpr std::uint32_t iterator_bit(IteratorKind k) { return 1u << static_cast<
 // `what`. Whether an algorithm takes structs at all (and of which sizes) is its own rule.
 [[nodiscard]] Result<void> validate_struct(std::string_view what, const ElementType& t);
 
+// The sizes a struct may have where a host dispatch moves elements as bytes of their
+// size (merge sort's keys and values, reduce's items): those it is instantiated for
+// (src/core/launch.cuh on_element_size).
+inline constexpr std::uint32_t kStandInStructSizes[] = {1, 2, 4, 8, 12, 16, 24, 32};
+// validate_struct, and (a struct) a size in kStandInStructSizes: else error unsupported
+// "<what>: struct 'NAME' of N bytes: <algorithm> takes structs of 1, 2, ... bytes".
+[[nodiscard]] Result<void> validate_stand_in_struct(std::string_view what, std::string_view algorithm,
+                                                    const ElementType& t);
+
 // Whether a field's type is an operator (its source comes with it), or an element type
 // (a struct's definition comes with it as its source).
 template <class T>

@@ -18,7 +18,7 @@ namespace cccl_cache::algos::merge_sort {
 
 // The sizes a struct key or value may have: those the host dispatch is instantiated for
 // (it moves elements as bytes of their size; src/merge_sort/dispatch.cu).
-inline constexpr std::uint32_t kStructSizes[] = {1, 2, 4, 8, 12, 16, 24, 32};
+inline constexpr const auto& kStructSizes = kStandInStructSizes;
 
 struct Spec {
   using Algorithm = MergeSort;

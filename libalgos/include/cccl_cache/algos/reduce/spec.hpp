@@ -21,12 +21,14 @@ namespace cccl_cache::algos::reduce {
 // Input, initial value and output are `type`. The accumulator is CUB's own
 // (`::cuda::std::__accumulator_t<Op, T, T>`, as DeviceReduce::Reduce derives it: int
 // for plus over int8, bool for logical_and, the custom function's result), so results
-// are CUB's bit for bit.
+// are CUB's bit for bit. `type` may be a struct (types.hpp ElementType: a custom operator
+// returning it, an array input, a size the host dispatch has a stand-in for: 1, 2, 4, 8,
+// 12, 16, 24 or 32 bytes), e.g. an argmax over {value, index} pairs.
 struct Spec {
   using Algorithm = Reduce;
   static constexpr AlgorithmId kAlgorithm = AlgorithmId::reduce;
 
-  ScalarType type = ScalarType::float32;
+  ElementType type = ScalarType::float32;
   Operator op = Operator::plus();
   // uint64 (default) or uint32: the offset types DeviceReduce picks (choose_offset_t)
   // for a 64-bit or a 32-bit num_items. The call takes a uint64 count, so uint64 is
@@ -46,10 +48,11 @@ struct Spec {
     v(Field{4, "input"}, s.input);
   }
 
-  // An element type; a binary operator kind that applies to it (bitwise: integers
-  // only) or a valid custom one; offset uint32 or uint64; a valid input iterator
+  // An element type, or a valid struct (validate_struct) of a stand-in size with a custom
+  // operator and an array input; a binary operator kind that applies to it (bitwise:
+  // integers only) or a valid custom one; offset uint32 or uint64; a valid input iterator
   // (validate_iterator). Error: invalid_argument (unsupported: an iterator kind reduce
-  // does not take, a stateful transform operator).
+  // does not take, a stateful transform operator, an iterator over structs).
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;
