@@ -855,6 +855,48 @@ static void seeded_scan_on_gpu(cccl_cache_store* store) {
          same ? "ok" : "MISMATCH");
 }
 
+/* An argmax through the C ABI: a reduce of struct items {float value; int index} named
+ * in spec text (the struct's definition in struct.vi=, a custom operator returning it);
+ * the initial value is the struct's bytes on the host. Ties keep the lowest index. */
+static void struct_reduce_on_gpu(cccl_cache_store* store) {
+  typedef struct {
+    float value;
+    int index;
+  } vi;
+  enum { n = 5000 };
+  static vi items[n];
+  const vi init = {-1.0e30f, -1};
+  vi best = {0.0f, 0}, want = init;
+  size_t bytes = 0;
+  int i;
+  void *d_items = NULL, *d_out = NULL, *d_temp = NULL;
+  cccl_cache_algorithm* alg = acquire_text(
+      store,
+      "reduce type=vi:8/4 struct.vi='struct vi { float value; int index; };' op=argmax "
+      "source='__device__ vi argmax(vi a, vi b) { if (a.value != b.value) return a.value > b.value ? a : b; "
+      "return a.index < b.index ? a : b; }'");
+  if (alg == NULL) return;
+  for (i = 0; i < n; ++i) {
+    items[i].value = (float)((i * 7919) % 613);
+    items[i].index = i;
+    if (items[i].value > want.value) want = items[i];
+  }
+  CHECK(cudaMalloc(&d_items, sizeof items) == cudaSuccess && cudaMalloc(&d_out, sizeof best) == cudaSuccess);
+  CHECK(cudaMemcpy(d_items, items, sizeof items, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK_OK(cccl_cache_reduce(alg, NULL, &bytes, NULL, NULL, n, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes) == cudaSuccess);
+  CHECK_OK(cccl_cache_reduce(alg, d_temp, &bytes, d_items, d_out, n, &init, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(&best, d_out, sizeof best, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(best.value == want.value && best.index == want.index);
+  cudaFree(d_temp);
+  cudaFree(d_items);
+  cudaFree(d_out);
+  cccl_cache_algorithm_release(alg);
+  printf("argmax over struct items (value %g at %d) on device 0 through the C ABI: %s\n", (double)best.value,
+         best.index, best.value == want.value && best.index == want.index ? "ok" : "MISMATCH");
+}
+
 /* Reduces a counting iterator (1, 2, ..., 1000 as int64) and a reversed float array
  * through the C ABI's iterator form: the spec names the iterator, the call its values. */
 static void reduce_iterator_on_gpu(cccl_cache_store* store) {
@@ -1238,7 +1280,7 @@ int main(void) {
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
     printf(
         "SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, "
-        "a scan_by_key, a seeded inclusive scan, a reduce over iterators, a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
+        "a scan_by_key, a seeded inclusive scan, a reduce over iterators, an argmax over structs, a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
         "operators) did not run\n",
         cccl_cache_last_error());
   } else {
@@ -1250,6 +1292,7 @@ int main(void) {
     scan_by_key_on_gpu(store);
     seeded_scan_on_gpu(store);
     reduce_iterator_on_gpu(store);
+    struct_reduce_on_gpu(store);
     select_on_gpu(store);
     three_way_partition_on_gpu(store);
     histogram_on_gpu(store);
