@@ -16,6 +16,8 @@ A radix sort also takes DoubleBuffers (CUB's, shaped as cuda.compute's) for its 
 values: it sorts within them and sets their selector to the buffer holding the result.
 An argsort (make_radix_argsort, argsort) is a radix sort whose values are the indices
 0, 1, ... (spec values_in=counting): the sorted values are the keys' stable permutation.
+Struct element types (cccl_cache.gpu_struct, from NumPy structured dtypes) serve reduce,
+merge sort and select with custom operators over them.
 A reduction's input may be an iterator (cccl_cache.iterators: CountingIterator,
 ConstantIterator, ReverseIterator, PermutationIterator, TransformIterator).
 
@@ -89,13 +91,14 @@ from ._api import (
 )
 
 from . import iterators
+from .structs import Struct, gpu_struct
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BinarySearch", "BinaryTransform", "Cache", "DoubleBuffer", "Error", "ExclusiveScan", "HistogramEven", "InclusiveScan", "MergeSort", "Op",
     "RadixSort", "Reduce", "ScanByKey", "SegmentedReduce", "SegmentedSort", "Select", "Spec", "ThreeWayPartition", "UnaryTransform", "UniqueByKey", "argsort", "binary_transform", "default_cache",
-    "device_count", "driver_status", "iterators", "exclusive_scan", "exclusive_scan_by_key", "histogram_even", "inclusive_scan",
+    "device_count", "gpu_struct", "Struct", "driver_status", "iterators", "exclusive_scan", "exclusive_scan_by_key", "histogram_even", "inclusive_scan",
     "inclusive_scan_by_key", "lower_bound", "make_binary_transform",
     "make_exclusive_scan", "make_histogram_even", "make_inclusive_scan", "make_lower_bound", "make_merge_sort", "make_radix_argsort", "make_radix_sort",
     "make_reduce_into", "make_scan_by_key", "make_segmented_reduce", "make_segmented_sort", "make_select", "make_three_way_partition", "make_unary_transform", "make_unique_by_key", "make_upper_bound", "merge_sort",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 from . import _core
+from . import structs as _structs
 
 _TYPES = frozenset(("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                     "float16", "bfloat16", "float32", "float64"))
@@ -105,14 +106,22 @@ def _is_array(x) -> bool:
 
 
 def _type_of(x, what: str) -> str:
-    """Our element type name of a device array or a dtype-like (str, NumPy dtype)."""
+    """Our element type name of a device array or a dtype-like (str, NumPy dtype), or a
+    registered struct's spec text (cccl_cache.gpu_struct)."""
     if _is_array(x):
         t = _core.array_info(x, what)[0]
         if t is None:
-            raise TypeError(f"{what}: element type not supported (supported: {', '.join(sorted(_TYPES))})")
+            s = _structs.struct_of(x)
+            if s is not None:
+                return s.text
+            raise TypeError(f"{what}: element type not supported (supported: {', '.join(sorted(_TYPES))}, "
+                            "or a struct made by cccl_cache.gpu_struct)")
         return t
     if isinstance(x, str) and x in _TYPES:
         return x
+    s = _structs.struct_of(x)
+    if s is not None:
+        return s.text
     name = getattr(x, "name", None) or getattr(x, "__name__", None)
     if name is None:
         import numpy
@@ -151,6 +160,7 @@ def _acquire(algorithm: str, fields: dict, operators: dict, device, arrays, cach
     is checked before any device is asked for. Memoized per process for the default
     cache, so that one-shot calls skip the spec parse (the AlgorithmCache keeps the
     executable bound anyway)."""
+    _structs.definitions(fields, operators)
     what = (algorithm, tuple(fields.items()), tuple(operators.items()))
     spec = _specs.get(what)
     if spec is None:

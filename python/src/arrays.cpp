@@ -243,10 +243,16 @@ DeviceArray checked_array(nb::handle obj, const char* what, bool writable, Scala
 
 DeviceArray checked_array(nb::handle obj, const char* what, bool writable,
                           const algos::ElementType& want, std::uint64_t n, int device) {
-  if (want.is_struct())
-    throw nb::type_error((std::string(what) + ": the spec's struct element type " +
-                          want.layout.name + " is not supported from Python yet").c_str());
-  return checked_array(obj, what, writable, want.scalar, n, device);
+  if (!want.is_struct()) return checked_array(obj, what, writable, want.scalar, n, device);
+  DeviceArray a = device_array(obj, what, writable);
+  if (a.type || a.itemsize != want.layout.size)
+    type_error(what, std::string(a.type_name) + " array of " + std::to_string(a.itemsize) +
+                         "-byte items, the spec needs struct " + want.layout.name + " (" +
+                         std::to_string(want.layout.size) +
+                         " bytes): an array of its structured dtype (cccl_cache.gpu_struct)");
+  check_size(a, n, what);
+  check_device(a, device, what);
+  return a;
 }
 
 CUstream stream_handle(nb::handle obj) {
@@ -362,6 +368,25 @@ HostScalar host_scalar(nb::handle obj, ScalarType type, const char* what) {
     return s;
   }
   type_error(what, "expected a number or a NumPy scalar, got " + type_name_of(obj));
+}
+
+HostValue host_value(nb::handle obj, const algos::ElementType& type, const char* what) {
+  HostValue s;
+  if (!type.is_struct()) {
+    const HostScalar scalar = host_scalar(obj, type.scalar, what);
+    std::memcpy(s.bytes, scalar.bytes, sizeof scalar.bytes);
+    return s;
+  }
+  const std::string want = "struct " + type.layout.name + " (" + std::to_string(type.layout.size) + " bytes)";
+  if (obj.is_none() || !nb::hasattr(obj, "tobytes") || nb::hasattr(obj, "__cuda_array_interface__"))
+    type_error(what, "expected a host value of " + want + " (a NumPy structured scalar), got " + type_name_of(obj));
+  nb::object raw = obj.attr("tobytes")();
+  if (!nb::isinstance<nb::bytes>(raw)) type_error(what, "tobytes() gave no bytes");
+  nb::bytes b = nb::borrow<nb::bytes>(raw);
+  if (b.size() != type.layout.size)
+    value_error(what, std::to_string(b.size()) + " bytes, expected one " + want);
+  std::memcpy(s.bytes, b.c_str(), b.size());
+  return s;
 }
 
 }  // namespace cccl_cache::python

@@ -47,8 +47,8 @@ void check_device(const DeviceArray& a, int device, const char* what);
 // A device array of element type `want` with at least `n` items on `device`, all checked.
 DeviceArray checked_array(nb::handle obj, const char* what, bool writable, ScalarType want,
                           std::uint64_t n, int device);
-// The same for a spec's element type; TypeError for a struct (Python passes no struct
-// arrays yet).
+// The same for a spec's element type; for a struct, an array of items of its size whose
+// dtype is no scalar type (a NumPy structured dtype: typestr "|V<size>"; TypeError else).
 DeviceArray checked_array(nb::handle obj, const char* what, bool writable,
                           const algos::ElementType& want, std::uint64_t n, int device);
 
@@ -64,6 +64,12 @@ struct HostScalar {
   alignas(8) unsigned char bytes[8] = {};
 };
 HostScalar host_scalar(nb::handle obj, ScalarType type, const char* what);
+// The same for a spec's element type: a scalar as host_scalar, a struct's value a
+// one-element host buffer (a NumPy structured scalar or array) of exactly its size.
+struct HostValue {
+  alignas(16) unsigned char bytes[algos::kMaxStructSize] = {};
+};
+HostValue host_value(nb::handle obj, const algos::ElementType& type, const char* what);
 
 // Whether `obj` is a device array rather than a host value: it has a
 // __cuda_array_interface__, or its __dlpack_device__ names CUDA or CUDA-managed memory

@@ -356,10 +356,10 @@ std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb
   // A scan's initial value may be a one-element device array, read when the kernels run.
   constexpr bool kScan = !std::is_same_v<Exe, rd::Executable>;
   const bool on_device = kScan && has_init && is_device_value(h_init);
-  HostScalar init;
+  HostValue init;
   const void* d_init = nullptr;
   if (on_device) d_init = checked_array(h_init, "h_init", false, type, 1, dev).data;
-  else if (has_init) init = host_scalar(h_init, algos::ElementType(type).scalar, "h_init");
+  else if (has_init) init = host_value(h_init, type, "h_init");
   run_unlocked(stream, what, [&](CUstream s) -> CUresult {
     if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
       if (!has_init) return e(d_temp, have, i.data, o.data, n, s, state.get());

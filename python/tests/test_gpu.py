@@ -538,6 +538,51 @@ def test_reduce_over_each_iterator_kind(caches):
         exe(cp.empty(max(exe(None, None, None, n, 0), 1), cp.uint8), d_x, d_out, n, 0)
 
 
+class _StructArray:
+    """A device buffer seen as an array of a struct dtype (typestr |V<size>), whatever
+    CuPy makes of structured dtypes."""
+
+    def __init__(self, buf, dtype):
+        self.dtype = dtype
+        self._buf = buf
+        self.__cuda_array_interface__ = {"shape": (buf.nbytes // dtype.itemsize,), "typestr": f"|V{dtype.itemsize}",
+                                         "data": (buf.data.ptr, False), "strides": None, "version": 3}
+
+
+def test_reduce_of_struct_items(caches):
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    argmax = cccl_cache.Op("argmax", "__device__ vi argmax(vi a, vi b) {\n"
+                                     "  if (a.value != b.value) return a.value > b.value ? a : b;\n"
+                                     "  return a.index < b.index ? a : b;\n}")
+    h = np.empty(N, vi.dtype)
+    h["value"] = rng.integers(0, 50, N)  # many ties: the lowest index wins
+    h["index"] = np.arange(N)
+    init = np.array((-1e30, -1), vi.dtype)[()]
+    best = int(np.flatnonzero(h["value"] == h["value"].max())[0])
+    d_in = _StructArray(cp.asarray(h.view(np.uint8)), vi.dtype)
+    d_out = _StructArray(cp.zeros(8, cp.uint8), vi.dtype)
+    for exe in both(caches, lambda c: cccl_cache.make_reduce_into(d_in, d_out, argmax, device=0, cache=c)):
+        d_out._buf[:] = 0
+        run_two_phase(exe, d_in, d_out, N, init, n=N)
+        got = d_out._buf.get().view(vi.dtype)[0]
+        assert (float(got["value"]), int(got["index"])) == (float(h["value"][best]), best)
+    # An array of another item size, and a scalar initial value, are refused by name.
+    exe = cccl_cache.make_reduce_into(d_in, d_out, argmax, device=0, cache=caches[0])
+    temp = cp.empty(max(exe(None, d_in, d_out, N, init), 1), cp.uint8)
+    with pytest.raises(TypeError, match="struct vi"):
+        exe(temp, cp.zeros(N, cp.float32), d_out, N, init)
+    with pytest.raises(TypeError, match="struct vi"):
+        exe(temp, d_in, d_out, N, 0.0)
+    # The one-shot form, on CuPy's own structured array where CuPy makes one.
+    try:
+        d_cupy = cp.asarray(h)
+    except Exception:  # noqa: BLE001 - CuPy versions without structured dtypes
+        return
+    out = cp.zeros(1, vi.dtype)
+    cccl_cache.reduce_into(d_cupy, out, argmax, init, cache=caches[0])
+    assert int(out.get()[0]["index"]) == best
+
+
 def test_exclusive_scan(caches):
     h = rng.integers(-100, 100, N).astype(np.int64)
     for exe in both(caches, lambda c: cccl_cache.make_exclusive_scan(np.int64, np.int64, device=0, cache=c)):

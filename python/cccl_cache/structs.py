@@ -1,0 +1,96 @@
+"""Struct element types from NumPy structured dtypes.
+
+``gpu_struct(name, fields)`` makes the struct ``name`` with the fields of a NumPy dtype
+laid out as C lays them out (``align=True``): its CUDA C++ definition is generated from
+the fields, and its size and alignment are the dtype's. Device arrays of that dtype
+(``cupy.asarray(numpy_structured_array)``, or anything whose __cuda_array_interface__
+has typestr ``|V<size>`` and a ``dtype`` attribute equal to it) then stand for arrays of
+the struct in the factories and one-shot functions that take structs (reduce_into,
+merge_sort, select); a custom operator's source names the struct by ``name``. The name,
+definition, size and alignment are part of the spec and its key.
+"""
+
+from __future__ import annotations
+
+# The CUDA C++ spelling of each field type a struct may hold.
+_CUDA_NAMES = {
+    "int8": "signed char", "int16": "short", "int32": "int", "int64": "long long",
+    "uint8": "unsigned char", "uint16": "unsigned short", "uint32": "unsigned int",
+    "uint64": "unsigned long long", "float32": "float", "float64": "double",
+}
+
+_by_dtype: dict = {}  # registered structs by their NumPy dtype
+_by_text: dict = {}   # and by their spec text "name:size/alignment"
+
+
+class Struct:
+    """A struct element type: `name`, its NumPy `dtype` (C layout), `definition` (CUDA
+    C++), `text` (spec text "name:size/alignment")."""
+
+    def __init__(self, name: str, fields):
+        import numpy as np
+
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError(f"gpu_struct: the name {name!r} is not an identifier")
+        dtype = np.dtype(fields, align=True) if not isinstance(fields, np.dtype) else fields
+        if dtype.fields is None:
+            raise TypeError(f"gpu_struct: {dtype} is not a structured dtype")
+        members = []
+        offset, align = 0, 1
+        for field, (ftype, at, *_) in sorted(dtype.fields.items(), key=lambda kv: kv[1][1]):
+            if ftype.name not in _CUDA_NAMES or ftype.shape:
+                raise TypeError(f"gpu_struct: field {field!r} is {ftype}; fields are integer or float scalars")
+            offset = -(-offset // ftype.alignment) * ftype.alignment
+            if at != offset:
+                raise ValueError(f"gpu_struct: field {field!r} is at byte {at}, C puts it at {offset}: "
+                                 "give the dtype with align=True")
+            members.append(f"{_CUDA_NAMES[ftype.name]} {field};")
+            offset += ftype.itemsize
+            align = max(align, ftype.alignment)
+        size = -(-offset // align) * align
+        if dtype.itemsize != size or dtype.alignment != align:
+            raise ValueError(f"gpu_struct: {dtype} is {dtype.itemsize} bytes aligned to {dtype.alignment}, "
+                             f"C's layout of its fields is {size} aligned to {align}: give align=True")
+        self.name = name
+        self.dtype = dtype
+        self.definition = f"struct {name} {{ {' '.join(members)} }};"
+        self.text = f"{name}:{size}/{align}"
+
+    def __repr__(self) -> str:
+        return f"Struct({self.text}: {self.definition})"
+
+
+def gpu_struct(name: str, fields) -> Struct:
+    """The struct `name` of `fields` (a list of (field, type) pairs, or a NumPy structured
+    dtype in C layout), registered so that arrays of its dtype are arrays of it."""
+    s = Struct(name, fields)
+    other = _by_dtype.get(s.dtype)
+    if other is not None and other.name != name:
+        raise ValueError(f"gpu_struct: {s.dtype} is already the struct {other.name!r}")
+    _by_dtype[s.dtype] = s
+    _by_text[s.text] = s
+    return s
+
+
+def struct_of(x) -> Struct | None:
+    """The registered struct of a Struct, a dtype or an array's dtype; None if none."""
+    if isinstance(x, Struct):
+        return x
+    if not _by_dtype:
+        return None
+    import numpy as np
+
+    dtype = getattr(x, "dtype", x)
+    try:
+        return _by_dtype.get(np.dtype(dtype))
+    except TypeError:
+        return None
+
+
+def definitions(fields: dict, operators: dict) -> None:
+    """Adds the definition of every struct named among a spec's field values to
+    `operators` (where spec text takes a struct's definition)."""
+    for value in fields.values():
+        s = _by_text.get(value)
+        if s is not None:
+            operators.setdefault(s.name, s.definition)

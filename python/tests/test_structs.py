@@ -1,0 +1,62 @@
+"""Struct element types from NumPy structured dtypes (cccl_cache.gpu_struct): the
+definition and spec text each makes, the specs of arrays of them, and the refusals (no
+GPU; test_gpu.py reduces struct items)."""
+
+import numpy as np
+import pytest
+
+import cccl_cache
+from cccl_cache import Op, Spec, _api
+from cccl_cache.structs import definitions
+
+ARGMAX = Op("argmax", "__device__ vi argmax(vi a, vi b) { return a.value < b.value ? b : a; }")
+
+
+def test_a_struct_is_its_c_layout_and_definition():
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    assert vi.text == "vi:8/4"
+    assert vi.definition == "struct vi { float value; int index; };"
+    wide = cccl_cache.gpu_struct("wide", [("flag", np.uint8), ("total", np.float64), ("id", np.int16)])
+    assert wide.text == "wide:24/8"  # C's padding: 1 + 7, 8, 2 + 6
+    assert wide.definition == "struct wide { unsigned char flag; double total; short id; };"
+    assert wide.dtype.itemsize == 24
+
+
+def test_arrays_of_a_registered_dtype_are_arrays_of_the_struct(fake):
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    items = fake(typestr="|V8")
+    items.dtype = vi.dtype
+    assert _api._type_of(items, "d_in") == "vi:8/4"
+    assert _api._type_of(vi.dtype, "d_in") == "vi:8/4"
+    assert _api._type_of(vi, "d_in") == "vi:8/4"
+    plain = fake(typestr="|V8")  # a void array of no registered dtype
+    with pytest.raises(TypeError, match="gpu_struct"):
+        _api._type_of(plain, "d_in")
+
+
+def test_a_reduce_spec_over_a_struct_carries_its_definition():
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    fields = {"type": vi.text, "op": "argmax", "offset": "uint64"}
+    ops = {"argmax": ARGMAX.source}
+    definitions(fields, ops)
+    assert ops["vi"] == vi.definition
+    spec = Spec.from_fields("reduce", fields, ops)
+    assert spec.text == "reduce type=vi:8/4 op=argmax offset=uint64"
+    other = cccl_cache.gpu_struct("vj", [("value", np.float32), ("index", np.uint32)])
+    ops2 = {"argmax": ARGMAX.source.replace("vi", "vj")}
+    definitions({"type": other.text}, ops2)
+    assert Spec.from_fields("reduce", {"type": other.text, "op": "argmax"}, ops2).key(90) != spec.key(90)
+
+
+def test_layouts_c_does_not_give_and_odd_fields_are_refused():
+    with pytest.raises(ValueError, match="align=True"):
+        cccl_cache.gpu_struct("packed", np.dtype([("a", np.uint8), ("b", np.float32)]))  # unaligned
+    with pytest.raises(TypeError, match="fields are integer or float scalars"):
+        cccl_cache.gpu_struct("arr", [("v", np.float32, (3,))])
+    with pytest.raises(TypeError, match="not a structured dtype"):
+        cccl_cache.gpu_struct("flt", np.dtype(np.float32))
+    with pytest.raises(ValueError, match="not an identifier"):
+        cccl_cache.gpu_struct("no name", [("v", np.float32)])
+    cccl_cache.gpu_struct("once", [("v", np.int64)])
+    with pytest.raises(ValueError, match="already the struct 'once'"):
+        cccl_cache.gpu_struct("twice", [("v", np.int64)])
