@@ -583,6 +583,23 @@ def test_reduce_of_struct_items(caches):
     assert int(out.get()[0]["index"]) == best
 
 
+def test_select_of_struct_items(caches):
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    high = cccl_cache.Op("high", "__device__ bool high(const vi& x) { return x.value > 25.0f; }")
+    h = np.empty(N, vi.dtype)
+    h["value"] = rng.integers(0, 50, N)
+    h["index"] = np.arange(N)
+    keep = h[h["value"] > 25]
+    d_in = _StructArray(cp.asarray(h.view(np.uint8)), vi.dtype)
+    d_out = _StructArray(cp.zeros(N * 8, cp.uint8), vi.dtype)
+    sel = cp.empty(1, cp.int64)
+    for exe in both(caches, lambda c: cccl_cache.make_select(d_in, d_out, sel, high, device=0, cache=c)):
+        run_two_phase(exe, d_in, d_out, sel, N, n=N)
+        m = int(sel.get()[0])
+        assert m == len(keep)
+        assert d_out._buf.get().view(vi.dtype)[:m].tobytes() == keep.tobytes()
+
+
 def test_exclusive_scan(caches):
     h = rng.integers(-100, 100, N).astype(np.int64)
     for exe in both(caches, lambda c: cccl_cache.make_exclusive_scan(np.int64, np.int64, device=0, cache=c)):
