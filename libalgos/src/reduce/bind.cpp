@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cccl_cache/algos/reduce/executable.hpp"
+#include "core/accumulator.hpp"
 #include "core/executable_state.hpp"
 #include "core/iterator.hpp"
 #include "reduce/dispatch.hpp"
@@ -21,7 +22,12 @@ Result<reduce::Executable> Reduce::bind(const BuiltView<Reduce>& result, int dev
   const d::DispatchFn dispatch =
       d::select_dispatch(size_of(result.spec.type), policy.accum_size, result.spec.offset_type,
                          /*closed_form=*/true, !result.spec.input.is_pointer());
-  if (dispatch == nullptr || policy.accum_align != policy.accum_size)
+  // The build's rule again (a record is trusted no further than its checks): a scalar
+  // stand-in, or for struct items the struct itself.
+  const bool accepted =
+      detail::accept_accumulator("reduce", policy.accum_size, policy.accum_align, result.spec.type)
+          .has_value();
+  if (dispatch == nullptr || !accepted)
     return fail(ErrorCode::unsupported, "bind: unsupported reduce (" + summary(result.spec) +
                                             ", accumulator of " +
                                             std::to_string(policy.accum_size) + " bytes)");
