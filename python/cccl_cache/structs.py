@@ -20,7 +20,7 @@ _CUDA_NAMES = {
 }
 
 _by_dtype: dict = {}  # registered structs by their NumPy dtype
-_by_text: dict = {}   # and by their spec text "name:size/alignment"
+_by_text: dict = {}   # and by their spec text "name:size/alignment" (one per name)
 
 
 class Struct:
@@ -67,6 +67,10 @@ def gpu_struct(name: str, fields) -> Struct:
     other = _by_dtype.get(s.dtype)
     if other is not None and other.name != name:
         raise ValueError(f"gpu_struct: {s.dtype} is already the struct {other.name!r}")
+    # A name names one layout: the spec text (name:size/alignment) finds its definition.
+    same_name = next((t for t in _by_text.values() if t.name == name), None)
+    if same_name is not None and same_name.dtype != s.dtype:
+        raise ValueError(f"gpu_struct: {name!r} is already the struct of {same_name.dtype}")
     _by_dtype[s.dtype] = s
     _by_text[s.text] = s
     return s

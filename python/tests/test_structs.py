@@ -60,3 +60,5 @@ def test_layouts_c_does_not_give_and_odd_fields_are_refused():
     cccl_cache.gpu_struct("once", [("v", np.int64)])
     with pytest.raises(ValueError, match="already the struct 'once'"):
         cccl_cache.gpu_struct("twice", [("v", np.int64)])
+    with pytest.raises(ValueError, match="'once' is already the struct of"):
+        cccl_cache.gpu_struct("once", [("w", np.int64)])  # same size, other fields

@@ -2,8 +2,10 @@
 // from values fixed at bind, so that a size query runs no dispatch). Private to libalgos.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 namespace cccl_cache::algos::detail {
 
@@ -34,6 +36,16 @@ constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint32_t b) noexcept {
 // a word per tile, the first of three aliased allocations (its payloads, empty here).
 constexpr std::uint64_t tile_state_bytes(std::uint64_t num_tiles, std::size_t word_bytes) noexcept {
   return alias_bytes((32 + num_tiles) * word_bytes, 0, 0);
+}
+
+// The most items one call of a tiled dispatch can take: the offset type's range, and
+// `max_tiles` tiles of `tile_items` (CUB counts tiles in an int; a dispatch that pads its
+// tile count passes less).
+template <class OffsetT>
+constexpr std::uint64_t tiled_max_items(
+    std::uint64_t tile_items,
+    std::uint64_t max_tiles = static_cast<std::uint64_t>(std::numeric_limits<int>::max())) noexcept {
+  return std::min<std::uint64_t>(tile_items * max_tiles, std::numeric_limits<OffsetT>::max());
 }
 
 }  // namespace cccl_cache::algos::detail

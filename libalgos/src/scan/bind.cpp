@@ -44,12 +44,13 @@ std::size_t Executable<Id>::temp_storage_bytes(std::uint64_t num_items) const no
 template <AlgorithmId Id>
 CUresult Executable<Id>::run(void* d_temp_storage, std::size_t& temp_storage_bytes,
                              const void* d_in, void* d_out, std::uint64_t num_items,
-                             const void* init, bool init_form, bool on_device,
-                             CUstream stream, OpState op_state) const noexcept {
+                             const void* init, Init form, CUstream stream,
+                             OpState op_state) const noexcept {
   if (!this->state_) return CUDA_ERROR_INVALID_HANDLE;  // moved from
-  if (init_form != this->state_->spec.takes_init()) return CUDA_ERROR_INVALID_VALUE;
-  const auto initial = on_device ? scan::detail::InitValue::on_device(init)
-                                 : scan::detail::InitValue(init);
+  if ((form != Init::none) != this->state_->spec.takes_init()) return CUDA_ERROR_INVALID_VALUE;
+  if (form != Init::none && init == nullptr && d_temp_storage != nullptr) return CUDA_ERROR_INVALID_VALUE;
+  const auto initial = form == Init::device ? scan::detail::InitValue::on_device(init)
+                                            : scan::detail::InitValue(init);
   return this->call_op(&Spec<Id>::op, op_state, d_temp_storage != nullptr, d_temp_storage,
                        temp_storage_bytes, d_in, d_out, num_items, initial, stream);
 }

@@ -105,16 +105,13 @@ struct BoundKernels {
   }
 };
 
-// The most items one call can scan: the offset type's range, and CUB counts tiles in
-// an int.
+// The most items one call can scan, by the algorithm's tile.
 template <class OffsetT>
 std::uint64_t max_items(const Policy& p) noexcept {
-  const std::uint64_t tile =
+  return algos::detail::tiled_max_items<OffsetT>(
       as_int(p.algorithm) == static_cast<int>(cub::ScanAlgorithm::lookahead)
           ? static_cast<std::uint64_t>(lookahead_policy(p).tile_size())
-          : static_cast<std::uint64_t>(p.block_threads) * static_cast<std::uint64_t>(p.items_per_thread);
-  const std::uint64_t by_tiles = tile * static_cast<std::uint64_t>(std::numeric_limits<int>::max());
-  return std::min<std::uint64_t>(by_tiles, std::numeric_limits<OffsetT>::max());
+          : std::uint64_t{p.block_threads} * p.items_per_thread);
 }
 
 template <std::size_t N, std::size_t A, class OffsetT, bool WithInit>

@@ -64,13 +64,11 @@ struct BoundKernels {
 // Items per tile (at most 1024 x 1024: ScanByKey::check).
 std::uint32_t tile_items(const Policy& p) noexcept { return p.block_threads * p.items_per_thread; }
 
-// The most items one call can scan: the offset type's range, and CUB counts tiles in
-// an int and adds a warp of padding to the count (the tile state's size, in int).
+// The most items one call can scan: CUB adds a warp of padding to the tile count (the
+// tile state's size, in int).
 template <class OffsetT>
 std::uint64_t max_items(const Policy& p) noexcept {
-  constexpr std::uint64_t kMaxTiles = std::numeric_limits<int>::max() - 32;
-  return std::min<std::uint64_t>(std::uint64_t{tile_items(p)} * kMaxTiles,
-                                 std::numeric_limits<OffsetT>::max());
+  return algos::detail::tiled_max_items<OffsetT>(tile_items(p), std::numeric_limits<int>::max() - 32);
 }
 
 // V: the values' size, which only an exclusive scan's initial value (a kernel argument

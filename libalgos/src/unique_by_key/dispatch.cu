@@ -56,12 +56,9 @@ std::uint32_t tile_items(const DispatchParams& p) noexcept {
   return p.policy.threads * p.policy.items;
 }
 
-// The most items one call can take: the offset type's range, and CUB counts tiles in
-// an int.
 template <class OffsetT>
 std::uint64_t max_items(const DispatchParams& p) noexcept {
-  return std::min<std::uint64_t>(std::uint64_t{tile_items(p)} * std::numeric_limits<int>::max(),
-                                 std::numeric_limits<OffsetT>::max());
+  return algos::detail::tiled_max_items<OffsetT>(tile_items(p));
 }
 
 template <std::size_t K, std::size_t V, class OffsetT>

@@ -49,31 +49,31 @@ class Executable : public BoundExecutable<Scan<Id>> {
                       void* d_out, std::uint64_t num_items, CUstream stream,
                       OpState op_state = {}) const noexcept
       requires(Id == AlgorithmId::inclusive_scan) {
-    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, nullptr, false, false,
+    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, nullptr, Init::none,
                stream, op_state);
   }
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
                       void* d_out, std::uint64_t num_items, const void* h_init, CUstream stream,
                       OpState op_state = {}) const noexcept {
-    if (h_init == nullptr && d_temp_storage != nullptr) return CUDA_ERROR_INVALID_VALUE;
-    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init, true, false,
+    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init, Init::host,
                stream, op_state);
   }
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
                       void* d_out, std::uint64_t num_items, FutureValue init, CUstream stream,
                       OpState op_state = {}) const noexcept {
-    if (init.d_init == nullptr && d_temp_storage != nullptr) return CUDA_ERROR_INVALID_VALUE;
-    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, init.d_init, true, true,
-               stream, op_state);
+    return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, init.d_init,
+               Init::device, stream, op_state);
   }
 
  private:
   using BoundExecutable<Scan<Id>>::BoundExecutable;
-  // init_form: a call with an initial value, which the spec must take (exclusive or
-  // seeded); on_device: `init` is a device pointer (FutureValue), else host bytes.
+  // How a call gives the initial value: none (an unseeded inclusive scan), or `init` as
+  // host bytes or a device pointer (FutureValue); the spec must take the form (an initial
+  // value: exclusive or seeded), and a run needs a non-null `init`.
+  enum class Init : unsigned char { none, host, device };
   CUresult run(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
-               std::uint64_t num_items, const void* init, bool init_form, bool on_device,
-               CUstream stream, OpState op_state) const noexcept;
+               std::uint64_t num_items, const void* init, Init form, CUstream stream,
+               OpState op_state) const noexcept;
   friend struct Scan<Id>;
 };
 
