@@ -13,10 +13,12 @@
 #include "cccl_cache/algos/radix_sort/build_result.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/registry.hpp"
+#include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/spec_text.hpp"
 #include "core/iterator.hpp"
 #include "radix_sort/codegen.hpp"
 #include "reduce/codegen.hpp"
+#include "scan/codegen.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
@@ -302,6 +304,91 @@ TEST(Iterator, TheCallsValuesArePackedInTheDocumentedLayout) {
                                      IteratorValue::constant(1), 1, arg));
   EXPECT_FALSE(detail::pack_iterator(Iterator::reverse(), ScalarType::int32,
                                      IteratorValue::array(values), 1, arg));
+}
+
+// A call's input (iterator.hpp Input): an array for a pointer spec, else the spec's kind
+// packed into the call's stack bytes; a value of another kind is refused.
+TEST(Iterator, AnInputIsTheArrayOrTheSpecsKindPacked) {
+  static const float values[4] = {};
+  detail::IteratorArg packed;
+  const void* address = nullptr;
+  ASSERT_TRUE(detail::input_address(Iterator{}, ScalarType::float32, Input(values), 4, packed,
+                                    address));
+  EXPECT_EQ(address, static_cast<const void*>(values));
+  ASSERT_TRUE(detail::input_address(Iterator::reverse(), ScalarType::float32,
+                                    Input(IteratorValue::reverse(values)), 4, packed, address));
+  EXPECT_EQ(address, static_cast<const void*>(packed.bytes));
+  const void* end = nullptr;
+  std::memcpy(&end, packed.bytes, sizeof end);
+  EXPECT_EQ(end, static_cast<const void*>(values + 4));
+  EXPECT_FALSE(detail::input_address(Iterator{}, ScalarType::float32,
+                                     Input(IteratorValue::counting(1)), 4, packed, address));
+  EXPECT_FALSE(detail::input_address(Iterator::counting(), ScalarType::int32, Input(values), 4,
+                                     packed, address));
+  EXPECT_FALSE(detail::input_address(Iterator::counting(), ScalarType::int32,
+                                     Input(IteratorValue::constant(1)), 4, packed, address));
+}
+
+// The scans take the same input iterators: left out of the encoding as a pointer (array
+// scans keep their keys), named in the spec text, in every key, and read by the scan
+// kernels (and CUB's tuning) in place of the array.
+template <class Spec>
+Spec scan_over(Iterator input, ScalarType type = ScalarType::float32) {
+  Spec s;
+  s.type = type;
+  s.input = std::move(input);
+  return s;
+}
+
+template <class Spec>
+void check_scan_inputs(const char* name) {
+  SCOPED_TRACE(name);
+  Toolchain tc;
+  tc.cccl_version = 3005000;
+  tc.nvrtc_major = tc.nvjitlink_major = 13;
+  const Spec plain{};
+  EXPECT_EQ(spec_text(plain).find("input"), std::string::npos);
+  std::vector<CacheKey> keys = {cache_key(plain, 90, tc)};
+  for (const auto& r : iterator_specs()) {
+    const Spec spec = scan_over<Spec>(r.input, r.type.scalar);
+    SCOPED_TRACE(spec_text(spec));
+    ASSERT_TRUE(spec.validate()) << spec.validate().error().describe();
+    auto back = decode_fields<Spec>(encode_fields(spec));
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(*back, spec);
+    EXPECT_NE(spec_text(spec).find(" input=" + describe(spec.input)), std::string::npos);
+    SpecFields fields = {{"type", describe(spec.type)}, {"input", field_text(spec.input)}};
+    if (spec.input.op.kind == OpKind::custom) fields["source"] = spec.input.op.source;
+    auto parsed = spec_from_fields(name, fields);
+    ASSERT_TRUE(parsed) << parsed.error().describe();
+    EXPECT_EQ(*parsed, to_any(spec));
+    keys.push_back(cache_key(spec, 90, tc));
+  }
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    for (std::size_t j = i + 1; j < keys.size(); ++j) EXPECT_NE(keys[i], keys[j]) << i << " " << j;
+  // The same checks as reduce's input, named by the field.
+  auto bad = scan_over<Spec>(Iterator::counting(ScalarType::float32));
+  ASSERT_FALSE(bad.validate());
+  EXPECT_NE(bad.validate().error().message.find("input"), std::string::npos);
+  // The generated source: both kernels and the policy selector read the iterator.
+  using Steps = detail::BuildSteps<typename Spec::Algorithm>;
+  const auto array = Steps::source(plain);
+  EXPECT_EQ(array.source.find("cccl_cache_in_t"), std::string::npos);
+  const auto sq =
+      Steps::source(scan_over<Spec>(Iterator::transform(Operator::custom("square", kSquare))));
+  EXPECT_NE(sq.source.find("struct cccl_cache_in_t {"), std::string::npos);
+  EXPECT_NE(sq.source.find(kSquare), std::string::npos);
+  EXPECT_NE(sq.source.find("policy_selector_from_types<\n    cccl_cache_in_t, cccl_cache_t*"),
+            std::string::npos);
+  ASSERT_EQ(sq.kernels.size(), array.kernels.size());
+  for (const auto& k : sq.kernels)
+    EXPECT_NE(k.find("cccl_cache_selector, cccl_cache_in_t, cccl_cache_t*,"), std::string::npos)
+        << k;
+}
+
+TEST(Iterator, ScansTakeEveryInputIterator) {
+  check_scan_inputs<scan::InclusiveSpec>("inclusive_scan");
+  check_scan_inputs<scan::ExclusiveSpec>("exclusive_scan");
 }
 
 // Radix sort's value input (an argsort's counting values): a value array is left out of

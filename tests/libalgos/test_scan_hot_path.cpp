@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/iterator.hpp"
 #include "hot_path_support.hpp"
 #include "scan/dispatch.hpp"
 #include "scan_policies.hpp"
@@ -24,6 +25,7 @@ struct ScanLaunch : Launch {
   bool future;  // its InputValue's flag: read from device memory (FutureValue)
   const void* future_ptr;  // then the device address it reads
   const void* op_arg;  // the scan kernel's operator argument pointer (5th), else null
+  const void* in_arg;  // the scan kernel's input argument pointer (1st), else null
 };
 bool g_exclusive_double = false;
 
@@ -44,7 +46,8 @@ CUresult record_scan_launch(const CUlaunchConfig* config, CUfunction fn, void** 
     std::memcpy(future ? static_cast<void*>(&future_ptr) : static_cast<void*>(&init), arg + 8, 8);
   }
   recorded<ScanLaunch>().push_back(
-      {launch_of(config, fn), init, future, future_ptr, fn == kScan ? params[4] : nullptr});
+      {launch_of(config, fn), init, future, future_ptr, fn == kScan ? params[4] : nullptr,
+       fn == kScan ? params[0] : nullptr});
   return CUDA_SUCCESS;
 }
 
@@ -186,6 +189,44 @@ TEST(ScanHotPath, StatefulOperatorArgumentIsTheStateAddress) {
     ASSERT_EQ(stateless.size(), 2u);
     EXPECT_EQ(stateless[1].op_arg, kNoState);
   }
+}
+
+// An input iterator's values are packed on the stack and their address is the scan
+// kernel's input argument (the driver copies the kernel's iterator from it); the
+// initial-value argument is unchanged. Packing and scan allocate nothing.
+TEST(ScanHotPath, AnInputIteratorsPackedBytesAreTheScanKernelsInputAndNothingAllocates) {
+  using cccl_cache::algos::Iterator;
+  using cccl_cache::algos::IteratorValue;
+  namespace core = cccl_cache::algos::detail;
+  g_exclusive_double = true;
+  const d::DispatchFn fn = d::select_dispatch(8, 8, ScalarType::uint64, /*with_init=*/true,
+                                              /*closed_form=*/true, /*iterator_input=*/true);
+  ASSERT_NE(fn, nullptr);
+  const Iterator it = Iterator::counting(ScalarType::int64);
+  const double init = 1.5;
+  for (const std::uint64_t n : {1ull, 3073ull, 1'000'003ull}) {
+    SCOPED_TRACE(n);
+    std::size_t bytes = 0;
+    ASSERT_EQ(fn(lookback(), nullptr, bytes, nullptr, kDev, n, nullptr, nullptr, nullptr),
+              CUDA_SUCCESS);
+    recorded<ScanLaunch>().clear();
+    core::IteratorArg packed;
+    const auto [rc, allocations] = count_allocations([&] {
+      if (!core::pack_iterator(it, ScalarType::float64, IteratorValue::counting(std::int64_t{7}),
+                               n, packed))
+        return CUDA_ERROR_INVALID_VALUE;
+      return fn(lookback(), kTemp, bytes, packed.bytes, kDev, n, &init, nullptr, kNoState);
+    });
+    EXPECT_EQ(rc, CUDA_SUCCESS);
+    EXPECT_EQ(allocations, 0) << "the iterator path allocated";
+    const auto& seen = recorded<ScanLaunch>();
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[1].fn, kScan);
+    EXPECT_EQ(seen[1].in_arg, static_cast<const void*>(packed.bytes));
+    EXPECT_EQ(seen[1].init, 1.5);
+    EXPECT_EQ(seen[1].grid_x, static_cast<unsigned>((n + 3071) / 3072));
+  }
+  g_exclusive_double = false;
 }
 
 TEST(ScanHotPath, EmptyInputLaunchesNothing) {

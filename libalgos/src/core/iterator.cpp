@@ -338,5 +338,15 @@ bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& 
   }
 }
 
+bool input_address(const Iterator& it, ScalarType element, const Input& in,
+                   std::uint64_t num_items, IteratorArg& packed, const void*& address) noexcept {
+  if (it.is_pointer()) {
+    address = in.value.pointer;
+    return in.value.kind == IteratorKind::pointer;
+  }
+  address = packed.bytes;
+  return pack_iterator(it, element, in.value, num_items, packed);
+}
+
 }  // namespace detail
 }  // namespace cccl_cache::algos

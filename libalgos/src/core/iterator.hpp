@@ -43,4 +43,11 @@ struct IteratorArg {
 bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& value,
                    std::uint64_t num_items, IteratorArg& out) noexcept;
 
+// What an executable's dispatch takes as its input for a call's `in` under the spec's
+// input iterator `it` over `element`: a pointer spec, the array (in.value's kind must be
+// pointer); any other, the address of `packed`, into which the values are packed. False
+// where in.value's kind is not the spec's. No allocation.
+bool input_address(const Iterator& it, ScalarType element, const Input& in,
+                   std::uint64_t num_items, IteratorArg& packed, const void*& address) noexcept;
+
 }  // namespace cccl_cache::algos::detail

@@ -50,33 +50,17 @@ std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexce
   return query_bytes(nullptr, nullptr, num_items, nullptr, CUstream{}, algos::detail::kNoOpState);
 }
 
-CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                                const void* d_in, void* d_out, std::uint64_t num_items,
-                                const void* h_init, CUstream stream,
-                                OpState op_state) const noexcept {
-  if (CUresult rc = usable(false); rc != CUDA_SUCCESS) return rc;
-  // An iterator spec's dispatch reads host bytes at d_in: a device array is no value for it.
-  if (!spec().input.is_pointer()) return CUDA_ERROR_INVALID_VALUE;
-  return call_op(&Spec::op, op_state, d_temp_storage != nullptr, d_temp_storage,
-                 temp_storage_bytes, d_in, d_out, num_items, h_init, stream);
-}
-
-CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                                const IteratorValue& in, void* d_out, std::uint64_t num_items,
-                                const void* h_init, CUstream stream,
-                                OpState op_state) const noexcept {
+CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in,
+                                void* d_out, std::uint64_t num_items, const void* h_init,
+                                CUstream stream, OpState op_state) const noexcept {
   if (CUresult rc = usable(false); rc != CUDA_SUCCESS) return rc;
   const Spec& s = spec();
-  if (s.input.is_pointer()) {
-    if (in.kind != IteratorKind::pointer) return CUDA_ERROR_INVALID_VALUE;
-    return (*this)(d_temp_storage, temp_storage_bytes, in.pointer, d_out, num_items, h_init, stream,
-                   op_state);
-  }
   algos::detail::IteratorArg packed;
-  if (!algos::detail::pack_iterator(s.input, s.type.scalar, in, num_items, packed))
+  const void* in = nullptr;
+  if (!algos::detail::input_address(s.input, s.type.scalar, d_in, num_items, packed, in))
     return CUDA_ERROR_INVALID_VALUE;
   return call_op(&Spec::op, op_state, d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes,
-                 static_cast<const void*>(packed.bytes), d_out, num_items, h_init, stream);
+                 in, d_out, num_items, h_init, stream);
 }
 
 }  // namespace cccl_cache::algos::reduce

@@ -52,13 +52,6 @@ struct BoundKernels {
   static constexpr std::size_t InitSize() { return T; }
 };
 
-// The input: the T array, or an iterator's packed bytes at `d_in` (IterArg).
-template <class In, class ItemT>
-In input(const void* d_in) noexcept {
-  if constexpr (std::is_same_v<In, IterArg>) return IterArg{d_in};
-  else return static_cast<ItemT*>(const_cast<void*>(d_in));
-}
-
 template <std::size_t T, std::size_t A, class OffsetT, class In>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
@@ -78,7 +71,7 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
       cub::detail::reduce::dispatch<AccumT, true, In, ItemT*, OffsetT, OpArg, ItemT,
                                     ::cuda::std::identity, AccumT, RuntimePolicySelector,
                                     BoundKernels<T, A>, DriverLauncherFactory>(
-          d_temp_storage, temp_storage_bytes, input<In, ItemT>(d_in),
+          d_temp_storage, temp_storage_bytes, algos::detail::input_arg<In, ItemT>(d_in),
           static_cast<ItemT*>(d_out), static_cast<OffsetT>(num_items), OpArg{op_state}, init,
           stream, ::cuda::std::identity{}, RuntimePolicySelector{&params},
           BoundKernels<T, A>{&params}, DriverLauncherFactory{params.launch, &status});

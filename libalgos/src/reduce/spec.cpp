@@ -19,11 +19,7 @@ Result<void> Spec::validate() const {
   }
   if (!is_element_type(type.scalar)) return bad("type must be an integer or float type, or a struct");
   CCCL_CACHE_CHECK(detail::validate_associative_op("reduce spec", op, type.scalar, /*takes_state=*/true));
-  constexpr std::uint32_t kInputs =
-      iterator_bit(IteratorKind::pointer) | iterator_bit(IteratorKind::counting) |
-      iterator_bit(IteratorKind::constant) | iterator_bit(IteratorKind::transform) |
-      iterator_bit(IteratorKind::reverse) | iterator_bit(IteratorKind::permutation);
-  return validate_iterator("reduce spec: field 'input'", input, type.scalar, kInputs);
+  return validate_iterator("reduce spec: field 'input'", input, type.scalar, kInputIterators);
 }
 
 }  // namespace cccl_cache::algos::reduce

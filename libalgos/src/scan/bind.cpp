@@ -3,6 +3,7 @@
 // through here, so nothing after bind can tell them apart.
 #include "cccl_cache/algos/scan/executable.hpp"
 #include "core/executable_state.hpp"
+#include "core/iterator.hpp"
 #include "scan/dispatch.hpp"
 
 namespace cccl_cache::algos {
@@ -18,7 +19,8 @@ Result<scan::Executable<Id>> Scan<Id>::bind(const BuiltView<Scan>& result, int d
   const Policy& policy = result.policy;
   const scan::detail::DispatchFn dispatch =
       scan::detail::select_dispatch(size_of(result.spec.type), policy.accum_size,
-                                    result.spec.offset_type, result.spec.takes_init());
+                                    result.spec.offset_type, result.spec.takes_init(),
+                                    /*closed_form=*/true, !result.spec.input.is_pointer());
   CCCL_CACHE_CHECK(detail::bind_check(result));
   if (!scan::detail::policy_supported(scan::detail::DispatchParams{nullptr, policy}))
     return fail(ErrorCode::invalid_argument, "bind: a scan policy CUB's dispatch cannot run");
@@ -43,16 +45,21 @@ std::size_t Executable<Id>::temp_storage_bytes(std::uint64_t num_items) const no
 
 template <AlgorithmId Id>
 CUresult Executable<Id>::run(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                             const void* d_in, void* d_out, std::uint64_t num_items,
+                             const Input& d_in, void* d_out, std::uint64_t num_items,
                              const void* init, Init form, CUstream stream,
                              OpState op_state) const noexcept {
   if (!this->state_) return CUDA_ERROR_INVALID_HANDLE;  // moved from
-  if ((form != Init::none) != this->state_->spec.takes_init()) return CUDA_ERROR_INVALID_VALUE;
+  const Spec<Id>& spec = this->state_->spec;
+  if ((form != Init::none) != spec.takes_init()) return CUDA_ERROR_INVALID_VALUE;
   if (form != Init::none && init == nullptr && d_temp_storage != nullptr) return CUDA_ERROR_INVALID_VALUE;
+  algos::detail::IteratorArg packed;
+  const void* in = nullptr;
+  if (!algos::detail::input_address(spec.input, spec.type, d_in, num_items, packed, in))
+    return CUDA_ERROR_INVALID_VALUE;
   const auto initial = form == Init::device ? scan::detail::InitValue::on_device(init)
                                             : scan::detail::InitValue(init);
   return this->call_op(&Spec<Id>::op, op_state, d_temp_storage != nullptr, d_temp_storage,
-                       temp_storage_bytes, d_in, d_out, num_items, initial, stream);
+                       temp_storage_bytes, in, d_out, num_items, initial, stream);
 }
 
 template class Executable<AlgorithmId::inclusive_scan>;

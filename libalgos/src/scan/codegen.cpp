@@ -4,6 +4,7 @@
 
 #include "core/accumulator.hpp"
 #include "core/codegen.hpp"
+#include "core/iterator.hpp"
 
 namespace cccl_cache::algos {
 
@@ -12,10 +13,19 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
   const std::string t{cuda_name(spec.type)};
   algos::detail::GeneratedSource out;
   // CUB's kernel header includes its tuning header (the policy selector) itself.
-  out.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_scan.cuh", {spec.type});
+  out.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_scan.cuh",
+                                      {spec.type, spec.input.type});
   out.source += algos::detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " +
                 std::string(cuda_name(spec.offset_type)) + ";\n";
+  // An input iterator takes the place of the T array wherever the kernels read the input,
+  // and in the policy selector (CUB tunes a scan of a non-contiguous input as look-back).
+  std::string in = "cccl_cache_t*";
+  if (!spec.input.is_pointer()) {
+    in = "cccl_cache_in_t";
+    out.source += algos::detail::iterator_user_source(spec.input);
+    out.source += algos::detail::iterator_struct(in, spec.input, spec.type);
+  }
   out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_t", spec.type);
   // CUB's accumulator (as cub::DeviceScan derives it for T input and T init), its default
   // selector for DeviceScan over T* with it (no stable reduction order, as the stream
@@ -23,7 +33,7 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
   out.source += algos::detail::accumulator_source("cccl_cache_op", "cccl_cache_t", "cccl_cache_t");
   out.source +=
       "using cccl_cache_selector = cub::detail::scan::policy_selector_from_types<\n"
-      "    cccl_cache_t*, cccl_cache_t*, cccl_cache_accum_t, cccl_cache_offset_t, cccl_cache_op>;\n"
+      "    " + in + ", cccl_cache_t*, cccl_cache_accum_t, cccl_cache_offset_t, cccl_cache_op>;\n"
       "inline constexpr cub::ScanPolicy cccl_cache_policy =\n"
       "    cccl_cache_selector{}(cub::detail::current_tuning_cc());\n"
       "inline constexpr bool cccl_cache_lookahead =\n"
@@ -35,7 +45,7 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
   const std::string init = spec.takes_init() ? "cub::detail::InputValue<cccl_cache_t>" : "cub::NullType";
   const std::string force_inclusive = spec.init ? "true" : "false";
   const std::string common =
-      "cccl_cache_selector, cccl_cache_t*, cccl_cache_t*, cub::ScanTileState<cccl_cache_accum_t>, ";
+      "cccl_cache_selector, " + in + ", cccl_cache_t*, cub::ScanTileState<cccl_cache_accum_t>, ";
   // In Kernel order (build_result.hpp).
   out.kernels = {
       "cub::detail::scan::DeviceScanInitKernel<" + common + "cccl_cache_accum_t>",

@@ -14,6 +14,7 @@
 // sizes (every accumulator is a CUB primitive, so the device's tile state is the
 // single-word one, as the stand-in's is: asserted below).
 #include "core/launch.cuh"
+#include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_scan.cuh>
 
@@ -27,6 +28,7 @@ namespace cccl_cache::algos::scan::detail {
 namespace {
 
 using algos::detail::DriverLauncherFactory;
+using algos::detail::IterArg;
 using algos::detail::OpArg;
 
 // Stands in for an element type of N bytes on the host: an unsigned integer of that size
@@ -114,7 +116,8 @@ std::uint64_t max_items(const Policy& p) noexcept {
           : std::uint64_t{p.block_threads} * p.items_per_thread);
 }
 
-template <std::size_t N, std::size_t A, class OffsetT, bool WithInit>
+// In: T* (an array) or IterArg (an input iterator's packed bytes at d_in).
+template <std::size_t N, std::size_t A, class OffsetT, bool WithInit, class In>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                       std::uint64_t num_items, InitValue initial, CUstream stream,
@@ -124,11 +127,11 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   if (num_items > max_items<OffsetT>(params.policy)) return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
   auto dispatch = [&](auto init) {
-    return cub::detail::scan::dispatch<cub::ForceInclusive::No, /*StableReductionOrder=*/false, T*,
+    return cub::detail::scan::dispatch<cub::ForceInclusive::No, /*StableReductionOrder=*/false, In,
                                        T*, OpArg, decltype(init), OffsetT, Word<A>,
                                        RuntimePolicySelector, BoundKernels<N, A>,
                                        DriverLauncherFactory>(
-        d_temp_storage, temp_storage_bytes, static_cast<T*>(const_cast<void*>(d_in)),
+        d_temp_storage, temp_storage_bytes, algos::detail::input_arg<In, T>(d_in),
         static_cast<T*>(d_out), OpArg{op_state}, init, static_cast<OffsetT>(num_items), stream,
         RuntimePolicySelector{&params}, BoundKernels<N, A>{&params},
         DriverLauncherFactory{params.launch, &status});
@@ -180,7 +183,8 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
 }  // namespace
 
 DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
-                           ScalarType offset_type, bool with_init, bool closed_form) noexcept {
+                           ScalarType offset_type, bool with_init, bool closed_form,
+                           bool iterator_input) noexcept {
   if (!is_unsigned_offset(offset_type)) return nullptr;
   return algos::detail::on_accumulator(element_size, accum_size, [&](auto n, auto a) {
     return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
@@ -188,11 +192,15 @@ DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
       constexpr std::size_t kN = decltype(n)::value, kA = decltype(a)::value;
       using Entry = algos::detail::ClosedForm<DispatchFn>;
       if constexpr (std::is_unsigned_v<OffsetT>) {
-        if (with_init)
+        auto entry = [&](auto init, auto in) -> DispatchFn {
           return Entry::select<&closed_form_bytes<kA, OffsetT>,
-                               &run_dispatch<kN, kA, OffsetT, true>>(closed_form);
-        return Entry::select<&closed_form_bytes<kA, OffsetT>,
-                             &run_dispatch<kN, kA, OffsetT, false>>(closed_form);
+                               &run_dispatch<kN, kA, OffsetT, decltype(init)::value,
+                                             decltype(in)>>(closed_form);
+        };
+        auto with_input = [&](auto init) {
+          return iterator_input ? entry(init, IterArg{}) : entry(init, static_cast<Word<kN>*>(nullptr));
+        };
+        return with_init ? with_input(std::true_type{}) : with_input(std::false_type{});
       } else {
         return nullptr;
       }

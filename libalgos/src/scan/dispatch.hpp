@@ -59,9 +59,12 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 // promoted_accumulator (core/accumulator.hpp) does not give for it, offset not
 // uint32/uint64). closed_form false: the same dispatch answering size queries through CUB's whole host
 // dispatch, the reference the closed form is tested equal to (test_scan_temp_storage).
+// iterator_input: the spec's input is an iterator, and `d_in` the host address of its
+// packed bytes (core/iterator.hpp IteratorArg), which the scan kernel's input argument is
+// copied from.
 DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
                            ScalarType offset_type, bool with_init,
-                           bool closed_form = true) noexcept;
+                           bool closed_form = true, bool iterator_input = false) noexcept;
 // Whether the dispatch can run this policy: a known algorithm, a positive tile shape,
 // and for look-ahead the block size CUB derives from its warps.
 bool policy_supported(const DispatchParams& params) noexcept;

@@ -15,7 +15,8 @@ Result<void> Spec<Id>::validate() const {
     return bad("offset", "must be uint32 or uint64 (CUB's scan takes unsigned offsets)");
   if (kExclusive && init)
     return bad("init", "an exclusive scan always takes its initial value (leave init out)");
-  return detail::validate_associative_op(what, op, type, /*takes_state=*/true);
+  CCCL_CACHE_CHECK(detail::validate_associative_op(what, op, type, /*takes_state=*/true));
+  return validate_iterator(what + ": field 'input'", input, type, kInputIterators);
 }
 
 template struct Spec<AlgorithmId::inclusive_scan>;

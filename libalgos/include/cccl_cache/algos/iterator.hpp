@@ -115,4 +115,13 @@ struct IteratorValue {
   }
 };
 
+// An algorithm's input as a call gives it: a device array (any pointer converts), or the
+// call's values for the spec's input iterator. An executable whose spec has an input
+// iterator takes the values of that kind; one with a pointer input, an array.
+struct Input {
+  Input(const void* d_array) noexcept : value{IteratorKind::pointer, d_array} {}  // NOLINT
+  Input(const IteratorValue& v) noexcept : value(v) {}                            // NOLINT
+  IteratorValue value;
+};
+
 }  // namespace cccl_cache::algos

@@ -98,6 +98,12 @@ std::string field_text(const Iterator& v);
                                              ScalarType element, std::uint32_t accepted);
 // The `accepted` bit of a kind.
 constexpr std::uint32_t iterator_bit(IteratorKind k) { return 1u << static_cast<unsigned>(k); }
+// The kinds an algorithm takes where its kernels read an input array element by element
+// (reduce's and the scans' input): every kind iterator.hpp defines.
+inline constexpr std::uint32_t kInputIterators =
+    iterator_bit(IteratorKind::pointer) | iterator_bit(IteratorKind::counting) |
+    iterator_bit(IteratorKind::constant) | iterator_bit(IteratorKind::transform) |
+    iterator_bit(IteratorKind::reverse) | iterator_bit(IteratorKind::permutation);
 
 // Checks a struct element type (a scalar passes): a C++ identifier as name (not
 // starting with cccl_cache_), a non-blank definition under 1 MiB with only <...>

@@ -7,6 +7,7 @@
 #include <cuda.h>
 
 #include "cccl_cache/algos/core/executable.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -33,17 +34,13 @@ class Executable : public BoundExecutable<Reduce> {
   // `op_state`: a stateful operator's state (types.hpp OpState: its bytes, read before
   // return; a size query may leave it out), empty for a stateless one;
   // CUDA_ERROR_INVALID_VALUE where it does not fit the operator's state layout.
-  // For a spec with a pointer input only: CUDA_ERROR_INVALID_VALUE for an iterator spec.
-  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
+  // `d_in`: the T array, or for a spec with an input iterator the call's values for it
+  // (iterator.hpp Input; a reverse iterator reads num_items elements from its pointer
+  // backwards), packed on the stack: no allocation, no driver query.
+  // CUDA_ERROR_INVALID_VALUE where the input is not of the spec's input kind.
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in,
                       void* d_out, std::uint64_t num_items, const void* h_init,
                       CUstream stream, OpState op_state = {}) const noexcept;
-  // The same over the spec's input iterator: `in` holds the call's values for it
-  // (iterator.hpp; a reverse iterator reads num_items elements from in.pointer
-  // backwards). CUDA_ERROR_INVALID_VALUE where in.kind is not the spec's input kind.
-  // The values are packed on the stack: no allocation, no driver query.
-  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                      const IteratorValue& in, void* d_out, std::uint64_t num_items,
-                      const void* h_init, CUstream stream, OpState op_state = {}) const noexcept;
 
  private:
   using BoundExecutable::BoundExecutable;

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "cccl_cache/algos/core/executable.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -45,20 +46,23 @@ class Executable : public BoundExecutable<Scan<Id>> {
   // `op_state`: a stateful operator's state (types.hpp OpState: its bytes, read before
   // return; a size query may leave it out), empty for a stateless one;
   // CUDA_ERROR_INVALID_VALUE where it does not fit the operator's state layout.
-  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
+  // `d_in`: the T array, or for a spec with an input iterator the call's values for it
+  // (iterator.hpp Input), packed on the stack: no allocation, no driver query;
+  // CUDA_ERROR_INVALID_VALUE where the input is not of the spec's input kind.
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in,
                       void* d_out, std::uint64_t num_items, CUstream stream,
                       OpState op_state = {}) const noexcept
       requires(Id == AlgorithmId::inclusive_scan) {
     return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, nullptr, Init::none,
                stream, op_state);
   }
-  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in,
                       void* d_out, std::uint64_t num_items, const void* h_init, CUstream stream,
                       OpState op_state = {}) const noexcept {
     return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init, Init::host,
                stream, op_state);
   }
-  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in,
                       void* d_out, std::uint64_t num_items, FutureValue init, CUstream stream,
                       OpState op_state = {}) const noexcept {
     return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, init.d_init,
@@ -71,7 +75,7 @@ class Executable : public BoundExecutable<Scan<Id>> {
   // host bytes or a device pointer (FutureValue); the spec must take the form (an initial
   // value: exclusive or seeded), and a run needs a non-null `init`.
   enum class Init : unsigned char { none, host, device };
-  CUresult run(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
+  CUresult run(void* d_temp_storage, std::size_t& temp_storage_bytes, const Input& d_in, void* d_out,
                std::uint64_t num_items, const void* init, Init form, CUstream stream,
                OpState op_state) const noexcept;
   friend struct Scan<Id>;

@@ -8,6 +8,7 @@
 
 #include "cccl_cache/algos/core/key.hpp"
 #include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -40,6 +41,11 @@ struct Spec {
   // memory). Spec text init=true; left out of the encoding while false, so the unseeded
   // scan keeps its key. The exclusive scan always takes an initial value.
   bool init = false;
+  // The input: a T array (pointer, the default, left out of the encoding so array scans
+  // keep their keys), or a counting, constant, transform, reverse or permutation iterator
+  // (iterator.hpp) read as T, e.g. the running sum of squares as transform(square,float32)
+  // over a float32 array. The call then takes its IteratorValue (iterator.hpp Input).
+  Iterator input;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
@@ -47,6 +53,7 @@ struct Spec {
     v(Field{2, "op"}, s.op);
     v(Field{3, "offset"}, s.offset_type);
     v(Field{4, "init", Need::added}, s.init);
+    v(Field{5, "input"}, s.input);
   }
 
   // Whether a call takes an initial value: the exclusive scan and a seeded inclusive one.
@@ -54,7 +61,8 @@ struct Spec {
 
   // An element type; plus, multiplies, minimum, maximum, logical_and/or, the bitwise
   // kinds (integer types only) or a valid custom operator; offset uint32 or uint64;
-  // init on an inclusive scan only. Error: invalid_argument naming the field.
+  // init on an inclusive scan only; a valid input iterator (validate_iterator). Error:
+  // invalid_argument naming the field (unsupported: a stateful transform operator).
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;
