@@ -1,9 +1,11 @@
-// NVRTC builds for sm_80 and sm_90 of reduce over every input iterator kind: the generated
-// iterator struct compiles as CUB's kernels use it, and the record passes reduce's checks.
+// NVRTC builds for sm_80 and sm_90 of reduce over every input iterator kind, and of the
+// scans over a few: the generated iterator struct compiles as CUB's kernels use it, and
+// the record passes the algorithm's checks.
 #include <gtest/gtest.h>
 
 #include "build_cache.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
+#include "cccl_cache/algos/scan/build_result.hpp"
 
 using namespace cccl_cache::algos;
 using namespace test_support;
@@ -40,6 +42,43 @@ TEST(IteratorBuild, ReduceOverEveryInputKindBuildsForSm80AndSm90) {
       EXPECT_FALSE(r->result.record.cubin.empty());
     }
   }
+}
+
+template <class Spec>
+Spec scan_over(ScalarType type, Iterator input, bool init = false) {
+  Spec s;
+  s.type = type;
+  s.input = std::move(input);
+  if constexpr (requires { s.init; }) s.init = init;
+  return s;
+}
+
+template <class Spec>
+void check_scan_build(const Spec& spec, std::uint32_t cc) {
+  SCOPED_TRACE(summary(spec) + " sm_" + std::to_string(cc));
+  ASSERT_TRUE(spec.validate());
+  const auto& r = cached_build(spec, cc);
+  ASSERT_TRUE(r) << r.error().describe();
+  EXPECT_EQ(r->result.record.cc, cc);
+  EXPECT_EQ(r->result.record.kernels.size(), 2u);
+  // CUB tunes a scan of a non-contiguous input as decoupled look-back on every CC (an
+  // array's is look-ahead from 10.0).
+  EXPECT_EQ(r->result.policy.algorithm, 0u);
+}
+
+TEST(IteratorBuild, ScansOverInputIteratorsBuild) {
+  const Operator square =
+      Operator::custom("square", "__device__ float square(float x) { return x * x; }");
+  const auto sum_of_squares = scan_over<scan::InclusiveSpec>(ScalarType::float32,
+                                                             Iterator::transform(square));
+  for (const std::uint32_t cc : {80u, 90u, 100u}) check_scan_build(sum_of_squares, cc);
+  check_scan_build(scan_over<scan::ExclusiveSpec>(ScalarType::int64,
+                                                  Iterator::counting(ScalarType::int32)),
+                   90);
+  check_scan_build(scan_over<scan::InclusiveSpec>(
+                       ScalarType::float64,
+                       Iterator::permutation(ScalarType::none, ScalarType::int64), true),
+                   80);
 }
 
 }  // namespace
