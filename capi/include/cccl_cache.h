@@ -339,8 +339,9 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_scan_by_key(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_keys_in, const void* d_values_in, void* d_values_out, uint64_t num_items,
     const void* h_init, void* stream);
-/* A call's values for a spec's input iterator (reduce's `input`, made from spec text such
- * as "reduce type=float32 input=counting(int64)"). `kind` must be the spec's; the rest as
+/* A call's values for a spec's input iterator (reduce's and the scans' `input`, made from
+ * spec text such as "reduce type=float32 input=counting(int64)"). `kind` must be the
+ * spec's; the rest as
  * the kind reads them:
  *   POINTER             pointer: the device array
  *   COUNTING, CONSTANT  value: the start or the constant, the iterator's value type's
@@ -495,6 +496,21 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_scan_device_init_with_state(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_out, uint64_t num_items, const void* d_init, void* stream,
     const cccl_cache_op_state* op_state);
+/* A scan (inclusive or exclusive, by the algorithm) over the spec's input iterator (`in`,
+ * its values for this call; a spec without one takes the array calls above, which refuse
+ * one with an iterator with INVALID_ARGUMENT). The initial value: none for an inclusive
+ * scan without init (h_init and d_init NULL), else exactly one of h_init (one element on
+ * the host) and d_init (one in device memory, as cccl_cache_scan_device_init reads it).
+ * INVALID_ARGUMENT where in->kind is not the spec's input kind, `in` is NULL, or the
+ * initial values do not fit the spec. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_scan_iterator(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* in, void* d_out, uint64_t num_items, const void* h_init,
+    const void* d_init, void* stream);
+CCCL_CACHE_API cccl_cache_status cccl_cache_scan_iterator_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* in, void* d_out, uint64_t num_items, const void* h_init,
+    const void* d_init, void* stream, const cccl_cache_op_state* op_state);
 /* d_out[i] = op(d_in[i]); no temp storage. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_unary_transform(const cccl_cache_algorithm* algorithm,
                                                             const void* d_in, void* d_out,

@@ -94,6 +94,38 @@ cccl_cache_status seeded_mismatch(const char* fn, bool seeded) noexcept {
   });
 }
 
+// An array call on a spec whose input is an iterator: it takes the iterator call.
+cccl_cache_status iterator_spec(const char* fn, const char* iterator_fn) noexcept {
+  return guarded(fn, [&] {
+    return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+                     std::string(fn) + ": the spec's input is an iterator (use " + iterator_fn + ")");
+  });
+}
+
+// A C call's iterator values as the executables take them (iterator.hpp IteratorValue).
+// INVALID_ARGUMENT, set in `status`, where `in` is NULL or in->kind is not the spec's
+// input kind.
+bool iterator_value(const char* fn, const algos::Iterator& input, const cccl_cache_iterator_value* in,
+                    algos::IteratorValue& value, cccl_cache_status& status) noexcept {
+  if (in == nullptr) {
+    status = null_argument(fn, "in");
+    return false;
+  }
+  int kind = 0;  // the int the caller stored (any int may be in a C enum)
+  std::memcpy(&kind, &in->kind, sizeof kind);
+  if (kind != static_cast<int>(input.kind)) {
+    status = guarded(fn, [&] {
+      return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+                       std::string(fn) + ": in->kind " + std::to_string(kind) + " is not the spec's input kind (" +
+                           std::string(algos::iterator_kind_name(input.kind)) + ")");
+    });
+    return false;
+  }
+  value = algos::IteratorValue{input.kind, in->pointer, in->index};
+  std::memcpy(value.value, &in->value, sizeof value.value);
+  return true;
+}
+
 #define CCCL_CACHE_C_TYPED(Exe, kind, fn)                         \
   cccl_cache_status status_ = CCCL_CACHE_OK;                      \
   const auto* exe = typed<Exe>(algorithm, kind, fn, status_);     \
@@ -128,6 +160,9 @@ cccl_cache_status run_with_init(const cccl_cache_algorithm* algorithm, Algorithm
                                 const void* d_in, void* d_out, uint64_t num_items, Init init,
                                 void* stream, const cccl_cache_op_state* op_state) noexcept {
   CCCL_CACHE_C_TYPED(Exe, kind, fn);
+  if (!exe->spec().input.is_pointer())
+    return iterator_spec(fn, kind == AlgorithmId::reduce ? "cccl_cache_reduce_iterator"
+                                                         : "cccl_cache_scan_iterator");
   if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
     if (!exe->spec().init) return seeded_mismatch(fn, false);
   }
@@ -139,6 +174,46 @@ cccl_cache_status run_with_init(const cccl_cache_algorithm* algorithm, Algorithm
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_items, init,
                           static_cast<CUstream>(stream), state_of(op_state)),
                    fn, kTempOrStateInvalid);
+}
+
+// A scan over the spec's input iterator, in any of the scan's forms: no initial value (an
+// inclusive scan without init), or one on the host (h_init) or in device memory (d_init).
+template <class Exe>
+cccl_cache_status scan_iterator(const cccl_cache_algorithm* algorithm, AlgorithmId kind,
+                                void* d_temp_storage, size_t* temp_storage_bytes,
+                                const cccl_cache_iterator_value* in, void* d_out,
+                                uint64_t num_items, const void* h_init, const void* d_init,
+                                void* stream, const cccl_cache_op_state* op_state) noexcept {
+  constexpr const char* fn = "cccl_cache_scan_iterator";
+  CCCL_CACHE_C_TYPED(Exe, kind, fn);
+  algos::IteratorValue value;
+  if (!iterator_value(fn, exe->spec().input, in, value, status_)) return status_;
+  const bool takes_init = exe->spec().takes_init();
+  const bool given = h_init != nullptr || d_init != nullptr;
+  const char* wrong = h_init != nullptr && d_init != nullptr ? ": pass one of h_init and d_init, not both"
+                      : !takes_init && given ? ": the spec takes no initial value (an inclusive scan "
+                                               "without init=1): pass NULL h_init and d_init"
+                      : takes_init && !given && d_temp_storage != nullptr
+                          ? ": h_init and d_init are NULL (the spec takes an initial value)"
+                          : nullptr;
+  if (wrong != nullptr)
+    return guarded(fn, [&] { return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT, std::string(fn) + wrong); });
+  const auto stream_ = static_cast<CUstream>(stream);
+  CUresult r;
+  if (d_init != nullptr) {
+    r = (*exe)(d_temp_storage, *temp_storage_bytes, value, d_out, num_items,
+               sc::FutureValue{d_init}, stream_, state_of(op_state));
+  } else if (takes_init) {
+    r = (*exe)(d_temp_storage, *temp_storage_bytes, value, d_out, num_items, h_init, stream_,
+               state_of(op_state));
+  } else {
+    if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>)
+      r = (*exe)(d_temp_storage, *temp_storage_bytes, value, d_out, num_items, stream_,
+                 state_of(op_state));
+    else
+      r = CUDA_ERROR_INVALID_VALUE;  // an exclusive scan always takes its initial value
+  }
+  return result_of(r, fn, kTempOrStateInvalid);
 }
 
 }  // namespace
@@ -321,18 +396,9 @@ cccl_cache_status cccl_cache_reduce_iterator_with_state(
     void* stream, const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_reduce_iterator";
   CCCL_CACHE_C_TYPED(rd::Executable, AlgorithmId::reduce, fn);
-  if (in == nullptr) return null_argument(fn, "in");
+  algos::IteratorValue value;
+  if (!iterator_value(fn, exe->spec().input, in, value, status_)) return status_;
   if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
-  int kind = 0;  // the int the caller stored (any int may be in a C enum)
-  std::memcpy(&kind, &in->kind, sizeof kind);
-  if (kind != static_cast<int>(exe->spec().input.kind))
-    return guarded(fn, [&] {
-      return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
-                       std::string(fn) + ": in->kind " + std::to_string(kind) + " is not the spec's input kind (" +
-                           std::string(algos::iterator_kind_name(exe->spec().input.kind)) + ")");
-    });
-  algos::IteratorValue value{exe->spec().input.kind, in->pointer, in->index};
-  std::memcpy(value.value, &in->value, sizeof value.value);
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, value, d_out, num_items, h_init,
                           static_cast<CUstream>(stream), state_of(op_state)),
                    fn, kTempOrStateInvalid);
@@ -498,6 +564,7 @@ cccl_cache_status cccl_cache_inclusive_scan_with_state(const cccl_cache_algorith
                                                        const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_inclusive_scan";
   CCCL_CACHE_C_TYPED(sc::InclusiveExecutable, AlgorithmId::inclusive_scan, fn);
+  if (!exe->spec().input.is_pointer()) return iterator_spec(fn, "cccl_cache_scan_iterator");
   if (exe->spec().init) return seeded_mismatch(fn, true);
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_items,
                           static_cast<CUstream>(stream), state_of(op_state)),
@@ -561,6 +628,28 @@ cccl_cache_status cccl_cache_scan_device_init_with_state(
   return run_with_init<sc::InclusiveExecutable>(algorithm, AlgorithmId::inclusive_scan, fn,
                                                 d_temp_storage, temp_storage_bytes, d_in, d_out,
                                                 num_items, init, stream, op_state);
+}
+
+cccl_cache_status cccl_cache_scan_iterator(const cccl_cache_algorithm* algorithm,
+                                           void* d_temp_storage, size_t* temp_storage_bytes,
+                                           const cccl_cache_iterator_value* in, void* d_out,
+                                           uint64_t num_items, const void* h_init,
+                                           const void* d_init, void* stream) {
+  return cccl_cache_scan_iterator_with_state(algorithm, d_temp_storage, temp_storage_bytes, in,
+                                             d_out, num_items, h_init, d_init, stream, nullptr);
+}
+
+cccl_cache_status cccl_cache_scan_iterator_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* in, void* d_out, uint64_t num_items, const void* h_init,
+    const void* d_init, void* stream, const cccl_cache_op_state* op_state) {
+  if (algorithm != nullptr && algorithm->kind == AlgorithmId::exclusive_scan)
+    return scan_iterator<sc::ExclusiveExecutable>(algorithm, AlgorithmId::exclusive_scan,
+                                                  d_temp_storage, temp_storage_bytes, in, d_out,
+                                                  num_items, h_init, d_init, stream, op_state);
+  return scan_iterator<sc::InclusiveExecutable>(algorithm, AlgorithmId::inclusive_scan,
+                                                d_temp_storage, temp_storage_bytes, in, d_out,
+                                                num_items, h_init, d_init, stream, op_state);
 }
 
 cccl_cache_status cccl_cache_unary_transform(const cccl_cache_algorithm* algorithm,

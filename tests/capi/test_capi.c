@@ -105,6 +105,8 @@ static void check_null_handles(void) {
               "algorithm is NULL");
   CHECK_FAILS(cccl_cache_scan_device_init(NULL, NULL, &bytes, NULL, NULL, 10, NULL, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_scan_iterator(NULL, NULL, &bytes, NULL, NULL, 10, NULL, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_three_way_partition(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, 10, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_histogram_even(NULL, NULL, &bytes, NULL, NULL, 257, NULL, NULL, 10, NULL),
@@ -948,6 +950,77 @@ static void reduce_iterator_on_gpu(cccl_cache_store* store) {
          sum == (int64_t)n * (n + 1) / 2 && fsum == 7.5f ? "ok" : "MISMATCH");
 }
 
+/* Scans over iterators through the C ABI: the inclusive scan of a counting iterator
+ * (1, 2, ..., 1000 as int64: the triangular numbers), and the exclusive scan of a
+ * reversed float array seeded on the host and in device memory. */
+static void scan_iterator_on_gpu(cccl_cache_store* store) {
+  enum { n = 1000 };
+  const int64_t start = 1;
+  const float x[4] = {1.5f, 2.0f, -4.0f, 8.0f}, zero = 0.0f, one = 1.0f;
+  const float want_host[4] = {0.0f, 8.0f, 4.0f, 6.0f}, want_device[4] = {1.0f, 9.0f, 5.0f, 7.0f};
+  int64_t sums[n];
+  float fout[4];
+  size_t bytes = 0;
+  int i, ok = 1;
+  void *d_out = NULL, *d_x = NULL, *d_one = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value in;
+  cccl_cache_algorithm *counting = NULL, *reverse = NULL;
+  if (!acquire_two(store, "inclusive_scan type=int64 input=counting(int64)",
+                   "exclusive_scan type=float32 input=reverse", &counting, &reverse))
+    return;
+  CHECK(cudaMalloc(&d_out, sizeof sums) == cudaSuccess && cudaMalloc(&d_x, sizeof x) == cudaSuccess &&
+        cudaMalloc(&d_one, sizeof one) == cudaSuccess);
+  CHECK(cudaMemcpy(d_x, x, sizeof x, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpy(d_one, &one, sizeof one, cudaMemcpyHostToDevice) == cudaSuccess);
+  memset(&in, 0, sizeof in);
+  in.kind = CCCL_CACHE_ITERATOR_COUNTING;
+  memcpy(&in.value, &start, sizeof start);
+  CHECK_OK(cccl_cache_scan_iterator(counting, NULL, &bytes, &in, NULL, n, NULL, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_inclusive_scan(counting, d_temp, &bytes, d_x, d_out, n, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "the spec's input is an iterator (use cccl_cache_scan_iterator)");
+  CHECK_FAILS(cccl_cache_scan_iterator(counting, d_temp, &bytes, &in, d_out, n, &zero, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "takes no initial value");
+  in.kind = CCCL_CACHE_ITERATOR_REVERSE;
+  CHECK_FAILS(cccl_cache_scan_iterator(counting, d_temp, &bytes, &in, d_out, n, NULL, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "not the spec's input kind (counting)");
+  in.kind = CCCL_CACHE_ITERATOR_COUNTING;
+  CHECK_OK(cccl_cache_scan_iterator(counting, d_temp, &bytes, &in, d_out, n, NULL, NULL, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(sums, d_out, sizeof sums, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < n; ++i) ok &= sums[i] == (int64_t)(i + 1) * (i + 2) / 2;
+  CHECK(ok);
+  cudaFree(d_temp);
+  memset(&in, 0, sizeof in);
+  in.kind = CCCL_CACHE_ITERATOR_REVERSE;
+  in.pointer = d_x;
+  CHECK_OK(cccl_cache_scan_iterator(reverse, NULL, &bytes, &in, NULL, 4, NULL, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_exclusive_scan(reverse, d_temp, &bytes, d_x, d_out, 4, &zero, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_scan_iterator");
+  CHECK_FAILS(cccl_cache_scan_iterator(reverse, d_temp, &bytes, &in, d_out, 4, &zero, d_one, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "not both");
+  CHECK_FAILS(cccl_cache_scan_iterator(reverse, d_temp, &bytes, &in, d_out, 4, NULL, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "h_init and d_init are NULL");
+  CHECK_OK(cccl_cache_scan_iterator(reverse, d_temp, &bytes, &in, d_out, 4, &zero, NULL, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(fout, d_out, sizeof fout, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < 4; ++i) ok &= fout[i] == want_host[i];
+  CHECK_OK(cccl_cache_scan_iterator(reverse, d_temp, &bytes, &in, d_out, 4, NULL, d_one, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(fout, d_out, sizeof fout, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < 4; ++i) ok &= fout[i] == want_device[i];
+  CHECK(ok);
+  cudaFree(d_temp);
+  cudaFree(d_one);
+  cudaFree(d_x);
+  cudaFree(d_out);
+  cccl_cache_algorithm_release(counting);
+  cccl_cache_algorithm_release(reverse);
+  printf("scanned a counting and a reverse iterator on device 0 through the C ABI: %s\n",
+         ok ? "ok" : "MISMATCH");
+}
+
 /* Keeps the odd items of nine int16 through the C ABI; the count (int64) is read back
  * from device memory. */
 static void select_on_gpu(cccl_cache_store* store) {
@@ -1280,7 +1353,7 @@ int main(void) {
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
     printf(
         "SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, "
-        "a scan_by_key, a seeded inclusive scan, a reduce over iterators, an argmax over structs, a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
+        "a scan_by_key, a seeded inclusive scan, a reduce and scans over iterators, an argmax over structs, a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
         "operators) did not run\n",
         cccl_cache_last_error());
   } else {
@@ -1292,6 +1365,7 @@ int main(void) {
     scan_by_key_on_gpu(store);
     seeded_scan_on_gpu(store);
     reduce_iterator_on_gpu(store);
+    scan_iterator_on_gpu(store);
     struct_reduce_on_gpu(store);
     select_on_gpu(store);
     three_way_partition_on_gpu(store);
