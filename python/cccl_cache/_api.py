@@ -256,12 +256,28 @@ def make_reduce_into(d_in, d_out, op="plus", h_init=None, *, offset="uint64", de
     (cccl_cache.iterators: its kind and value type join the spec; the reduction is in
     d_out's type)."""
     ops: dict = {}
+    fields, arrays = _input_fields(d_in, d_out, ops)
+    fields.update(op=_op_text(op, ops), offset=offset)
+    return _acquire("reduce", fields, ops, device, arrays, cache)
+
+
+def _input_fields(d_in, d_out, ops: dict):
+    """The spec fields and arrays of one input and one output: their common type, or for
+    an iterator input (cccl_cache.iterators) d_out's type and the iterator's `input`."""
     if hasattr(d_in, "_iterator_kind"):
-        fields = {"type": _type_of(d_out, "d_out"), "op": _op_text(op, ops), "offset": offset,
-                  "input": d_in._spec(ops)}
-        return _acquire("reduce", fields, ops, device, d_in._arrays() + (d_out,), cache)
-    fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
-    return _acquire("reduce", fields, ops, device, (d_in, d_out), cache)
+        return {"type": _type_of(d_out, "d_out"), "input": d_in._spec(ops)}, d_in._arrays() + (d_out,)
+    return {"type": _same_type(d_in, d_out)}, (d_in, d_out)
+
+
+def _input_count(num_items, d_in, d_out, out_items) -> int:
+    """The item count of a call over d_in (an array, or an iterator: num_items required
+    where it has no length), d_out holding out_items(n) items."""
+    if hasattr(d_in, "_iterator_kind"):
+        n = d_in._length("d_in") if num_items is None else int(num_items)
+        if n is None:
+            raise ValueError(f"num_items: required for a {d_in._iterator_kind} iterator (it has no end)")
+        return _count(n, d_out, "d_out", ("d_out", d_out, out_items))
+    return _count(num_items, d_in, "d_in", ("d_out", d_out, out_items))
 
 
 def make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h_init=None, *,
@@ -406,19 +422,24 @@ def make_inclusive_scan(d_in, d_out, op="plus", *, init=False, offset="uint64", 
                         cache=None) -> _core.InclusiveScan:
     """init=True: a scan seeded with an initial value, given as h_init at each call
     (cub::DeviceScan::InclusiveScanInit): a host value, or a one-element device array that
-    the kernels read when they run (CUB's FutureValue)."""
+    the kernels read when they run (CUB's FutureValue). d_in may be an iterator
+    (cccl_cache.iterators: its kind and value type join the spec; the scan is in d_out's
+    type)."""
     ops: dict = {}
-    fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
+    fields, arrays = _input_fields(d_in, d_out, ops)
+    fields.update(op=_op_text(op, ops), offset=offset)
     if init:
         fields["init"] = "true"
-    return _acquire("inclusive_scan", fields, ops, device, (d_in, d_out), cache)
+    return _acquire("inclusive_scan", fields, ops, device, arrays, cache)
 
 
 def make_exclusive_scan(d_in, d_out, op="plus", h_init=None, *, offset="uint64", device=None,
                         cache=None) -> _core.ExclusiveScan:
+    """d_in may be an iterator, as for make_inclusive_scan."""
     ops: dict = {}
-    fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
-    return _acquire("exclusive_scan", fields, ops, device, (d_in, d_out), cache)
+    fields, arrays = _input_fields(d_in, d_out, ops)
+    fields.update(op=_op_text(op, ops), offset=offset)
+    return _acquire("exclusive_scan", fields, ops, device, arrays, cache)
 
 
 def make_unary_transform(d_in, d_out, op="identity", *, device=None, cache=None) -> _core.UnaryTransform:
@@ -564,13 +585,7 @@ def reduce_into(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *
     """d_out[0] = op(h_init, d_in[0], ..., d_in[num_items - 1]). op_state: a stateful
     operator's state. d_in may be an iterator (cccl_cache.iterators); num_items is then
     required where it has no length (counting, constant)."""
-    if hasattr(d_in, "_iterator_kind"):
-        n = d_in._length("d_in") if num_items is None else int(num_items)
-        if n is None:
-            raise ValueError(f"num_items: required for a {d_in._iterator_kind} iterator (it has no end)")
-        _count(n, d_out, "d_out", ("d_out", d_out, lambda n: 1))
-    else:
-        n = _count(num_items, d_in, "d_in", ("d_out", d_out, lambda n: 1))
+    n = _input_count(num_items, d_in, d_out, lambda n: 1)
     exe = make_reduce_into(d_in, d_out, op, cache=cache)
     _run_two_phase(exe, d_out, temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)
 
@@ -681,20 +696,22 @@ def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, h_ini
                    temp_allocator=None, cache=None, op_state=None):
     """d_out[i] = d_in[0] op ... op d_in[i]; with h_init, d_out[i] = h_init op d_in[0] op ...
     op d_in[i]; d_out may be d_in. h_init: a host value or a one-element device array.
-    op_state: a stateful operator's state."""
+    op_state: a stateful operator's state. d_in may be an iterator (cccl_cache.iterators);
+    num_items is then required where it has no length (counting, constant)."""
+    n = _input_count(num_items, d_in, d_out, _same)
     exe = make_inclusive_scan(d_in, d_out, op, init=h_init is not None, cache=cache)
-    n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same))
-    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n), (), op_state, h_init=h_init)
+    _run_two_phase(exe, d_out, temp_allocator, stream, (d_in, d_out, n), (), op_state, h_init=h_init)
 
 
 def exclusive_scan(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *,
                    temp_allocator=None, cache=None, op_state=None):
     """d_out[0] = h_init, d_out[i] = h_init op d_in[0] op ... op d_in[i - 1]. h_init: a host
     value, or a one-element device array that the kernels read when they run (CUB's
-    FutureValue). op_state: a stateful operator's state."""
+    FutureValue). op_state: a stateful operator's state. d_in may be an iterator, as for
+    inclusive_scan."""
+    n = _input_count(num_items, d_in, d_out, _same)
     exe = make_exclusive_scan(d_in, d_out, op, cache=cache)
-    n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same))
-    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)
+    _run_two_phase(exe, d_out, temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)
 
 
 def inclusive_scan_by_key(d_keys_in, d_values_in, d_values_out, op="plus", num_items=None, stream=None, *,

@@ -340,39 +340,7 @@ std::size_t segmented_sort_call(const Bound<ss::Executable>& b, nb::handle temp,
   return bytes;
 }
 
-// --- reduce and scans: one input, one output, an optional initial value -------------
-template <class Exe>
-std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb::handle in,
-                             nb::handle out, std::uint64_t n, nb::handle h_init, bool has_init,
-                             std::uint64_t out_items, nb::handle stream, nb::handle op_state = nb::none()) {
-  std::size_t bytes = e.temp_storage_bytes(n);
-  if (temp.is_none()) return bytes;
-  const HostOpState state(op_state, e.spec().op);
-  const auto type = e.spec().type;
-  const int dev = e.device();
-  auto [d_temp, have] = temp_array(temp, bytes, dev);
-  auto i = checked_array(in, "d_in", false, type, n, dev);
-  auto o = checked_array(out, "d_out", true, type, out_items, dev);
-  // A scan's initial value may be a one-element device array, read when the kernels run.
-  constexpr bool kScan = !std::is_same_v<Exe, rd::Executable>;
-  const bool on_device = kScan && has_init && is_device_value(h_init);
-  HostValue init;
-  const void* d_init = nullptr;
-  if (on_device) d_init = checked_array(h_init, "h_init", false, type, 1, dev).data;
-  else if (has_init) init = host_value(h_init, type, "h_init");
-  run_unlocked(stream, what, [&](CUstream s) -> CUresult {
-    if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
-      if (!has_init) return e(d_temp, have, i.data, o.data, n, s, state.get());
-    }
-    if constexpr (kScan) {
-      if (on_device) return e(d_temp, have, i.data, o.data, n, sc::FutureValue{d_init}, s, state.get());
-    }
-    return e(d_temp, have, i.data, o.data, n, init.bytes, s, state.get());
-  });
-  return bytes;
-}
-
-// --- reduce over an input iterator (cccl_cache.iterators) ---------------------------
+// --- input iterators (cccl_cache.iterators) ------------------------------------
 // The call's values for the spec's input iterator from the Python iterator `obj`: its kind
 // must be the spec's; a start or constant (`_value`) in the iterator's type, device
 // arrays (`_base`, `_index`) of its value and index types on the executable's device.
@@ -398,20 +366,43 @@ algos::IteratorValue iterator_value(nb::handle obj, const algos::Iterator& it, S
   return out;
 }
 
-std::size_t reduce_call(const rd::Executable& e, nb::handle temp, nb::handle in, nb::handle out, std::uint64_t n,
-                        nb::handle h_init, nb::handle stream, nb::handle op_state) {
-  const auto& spec = e.spec();
-  if (spec.input.is_pointer()) return single_pass_call(e, "reduce", temp, in, out, n, h_init, true, 1, stream, op_state);
+// The call's input: the d_in array of the spec's type, or for a spec with an input
+// iterator its values from the cccl_cache.iterators object.
+algos::Input call_input(nb::handle in, const algos::Iterator& it, const algos::ElementType& type,
+                        std::uint64_t n, int dev) {
+  if (it.is_pointer()) return checked_array(in, "d_in", false, type, n, dev).data;
+  return iterator_value(in, it, type.scalar, n, dev);
+}
+
+// --- reduce and scans: one input (an array or an iterator), one output, an optional
+// initial value ---------------------------------------------------------------------
+template <class Exe>
+std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb::handle in,
+                             nb::handle out, std::uint64_t n, nb::handle h_init, bool has_init,
+                             std::uint64_t out_items, nb::handle stream, nb::handle op_state = nb::none()) {
   std::size_t bytes = e.temp_storage_bytes(n);
   if (temp.is_none()) return bytes;
-  const HostOpState state(op_state, spec.op);
+  const HostOpState state(op_state, e.spec().op);
+  const auto type = e.spec().type;
   const int dev = e.device();
   auto [d_temp, have] = temp_array(temp, bytes, dev);
-  const algos::IteratorValue value = iterator_value(in, spec.input, spec.type.scalar, n, dev);
-  auto o = checked_array(out, "d_out", true, spec.type.scalar, 1, dev);
-  const HostScalar init = host_scalar(h_init, spec.type.scalar, "h_init");
-  run_unlocked(stream, "reduce", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, value, o.data, n, init.bytes, s, state.get());
+  const algos::Input i = call_input(in, e.spec().input, type, n, dev);
+  auto o = checked_array(out, "d_out", true, type, out_items, dev);
+  // A scan's initial value may be a one-element device array, read when the kernels run.
+  constexpr bool kScan = !std::is_same_v<Exe, rd::Executable>;
+  const bool on_device = kScan && has_init && is_device_value(h_init);
+  HostValue init;
+  const void* d_init = nullptr;
+  if (on_device) d_init = checked_array(h_init, "h_init", false, type, 1, dev).data;
+  else if (has_init) init = host_value(h_init, type, "h_init");
+  run_unlocked(stream, what, [&](CUstream s) -> CUresult {
+    if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
+      if (!has_init) return e(d_temp, have, i, o.data, n, s, state.get());
+    }
+    if constexpr (kScan) {
+      if (on_device) return e(d_temp, have, i, o.data, n, sc::FutureValue{d_init}, s, state.get());
+    }
+    return e(d_temp, have, i, o.data, n, init.bytes, s, state.get());
   });
   return bytes;
 }
@@ -646,7 +637,7 @@ void bind_executables(nb::module_& m) {
       .def("__call__",
            [](const Bound<rd::Executable>& b, nb::handle temp, nb::handle in, nb::handle out, std::uint64_t n,
               nb::handle h_init, nb::handle stream, nb::handle op_state) {
-             return reduce_call(*b.exe, temp, in, out, n, h_init, stream, op_state);
+             return single_pass_call(*b.exe, "reduce", temp, in, out, n, h_init, true, 1, stream, op_state);
            },
            "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "h_init"_a.none(),
            "stream"_a.none() = none, "op_state"_a.none() = none,
@@ -756,7 +747,8 @@ void bind_executables(nb::module_& m) {
            },
            "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "stream"_a.none() = none,
            "op_state"_a.none() = none, "h_init"_a.none() = none,
-           "temp_storage=None: returns the bytes a run needs. Else scans d_in into d_out (may alias); "
+           "temp_storage=None: returns the bytes a run needs. Else scans d_in (an array, or for a spec "
+           "with an input iterator a cccl_cache.iterators one of that kind) into d_out (may alias); "
            "made with init=True, seeded with h_init (d_out[i] = h_init op d_in[0] op ... op d_in[i]): "
            "a host value, or a one-element device array read when the kernels run. "
            "op_state: a stateful operator's state.")
@@ -773,7 +765,8 @@ void bind_executables(nb::module_& m) {
            },
            "temp_storage"_a.none(), "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "h_init"_a.none(),
            "stream"_a.none() = none, "op_state"_a.none() = none,
-           "temp_storage=None: returns the bytes a run needs. Else scans d_in into d_out starting at h_init: "
+           "temp_storage=None: returns the bytes a run needs. Else scans d_in (an array or, for a spec "
+           "with an input iterator, a cccl_cache.iterators one) into d_out starting at h_init: "
            "a host value, or a one-element device array read when the kernels run. "
            "op_state: a stateful operator's state.")
       .def("temp_storage_bytes",

@@ -538,6 +538,55 @@ def test_reduce_over_each_iterator_kind(caches):
         exe(cp.empty(max(exe(None, None, None, n, 0), 1), cp.uint8), d_x, d_out, n, 0)
 
 
+def test_scans_over_each_iterator_kind(caches):
+    from cccl_cache.iterators import (ConstantIterator, CountingIterator, PermutationIterator, ReverseIterator,
+                                      TransformIterator)
+    square = cccl_cache.Op("square", "__device__ float square(float x) { return x * x; }")
+    rng = np.random.default_rng(5)
+    n = 100_003
+    x = rng.integers(-8, 8, n).astype(np.float32)  # every partial sum (of squares too) exact
+    idx = rng.integers(0, n, n).astype(np.int64)
+    d_x, d_idx = cp.asarray(x), cp.asarray(idx)
+    cases = [
+        (CountingIterator(np.int64(7)), "int64", np.arange(7, 7 + n, dtype=np.int64)),
+        (ConstantIterator(np.float32(0.5)), "float32", np.full(n, 0.5, np.float32)),
+        (ReverseIterator(d_x), "float32", x[::-1]),
+        (PermutationIterator(d_x, d_idx), "float32", x[idx]),
+        (TransformIterator(d_x, square), "float32", x * x),
+        (TransformIterator(CountingIterator(np.int32(0)), "negate"), "int64", -np.arange(n, dtype=np.int64)),
+    ]
+    for it, out_type, values in cases:
+        inclusive = np.cumsum(values, dtype=out_type)
+        exclusive = 3 + np.concatenate(([0], inclusive[:-1])).astype(out_type)
+        d_out = cp.zeros(n, out_type)
+        for exe in both(caches, lambda c: cccl_cache.make_inclusive_scan(it, d_out, device=0, cache=c)):
+            d_out[:] = 0
+            run_two_phase(exe, it, d_out, n, n=n)
+            np.testing.assert_array_equal(d_out.get(), inclusive, err_msg=repr(it))
+        for exe in both(caches, lambda c: cccl_cache.make_exclusive_scan(it, d_out, device=0, cache=c)):
+            d_out[:] = 0
+            run_two_phase(exe, it, d_out, n, 3, n=n)
+            np.testing.assert_array_equal(d_out.get(), exclusive, err_msg=repr(it))
+            d_out[:] = 0  # the initial value in device memory
+            run_two_phase(exe, it, d_out, n, cp.asarray([3], out_type), n=n)
+            np.testing.assert_array_equal(d_out.get(), exclusive, err_msg=repr(it))
+    # The one-shot forms: a seeded inclusive scan of a reversed array (its length is
+    # num_items), an exclusive scan of a counting iterator (num_items given).
+    d_out = cp.zeros(n, cp.float32)
+    cccl_cache.inclusive_scan(ReverseIterator(d_x), d_out, h_init=np.float32(1), cache=caches[0])
+    np.testing.assert_array_equal(d_out.get(), 1 + np.cumsum(x[::-1], dtype=np.float32))
+    d_out = cp.zeros(n, cp.int64)
+    cccl_cache.exclusive_scan(CountingIterator(np.int64(1)), d_out, h_init=0, num_items=n, cache=caches[0])
+    np.testing.assert_array_equal(d_out.get(), np.concatenate(([0], np.cumsum(np.arange(1, n)))))
+    # A call with an iterator of another kind, or a plain array, is refused.
+    exe = cccl_cache.make_inclusive_scan(ReverseIterator(d_x), cp.float32, device=0, cache=caches[0])
+    temp = cp.empty(max(exe(None, None, None, n), 1), cp.uint8)
+    with pytest.raises(TypeError, match="reverse iterator"):
+        exe(temp, d_x, cp.zeros(n, cp.float32), n)
+    with pytest.raises(TypeError, match="reverse iterator"):
+        exe(temp, CountingIterator(np.int64(0)), cp.zeros(n, cp.float32), n)
+
+
 class _StructArray:
     """A device buffer seen as an array of a struct dtype (typestr |V<size>), whatever
     CuPy makes of structured dtypes."""

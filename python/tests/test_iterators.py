@@ -64,3 +64,25 @@ def test_bad_iterators_are_refused_when_made(fake):
 def test_the_package_exports_the_module():
     assert cccl_cache.iterators.CountingIterator is CountingIterator
     assert "iterators" in cccl_cache.__all__
+
+
+def test_scans_take_the_same_iterators(fake):
+    """A scan's input iterator joins its spec as reduce's does (array scans keep their spec
+    text); the arguments are checked before anything is built."""
+    f4 = fake(typestr="<f4")
+    for name in ("inclusive_scan", "exclusive_scan"):
+        for it, text in [(CountingIterator(np.int64(1)), "counting(int64)"),
+                         (TransformIterator(f4, SQUARE), "transform(square,float32)"),
+                         (ReverseIterator(f4), "reverse(float32)")]:
+            ops: dict = {}
+            fields = {"type": "float32", "op": "plus", "offset": "uint64", "input": it._spec(ops)}
+            spec = Spec.from_fields(name, fields, ops)
+            assert spec.text == f"{name} type=float32 op=plus offset=uint64 input={text}"
+            plain = Spec.from_fields(name, {"type": "float32"})
+            assert "input" not in plain.text and spec.key(90) != plain.key(90)
+    with pytest.raises(ValueError, match="num_items"):
+        cccl_cache.inclusive_scan(CountingIterator(0), fake(n=4, typestr="<i8"))
+    with pytest.raises(ValueError, match="d_out"):
+        cccl_cache.exclusive_scan(CountingIterator(0), fake(n=3, typestr="<i8"), num_items=4)
+    with pytest.raises(ValueError, match="d_out"):
+        cccl_cache.inclusive_scan(ReverseIterator(fake(n=5, typestr="<f4")), fake(n=4, typestr="<f4"))
