@@ -1,13 +1,15 @@
 // The struct element types and specs the struct tests share (CPU builds and GPU runs):
 // merge sort with struct keys (keys only, and with struct values), select over struct
-// items and reduce of struct items (an argmax, and a 12-byte count/min/max), each with a
-// custom operator over the struct.
+// items, reduce of struct items (an argmax, and a 12-byte count/min/max) and scans of
+// struct items (a running count/min/max, an exclusive running argmax, a seeded running
+// sum of four unsigned ints), each with a custom operator over the struct.
 #pragma once
 
 #include <cstdint>
 
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/algos/reduce/spec.hpp"
+#include "cccl_cache/algos/scan/spec.hpp"
 #include "cccl_cache/algos/select/spec.hpp"
 
 namespace test_support {
@@ -110,6 +112,44 @@ inline cccl_cache::algos::reduce::Spec reduce_stats3() {
   s.op = Operator::custom("merge_stats",
                           "__device__ stats3 merge_stats(stats3 a, stats3 b) {\n"
                           "  return {a.count + b.count, a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};\n}");
+  return s;
+}
+
+// scans: a running count/min/max (12 bytes: CUB's multi-word tile state).
+inline cccl_cache::algos::scan::InclusiveSpec scan_stats3() {
+  cccl_cache::algos::scan::InclusiveSpec s;
+  s.type = stats3();
+  s.op = reduce_stats3().op;
+  return s;
+}
+
+// An exclusive running argmax (8 bytes, 4-aligned: the single-word tile state).
+inline cccl_cache::algos::scan::ExclusiveSpec scan_argmax() {
+  cccl_cache::algos::scan::ExclusiveSpec s;
+  s.type = argmax_pair();
+  s.op = reduce_argmax().op;
+  return s;
+}
+
+// 16 bytes, 4-aligned (the host's 16-byte stand-in is 8-aligned): four sums that wrap.
+struct HostQuad {
+  std::uint32_t a, b, c, d;
+};
+inline ElementType quad() {
+  return ElementType::structure("quad", "struct quad { unsigned a; unsigned b; unsigned c; unsigned d; };",
+                                16, 4);
+}
+inline HostQuad host_add_quad(const HostQuad& x, const HostQuad& y) {
+  return {x.a + y.a, x.b + y.b, x.c + y.c, x.d + y.d};
+}
+// A running sum of quads seeded with an initial quad (inclusive, init=true).
+inline cccl_cache::algos::scan::InclusiveSpec scan_quad_seeded() {
+  cccl_cache::algos::scan::InclusiveSpec s;
+  s.type = quad();
+  s.init = true;
+  s.op = Operator::custom("add_quad",
+                          "__device__ quad add_quad(quad x, quad y) {\n"
+                          "  return {x.a + y.a, x.b + y.b, x.c + y.c, x.d + y.d};\n}");
   return s;
 }
 

@@ -16,6 +16,7 @@
 
 #include "cccl_cache/algos/algorithms.hpp"
 #include "gpu_support.hpp"
+#include "scan_gpu_support.hpp"
 
 using namespace cccl_cache::algos;
 using namespace test_support;
@@ -81,25 +82,7 @@ const void* on_device(const std::vector<T>& h, std::vector<std::unique_ptr<Devic
   return keep.back()->get();
 }
 
-// How a call gives its initial value.
-enum class Init { none, host, device };
-
-// The scan of `in` (n items) on `exe`, seeded with `init` as `how` says.
-template <class T, class Exe>
-std::vector<T> scan_on(const Exe& exe, const IteratorValue& in, std::uint64_t n, T init, Init how,
-                       CUstream stream) {
-  DeviceBuffer out(n * sizeof(T)), d_init(sizeof(T));
-  copy_to_device(d_init, std::vector<T>{init});
-  query_and_run(exe, n, stream, [&](void* temp, std::size_t& bytes) -> CUresult {
-    if (how == Init::device)
-      return exe(temp, bytes, in, out.get(), n, scan::FutureValue{d_init.get()}, stream);
-    if constexpr (std::is_same_v<Exe, scan::InclusiveExecutable>) {
-      if (how == Init::none) return exe(temp, bytes, in, out.get(), n, stream);
-    }
-    return exe(temp, bytes, in, out.get(), n, &init, stream);
-  });
-  return copy_to_host<T>(out, n);
-}
+using Init = ScanInit;
 
 // The host reference: out[i] = init + in[0] + ... + in[i] (inclusive) or + in[i - 1]
 // (exclusive), in T's arithmetic.

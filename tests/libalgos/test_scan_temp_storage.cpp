@@ -1,6 +1,7 @@
 // Scan's temp-storage answer in closed form (scan/dispatch.cu) equals what CCCL 3.5's own
 // host dispatch answers (select_dispatch, closed_form false): inclusive and exclusive,
-// every (element, accumulator) size pair (int8 and int16 sums accumulate in int), both
+// every (element, accumulator) size pair (int8 and int16 sums accumulate in int; structs'
+// own accumulators of 12 to 32 bytes), both
 // offset types, look-back tile shapes of CUB's sm_80 / sm_90 tunings and odd
 // ones, look-ahead policies, many item counts. No GPU: neither route calls the driver.
 #include <gtest/gtest.h>
@@ -57,9 +58,11 @@ std::uint64_t tile_items(const d::DispatchParams& p) {
                           : std::uint64_t(p.policy.reduce_and_scan_warps) * 32 * p.policy.items_per_thread;
 }
 
-// (element, accumulator) sizes: the element's own, bool's, int's for narrower elements.
+// (element, accumulator) sizes: the element's own, bool's, int's for narrower elements; a
+// struct's of 12 to 32 bytes (CUB's multi-word tile state).
 constexpr std::pair<std::size_t, std::size_t> kSizes[] = {{1, 1}, {1, 4}, {2, 2}, {2, 1}, {2, 4},
-                                                          {4, 4}, {4, 1}, {8, 8}, {8, 1}};
+                                                          {4, 4}, {4, 1}, {8, 8}, {8, 1},
+                                                          {12, 12}, {16, 16}, {24, 24}, {32, 32}};
 
 TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
   std::vector<d::DispatchParams> policies = {

@@ -97,6 +97,26 @@ TEST(StructTypes, EachAlgorithmsRules) {
   auto wide_stats = reduce_stats3();
   wide_stats.type = with_layout("stats3", "struct stats3 { int c; float v[4]; };", 20, 4);
   expect_size_refused(wide_stats, "reduce takes structs of 1, 2, 4, 8, 12, 16, 24, 32");
+  // The scans: reduce's rules, and an alignment of at most 8 (the host's stand-in's).
+  EXPECT_TRUE(scan_stats3().validate());
+  EXPECT_TRUE(scan_argmax().validate());
+  EXPECT_TRUE(scan_quad_seeded().validate());
+  auto scan_summed = scan_stats3();
+  scan_summed.op = Operator::plus();
+  EXPECT_EQ(scan_summed.validate().error().code, ErrorCode::invalid_argument);
+  auto scan_counted = scan_argmax();
+  scan_counted.input = Iterator::counting(ScalarType::int32);
+  EXPECT_EQ(scan_counted.validate().error().code, ErrorCode::unsupported);
+  auto wide_quad = scan_quad_seeded();
+  wide_quad.type = with_layout("quad", "struct quad { char c[20]; };", 20, 4);
+  expect_size_refused(wide_quad, "inclusive_scan takes structs of 1, 2, 4, 8, 12, 16, 24, 32");
+  auto aligned16 = scan_quad_seeded();
+  aligned16.type = with_layout("quad", "struct alignas(16) quad { unsigned a, b, c, d; };", 16, 16);
+  auto refused = aligned16.validate();
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ErrorCode::unsupported);
+  EXPECT_NE(refused.error().message.find("aligned to at most 8"), std::string::npos)
+      << refused.error().message;
   // An invalid layout is refused by every algorithm.
   auto bad = select_heavy();
   bad.type.layout.alignment = 3;
@@ -205,6 +225,36 @@ TEST(StructTypes, ReduceOfStructsHasSpecTextAndKeys) {
   vary("alignment", [](auto& s) { s.type.layout.alignment = 8; });
   vary("operator source", [](auto& s) { s.op.source += " "; });
   vary("offset", [](auto& s) { s.offset_type = ScalarType::uint32; });
+}
+
+TEST(StructTypes, ScansOfStructsHaveSpecTextAndKeys) {
+  const scan::InclusiveSpec want = scan_quad_seeded();
+  auto spec = parse_spec_text("inclusive_scan type=quad:16/4 struct.quad='" +
+                              want.type.layout.definition + "' op=add_quad source='" +
+                              want.op.source + "' init=true");
+  ASSERT_TRUE(spec) << spec.error().describe();
+  auto typed = decode_fields<scan::InclusiveSpec>(spec->fields);
+  ASSERT_TRUE(typed) << typed.error().describe();
+  EXPECT_EQ(*typed, want);
+  EXPECT_EQ(spec_text(want), "inclusive_scan type=quad:16/4 op=add_quad offset=uint64 init=true");
+  EXPECT_EQ(spec_text(scan_argmax()), "exclusive_scan type=vi:8/4 op=argmax offset=uint64");
+  Toolchain tc;
+  tc.cccl_version = 3005000;
+  tc.nvrtc_major = tc.nvjitlink_major = 13;
+  std::set<Digest128> digests;
+  auto vary = [&](std::string what, auto change) {
+    scan::InclusiveSpec s = want;
+    change(s);
+    EXPECT_TRUE(digests.insert(cache_key(s, 90, tc).spec).second) << what;
+  };
+  vary("as given", [](auto&) {});
+  vary("definition", [](auto& s) { s.type.layout.definition += " "; });
+  vary("name", [](auto& s) { s.type.layout.name = "quad2"; });
+  vary("size", [](auto& s) { s.type.layout.size = 32; });
+  vary("alignment", [](auto& s) { s.type.layout.alignment = 8; });
+  vary("operator source", [](auto& s) { s.op.source += " "; });
+  vary("unseeded", [](auto& s) { s.init = false; });
+  EXPECT_TRUE(digests.insert(cache_key(scan_argmax(), 90, tc).spec).second);
 }
 
 TEST(StructTypes, SpecTextNamesTheLayoutAndTakesTheDefinition) {

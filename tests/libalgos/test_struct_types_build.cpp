@@ -1,5 +1,6 @@
 // NVRTC builds of struct element types for sm_80 and sm_90 (merge sort with struct keys,
-// keys only and with struct values; select over struct items; reduce of struct items): each round-trips through
+// keys only and with struct values; select over struct items; reduce and scans of struct
+// items): each round-trips through
 // its blob, every truncation is corrupt, and a struct whose declared layout is not the
 // compiled one fails the build with NVRTC's log naming it.
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include "cccl_cache/algos/core/blob.hpp"
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
+#include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
 #include "struct_specs.hpp"
 
@@ -61,6 +63,28 @@ TEST(StructTypesBuild, ReduceOverStructItemsBuilds) {
     EXPECT_EQ(r->result.policy.accum_size, spec.type.layout.size);
     EXPECT_EQ(r->result.policy.accum_align, spec.type.layout.alignment);
   }
+}
+
+// Scans of struct items: the accumulator is the struct, and CUB tunes them as look-back
+// on CC 9.0.
+TEST(StructTypesBuild, ScansOverStructItemsBuild) {
+  auto check = [](const auto& spec) {
+    expect_builds_and_round_trips(spec);
+    const auto& r = cached_build(spec, 90);
+    ASSERT_TRUE(r) << r.error().describe();
+    EXPECT_EQ(r->result.policy.accum_size, spec.type.layout.size);
+    EXPECT_EQ(r->result.policy.accum_align, spec.type.layout.alignment);
+    EXPECT_EQ(r->result.policy.algorithm, 0u);
+  };
+  check(scan_stats3());
+  check(scan_argmax());
+  check(scan_quad_seeded());
+  // CUB tunes them as look-ahead from CC 10.0, which the host dispatch does not run for
+  // structs: the build says so (no entry).
+  const auto ahead = InclusiveScan::build(scan_stats3(), 100);
+  ASSERT_FALSE(ahead);
+  EXPECT_EQ(ahead.error().code, ErrorCode::unsupported);
+  EXPECT_NE(ahead.error().message.find("look-ahead"), std::string::npos) << ahead.error().message;
 }
 
 // An operator over struct items whose result is not the struct: CUB's reduce cannot fold

@@ -50,6 +50,14 @@ constexpr bool stand_in_accumulator(std::uint32_t size, std::uint32_t align,
          (value_size == 0 || promoted_accumulator(value_size, size));
 }
 
+// stand_in_accumulator over values of element type `value`: a scalar's as above; over a
+// struct the operator returns the struct, so the accumulator is it (its declared size and
+// alignment), moved by the host as bytes of that size.
+inline bool stand_in_accumulator(std::uint32_t size, std::uint32_t align, const ElementType& value) noexcept {
+  if (!value.is_struct()) return stand_in_accumulator(size, align, size_of(value.scalar));
+  return size == value.layout.size && align == value.layout.alignment;
+}
+
 // A build's acceptance of its accumulator: a stand_in_accumulator, else error
 // unsupported naming the algorithm.
 inline Result<void> accept_accumulator(std::string_view algorithm, std::uint32_t size,

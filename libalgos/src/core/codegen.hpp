@@ -82,4 +82,13 @@ bool kind_applies_to(OpKind kind, ScalarType t) noexcept;
 [[nodiscard]] Result<void> validate_associative_op(std::string_view what, const Operator& op,
                                                    ScalarType type, bool takes_state = false);
 
+// The items of a reduction or a scan: a scalar type with an associative operator
+// (validate_associative_op, stateful allowed) over an input of kInputIterators, or a
+// struct of a size the host dispatches have stand-ins for (validate_stand_in_struct,
+// `algorithm` named in its refusal) with a custom operator over an array. Errors
+// "<what>: field '<field>': <why>" (unsupported: iterators over struct items).
+[[nodiscard]] Result<void> validate_items(std::string_view what, std::string_view algorithm,
+                                          const ElementType& type, const Operator& op,
+                                          const Iterator& input);
+
 }  // namespace cccl_cache::algos::detail

@@ -31,11 +31,15 @@ constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint32_t b) noexcept {
   return a / b + (a % b != 0);
 }
 
-// What a cub::ScanTileState whose transaction word (TxnWord) has `word_bytes` bytes asks
-// for `num_tiles` tiles (its AllocationSize): a warp of padding (TILE_STATUS_PADDING) and
-// a word per tile, the first of three aliased allocations (its payloads, empty here).
-constexpr std::uint64_t tile_state_bytes(std::uint64_t num_tiles, std::size_t word_bytes) noexcept {
-  return alias_bytes((32 + num_tiles) * word_bytes, 0, 0);
+// What a cub::ScanTileState asks for `num_tiles` tiles (its AllocationSize): a warp of
+// padding (TILE_STATUS_PADDING) and per tile a word of `word_bytes` (a single-word state's
+// TxnWord, a multi-word one's StatusWord) and two payloads of `payload_bytes` (a
+// multi-word state's partial and inclusive values; none for a single-word one), as three
+// aliased allocations.
+constexpr std::uint64_t tile_state_bytes(std::uint64_t num_tiles, std::size_t word_bytes,
+                                         std::size_t payload_bytes = 0) noexcept {
+  return alias_bytes((32 + num_tiles) * word_bytes, (32 + num_tiles) * payload_bytes,
+                     (32 + num_tiles) * payload_bytes);
 }
 
 // The most items one call of a tiled dispatch can take: the offset type's range, and

@@ -54,7 +54,7 @@ CUresult Executable<Id>::run(void* d_temp_storage, std::size_t& temp_storage_byt
   if (form != Init::none && init == nullptr && d_temp_storage != nullptr) return CUDA_ERROR_INVALID_VALUE;
   algos::detail::IteratorArg packed;
   const void* in = nullptr;
-  if (!algos::detail::input_address(spec.input, spec.type, d_in, num_items, packed, in))
+  if (!algos::detail::input_address(spec.input, spec.type.scalar, d_in, num_items, packed, in))
     return CUDA_ERROR_INVALID_VALUE;
   const auto initial = form == Init::device ? scan::detail::InitValue::on_device(init)
                                             : scan::detail::InitValue(init);

@@ -14,7 +14,7 @@ Result<void> Scan<Id>::check(const Spec& spec, const Policy& p, const BuildRecor
   const bool lookahead = p.algorithm == 1;
   if (p.algorithm > 1 || !algos::detail::warp_block(p.block_threads) ||
       !in_range(p.items_per_thread, 1, 1024) ||
-      !algos::detail::stand_in_accumulator(p.accum_size, p.accum_align, size_of(spec.type)) ||
+      !algos::detail::stand_in_accumulator(p.accum_size, p.accum_align, spec.type) ||
       (lookahead && (!in_range(p.reduce_and_scan_warps, 1, 32) ||
                      !in_range(p.lookahead_items_per_thread, 1, 1024))))
     return algos::detail::implausible_policy("scan", p);

@@ -14,7 +14,8 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
   algos::detail::GeneratedSource out;
   // CUB's kernel header includes its tuning header (the policy selector) itself.
   out.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_scan.cuh",
-                                      {spec.type, spec.input.type});
+                                      {spec.type.scalar, spec.input.type});
+  out.source += algos::detail::struct_source({&spec.type});
   out.source += algos::detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " +
                 std::string(cuda_name(spec.offset_type)) + ";\n";
@@ -24,9 +25,9 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
   if (!spec.input.is_pointer()) {
     in = "cccl_cache_in_t";
     out.source += algos::detail::iterator_user_source(spec.input);
-    out.source += algos::detail::iterator_struct(in, spec.input, spec.type);
+    out.source += algos::detail::iterator_struct(in, spec.input, spec.type.scalar);
   }
-  out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_t", spec.type);
+  out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_t", spec.type.scalar);
   // CUB's accumulator (as cub::DeviceScan derives it for T input and T init), its default
   // selector for DeviceScan over T* with it (no stable reduction order, as the stream
   // overloads), and the policy it gives the kernels at the CC being compiled for.
@@ -64,6 +65,20 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
       "(unsigned)cccl_cache_policy.lookahead.block_idx_stages, " +
       std::string(algos::detail::kAccumulatorProbe) + ">";
   return out;
+}
+
+template <AlgorithmId Id>
+Result<void> detail::BuildSteps<Scan<Id>>::accept(const scan::Spec<Id>& spec,
+                                                  const scan::Policy& policy) {
+  CCCL_CACHE_CHECK(algos::detail::accept_accumulator(algorithm_name(Id), policy.accum_size,
+                                                     policy.accum_align, spec.type));
+  // A struct's host stand-in is laid out for the look-back scan's arguments; the
+  // look-ahead scan sizes shared memory from its alignment, which may not be the struct's.
+  if (spec.type.is_struct() && policy.algorithm != 0)
+    return fail(ErrorCode::unsupported,
+                std::string(algorithm_name(Id)) + ": CUB's look-ahead scan (its tuning from CC 10.0) "
+                "of struct items is not supported: build for a CC below 10.0");
+  return {};
 }
 
 template struct detail::BuildSteps<InclusiveScan>;

@@ -13,4 +13,7 @@ struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::Scan<Id>> {
   // the template arguments cub::DeviceScan uses (CUB's accumulator `cccl_cache_accum_t`),
   // and the policy probe (Policy's order).
   static GeneratedSource source(const scan::Spec<Id>& spec);
+  // Error unsupported: an accumulator the host dispatch has no stand-in for (a struct's
+  // must be the struct: the operator returns it), a look-ahead policy for struct items.
+  static Result<void> accept(const scan::Spec<Id>& spec, const scan::Policy& policy);
 };

@@ -11,8 +11,10 @@
 // CUB's accumulator (its size read from the kernels' compile), as
 // cub::DeviceScan::InclusiveScan / ExclusiveScan instantiate them. Host stand-ins of T's
 // and A's size and alignment give the dispatch the same argument layout and tile-state
-// sizes (every accumulator is a CUB primitive, so the device's tile state is the
-// single-word one, as the stand-in's is: asserted below).
+// sizes: a scalar accumulator is a CUB primitive, so the device's tile state is the
+// single-word one, as the stand-in's is; a struct's accumulator is the struct, whose tile
+// state CUB chooses by size (single-word for 1, 2, 4 and 8 bytes, multi-word for 12 to
+// 32), as it does for the stand-in (asserted below).
 #include "core/launch.cuh"
 #include "core/iterator_arg.cuh"
 
@@ -38,6 +40,24 @@ template <std::size_t N>
 using Word = std::conditional_t<
     N == 1, std::uint8_t,
     std::conditional_t<N == 2, std::uint16_t, std::conditional_t<N == 4, std::uint32_t, std::uint64_t>>>;
+
+// Stands in for a struct of N bytes (12, 16, 24, 32) on the host: bytes of that size, not
+// a CUB primitive, trivially copyable, so that CUB gives it the multi-word tile state it
+// gives the device's struct. Aligned to N's lowest set bit but at most 8: CUB's
+// InputValue (the initial value's argument, a union of the value and a pointer) then has
+// the layout the device's has for any struct alignment up to 8, which the spec requires.
+constexpr std::size_t struct_alignment(std::size_t n) { return (n & (~n + 1)) < 8 ? (n & (~n + 1)) : 8; }
+template <std::size_t N>
+struct alignas(struct_alignment(N)) StructBytes {
+  unsigned char b[N];
+};
+// Whether CUB gives accumulator stand-in A the single-word tile state.
+template <class A>
+constexpr bool kSingleWord = std::is_same_v<cub::ScanTileState<A>, cub::ScanTileState<A, true>>;
+static_assert(!kSingleWord<StructBytes<12>> && !kSingleWord<StructBytes<16>> &&
+              !kSingleWord<StructBytes<24>> && !kSingleWord<StructBytes<32>>);
+static_assert(sizeof(cub::detail::InputValue<StructBytes<12>>) == 24 &&
+              sizeof(cub::detail::InputValue<StructBytes<16>>) == 24);
 
 // A policy value as CUB's int (stage counts are ints, two's complement in the Policy).
 constexpr int as_int(std::uint32_t v) noexcept { return static_cast<int>(v); }
@@ -65,25 +85,25 @@ struct RuntimePolicySelector {
   }
 };
 
-// CUB's scan kernel-source interface over the bound kernels, for elements of N bytes
-// and an accumulator of A bytes.
-template <std::size_t N, std::size_t A>
+// CUB's scan kernel-source interface over the bound kernels, for elements of stand-in
+// type T and an accumulator of stand-in type Accum.
+template <class T, class Accum>
 struct BoundKernels {
-  using Accum = Word<A>;
   using ScanTileStateT = cub::ScanTileState<Accum>;
-  static_assert(std::is_same_v<ScanTileStateT, cub::ScanTileState<Accum, true>>,
-                "the device's accumulator types have the single-word tile state");
+  static_assert(kSingleWord<Accum> == (sizeof(Accum) <= 8),
+                "CUB gives the device's accumulators of up to 8 bytes (scalars, small structs) the "
+                "single-word tile state and structs of 12 to 32 bytes the multi-word one");
   using TileArg = cub::detail::scan::tile_state_kernel_arg_t<ScanTileStateT, Accum>;
 
   const DispatchParams* params;
   CUfunction InitKernel() const { return params->launch->kernels[init_kernel].function; }
   CUfunction ScanKernel() const { return params->launch->kernels[scan_kernel].function; }
-  static constexpr std::size_t InputSize() { return N; }
-  static constexpr std::size_t InputAlign() { return N; }
-  static constexpr std::size_t OutputSize() { return N; }
-  static constexpr std::size_t OutputAlign() { return N; }
-  static constexpr std::size_t AccumSize() { return A; }
-  static constexpr std::size_t AccumAlign() { return A; }
+  static constexpr std::size_t InputSize() { return sizeof(T); }
+  static constexpr std::size_t InputAlign() { return alignof(T); }
+  static constexpr std::size_t OutputSize() { return sizeof(T); }
+  static constexpr std::size_t OutputAlign() { return alignof(T); }
+  static constexpr std::size_t AccumSize() { return sizeof(Accum); }
+  static constexpr std::size_t AccumAlign() { return alignof(Accum); }
   static ScanTileStateT TileState() { return {}; }
   static constexpr std::size_t lookahead_tile_state_size() {
     return sizeof(cub::detail::warpspeed::tile_state_t<Accum>);
@@ -116,24 +136,24 @@ std::uint64_t max_items(const Policy& p) noexcept {
           : std::uint64_t{p.block_threads} * p.items_per_thread);
 }
 
-// In: T* (an array) or IterArg (an input iterator's packed bytes at d_in).
-template <std::size_t N, std::size_t A, class OffsetT, bool WithInit, class In>
+// T, Accum: the element's and accumulator's stand-ins. In: T* (an array) or IterArg (an
+// input iterator's packed bytes at d_in).
+template <class T, class Accum, class OffsetT, bool WithInit, class In>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                       std::uint64_t num_items, InitValue initial, CUstream stream,
                       const void* op_state) noexcept {
-  using T = Word<N>;
   if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
   if (num_items > max_items<OffsetT>(params.policy)) return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
   auto dispatch = [&](auto init) {
     return cub::detail::scan::dispatch<cub::ForceInclusive::No, /*StableReductionOrder=*/false, In,
-                                       T*, OpArg, decltype(init), OffsetT, Word<A>,
-                                       RuntimePolicySelector, BoundKernels<N, A>,
+                                       T*, OpArg, decltype(init), OffsetT, Accum,
+                                       RuntimePolicySelector, BoundKernels<T, Accum>,
                                        DriverLauncherFactory>(
         d_temp_storage, temp_storage_bytes, algos::detail::input_arg<In, T>(d_in),
         static_cast<T*>(d_out), OpArg{op_state}, init, static_cast<OffsetT>(num_items), stream,
-        RuntimePolicySelector{&params}, BoundKernels<N, A>{&params},
+        RuntimePolicySelector{&params}, BoundKernels<T, Accum>{&params},
         DriverLauncherFactory{params.launch, &status});
   };
   cudaError_t err;
@@ -143,7 +163,7 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
           cub::FutureValue<T>(static_cast<T*>(const_cast<void*>(initial.ptr)))));
     } else {
       T init{};
-      if (initial.ptr != nullptr) std::memcpy(&init, initial.ptr, N);  // size queries pass none
+      if (initial.ptr != nullptr) std::memcpy(&init, initial.ptr, sizeof(T));  // size queries pass none
       err = dispatch(cub::detail::InputValue<T>(init));
     }
   } else {
@@ -153,11 +173,12 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 }
 
 // CUB's answer to a size query (invoke_lookback, invoke_lookahead in CCCL 3.5) in closed
-// form from the bound policy, for an accumulator of A bytes: look-back aliases one single-word
-// tile state (a transaction word per tile plus a warp of padding, itself aliased as three
-// allocations of which two are empty); look-ahead, one tile state per tile and a 4-byte
-// counter, and one byte for an empty problem (dispatch.hpp DispatchFn).
-template <std::size_t A, class OffsetT>
+// form from the bound policy, for an accumulator of stand-in type Accum: look-back aliases
+// one tile state, single-word (a transaction word per tile plus a warp of padding, itself
+// aliased as three allocations of which two are empty) or multi-word (a status word, a
+// partial and an inclusive value per tile and padding tile); look-ahead, one tile state
+// per tile and a 4-byte counter, and one byte for an empty problem (dispatch.hpp DispatchFn).
+template <class Accum, class OffsetT>
 CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
                            const void*, void*, std::uint64_t num_items, InitValue, CUstream,
                            const void*) noexcept {
@@ -169,14 +190,19 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
   if (as_int(p.algorithm) == static_cast<int>(cub::ScanAlgorithm::lookahead)) {
     const auto tile = static_cast<std::uint32_t>(lookahead_policy(p).tile_size());
     const std::uint64_t states_bytes =
-        ceil_div(num_items, tile) * BoundKernels<A, A>::lookahead_tile_state_size();
+        ceil_div(num_items, tile) * BoundKernels<Accum, Accum>::lookahead_tile_state_size();
     temp_storage_bytes = num_items == 0 ? 1 : alias_bytes(states_bytes, sizeof(std::uint32_t));
     return CUDA_SUCCESS;
   }
   const auto tile = static_cast<std::uint32_t>(p.block_threads * p.items_per_thread);
-  using TxnWord = typename BoundKernels<A, A>::ScanTileStateT::TxnWord;
-  temp_storage_bytes =
-      alias_bytes(algos::detail::tile_state_bytes(ceil_div(num_items, tile), sizeof(TxnWord)));
+  using TileState = typename BoundKernels<Accum, Accum>::ScanTileStateT;
+  const std::uint64_t tiles = ceil_div(num_items, tile);
+  if constexpr (kSingleWord<Accum>)
+    temp_storage_bytes =
+        alias_bytes(algos::detail::tile_state_bytes(tiles, sizeof(typename TileState::TxnWord)));
+  else
+    temp_storage_bytes = alias_bytes(algos::detail::tile_state_bytes(
+        tiles, sizeof(typename TileState::StatusWord), sizeof(Accum)));
   return CUDA_SUCCESS;
 }
 
@@ -186,25 +212,42 @@ DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
                            ScalarType offset_type, bool with_init, bool closed_form,
                            bool iterator_input) noexcept {
   if (!is_unsigned_offset(offset_type)) return nullptr;
-  return algos::detail::on_accumulator(element_size, accum_size, [&](auto n, auto a) {
+  using Entry = algos::detail::ClosedForm<DispatchFn>;
+  // The instantiations for element stand-in T and accumulator stand-in Accum.
+  auto with_types = [&](auto t, auto acc) -> DispatchFn {
+    using T = typename decltype(t)::type;
+    using Accum = typename decltype(acc)::type;
     return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
       using OffsetT = typename decltype(o)::type;
-      constexpr std::size_t kN = decltype(n)::value, kA = decltype(a)::value;
-      using Entry = algos::detail::ClosedForm<DispatchFn>;
       if constexpr (std::is_unsigned_v<OffsetT>) {
         auto entry = [&](auto init, auto in) -> DispatchFn {
-          return Entry::select<&closed_form_bytes<kA, OffsetT>,
-                               &run_dispatch<kN, kA, OffsetT, decltype(init)::value,
+          return Entry::select<&closed_form_bytes<Accum, OffsetT>,
+                               &run_dispatch<T, Accum, OffsetT, decltype(init)::value,
                                              decltype(in)>>(closed_form);
         };
         auto with_input = [&](auto init) {
-          return iterator_input ? entry(init, IterArg{}) : entry(init, static_cast<Word<kN>*>(nullptr));
+          return iterator_input ? entry(init, IterArg{}) : entry(init, static_cast<T*>(nullptr));
         };
         return with_init ? with_input(std::true_type{}) : with_input(std::false_type{});
       } else {
         return nullptr;
       }
     });
+  };
+  if (element_size != 1 && element_size != 2 && element_size != 4 && element_size != 8) {
+    // A struct of 12 to 32 bytes: its own accumulator, read from an array.
+    if (accum_size != element_size || iterator_input) return nullptr;
+    return algos::detail::on_element_size(element_size, [&](auto n) -> DispatchFn {
+      constexpr std::size_t kN = decltype(n)::value;
+      if constexpr (kN == 12 || kN == 16 || kN == 24 || kN == 32)
+        return with_types(std::type_identity<StructBytes<kN>>{}, std::type_identity<StructBytes<kN>>{});
+      else
+        return nullptr;
+    });
+  }
+  return algos::detail::on_accumulator(element_size, accum_size, [&](auto n, auto a) {
+    return with_types(std::type_identity<Word<decltype(n)::value>>{},
+                      std::type_identity<Word<decltype(a)::value>>{});
   });
 }
 
@@ -230,10 +273,17 @@ const std::string& Scan<Id>::dispatch_abi() {
     // The kernels' argument types (their order is CUB's, covered by cub=).
     abi.type<cub::NullType>("null").type<OpArg>("op");
     abi.type<cub::detail::InputValue<Word<1>>>("init1").type<cub::detail::InputValue<Word<8>>>("init8");
-    abi.type<BoundKernels<1, 1>::TileArg>("tile1").type<BoundKernels<8, 8>::TileArg>("tile8");
-    abi.type<BoundKernels<2, 2>::ScanTileStateT::TxnWord>("txn2");
+    abi.type<BoundKernels<Word<1>, Word<1>>::TileArg>("tile1").type<BoundKernels<Word<8>, Word<8>>::TileArg>("tile8");
+    abi.type<BoundKernels<Word<2>, Word<2>>::ScanTileStateT::TxnWord>("txn2");
     abi.type<cub::detail::warpspeed::tile_state_t<Word<2>>>("ws2");
     abi.type<Word<1>>("w1").type<Word<2>>("w2").type<Word<4>>("w4").type<Word<8>>("w8");
+    // A struct's stand-ins (12 and 32 bytes: alignments 4 and 8), their initial value
+    // and multi-word tile state.
+    abi.type<StructBytes<12>>("s12").type<StructBytes<32>>("s32");
+    abi.type<cub::detail::InputValue<StructBytes<12>>>("init_s12");
+    abi.type<cub::detail::InputValue<StructBytes<32>>>("init_s32");
+    abi.type<BoundKernels<StructBytes<12>, StructBytes<12>>::TileArg>("tile_s12");
+    abi.type<cub::detail::warpspeed::tile_state_t<StructBytes<12>>>("ws_s12");
   });
 }
 template const std::string& InclusiveScan::dispatch_abi();

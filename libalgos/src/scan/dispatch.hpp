@@ -55,9 +55,10 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 
 // with_init: the exclusive scan and the seeded inclusive one (InclusiveScanInit), whose
 // host dispatch is the exclusive one's (the kernel argument is the same InputValue; only
-// the device code differs, by ForceInclusive). The instantiation, or nullptr (element size not 1/2/4/8, an accumulator size
-// promoted_accumulator (core/accumulator.hpp) does not give for it, offset not
-// uint32/uint64). closed_form false: the same dispatch answering size queries through CUB's whole host
+// the device code differs, by ForceInclusive). The instantiation, or nullptr (element size
+// not 1/2/4/8, an accumulator size promoted_accumulator (core/accumulator.hpp) does not
+// give for it, except a struct's 12, 16, 24 or 32 bytes with an accumulator of its size
+// and an array input; offset not uint32/uint64). closed_form false: the same dispatch answering size queries through CUB's whole host
 // dispatch, the reference the closed form is tested equal to (test_scan_temp_storage).
 // iterator_input: the spec's input is an iterator, and `d_in` the host address of its
 // packed bytes (core/iterator.hpp IteratorArg), which the scan kernel's input argument is

@@ -29,8 +29,11 @@ struct Spec {
   // Input, initial value and output element type. The accumulator is CUB's own
   // (`::cuda::std::__accumulator_t<Op, T, T>`, as cub::DeviceScan derives it: int for
   // types narrower than int under plus, multiplies and the bitwise kinds, bool under
-  // logical_and/or, T otherwise; a custom operator's result is T).
-  ScalarType type = ScalarType::none;
+  // logical_and/or, T otherwise; a custom operator's result is T). A struct (types.hpp
+  // ElementType) of 1, 2, 4, 8, 12, 16, 24 or 32 bytes aligned to at most 8 takes a
+  // custom operator returning the struct, over an array; its builds are for CCs below 10.0
+  // (CUB's look-back scan; the look-ahead one is refused at build).
+  ElementType type = ScalarType::none;
   Operator op = Operator::plus();
   // CUB's offset type for global offsets: uint32 or uint64. The default is what
   // cub::DeviceScan chooses (choose_offset_t) for the std::uint64_t item count the
@@ -59,10 +62,12 @@ struct Spec {
   // Whether a call takes an initial value: the exclusive scan and a seeded inclusive one.
   bool takes_init() const noexcept { return kExclusive || init; }
 
-  // An element type; plus, multiplies, minimum, maximum, logical_and/or, the bitwise
-  // kinds (integer types only) or a valid custom operator; offset uint32 or uint64;
-  // init on an inclusive scan only; a valid input iterator (validate_iterator). Error:
-  // invalid_argument naming the field (unsupported: a stateful transform operator).
+  // A scalar element type with plus, multiplies, minimum, maximum, logical_and/or, the
+  // bitwise kinds (integer types only) or a valid custom operator, over a valid input
+  // iterator (validate_iterator); or a struct as `type` says; offset uint32 or uint64;
+  // init on an inclusive scan only. Error: invalid_argument naming the field
+  // (unsupported: a stateful transform operator, a struct of another size or alignment,
+  // an iterator over structs).
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;
