@@ -632,6 +632,39 @@ def test_reduce_of_struct_items(caches):
     assert int(out.get()[0]["index"]) == best
 
 
+def test_scans_of_struct_items(caches):
+    # A running argmax, inclusive and exclusive (seeded on the host and in device memory).
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    argmax = cccl_cache.Op("argmax", "__device__ vi argmax(vi a, vi b) {\n"
+                                     "  if (a.value != b.value) return a.value > b.value ? a : b;\n"
+                                     "  return a.index < b.index ? a : b;\n}")
+    h = np.empty(N, vi.dtype)
+    h["value"] = rng.integers(0, 50, N)  # many ties: the lowest index wins
+    h["index"] = np.arange(N)
+    running = np.maximum.accumulate(h["value"])
+    first = np.array([int(np.flatnonzero(h["value"][:i + 1] == running[i])[0]) for i in range(N)])
+    init = np.array((-1e30, -1), vi.dtype)[()]
+    d_in = _StructArray(cp.asarray(h.view(np.uint8)), vi.dtype)
+    d_out = _StructArray(cp.zeros(N * 8, cp.uint8), vi.dtype)
+
+    def out():
+        return d_out._buf.get().view(vi.dtype)
+
+    for exe in both(caches, lambda c: cccl_cache.make_inclusive_scan(d_in, d_out, argmax, device=0, cache=c)):
+        d_out._buf[:] = 0
+        run_two_phase(exe, d_in, d_out, N, n=N)
+        np.testing.assert_array_equal(out()["value"], running)
+        np.testing.assert_array_equal(out()["index"], first)
+    for exe in both(caches, lambda c: cccl_cache.make_exclusive_scan(d_in, d_out, argmax, device=0, cache=c)):
+        d_init = _StructArray(cp.asarray(np.array([init], vi.dtype).view(np.uint8)), vi.dtype)
+        for h_init in (init, d_init):  # the seed on the host, then in device memory
+            d_out._buf[:] = 0
+            run_two_phase(exe, d_in, d_out, N, h_init, n=N)
+            assert out()[0].tobytes() == init.tobytes()
+            np.testing.assert_array_equal(out()["value"][1:], running[:-1])
+            np.testing.assert_array_equal(out()["index"][1:], first[:-1])
+
+
 def test_select_of_struct_items(caches):
     vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
     high = cccl_cache.Op("high", "__device__ bool high(const vi& x) { return x.value > 25.0f; }")

@@ -1,6 +1,6 @@
 """Struct element types from NumPy structured dtypes (cccl_cache.gpu_struct): the
 definition and spec text each makes, the specs of arrays of them, and the refusals (no
-GPU; test_gpu.py reduces struct items)."""
+GPU; test_gpu.py reduces and scans struct items)."""
 
 import numpy as np
 import pytest
@@ -46,6 +46,22 @@ def test_a_reduce_spec_over_a_struct_carries_its_definition():
     ops2 = {"argmax": ARGMAX.source.replace("vi", "vj")}
     definitions({"type": other.text}, ops2)
     assert Spec.from_fields("reduce", {"type": other.text, "op": "argmax"}, ops2).key(90) != spec.key(90)
+
+
+def test_scan_specs_over_a_struct_carry_its_definition():
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    for name in ("inclusive_scan", "exclusive_scan"):
+        fields = {"type": vi.text, "op": "argmax"}
+        ops = {"argmax": ARGMAX.source}
+        definitions(fields, ops)
+        spec = Spec.from_fields(name, fields, ops)
+        assert spec.text == f"{name} type=vi:8/4 op=argmax offset=uint64"
+    # A struct aligned to 16 is refused by the scans (their host dispatch's stand-ins are
+    # aligned to at most 8), by name.
+    ops = {"sum4": "__device__ v4 sum4(v4 a, v4 b) { return a; }",
+           "v4": "struct alignas(16) v4 { float x, y, z, w; };"}
+    with pytest.raises(ValueError, match="aligned to at most 8"):
+        Spec.from_fields("inclusive_scan", {"type": "v4:16/16", "op": "sum4"}, ops)
 
 
 def test_layouts_c_does_not_give_and_odd_fields_are_refused():
