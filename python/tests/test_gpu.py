@@ -505,24 +505,33 @@ def test_seeded_inclusive_scan(caches):
         plain(cp.empty(max(plain(None, None, None, N), 1), cp.uint8), cp.asarray(h), d_out, N, h_init=7)
 
 
-def test_reduce_over_each_iterator_kind(caches):
+def _iterator_cases(seed, n=100_003):
+    """(x, d_x, cases): a float32 array on the host and the device, and one iterator of
+    each kind with its output type and the values it reads, every partial sum (of squares
+    too) exact in float32."""
     from cccl_cache.iterators import (ConstantIterator, CountingIterator, PermutationIterator, ReverseIterator,
                                       TransformIterator)
     square = cccl_cache.Op("square", "__device__ float square(float x) { return x * x; }")
-    rng = np.random.default_rng(3)
-    n = 100_003
-    x = rng.integers(-8, 8, n).astype(np.float32)  # every partial sum (of squares too) exact
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-8, 8, n).astype(np.float32)
     idx = rng.integers(0, n, n).astype(np.int64)
     d_x, d_idx = cp.asarray(x), cp.asarray(idx)
-    cases = [
-        (CountingIterator(np.int64(7)), "int64", int(np.arange(7, 7 + n, dtype=np.int64).sum())),
-        (ConstantIterator(np.float32(0.5)), "float32", 0.5 * n),
-        (ReverseIterator(d_x), "float32", float(x.sum())),
-        (PermutationIterator(d_x, d_idx), "float32", float(x[idx].sum())),
-        (TransformIterator(d_x, square), "float32", float((x * x).sum())),
-        (TransformIterator(CountingIterator(np.int32(0)), "negate"), "int64", -int(np.arange(n).sum())),
+    return x, d_x, [
+        (CountingIterator(np.int64(7)), "int64", np.arange(7, 7 + n, dtype=np.int64)),
+        (ConstantIterator(np.float32(0.5)), "float32", np.full(n, 0.5, np.float32)),
+        (ReverseIterator(d_x), "float32", x[::-1]),
+        (PermutationIterator(d_x, d_idx), "float32", x[idx]),
+        (TransformIterator(d_x, square), "float32", x * x),
+        (TransformIterator(CountingIterator(np.int32(0)), "negate"), "int64", -np.arange(n, dtype=np.int64)),
     ]
-    for it, out_type, want in cases:
+
+
+def test_reduce_over_each_iterator_kind(caches):
+    from cccl_cache.iterators import ReverseIterator
+    n = 100_003
+    x, d_x, cases = _iterator_cases(3, n)
+    for it, out_type, values in cases:
+        want = values.sum(dtype=out_type)
         d_out = cp.zeros(1, out_type)
         for exe in both(caches, lambda c: cccl_cache.make_reduce_into(it, d_out, "plus", device=0, cache=c)):
             d_out[:] = 0
@@ -539,22 +548,9 @@ def test_reduce_over_each_iterator_kind(caches):
 
 
 def test_scans_over_each_iterator_kind(caches):
-    from cccl_cache.iterators import (ConstantIterator, CountingIterator, PermutationIterator, ReverseIterator,
-                                      TransformIterator)
-    square = cccl_cache.Op("square", "__device__ float square(float x) { return x * x; }")
-    rng = np.random.default_rng(5)
+    from cccl_cache.iterators import CountingIterator, ReverseIterator
     n = 100_003
-    x = rng.integers(-8, 8, n).astype(np.float32)  # every partial sum (of squares too) exact
-    idx = rng.integers(0, n, n).astype(np.int64)
-    d_x, d_idx = cp.asarray(x), cp.asarray(idx)
-    cases = [
-        (CountingIterator(np.int64(7)), "int64", np.arange(7, 7 + n, dtype=np.int64)),
-        (ConstantIterator(np.float32(0.5)), "float32", np.full(n, 0.5, np.float32)),
-        (ReverseIterator(d_x), "float32", x[::-1]),
-        (PermutationIterator(d_x, d_idx), "float32", x[idx]),
-        (TransformIterator(d_x, square), "float32", x * x),
-        (TransformIterator(CountingIterator(np.int32(0)), "negate"), "int64", -np.arange(n, dtype=np.int64)),
-    ]
+    x, d_x, cases = _iterator_cases(5, n)
     for it, out_type, values in cases:
         inclusive = np.cumsum(values, dtype=out_type)
         exclusive = 3 + np.concatenate(([0], inclusive[:-1])).astype(out_type)
@@ -598,15 +594,21 @@ class _StructArray:
                                          "data": (buf.data.ptr, False), "strides": None, "version": 3}
 
 
-def test_reduce_of_struct_items(caches):
+def _argmax_items():
+    """(vi, argmax, h, init): the struct {value, index}, the argmax over it (the lower index
+    among equal values), N items with many ties, and the argmax's identity."""
     vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
     argmax = cccl_cache.Op("argmax", "__device__ vi argmax(vi a, vi b) {\n"
                                      "  if (a.value != b.value) return a.value > b.value ? a : b;\n"
                                      "  return a.index < b.index ? a : b;\n}")
     h = np.empty(N, vi.dtype)
-    h["value"] = rng.integers(0, 50, N)  # many ties: the lowest index wins
+    h["value"] = rng.integers(0, 50, N)
     h["index"] = np.arange(N)
-    init = np.array((-1e30, -1), vi.dtype)[()]
+    return vi, argmax, h, np.array((-1e30, -1), vi.dtype)[()]
+
+
+def test_reduce_of_struct_items(caches):
+    vi, argmax, h, init = _argmax_items()
     best = int(np.flatnonzero(h["value"] == h["value"].max())[0])
     d_in = _StructArray(cp.asarray(h.view(np.uint8)), vi.dtype)
     d_out = _StructArray(cp.zeros(8, cp.uint8), vi.dtype)
@@ -634,16 +636,9 @@ def test_reduce_of_struct_items(caches):
 
 def test_scans_of_struct_items(caches):
     # A running argmax, inclusive and exclusive (seeded on the host and in device memory).
-    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
-    argmax = cccl_cache.Op("argmax", "__device__ vi argmax(vi a, vi b) {\n"
-                                     "  if (a.value != b.value) return a.value > b.value ? a : b;\n"
-                                     "  return a.index < b.index ? a : b;\n}")
-    h = np.empty(N, vi.dtype)
-    h["value"] = rng.integers(0, 50, N)  # many ties: the lowest index wins
-    h["index"] = np.arange(N)
+    vi, argmax, h, init = _argmax_items()
     running = np.maximum.accumulate(h["value"])
     first = np.array([int(np.flatnonzero(h["value"][:i + 1] == running[i])[0]) for i in range(N)])
-    init = np.array((-1e30, -1), vi.dtype)[()]
     d_in = _StructArray(cp.asarray(h.view(np.uint8)), vi.dtype)
     d_out = _StructArray(cp.zeros(N * 8, cp.uint8), vi.dtype)
 

@@ -195,6 +195,24 @@ std::vector<T> copy_to_host(const DeviceBuffer& d, std::size_t n) {
   return h;
 }
 
+// A device copy of `h`, kept alive by `keep`; its address.
+template <class T>
+const void* on_device(const std::vector<T>& h, std::vector<std::unique_ptr<DeviceBuffer>>& keep) {
+  keep.push_back(std::make_unique<DeviceBuffer>(h.size() * sizeof(T)));
+  copy_to_device(*keep.back(), h);
+  return keep.back()->get();
+}
+
+// n integers uniform in [lo, hi] from `seed`, as T.
+template <class T>
+std::vector<T> random_values(std::size_t n, int lo, int hi, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> d(lo, hi);
+  std::vector<T> v(n);
+  for (auto& x : v) x = static_cast<T>(d(rng));
+  return v;
+}
+
 // Spec i of `b` bound on device 0 from its fresh build, and acquired by a new
 // AlgorithmCache over b.store, which must be a store hit (checked: no build). Both are
 // results for the test to assert on.

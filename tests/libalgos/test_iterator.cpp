@@ -16,6 +16,7 @@
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/spec_text.hpp"
 #include "core/iterator.hpp"
+#include "iterator_specs.hpp"
 #include "radix_sort/codegen.hpp"
 #include "reduce/codegen.hpp"
 #include "scan/codegen.hpp"
@@ -28,10 +29,7 @@ namespace {
 const char* kSquare = "__device__ float square(float x) { return x * x; }";
 
 reduce::Spec reduce_over(Iterator input, ScalarType type = ScalarType::float32) {
-  reduce::Spec s;
-  s.type = type;
-  s.input = std::move(input);
-  return s;
+  return test_support::over<reduce::Spec>(type, std::move(input));
 }
 
 // One spec per supported input kind (and shape), all different.
@@ -334,10 +332,7 @@ TEST(Iterator, AnInputIsTheArrayOrTheSpecsKindPacked) {
 // kernels (and CUB's tuning) in place of the array.
 template <class Spec>
 Spec scan_over(Iterator input, ScalarType type = ScalarType::float32) {
-  Spec s;
-  s.type = type;
-  s.input = std::move(input);
-  return s;
+  return test_support::over<Spec>(type, std::move(input));
 }
 
 template <class Spec>

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "build_cache.hpp"
+#include "iterator_specs.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 
@@ -12,12 +13,7 @@ using namespace test_support;
 
 namespace {
 
-reduce::Spec reduce_over(ScalarType type, Iterator input) {
-  reduce::Spec s;
-  s.type = type;
-  s.input = std::move(input);
-  return s;
-}
+reduce::Spec reduce_over(ScalarType type, Iterator input) { return over<reduce::Spec>(type, std::move(input)); }
 
 TEST(IteratorBuild, ReduceOverEveryInputKindBuildsForSm80AndSm90) {
   const Operator square =
@@ -45,15 +41,6 @@ TEST(IteratorBuild, ReduceOverEveryInputKindBuildsForSm80AndSm90) {
 }
 
 template <class Spec>
-Spec scan_over(ScalarType type, Iterator input, bool init = false) {
-  Spec s;
-  s.type = type;
-  s.input = std::move(input);
-  if constexpr (requires { s.init; }) s.init = init;
-  return s;
-}
-
-template <class Spec>
 void check_scan_build(const Spec& spec, std::uint32_t cc) {
   SCOPED_TRACE(summary(spec) + " sm_" + std::to_string(cc));
   ASSERT_TRUE(spec.validate());
@@ -69,13 +56,13 @@ void check_scan_build(const Spec& spec, std::uint32_t cc) {
 TEST(IteratorBuild, ScansOverInputIteratorsBuild) {
   const Operator square =
       Operator::custom("square", "__device__ float square(float x) { return x * x; }");
-  const auto sum_of_squares = scan_over<scan::InclusiveSpec>(ScalarType::float32,
+  const auto sum_of_squares = over<scan::InclusiveSpec>(ScalarType::float32,
                                                              Iterator::transform(square));
   for (const std::uint32_t cc : {80u, 90u, 100u}) check_scan_build(sum_of_squares, cc);
-  check_scan_build(scan_over<scan::ExclusiveSpec>(ScalarType::int64,
+  check_scan_build(over<scan::ExclusiveSpec>(ScalarType::int64,
                                                   Iterator::counting(ScalarType::int32)),
                    90);
-  check_scan_build(scan_over<scan::InclusiveSpec>(
+  check_scan_build(over<scan::InclusiveSpec>(
                        ScalarType::float64,
                        Iterator::permutation(ScalarType::none, ScalarType::int64), true),
                    80);

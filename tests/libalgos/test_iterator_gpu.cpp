@@ -15,6 +15,7 @@
 
 #include "cccl_cache/algos/algorithms.hpp"
 #include "gpu_support.hpp"
+#include "iterator_specs.hpp"
 
 using namespace cccl_cache::algos;
 using namespace test_support;
@@ -23,12 +24,7 @@ namespace {
 
 const std::uint64_t kCounts[] = {0, 1, 2, 1023, 1025, (1u << 20) + 3};
 
-reduce::Spec reduce_over(ScalarType type, Iterator input) {
-  reduce::Spec s;
-  s.type = type;
-  s.input = std::move(input);
-  return s;
-}
+reduce::Spec reduce_over(ScalarType type, Iterator input) { return over<reduce::Spec>(type, std::move(input)); }
 
 const Operator kSquareF =
     Operator::custom("square_f", "__device__ float square_f(float x) { return x * x; }");
@@ -53,20 +49,6 @@ std::vector<reduce::Spec> specs() {
 const auto& built() {
   static const auto b = build_specs_for_gpu("cccl-iterator", specs());
   return b;
-}
-
-template <class T>
-std::vector<T> random_values(std::size_t n, int lo, int hi, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> d(lo, hi);
-  std::vector<T> v(n);
-  for (auto& x : v) x = static_cast<T>(d(rng));
-  return v;
-}
-
-template <class T>
-void upload(const DeviceBuffer& d, const std::vector<T>& h) {
-  if (!h.empty()) ASSERT_CU(cuMemcpyHtoD(d.ptr, h.data(), h.size() * sizeof(T)));
 }
 
 // reduce(init, in[0..n)) with plus on `exe`.
@@ -103,14 +85,6 @@ void run_spec(std::size_t index, Input input, Check check) {
       check(n, a);
     }
   });
-}
-
-// A device copy of `h`, kept alive by `keep`.
-template <class T>
-const void* on_device(const std::vector<T>& h, std::vector<std::unique_ptr<DeviceBuffer>>& keep) {
-  keep.push_back(std::make_unique<DeviceBuffer>(h.size() * sizeof(T)));
-  upload(*keep.back(), h);
-  return keep.back()->get();
 }
 
 TEST(IteratorGpu, SumOfSquaresIsAReduceOverATransformIterator) {

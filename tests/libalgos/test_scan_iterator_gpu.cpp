@@ -16,6 +16,7 @@
 
 #include "cccl_cache/algos/algorithms.hpp"
 #include "gpu_support.hpp"
+#include "iterator_specs.hpp"
 #include "scan_gpu_support.hpp"
 
 using namespace cccl_cache::algos;
@@ -25,33 +26,24 @@ namespace {
 
 const std::uint64_t kCounts[] = {0, 1, 2, 1023, 1025, (1u << 20) + 3, 1u << 26};
 
-template <class Spec>
-Spec scan_over(ScalarType type, Iterator input, bool init = false) {
-  Spec s;
-  s.type = type;
-  s.input = std::move(input);
-  if constexpr (requires { s.init; }) s.init = init;
-  return s;
-}
-
 const Operator kSquare =
     Operator::custom("square_f", "__device__ float square_f(float x) { return x * x; }");
 
 // The specs, in the order of the tests below.
 std::vector<scan::InclusiveSpec> inclusive_specs() {
   return {
-      scan_over<scan::InclusiveSpec>(ScalarType::float32, Iterator::transform(kSquare)),  // 0
-      scan_over<scan::InclusiveSpec>(ScalarType::uint32, Iterator::constant()),           // 1
-      scan_over<scan::InclusiveSpec>(ScalarType::uint32, Iterator::reverse(), true),      // 2
-      scan_over<scan::InclusiveSpec>(
+      over<scan::InclusiveSpec>(ScalarType::float32, Iterator::transform(kSquare)),  // 0
+      over<scan::InclusiveSpec>(ScalarType::uint32, Iterator::constant()),           // 1
+      over<scan::InclusiveSpec>(ScalarType::uint32, Iterator::reverse(), true),      // 2
+      over<scan::InclusiveSpec>(
           ScalarType::int64,
           Iterator::transform(Operator::of(OpKind::negate), ScalarType::int64, true)),  // 3
   };
 }
 std::vector<scan::ExclusiveSpec> exclusive_specs() {
   return {
-      scan_over<scan::ExclusiveSpec>(ScalarType::int64, Iterator::counting(ScalarType::int32)),  // 0
-      scan_over<scan::ExclusiveSpec>(ScalarType::uint64,
+      over<scan::ExclusiveSpec>(ScalarType::int64, Iterator::counting(ScalarType::int32)),  // 0
+      over<scan::ExclusiveSpec>(ScalarType::uint64,
                                      Iterator::permutation(ScalarType::uint32, ScalarType::int32)),  // 1
   };
 }
@@ -63,23 +55,6 @@ const auto& inclusive_built() {
 const auto& exclusive_built() {
   static const auto b = build_specs_for_gpu("cccl-scan-iterator-exclusive", exclusive_specs());
   return b;
-}
-
-template <class T>
-std::vector<T> random_values(std::size_t n, int lo, int hi, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> d(lo, hi);
-  std::vector<T> v(n);
-  for (auto& x : v) x = static_cast<T>(d(rng));
-  return v;
-}
-
-// A device copy of `h`, kept alive by `keep`.
-template <class T>
-const void* on_device(const std::vector<T>& h, std::vector<std::unique_ptr<DeviceBuffer>>& keep) {
-  keep.push_back(std::make_unique<DeviceBuffer>(h.size() * sizeof(T)));
-  copy_to_device(*keep.back(), h);
-  return keep.back()->get();
 }
 
 using Init = ScanInit;

@@ -66,6 +66,23 @@ void expect_size_refused(const Spec& spec, const std::string& takes) {
   EXPECT_NE(refused.error().message.find(takes), std::string::npos) << refused.error().message;
 }
 
+// The rules of struct items of a reduction or scan (validate_items): `spec` is valid; a
+// well-known operator, an input iterator and a size without a stand-in are refused.
+template <class Spec>
+void expect_item_rules(const Spec& spec, const std::string& algorithm) {
+  SCOPED_TRACE(algorithm);
+  EXPECT_TRUE(spec.validate());
+  auto summed = spec;
+  summed.op = Operator::plus();
+  EXPECT_EQ(summed.validate().error().code, ErrorCode::invalid_argument);
+  auto counted = spec;
+  counted.input = Iterator::counting(ScalarType::int32);
+  EXPECT_EQ(counted.validate().error().code, ErrorCode::unsupported);
+  auto wide = spec;
+  wide.type = with_layout(spec.type.layout.name, "struct w { char c[20]; };", 20, 4);
+  expect_size_refused(wide, algorithm + " takes structs of 1, 2, 4, 8, 12, 16, 24, 32");
+}
+
 TEST(StructTypes, EachAlgorithmsRules) {
   EXPECT_TRUE(sort_key3().validate());
   EXPECT_TRUE(sort_key3_payload().validate());
@@ -85,31 +102,13 @@ TEST(StructTypes, EachAlgorithmsRules) {
   auto wide = select_heavy();
   wide.type = with_layout("payload", "struct payload { double weight; char pad[120]; };", 128, 8);
   EXPECT_TRUE(wide.validate());
-  // Reduce: struct items with a custom operator, an array input, a stand-in size.
-  EXPECT_TRUE(reduce_argmax().validate());
-  EXPECT_TRUE(reduce_stats3().validate());
-  auto summed = reduce_argmax();
-  summed.op = Operator::plus();
-  EXPECT_EQ(summed.validate().error().code, ErrorCode::invalid_argument);
-  auto counted = reduce_argmax();
-  counted.input = Iterator::counting(ScalarType::int32);
-  EXPECT_EQ(counted.validate().error().code, ErrorCode::unsupported);
-  auto wide_stats = reduce_stats3();
-  wide_stats.type = with_layout("stats3", "struct stats3 { int c; float v[4]; };", 20, 4);
-  expect_size_refused(wide_stats, "reduce takes structs of 1, 2, 4, 8, 12, 16, 24, 32");
-  // The scans: reduce's rules, and an alignment of at most 8 (the host's stand-in's).
-  EXPECT_TRUE(scan_stats3().validate());
-  EXPECT_TRUE(scan_argmax().validate());
-  EXPECT_TRUE(scan_quad_seeded().validate());
-  auto scan_summed = scan_stats3();
-  scan_summed.op = Operator::plus();
-  EXPECT_EQ(scan_summed.validate().error().code, ErrorCode::invalid_argument);
-  auto scan_counted = scan_argmax();
-  scan_counted.input = Iterator::counting(ScalarType::int32);
-  EXPECT_EQ(scan_counted.validate().error().code, ErrorCode::unsupported);
-  auto wide_quad = scan_quad_seeded();
-  wide_quad.type = with_layout("quad", "struct quad { char c[20]; };", 20, 4);
-  expect_size_refused(wide_quad, "inclusive_scan takes structs of 1, 2, 4, 8, 12, 16, 24, 32");
+  // Reduce and the scans: struct items with a custom operator, an array input, a stand-in
+  // size; the scans an alignment of at most 8 (the host's stand-in's).
+  expect_item_rules(reduce_argmax(), "reduce");
+  expect_item_rules(reduce_stats3(), "reduce");
+  expect_item_rules(scan_stats3(), "inclusive_scan");
+  expect_item_rules(scan_argmax(), "exclusive_scan");
+  expect_item_rules(scan_quad_seeded(), "inclusive_scan");
   auto aligned16 = scan_quad_seeded();
   aligned16.type = with_layout("quad", "struct alignas(16) quad { unsigned a, b, c, d; };", 16, 16);
   auto refused = aligned16.validate();
@@ -200,6 +199,32 @@ TEST(StructTypes, EveryPartOfAStructChangesTheKey) {
 
 // Reduce of struct items: its spec text, and a key that each part of the struct and the
 // operator's source changes (the scalar reduce's key is not one of them).
+Toolchain test_toolchain() {
+  Toolchain tc;
+  tc.cccl_version = 3005000;
+  tc.nvrtc_major = tc.nvjitlink_major = 13;
+  return tc;
+}
+
+// The keys of `spec` (struct items with a custom operator) and of it with each part of
+// its struct, its operator's source and its offset type changed (to a struct of
+// `other_size` bytes) all differ, from each other and from `digests`.
+template <class Spec>
+void expect_item_keys_differ(const Spec& spec, std::set<Digest128>& digests, std::uint32_t other_size) {
+  auto vary = [&](std::string what, auto change) {
+    Spec s = spec;
+    change(s);
+    EXPECT_TRUE(digests.insert(cache_key(s, 90, test_toolchain()).spec).second) << what;
+  };
+  vary("as given", [](auto&) {});
+  vary("definition", [](auto& s) { s.type.layout.definition += " "; });
+  vary("name", [](auto& s) { s.type.layout.name += "2"; });
+  vary("size", [&](auto& s) { s.type.layout.size = other_size; });
+  vary("alignment", [](auto& s) { s.type.layout.alignment = 8; });
+  vary("operator source", [](auto& s) { s.op.source += " "; });
+  vary("offset", [](auto& s) { s.offset_type = ScalarType::uint32; });
+}
+
 TEST(StructTypes, ReduceOfStructsHasSpecTextAndKeys) {
   const reduce::Spec want = reduce_argmax();
   auto spec = parse_spec_text("reduce type=vi:8/4 struct.vi='" + want.type.layout.definition +
@@ -209,22 +234,8 @@ TEST(StructTypes, ReduceOfStructsHasSpecTextAndKeys) {
   ASSERT_TRUE(typed) << typed.error().describe();
   EXPECT_EQ(*typed, want);
   EXPECT_EQ(spec_text(want), "reduce type=vi:8/4 op=argmax offset=uint64");
-  Toolchain tc;
-  tc.cccl_version = 3005000;
-  tc.nvrtc_major = tc.nvjitlink_major = 13;
-  std::set<Digest128> digests = {cache_key(reduce::Spec{}, 90, tc).spec};
-  auto vary = [&](std::string what, auto change) {
-    reduce::Spec s = want;
-    change(s);
-    EXPECT_TRUE(digests.insert(cache_key(s, 90, tc).spec).second) << what;
-  };
-  vary("as given", [](auto&) {});
-  vary("definition", [](auto& s) { s.type.layout.definition += " "; });
-  vary("name", [](auto& s) { s.type.layout.name = "vj"; });
-  vary("size", [](auto& s) { s.type.layout.size = 16; });
-  vary("alignment", [](auto& s) { s.type.layout.alignment = 8; });
-  vary("operator source", [](auto& s) { s.op.source += " "; });
-  vary("offset", [](auto& s) { s.offset_type = ScalarType::uint32; });
+  std::set<Digest128> digests = {cache_key(reduce::Spec{}, 90, test_toolchain()).spec};
+  expect_item_keys_differ(want, digests, 16);
 }
 
 TEST(StructTypes, ScansOfStructsHaveSpecTextAndKeys) {
@@ -238,23 +249,11 @@ TEST(StructTypes, ScansOfStructsHaveSpecTextAndKeys) {
   EXPECT_EQ(*typed, want);
   EXPECT_EQ(spec_text(want), "inclusive_scan type=quad:16/4 op=add_quad offset=uint64 init=true");
   EXPECT_EQ(spec_text(scan_argmax()), "exclusive_scan type=vi:8/4 op=argmax offset=uint64");
-  Toolchain tc;
-  tc.cccl_version = 3005000;
-  tc.nvrtc_major = tc.nvjitlink_major = 13;
-  std::set<Digest128> digests;
-  auto vary = [&](std::string what, auto change) {
-    scan::InclusiveSpec s = want;
-    change(s);
-    EXPECT_TRUE(digests.insert(cache_key(s, 90, tc).spec).second) << what;
-  };
-  vary("as given", [](auto&) {});
-  vary("definition", [](auto& s) { s.type.layout.definition += " "; });
-  vary("name", [](auto& s) { s.type.layout.name = "quad2"; });
-  vary("size", [](auto& s) { s.type.layout.size = 32; });
-  vary("alignment", [](auto& s) { s.type.layout.alignment = 8; });
-  vary("operator source", [](auto& s) { s.op.source += " "; });
-  vary("unseeded", [](auto& s) { s.init = false; });
-  EXPECT_TRUE(digests.insert(cache_key(scan_argmax(), 90, tc).spec).second);
+  std::set<Digest128> digests = {cache_key(scan_argmax(), 90, test_toolchain()).spec};
+  expect_item_keys_differ(want, digests, 32);
+  auto unseeded = want;
+  unseeded.init = false;
+  EXPECT_TRUE(digests.insert(cache_key(unseeded, 90, test_toolchain()).spec).second);
 }
 
 TEST(StructTypes, SpecTextNamesTheLayoutAndTakesTheDefinition) {
