@@ -660,6 +660,23 @@ def test_scans_of_struct_items(caches):
             np.testing.assert_array_equal(out()["index"][1:], first[:-1])
 
 
+def test_merge_sort_of_struct_keys(caches):
+    # {value, index} keys by value only, with uint32 values: stable, so among equal values
+    # keys and values keep their input order.
+    vi, _, h, _ = _argmax_items()
+    by_value = cccl_cache.Op("by_value", "__device__ bool by_value(const vi& a, const vi& b) "
+                                         "{ return a.value < b.value; }")
+    vals = np.arange(N, dtype=np.uint32)[::-1].copy()
+    order = np.argsort(h["value"], kind="stable")
+    for exe in both(caches, lambda c: cccl_cache.make_merge_sort(vi.dtype, np.uint32, vi.dtype, np.uint32,
+                                                                  op=by_value, device=0, cache=c)):
+        d_keys = _StructArray(cp.asarray(h.view(np.uint8)), vi.dtype)
+        d_vals = cp.asarray(vals)
+        run_two_phase(exe, d_keys, d_vals, d_keys, d_vals, N, n=N)  # in place
+        assert d_keys._buf.get().view(vi.dtype).tobytes() == h[order].tobytes()
+        np.testing.assert_array_equal(d_vals.get(), vals[order])
+
+
 def test_select_of_struct_items(caches):
     vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
     high = cccl_cache.Op("high", "__device__ bool high(const vi& x) { return x.value > 25.0f; }")
