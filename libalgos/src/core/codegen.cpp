@@ -216,22 +216,24 @@ Result<void> validate_associative_op(std::string_view what, const Operator& op, 
 }
 
 Result<void> validate_items(std::string_view what, std::string_view algorithm, const ElementType& type,
-                            const Operator& op, const Iterator& input) {
+                            const Operator& op, const Iterator& input, const Iterator& output) {
   const std::string w(what);
   if (type.is_struct()) {
     CCCL_CACHE_CHECK(validate_stand_in_struct(w + ": field 'type'", algorithm, type));
     if (op.kind != OpKind::custom)
       return fail(ErrorCode::invalid_argument,
                   w + ": field 'op': struct items need a custom operator (the well-known ones are for scalars)");
-    if (!input.is_pointer())
-      return fail(ErrorCode::unsupported, w + ": field 'input': iterators over struct items");
+    if (!input.is_pointer() || !output.is_pointer())
+      return fail(ErrorCode::unsupported, w + ": field '" + (input.is_pointer() ? "output" : "input") +
+                                              "': iterators over struct items");
     return validate_associative_op(what, op, type.scalar, /*takes_state=*/true);
   }
   if (!is_element_type(type.scalar))
     return fail(ErrorCode::invalid_argument,
                 w + ": field 'type': must be an integer or float type, or a struct");
   CCCL_CACHE_CHECK(validate_associative_op(what, op, type.scalar, /*takes_state=*/true));
-  return validate_iterator(w + ": field 'input'", input, type.scalar, kInputIterators);
+  CCCL_CACHE_CHECK(validate_iterator(w + ": field 'input'", input, type.scalar, kInputIterators));
+  return validate_output_iterator(w + ": field 'output'", output, type.scalar);
 }
 
 }  // namespace cccl_cache::algos::detail

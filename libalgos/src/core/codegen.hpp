@@ -83,12 +83,13 @@ bool kind_applies_to(OpKind kind, ScalarType t) noexcept;
                                                    ScalarType type, bool takes_state = false);
 
 // The items of a reduction or a scan: a scalar type with an associative operator
-// (validate_associative_op, stateful allowed) over an input of kInputIterators, or a
-// struct of a size the host dispatches have stand-ins for (validate_stand_in_struct,
-// `algorithm` named in its refusal) with a custom operator over an array. Errors
-// "<what>: field '<field>': <why>" (unsupported: iterators over struct items).
+// (validate_associative_op, stateful allowed) from an input of kInputIterators into an
+// output iterator (validate_output_iterator), or a struct of a size the host dispatches
+// have stand-ins for (validate_stand_in_struct, `algorithm` named in its refusal) with a
+// custom operator from and into arrays. Errors "<what>: field '<field>': <why>"
+// (unsupported: iterators over struct items).
 [[nodiscard]] Result<void> validate_items(std::string_view what, std::string_view algorithm,
                                           const ElementType& type, const Operator& op,
-                                          const Iterator& input);
+                                          const Iterator& input, const Iterator& output);
 
 }  // namespace cccl_cache::algos::detail

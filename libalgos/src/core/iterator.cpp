@@ -14,6 +14,7 @@ constexpr detail::Named<IteratorKind> kKindNames[] = {
     {IteratorKind::pointer, "pointer"},   {IteratorKind::counting, "counting"},
     {IteratorKind::constant, "constant"}, {IteratorKind::transform, "transform"},
     {IteratorKind::reverse, "reverse"},   {IteratorKind::permutation, "permutation"},
+    {IteratorKind::discard, "discard"},
 };
 }  // namespace
 
@@ -52,8 +53,8 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
     return fail(ErrorCode::invalid_argument,
                 std::string(f.name) + "='" + std::string(text) +
                     "' is not an iterator (pointer, counting(TYPE), constant(TYPE), "
-                    "reverse(TYPE), permutation(TYPE,INDEX), transform(OP[,TYPE]) or "
-                    "transform(OP,counting(TYPE)))");
+                    "reverse(TYPE), permutation(TYPE,INDEX), transform(OP[,TYPE]), "
+                    "transform(OP,counting(TYPE)) or discard)");
   };
   std::string_view kind_text = text, args;
   if (const auto open = text.find('('); open != std::string_view::npos) {
@@ -78,6 +79,7 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
   };
   switch (it.kind) {
     case IteratorKind::pointer:
+    case IteratorKind::discard:
       if (!args.empty()) return bad();
       break;
     case IteratorKind::permutation:
@@ -103,18 +105,19 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
   return {};
 }
 
-Result<void> validate_iterator(std::string_view what, const Iterator& it, ScalarType element,
-                               std::uint32_t accepted) {
+namespace {
+Result<void> validate_in_role(std::string_view what, const Iterator& it, ScalarType element,
+                              std::uint32_t accepted, bool output) {
   auto bad = [&](const std::string& why) {
     return fail(ErrorCode::invalid_argument, std::string(what) + ": " + why);
   };
   const std::string kind(iterator_kind_name(it.kind));
   if (kind == "unknown") return bad("unknown iterator kind");
   if ((accepted & iterator_bit(it.kind)) == 0)
-    return fail(ErrorCode::unsupported,
-                std::string(what) + ": a " + kind + " iterator is not supported here");
-  if (it.kind == IteratorKind::pointer) {
-    if (!(it == Iterator{})) return bad("a pointer iterator takes no type, index or operator");
+    return fail(ErrorCode::unsupported, std::string(what) + ": a " + kind + " iterator is not " +
+                                            (output ? "an output" : "supported here"));
+  if (it.kind == IteratorKind::pointer || it.kind == IteratorKind::discard) {
+    if (!(it == Iterator{it.kind})) return bad("a " + kind + " iterator takes no type, index or operator");
     return {};
   }
   if (it.type != ScalarType::none && !is_element_type(it.type))
@@ -131,6 +134,7 @@ Result<void> validate_iterator(std::string_view what, const Iterator& it, Scalar
   const bool transform = it.kind == IteratorKind::transform;
   if (!transform && (it.counting_base || !(it.op == Operator::of(OpKind::identity))))
     return bad("only a transform iterator takes an operator or a counting base");
+  if (output && it.counting_base) return bad("an output transform iterator writes an array, not a counting base");
   const bool counts = it.kind == IteratorKind::counting || it.counting_base;
   // Integers only: CUB advances an iterator by block offsets, so a float count would
   // round differently from start + i.
@@ -149,18 +153,37 @@ Result<void> validate_iterator(std::string_view what, const Iterator& it, Scalar
       return bad(
           "transform iterator: the operator must be identity, negate, logical_not, "
           "bit_not or custom (unary)");
-    if (!detail::kind_applies_to(it.op.kind, v))
+    // An input's operator reads V; an output's, the algorithm's values.
+    const ScalarType operand = output ? element : v;
+    if (!detail::kind_applies_to(it.op.kind, operand))
       return bad("transform iterator: " + std::string(op_kind_name(it.op.kind)) +
-                 " applies to integer types only, not " + std::string(name(v)));
+                 " applies to integer types only, not " + std::string(name(operand)));
     return validate_operator(field, it.op);
   }
   return {};
 }
+}  // namespace
+
+Result<void> validate_iterator(std::string_view what, const Iterator& it, ScalarType element,
+                               std::uint32_t accepted) {
+  return validate_in_role(what, it, element, accepted & ~iterator_bit(IteratorKind::discard), false);
+}
+
+Result<void> validate_output_iterator(std::string_view what, const Iterator& it, ScalarType element) {
+  constexpr std::uint32_t kOutputs =
+      iterator_bit(IteratorKind::pointer) | iterator_bit(IteratorKind::reverse) |
+      iterator_bit(IteratorKind::permutation) | iterator_bit(IteratorKind::transform) |
+      iterator_bit(IteratorKind::discard);
+  return validate_in_role(what, it, element, kOutputs, true);
+}
 
 namespace detail {
 
-std::string iterator_user_source(const Iterator& it) {
-  return it.kind == IteratorKind::transform ? user_source(it.op) : std::string{};
+std::string iterator_user_source(const Iterator& it, std::initializer_list<const Operator*> defined) {
+  if (it.kind != IteratorKind::transform) return {};
+  for (const Operator* op : defined)
+    if (*op == it.op) return {};
+  return user_source(it.op);
 }
 
 namespace {
@@ -189,11 +212,52 @@ std::string iterator_packing(const Iterator& it) {
     case IteratorKind::transform:
       layout = it.counting_base ? "V start@0" : "V* p@0";
       break;
+    case IteratorKind::discard:
+      layout = "ptrdiff_t pos@0 (0)";
+      break;
     default:
       return {};
   }
   return "// cccl-cache host packing 1: " + layout + "; 16 bytes aligned 16, the rest zero\n";
 }
+
+namespace {
+// The parts of one iterator struct: its state members, what operator[](i) returns, how
+// it advances by n, and the position iterators compare by.
+struct IteratorParts {
+  std::string members, at, advance, position;
+};
+
+// `struct n`: a random-access iterator whose operator[] returns `reference` (`a` for an
+// input; an output defines its own in `reference_def`), over the parts' state.
+std::string random_access_struct(const std::string& n, const std::string& a,
+                                 const std::string& reference, const std::string& reference_def,
+                                 const IteratorParts& parts) {
+  const std::string hd = "  __host__ __device__ ";
+  std::string out = "struct " + n + " {\n  using value_type = " + a +
+                    ";\n  using difference_type = ::cuda::std::ptrdiff_t;\n  using pointer = void;\n";
+  out += reference_def.empty() ? "  using reference = " + a + ";\n" : reference_def;
+  out += "  using iterator_category = ::cuda::std::random_access_iterator_tag;\n" + parts.members;
+  out += hd + reference + " operator[](difference_type i) const { return " + parts.at + "; }\n";
+  out += hd + reference + " operator*() const { return (*this)[0]; }\n";
+  out += hd + n + "& operator+=(difference_type n) { " + parts.advance + " return *this; }\n";
+  out += hd + n + "& operator-=(difference_type n) { return *this += -n; }\n";
+  out += hd + n + " operator+(difference_type n) const { " + n + " r = *this; return r += n; }\n";
+  out += hd + n + " operator-(difference_type n) const { " + n + " r = *this; return r += -n; }\n";
+  out += "  __host__ __device__ friend " + n + " operator+(difference_type n, const " + n +
+         "& it) { return it + n; }\n";
+  out += hd + n + "& operator++() { return *this += 1; }\n";
+  out += hd + n + "& operator--() { return *this += -1; }\n";
+  out += hd + n + " operator++(int) { " + n + " r = *this; *this += 1; return r; }\n";
+  out += hd + n + " operator--(int) { " + n + " r = *this; *this += -1; return r; }\n";
+  out += hd + "difference_type position() const { return " + parts.position + "; }\n";
+  out += hd + "difference_type operator-(const " + n + "& o) const { return position() - o.position(); }\n";
+  for (const char* cmp : {"==", "!=", "<"})
+    out += hd + "bool operator" + cmp + "(const " + n + "& o) const { return position() " + cmp +
+           " o.position(); }\n";
+  return out + "};\n";
+}
+}  // namespace
 
 std::string iterator_struct(std::string_view name, const Iterator& it, ScalarType element) {
   const std::string n(name);
@@ -201,110 +265,73 @@ std::string iterator_struct(std::string_view name, const Iterator& it, ScalarTyp
   const ScalarType vt = iterator_value_type(it, element);
   const std::string v(cuda_name(vt));
   std::string out = iterator_packing(it);
-  // The state members, element i, advancing by n, and the position iterators compare by.
-  std::string members, at, advance, position;
+  IteratorParts parts;
   const bool counts = it.kind == IteratorKind::counting || it.counting_base;
   if (counts) {
-    members = "  " + v + " start;\n";
-    at = "static_cast<" + v + ">(start + static_cast<" + v + ">(i))";
-    advance = "start = static_cast<" + v + ">(start + static_cast<" + v + ">(n));";
-    position = "static_cast<difference_type>(start)";
+    parts.members = "  " + v + " start;\n";
+    parts.at = "static_cast<" + v + ">(start + static_cast<" + v + ">(i))";
+    parts.advance = "start = static_cast<" + v + ">(start + static_cast<" + v + ">(n));";
+    parts.position = "static_cast<difference_type>(start)";
   }
   switch (it.kind) {
     case IteratorKind::constant:
-      members = "  " + v + " value;\n";
-      at = "value";
-      advance = "(void)n;";
-      position = "difference_type(0)";
+      parts = {"  " + v + " value;\n", "value", "(void)n;", "difference_type(0)"};
       break;
     case IteratorKind::reverse:
-      members = "  const " + v + "* end;\n";
-      at = "end[-1 - i]";
-      advance = "end -= n;";
-      position = "-" + address("end", v);
+      parts = {"  const " + v + "* end;\n", "end[-1 - i]", "end -= n;", "-" + address("end", v)};
       break;
     case IteratorKind::permutation: {
       const std::string idx(cuda_name(it.index_type));
-      members = "  const " + v + "* values;\n  const " + idx + "* idx;\n";
-      at = "values[idx[i]]";
-      advance = "idx += n;";
-      position = address("idx", idx);
+      parts = {"  const " + v + "* values;\n  const " + idx + "* idx;\n", "values[idx[i]]",
+               "idx += n;", address("idx", idx)};
       break;
     }
     case IteratorKind::transform:
       out += operator_struct(n + "_op", it.op, 1);
-      if (!counts) {
-        members = "  const " + v + "* p;\n";
-        at = "p[i]";
-        advance = "p += n;";
-        position = address("p", v);
-      }
-      at = n + "_op{}(" + at + ")";
+      if (!counts) parts = {"  const " + v + "* p;\n", "p[i]", "p += n;", address("p", v)};
+      parts.at = n + "_op{}(" + parts.at + ")";
       break;
     default:
       break;
   }
-  out += "struct " + n +
-         " {\n"
-         "  using value_type = " +
-         a +
-         ";\n"
-         "  using difference_type = ::cuda::std::ptrdiff_t;\n"
-         "  using pointer = void;\n"
-         "  using reference = " +
-         a +
-         ";\n"
-         "  using iterator_category = ::cuda::std::random_access_iterator_tag;\n" +
-         members + "  __host__ __device__ " + a +
-         " operator[](difference_type i) const { return static_cast<" + a + ">(" + at +
-         "); }\n"
-         "  __host__ __device__ " +
-         a +
-         " operator*() const { return (*this)[0]; }\n"
-         "  __host__ __device__ " +
-         n + "& operator+=(difference_type n) { " + advance +
-         " return *this; }\n"
-         "  __host__ __device__ " +
-         n +
-         "& operator-=(difference_type n) { return *this += -n; }\n"
-         "  __host__ __device__ " +
-         n + " operator+(difference_type n) const { " + n +
-         " r = *this; return r += n; }\n"
-         "  __host__ __device__ " +
-         n + " operator-(difference_type n) const { " + n +
-         " r = *this; return r += -n; }\n"
-         "  __host__ __device__ friend " +
-         n + " operator+(difference_type n, const " + n +
-         "& it) { return it + n; }\n"
-         "  __host__ __device__ " +
-         n +
-         "& operator++() { return *this += 1; }\n"
-         "  __host__ __device__ " +
-         n +
-         "& operator--() { return *this += -1; }\n"
-         "  __host__ __device__ " +
-         n + " operator++(int) { " + n +
-         " r = *this; *this += 1; return r; }\n"
-         "  __host__ __device__ " +
-         n + " operator--(int) { " + n +
-         " r = *this; *this += -1; return r; }\n"
-         "  __host__ __device__ difference_type position() const { return " +
-         position +
-         "; }\n"
-         "  __host__ __device__ difference_type operator-(const " +
-         n +
-         "& o) const { return position() - o.position(); }\n"
-         "  __host__ __device__ bool operator==(const " +
-         n +
-         "& o) const { return position() == o.position(); }\n"
-         "  __host__ __device__ bool operator!=(const " +
-         n +
-         "& o) const { return position() != o.position(); }\n"
-         "  __host__ __device__ bool operator<(const " +
-         n +
-         "& o) const { return position() < o.position(); }\n"
-         "};\n";
-  return out;
+  parts.at = "static_cast<" + a + ">(" + parts.at + ")";
+  return out + random_access_struct(n, a, a, "", parts);
+}
+
+std::string output_iterator_struct(std::string_view name, const Iterator& it, ScalarType element) {
+  const std::string n(name);
+  const std::string a(cuda_name(element));
+  const std::string v(cuda_name(iterator_value_type(it, element)));
+  std::string out = iterator_packing(it);
+  // What element i's reference stores for a written x (discard: nothing).
+  std::string stored = "x";
+  IteratorParts parts;
+  switch (it.kind) {
+    case IteratorKind::reverse:
+      parts = {"  " + v + "* end;\n", "reference{end - 1 - i}", "end -= n;", "-" + address("end", v)};
+      break;
+    case IteratorKind::permutation: {
+      const std::string idx(cuda_name(it.index_type));
+      parts = {"  " + v + "* values;\n  const " + idx + "* idx;\n", "reference{values + idx[i]}",
+               "idx += n;", address("idx", idx)};
+      break;
+    }
+    case IteratorKind::transform:
+      out += operator_struct(n + "_op", it.op, 1);
+      stored = n + "_op{}(x)";
+      parts = {"  " + v + "* p;\n", "reference{p + i}", "p += n;", address("p", v)};
+      break;
+    default:  // discard
+      parts = {"  difference_type pos;\n", "reference{}", "pos += n;", "pos"};
+      break;
+  }
+  const std::string reference_def =
+      it.kind == IteratorKind::discard
+          ? "  struct reference {\n    __host__ __device__ const reference& operator=(const " + a +
+                "&) const { return *this; }\n  };\n"
+          : "  struct reference {\n    " + v + "* at;\n    __host__ __device__ const reference& operator=(const " +
+                a + "& x) const { *at = static_cast<" + v + ">(" + stored + "); return *this; }\n  };\n";
+  return out + random_access_struct(n, a, "reference", reference_def, parts);
 }
 
 bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& value,
@@ -333,19 +360,21 @@ bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& 
       else
         put_pointer(0, value.pointer);
       return true;
+    case IteratorKind::discard:
+      return true;
     default:
       return false;
   }
 }
 
-bool input_address(const Iterator& it, ScalarType element, const Input& in,
-                   std::uint64_t num_items, IteratorArg& packed, const void*& address) noexcept {
+bool iterator_address(const Iterator& it, ScalarType element, const IteratorValue& value,
+                      std::uint64_t num_items, IteratorArg& packed, const void*& address) noexcept {
   if (it.is_pointer()) {
-    address = in.value.pointer;
-    return in.value.kind == IteratorKind::pointer;
+    address = value.pointer;
+    return value.kind == IteratorKind::pointer;
   }
   address = packed.bytes;
-  return pack_iterator(it, element, in.value, num_items, packed);
+  return pack_iterator(it, element, value, num_items, packed);
 }
 
 }  // namespace detail

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -15,14 +16,23 @@ inline ScalarType iterator_value_type(const Iterator& it, ScalarType element) no
   return it.type == ScalarType::none ? element : it.type;
 }
 
-// A custom transform operator's source (core/codegen user_source), empty otherwise.
-std::string iterator_user_source(const Iterator& it);
+// A custom transform operator's source (core/codegen user_source), empty otherwise or
+// where one of `defined` (operators whose source the generated source already has) is
+// the same operator.
+std::string iterator_user_source(const Iterator& it, std::initializer_list<const Operator*> defined = {});
 
 // Defines `struct <name>`, a random-access iterator over `element` (the algorithm's
 // type: value_type, what operator[] returns) with the state layout of `it`'s kind
 // (iterator.hpp), for a valid non-pointer `it`. A transform's operator is defined
 // before it as `<name>_op`.
 std::string iterator_struct(std::string_view name, const Iterator& it, ScalarType element);
+
+// Defines `struct <name>`, a random-access output iterator for the algorithm's values of
+// type `element`, with the state layout of `it`'s kind as an output (iterator.hpp), for a
+// valid non-pointer output `it`: operator[] returns a proxy whose assignment of an
+// `element` value stores it (converted to V; a transform's operator applied first) or,
+// for discard, nothing. A transform's operator is defined before it as `<name>_op`.
+std::string output_iterator_struct(std::string_view name, const Iterator& it, ScalarType element);
 
 // What pack_iterator writes for `it` (a valid non-pointer iterator), as a line of source
 // comment: the packing's version, each member's type and byte offset, the argument's
@@ -43,11 +53,11 @@ struct IteratorArg {
 bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& value,
                    std::uint64_t num_items, IteratorArg& out) noexcept;
 
-// What an executable's dispatch takes as its input for a call's `in` under the spec's
-// input iterator `it` over `element`: a pointer spec, the array (in.value's kind must be
-// pointer); any other, the address of `packed`, into which the values are packed. False
-// where in.value's kind is not the spec's. No allocation.
-bool input_address(const Iterator& it, ScalarType element, const Input& in,
-                   std::uint64_t num_items, IteratorArg& packed, const void*& address) noexcept;
+// What an executable's dispatch takes as its input or output for a call's `value` (an
+// Input's or Output's) under the spec's iterator `it` over `element`: a pointer spec, the
+// array (value's kind must be pointer); any other, the address of `packed`, into which
+// the values are packed. False where value's kind is not the spec's. No allocation.
+bool iterator_address(const Iterator& it, ScalarType element, const IteratorValue& value,
+                      std::uint64_t num_items, IteratorArg& packed, const void*& address) noexcept;
 
 }  // namespace cccl_cache::algos::detail

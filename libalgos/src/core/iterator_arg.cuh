@@ -16,12 +16,12 @@ struct IterArg {
 };
 inline void* arg_address(const IterArg& arg) noexcept { return const_cast<void*>(arg.bytes); }
 
-// A dispatch's input argument of type In from the executable's input address
-// (input_address): IterArg over packed bytes, or the array as T*.
-template <class In, class T>
-In input_arg(const void* d_in) noexcept {
-  if constexpr (std::is_same_v<In, IterArg>) return IterArg{d_in};
-  else return static_cast<T*>(const_cast<void*>(d_in));
+// A dispatch's input or output argument of type It from the executable's address for it
+// (iterator_address): IterArg over packed bytes, or the array as T*.
+template <class It, class T>
+It iterator_arg(const void* address) noexcept {
+  if constexpr (std::is_same_v<It, IterArg>) return IterArg{address};
+  else return static_cast<T*>(const_cast<void*>(address));
 }
 
 }  // namespace cccl_cache::algos::detail

@@ -21,7 +21,8 @@ Result<reduce::Executable> Reduce::bind(const BuiltView<Reduce>& result, int dev
   CCCL_CACHE_CHECK(detail::bind_check(result));
   const d::DispatchFn dispatch =
       d::select_dispatch(size_of(result.spec.type), policy.accum_size, result.spec.offset_type,
-                         /*closed_form=*/true, !result.spec.input.is_pointer());
+                         /*closed_form=*/true, !result.spec.input.is_pointer(),
+                         !result.spec.output.is_pointer());
   // The build's rule again (a record is trusted no further than its checks): a scalar
   // stand-in, or for struct items the struct itself.
   const bool accepted =
@@ -51,16 +52,18 @@ std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexce
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in,
-                                void* d_out, std::uint64_t num_items, const void* h_init,
+                                Output d_out, std::uint64_t num_items, const void* h_init,
                                 CUstream stream, OpState op_state) const noexcept {
   if (CUresult rc = usable(false); rc != CUDA_SUCCESS) return rc;
   const Spec& s = spec();
-  algos::detail::IteratorArg packed;
+  algos::detail::IteratorArg packed_in, packed_out;
   const void* in = nullptr;
-  if (!algos::detail::input_address(s.input, s.type.scalar, d_in, num_items, packed, in))
+  const void* out = nullptr;
+  if (!algos::detail::iterator_address(s.input, s.type.scalar, d_in.value, num_items, packed_in, in) ||
+      !algos::detail::iterator_address(s.output, s.type.scalar, d_out.value, 1, packed_out, out))
     return CUDA_ERROR_INVALID_VALUE;
   return call_op(&Spec::op, op_state, d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes,
-                 in, d_out, num_items, h_init, stream);
+                 in, const_cast<void*>(out), num_items, h_init, stream);
 }
 
 }  // namespace cccl_cache::algos::reduce

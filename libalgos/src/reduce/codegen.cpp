@@ -17,7 +17,7 @@ detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& s
 
   algos::detail::GeneratedSource out;
   out.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_reduce.cuh",
-                                      {spec.type.scalar, spec.input.type});
+                                      {spec.type.scalar, spec.input.type, spec.output.type});
   out.source += algos::detail::struct_source({&spec.type});
   out.source += algos::detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " + offset + ";\n";
@@ -25,8 +25,15 @@ detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& s
   std::string in = t + "*";
   if (!spec.input.is_pointer()) {
     in = "cccl_cache_in_t";
-    out.source += algos::detail::iterator_user_source(spec.input);
+    out.source += algos::detail::iterator_user_source(spec.input, {&spec.op});
     out.source += algos::detail::iterator_struct(in, spec.input, spec.type.scalar);
+  }
+  // An output iterator takes the place of the T array the result is written to.
+  std::string out_it = t + "*";
+  if (!spec.output.is_pointer()) {
+    out_it = "cccl_cache_out_t";
+    out.source += algos::detail::iterator_user_source(spec.output, {&spec.op, &spec.input.op});
+    out.source += algos::detail::output_iterator_struct(out_it, spec.output, spec.type.scalar);
   }
   out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, {}, spec.type.scalar);
   // As cub::detail::reduce::dispatch derives them for DeviceReduce::Reduce(T*, T*,
@@ -47,13 +54,13 @@ detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& s
   // num_items (KernelNumItemsT = OffsetT); the second pass always has int offsets.
   const std::string ns = "cub::detail::reduce::";
   const std::string tail = ", cccl_cache_op, " + t + ", cccl_cache_accum_t, ::cuda::std::identity>";
-  out.kernels = {ns + "DeviceReduceSingleTileKernel<cccl_cache_single_tile, " + in + ", " + t +
-                     "*, " + offset + tail,
+  out.kernels = {ns + "DeviceReduceSingleTileKernel<cccl_cache_single_tile, " + in + ", " + out_it +
+                     ", " + offset + tail,
                  ns + "DeviceReduceKernel<cccl_cache_first_pass, true, " + in +
                      ", cccl_cache_accum_t*, " + offset + ", " + offset +
                      ", cccl_cache_op, cccl_cache_accum_t, " + t + ", ::cuda::std::identity>",
                  ns + "DeviceReduceSingleTileKernel<cccl_cache_second_pass, cccl_cache_accum_t*, " +
-                     t + "*, int" + tail};
+                     out_it + ", int" + tail};
   out.policy_probe = std::string(algos::detail::kPolicyProbeName) +
                      "<cccl_cache_policy.multi_tile.threads_per_block, "
                      "cccl_cache_policy.multi_tile.items_per_thread, "

@@ -4,7 +4,7 @@
 // policy values as a run-time policy selector.
 //
 // The device kernels were instantiated by the build (codegen.cpp) with T* input and
-// output, CUB's accumulator for the operator, T init and an empty operator type.
+// output (or the spec's iterators in their place), CUB's accumulator for the operator, T init and an empty operator type.
 // Host stand-ins of the same size and alignment give the dispatch the same argument
 // layout: nothing here depends on what the elements are.
 #include "core/launch.cuh"
@@ -52,7 +52,9 @@ struct BoundKernels {
   static constexpr std::size_t InitSize() { return T; }
 };
 
-template <std::size_t T, std::size_t A, class OffsetT, class In>
+// In, Out: the element stand-in's array or IterArg (an iterator's packed bytes at d_in,
+// d_out).
+template <std::size_t T, std::size_t A, class OffsetT, class In, class Out>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                       std::uint64_t num_items, const void* h_init, CUstream stream,
@@ -68,11 +70,11 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   }
   CUresult status = CUDA_SUCCESS;
   const cudaError_t err =
-      cub::detail::reduce::dispatch<AccumT, true, In, ItemT*, OffsetT, OpArg, ItemT,
+      cub::detail::reduce::dispatch<AccumT, true, In, Out, OffsetT, OpArg, ItemT,
                                     ::cuda::std::identity, AccumT, RuntimePolicySelector,
                                     BoundKernels<T, A>, DriverLauncherFactory>(
-          d_temp_storage, temp_storage_bytes, algos::detail::input_arg<In, ItemT>(d_in),
-          static_cast<ItemT*>(d_out), static_cast<OffsetT>(num_items), OpArg{op_state}, init,
+          d_temp_storage, temp_storage_bytes, algos::detail::iterator_arg<In, ItemT>(d_in),
+          algos::detail::iterator_arg<Out, ItemT>(d_out), static_cast<OffsetT>(num_items), OpArg{op_state}, init,
           stream, ::cuda::std::identity{}, RuntimePolicySelector{&params},
           BoundKernels<T, A>{&params}, DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
@@ -100,34 +102,38 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
 }  // namespace
 
 DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size, ScalarType offset_type,
-                           bool closed_form, bool iterator_input) noexcept {
+                           bool closed_form, bool iterator_input, bool iterator_output) noexcept {
   using algos::detail::on_size;
   using Entry = algos::detail::ClosedForm<DispatchFn>;
   if (!is_unsigned_offset(offset_type)) return nullptr;
   if (type_size != 1 && type_size != 2 && type_size != 4 && type_size != 8) {
-    // A struct of 12 to 32 bytes: its own accumulator, read from an array.
-    if (accum_size != type_size || iterator_input) return nullptr;
+    // A struct of 12 to 32 bytes: its own accumulator, from and into arrays.
+    if (accum_size != type_size || iterator_input || iterator_output) return nullptr;
     return algos::detail::on_element_size(type_size, [&](auto t) -> DispatchFn {
       constexpr std::size_t kT = decltype(t)::value;
       using In = Bytes<kT>*;
       if (offset_type == ScalarType::uint32)
         return Entry::select<&closed_form_bytes<kT, kT, std::uint32_t>,
-                             &run_dispatch<kT, kT, std::uint32_t, In>>(closed_form);
+                             &run_dispatch<kT, kT, std::uint32_t, In, In>>(closed_form);
       return Entry::select<&closed_form_bytes<kT, kT, unsigned long long>,
-                           &run_dispatch<kT, kT, unsigned long long, In>>(closed_form);
+                           &run_dispatch<kT, kT, unsigned long long, In, In>>(closed_form);
     });
   }
   return on_size(type_size, [&](auto t) {
     return on_size(accum_size, [&](auto a) -> DispatchFn {
       constexpr std::size_t kT = decltype(t)::value, kA = decltype(a)::value;
-      auto entry = [&](auto offset, auto in) -> DispatchFn {
+      auto entry = [&](auto offset, auto in, auto out) -> DispatchFn {
         using O = decltype(offset);
-        using In = decltype(in);
-        return Entry::select<&closed_form_bytes<kT, kA, O>, &run_dispatch<kT, kA, O, In>>(
-            closed_form);
+        return Entry::select<&closed_form_bytes<kT, kA, O>,
+                             &run_dispatch<kT, kA, O, decltype(in), decltype(out)>>(closed_form);
+      };
+      auto with_output = [&](auto offset, auto in) {
+        return iterator_output ? entry(offset, in, IterArg{})
+                               : entry(offset, in, static_cast<Bytes<kT>*>(nullptr));
       };
       auto with_input = [&](auto offset) {
-        return iterator_input ? entry(offset, IterArg{}) : entry(offset, static_cast<Bytes<kT>*>(nullptr));
+        return iterator_input ? with_output(offset, IterArg{})
+                              : with_output(offset, static_cast<Bytes<kT>*>(nullptr));
       };
       if (offset_type == ScalarType::uint32) return with_input(std::uint32_t{});
       return with_input(0ull);

@@ -43,12 +43,14 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 CUstream stream, const void* op_state) noexcept;
 
 // The instantiation, or nullptr (sizes not 1/2/4/8, except a struct's 12, 16, 24 or 32
-// bytes with an accumulator of its own size and an array input; offset not uint32/uint64).
+// bytes with an accumulator of its own size and an array input and output; offset not uint32/uint64).
 // closed_form false: the same dispatch answering size queries through CUB's whole host
 // dispatch, the reference the closed form is tested equal to (test_reduce_dispatch).
 // iterator_input: the spec's input is an iterator, and `d_in` the host address of its
 // packed bytes (core/iterator.hpp IteratorArg), which every launch's input argument is
-// copied from.
+// copied from; iterator_output likewise for the output and `d_out` (the kernels that
+// write the result: the single tile's, or the second pass's).
 DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size, ScalarType offset_type,
-                           bool closed_form = true, bool iterator_input = false) noexcept;
+                           bool closed_form = true, bool iterator_input = false,
+                           bool iterator_output = false) noexcept;
 }  // namespace cccl_cache::algos::reduce::detail

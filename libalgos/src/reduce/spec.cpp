@@ -9,7 +9,7 @@ Result<void> Spec::validate() const {
     return fail(ErrorCode::invalid_argument, "reduce spec: " + std::move(what));
   };
   if (!is_unsigned_offset(offset_type)) return bad("offset must be uint32 or uint64");
-  return detail::validate_items("reduce spec", "reduce", type, op, input);
+  return detail::validate_items("reduce spec", "reduce", type, op, input, output);
 }
 
 }  // namespace cccl_cache::algos::reduce

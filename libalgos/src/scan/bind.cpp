@@ -20,7 +20,8 @@ Result<scan::Executable<Id>> Scan<Id>::bind(const BuiltView<Scan>& result, int d
   const scan::detail::DispatchFn dispatch =
       scan::detail::select_dispatch(size_of(result.spec.type), policy.accum_size,
                                     result.spec.offset_type, result.spec.takes_init(),
-                                    /*closed_form=*/true, !result.spec.input.is_pointer());
+                                    /*closed_form=*/true, !result.spec.input.is_pointer(),
+                                    !result.spec.output.is_pointer());
   CCCL_CACHE_CHECK(detail::bind_check(result));
   if (!scan::detail::policy_supported(scan::detail::DispatchParams{nullptr, policy}))
     return fail(ErrorCode::invalid_argument, "bind: a scan policy CUB's dispatch cannot run");
@@ -45,21 +46,23 @@ std::size_t Executable<Id>::temp_storage_bytes(std::uint64_t num_items) const no
 
 template <AlgorithmId Id>
 CUresult Executable<Id>::run(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                             const Input& d_in, void* d_out, std::uint64_t num_items,
+                             const Input& d_in, const Output& d_out, std::uint64_t num_items,
                              const void* init, Init form, CUstream stream,
                              OpState op_state) const noexcept {
   if (!this->state_) return CUDA_ERROR_INVALID_HANDLE;  // moved from
   const Spec<Id>& spec = this->state_->spec;
   if ((form != Init::none) != spec.takes_init()) return CUDA_ERROR_INVALID_VALUE;
   if (form != Init::none && init == nullptr && d_temp_storage != nullptr) return CUDA_ERROR_INVALID_VALUE;
-  algos::detail::IteratorArg packed;
+  algos::detail::IteratorArg packed_in, packed_out;
   const void* in = nullptr;
-  if (!algos::detail::input_address(spec.input, spec.type.scalar, d_in, num_items, packed, in))
+  const void* out = nullptr;
+  if (!algos::detail::iterator_address(spec.input, spec.type.scalar, d_in.value, num_items, packed_in, in) ||
+      !algos::detail::iterator_address(spec.output, spec.type.scalar, d_out.value, num_items, packed_out, out))
     return CUDA_ERROR_INVALID_VALUE;
   const auto initial = form == Init::device ? scan::detail::InitValue::on_device(init)
                                             : scan::detail::InitValue(init);
   return this->call_op(&Spec<Id>::op, op_state, d_temp_storage != nullptr, d_temp_storage,
-                       temp_storage_bytes, in, d_out, num_items, initial, stream);
+                       temp_storage_bytes, in, const_cast<void*>(out), num_items, initial, stream);
 }
 
 template class Executable<AlgorithmId::inclusive_scan>;

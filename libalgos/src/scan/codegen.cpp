@@ -14,7 +14,7 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
   algos::detail::GeneratedSource out;
   // CUB's kernel header includes its tuning header (the policy selector) itself.
   out.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_scan.cuh",
-                                      {spec.type.scalar, spec.input.type});
+                                      {spec.type.scalar, spec.input.type, spec.output.type});
   out.source += algos::detail::struct_source({&spec.type});
   out.source += algos::detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " +
@@ -24,8 +24,15 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
   std::string in = "cccl_cache_t*";
   if (!spec.input.is_pointer()) {
     in = "cccl_cache_in_t";
-    out.source += algos::detail::iterator_user_source(spec.input);
+    out.source += algos::detail::iterator_user_source(spec.input, {&spec.op});
     out.source += algos::detail::iterator_struct(in, spec.input, spec.type.scalar);
+  }
+  // An output iterator likewise takes the place of the T array written.
+  std::string out_it = "cccl_cache_t*";
+  if (!spec.output.is_pointer()) {
+    out_it = "cccl_cache_out_t";
+    out.source += algos::detail::iterator_user_source(spec.output, {&spec.op, &spec.input.op});
+    out.source += algos::detail::output_iterator_struct(out_it, spec.output, spec.type.scalar);
   }
   out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_t", spec.type.scalar);
   // CUB's accumulator (as cub::DeviceScan derives it for T input and T init), its default
@@ -34,7 +41,7 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
   out.source += algos::detail::accumulator_source("cccl_cache_op", "cccl_cache_t", "cccl_cache_t");
   out.source +=
       "using cccl_cache_selector = cub::detail::scan::policy_selector_from_types<\n"
-      "    " + in + ", cccl_cache_t*, cccl_cache_accum_t, cccl_cache_offset_t, cccl_cache_op>;\n"
+      "    " + in + ", " + out_it + ", cccl_cache_accum_t, cccl_cache_offset_t, cccl_cache_op>;\n"
       "inline constexpr cub::ScanPolicy cccl_cache_policy =\n"
       "    cccl_cache_selector{}(cub::detail::current_tuning_cc());\n"
       "inline constexpr bool cccl_cache_lookahead =\n"
@@ -46,7 +53,7 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
   const std::string init = spec.takes_init() ? "cub::detail::InputValue<cccl_cache_t>" : "cub::NullType";
   const std::string force_inclusive = spec.init ? "true" : "false";
   const std::string common =
-      "cccl_cache_selector, " + in + ", cccl_cache_t*, cub::ScanTileState<cccl_cache_accum_t>, ";
+      "cccl_cache_selector, " + in + ", " + out_it + ", cub::ScanTileState<cccl_cache_accum_t>, ";
   // In Kernel order (build_result.hpp).
   out.kernels = {
       "cub::detail::scan::DeviceScanInitKernel<" + common + "cccl_cache_accum_t>",

@@ -136,9 +136,9 @@ std::uint64_t max_items(const Policy& p) noexcept {
           : std::uint64_t{p.block_threads} * p.items_per_thread);
 }
 
-// T, Accum: the element's and accumulator's stand-ins. In: T* (an array) or IterArg (an
-// input iterator's packed bytes at d_in).
-template <class T, class Accum, class OffsetT, bool WithInit, class In>
+// T, Accum: the element's and accumulator's stand-ins. In, Out: T* (an array) or IterArg
+// (an iterator's packed bytes at d_in, d_out).
+template <class T, class Accum, class OffsetT, bool WithInit, class In, class Out>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                       std::uint64_t num_items, InitValue initial, CUstream stream,
@@ -148,11 +148,11 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   CUresult status = CUDA_SUCCESS;
   auto dispatch = [&](auto init) {
     return cub::detail::scan::dispatch<cub::ForceInclusive::No, /*StableReductionOrder=*/false, In,
-                                       T*, OpArg, decltype(init), OffsetT, Accum,
+                                       Out, OpArg, decltype(init), OffsetT, Accum,
                                        RuntimePolicySelector, BoundKernels<T, Accum>,
                                        DriverLauncherFactory>(
-        d_temp_storage, temp_storage_bytes, algos::detail::input_arg<In, T>(d_in),
-        static_cast<T*>(d_out), OpArg{op_state}, init, static_cast<OffsetT>(num_items), stream,
+        d_temp_storage, temp_storage_bytes, algos::detail::iterator_arg<In, T>(d_in),
+        algos::detail::iterator_arg<Out, T>(d_out), OpArg{op_state}, init, static_cast<OffsetT>(num_items), stream,
         RuntimePolicySelector{&params}, BoundKernels<T, Accum>{&params},
         DriverLauncherFactory{params.launch, &status});
   };
@@ -210,7 +210,7 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
 
 DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
                            ScalarType offset_type, bool with_init, bool closed_form,
-                           bool iterator_input) noexcept {
+                           bool iterator_input, bool iterator_output) noexcept {
   if (!is_unsigned_offset(offset_type)) return nullptr;
   using Entry = algos::detail::ClosedForm<DispatchFn>;
   // The instantiations for element stand-in T and accumulator stand-in Accum.
@@ -220,13 +220,17 @@ DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
     return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
       using OffsetT = typename decltype(o)::type;
       if constexpr (std::is_unsigned_v<OffsetT>) {
-        auto entry = [&](auto init, auto in) -> DispatchFn {
+        auto entry = [&](auto init, auto in, auto out) -> DispatchFn {
           return Entry::select<&closed_form_bytes<Accum, OffsetT>,
                                &run_dispatch<T, Accum, OffsetT, decltype(init)::value,
-                                             decltype(in)>>(closed_form);
+                                             decltype(in), decltype(out)>>(closed_form);
+        };
+        auto with_output = [&](auto init, auto in) {
+          return iterator_output ? entry(init, in, IterArg{}) : entry(init, in, static_cast<T*>(nullptr));
         };
         auto with_input = [&](auto init) {
-          return iterator_input ? entry(init, IterArg{}) : entry(init, static_cast<T*>(nullptr));
+          return iterator_input ? with_output(init, IterArg{})
+                                : with_output(init, static_cast<T*>(nullptr));
         };
         return with_init ? with_input(std::true_type{}) : with_input(std::false_type{});
       } else {
@@ -235,8 +239,8 @@ DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
     });
   };
   if (element_size != 1 && element_size != 2 && element_size != 4 && element_size != 8) {
-    // A struct of 12 to 32 bytes: its own accumulator, read from an array.
-    if (accum_size != element_size || iterator_input) return nullptr;
+    // A struct of 12 to 32 bytes: its own accumulator, from and into arrays.
+    if (accum_size != element_size || iterator_input || iterator_output) return nullptr;
     return algos::detail::on_element_size(element_size, [&](auto n) -> DispatchFn {
       constexpr std::size_t kN = decltype(n)::value;
       if constexpr (kN == 12 || kN == 16 || kN == 24 || kN == 32)

@@ -58,14 +58,14 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 // the device code differs, by ForceInclusive). The instantiation, or nullptr (element size
 // not 1/2/4/8, an accumulator size promoted_accumulator (core/accumulator.hpp) does not
 // give for it, except a struct's 12, 16, 24 or 32 bytes with an accumulator of its size
-// and an array input; offset not uint32/uint64). closed_form false: the same dispatch answering size queries through CUB's whole host
+// and an array input and output; offset not uint32/uint64). closed_form false: the same dispatch answering size queries through CUB's whole host
 // dispatch, the reference the closed form is tested equal to (test_scan_temp_storage).
 // iterator_input: the spec's input is an iterator, and `d_in` the host address of its
 // packed bytes (core/iterator.hpp IteratorArg), which the scan kernel's input argument is
-// copied from.
+// copied from; iterator_output likewise for the output and `d_out`.
 DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
-                           ScalarType offset_type, bool with_init,
-                           bool closed_form = true, bool iterator_input = false) noexcept;
+                           ScalarType offset_type, bool with_init, bool closed_form = true,
+                           bool iterator_input = false, bool iterator_output = false) noexcept;
 // Whether the dispatch can run this policy: a known algorithm, a positive tile shape,
 // and for look-ahead the block size CUB derives from its warps.
 bool policy_supported(const DispatchParams& params) noexcept;

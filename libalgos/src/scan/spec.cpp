@@ -14,7 +14,7 @@ Result<void> Spec<Id>::validate() const {
     return bad("offset", "must be uint32 or uint64 (CUB's scan takes unsigned offsets)");
   if (kExclusive && init)
     return bad("init", "an exclusive scan always takes its initial value (leave init out)");
-  CCCL_CACHE_CHECK(detail::validate_items(what, algorithm_name(Id), type, op, input));
+  CCCL_CACHE_CHECK(detail::validate_items(what, algorithm_name(Id), type, op, input, output));
   // The host dispatch's stand-in for a struct is aligned to at most 8 bytes: the layout of
   // the initial-value argument (CUB's InputValue, a union with a pointer) is then the
   // device's for every struct alignment up to 8 (dispatch.cu).

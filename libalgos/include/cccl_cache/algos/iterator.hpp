@@ -16,6 +16,15 @@
 //
 // A counting iterator counts in an integer type (wrapping as it does).
 //
+// As an output (an algorithm's `output` field), element i is written, never read:
+//
+//   reverse      {V* end}             end[-1 - i] = x
+//   permutation  {V* values; I* idx}  values[idx[i]] = x (a scatter)
+//   transform    {V* p}               p[i] = op(x), op applied to the algorithm's value
+//   discard      {}                   nothing
+//
+// and a written value of the algorithm's type is converted to V.
+//
 // V is the iterator's `type`, I its `index_type`. What an algorithm sees is its own
 // element type: a counting iterator of int64 values read by a float32 reduce yields
 // static_cast<float>(start + i). Which kinds each algorithm accepts is in its spec.
@@ -39,6 +48,7 @@ enum class IteratorKind : std::uint8_t {
   transform = 3,
   reverse = 4,
   permutation = 5,
+  discard = 6,  // outputs only
 };
 
 // "pointer", "counting", ...; "unknown" otherwise.
@@ -49,9 +59,9 @@ std::optional<IteratorKind> parse_iterator_kind(std::string_view name) noexcept;
 // spec without iterators encodes, keys and reads as it did before iterators existed.
 //
 // Spec text: pointer | counting(V) | constant(V) | reverse(V) | permutation(V,I) |
-// transform(OP,V) (over a V array) | transform(OP,counting(V)); V may be left out
-// ("counting"): the algorithm's element type. A custom OP gets its source as a custom
-// operator field does (source=..., a manifest's [operators]).
+// transform(OP,V) (over or into a V array) | transform(OP,counting(V)) | discard; V may be
+// left out ("counting"): the algorithm's element type. A custom OP gets its source as a
+// custom operator field does (source=..., a manifest's [operators]).
 struct Iterator {
   IteratorKind kind = IteratorKind::pointer;
   ScalarType type = ScalarType::none;        // V; none: the algorithm's element type
@@ -71,6 +81,7 @@ struct Iterator {
                             bool counting_base = false) {
     return {IteratorKind::transform, v, ScalarType::none, std::move(op), counting_base};
   }
+  static Iterator discard() { return {IteratorKind::discard}; }
   bool is_pointer() const noexcept { return kind == IteratorKind::pointer; }
   bool operator==(const Iterator&) const = default;
 };
@@ -85,6 +96,9 @@ std::string describe(const Iterator& it);
 //   permutation: `pointer` (values) and `index` (num_items indices)
 //   counting (and transform over counting), constant: `value`, the start or constant
 //     in the iterator's type V (its size_of(V) low bytes, host byte order)
+//   discard: nothing
+// An output's arrays are written: `pointer` and `index` are const here only so that one
+// type serves both roles.
 struct IteratorValue {
   IteratorKind kind = IteratorKind::pointer;
   const void* pointer = nullptr;
@@ -97,6 +111,7 @@ struct IteratorValue {
     return {IteratorKind::permutation, d_values, d_index};
   }
   static IteratorValue transform(const void* d_base) { return {IteratorKind::transform, d_base}; }
+  static IteratorValue discard() { return {IteratorKind::discard}; }
   // A counting or constant value (or a transform over counting's start) of host type T.
   template <class T>
   static IteratorValue of(IteratorKind kind, const T& v) {
@@ -121,6 +136,14 @@ struct IteratorValue {
 struct Input {
   Input(const void* d_array) noexcept : value{IteratorKind::pointer, d_array} {}  // NOLINT
   Input(const IteratorValue& v) noexcept : value(v) {}                            // NOLINT
+  IteratorValue value;
+};
+
+// An algorithm's output as a call gives it: a device array, or the call's values for the
+// spec's output iterator (reverse, permutation, transform into a V array, discard).
+struct Output {
+  Output(void* d_array) noexcept : value{IteratorKind::pointer, d_array} {}  // NOLINT
+  Output(const IteratorValue& v) noexcept : value(v) {}                     // NOLINT
   IteratorValue value;
 };
 

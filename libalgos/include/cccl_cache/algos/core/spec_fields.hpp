@@ -104,6 +104,12 @@ inline constexpr std::uint32_t kInputIterators =
     iterator_bit(IteratorKind::pointer) | iterator_bit(IteratorKind::counting) |
     iterator_bit(IteratorKind::constant) | iterator_bit(IteratorKind::transform) |
     iterator_bit(IteratorKind::reverse) | iterator_bit(IteratorKind::permutation);
+// Checks an output iterator field (reduce's and the scans' `output`): a pointer, reverse,
+// permutation, transform into an array or discard, as validate_iterator checks an input,
+// except that a transform's operator applies to the algorithm's values (`element`), its
+// result converted to the iterator's V. Error as validate_iterator's.
+[[nodiscard]] Result<void> validate_output_iterator(std::string_view what, const Iterator& it,
+                                                    ScalarType element);
 
 // Checks a struct element type (a scalar passes): a C++ identifier as name (not
 // starting with cccl_cache_), a non-blank definition under 1 MiB with only <...>

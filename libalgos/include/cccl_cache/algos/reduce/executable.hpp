@@ -38,8 +38,11 @@ class Executable : public BoundExecutable<Reduce> {
   // (iterator.hpp Input; a reverse iterator reads num_items elements from its pointer
   // backwards), packed on the stack: no allocation, no driver query.
   // CUDA_ERROR_INVALID_VALUE where the input is not of the spec's input kind.
+  // `d_out`: the T result's address, or for a spec with an output iterator the call's
+  // values for it (iterator.hpp Output; its element 0 is written), likewise packed and
+  // checked against the spec's output kind.
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in,
-                      void* d_out, std::uint64_t num_items, const void* h_init,
+                      Output d_out, std::uint64_t num_items, const void* h_init,
                       CUstream stream, OpState op_state = {}) const noexcept;
 
  private:

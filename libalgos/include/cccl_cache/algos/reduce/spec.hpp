@@ -39,6 +39,11 @@ struct Spec {
   // reverse or permutation iterator (iterator.hpp) read as T, e.g. a sum of squares as
   // transform(square,float32) over a float32 array. The call then takes an IteratorValue.
   Iterator input;
+  // The output: one T (pointer, the default, left out of the encoding), or a transform
+  // (op applied to the result, stored as V, e.g. sqrt over a sum of squares: a norm),
+  // reverse, permutation or discard iterator (iterator.hpp). The call then takes an
+  // IteratorValue (iterator.hpp Output) for it.
+  Iterator output;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
@@ -46,12 +51,13 @@ struct Spec {
     v(Field{2, "op"}, s.op);
     v(Field{3, "offset"}, s.offset_type);
     v(Field{4, "input"}, s.input);
+    v(Field{5, "output"}, s.output);
   }
 
   // An element type, or a valid struct (validate_struct) of a stand-in size with a custom
   // operator and an array input; a binary operator kind that applies to it (bitwise:
   // integers only) or a valid custom one; offset uint32 or uint64; a valid input iterator
-  // (validate_iterator). Error: invalid_argument (unsupported: an iterator kind reduce
+  // (validate_iterator) and output iterator (validate_output_iterator). Error: invalid_argument (unsupported: an iterator kind reduce
   // does not take, a stateful transform operator, an iterator over structs).
   Result<void> validate() const;
 

@@ -49,21 +49,23 @@ class Executable : public BoundExecutable<Scan<Id>> {
   // `d_in`: the T array, or for a spec with an input iterator the call's values for it
   // (iterator.hpp Input), packed on the stack: no allocation, no driver query;
   // CUDA_ERROR_INVALID_VALUE where the input is not of the spec's input kind.
+  // `d_out`: the T array, or for a spec with an output iterator the call's values for it
+  // (iterator.hpp Output), likewise packed and checked against the spec's output kind.
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in,
-                      void* d_out, std::uint64_t num_items, CUstream stream,
+                      Output d_out, std::uint64_t num_items, CUstream stream,
                       OpState op_state = {}) const noexcept
       requires(Id == AlgorithmId::inclusive_scan) {
     return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, nullptr, Init::none,
                stream, op_state);
   }
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in,
-                      void* d_out, std::uint64_t num_items, const void* h_init, CUstream stream,
+                      Output d_out, std::uint64_t num_items, const void* h_init, CUstream stream,
                       OpState op_state = {}) const noexcept {
     return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, h_init, Init::host,
                stream, op_state);
   }
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in,
-                      void* d_out, std::uint64_t num_items, FutureValue init, CUstream stream,
+                      Output d_out, std::uint64_t num_items, FutureValue init, CUstream stream,
                       OpState op_state = {}) const noexcept {
     return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, init.d_init,
                Init::device, stream, op_state);
@@ -75,7 +77,7 @@ class Executable : public BoundExecutable<Scan<Id>> {
   // host bytes or a device pointer (FutureValue); the spec must take the form (an initial
   // value: exclusive or seeded), and a run needs a non-null `init`.
   enum class Init : unsigned char { none, host, device };
-  CUresult run(void* d_temp_storage, std::size_t& temp_storage_bytes, const Input& d_in, void* d_out,
+  CUresult run(void* d_temp_storage, std::size_t& temp_storage_bytes, const Input& d_in, const Output& d_out,
                std::uint64_t num_items, const void* init, Init form, CUstream stream,
                OpState op_state) const noexcept;
   friend struct Scan<Id>;

@@ -49,6 +49,11 @@ struct Spec {
   // (iterator.hpp) read as T, e.g. the running sum of squares as transform(square,float32)
   // over a float32 array. The call then takes its IteratorValue (iterator.hpp Input).
   Iterator input;
+  // The output: a T array (pointer, the default, left out of the encoding), or a reverse,
+  // permutation (a scatter), transform (op applied to each scanned value, stored into a
+  // V array) or discard iterator (iterator.hpp), e.g. a running sum written last first
+  // as reverse. The call then takes its IteratorValue (iterator.hpp Output).
+  Iterator output;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
@@ -57,6 +62,7 @@ struct Spec {
     v(Field{3, "offset"}, s.offset_type);
     v(Field{4, "init", Need::added}, s.init);
     v(Field{5, "input"}, s.input);
+    v(Field{6, "output"}, s.output);
   }
 
   // Whether a call takes an initial value: the exclusive scan and a seeded inclusive one.
@@ -64,7 +70,8 @@ struct Spec {
 
   // A scalar element type with plus, multiplies, minimum, maximum, logical_and/or, the
   // bitwise kinds (integer types only) or a valid custom operator, over a valid input
-  // iterator (validate_iterator); or a struct as `type` says; offset uint32 or uint64;
+  // iterator (validate_iterator) into a valid output one (validate_output_iterator); or a
+  // struct as `type` says (arrays only); offset uint32 or uint64;
   // init on an inclusive scan only. Error: invalid_argument naming the field
   // (unsupported: a stateful transform operator, a struct of another size or alignment,
   // an iterator over structs).
