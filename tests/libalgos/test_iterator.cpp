@@ -310,21 +310,21 @@ TEST(Iterator, AnInputIsTheArrayOrTheSpecsKindPacked) {
   static const float values[4] = {};
   detail::IteratorArg packed;
   const void* address = nullptr;
-  ASSERT_TRUE(detail::input_address(Iterator{}, ScalarType::float32, Input(values), 4, packed,
+  ASSERT_TRUE(detail::iterator_address(Iterator{}, ScalarType::float32, Input(values).value, 4, packed,
                                     address));
   EXPECT_EQ(address, static_cast<const void*>(values));
-  ASSERT_TRUE(detail::input_address(Iterator::reverse(), ScalarType::float32,
-                                    Input(IteratorValue::reverse(values)), 4, packed, address));
+  ASSERT_TRUE(detail::iterator_address(Iterator::reverse(), ScalarType::float32,
+                                    IteratorValue::reverse(values), 4, packed, address));
   EXPECT_EQ(address, static_cast<const void*>(packed.bytes));
   const void* end = nullptr;
   std::memcpy(&end, packed.bytes, sizeof end);
   EXPECT_EQ(end, static_cast<const void*>(values + 4));
-  EXPECT_FALSE(detail::input_address(Iterator{}, ScalarType::float32,
-                                     Input(IteratorValue::counting(1)), 4, packed, address));
-  EXPECT_FALSE(detail::input_address(Iterator::counting(), ScalarType::int32, Input(values), 4,
+  EXPECT_FALSE(detail::iterator_address(Iterator{}, ScalarType::float32,
+                                     IteratorValue::counting(1), 4, packed, address));
+  EXPECT_FALSE(detail::iterator_address(Iterator::counting(), ScalarType::int32, Input(values).value, 4,
                                      packed, address));
-  EXPECT_FALSE(detail::input_address(Iterator::counting(), ScalarType::int32,
-                                     Input(IteratorValue::constant(1)), 4, packed, address));
+  EXPECT_FALSE(detail::iterator_address(Iterator::counting(), ScalarType::int32,
+                                     IteratorValue::constant(1), 4, packed, address));
 }
 
 // The scans take the same input iterators: left out of the encoding as a pointer (array

@@ -1,6 +1,6 @@
 // NVRTC builds for sm_80 and sm_90 of reduce over every input iterator kind, and of the
-// scans over a few: the generated iterator struct compiles as CUB's kernels use it, and
-// the record passes the algorithm's checks.
+// scans over a few, and of both into output iterators: the generated iterator structs
+// compile as CUB's kernels use them, and the record passes the algorithm's checks.
 #include <gtest/gtest.h>
 
 #include "build_cache.hpp"
@@ -66,6 +66,37 @@ TEST(IteratorBuild, ScansOverInputIteratorsBuild) {
                        ScalarType::float64,
                        Iterator::permutation(ScalarType::none, ScalarType::int64), true),
                    80);
+}
+
+// Output iterators: a norm (the square root of a sum of squares, read and written through
+// transform iterators), a scan written last first and one whose output is discarded.
+TEST(IteratorBuild, ReduceAndScansIntoOutputIteratorsBuild) {
+  const Operator square =
+      Operator::custom("square", "__device__ float square(float x) { return x * x; }");
+  const Operator root = Operator::custom("root", "__device__ float root(float x) { return sqrtf(x); }");
+  auto norm = reduce_over(ScalarType::float32, Iterator::transform(square));
+  norm.output = Iterator::transform(root, ScalarType::float64);
+  for (const std::uint32_t cc : {80u, 90u}) {
+    SCOPED_TRACE("sm_" + std::to_string(cc));
+    ASSERT_TRUE(norm.validate()) << norm.validate().error().describe();
+    const auto& r = cached_build(norm, cc);
+    ASSERT_TRUE(r) << r.error().describe();
+    EXPECT_EQ(r->result.record.kernels.size(), 3u);
+  }
+  auto reversed = over<scan::InclusiveSpec>(ScalarType::int32, Iterator{});
+  reversed.output = Iterator::reverse();
+  auto discarded = over<scan::ExclusiveSpec>(ScalarType::float64, Iterator::counting(ScalarType::int32));
+  discarded.output = Iterator::discard();
+  auto build_scan = [](const auto& spec, std::uint32_t cc) {
+    SCOPED_TRACE(summary(spec) + " sm_" + std::to_string(cc));
+    ASSERT_TRUE(spec.validate()) << spec.validate().error().describe();
+    const auto& r = cached_build(spec, cc);
+    ASSERT_TRUE(r) << r.error().describe();
+    EXPECT_EQ(r->result.record.kernels.size(), 2u);
+  };
+  build_scan(reversed, 90);
+  build_scan(reversed, 100);
+  build_scan(discarded, 80);
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ struct ScanLaunch : Launch {
   const void* future_ptr;  // then the device address it reads
   const void* op_arg;  // the scan kernel's operator argument pointer (5th), else null
   const void* in_arg;  // the scan kernel's input argument pointer (1st), else null
+  const void* out_arg;  // the scan kernel's output argument pointer (2nd), else null
 };
 bool g_exclusive_double = false;
 
@@ -47,7 +48,7 @@ CUresult record_scan_launch(const CUlaunchConfig* config, CUfunction fn, void** 
   }
   recorded<ScanLaunch>().push_back(
       {launch_of(config, fn), init, future, future_ptr, fn == kScan ? params[4] : nullptr,
-       fn == kScan ? params[0] : nullptr});
+       fn == kScan ? params[0] : nullptr, fn == kScan ? params[1] : nullptr});
   return CUDA_SUCCESS;
 }
 
@@ -227,6 +228,55 @@ TEST(ScanHotPath, AnInputIteratorsPackedBytesAreTheScanKernelsInputAndNothingAll
     EXPECT_EQ(seen[1].grid_x, static_cast<unsigned>((n + 3071) / 3072));
   }
   g_exclusive_double = false;
+}
+
+// An output iterator likewise: its packed bytes' address is the scan kernel's output
+// argument, beside an input array or an input iterator's bytes; nothing allocates.
+TEST(ScanHotPath, AnOutputIteratorsPackedBytesAreTheScanKernelsOutputAndNothingAllocates) {
+  using cccl_cache::algos::Iterator;
+  using cccl_cache::algos::IteratorValue;
+  namespace core = cccl_cache::algos::detail;
+  const Iterator out_it = Iterator::transform(cccl_cache::algos::Operator::of(
+                                                  cccl_cache::algos::OpKind::negate),
+                                              ScalarType::float64);
+  for (const bool input_iterator : {false, true}) {
+    SCOPED_TRACE(input_iterator ? "input iterator" : "input array");
+    const d::DispatchFn fn = d::select_dispatch(4, 4, ScalarType::uint64, /*with_init=*/false,
+                                                /*closed_form=*/true, input_iterator,
+                                                /*iterator_output=*/true);
+    ASSERT_NE(fn, nullptr);
+    ASSERT_NE(fn, d::select_dispatch(4, 4, ScalarType::uint64, false, true, input_iterator, false));
+    const std::uint64_t n = 1'000'003;
+    std::size_t bytes = 0;
+    ASSERT_EQ(fn(lookback(), nullptr, bytes, nullptr, nullptr, n, nullptr, nullptr, nullptr),
+              CUDA_SUCCESS);
+    recorded<ScanLaunch>().clear();
+    core::IteratorArg packed_in, packed_out;
+    const void* in = nullptr;
+    const void* out = nullptr;
+    const auto [rc, allocations] = count_allocations([&] {
+      const IteratorValue in_value =
+          input_iterator ? IteratorValue::counting(std::int32_t{3}) : IteratorValue::array(kDev);
+      if (!core::iterator_address(input_iterator ? Iterator::counting() : Iterator{},
+                                  ScalarType::int32, in_value, n, packed_in, in) ||
+          !core::iterator_address(out_it, ScalarType::float32, IteratorValue::transform(kDev), n,
+                                  packed_out, out))
+        return CUDA_ERROR_INVALID_VALUE;
+      return fn(lookback(), kTemp, bytes, in, const_cast<void*>(out), n, nullptr, nullptr,
+                kNoState);
+    });
+    EXPECT_EQ(rc, CUDA_SUCCESS);
+    EXPECT_EQ(allocations, 0) << "the output iterator path allocated";
+    const auto& seen = recorded<ScanLaunch>();
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[1].fn, kScan);
+    EXPECT_EQ(seen[1].out_arg, static_cast<const void*>(packed_out.bytes));
+    // (An array's argument is a copy of the pointer on the dispatch's stack, gone by now.)
+    if (input_iterator) EXPECT_EQ(seen[1].in_arg, static_cast<const void*>(packed_in.bytes));
+    const void* p = nullptr;
+    std::memcpy(&p, packed_out.bytes, sizeof p);
+    EXPECT_EQ(p, kDev) << "a transform output packs its array's address";
+  }
 }
 
 TEST(ScanHotPath, EmptyInputLaunchesNothing) {
