@@ -339,23 +339,28 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_scan_by_key(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_keys_in, const void* d_values_in, void* d_values_out, uint64_t num_items,
     const void* h_init, void* stream);
-/* A call's values for a spec's input iterator (reduce's and the scans' `input`, made from
- * spec text such as "reduce type=float32 input=counting(int64)"). `kind` must be the
- * spec's; the rest as
- * the kind reads them:
+/* A call's values for a spec's input or output iterator (reduce's and the scans' `input`
+ * and `output`, made from spec text such as "reduce type=float32 input=counting(int64)" or
+ * "inclusive_scan type=int32 output=reverse"). `kind` must be the spec's; the rest as the
+ * kind reads them:
  *   POINTER             pointer: the device array
  *   COUNTING, CONSTANT  value: the start or the constant, the iterator's value type's
  *                       bytes in its low bytes (memcpy a value of that type into it)
- *   TRANSFORM           over an array: pointer; over counting: value (as COUNTING)
- *   REVERSE             pointer: the first of the num_items elements read last first
- *   PERMUTATION         pointer: the values; index: the num_items indices */
+ *   TRANSFORM           over or into an array: pointer; over counting: value (as COUNTING)
+ *   REVERSE             pointer: the first of the num_items elements read (written) last
+ *                       first
+ *   PERMUTATION         pointer: the values; index: the num_items indices
+ *   DISCARD             nothing (outputs only)
+ * An output's arrays are written through `pointer` (const only so that one type serves
+ * both roles). */
 typedef enum cccl_cache_iterator_kind {
   CCCL_CACHE_ITERATOR_POINTER = 0,
   CCCL_CACHE_ITERATOR_COUNTING = 1,
   CCCL_CACHE_ITERATOR_CONSTANT = 2,
   CCCL_CACHE_ITERATOR_TRANSFORM = 3,
   CCCL_CACHE_ITERATOR_REVERSE = 4,
-  CCCL_CACHE_ITERATOR_PERMUTATION = 5
+  CCCL_CACHE_ITERATOR_PERMUTATION = 5,
+  CCCL_CACHE_ITERATOR_DISCARD = 6
 } cccl_cache_iterator_kind;
 typedef struct cccl_cache_iterator_value {
   cccl_cache_iterator_kind kind;
@@ -374,7 +379,8 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_reduce_with_state(
     const cccl_cache_op_state* op_state);
 /* A reduction over the spec's input iterator (`in`, its values for this call; a spec
  * without one takes cccl_cache_reduce): INVALID_ARGUMENT where in->kind is not the
- * spec's input kind or `in` is NULL. */
+ * spec's input kind or `in` is NULL; a spec with an output iterator takes
+ * cccl_cache_reduce_iterators. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_reduce_iterator(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const cccl_cache_iterator_value* in, void* d_out, uint64_t num_items, const void* h_init,
@@ -383,6 +389,14 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_reduce_iterator_with_state(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const cccl_cache_iterator_value* in, void* d_out, uint64_t num_items, const void* h_init,
     void* stream, const cccl_cache_op_state* op_state);
+/* Any reduce spec: its input's values `in` and its output's `out` (each of the spec's kind,
+ * POINTER for an array), e.g. a norm written through a transform output iterator; element
+ * 0 of the output is written. op_state: NULL for a stateless operator. INVALID_ARGUMENT
+ * where `in` or `out` is NULL or not of the spec's kind. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_reduce_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* in, const cccl_cache_iterator_value* out, uint64_t num_items,
+    const void* h_init, void* stream, const cccl_cache_op_state* op_state);
 /* d_out[i] = op(*h_init, d_in[d_begin_offsets[i]..d_end_offsets[i])) for each i <
  * num_segments (*h_init for an empty segment); the offset arrays hold the spec's offset
  * type; h_init: one element on the host. max_segment_size: 0, or a bound on every
@@ -511,6 +525,13 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_scan_iterator_with_state(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const cccl_cache_iterator_value* in, void* d_out, uint64_t num_items, const void* h_init,
     const void* d_init, void* stream, const cccl_cache_op_state* op_state);
+/* Any scan spec (the one-iterator and array calls refuse a spec with an output iterator by
+ * naming this call): as cccl_cache_scan_iterator_with_state, with the output's values
+ * `out` (of the spec's kind, POINTER for an array) in place of d_out. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_scan_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* in, const cccl_cache_iterator_value* out, uint64_t num_items,
+    const void* h_init, const void* d_init, void* stream, const cccl_cache_op_state* op_state);
 /* d_out[i] = op(d_in[i]); no temp storage. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_unary_transform(const cccl_cache_algorithm* algorithm,
                                                             const void* d_in, void* d_out,

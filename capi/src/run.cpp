@@ -94,35 +94,60 @@ cccl_cache_status seeded_mismatch(const char* fn, bool seeded) noexcept {
   });
 }
 
-// An array call on a spec whose input is an iterator: it takes the iterator call.
-cccl_cache_status iterator_spec(const char* fn, const char* iterator_fn) noexcept {
+// A call on a spec whose input or output (`role`) is an iterator the call cannot pass: it
+// takes `iterator_fn`.
+cccl_cache_status iterator_spec(const char* fn, const char* iterator_fn,
+                                const char* role = "input") noexcept {
   return guarded(fn, [&] {
-    return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
-                     std::string(fn) + ": the spec's input is an iterator (use " + iterator_fn + ")");
+    return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT, std::string(fn) + ": the spec's " + role +
+                                                            " is an iterator (use " + iterator_fn + ")");
   });
 }
+// The array calls' check: a spec with an input or output iterator takes `iterator_fn`.
+template <class Spec>
+bool arrays_only(const char* fn, const char* iterator_fn, const Spec& spec, cccl_cache_status& status) noexcept {
+  if (spec.input.is_pointer() && spec.output.is_pointer()) return true;
+  status = iterator_spec(fn, iterator_fn, spec.input.is_pointer() ? "output" : "input");
+  return false;
+}
 
-// A C call's iterator values as the executables take them (iterator.hpp IteratorValue).
-// INVALID_ARGUMENT, set in `status`, where `in` is NULL or in->kind is not the spec's
-// input kind.
-bool iterator_value(const char* fn, const algos::Iterator& input, const cccl_cache_iterator_value* in,
-                    algos::IteratorValue& value, cccl_cache_status& status) noexcept {
-  if (in == nullptr) {
-    status = null_argument(fn, "in");
+// A C call's iterator values (`arg`: "in" or "out", the spec's `it` for that role) as the
+// executables take them (iterator.hpp IteratorValue). INVALID_ARGUMENT, set in `status`,
+// where `v` is NULL or v->kind is not the spec's kind.
+bool iterator_value(const char* fn, const char* arg, const algos::Iterator& it,
+                    const cccl_cache_iterator_value* v, algos::IteratorValue& value,
+                    cccl_cache_status& status) noexcept {
+  if (v == nullptr) {
+    status = null_argument(fn, arg);
     return false;
   }
   int kind = 0;  // the int the caller stored (any int may be in a C enum)
-  std::memcpy(&kind, &in->kind, sizeof kind);
-  if (kind != static_cast<int>(input.kind)) {
+  std::memcpy(&kind, &v->kind, sizeof kind);
+  if (kind != static_cast<int>(it.kind)) {
     status = guarded(fn, [&] {
       return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
-                       std::string(fn) + ": in->kind " + std::to_string(kind) + " is not the spec's input kind (" +
-                           std::string(algos::iterator_kind_name(input.kind)) + ")");
+                       std::string(fn) + ": " + arg + "->kind " + std::to_string(kind) + " is not the spec's " +
+                           (arg[0] == 'i' ? "input" : "output") + " kind (" +
+                           std::string(algos::iterator_kind_name(it.kind)) + ")");
     });
     return false;
   }
-  value = algos::IteratorValue{input.kind, in->pointer, in->index};
-  std::memcpy(value.value, &in->value, sizeof value.value);
+  value = algos::IteratorValue{it.kind, v->pointer, v->index};
+  std::memcpy(value.value, &v->value, sizeof value.value);
+  return true;
+}
+
+// The output of an iterator call: `out` (cccl_cache_*_iterators), or the array `d_out` of
+// the one-iterator calls (`out` NULL), which a spec with an output iterator refuses.
+bool output_value(const char* fn, const char* iterators_fn, const algos::Iterator& spec_out,
+                  const cccl_cache_iterator_value* out, void* d_out, algos::IteratorValue& value,
+                  cccl_cache_status& status) noexcept {
+  if (out != nullptr) return iterator_value(fn, "out", spec_out, out, value, status);
+  if (!spec_out.is_pointer()) {
+    status = iterator_spec(fn, iterators_fn, "output");
+    return false;
+  }
+  value = algos::IteratorValue::array(d_out);
   return true;
 }
 
@@ -160,9 +185,9 @@ cccl_cache_status run_with_init(const cccl_cache_algorithm* algorithm, Algorithm
                                 const void* d_in, void* d_out, uint64_t num_items, Init init,
                                 void* stream, const cccl_cache_op_state* op_state) noexcept {
   CCCL_CACHE_C_TYPED(Exe, kind, fn);
-  if (!exe->spec().input.is_pointer())
-    return iterator_spec(fn, kind == AlgorithmId::reduce ? "cccl_cache_reduce_iterator"
-                                                         : "cccl_cache_scan_iterator");
+  if (!arrays_only(fn, kind == AlgorithmId::reduce ? "cccl_cache_reduce_iterators" : "cccl_cache_scan_iterators",
+                   exe->spec(), status_))
+    return status_;
   if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
     if (!exe->spec().init) return seeded_mismatch(fn, false);
   }
@@ -176,18 +201,21 @@ cccl_cache_status run_with_init(const cccl_cache_algorithm* algorithm, Algorithm
                    fn, kTempOrStateInvalid);
 }
 
-// A scan over the spec's input iterator, in any of the scan's forms: no initial value (an
-// inclusive scan without init), or one on the host (h_init) or in device memory (d_init).
+// A scan over the spec's input iterator into its output (`out`; NULL: the array d_out), in
+// any of the scan's forms: no initial value (an inclusive scan without init), or one on
+// the host (h_init) or in device memory (d_init).
 template <class Exe>
-cccl_cache_status scan_iterator(const cccl_cache_algorithm* algorithm, AlgorithmId kind,
+cccl_cache_status scan_iterator(const char* fn, const cccl_cache_algorithm* algorithm, AlgorithmId kind,
                                 void* d_temp_storage, size_t* temp_storage_bytes,
-                                const cccl_cache_iterator_value* in, void* d_out,
+                                const cccl_cache_iterator_value* in,
+                                const cccl_cache_iterator_value* out, void* d_out,
                                 uint64_t num_items, const void* h_init, const void* d_init,
                                 void* stream, const cccl_cache_op_state* op_state) noexcept {
-  constexpr const char* fn = "cccl_cache_scan_iterator";
   CCCL_CACHE_C_TYPED(Exe, kind, fn);
-  algos::IteratorValue value;
-  if (!iterator_value(fn, exe->spec().input, in, value, status_)) return status_;
+  algos::IteratorValue value, out_value;
+  if (!iterator_value(fn, "in", exe->spec().input, in, value, status_) ||
+      !output_value(fn, "cccl_cache_scan_iterators", exe->spec().output, out, d_out, out_value, status_))
+    return status_;
   const bool takes_init = exe->spec().takes_init();
   const bool given = h_init != nullptr || d_init != nullptr;
   const char* wrong = h_init != nullptr && d_init != nullptr ? ": pass one of h_init and d_init, not both"
@@ -201,19 +229,37 @@ cccl_cache_status scan_iterator(const cccl_cache_algorithm* algorithm, Algorithm
   const auto stream_ = static_cast<CUstream>(stream);
   CUresult r;
   if (d_init != nullptr) {
-    r = (*exe)(d_temp_storage, *temp_storage_bytes, value, d_out, num_items,
+    r = (*exe)(d_temp_storage, *temp_storage_bytes, value, out_value, num_items,
                sc::FutureValue{d_init}, stream_, state_of(op_state));
   } else if (takes_init) {
-    r = (*exe)(d_temp_storage, *temp_storage_bytes, value, d_out, num_items, h_init, stream_,
+    r = (*exe)(d_temp_storage, *temp_storage_bytes, value, out_value, num_items, h_init, stream_,
                state_of(op_state));
   } else {
     if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>)
-      r = (*exe)(d_temp_storage, *temp_storage_bytes, value, d_out, num_items, stream_,
+      r = (*exe)(d_temp_storage, *temp_storage_bytes, value, out_value, num_items, stream_,
                  state_of(op_state));
     else
       r = CUDA_ERROR_INVALID_VALUE;  // an exclusive scan always takes its initial value
   }
   return result_of(r, fn, kTempOrStateInvalid);
+}
+
+// A reduction over the spec's input iterator into its output (`out`; NULL: the array d_out).
+cccl_cache_status reduce_iterator(const char* fn, const cccl_cache_algorithm* algorithm,
+                                  void* d_temp_storage, size_t* temp_storage_bytes,
+                                  const cccl_cache_iterator_value* in,
+                                  const cccl_cache_iterator_value* out, void* d_out,
+                                  uint64_t num_items, const void* h_init, void* stream,
+                                  const cccl_cache_op_state* op_state) noexcept {
+  CCCL_CACHE_C_TYPED(rd::Executable, AlgorithmId::reduce, fn);
+  algos::IteratorValue value, out_value;
+  if (!iterator_value(fn, "in", exe->spec().input, in, value, status_) ||
+      !output_value(fn, "cccl_cache_reduce_iterators", exe->spec().output, out, d_out, out_value, status_))
+    return status_;
+  if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, value, out_value, num_items, h_init,
+                          static_cast<CUstream>(stream), state_of(op_state)),
+                   fn, kTempOrStateInvalid);
 }
 
 }  // namespace
@@ -380,6 +426,7 @@ cccl_cache_status cccl_cache_reduce_with_state(const cccl_cache_algorithm* algor
 
 static_assert(CCCL_CACHE_ITERATOR_COUNTING == static_cast<int>(algos::IteratorKind::counting));
 static_assert(CCCL_CACHE_ITERATOR_PERMUTATION == static_cast<int>(algos::IteratorKind::permutation));
+static_assert(CCCL_CACHE_ITERATOR_DISCARD == static_cast<int>(algos::IteratorKind::discard));
 static_assert(sizeof(cccl_cache_iterator_kind) == sizeof(int));
 
 cccl_cache_status cccl_cache_reduce_iterator(const cccl_cache_algorithm* algorithm,
@@ -390,18 +437,25 @@ cccl_cache_status cccl_cache_reduce_iterator(const cccl_cache_algorithm* algorit
                                                d_out, num_items, h_init, stream, nullptr);
 }
 
+
 cccl_cache_status cccl_cache_reduce_iterator_with_state(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const cccl_cache_iterator_value* in, void* d_out, uint64_t num_items, const void* h_init,
     void* stream, const cccl_cache_op_state* op_state) {
-  constexpr const char* fn = "cccl_cache_reduce_iterator";
-  CCCL_CACHE_C_TYPED(rd::Executable, AlgorithmId::reduce, fn);
-  algos::IteratorValue value;
-  if (!iterator_value(fn, exe->spec().input, in, value, status_)) return status_;
-  if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, value, d_out, num_items, h_init,
-                          static_cast<CUstream>(stream), state_of(op_state)),
-                   fn, kTempOrStateInvalid);
+  return reduce_iterator("cccl_cache_reduce_iterator", algorithm, d_temp_storage, temp_storage_bytes,
+                         in, nullptr, d_out, num_items, h_init, stream, op_state);
+}
+
+cccl_cache_status cccl_cache_reduce_iterators(const cccl_cache_algorithm* algorithm,
+                                              void* d_temp_storage, size_t* temp_storage_bytes,
+                                              const cccl_cache_iterator_value* in,
+                                              const cccl_cache_iterator_value* out,
+                                              uint64_t num_items, const void* h_init, void* stream,
+                                              const cccl_cache_op_state* op_state) {
+  constexpr const char* fn = "cccl_cache_reduce_iterators";
+  if (out == nullptr) return null_argument(fn, "out");
+  return reduce_iterator(fn, algorithm, d_temp_storage, temp_storage_bytes, in, out, nullptr,
+                         num_items, h_init, stream, op_state);
 }
 
 cccl_cache_status cccl_cache_segmented_reduce(const cccl_cache_algorithm* algorithm,
@@ -564,7 +618,7 @@ cccl_cache_status cccl_cache_inclusive_scan_with_state(const cccl_cache_algorith
                                                        const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_inclusive_scan";
   CCCL_CACHE_C_TYPED(sc::InclusiveExecutable, AlgorithmId::inclusive_scan, fn);
-  if (!exe->spec().input.is_pointer()) return iterator_spec(fn, "cccl_cache_scan_iterator");
+  if (!arrays_only(fn, "cccl_cache_scan_iterators", exe->spec(), status_)) return status_;
   if (exe->spec().init) return seeded_mismatch(fn, true);
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_items,
                           static_cast<CUstream>(stream), state_of(op_state)),
@@ -643,13 +697,31 @@ cccl_cache_status cccl_cache_scan_iterator_with_state(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const cccl_cache_iterator_value* in, void* d_out, uint64_t num_items, const void* h_init,
     const void* d_init, void* stream, const cccl_cache_op_state* op_state) {
+  constexpr const char* fn = "cccl_cache_scan_iterator";
   if (algorithm != nullptr && algorithm->kind == AlgorithmId::exclusive_scan)
-    return scan_iterator<sc::ExclusiveExecutable>(algorithm, AlgorithmId::exclusive_scan,
-                                                  d_temp_storage, temp_storage_bytes, in, d_out,
-                                                  num_items, h_init, d_init, stream, op_state);
-  return scan_iterator<sc::InclusiveExecutable>(algorithm, AlgorithmId::inclusive_scan,
-                                                d_temp_storage, temp_storage_bytes, in, d_out,
-                                                num_items, h_init, d_init, stream, op_state);
+    return scan_iterator<sc::ExclusiveExecutable>(fn, algorithm, AlgorithmId::exclusive_scan,
+                                                  d_temp_storage, temp_storage_bytes, in, nullptr,
+                                                  d_out, num_items, h_init, d_init, stream, op_state);
+  return scan_iterator<sc::InclusiveExecutable>(fn, algorithm, AlgorithmId::inclusive_scan,
+                                                d_temp_storage, temp_storage_bytes, in, nullptr,
+                                                d_out, num_items, h_init, d_init, stream, op_state);
+}
+
+cccl_cache_status cccl_cache_scan_iterators(const cccl_cache_algorithm* algorithm,
+                                            void* d_temp_storage, size_t* temp_storage_bytes,
+                                            const cccl_cache_iterator_value* in,
+                                            const cccl_cache_iterator_value* out, uint64_t num_items,
+                                            const void* h_init, const void* d_init, void* stream,
+                                            const cccl_cache_op_state* op_state) {
+  constexpr const char* fn = "cccl_cache_scan_iterators";
+  if (out == nullptr) return null_argument(fn, "out");
+  if (algorithm != nullptr && algorithm->kind == AlgorithmId::exclusive_scan)
+    return scan_iterator<sc::ExclusiveExecutable>(fn, algorithm, AlgorithmId::exclusive_scan,
+                                                  d_temp_storage, temp_storage_bytes, in, out,
+                                                  nullptr, num_items, h_init, d_init, stream, op_state);
+  return scan_iterator<sc::InclusiveExecutable>(fn, algorithm, AlgorithmId::inclusive_scan,
+                                                d_temp_storage, temp_storage_bytes, in, out,
+                                                nullptr, num_items, h_init, d_init, stream, op_state);
 }
 
 cccl_cache_status cccl_cache_unary_transform(const cccl_cache_algorithm* algorithm,

@@ -107,6 +107,17 @@ static void check_null_handles(void) {
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_scan_iterator(NULL, NULL, &bytes, NULL, NULL, 10, NULL, NULL, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
+  {
+    cccl_cache_iterator_value discard;
+    memset(&discard, 0, sizeof discard);
+    discard.kind = CCCL_CACHE_ITERATOR_DISCARD;
+    CHECK_FAILS(cccl_cache_scan_iterators(NULL, NULL, &bytes, NULL, &discard, 10, NULL, NULL, NULL, NULL),
+                CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
+    CHECK_FAILS(cccl_cache_reduce_iterators(NULL, NULL, &bytes, NULL, &discard, 10, NULL, NULL, NULL),
+                CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
+    CHECK_FAILS(cccl_cache_scan_iterators(NULL, NULL, &bytes, NULL, NULL, 10, NULL, NULL, NULL, NULL),
+                CCCL_CACHE_ERROR_INVALID_ARGUMENT, "cccl_cache_scan_iterators: out is NULL");
+  }
   CHECK_FAILS(cccl_cache_three_way_partition(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, 10, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_histogram_even(NULL, NULL, &bytes, NULL, NULL, 257, NULL, NULL, 10, NULL),
@@ -978,7 +989,7 @@ static void scan_iterator_on_gpu(cccl_cache_store* store) {
   CHECK_OK(cccl_cache_scan_iterator(counting, NULL, &bytes, &in, NULL, n, NULL, NULL, NULL));
   CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
   CHECK_FAILS(cccl_cache_inclusive_scan(counting, d_temp, &bytes, d_x, d_out, n, NULL),
-              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "the spec's input is an iterator (use cccl_cache_scan_iterator)");
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "the spec's input is an iterator (use cccl_cache_scan_iterators)");
   CHECK_FAILS(cccl_cache_scan_iterator(counting, d_temp, &bytes, &in, d_out, n, &zero, NULL, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "takes no initial value");
   in.kind = CCCL_CACHE_ITERATOR_REVERSE;
@@ -1019,6 +1030,75 @@ static void scan_iterator_on_gpu(cccl_cache_store* store) {
   cccl_cache_algorithm_release(reverse);
   printf("scanned a counting and a reverse iterator on device 0 through the C ABI: %s\n",
          ok ? "ok" : "MISMATCH");
+}
+
+/* Output iterators through the C ABI: a running sum written last first (an inclusive scan
+ * into a reverse iterator) and a sum stored negated as float64 (a reduce into a transform
+ * output iterator); the array and one-iterator calls refuse both specs by name. */
+static void output_iterators_on_gpu(cccl_cache_store* store) {
+  enum { n = 1000 };
+  const float x[4] = {1.5f, 2.0f, -4.0f, 8.0f}, fzero = 0.0f;
+  int32_t values[n], sums[n];
+  double negated = 0.0;
+  size_t bytes = 0;
+  int i, ok = 1;
+  void *d_values = NULL, *d_sums = NULL, *d_x = NULL, *d_neg = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value in, out;
+  cccl_cache_algorithm *reversed = NULL, *negate = NULL;
+  if (!acquire_two(store, "inclusive_scan type=int32 output=reverse",
+                   "reduce type=float32 output=transform(negate,float64)", &reversed, &negate))
+    return;
+  for (i = 0; i < n; ++i) values[i] = i + 1;
+  CHECK(cudaMalloc(&d_values, sizeof values) == cudaSuccess && cudaMalloc(&d_sums, sizeof sums) == cudaSuccess &&
+        cudaMalloc(&d_x, sizeof x) == cudaSuccess && cudaMalloc(&d_neg, sizeof negated) == cudaSuccess);
+  CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpy(d_x, x, sizeof x, cudaMemcpyHostToDevice) == cudaSuccess);
+  memset(&in, 0, sizeof in);
+  memset(&out, 0, sizeof out);
+  in.kind = CCCL_CACHE_ITERATOR_POINTER;
+  in.pointer = d_values;
+  out.kind = CCCL_CACHE_ITERATOR_REVERSE;
+  out.pointer = d_sums;
+  CHECK_OK(cccl_cache_scan_iterators(reversed, NULL, &bytes, &in, &out, n, NULL, NULL, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_inclusive_scan(reversed, d_temp, &bytes, d_values, d_sums, n, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "the spec's output is an iterator (use cccl_cache_scan_iterators)");
+  CHECK_FAILS(cccl_cache_scan_iterator(reversed, d_temp, &bytes, &in, d_sums, n, NULL, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "the spec's output is an iterator (use cccl_cache_scan_iterators)");
+  CHECK_FAILS(cccl_cache_scan_iterators(reversed, d_temp, &bytes, &in, NULL, n, NULL, NULL, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, ": out is NULL");
+  out.kind = CCCL_CACHE_ITERATOR_DISCARD;
+  CHECK_FAILS(cccl_cache_scan_iterators(reversed, d_temp, &bytes, &in, &out, n, NULL, NULL, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "out->kind 6 is not the spec's output kind (reverse)");
+  out.kind = CCCL_CACHE_ITERATOR_REVERSE;
+  CHECK_OK(cccl_cache_scan_iterators(reversed, d_temp, &bytes, &in, &out, n, NULL, NULL, NULL, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(sums, d_sums, sizeof sums, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < n; ++i) ok &= sums[n - 1 - i] == (int32_t)((i + 1) * (i + 2) / 2);
+  CHECK(ok);
+  cudaFree(d_temp);
+  in.pointer = d_x;
+  out.kind = CCCL_CACHE_ITERATOR_TRANSFORM;
+  out.pointer = d_neg;
+  CHECK_OK(cccl_cache_reduce_iterators(negate, NULL, &bytes, &in, &out, 4, NULL, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_reduce(negate, d_temp, &bytes, d_x, d_neg, 4, &fzero, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "the spec's output is an iterator (use cccl_cache_reduce_iterators)");
+  CHECK_FAILS(cccl_cache_reduce_iterator(negate, d_temp, &bytes, &in, d_neg, 4, &fzero, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_reduce_iterators");
+  CHECK_OK(cccl_cache_reduce_iterators(negate, d_temp, &bytes, &in, &out, 4, &fzero, NULL, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(&negated, d_neg, sizeof negated, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(negated == -7.5);
+  cudaFree(d_temp);
+  cudaFree(d_neg);
+  cudaFree(d_x);
+  cudaFree(d_sums);
+  cudaFree(d_values);
+  cccl_cache_algorithm_release(reversed);
+  cccl_cache_algorithm_release(negate);
+  printf("scanned into a reverse and reduced into a transform output iterator through the C ABI: %s\n",
+         ok && negated == -7.5 ? "ok" : "MISMATCH");
 }
 
 /* A running count/min/max of 12-byte struct items (an inclusive scan named in spec text)
@@ -1412,6 +1492,7 @@ int main(void) {
     seeded_scan_on_gpu(store);
     reduce_iterator_on_gpu(store);
     scan_iterator_on_gpu(store);
+    output_iterators_on_gpu(store);
     struct_reduce_on_gpu(store);
     struct_scan_on_gpu(store);
     select_on_gpu(store);
