@@ -252,32 +252,77 @@ def _same_type(d_in, d_out) -> str:
 def make_reduce_into(d_in, d_out, op="plus", h_init=None, *, offset="uint64", device=None,
                      cache=None) -> _core.Reduce:
     """A reduction d_out[0] = op(h_init, d_in...). h_init is given at call time
-    (accepted here for cuda.compute's signature). d_in may be an iterator
-    (cccl_cache.iterators: its kind and value type join the spec; the reduction is in
-    d_out's type)."""
+    (accepted here for cuda.compute's signature). d_in may be an iterator and d_out an
+    output iterator (cccl_cache.iterators: their kinds and value types join the spec; the
+    reduction is in the type of the array among them, _input_fields)."""
     ops: dict = {}
     fields, arrays = _input_fields(d_in, d_out, ops)
     fields.update(op=_op_text(op, ops), offset=offset)
     return _acquire("reduce", fields, ops, device, arrays, cache)
 
 
+def _is_iterator(x) -> bool:
+    return hasattr(x, "_iterator_kind")
+
+
 def _input_fields(d_in, d_out, ops: dict):
-    """The spec fields and arrays of one input and one output: their common type, or for
-    an iterator input (cccl_cache.iterators) d_out's type and the iterator's `input`."""
-    if hasattr(d_in, "_iterator_kind"):
-        return {"type": _type_of(d_out, "d_out"), "input": d_in._spec(ops)}, d_in._arrays() + (d_out,)
-    return {"type": _same_type(d_in, d_out)}, (d_in, d_out)
+    """The spec fields and arrays of one input and one output, each an array or an
+    iterator (cccl_cache.iterators, named by the spec's `input` / `output`). The items'
+    type: the arrays' common one; beside an iterator, the array's; between two
+    iterators, the output's array type, else the input's value type."""
+    fields: dict = {}
+    arrays: tuple = ()
+    if not _is_iterator(d_in) and not _is_iterator(d_out):
+        return {"type": _same_type(d_in, d_out)}, (d_in, d_out)
+    if not _is_iterator(d_in):
+        fields["type"] = _type_of(d_in, "d_in")
+    elif not _is_iterator(d_out):
+        fields["type"] = _type_of(d_out, "d_out")
+    else:
+        t = getattr(d_out, "_type", None) or getattr(d_in, "_type", None)
+        if t is None:
+            raise TypeError("d_in, d_out: an input and an output iterator without an element type between them "
+                            "(give one of them as an array)")
+        fields["type"] = t
+    for name, x in (("input", d_in), ("output", d_out)):
+        if _is_iterator(x):
+            fields[name] = x._spec(ops)
+            arrays += x._arrays()
+        else:
+            arrays += (x,)
+    return fields, arrays
+
+
+def _like(d_in, d_out):
+    """A device array of the call (for its stream and temp storage): d_out, d_in, or an
+    iterator's array."""
+    for x in (d_out, d_in):
+        if not _is_iterator(x):
+            return x
+    for x in (d_out, d_in):
+        if x._arrays():
+            return x._arrays()[0]
+    return None
 
 
 def _input_count(num_items, d_in, d_out, out_items) -> int:
     """The item count of a call over d_in (an array, or an iterator: num_items required
-    where it has no length), d_out holding out_items(n) items."""
-    if hasattr(d_in, "_iterator_kind"):
+    where it has no length), d_out (an array, or an iterator writing to one) holding
+    out_items(n) items."""
+    if _is_iterator(d_in):
         n = d_in._length("d_in") if num_items is None else int(num_items)
         if n is None:
             raise ValueError(f"num_items: required for a {d_in._iterator_kind} iterator (it has no end)")
-        return _count(n, d_out, "d_out", ("d_out", d_out, out_items))
-    return _count(num_items, d_in, "d_in", ("d_out", d_out, out_items))
+    else:
+        n = _size_of(d_in, "d_in") if num_items is None else int(num_items)
+    if n < 0:
+        raise ValueError(f"num_items: {n} is negative")
+    if _is_iterator(d_out):
+        have = d_out._length("d_out")
+        if have is not None and have < out_items(n):
+            raise ValueError(f"d_out: {have} items, needs {out_items(n)}")
+        return n
+    return _count(n, d_out, "d_out", ("d_out", d_out, out_items))
 
 
 def make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h_init=None, *,
@@ -422,9 +467,9 @@ def make_inclusive_scan(d_in, d_out, op="plus", *, init=False, offset="uint64", 
                         cache=None) -> _core.InclusiveScan:
     """init=True: a scan seeded with an initial value, given as h_init at each call
     (cub::DeviceScan::InclusiveScanInit): a host value, or a one-element device array that
-    the kernels read when they run (CUB's FutureValue). d_in may be an iterator
-    (cccl_cache.iterators: its kind and value type join the spec; the scan is in d_out's
-    type)."""
+    the kernels read when they run (CUB's FutureValue). d_in may be an iterator and d_out
+    an output iterator (cccl_cache.iterators: their kinds and value types join the spec;
+    the scan is in the type of the array among them, _input_fields)."""
     ops: dict = {}
     fields, arrays = _input_fields(d_in, d_out, ops)
     fields.update(op=_op_text(op, ops), offset=offset)
@@ -435,7 +480,7 @@ def make_inclusive_scan(d_in, d_out, op="plus", *, init=False, offset="uint64", 
 
 def make_exclusive_scan(d_in, d_out, op="plus", h_init=None, *, offset="uint64", device=None,
                         cache=None) -> _core.ExclusiveScan:
-    """d_in may be an iterator, as for make_inclusive_scan."""
+    """d_in and d_out may be iterators, as for make_inclusive_scan."""
     ops: dict = {}
     fields, arrays = _input_fields(d_in, d_out, ops)
     fields.update(op=_op_text(op, ops), offset=offset)
@@ -583,11 +628,12 @@ def argsort(d_in_keys, d_out_indices, order="ascending", num_items=None, begin_b
 def reduce_into(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *,
                 temp_allocator=None, cache=None, op_state=None):
     """d_out[0] = op(h_init, d_in[0], ..., d_in[num_items - 1]). op_state: a stateful
-    operator's state. d_in may be an iterator (cccl_cache.iterators); num_items is then
-    required where it has no length (counting, constant)."""
+    operator's state. d_in may be an iterator and d_out an output iterator
+    (cccl_cache.iterators); num_items is then required where d_in has no length (counting,
+    constant)."""
     n = _input_count(num_items, d_in, d_out, lambda n: 1)
     exe = make_reduce_into(d_in, d_out, op, cache=cache)
-    _run_two_phase(exe, d_out, temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)
+    _run_two_phase(exe, _like(d_in, d_out), temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)
 
 
 def segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h_init=0,
@@ -696,22 +742,24 @@ def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, h_ini
                    temp_allocator=None, cache=None, op_state=None):
     """d_out[i] = d_in[0] op ... op d_in[i]; with h_init, d_out[i] = h_init op d_in[0] op ...
     op d_in[i]; d_out may be d_in. h_init: a host value or a one-element device array.
-    op_state: a stateful operator's state. d_in may be an iterator (cccl_cache.iterators);
-    num_items is then required where it has no length (counting, constant)."""
+    op_state: a stateful operator's state. d_in may be an iterator and d_out an output
+    iterator (cccl_cache.iterators); num_items is then required where d_in has no length
+    (counting, constant)."""
     n = _input_count(num_items, d_in, d_out, _same)
     exe = make_inclusive_scan(d_in, d_out, op, init=h_init is not None, cache=cache)
-    _run_two_phase(exe, d_out, temp_allocator, stream, (d_in, d_out, n), (), op_state, h_init=h_init)
+    _run_two_phase(exe, _like(d_in, d_out), temp_allocator, stream, (d_in, d_out, n), (), op_state,
+                   h_init=h_init)
 
 
 def exclusive_scan(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *,
                    temp_allocator=None, cache=None, op_state=None):
     """d_out[0] = h_init, d_out[i] = h_init op d_in[0] op ... op d_in[i - 1]. h_init: a host
     value, or a one-element device array that the kernels read when they run (CUB's
-    FutureValue). op_state: a stateful operator's state. d_in may be an iterator, as for
-    inclusive_scan."""
+    FutureValue). op_state: a stateful operator's state. d_in and d_out may be iterators,
+    as for inclusive_scan."""
     n = _input_count(num_items, d_in, d_out, _same)
     exe = make_exclusive_scan(d_in, d_out, op, cache=cache)
-    _run_two_phase(exe, d_out, temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)
+    _run_two_phase(exe, _like(d_in, d_out), temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)
 
 
 def inclusive_scan_by_key(d_keys_in, d_values_in, d_values_out, op="plus", num_items=None, stream=None, *,

@@ -1,4 +1,5 @@
-"""Iterators as a reduction's input, under cuda.compute.iterators' names.
+"""Iterators as a reduction's or a scan's input and output, under cuda.compute.iterators'
+names.
 
 An iterator is part of the spec (its kind, value type and, for a transform, its operator:
 spec text `input=counting(int64)`, ...) and carries the call's values (a start, a constant,
@@ -12,7 +13,15 @@ an int: int64), ConstantIterator(value) value, ReverseIterator(a) a[n - 1 - i] (
 first n), PermutationIterator(values, indices) values[indices[i]], TransformIterator(base,
 op) op(base[i]) with base a device array or a CountingIterator and op a unary well-known
 operator ("negate", ...) or a stateless Op. The reduction converts each element to its
-own type, d_out's.
+own type.
+
+As d_out, element i of ReverseIterator(a) is a[n - 1 - i], of PermutationIterator(values,
+indices) values[indices[i]] (a scatter), of TransformOutputIterator(a, op) a[i] written
+as op(x) (op applied to each result, stored in a's type), and DiscardIterator() drops
+what is written:
+
+    cccl_cache.reduce_into(TransformIterator(d_x, square), TransformOutputIterator(d_norm, root))
+    cccl_cache.inclusive_scan(d_x, ReverseIterator(d_out))  # running sums, last first
 """
 
 from ._api import Op, _is_array, _op_text, _size_of, _type_of
@@ -143,4 +152,35 @@ class TransformIterator(_Iterator):
         return f"transform({op},{self._type})"
 
 
-__all__ = ["ConstantIterator", "CountingIterator", "PermutationIterator", "ReverseIterator", "TransformIterator"]
+class TransformOutputIterator(_Iterator):
+    """As d_out: writes op(x) to array[i] for the i-th result x (op unary and stateless,
+    applied to the algorithm's values; its result stored in the array's type)."""
+
+    _iterator_kind = "transform"
+
+    def __init__(self, array, op):
+        if isinstance(op, Op) and (op.state_size or op.state_alignment):
+            raise ValueError("TransformOutputIterator op: a stateful operator is not supported here")
+        self._op = op
+        self._base = _array(array, "TransformOutputIterator array")
+        self._type = _type_of(array, "TransformOutputIterator array")
+
+    def _spec(self, operators: dict) -> str:
+        return f"transform({_op_text(self._op, operators)},{self._type})"
+
+
+class DiscardIterator(_Iterator):
+    """As d_out: drops every result (e.g. a reduction run for its side effects). The
+    argument, cuda.compute's reference iterator, is accepted and not needed."""
+
+    _iterator_kind = "discard"
+
+    def __init__(self, reference=None):
+        del reference
+
+    def _spec(self, operators: dict) -> str:
+        return "discard"
+
+
+__all__ = ["ConstantIterator", "CountingIterator", "DiscardIterator", "PermutationIterator", "ReverseIterator",
+           "TransformIterator", "TransformOutputIterator"]

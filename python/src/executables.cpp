@@ -340,29 +340,36 @@ std::size_t segmented_sort_call(const Bound<ss::Executable>& b, nb::handle temp,
   return bytes;
 }
 
-// --- input iterators (cccl_cache.iterators) ------------------------------------
-// The call's values for the spec's input iterator from the Python iterator `obj`: its kind
-// must be the spec's; a start or constant (`_value`) in the iterator's type, device
-// arrays (`_base`, `_index`) of its value and index types on the executable's device.
-algos::IteratorValue iterator_value(nb::handle obj, const algos::Iterator& it, ScalarType element,
-                                    std::uint64_t n, int dev) {
+// --- input and output iterators (cccl_cache.iterators) ---------------------------
+// The call's values for the spec's iterator `it` (of `arg`, "d_in" or "d_out") from the
+// Python iterator `obj`: its kind must be the spec's; a start or constant (`_value`) in the
+// iterator's type, device arrays (`_base`, `_index`) of its value and index types on the
+// executable's device (an output's `_base` written).
+algos::IteratorValue iterator_value(nb::handle obj, const char* arg, const algos::Iterator& it,
+                                    ScalarType element, std::uint64_t n, int dev) {
+  const bool output = arg[2] == 'o';
   const std::string want(algos::iterator_kind_name(it.kind));
   if (!nb::hasattr(obj, "_iterator_kind") || nb::cast<std::string>(obj.attr("_iterator_kind")) != want)
-    throw nb::type_error(("d_in: the spec's input is a " + want + " iterator: give a cccl_cache.iterators one, got " +
-                          nb::cast<std::string>(obj.type().attr("__qualname__"))).c_str());
+    throw nb::type_error((std::string(arg) + ": the spec's " + (output ? "output" : "input") + " is a " +
+                          want + " iterator: give a cccl_cache.iterators one, got " +
+                          nb::cast<std::string>(obj.type().attr("__qualname__")))
+                             .c_str());
   const ScalarType v = it.type == ScalarType::none ? element : it.type;
   algos::IteratorValue out{it.kind};
+  if (it.kind == algos::IteratorKind::discard) return out;
   const bool by_value = it.kind == algos::IteratorKind::counting || it.kind == algos::IteratorKind::constant ||
                         (it.kind == algos::IteratorKind::transform && it.counting_base);
   if (by_value) {
-    const HostScalar value = host_scalar(obj.attr("_value"), v, "d_in");
+    const HostScalar value = host_scalar(obj.attr("_value"), v, arg);
     std::memcpy(out.value, value.bytes, sizeof out.value);
     return out;
   }
-  // A permutation's values are read at its indices: any length; the others read n.
+  // A permutation's values are read (written) at its indices: any length; the others n.
   const bool permutation = it.kind == algos::IteratorKind::permutation;
-  out.pointer = checked_array(obj.attr("_base"), "d_in", false, v, permutation ? 0 : n, dev).data;
-  if (permutation) out.index = checked_array(obj.attr("_index"), "d_in indices", false, it.index_type, n, dev).data;
+  out.pointer = checked_array(obj.attr("_base"), arg, output, v, permutation ? 0 : n, dev).data;
+  if (permutation)
+    out.index = checked_array(obj.attr("_index"), (std::string(arg) + " indices").c_str(), false,
+                              it.index_type, n, dev).data;
   return out;
 }
 
@@ -371,10 +378,17 @@ algos::IteratorValue iterator_value(nb::handle obj, const algos::Iterator& it, S
 algos::Input call_input(nb::handle in, const algos::Iterator& it, const algos::ElementType& type,
                         std::uint64_t n, int dev) {
   if (it.is_pointer()) return checked_array(in, "d_in", false, type, n, dev).data;
-  return iterator_value(in, it, type.scalar, n, dev);
+  return iterator_value(in, "d_in", it, type.scalar, n, dev);
 }
 
-// --- reduce and scans: one input (an array or an iterator), one output, an optional
+// The call's output of n items, likewise.
+algos::Output call_output(nb::handle out, const algos::Iterator& it, const algos::ElementType& type,
+                          std::uint64_t n, int dev) {
+  if (it.is_pointer()) return checked_array(out, "d_out", true, type, n, dev).data;
+  return iterator_value(out, "d_out", it, type.scalar, n, dev);
+}
+
+// --- reduce and scans: one input and one output (each an array or an iterator), an optional
 // initial value ---------------------------------------------------------------------
 template <class Exe>
 std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb::handle in,
@@ -387,7 +401,7 @@ std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb
   const int dev = e.device();
   auto [d_temp, have] = temp_array(temp, bytes, dev);
   const algos::Input i = call_input(in, e.spec().input, type, n, dev);
-  auto o = checked_array(out, "d_out", true, type, out_items, dev);
+  const algos::Output o = call_output(out, e.spec().output, type, out_items, dev);
   // A scan's initial value may be a one-element device array, read when the kernels run.
   constexpr bool kScan = !std::is_same_v<Exe, rd::Executable>;
   const bool on_device = kScan && has_init && is_device_value(h_init);
@@ -397,12 +411,12 @@ std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb
   else if (has_init) init = host_value(h_init, type, "h_init");
   run_unlocked(stream, what, [&](CUstream s) -> CUresult {
     if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>) {
-      if (!has_init) return e(d_temp, have, i, o.data, n, s, state.get());
+      if (!has_init) return e(d_temp, have, i, o, n, s, state.get());
     }
     if constexpr (kScan) {
-      if (on_device) return e(d_temp, have, i, o.data, n, sc::FutureValue{d_init}, s, state.get());
+      if (on_device) return e(d_temp, have, i, o, n, sc::FutureValue{d_init}, s, state.get());
     }
-    return e(d_temp, have, i, o.data, n, init.bytes, s, state.get());
+    return e(d_temp, have, i, o, n, init.bytes, s, state.get());
   });
   return bytes;
 }

@@ -583,6 +583,60 @@ def test_scans_over_each_iterator_kind(caches):
         exe(temp, CountingIterator(np.int64(0)), cp.zeros(n, cp.float32), n)
 
 
+def test_scans_and_reductions_into_output_iterators(caches):
+    """Outputs through iterators: a running sum written last first, scattered, stored
+    halved as float64 and discarded; a norm read through a transform iterator and written
+    through a transform output iterator. Fresh and store-loaded executables, against NumPy."""
+    from cccl_cache.iterators import (CountingIterator, DiscardIterator, PermutationIterator, ReverseIterator,
+                                      TransformIterator, TransformOutputIterator)
+    n = 100_003
+    rng_ = np.random.default_rng(7)
+    x = rng_.integers(-8, 8, n).astype(np.float32)
+    d_x = cp.asarray(x)
+    sums = np.cumsum(x, dtype=np.float32)
+    perm = rng_.permutation(n).astype(np.int32)
+    d_perm = cp.asarray(perm)
+    scattered = np.empty_like(sums)
+    scattered[perm] = sums
+    half = cccl_cache.Op("half", "__device__ float half(float x) { return x * 0.5f; }")
+    cases = [
+        (ReverseIterator, np.float32, sums[::-1]),
+        (lambda a: PermutationIterator(a, d_perm), np.float32, scattered),
+        (lambda a: TransformOutputIterator(a, half), np.float64, (sums * np.float32(0.5)).astype(np.float64)),
+    ]
+    for make, dtype, want in cases:
+        d_out = cp.zeros(n, dtype)
+        out = make(d_out)
+        for exe in both(caches, lambda c: cccl_cache.make_inclusive_scan(d_x, out, device=0, cache=c)):
+            d_out[:] = 0
+            run_two_phase(exe, d_x, out, n, n=n)
+            np.testing.assert_array_equal(d_out.get(), want, err_msg=repr(out))
+    # One-shot forms: an exclusive scan into a discard iterator (nothing to read back: it
+    # runs), a scan written last first.
+    cccl_cache.exclusive_scan(CountingIterator(np.int64(0)), DiscardIterator(), h_init=0, num_items=n,
+                              cache=caches[0])
+    d_out = cp.zeros(n, cp.float32)
+    cccl_cache.inclusive_scan(d_x, ReverseIterator(d_out), cache=caches[0])
+    np.testing.assert_array_equal(d_out.get(), sums[::-1])
+    # The norm: sqrt of the sum of squares, stored as float64.
+    square = cccl_cache.Op("square", "__device__ float square(float x) { return x * x; }")
+    root = cccl_cache.Op("root", "__device__ float root(float x) { return sqrtf(x); }")
+    d_norm = cp.zeros(1, cp.float64)
+    for exe in both(caches, lambda c: cccl_cache.make_reduce_into(TransformIterator(d_x, square),
+                                                                  TransformOutputIterator(d_norm, root),
+                                                                  device=0, cache=c)):
+        d_norm[:] = 0
+        run_two_phase(exe, TransformIterator(d_x, square), TransformOutputIterator(d_norm, root), n, 0, n=n)
+        assert d_norm.get()[0] == np.float64(np.sqrt((x * x).sum(dtype=np.float32))), d_norm.get()
+    # An output of another kind, or an array for an iterator spec, is refused.
+    exe = cccl_cache.make_inclusive_scan(d_x, ReverseIterator(d_out), device=0, cache=caches[0])
+    temp = cp.empty(max(exe(None, None, None, n), 1), cp.uint8)
+    with pytest.raises(TypeError, match="output is a reverse iterator"):
+        exe(temp, d_x, d_out, n)
+    with pytest.raises(TypeError, match="output is a reverse iterator"):
+        exe(temp, d_x, DiscardIterator(), n)
+
+
 class _StructArray:
     """A device buffer seen as an array of a struct dtype (typestr |V<size>), whatever
     CuPy makes of structured dtypes."""

@@ -1,13 +1,14 @@
-"""Iterators as a reduction's input (cccl_cache.iterators): spec text and argument errors
-(no GPU; test_gpu.py runs each kind)."""
+"""Iterators as a reduction's or a scan's input and output (cccl_cache.iterators): spec
+text and argument errors (no GPU; test_gpu.py runs each kind)."""
 
 import numpy as np
 import pytest
 
 import cccl_cache
 from cccl_cache import Op, Spec
-from cccl_cache.iterators import (ConstantIterator, CountingIterator, PermutationIterator, ReverseIterator,
-                                  TransformIterator)
+from cccl_cache._api import _input_fields
+from cccl_cache.iterators import (ConstantIterator, CountingIterator, DiscardIterator, PermutationIterator,
+                                  ReverseIterator, TransformIterator, TransformOutputIterator)
 
 SQUARE = Op("square", "__device__ float square(float x) { return x * x; }")
 
@@ -86,3 +87,52 @@ def test_scans_take_the_same_iterators(fake):
         cccl_cache.exclusive_scan(CountingIterator(0), fake(n=3, typestr="<i8"), num_items=4)
     with pytest.raises(ValueError, match="d_out"):
         cccl_cache.inclusive_scan(ReverseIterator(fake(n=5, typestr="<f4")), fake(n=4, typestr="<f4"))
+
+
+ROOT = Op("root", "__device__ float root(float x) { return sqrtf(x); }")
+
+
+def test_outputs_join_the_spec_and_name_the_items_type(fake):
+    """An output iterator is the spec's `output`; the items' type is the array's beside an
+    iterator, or the output iterator's array type between two iterators."""
+    f4, f8, i4, u8 = fake(typestr="<f4"), fake(typestr="<f8"), fake(typestr="<i4"), fake(typestr="<u8")
+    cases = [
+        (f4, TransformOutputIterator(f8, ROOT), "type=float32 output=transform(root,float64)"),
+        (i4, ReverseIterator(i4), "type=int32 output=reverse(int32)"),
+        (i4, PermutationIterator(f8, u8), "type=int32 output=permutation(float64,uint64)"),
+        (f4, DiscardIterator(), "type=float32 output=discard"),
+        (TransformIterator(f4, SQUARE), TransformOutputIterator(f8, ROOT),
+         "type=float64 input=transform(square,float32) output=transform(root,float64)"),
+        (CountingIterator(np.int64(0)), DiscardIterator(), "type=int64 input=counting(int64) output=discard"),
+    ]
+    keys = set()
+    for d_in, d_out, text in cases:
+        for name in ("reduce", "inclusive_scan", "exclusive_scan"):
+            ops: dict = {}
+            fields, arrays = _input_fields(d_in, d_out, ops)
+            spec = Spec.from_fields(name, fields, ops)
+            for field in text.split():
+                assert field in spec.text, (spec.text, field)
+            keys.add(spec.key(90))
+        assert all(a is not None for a in arrays)
+    assert len(keys) == 3 * len(cases)
+    with pytest.raises(TypeError, match="without an element type"):
+        _input_fields(TransformIterator(CountingIterator(np.int32(0)), "negate"), DiscardIterator(), {})
+
+
+def test_bad_outputs_are_refused(fake):
+    with pytest.raises(TypeError, match="device array"):
+        TransformOutputIterator([1.0], "negate")
+    with pytest.raises(ValueError, match="stateful"):
+        TransformOutputIterator(fake(), Op("f", "__device__ float f(void*, float x) { return x; }", state_size=4))
+    # A counting iterator cannot be written.
+    with pytest.raises(ValueError, match="output"):
+        ops: dict = {}
+        fields, _ = _input_fields(fake(typestr="<i8"), CountingIterator(np.int64(0)), ops)
+        Spec.from_fields("inclusive_scan", fields, ops)
+    # The output's array must hold the results, checked before anything is built.
+    with pytest.raises(ValueError, match="d_out"):
+        cccl_cache.inclusive_scan(fake(n=5, typestr="<f4"), ReverseIterator(fake(n=4, typestr="<f4")))
+    with pytest.raises(ValueError, match="d_out"):
+        cccl_cache.reduce_into(fake(n=5, typestr="<f4"), TransformOutputIterator(fake(n=0, typestr="<f8"), ROOT))
+    assert cccl_cache.iterators.DiscardIterator(ReverseIterator(fake()))._spec({}) == "discard"
