@@ -97,6 +97,7 @@ for p in $parts; do
     transform_bench) part transform_bench 300 "$bin/bench_transform_vs_cub" 28 ;;
     reduce_tests) part reduce_tests 300 "$bin/test_algos_reduce_gpu" ;;
     reduce_bench) part reduce_bench 300 "$bin/bench_reduce_vs_cub" 28 ;;
+    iterator_bench) part iterator_bench 300 "$bin/bench_iterator_vs_cub" 28 ;;
     segreduce_tests) part segreduce_tests 300 "$bin/test_algos_segmented_reduce_gpu" ;;
     segreduce_bench) part segreduce_bench 400 "$bin/bench_segmented_reduce_vs_cub" 28 ;;
     uniquebk_tests) part uniquebk_tests 300 "$bin/test_algos_unique_by_key_gpu" ;;
@@ -181,7 +182,7 @@ done
 
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
-  transform_bench reduce_tests reduce_bench segreduce_tests segreduce_bench uniquebk_tests uniquebk_bench select_tests select_bench twp_tests twp_bench hist_tests hist_bench bsearch_tests bsearch_bench segsort_tests segsort_bench sbk_tests sbk_bench opstate_tests iterator_tests struct_tests radix_tests argsort_tests radix_bench radix_bench_unit \
+  transform_bench reduce_tests reduce_bench segreduce_tests segreduce_bench uniquebk_tests uniquebk_bench select_tests select_bench twp_tests twp_bench hist_tests hist_bench bsearch_tests bsearch_bench segsort_tests segsort_bench sbk_tests sbk_bench opstate_tests iterator_tests iterator_bench struct_tests radix_tests argsort_tests radix_bench radix_bench_unit \
   cupy algos_acquire \
   remote_startup refw1 refms capi jit_libraries python pybench import_bench cupy_adapter; do
   [[ -f "$OUT/$f.log" ]] || continue

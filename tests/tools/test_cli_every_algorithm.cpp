@@ -1,5 +1,6 @@
 // prewarm, ls, inspect and why end to end for every algorithm of the registry, through
-// one manifest (real NVRTC builds for sm_90; one spec per algorithm, built once).
+// one manifest (real NVRTC builds for sm_90; one spec per algorithm, built once; reduce's
+// and the exclusive scan's with iterators).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -15,9 +16,9 @@ namespace {
 // One spec per algorithm, in spec text (as `why` and `ls` print it, defaults spelled out).
 const std::map<std::string, std::string> kSpecs = {
     {"merge_sort", "merge_sort keys=float32 values=none compare=less offset=int64"},
-    {"reduce", "reduce type=int64 op=maximum offset=uint64"},
+    {"reduce", "reduce type=int64 op=maximum offset=uint64 input=counting(int32) output=discard"},
     {"inclusive_scan", "inclusive_scan type=float32 op=plus offset=uint64"},
-    {"exclusive_scan", "exclusive_scan type=int32 op=plus offset=uint32"},
+    {"exclusive_scan", "exclusive_scan type=int32 op=plus offset=uint32 output=reverse"},
     {"unary_transform", "unary_transform in=float32 out=float32 op=negate"},
     {"binary_transform", "binary_transform in1=int64 in2=int64 out=int64 op=minus"},
     {"radix_sort", "radix_sort keys=uint32 values=uint32 descending=true offset=uint32"},

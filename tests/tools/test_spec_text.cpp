@@ -86,16 +86,19 @@ TEST(SpecText, StatefulOperatorFromTheTableKeepsItsLayout) {
   EXPECT_EQ(to_spec_text(*s), "merge_sort keys=int32 values=none compare=by_mod:4/4 offset=int64");
 }
 
-// An iterator field: written where it is not a pointer, its transform operator's source
-// from the table like an operator field's; a bad iterator is named.
-TEST(SpecText, ReduceInputIterators) {
+// An iterator field (input or output): written where it is not a pointer, its transform
+// operator's source from the table like an operator field's; a bad iterator is named.
+TEST(SpecText, ReduceAndScanIterators) {
   OperatorTable ops{{"square", "__device__ float square(float x) { return x * x; }"}};
   for (const char* text :
        {"reduce type=float32 op=plus offset=uint64",
         "reduce type=int64 op=plus offset=uint64 input=counting(int32)",
         "reduce type=float32 op=plus offset=uint64 input=transform(square)",
         "reduce type=uint32 op=maximum offset=uint32 input=permutation(none,int64)",
-        "reduce type=float64 op=plus offset=uint64 input=reverse"}) {
+        "reduce type=float64 op=plus offset=uint64 input=reverse",
+        "reduce type=float32 op=plus offset=uint64 input=transform(square) output=transform(square,float64)",
+        "inclusive_scan type=int32 op=plus offset=uint64 output=reverse",
+        "exclusive_scan type=int64 op=plus offset=uint64 input=counting output=discard"}) {
     auto s = parse_spec_text(text, ops);
     ASSERT_TRUE(s) << text << ": " << s.error().describe();
     EXPECT_EQ(to_spec_text(*s), text);
@@ -109,7 +112,9 @@ TEST(SpecText, ReduceInputIterators) {
   for (const auto& [text, says] :
        {std::pair{"reduce type=float32 input=counting", "integer type"},
         std::pair{"reduce type=float32 input=zip(float32)", "not an iterator"},
-        std::pair{"reduce type=float32 input=transform(cube)", "no source"}}) {
+        std::pair{"reduce type=float32 input=transform(cube)", "no source"},
+        std::pair{"inclusive_scan type=int32 output=counting", "not an output"},
+        std::pair{"reduce type=float32 input=discard", "not supported here"}}) {
     auto r = parse_spec_text(text, ops);
     ASSERT_FALSE(r) << text;
     EXPECT_NE(r.error().message.find(says), std::string::npos) << r.error().message;

@@ -1,0 +1,240 @@
+// Run time of reduce and scans over iterators and of struct scans against CUB's own
+// compiled by nvcc with the same pinned CCCL, side by side in one run, 2^min..2^max items
+// (default 10..28):
+//   norm          reduce float32 from transform(square) into transform(root, float64);
+//                 CUB: cuda::transform_iterator in, cuda::transform_output_iterator out
+//   sumsq_scan    inclusive scan float32 from transform(square); CUB: transform_iterator
+//   counting_scan inclusive scan int64 from counting(int64) from 1; CUB: counting_iterator
+//   reverse_scan  inclusive scan int32 into reverse; CUB: cuda::std::reverse_iterator
+//   argmax_scan   inclusive scan of 8-byte {float value; int index} structs, a running
+//                 argmax (the lower index among equal values); CUB: the same struct and op
+// CUB is called with a uint64_t count (uint64 offsets), as our default specs.
+// Method: bench::rotating_times (CUDA events around each call, the order rotating every
+// rep, medians after two warm-up reps). Check: outputs bitwise equal to CUB's (float
+// inputs keep every partial sum exact) and equal temp-storage sizes.
+// Usage: bench_iterator_vs_cub [max_log [min_log]]
+#include <cuda_runtime.h>
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda/iterator>
+#include <cuda/std/iterator>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench_util.hpp"
+#include "cccl_cache/algos/reduce/build_result.hpp"
+#include "cccl_cache/algos/scan/build_result.hpp"
+#include "vs_cub.hpp"
+
+namespace ca = cccl_cache::algos;
+using ca::Iterator;
+using ca::IteratorValue;
+using ca::Operator;
+using ca::ScalarType;
+
+namespace {
+
+using bench::check_rt;
+
+struct Square {
+  __device__ float operator()(float x) const { return x * x; }
+};
+struct Root {
+  __device__ float operator()(float x) const { return sqrtf(x); }
+};
+const Operator kSquare = Operator::custom("square", "__device__ float square(float x) { return x * x; }");
+const Operator kRoot = Operator::custom("root", "__device__ float root(float x) { return sqrtf(x); }");
+
+struct vi {
+  float value;
+  int index;
+};
+struct ArgMax {
+  __device__ vi operator()(const vi& a, const vi& b) const {
+    return (b.value > a.value || (b.value == a.value && b.index < a.index)) ? b : a;
+  }
+};
+const char* kViDef = "struct vi { float value; int index; };";
+const char* kArgMaxSrc =
+    "__device__ vi argmax(const vi& a, const vi& b) {\n"
+    "  return (b.value > a.value || (b.value == a.value && b.index < a.index)) ? b : a;\n}";
+
+// One case: for n items, ours and CUB's calls (who 0 and 1) on (temp, bytes, stream),
+// their temp-storage sizes, and each one's output bytes to compare.
+struct Case {
+  std::function<void(int who, void* temp, std::size_t& bytes, cudaStream_t s)> call;
+  std::size_t out_bytes = 0;
+  void* out[2] = {};
+};
+
+template <class Setup>
+void run(const char* label, const bench::VsCub& vs, Setup setup) {
+  std::printf("%s: n, ours / CUB GPU ms (median)\n", label);
+  for (int lg = vs.min_log; lg <= vs.max_log; ++lg) {
+    const std::uint64_t n = 1ull << lg;
+    std::vector<void*> owned;
+    Case c = setup(n, owned);
+    std::size_t temp_bytes[2] = {0, 0};
+    for (int who = 0; who < 2; ++who) c.call(who, nullptr, temp_bytes[who], vs.stream);
+    void* temp = nullptr;
+    check_rt(cudaMalloc(&temp, std::max<std::size_t>({temp_bytes[0], temp_bytes[1], 1})), "malloc");
+    const auto times = bench::rotating_times(2, bench::VsCub::reps(n), vs.stream, [&](int who) {
+      std::size_t bytes = temp_bytes[who];
+      c.call(who, temp, bytes, vs.stream);
+    });
+    check_rt(cudaStreamSynchronize(vs.stream), "sync");
+    std::vector<unsigned char> a(c.out_bytes), b(c.out_bytes);
+    check_rt(cudaMemcpy(a.data(), c.out[0], c.out_bytes, cudaMemcpyDeviceToHost), "d2h");
+    check_rt(cudaMemcpy(b.data(), c.out[1], c.out_bytes, cudaMemcpyDeviceToHost), "d2h");
+    std::printf("RESULT %s n=%llu ours_ms=%.5f cub_ms=%.5f ratio=%.4f check=%d temp_equal=%d reps=%d\n", label,
+                static_cast<unsigned long long>(n), times.gpu_ms[0], times.gpu_ms[1],
+                times.gpu_ms[0] / times.gpu_ms[1], a == b ? 1 : 0, temp_bytes[0] == temp_bytes[1] ? 1 : 0,
+                bench::VsCub::reps(n));
+    std::fflush(stdout);
+    cudaFree(temp);
+    for (void* p : owned) cudaFree(p);
+  }
+}
+
+template <class T>
+T* device_alloc(std::uint64_t n, std::vector<void*>& owned) {
+  T* p = nullptr;
+  check_rt(cudaMalloc(&p, std::max<std::uint64_t>(n, 1) * sizeof(T)), "malloc");
+  check_rt(cudaMemset(p, 0, std::max<std::uint64_t>(n, 1) * sizeof(T)), "memset");
+  owned.push_back(p);
+  return p;
+}
+
+// Floats whose squares' partial sums stay exact in float32: every 256th value in [-3, 3].
+float* sparse_floats(std::uint64_t n, std::vector<void*>& owned) {
+  std::vector<float> h(n, 0.0f);
+  std::uint64_t seed = 11;
+  for (std::uint64_t i = 0; i < n; i += 256) h[i] = static_cast<float>(bench::splitmix(seed) % 7) - 3.0f;
+  float* d = bench::device_copy(h);
+  owned.push_back(d);
+  return d;
+}
+
+void check(CUresult rc, const char* what) { bench::check_cu(rc, what); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bench::VsCub b(argc, argv, "iterator");
+  b.print_method("inputs", "ours and CUB", "rotate", "iterators and 8-byte structs; uint64 offsets");
+  using ::cuda::std::plus;
+
+  ca::reduce::Spec norm_spec;
+  norm_spec.type = ScalarType::float32;
+  norm_spec.input = Iterator::transform(kSquare);
+  norm_spec.output = Iterator::transform(kRoot, ScalarType::float64);
+  const auto& norm = b.acquire(norm_spec);
+  run("norm", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+    const float* in = sparse_floats(n, owned);
+    Case c;
+    c.out[0] = device_alloc<double>(1, owned);
+    c.out[1] = device_alloc<double>(1, owned);
+    c.out_bytes = sizeof(double);
+    c.call = [&norm, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
+      const float zero = 0.0f;
+      if (who == 0)
+        return check(norm(temp, bytes, IteratorValue::transform(in), IteratorValue::transform(o0), n, &zero, s),
+                     "ours");
+      check_rt(cub::DeviceReduce::Reduce(temp, bytes, ::cuda::make_transform_iterator(in, Square{}),
+                                         ::cuda::make_transform_output_iterator(static_cast<double*>(o1), Root{}),
+                                         n, plus<>{}, zero, s),
+               "cub");
+    };
+    return c;
+  });
+
+  ca::scan::InclusiveSpec sumsq_spec;
+  sumsq_spec.type = ScalarType::float32;
+  sumsq_spec.input = Iterator::transform(kSquare);
+  const auto& sumsq = b.acquire(sumsq_spec);
+  run("sumsq_scan", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+    const float* in = sparse_floats(n, owned);
+    Case c;
+    c.out[0] = device_alloc<float>(n, owned);
+    c.out[1] = device_alloc<float>(n, owned);
+    c.out_bytes = n * sizeof(float);
+    c.call = [&sumsq, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
+      if (who == 0) return check(sumsq(temp, bytes, IteratorValue::transform(in), o0, n, s), "ours");
+      check_rt(cub::DeviceScan::InclusiveScan(temp, bytes, ::cuda::make_transform_iterator(in, Square{}),
+                                              static_cast<float*>(o1), plus<>{}, n, s),
+               "cub");
+    };
+    return c;
+  });
+
+  ca::scan::InclusiveSpec counting_spec;
+  counting_spec.type = ScalarType::int64;
+  counting_spec.input = Iterator::counting(ScalarType::int64);
+  const auto& counting = b.acquire(counting_spec);
+  run("counting_scan", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+    Case c;
+    c.out[0] = device_alloc<std::int64_t>(n, owned);
+    c.out[1] = device_alloc<std::int64_t>(n, owned);
+    c.out_bytes = n * sizeof(std::int64_t);
+    c.call = [&counting, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
+      if (who == 0) return check(counting(temp, bytes, IteratorValue::counting(std::int64_t{1}), o0, n, s), "ours");
+      check_rt(cub::DeviceScan::InclusiveScan(temp, bytes, ::cuda::counting_iterator<std::int64_t>(1),
+                                              static_cast<std::int64_t*>(o1), plus<>{}, n, s),
+               "cub");
+    };
+    return c;
+  });
+
+  ca::scan::InclusiveSpec reverse_spec;
+  reverse_spec.type = ScalarType::int32;
+  reverse_spec.output = Iterator::reverse();
+  const auto& reverse = b.acquire(reverse_spec);
+  run("reverse_scan", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+    std::vector<std::int32_t> h(n);
+    std::uint64_t seed = 5;
+    for (auto& x : h) x = static_cast<std::int32_t>(bench::splitmix(seed));
+    const std::int32_t* in = bench::device_copy(h);
+    owned.push_back(const_cast<std::int32_t*>(in));
+    Case c;
+    c.out[0] = device_alloc<std::int32_t>(n, owned);
+    c.out[1] = device_alloc<std::int32_t>(n, owned);
+    c.out_bytes = n * sizeof(std::int32_t);
+    c.call = [&reverse, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
+      if (who == 0) return check(reverse(temp, bytes, in, IteratorValue::reverse(o0), n, s), "ours");
+      check_rt(cub::DeviceScan::InclusiveScan(
+                   temp, bytes, in, ::cuda::std::make_reverse_iterator(static_cast<std::int32_t*>(o1) + n),
+                   plus<>{}, n, s),
+               "cub");
+    };
+    return c;
+  });
+
+  ca::scan::InclusiveSpec argmax_spec;
+  argmax_spec.type = ca::ElementType::structure("vi", kViDef, sizeof(vi), alignof(vi));
+  argmax_spec.op = Operator::custom("argmax", kArgMaxSrc);
+  const auto& argmax = b.acquire(argmax_spec);
+  run("argmax_scan", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+    std::vector<vi> h(n);
+    std::uint64_t seed = 3;
+    for (std::uint64_t i = 0; i < n; ++i)
+      h[i] = {static_cast<float>(bench::splitmix(seed) % 100000), static_cast<int>(i)};
+    const vi* in = bench::device_copy(h);
+    owned.push_back(const_cast<vi*>(in));
+    Case c;
+    c.out[0] = device_alloc<vi>(n, owned);
+    c.out[1] = device_alloc<vi>(n, owned);
+    c.out_bytes = n * sizeof(vi);
+    c.call = [&argmax, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
+      if (who == 0) return check(argmax(temp, bytes, in, o0, n, s), "ours");
+      check_rt(cub::DeviceScan::InclusiveScan(temp, bytes, in, static_cast<vi*>(o1), ArgMax{}, n, s), "cub");
+    };
+    return c;
+  });
+  return 0;
+}
