@@ -598,11 +598,11 @@ def test_scans_and_reductions_into_output_iterators(caches):
     d_perm = cp.asarray(perm)
     scattered = np.empty_like(sums)
     scattered[perm] = sums
-    half = cccl_cache.Op("half", "__device__ float half(float x) { return x * 0.5f; }")
+    halve = cccl_cache.Op("halve", "__device__ float halve(float x) { return x * 0.5f; }")
     cases = [
         (ReverseIterator, np.float32, sums[::-1]),
         (lambda a: PermutationIterator(a, d_perm), np.float32, scattered),
-        (lambda a: TransformOutputIterator(a, half), np.float64, (sums * np.float32(0.5)).astype(np.float64)),
+        (lambda a: TransformOutputIterator(a, halve), np.float64, (sums * np.float32(0.5)).astype(np.float64)),
     ]
     for make, dtype, want in cases:
         d_out = cp.zeros(n, dtype)
