@@ -60,4 +60,21 @@ bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& 
 bool iterator_address(const Iterator& it, ScalarType element, const IteratorValue& value,
                       std::uint64_t num_items, IteratorArg& packed, const void*& address) noexcept;
 
+// A call's input and output as a dispatch takes them (iterator_address of each: the
+// input of num_items elements, the output of out_items), their packed bytes held here.
+struct IteratorArgs {
+  IteratorArg in_bytes, out_bytes;
+  const void* in = nullptr;
+  void* out = nullptr;
+  // False where `in` or `out` is not of the spec's `input` or `output` kind.
+  bool set(const Iterator& input, const Iterator& output, ScalarType element, const Input& in_value,
+           const Output& out_value, std::uint64_t num_items, std::uint64_t out_items) noexcept {
+    const void* o = nullptr;
+    const bool ok = iterator_address(input, element, in_value.value, num_items, in_bytes, in) &&
+                    iterator_address(output, element, out_value.value, out_items, out_bytes, o);
+    out = const_cast<void*>(o);
+    return ok;
+  }
+};
+
 }  // namespace cccl_cache::algos::detail

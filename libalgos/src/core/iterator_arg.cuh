@@ -24,4 +24,14 @@ It iterator_arg(const void* address) noexcept {
   else return static_cast<T*>(const_cast<void*>(address));
 }
 
+// f(In{}, Out{}) for a dispatch's input and output argument types: each T* (an array) or
+// IterArg (the spec's iterator), as the spec says; the instantiation it returns.
+template <class T, class F>
+auto on_iterator_args(bool iterator_input, bool iterator_output, F&& f) {
+  auto with_output = [&](auto in) {
+    return iterator_output ? f(in, IterArg{}) : f(in, static_cast<T*>(nullptr));
+  };
+  return iterator_input ? with_output(IterArg{}) : with_output(static_cast<T*>(nullptr));
+}
+
 }  // namespace cccl_cache::algos::detail

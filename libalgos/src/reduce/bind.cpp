@@ -56,14 +56,10 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
                                 CUstream stream, OpState op_state) const noexcept {
   if (CUresult rc = usable(false); rc != CUDA_SUCCESS) return rc;
   const Spec& s = spec();
-  algos::detail::IteratorArg packed_in, packed_out;
-  const void* in = nullptr;
-  const void* out = nullptr;
-  if (!algos::detail::iterator_address(s.input, s.type.scalar, d_in.value, num_items, packed_in, in) ||
-      !algos::detail::iterator_address(s.output, s.type.scalar, d_out.value, 1, packed_out, out))
-    return CUDA_ERROR_INVALID_VALUE;
+  algos::detail::IteratorArgs io;
+  if (!io.set(s.input, s.output, s.type.scalar, d_in, d_out, num_items, 1)) return CUDA_ERROR_INVALID_VALUE;
   return call_op(&Spec::op, op_state, d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes,
-                 in, const_cast<void*>(out), num_items, h_init, stream);
+                 io.in, io.out, num_items, h_init, stream);
 }
 
 }  // namespace cccl_cache::algos::reduce

@@ -23,7 +23,6 @@ namespace {
 
 using algos::detail::Bytes;
 using algos::detail::DriverLauncherFactory;
-using algos::detail::IterArg;
 using algos::detail::OpArg;
 
 // The build chose the policy for the target CC: the host dispatch reads only the two
@@ -127,13 +126,9 @@ DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size, Scalar
         return Entry::select<&closed_form_bytes<kT, kA, O>,
                              &run_dispatch<kT, kA, O, decltype(in), decltype(out)>>(closed_form);
       };
-      auto with_output = [&](auto offset, auto in) {
-        return iterator_output ? entry(offset, in, IterArg{})
-                               : entry(offset, in, static_cast<Bytes<kT>*>(nullptr));
-      };
       auto with_input = [&](auto offset) {
-        return iterator_input ? with_output(offset, IterArg{})
-                              : with_output(offset, static_cast<Bytes<kT>*>(nullptr));
+        return algos::detail::on_iterator_args<Bytes<kT>>(
+            iterator_input, iterator_output, [&](auto in, auto out) { return entry(offset, in, out); });
       };
       if (offset_type == ScalarType::uint32) return with_input(std::uint32_t{});
       return with_input(0ull);

@@ -53,16 +53,13 @@ CUresult Executable<Id>::run(void* d_temp_storage, std::size_t& temp_storage_byt
   const Spec<Id>& spec = this->state_->spec;
   if ((form != Init::none) != spec.takes_init()) return CUDA_ERROR_INVALID_VALUE;
   if (form != Init::none && init == nullptr && d_temp_storage != nullptr) return CUDA_ERROR_INVALID_VALUE;
-  algos::detail::IteratorArg packed_in, packed_out;
-  const void* in = nullptr;
-  const void* out = nullptr;
-  if (!algos::detail::iterator_address(spec.input, spec.type.scalar, d_in.value, num_items, packed_in, in) ||
-      !algos::detail::iterator_address(spec.output, spec.type.scalar, d_out.value, num_items, packed_out, out))
+  algos::detail::IteratorArgs io;
+  if (!io.set(spec.input, spec.output, spec.type.scalar, d_in, d_out, num_items, num_items))
     return CUDA_ERROR_INVALID_VALUE;
   const auto initial = form == Init::device ? scan::detail::InitValue::on_device(init)
                                             : scan::detail::InitValue(init);
   return this->call_op(&Spec<Id>::op, op_state, d_temp_storage != nullptr, d_temp_storage,
-                       temp_storage_bytes, in, const_cast<void*>(out), num_items, initial, stream);
+                       temp_storage_bytes, io.in, io.out, num_items, initial, stream);
 }
 
 template class Executable<AlgorithmId::inclusive_scan>;

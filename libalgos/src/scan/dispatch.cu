@@ -30,7 +30,6 @@ namespace cccl_cache::algos::scan::detail {
 namespace {
 
 using algos::detail::DriverLauncherFactory;
-using algos::detail::IterArg;
 using algos::detail::OpArg;
 
 // Stands in for an element type of N bytes on the host: an unsigned integer of that size
@@ -225,14 +224,11 @@ DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
                                &run_dispatch<T, Accum, OffsetT, decltype(init)::value,
                                              decltype(in), decltype(out)>>(closed_form);
         };
-        auto with_output = [&](auto init, auto in) {
-          return iterator_output ? entry(init, in, IterArg{}) : entry(init, in, static_cast<T*>(nullptr));
+        auto with_init_form = [&](auto init) {
+          return algos::detail::on_iterator_args<T>(
+              iterator_input, iterator_output, [&](auto in, auto out) { return entry(init, in, out); });
         };
-        auto with_input = [&](auto init) {
-          return iterator_input ? with_output(init, IterArg{})
-                                : with_output(init, static_cast<T*>(nullptr));
-        };
-        return with_init ? with_input(std::true_type{}) : with_input(std::false_type{});
+        return with_init ? with_init_form(std::true_type{}) : with_init_form(std::false_type{});
       } else {
         return nullptr;
       }
