@@ -1,13 +1,33 @@
 // A reduce or scan spec over an input iterator, as the iterator tests (unit, build, GPU)
-// make them.
+// make them, and what those tests share: the toolchain their keys are taken under, the
+// item counts the GPU tests run, a custom transform operator.
 #pragma once
 
+#include <cstdint>
 #include <utility>
 
+#include "cccl_cache/algos/core/key.hpp"
 #include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/types.hpp"
 
 namespace test_support {
+
+// A fixed toolchain (CCCL 3.5.0, NVRTC and nvJitLink 13) for comparing specs' keys.
+inline cccl_cache::algos::Toolchain key_toolchain() {
+  cccl_cache::algos::Toolchain tc;
+  tc.cccl_version = 3005000;
+  tc.nvrtc_major = tc.nvjitlink_major = 13;
+  return tc;
+}
+
+// The GPU tests' item counts: empty, one, two, around a tile, above 2^20 and 2^26.
+inline constexpr std::uint64_t kGpuCounts[] = {0, 1, 2, 1023, 1025, (1u << 20) + 3, 1u << 26};
+
+// x * x over float32 (custom, stateless: a transform iterator's operator).
+inline cccl_cache::algos::Operator square_f() {
+  return cccl_cache::algos::Operator::custom("square_f",
+                                             "__device__ float square_f(float x) { return x * x; }");
+}
 
 // Spec (reduce::Spec, scan::InclusiveSpec, scan::ExclusiveSpec) of `type` items read
 // through `input`; `init` where the spec has it (a seeded inclusive scan).

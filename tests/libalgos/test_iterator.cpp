@@ -173,9 +173,7 @@ TEST(Iterator, DamagedIteratorBytesAreRejected) {
 }
 
 TEST(Iterator, EveryIteratorChangesTheKey) {
-  Toolchain tc;
-  tc.cccl_version = 3005000;
-  tc.nvrtc_major = tc.nvjitlink_major = 13;
+  const Toolchain tc = test_support::key_toolchain();
   std::vector<CacheKey> keys = {cache_key(reduce::Spec{}, 90, tc)};
   for (const auto& spec : iterator_specs()) keys.push_back(cache_key(spec, 90, tc));
   // A transform's custom operator's source counts.
@@ -338,9 +336,7 @@ Spec scan_over(Iterator input, ScalarType type = ScalarType::float32) {
 template <class Spec>
 void check_scan_inputs(const char* name) {
   SCOPED_TRACE(name);
-  Toolchain tc;
-  tc.cccl_version = 3005000;
-  tc.nvrtc_major = tc.nvjitlink_major = 13;
+  const Toolchain tc = test_support::key_toolchain();
   const Spec plain{};
   EXPECT_EQ(spec_text(plain).find("input"), std::string::npos);
   std::vector<CacheKey> keys = {cache_key(plain, 90, tc)};
@@ -411,9 +407,7 @@ TEST(RadixSortValuesIn, AValueArrayIsLeftOutOfTheEncoding) {
 }
 
 TEST(RadixSortValuesIn, TheValueInputChangesTheKey) {
-  Toolchain tc;
-  tc.cccl_version = 3005000;
-  tc.nvrtc_major = tc.nvjitlink_major = 13;
+  const Toolchain tc = test_support::key_toolchain();
   auto wider = argsort(Iterator::counting());
   wider.value_type = ScalarType::int64;
   const CacheKey keys[] = {cache_key(argsort(Iterator{}), 90, tc),

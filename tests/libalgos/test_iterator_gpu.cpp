@@ -26,8 +26,7 @@ const std::uint64_t kCounts[] = {0, 1, 2, 1023, 1025, (1u << 20) + 3};
 
 reduce::Spec reduce_over(ScalarType type, Iterator input) { return over<reduce::Spec>(type, std::move(input)); }
 
-const Operator kSquareF =
-    Operator::custom("square_f", "__device__ float square_f(float x) { return x * x; }");
+const Operator kSquareF = square_f();
 const Operator kSquareI = Operator::custom(
     "square_i", "__device__ long long square_i(int x) { return (long long)x * x; }");
 

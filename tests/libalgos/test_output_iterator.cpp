@@ -14,6 +14,7 @@
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/spec_text.hpp"
 #include "core/iterator.hpp"
+#include "iterator_specs.hpp"
 #include "reduce/codegen.hpp"
 #include "scan/codegen.hpp"
 
@@ -46,20 +47,13 @@ std::vector<Iterator> outputs() {
           Iterator::discard()};
 }
 
-Toolchain toolchain() {
-  Toolchain tc;
-  tc.cccl_version = 3005000;
-  tc.nvrtc_major = tc.nvjitlink_major = 13;
-  return tc;
-}
-
 template <class Spec>
 void check_outputs(const char* name) {
   SCOPED_TRACE(name);
   const Spec plain{into<Spec>(Iterator{})};
   EXPECT_EQ(spec_text(plain).find("output"), std::string::npos);
   EXPECT_EQ(encode_fields(plain), encode_fields(Spec{plain}));
-  std::vector<CacheKey> keys = {cache_key(plain, 90, toolchain())};
+  std::vector<CacheKey> keys = {cache_key(plain, 90, test_support::key_toolchain())};
   for (const auto& out : outputs()) {
     const Spec spec = into<Spec>(out);
     SCOPED_TRACE(spec_text(spec));
@@ -73,11 +67,11 @@ void check_outputs(const char* name) {
     auto parsed = spec_from_fields(name, fields);
     ASSERT_TRUE(parsed) << parsed.error().describe();
     EXPECT_EQ(*parsed, to_any(spec));
-    keys.push_back(cache_key(spec, 90, toolchain()));
+    keys.push_back(cache_key(spec, 90, test_support::key_toolchain()));
   }
   // The same iterator as the input is another spec.
   keys.push_back(cache_key(into<Spec>(Iterator{}, ScalarType::float32, Iterator::reverse()), 90,
-                           toolchain()));
+                           test_support::key_toolchain()));
   for (std::size_t i = 0; i < keys.size(); ++i)
     for (std::size_t j = i + 1; j < keys.size(); ++j) EXPECT_NE(keys[i], keys[j]) << i << " " << j;
 }

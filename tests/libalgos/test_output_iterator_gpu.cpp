@@ -27,10 +27,9 @@ using namespace test_support;
 
 namespace {
 
-const std::uint64_t kCounts[] = {0, 1, 2, 1023, 1025, (1u << 20) + 3, 1u << 26};
+const auto& kCounts = kGpuCounts;
 
-const Operator kSquare =
-    Operator::custom("square_f", "__device__ float square_f(float x) { return x * x; }");
+const Operator kSquare = square_f();
 const Operator kRoot = Operator::custom("root_f", "__device__ float root_f(float x) { return sqrtf(x); }");
 const Operator kHalve = Operator::custom("halve_f", "__device__ float halve_f(float x) { return x * 0.5f; }");
 

@@ -24,10 +24,9 @@ using namespace test_support;
 
 namespace {
 
-const std::uint64_t kCounts[] = {0, 1, 2, 1023, 1025, (1u << 20) + 3, 1u << 26};
+const auto& kCounts = kGpuCounts;
 
-const Operator kSquare =
-    Operator::custom("square_f", "__device__ float square_f(float x) { return x * x; }");
+const Operator kSquare = square_f();
 
 // The specs, in the order of the tests below.
 std::vector<scan::InclusiveSpec> inclusive_specs() {

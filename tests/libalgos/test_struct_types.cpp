@@ -12,6 +12,7 @@
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/spec_text.hpp"
 #include "core/codegen.hpp"
+#include "iterator_specs.hpp"
 #include "struct_specs.hpp"
 
 using namespace cccl_cache;
@@ -199,12 +200,7 @@ TEST(StructTypes, EveryPartOfAStructChangesTheKey) {
 
 // Reduce of struct items: its spec text, and a key that each part of the struct and the
 // operator's source changes (the scalar reduce's key is not one of them).
-Toolchain test_toolchain() {
-  Toolchain tc;
-  tc.cccl_version = 3005000;
-  tc.nvrtc_major = tc.nvjitlink_major = 13;
-  return tc;
-}
+using test_support::key_toolchain;
 
 // The keys of `spec` (struct items with a custom operator) and of it with each part of
 // its struct, its operator's source and its offset type changed (to a struct of
@@ -214,7 +210,7 @@ void expect_item_keys_differ(const Spec& spec, std::set<Digest128>& digests, std
   auto vary = [&](std::string what, auto change) {
     Spec s = spec;
     change(s);
-    EXPECT_TRUE(digests.insert(cache_key(s, 90, test_toolchain()).spec).second) << what;
+    EXPECT_TRUE(digests.insert(cache_key(s, 90, key_toolchain()).spec).second) << what;
   };
   vary("as given", [](auto&) {});
   vary("definition", [](auto& s) { s.type.layout.definition += " "; });
@@ -234,7 +230,7 @@ TEST(StructTypes, ReduceOfStructsHasSpecTextAndKeys) {
   ASSERT_TRUE(typed) << typed.error().describe();
   EXPECT_EQ(*typed, want);
   EXPECT_EQ(spec_text(want), "reduce type=vi:8/4 op=argmax offset=uint64");
-  std::set<Digest128> digests = {cache_key(reduce::Spec{}, 90, test_toolchain()).spec};
+  std::set<Digest128> digests = {cache_key(reduce::Spec{}, 90, key_toolchain()).spec};
   expect_item_keys_differ(want, digests, 16);
 }
 
@@ -249,11 +245,11 @@ TEST(StructTypes, ScansOfStructsHaveSpecTextAndKeys) {
   EXPECT_EQ(*typed, want);
   EXPECT_EQ(spec_text(want), "inclusive_scan type=quad:16/4 op=add_quad offset=uint64 init=true");
   EXPECT_EQ(spec_text(scan_argmax()), "exclusive_scan type=vi:8/4 op=argmax offset=uint64");
-  std::set<Digest128> digests = {cache_key(scan_argmax(), 90, test_toolchain()).spec};
+  std::set<Digest128> digests = {cache_key(scan_argmax(), 90, key_toolchain()).spec};
   expect_item_keys_differ(want, digests, 32);
   auto unseeded = want;
   unseeded.init = false;
-  EXPECT_TRUE(digests.insert(cache_key(unseeded, 90, test_toolchain()).spec).second);
+  EXPECT_TRUE(digests.insert(cache_key(unseeded, 90, key_toolchain()).spec).second);
 }
 
 TEST(StructTypes, SpecTextNamesTheLayoutAndTakesTheDefinition) {
