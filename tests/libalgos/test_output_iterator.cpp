@@ -15,6 +15,7 @@
 #include "cccl_cache/algos/spec_text.hpp"
 #include "core/iterator.hpp"
 #include "iterator_specs.hpp"
+#include "struct_specs.hpp"
 #include "reduce/codegen.hpp"
 #include "scan/codegen.hpp"
 
@@ -121,6 +122,17 @@ TEST(OutputIterator, WhatCannotBeWrittenIsRefusedByName) {
       EXPECT_EQ(ok.error().code, c.code) << ok.error().message;
       EXPECT_NE(ok.error().message.find("'output'"), std::string::npos) << ok.error().message;
     }
+  }
+  // Struct items are written to arrays only.
+  auto argmax = test_support::reduce_argmax();
+  argmax.output = Iterator::discard();
+  auto stats = test_support::scan_stats3();
+  stats.output = Iterator::reverse();
+  for (const auto& ok : {argmax.validate(), stats.validate()}) {
+    ASSERT_FALSE(ok);
+    EXPECT_EQ(ok.error().code, ErrorCode::unsupported);
+    EXPECT_NE(ok.error().message.find("field 'output': iterators over struct items"), std::string::npos)
+        << ok.error().message;
   }
   // Discard is an output only.
   const auto discard_in = into<reduce::Spec>(Iterator{}, ScalarType::float32, Iterator::discard());
