@@ -334,6 +334,22 @@ std::string output_iterator_struct(std::string_view name, const Iterator& it, Sc
   return out + random_access_struct(n, a, "reference", reference_def, parts);
 }
 
+IteratorTypes iterator_types(std::string& source, const Iterator& input, const Iterator& output,
+                             const Operator& op, ScalarType element, const std::string& array) {
+  IteratorTypes t{array, array};
+  if (!input.is_pointer()) {
+    t.in = "cccl_cache_in_t";
+    source += iterator_user_source(input, {&op});
+    source += iterator_struct(t.in, input, element);
+  }
+  if (!output.is_pointer()) {
+    t.out = "cccl_cache_out_t";
+    source += iterator_user_source(output, {&op, &input.op});
+    source += output_iterator_struct(t.out, output, element);
+  }
+  return t;
+}
+
 bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& value,
                    std::uint64_t num_items, IteratorArg& out) noexcept {
   if (value.kind != it.kind) return false;

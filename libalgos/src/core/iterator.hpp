@@ -34,6 +34,16 @@ std::string iterator_struct(std::string_view name, const Iterator& it, ScalarTyp
 // for discard, nothing. A transform's operator is defined before it as `<name>_op`.
 std::string output_iterator_struct(std::string_view name, const Iterator& it, ScalarType element);
 
+// The argument types a generated source names for an algorithm's input and output: `array`
+// (e.g. "cccl_cache_t*") for a pointer, else cccl_cache_in_t (iterator_struct) and
+// cccl_cache_out_t (output_iterator_struct), whose definitions, after their custom
+// operators' sources (each operator once, none that is `op`), are appended to `source`.
+struct IteratorTypes {
+  std::string in, out;
+};
+IteratorTypes iterator_types(std::string& source, const Iterator& input, const Iterator& output,
+                             const Operator& op, ScalarType element, const std::string& array);
+
 // What pack_iterator writes for `it` (a valid non-pointer iterator), as a line of source
 // comment: the packing's version, each member's type and byte offset, the argument's
 // size and alignment. iterator_struct starts with it, so the codegen digest, hence the

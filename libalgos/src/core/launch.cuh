@@ -64,9 +64,9 @@ namespace cccl_cache::algos::detail {
 
 // Stands in for an element type of N bytes on the host side: the dispatch moves and
 // sizes elements, it never looks inside them. Aligned to N's lowest set bit (N itself
-// for 1, 2, 4, 8; a struct's 12 bytes: 4).
-template <std::size_t N>
-struct alignas(N & (~N + 1)) Bytes {
+// for 1, 2, 4, 8; a struct's 12 bytes: 4), but at most MaxAlign.
+template <std::size_t N, std::size_t MaxAlign = N>
+struct alignas((N & (~N + 1)) < MaxAlign ? (N & (~N + 1)) : MaxAlign) Bytes {
   unsigned char b[N];
 };
 

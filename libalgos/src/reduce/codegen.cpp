@@ -21,20 +21,10 @@ detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& s
   out.source += algos::detail::struct_source({&spec.type});
   out.source += algos::detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " + offset + ";\n";
-  // An input iterator takes the place of the T array in the kernels reading the input.
-  std::string in = t + "*";
-  if (!spec.input.is_pointer()) {
-    in = "cccl_cache_in_t";
-    out.source += algos::detail::iterator_user_source(spec.input, {&spec.op});
-    out.source += algos::detail::iterator_struct(in, spec.input, spec.type.scalar);
-  }
-  // An output iterator takes the place of the T array the result is written to.
-  std::string out_it = t + "*";
-  if (!spec.output.is_pointer()) {
-    out_it = "cccl_cache_out_t";
-    out.source += algos::detail::iterator_user_source(spec.output, {&spec.op, &spec.input.op});
-    out.source += algos::detail::output_iterator_struct(out_it, spec.output, spec.type.scalar);
-  }
+  // Iterators take the place of the T arrays in the kernels reading the input and writing
+  // the result.
+  const auto [in, out_it] =
+      algos::detail::iterator_types(out.source, spec.input, spec.output, spec.op, spec.type.scalar, t + "*");
   out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, {}, spec.type.scalar);
   // As cub::detail::reduce::dispatch derives them for DeviceReduce::Reduce(T*, T*,
   // num_items, op, T init): the accumulator, and the default (run-to-run

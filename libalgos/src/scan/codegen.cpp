@@ -19,21 +19,10 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
   out.source += algos::detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " +
                 std::string(cuda_name(spec.offset_type)) + ";\n";
-  // An input iterator takes the place of the T array wherever the kernels read the input,
-  // and in the policy selector (CUB tunes a scan of a non-contiguous input as look-back).
-  std::string in = "cccl_cache_t*";
-  if (!spec.input.is_pointer()) {
-    in = "cccl_cache_in_t";
-    out.source += algos::detail::iterator_user_source(spec.input, {&spec.op});
-    out.source += algos::detail::iterator_struct(in, spec.input, spec.type.scalar);
-  }
-  // An output iterator likewise takes the place of the T array written.
-  std::string out_it = "cccl_cache_t*";
-  if (!spec.output.is_pointer()) {
-    out_it = "cccl_cache_out_t";
-    out.source += algos::detail::iterator_user_source(spec.output, {&spec.op, &spec.input.op});
-    out.source += algos::detail::output_iterator_struct(out_it, spec.output, spec.type.scalar);
-  }
+  // Iterators take the place of the T arrays wherever the kernels read or write them, and
+  // in the policy selector (CUB tunes a scan of a non-contiguous input as look-back).
+  const auto [in, out_it] = algos::detail::iterator_types(out.source, spec.input, spec.output, spec.op,
+                                                          spec.type.scalar, "cccl_cache_t*");
   out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_t", spec.type.scalar);
   // CUB's accumulator (as cub::DeviceScan derives it for T input and T init), its default
   // selector for DeviceScan over T* with it (no stable reduction order, as the stream

@@ -40,16 +40,13 @@ using Word = std::conditional_t<
     N == 1, std::uint8_t,
     std::conditional_t<N == 2, std::uint16_t, std::conditional_t<N == 4, std::uint32_t, std::uint64_t>>>;
 
-// Stands in for a struct of N bytes (12, 16, 24, 32) on the host: bytes of that size, not
-// a CUB primitive, trivially copyable, so that CUB gives it the multi-word tile state it
-// gives the device's struct. Aligned to N's lowest set bit but at most 8: CUB's
-// InputValue (the initial value's argument, a union of the value and a pointer) then has
-// the layout the device's has for any struct alignment up to 8, which the spec requires.
-constexpr std::size_t struct_alignment(std::size_t n) { return (n & (~n + 1)) < 8 ? (n & (~n + 1)) : 8; }
+// Stands in for a struct of N bytes (12, 16, 24, 32) on the host: the core's Bytes, not a
+// CUB primitive, so that CUB gives it the multi-word tile state it gives the device's
+// struct. Aligned to at most 8: CUB's InputValue (the initial value's argument, a union of
+// the value and a pointer) then has the layout the device's has for any struct alignment
+// up to 8, which the spec requires.
 template <std::size_t N>
-struct alignas(struct_alignment(N)) StructBytes {
-  unsigned char b[N];
-};
+using StructBytes = algos::detail::Bytes<N, 8>;
 // Whether CUB gives accumulator stand-in A the single-word tile state.
 template <class A>
 constexpr bool kSingleWord = std::is_same_v<cub::ScanTileState<A>, cub::ScanTileState<A, true>>;
