@@ -351,6 +351,12 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_scan_by_key(
  *                       first
  *   PERMUTATION         pointer: the values; index: the num_items indices
  *   DISCARD             nothing (outputs only)
+ *   ZIP                 pointer: an array of `value` cccl_cache_iterator_value, one per
+ *                       component in the spec's order (an array component: POINTER); value:
+ *                       their number (at most 8). Struct items: "reduce type=vi:16/8
+ *                       struct.vi='struct vi { float v; long long i; };' op=argmax
+ *                       input=zip(float32,counting(int64))" reads {d[i], start + i}; an output
+ *                       zip writes field k through component k
  * An output's arrays are written through `pointer` (const only so that one type serves
  * both roles). */
 typedef enum cccl_cache_iterator_kind {
@@ -360,7 +366,8 @@ typedef enum cccl_cache_iterator_kind {
   CCCL_CACHE_ITERATOR_TRANSFORM = 3,
   CCCL_CACHE_ITERATOR_REVERSE = 4,
   CCCL_CACHE_ITERATOR_PERMUTATION = 5,
-  CCCL_CACHE_ITERATOR_DISCARD = 6
+  CCCL_CACHE_ITERATOR_DISCARD = 6,
+  CCCL_CACHE_ITERATOR_ZIP = 7
 } cccl_cache_iterator_kind;
 typedef struct cccl_cache_iterator_value {
   cccl_cache_iterator_kind kind;

@@ -111,14 +111,23 @@ bool arrays_only(const char* fn, const char* iterator_fn, const Spec& spec, cccl
   return false;
 }
 
-// A C call's iterator values (`arg`: "in" or "out", the spec's `it` for that role) as the
-// executables take them (iterator.hpp IteratorValue). INVALID_ARGUMENT, set in `status`,
-// where `v` is NULL or v->kind is not the spec's kind.
-bool iterator_value(const char* fn, const char* arg, const algos::Iterator& it,
-                    const cccl_cache_iterator_value* v, algos::IteratorValue& value,
-                    cccl_cache_status& status) noexcept {
+// A call's iterator value as the executables take it, with a zip's components (which
+// value.pointer points at for the call).
+struct CallValue {
+  algos::IteratorValue value;
+  algos::IteratorValue components[algos::kMaxZipComponents];
+};
+
+// One C iterator value (`arg`, e.g. "in" or "in->pointer[1]") of the spec's kind `it` as
+// the executables take it; a zip's components into `components`. INVALID_ARGUMENT, set in
+// `status`, where `v` is NULL or a kind or a zip's count is not the spec's.
+bool convert_value(const char* fn, const std::string& arg, bool input, const algos::Iterator& it,
+                   const cccl_cache_iterator_value* v, algos::IteratorValue& value,
+                   algos::IteratorValue* components, cccl_cache_status& status) noexcept {
   if (v == nullptr) {
-    status = null_argument(fn, arg);
+    status = guarded(fn, [&] {
+      return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT, std::string(fn) + ": " + arg + " is NULL");
+    });
     return false;
   }
   int kind = 0;  // the int the caller stored (any int may be in a C enum)
@@ -127,27 +136,56 @@ bool iterator_value(const char* fn, const char* arg, const algos::Iterator& it,
     status = guarded(fn, [&] {
       return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
                        std::string(fn) + ": " + arg + "->kind " + std::to_string(kind) + " is not the spec's " +
-                           (arg[0] == 'i' ? "input" : "output") + " kind (" +
+                           (input ? "input" : "output") + " kind (" +
                            std::string(algos::iterator_kind_name(it.kind)) + ")");
     });
     return false;
   }
   value = algos::IteratorValue{it.kind, v->pointer, v->index};
   std::memcpy(value.value, &v->value, sizeof value.value);
+  if (it.kind != algos::IteratorKind::zip) return true;
+  if (v->value != it.components.size() || v->pointer == nullptr) {
+    status = guarded(fn, [&] {
+      return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+                       std::string(fn) + ": " + arg + " is a zip of " + std::to_string(it.components.size()) +
+                           " components: pointer must point to that many values and value be their number (" +
+                           std::to_string(v->value) + ")");
+    });
+    return false;
+  }
+  const auto* given = static_cast<const cccl_cache_iterator_value*>(v->pointer);
+  for (std::size_t k = 0; k < it.components.size(); ++k)
+    if (!convert_value(fn, arg + "->pointer[" + std::to_string(k) + "]", input, it.components[k], &given[k],
+                       components[k], nullptr, status))
+      return false;
+  value.pointer = components;
   return true;
+}
+
+// A C call's iterator values (`arg`: "in" or "out", the spec's `it` for that role) as the
+// executables take them (iterator.hpp IteratorValue). INVALID_ARGUMENT, set in `status`,
+// where `v` is NULL or v->kind (or a zip's component's) is not the spec's kind.
+bool iterator_value(const char* fn, const char* arg, const algos::Iterator& it,
+                    const cccl_cache_iterator_value* v, CallValue& value,
+                    cccl_cache_status& status) noexcept {
+  if (v == nullptr) {
+    status = null_argument(fn, arg);
+    return false;
+  }
+  return convert_value(fn, arg, arg[0] == 'i', it, v, value.value, value.components, status);
 }
 
 // The output of an iterator call: `out` (cccl_cache_*_iterators), or the array `d_out` of
 // the one-iterator calls (`out` NULL), which a spec with an output iterator refuses.
 bool output_value(const char* fn, const char* iterators_fn, const algos::Iterator& spec_out,
-                  const cccl_cache_iterator_value* out, void* d_out, algos::IteratorValue& value,
+                  const cccl_cache_iterator_value* out, void* d_out, CallValue& value,
                   cccl_cache_status& status) noexcept {
   if (out != nullptr) return iterator_value(fn, "out", spec_out, out, value, status);
   if (!spec_out.is_pointer()) {
     status = iterator_spec(fn, iterators_fn, "output");
     return false;
   }
-  value = algos::IteratorValue::array(d_out);
+  value.value = algos::IteratorValue::array(d_out);
   return true;
 }
 
@@ -212,7 +250,7 @@ cccl_cache_status scan_iterator(const char* fn, const cccl_cache_algorithm* algo
                                 uint64_t num_items, const void* h_init, const void* d_init,
                                 void* stream, const cccl_cache_op_state* op_state) noexcept {
   CCCL_CACHE_C_TYPED(Exe, kind, fn);
-  algos::IteratorValue value, out_value;
+  CallValue value, out_value;
   if (!iterator_value(fn, "in", exe->spec().input, in, value, status_) ||
       !output_value(fn, "cccl_cache_scan_iterators", exe->spec().output, out, d_out, out_value, status_))
     return status_;
@@ -229,14 +267,14 @@ cccl_cache_status scan_iterator(const char* fn, const cccl_cache_algorithm* algo
   const auto stream_ = static_cast<CUstream>(stream);
   CUresult r;
   if (d_init != nullptr) {
-    r = (*exe)(d_temp_storage, *temp_storage_bytes, value, out_value, num_items,
+    r = (*exe)(d_temp_storage, *temp_storage_bytes, value.value, out_value.value, num_items,
                sc::FutureValue{d_init}, stream_, state_of(op_state));
   } else if (takes_init) {
-    r = (*exe)(d_temp_storage, *temp_storage_bytes, value, out_value, num_items, h_init, stream_,
+    r = (*exe)(d_temp_storage, *temp_storage_bytes, value.value, out_value.value, num_items, h_init, stream_,
                state_of(op_state));
   } else {
     if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>)
-      r = (*exe)(d_temp_storage, *temp_storage_bytes, value, out_value, num_items, stream_,
+      r = (*exe)(d_temp_storage, *temp_storage_bytes, value.value, out_value.value, num_items, stream_,
                  state_of(op_state));
     else
       r = CUDA_ERROR_INVALID_VALUE;  // an exclusive scan always takes its initial value
@@ -252,12 +290,12 @@ cccl_cache_status reduce_iterator(const char* fn, const cccl_cache_algorithm* al
                                   uint64_t num_items, const void* h_init, void* stream,
                                   const cccl_cache_op_state* op_state) noexcept {
   CCCL_CACHE_C_TYPED(rd::Executable, AlgorithmId::reduce, fn);
-  algos::IteratorValue value, out_value;
+  CallValue value, out_value;
   if (!iterator_value(fn, "in", exe->spec().input, in, value, status_) ||
       !output_value(fn, "cccl_cache_reduce_iterators", exe->spec().output, out, d_out, out_value, status_))
     return status_;
   if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, value, out_value, num_items, h_init,
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, value.value, out_value.value, num_items, h_init,
                           static_cast<CUstream>(stream), state_of(op_state)),
                    fn, kTempOrStateInvalid);
 }
@@ -427,6 +465,7 @@ cccl_cache_status cccl_cache_reduce_with_state(const cccl_cache_algorithm* algor
 static_assert(CCCL_CACHE_ITERATOR_COUNTING == static_cast<int>(algos::IteratorKind::counting));
 static_assert(CCCL_CACHE_ITERATOR_PERMUTATION == static_cast<int>(algos::IteratorKind::permutation));
 static_assert(CCCL_CACHE_ITERATOR_DISCARD == static_cast<int>(algos::IteratorKind::discard));
+static_assert(CCCL_CACHE_ITERATOR_ZIP == static_cast<int>(algos::IteratorKind::zip));
 static_assert(sizeof(cccl_cache_iterator_kind) == sizeof(int));
 
 cccl_cache_status cccl_cache_reduce_iterator(const cccl_cache_algorithm* algorithm,

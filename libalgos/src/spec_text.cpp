@@ -64,32 +64,43 @@ Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& f
       }
     }
     // A custom operator's name: the field's value, or a transform iterator's first
-    // argument; a stateful operator's layout follows it (name:SIZE/ALIGN).
-    std::string op_name;
-    if (desc != nullptr && desc->is_operator) op_name = value;
-    if (desc != nullptr && desc->is_iterator && value.starts_with("transform("))
-      op_name = value.substr(10, value.find_first_of(",)", 10) - 10);
-    op_name = op_name.substr(0, op_name.find(':'));
-    if (!op_name.empty() && !parse_op_kind(op_name)) {
-      ++custom_ops;
-      if (auto op = ops.find(op_name); op != ops.end() && !has_source) text.source = op->second;
+    // argument (a zip's transform components': one source for all); a stateful
+    // operator's layout follows it (name:SIZE/ALIGN).
+    std::vector<std::string> op_names;
+    if (desc != nullptr && desc->is_operator) op_names.push_back(value);
+    for (std::size_t at = value.find("transform("); desc != nullptr && desc->is_iterator && at != std::string::npos;
+         at = value.find("transform(", at + 1))
+      op_names.push_back(value.substr(at + 10, value.find_first_of(",)", at + 10) - at - 10));
+    bool custom = false;
+    for (std::string op_name : op_names) {
+      op_name = op_name.substr(0, op_name.find(':'));
+      if (op_name.empty() || parse_op_kind(op_name)) continue;
+      custom = true;
+      std::string source;
+      if (auto op = ops.find(op_name); op != ops.end() && !has_source) source = op->second;
       if (has_source) {
         if (auto it = fields.find("source"); it != fields.end()) {
-          text.source = it->second;
+          source = it->second;
         } else {
-          auto source = read_source(fields.at("source_file"), op_name);
-          if (!source) return tl::unexpected(source.error());
-          text.source = std::move(*source);
+          auto read = read_source(fields.at("source_file"), op_name);
+          if (!read) return tl::unexpected(read.error());
+          source = std::move(*read);
         }
       }
-      if (text.source.empty()) {
+      if (source.empty()) {
         return fail(ErrorCode::invalid_argument,
                     name + ": " + field + "='" + value +
                         "' is not a well-known operator and no source is given for it (add "
                         "source=..., source_file=PATH, or define [operators." +
                         op_name + "] in the manifest)");
       }
+      if (!text.source.empty() && text.source != source)
+        return fail(ErrorCode::invalid_argument,
+                    name + ": " + field + "='" + value +
+                        "': its custom operators share one source (define them together)");
+      text.source = std::move(source);
     }
+    custom_ops += custom ? 1 : 0;
     given.push_back(std::move(text));
   }
   std::size_t distinct_used = 0;  // a definition named by two fields is one definition

@@ -22,6 +22,15 @@ what is written:
 
     cccl_cache.reduce_into(TransformIterator(d_x, square), TransformOutputIterator(d_norm, root))
     cccl_cache.inclusive_scan(d_x, ReverseIterator(d_out))  # running sums, last first
+
+ZipIterator(a, b, ...) reads element i as a struct of a[i], b[i], ... (each component a
+device array or one of the iterators above), and as d_out writes field k of each result
+through component k (a device array or an output iterator). Its items are a struct
+(cccl_cache.gpu_struct) whose fields are the components' types in order: the array of
+that struct among d_in and d_out names it, or `value_type=` does between two iterators:
+
+    vi = cccl_cache.gpu_struct("vi", [("value", "float32"), ("index", "int64")])
+    cccl_cache.reduce_into(ZipIterator(d_x, CountingIterator(np.int64(0))), d_best, argmax, h_init=...)
 """
 
 from ._api import Op, _is_array, _op_text, _size_of, _type_of
@@ -182,5 +191,42 @@ class DiscardIterator(_Iterator):
         return "discard"
 
 
+class ZipIterator(_Iterator):
+    """Element i: the struct of its components' elements i (each a device array or an
+    iterator; at most 8). As d_out, component k takes field k of each result.
+    value_type: the struct (cccl_cache.gpu_struct or its dtype), needed only where no
+    array of it is beside the zip (a zip read into a zip)."""
+
+    _iterator_kind = "zip"
+
+    def __init__(self, *components, value_type=None):
+        if len(components) == 1 and isinstance(components[0], (list, tuple)):
+            components = tuple(components[0])  # cuda.compute also takes one sequence
+        if not components:
+            raise ValueError("ZipIterator: give at least one component")
+        for k, c in enumerate(components):
+            if isinstance(c, ZipIterator):
+                raise TypeError(f"ZipIterator component {k}: a zip inside a zip (list its components instead)")
+            if not isinstance(c, _Iterator):
+                _array(c, f"ZipIterator component {k}")
+        self._components = tuple(components)
+        if value_type is not None:
+            self._type = _type_of(value_type, "ZipIterator value_type")
+
+    def _spec(self, operators: dict) -> str:
+        parts = [c._spec(operators) if isinstance(c, _Iterator) else _type_of(c, f"ZipIterator component {k}")
+                 for k, c in enumerate(self._components)]
+        return f"zip({','.join(parts)})"
+
+    def _arrays(self) -> tuple:
+        return tuple(a for c in self._components for a in (c._arrays() if isinstance(c, _Iterator) else (c,)))
+
+    def _length(self, what: str):
+        lengths = [c._length(f"{what} component {k}") if isinstance(c, _Iterator)
+                   else _size_of(c, f"{what} component {k}") for k, c in enumerate(self._components)]
+        lengths = [n for n in lengths if n is not None]
+        return min(lengths) if lengths else None
+
+
 __all__ = ["ConstantIterator", "CountingIterator", "DiscardIterator", "PermutationIterator", "ReverseIterator",
-           "TransformIterator", "TransformOutputIterator"]
+           "TransformIterator", "TransformOutputIterator", "ZipIterator"]

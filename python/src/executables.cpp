@@ -2,6 +2,7 @@
 // library's two-phase convention: temp_storage=None returns the bytes a run needs and
 // looks at nothing else (pure arithmetic, as CUB's size query); a run checks every
 // array against the spec and the bound device, then launches with the GIL released.
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -341,51 +342,70 @@ std::size_t segmented_sort_call(const Bound<ss::Executable>& b, nb::handle temp,
 }
 
 // --- input and output iterators (cccl_cache.iterators) ---------------------------
-// The call's values for the spec's iterator `it` (of `arg`, "d_in" or "d_out") from the
-// Python iterator `obj`: its kind must be the spec's; a start or constant (`_value`) in the
-// iterator's type, device arrays (`_base`, `_index`) of its value and index types on the
-// executable's device (an output's `_base` written).
-algos::IteratorValue iterator_value(nb::handle obj, const char* arg, const algos::Iterator& it,
-                                    ScalarType element, std::uint64_t n, int dev) {
+// The call's values for the spec's iterator `it` (of `arg`, "d_in" or "d_out", or a zip's
+// component "d_in[1]") from the Python iterator `obj`: its kind must be the spec's; a start
+// or constant (`_value`) in the iterator's type, device arrays (`_base`, `_index`) of its
+// value and index types on the executable's device (an output's `_base` written); a
+// zip's components (`_components`) into `parts`, which the value points at.
+algos::IteratorValue iterator_value(nb::handle obj, const std::string& arg, const algos::Iterator& it,
+                                    ScalarType element, std::uint64_t n, int dev,
+                                    algos::IteratorValue* parts = nullptr) {
   const bool output = arg[2] == 'o';
   const std::string want(algos::iterator_kind_name(it.kind));
   if (!nb::hasattr(obj, "_iterator_kind") || nb::cast<std::string>(obj.attr("_iterator_kind")) != want)
-    throw nb::type_error((std::string(arg) + ": the spec's " + (output ? "output" : "input") + " is a " +
-                          want + " iterator: give a cccl_cache.iterators one, got " +
+    throw nb::type_error((arg + ": the spec's " + (output ? "output" : "input") + " is a " + want +
+                          " iterator: give a cccl_cache.iterators one, got " +
                           nb::cast<std::string>(obj.type().attr("__qualname__")))
                              .c_str());
   const ScalarType v = it.type == ScalarType::none ? element : it.type;
   algos::IteratorValue out{it.kind};
   if (it.kind == algos::IteratorKind::discard) return out;
+  if (it.kind == algos::IteratorKind::zip) {
+    const auto components = nb::cast<nb::tuple>(obj.attr("_components"));
+    if (components.size() != it.components.size() || parts == nullptr)
+      throw nb::type_error((arg + ": the spec's zip has " + std::to_string(it.components.size()) +
+                            " components, the ZipIterator " + std::to_string(components.size()))
+                               .c_str());
+    for (std::size_t k = 0; k < it.components.size(); ++k) {
+      const algos::Iterator& c = it.components[k];
+      const std::string ck = arg + "[" + std::to_string(k) + "]";
+      parts[k] = c.is_pointer() ? algos::IteratorValue::array(checked_array(components[k], ck.c_str(), output,
+                                                                            c.type, n, dev).data)
+                                : iterator_value(components[k], ck, c, c.type, n, dev);
+    }
+    return algos::IteratorValue::zip(parts, it.components.size());
+  }
   const bool by_value = it.kind == algos::IteratorKind::counting || it.kind == algos::IteratorKind::constant ||
                         (it.kind == algos::IteratorKind::transform && it.counting_base);
   if (by_value) {
-    const HostScalar value = host_scalar(obj.attr("_value"), v, arg);
+    const HostScalar value = host_scalar(obj.attr("_value"), v, arg.c_str());
     std::memcpy(out.value, value.bytes, sizeof out.value);
     return out;
   }
   // A permutation's values are read (written) at its indices: any length; the others n.
   const bool permutation = it.kind == algos::IteratorKind::permutation;
-  out.pointer = checked_array(obj.attr("_base"), arg, output, v, permutation ? 0 : n, dev).data;
+  out.pointer = checked_array(obj.attr("_base"), arg.c_str(), output, v, permutation ? 0 : n, dev).data;
   if (permutation)
-    out.index = checked_array(obj.attr("_index"), (std::string(arg) + " indices").c_str(), false,
-                              it.index_type, n, dev).data;
+    out.index = checked_array(obj.attr("_index"), (arg + " indices").c_str(), false, it.index_type, n, dev).data;
   return out;
 }
+
+// A zip's components' values, for the call.
+using ZipParts = std::array<algos::IteratorValue, algos::kMaxZipComponents>;
 
 // The call's input: the d_in array of the spec's type, or for a spec with an input
 // iterator its values from the cccl_cache.iterators object.
 algos::Input call_input(nb::handle in, const algos::Iterator& it, const algos::ElementType& type,
-                        std::uint64_t n, int dev) {
+                        std::uint64_t n, int dev, ZipParts& parts) {
   if (it.is_pointer()) return checked_array(in, "d_in", false, type, n, dev).data;
-  return iterator_value(in, "d_in", it, type.scalar, n, dev);
+  return iterator_value(in, "d_in", it, type.scalar, n, dev, parts.data());
 }
 
 // The call's output of n items, likewise.
 algos::Output call_output(nb::handle out, const algos::Iterator& it, const algos::ElementType& type,
-                          std::uint64_t n, int dev) {
+                          std::uint64_t n, int dev, ZipParts& parts) {
   if (it.is_pointer()) return checked_array(out, "d_out", true, type, n, dev).data;
-  return iterator_value(out, "d_out", it, type.scalar, n, dev);
+  return iterator_value(out, "d_out", it, type.scalar, n, dev, parts.data());
 }
 
 // --- reduce and scans: one input and one output (each an array or an iterator), an optional
@@ -400,8 +420,9 @@ std::size_t single_pass_call(const Exe& e, const char* what, nb::handle temp, nb
   const auto type = e.spec().type;
   const int dev = e.device();
   auto [d_temp, have] = temp_array(temp, bytes, dev);
-  const algos::Input i = call_input(in, e.spec().input, type, n, dev);
-  const algos::Output o = call_output(out, e.spec().output, type, out_items, dev);
+  ZipParts in_parts, out_parts;
+  const algos::Input i = call_input(in, e.spec().input, type, n, dev, in_parts);
+  const algos::Output o = call_output(out, e.spec().output, type, out_items, dev, out_parts);
   // A scan's initial value may be a one-element device array, read when the kernels run.
   constexpr bool kScan = !std::is_same_v<Exe, rd::Executable>;
   const bool on_device = kScan && has_init && is_device_value(h_init);

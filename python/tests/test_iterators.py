@@ -8,7 +8,8 @@ import cccl_cache
 from cccl_cache import Op, Spec
 from cccl_cache._api import _input_fields
 from cccl_cache.iterators import (ConstantIterator, CountingIterator, DiscardIterator, PermutationIterator,
-                                  ReverseIterator, TransformIterator, TransformOutputIterator)
+                                  ReverseIterator, TransformIterator, TransformOutputIterator, ZipIterator)
+from cccl_cache.structs import definitions
 
 SQUARE = Op("square", "__device__ float square(float x) { return x * x; }")
 
@@ -136,3 +137,57 @@ def test_bad_outputs_are_refused(fake):
     with pytest.raises(ValueError, match="d_out"):
         cccl_cache.reduce_into(fake(n=5, typestr="<f4"), TransformOutputIterator(fake(n=0, typestr="<f8"), ROOT))
     assert cccl_cache.iterators.DiscardIterator(ReverseIterator(fake()))._spec({}) == "discard"
+
+
+ARGMAX64 = Op("argmax64", "__device__ vi64 argmax64(vi64 a, vi64 b) { return a.value >= b.value ? a : b; }")
+
+
+def _zip_spec(name, d_in, d_out, op=ARGMAX64):
+    ops: dict = {}
+    fields, arrays = _input_fields(d_in, d_out, ops)
+    fields["op"] = cccl_cache._api._op_text(op, ops)
+    definitions(fields, ops)
+    return Spec.from_fields(name, fields, ops), arrays
+
+
+def test_a_zip_reads_and_writes_struct_items(fake):
+    """A ZipIterator is the spec's zip of its components' spec text; its items are the
+    struct of the array beside it (or its value_type between two iterators)."""
+    vi64 = cccl_cache.gpu_struct("vi64", [("value", np.float32), ("index", np.int64)])
+    f4, i8 = fake(n=10, typestr="<f4"), fake(n=10, typestr="<i8")
+    best = fake(n=1, typestr="|V16")
+    best.dtype = vi64.dtype
+    spec, arrays = _zip_spec("reduce", ZipIterator(f4, CountingIterator(np.int64(0))), best)
+    assert spec.text == "reduce type=vi64:16/8 input=zip(float32,counting(int64)) op=argmax64"
+    assert arrays == (f4, best)
+    keys = {spec.key(90)}
+    for d_in, text in [(ZipIterator([f4, i8]), "zip(float32,int64)"),
+                       (ZipIterator(ReverseIterator(f4), CountingIterator(np.int64(0))),
+                        "zip(reverse(float32),counting(int64))"),
+                       (ZipIterator(TransformIterator(f4, SQUARE), i8), "zip(transform(square,float32),int64)")]:
+        other, _ = _zip_spec("reduce", d_in, best)
+        assert f"input={text}" in other.text
+        keys.add(other.key(90))
+    assert len(keys) == 4
+    # Written through a zip, read from one: the value_type names the items.
+    running, arrays = _zip_spec("inclusive_scan", ZipIterator(f4, CountingIterator(np.int64(0)), value_type=vi64),
+                                ZipIterator(fake(n=10, typestr="<f4"), DiscardIterator()))
+    assert "type=vi64:16/8 input=zip(float32,counting(int64)) output=zip(float32,discard)" in running.text
+    assert len(arrays) == 2
+    assert ZipIterator(f4, CountingIterator(0))._length("d_in") == 10
+    assert ZipIterator(CountingIterator(0), ConstantIterator(1))._length("d_in") is None
+
+
+def test_bad_zips_are_refused(fake):
+    f4 = fake(typestr="<f4")
+    with pytest.raises(ValueError, match="at least one"):
+        ZipIterator()
+    with pytest.raises(TypeError, match="zip inside a zip"):
+        ZipIterator(f4, ZipIterator(f4))
+    with pytest.raises(TypeError, match="component 1"):
+        ZipIterator(f4, [1, 2])
+    # A zip's items are structs.
+    with pytest.raises(ValueError, match="items are structs"):
+        _zip_spec("reduce", ZipIterator(f4, CountingIterator(0)), fake(n=1, typestr="<f4"), op="plus")
+    with pytest.raises(TypeError, match="without an element type"):
+        _input_fields(ZipIterator(f4), ZipIterator(f4), {})

@@ -1101,6 +1101,112 @@ static void output_iterators_on_gpu(cccl_cache_store* store) {
          ok && negated == -7.5 ? "ok" : "MISMATCH");
 }
 
+/* Zips through the C ABI: an argmax that reports where (a reduce of zip(float32 values,
+ * counting(int64)) into a 16-byte {value, index}), and a running argmax read from a zip and
+ * written field by field into a zip of two arrays; a zip's count and component kinds are
+ * checked. */
+static void zips_on_gpu(cccl_cache_store* store) {
+  typedef struct {
+    float value;
+    long long index;
+  } vi64;
+  enum { n = 3000 };
+  static float values[n], running[n];
+  static int32_t where[n];
+  const vi64 init = {-1.0e30f, -1};
+  vi64 best = {0.0f, 0}, want = init;
+  const long long start = 100;
+  const int32_t zero = 0;
+  size_t bytes = 0;
+  int i, ok = 1;
+  float top = -1.0e30f;
+  int32_t top_at = -1;
+  void *d_values = NULL, *d_best = NULL, *d_running = NULL, *d_where = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value in, out, in_parts[2], out_parts[2];
+  cccl_cache_algorithm *argmax = NULL, *scan = NULL;
+  if (!acquire_two(store,
+                   "reduce type=vi64:16/8 struct.vi64='struct vi64 { float value; long long index; };' op=argmax64 "
+                   "input=zip(float32,counting(int64)) source='__device__ vi64 argmax64(vi64 a, vi64 b) { if (a.value "
+                   "!= b.value) return a.value > b.value ? a : b; return a.index < b.index ? a : b; }'",
+                   "inclusive_scan type=vi:8/4 struct.vi='struct vi { float value; int index; };' op=argmax "
+                   "input=zip(float32,counting(int32)) output=zip(float32,int32) source='__device__ vi argmax(vi a, "
+                   "vi b) { if (a.value != b.value) return a.value > b.value ? a : b; return a.index < b.index ? a : "
+                   "b; }'",
+                   &argmax, &scan))
+    return;
+  for (i = 0; i < n; ++i) {
+    values[i] = (float)((i * 7919) % 613);
+    if (values[i] > want.value) {
+      want.value = values[i];
+      want.index = start + i;
+    }
+  }
+  CHECK(cudaMalloc(&d_values, sizeof values) == cudaSuccess && cudaMalloc(&d_best, sizeof best) == cudaSuccess &&
+        cudaMalloc(&d_running, sizeof running) == cudaSuccess && cudaMalloc(&d_where, sizeof where) == cudaSuccess);
+  CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  memset(&in, 0, sizeof in);
+  memset(&out, 0, sizeof out);
+  memset(in_parts, 0, sizeof in_parts);
+  memset(out_parts, 0, sizeof out_parts);
+  in_parts[0].kind = CCCL_CACHE_ITERATOR_POINTER;
+  in_parts[0].pointer = d_values;
+  in_parts[1].kind = CCCL_CACHE_ITERATOR_COUNTING;
+  memcpy(&in_parts[1].value, &start, sizeof start);
+  in.kind = CCCL_CACHE_ITERATOR_ZIP;
+  in.pointer = in_parts;
+  in.value = 2;
+  out.kind = CCCL_CACHE_ITERATOR_POINTER;
+  out.pointer = d_best;
+  CHECK_OK(cccl_cache_reduce_iterators(argmax, NULL, &bytes, &in, &out, n, NULL, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  in.value = 3;
+  CHECK_FAILS(cccl_cache_reduce_iterators(argmax, d_temp, &bytes, &in, &out, n, &init, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "in is a zip of 2 components");
+  in.value = 2;
+  in_parts[1].kind = CCCL_CACHE_ITERATOR_CONSTANT;
+  CHECK_FAILS(cccl_cache_reduce_iterators(argmax, d_temp, &bytes, &in, &out, n, &init, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "in->pointer[1]->kind 2 is not the spec's input kind (counting)");
+  in_parts[1].kind = CCCL_CACHE_ITERATOR_COUNTING;
+  CHECK_OK(cccl_cache_reduce_iterators(argmax, d_temp, &bytes, &in, &out, n, &init, NULL, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(&best, d_best, sizeof best, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(best.value == want.value && best.index == want.index);
+  cudaFree(d_temp);
+
+  in_parts[1].value = 0;
+  memcpy(&in_parts[1].value, &zero, sizeof zero);
+  out_parts[0].kind = CCCL_CACHE_ITERATOR_POINTER;
+  out_parts[0].pointer = d_running;
+  out_parts[1].kind = CCCL_CACHE_ITERATOR_POINTER;
+  out_parts[1].pointer = d_where;
+  out.kind = CCCL_CACHE_ITERATOR_ZIP;
+  out.pointer = out_parts;
+  out.value = 2;
+  CHECK_OK(cccl_cache_scan_iterators(scan, NULL, &bytes, &in, &out, n, NULL, NULL, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_OK(cccl_cache_scan_iterators(scan, d_temp, &bytes, &in, &out, n, NULL, NULL, NULL, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(running, d_running, sizeof running, cudaMemcpyDeviceToHost) == cudaSuccess &&
+        cudaMemcpy(where, d_where, sizeof where, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < n; ++i) {
+    if (values[i] > top) {
+      top = values[i];
+      top_at = i;
+    }
+    ok &= running[i] == top && where[i] == top_at;
+  }
+  CHECK(ok);
+  cudaFree(d_temp);
+  cudaFree(d_where);
+  cudaFree(d_running);
+  cudaFree(d_best);
+  cudaFree(d_values);
+  cccl_cache_algorithm_release(argmax);
+  cccl_cache_algorithm_release(scan);
+  printf("an argmax read through a zip, a running argmax written into a zip, through the C ABI: %s\n",
+         ok && best.value == want.value && best.index == want.index ? "ok" : "MISMATCH");
+}
+
 /* A running count/min/max of 12-byte struct items (an inclusive scan named in spec text)
  * through the C ABI. */
 static void struct_scan_on_gpu(cccl_cache_store* store) {
@@ -1493,6 +1599,7 @@ int main(void) {
     reduce_iterator_on_gpu(store);
     scan_iterator_on_gpu(store);
     output_iterators_on_gpu(store);
+    zips_on_gpu(store);
     struct_reduce_on_gpu(store);
     struct_scan_on_gpu(store);
     select_on_gpu(store);

@@ -1,10 +1,11 @@
 // NVRTC builds for sm_80 and sm_90 of reduce over every input iterator kind, and of the
-// scans over a few, and of both into output iterators: the generated iterator structs
+// scans over a few, and of both into output iterators and from and into zips: the generated iterator structs
 // compile as CUB's kernels use them, and the record passes the algorithm's checks.
 #include <gtest/gtest.h>
 
 #include "build_cache.hpp"
 #include "iterator_specs.hpp"
+#include "zip_specs.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 
@@ -99,4 +100,33 @@ TEST(IteratorBuild, ReduceAndScansIntoOutputIteratorsBuild) {
   build_scan(discarded, 80);
 }
 
+// Zips: an argmax reporting where (a 16-byte struct from a value array and a counting
+// iterator), a running argmax written into two arrays; a struct whose fields are not the
+// components' types fails the build with NVRTC's log naming the component.
+TEST(IteratorBuild, ZipsBuildAndAStructOfOtherFieldsIsNamed) {
+  const auto argmax = zip_argmax64();
+  for (const std::uint32_t cc : {80u, 90u}) {
+    SCOPED_TRACE("sm_" + std::to_string(cc));
+    ASSERT_TRUE(argmax.validate()) << argmax.validate().error().describe();
+    const auto& r = cached_build(argmax, cc);
+    ASSERT_TRUE(r) << r.error().describe();
+    EXPECT_EQ(r->result.record.kernels.size(), 3u);
+  }
+  const auto running = zip_running_argmax();
+  ASSERT_TRUE(running.validate()) << running.validate().error().describe();
+  const auto& r = cached_build(running, 90);
+  ASSERT_TRUE(r) << r.error().describe();
+  EXPECT_EQ(r->result.policy.algorithm, 0u) << "look-back, as for any iterator input";
+
+  auto narrow = argmax;  // counting(int32) into a long long field
+  narrow.input = Iterator::zip({Iterator::array(ScalarType::float32), Iterator::counting(ScalarType::int32)});
+  ASSERT_TRUE(narrow.validate());
+  const auto& bad = cached_build(narrow, 90);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, cccl_cache::ErrorCode::compile) << bad.error().describe();
+  EXPECT_NE(bad.error().message.find("zip component 1 is int32 but field 1 of vi64 is not"), std::string::npos)
+      << bad.error().message;
+}
+
 }  // namespace
+

@@ -223,14 +223,25 @@ Result<void> validate_items(std::string_view what, std::string_view algorithm, c
     if (op.kind != OpKind::custom)
       return fail(ErrorCode::invalid_argument,
                   w + ": field 'op': struct items need a custom operator (the well-known ones are for scalars)");
-    if (!input.is_pointer() || !output.is_pointer())
-      return fail(ErrorCode::unsupported, w + ": field '" + (input.is_pointer() ? "output" : "input") +
-                                              "': iterators over struct items");
+    // Struct items are read from and written to arrays, or zipped from (into) arrays and
+    // iterators of their fields.
+    for (const auto& [name, it] : {std::pair{"input", &input}, std::pair{"output", &output}}) {
+      const std::string field = w + ": field '" + name + "'";
+      if (it->kind == IteratorKind::zip)
+        CCCL_CACHE_CHECK(validate_zip_iterator(field, *it, it == &output));
+      else if (!it->is_pointer())
+        return fail(ErrorCode::unsupported, field + ": iterators over struct items (other than a zip of its fields)");
+    }
     return validate_associative_op(what, op, type.scalar, /*takes_state=*/true);
   }
   if (!is_element_type(type.scalar))
     return fail(ErrorCode::invalid_argument,
                 w + ": field 'type': must be an integer or float type, or a struct");
+  for (const auto& [name, it] : {std::pair{"input", &input}, std::pair{"output", &output}})
+    if (it->kind == IteratorKind::zip)
+      return fail(ErrorCode::invalid_argument,
+                  w + ": field '" + name + "': a zip iterator's items are structs: field 'type' must be a " +
+                      "struct whose fields are its components' types");
   CCCL_CACHE_CHECK(validate_associative_op(what, op, type.scalar, /*takes_state=*/true));
   CCCL_CACHE_CHECK(validate_iterator(w + ": field 'input'", input, type.scalar, kInputIterators));
   return validate_output_iterator(w + ": field 'output'", output, type.scalar);

@@ -1,6 +1,7 @@
 // Iterators: names, spec text, validation, the device structs and the call's bytes.
 #include "core/iterator.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "cccl_cache/algos/core/spec_fields.hpp"
@@ -14,7 +15,7 @@ constexpr detail::Named<IteratorKind> kKindNames[] = {
     {IteratorKind::pointer, "pointer"},   {IteratorKind::counting, "counting"},
     {IteratorKind::constant, "constant"}, {IteratorKind::transform, "transform"},
     {IteratorKind::reverse, "reverse"},   {IteratorKind::permutation, "permutation"},
-    {IteratorKind::discard, "discard"},
+    {IteratorKind::discard, "discard"},   {IteratorKind::zip, "zip"},
 };
 }  // namespace
 
@@ -31,7 +32,13 @@ std::string describe(const Iterator& it) {
   const std::string v(name(it.type));
   switch (it.kind) {
     case IteratorKind::pointer:
-      return kind;
+      return it.type == ScalarType::none ? kind : v;  // a zip's array component: its V
+    case IteratorKind::zip: {
+      std::string out = kind + "(";
+      for (std::size_t k = 0; k < it.components.size(); ++k)
+        out += (k == 0 ? "" : ",") + describe(it.components[k]);
+      return out + ")";
+    }
     case IteratorKind::permutation:
       return kind + "(" + v + "," + std::string(name(it.index_type)) + ")";
     case IteratorKind::transform: {
@@ -47,6 +54,31 @@ std::string describe(const Iterator& it) {
   }
 }
 
+const std::string& iterator_source(const Iterator& it) noexcept {
+  for (const Iterator& c : it.components)
+    if (!iterator_source(c).empty()) return iterator_source(c);
+  return it.op.source;
+}
+
+namespace {
+// `args` split at its top-level commas (those outside parentheses).
+std::vector<std::string_view> split_arguments(std::string_view args) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == '(') ++depth;
+    if (args[i] == ')') --depth;
+    if (args[i] == ',' && depth == 0) {
+      out.push_back(args.substr(from, i - from));
+      from = i + 1;
+    }
+  }
+  out.push_back(args.substr(from));
+  return out;
+}
+}  // namespace
+
 Result<void> parse_field(const Field& f, std::string_view text, std::string_view source,
                          Iterator& out) {
   auto bad = [&] {
@@ -54,7 +86,7 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
                 std::string(f.name) + "='" + std::string(text) +
                     "' is not an iterator (pointer, counting(TYPE), constant(TYPE), "
                     "reverse(TYPE), permutation(TYPE,INDEX), transform(OP[,TYPE]), "
-                    "transform(OP,counting(TYPE)) or discard)");
+                    "transform(OP,counting(TYPE)), discard or zip(COMPONENT,...))");
   };
   std::string_view kind_text = text, args;
   if (const auto open = text.find('('); open != std::string_view::npos) {
@@ -82,6 +114,18 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
     case IteratorKind::discard:
       if (!args.empty()) return bad();
       break;
+    case IteratorKind::zip: {
+      if (args.empty()) return bad();
+      for (std::string_view c : split_arguments(args)) {
+        Iterator component;
+        if (const auto v = parse_scalar_type(c); v && *v != ScalarType::none)
+          component = Iterator::array(*v);
+        else if (c.empty() || !parse_field(f, c, source, component))
+          return bad();
+        it.components.push_back(std::move(component));
+      }
+      break;
+    }
     case IteratorKind::permutation:
       if (!type(first, it.type) || !type(rest, it.index_type)) return bad();
       break;
@@ -169,21 +213,79 @@ Result<void> validate_iterator(std::string_view what, const Iterator& it, Scalar
   return validate_in_role(what, it, element, accepted & ~iterator_bit(IteratorKind::discard), false);
 }
 
+namespace {
+constexpr std::uint32_t kOutputs =
+    iterator_bit(IteratorKind::pointer) | iterator_bit(IteratorKind::reverse) |
+    iterator_bit(IteratorKind::permutation) | iterator_bit(IteratorKind::transform) |
+    iterator_bit(IteratorKind::discard);
+}  // namespace
+
 Result<void> validate_output_iterator(std::string_view what, const Iterator& it, ScalarType element) {
-  constexpr std::uint32_t kOutputs =
-      iterator_bit(IteratorKind::pointer) | iterator_bit(IteratorKind::reverse) |
-      iterator_bit(IteratorKind::permutation) | iterator_bit(IteratorKind::transform) |
-      iterator_bit(IteratorKind::discard);
   return validate_in_role(what, it, element, kOutputs, true);
+}
+
+Result<void> validate_zip_iterator(std::string_view what, const Iterator& it, bool output) {
+  auto bad = [&](const std::string& why) {
+    return fail(ErrorCode::invalid_argument, std::string(what) + ": " + why);
+  };
+  if (it.kind != IteratorKind::zip) return bad("not a zip iterator");
+  if (!(it == Iterator::zip(it.components)))
+    return bad("a zip iterator takes components only (no type, index or operator of its own)");
+  if (it.components.empty() || it.components.size() > kMaxZipComponents)
+    return bad("a zip iterator takes 1 to " + std::to_string(kMaxZipComponents) + " components, not " +
+               std::to_string(it.components.size()));
+  const std::uint32_t accepted = (output ? kOutputs : kInputIterators) & ~iterator_bit(IteratorKind::discard);
+  const std::string* source = nullptr;
+  bool positioned = false;
+  for (std::size_t k = 0; k < it.components.size(); ++k) {
+    const Iterator& c = it.components[k];
+    const std::string cw = std::string(what) + ": zip component " + std::to_string(k);
+    if (c.kind == IteratorKind::zip)
+      return fail(ErrorCode::unsupported, cw + ": a zip inside a zip (list its components instead)");
+    if (c.kind != IteratorKind::pointer && (accepted & iterator_bit(c.kind)) == 0 &&
+        !(output && c.kind == IteratorKind::discard))
+      return fail(ErrorCode::unsupported, cw + ": a " + std::string(iterator_kind_name(c.kind)) +
+                                              " iterator is not " + (output ? "an output" : "an input"));
+    if (c.kind == IteratorKind::pointer) {
+      if (!is_element_type(c.type) || !(c == Iterator::array(c.type)))
+        return fail(ErrorCode::invalid_argument, cw + ": an array component is its value type (e.g. float32)");
+    } else if (output && c.kind == IteratorKind::discard) {
+      CCCL_CACHE_CHECK(validate_in_role(cw, c, c.type, kOutputs, true));
+    } else {
+      if (c.type == ScalarType::none)
+        return fail(ErrorCode::invalid_argument,
+                    cw + ": a component names its value type (e.g. counting(int64), reverse(float32))");
+      CCCL_CACHE_CHECK(validate_in_role(cw, c, c.type, accepted, output));
+    }
+    positioned = positioned || (c.kind != IteratorKind::constant && c.kind != IteratorKind::discard);
+    const std::string& s = iterator_source(c);
+    if (!s.empty() && source != nullptr && *source != s)
+      return fail(ErrorCode::invalid_argument,
+                  cw + ": a zip's custom operators share one source (define every function in it)");
+    if (!s.empty()) source = &s;
+  }
+  if (!positioned) return bad("a zip iterator needs a component that is neither constant nor discard");
+  return {};
 }
 
 namespace detail {
 
+namespace {
+// The iterator's custom operator (a zip's first component's), or null.
+const Operator* custom_operator(const Iterator& it) noexcept {
+  for (const Iterator& c : it.components)
+    if (const Operator* op = custom_operator(c)) return op;
+  return it.kind == IteratorKind::transform && it.op.kind == OpKind::custom ? &it.op : nullptr;
+}
+}  // namespace
+
 std::string iterator_user_source(const Iterator& it, std::initializer_list<const Operator*> defined) {
-  if (it.kind != IteratorKind::transform) return {};
-  for (const Operator* op : defined)
-    if (*op == it.op) return {};
-  return user_source(it.op);
+  const Operator* op = custom_operator(it);
+  if (op == nullptr) return {};
+  // One definition of a source text, however many operators it defines.
+  for (const Operator* d : defined)
+    if (d->kind == OpKind::custom && d->source == op->source) return {};
+  return user_source(*op);
 }
 
 namespace {
@@ -194,31 +296,91 @@ std::string address(const std::string& member, const std::string& type) {
 }
 }  // namespace
 
-std::string iterator_packing(const Iterator& it) {
-  std::string layout;
+namespace {
+// One iterator's state in its kernel argument: its size and alignment (a zip's
+// components over their own V). No allocation: packing a call uses it.
+struct Extent {
+  std::size_t size = 0, align = 1;
+};
+
+Extent member_extent(const Iterator& it, ScalarType element) noexcept;
+
+// Where a zip's components lie in its argument (a discard component has no state: no
+// member), and the argument's extent.
+struct ZipLayout {
+  std::size_t offset[kMaxZipComponents] = {};
+  Extent extent;
+};
+
+ZipLayout zip_layout(const Iterator& it) noexcept {
+  ZipLayout z;
+  for (std::size_t k = 0; k < it.components.size() && k < kMaxZipComponents; ++k) {
+    const Iterator& c = it.components[k];
+    if (c.kind == IteratorKind::discard) continue;
+    const Extent e = member_extent(c, c.type);
+    z.offset[k] = (z.extent.size + e.align - 1) / e.align * e.align;
+    z.extent.size = z.offset[k] + e.size;
+    z.extent.align = std::max(z.extent.align, e.align);
+  }
+  z.extent.size = (z.extent.size + z.extent.align - 1) / z.extent.align * z.extent.align;
+  return z;
+}
+
+Extent member_extent(const Iterator& it, ScalarType element) noexcept {
+  const std::size_t v = size_of(iterator_value_type(it, element));
   switch (it.kind) {
     case IteratorKind::counting:
-      layout = "V start@0";
-      break;
     case IteratorKind::constant:
-      layout = "V value@0";
-      break;
-    case IteratorKind::reverse:
-      layout = "V* end@0 (first + num_items)";
-      break;
+      return {v, v};
     case IteratorKind::permutation:
-      layout = "V* values@0, I* idx@8";
-      break;
+      return {16, 8};
     case IteratorKind::transform:
-      layout = it.counting_base ? "V start@0" : "V* p@0";
-      break;
-    case IteratorKind::discard:
-      layout = "ptrdiff_t pos@0 (0)";
-      break;
-    default:
-      return {};
+      return it.counting_base ? Extent{v, v} : Extent{8, 8};
+    case IteratorKind::zip:
+      return zip_layout(it).extent;
+    default:  // pointer, reverse, discard
+      return {8, 8};
   }
-  return "// cccl-cache host packing 1: " + layout + "; 16 bytes aligned 16, the rest zero\n";
+}
+
+// What iterator_packing says of one iterator's members.
+std::string layout_text(const Iterator& it) {
+  switch (it.kind) {
+    case IteratorKind::pointer:
+      return "V* p@0";
+    case IteratorKind::counting:
+      return "V start@0";
+    case IteratorKind::constant:
+      return "V value@0";
+    case IteratorKind::reverse:
+      return "V* end@0 (first + num_items)";
+    case IteratorKind::permutation:
+      return "V* values@0, I* idx@8";
+    case IteratorKind::transform:
+      return it.counting_base ? "V start@0" : "V* p@0";
+    case IteratorKind::discard:
+      return "ptrdiff_t pos@0 (0)";
+    case IteratorKind::zip: {
+      const ZipLayout z = zip_layout(it);
+      std::string out = "zip";
+      for (std::size_t k = 0; k < it.components.size(); ++k) {
+        const Iterator& c = it.components[k];
+        out += (k == 0 ? " c" : ", c") + std::to_string(k) + " " + std::string(name(c.type)) + " ";
+        out += c.kind == IteratorKind::discard
+                   ? "discard (no member)"
+                   : "{" + layout_text(c) + "}@" + std::to_string(k < kMaxZipComponents ? z.offset[k] : 0);
+      }
+      return out;
+    }
+  }
+  return {};
+}
+}  // namespace
+
+std::string iterator_packing(const Iterator& it) {
+  if (it.is_pointer()) return {};
+  const std::string size = it.kind == IteratorKind::zip ? std::to_string(zip_layout(it).extent.size) : "16";
+  return "// cccl-cache host packing 1: " + layout_text(it) + "; " + size + " bytes aligned 16, the rest zero\n";
 }
 
 namespace {
@@ -259,10 +421,70 @@ std::string random_access_struct(const std::string& n, const std::string& a,
 }
 }  // namespace
 
-std::string iterator_struct(std::string_view name, const Iterator& it, ScalarType element) {
+namespace {
+// Defines `struct <name>`, a zip's iterator over struct items `a` (its name): its
+// components' structs first (<name>_<k>), then the zip holding them as members c<k>,
+// read into a{c0[i], c1[i], ...} (an input) or written field by field (an output,
+// through its components' references). A static member checks that field k of `a` is
+// component k's V, so a struct of other fields fails the build naming the component.
+std::string zip_struct(const std::string& n, const Iterator& it, const std::string& a, bool output) {
+  std::string out = iterator_packing(it);
+  for (const Iterator& c : it.components) {
+    if (c.type == ScalarType::float16) out += "#include <cuda_fp16.h>\n";
+    if (c.type == ScalarType::bfloat16) out += "#include <cuda_bf16.h>\n";
+  }
+  IteratorParts parts;
+  std::string fields, written, checks, values, stores, references;
+  bool positioned = false;
+  for (std::size_t k = 0; k < it.components.size(); ++k) {
+    const Iterator& c = it.components[k];
+    const std::string ks = std::to_string(k), ck = "c" + ks, type = n + "_" + ks;
+    fields += (k == 0 ? "" : ", ") + std::string("f") + ks;
+    written += (k == 0 ? "" : ", ") + std::string("x") + ks;
+    if (c.kind == IteratorKind::discard) {
+      stores += "      (void)x" + ks + ";\n";
+      continue;
+    }
+    const std::string v(cuda_name(c.type)), spelled(name(c.type));
+    out += output ? output_iterator_struct(type, c, c.type) : iterator_struct(type, c, c.type);
+    parts.members += "  " + type + " " + ck + ";\n";
+    // The same type, or an integer of the same size and signedness (long and long long).
+    const std::string f = "decltype(f" + ks + ")";
+    checks += "    static_assert(::cuda::std::is_same_v<" + f + ", " + v + "> || (::cuda::std::is_integral_v<" + f +
+              "> && ::cuda::std::is_integral_v<" + v + "> && sizeof(" + f + ") == sizeof(" + v +
+              ") && ::cuda::std::is_signed_v<" + f + "> == ::cuda::std::is_signed_v<" + v + ">), \"zip component " +
+              ks + " is " + spelled + " but field " + ks + " of " + a + " is not\");\n";
+    values += (values.empty() ? "" : ", ") + ck + "[i]";
+    parts.advance += ck + " += n; ";
+    if (output) {
+      references += "    " + type + "::reference r" + ks + ";\n";
+      stores += "      r" + ks + " = x" + ks + ";\n";
+    }
+    if (!positioned && c.kind != IteratorKind::constant) {
+      parts.position = ck + ".position()";
+      positioned = true;
+    }
+  }
+  parts.members += "  __host__ __device__ static void cccl_cache_fields(" + a + "& s) {\n    auto& [" + fields +
+                   "] = s;\n" + checks + "  }\n";
+  if (!output) {
+    parts.at = a + "{" + values + "}";
+    return out + random_access_struct(n, a, a, "", parts);
+  }
+  parts.at = "reference{" + values + "}";
+  const std::string reference_def =
+      "  struct reference {\n" + references + "    __host__ __device__ const reference& operator=(const " + a +
+      "& x) const {\n      const auto& [" + written + "] = x;\n" + stores +
+      "      return *this;\n    }\n  };\n";
+  return out + random_access_struct(n, a, "reference", reference_def, parts);
+}
+}  // namespace
+
+std::string iterator_struct(std::string_view name, const Iterator& it, const ElementType& element) {
   const std::string n(name);
   const std::string a(cuda_name(element));
-  const ScalarType vt = iterator_value_type(it, element);
+  if (it.kind == IteratorKind::zip) return zip_struct(n, it, a, false);
+  const ScalarType vt = iterator_value_type(it, element.scalar);
   const std::string v(cuda_name(vt));
   std::string out = iterator_packing(it);
   IteratorParts parts;
@@ -274,6 +496,9 @@ std::string iterator_struct(std::string_view name, const Iterator& it, ScalarTyp
     parts.position = "static_cast<difference_type>(start)";
   }
   switch (it.kind) {
+    case IteratorKind::pointer:  // a zip's array component
+      parts = {"  const " + v + "* p;\n", "p[i]", "p += n;", address("p", v)};
+      break;
     case IteratorKind::constant:
       parts = {"  " + v + " value;\n", "value", "(void)n;", "difference_type(0)"};
       break;
@@ -298,15 +523,19 @@ std::string iterator_struct(std::string_view name, const Iterator& it, ScalarTyp
   return out + random_access_struct(n, a, a, "", parts);
 }
 
-std::string output_iterator_struct(std::string_view name, const Iterator& it, ScalarType element) {
+std::string output_iterator_struct(std::string_view name, const Iterator& it, const ElementType& element) {
   const std::string n(name);
   const std::string a(cuda_name(element));
-  const std::string v(cuda_name(iterator_value_type(it, element)));
+  if (it.kind == IteratorKind::zip) return zip_struct(n, it, a, true);
+  const std::string v(cuda_name(iterator_value_type(it, element.scalar)));
   std::string out = iterator_packing(it);
   // What element i's reference stores for a written x (discard: nothing).
   std::string stored = "x";
   IteratorParts parts;
   switch (it.kind) {
+    case IteratorKind::pointer:  // a zip's array component
+      parts = {"  " + v + "* p;\n", "reference{p + i}", "p += n;", address("p", v)};
+      break;
     case IteratorKind::reverse:
       parts = {"  " + v + "* end;\n", "reference{end - 1 - i}", "end -= n;", "-" + address("end", v)};
       break;
@@ -335,8 +564,9 @@ std::string output_iterator_struct(std::string_view name, const Iterator& it, Sc
 }
 
 IteratorTypes iterator_types(std::string& source, const Iterator& input, const Iterator& output,
-                             const Operator& op, ScalarType element, const std::string& array) {
+                             const Operator& op, const ElementType& element, const std::string& array) {
   IteratorTypes t{array, array};
+  const Operator* input_op = custom_operator(input);
   if (!input.is_pointer()) {
     t.in = "cccl_cache_in_t";
     source += iterator_user_source(input, {&op});
@@ -344,24 +574,27 @@ IteratorTypes iterator_types(std::string& source, const Iterator& input, const I
   }
   if (!output.is_pointer()) {
     t.out = "cccl_cache_out_t";
-    source += iterator_user_source(output, {&op, &input.op});
+    source += iterator_user_source(output, {&op, input_op != nullptr ? input_op : &op});
     source += output_iterator_struct(t.out, output, element);
   }
   return t;
 }
 
-bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& value,
-                   std::uint64_t num_items, IteratorArg& out) noexcept {
+namespace {
+// Writes a call's `value` for `it` over `element` at `out` (the layout member_extent
+// gives); false where a kind is not the spec's.
+bool pack_at(const Iterator& it, ScalarType element, const IteratorValue& value, std::uint64_t num_items,
+             unsigned char* out) noexcept {
   if (value.kind != it.kind) return false;
-  std::memset(out.bytes, 0, sizeof(out.bytes));
   const std::size_t v = size_of(iterator_value_type(it, element));
-  auto put_pointer = [&](std::size_t at, const void* p) {
-    std::memcpy(out.bytes + at, &p, sizeof p);
-  };
+  auto put_pointer = [&](std::size_t at, const void* p) { std::memcpy(out + at, &p, sizeof p); };
   switch (it.kind) {
+    case IteratorKind::pointer:  // a zip's array component
+      put_pointer(0, value.pointer);
+      return true;
     case IteratorKind::counting:
     case IteratorKind::constant:
-      std::memcpy(out.bytes, value.value, v);
+      std::memcpy(out, value.value, v);
       return true;
     case IteratorKind::reverse:
       put_pointer(0, static_cast<const unsigned char*>(value.pointer) + num_items * v);
@@ -372,15 +605,33 @@ bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& 
       return true;
     case IteratorKind::transform:
       if (it.counting_base)
-        std::memcpy(out.bytes, value.value, v);
+        std::memcpy(out, value.value, v);
       else
         put_pointer(0, value.pointer);
       return true;
     case IteratorKind::discard:
       return true;
-    default:
-      return false;
+    case IteratorKind::zip: {
+      std::uint64_t count = 0;
+      std::memcpy(&count, value.value, sizeof count);
+      const auto* components = static_cast<const IteratorValue*>(value.pointer);
+      if (count != it.components.size() || components == nullptr || count > kMaxZipComponents) return false;
+      const ZipLayout z = zip_layout(it);
+      for (std::size_t k = 0; k < count; ++k) {
+        const Iterator& c = it.components[k];
+        if (!pack_at(c, c.type, components[k], num_items, out + z.offset[k])) return false;
+      }
+      return true;
+    }
   }
+  return false;
+}
+}  // namespace
+
+bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& value,
+                   std::uint64_t num_items, IteratorArg& out) noexcept {
+  std::memset(out.bytes, 0, sizeof(out.bytes));
+  return pack_at(it, element, value, num_items, out.bytes);
 }
 
 bool iterator_address(const Iterator& it, ScalarType element, const IteratorValue& value,

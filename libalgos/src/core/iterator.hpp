@@ -23,16 +23,18 @@ std::string iterator_user_source(const Iterator& it, std::initializer_list<const
 
 // Defines `struct <name>`, a random-access iterator over `element` (the algorithm's
 // type: value_type, what operator[] returns) with the state layout of `it`'s kind
-// (iterator.hpp), for a valid non-pointer `it`. A transform's operator is defined
-// before it as `<name>_op`.
-std::string iterator_struct(std::string_view name, const Iterator& it, ScalarType element);
+// (iterator.hpp), for a valid non-pointer `it` (or a zip's array component, a pointer
+// with its V). A transform's operator is defined before it as `<name>_op`; a zip's
+// components as `<name>_<k>`, `element` being the struct they are read into.
+std::string iterator_struct(std::string_view name, const Iterator& it, const ElementType& element);
 
 // Defines `struct <name>`, a random-access output iterator for the algorithm's values of
 // type `element`, with the state layout of `it`'s kind as an output (iterator.hpp), for a
 // valid non-pointer output `it`: operator[] returns a proxy whose assignment of an
 // `element` value stores it (converted to V; a transform's operator applied first) or,
-// for discard, nothing. A transform's operator is defined before it as `<name>_op`.
-std::string output_iterator_struct(std::string_view name, const Iterator& it, ScalarType element);
+// for discard, nothing. A transform's operator is defined before it as `<name>_op`; a
+// zip writes the fields of an `element` struct through its components (`<name>_<k>`).
+std::string output_iterator_struct(std::string_view name, const Iterator& it, const ElementType& element);
 
 // The argument types a generated source names for an algorithm's input and output: `array`
 // (e.g. "cccl_cache_t*") for a pointer, else cccl_cache_in_t (iterator_struct) and
@@ -42,7 +44,7 @@ struct IteratorTypes {
   std::string in, out;
 };
 IteratorTypes iterator_types(std::string& source, const Iterator& input, const Iterator& output,
-                             const Operator& op, ScalarType element, const std::string& array);
+                             const Operator& op, const ElementType& element, const std::string& array);
 
 // What pack_iterator writes for `it` (a valid non-pointer iterator), as a line of source
 // comment: the packing's version, each member's type and byte offset, the argument's
@@ -52,14 +54,16 @@ IteratorTypes iterator_types(std::string& source, const Iterator& input, const I
 // depend on it). Change it with pack_iterator (test_iterator pins both).
 std::string iterator_packing(const Iterator& it);
 
-// The bytes of an iterator's kernel argument, handed to the driver by address.
+// The bytes of an iterator's kernel argument, handed to the driver by address: 16 for
+// every kind but a zip, whose components' are laid out one after another.
 struct IteratorArg {
-  alignas(16) unsigned char bytes[16];
+  alignas(16) unsigned char bytes[16 * kMaxZipComponents];
 };
 
 // Packs a call's `value` for the spec's `it` over `element` into `out` (`num_items`:
 // the length a reverse iterator's end is computed from). False where the value's kind
-// is not the spec's. No allocation.
+// (a zip's: or one of its components' kinds, or their number) is not the spec's. No
+// allocation.
 bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& value,
                    std::uint64_t num_items, IteratorArg& out) noexcept;
 

@@ -375,15 +375,57 @@ void FieldWriter::put(const Field& f, const Operator& v) {
   put_operator(out_, v);
 }
 
+namespace {
+// An iterator: kind, V, I, counting base (one byte each), then a transform's operator, or
+// each of a zip's components as u32 length and its own bytes.
+std::size_t iterator_bytes(const Iterator& v) {
+  std::size_t n = 4 + (v.kind == IteratorKind::transform ? operator_bytes(v.op) : 0);
+  for (const Iterator& c : v.components) n += 4 + iterator_bytes(c);
+  return n;
+}
+
+void put_iterator(std::vector<std::byte>& out, const Iterator& v) {
+  out.push_back(static_cast<std::byte>(v.kind));
+  out.push_back(static_cast<std::byte>(v.type));
+  out.push_back(static_cast<std::byte>(v.index_type));
+  out.push_back(static_cast<std::byte>(v.counting_base ? 1 : 0));
+  if (v.kind == IteratorKind::transform) put_operator(out, v.op);
+  for (const Iterator& c : v.components) {
+    put_u32(out, static_cast<std::uint32_t>(iterator_bytes(c)));
+    put_iterator(out, c);
+  }
+}
+
+// The iterator `b` holds (put_iterator's bytes), or false where they are malformed.
+// Components are one level deep (a zip's).
+bool get_iterator(std::span<const std::byte> b, Iterator& it, bool component) {
+  if (b.size() < 4) return false;
+  it = Iterator{};
+  it.kind = static_cast<IteratorKind>(b[0]);
+  it.type = static_cast<ScalarType>(b[1]);
+  it.index_type = static_cast<ScalarType>(b[2]);
+  const auto base = std::to_integer<std::uint8_t>(b[3]);
+  if (base > 1) return false;
+  it.counting_base = base == 1;
+  auto rest = b.subspan(4);
+  if (it.kind == IteratorKind::transform) return get_operator(rest, it.op);
+  if (it.kind != IteratorKind::zip || component) return rest.empty();
+  while (!rest.empty()) {
+    if (rest.size() < 4 || get_u32(rest.first(4)) > rest.size() - 4) return false;
+    const std::uint32_t length = get_u32(rest.first(4));
+    Iterator c;
+    if (!get_iterator(rest.subspan(4, length), c, true)) return false;
+    it.components.push_back(std::move(c));
+    rest = rest.subspan(4 + length);
+  }
+  return true;
+}
+}  // namespace
+
 void FieldWriter::put(const Field& f, const Iterator& v) {
   if (v == Iterator{}) return;  // the default is not written (spec_codec.hpp)
-  const bool op = v.kind == IteratorKind::transform;
-  header(f, 4 + (op ? operator_bytes(v.op) : 0));
-  out_.push_back(static_cast<std::byte>(v.kind));
-  out_.push_back(static_cast<std::byte>(v.type));
-  out_.push_back(static_cast<std::byte>(v.index_type));
-  out_.push_back(static_cast<std::byte>(v.counting_base ? 1 : 0));
-  if (op) put_operator(out_, v.op);
+  header(f, iterator_bytes(v));
+  put_iterator(out_, v);
 }
 
 std::span<const std::byte> FieldReader::next(const Field& f) {
@@ -475,19 +517,8 @@ void FieldReader::get(const Field& f, Iterator& v) {
   auto bad = [&](const char* why) {
     error_ = Error{ErrorCode::corrupt, "spec field '" + std::string(f.name) + "': " + why};
   };
-  if (b.size() < 4) return bad("bad iterator");
   Iterator it;
-  it.kind = static_cast<IteratorKind>(b[0]);
-  it.type = static_cast<ScalarType>(b[1]);
-  it.index_type = static_cast<ScalarType>(b[2]);
-  const auto base = std::to_integer<std::uint8_t>(b[3]);
-  if (base > 1) return bad("bad iterator");
-  it.counting_base = base == 1;
-  if (it.kind == IteratorKind::transform) {
-    if (!get_operator(b.subspan(4), it.op)) return bad("bad iterator operator");
-  } else if (b.size() != 4) {
-    return bad("bad iterator");
-  }
+  if (!get_iterator(b, it, false)) return bad("bad iterator");
   // The writer leaves a pointer out: one spelling per spec.
   if (it == Iterator{}) return bad("a pointer iterator is never written");
   v = std::move(it);

@@ -24,7 +24,7 @@ detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& s
   // Iterators take the place of the T arrays in the kernels reading the input and writing
   // the result.
   const auto [in, out_it] =
-      algos::detail::iterator_types(out.source, spec.input, spec.output, spec.op, spec.type.scalar, t + "*");
+      algos::detail::iterator_types(out.source, spec.input, spec.output, spec.op, spec.type, t + "*");
   out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, {}, spec.type.scalar);
   // As cub::detail::reduce::dispatch derives them for DeviceReduce::Reduce(T*, T*,
   // num_items, op, T init): the accumulator, and the default (run-to-run

@@ -105,35 +105,27 @@ DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size, Scalar
   using algos::detail::on_size;
   using Entry = algos::detail::ClosedForm<DispatchFn>;
   if (!is_unsigned_offset(offset_type)) return nullptr;
+  // The instantiations for item stand-in size kT and accumulator size kA.
+  auto with_sizes = [&](auto t, auto a) -> DispatchFn {
+    constexpr std::size_t kT = decltype(t)::value, kA = decltype(a)::value;
+    auto entry = [&](auto offset, auto in, auto out) -> DispatchFn {
+      using O = decltype(offset);
+      return Entry::select<&closed_form_bytes<kT, kA, O>,
+                           &run_dispatch<kT, kA, O, decltype(in), decltype(out)>>(closed_form);
+    };
+    auto with_offset = [&](auto offset) {
+      return algos::detail::on_iterator_args<Bytes<kT>>(
+          iterator_input, iterator_output, [&](auto in, auto out) { return entry(offset, in, out); });
+    };
+    if (offset_type == ScalarType::uint32) return with_offset(std::uint32_t{});
+    return with_offset(0ull);
+  };
   if (type_size != 1 && type_size != 2 && type_size != 4 && type_size != 8) {
-    // A struct of 12 to 32 bytes: its own accumulator, from and into arrays.
-    if (accum_size != type_size || iterator_input || iterator_output) return nullptr;
-    return algos::detail::on_element_size(type_size, [&](auto t) -> DispatchFn {
-      constexpr std::size_t kT = decltype(t)::value;
-      using In = Bytes<kT>*;
-      if (offset_type == ScalarType::uint32)
-        return Entry::select<&closed_form_bytes<kT, kT, std::uint32_t>,
-                             &run_dispatch<kT, kT, std::uint32_t, In, In>>(closed_form);
-      return Entry::select<&closed_form_bytes<kT, kT, unsigned long long>,
-                           &run_dispatch<kT, kT, unsigned long long, In, In>>(closed_form);
-    });
+    // A struct of 12 to 32 bytes: its own accumulator, from and into arrays or zips.
+    if (accum_size != type_size) return nullptr;
+    return algos::detail::on_element_size(type_size, [&](auto t) { return with_sizes(t, t); });
   }
-  return on_size(type_size, [&](auto t) {
-    return on_size(accum_size, [&](auto a) -> DispatchFn {
-      constexpr std::size_t kT = decltype(t)::value, kA = decltype(a)::value;
-      auto entry = [&](auto offset, auto in, auto out) -> DispatchFn {
-        using O = decltype(offset);
-        return Entry::select<&closed_form_bytes<kT, kA, O>,
-                             &run_dispatch<kT, kA, O, decltype(in), decltype(out)>>(closed_form);
-      };
-      auto with_input = [&](auto offset) {
-        return algos::detail::on_iterator_args<Bytes<kT>>(
-            iterator_input, iterator_output, [&](auto in, auto out) { return entry(offset, in, out); });
-      };
-      if (offset_type == ScalarType::uint32) return with_input(std::uint32_t{});
-      return with_input(0ull);
-    });
-  });
+  return on_size(type_size, [&](auto t) { return on_size(accum_size, [&](auto a) { return with_sizes(t, a); }); });
 }
 
 }  // namespace cccl_cache::algos::reduce::detail

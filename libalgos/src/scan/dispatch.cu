@@ -232,8 +232,8 @@ DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
     });
   };
   if (element_size != 1 && element_size != 2 && element_size != 4 && element_size != 8) {
-    // A struct of 12 to 32 bytes: its own accumulator, from and into arrays.
-    if (accum_size != element_size || iterator_input || iterator_output) return nullptr;
+    // A struct of 12 to 32 bytes: its own accumulator, from and into arrays or zips.
+    if (accum_size != element_size) return nullptr;
     return algos::detail::on_element_size(element_size, [&](auto n) -> DispatchFn {
       constexpr std::size_t kN = decltype(n)::value;
       if constexpr (kN == 12 || kN == 16 || kN == 24 || kN == 32)

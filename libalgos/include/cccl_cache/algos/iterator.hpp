@@ -13,6 +13,14 @@
 //   permutation  {V* values; I* idx}  element i = values[idx[i]]
 //   transform    {base}               element i = op(base[i]); base a pointer {V* p} or
 //                                     counting {V start}; op stateless
+//   zip          {C0 c0; C1 c1; ...}  element i = S{c0[i], c1[i], ...}: each component
+//                                     an array of its V or one of the kinds above (not
+//                                     a zip), laid out as above, in order, each at its
+//                                     natural alignment
+//
+// A zip reads into, and writes from, a struct element type S (types.hpp ElementType)
+// whose fields are, in order, exactly the components' types (a build checks it), e.g.
+// a {float value; long long index;} from zip(float32, counting(int64)) for an argmax.
 //
 // A counting iterator counts in an integer type (wrapping as it does).
 //
@@ -22,6 +30,8 @@
 //   permutation  {V* values; I* idx}  values[idx[i]] = x (a scatter)
 //   transform    {V* p}               p[i] = op(x), op applied to the algorithm's value
 //   discard      {}                   nothing
+//   zip          {C0 c0; ...}         component k written with field k of x (each an
+//                                     array of its V or an output kind above)
 //
 // and a written value of the algorithm's type is converted to V.
 //
@@ -30,11 +40,13 @@
 // static_cast<float>(start + i). Which kinds each algorithm accepts is in its spec.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cccl_cache/algos/types.hpp"
 
@@ -49,7 +61,11 @@ enum class IteratorKind : std::uint8_t {
   reverse = 4,
   permutation = 5,
   discard = 6,  // outputs only
+  zip = 7,
 };
+
+// The most components a zip iterator takes.
+inline constexpr std::size_t kMaxZipComponents = 8;
 
 // "pointer", "counting", ...; "unknown" otherwise.
 std::string_view iterator_kind_name(IteratorKind kind) noexcept;
@@ -59,9 +75,11 @@ std::optional<IteratorKind> parse_iterator_kind(std::string_view name) noexcept;
 // spec without iterators encodes, keys and reads as it did before iterators existed.
 //
 // Spec text: pointer | counting(V) | constant(V) | reverse(V) | permutation(V,I) |
-// transform(OP,V) (over or into a V array) | transform(OP,counting(V)) | discard; V may be
-// left out ("counting"): the algorithm's element type. A custom OP gets its source as a
-// custom operator field does (source=..., a manifest's [operators]).
+// transform(OP,V) (over or into a V array) | transform(OP,counting(V)) | discard |
+// zip(C0,C1,...); V may be left out ("counting"): the algorithm's element type. A zip's
+// component is a type (an array of it) or an iterator naming its V: zip(float32,
+// counting(int64)). A custom OP gets its source as a custom operator field does
+// (source=..., a manifest's [operators]); a zip's custom operators share one source.
 struct Iterator {
   IteratorKind kind = IteratorKind::pointer;
   ScalarType type = ScalarType::none;        // V; none: the algorithm's element type
@@ -70,6 +88,8 @@ struct Iterator {
   // stateless) and whether its base is a counting iterator rather than a V array.
   Operator op = Operator::of(OpKind::identity);
   bool counting_base = false;
+  // zip: its components, each with its V named; an array is a pointer with `type` V.
+  std::vector<Iterator> components{};
 
   static Iterator counting(ScalarType v = ScalarType::none) { return {IteratorKind::counting, v}; }
   static Iterator constant(ScalarType v = ScalarType::none) { return {IteratorKind::constant, v}; }
@@ -82,12 +102,21 @@ struct Iterator {
     return {IteratorKind::transform, v, ScalarType::none, std::move(op), counting_base};
   }
   static Iterator discard() { return {IteratorKind::discard}; }
+  // A zip's component that is a V array.
+  static Iterator array(ScalarType v) { return {IteratorKind::pointer, v}; }
+  static Iterator zip(std::vector<Iterator> components) {
+    Iterator it{IteratorKind::zip};
+    it.components = std::move(components);
+    return it;
+  }
   bool is_pointer() const noexcept { return kind == IteratorKind::pointer; }
   bool operator==(const Iterator&) const = default;
 };
 
 // Spec text of an iterator (custom operators by name).
 std::string describe(const Iterator& it);
+// The source of the iterator's custom operator (a zip's: its components' one), or "".
+const std::string& iterator_source(const Iterator& it) noexcept;
 
 // A call's values for a spec's iterator. `kind` must be the spec's; for a pointer
 // iterator `pointer` is the array itself.
@@ -97,6 +126,9 @@ std::string describe(const Iterator& it);
 //   counting (and transform over counting), constant: `value`, the start or constant
 //     in the iterator's type V (its size_of(V) low bytes, host byte order)
 //   discard: nothing
+//   zip: `pointer`, an array of the components' values (each as its kind reads it, an
+//     array component's `pointer` its array), and `value` their number (a uint64); read
+//     during the call only
 // An output's arrays are written: `pointer` and `index` are const here only so that one
 // type serves both roles.
 struct IteratorValue {
@@ -112,11 +144,14 @@ struct IteratorValue {
   }
   static IteratorValue transform(const void* d_base) { return {IteratorKind::transform, d_base}; }
   static IteratorValue discard() { return {IteratorKind::discard}; }
+  static IteratorValue zip(const IteratorValue* components, std::uint64_t count) {
+    return of(IteratorKind::zip, count, components);
+  }
   // A counting or constant value (or a transform over counting's start) of host type T.
   template <class T>
-  static IteratorValue of(IteratorKind kind, const T& v) {
+  static IteratorValue of(IteratorKind kind, const T& v, const void* pointer = nullptr) {
     static_assert(sizeof(T) <= 8);
-    IteratorValue out{kind};
+    IteratorValue out{kind, pointer};
     std::memcpy(out.value, &v, sizeof(T));
     return out;
   }

@@ -110,6 +110,13 @@ inline constexpr std::uint32_t kInputIterators =
 // result converted to the iterator's V. Error as validate_iterator's.
 [[nodiscard]] Result<void> validate_output_iterator(std::string_view what, const Iterator& it,
                                                     ScalarType element);
+// Checks a zip iterator read (or, `output`, written) as struct items: 1 to
+// kMaxZipComponents components, each a V array or an input (output) kind other than zip
+// naming its V (an output's discard takes none) and valid as validate_iterator
+// (validate_output_iterator) checks it over V, at least one neither constant nor discard,
+// and its custom operators sharing one source. The struct's fields are checked against
+// the components by the build. Error as validate_iterator's.
+[[nodiscard]] Result<void> validate_zip_iterator(std::string_view what, const Iterator& it, bool output);
 
 // Checks a struct element type (a scalar passes): a C++ identifier as name (not
 // starting with cccl_cache_), a non-blank definition under 1 MiB with only <...>
@@ -149,7 +156,7 @@ std::vector<FieldText> fields_as_text(const Spec& spec) {
     }
     FieldText t{std::string(f.name), field_text(value), {}};
     if constexpr (kIsOperator<T>) t.source = value.source;
-    if constexpr (std::is_same_v<T, Iterator>) t.source = value.op.source;
+    if constexpr (std::is_same_v<T, Iterator>) t.source = iterator_source(value);
     if constexpr (kIsElementType<T>) t.source = value.layout.definition;
     out.push_back(std::move(t));
   });
