@@ -8,6 +8,10 @@
 //   reverse_scan  inclusive scan int32 into reverse; CUB: cuda::std::reverse_iterator
 //   argmax_scan   inclusive scan of 8-byte {float value; int index} structs, a running
 //                 argmax (the lower index among equal values); CUB: the same struct and op
+//   zip_argmax    reduce of zip(float32 values, counting(int64)) into a 16-byte
+//                 {float value; long long index}, the argmax with its position; CUB:
+//                 cuda::zip_transform_iterator making the struct from the same two
+//                 iterators, the same op
 // CUB is called with a uint64_t count (uint64 offsets), as our default specs.
 // Method: bench::rotating_times (CUDA events around each call, the order rotating every
 // rep, medians after two warm-up reps). Check: outputs bitwise equal to CUB's (float
@@ -63,6 +67,23 @@ struct ArgMax {
 const char* kViDef = "struct vi { float value; int index; };";
 const char* kArgMaxSrc =
     "__device__ vi argmax(const vi& a, const vi& b) {\n"
+    "  return (b.value > a.value || (b.value == a.value && b.index < a.index)) ? b : a;\n}";
+
+struct vi64 {
+  float value;
+  long long index;
+};
+struct ArgMax64 {
+  __device__ vi64 operator()(const vi64& a, const vi64& b) const {
+    return (b.value > a.value || (b.value == a.value && b.index < a.index)) ? b : a;
+  }
+};
+struct MakeVi64 {
+  __device__ vi64 operator()(float value, long long index) const { return {value, index}; }
+};
+const char* kVi64Def = "struct vi64 { float value; long long index; };";
+const char* kArgMax64Src =
+    "__device__ vi64 argmax64(const vi64& a, const vi64& b) {\n"
     "  return (b.value > a.value || (b.value == a.value && b.index < a.index)) ? b : a;\n}";
 
 // One case: for n items, ours and CUB's calls (who 0 and 1) on (temp, bytes, stream),
@@ -127,7 +148,7 @@ void check(CUresult rc, const char* what) { bench::check_cu(rc, what); }
 
 int main(int argc, char** argv) {
   bench::VsCub b(argc, argv, "iterator");
-  b.print_method("inputs", "ours and CUB", "rotate", "iterators and 8-byte structs; uint64 offsets");
+  b.print_method("inputs", "ours and CUB", "rotate", "iterators, 8- and 16-byte structs; uint64 offsets");
   using ::cuda::std::plus;
 
   ca::reduce::Spec norm_spec;
@@ -233,6 +254,37 @@ int main(int argc, char** argv) {
     c.call = [&argmax, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       if (who == 0) return check(argmax(temp, bytes, in, o0, n, s), "ours");
       check_rt(cub::DeviceScan::InclusiveScan(temp, bytes, in, static_cast<vi*>(o1), ArgMax{}, n, s), "cub");
+    };
+    return c;
+  });
+
+  ca::reduce::Spec zip_spec;
+  zip_spec.type = ca::ElementType::structure("vi64", kVi64Def, sizeof(vi64), alignof(vi64));
+  zip_spec.op = Operator::custom("argmax64", kArgMax64Src);
+  zip_spec.input = Iterator::zip({Iterator::array(ScalarType::float32), Iterator::counting(ScalarType::int64)});
+  const auto& zip_argmax = b.acquire(zip_spec);
+  run("zip_argmax", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+    std::vector<float> h(n);
+    std::uint64_t seed = 7;
+    for (auto& x : h) x = static_cast<float>(bench::splitmix(seed) % 100000);
+    const float* in = bench::device_copy(h);
+    owned.push_back(const_cast<float*>(in));
+    Case c;
+    c.out[0] = device_alloc<vi64>(1, owned);
+    c.out[1] = device_alloc<vi64>(1, owned);
+    c.out_bytes = sizeof(vi64);
+    c.call = [&zip_argmax, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes,
+                                                               cudaStream_t s) {
+      const vi64 init{-1.0f, -1};
+      if (who == 0) {
+        const IteratorValue parts[] = {IteratorValue::array(in), IteratorValue::counting(std::int64_t{0})};
+        return check(zip_argmax(temp, bytes, IteratorValue::zip(parts, 2), o0, n, &init, s), "ours");
+      }
+      check_rt(cub::DeviceReduce::Reduce(temp, bytes,
+                                         ::cuda::make_zip_transform_iterator(MakeVi64{}, in,
+                                                                             ::cuda::counting_iterator<long long>(0)),
+                                         static_cast<vi64*>(o1), n, ArgMax64{}, init, s),
+               "cub");
     };
     return c;
   });
