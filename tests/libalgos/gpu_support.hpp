@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <future>
 #include <memory>
@@ -193,6 +194,12 @@ std::vector<T> copy_to_host(const DeviceBuffer& d, std::size_t n) {
   std::vector<T> h(n);
   if (n > 0) EXPECT_EQ(cuMemcpyDtoH(h.data(), d.ptr, n * sizeof(T)), CUDA_SUCCESS);
   return h;
+}
+
+// Whether two host copies hold the same bytes (fresh and loaded outputs, a host reference).
+template <class T>
+bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 // A device copy of `h`, kept alive by `keep`; its address.

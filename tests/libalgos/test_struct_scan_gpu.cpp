@@ -27,11 +27,6 @@ const auto& built() {
   return built_once<Make>("cccl-struct-scan-");
 }
 
-template <class T>
-bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
-
 // For every count: items made by item(rng, i), scanned by fold on the host (from `init`
 // where the spec takes one) and on the fresh and loaded executables, all bitwise equal.
 template <class T, class Exe, class Fold, class Item>

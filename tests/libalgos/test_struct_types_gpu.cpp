@@ -45,11 +45,6 @@ std::vector<HostPayload> random_payloads(std::size_t n, std::uint32_t seed) {
   return v;
 }
 
-template <class T>
-bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
-
 template <auto Make>
 const auto& built() {
   return built_once<Make>("cccl-struct-");

@@ -37,11 +37,6 @@ const auto& built() {
   return built_once<Make>("cccl-zip-");
 }
 
-template <class T>
-bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
-
 // Values with many ties (integers 0..999 as float): the argmax's lower-index rule decides.
 std::vector<float> values_of(std::uint64_t n) { return random_values<float>(n, 0, 999, 41 + static_cast<std::uint32_t>(n)); }
 
