@@ -714,6 +714,55 @@ def test_scans_of_struct_items(caches):
             np.testing.assert_array_equal(out()["index"][1:], first[:-1])
 
 
+def test_zips_read_and_write_struct_items(caches):
+    """An argmax that reports where (a reduce of ZipIterator(values, CountingIterator)
+    into a 16-byte struct), and a running argmax written field by field through a
+    ZipIterator of two arrays. Fresh and store-loaded executables, against NumPy."""
+    from cccl_cache.iterators import CountingIterator, DiscardIterator, ZipIterator
+    vi64 = cccl_cache.gpu_struct("vi64", [("value", np.float32), ("index", np.int64)])
+    argmax64 = cccl_cache.Op("argmax64", "__device__ vi64 argmax64(vi64 a, vi64 b) {\n"
+                                         "  if (a.value != b.value) return a.value > b.value ? a : b;\n"
+                                         "  return a.index < b.index ? a : b;\n}")
+    x = rng.integers(0, 50, N).astype(np.float32)
+    d_x = cp.asarray(x)
+    best = int(np.flatnonzero(x == x.max())[0])
+    init = np.array((-1e30, -1), vi64.dtype)[()]
+    d_best = _StructArray(cp.zeros(16, cp.uint8), vi64.dtype)
+    start = np.int64(1000)
+    for exe in both(caches, lambda c: cccl_cache.make_reduce_into(ZipIterator(d_x, CountingIterator(start)), d_best,
+                                                                  argmax64, device=0, cache=c)):
+        d_best._buf[:] = 0
+        run_two_phase(exe, ZipIterator(d_x, CountingIterator(start)), d_best, N, init, n=N)
+        got = d_best._buf.get().view(vi64.dtype)[0]
+        assert (float(got["value"]), int(got["index"])) == (float(x[best]), best + 1000)
+    # The one-shot form; its length is the array's.
+    d_best._buf[:] = 0
+    cccl_cache.reduce_into(ZipIterator(d_x, CountingIterator(np.int64(0))), d_best, argmax64, init, cache=caches[0])
+    assert int(d_best._buf.get().view(vi64.dtype)[0]["index"]) == best
+    # A running argmax into two arrays (the struct named by value_type between two zips),
+    # and its indices alone (the values discarded).
+    running = np.maximum.accumulate(x)
+    first = np.array([int(np.flatnonzero(x[:i + 1] == running[i])[0]) for i in range(N)])
+    d_values, d_index = cp.zeros(N, cp.float32), cp.zeros(N, cp.int64)
+    src = ZipIterator(d_x, CountingIterator(np.int64(0)), value_type=vi64)
+    for exe in both(caches, lambda c: cccl_cache.make_inclusive_scan(src, ZipIterator(d_values, d_index), argmax64,
+                                                                     device=0, cache=c)):
+        d_values[:] = 0
+        d_index[:] = 0
+        run_two_phase(exe, src, ZipIterator(d_values, d_index), N, n=N)
+        np.testing.assert_array_equal(d_values.get(), running)
+        np.testing.assert_array_equal(d_index.get(), first)
+    d_index[:] = 0
+    cccl_cache.inclusive_scan(src, ZipIterator(DiscardIterator(), d_index), argmax64, cache=caches[0])
+    np.testing.assert_array_equal(d_index.get(), first)
+    # A zip of another number of components than the spec's is refused.
+    exe = cccl_cache.make_reduce_into(ZipIterator(d_x, CountingIterator(start)), d_best, argmax64, device=0,
+                                      cache=caches[0])
+    temp = cp.empty(max(exe(None, None, None, N, init), 1), cp.uint8)
+    with pytest.raises(TypeError, match="2 components"):
+        exe(temp, ZipIterator(d_x), d_best, N, init)
+
+
 def test_merge_sort_of_struct_keys(caches):
     # {value, index} keys by value only, with uint32 values: stable, so among equal values
     # keys and values keep their input order.
