@@ -162,17 +162,18 @@ bool convert_value(const char* fn, const std::string& arg, bool input, const alg
   return true;
 }
 
-// A C call's iterator values (`arg`: "in" or "out", the spec's `it` for that role) as the
+// A C call's iterator values (`arg`: its name, e.g. "in"; the spec's `it` for that role,
+// read where `input`, else written) as the
 // executables take them (iterator.hpp IteratorValue). INVALID_ARGUMENT, set in `status`,
 // where `v` is NULL or v->kind (or a zip's component's) is not the spec's kind.
 bool iterator_value(const char* fn, const char* arg, const algos::Iterator& it,
                     const cccl_cache_iterator_value* v, CallValue& value,
-                    cccl_cache_status& status) noexcept {
+                    cccl_cache_status& status, bool input) noexcept {
   if (v == nullptr) {
     status = null_argument(fn, arg);
     return false;
   }
-  return convert_value(fn, arg, arg[0] == 'i', it, v, value.value, value.components, status);
+  return convert_value(fn, arg, input, it, v, value.value, value.components, status);
 }
 
 // The output of an iterator call: `out` (cccl_cache_*_iterators), or the array `d_out` of
@@ -180,7 +181,7 @@ bool iterator_value(const char* fn, const char* arg, const algos::Iterator& it,
 bool output_value(const char* fn, const char* iterators_fn, const algos::Iterator& spec_out,
                   const cccl_cache_iterator_value* out, void* d_out, CallValue& value,
                   cccl_cache_status& status) noexcept {
-  if (out != nullptr) return iterator_value(fn, "out", spec_out, out, value, status);
+  if (out != nullptr) return iterator_value(fn, "out", spec_out, out, value, status, false);
   if (!spec_out.is_pointer()) {
     status = iterator_spec(fn, iterators_fn, "output");
     return false;
@@ -251,7 +252,7 @@ cccl_cache_status scan_iterator(const char* fn, const cccl_cache_algorithm* algo
                                 void* stream, const cccl_cache_op_state* op_state) noexcept {
   CCCL_CACHE_C_TYPED(Exe, kind, fn);
   CallValue value, out_value;
-  if (!iterator_value(fn, "in", exe->spec().input, in, value, status_) ||
+  if (!iterator_value(fn, "in", exe->spec().input, in, value, status_, true) ||
       !output_value(fn, "cccl_cache_scan_iterators", exe->spec().output, out, d_out, out_value, status_))
     return status_;
   const bool takes_init = exe->spec().takes_init();
@@ -291,7 +292,7 @@ cccl_cache_status reduce_iterator(const char* fn, const cccl_cache_algorithm* al
                                   const cccl_cache_op_state* op_state) noexcept {
   CCCL_CACHE_C_TYPED(rd::Executable, AlgorithmId::reduce, fn);
   CallValue value, out_value;
-  if (!iterator_value(fn, "in", exe->spec().input, in, value, status_) ||
+  if (!iterator_value(fn, "in", exe->spec().input, in, value, status_, true) ||
       !output_value(fn, "cccl_cache_reduce_iterators", exe->spec().output, out, d_out, out_value, status_))
     return status_;
   if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
@@ -515,9 +516,34 @@ cccl_cache_status cccl_cache_segmented_reduce_with_state(
     const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_segmented_reduce";
   CCCL_CACHE_C_TYPED(sr::Executable, AlgorithmId::segmented_reduce, fn);
+  if (exe->spec().iterators()) {
+    status_ = iterator_spec(fn, "cccl_cache_segmented_reduce_iterators", "input, output or an offset");
+    return status_;
+  }
   if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, num_segments,
                           d_begin_offsets, d_end_offsets, h_init, static_cast<CUstream>(stream),
+                          max_segment_size, state_of(op_state)),
+                   fn, "more than INT64_MAX segments" CCCL_CACHE_C_STATE_INVALID);
+}
+
+cccl_cache_status cccl_cache_segmented_reduce_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* in, const cccl_cache_iterator_value* out, uint64_t num_segments,
+    const cccl_cache_iterator_value* begin_offsets, const cccl_cache_iterator_value* end_offsets,
+    const void* h_init, uint64_t max_segment_size, void* stream, const cccl_cache_op_state* op_state) {
+  constexpr const char* fn = "cccl_cache_segmented_reduce_iterators";
+  CCCL_CACHE_C_TYPED(sr::Executable, AlgorithmId::segmented_reduce, fn);
+  const sr::Spec& spec = exe->spec();
+  CallValue values[4];
+  if (!iterator_value(fn, "in", spec.input, in, values[0], status_, true) ||
+      !iterator_value(fn, "out", spec.output, out, values[1], status_, false) ||
+      !iterator_value(fn, "begin_offsets", spec.begin_offsets, begin_offsets, values[2], status_, true) ||
+      !iterator_value(fn, "end_offsets", spec.end_offsets, end_offsets, values[3], status_, true))
+    return status_;
+  if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, values[0].value, values[1].value, num_segments,
+                          values[2].value, values[3].value, h_init, static_cast<CUstream>(stream),
                           max_segment_size, state_of(op_state)),
                    fn, "more than INT64_MAX segments" CCCL_CACHE_C_STATE_INVALID);
 }

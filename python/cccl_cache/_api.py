@@ -330,13 +330,39 @@ def make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plu
     """A segmented reduction d_out[i] = op(h_init, d_in[start_offsets_in[i]:end_offsets_in[i]]...).
     The offset arrays (or their element type) give the spec's offset type (int32, uint32,
     int64 or uint64); h_init is given at call time (accepted here for cuda.compute's
-    signature)."""
-    offset = _type_of(start_offsets_in, "start_offsets_in")
-    _same_as(offset, end_offsets_in, "end_offsets_in", "start_offsets_in")
+    signature). Any argument may be an iterator (cccl_cache.iterators; d_out an output
+    one, d_in not a ReverseIterator), e.g. fixed-size segments from
+    TransformIterator(CountingIterator(np.int64(0)), times8) offsets."""
     ops: dict = {}
-    fields = {"type": _same_type(d_in, d_out), "op": _op_text(op, ops), "offset": offset}
-    return _acquire("segmented_reduce", fields, ops, device,
-                    (d_in, d_out, start_offsets_in, end_offsets_in), cache)
+    fields, arrays = _input_fields(d_in, d_out, ops)
+    fields.update(op=_op_text(op, ops), offset=_offset_type(start_offsets_in, end_offsets_in))
+    for name, x in (("begin_offsets", start_offsets_in), ("end_offsets", end_offsets_in)):
+        if _is_iterator(x):
+            fields[name] = x._spec(ops)
+            arrays += x._arrays()
+        else:
+            arrays += (x,)
+    return _acquire("segmented_reduce", fields, ops, device, arrays, cache)
+
+
+def _offset_type(start, end) -> str:
+    """The offset type of begin and end offsets, each an array or an iterator: the arrays'
+    (the same), else an iterator's value type (a transform over counting: the count's)."""
+    def value_type(x):
+        t = getattr(x, "_type", None)
+        counting = getattr(x, "_counting", None)
+        return t if t is not None else (counting._type if counting is not None else None)
+
+    arrays = [(name, x) for name, x in (("start_offsets_in", start), ("end_offsets_in", end)) if not _is_iterator(x)]
+    if arrays:
+        t = _type_of(arrays[0][1], arrays[0][0])
+        for name, x in arrays[1:]:
+            _same_as(t, x, name, arrays[0][0])
+        return t
+    t = value_type(start) or value_type(end)
+    if t is None:
+        raise TypeError("start_offsets_in, end_offsets_in: iterators without an offset type (give one as an array)")
+    return t
 
 
 def make_segmented_sort(d_in_keys, d_out_keys, d_in_values, d_out_values, start_offsets_in, end_offsets_in,
@@ -639,11 +665,25 @@ def reduce_into(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *
 def segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h_init=0,
                      num_segments=None, stream=None, *, temp_allocator=None, cache=None, op_state=None):
     """d_out[i] = op(h_init, d_in[start_offsets_in[i]], ..., d_in[end_offsets_in[i] - 1]) for
-    i < num_segments (default: start_offsets_in's length). op_state: a stateful operator's state."""
+    i < num_segments (default: the length of the first offsets that have one). op_state: a
+    stateful operator's state. Any argument may be an iterator (make_segmented_reduce)."""
+    n = num_segments
+    for name, x in (("start_offsets_in", start_offsets_in), ("end_offsets_in", end_offsets_in)):
+        have = x._length(name) if _is_iterator(x) else _size_of(x, name)
+        if n is None:
+            n = have
+        elif have is not None and have < int(n):
+            raise ValueError(f"{name}: {have} items, needs {int(n)}")
+    if n is None:
+        raise ValueError("num_segments: required where no offsets have a length (both iterators without an end)")
+    n = int(n)
+    if n < 0:
+        raise ValueError(f"num_segments: {n} is negative")
+    have = d_out._length("d_out") if _is_iterator(d_out) else _size_of(d_out, "d_out")
+    if have is not None and have < n:
+        raise ValueError(f"d_out: {have} items, needs {n}")
     exe = make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op, cache=cache)
-    n = _count(num_segments, start_offsets_in, "start_offsets_in", ("end_offsets_in", end_offsets_in, _same),
-               ("d_out", d_out, _same))
-    _run_two_phase(exe, d_in, temp_allocator, stream,
+    _run_two_phase(exe, _like(d_in, d_out), temp_allocator, stream,
                    (d_in, d_out, n, start_offsets_in, end_offsets_in, h_init), (), op_state)
 
 

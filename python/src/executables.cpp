@@ -396,9 +396,9 @@ using ZipParts = std::array<algos::IteratorValue, algos::kMaxZipComponents>;
 // The call's input: the d_in array of the spec's type, or for a spec with an input
 // iterator its values from the cccl_cache.iterators object.
 algos::Input call_input(nb::handle in, const algos::Iterator& it, const algos::ElementType& type,
-                        std::uint64_t n, int dev, ZipParts& parts) {
-  if (it.is_pointer()) return checked_array(in, "d_in", false, type, n, dev).data;
-  return iterator_value(in, "d_in", it, type.scalar, n, dev, parts.data());
+                        std::uint64_t n, int dev, ZipParts& parts, const char* arg = "d_in") {
+  if (it.is_pointer()) return checked_array(in, arg, false, type, n, dev).data;
+  return iterator_value(in, arg, it, type.scalar, n, dev, parts.data());
 }
 
 // The call's output of n items, likewise.
@@ -453,16 +453,19 @@ std::size_t segmented_reduce_call(const Bound<sr::Executable>& b, nb::handle tem
   const auto& spec = e.spec();
   const int dev = e.device();
   auto [d_temp, have] = temp_array(temp, bytes, dev);
-  // The input's length is what the offsets say (device memory, not read here).
-  auto i = checked_array(in, "d_in", false, spec.type, 0, dev);
-  auto o = checked_array(out, "d_out", true, spec.type, num_segments, dev);
-  auto first = checked_array(begin, "start_offsets_in", false, spec.offset_type, num_segments, dev);
-  auto last = checked_array(end, "end_offsets_in", false, spec.offset_type, num_segments, dev);
+  // Each an array or, for a spec with that iterator, its values. The input's length is
+  // what the offsets say (device memory, not read here).
+  ZipParts parts[4];
+  const algos::Input i = call_input(in, spec.input, spec.type, 0, dev, parts[0]);
+  const algos::Output o = call_output(out, spec.output, spec.type, num_segments, dev, parts[1]);
+  const algos::Input first =
+      call_input(begin, spec.begin_offsets, spec.offset_type, num_segments, dev, parts[2], "start_offsets_in");
+  const algos::Input last =
+      call_input(end, spec.end_offsets, spec.offset_type, num_segments, dev, parts[3], "end_offsets_in");
   const HostScalar init = host_scalar(h_init, spec.type, "h_init");
   const HostOpState state(op_state, spec.op);
   run_unlocked(stream, "segmented reduce", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, i.data, o.data, num_segments, first.data, last.data, init.bytes, s,
-             max_segment_size, state.get());
+    return e(d_temp, have, i, o, num_segments, first, last, init.bytes, s, max_segment_size, state.get());
   });
   return bytes;
 }

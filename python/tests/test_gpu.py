@@ -763,6 +763,38 @@ def test_zips_read_and_write_struct_items(caches):
         exe(temp, ZipIterator(d_x), d_best, N, init)
 
 
+def test_segmented_reduce_over_iterators(caches):
+    """Fixed-size segments from computed offsets (TransformIterator over CountingIterator),
+    and sums of a counting input over offset arrays written last first. Fresh and
+    store-loaded executables, against NumPy."""
+    from cccl_cache.iterators import CountingIterator, ReverseIterator, TransformIterator
+    times8 = cccl_cache.Op("times8", "__device__ long long times8(long long i) { return 8 * i; }")
+    segments = 10_001
+    x = rng.integers(0, 4, 8 * segments).astype(np.float32)
+    d_x = cp.asarray(x)
+    want = x.reshape(segments, 8).sum(axis=1, dtype=np.float32) + np.float32(0.5)
+    starts = TransformIterator(CountingIterator(np.int64(0)), times8)
+    ends = TransformIterator(CountingIterator(np.int64(1)), times8)
+    d_out = cp.zeros(segments, cp.float32)
+    for exe in both(caches, lambda c: cccl_cache.make_segmented_reduce(d_x, d_out, starts, ends, device=0, cache=c)):
+        d_out[:] = 0
+        run_two_phase(exe, d_x, d_out, segments, starts, ends, np.float32(0.5), n=segments)
+        np.testing.assert_array_equal(d_out.get(), want)
+    d_out[:] = 0
+    cccl_cache.segmented_reduce(d_x, d_out, starts, ends, h_init=np.float32(0.5), num_segments=segments,
+                                cache=caches[0])
+    np.testing.assert_array_equal(d_out.get(), want)
+    # A counting input over int32 offset arrays (segments of 0..9 items), written last first.
+    sizes = rng.integers(0, 10, segments)
+    begin = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int32)
+    end = (begin + sizes).astype(np.int32)
+    sums = np.array([np.arange(b, e, dtype=np.int64).sum() + 3 * (e - b) for b, e in zip(begin, end)]) - 1
+    d_sums = cp.zeros(segments, cp.int64)
+    cccl_cache.segmented_reduce(CountingIterator(np.int64(3)), ReverseIterator(d_sums), cp.asarray(begin),
+                                cp.asarray(end), h_init=np.int64(-1), cache=caches[0])
+    np.testing.assert_array_equal(d_sums.get(), sums[::-1])
+
+
 def test_merge_sort_of_struct_keys(caches):
     # {value, index} keys by value only, with uint32 values: stable, so among equal values
     # keys and values keep their input order.

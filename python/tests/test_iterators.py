@@ -192,3 +192,32 @@ def test_bad_zips_are_refused(fake):
         _zip_spec("reduce", ZipIterator(f4, CountingIterator(0)), fake(n=1, typestr="<f4"), op="plus")
     with pytest.raises(TypeError, match="without an element type"):
         _input_fields(ZipIterator(f4), ZipIterator(f4), {})
+
+
+TIMES8 = Op("times8", "__device__ long long times8(long long i) { return 8 * i; }")
+
+
+def test_segmented_reduce_takes_iterators(fake):
+    """Any of a segmented reduce's arguments may be an iterator: it joins the spec; the
+    offset type is the arrays' or the iterators' value type."""
+    f4, i8 = fake(n=64, typestr="<f4"), fake(n=8, typestr="<i8")
+    starts = TransformIterator(CountingIterator(np.int64(0)), TIMES8)
+    ends = TransformIterator(CountingIterator(np.int64(1)), TIMES8)
+    ops: dict = {}
+    fields, arrays = cccl_cache._api._input_fields(f4, fake(n=8, typestr="<f4"), ops)
+    assert fields == {"type": "float32"}
+    assert cccl_cache._api._offset_type(starts, ends) == "int64"
+    assert cccl_cache._api._offset_type(i8, ends) == "int64"
+    with pytest.raises(TypeError, match="offset"):
+        cccl_cache._api._offset_type(i8, fake(n=8, typestr="<i4"))
+    spec = Spec.from_fields("segmented_reduce", {"type": "float32", "offset": "int64",
+                                                 "begin_offsets": starts._spec(ops), "end_offsets": ends._spec(ops)},
+                            ops)
+    assert spec.text == ("segmented_reduce type=float32 op=plus offset=int64 "
+                         "begin_offsets=transform(times8,counting(int64)) end_offsets=transform(times8,counting(int64))")
+    assert spec.key(90) != Spec.from_fields("segmented_reduce", {"type": "float32"}).key(90)
+    # Both offsets iterators without an end: the count is required.
+    with pytest.raises(ValueError, match="num_segments"):
+        cccl_cache.segmented_reduce(f4, fake(n=8, typestr="<f4"), starts, ends)
+    with pytest.raises(ValueError, match="d_out"):
+        cccl_cache.segmented_reduce(f4, fake(n=4, typestr="<f4"), starts, ends, num_segments=8)

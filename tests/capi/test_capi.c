@@ -1207,6 +1207,66 @@ static void zips_on_gpu(cccl_cache_store* store) {
          ok && best.value == want.value && best.index == want.index ? "ok" : "MISMATCH");
 }
 
+/* Fixed-size segments from computed offsets through the C ABI: begin and end offsets
+ * transform(times8, counting(int64)) from 0 and 1, the input and output arrays; the array
+ * call refuses the spec, naming the iterator call. */
+static void segmented_iterators_on_gpu(cccl_cache_store* store) {
+  enum { segments = 1000 };
+  static float values[8 * segments], sums[segments];
+  const float init = 0.5f;
+  const int64_t zero = 0, one = 1;
+  size_t bytes = 0;
+  int i, k, ok = 1;
+  void *d_values = NULL, *d_sums = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value in, out, begin, end;
+  cccl_cache_algorithm* alg = acquire_text(
+      store,
+      "segmented_reduce type=float32 begin_offsets=transform(times8,counting(int64)) "
+      "end_offsets=transform(times8,counting(int64)) source='__device__ long long times8(long long i) { "
+      "return 8 * i; }'");
+  if (alg == NULL) return;
+  for (i = 0; i < 8 * segments; ++i) values[i] = (float)(i % 5);
+  CHECK(cudaMalloc(&d_values, sizeof values) == cudaSuccess && cudaMalloc(&d_sums, sizeof sums) == cudaSuccess);
+  CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  memset(&in, 0, sizeof in);
+  memset(&out, 0, sizeof out);
+  memset(&begin, 0, sizeof begin);
+  memset(&end, 0, sizeof end);
+  in.kind = CCCL_CACHE_ITERATOR_POINTER;
+  in.pointer = d_values;
+  out.kind = CCCL_CACHE_ITERATOR_POINTER;
+  out.pointer = d_sums;
+  begin.kind = end.kind = CCCL_CACHE_ITERATOR_TRANSFORM;
+  memcpy(&begin.value, &zero, sizeof zero);
+  memcpy(&end.value, &one, sizeof one);
+  CHECK_OK(cccl_cache_segmented_reduce_iterators(alg, NULL, &bytes, &in, &out, segments, &begin, &end, NULL, 0, NULL,
+                                                 NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_segmented_reduce(alg, d_temp, &bytes, d_values, d_sums, segments, d_values, d_values, &init,
+                                          0, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_segmented_reduce_iterators");
+  end.kind = CCCL_CACHE_ITERATOR_COUNTING;
+  CHECK_FAILS(cccl_cache_segmented_reduce_iterators(alg, d_temp, &bytes, &in, &out, segments, &begin, &end, &init, 0,
+                                                    NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "end_offsets->kind 1 is not the spec's input kind (transform)");
+  end.kind = CCCL_CACHE_ITERATOR_TRANSFORM;
+  CHECK_OK(cccl_cache_segmented_reduce_iterators(alg, d_temp, &bytes, &in, &out, segments, &begin, &end, &init, 0,
+                                                 NULL, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(sums, d_sums, sizeof sums, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < segments; ++i) {
+    float want = init;
+    for (k = 8 * i; k < 8 * i + 8; ++k) want += values[k];
+    ok &= sums[i] == want;
+  }
+  CHECK(ok);
+  cudaFree(d_temp);
+  cudaFree(d_sums);
+  cudaFree(d_values);
+  cccl_cache_algorithm_release(alg);
+  printf("summed fixed-size segments from computed offsets through the C ABI: %s\n", ok ? "ok" : "MISMATCH");
+}
+
 /* A running count/min/max of 12-byte struct items (an inclusive scan named in spec text)
  * through the C ABI. */
 static void struct_scan_on_gpu(cccl_cache_store* store) {
@@ -1600,6 +1660,7 @@ int main(void) {
     scan_iterator_on_gpu(store);
     output_iterators_on_gpu(store);
     zips_on_gpu(store);
+    segmented_iterators_on_gpu(store);
     struct_reduce_on_gpu(store);
     struct_scan_on_gpu(store);
     select_on_gpu(store);

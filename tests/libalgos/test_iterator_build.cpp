@@ -5,9 +5,11 @@
 
 #include "build_cache.hpp"
 #include "iterator_specs.hpp"
+#include "segmented_iterator_specs.hpp"
 #include "zip_specs.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
+#include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 
 using namespace cccl_cache::algos;
 using namespace test_support;
@@ -126,6 +128,19 @@ TEST(IteratorBuild, ZipsBuildAndAStructOfOtherFieldsIsNamed) {
   EXPECT_EQ(bad.error().code, cccl_cache::ErrorCode::compile) << bad.error().describe();
   EXPECT_NE(bad.error().message.find("zip component 1 is int32 but field 1 of vi64 is not"), std::string::npos)
       << bad.error().message;
+}
+
+// Segmented reduce over iterators: fixed-size segments from computed offsets (all four
+// arguments iterators, the input an array iterator) and a counting input written last
+// first.
+TEST(IteratorBuild, SegmentedReduceOverIteratorsBuilds) {
+  for (const auto& spec : {fixed_size_sums(), counting_sums_reversed()}) {
+    SCOPED_TRACE(summary(spec));
+    ASSERT_TRUE(spec.validate()) << spec.validate().error().describe();
+    const auto& r = cached_build(spec, 90);
+    ASSERT_TRUE(r) << r.error().describe();
+    EXPECT_EQ(r->result.record.kernels.size(), 1u);
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "core/iterator.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 #include "cccl_cache/algos/core/spec_fields.hpp"
@@ -563,20 +564,28 @@ std::string output_iterator_struct(std::string_view name, const Iterator& it, co
   return out + random_access_struct(n, a, "reference", reference_def, parts);
 }
 
+std::string argument_type(std::string& source, const std::string& name, const Iterator& it,
+                          const ElementType& element, bool output, bool as_iterators, const std::string& array,
+                          std::vector<const Operator*>& defined) {
+  if (it.is_pointer() && !as_iterators) return array;
+  const Iterator array_it = Iterator::array(element.scalar);
+  const Iterator& as = it.is_pointer() ? array_it : it;  // `defined` keeps pointers into `it`
+  if (const Operator* op = custom_operator(as)) {
+    bool known = false;
+    for (const Operator* d : defined) known = known || (d->kind == OpKind::custom && d->source == op->source);
+    if (!known) source += user_source(*op);
+    defined.push_back(op);
+  }
+  source += output ? output_iterator_struct(name, as, element) : iterator_struct(name, as, element);
+  return name;
+}
+
 IteratorTypes iterator_types(std::string& source, const Iterator& input, const Iterator& output,
                              const Operator& op, const ElementType& element, const std::string& array) {
-  IteratorTypes t{array, array};
-  const Operator* input_op = custom_operator(input);
-  if (!input.is_pointer()) {
-    t.in = "cccl_cache_in_t";
-    source += iterator_user_source(input, {&op});
-    source += iterator_struct(t.in, input, element);
-  }
-  if (!output.is_pointer()) {
-    t.out = "cccl_cache_out_t";
-    source += iterator_user_source(output, {&op, input_op != nullptr ? input_op : &op});
-    source += output_iterator_struct(t.out, output, element);
-  }
+  std::vector<const Operator*> defined = {&op};
+  IteratorTypes t;
+  t.in = argument_type(source, "cccl_cache_in_t", input, element, false, false, array, defined);
+  t.out = argument_type(source, "cccl_cache_out_t", output, element, true, false, array, defined);
   return t;
 }
 
@@ -634,14 +643,71 @@ bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& 
   return pack_at(it, element, value, num_items, out.bytes);
 }
 
+static_assert(offsetof(PackedIterator, arg) == 0, "a PackedIterator's address is its bytes'");
+
+void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes, std::int64_t n) noexcept {
+  const std::size_t v = size_of(iterator_value_type(it, element));
+  // A pointer member at `at` moved by `count` elements of `size` bytes.
+  auto move = [&](std::size_t at, std::int64_t count, std::size_t size) {
+    std::uintptr_t p = 0;
+    std::memcpy(&p, bytes + at, sizeof p);
+    p += static_cast<std::uintptr_t>(count) * size;
+    std::memcpy(bytes + at, &p, sizeof p);
+  };
+  // A count in V's low bytes (host order), wrapping as V does.
+  auto count = [&] {
+    std::uint64_t x = 0;
+    std::memcpy(&x, bytes, v);
+    x += static_cast<std::uint64_t>(n);
+    std::memcpy(bytes, &x, v);
+  };
+  switch (it.kind) {
+    case IteratorKind::pointer:
+      move(0, n, v);
+      break;
+    case IteratorKind::counting:
+      count();
+      break;
+    case IteratorKind::reverse:
+      move(0, -n, v);
+      break;
+    case IteratorKind::permutation:
+      move(sizeof(void*), n, size_of(it.index_type));
+      break;
+    case IteratorKind::transform:
+      if (it.counting_base) count();
+      else move(0, n, v);
+      break;
+    case IteratorKind::discard:
+      move(0, n, 1);  // its position, a ptrdiff_t
+      break;
+    case IteratorKind::zip: {
+      const ZipLayout z = zip_layout(it);
+      for (std::size_t k = 0; k < it.components.size() && k < kMaxZipComponents; ++k)
+        if (it.components[k].kind != IteratorKind::discard)
+          advance_packed(it.components[k], it.components[k].type, bytes + z.offset[k], n);
+      break;
+    }
+    case IteratorKind::constant:
+      break;
+  }
+}
+
 bool iterator_address(const Iterator& it, ScalarType element, const IteratorValue& value,
                       std::uint64_t num_items, IteratorArg& packed, const void*& address) noexcept {
-  if (it.is_pointer()) {
+  return argument_address(it, element, value, num_items, false, packed, address);
+}
+
+bool argument_address(const Iterator& it, ScalarType element, const IteratorValue& value, std::uint64_t num_items,
+                      bool as_iterators, IteratorArg& packed, const void*& address) noexcept {
+  if (it.is_pointer() && !as_iterators) {
     address = value.pointer;
     return value.kind == IteratorKind::pointer;
   }
   address = packed.bytes;
-  return pack_iterator(it, element, value, num_items, packed);
+  if (!it.is_pointer()) return pack_iterator(it, element, value, num_items, packed);
+  std::memset(packed.bytes, 0, sizeof packed.bytes);
+  return pack_at(Iterator::array(element), element, value, num_items, packed.bytes);
 }
 
 }  // namespace detail

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cccl_cache/algos/iterator.hpp"
 
@@ -46,6 +47,16 @@ struct IteratorTypes {
 IteratorTypes iterator_types(std::string& source, const Iterator& input, const Iterator& output,
                              const Operator& op, const ElementType& element, const std::string& array);
 
+// One kernel argument's type in a generated source: `array` for a pointer `it`, unless the
+// dispatch takes every argument as an iterator (`as_iterators`: an algorithm whose host
+// dispatch is instantiated for all arrays or all iterators), where a pointer is an array
+// iterator over `element` (Iterator::array); else `name`, defined (an output's struct
+// where `output`) and appended to `source` after its custom operator's source, unless an
+// operator in `defined` has that source (the operator is added to `defined`).
+std::string argument_type(std::string& source, const std::string& name, const Iterator& it,
+                          const ElementType& element, bool output, bool as_iterators, const std::string& array,
+                          std::vector<const Operator*>& defined);
+
 // What pack_iterator writes for `it` (a valid non-pointer iterator), as a line of source
 // comment: the packing's version, each member's type and byte offset, the argument's
 // size and alignment. iterator_struct starts with it, so the codegen digest, hence the
@@ -73,6 +84,29 @@ bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& 
 // the values are packed. False where value's kind is not the spec's. No allocation.
 bool iterator_address(const Iterator& it, ScalarType element, const IteratorValue& value,
                       std::uint64_t num_items, IteratorArg& packed, const void*& address) noexcept;
+
+// As iterator_address, for a dispatch that takes every argument as an iterator where
+// `as_iterators` (argument_type): a pointer spec's array is then packed as an array
+// iterator's `{V* p}`. No allocation.
+bool argument_address(const Iterator& it, ScalarType element, const IteratorValue& value, std::uint64_t num_items,
+                      bool as_iterators, IteratorArg& packed, const void*& address) noexcept;
+
+// Advances a call's packed bytes for `it` over `element` (a pointer: an array of
+// `element`) by n elements, as the generated struct's `+= n` does on the device: a
+// pointer moves by n elements (a reverse's end back, a permutation's indices), a count
+// adds n in its type, a constant stays, a zip advances each component. For a host
+// dispatch that moves its iterators between launches (segmented reduce's launches of
+// 2^31 - 1 segments each). No allocation.
+void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes, std::int64_t n) noexcept;
+
+// A call's packed argument and what advancing it needs: `it` null for an array of
+// `element` packed as an array iterator. `arg` comes first: the address of a
+// PackedIterator is its bytes' (what argument_address gives).
+struct PackedIterator {
+  IteratorArg arg;
+  const Iterator* it = nullptr;
+  ScalarType element = ScalarType::none;
+};
 
 // A call's input and output as a dispatch takes them (iterator_address of each: the
 // input of num_items elements, the output of out_items), their packed bytes held here.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/launch.cuh"
+#include "core/iterator.hpp"
 
 namespace cccl_cache::algos::detail {
 
@@ -16,11 +17,27 @@ struct IterArg {
 };
 inline void* arg_address(const IterArg& arg) noexcept { return const_cast<void*>(arg.bytes); }
 
+// An IterArg that CUB's host dispatch may advance between launches (segmented reduce's,
+// each of 2^31 - 1 segments): over a PackedIterator (core/iterator.hpp), whose bytes `+= n`
+// advances as the device struct's `+= n` does (advance_packed). The driver copies the
+// bytes at each launch, so advancing after one leaves it as it ran.
+struct AdvancingIterArg {
+  PackedIterator* packed = nullptr;
+  AdvancingIterArg& operator+=(std::int64_t n) noexcept {
+    advance_packed(packed->it != nullptr ? *packed->it : Iterator::array(packed->element), packed->element,
+                   packed->arg.bytes, n);
+    return *this;
+  }
+};
+inline void* arg_address(const AdvancingIterArg& arg) noexcept { return arg.packed->arg.bytes; }
+
 // A dispatch's input or output argument of type It from the executable's address for it
 // (iterator_address): IterArg over packed bytes, or the array as T*.
 template <class It, class T>
 It iterator_arg(const void* address) noexcept {
   if constexpr (std::is_same_v<It, IterArg>) return IterArg{address};
+  else if constexpr (std::is_same_v<It, AdvancingIterArg>)
+    return AdvancingIterArg{static_cast<PackedIterator*>(const_cast<void*>(address))};
   else return static_cast<T*>(const_cast<void*>(address));
 }
 

@@ -4,10 +4,12 @@
 // policy values as a run-time policy selector.
 //
 // The device kernel was instantiated by the build (codegen.cpp) with T* input and
-// output, offset* begin and end offsets, T init and an empty operator type. Host
+// output, offset* begin and end offsets (or, where the spec has an iterator, the four
+// generated iterator structs), T init and an empty operator type. Host
 // stand-ins of the same size and alignment give the dispatch the same argument layout:
 // nothing here depends on what the elements are.
 #include "core/launch.cuh"
+#include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_segmented_reduce.cuh>
 
@@ -48,7 +50,9 @@ struct BoundKernel {
   }
 };
 
-template <std::size_t T, class OffsetT>
+// Iterators: the four arguments as AdvancingIterArg (a PackedIterator at each address,
+// advanced between launches), else arrays.
+template <std::size_t T, class OffsetT, bool Iterators>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                       std::uint64_t num_segments, const void* d_begin_offsets,
@@ -61,12 +65,15 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
     if (h_init == nullptr) return CUDA_ERROR_INVALID_VALUE;
     std::memcpy(&init, h_init, T);
   }
-  const auto offsets = [](const void* p) { return static_cast<OffsetT*>(const_cast<void*>(p)); };
+  using algos::detail::AdvancingIterArg;
+  using algos::detail::iterator_arg;
+  using In = std::conditional_t<Iterators, AdvancingIterArg, ItemT*>;
+  using Off = std::conditional_t<Iterators, AdvancingIterArg, OffsetT*>;
   CUresult status = CUDA_SUCCESS;
   const cudaError_t err = cub::detail::segmented_reduce::dispatch<ItemT, OffsetT>(
-      d_temp_storage, temp_storage_bytes, static_cast<ItemT*>(const_cast<void*>(d_in)),
-      static_cast<ItemT*>(d_out), static_cast<std::int64_t>(num_segments), offsets(d_begin_offsets),
-      offsets(d_end_offsets), OpArg{op_state}, init, static_cast<std::size_t>(max_segment_size),
+      d_temp_storage, temp_storage_bytes, iterator_arg<In, ItemT>(d_in), iterator_arg<In, ItemT>(d_out),
+      static_cast<std::int64_t>(num_segments), iterator_arg<Off, OffsetT>(d_begin_offsets),
+      iterator_arg<Off, OffsetT>(d_end_offsets), OpArg{op_state}, init, static_cast<std::size_t>(max_segment_size),
       stream, RuntimePolicySelector{&params}, BoundKernel{&params},
       DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
@@ -74,10 +81,12 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 
 }  // namespace
 
-DispatchFn select_dispatch(std::size_t type_size, ScalarType offset_type) noexcept {
+DispatchFn select_dispatch(std::size_t type_size, ScalarType offset_type, bool iterators) noexcept {
   return algos::detail::on_size(type_size, [&](auto t) {
-    return algos::detail::on_offset(offset_type, [](auto o) -> DispatchFn {
-      return &run_dispatch<decltype(t)::value, typename decltype(o)::type>;
+    return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
+      constexpr std::size_t kT = decltype(t)::value;
+      using O = typename decltype(o)::type;
+      return iterators ? &run_dispatch<kT, O, true> : &run_dispatch<kT, O, false>;
     });
   });
 }

@@ -7,6 +7,7 @@
 #include <cuda.h>
 
 #include "cccl_cache/algos/core/executable.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -37,10 +38,15 @@ class Executable : public BoundExecutable<SegmentedReduce> {
   // `op_state`: a stateful operator's state (types.hpp OpState: its bytes, read before
   // return; a size query may leave it out), empty for a stateless one;
   // CUDA_ERROR_INVALID_VALUE where it does not fit the operator's state layout.
-  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
-                      void* d_out, std::uint64_t num_segments, const void* d_begin_offsets,
-                      const void* d_end_offsets, const void* h_init, CUstream stream,
-                      std::uint64_t max_segment_size = 0, OpState op_state = {}) const noexcept;
+  //
+  // A spec with iterators (spec.hpp) takes each argument as an IteratorValue of its kind
+  // (an array argument as IteratorValue::array or a pointer); CUDA_ERROR_INVALID_VALUE
+  // for a value of another kind. A reverse input iterator is not taken (its end depends on
+  // a length the call does not have).
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in, Output d_out,
+                      std::uint64_t num_segments, Input d_begin_offsets, Input d_end_offsets,
+                      const void* h_init, CUstream stream, std::uint64_t max_segment_size = 0,
+                      OpState op_state = {}) const noexcept;
 
  private:
   using BoundExecutable::BoundExecutable;

@@ -1,5 +1,5 @@
 // Segmented reduce specification (cub::DeviceSegmentedReduce::Reduce: segment i of a T
-// array, [begin[i], end[i]), reduced into out[i]): its fields, from which the canonical
+// array or iterator, [begin[i], end[i]), reduced into out[i]): its fields, from which the canonical
 // encoding, key, spec text and summary derive (core/spec_fields.hpp).
 #pragma once
 
@@ -29,17 +29,38 @@ struct Spec {
   ScalarType type = ScalarType::float32;
   Operator op = Operator::plus();
   ScalarType offset_type = ScalarType::int64;  // int32, uint32, int64 or uint64
+  // The input, the output and the begin and end offsets: arrays (pointers, the default,
+  // left out of the encoding), or iterators (iterator.hpp): the input and the offsets
+  // of the input kinds (read as T, and as the offset type; the input not reverse, whose
+  // end is a length only the offsets know: segments of 8 from
+  // transform(times8,counting(int64)) begins and the same from 1 as ends), the output of
+  // the output kinds. A spec with any iterator is compiled with every argument an
+  // iterator (its arrays as array iterators); its calls take IteratorValues for them.
+  Iterator input;
+  Iterator output;
+  Iterator begin_offsets;
+  Iterator end_offsets;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
     v(Field{1, "type", Need::required}, s.type);
     v(Field{2, "op"}, s.op);
     v(Field{3, "offset"}, s.offset_type);
+    v(Field{4, "input"}, s.input);
+    v(Field{5, "output"}, s.output);
+    v(Field{6, "begin_offsets"}, s.begin_offsets);
+    v(Field{7, "end_offsets"}, s.end_offsets);
+  }
+
+  // Whether any argument is an iterator.
+  bool iterators() const noexcept {
+    return !input.is_pointer() || !output.is_pointer() || !begin_offsets.is_pointer() || !end_offsets.is_pointer();
   }
 
   // An element type; a reduction operator for it (core/codegen.hpp
-  // validate_associative_op); an integer offset type of 4 or 8 bytes. Error:
-  // invalid_argument.
+  // validate_associative_op); an integer offset type of 4 or 8 bytes; valid iterators
+  // (validate_iterator, validate_output_iterator). Error: invalid_argument (unsupported:
+  // an iterator kind that is not taken there).
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;
