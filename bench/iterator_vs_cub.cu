@@ -148,7 +148,8 @@ void check(CUresult rc, const char* what) { bench::check_cu(rc, what); }
 
 int main(int argc, char** argv) {
   bench::VsCub b(argc, argv, "iterator");
-  b.print_method("inputs", "ours and CUB", "rotate", "iterators, 8- and 16-byte structs; uint64 offsets");
+  b.print_method("inputs", "ours and CUB", "rotate",
+                 "iterators, 8- and 16-byte structs; uint64 offsets");
   using ::cuda::std::plus;
 
   ca::reduce::Spec norm_spec;
@@ -261,7 +262,8 @@ int main(int argc, char** argv) {
   ca::reduce::Spec zip_spec;
   zip_spec.type = ca::ElementType::structure("vi64", kVi64Def, sizeof(vi64), alignof(vi64));
   zip_spec.op = Operator::custom("argmax64", kArgMax64Src);
-  zip_spec.input = Iterator::zip({Iterator::array(ScalarType::float32), Iterator::counting(ScalarType::int64)});
+  zip_spec.input =
+      Iterator::zip({Iterator::array(ScalarType::float32), Iterator::counting(ScalarType::int64)});
   const auto& zip_argmax = b.acquire(zip_spec);
   run("zip_argmax", b, [&](std::uint64_t n, std::vector<void*>& owned) {
     std::vector<float> h(n);
@@ -273,18 +275,21 @@ int main(int argc, char** argv) {
     c.out[0] = device_alloc<vi64>(1, owned);
     c.out[1] = device_alloc<vi64>(1, owned);
     c.out_bytes = sizeof(vi64);
-    c.call = [&zip_argmax, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes,
-                                                               cudaStream_t s) {
+    c.call = [&zip_argmax, in, n, o0 = c.out[0], o1 = c.out[1]](
+                 int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       const vi64 init{-1.0f, -1};
       if (who == 0) {
-        const IteratorValue parts[] = {IteratorValue::array(in), IteratorValue::counting(std::int64_t{0})};
-        return check(zip_argmax(temp, bytes, IteratorValue::zip(parts, 2), o0, n, &init, s), "ours");
+        const IteratorValue parts[] = {IteratorValue::array(in),
+                                       IteratorValue::counting(std::int64_t{0})};
+        return check(zip_argmax(temp, bytes, IteratorValue::zip(parts, 2), o0, n, &init, s),
+                     "ours");
       }
-      check_rt(cub::DeviceReduce::Reduce(temp, bytes,
-                                         ::cuda::make_zip_transform_iterator(MakeVi64{}, in,
-                                                                             ::cuda::counting_iterator<long long>(0)),
-                                         static_cast<vi64*>(o1), n, ArgMax64{}, init, s),
-               "cub");
+      check_rt(
+          cub::DeviceReduce::Reduce(temp, bytes,
+                                    ::cuda::make_zip_transform_iterator(
+                                        MakeVi64{}, in, ::cuda::counting_iterator<long long>(0)),
+                                    static_cast<vi64*>(o1), n, ArgMax64{}, init, s),
+          "cub");
     };
     return c;
   });

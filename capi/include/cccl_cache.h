@@ -425,9 +425,10 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_segmented_reduce_with_state(
  * above refuse such a spec). op_state: NULL for a stateless operator. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_segmented_reduce_iterators(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
-    const cccl_cache_iterator_value* in, const cccl_cache_iterator_value* out, uint64_t num_segments,
-    const cccl_cache_iterator_value* begin_offsets, const cccl_cache_iterator_value* end_offsets,
-    const void* h_init, uint64_t max_segment_size, void* stream, const cccl_cache_op_state* op_state);
+    const cccl_cache_iterator_value* in, const cccl_cache_iterator_value* out,
+    uint64_t num_segments, const cccl_cache_iterator_value* begin_offsets,
+    const cccl_cache_iterator_value* end_offsets, const void* h_init, uint64_t max_segment_size,
+    void* stream, const cccl_cache_op_state* op_state);
 /* Of each run of consecutive keys the spec's op calls equal, the first key and its value
  * go to d_keys_out / d_values_out in order, and the number of runs to *d_num_selected_out
  * (device memory, one element of the spec's `selected` type). Outputs must not overlap

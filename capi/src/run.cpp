@@ -126,7 +126,8 @@ bool convert_value(const char* fn, const std::string& arg, bool input, const alg
                    algos::IteratorValue* components, cccl_cache_status& status) noexcept {
   if (v == nullptr) {
     status = guarded(fn, [&] {
-      return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT, std::string(fn) + ": " + arg + " is NULL");
+      return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+                       std::string(fn) + ": " + arg + " is NULL");
     });
     return false;
   }
@@ -135,8 +136,8 @@ bool convert_value(const char* fn, const std::string& arg, bool input, const alg
   if (kind != static_cast<int>(it.kind)) {
     status = guarded(fn, [&] {
       return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
-                       std::string(fn) + ": " + arg + "->kind " + std::to_string(kind) + " is not the spec's " +
-                           (input ? "input" : "output") + " kind (" +
+                       std::string(fn) + ": " + arg + "->kind " + std::to_string(kind) +
+                           " is not the spec's " + (input ? "input" : "output") + " kind (" +
                            std::string(algos::iterator_kind_name(it.kind)) + ")");
     });
     return false;
@@ -146,17 +147,18 @@ bool convert_value(const char* fn, const std::string& arg, bool input, const alg
   if (it.kind != algos::IteratorKind::zip) return true;
   if (v->value != it.components.size() || v->pointer == nullptr) {
     status = guarded(fn, [&] {
-      return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
-                       std::string(fn) + ": " + arg + " is a zip of " + std::to_string(it.components.size()) +
-                           " components: pointer must point to that many values and value be their number (" +
-                           std::to_string(v->value) + ")");
+      return set_error(
+          CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+          std::string(fn) + ": " + arg + " is a zip of " + std::to_string(it.components.size()) +
+              " components: pointer must point to that many values and value be their number (" +
+              std::to_string(v->value) + ")");
     });
     return false;
   }
   const auto* given = static_cast<const cccl_cache_iterator_value*>(v->pointer);
   for (std::size_t k = 0; k < it.components.size(); ++k)
-    if (!convert_value(fn, arg + "->pointer[" + std::to_string(k) + "]", input, it.components[k], &given[k],
-                       components[k], nullptr, status))
+    if (!convert_value(fn, arg + "->pointer[" + std::to_string(k) + "]", input, it.components[k],
+                       &given[k], components[k], nullptr, status))
       return false;
   value.pointer = components;
   return true;
@@ -167,8 +169,8 @@ bool convert_value(const char* fn, const std::string& arg, bool input, const alg
 // executables take them (iterator.hpp IteratorValue). INVALID_ARGUMENT, set in `status`,
 // where `v` is NULL or v->kind (or a zip's component's) is not the spec's kind.
 bool iterator_value(const char* fn, const char* arg, const algos::Iterator& it,
-                    const cccl_cache_iterator_value* v, CallValue& value,
-                    cccl_cache_status& status, bool input) noexcept {
+                    const cccl_cache_iterator_value* v, CallValue& value, cccl_cache_status& status,
+                    bool input) noexcept {
   if (v == nullptr) {
     status = null_argument(fn, arg);
     return false;
@@ -253,7 +255,8 @@ cccl_cache_status scan_iterator(const char* fn, const cccl_cache_algorithm* algo
   CCCL_CACHE_C_TYPED(Exe, kind, fn);
   CallValue value, out_value;
   if (!iterator_value(fn, "in", exe->spec().input, in, value, status_, true) ||
-      !output_value(fn, "cccl_cache_scan_iterators", exe->spec().output, out, d_out, out_value, status_))
+      !output_value(fn, "cccl_cache_scan_iterators", exe->spec().output, out, d_out, out_value,
+                    status_))
     return status_;
   const bool takes_init = exe->spec().takes_init();
   const bool given = h_init != nullptr || d_init != nullptr;
@@ -271,12 +274,12 @@ cccl_cache_status scan_iterator(const char* fn, const cccl_cache_algorithm* algo
     r = (*exe)(d_temp_storage, *temp_storage_bytes, value.value, out_value.value, num_items,
                sc::FutureValue{d_init}, stream_, state_of(op_state));
   } else if (takes_init) {
-    r = (*exe)(d_temp_storage, *temp_storage_bytes, value.value, out_value.value, num_items, h_init, stream_,
-               state_of(op_state));
+    r = (*exe)(d_temp_storage, *temp_storage_bytes, value.value, out_value.value, num_items, h_init,
+               stream_, state_of(op_state));
   } else {
     if constexpr (std::is_same_v<Exe, sc::InclusiveExecutable>)
-      r = (*exe)(d_temp_storage, *temp_storage_bytes, value.value, out_value.value, num_items, stream_,
-                 state_of(op_state));
+      r = (*exe)(d_temp_storage, *temp_storage_bytes, value.value, out_value.value, num_items,
+                 stream_, state_of(op_state));
     else
       r = CUDA_ERROR_INVALID_VALUE;  // an exclusive scan always takes its initial value
   }
@@ -293,11 +296,12 @@ cccl_cache_status reduce_iterator(const char* fn, const cccl_cache_algorithm* al
   CCCL_CACHE_C_TYPED(rd::Executable, AlgorithmId::reduce, fn);
   CallValue value, out_value;
   if (!iterator_value(fn, "in", exe->spec().input, in, value, status_, true) ||
-      !output_value(fn, "cccl_cache_reduce_iterators", exe->spec().output, out, d_out, out_value, status_))
+      !output_value(fn, "cccl_cache_reduce_iterators", exe->spec().output, out, d_out, out_value,
+                    status_))
     return status_;
   if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, value.value, out_value.value, num_items, h_init,
-                          static_cast<CUstream>(stream), state_of(op_state)),
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, value.value, out_value.value,
+                          num_items, h_init, static_cast<CUstream>(stream), state_of(op_state)),
                    fn, kTempOrStateInvalid);
 }
 
@@ -517,7 +521,8 @@ cccl_cache_status cccl_cache_segmented_reduce_with_state(
   constexpr const char* fn = "cccl_cache_segmented_reduce";
   CCCL_CACHE_C_TYPED(sr::Executable, AlgorithmId::segmented_reduce, fn);
   if (exe->spec().iterators()) {
-    status_ = iterator_spec(fn, "cccl_cache_segmented_reduce_iterators", "input, output or an offset");
+    status_ =
+        iterator_spec(fn, "cccl_cache_segmented_reduce_iterators", "input, output or an offset");
     return status_;
   }
   if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
@@ -529,22 +534,24 @@ cccl_cache_status cccl_cache_segmented_reduce_with_state(
 
 cccl_cache_status cccl_cache_segmented_reduce_iterators(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
-    const cccl_cache_iterator_value* in, const cccl_cache_iterator_value* out, uint64_t num_segments,
-    const cccl_cache_iterator_value* begin_offsets, const cccl_cache_iterator_value* end_offsets,
-    const void* h_init, uint64_t max_segment_size, void* stream, const cccl_cache_op_state* op_state) {
+    const cccl_cache_iterator_value* in, const cccl_cache_iterator_value* out,
+    uint64_t num_segments, const cccl_cache_iterator_value* begin_offsets,
+    const cccl_cache_iterator_value* end_offsets, const void* h_init, uint64_t max_segment_size,
+    void* stream, const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_segmented_reduce_iterators";
   CCCL_CACHE_C_TYPED(sr::Executable, AlgorithmId::segmented_reduce, fn);
   const sr::Spec& spec = exe->spec();
   CallValue values[4];
   if (!iterator_value(fn, "in", spec.input, in, values[0], status_, true) ||
       !iterator_value(fn, "out", spec.output, out, values[1], status_, false) ||
-      !iterator_value(fn, "begin_offsets", spec.begin_offsets, begin_offsets, values[2], status_, true) ||
+      !iterator_value(fn, "begin_offsets", spec.begin_offsets, begin_offsets, values[2], status_,
+                      true) ||
       !iterator_value(fn, "end_offsets", spec.end_offsets, end_offsets, values[3], status_, true))
     return status_;
   if (h_init == nullptr && d_temp_storage != nullptr) return null_argument(fn, "h_init");
-  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, values[0].value, values[1].value, num_segments,
-                          values[2].value, values[3].value, h_init, static_cast<CUstream>(stream),
-                          max_segment_size, state_of(op_state)),
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, values[0].value, values[1].value,
+                          num_segments, values[2].value, values[3].value, h_init,
+                          static_cast<CUstream>(stream), max_segment_size, state_of(op_state)),
                    fn, "more than INT64_MAX segments" CCCL_CACHE_C_STATE_INVALID);
 }
 

@@ -68,7 +68,8 @@ Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& f
     // operator's layout follows it (name:SIZE/ALIGN).
     std::vector<std::string> op_names;
     if (desc != nullptr && desc->is_operator) op_names.push_back(value);
-    for (std::size_t at = value.find("transform("); desc != nullptr && desc->is_iterator && at != std::string::npos;
+    for (std::size_t at = value.find("transform(");
+         desc != nullptr && desc->is_iterator && at != std::string::npos;
          at = value.find("transform(", at + 1))
       op_names.push_back(value.substr(at + 10, value.find_first_of(",)", at + 10) - at - 10));
     bool custom = false;

@@ -271,7 +271,6 @@ def _input_fields(d_in, d_out, ops: dict):
     type: the arrays' common one; beside an iterator, the array's; between two
     iterators, the output's array type, else the input's value type."""
     fields: dict = {}
-    arrays: tuple = ()
     if not _is_iterator(d_in) and not _is_iterator(d_out):
         return {"type": _same_type(d_in, d_out)}, (d_in, d_out)
     if not _is_iterator(d_in):
@@ -284,13 +283,20 @@ def _input_fields(d_in, d_out, ops: dict):
             raise TypeError("d_in, d_out: an input and an output iterator without an element type between them "
                             "(give one of them as an array)")
         fields["type"] = t
-    for name, x in (("input", d_in), ("output", d_out)):
+    return fields, _iterator_fields(fields, ops, (("input", d_in), ("output", d_out)))
+
+
+def _iterator_fields(fields: dict, ops: dict, named) -> tuple:
+    """Adds each iterator among `named` ((field, array or iterator) pairs) to `fields` as
+    its spec text; returns the arrays of all of them."""
+    arrays: tuple = ()
+    for name, x in named:
         if _is_iterator(x):
             fields[name] = x._spec(ops)
             arrays += x._arrays()
         else:
             arrays += (x,)
-    return fields, arrays
+    return arrays
 
 
 def _like(d_in, d_out):
@@ -336,12 +342,7 @@ def make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plu
     ops: dict = {}
     fields, arrays = _input_fields(d_in, d_out, ops)
     fields.update(op=_op_text(op, ops), offset=_offset_type(start_offsets_in, end_offsets_in))
-    for name, x in (("begin_offsets", start_offsets_in), ("end_offsets", end_offsets_in)):
-        if _is_iterator(x):
-            fields[name] = x._spec(ops)
-            arrays += x._arrays()
-        else:
-            arrays += (x,)
+    arrays += _iterator_fields(fields, ops, (("begin_offsets", start_offsets_in), ("end_offsets", end_offsets_in)))
     return _acquire("segmented_reduce", fields, ops, device, arrays, cache)
 
 

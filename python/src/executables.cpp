@@ -2,14 +2,14 @@
 // library's two-phase convention: temp_storage=None returns the bytes a run needs and
 // looks at nothing else (pure arithmetic, as CUB's size query); a run checks every
 // array against the spec and the bound device, then launches with the GIL released.
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+
 #include <array>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
-
-#include <nanobind/stl/shared_ptr.h>
-#include <nanobind/stl/string.h>
 
 #include "arrays.hpp"
 #include "bound.hpp"
@@ -347,9 +347,9 @@ std::size_t segmented_sort_call(const Bound<ss::Executable>& b, nb::handle temp,
 // or constant (`_value`) in the iterator's type, device arrays (`_base`, `_index`) of its
 // value and index types on the executable's device (an output's `_base` written); a
 // zip's components (`_components`) into `parts`, which the value points at.
-algos::IteratorValue iterator_value(nb::handle obj, const std::string& arg, const algos::Iterator& it,
-                                    ScalarType element, std::uint64_t n, int dev,
-                                    algos::IteratorValue* parts = nullptr) {
+algos::IteratorValue iterator_value(nb::handle obj, const std::string& arg,
+                                    const algos::Iterator& it, ScalarType element, std::uint64_t n,
+                                    int dev, algos::IteratorValue* parts = nullptr) {
   const bool output = arg[2] == 'o';
   const std::string want(algos::iterator_kind_name(it.kind));
   if (!nb::hasattr(obj, "_iterator_kind") || nb::cast<std::string>(obj.attr("_iterator_kind")) != want)
@@ -369,9 +369,10 @@ algos::IteratorValue iterator_value(nb::handle obj, const std::string& arg, cons
     for (std::size_t k = 0; k < it.components.size(); ++k) {
       const algos::Iterator& c = it.components[k];
       const std::string ck = arg + "[" + std::to_string(k) + "]";
-      parts[k] = c.is_pointer() ? algos::IteratorValue::array(checked_array(components[k], ck.c_str(), output,
-                                                                            c.type, n, dev).data)
-                                : iterator_value(components[k], ck, c, c.type, n, dev);
+      parts[k] = c.is_pointer()
+                     ? algos::IteratorValue::array(
+                           checked_array(components[k], ck.c_str(), output, c.type, n, dev).data)
+                     : iterator_value(components[k], ck, c, c.type, n, dev);
     }
     return algos::IteratorValue::zip(parts, it.components.size());
   }
@@ -384,9 +385,12 @@ algos::IteratorValue iterator_value(nb::handle obj, const std::string& arg, cons
   }
   // A permutation's values are read (written) at its indices: any length; the others n.
   const bool permutation = it.kind == algos::IteratorKind::permutation;
-  out.pointer = checked_array(obj.attr("_base"), arg.c_str(), output, v, permutation ? 0 : n, dev).data;
+  out.pointer =
+      checked_array(obj.attr("_base"), arg.c_str(), output, v, permutation ? 0 : n, dev).data;
   if (permutation)
-    out.index = checked_array(obj.attr("_index"), (arg + " indices").c_str(), false, it.index_type, n, dev).data;
+    out.index =
+        checked_array(obj.attr("_index"), (arg + " indices").c_str(), false, it.index_type, n, dev)
+            .data;
   return out;
 }
 
@@ -458,14 +462,15 @@ std::size_t segmented_reduce_call(const Bound<sr::Executable>& b, nb::handle tem
   ZipParts parts[4];
   const algos::Input i = call_input(in, spec.input, spec.type, 0, dev, parts[0]);
   const algos::Output o = call_output(out, spec.output, spec.type, num_segments, dev, parts[1]);
-  const algos::Input first =
-      call_input(begin, spec.begin_offsets, spec.offset_type, num_segments, dev, parts[2], "start_offsets_in");
-  const algos::Input last =
-      call_input(end, spec.end_offsets, spec.offset_type, num_segments, dev, parts[3], "end_offsets_in");
+  const algos::Input first = call_input(begin, spec.begin_offsets, spec.offset_type, num_segments,
+                                        dev, parts[2], "start_offsets_in");
+  const algos::Input last = call_input(end, spec.end_offsets, spec.offset_type, num_segments, dev,
+                                       parts[3], "end_offsets_in");
   const HostScalar init = host_scalar(h_init, spec.type, "h_init");
   const HostOpState state(op_state, spec.op);
   run_unlocked(stream, "segmented reduce", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, i, o, num_segments, first, last, init.bytes, s, max_segment_size, state.get());
+    return e(d_temp, have, i, o, num_segments, first, last, init.bytes, s, max_segment_size,
+             state.get());
   });
   return bytes;
 }

@@ -1124,15 +1124,20 @@ static void zips_on_gpu(cccl_cache_store* store) {
   void *d_values = NULL, *d_best = NULL, *d_running = NULL, *d_where = NULL, *d_temp = NULL;
   cccl_cache_iterator_value in, out, in_parts[2], out_parts[2];
   cccl_cache_algorithm *argmax = NULL, *scan = NULL;
-  if (!acquire_two(store,
-                   "reduce type=vi64:16/8 struct.vi64='struct vi64 { float value; long long index; };' op=argmax64 "
-                   "input=zip(float32,counting(int64)) source='__device__ vi64 argmax64(vi64 a, vi64 b) { if (a.value "
-                   "!= b.value) return a.value > b.value ? a : b; return a.index < b.index ? a : b; }'",
-                   "inclusive_scan type=vi:8/4 struct.vi='struct vi { float value; int index; };' op=argmax "
-                   "input=zip(float32,counting(int32)) output=zip(float32,int32) source='__device__ vi argmax(vi a, "
-                   "vi b) { if (a.value != b.value) return a.value > b.value ? a : b; return a.index < b.index ? a : "
-                   "b; }'",
-                   &argmax, &scan))
+  if (!acquire_two(
+          store,
+          "reduce type=vi64:16/8 struct.vi64='struct vi64 { float value; long long index; };' "
+          "op=argmax64 "
+          "input=zip(float32,counting(int64)) source='__device__ vi64 argmax64(vi64 a, vi64 b) { "
+          "if (a.value "
+          "!= b.value) return a.value > b.value ? a : b; return a.index < b.index ? a : b; }'",
+          "inclusive_scan type=vi:8/4 struct.vi='struct vi { float value; int index; };' op=argmax "
+          "input=zip(float32,counting(int32)) output=zip(float32,int32) source='__device__ vi "
+          "argmax(vi a, "
+          "vi b) { if (a.value != b.value) return a.value > b.value ? a : b; return a.index < "
+          "b.index ? a : "
+          "b; }'",
+          &argmax, &scan))
     return;
   for (i = 0; i < n; ++i) {
     values[i] = (float)((i * 7919) % 613);
@@ -1141,8 +1146,10 @@ static void zips_on_gpu(cccl_cache_store* store) {
       want.index = start + i;
     }
   }
-  CHECK(cudaMalloc(&d_values, sizeof values) == cudaSuccess && cudaMalloc(&d_best, sizeof best) == cudaSuccess &&
-        cudaMalloc(&d_running, sizeof running) == cudaSuccess && cudaMalloc(&d_where, sizeof where) == cudaSuccess);
+  CHECK(cudaMalloc(&d_values, sizeof values) == cudaSuccess &&
+        cudaMalloc(&d_best, sizeof best) == cudaSuccess &&
+        cudaMalloc(&d_running, sizeof running) == cudaSuccess &&
+        cudaMalloc(&d_where, sizeof where) == cudaSuccess);
   CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
   memset(&in, 0, sizeof in);
   memset(&out, 0, sizeof out);
@@ -1165,7 +1172,8 @@ static void zips_on_gpu(cccl_cache_store* store) {
   in.value = 2;
   in_parts[1].kind = CCCL_CACHE_ITERATOR_CONSTANT;
   CHECK_FAILS(cccl_cache_reduce_iterators(argmax, d_temp, &bytes, &in, &out, n, &init, NULL, NULL),
-              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "in->pointer[1]->kind 2 is not the spec's input kind (counting)");
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "in->pointer[1]->kind 2 is not the spec's input kind (counting)");
   in_parts[1].kind = CCCL_CACHE_ITERATOR_COUNTING;
   CHECK_OK(cccl_cache_reduce_iterators(argmax, d_temp, &bytes, &in, &out, n, &init, NULL, NULL));
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
@@ -1203,8 +1211,9 @@ static void zips_on_gpu(cccl_cache_store* store) {
   cudaFree(d_values);
   cccl_cache_algorithm_release(argmax);
   cccl_cache_algorithm_release(scan);
-  printf("an argmax read through a zip, a running argmax written into a zip, through the C ABI: %s\n",
-         ok && best.value == want.value && best.index == want.index ? "ok" : "MISMATCH");
+  printf(
+      "an argmax read through a zip, a running argmax written into a zip, through the C ABI: %s\n",
+      ok && best.value == want.value && best.index == want.index ? "ok" : "MISMATCH");
 }
 
 /* Fixed-size segments from computed offsets through the C ABI: begin and end offsets
@@ -1219,14 +1228,16 @@ static void segmented_iterators_on_gpu(cccl_cache_store* store) {
   int i, k, ok = 1;
   void *d_values = NULL, *d_sums = NULL, *d_temp = NULL;
   cccl_cache_iterator_value in, out, begin, end;
-  cccl_cache_algorithm* alg = acquire_text(
-      store,
-      "segmented_reduce type=float32 begin_offsets=transform(times8,counting(int64)) "
-      "end_offsets=transform(times8,counting(int64)) source='__device__ long long times8(long long i) { "
-      "return 8 * i; }'");
+  cccl_cache_algorithm* alg =
+      acquire_text(store,
+                   "segmented_reduce type=float32 begin_offsets=transform(times8,counting(int64)) "
+                   "end_offsets=transform(times8,counting(int64)) source='__device__ long long "
+                   "times8(long long i) { "
+                   "return 8 * i; }'");
   if (alg == NULL) return;
   for (i = 0; i < 8 * segments; ++i) values[i] = (float)(i % 5);
-  CHECK(cudaMalloc(&d_values, sizeof values) == cudaSuccess && cudaMalloc(&d_sums, sizeof sums) == cudaSuccess);
+  CHECK(cudaMalloc(&d_values, sizeof values) == cudaSuccess &&
+        cudaMalloc(&d_sums, sizeof sums) == cudaSuccess);
   CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
   memset(&in, 0, sizeof in);
   memset(&out, 0, sizeof out);
@@ -1239,19 +1250,20 @@ static void segmented_iterators_on_gpu(cccl_cache_store* store) {
   begin.kind = end.kind = CCCL_CACHE_ITERATOR_TRANSFORM;
   memcpy(&begin.value, &zero, sizeof zero);
   memcpy(&end.value, &one, sizeof one);
-  CHECK_OK(cccl_cache_segmented_reduce_iterators(alg, NULL, &bytes, &in, &out, segments, &begin, &end, NULL, 0, NULL,
-                                                 NULL));
+  CHECK_OK(cccl_cache_segmented_reduce_iterators(alg, NULL, &bytes, &in, &out, segments, &begin,
+                                                 &end, NULL, 0, NULL, NULL));
   CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
-  CHECK_FAILS(cccl_cache_segmented_reduce(alg, d_temp, &bytes, d_values, d_sums, segments, d_values, d_values, &init,
-                                          0, NULL),
+  CHECK_FAILS(cccl_cache_segmented_reduce(alg, d_temp, &bytes, d_values, d_sums, segments, d_values,
+                                          d_values, &init, 0, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_segmented_reduce_iterators");
   end.kind = CCCL_CACHE_ITERATOR_COUNTING;
-  CHECK_FAILS(cccl_cache_segmented_reduce_iterators(alg, d_temp, &bytes, &in, &out, segments, &begin, &end, &init, 0,
-                                                    NULL, NULL),
-              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "end_offsets->kind 1 is not the spec's input kind (transform)");
+  CHECK_FAILS(cccl_cache_segmented_reduce_iterators(alg, d_temp, &bytes, &in, &out, segments,
+                                                    &begin, &end, &init, 0, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "end_offsets->kind 1 is not the spec's input kind (transform)");
   end.kind = CCCL_CACHE_ITERATOR_TRANSFORM;
-  CHECK_OK(cccl_cache_segmented_reduce_iterators(alg, d_temp, &bytes, &in, &out, segments, &begin, &end, &init, 0,
-                                                 NULL, NULL));
+  CHECK_OK(cccl_cache_segmented_reduce_iterators(alg, d_temp, &bytes, &in, &out, segments, &begin,
+                                                 &end, &init, 0, NULL, NULL));
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
   CHECK(cudaMemcpy(sums, d_sums, sizeof sums, cudaMemcpyDeviceToHost) == cudaSuccess);
   for (i = 0; i < segments; ++i) {
@@ -1264,7 +1276,8 @@ static void segmented_iterators_on_gpu(cccl_cache_store* store) {
   cudaFree(d_sums);
   cudaFree(d_values);
   cccl_cache_algorithm_release(alg);
-  printf("summed fixed-size segments from computed offsets through the C ABI: %s\n", ok ? "ok" : "MISMATCH");
+  printf("summed fixed-size segments from computed offsets through the C ABI: %s\n",
+         ok ? "ok" : "MISMATCH");
 }
 
 /* A running count/min/max of 12-byte struct items (an inclusive scan named in spec text)

@@ -199,7 +199,8 @@ std::vector<T> copy_to_host(const DeviceBuffer& d, std::size_t n) {
 // Whether two host copies hold the same bytes (fresh and loaded outputs, a host reference).
 template <class T>
 bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 // A device copy of `h`, kept alive by `keep`; its address.

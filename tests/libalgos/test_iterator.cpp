@@ -251,7 +251,8 @@ TEST(Iterator, TheKeyCoversTheHostPackingOfIteratorsOnly) {
   EXPECT_EQ(detail::iterator_packing(
                 Iterator::transform(Operator::of(OpKind::negate), ScalarType::int32, true)),
             head + "V start@0" + tail);
-  static_assert(sizeof(detail::IteratorArg) == 16 * kMaxZipComponents && alignof(detail::IteratorArg) == 16);
+  static_assert(sizeof(detail::IteratorArg) == 16 * kMaxZipComponents &&
+                alignof(detail::IteratorArg) == 16);
 }
 
 TEST(Iterator, TheCallsValuesArePackedInTheDocumentedLayout) {

@@ -1,15 +1,15 @@
 // NVRTC builds for sm_80 and sm_90 of reduce over every input iterator kind, and of the
-// scans over a few, and of both into output iterators and from and into zips: the generated iterator structs
-// compile as CUB's kernels use them, and the record passes the algorithm's checks.
+// scans over a few, and of both into output iterators and from and into zips: the generated
+// iterator structs compile as CUB's kernels use them, and the record passes the algorithm's checks.
 #include <gtest/gtest.h>
 
 #include "build_cache.hpp"
-#include "iterator_specs.hpp"
-#include "segmented_iterator_specs.hpp"
-#include "zip_specs.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
+#include "iterator_specs.hpp"
+#include "segmented_iterator_specs.hpp"
+#include "zip_specs.hpp"
 
 using namespace cccl_cache::algos;
 using namespace test_support;
@@ -121,12 +121,14 @@ TEST(IteratorBuild, ZipsBuildAndAStructOfOtherFieldsIsNamed) {
   EXPECT_EQ(r->result.policy.algorithm, 0u) << "look-back, as for any iterator input";
 
   auto narrow = argmax;  // counting(int32) into a long long field
-  narrow.input = Iterator::zip({Iterator::array(ScalarType::float32), Iterator::counting(ScalarType::int32)});
+  narrow.input =
+      Iterator::zip({Iterator::array(ScalarType::float32), Iterator::counting(ScalarType::int32)});
   ASSERT_TRUE(narrow.validate());
   const auto& bad = cached_build(narrow, 90);
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().code, cccl_cache::ErrorCode::compile) << bad.error().describe();
-  EXPECT_NE(bad.error().message.find("zip component 1 is int32 but field 1 of vi64 is not"), std::string::npos)
+  EXPECT_NE(bad.error().message.find("zip component 1 is int32 but field 1 of vi64 is not"),
+            std::string::npos)
       << bad.error().message;
 }
 
@@ -144,4 +146,3 @@ TEST(IteratorBuild, SegmentedReduceOverIteratorsBuilds) {
 }
 
 }  // namespace
-

@@ -355,10 +355,12 @@ TEST(ScanTempStorage, RefusesWhatTheDispatchCannotRun) {
   // Structs: 12 to 32 bytes with their own accumulator, from an array or a zip; no other
   // size.
   EXPECT_NE(d::select_dispatch(16, 16, ScalarType::uint32, true), nullptr);
-  EXPECT_NE(d::select_dispatch(16, 16, ScalarType::uint32, true, true, /*iterator_input=*/true), nullptr);
+  EXPECT_NE(d::select_dispatch(16, 16, ScalarType::uint32, true, true, /*iterator_input=*/true),
+            nullptr);
   EXPECT_EQ(d::select_dispatch(20, 20, ScalarType::uint32, true), nullptr);
   EXPECT_EQ(d::select_dispatch(16, 8, ScalarType::uint32, true), nullptr);
-  EXPECT_EQ(d::select_dispatch(20, 20, ScalarType::uint32, true, true, /*iterator_input=*/true), nullptr);
+  EXPECT_EQ(d::select_dispatch(20, 20, ScalarType::uint32, true, true, /*iterator_input=*/true),
+            nullptr);
   // No element type's accumulator is wider, or narrower than int and not bool.
   EXPECT_EQ(d::select_dispatch(4, 8, ScalarType::uint64, false), nullptr);
   EXPECT_EQ(d::select_dispatch(4, 2, ScalarType::uint64, true), nullptr);

@@ -30,12 +30,16 @@ TEST(SegmentedReduceIterator, FieldsRoundTripAndKeysDiffer) {
   EXPECT_FALSE(plain.iterators());
   EXPECT_EQ(spec_text(plain), "segmented_reduce type=float32 op=plus offset=int64");
   std::vector<SR> specs = {fixed_size_sums(), counting_sums_reversed()};
-  for (auto [field, it] : {std::pair{0, Iterator::counting(ScalarType::int32)}, std::pair{1, Iterator::discard()},
-                           std::pair{2, Iterator::counting(ScalarType::int64)},
-                           std::pair{3, Iterator::counting(ScalarType::int64)},
-                           std::pair{2, Iterator::permutation(ScalarType::int64, ScalarType::int32)}}) {
+  for (auto [field, it] :
+       {std::pair{0, Iterator::counting(ScalarType::int32)}, std::pair{1, Iterator::discard()},
+        std::pair{2, Iterator::counting(ScalarType::int64)},
+        std::pair{3, Iterator::counting(ScalarType::int64)},
+        std::pair{2, Iterator::permutation(ScalarType::int64, ScalarType::int32)}}) {
     SR s;
-    (field == 0 ? s.input : field == 1 ? s.output : field == 2 ? s.begin_offsets : s.end_offsets) = it;
+    (field == 0   ? s.input
+     : field == 1 ? s.output
+     : field == 2 ? s.begin_offsets
+                  : s.end_offsets) = it;
     specs.push_back(s);
   }
   std::vector<CacheKey> keys = {cache_key(plain, 90, key_toolchain())};
@@ -57,7 +61,8 @@ TEST(SegmentedReduceIterator, FieldsRoundTripAndKeysDiffer) {
   for (std::size_t i = 0; i < keys.size(); ++i)
     for (std::size_t j = i + 1; j < keys.size(); ++j) EXPECT_NE(keys[i], keys[j]) << i << " " << j;
   EXPECT_EQ(spec_text(fixed_size_sums()),
-            "segmented_reduce type=float32 op=plus offset=int64 begin_offsets=transform(times8,counting(int64)) "
+            "segmented_reduce type=float32 op=plus offset=int64 "
+            "begin_offsets=transform(times8,counting(int64)) "
             "end_offsets=transform(times8,counting(int64))");
 }
 
@@ -78,7 +83,10 @@ TEST(SegmentedReduceIterator, WhatCannotBeAnArgumentIsRefusedByName) {
   for (const auto& c : cases) {
     SCOPED_TRACE(describe(c.it));
     SR s;
-    (c.field == 0 ? s.input : c.field == 1 ? s.output : c.field == 2 ? s.begin_offsets : s.end_offsets) = c.it;
+    (c.field == 0   ? s.input
+     : c.field == 1 ? s.output
+     : c.field == 2 ? s.begin_offsets
+                    : s.end_offsets) = c.it;
     const auto ok = s.validate();
     ASSERT_FALSE(ok);
     EXPECT_EQ(ok.error().code, c.code) << ok.error().message;
@@ -92,14 +100,16 @@ TEST(SegmentedReduceIterator, AnyIteratorMakesEveryArgumentOne) {
   using Steps = detail::BuildSteps<SegmentedReduce>;
   const auto plain = Steps::source(SR{});
   ASSERT_EQ(plain.kernels.size(), 1u);
-  EXPECT_NE(plain.kernels[0].find("float*, float*, long*, long*, long,"), std::string::npos) << plain.kernels[0];
+  EXPECT_NE(plain.kernels[0].find("float*, float*, long*, long*, long,"), std::string::npos)
+      << plain.kernels[0];
   EXPECT_EQ(plain.source.find("cccl_cache_in_t"), std::string::npos);
   const auto fixed = Steps::source(fixed_size_sums());
-  EXPECT_NE(fixed.kernels[0].find("cccl_cache_in_t, cccl_cache_out_t, cccl_cache_begin_t, cccl_cache_end_t, long,"),
+  EXPECT_NE(fixed.kernels[0].find(
+                "cccl_cache_in_t, cccl_cache_out_t, cccl_cache_begin_t, cccl_cache_end_t, long,"),
             std::string::npos)
       << fixed.kernels[0];
-  for (const char* s : {"struct cccl_cache_in_t {", "struct cccl_cache_out_t {", "struct cccl_cache_begin_t {",
-                        "struct cccl_cache_end_t {"})
+  for (const char* s : {"struct cccl_cache_in_t {", "struct cccl_cache_out_t {",
+                        "struct cccl_cache_begin_t {", "struct cccl_cache_end_t {"})
     EXPECT_NE(fixed.source.find(s), std::string::npos) << s;
   const auto first = fixed.source.find(times8().source);
   ASSERT_NE(first, std::string::npos);
@@ -112,17 +122,17 @@ TEST(SegmentedReduceIterator, EveryArgumentIsPackedAsAnIterator) {
   static const float values[8] = {};
   detail::IteratorArg packed;
   const void* address = nullptr;
-  ASSERT_TRUE(detail::argument_address(Iterator{}, ScalarType::float32, IteratorValue::array(values), 8, true,
-                                       packed, address));
+  ASSERT_TRUE(detail::argument_address(Iterator{}, ScalarType::float32,
+                                       IteratorValue::array(values), 8, true, packed, address));
   EXPECT_EQ(address, static_cast<const void*>(packed.bytes));
   const void* p = nullptr;
   std::memcpy(&p, packed.bytes, sizeof p);
   EXPECT_EQ(p, static_cast<const void*>(values));
-  ASSERT_TRUE(detail::argument_address(Iterator{}, ScalarType::float32, IteratorValue::array(values), 8, false,
-                                       packed, address));
+  ASSERT_TRUE(detail::argument_address(Iterator{}, ScalarType::float32,
+                                       IteratorValue::array(values), 8, false, packed, address));
   EXPECT_EQ(address, static_cast<const void*>(values)) << "an array spec takes the array";
-  EXPECT_FALSE(detail::argument_address(Iterator{}, ScalarType::float32, IteratorValue::counting(1), 8, true,
-                                        packed, address));
+  EXPECT_FALSE(detail::argument_address(Iterator{}, ScalarType::float32, IteratorValue::counting(1),
+                                        8, true, packed, address));
   EXPECT_FALSE(detail::argument_address(Iterator::counting(ScalarType::int64), ScalarType::int64,
                                         IteratorValue::array(values), 8, true, packed, address));
 }
@@ -132,21 +142,24 @@ TEST(SegmentedReduceIterator, EveryArgumentIsPackedAsAnIterator) {
 TEST(SegmentedReduceIterator, PackedBytesAdvanceAsTheDeviceStructDoes) {
   static const double values[16] = {};
   static const std::int32_t index[16] = {};
-  auto packed = [](const Iterator& it, ScalarType element, const IteratorValue& v, std::uint64_t n) {
+  auto packed = [](const Iterator& it, ScalarType element, const IteratorValue& v,
+                   std::uint64_t n) {
     detail::IteratorArg a;
     EXPECT_TRUE(detail::pack_iterator(it, element, v, n, a));
     return std::vector<unsigned char>(a.bytes, a.bytes + sizeof a.bytes);
   };
-  auto advanced = [&](const Iterator& it, ScalarType element, const IteratorValue& v, std::uint64_t n,
-                      std::int64_t by) {
+  auto advanced = [&](const Iterator& it, ScalarType element, const IteratorValue& v,
+                      std::uint64_t n, std::int64_t by) {
     detail::IteratorArg a;
     EXPECT_TRUE(detail::pack_iterator(it, element, v, n, a));
     detail::advance_packed(it, element, a.bytes, by);
     return std::vector<unsigned char>(a.bytes, a.bytes + sizeof a.bytes);
   };
   const auto f64 = ScalarType::float64;
-  EXPECT_EQ(advanced(Iterator::counting(ScalarType::int16), f64, IteratorValue::counting(std::int16_t{32765}), 4, 5),
-            packed(Iterator::counting(ScalarType::int16), f64, IteratorValue::counting(std::int16_t{-32766}), 4))
+  EXPECT_EQ(advanced(Iterator::counting(ScalarType::int16), f64,
+                     IteratorValue::counting(std::int16_t{32765}), 4, 5),
+            packed(Iterator::counting(ScalarType::int16), f64,
+                   IteratorValue::counting(std::int16_t{-32766}), 4))
       << "wraps in int16";
   EXPECT_EQ(advanced(Iterator::constant(), f64, IteratorValue::constant(2.5), 4, 3),
             packed(Iterator::constant(), f64, IteratorValue::constant(2.5), 4));
@@ -156,15 +169,19 @@ TEST(SegmentedReduceIterator, PackedBytesAdvanceAsTheDeviceStructDoes) {
   const Iterator perm = Iterator::permutation(ScalarType::none, ScalarType::int32);
   EXPECT_EQ(advanced(perm, f64, IteratorValue::permutation(values, index), 8, 3),
             packed(perm, f64, IteratorValue::permutation(values, index + 3), 8));
-  const Iterator zip = Iterator::zip({Iterator::array(ScalarType::float64), Iterator::counting(ScalarType::int64)});
-  const IteratorValue from[] = {IteratorValue::array(values), IteratorValue::counting(std::int64_t{7})};
-  const IteratorValue to[] = {IteratorValue::array(values + 6), IteratorValue::counting(std::int64_t{13})};
+  const Iterator zip =
+      Iterator::zip({Iterator::array(ScalarType::float64), Iterator::counting(ScalarType::int64)});
+  const IteratorValue from[] = {IteratorValue::array(values),
+                                IteratorValue::counting(std::int64_t{7})};
+  const IteratorValue to[] = {IteratorValue::array(values + 6),
+                              IteratorValue::counting(std::int64_t{13})};
   EXPECT_EQ(advanced(zip, ScalarType::structure, IteratorValue::zip(from, 2), 8, 6),
             packed(zip, ScalarType::structure, IteratorValue::zip(to, 2), 8));
   // An array packed as an array iterator moves by elements of its type.
   detail::IteratorArg a;
   const void* address = nullptr;
-  ASSERT_TRUE(detail::argument_address(Iterator{}, f64, IteratorValue::array(values), 8, true, a, address));
+  ASSERT_TRUE(
+      detail::argument_address(Iterator{}, f64, IteratorValue::array(values), 8, true, a, address));
   detail::advance_packed(Iterator::array(f64), f64, a.bytes, 5);
   const void* p = nullptr;
   std::memcpy(&p, a.bytes, sizeof p);
@@ -172,4 +189,3 @@ TEST(SegmentedReduceIterator, PackedBytesAdvanceAsTheDeviceStructDoes) {
 }
 
 }  // namespace
-

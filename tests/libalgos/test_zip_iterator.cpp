@@ -37,7 +37,8 @@ std::vector<Iterator> inputs() {
           zip({f32(), Iterator::counting(ScalarType::uint64)}),
           zip({f32(), Iterator::array(ScalarType::int64)}),
           zip({Iterator::reverse(ScalarType::float32), Iterator::counting(ScalarType::int64)}),
-          zip({Iterator::transform(kSquare, ScalarType::float32), Iterator::counting(ScalarType::int64)}),
+          zip({Iterator::transform(kSquare, ScalarType::float32),
+               Iterator::counting(ScalarType::int64)}),
           zip({Iterator::permutation(ScalarType::float32, ScalarType::int32),
                Iterator::transform(kNegate, ScalarType::int64, true)}),
           zip({Iterator::constant(ScalarType::float32), Iterator::counting(ScalarType::int64)})};
@@ -75,14 +76,16 @@ TEST(ZipIterator, EveryShapeRoundTripsThroughBytesAndTextAndKeysDiffer) {
   for (std::size_t i = 0; i < keys.size(); ++i)
     for (std::size_t j = i + 1; j < keys.size(); ++j) EXPECT_NE(keys[i], keys[j]) << i << " " << j;
   EXPECT_EQ(describe(values_and_positions64()), "zip(float32,counting(int64))");
-  EXPECT_EQ(describe(zip({Iterator::transform(kSquare, ScalarType::float32), Iterator::reverse(ScalarType::int8)})),
+  EXPECT_EQ(describe(zip({Iterator::transform(kSquare, ScalarType::float32),
+                          Iterator::reverse(ScalarType::int8)})),
             "zip(transform(square_f,float32),reverse(int8))");
 }
 
 TEST(ZipIterator, AScanWritesThroughAZipAndItsTextRoundTrips) {
   const auto spec = zip_running_argmax();
   ASSERT_TRUE(spec.validate()) << spec.validate().error().describe();
-  EXPECT_NE(spec_text(spec).find(" input=zip(float32,counting(int32)) output=zip(float32,int32)"), std::string::npos)
+  EXPECT_NE(spec_text(spec).find(" input=zip(float32,counting(int32)) output=zip(float32,int32)"),
+            std::string::npos)
       << spec_text(spec);
   auto back = decode_fields<scan::InclusiveSpec>(encode_fields(spec));
   ASSERT_TRUE(back) << back.error().describe();
@@ -107,19 +110,27 @@ TEST(ZipIterator, WhatCannotBeZippedIsRefusedByName) {
   };
   const Case cases[] = {
       {zip({}), false, ErrorCode::invalid_argument, "1 to 8 components"},
-      {zip(std::vector<Iterator>(9, f32())), false, ErrorCode::invalid_argument, "1 to 8 components"},
-      {zip({f32(), zip({f32()})}), false, ErrorCode::unsupported, "zip component 1: a zip inside a zip"},
-      {zip({f32(), Iterator::counting()}), false, ErrorCode::invalid_argument, "zip component 1: a component names its value type"},
-      {zip({Iterator{IteratorKind::pointer}, f32()}), false, ErrorCode::invalid_argument, "zip component 0: an array"},
+      {zip(std::vector<Iterator>(9, f32())), false, ErrorCode::invalid_argument,
+       "1 to 8 components"},
+      {zip({f32(), zip({f32()})}), false, ErrorCode::unsupported,
+       "zip component 1: a zip inside a zip"},
+      {zip({f32(), Iterator::counting()}), false, ErrorCode::invalid_argument,
+       "zip component 1: a component names its value type"},
+      {zip({Iterator{IteratorKind::pointer}, f32()}), false, ErrorCode::invalid_argument,
+       "zip component 0: an array"},
       {zip({f32(), Iterator::discard()}), false, ErrorCode::unsupported, "zip component 1"},
-      {zip({f32(), Iterator::counting(ScalarType::int64)}), true, ErrorCode::unsupported, "zip component 1"},
+      {zip({f32(), Iterator::counting(ScalarType::int64)}), true, ErrorCode::unsupported,
+       "zip component 1"},
       {zip({Iterator::constant(ScalarType::float32), Iterator::constant(ScalarType::int64)}), false,
        ErrorCode::invalid_argument, "neither constant nor discard"},
       {zip({Iterator::counting(ScalarType::float32), Iterator::counting(ScalarType::int64)}), false,
-       ErrorCode::invalid_argument, "zip component 0: a counting iterator counts in an integer type"},
+       ErrorCode::invalid_argument,
+       "zip component 0: a counting iterator counts in an integer type"},
       {zip({Iterator::transform(kSquare, ScalarType::float32),
-            Iterator::transform(Operator::custom("twice", "__device__ long long twice(long long x) { return 2 * x; }"),
-                                ScalarType::int64, true)}),
+            Iterator::transform(
+                Operator::custom("twice",
+                                 "__device__ long long twice(long long x) { return 2 * x; }"),
+                ScalarType::int64, true)}),
        false, ErrorCode::invalid_argument, "share one source"},
   };
   for (const auto& c : cases) {
@@ -130,7 +141,8 @@ TEST(ZipIterator, WhatCannotBeZippedIsRefusedByName) {
     const auto ok = spec.validate();
     ASSERT_FALSE(ok);
     EXPECT_EQ(ok.error().code, c.code) << ok.error().message;
-    EXPECT_NE(ok.error().message.find(c.output ? "field 'output'" : "field 'input'"), std::string::npos)
+    EXPECT_NE(ok.error().message.find(c.output ? "field 'output'" : "field 'input'"),
+              std::string::npos)
         << ok.error().message;
     EXPECT_NE(ok.error().message.find(c.says), std::string::npos) << ok.error().message;
   }
@@ -138,8 +150,9 @@ TEST(ZipIterator, WhatCannotBeZippedIsRefusedByName) {
   reduce::Spec scalar;
   scalar.input = values_and_positions64();
   ASSERT_FALSE(scalar.validate());
-  EXPECT_NE(scalar.validate().error().message.find("field 'input': a zip iterator's items are structs"),
-            std::string::npos)
+  EXPECT_NE(
+      scalar.validate().error().message.find("field 'input': a zip iterator's items are structs"),
+      std::string::npos)
       << scalar.validate().error().message;
   // Other iterators over struct items are still refused.
   auto reversed = zip_argmax64();
@@ -147,10 +160,12 @@ TEST(ZipIterator, WhatCannotBeZippedIsRefusedByName) {
   ASSERT_FALSE(reversed.validate());
   EXPECT_EQ(reversed.validate().error().code, ErrorCode::unsupported);
   // Text that is not a zip.
-  EXPECT_FALSE(parse_spec_text("reduce type=vi:8/4 struct.vi='struct vi { float v; int i; };' op=argmax "
-                               "source='x' input=zip()"));
-  EXPECT_FALSE(parse_spec_text("reduce type=vi:8/4 struct.vi='struct vi { float v; int i; };' op=argmax "
-                               "source='x' input=zip(float32,bogus(int32))"));
+  EXPECT_FALSE(
+      parse_spec_text("reduce type=vi:8/4 struct.vi='struct vi { float v; int i; };' op=argmax "
+                      "source='x' input=zip()"));
+  EXPECT_FALSE(
+      parse_spec_text("reduce type=vi:8/4 struct.vi='struct vi { float v; int i; };' op=argmax "
+                      "source='x' input=zip(float32,bogus(int32))"));
 }
 
 // The generated zip: its components' structs, members c0.., read into the struct, each
@@ -158,26 +173,35 @@ TEST(ZipIterator, WhatCannotBeZippedIsRefusedByName) {
 TEST(ZipIterator, TheGeneratedZipChecksTheStructsFields) {
   const auto reduce = detail::BuildSteps<Reduce>::source(zip_argmax64());
   const std::string& src = reduce.source;
-  EXPECT_NE(src.find("// cccl-cache host packing 1: zip c0 float32 {V* p@0}@0, c1 int64 {V start@0}@8; 16 "
-                     "bytes aligned 16, the rest zero\n"),
-            std::string::npos)
+  EXPECT_NE(
+      src.find(
+          "// cccl-cache host packing 1: zip c0 float32 {V* p@0}@0, c1 int64 {V start@0}@8; 16 "
+          "bytes aligned 16, the rest zero\n"),
+      std::string::npos)
       << src;
   EXPECT_NE(src.find("struct cccl_cache_in_t_0 {"), std::string::npos);
   EXPECT_NE(src.find("struct cccl_cache_in_t_1 {"), std::string::npos);
   EXPECT_NE(src.find("  cccl_cache_in_t_0 c0;\n  cccl_cache_in_t_1 c1;\n"), std::string::npos);
   EXPECT_NE(src.find("return vi64{c0[i], c1[i]};"), std::string::npos);
-  EXPECT_NE(src.find("\"zip component 1 is int64 but field 1 of vi64 is not\");"), std::string::npos) << src;
-  EXPECT_NE(src.find("static_assert(::cuda::std::is_same_v<decltype(f0), float> || "), std::string::npos) << src;
+  EXPECT_NE(src.find("\"zip component 1 is int64 but field 1 of vi64 is not\");"),
+            std::string::npos)
+      << src;
+  EXPECT_NE(src.find("static_assert(::cuda::std::is_same_v<decltype(f0), float> || "),
+            std::string::npos)
+      << src;
   for (const auto& k : {reduce::single_tile_kernel, reduce::reduce_kernel})
     EXPECT_NE(reduce.kernels[k].find("cccl_cache_in_t,"), std::string::npos) << reduce.kernels[k];
 
   auto dropped = zip_running_argmax();
   dropped.output = zip({Iterator::discard(), Iterator::reverse(ScalarType::int32)});
   const auto scan = detail::BuildSteps<InclusiveScan>::source(dropped);
-  EXPECT_NE(scan.source.find("    cccl_cache_out_t_1::reference r1;\n"), std::string::npos) << scan.source;
-  EXPECT_NE(scan.source.find("      const auto& [x0, x1] = x;\n      (void)x0;\n      r1 = x1;\n"), std::string::npos)
+  EXPECT_NE(scan.source.find("    cccl_cache_out_t_1::reference r1;\n"), std::string::npos)
       << scan.source;
-  EXPECT_EQ(scan.source.find("cccl_cache_out_t_0"), std::string::npos) << "a discard component has no member";
+  EXPECT_NE(scan.source.find("      const auto& [x0, x1] = x;\n      (void)x0;\n      r1 = x1;\n"),
+            std::string::npos)
+      << scan.source;
+  EXPECT_EQ(scan.source.find("cccl_cache_out_t_0"), std::string::npos)
+      << "a discard component has no member";
   // A zip's custom operators are defined once.
   auto squares = zip_argmax64();
   squares.input = inputs()[4];
@@ -192,19 +216,24 @@ TEST(ZipIterator, TheGeneratedZipChecksTheStructsFields) {
 TEST(ZipIterator, ACallsComponentsArePackedAtTheirOffsets) {
   static const float values[4] = {};
   static const std::int32_t index[4] = {};
-  const Iterator it = zip({Iterator::counting(ScalarType::int16), Iterator::permutation(ScalarType::float32,
-                                                                                          ScalarType::int32),
-                           Iterator::reverse(ScalarType::float32), Iterator::constant(ScalarType::int8)});
+  const Iterator it =
+      zip({Iterator::counting(ScalarType::int16),
+           Iterator::permutation(ScalarType::float32, ScalarType::int32),
+           Iterator::reverse(ScalarType::float32), Iterator::constant(ScalarType::int8)});
   EXPECT_EQ(detail::iterator_packing(it),
-            "// cccl-cache host packing 1: zip c0 int16 {V start@0}@0, c1 float32 {V* values@0, I* idx@8}@8, "
-            "c2 float32 {V* end@0 (first + num_items)}@24, c3 int8 {V value@0}@32; 40 bytes aligned 16, the "
+            "// cccl-cache host packing 1: zip c0 int16 {V start@0}@0, c1 float32 {V* values@0, I* "
+            "idx@8}@8, "
+            "c2 float32 {V* end@0 (first + num_items)}@24, c3 int8 {V value@0}@32; 40 bytes "
+            "aligned 16, the "
             "rest zero\n");
-  const IteratorValue parts[] = {IteratorValue::counting(std::int16_t{-3}), IteratorValue::permutation(values, index),
-                                 IteratorValue::reverse(values), IteratorValue::constant(std::int8_t{7})};
+  const IteratorValue parts[] = {
+      IteratorValue::counting(std::int16_t{-3}), IteratorValue::permutation(values, index),
+      IteratorValue::reverse(values), IteratorValue::constant(std::int8_t{7})};
   detail::IteratorArg packed;
   std::memset(packed.bytes, 0xab, sizeof packed.bytes);
   const void* address = nullptr;
-  ASSERT_TRUE(detail::iterator_address(it, ScalarType::structure, IteratorValue::zip(parts, 4), 4, packed, address));
+  ASSERT_TRUE(detail::iterator_address(it, ScalarType::structure, IteratorValue::zip(parts, 4), 4,
+                                       packed, address));
   EXPECT_EQ(address, static_cast<const void*>(packed.bytes));
   std::int16_t start = 0;
   std::memcpy(&start, packed.bytes, 2);
@@ -217,11 +246,15 @@ TEST(ZipIterator, ACallsComponentsArePackedAtTheirOffsets) {
   EXPECT_EQ(packed.bytes[32], 7);
   for (std::size_t k = 33; k < sizeof packed.bytes; ++k) EXPECT_EQ(packed.bytes[k], 0) << k;
   for (std::size_t k = 2; k < 8; ++k) EXPECT_EQ(packed.bytes[k], 0) << k;
-  EXPECT_FALSE(detail::iterator_address(it, ScalarType::structure, IteratorValue::zip(parts, 3), 4, packed, address));
-  EXPECT_FALSE(detail::iterator_address(it, ScalarType::structure, IteratorValue::zip(nullptr, 4), 4, packed, address));
+  EXPECT_FALSE(detail::iterator_address(it, ScalarType::structure, IteratorValue::zip(parts, 3), 4,
+                                        packed, address));
+  EXPECT_FALSE(detail::iterator_address(it, ScalarType::structure, IteratorValue::zip(nullptr, 4),
+                                        4, packed, address));
   const IteratorValue swapped[] = {parts[1], parts[0], parts[2], parts[3]};
-  EXPECT_FALSE(detail::iterator_address(it, ScalarType::structure, IteratorValue::zip(swapped, 4), 4, packed, address));
-  EXPECT_FALSE(detail::iterator_address(it, ScalarType::structure, IteratorValue::array(values), 4, packed, address));
+  EXPECT_FALSE(detail::iterator_address(it, ScalarType::structure, IteratorValue::zip(swapped, 4),
+                                        4, packed, address));
+  EXPECT_FALSE(detail::iterator_address(it, ScalarType::structure, IteratorValue::array(values), 4,
+                                        packed, address));
 }
 
 }  // namespace

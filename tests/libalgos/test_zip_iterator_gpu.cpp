@@ -27,52 +27,57 @@ scan::ExclusiveSpec reversed_argmax_indices() {
   scan::ExclusiveSpec s;
   s.type = argmax_pair();
   s.op = reduce_argmax().op;
-  s.input = Iterator::zip({Iterator::reverse(ScalarType::float32), Iterator::counting(ScalarType::int32)});
+  s.input = Iterator::zip(
+      {Iterator::reverse(ScalarType::float32), Iterator::counting(ScalarType::int32)});
   s.output = Iterator::zip({Iterator::discard(), Iterator::array(ScalarType::int32)});
   return s;
 }
 
-template <auto Make>
-const auto& built() {
-  return built_once<Make>("cccl-zip-");
-}
+constexpr const char* kPrefix = "cccl-zip-";
 
 // Values with many ties (integers 0..999 as float): the argmax's lower-index rule decides.
-std::vector<float> values_of(std::uint64_t n) { return random_values<float>(n, 0, 999, 41 + static_cast<std::uint32_t>(n)); }
+std::vector<float> values_of(std::uint64_t n) {
+  return random_values<float>(n, 0, 999, 41 + static_cast<std::uint32_t>(n));
+}
 
 TEST(ZipIteratorGpu, ArgmaxOfValuesZippedWithTheirPositions) {
   SKIP_WITHOUT_GPU();
-  for_each_fresh_and_loaded(built<zip_argmax64>(), [](std::size_t, const auto& fresh, const auto& loaded,
-                                                      CUstream stream) {
-    const std::int64_t start = 1000;
-    const HostArgmax64 init{-1.0e30f, -1};
-    for (const std::uint64_t n : kGpuCounts) {
-      SCOPED_TRACE("n = " + std::to_string(n));
-      const auto h = values_of(n);
-      HostArgmax64 want = init;
-      for (std::uint64_t i = 0; i < n; ++i) want = host_argmax64(want, {h[i], start + static_cast<std::int64_t>(i)});
-      std::vector<std::unique_ptr<DeviceBuffer>> keep;
-      const IteratorValue parts[] = {IteratorValue::array(on_device(h, keep)), IteratorValue::counting(start)};
-      std::vector<HostArgmax64> got[2];
-      int r = 0;
-      for (const auto* exe : {&fresh, &loaded}) {
-        DeviceBuffer out(sizeof(HostArgmax64));
-        query_and_run(*exe, n, stream, [&](void* temp, std::size_t& bytes) {
-          return (*exe)(temp, bytes, IteratorValue::zip(parts, 2), out.get(), n, &init, stream);
-        });
-        got[r++] = copy_to_host<HostArgmax64>(out, 1);
-      }
-      EXPECT_TRUE(same_bytes(got[0], got[1])) << "fresh and store-loaded differ";
-      EXPECT_EQ(got[0][0].value, want.value);
-      EXPECT_EQ(got[0][0].index, want.index);
-    }
-  });
+  for_each_fresh_and_loaded(
+      built_once<zip_argmax64>(kPrefix),
+      [](std::size_t, const auto& fresh, const auto& loaded, CUstream stream) {
+        const std::int64_t start = 1000;
+        const HostArgmax64 init{-1.0e30f, -1};
+        for (const std::uint64_t n : kGpuCounts) {
+          SCOPED_TRACE("n = " + std::to_string(n));
+          const auto h = values_of(n);
+          HostArgmax64 want = init;
+          for (std::uint64_t i = 0; i < n; ++i)
+            want = host_argmax64(want, {h[i], start + static_cast<std::int64_t>(i)});
+          std::vector<std::unique_ptr<DeviceBuffer>> keep;
+          const IteratorValue parts[] = {IteratorValue::array(on_device(h, keep)),
+                                         IteratorValue::counting(start)};
+          std::vector<HostArgmax64> got[2];
+          int r = 0;
+          for (const auto* exe : {&fresh, &loaded}) {
+            DeviceBuffer out(sizeof(HostArgmax64));
+            query_and_run(*exe, n, stream, [&](void* temp, std::size_t& bytes) {
+              return (*exe)(temp, bytes, IteratorValue::zip(parts, 2), out.get(), n, &init, stream);
+            });
+            got[r++] = copy_to_host<HostArgmax64>(out, 1);
+          }
+          EXPECT_TRUE(same_bytes(got[0], got[1])) << "fresh and store-loaded differ";
+          EXPECT_EQ(got[0][0].value, want.value);
+          EXPECT_EQ(got[0][0].index, want.index);
+        }
+      });
 }
 
 TEST(ZipIteratorGpu, RunningArgmaxWrittenIntoTwoArrays) {
   SKIP_WITHOUT_GPU();
-  for_each_fresh_and_loaded(built<zip_running_argmax>(), [](std::size_t, const auto& fresh, const auto& loaded,
-                                                            CUstream stream) {
+  for_each_fresh_and_loaded(built_once<zip_running_argmax>(kPrefix), [](std::size_t,
+                                                                        const auto& fresh,
+                                                                        const auto& loaded,
+                                                                        CUstream stream) {
     for (const std::uint64_t n : kGpuCounts) {
       SCOPED_TRACE("n = " + std::to_string(n));
       const auto h = values_of(n);
@@ -86,7 +91,8 @@ TEST(ZipIteratorGpu, RunningArgmaxWrittenIntoTwoArrays) {
         want_index[i] = acc.index;
       }
       std::vector<std::unique_ptr<DeviceBuffer>> keep;
-      const IteratorValue in[] = {IteratorValue::array(on_device(h, keep)), IteratorValue::counting(std::int32_t{0})};
+      const IteratorValue in[] = {IteratorValue::array(on_device(h, keep)),
+                                  IteratorValue::counting(std::int32_t{0})};
       std::vector<float> values[2];
       std::vector<std::int32_t> index[2];
       int r = 0;
@@ -94,12 +100,14 @@ TEST(ZipIteratorGpu, RunningArgmaxWrittenIntoTwoArrays) {
         DeviceBuffer v(n * sizeof(float)), x(n * sizeof(std::int32_t));
         const IteratorValue out[] = {IteratorValue::array(v.get()), IteratorValue::array(x.get())};
         query_and_run(*exe, n, stream, [&](void* temp, std::size_t& bytes) {
-          return (*exe)(temp, bytes, IteratorValue::zip(in, 2), IteratorValue::zip(out, 2), n, stream);
+          return (*exe)(temp, bytes, IteratorValue::zip(in, 2), IteratorValue::zip(out, 2), n,
+                        stream);
         });
         values[r] = copy_to_host<float>(v, n);
         index[r++] = copy_to_host<std::int32_t>(x, n);
       }
-      EXPECT_TRUE(same_bytes(values[0], values[1]) && same_bytes(index[0], index[1])) << "fresh and loaded differ";
+      EXPECT_TRUE(same_bytes(values[0], values[1]) && same_bytes(index[0], index[1]))
+          << "fresh and loaded differ";
       EXPECT_TRUE(same_bytes(values[0], want_values)) << "values differ from the host's";
       EXPECT_TRUE(same_bytes(index[0], want_index)) << "indices differ from the host's";
     }
@@ -108,34 +116,37 @@ TEST(ZipIteratorGpu, RunningArgmaxWrittenIntoTwoArrays) {
 
 TEST(ZipIteratorGpu, ExclusiveArgmaxReadLastFirstKeepsOnlyTheIndex) {
   SKIP_WITHOUT_GPU();
-  for_each_fresh_and_loaded(built<reversed_argmax_indices>(), [](std::size_t, const auto& fresh,
-                                                                 const auto& loaded, CUstream stream) {
-    const HostArgmax init{-1.0f, -7};
-    for (const std::uint64_t n : kGpuCounts) {
-      SCOPED_TRACE("n = " + std::to_string(n));
-      const auto h = values_of(n);
-      std::vector<std::int32_t> want(n);
-      HostArgmax acc = init;
-      for (std::uint64_t i = 0; i < n; ++i) {
-        want[i] = acc.index;
-        acc = host_argmax(acc, {h[n - 1 - i], static_cast<std::int32_t>(i)});
-      }
-      std::vector<std::unique_ptr<DeviceBuffer>> keep;
-      const IteratorValue in[] = {IteratorValue::reverse(on_device(h, keep)), IteratorValue::counting(std::int32_t{0})};
-      std::vector<std::int32_t> got[2];
-      int r = 0;
-      for (const auto* exe : {&fresh, &loaded}) {
-        DeviceBuffer x(n * sizeof(std::int32_t));
-        const IteratorValue out[] = {IteratorValue::discard(), IteratorValue::array(x.get())};
-        query_and_run(*exe, n, stream, [&](void* temp, std::size_t& bytes) {
-          return (*exe)(temp, bytes, IteratorValue::zip(in, 2), IteratorValue::zip(out, 2), n, &init, stream);
-        });
-        got[r++] = copy_to_host<std::int32_t>(x, n);
-      }
-      EXPECT_TRUE(same_bytes(got[0], got[1])) << "fresh and store-loaded differ";
-      EXPECT_TRUE(same_bytes(got[0], want)) << "differs from the host's exclusive argmax";
-    }
-  });
+  for_each_fresh_and_loaded(
+      built_once<reversed_argmax_indices>(kPrefix),
+      [](std::size_t, const auto& fresh, const auto& loaded, CUstream stream) {
+        const HostArgmax init{-1.0f, -7};
+        for (const std::uint64_t n : kGpuCounts) {
+          SCOPED_TRACE("n = " + std::to_string(n));
+          const auto h = values_of(n);
+          std::vector<std::int32_t> want(n);
+          HostArgmax acc = init;
+          for (std::uint64_t i = 0; i < n; ++i) {
+            want[i] = acc.index;
+            acc = host_argmax(acc, {h[n - 1 - i], static_cast<std::int32_t>(i)});
+          }
+          std::vector<std::unique_ptr<DeviceBuffer>> keep;
+          const IteratorValue in[] = {IteratorValue::reverse(on_device(h, keep)),
+                                      IteratorValue::counting(std::int32_t{0})};
+          std::vector<std::int32_t> got[2];
+          int r = 0;
+          for (const auto* exe : {&fresh, &loaded}) {
+            DeviceBuffer x(n * sizeof(std::int32_t));
+            const IteratorValue out[] = {IteratorValue::discard(), IteratorValue::array(x.get())};
+            query_and_run(*exe, n, stream, [&](void* temp, std::size_t& bytes) {
+              return (*exe)(temp, bytes, IteratorValue::zip(in, 2), IteratorValue::zip(out, 2), n,
+                            &init, stream);
+            });
+            got[r++] = copy_to_host<std::int32_t>(x, n);
+          }
+          EXPECT_TRUE(same_bytes(got[0], got[1])) << "fresh and store-loaded differ";
+          EXPECT_TRUE(same_bytes(got[0], want)) << "differs from the host's exclusive argmax";
+        }
+      });
 }
 
 }  // namespace

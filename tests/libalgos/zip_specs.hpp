@@ -18,14 +18,15 @@ struct HostArgmax64 {
   std::int64_t index;
 };
 inline cccl_cache::algos::ElementType argmax64_pair() {
-  return cccl_cache::algos::ElementType::structure("vi64", "struct vi64 { float value; long long index; };", 16,
-                                                   8);
+  return cccl_cache::algos::ElementType::structure(
+      "vi64", "struct vi64 { float value; long long index; };", 16, 8);
 }
 inline cccl_cache::algos::Operator argmax64_op() {
-  return cccl_cache::algos::Operator::custom("argmax64",
-                                             "__device__ vi64 argmax64(vi64 a, vi64 b) {\n"
-                                             "  if (a.value != b.value) return a.value > b.value ? a : b;\n"
-                                             "  return a.index < b.index ? a : b;\n}");
+  return cccl_cache::algos::Operator::custom(
+      "argmax64",
+      "__device__ vi64 argmax64(vi64 a, vi64 b) {\n"
+      "  if (a.value != b.value) return a.value > b.value ? a : b;\n"
+      "  return a.index < b.index ? a : b;\n}");
 }
 inline HostArgmax64 host_argmax64(const HostArgmax64& a, const HostArgmax64& b) {
   if (a.value != b.value) return a.value > b.value ? a : b;
@@ -36,7 +37,8 @@ inline HostArgmax64 host_argmax64(const HostArgmax64& a, const HostArgmax64& b) 
 inline cccl_cache::algos::Iterator values_and_positions64() {
   using cccl_cache::algos::Iterator;
   using cccl_cache::algos::ScalarType;
-  return Iterator::zip({Iterator::array(ScalarType::float32), Iterator::counting(ScalarType::int64)});
+  return Iterator::zip(
+      {Iterator::array(ScalarType::float32), Iterator::counting(ScalarType::int64)});
 }
 
 // The argmax of a float32 array with its int64 position (cuda.compute's ZipIterator of
@@ -57,8 +59,10 @@ inline cccl_cache::algos::scan::InclusiveSpec zip_running_argmax() {
   cccl_cache::algos::scan::InclusiveSpec s;
   s.type = argmax_pair();
   s.op = reduce_argmax().op;
-  s.input = Iterator::zip({Iterator::array(ScalarType::float32), Iterator::counting(ScalarType::int32)});
-  s.output = Iterator::zip({Iterator::array(ScalarType::float32), Iterator::array(ScalarType::int32)});
+  s.input =
+      Iterator::zip({Iterator::array(ScalarType::float32), Iterator::counting(ScalarType::int32)});
+  s.output =
+      Iterator::zip({Iterator::array(ScalarType::float32), Iterator::array(ScalarType::int32)});
   return s;
 }
 

@@ -89,20 +89,23 @@ TEST(SpecText, StatefulOperatorFromTheTableKeepsItsLayout) {
 // An iterator field (input or output): written where it is not a pointer, its transform
 // operator's source from the table like an operator field's; a bad iterator is named.
 TEST(SpecText, ReduceAndScanIterators) {
-  OperatorTable ops{{"square", "__device__ float square(float x) { return x * x; }"},
-                    {"vi", "struct vi { float value; int index; };"},
-                    {"argmax", "__device__ vi argmax(vi a, vi b) { return a.value >= b.value ? a : b; }"}};
+  OperatorTable ops{
+      {"square", "__device__ float square(float x) { return x * x; }"},
+      {"vi", "struct vi { float value; int index; };"},
+      {"argmax", "__device__ vi argmax(vi a, vi b) { return a.value >= b.value ? a : b; }"}};
   for (const char* text :
        {"reduce type=float32 op=plus offset=uint64",
         "reduce type=int64 op=plus offset=uint64 input=counting(int32)",
         "reduce type=float32 op=plus offset=uint64 input=transform(square)",
         "reduce type=uint32 op=maximum offset=uint32 input=permutation(none,int64)",
         "reduce type=float64 op=plus offset=uint64 input=reverse",
-        "reduce type=float32 op=plus offset=uint64 input=transform(square) output=transform(square,float64)",
+        "reduce type=float32 op=plus offset=uint64 input=transform(square) "
+        "output=transform(square,float64)",
         "inclusive_scan type=int32 op=plus offset=uint64 output=reverse",
         "exclusive_scan type=int64 op=plus offset=uint64 input=counting output=discard",
         "reduce type=vi:8/4 op=argmax offset=uint64 input=zip(float32,counting(int32))",
-        "inclusive_scan type=vi:8/4 op=argmax offset=uint64 input=zip(transform(square,float32),counting(int32)) "
+        "inclusive_scan type=vi:8/4 op=argmax offset=uint64 "
+        "input=zip(transform(square,float32),counting(int32)) "
         "output=zip(discard,reverse(int32))"}) {
     auto s = parse_spec_text(text, ops);
     ASSERT_TRUE(s) << text << ": " << s.error().describe();
@@ -118,7 +121,8 @@ TEST(SpecText, ReduceAndScanIterators) {
        {std::pair{"reduce type=float32 input=counting", "integer type"},
         std::pair{"reduce type=float32 input=zip(float32)", "items are structs"},
         std::pair{"reduce type=vi:8/4 op=argmax input=zip(float32,int32", "not an iterator"},
-        std::pair{"reduce type=vi:8/4 op=argmax input=zip(float32,counting)", "names its value type"},
+        std::pair{"reduce type=vi:8/4 op=argmax input=zip(float32,counting)",
+                  "names its value type"},
         std::pair{"reduce type=float32 input=transform(cube)", "no source"},
         std::pair{"inclusive_scan type=int32 output=counting", "not an output"},
         std::pair{"reduce type=float32 input=discard", "not supported here"}}) {

@@ -230,7 +230,8 @@ Result<void> validate_items(std::string_view what, std::string_view algorithm, c
       if (it->kind == IteratorKind::zip)
         CCCL_CACHE_CHECK(validate_zip_iterator(field, *it, it == &output));
       else if (!it->is_pointer())
-        return fail(ErrorCode::unsupported, field + ": iterators over struct items (other than a zip of its fields)");
+        return fail(ErrorCode::unsupported,
+                    field + ": iterators over struct items (other than a zip of its fields)");
     }
     return validate_associative_op(what, op, type.scalar, /*takes_state=*/true);
   }
@@ -240,7 +241,8 @@ Result<void> validate_items(std::string_view what, std::string_view algorithm, c
   for (const auto& [name, it] : {std::pair{"input", &input}, std::pair{"output", &output}})
     if (it->kind == IteratorKind::zip)
       return fail(ErrorCode::invalid_argument,
-                  w + ": field '" + name + "': a zip iterator's items are structs: field 'type' must be a " +
+                  w + ": field '" + name +
+                      "': a zip iterator's items are structs: field 'type' must be a " +
                       "struct whose fields are its components' types");
   CCCL_CACHE_CHECK(validate_associative_op(what, op, type.scalar, /*takes_state=*/true));
   CCCL_CACHE_CHECK(validate_iterator(w + ": field 'input'", input, type.scalar, kInputIterators));

@@ -221,7 +221,8 @@ constexpr std::uint32_t kOutputs =
     iterator_bit(IteratorKind::discard);
 }  // namespace
 
-Result<void> validate_output_iterator(std::string_view what, const Iterator& it, ScalarType element) {
+Result<void> validate_output_iterator(std::string_view what, const Iterator& it,
+                                      ScalarType element) {
   return validate_in_role(what, it, element, kOutputs, true);
 }
 
@@ -233,39 +234,46 @@ Result<void> validate_zip_iterator(std::string_view what, const Iterator& it, bo
   if (!(it == Iterator::zip(it.components)))
     return bad("a zip iterator takes components only (no type, index or operator of its own)");
   if (it.components.empty() || it.components.size() > kMaxZipComponents)
-    return bad("a zip iterator takes 1 to " + std::to_string(kMaxZipComponents) + " components, not " +
-               std::to_string(it.components.size()));
-  const std::uint32_t accepted = (output ? kOutputs : kInputIterators) & ~iterator_bit(IteratorKind::discard);
+    return bad("a zip iterator takes 1 to " + std::to_string(kMaxZipComponents) +
+               " components, not " + std::to_string(it.components.size()));
+  const std::uint32_t accepted =
+      (output ? kOutputs : kInputIterators) & ~iterator_bit(IteratorKind::discard);
   const std::string* source = nullptr;
   bool positioned = false;
   for (std::size_t k = 0; k < it.components.size(); ++k) {
     const Iterator& c = it.components[k];
     const std::string cw = std::string(what) + ": zip component " + std::to_string(k);
     if (c.kind == IteratorKind::zip)
-      return fail(ErrorCode::unsupported, cw + ": a zip inside a zip (list its components instead)");
+      return fail(ErrorCode::unsupported,
+                  cw + ": a zip inside a zip (list its components instead)");
     if (c.kind != IteratorKind::pointer && (accepted & iterator_bit(c.kind)) == 0 &&
         !(output && c.kind == IteratorKind::discard))
       return fail(ErrorCode::unsupported, cw + ": a " + std::string(iterator_kind_name(c.kind)) +
-                                              " iterator is not " + (output ? "an output" : "an input"));
+                                              " iterator is not " +
+                                              (output ? "an output" : "an input"));
     if (c.kind == IteratorKind::pointer) {
       if (!is_element_type(c.type) || !(c == Iterator::array(c.type)))
-        return fail(ErrorCode::invalid_argument, cw + ": an array component is its value type (e.g. float32)");
+        return fail(ErrorCode::invalid_argument,
+                    cw + ": an array component is its value type (e.g. float32)");
     } else if (output && c.kind == IteratorKind::discard) {
       CCCL_CACHE_CHECK(validate_in_role(cw, c, c.type, kOutputs, true));
     } else {
       if (c.type == ScalarType::none)
-        return fail(ErrorCode::invalid_argument,
-                    cw + ": a component names its value type (e.g. counting(int64), reverse(float32))");
+        return fail(
+            ErrorCode::invalid_argument,
+            cw + ": a component names its value type (e.g. counting(int64), reverse(float32))");
       CCCL_CACHE_CHECK(validate_in_role(cw, c, c.type, accepted, output));
     }
-    positioned = positioned || (c.kind != IteratorKind::constant && c.kind != IteratorKind::discard);
+    positioned =
+        positioned || (c.kind != IteratorKind::constant && c.kind != IteratorKind::discard);
     const std::string& s = iterator_source(c);
     if (!s.empty() && source != nullptr && *source != s)
       return fail(ErrorCode::invalid_argument,
                   cw + ": a zip's custom operators share one source (define every function in it)");
     if (!s.empty()) source = &s;
   }
-  if (!positioned) return bad("a zip iterator needs a component that is neither constant nor discard");
+  if (!positioned)
+    return bad("a zip iterator needs a component that is neither constant nor discard");
   return {};
 }
 
@@ -369,7 +377,8 @@ std::string layout_text(const Iterator& it) {
         out += (k == 0 ? " c" : ", c") + std::to_string(k) + " " + std::string(name(c.type)) + " ";
         out += c.kind == IteratorKind::discard
                    ? "discard (no member)"
-                   : "{" + layout_text(c) + "}@" + std::to_string(k < kMaxZipComponents ? z.offset[k] : 0);
+                   : "{" + layout_text(c) + "}@" +
+                         std::to_string(k < kMaxZipComponents ? z.offset[k] : 0);
       }
       return out;
     }
@@ -380,8 +389,10 @@ std::string layout_text(const Iterator& it) {
 
 std::string iterator_packing(const Iterator& it) {
   if (it.is_pointer()) return {};
-  const std::string size = it.kind == IteratorKind::zip ? std::to_string(zip_layout(it).extent.size) : "16";
-  return "// cccl-cache host packing 1: " + layout_text(it) + "; " + size + " bytes aligned 16, the rest zero\n";
+  const std::string size =
+      it.kind == IteratorKind::zip ? std::to_string(zip_layout(it).extent.size) : "16";
+  return "// cccl-cache host packing 1: " + layout_text(it) + "; " + size +
+         " bytes aligned 16, the rest zero\n";
 }
 
 namespace {
@@ -428,7 +439,8 @@ namespace {
 // read into a{c0[i], c1[i], ...} (an input) or written field by field (an output,
 // through its components' references). A static member checks that field k of `a` is
 // component k's V, so a struct of other fields fails the build naming the component.
-std::string zip_struct(const std::string& n, const Iterator& it, const std::string& a, bool output) {
+std::string zip_struct(const std::string& n, const Iterator& it, const std::string& a,
+                       bool output) {
   std::string out = iterator_packing(it);
   for (const Iterator& c : it.components) {
     if (c.type == ScalarType::float16) out += "#include <cuda_fp16.h>\n";
@@ -451,10 +463,11 @@ std::string zip_struct(const std::string& n, const Iterator& it, const std::stri
     parts.members += "  " + type + " " + ck + ";\n";
     // The same type, or an integer of the same size and signedness (long and long long).
     const std::string f = "decltype(f" + ks + ")";
-    checks += "    static_assert(::cuda::std::is_same_v<" + f + ", " + v + "> || (::cuda::std::is_integral_v<" + f +
-              "> && ::cuda::std::is_integral_v<" + v + "> && sizeof(" + f + ") == sizeof(" + v +
-              ") && ::cuda::std::is_signed_v<" + f + "> == ::cuda::std::is_signed_v<" + v + ">), \"zip component " +
-              ks + " is " + spelled + " but field " + ks + " of " + a + " is not\");\n";
+    checks += "    static_assert(::cuda::std::is_same_v<" + f + ", " + v +
+              "> || (::cuda::std::is_integral_v<" + f + "> && ::cuda::std::is_integral_v<" + v +
+              "> && sizeof(" + f + ") == sizeof(" + v + ") && ::cuda::std::is_signed_v<" + f +
+              "> == ::cuda::std::is_signed_v<" + v + ">), \"zip component " + ks + " is " +
+              spelled + " but field " + ks + " of " + a + " is not\");\n";
     values += (values.empty() ? "" : ", ") + ck + "[i]";
     parts.advance += ck + " += n; ";
     if (output) {
@@ -466,17 +479,17 @@ std::string zip_struct(const std::string& n, const Iterator& it, const std::stri
       positioned = true;
     }
   }
-  parts.members += "  __host__ __device__ static void cccl_cache_fields(" + a + "& s) {\n    auto& [" + fields +
-                   "] = s;\n" + checks + "  }\n";
+  parts.members += "  __host__ __device__ static void cccl_cache_fields(" + a +
+                   "& s) {\n    auto& [" + fields + "] = s;\n" + checks + "  }\n";
   if (!output) {
     parts.at = a + "{" + values + "}";
     return out + random_access_struct(n, a, a, "", parts);
   }
   parts.at = "reference{" + values + "}";
-  const std::string reference_def =
-      "  struct reference {\n" + references + "    __host__ __device__ const reference& operator=(const " + a +
-      "& x) const {\n      const auto& [" + written + "] = x;\n" + stores +
-      "      return *this;\n    }\n  };\n";
+  const std::string reference_def = "  struct reference {\n" + references +
+                                    "    __host__ __device__ const reference& operator=(const " +
+                                    a + "& x) const {\n      const auto& [" + written + "] = x;\n" +
+                                    stores + "      return *this;\n    }\n  };\n";
   return out + random_access_struct(n, a, "reference", reference_def, parts);
 }
 }  // namespace
@@ -524,7 +537,8 @@ std::string iterator_struct(std::string_view name, const Iterator& it, const Ele
   return out + random_access_struct(n, a, a, "", parts);
 }
 
-std::string output_iterator_struct(std::string_view name, const Iterator& it, const ElementType& element) {
+std::string output_iterator_struct(std::string_view name, const Iterator& it,
+                                   const ElementType& element) {
   const std::string n(name);
   const std::string a(cuda_name(element));
   if (it.kind == IteratorKind::zip) return zip_struct(n, it, a, true);
@@ -565,14 +579,15 @@ std::string output_iterator_struct(std::string_view name, const Iterator& it, co
 }
 
 std::string argument_type(std::string& source, const std::string& name, const Iterator& it,
-                          const ElementType& element, bool output, bool as_iterators, const std::string& array,
-                          std::vector<const Operator*>& defined) {
+                          const ElementType& element, bool output, bool as_iterators,
+                          const std::string& array, std::vector<const Operator*>& defined) {
   if (it.is_pointer() && !as_iterators) return array;
   const Iterator array_it = Iterator::array(element.scalar);
   const Iterator& as = it.is_pointer() ? array_it : it;  // `defined` keeps pointers into `it`
   if (const Operator* op = custom_operator(as)) {
     bool known = false;
-    for (const Operator* d : defined) known = known || (d->kind == OpKind::custom && d->source == op->source);
+    for (const Operator* d : defined)
+      known = known || (d->kind == OpKind::custom && d->source == op->source);
     if (!known) source += user_source(*op);
     defined.push_back(op);
   }
@@ -581,7 +596,8 @@ std::string argument_type(std::string& source, const std::string& name, const It
 }
 
 IteratorTypes iterator_types(std::string& source, const Iterator& input, const Iterator& output,
-                             const Operator& op, const ElementType& element, const std::string& array) {
+                             const Operator& op, const ElementType& element,
+                             const std::string& array) {
   std::vector<const Operator*> defined = {&op};
   IteratorTypes t;
   t.in = argument_type(source, "cccl_cache_in_t", input, element, false, false, array, defined);
@@ -592,8 +608,8 @@ IteratorTypes iterator_types(std::string& source, const Iterator& input, const I
 namespace {
 // Writes a call's `value` for `it` over `element` at `out` (the layout member_extent
 // gives); false where a kind is not the spec's.
-bool pack_at(const Iterator& it, ScalarType element, const IteratorValue& value, std::uint64_t num_items,
-             unsigned char* out) noexcept {
+bool pack_at(const Iterator& it, ScalarType element, const IteratorValue& value,
+             std::uint64_t num_items, unsigned char* out) noexcept {
   if (value.kind != it.kind) return false;
   const std::size_t v = size_of(iterator_value_type(it, element));
   auto put_pointer = [&](std::size_t at, const void* p) { std::memcpy(out + at, &p, sizeof p); };
@@ -624,7 +640,8 @@ bool pack_at(const Iterator& it, ScalarType element, const IteratorValue& value,
       std::uint64_t count = 0;
       std::memcpy(&count, value.value, sizeof count);
       const auto* components = static_cast<const IteratorValue*>(value.pointer);
-      if (count != it.components.size() || components == nullptr || count > kMaxZipComponents) return false;
+      if (count != it.components.size() || components == nullptr || count > kMaxZipComponents)
+        return false;
       const ZipLayout z = zip_layout(it);
       for (std::size_t k = 0; k < count; ++k) {
         const Iterator& c = it.components[k];
@@ -645,7 +662,8 @@ bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& 
 
 static_assert(offsetof(PackedIterator, arg) == 0, "a PackedIterator's address is its bytes'");
 
-void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes, std::int64_t n) noexcept {
+void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes,
+                    std::int64_t n) noexcept {
   const std::size_t v = size_of(iterator_value_type(it, element));
   // A pointer member at `at` moved by `count` elements of `size` bytes.
   auto move = [&](std::size_t at, std::int64_t count, std::size_t size) {
@@ -675,8 +693,10 @@ void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes
       move(sizeof(void*), n, size_of(it.index_type));
       break;
     case IteratorKind::transform:
-      if (it.counting_base) count();
-      else move(0, n, v);
+      if (it.counting_base)
+        count();
+      else
+        move(0, n, v);
       break;
     case IteratorKind::discard:
       move(0, n, 1);  // its position, a ptrdiff_t
@@ -698,8 +718,9 @@ bool iterator_address(const Iterator& it, ScalarType element, const IteratorValu
   return argument_address(it, element, value, num_items, false, packed, address);
 }
 
-bool argument_address(const Iterator& it, ScalarType element, const IteratorValue& value, std::uint64_t num_items,
-                      bool as_iterators, IteratorArg& packed, const void*& address) noexcept {
+bool argument_address(const Iterator& it, ScalarType element, const IteratorValue& value,
+                      std::uint64_t num_items, bool as_iterators, IteratorArg& packed,
+                      const void*& address) noexcept {
   if (it.is_pointer() && !as_iterators) {
     address = value.pointer;
     return value.kind == IteratorKind::pointer;

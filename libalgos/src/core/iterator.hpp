@@ -35,7 +35,8 @@ std::string iterator_struct(std::string_view name, const Iterator& it, const Ele
 // `element` value stores it (converted to V; a transform's operator applied first) or,
 // for discard, nothing. A transform's operator is defined before it as `<name>_op`; a
 // zip writes the fields of an `element` struct through its components (`<name>_<k>`).
-std::string output_iterator_struct(std::string_view name, const Iterator& it, const ElementType& element);
+std::string output_iterator_struct(std::string_view name, const Iterator& it,
+                                   const ElementType& element);
 
 // The argument types a generated source names for an algorithm's input and output: `array`
 // (e.g. "cccl_cache_t*") for a pointer, else cccl_cache_in_t (iterator_struct) and
@@ -45,7 +46,8 @@ struct IteratorTypes {
   std::string in, out;
 };
 IteratorTypes iterator_types(std::string& source, const Iterator& input, const Iterator& output,
-                             const Operator& op, const ElementType& element, const std::string& array);
+                             const Operator& op, const ElementType& element,
+                             const std::string& array);
 
 // One kernel argument's type in a generated source: `array` for a pointer `it`, unless the
 // dispatch takes every argument as an iterator (`as_iterators`: an algorithm whose host
@@ -54,8 +56,8 @@ IteratorTypes iterator_types(std::string& source, const Iterator& input, const I
 // where `output`) and appended to `source` after its custom operator's source, unless an
 // operator in `defined` has that source (the operator is added to `defined`).
 std::string argument_type(std::string& source, const std::string& name, const Iterator& it,
-                          const ElementType& element, bool output, bool as_iterators, const std::string& array,
-                          std::vector<const Operator*>& defined);
+                          const ElementType& element, bool output, bool as_iterators,
+                          const std::string& array, std::vector<const Operator*>& defined);
 
 // What pack_iterator writes for `it` (a valid non-pointer iterator), as a line of source
 // comment: the packing's version, each member's type and byte offset, the argument's
@@ -88,8 +90,9 @@ bool iterator_address(const Iterator& it, ScalarType element, const IteratorValu
 // As iterator_address, for a dispatch that takes every argument as an iterator where
 // `as_iterators` (argument_type): a pointer spec's array is then packed as an array
 // iterator's `{V* p}`. No allocation.
-bool argument_address(const Iterator& it, ScalarType element, const IteratorValue& value, std::uint64_t num_items,
-                      bool as_iterators, IteratorArg& packed, const void*& address) noexcept;
+bool argument_address(const Iterator& it, ScalarType element, const IteratorValue& value,
+                      std::uint64_t num_items, bool as_iterators, IteratorArg& packed,
+                      const void*& address) noexcept;
 
 // Advances a call's packed bytes for `it` over `element` (a pointer: an array of
 // `element`) by n elements, as the generated struct's `+= n` does on the device: a
@@ -97,7 +100,8 @@ bool argument_address(const Iterator& it, ScalarType element, const IteratorValu
 // adds n in its type, a constant stays, a zip advances each component. For a host
 // dispatch that moves its iterators between launches (segmented reduce's launches of
 // 2^31 - 1 segments each). No allocation.
-void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes, std::int64_t n) noexcept;
+void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes,
+                    std::int64_t n) noexcept;
 
 // A call's packed argument and what advancing it needs: `it` null for an array of
 // `element` packed as an array iterator. `arg` comes first: the address of a

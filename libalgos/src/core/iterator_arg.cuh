@@ -24,8 +24,8 @@ inline void* arg_address(const IterArg& arg) noexcept { return const_cast<void*>
 struct AdvancingIterArg {
   PackedIterator* packed = nullptr;
   AdvancingIterArg& operator+=(std::int64_t n) noexcept {
-    advance_packed(packed->it != nullptr ? *packed->it : Iterator::array(packed->element), packed->element,
-                   packed->arg.bytes, n);
+    advance_packed(packed->it != nullptr ? *packed->it : Iterator::array(packed->element),
+                   packed->element, packed->arg.bytes, n);
     return *this;
   }
 };

@@ -23,8 +23,8 @@ detail::GeneratedSource detail::BuildSteps<Reduce>::source(const reduce::Spec& s
   out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " + offset + ";\n";
   // Iterators take the place of the T arrays in the kernels reading the input and writing
   // the result.
-  const auto [in, out_it] =
-      algos::detail::iterator_types(out.source, spec.input, spec.output, spec.op, spec.type, t + "*");
+  const auto [in, out_it] = algos::detail::iterator_types(out.source, spec.input, spec.output,
+                                                          spec.op, spec.type, t + "*");
   out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, {}, spec.type.scalar);
   // As cub::detail::reduce::dispatch derives them for DeviceReduce::Reduce(T*, T*,
   // num_items, op, T init): the accumulator, and the default (run-to-run

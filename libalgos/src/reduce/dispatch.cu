@@ -115,7 +115,8 @@ DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size, Scalar
     };
     auto with_offset = [&](auto offset) {
       return algos::detail::on_iterator_args<Bytes<kT>>(
-          iterator_input, iterator_output, [&](auto in, auto out) { return entry(offset, in, out); });
+          iterator_input, iterator_output,
+          [&](auto in, auto out) { return entry(offset, in, out); });
     };
     if (offset_type == ScalarType::uint32) return with_offset(std::uint32_t{});
     return with_offset(0ull);
@@ -125,7 +126,9 @@ DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size, Scalar
     if (accum_size != type_size) return nullptr;
     return algos::detail::on_element_size(type_size, [&](auto t) { return with_sizes(t, t); });
   }
-  return on_size(type_size, [&](auto t) { return on_size(accum_size, [&](auto a) { return with_sizes(t, a); }); });
+  return on_size(type_size, [&](auto t) {
+    return on_size(accum_size, [&](auto a) { return with_sizes(t, a); });
+  });
 }
 
 }  // namespace cccl_cache::algos::reduce::detail

@@ -21,8 +21,8 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
                 std::string(cuda_name(spec.offset_type)) + ";\n";
   // Iterators take the place of the T arrays wherever the kernels read or write them, and
   // in the policy selector (CUB tunes a scan of a non-contiguous input as look-back).
-  const auto [in, out_it] = algos::detail::iterator_types(out.source, spec.input, spec.output, spec.op,
-                                                          spec.type, "cccl_cache_t*");
+  const auto [in, out_it] = algos::detail::iterator_types(out.source, spec.input, spec.output,
+                                                          spec.op, spec.type, "cccl_cache_t*");
   out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_t", spec.type.scalar);
   // CUB's accumulator (as cub::DeviceScan derives it for T input and T init), its default
   // selector for DeviceScan over T* with it (no stable reduction order, as the stream

@@ -22,10 +22,10 @@ Result<segmented_reduce::Executable> SegmentedReduce::bind(const BuiltView<Segme
   const Policy& p = result.policy;
   CCCL_CACHE_CHECK(detail::bind_check(result));
   const std::uint32_t block_threads[kKernels] = {p.threads};
-  CCCL_CACHE_TRY(auto state,
-                 detail::bind_state(result, device, block_threads,
-                                    d::select_dispatch(size_of(result.spec.type), result.spec.offset_type,
-                                                       result.spec.iterators())));
+  CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, block_threads,
+                                                d::select_dispatch(size_of(result.spec.type),
+                                                                   result.spec.offset_type,
+                                                                   result.spec.iterators())));
   state->params.policy = p;
   return Executable(std::move(state));
 }
@@ -57,16 +57,18 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   algos::detail::PackedIterator packed[4];
   const void* at[4] = {};
   const Iterator* its[4] = {&s.input, &s.output, &s.begin_offsets, &s.end_offsets};
-  const IteratorValue* values[4] = {&d_in.value, &d_out.value, &d_begin_offsets.value, &d_end_offsets.value};
+  const IteratorValue* values[4] = {&d_in.value, &d_out.value, &d_begin_offsets.value,
+                                    &d_end_offsets.value};
   for (int k = 0; k < 4; ++k) {
     packed[k].element = k < 2 ? s.type : s.offset_type;
     packed[k].it = its[k]->is_pointer() ? nullptr : its[k];
-    if (!algos::detail::argument_address(*its[k], packed[k].element, *values[k], num_segments, all, packed[k].arg,
-                                         at[k]))
+    if (!algos::detail::argument_address(*its[k], packed[k].element, *values[k], num_segments, all,
+                                         packed[k].arg, at[k]))
       return CUDA_ERROR_INVALID_VALUE;
   }
-  return call_op(&Spec::op, op_state, true, d_temp_storage, temp_storage_bytes, at[0], const_cast<void*>(at[1]),
-                 num_segments, at[2], at[3], h_init, max_segment_size, stream);
+  return call_op(&Spec::op, op_state, true, d_temp_storage, temp_storage_bytes, at[0],
+                 const_cast<void*>(at[1]), num_segments, at[2], at[3], h_init, max_segment_size,
+                 stream);
 }
 
 }  // namespace cccl_cache::algos::segmented_reduce

@@ -23,14 +23,16 @@ detail::GeneratedSource detail::BuildSteps<SegmentedReduce>::source(
   // host dispatch is instantiated for all arrays or all iterators).
   const bool all = spec.iterators();
   std::vector<const Operator*> defined = {&spec.op};
-  const std::string in = detail::argument_type(out.source, "cccl_cache_in_t", spec.input, spec.type, false, all,
-                                               t + "*", defined);
-  const std::string out_it = detail::argument_type(out.source, "cccl_cache_out_t", spec.output, spec.type, true,
-                                                   all, t + "*", defined);
-  const std::string begin = detail::argument_type(out.source, "cccl_cache_begin_t", spec.begin_offsets,
-                                                  spec.offset_type, false, all, offset + "*", defined);
-  const std::string end = detail::argument_type(out.source, "cccl_cache_end_t", spec.end_offsets,
-                                                spec.offset_type, false, all, offset + "*", defined);
+  const std::string in = detail::argument_type(out.source, "cccl_cache_in_t", spec.input, spec.type,
+                                               false, all, t + "*", defined);
+  const std::string out_it = detail::argument_type(out.source, "cccl_cache_out_t", spec.output,
+                                                   spec.type, true, all, t + "*", defined);
+  const std::string begin =
+      detail::argument_type(out.source, "cccl_cache_begin_t", spec.begin_offsets, spec.offset_type,
+                            false, all, offset + "*", defined);
+  const std::string end =
+      detail::argument_type(out.source, "cccl_cache_end_t", spec.end_offsets, spec.offset_type,
+                            false, all, offset + "*", defined);
   out.source += detail::operator_type("cccl_cache_op", spec.op, 2, {}, spec.type);
   // As cub::detail::segmented_reduce::dispatch derives them for
   // DeviceSegmentedReduce::Reduce(T*, T*, n, offset*, offset*, op, T init): the
@@ -48,9 +50,10 @@ detail::GeneratedSource detail::BuildSteps<SegmentedReduce>::source(
       "                  cccl_cache_policy.large_reduce.threads_per_block);\n";
   out.source += detail::close_prelude();
 
-  out.kernels = {"cub::detail::segmented_reduce::DeviceSegmentedReduceKernel<cccl_cache_selector, " + in +
-                 ", " + out_it + ", " + begin + ", " + end + ", " + offset + ", cccl_cache_op, " + t +
-                 ", cccl_cache_accum_t>"};
+  out.kernels = {
+      "cub::detail::segmented_reduce::DeviceSegmentedReduceKernel<cccl_cache_selector, " + in +
+      ", " + out_it + ", " + begin + ", " + end + ", " + offset + ", cccl_cache_op, " + t +
+      ", cccl_cache_accum_t>"};
   // The kernel's generic lambda (the warp paths) is unannotated: device code only with it.
   out.nvrtc_options = {"-default-device"};
   out.policy_probe = std::string(detail::kPolicyProbeName) +

@@ -71,10 +71,11 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   using Off = std::conditional_t<Iterators, AdvancingIterArg, OffsetT*>;
   CUresult status = CUDA_SUCCESS;
   const cudaError_t err = cub::detail::segmented_reduce::dispatch<ItemT, OffsetT>(
-      d_temp_storage, temp_storage_bytes, iterator_arg<In, ItemT>(d_in), iterator_arg<In, ItemT>(d_out),
-      static_cast<std::int64_t>(num_segments), iterator_arg<Off, OffsetT>(d_begin_offsets),
-      iterator_arg<Off, OffsetT>(d_end_offsets), OpArg{op_state}, init, static_cast<std::size_t>(max_segment_size),
-      stream, RuntimePolicySelector{&params}, BoundKernel{&params},
+      d_temp_storage, temp_storage_bytes, iterator_arg<In, ItemT>(d_in),
+      iterator_arg<In, ItemT>(d_out), static_cast<std::int64_t>(num_segments),
+      iterator_arg<Off, OffsetT>(d_begin_offsets), iterator_arg<Off, OffsetT>(d_end_offsets),
+      OpArg{op_state}, init, static_cast<std::size_t>(max_segment_size), stream,
+      RuntimePolicySelector{&params}, BoundKernel{&params},
       DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
 }

@@ -41,7 +41,8 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 // The instantiation, or nullptr (size not 1/2/4/8, offset not a 4 or 8-byte integer):
 // over arrays, or where `iterators` over the four arguments as iterators (d_in, d_out,
 // d_begin_offsets and d_end_offsets then address their packed bytes).
-DispatchFn select_dispatch(std::size_t type_size, ScalarType offset_type, bool iterators = false) noexcept;
+DispatchFn select_dispatch(std::size_t type_size, ScalarType offset_type,
+                           bool iterators = false) noexcept;
 
 // The temp-storage size in closed form: CCCL 3.5's dispatch asks 1 byte for any positive
 // number of segments (the kernel keeps everything in shared memory) and writes nothing

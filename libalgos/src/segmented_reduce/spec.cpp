@@ -12,13 +12,15 @@ Result<void> Spec::validate() const {
   };
   if (!is_element_type(type)) return bad("type must be an integer or float type");
   if (!is_offset_type(offset_type)) return bad("offset must be int32, uint32, int64 or uint64");
-  CCCL_CACHE_CHECK(detail::validate_associative_op("segmented_reduce spec", op, type, /*takes_state=*/true));
+  CCCL_CACHE_CHECK(
+      detail::validate_associative_op("segmented_reduce spec", op, type, /*takes_state=*/true));
   const std::string w = "segmented_reduce spec: field ";
   // A reverse input's end is its length, which only the offsets know.
-  CCCL_CACHE_CHECK(
-      validate_iterator(w + "'input'", input, type, kInputIterators & ~iterator_bit(IteratorKind::reverse)));
+  CCCL_CACHE_CHECK(validate_iterator(w + "'input'", input, type,
+                                     kInputIterators & ~iterator_bit(IteratorKind::reverse)));
   CCCL_CACHE_CHECK(validate_output_iterator(w + "'output'", output, type));
-  CCCL_CACHE_CHECK(validate_iterator(w + "'begin_offsets'", begin_offsets, offset_type, kInputIterators));
+  CCCL_CACHE_CHECK(
+      validate_iterator(w + "'begin_offsets'", begin_offsets, offset_type, kInputIterators));
   return validate_iterator(w + "'end_offsets'", end_offsets, offset_type, kInputIterators);
 }
 

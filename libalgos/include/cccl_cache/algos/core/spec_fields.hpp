@@ -116,7 +116,8 @@ inline constexpr std::uint32_t kInputIterators =
 // (validate_output_iterator) checks it over V, at least one neither constant nor discard,
 // and its custom operators sharing one source. The struct's fields are checked against
 // the components by the build. Error as validate_iterator's.
-[[nodiscard]] Result<void> validate_zip_iterator(std::string_view what, const Iterator& it, bool output);
+[[nodiscard]] Result<void> validate_zip_iterator(std::string_view what, const Iterator& it,
+                                                 bool output);
 
 // Checks a struct element type (a scalar passes): a C++ identifier as name (not
 // starting with cccl_cache_), a non-blank definition under 1 MiB with only <...>

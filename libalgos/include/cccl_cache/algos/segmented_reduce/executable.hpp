@@ -1,10 +1,10 @@
 // A segmented reduce bound to one device: the only thing that runs. Never persisted.
 #pragma once
 
+#include <cuda.h>
+
 #include <cstddef>
 #include <cstdint>
-
-#include <cuda.h>
 
 #include "cccl_cache/algos/core/executable.hpp"
 #include "cccl_cache/algos/iterator.hpp"
@@ -43,10 +43,10 @@ class Executable : public BoundExecutable<SegmentedReduce> {
   // (an array argument as IteratorValue::array or a pointer); CUDA_ERROR_INVALID_VALUE
   // for a value of another kind. A reverse input iterator is not taken (its end depends on
   // a length the call does not have).
-  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in, Output d_out,
-                      std::uint64_t num_segments, Input d_begin_offsets, Input d_end_offsets,
-                      const void* h_init, CUstream stream, std::uint64_t max_segment_size = 0,
-                      OpState op_state = {}) const noexcept;
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in,
+                      Output d_out, std::uint64_t num_segments, Input d_begin_offsets,
+                      Input d_end_offsets, const void* h_init, CUstream stream,
+                      std::uint64_t max_segment_size = 0, OpState op_state = {}) const noexcept;
 
  private:
   using BoundExecutable::BoundExecutable;

@@ -54,7 +54,8 @@ struct Spec {
 
   // Whether any argument is an iterator.
   bool iterators() const noexcept {
-    return !input.is_pointer() || !output.is_pointer() || !begin_offsets.is_pointer() || !end_offsets.is_pointer();
+    return !input.is_pointer() || !output.is_pointer() || !begin_offsets.is_pointer() ||
+           !end_offsets.is_pointer();
   }
 
   // An element type; a reduction operator for it (core/codegen.hpp
