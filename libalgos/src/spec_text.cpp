@@ -1,6 +1,7 @@
 #include "cccl_cache/algos/spec_text.hpp"
 
 #include <cctype>
+#include <set>
 
 namespace cccl_cache::algos {
 
@@ -38,7 +39,8 @@ Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& f
   }
 
   std::vector<FieldText> given;
-  std::size_t custom_ops = 0;
+  std::size_t custom_fields = 0;       // fields naming a custom operator
+  std::set<std::string> custom_names;  // the operators they name
   std::size_t structs_given = 0;
   for (const auto& [field, value] : fields) {
     if (field == "source" || field == "source_file") continue;
@@ -77,6 +79,7 @@ Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& f
       op_name = op_name.substr(0, op_name.find(':'));
       if (op_name.empty() || parse_op_kind(op_name)) continue;
       custom = true;
+      custom_names.insert(op_name);
       std::string source;
       if (auto op = ops.find(op_name); op != ops.end() && !has_source) source = op->second;
       if (has_source) {
@@ -101,7 +104,7 @@ Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& f
                         "': its custom operators share one source (define them together)");
       text.source = std::move(source);
     }
-    custom_ops += custom ? 1 : 0;
+    custom_fields += custom ? 1 : 0;
     given.push_back(std::move(text));
   }
   std::size_t distinct_used = 0;  // a definition named by two fields is one definition
@@ -116,10 +119,13 @@ Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& f
     return fail(ErrorCode::invalid_argument,
                 name + ": a struct definition (" + std::string(kStructPrefix) +
                     "NAME=...) is given for a struct no field uses");
-  if (has_source && custom_ops != 1) {
+  // One source: for one custom operator (named by any number of fields, e.g. both offsets
+  // of a segmented reduce), or for one field's (a zip's, which share one source).
+  if (has_source && (custom_fields == 0 || (custom_fields > 1 && custom_names.size() > 1))) {
     return fail(ErrorCode::invalid_argument,
-                name + ": source/source_file needs exactly one custom operator field (found " +
-                    std::to_string(custom_ops) + ")");
+                name + ": source/source_file needs exactly one custom operator, or one field's (found " +
+                    std::to_string(custom_names.size()) + " in " + std::to_string(custom_fields) +
+                    " fields)");
   }
   return entry->from_text(given);
 }

@@ -5,6 +5,7 @@
 
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/algos/reduce/spec.hpp"
+#include "cccl_cache/algos/segmented_reduce/spec.hpp"
 #include "spec_text.hpp"
 
 namespace cccl_cache::cli {
@@ -132,6 +133,23 @@ TEST(SpecText, ReduceAndScanIterators) {
   }
 }
 
+// Segmented reduce's iterator fields; one source= for one operator that both offsets name.
+TEST(SpecText, SegmentedReduceIteratorsShareOneSource) {
+  const std::string times8 = "__device__ long long times8(long long i) { return 8 * i; }";
+  const std::string text =
+      "segmented_reduce type=float32 op=plus offset=int64 begin_offsets=transform(times8,counting(int64)) "
+      "end_offsets=transform(times8,counting(int64))";
+  auto s = parse_spec_text(text + " source='" + times8 + "'");
+  ASSERT_TRUE(s) << s.error().describe();
+  EXPECT_EQ(to_spec_text(*s), text);
+  auto spec = algos::decode_fields<algos::segmented_reduce::Spec>(s->fields);
+  ASSERT_TRUE(spec) << spec.error().describe();
+  EXPECT_EQ(spec->end_offsets.op, algos::Operator::custom("times8", times8));
+  auto reversed = parse_spec_text("segmented_reduce type=float32 input=reverse");
+  ASSERT_FALSE(reversed);
+  EXPECT_NE(reversed.error().message.find("'input'"), std::string::npos) << reversed.error().message;
+}
+
 // A struct element type: NAME:SIZE/ALIGN, its definition in struct.NAME=... or the
 // operator table; spec text prints the layout, not the definition.
 TEST(SpecText, StructKeysTakeTheirDefinitionAndPrintTheirLayout) {
@@ -168,6 +186,7 @@ TEST(SpecText, RejectsBadInputWithAReason) {
                         Case{"merge_sort keys", "not field=value"},
                         Case{"merge_sort keys=int32 compare=mine", "no source"},
                         Case{"merge_sort keys=int32 compare=less source=x", "exactly one custom operator"},
+                        Case{"three_way_partition type=int32 first_op=f second_op=g source=x", "found 2 in 2 fields"},
                         Case{"merge_sort keys=int32 source='open", "unterminated"},
                         Case{"merge_sort keys=int32 offset=float32", "merge_sort: "}}) {
     auto s = parse_spec_text(c.text);
