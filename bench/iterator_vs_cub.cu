@@ -35,6 +35,7 @@
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "vs_cub.hpp"
+#include "vs_cub_case.hpp"
 
 namespace ca = cccl_cache::algos;
 using ca::Iterator;
@@ -44,6 +45,7 @@ using ca::ScalarType;
 
 namespace {
 
+using bench::Case;
 using bench::check_rt;
 
 struct Square {
@@ -86,52 +88,6 @@ const char* kArgMax64Src =
     "__device__ vi64 argmax64(const vi64& a, const vi64& b) {\n"
     "  return (b.value > a.value || (b.value == a.value && b.index < a.index)) ? b : a;\n}";
 
-// One case: for n items, ours and CUB's calls (who 0 and 1) on (temp, bytes, stream),
-// their temp-storage sizes, and each one's output bytes to compare.
-struct Case {
-  std::function<void(int who, void* temp, std::size_t& bytes, cudaStream_t s)> call;
-  std::size_t out_bytes = 0;
-  void* out[2] = {};
-};
-
-template <class Setup>
-void run(const char* label, const bench::VsCub& vs, Setup setup) {
-  std::printf("%s: n, ours / CUB GPU ms (median)\n", label);
-  for (int lg = vs.min_log; lg <= vs.max_log; ++lg) {
-    const std::uint64_t n = 1ull << lg;
-    std::vector<void*> owned;
-    Case c = setup(n, owned);
-    std::size_t temp_bytes[2] = {0, 0};
-    for (int who = 0; who < 2; ++who) c.call(who, nullptr, temp_bytes[who], vs.stream);
-    void* temp = nullptr;
-    check_rt(cudaMalloc(&temp, std::max<std::size_t>({temp_bytes[0], temp_bytes[1], 1})), "malloc");
-    const auto times = bench::rotating_times(2, bench::VsCub::reps(n), vs.stream, [&](int who) {
-      std::size_t bytes = temp_bytes[who];
-      c.call(who, temp, bytes, vs.stream);
-    });
-    check_rt(cudaStreamSynchronize(vs.stream), "sync");
-    std::vector<unsigned char> a(c.out_bytes), b(c.out_bytes);
-    check_rt(cudaMemcpy(a.data(), c.out[0], c.out_bytes, cudaMemcpyDeviceToHost), "d2h");
-    check_rt(cudaMemcpy(b.data(), c.out[1], c.out_bytes, cudaMemcpyDeviceToHost), "d2h");
-    std::printf("RESULT %s n=%llu ours_ms=%.5f cub_ms=%.5f ratio=%.4f check=%d temp_equal=%d reps=%d\n", label,
-                static_cast<unsigned long long>(n), times.gpu_ms[0], times.gpu_ms[1],
-                times.gpu_ms[0] / times.gpu_ms[1], a == b ? 1 : 0, temp_bytes[0] == temp_bytes[1] ? 1 : 0,
-                bench::VsCub::reps(n));
-    std::fflush(stdout);
-    cudaFree(temp);
-    for (void* p : owned) cudaFree(p);
-  }
-}
-
-template <class T>
-T* device_alloc(std::uint64_t n, std::vector<void*>& owned) {
-  T* p = nullptr;
-  check_rt(cudaMalloc(&p, std::max<std::uint64_t>(n, 1) * sizeof(T)), "malloc");
-  check_rt(cudaMemset(p, 0, std::max<std::uint64_t>(n, 1) * sizeof(T)), "memset");
-  owned.push_back(p);
-  return p;
-}
-
 // Floats whose squares' partial sums stay exact in float32: every 256th value in [-3, 3].
 float* sparse_floats(std::uint64_t n, std::vector<void*>& owned) {
   std::vector<float> h(n, 0.0f);
@@ -157,11 +113,11 @@ int main(int argc, char** argv) {
   norm_spec.input = Iterator::transform(kSquare);
   norm_spec.output = Iterator::transform(kRoot, ScalarType::float64);
   const auto& norm = b.acquire(norm_spec);
-  run("norm", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+  bench::run_case("norm", b, [&](std::uint64_t n, std::vector<void*>& owned) {
     const float* in = sparse_floats(n, owned);
     Case c;
-    c.out[0] = device_alloc<double>(1, owned);
-    c.out[1] = device_alloc<double>(1, owned);
+    c.out[0] = bench::device_alloc<double>(1, owned);
+    c.out[1] = bench::device_alloc<double>(1, owned);
     c.out_bytes = sizeof(double);
     c.call = [&norm, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       const float zero = 0.0f;
@@ -180,11 +136,11 @@ int main(int argc, char** argv) {
   sumsq_spec.type = ScalarType::float32;
   sumsq_spec.input = Iterator::transform(kSquare);
   const auto& sumsq = b.acquire(sumsq_spec);
-  run("sumsq_scan", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+  bench::run_case("sumsq_scan", b, [&](std::uint64_t n, std::vector<void*>& owned) {
     const float* in = sparse_floats(n, owned);
     Case c;
-    c.out[0] = device_alloc<float>(n, owned);
-    c.out[1] = device_alloc<float>(n, owned);
+    c.out[0] = bench::device_alloc<float>(n, owned);
+    c.out[1] = bench::device_alloc<float>(n, owned);
     c.out_bytes = n * sizeof(float);
     c.call = [&sumsq, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       if (who == 0) return check(sumsq(temp, bytes, IteratorValue::transform(in), o0, n, s), "ours");
@@ -199,10 +155,10 @@ int main(int argc, char** argv) {
   counting_spec.type = ScalarType::int64;
   counting_spec.input = Iterator::counting(ScalarType::int64);
   const auto& counting = b.acquire(counting_spec);
-  run("counting_scan", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+  bench::run_case("counting_scan", b, [&](std::uint64_t n, std::vector<void*>& owned) {
     Case c;
-    c.out[0] = device_alloc<std::int64_t>(n, owned);
-    c.out[1] = device_alloc<std::int64_t>(n, owned);
+    c.out[0] = bench::device_alloc<std::int64_t>(n, owned);
+    c.out[1] = bench::device_alloc<std::int64_t>(n, owned);
     c.out_bytes = n * sizeof(std::int64_t);
     c.call = [&counting, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       if (who == 0) return check(counting(temp, bytes, IteratorValue::counting(std::int64_t{1}), o0, n, s), "ours");
@@ -217,15 +173,15 @@ int main(int argc, char** argv) {
   reverse_spec.type = ScalarType::int32;
   reverse_spec.output = Iterator::reverse();
   const auto& reverse = b.acquire(reverse_spec);
-  run("reverse_scan", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+  bench::run_case("reverse_scan", b, [&](std::uint64_t n, std::vector<void*>& owned) {
     std::vector<std::int32_t> h(n);
     std::uint64_t seed = 5;
     for (auto& x : h) x = static_cast<std::int32_t>(bench::splitmix(seed));
     const std::int32_t* in = bench::device_copy(h);
     owned.push_back(const_cast<std::int32_t*>(in));
     Case c;
-    c.out[0] = device_alloc<std::int32_t>(n, owned);
-    c.out[1] = device_alloc<std::int32_t>(n, owned);
+    c.out[0] = bench::device_alloc<std::int32_t>(n, owned);
+    c.out[1] = bench::device_alloc<std::int32_t>(n, owned);
     c.out_bytes = n * sizeof(std::int32_t);
     c.call = [&reverse, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       if (who == 0) return check(reverse(temp, bytes, in, IteratorValue::reverse(o0), n, s), "ours");
@@ -241,7 +197,7 @@ int main(int argc, char** argv) {
   argmax_spec.type = ca::ElementType::structure("vi", kViDef, sizeof(vi), alignof(vi));
   argmax_spec.op = Operator::custom("argmax", kArgMaxSrc);
   const auto& argmax = b.acquire(argmax_spec);
-  run("argmax_scan", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+  bench::run_case("argmax_scan", b, [&](std::uint64_t n, std::vector<void*>& owned) {
     std::vector<vi> h(n);
     std::uint64_t seed = 3;
     for (std::uint64_t i = 0; i < n; ++i)
@@ -249,8 +205,8 @@ int main(int argc, char** argv) {
     const vi* in = bench::device_copy(h);
     owned.push_back(const_cast<vi*>(in));
     Case c;
-    c.out[0] = device_alloc<vi>(n, owned);
-    c.out[1] = device_alloc<vi>(n, owned);
+    c.out[0] = bench::device_alloc<vi>(n, owned);
+    c.out[1] = bench::device_alloc<vi>(n, owned);
     c.out_bytes = n * sizeof(vi);
     c.call = [&argmax, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       if (who == 0) return check(argmax(temp, bytes, in, o0, n, s), "ours");
@@ -265,15 +221,15 @@ int main(int argc, char** argv) {
   zip_spec.input =
       Iterator::zip({Iterator::array(ScalarType::float32), Iterator::counting(ScalarType::int64)});
   const auto& zip_argmax = b.acquire(zip_spec);
-  run("zip_argmax", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+  bench::run_case("zip_argmax", b, [&](std::uint64_t n, std::vector<void*>& owned) {
     std::vector<float> h(n);
     std::uint64_t seed = 7;
     for (auto& x : h) x = static_cast<float>(bench::splitmix(seed) % 100000);
     const float* in = bench::device_copy(h);
     owned.push_back(const_cast<float*>(in));
     Case c;
-    c.out[0] = device_alloc<vi64>(1, owned);
-    c.out[1] = device_alloc<vi64>(1, owned);
+    c.out[0] = bench::device_alloc<vi64>(1, owned);
+    c.out[1] = bench::device_alloc<vi64>(1, owned);
     c.out_bytes = sizeof(vi64);
     c.call = [&zip_argmax, in, n, o0 = c.out[0], o1 = c.out[1]](
                  int who, void* temp, std::size_t& bytes, cudaStream_t s) {

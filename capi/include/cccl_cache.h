@@ -550,20 +550,36 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_scan_iterators(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const cccl_cache_iterator_value* in, const cccl_cache_iterator_value* out, uint64_t num_items,
     const void* h_init, const void* d_init, void* stream, const cccl_cache_op_state* op_state);
-/* d_out[i] = op(d_in[i]); no temp storage. */
+/* d_out[i] = op(d_in[i]); no temp storage. A spec with an input or output iterator takes
+ * cccl_cache_unary_transform_iterators (INVALID_ARGUMENT here, naming it). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_unary_transform(const cccl_cache_algorithm* algorithm,
                                                             const void* d_in, void* d_out,
                                                             uint64_t num_items, void* stream);
 CCCL_CACHE_API cccl_cache_status cccl_cache_unary_transform_with_state(
     const cccl_cache_algorithm* algorithm, const void* d_in, void* d_out, uint64_t num_items,
     void* stream, const cccl_cache_op_state* op_state);
-/* d_out[i] = op(d_in1[i], d_in2[i]); no temp storage. */
+/* Any unary transform spec (spec text such as "unary_transform in=float32 out=float32
+ * op=negate input=counting(int64)"): its input's values `in` and its output's `out`, each of
+ * the spec's kind (POINTER for an array). op_state: NULL for a stateless operator.
+ * INVALID_ARGUMENT where `in` or `out` is NULL or not of the spec's kind. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_unary_transform_iterators(
+    const cccl_cache_algorithm* algorithm, const cccl_cache_iterator_value* in,
+    const cccl_cache_iterator_value* out, uint64_t num_items, void* stream,
+    const cccl_cache_op_state* op_state);
+/* d_out[i] = op(d_in1[i], d_in2[i]); no temp storage. A spec with an iterator takes
+ * cccl_cache_binary_transform_iterators (INVALID_ARGUMENT here, naming it). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_binary_transform(const cccl_cache_algorithm* algorithm,
                                                              const void* d_in1, const void* d_in2,
                                                              void* d_out, uint64_t num_items,
                                                              void* stream);
 CCCL_CACHE_API cccl_cache_status cccl_cache_binary_transform_with_state(
     const cccl_cache_algorithm* algorithm, const void* d_in1, const void* d_in2, void* d_out,
+    uint64_t num_items, void* stream, const cccl_cache_op_state* op_state);
+/* Any binary transform spec (input1, input2 and output iterator fields): each argument's
+ * values of the spec's kind (POINTER for an array), as cccl_cache_unary_transform_iterators. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_binary_transform_iterators(
+    const cccl_cache_algorithm* algorithm, const cccl_cache_iterator_value* in1,
+    const cccl_cache_iterator_value* in2, const cccl_cache_iterator_value* out,
     uint64_t num_items, void* stream, const cccl_cache_op_state* op_state);
 
 #ifdef __cplusplus

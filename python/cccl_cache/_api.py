@@ -299,13 +299,13 @@ def _iterator_fields(fields: dict, ops: dict, named) -> tuple:
     return arrays
 
 
-def _like(d_in, d_out):
-    """A device array of the call (for its stream and temp storage): d_out, d_in, or an
-    iterator's array."""
-    for x in (d_out, d_in):
+def _like(*args):
+    """A device array of the call (for its stream and temp storage): the last array among
+    args (d_in, d_out: d_out, else d_in), else an iterator's array."""
+    for x in reversed(args):
         if not _is_iterator(x):
             return x
-    for x in (d_out, d_in):
+    for x in reversed(args):
         if x._arrays():
             return x._arrays()[0]
     return None
@@ -514,17 +514,63 @@ def make_exclusive_scan(d_in, d_out, op="plus", h_init=None, *, offset="uint64",
     return _acquire("exclusive_scan", fields, ops, device, arrays, cache)
 
 
+def _element_type(x, what: str, default=None) -> str:
+    """The element type of a transform's argument: an array's, or an iterator's value type
+    (a DiscardIterator has none: `default`)."""
+    if not _is_iterator(x):
+        return _type_of(x, what)
+    t = getattr(x, "_type", None) or default
+    if t is None:
+        raise TypeError(f"{what}: a {x._iterator_kind} iterator has no element type here")
+    return t
+
+
+def _transform_fields(ins, d_out, op, ops: dict):
+    """A transform's spec fields and arrays: each input's and the output's element type
+    (an output without one, a DiscardIterator: the first input's), the operator and any
+    iterator (input / input1, input2, output)."""
+    one = len(ins) == 1
+    names = [("in", "input", "d_in")] if one else [(f"in{k}", f"input{k}", f"d_in{k}") for k in (1, 2)]
+    fields = {field: _element_type(x, arg) for (field, _, arg), x in zip(names, ins)}
+    first = fields[names[0][0]]
+    fields.update(out=_element_type(d_out, "d_out", first), op=_op_text(op, ops))
+    arrays = _iterator_fields(fields, ops, [(it, x) for (_, it, _), x in zip(names, ins)] + [("output", d_out)])
+    return fields, arrays
+
+
 def make_unary_transform(d_in, d_out, op="identity", *, device=None, cache=None) -> _core.UnaryTransform:
+    """out[i] = op(in[i]). d_in may be an iterator and d_out an output iterator
+    (cccl_cache.iterators; their value types are the spec's in and out)."""
     ops: dict = {}
-    fields = {"in": _type_of(d_in, "d_in"), "out": _type_of(d_out, "d_out"), "op": _op_text(op, ops)}
-    return _acquire("unary_transform", fields, ops, device, (d_in, d_out), cache)
+    fields, arrays = _transform_fields((d_in,), d_out, op, ops)
+    return _acquire("unary_transform", fields, ops, device, arrays, cache)
 
 
 def make_binary_transform(d_in1, d_in2, d_out, op="plus", *, device=None, cache=None) -> _core.BinaryTransform:
+    """out[i] = op(in1[i], in2[i]). Any argument may be an iterator (d_out an output one),
+    e.g. each item's index from CountingIterator(np.int64(0))."""
     ops: dict = {}
-    fields = {"in1": _type_of(d_in1, "d_in1"), "in2": _type_of(d_in2, "d_in2"),
-              "out": _type_of(d_out, "d_out"), "op": _op_text(op, ops)}
-    return _acquire("binary_transform", fields, ops, device, (d_in1, d_in2, d_out), cache)
+    fields, arrays = _transform_fields((d_in1, d_in2), d_out, op, ops)
+    return _acquire("binary_transform", fields, ops, device, arrays, cache)
+
+
+def _transform_count(num_items, ins, d_out) -> int:
+    """A transform's item count: num_items, else the length of the first argument with one
+    (an array, or an iterator over one); every one with a length must hold that many."""
+    named = [(f"d_in{k + 1}" if len(ins) > 1 else "d_in", x) for k, x in enumerate(ins)] + [("d_out", d_out)]
+    lengths = [(name, x._length(name) if _is_iterator(x) else _size_of(x, name)) for name, x in named]
+    n = num_items
+    if n is None:
+        n = next((length for _, length in lengths if length is not None), None)
+        if n is None:
+            raise ValueError("num_items: required where no argument has a length")
+    n = int(n)
+    if n < 0:
+        raise ValueError(f"num_items: {n} is negative")
+    for name, length in lengths:
+        if length is not None and length < n:
+            raise ValueError(f"{name}: {length} items, needs {n}")
+    return n
 
 
 # --- one-shot functions -----------------------------------------------------------
@@ -828,15 +874,20 @@ def _scan_by_key(d_keys_in, d_values_in, d_values_out, op, exclusive, h_init, nu
 
 
 def unary_transform(d_in, d_out, op="identity", num_items=None, stream=None, *, cache=None, op_state=None):
-    """d_out[i] = op(d_in[i]). op_state: a stateful operator's state."""
+    """d_out[i] = op(d_in[i]). op_state: a stateful operator's state. d_in may be an
+    iterator and d_out an output iterator (cccl_cache.iterators); num_items is then
+    required where no argument has a length."""
     exe = make_unary_transform(d_in, d_out, op, cache=cache)
-    n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same))
-    exe(d_in, d_out, n, stream=_default_stream(d_in) if stream is None else stream, op_state=op_state)
+    n = _transform_count(num_items, (d_in,), d_out)
+    stream = _default_stream(_like(d_in, d_out)) if stream is None else stream
+    exe(d_in, d_out, n, stream=stream, op_state=op_state)
 
 
 def binary_transform(d_in1, d_in2, d_out, op="plus", num_items=None, stream=None, *, cache=None,
                      op_state=None):
-    """d_out[i] = op(d_in1[i], d_in2[i]). op_state: a stateful operator's state."""
+    """d_out[i] = op(d_in1[i], d_in2[i]). op_state: a stateful operator's state. Any argument
+    may be an iterator (make_binary_transform)."""
     exe = make_binary_transform(d_in1, d_in2, d_out, op, cache=cache)
-    n = _count(num_items, d_in1, "d_in1", ("d_in2", d_in2, _same), ("d_out", d_out, _same))
-    exe(d_in1, d_in2, d_out, n, stream=_default_stream(d_in1) if stream is None else stream, op_state=op_state)
+    n = _transform_count(num_items, (d_in1, d_in2), d_out)
+    stream = _default_stream(_like(d_in2, d_in1, d_out)) if stream is None else stream
+    exe(d_in1, d_in2, d_out, n, stream=stream, op_state=op_state)

@@ -1,5 +1,5 @@
-"""Iterators as a reduction's or a scan's input and output, under cuda.compute.iterators'
-names.
+"""Iterators as the input and output of a reduction, a scan, a segmented reduction or a
+transform (each of a binary transform's inputs), under cuda.compute.iterators' names.
 
 An iterator is part of the spec (its kind, value type and, for a transform, its operator:
 spec text `input=counting(int64)`, ...) and carries the call's values (a start, a constant,
@@ -7,6 +7,7 @@ device arrays), which are never in the key: one build serves every start and arr
 
     cccl_cache.reduce_into(CountingIterator(np.int64(1)), d_out, "plus", num_items=n)
     cccl_cache.reduce_into(TransformIterator(d_x, square), d_out)  # a sum of squares
+    cccl_cache.binary_transform(d_x, CountingIterator(np.int64(0)), d_out, scale_by_index)
 
 The element i of each: CountingIterator(start) start + i (start a NumPy integer scalar, or
 an int: int64), ConstantIterator(value) value, ReverseIterator(a) a[n - 1 - i] (of the

@@ -6,6 +6,7 @@
 #include <nanobind/stl/string.h>
 
 #include <array>
+#include <utility>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -616,13 +617,17 @@ void transform_call(const tf::Executable<N>& e, const nb::handle* ins, nb::handl
   const auto& spec = e.spec();
   const int dev = e.device();
   static constexpr const char* kNames[2][2] = {{"d_in", ""}, {"d_in1", "d_in2"}};
-  DeviceArray in[N];
-  for (int k = 0; k < N; ++k) in[k] = checked_array(ins[k], kNames[N - 1][k], false, spec.in[k], n, dev);
-  auto o = checked_array(out, "d_out", true, spec.out, n, dev);
+  // Each an array or, for a spec with an iterator there, its values.
+  ZipParts parts[N + 1];
+  std::array<algos::Input, N> in = [&]<std::size_t... K>(std::index_sequence<K...>) {
+    return std::array<algos::Input, N>{
+        call_input(ins[K], spec.inputs[K], spec.in[K], n, dev, parts[K], kNames[N - 1][K])...};
+  }(std::make_index_sequence<N>{});
+  const algos::Output o = call_output(out, spec.output, spec.out, n, dev, parts[N]);
   const HostOpState state(op_state, spec.op);
   run_unlocked(stream, N == 1 ? "unary transform" : "binary transform", [&](CUstream s) -> CUresult {
-    if constexpr (N == 1) return e(in[0].data, o.data, n, s, state.get());
-    else return e(in[0].data, in[1].data, o.data, n, s, state.get());
+    if constexpr (N == 1) return e(in[0], o, n, s, state.get());
+    else return e(in[0], in[1], o, n, s, state.get());
   });
 }
 
@@ -824,8 +829,9 @@ void bind_executables(nb::module_& m) {
              transform_call<1>(*b.exe, ins, out, n, stream, op_state);
            },
            "d_in"_a.none(), "d_out"_a.none(), "num_items"_a, "stream"_a.none() = none, "op_state"_a.none() = none,
-           "Writes op(d_in[i]) to d_out[i] for i < num_items (no temp storage). op_state: a "
-           "stateful operator's state.");
+           "Writes op(d_in[i]) to d_out[i] for i < num_items (no temp storage). d_in and d_out: "
+           "arrays or, for a spec with an iterator there, cccl_cache.iterators ones of that kind. "
+           "op_state: a stateful operator's state.");
 
   common<tf::Executable<2>>(m, "BinaryTransform",
                             "out[i] = op(in1[i], in2[i]) bound to a device (cub::DeviceTransform).")
@@ -837,8 +843,9 @@ void bind_executables(nb::module_& m) {
            },
            "d_in1"_a.none(), "d_in2"_a.none(), "d_out"_a.none(), "num_items"_a, "stream"_a.none() = none,
            "op_state"_a.none() = none,
-           "Writes op(d_in1[i], d_in2[i]) to d_out[i] for i < num_items (no temp storage). op_state: a "
-           "stateful operator's state.");
+           "Writes op(d_in1[i], d_in2[i]) to d_out[i] for i < num_items (no temp storage). Each "
+           "argument an array or, for a spec with an iterator there, a cccl_cache.iterators one of "
+           "that kind. op_state: a stateful operator's state.");
 }
 
 }  // namespace cccl_cache::python

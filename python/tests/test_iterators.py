@@ -221,3 +221,37 @@ def test_segmented_reduce_takes_iterators(fake):
         cccl_cache.segmented_reduce(f4, fake(n=8, typestr="<f4"), starts, ends)
     with pytest.raises(ValueError, match="d_out"):
         cccl_cache.segmented_reduce(f4, fake(n=4, typestr="<f4"), starts, ends, num_segments=8)
+
+
+def test_transforms_take_iterators(fake):
+    """Each input of a transform and its output may be an iterator: it joins the spec under
+    its field (input, input1, input2, output) with its value type as the element type."""
+    f4, i8 = fake(n=16, typestr="<f4"), fake(n=16, typestr="<i8")
+    ops: dict = {}
+    fields, arrays = cccl_cache._api._transform_fields((CountingIterator(np.int64(0)),), f4, "negate", ops)
+    assert fields == {"in": "int64", "out": "float32", "op": "negate", "input": "counting(int64)"}
+    assert arrays == (f4,)
+    spec = Spec.from_fields("unary_transform", fields, ops)
+    assert spec.text == "unary_transform in=int64 out=float32 op=negate input=counting(int64)"
+    plain = Spec.from_fields("unary_transform", {"in": "int64", "out": "float32", "op": "negate"})
+    assert spec.key(90) != plain.key(90)
+    # Binary: an array and a transform iterator in, written last first; a discard output takes
+    # the first input's type.
+    ops = {}
+    fields, arrays = cccl_cache._api._transform_fields(
+        (f4, TransformIterator(CountingIterator(np.int32(0)), SQUARE)), ReverseIterator(i8), "plus", ops)
+    assert fields == {"in1": "float32", "in2": "int32", "out": "int64", "op": "plus",
+                      "input2": "transform(square,counting(int32))", "output": "reverse(int64)"}
+    assert arrays == (f4, i8)
+    assert Spec.from_fields("binary_transform", fields, ops).text.endswith(
+        "input2=transform(square,counting(int32)) output=reverse(int64)")
+    fields, _ = cccl_cache._api._transform_fields((f4, i8), DiscardIterator(), "plus", {})
+    assert fields["out"] == "float32" and fields["output"] == "discard"
+    # A zip is not a transform's input (its items are structs).
+    with pytest.raises(TypeError, match="d_in: a zip iterator"):
+        cccl_cache._api._transform_fields((ZipIterator(f4, i8),), f4, "identity", {})
+    # Counts: an iterator without an end needs num_items; every argument with a length holds it.
+    with pytest.raises(ValueError, match="num_items"):
+        cccl_cache.unary_transform(CountingIterator(0), DiscardIterator())
+    with pytest.raises(ValueError, match="d_in1"):
+        cccl_cache.binary_transform(fake(n=4, typestr="<f4"), CountingIterator(0), f4, num_items=8)

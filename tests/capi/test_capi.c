@@ -95,6 +95,8 @@ static void check_null_handles(void) {
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_unary_transform(NULL, NULL, NULL, 10, NULL), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
               "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_binary_transform_iterators(NULL, NULL, NULL, NULL, 10, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_segmented_reduce(NULL, NULL, &bytes, NULL, NULL, 10, NULL, NULL, NULL, 0, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_unique_by_key(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, 10, NULL),
@@ -1280,6 +1282,59 @@ static void segmented_iterators_on_gpu(cccl_cache_store* store) {
          ok ? "ok" : "MISMATCH");
 }
 
+/* Transforms over iterators through the C ABI: a negated counting input, and the sum of an
+ * array and a counting index written last first. */
+static void transform_iterators_on_gpu(cccl_cache_store* store) {
+  enum { n = 3000 };
+  static float x[n], out[n];
+  const int64_t start = 40;
+  int i, ok = 1;
+  void *d_x = NULL, *d_out = NULL;
+  cccl_cache_iterator_value in, in2, dst;
+  cccl_cache_algorithm *negate = NULL, *indexed = NULL;
+  if (!acquire_two(store,
+                   "unary_transform in=float32 out=float32 op=negate input=counting(int64)",
+                   "binary_transform in1=float32 in2=int64 out=float32 op=plus input2=counting "
+                   "output=reverse",
+                   &negate, &indexed))
+    return;
+  for (i = 0; i < n; ++i) x[i] = (float)(i % 11);
+  CHECK(cudaMalloc(&d_x, sizeof x) == cudaSuccess && cudaMalloc(&d_out, sizeof out) == cudaSuccess);
+  CHECK(cudaMemcpy(d_x, x, sizeof x, cudaMemcpyHostToDevice) == cudaSuccess);
+  memset(&in, 0, sizeof in);
+  memset(&in2, 0, sizeof in2);
+  memset(&dst, 0, sizeof dst);
+  in.kind = CCCL_CACHE_ITERATOR_COUNTING;
+  memcpy(&in.value, &start, sizeof start);
+  dst.kind = CCCL_CACHE_ITERATOR_POINTER;
+  dst.pointer = d_out;
+  CHECK_FAILS(cccl_cache_unary_transform(negate, d_x, d_out, n, NULL), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "use cccl_cache_unary_transform_iterators");
+  CHECK_FAILS(cccl_cache_unary_transform_iterators(negate, &dst, &dst, n, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "in->kind 0 is not the spec's input kind (counting)");
+  CHECK_OK(cccl_cache_unary_transform_iterators(negate, &in, &dst, n, NULL, NULL));
+  CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < n; ++i) ok &= out[i] == -(float)(start + i);
+
+  in.kind = CCCL_CACHE_ITERATOR_POINTER;
+  in.pointer = d_x;
+  in2.kind = CCCL_CACHE_ITERATOR_COUNTING;
+  memcpy(&in2.value, &start, sizeof start);
+  dst.kind = CCCL_CACHE_ITERATOR_REVERSE;
+  CHECK_FAILS(cccl_cache_binary_transform_iterators(indexed, &in, &in2, NULL, n, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "out is NULL");
+  CHECK_OK(cccl_cache_binary_transform_iterators(indexed, &in, &in2, &dst, n, NULL, NULL));
+  CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < n; ++i) ok &= out[n - 1 - i] == x[i] + (float)(start + i);
+  CHECK(ok);
+  cudaFree(d_out);
+  cudaFree(d_x);
+  cccl_cache_algorithm_release(negate);
+  cccl_cache_algorithm_release(indexed);
+  printf("transformed counting inputs into arrays and reverse outputs through the C ABI: %s\n",
+         ok ? "ok" : "MISMATCH");
+}
+
 /* A running count/min/max of 12-byte struct items (an inclusive scan named in spec text)
  * through the C ABI. */
 static void struct_scan_on_gpu(cccl_cache_store* store) {
@@ -1658,7 +1713,7 @@ int main(void) {
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
     printf(
         "SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, "
-        "a scan_by_key, a seeded inclusive scan, a reduce and scans over iterators, an argmax and a scan over structs, a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
+        "a scan_by_key, a seeded inclusive scan, a reduce and scans over iterators, transforms over iterators, an argmax and a scan over structs, a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
         "operators) did not run\n",
         cccl_cache_last_error());
   } else {
@@ -1674,6 +1729,7 @@ int main(void) {
     output_iterators_on_gpu(store);
     zips_on_gpu(store);
     segmented_iterators_on_gpu(store);
+    transform_iterators_on_gpu(store);
     struct_reduce_on_gpu(store);
     struct_scan_on_gpu(store);
     select_on_gpu(store);

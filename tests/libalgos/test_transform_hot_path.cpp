@@ -51,6 +51,9 @@ CUresult configure(d::DispatchParams& p) {
   return occupancy_error != CUDA_SUCCESS ? occupancy_error : rc;
 }
 
+// Every input an array (dispatch_for).
+const bool kArrays[2] = {false, false};
+
 // CUB 3.5's policy on sm_90 for float32 inputs (probe values).
 d::DispatchParams params(std::uint32_t algorithm, int num_inputs) {
   d::DispatchParams p;
@@ -95,7 +98,7 @@ struct Case {
 TEST(TransformHotPath, CallLaunchesOnlyTheBoundKernelAndAllocatesNothing) {
   d::DispatchParams p = params(t::ublkcp, 2);
   ASSERT_EQ(configure(p), CUDA_SUCCESS);
-  const d::DispatchFn run = d::dispatch_for(2);
+  const d::DispatchFn run = d::dispatch_for(2, kArrays, false);
   ASSERT_NE(run, nullptr);
   const void* ins[2] = {device_address(0x7f0000000000), device_address(0x7f1000000000)};
   // Items per thread spread out for small inputs: min(3, ceil(n / (132 x 256 x 8))).
@@ -129,7 +132,7 @@ TEST(TransformHotPath, PrefetchPathUsesTheConfigurationFixedAtBind) {
   launches().clear();
   // ceil(48 KiB / (8 x 256 x 4)) = 6 items, spread to min(6, ceil(2^20 / (132 x 256 x 8))) = 4.
   const auto [rc, allocations] = count_allocations(
-      [&] { return d::dispatch_for(1)(p, ins, device_address(0x7f2000000000), 1u << 20, nullptr, kNoState); });
+      [&] { return d::dispatch_for(1, kArrays, false)(p, ins, device_address(0x7f2000000000), 1u << 20, nullptr, kNoState); });
   EXPECT_EQ(rc, CUDA_SUCCESS);
   EXPECT_EQ(allocations, 0);
   ASSERT_EQ(launches().size(), 1u);
@@ -141,7 +144,7 @@ TEST(TransformHotPath, WithoutConfigurationOrWithAFailingLaunchTheCallFails) {
   const void* ins[2] = {device_address(0x7f0000000000), device_address(0x7f1000000000)};
   d::DispatchParams unconfigured = params(t::ublkcp, 2);
   launches().clear();
-  EXPECT_EQ(d::dispatch_for(2)(unconfigured, ins, device_address(0x7f2000000000), 1000, nullptr, kNoState),
+  EXPECT_EQ(d::dispatch_for(2, kArrays, false)(unconfigured, ins, device_address(0x7f2000000000), 1000, nullptr, kNoState),
             CUDA_ERROR_INVALID_VALUE);
   EXPECT_TRUE(launches().empty());
   d::DispatchParams p = params(t::ublkcp, 2);
@@ -149,8 +152,54 @@ TEST(TransformHotPath, WithoutConfigurationOrWithAFailingLaunchTheCallFails) {
   LaunchContext failing = kRecording;
   failing.launch = &failing_launch;
   p.launch = &failing;
-  EXPECT_EQ(d::dispatch_for(2)(p, ins, device_address(0x7f2000000000), 1000, nullptr, kNoState),
+  EXPECT_EQ(d::dispatch_for(2, kArrays, false)(p, ins, device_address(0x7f2000000000), 1000, nullptr, kNoState),
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+}
+
+// What a launch hands the driver for the kernel's output and inputs (arguments 5, 6, 7:
+// after num_items, items per thread, can_vectorize, the predicate and the operator).
+struct ArgumentLaunch {
+  const void* out;
+  const void* in[2];
+  bool can_vectorize;
+};
+ArgumentLaunch g_arguments;
+CUresult record_arguments(const CUlaunchConfig*, CUfunction, void** params, void**) {
+  g_arguments = {params[5], {params[6], params[7]}, *static_cast<const bool*>(params[2])};
+  return CUDA_SUCCESS;
+}
+
+// An iterator's kernel argument is its packed bytes, handed to the driver by address (the
+// kernel's kernel_arg<It> union starts with the iterator); an array's is its pointer. CUB's
+// vectorized path counts an iterator as aligned, as its own kernel source does.
+TEST(TransformHotPath, IteratorsArePassedAsTheirPackedBytes) {
+  LaunchContext context = kRecording;
+  context.launch = &record_arguments;
+  d::DispatchParams p = params(t::vectorized, 2);
+  p.launch = &context;
+  ASSERT_EQ(configure(p), CUDA_SUCCESS);
+  const bool first_iterator[2] = {true, false};
+  const d::DispatchFn run = d::dispatch_for(2, first_iterator, true);
+  ASSERT_NE(run, nullptr);
+  EXPECT_NE(run, d::dispatch_for(2, kArrays, false));
+  EXPECT_EQ(d::dispatch_for(3, kArrays, false), nullptr);
+  alignas(16) unsigned char in_bytes[128] = {}, out_bytes[128] = {};
+  const void* array = device_address(0x7f1000000000);
+  const void* ins[2] = {in_bytes, array};
+  g_arguments = {};
+  const auto [rc, allocations] =
+      count_allocations([&] { return run(p, ins, out_bytes, 1u << 20, nullptr, kNoState); });
+  EXPECT_EQ(rc, CUDA_SUCCESS);
+  EXPECT_EQ(allocations, 0);
+  EXPECT_EQ(g_arguments.out, out_bytes);
+  EXPECT_EQ(g_arguments.in[0], in_bytes);
+  ASSERT_NE(g_arguments.in[1], nullptr);
+  EXPECT_EQ(*static_cast<const void* const*>(g_arguments.in[1]), array);
+  EXPECT_TRUE(g_arguments.can_vectorize);
+  // A misaligned array still turns vectorization off.
+  ins[1] = device_address(0x7f1000000004);
+  ASSERT_EQ(run(p, ins, out_bytes, 1u << 20, nullptr, kNoState), CUDA_SUCCESS);
+  EXPECT_FALSE(g_arguments.can_vectorize);
 }
 
 }  // namespace

@@ -18,8 +18,9 @@ detail::GeneratedSource detail::BuildSteps<BinarySearch>::source(const binary_se
       "*, unsigned long long, cccl_cache_compare, cub::detail::find::" +
       (spec.upper ? "upper_bound" : "lower_bound") + ">;\n";
   const ScalarType in[1] = {spec.type};
-  return transform_kernel::detail::kernel_source(in, spec.out_type, op,
-                                          "cub/detail/binary_search_helpers.cuh");
+  return transform_kernel::detail::kernel_source(
+      in, spec.out_type, op, transform_kernel::detail::array_arguments(in, spec.out_type),
+      "cub/detail/binary_search_helpers.cuh");
 }
 
 // build, codegen_digest (core/build.hpp)

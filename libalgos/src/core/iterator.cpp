@@ -288,15 +288,6 @@ const Operator* custom_operator(const Iterator& it) noexcept {
 }
 }  // namespace
 
-std::string iterator_user_source(const Iterator& it, std::initializer_list<const Operator*> defined) {
-  const Operator* op = custom_operator(it);
-  if (op == nullptr) return {};
-  // One definition of a source text, however many operators it defines.
-  for (const Operator* d : defined)
-    if (d->kind == OpKind::custom && d->source == op->source) return {};
-  return user_source(*op);
-}
-
 namespace {
 // A pointer member's position in elements (its address over the element size).
 std::string address(const std::string& member, const std::string& type) {

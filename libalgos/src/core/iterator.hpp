@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,11 +15,6 @@ namespace cccl_cache::algos::detail {
 inline ScalarType iterator_value_type(const Iterator& it, ScalarType element) noexcept {
   return it.type == ScalarType::none ? element : it.type;
 }
-
-// A custom transform operator's source (core/codegen user_source), empty otherwise or
-// where one of `defined` (operators whose source the generated source already has) is
-// the same operator.
-std::string iterator_user_source(const Iterator& it, std::initializer_list<const Operator*> defined = {});
 
 // Defines `struct <name>`, a random-access iterator over `element` (the algorithm's
 // type: value_type, what operator[] returns) with the state layout of `it`'s kind

@@ -1,6 +1,7 @@
 #include "core/materialize.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "core/iterator.hpp"
 #include "core/temp_storage.hpp"
@@ -14,8 +15,12 @@ constexpr const char* kIteratorName = "cccl_cache_materialized";
 std::string materialize_source(const Iterator& it, ScalarType element) {
   const std::string threads = std::to_string(kMaterializeThreads);
   const std::string tile = std::to_string(kMaterializeThreads * kMaterializeItems);
+  std::string source;
+  std::vector<const Operator*> defined;
+  argument_type(source, kIteratorName, it, element, /*output=*/false, /*as_iterators=*/true, {},
+                defined);
   // Indices in unsigned long long: a grid of up to 2^31 - 1 blocks steps past 2^32.
-  return iterator_user_source(it) + iterator_struct(kIteratorName, it, element) +
+  return source +
          "template <class It, class T>\n"
          "__global__ void __launch_bounds__(" + threads +
          ") cccl_cache_materialize(T* out, It in, unsigned long long n) {\n"

@@ -13,14 +13,18 @@
 #include <cub/device/dispatch/dispatch_transform.cuh>
 
 #include <cstdint>
+#include <type_traits>
 
+#include "core/iterator_arg.cuh"
 #include "core/transform_dispatch.hpp"
 
 namespace cccl_cache::algos::transform_kernel::detail {
 
 namespace ct = cub::detail::transform;
 using algos::detail::DriverLauncherFactory;
+using algos::detail::IterArg;
 using algos::detail::OpArg;
+// An array argument's stand-in; an iterator's is IterArg (its packed bytes).
 using In = const unsigned char*;
 using Out = unsigned char*;
 
@@ -88,18 +92,28 @@ struct BoundKernel {
     for (int i = 0; i < N; ++i) infos[i] = {params->in_size[i], params->in_size[i], true, true};
     return infos;
   }
+  // An array's kernel_arg as CUB makes it; an iterator's packed bytes as they are: the
+  // kernel's kernel_arg<It> is a union starting with the iterator (the driver copies its
+  // size from the packed bytes, which are at least as large).
   template <class It>
-  static ct::kernel_arg<It> MakeIteratorKernelArg(It it) {
-    return ct::make_iterator_kernel_arg(it);
+  static auto MakeIteratorKernelArg(It it) {
+    if constexpr (std::is_same_v<It, IterArg>) return it;
+    else return ct::make_iterator_kernel_arg(it);
   }
+  // The async algorithms' (ldgsts, ublkcp): CUB chooses them for array inputs only.
   template <class It>
-  static ct::kernel_arg<It> MakeAlignedBasePtrKernelArg(It it, int alignment) {
-    return ct::make_aligned_base_ptr_kernel_arg(it, alignment);
+  static auto MakeAlignedBasePtrKernelArg(It it, int alignment) {
+    if constexpr (std::is_same_v<It, IterArg>) return it;
+    else return ct::make_aligned_base_ptr_kernel_arg(it, alignment);
   }
-  template <class... Ins>
-  bool CanVectorize(int vec_size, Out out, Ins... in) const {
-    auto aligned = [&](const void* p, int size) {
-      return reinterpret_cast<std::uintptr_t>(p) % static_cast<std::uintptr_t>(size * vec_size) == 0;
+  // As CUB's own kernel source: arrays aligned to the vector width; an iterator counts
+  // as aligned (the vectorized kernel reads and writes it element by element).
+  template <class O, class... Ins>
+  bool CanVectorize(int vec_size, O out, Ins... in) const {
+    auto aligned = [&](auto p, int size) {
+      if constexpr (std::is_same_v<decltype(p), IterArg>) return true;
+      else
+        return reinterpret_cast<std::uintptr_t>(p) % static_cast<std::uintptr_t>(size * vec_size) == 0;
     };
     int i = 0;
     return aligned(out, params->out_size) && (aligned(in, params->in_size[i++]) && ...);
@@ -109,18 +123,22 @@ struct BoundKernel {
 // CUB's transform dispatch of `op` (a host stand-in of the kernel's operator: its
 // layout; OpArg: the generated operator struct, stateless or stateful) over the bound
 // kernel; `record` (configure() only) receives the launch configuration CUB computes.
-template <int N, class Op = OpArg>
+// OutT and InT: each argument's stand-in, an array (Out, In) or IterArg (`d_out`,
+// `d_in[k]` then the addresses of the iterators' packed bytes).
+template <int N, class Op = OpArg, class OutT = Out, class In0 = In, class In1 = In>
 cudaError_t call(const DispatchParams& params, DispatchParams* record, DriverLauncherFactory factory,
                  const void* const* d_in, void* d_out, std::int64_t num_items, CUstream stream,
                  Op op = {}) {
+  using algos::detail::iterator_arg;
   auto ins = [&] {
     if constexpr (N == 1)
-      return ::cuda::std::make_tuple(static_cast<In>(d_in[0]));
+      return ::cuda::std::make_tuple(iterator_arg<In0, const unsigned char>(d_in[0]));
     else
-      return ::cuda::std::make_tuple(static_cast<In>(d_in[0]), static_cast<In>(d_in[1]));
+      return ::cuda::std::make_tuple(iterator_arg<In0, const unsigned char>(d_in[0]),
+                                     iterator_arg<In1, const unsigned char>(d_in[1]));
   }();
   return ct::dispatch<ct::requires_stable_address::no>(
-      ins, static_cast<Out>(d_out), num_items, ::cuda::always_true{}, op, stream,
+      ins, iterator_arg<OutT, unsigned char>(d_out), num_items, ::cuda::always_true{}, op, stream,
       RuntimePolicySelector{&params}, BoundKernel<N>{&params, record}, factory);
 }
 

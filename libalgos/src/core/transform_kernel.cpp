@@ -1,26 +1,41 @@
 #include "core/transform_kernel.hpp"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "core/check.hpp"
 #include "core/codegen.hpp"
 
 namespace cccl_cache::algos::transform_kernel::detail {
 
+ArgumentTypes array_arguments(std::span<const ScalarType> in, ScalarType out) {
+  ArgumentTypes args{{}, std::string(cuda_name(out)) + "*", {}};
+  for (ScalarType t : in) args.in.push_back("const " + std::string(cuda_name(t)) + "*");
+  return args;
+}
+
 algos::detail::GeneratedSource kernel_source(std::span<const ScalarType> in, ScalarType out_type,
-                                             std::string_view op_definition,
+                                             std::string_view definitions,
+                                             const ArgumentTypes& args,
                                              std::string_view header) {
-  const std::string out{cuda_name(out_type)};
+  const std::string& out = args.out;
   std::string ins;  // "const In1*, const In2*"
-  for (ScalarType t : in) ins += (ins.empty() ? "const " : ", const ") + std::string(cuda_name(t)) + "*";
+  for (const std::string& t : args.in) ins += (ins.empty() ? "" : ", ") + t;
 
   algos::detail::GeneratedSource gen;
+  std::vector<ScalarType> types(in.begin(), in.end());
+  types.push_back(out_type);
+  types.insert(types.end(), args.iterator_types.begin(), args.iterator_types.end());
+  auto any = [&](ScalarType t) {
+    return std::find(types.begin(), types.end(), t) != types.end() ? t : ScalarType::none;
+  };
   gen.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_transform.cuh",
-                                      {in.front(), in.back(), out_type});
+                                      {any(ScalarType::float16), any(ScalarType::bfloat16)});
   if (!header.empty()) gen.source += "#include <" + std::string(header) + ">\n";
-  gen.source += op_definition;
+  gen.source += definitions;
   gen.source += "using cccl_cache_selector = cub::detail::transform::policy_selector_from_types<"
-                "false, true, ::cuda::std::tuple<" + ins + ">, " + out + "*>;\n";
+                "false, true, ::cuda::std::tuple<" + ins + ">, " + out + ">;\n";
   // The policy the kernel resolves for the CC being compiled for.
   gen.source += "struct cccl_cache_tuning {\n"
                 "  static constexpr cub::TransformPolicy p =\n"
@@ -37,7 +52,7 @@ algos::detail::GeneratedSource kernel_source(std::span<const ScalarType> in, Sca
   // std::int64_t (types.cpp): the same spelling here.
   gen.kernels = {"cub::detail::transform::transform_kernel<cccl_cache_selector, " +
                  std::string(cuda_name(ScalarType::int64)) +
-                 ", ::cuda::always_true, cccl_cache_op, " + out + "*, " + ins + ">"};
+                 ", ::cuda::always_true, cccl_cache_op, " + out + ", " + ins + ">"};
   // Values in Policy's field order.
   std::string probe =
       "(unsigned long long)cccl_cache_tuning::p.algorithm, "

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "cccl_cache/algos/core/build_record.hpp"
 #include "cccl_cache/algos/core/transform_kernel.hpp"
@@ -14,13 +16,26 @@
 
 namespace cccl_cache::algos::transform_kernel::detail {
 
+// The kernel's argument types in a generated source: each input's and the output's, an
+// array's ("const In*", "Out*") or a generated iterator struct's name, and the value
+// types such structs read or write (for the headers they need).
+struct ArgumentTypes {
+  std::vector<std::string> in;
+  std::string out;
+  std::vector<ScalarType> iterator_types;
+};
+// Arrays of the element types `in` and `out`.
+ArgumentTypes array_arguments(std::span<const ScalarType> in, ScalarType out);
+
 // The source naming CUB's transform_kernel as cub::DeviceTransform instantiates it for
-// raw pointers (transform_kernel<policy_selector_from_types<false, true, tuple<const
-// In*...>, Out*>, int64_t, always_true, cccl_cache_op, Out*, const In*...>) and the
-// policy probe (values in Policy's field order). `op_definition` defines the functor
-// type `cccl_cache_op`; `header`, if not empty, is included before it.
+// `args` (for raw pointers: transform_kernel<policy_selector_from_types<false, true,
+// tuple<const In*...>, Out*>, int64_t, always_true, cccl_cache_op, Out*, const In*...>)
+// and the policy probe (values in Policy's field order). `in` and `out` are the element
+// types. `definitions` defines the functor type `cccl_cache_op` and any iterator struct
+// `args` names; `header`, if not empty, is included before them.
 algos::detail::GeneratedSource kernel_source(std::span<const ScalarType> in, ScalarType out,
-                                             std::string_view op_definition,
+                                             std::string_view definitions,
+                                             const ArgumentTypes& args,
                                              std::string_view header = {});
 
 // A plausible policy for the record's CC, and one kernel that is CUB's transform kernel

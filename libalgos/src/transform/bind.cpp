@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cccl_cache/algos/transform/executable.hpp"
+#include "core/iterator.hpp"
 #include "core/transform_bind.hpp"
 #include "transform/dispatch.hpp"
 
@@ -20,8 +21,11 @@ Result<transform::Executable<N>> Transform<N>::bind(const BuiltView<Transform>& 
                                                     int device) {
   CCCL_CACHE_CHECK(detail::bind_check(result));
   const std::uint32_t block_threads[1] = {result.policy.block_threads};
+  bool iterators[N];
+  for (int k = 0; k < N; ++k) iterators[k] = result.spec.input_iterator(k);
   CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, block_threads,
-                                                transform::detail::dispatch_for(N)));
+                                                transform::detail::dispatch_for(
+                                                    N, iterators, !result.spec.output.is_pointer())));
   CCCL_CACHE_CHECK(transform_kernel::detail::bind_params(*state, result.policy, result.spec.in, result.spec.out));
   return Executable(std::move(state));
 }
@@ -33,25 +37,35 @@ template Result<transform::Executable<2>> BinaryTransform::bind(const BuiltView<
 namespace cccl_cache::algos::transform {
 
 template <int N>
-CUresult Executable<N>::run(const void* const* d_in, void* d_out, std::uint64_t num_items,
+CUresult Executable<N>::run(const Input* d_in, const Output& d_out, std::uint64_t num_items,
                             CUstream stream, OpState op_state) const noexcept {
-  return this->call_op(&Spec<N>::op, op_state, true, d_in, d_out, num_items, stream);
+  const Spec<N>& s = this->spec();
+  // Arrays as they are; iterators' values packed here (core/iterator.hpp).
+  algos::detail::IteratorArg packed[N + 1];
+  const void* ins[N];
+  const void* out = nullptr;
+  for (int k = 0; k < N; ++k)
+    if (!algos::detail::iterator_address(s.inputs[k], s.in[k], d_in[k].value, num_items, packed[k],
+                                         ins[k]))
+      return CUDA_ERROR_INVALID_VALUE;
+  if (!algos::detail::iterator_address(s.output, s.out, d_out.value, num_items, packed[N], out))
+    return CUDA_ERROR_INVALID_VALUE;
+  return this->call_op(&Spec<N>::op, op_state, true, ins, const_cast<void*>(out), num_items, stream);
 }
 template <int N>
-CUresult Executable<N>::operator()(const void* d_in, void* d_out, std::uint64_t num_items,
+CUresult Executable<N>::operator()(Input d_in, Output d_out, std::uint64_t num_items,
                                    CUstream stream, OpState op_state) const noexcept
   requires(N == 1)
 {
-  const void* ins[1] = {d_in};
-  return run(ins, d_out, num_items, stream, op_state);
+  return run(&d_in, d_out, num_items, stream, op_state);
 }
 template <int N>
-CUresult Executable<N>::operator()(const void* d_in1, const void* d_in2, void* d_out,
+CUresult Executable<N>::operator()(Input d_in1, Input d_in2, Output d_out,
                                    std::uint64_t num_items, CUstream stream,
                                    OpState op_state) const noexcept
   requires(N == 2)
 {
-  const void* ins[2] = {d_in1, d_in2};
+  const Input ins[2] = {d_in1, d_in2};
   return run(ins, d_out, num_items, stream, op_state);
 }
 

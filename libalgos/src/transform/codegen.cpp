@@ -1,9 +1,11 @@
 #include "transform/codegen.hpp"
 
 #include <string>
+#include <vector>
 
 #include "cccl_cache/algos/transform/build_result.hpp"
 #include "core/codegen.hpp"
+#include "core/iterator.hpp"
 #include "core/transform_kernel.hpp"
 
 namespace cccl_cache::algos {
@@ -12,13 +14,27 @@ template <int N>
 detail::GeneratedSource detail::BuildSteps<Transform<N>>::source(const transform::Spec<N>& spec) {
   // A custom operator's result is converted to the output type; a well-known one is
   // CUB's own function object, its result assigned to the output as in CUB.
-  const std::string op =
+  std::string defs =
       algos::detail::user_source(spec.op) +
       algos::detail::operator_struct(
           "cccl_cache_op", spec.op, N,
           spec.op.kind == OpKind::custom ? std::string(cuda_name(spec.out)) : std::string(),
           spec.in[0] == spec.in[N - 1] ? spec.in[0] : ScalarType::none);
-  return transform_kernel::detail::kernel_source(spec.in, spec.out, op);
+  // Iterators take the place of the arrays they stand for, each defined once with its
+  // custom operator's source (none that is already defined).
+  transform_kernel::detail::ArgumentTypes args =
+      transform_kernel::detail::array_arguments(spec.in, spec.out);
+  std::vector<const Operator*> defined = {&spec.op};
+  args.iterator_types = {spec.output.type};
+  for (int k = 0; k < N; ++k) {
+    args.iterator_types.push_back(spec.inputs[k].type);
+    args.in[k] = algos::detail::argument_type(defs, "cccl_cache_in" + std::to_string(k) + "_t",
+                                              spec.inputs[k], spec.in[k], false, false,
+                                              args.in[k], defined);
+  }
+  args.out = algos::detail::argument_type(defs, "cccl_cache_out_t", spec.output, spec.out, true,
+                                          false, args.out, defined);
+  return transform_kernel::detail::kernel_source(spec.in, spec.out, defs, args);
 }
 
 template struct detail::BuildSteps<UnaryTransform>;

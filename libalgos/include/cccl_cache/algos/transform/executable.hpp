@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "cccl_cache/algos/core/executable.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -21,22 +22,24 @@ class Executable : public BoundExecutable<Transform<N>> {
  public:
   // out[i] = op(in[i]) (unary) / op(in1[i], in2[i]) (binary) for i < num_items, on
   // `stream` (of the bound device's primary context). The output may be one of the
-  // inputs (in place); it must not overlap an input otherwise. Returns
-  // CUDA_ERROR_INVALID_VALUE if num_items exceeds INT64_MAX, CUDA_ERROR_NOT_INITIALIZED
-  // in a fork()ed child of the process that bound it, or the launch's error.
-  // `op_state`: a stateful operator's state (types.hpp OpState: its bytes, read before
-  // return), empty for a stateless one; CUDA_ERROR_INVALID_VALUE where it does not fit
-  // the operator's state layout.
-  CUresult operator()(const void* d_in, void* d_out, std::uint64_t num_items,
-                      CUstream stream, OpState op_state = {}) const noexcept
+  // inputs (in place); it must not overlap an input otherwise. Each input and the output
+  // is an array, or for a spec with an iterator there the call's values for it
+  // (iterator.hpp Input, Output), packed on the stack. Returns CUDA_ERROR_INVALID_VALUE
+  // if num_items exceeds INT64_MAX or a value is not of the spec's kind,
+  // CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it, or the
+  // launch's error. `op_state`: a stateful operator's state (types.hpp OpState: its
+  // bytes, read before return), empty for a stateless one; CUDA_ERROR_INVALID_VALUE
+  // where it does not fit the operator's state layout.
+  CUresult operator()(Input d_in, Output d_out, std::uint64_t num_items, CUstream stream,
+                      OpState op_state = {}) const noexcept
     requires(N == 1);
-  CUresult operator()(const void* d_in1, const void* d_in2, void* d_out, std::uint64_t num_items,
+  CUresult operator()(Input d_in1, Input d_in2, Output d_out, std::uint64_t num_items,
                       CUstream stream, OpState op_state = {}) const noexcept
     requires(N == 2);
 
  private:
   using BoundExecutable<Transform<N>>::BoundExecutable;
-  CUresult run(const void* const* d_in, void* d_out, std::uint64_t num_items, CUstream stream,
+  CUresult run(const Input* d_in, const Output& d_out, std::uint64_t num_items, CUstream stream,
                OpState op_state) const noexcept;
   friend struct Transform<N>;
 };

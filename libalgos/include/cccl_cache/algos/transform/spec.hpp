@@ -1,6 +1,7 @@
 // Transform specifications: unary_transform (out[i] = op(in[i])) and binary_transform
-// (out[i] = op(in1[i], in2[i])), one template over the number of inputs. Their fields
-// give the canonical encoding, key, spec text and summary (core/spec_fields.hpp).
+// (out[i] = op(in1[i], in2[i])), one template over the number of inputs, each input and
+// the output an array or an iterator (iterator.hpp). Their fields give the canonical
+// encoding, key, spec text and summary (core/spec_fields.hpp).
 #pragma once
 
 #include <array>
@@ -9,6 +10,7 @@
 
 #include "cccl_cache/algos/core/key.hpp"
 #include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -33,6 +35,14 @@ struct Spec {
   ScalarType out = ScalarType::float32;
   // identity / negate / custom (unary); plus .. minus / custom (binary).
   Operator op = Operator::of(N == 1 ? OpKind::identity : OpKind::plus);
+  // Input k: an in[k] array (pointer, the default), or a counting, constant, transform,
+  // reverse or permutation iterator read as in[k], e.g. out[i] = op(x[i], i) with a
+  // counting input2. The call then takes an IteratorValue (iterator.hpp Input) for it.
+  std::array<Iterator, N> inputs{};
+  // The output: an `out` array (the default), or a reverse, permutation (a scatter),
+  // transform or discard iterator written with `out` values. The call then takes an
+  // IteratorValue (iterator.hpp Output) for it.
+  Iterator output;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
@@ -44,12 +54,29 @@ struct Spec {
     }
     v(Field{N + 1, "out", Need::required}, s.out);
     v(Field{N + 2, "op"}, s.op);
+    if constexpr (N == 1) {
+      v(Field{4, "input"}, s.inputs[0]);
+    } else {
+      v(Field{5, "input1"}, s.inputs[0]);
+      v(Field{6, "input2"}, s.inputs[1]);
+    }
+    v(Field{2 * N + 3, "output"}, s.output);
   }
 
   // Element types in and out; an operator of the arity (bitwise kinds: integer types
-  // only); float16/bfloat16 only with every type the same. Error: invalid_argument
-  // naming the field.
+  // only); float16/bfloat16 only with every type the same; each input iterator valid
+  // over its in[k] (validate_iterator), the output over `out`
+  // (validate_output_iterator). Error: invalid_argument naming the field (unsupported:
+  // an iterator kind transform does not take, e.g. a zip).
   Result<void> validate() const;
+
+  // Whether input k is an iterator rather than an array; whether any argument is.
+  bool input_iterator(int k) const noexcept { return !inputs[k].is_pointer(); }
+  bool iterators() const noexcept {
+    bool any = !output.is_pointer();
+    for (int k = 0; k < N; ++k) any = any || input_iterator(k);
+    return any;
+  }
 
   bool operator==(const Spec&) const = default;
 
