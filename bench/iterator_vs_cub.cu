@@ -115,10 +115,7 @@ int main(int argc, char** argv) {
   const auto& norm = b.acquire(norm_spec);
   bench::run_case("norm", b, [&](std::uint64_t n, std::vector<void*>& owned) {
     const float* in = sparse_floats(n, owned);
-    Case c;
-    c.out[0] = bench::device_alloc<double>(1, owned);
-    c.out[1] = bench::device_alloc<double>(1, owned);
-    c.out_bytes = sizeof(double);
+    Case c = bench::with_outputs<double>(1, owned);
     c.call = [&norm, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       const float zero = 0.0f;
       if (who == 0)
@@ -138,10 +135,7 @@ int main(int argc, char** argv) {
   const auto& sumsq = b.acquire(sumsq_spec);
   bench::run_case("sumsq_scan", b, [&](std::uint64_t n, std::vector<void*>& owned) {
     const float* in = sparse_floats(n, owned);
-    Case c;
-    c.out[0] = bench::device_alloc<float>(n, owned);
-    c.out[1] = bench::device_alloc<float>(n, owned);
-    c.out_bytes = n * sizeof(float);
+    Case c = bench::with_outputs<float>(n, owned);
     c.call = [&sumsq, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       if (who == 0) return check(sumsq(temp, bytes, IteratorValue::transform(in), o0, n, s), "ours");
       check_rt(cub::DeviceScan::InclusiveScan(temp, bytes, ::cuda::make_transform_iterator(in, Square{}),
@@ -156,10 +150,7 @@ int main(int argc, char** argv) {
   counting_spec.input = Iterator::counting(ScalarType::int64);
   const auto& counting = b.acquire(counting_spec);
   bench::run_case("counting_scan", b, [&](std::uint64_t n, std::vector<void*>& owned) {
-    Case c;
-    c.out[0] = bench::device_alloc<std::int64_t>(n, owned);
-    c.out[1] = bench::device_alloc<std::int64_t>(n, owned);
-    c.out_bytes = n * sizeof(std::int64_t);
+    Case c = bench::with_outputs<std::int64_t>(n, owned);
     c.call = [&counting, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       if (who == 0) return check(counting(temp, bytes, IteratorValue::counting(std::int64_t{1}), o0, n, s), "ours");
       check_rt(cub::DeviceScan::InclusiveScan(temp, bytes, ::cuda::counting_iterator<std::int64_t>(1),
@@ -179,10 +170,7 @@ int main(int argc, char** argv) {
     for (auto& x : h) x = static_cast<std::int32_t>(bench::splitmix(seed));
     const std::int32_t* in = bench::device_copy(h);
     owned.push_back(const_cast<std::int32_t*>(in));
-    Case c;
-    c.out[0] = bench::device_alloc<std::int32_t>(n, owned);
-    c.out[1] = bench::device_alloc<std::int32_t>(n, owned);
-    c.out_bytes = n * sizeof(std::int32_t);
+    Case c = bench::with_outputs<std::int32_t>(n, owned);
     c.call = [&reverse, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       if (who == 0) return check(reverse(temp, bytes, in, IteratorValue::reverse(o0), n, s), "ours");
       check_rt(cub::DeviceScan::InclusiveScan(
@@ -204,10 +192,7 @@ int main(int argc, char** argv) {
       h[i] = {static_cast<float>(bench::splitmix(seed) % 100000), static_cast<int>(i)};
     const vi* in = bench::device_copy(h);
     owned.push_back(const_cast<vi*>(in));
-    Case c;
-    c.out[0] = bench::device_alloc<vi>(n, owned);
-    c.out[1] = bench::device_alloc<vi>(n, owned);
-    c.out_bytes = n * sizeof(vi);
+    Case c = bench::with_outputs<vi>(n, owned);
     c.call = [&argmax, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       if (who == 0) return check(argmax(temp, bytes, in, o0, n, s), "ours");
       check_rt(cub::DeviceScan::InclusiveScan(temp, bytes, in, static_cast<vi*>(o1), ArgMax{}, n, s), "cub");
@@ -227,10 +212,7 @@ int main(int argc, char** argv) {
     for (auto& x : h) x = static_cast<float>(bench::splitmix(seed) % 100000);
     const float* in = bench::device_copy(h);
     owned.push_back(const_cast<float*>(in));
-    Case c;
-    c.out[0] = bench::device_alloc<vi64>(1, owned);
-    c.out[1] = bench::device_alloc<vi64>(1, owned);
-    c.out_bytes = sizeof(vi64);
+    Case c = bench::with_outputs<vi64>(1, owned);
     c.call = [&zip_argmax, in, n, o0 = c.out[0], o1 = c.out[1]](
                  int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       const vi64 init{-1.0f, -1};

@@ -81,10 +81,7 @@ int main(int argc, char** argv) {
   const auto& counting_negate = b.acquire(
       unary(ScalarType::int64, ScalarType::float32, OpKind::negate, Iterator::counting(ScalarType::int64)));
   bench::run_case("counting_negate", b, [&](std::uint64_t n, std::vector<void*>& owned) {
-    Case c;
-    c.out[0] = bench::device_alloc<float>(n, owned);
-    c.out[1] = bench::device_alloc<float>(n, owned);
-    c.out_bytes = n * sizeof(float);
+    Case c = bench::with_outputs<float>(n, owned);
     c.call = [&, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       if (no_temp(temp, bytes)) return;
       const std::int64_t start = 1 << 20;
@@ -102,10 +99,7 @@ int main(int argc, char** argv) {
   const auto& index_scale = b.acquire(index_spec);
   bench::run_case("index_scale", b, [&](std::uint64_t n, std::vector<void*>& owned) {
     const float* in = some_floats(n, owned);
-    Case c;
-    c.out[0] = bench::device_alloc<float>(n, owned);
-    c.out[1] = bench::device_alloc<float>(n, owned);
-    c.out_bytes = n * sizeof(float);
+    Case c = bench::with_outputs<float>(n, owned);
     c.call = [&, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       if (no_temp(temp, bytes)) return;
       if (who == 0)
@@ -127,10 +121,7 @@ int main(int argc, char** argv) {
     std::shuffle(h.begin(), h.end(), std::mt19937(17));
     const std::int32_t* idx = bench::device_copy(h);
     owned.push_back(const_cast<std::int32_t*>(idx));
-    Case c;
-    c.out[0] = bench::device_alloc<float>(n, owned);
-    c.out[1] = bench::device_alloc<float>(n, owned);
-    c.out_bytes = n * sizeof(float);
+    Case c = bench::with_outputs<float>(n, owned);
     c.call = [&, values, idx, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes,
                                                                 cudaStream_t s) {
       if (no_temp(temp, bytes)) return;
@@ -146,10 +137,7 @@ int main(int argc, char** argv) {
       unary(ScalarType::float32, ScalarType::float32, OpKind::negate, {}, Iterator::reverse()));
   bench::run_case("reverse_negate", b, [&](std::uint64_t n, std::vector<void*>& owned) {
     const float* in = some_floats(n, owned);
-    Case c;
-    c.out[0] = bench::device_alloc<float>(n, owned);
-    c.out[1] = bench::device_alloc<float>(n, owned);
-    c.out_bytes = n * sizeof(float);
+    Case c = bench::with_outputs<float>(n, owned);
     c.call = [&, in, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
       if (no_temp(temp, bytes)) return;
       if (who == 0) return check(reverse_negate(in, IteratorValue::reverse(o0), n, s), "ours");

@@ -42,10 +42,11 @@ void run_case(const char* label, const bench::VsCub& vs, Setup setup) {
     std::vector<unsigned char> a(c.out_bytes), b(c.out_bytes);
     check_rt(cudaMemcpy(a.data(), c.out[0], c.out_bytes, cudaMemcpyDeviceToHost), "d2h");
     check_rt(cudaMemcpy(b.data(), c.out[1], c.out_bytes, cudaMemcpyDeviceToHost), "d2h");
-    std::printf("RESULT %s n=%llu ours_ms=%.5f cub_ms=%.5f ratio=%.4f check=%d temp_equal=%d reps=%d\n", label,
-                static_cast<unsigned long long>(n), times.gpu_ms[0], times.gpu_ms[1],
-                times.gpu_ms[0] / times.gpu_ms[1], a == b ? 1 : 0, temp_bytes[0] == temp_bytes[1] ? 1 : 0,
-                bench::VsCub::reps(n));
+    std::printf(
+        "RESULT %s n=%llu ours_ms=%.5f cub_ms=%.5f ratio=%.4f check=%d temp_equal=%d reps=%d\n",
+        label, static_cast<unsigned long long>(n), times.gpu_ms[0], times.gpu_ms[1],
+        times.gpu_ms[0] / times.gpu_ms[1], a == b ? 1 : 0, temp_bytes[0] == temp_bytes[1] ? 1 : 0,
+        bench::VsCub::reps(n));
     std::fflush(stdout);
     cudaFree(temp);
     for (void* p : owned) cudaFree(p);
@@ -59,6 +60,16 @@ T* device_alloc(std::uint64_t n, std::vector<void*>& owned) {
   check_rt(cudaMemset(p, 0, std::max<std::uint64_t>(n, 1) * sizeof(T)), "memset");
   owned.push_back(p);
   return p;
+}
+
+// A case whose two outputs (ours, CUB's) are n zeroed T each, compared whole.
+template <class T>
+Case with_outputs(std::uint64_t n, std::vector<void*>& owned) {
+  Case c;
+  c.out[0] = device_alloc<T>(n, owned);
+  c.out[1] = device_alloc<T>(n, owned);
+  c.out_bytes = n * sizeof(T);
+  return c;
 }
 
 }  // namespace bench

@@ -454,6 +454,16 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_select_with_state(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_in, void* d_out, void* d_num_selected_out, uint64_t num_items, void* stream,
     const cccl_cache_op_state* op_state);
+/* Any select spec (the array calls refuse one with an iterator, naming this call): its
+ * input's values `in` and its output's `out`, each of the spec's kind (POINTER for an
+ * array), e.g. "select type=int64 op=is_even input=counting" (the even indices) or
+ * output=discard (only the number selected: a count_if). op_state: NULL for a stateless
+ * predicate. INVALID_ARGUMENT where `in` or `out` is NULL or not of the spec's kind. */
+CCCL_CACHE_API cccl_cache_status
+cccl_cache_select_iterators(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
+                            size_t* temp_storage_bytes, const cccl_cache_iterator_value* in,
+                            const cccl_cache_iterator_value* out, void* d_num_selected_out,
+                            uint64_t num_items, void* stream, const cccl_cache_op_state* op_state);
 /* The items of d_in the spec's first_op selects go to d_first_part_out, of the others
  * those its second_op selects to d_second_part_out and the rest to d_unselected_out, each
  * in order; the first two parts' sizes to d_num_selected_out[0] and [1] (device memory,
@@ -579,8 +589,8 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_binary_transform_with_state(
  * values of the spec's kind (POINTER for an array), as cccl_cache_unary_transform_iterators. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_binary_transform_iterators(
     const cccl_cache_algorithm* algorithm, const cccl_cache_iterator_value* in1,
-    const cccl_cache_iterator_value* in2, const cccl_cache_iterator_value* out,
-    uint64_t num_items, void* stream, const cccl_cache_op_state* op_state);
+    const cccl_cache_iterator_value* in2, const cccl_cache_iterator_value* out, uint64_t num_items,
+    void* stream, const cccl_cache_op_state* op_state);
 
 #ifdef __cplusplus
 }

@@ -215,20 +215,23 @@ cccl_cache_status transform_call(const char* fn, const cccl_cache_algorithm* alg
   if (exe == nullptr) return status;
   const auto& spec = exe->spec();
   if (arrays && spec.iterators())
-    return iterator_spec(fn, N == 1 ? "cccl_cache_unary_transform_iterators"
-                                    : "cccl_cache_binary_transform_iterators",
-                         "input or output");
+    return iterator_spec(
+        fn,
+        N == 1 ? "cccl_cache_unary_transform_iterators" : "cccl_cache_binary_transform_iterators",
+        "input or output");
   const char* names[2] = {N == 1 ? "in" : "in1", "in2"};
   CallValue values[N + 1];
   for (int k = 0; k < N; ++k)
-    if (!iterator_value(fn, names[k], spec.inputs[k], in[k], values[k], status, true)) return status;
+    if (!iterator_value(fn, names[k], spec.inputs[k], in[k], values[k], status, true))
+      return status;
   if (!iterator_value(fn, "out", spec.output, out, values[N], status, false)) return status;
   const auto s = static_cast<CUstream>(stream);
   CUresult rc;
   if constexpr (N == 1)
     rc = (*exe)(values[0].value, values[1].value, num_items, s, state_of(op_state));
   else
-    rc = (*exe)(values[0].value, values[1].value, values[2].value, num_items, s, state_of(op_state));
+    rc =
+        (*exe)(values[0].value, values[1].value, values[2].value, num_items, s, state_of(op_state));
   return result_of(rc, fn, "more than INT64_MAX items" CCCL_CACHE_C_STATE_INVALID);
 }
 
@@ -633,9 +636,28 @@ cccl_cache_status cccl_cache_select_with_state(const cccl_cache_algorithm* algor
                                                void* stream, const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_select";
   CCCL_CACHE_C_TYPED(se::Executable, AlgorithmId::select, fn);
+  if (!arrays_only(fn, "cccl_cache_select_iterators", exe->spec(), status_)) return status_;
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_out, d_num_selected_out,
                           num_items, static_cast<CUstream>(stream), state_of(op_state)),
                    fn, kTempOrStateInvalid);
+}
+
+cccl_cache_status cccl_cache_select_iterators(const cccl_cache_algorithm* algorithm,
+                                              void* d_temp_storage, size_t* temp_storage_bytes,
+                                              const cccl_cache_iterator_value* in,
+                                              const cccl_cache_iterator_value* out,
+                                              void* d_num_selected_out, uint64_t num_items,
+                                              void* stream, const cccl_cache_op_state* op_state) {
+  constexpr const char* fn = "cccl_cache_select_iterators";
+  CCCL_CACHE_C_TYPED(se::Executable, AlgorithmId::select, fn);
+  CallValue values[2];
+  if (!iterator_value(fn, "in", exe->spec().input, in, values[0], status_, true) ||
+      !iterator_value(fn, "out", exe->spec().output, out, values[1], status_, false))
+    return status_;
+  return result_of(
+      (*exe)(d_temp_storage, *temp_storage_bytes, values[0].value, values[1].value,
+             d_num_selected_out, num_items, static_cast<CUstream>(stream), state_of(op_state)),
+      fn, kTempOrStateInvalid);
 }
 
 cccl_cache_status cccl_cache_three_way_partition(const cccl_cache_algorithm* algorithm,

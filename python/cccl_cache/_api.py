@@ -423,11 +423,13 @@ def make_select(d_in, d_out, d_num_selected_out, cond="identity", *, device=None
     """Keeps the items for which `cond` holds ("identity": nonzero items, or an Op naming a
     __device__ bool function of one item), in order; their number goes to
     d_num_selected_out[0] (its integer type is the spec's `selected`). CUB's
-    DeviceSelect::If: an int64 count."""
+    DeviceSelect::If: an int64 count. d_in may be an iterator and d_out an output iterator
+    (cccl_cache.iterators), e.g. the indices where cond holds from a CountingIterator, or
+    only their number into a DiscardIterator."""
     ops: dict = {}
-    fields = {"type": _same_type(d_in, d_out), "op": _op_text(cond, ops),
-              "selected": _type_of(d_num_selected_out, "d_num_selected_out")}
-    return _acquire("select", fields, ops, device, (d_in, d_out, d_num_selected_out), cache)
+    fields, arrays = _input_fields(d_in, d_out, ops)
+    fields.update(op=_op_text(cond, ops), selected=_type_of(d_num_selected_out, "d_num_selected_out"))
+    return _acquire("select", fields, ops, device, arrays + (d_num_selected_out,), cache)
 
 
 def make_three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unselected_out,
@@ -519,7 +521,7 @@ def _element_type(x, what: str, default=None) -> str:
     (a DiscardIterator has none: `default`)."""
     if not _is_iterator(x):
         return _type_of(x, what)
-    t = getattr(x, "_type", None) or default
+    t = x._value_type() or default
     if t is None:
         raise TypeError(f"{what}: a {x._iterator_kind} iterator has no element type here")
     return t
@@ -768,11 +770,15 @@ def unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_sele
 def select(d_in, d_out, d_num_selected_out, cond="identity", num_items=None, stream=None, *,
            temp_allocator=None, cache=None, op_state=None):
     """The items of d_in[:num_items] (default: its length) for which `cond` holds to d_out,
-    in order; their number to d_num_selected_out[0]. op_state: a stateful predicate's state."""
+    in order; their number to d_num_selected_out[0]. op_state: a stateful predicate's state.
+    d_in may be an iterator and d_out an output iterator (make_select); num_items is then
+    required where d_in has no length."""
+    n = _input_count(num_items, d_in, d_out, _same)
     exe = make_select(d_in, d_out, d_num_selected_out, cond, cache=cache)
-    n = _count(num_items, d_in, "d_in", ("d_out", d_out, _same),
-               ("d_num_selected_out", d_num_selected_out, lambda n: 1))
-    _run_two_phase(exe, d_in, temp_allocator, stream, (d_in, d_out, d_num_selected_out, n), (), op_state)
+    if _size_of(d_num_selected_out, "d_num_selected_out") < 1:
+        raise ValueError("d_num_selected_out: 0 items, needs 1")
+    _run_two_phase(exe, d_num_selected_out, temp_allocator, stream, (d_in, d_out, d_num_selected_out, n), (),
+                   op_state)
 
 
 def three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out,
@@ -877,8 +883,8 @@ def unary_transform(d_in, d_out, op="identity", num_items=None, stream=None, *, 
     """d_out[i] = op(d_in[i]). op_state: a stateful operator's state. d_in may be an
     iterator and d_out an output iterator (cccl_cache.iterators); num_items is then
     required where no argument has a length."""
-    exe = make_unary_transform(d_in, d_out, op, cache=cache)
     n = _transform_count(num_items, (d_in,), d_out)
+    exe = make_unary_transform(d_in, d_out, op, cache=cache)
     stream = _default_stream(_like(d_in, d_out)) if stream is None else stream
     exe(d_in, d_out, n, stream=stream, op_state=op_state)
 
@@ -887,7 +893,7 @@ def binary_transform(d_in1, d_in2, d_out, op="plus", num_items=None, stream=None
                      op_state=None):
     """d_out[i] = op(d_in1[i], d_in2[i]). op_state: a stateful operator's state. Any argument
     may be an iterator (make_binary_transform)."""
-    exe = make_binary_transform(d_in1, d_in2, d_out, op, cache=cache)
     n = _transform_count(num_items, (d_in1, d_in2), d_out)
+    exe = make_binary_transform(d_in1, d_in2, d_out, op, cache=cache)
     stream = _default_stream(_like(d_in2, d_in1, d_out)) if stream is None else stream
     exe(d_in1, d_in2, d_out, n, stream=stream, op_state=op_state)

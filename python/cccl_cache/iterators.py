@@ -70,6 +70,10 @@ class _Iterator:
     def _arrays(self) -> tuple:
         return tuple(a for a in (self._base, self._index) if a is not None)
 
+    def _value_type(self):
+        """The type V its elements have, or None (a discard, a zip without value_type)."""
+        return getattr(self, "_type", None)
+
     def _length(self, what: str):
         """The number of elements, or None where it has no end (counting, constant)."""
         if self._index is not None:
@@ -154,6 +158,9 @@ class TransformIterator(_Iterator):
             self._counting = None
             self._base = _array(base, "TransformIterator base")
             self._type = _type_of(base, "TransformIterator base")
+
+    def _value_type(self):
+        return self._counting._type if self._counting is not None else self._type
 
     def _spec(self, operators: dict) -> str:
         op = _op_text(self._op, operators)

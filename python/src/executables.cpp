@@ -6,11 +6,11 @@
 #include <nanobind/stl/string.h>
 
 #include <array>
-#include <utility>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "arrays.hpp"
 #include "bound.hpp"
@@ -530,12 +530,13 @@ std::size_t select_call(const Bound<se::Executable>& b, nb::handle temp, nb::han
   const auto& spec = e.spec();
   const int dev = e.device();
   auto [d_temp, have] = temp_array(temp, bytes, dev);
-  auto i = checked_array(in, "d_in", false, spec.type, n, dev);
-  auto o = checked_array(out, "d_out", true, spec.type, n, dev);
+  ZipParts in_parts, out_parts;
+  const algos::Input i = call_input(in, spec.input, spec.type, n, dev, in_parts);
+  const algos::Output o = call_output(out, spec.output, spec.type, n, dev, out_parts);
   auto sel = checked_array(num_selected, "d_num_selected_out", true, spec.selected_type, 1, dev);
   const HostOpState state(op_state, spec.op);
   run_unlocked(stream, "select", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, i.data, o.data, sel.data, n, s, state.get());
+    return e(d_temp, have, i, o, sel.data, n, s, state.get());
   });
   return bytes;
 }
@@ -739,7 +740,8 @@ void bind_executables(nb::module_& m) {
            "op_state"_a.none() = none,
            "temp_storage=None: returns the bytes a run needs. Else copies the items of d_in the "
            "predicate keeps to d_out, in order, and their number to d_num_selected_out[0]. "
-           "Returns the bytes. op_state: a stateful predicate's state.")
+           "d_in and d_out: arrays or, for a spec with an iterator there, cccl_cache.iterators "
+           "ones of that kind. Returns the bytes. op_state: a stateful predicate's state.")
       .def("temp_storage_bytes", [](const Bound<se::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);
 

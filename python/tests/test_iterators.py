@@ -6,7 +6,7 @@ import pytest
 
 import cccl_cache
 from cccl_cache import Op, Spec
-from cccl_cache._api import _input_fields
+from cccl_cache._api import _input_fields, _op_text
 from cccl_cache.iterators import (ConstantIterator, CountingIterator, DiscardIterator, PermutationIterator,
                                   ReverseIterator, TransformIterator, TransformOutputIterator, ZipIterator)
 from cccl_cache.structs import definitions
@@ -255,3 +255,24 @@ def test_transforms_take_iterators(fake):
         cccl_cache.unary_transform(CountingIterator(0), DiscardIterator())
     with pytest.raises(ValueError, match="d_in1"):
         cccl_cache.binary_transform(fake(n=4, typestr="<f4"), CountingIterator(0), f4, num_items=8)
+
+
+def test_select_takes_iterators(fake):
+    """select's input and output may be iterators: the indices where a predicate holds
+    from a CountingIterator, their number alone into a DiscardIterator."""
+    even = Op("is_even", "__device__ bool is_even(long long i) { return i % 2 == 0; }")
+    i8, count = fake(n=16, typestr="<i8"), fake(n=1, typestr="<u8")
+    ops: dict = {}
+    fields, arrays = _input_fields(CountingIterator(np.int64(0)), i8, ops)
+    fields.update(op=_op_text(even, ops), selected="uint64")
+    assert arrays == (i8,)
+    spec = Spec.from_fields("select", fields, ops)
+    assert spec.text == "select type=int64 op=is_even offset=int64 selected=uint64 input=counting(int64)"
+    ops = {}
+    fields, _ = _input_fields(CountingIterator(np.int64(0)), DiscardIterator(), ops)
+    assert fields["output"] == "discard" and fields["type"] == "int64"
+    # Without an end the count is required; an output array must hold it.
+    with pytest.raises(ValueError, match="num_items"):
+        cccl_cache.select(CountingIterator(0), i8, count, even)
+    with pytest.raises(ValueError, match="d_out"):
+        cccl_cache.select(CountingIterator(0), i8, count, even, num_items=32)

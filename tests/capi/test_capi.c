@@ -1292,8 +1292,7 @@ static void transform_iterators_on_gpu(cccl_cache_store* store) {
   void *d_x = NULL, *d_out = NULL;
   cccl_cache_iterator_value in, in2, dst;
   cccl_cache_algorithm *negate = NULL, *indexed = NULL;
-  if (!acquire_two(store,
-                   "unary_transform in=float32 out=float32 op=negate input=counting(int64)",
+  if (!acquire_two(store, "unary_transform in=float32 out=float32 op=negate input=counting(int64)",
                    "binary_transform in1=float32 in2=int64 out=float32 op=plus input2=counting "
                    "output=reverse",
                    &negate, &indexed))
@@ -1308,10 +1307,11 @@ static void transform_iterators_on_gpu(cccl_cache_store* store) {
   memcpy(&in.value, &start, sizeof start);
   dst.kind = CCCL_CACHE_ITERATOR_POINTER;
   dst.pointer = d_out;
-  CHECK_FAILS(cccl_cache_unary_transform(negate, d_x, d_out, n, NULL), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
-              "use cccl_cache_unary_transform_iterators");
+  CHECK_FAILS(cccl_cache_unary_transform(negate, d_x, d_out, n, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_unary_transform_iterators");
   CHECK_FAILS(cccl_cache_unary_transform_iterators(negate, &dst, &dst, n, NULL, NULL),
-              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "in->kind 0 is not the spec's input kind (counting)");
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "in->kind 0 is not the spec's input kind (counting)");
   CHECK_OK(cccl_cache_unary_transform_iterators(negate, &in, &dst, n, NULL, NULL));
   CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
   for (i = 0; i < n; ++i) ok &= out[i] == -(float)(start + i);
@@ -1423,6 +1423,67 @@ static void select_on_gpu(cccl_cache_store* store) {
   cudaFree(d_temp);
   cccl_cache_algorithm_release(alg);
   printf("selected the odd ones of %d int16 on device 0 through the C ABI: %s\n", n, same ? "ok" : "MISMATCH");
+}
+
+/* select over iterators through the C ABI: the indices below n whose square is above a
+ * bound from a counting input, and a count_if (a discard output). */
+static void select_iterators_on_gpu(cccl_cache_store* store) {
+  enum { n = 5000 };
+  static long long out[n];
+  long long selected = -1;
+  const long long start = 0;
+  size_t bytes = 0;
+  int i, ok = 1, want = 0;
+  void *d_out = NULL, *d_selected = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value in, dst;
+  cccl_cache_algorithm *indices = NULL, *count = NULL;
+  if (!acquire_two(
+          store,
+          "select type=int64 op=big input=counting source='__device__ bool big(long long i) "
+          "{ return i * i > 1000000; }'",
+          "select type=int64 op=big input=counting output=discard source='__device__ bool "
+          "big(long long i) { return i * i > 1000000; }'",
+          &indices, &count))
+    return;
+  memset(&in, 0, sizeof in);
+  memset(&dst, 0, sizeof dst);
+  in.kind = CCCL_CACHE_ITERATOR_COUNTING;
+  memcpy(&in.value, &start, sizeof start);
+  CHECK(cudaMalloc(&d_out, sizeof out) == cudaSuccess &&
+        cudaMalloc(&d_selected, sizeof selected) == cudaSuccess);
+  dst.kind = CCCL_CACHE_ITERATOR_POINTER;
+  dst.pointer = d_out;
+  CHECK_OK(
+      cccl_cache_select_iterators(indices, NULL, &bytes, &in, &dst, d_selected, n, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_select(indices, d_temp, &bytes, d_out, d_out, d_selected, n, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_select_iterators");
+  CHECK_OK(
+      cccl_cache_select_iterators(indices, d_temp, &bytes, &in, &dst, d_selected, n, NULL, NULL));
+  CHECK(cudaMemcpy(&selected, d_selected, sizeof selected, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < n; ++i)
+    if ((long long)i * i > 1000000) ok &= out[want++] == i;
+  ok &= selected == want;
+  /* The count alone: nothing written but the number. */
+  dst.kind = CCCL_CACHE_ITERATOR_DISCARD;
+  dst.pointer = NULL;
+  selected = -1;
+  CHECK(cudaMemcpy(d_selected, &selected, sizeof selected, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK_OK(
+      cccl_cache_select_iterators(count, d_temp, &bytes, &in, &dst, d_selected, n, NULL, NULL));
+  CHECK(cudaMemcpy(&selected, d_selected, sizeof selected, cudaMemcpyDeviceToHost) == cudaSuccess);
+  ok &= selected == want;
+  CHECK(ok);
+  cudaFree(d_temp);
+  cudaFree(d_selected);
+  cudaFree(d_out);
+  cccl_cache_algorithm_release(indices);
+  cccl_cache_algorithm_release(count);
+  printf(
+      "selected indices from a counting input and counted them into a discard output through "
+      "the C ABI: %s\n",
+      ok ? "ok" : "MISMATCH");
 }
 
 /* Splits ten int32 into those above 6 (a custom first_op), the other nonzero ones (the
@@ -1713,7 +1774,9 @@ int main(void) {
     CHECK(alg == NULL && cccl_cache_last_error()[0] != '\0');
     printf(
         "SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, "
-        "a scan_by_key, a seeded inclusive scan, a reduce and scans over iterators, transforms over iterators, an argmax and a scan over structs, a select, a three-way partition, a histogram, a binary search, a segmented sort, stateful "
+        "a scan_by_key, a seeded inclusive scan, a reduce and scans over iterators, transforms and "
+        "a select over iterators, an argmax and a scan over structs, a select, a three-way "
+        "partition, a histogram, a binary search, a segmented sort, stateful "
         "operators) did not run\n",
         cccl_cache_last_error());
   } else {
@@ -1733,6 +1796,7 @@ int main(void) {
     struct_reduce_on_gpu(store);
     struct_scan_on_gpu(store);
     select_on_gpu(store);
+    select_iterators_on_gpu(store);
     three_way_partition_on_gpu(store);
     histogram_on_gpu(store);
     binary_search_on_gpu(store);

@@ -196,6 +196,27 @@ std::vector<T> copy_to_host(const DeviceBuffer& d, std::size_t n) {
   return h;
 }
 
+// `want`'s items that `got` does not hold bitwise at the same index: how many, and the
+// index of the first (want.size() where none).
+template <class T>
+std::pair<std::size_t, std::size_t> mismatches(const std::vector<T>& got,
+                                               const std::vector<T>& want) {
+  std::size_t wrong = 0, first = want.size();
+  for (std::size_t k = 0; k < want.size(); ++k)
+    if (k >= got.size() || std::memcmp(&got[k], &want[k], sizeof(T)) != 0)
+      if (wrong++ == 0) first = k;
+  return {wrong, first};
+}
+
+// n items of T zeroed on the device (at least one: an output a test reads back).
+template <class T>
+std::unique_ptr<DeviceBuffer> zeroed(std::uint64_t n) {
+  auto d = std::make_unique<DeviceBuffer>(std::max<std::uint64_t>(n, 1) * sizeof(T));
+  if (d->status == CUDA_SUCCESS)
+    d->status = cuMemsetD8(d->ptr, 0, std::max<std::uint64_t>(n, 1) * sizeof(T));
+  return d;
+}
+
 // Whether two host copies hold the same bytes (fresh and loaded outputs, a host reference).
 template <class T>
 bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {

@@ -13,6 +13,7 @@
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "cccl_cache/algos/spec_text.hpp"
 #include "core/iterator.hpp"
+#include "iterator_spec_checks.hpp"
 #include "iterator_specs.hpp"
 #include "segmented_iterator_specs.hpp"
 #include "segmented_reduce/codegen.hpp"
@@ -42,24 +43,8 @@ TEST(SegmentedReduceIterator, FieldsRoundTripAndKeysDiffer) {
                   : s.end_offsets) = it;
     specs.push_back(s);
   }
-  std::vector<CacheKey> keys = {cache_key(plain, 90, key_toolchain())};
-  const OperatorTable ops = {{"times8", times8().source}};
-  for (const auto& s : specs) {
-    SCOPED_TRACE(spec_text(s));
-    ASSERT_TRUE(s.validate()) << s.validate().error().describe();
-    EXPECT_TRUE(s.iterators());
-    auto back = decode_fields<SR>(encode_fields(s));
-    ASSERT_TRUE(back) << back.error().describe();
-    EXPECT_EQ(*back, s);
-    auto parsed = parse_spec_text(spec_text(s), ops);
-    ASSERT_TRUE(parsed) << parsed.error().describe();
-    auto decoded = decode_fields<SR>(parsed->fields);
-    ASSERT_TRUE(decoded) << decoded.error().describe();
-    EXPECT_EQ(*decoded, s);
-    keys.push_back(cache_key(s, 90, key_toolchain()));
-  }
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    for (std::size_t j = i + 1; j < keys.size(); ++j) EXPECT_NE(keys[i], keys[j]) << i << " " << j;
+  for (const auto& s : specs) EXPECT_TRUE(s.iterators()) << spec_text(s);
+  check_iterator_specs(specs, {{"times8", times8().source}});
   EXPECT_EQ(spec_text(fixed_size_sums()),
             "segmented_reduce type=float32 op=plus offset=int64 "
             "begin_offsets=transform(times8,counting(int64)) "

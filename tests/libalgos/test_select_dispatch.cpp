@@ -237,3 +237,62 @@ TEST(SelectHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
+namespace {
+
+// The sweep kernel's item arguments, as the driver is handed them (their addresses).
+struct ItemArguments {
+  const void* in;
+  const void* out;
+};
+std::vector<ItemArguments>& item_arguments() {
+  static std::vector<ItemArguments> v = [] {
+    std::vector<ItemArguments> r;
+    r.reserve(64);
+    return r;
+  }();
+  return v;
+}
+CUresult record_item_arguments(const CUlaunchConfig*, CUfunction fn, void** params, void**) {
+  if (fn == kSweep) item_arguments().push_back({params[0], params[2]});
+  return CUDA_SUCCESS;
+}
+
+// An iterator's kernel argument is its packed bytes, handed to the driver by address, the
+// same for every partition (the streaming context offsets the kernel's reads and writes);
+// an array's is its pointer. No allocation.
+TEST(SelectHotPath, IteratorsArePassedAsTheirPackedBytes) {
+  const LaunchContext ctx = context(&record_item_arguments);
+  const d::DispatchParams p = params(&ctx);
+  const std::uint64_t n = 3 * kInt32Max;  // four partitions of whole tiles
+  alignas(16) unsigned char in_bytes[128] = {};
+  void* out = device_address(0x7f1000000000);
+  void* temp = device_address(0x7f5000000000);
+  const d::DispatchFn run =
+      d::select_dispatch(true, /*input_iterator=*/true, /*output_iterator=*/false);
+  EXPECT_NE(run, d::select_dispatch());
+  std::size_t bytes = 0;
+  ASSERT_EQ(run(p, nullptr, bytes, nullptr, nullptr, nullptr, n, nullptr, kNoState), CUDA_SUCCESS);
+  item_arguments().clear();
+  const auto [rc, allocations] = count_allocations(
+      [&] { return run(p, temp, bytes, in_bytes, out, out, n, nullptr, kNoState); });
+  EXPECT_EQ(rc, CUDA_SUCCESS);
+  EXPECT_EQ(allocations, 0);
+  const std::uint64_t tile = std::uint64_t{p.policy.threads} * p.policy.items;
+  const std::uint64_t partition = kInt32Max - kInt32Max % tile;
+  ASSERT_EQ(item_arguments().size(), (n + partition - 1) / partition);
+  for (const ItemArguments& a : item_arguments()) {
+    EXPECT_EQ(a.in, in_bytes);
+    EXPECT_EQ(*static_cast<void* const*>(a.out), out);
+  }
+  // Both iterators.
+  alignas(16) unsigned char out_bytes[128] = {};
+  item_arguments().clear();
+  ASSERT_EQ(d::select_dispatch(true, true, true)(p, temp, bytes, in_bytes, out_bytes, out, 1000,
+                                                 nullptr, kNoState),
+            CUDA_SUCCESS);
+  ASSERT_EQ(item_arguments().size(), 1u);
+  EXPECT_EQ(item_arguments()[0].in, in_bytes);
+  EXPECT_EQ(item_arguments()[0].out, out_bytes);
+}
+
+}  // namespace

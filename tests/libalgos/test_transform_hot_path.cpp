@@ -131,8 +131,10 @@ TEST(TransformHotPath, PrefetchPathUsesTheConfigurationFixedAtBind) {
   const void* ins[1] = {device_address(0x7f0000000004)};
   launches().clear();
   // ceil(48 KiB / (8 x 256 x 4)) = 6 items, spread to min(6, ceil(2^20 / (132 x 256 x 8))) = 4.
-  const auto [rc, allocations] = count_allocations(
-      [&] { return d::dispatch_for(1, kArrays, false)(p, ins, device_address(0x7f2000000000), 1u << 20, nullptr, kNoState); });
+  const auto [rc, allocations] = count_allocations([&] {
+    return d::dispatch_for(1, kArrays, false)(p, ins, device_address(0x7f2000000000), 1u << 20,
+                                              nullptr, kNoState);
+  });
   EXPECT_EQ(rc, CUDA_SUCCESS);
   EXPECT_EQ(allocations, 0);
   ASSERT_EQ(launches().size(), 1u);
@@ -144,7 +146,8 @@ TEST(TransformHotPath, WithoutConfigurationOrWithAFailingLaunchTheCallFails) {
   const void* ins[2] = {device_address(0x7f0000000000), device_address(0x7f1000000000)};
   d::DispatchParams unconfigured = params(t::ublkcp, 2);
   launches().clear();
-  EXPECT_EQ(d::dispatch_for(2, kArrays, false)(unconfigured, ins, device_address(0x7f2000000000), 1000, nullptr, kNoState),
+  EXPECT_EQ(d::dispatch_for(2, kArrays, false)(unconfigured, ins, device_address(0x7f2000000000),
+                                               1000, nullptr, kNoState),
             CUDA_ERROR_INVALID_VALUE);
   EXPECT_TRUE(launches().empty());
   d::DispatchParams p = params(t::ublkcp, 2);
@@ -152,7 +155,8 @@ TEST(TransformHotPath, WithoutConfigurationOrWithAFailingLaunchTheCallFails) {
   LaunchContext failing = kRecording;
   failing.launch = &failing_launch;
   p.launch = &failing;
-  EXPECT_EQ(d::dispatch_for(2, kArrays, false)(p, ins, device_address(0x7f2000000000), 1000, nullptr, kNoState),
+  EXPECT_EQ(d::dispatch_for(2, kArrays, false)(p, ins, device_address(0x7f2000000000), 1000,
+                                               nullptr, kNoState),
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 

@@ -14,6 +14,7 @@
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/spec_text.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
+#include "iterator_spec_checks.hpp"
 #include "iterator_specs.hpp"
 #include "transform/codegen.hpp"
 
@@ -56,42 +57,16 @@ std::vector<UnarySpec> unary_specs() {
           unary(Iterator::reverse(), Iterator::reverse())};
 }
 std::vector<BinarySpec> binary_specs() {
-  return {binary(Iterator::reverse(), {}),
-          binary({}, Iterator::counting()),
+  return {binary(Iterator::reverse(), {}), binary({}, Iterator::counting()),
           binary(Iterator::transform(kSquare), Iterator::counting(ScalarType::int32)),
           binary({}, {}, Iterator::permutation(ScalarType::none, ScalarType::int64)),
           binary(Iterator::constant(), Iterator::reverse(), Iterator::discard())};
 }
 
-template <class Spec>
-void check_round_trips_and_keys(const char* name, const std::vector<Spec>& specs) {
-  SCOPED_TRACE(name);
-  const Spec plain{};
-  // An array spec: no iterator field in text or bytes.
-  EXPECT_EQ(spec_text(plain).find("input"), std::string::npos) << spec_text(plain);
-  EXPECT_EQ(spec_text(plain).find("output"), std::string::npos) << spec_text(plain);
-  std::vector<CacheKey> keys = {cache_key(plain, 90, test_support::key_toolchain())};
-  for (const Spec& spec : specs) {
-    SCOPED_TRACE(spec_text(spec));
-    ASSERT_TRUE(spec.validate()) << spec.validate().error().describe();
-    auto back = decode_fields<Spec>(encode_fields(spec));
-    ASSERT_TRUE(back) << back.error().describe();
-    EXPECT_EQ(*back, spec);
-    auto parsed = parse_spec_text(spec_text(spec), {{"square_f", kSquare.source},
-                                                     {"halve_f", kHalve.source}});
-    ASSERT_TRUE(parsed) << parsed.error().describe();
-    auto again = decode_fields<Spec>(parsed->fields);
-    ASSERT_TRUE(again) << again.error().describe();
-    EXPECT_EQ(*again, spec);
-    keys.push_back(cache_key(spec, 90, test_support::key_toolchain()));
-  }
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    for (std::size_t j = i + 1; j < keys.size(); ++j) EXPECT_NE(keys[i], keys[j]) << i << " " << j;
-}
-
 TEST(TransformIterator, EveryPlaceAndKindRoundTripsAndKeysDiffer) {
-  check_round_trips_and_keys("unary_transform", unary_specs());
-  check_round_trips_and_keys("binary_transform", binary_specs());
+  const OperatorTable ops = {{"square_f", kSquare.source}, {"halve_f", kHalve.source}};
+  test_support::check_iterator_specs(unary_specs(), ops);
+  test_support::check_iterator_specs(binary_specs(), ops);
 }
 
 TEST(TransformIterator, SpecTextNamesEachInputAndTheOutput) {
@@ -106,9 +81,9 @@ TEST(TransformIterator, SpecTextNamesEachInputAndTheOutput) {
   ASSERT_TRUE(spec) << spec.error().describe();
   EXPECT_EQ(*spec, unary(Iterator::transform(kSquare)));
   // The operator's and an iterator's custom operators in one spec: a manifest's table.
-  auto both = parse_spec_text(
-      "unary_transform in=float32 out=float32 op=halve_f input=transform(square_f)",
-      {{"square_f", kSquare.source}, {"halve_f", kHalve.source}});
+  auto both =
+      parse_spec_text("unary_transform in=float32 out=float32 op=halve_f input=transform(square_f)",
+                      {{"square_f", kSquare.source}, {"halve_f", kHalve.source}});
   ASSERT_TRUE(both) << both.error().describe();
   auto both_spec = decode_fields<UnarySpec>(both->fields);
   ASSERT_TRUE(both_spec) << both_spec.error().describe();
@@ -126,21 +101,42 @@ TEST(TransformIterator, WhatATransformCannotTakeIsRefusedByField) {
   };
   const Case cases[] = {
       {unary(Iterator::discard()), {}, false, "'input'", ErrorCode::unsupported},
-      {unary(Iterator::zip({Iterator::array(ScalarType::float32)})), {}, false, "'input'",
+      {unary(Iterator::zip({Iterator::array(ScalarType::float32)})),
+       {},
+       false,
+       "'input'",
        ErrorCode::unsupported},
-      {unary({}, Iterator::counting(ScalarType::int32)), {}, false, "'output'",
+      {unary({}, Iterator::counting(ScalarType::int32)),
+       {},
+       false,
+       "'output'",
        ErrorCode::unsupported},
       {unary({}, Iterator::constant()), {}, false, "'output'", ErrorCode::unsupported},
-      {unary(Iterator::counting(ScalarType::float32)), {}, false, "'input'",
+      {unary(Iterator::counting(ScalarType::float32)),
+       {},
+       false,
+       "'input'",
        ErrorCode::invalid_argument},
-      {unary(Iterator::permutation(ScalarType::none, ScalarType::float32)), {}, false, "'input'",
+      {unary(Iterator::permutation(ScalarType::none, ScalarType::float32)),
+       {},
+       false,
+       "'input'",
        ErrorCode::invalid_argument},
-      {{}, binary({}, Iterator::transform(Operator::of(OpKind::bit_not), ScalarType::float32)),
-       true, "'input2'", ErrorCode::invalid_argument},
-      {{}, binary(Iterator::counting(ScalarType::int32), Iterator::discard()), true, "'input2'",
+      {{},
+       binary({}, Iterator::transform(Operator::of(OpKind::bit_not), ScalarType::float32)),
+       true,
+       "'input2'",
+       ErrorCode::invalid_argument},
+      {{},
+       binary(Iterator::counting(ScalarType::int32), Iterator::discard()),
+       true,
+       "'input2'",
        ErrorCode::unsupported},
-      {{}, binary({}, {}, Iterator::transform(kSquare, ScalarType::int32, true)), true,
-       "'output'", ErrorCode::invalid_argument},
+      {{},
+       binary({}, {}, Iterator::transform(kSquare, ScalarType::int32, true)),
+       true,
+       "'output'",
+       ErrorCode::invalid_argument},
   };
   for (const Case& c : cases) {
     auto r = c.use_binary ? c.binary_spec.validate() : c.unary_spec.validate();
@@ -161,9 +157,9 @@ TEST(TransformIterator, TheKernelTakesTheIteratorsInPlaceOfTheArrays) {
       << arrays.kernels[0];
   EXPECT_EQ(arrays.source.find("struct cccl_cache_in"), std::string::npos);
 
-  const auto mixed = Steps::source(
-      binary(Iterator::transform(kSquare), {}, Iterator::permutation(ScalarType::none,
-                                                                     ScalarType::int32)));
+  const auto mixed =
+      Steps::source(binary(Iterator::transform(kSquare), {},
+                           Iterator::permutation(ScalarType::none, ScalarType::int32)));
   EXPECT_NE(mixed.kernels[0].find("cccl_cache_op, cccl_cache_out_t, cccl_cache_in0_t, const "),
             std::string::npos)
       << mixed.kernels[0];
@@ -201,7 +197,8 @@ void check_builds(const Spec& spec) {
 
 TEST(TransformIterator, BuildsForSm80AndSm90) {
   check_builds(unary(Iterator::counting(ScalarType::int64)));
-  check_builds(unary(Iterator::transform(kSquare), Iterator::transform(kHalve, ScalarType::float64)));
+  check_builds(
+      unary(Iterator::transform(kSquare), Iterator::transform(kHalve, ScalarType::float64)));
   check_builds(binary(Iterator::permutation(ScalarType::none, ScalarType::int32),
                       Iterator::counting(), Iterator::reverse()));
 }

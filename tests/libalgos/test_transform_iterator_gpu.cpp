@@ -55,10 +55,11 @@ std::vector<transform::UnarySpec> unary_specs() {
   };
 }
 std::vector<transform::BinarySpec> binary_specs() {
-  transform::BinarySpec indexed{{ScalarType::float32, ScalarType::int64}, ScalarType::float32, kScaleAdd};
+  transform::BinarySpec indexed{
+      {ScalarType::float32, ScalarType::int64}, ScalarType::float32, kScaleAdd};
   indexed.inputs[1] = Iterator::counting();  // 0: out[i] = x[i] / 2 + (start + i) % 7
-  transform::BinarySpec gather{{ScalarType::uint32, ScalarType::uint32}, ScalarType::uint32,
-                               Operator::plus()};
+  transform::BinarySpec gather{
+      {ScalarType::uint32, ScalarType::uint32}, ScalarType::uint32, Operator::plus()};
   gather.inputs = {Iterator::permutation(ScalarType::none, ScalarType::int64),
                    Iterator::constant()};  // 1: out[i] = values[idx[i]] + c
   return {indexed, gather};
@@ -88,30 +89,26 @@ std::vector<I> shuffled(std::uint64_t n, std::uint32_t seed) {
 template <class O, class Built, class Call, class Want>
 void run_into(const Built& b, std::size_t index, Call call, Want want) {
   SKIP_WITHOUT_GPU();
-  for_each_fresh_and_loaded(b, [&](std::size_t i, const auto& fresh, const auto& loaded,
-                                   CUstream stream) {
-    if (i != index) return;
-    for (const std::uint64_t n : kGpuCounts) {
-      SCOPED_TRACE("n = " + std::to_string(n));
-      std::vector<std::unique_ptr<DeviceBuffer>> keep;
-      std::vector<O> results[2];
-      int r = 0;
-      for (const auto* exe : {&fresh, &loaded}) {
-        const std::uint64_t bytes = std::max<std::uint64_t>(n, 1) * sizeof(O);
-        DeviceBuffer array(bytes);
-        ASSERT_EQ(cuMemsetD8(array.ptr, 0, bytes), CUDA_SUCCESS);
-        ASSERT_EQ(call(*exe, array.get(), n, keep, stream), CUDA_SUCCESS);
-        ASSERT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
-        results[r++] = copy_to_host<O>(array, n);
-      }
-      EXPECT_TRUE(same_bytes(results[0], results[1]));
-      const std::vector<O> w = want(n);
-      std::uint64_t wrong = 0, first = n;
-      for (std::uint64_t k = 0; k < n; ++k)
-        if (std::memcmp(&results[0][k], &w[k], sizeof(O)) != 0 && wrong++ == 0) first = k;
-      EXPECT_EQ(wrong, 0u) << "first at " << first << ": " << results[0][first] << " vs " << w[first];
-    }
-  });
+  for_each_fresh_and_loaded(
+      b, [&](std::size_t i, const auto& fresh, const auto& loaded, CUstream stream) {
+        if (i != index) return;
+        for (const std::uint64_t n : kGpuCounts) {
+          SCOPED_TRACE("n = " + std::to_string(n));
+          std::vector<std::unique_ptr<DeviceBuffer>> keep;
+          std::vector<O> results[2];
+          int r = 0;
+          for (const auto* exe : {&fresh, &loaded}) {
+            const auto array = zeroed<O>(n);
+            ASSERT_EQ(array->status, CUDA_SUCCESS);
+            ASSERT_EQ(call(*exe, array->get(), n, keep, stream), CUDA_SUCCESS);
+            ASSERT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
+            results[r++] = copy_to_host<O>(*array, n);
+          }
+          EXPECT_TRUE(same_bytes(results[0], results[1]));
+          const auto [wrong, first] = mismatches(results[0], want(n));
+          EXPECT_EQ(wrong, 0u) << "first at " << first;
+        }
+      });
 }
 
 TEST(TransformIteratorGpu, NegatedCountingInput) {
@@ -123,7 +120,8 @@ TEST(TransformIteratorGpu, NegatedCountingInput) {
       },
       [&](std::uint64_t n) {
         std::vector<float> w(n);
-        for (std::uint64_t i = 0; i < n; ++i) w[i] = -static_cast<float>(start + static_cast<std::int64_t>(i));
+        for (std::uint64_t i = 0; i < n; ++i)
+          w[i] = -static_cast<float>(start + static_cast<std::int64_t>(i));
         return w;
       });
 }
@@ -187,7 +185,8 @@ TEST(TransformIteratorGpu, GatherPlusAConstant) {
       binary_built(), 1,
       [&](const auto& exe, void* out, std::uint64_t n, auto& keep, CUstream stream) {
         // Fewer values than indices: a gather repeats them.
-        values = random_values<std::uint32_t>(n / 3 + 1, 0, 1 << 30, static_cast<std::uint32_t>(n) + 5);
+        values =
+            random_values<std::uint32_t>(n / 3 + 1, 0, 1 << 30, static_cast<std::uint32_t>(n) + 5);
         std::mt19937_64 rng(n);
         idx.resize(n);
         for (auto& k : idx) k = static_cast<std::int64_t>(rng() % values.size());

@@ -215,6 +215,33 @@ Result<void> validate_associative_op(std::string_view what, const Operator& op, 
   return validate_operator(field, op);
 }
 
+Result<void> validate_item_iterators(std::string_view what, const ElementType& type,
+                                     const Iterator& input, const Iterator& output) {
+  const std::string w(what);
+  for (const auto& [name, it] : {std::pair{"input", &input}, std::pair{"output", &output}}) {
+    const std::string field = w + ": field '" + name + "'";
+    const bool is_output = it == &output;
+    if (type.is_struct()) {
+      // Struct items are read from and written to arrays, or zipped from (into) arrays and
+      // iterators of their fields.
+      if (it->kind == IteratorKind::zip)
+        CCCL_CACHE_CHECK(validate_zip_iterator(field, *it, is_output));
+      else if (!it->is_pointer())
+        return fail(ErrorCode::unsupported,
+                    field + ": iterators over struct items (other than a zip of its fields)");
+    } else if (it->kind == IteratorKind::zip) {
+      return fail(ErrorCode::invalid_argument,
+                  field + ": a zip iterator's items are structs: field 'type' must be a " +
+                      "struct whose fields are its components' types");
+    } else if (is_output) {
+      CCCL_CACHE_CHECK(validate_output_iterator(field, *it, type.scalar));
+    } else {
+      CCCL_CACHE_CHECK(validate_iterator(field, *it, type.scalar, kInputIterators));
+    }
+  }
+  return {};
+}
+
 Result<void> validate_items(std::string_view what, std::string_view algorithm, const ElementType& type,
                             const Operator& op, const Iterator& input, const Iterator& output) {
   const std::string w(what);
@@ -223,30 +250,12 @@ Result<void> validate_items(std::string_view what, std::string_view algorithm, c
     if (op.kind != OpKind::custom)
       return fail(ErrorCode::invalid_argument,
                   w + ": field 'op': struct items need a custom operator (the well-known ones are for scalars)");
-    // Struct items are read from and written to arrays, or zipped from (into) arrays and
-    // iterators of their fields.
-    for (const auto& [name, it] : {std::pair{"input", &input}, std::pair{"output", &output}}) {
-      const std::string field = w + ": field '" + name + "'";
-      if (it->kind == IteratorKind::zip)
-        CCCL_CACHE_CHECK(validate_zip_iterator(field, *it, it == &output));
-      else if (!it->is_pointer())
-        return fail(ErrorCode::unsupported,
-                    field + ": iterators over struct items (other than a zip of its fields)");
-    }
-    return validate_associative_op(what, op, type.scalar, /*takes_state=*/true);
-  }
-  if (!is_element_type(type.scalar))
+  } else if (!is_element_type(type.scalar)) {
     return fail(ErrorCode::invalid_argument,
                 w + ": field 'type': must be an integer or float type, or a struct");
-  for (const auto& [name, it] : {std::pair{"input", &input}, std::pair{"output", &output}})
-    if (it->kind == IteratorKind::zip)
-      return fail(ErrorCode::invalid_argument,
-                  w + ": field '" + name +
-                      "': a zip iterator's items are structs: field 'type' must be a " +
-                      "struct whose fields are its components' types");
-  CCCL_CACHE_CHECK(validate_associative_op(what, op, type.scalar, /*takes_state=*/true));
-  CCCL_CACHE_CHECK(validate_iterator(w + ": field 'input'", input, type.scalar, kInputIterators));
-  return validate_output_iterator(w + ": field 'output'", output, type.scalar);
+  }
+  CCCL_CACHE_CHECK(validate_item_iterators(what, type, input, output));
+  return validate_associative_op(what, op, type.scalar, /*takes_state=*/true);
 }
 
 }  // namespace cccl_cache::algos::detail

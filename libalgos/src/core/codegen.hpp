@@ -82,12 +82,19 @@ bool kind_applies_to(OpKind kind, ScalarType t) noexcept;
 [[nodiscard]] Result<void> validate_associative_op(std::string_view what, const Operator& op,
                                                    ScalarType type, bool takes_state = false);
 
+// An algorithm's input and output over items of `type`: for a struct, each an array or a
+// zip of its fields (validate_zip_iterator); for a scalar, no zip, the input of
+// kInputIterators (validate_iterator) and the output an output kind
+// (validate_output_iterator). Errors "<what>: field 'input'|'output': <why>"
+// (unsupported: other iterators over struct items).
+[[nodiscard]] Result<void> validate_item_iterators(std::string_view what, const ElementType& type,
+                                                   const Iterator& input, const Iterator& output);
+
 // The items of a reduction or a scan: a scalar type with an associative operator
-// (validate_associative_op, stateful allowed) from an input of kInputIterators into an
-// output iterator (validate_output_iterator), or a struct of a size the host dispatches
+// (validate_associative_op, stateful allowed), or a struct of a size the host dispatches
 // have stand-ins for (validate_stand_in_struct, `algorithm` named in its refusal) with a
-// custom operator from and into arrays. Errors "<what>: field '<field>': <why>"
-// (unsupported: iterators over struct items).
+// custom operator; the input and output as validate_item_iterators checks them. Errors
+// "<what>: field '<field>': <why>".
 [[nodiscard]] Result<void> validate_items(std::string_view what, std::string_view algorithm,
                                           const ElementType& type, const Operator& op,
                                           const Iterator& input, const Iterator& output);

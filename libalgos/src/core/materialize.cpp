@@ -22,13 +22,22 @@ std::string materialize_source(const Iterator& it, ScalarType element) {
   // Indices in unsigned long long: a grid of up to 2^31 - 1 blocks steps past 2^32.
   return source +
          "template <class It, class T>\n"
-         "__global__ void __launch_bounds__(" + threads +
+         "__global__ void __launch_bounds__(" +
+         threads +
          ") cccl_cache_materialize(T* out, It in, unsigned long long n) {\n"
-         "  const unsigned long long step = " + tile + "ull * gridDim.x;\n"
-         "  for (unsigned long long base = " + tile + "ull * blockIdx.x; base < n; base += step) {\n"
+         "  const unsigned long long step = " +
+         tile +
+         "ull * gridDim.x;\n"
+         "  for (unsigned long long base = " +
+         tile +
+         "ull * blockIdx.x; base < n; base += step) {\n"
          "#pragma unroll\n"
-         "    for (unsigned k = 0; k < " + std::to_string(kMaterializeItems) + "u; ++k) {\n"
-         "      const unsigned long long i = base + k * " + threads + "u + threadIdx.x;\n"
+         "    for (unsigned k = 0; k < " +
+         std::to_string(kMaterializeItems) +
+         "u; ++k) {\n"
+         "      const unsigned long long i = base + k * " +
+         threads +
+         "u + threadIdx.x;\n"
          "      if (i < n) out[i] = in[static_cast<::cuda::std::ptrdiff_t>(i)];\n"
          "    }\n"
          "  }\n"

@@ -97,23 +97,29 @@ struct BoundKernel {
   // size from the packed bytes, which are at least as large).
   template <class It>
   static auto MakeIteratorKernelArg(It it) {
-    if constexpr (std::is_same_v<It, IterArg>) return it;
-    else return ct::make_iterator_kernel_arg(it);
+    if constexpr (std::is_same_v<It, IterArg>)
+      return it;
+    else
+      return ct::make_iterator_kernel_arg(it);
   }
   // The async algorithms' (ldgsts, ublkcp): CUB chooses them for array inputs only.
   template <class It>
   static auto MakeAlignedBasePtrKernelArg(It it, int alignment) {
-    if constexpr (std::is_same_v<It, IterArg>) return it;
-    else return ct::make_aligned_base_ptr_kernel_arg(it, alignment);
+    if constexpr (std::is_same_v<It, IterArg>)
+      return it;
+    else
+      return ct::make_aligned_base_ptr_kernel_arg(it, alignment);
   }
   // As CUB's own kernel source: arrays aligned to the vector width; an iterator counts
   // as aligned (the vectorized kernel reads and writes it element by element).
   template <class O, class... Ins>
   bool CanVectorize(int vec_size, O out, Ins... in) const {
     auto aligned = [&](auto p, int size) {
-      if constexpr (std::is_same_v<decltype(p), IterArg>) return true;
+      if constexpr (std::is_same_v<decltype(p), IterArg>)
+        return true;
       else
-        return reinterpret_cast<std::uintptr_t>(p) % static_cast<std::uintptr_t>(size * vec_size) == 0;
+        return reinterpret_cast<std::uintptr_t>(p) % static_cast<std::uintptr_t>(size * vec_size) ==
+               0;
     };
     int i = 0;
     return aligned(out, params->out_size) && (aligned(in, params->in_size[i++]) && ...);
@@ -126,9 +132,9 @@ struct BoundKernel {
 // OutT and InT: each argument's stand-in, an array (Out, In) or IterArg (`d_out`,
 // `d_in[k]` then the addresses of the iterators' packed bytes).
 template <int N, class Op = OpArg, class OutT = Out, class In0 = In, class In1 = In>
-cudaError_t call(const DispatchParams& params, DispatchParams* record, DriverLauncherFactory factory,
-                 const void* const* d_in, void* d_out, std::int64_t num_items, CUstream stream,
-                 Op op = {}) {
+cudaError_t call(const DispatchParams& params, DispatchParams* record,
+                 DriverLauncherFactory factory, const void* const* d_in, void* d_out,
+                 std::int64_t num_items, CUstream stream, Op op = {}) {
   using algos::detail::iterator_arg;
   auto ins = [&] {
     if constexpr (N == 1)

@@ -17,8 +17,7 @@ ArgumentTypes array_arguments(std::span<const ScalarType> in, ScalarType out) {
 
 algos::detail::GeneratedSource kernel_source(std::span<const ScalarType> in, ScalarType out_type,
                                              std::string_view definitions,
-                                             const ArgumentTypes& args,
-                                             std::string_view header) {
+                                             const ArgumentTypes& args, std::string_view header) {
   const std::string& out = args.out;
   std::string ins;  // "const In1*, const In2*"
   for (const std::string& t : args.in) ins += (ins.empty() ? "" : ", ") + t;
@@ -34,8 +33,10 @@ algos::detail::GeneratedSource kernel_source(std::span<const ScalarType> in, Sca
                                       {any(ScalarType::float16), any(ScalarType::bfloat16)});
   if (!header.empty()) gen.source += "#include <" + std::string(header) + ">\n";
   gen.source += definitions;
-  gen.source += "using cccl_cache_selector = cub::detail::transform::policy_selector_from_types<"
-                "false, true, ::cuda::std::tuple<" + ins + ">, " + out + ">;\n";
+  gen.source +=
+      "using cccl_cache_selector = cub::detail::transform::policy_selector_from_types<"
+      "false, true, ::cuda::std::tuple<" +
+      ins + ">, " + out + ">;\n";
   // The policy the kernel resolves for the CC being compiled for.
   gen.source += "struct cccl_cache_tuning {\n"
                 "  static constexpr cub::TransformPolicy p =\n"

@@ -11,6 +11,7 @@
 // NullType equality and streaming_context_t<int64, true>; the same types (or stand-ins of
 // their size and alignment) give the launches the same argument layout.
 #include "core/launch.cuh"
+#include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_select_if.cuh>
 
@@ -63,6 +64,9 @@ cudaError_t allocations(const DispatchParams& params, const Partitions& parts,
   return cub::detail::alias_temporaries(d_temp_storage, temp_storage_bytes, out, sizes);
 }
 
+// In, Out: the items' array (ItemPtr) or IterArg (an iterator's packed bytes at d_in,
+// d_out); the streaming context offsets them per partition in the kernel.
+template <class In, class Out>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                       void* d_num_selected_out, std::uint64_t num_items_in,
@@ -83,8 +87,8 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   const DriverLauncherFactory launcher{params.launch, &status};
   const CUfunction init = params.launch->kernels[init_kernel].function;
   const CUfunction sweep = params.launch->kernels[sweep_kernel].function;
-  const auto in = static_cast<ItemPtr>(const_cast<void*>(d_in));
-  const auto out = static_cast<ItemPtr>(d_out);
+  const In in = algos::detail::iterator_arg<In, unsigned char>(d_in);
+  const Out out = algos::detail::iterator_arg<Out, unsigned char>(d_out);
   const auto selected = static_cast<SelectedPtr>(d_num_selected_out);
   auto* carried = static_cast<OffsetT*>(temp[2]);
   ContextT context{carried, carried + 1, num_items, parts.count <= 1};
@@ -125,10 +129,19 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
   return CUDA_SUCCESS;
 }
 
+template <class In, class Out>
+DispatchFn with_args(bool closed_form) noexcept {
+  return algos::detail::ClosedForm<DispatchFn>::select<&closed_form_bytes, &run_dispatch<In, Out>>(
+      closed_form);
+}
+
 }  // namespace
 
-DispatchFn select_dispatch(bool closed_form) noexcept {
-  return algos::detail::ClosedForm<DispatchFn>::select<&closed_form_bytes, &run_dispatch>(closed_form);
+DispatchFn select_dispatch(bool closed_form, bool input_iterator, bool output_iterator) noexcept {
+  using algos::detail::IterArg;
+  if (input_iterator)
+    return output_iterator ? with_args<IterArg, IterArg>(closed_form) : with_args<IterArg, ItemPtr>(closed_form);
+  return output_iterator ? with_args<ItemPtr, IterArg>(closed_form) : with_args<ItemPtr, ItemPtr>(closed_form);
 }
 
 }  // namespace cccl_cache::algos::select::detail

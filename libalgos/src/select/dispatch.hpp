@@ -35,10 +35,13 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 void* d_num_selected_out, std::uint64_t num_items,
                                 CUstream stream, const void* op_state) noexcept;
 
-// The dispatch (it reads no element: one for every item type). closed_form false: the
-// same dispatch answering size queries with CUB's own allocation arithmetic
-// (ScanTileState::AllocationSize, alias_temporaries), the reference the closed form is
-// tested equal to (test_select_dispatch).
-DispatchFn select_dispatch(bool closed_form = true) noexcept;
+// The dispatch (it reads no element: one for every item type; one per choice of array or
+// iterator for the input and the output, d_in and d_out then the addresses of the
+// iterators' packed bytes). closed_form false: the same dispatch answering size queries
+// with CUB's own allocation arithmetic (ScanTileState::AllocationSize,
+// alias_temporaries), the reference the closed form is tested equal to
+// (test_select_dispatch).
+DispatchFn select_dispatch(bool closed_form = true, bool input_iterator = false,
+                           bool output_iterator = false) noexcept;
 
 }  // namespace cccl_cache::algos::select::detail

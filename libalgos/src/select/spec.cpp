@@ -1,5 +1,7 @@
 #include "cccl_cache/algos/select/spec.hpp"
 
+#include "core/codegen.hpp"
+
 namespace cccl_cache::algos::select {
 
 Result<void> Spec::validate() const {
@@ -18,7 +20,8 @@ Result<void> Spec::validate() const {
   if (!is_offset_type(selected_type)) return bad("field 'selected': must be int32, uint32, int64 or uint64");
   if (op.kind != OpKind::identity && op.kind != OpKind::custom)
     return bad("field 'op': must be identity (keep nonzero items) or custom (a predicate on items)");
-  return validate_operator("select spec: field 'op'", op, /*takes_state=*/true);
+  CCCL_CACHE_CHECK(validate_operator("select spec: field 'op'", op, /*takes_state=*/true));
+  return detail::validate_item_iterators("select spec", type, input, output);
 }
 
 }  // namespace cccl_cache::algos::select

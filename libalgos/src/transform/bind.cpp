@@ -23,9 +23,10 @@ Result<transform::Executable<N>> Transform<N>::bind(const BuiltView<Transform>& 
   const std::uint32_t block_threads[1] = {result.policy.block_threads};
   bool iterators[N];
   for (int k = 0; k < N; ++k) iterators[k] = result.spec.input_iterator(k);
-  CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, block_threads,
-                                                transform::detail::dispatch_for(
-                                                    N, iterators, !result.spec.output.is_pointer())));
+  CCCL_CACHE_TRY(auto state,
+                 detail::bind_state(result, device, block_threads,
+                                    transform::detail::dispatch_for(
+                                        N, iterators, !result.spec.output.is_pointer())));
   CCCL_CACHE_CHECK(transform_kernel::detail::bind_params(*state, result.policy, result.spec.in, result.spec.out));
   return Executable(std::move(state));
 }
@@ -50,21 +51,19 @@ CUresult Executable<N>::run(const Input* d_in, const Output& d_out, std::uint64_
       return CUDA_ERROR_INVALID_VALUE;
   if (!algos::detail::iterator_address(s.output, s.out, d_out.value, num_items, packed[N], out))
     return CUDA_ERROR_INVALID_VALUE;
-  return this->call_op(&Spec<N>::op, op_state, true, ins, const_cast<void*>(out), num_items, stream);
+  return this->call_op(&Spec<N>::op, op_state, true, ins, const_cast<void*>(out), num_items,
+                       stream);
 }
 template <int N>
 CUresult Executable<N>::operator()(Input d_in, Output d_out, std::uint64_t num_items,
                                    CUstream stream, OpState op_state) const noexcept
-  requires(N == 1)
-{
+    requires(N == 1) {
   return run(&d_in, d_out, num_items, stream, op_state);
 }
 template <int N>
-CUresult Executable<N>::operator()(Input d_in1, Input d_in2, Output d_out,
-                                   std::uint64_t num_items, CUstream stream,
-                                   OpState op_state) const noexcept
-  requires(N == 2)
-{
+CUresult Executable<N>::operator()(Input d_in1, Input d_in2, Output d_out, std::uint64_t num_items,
+                                   CUstream stream, OpState op_state) const noexcept
+    requires(N == 2) {
   const Input ins[2] = {d_in1, d_in2};
   return run(ins, d_out, num_items, stream, op_state);
 }

@@ -28,9 +28,9 @@ detail::GeneratedSource detail::BuildSteps<Transform<N>>::source(const transform
   args.iterator_types = {spec.output.type};
   for (int k = 0; k < N; ++k) {
     args.iterator_types.push_back(spec.inputs[k].type);
-    args.in[k] = algos::detail::argument_type(defs, "cccl_cache_in" + std::to_string(k) + "_t",
-                                              spec.inputs[k], spec.in[k], false, false,
-                                              args.in[k], defined);
+    args.in[k] =
+        algos::detail::argument_type(defs, "cccl_cache_in" + std::to_string(k) + "_t",
+                                     spec.inputs[k], spec.in[k], false, false, args.in[k], defined);
   }
   args.out = algos::detail::argument_type(defs, "cccl_cache_out_t", spec.output, spec.out, true,
                                           false, args.out, defined);

@@ -42,13 +42,15 @@ DispatchFn with_output(int num_inputs, const bool* iterators) noexcept {
     return iterators[0] ? &run_dispatch<1, OutT, IterArg, In> : &run_dispatch<1, OutT, In, In>;
   if (num_inputs != 2) return nullptr;
   if (iterators[0])
-    return iterators[1] ? &run_dispatch<2, OutT, IterArg, IterArg> : &run_dispatch<2, OutT, IterArg, In>;
+    return iterators[1] ? &run_dispatch<2, OutT, IterArg, IterArg>
+                        : &run_dispatch<2, OutT, IterArg, In>;
   return iterators[1] ? &run_dispatch<2, OutT, In, IterArg> : &run_dispatch<2, OutT, In, In>;
 }
 
 }  // namespace
 
-DispatchFn dispatch_for(int num_inputs, const bool* input_iterators, bool output_iterator) noexcept {
+DispatchFn dispatch_for(int num_inputs, const bool* input_iterators,
+                        bool output_iterator) noexcept {
   return output_iterator ? with_output<IterArg>(num_inputs, input_iterators)
                          : with_output<Out>(num_inputs, input_iterators);
 }

@@ -41,11 +41,12 @@ Result<void> Spec<N>::validate() const {
                                   "maximum, bit_and, bit_or, bit_xor, logical_and, logical_or, "
                                   "equal_to, not_equal_to, less, less_equal, greater, "
                                   "greater_equal or custom");
-  CCCL_CACHE_CHECK(validate_operator(what + ": " + std::string(op_field), op, /*takes_state=*/true));
+  CCCL_CACHE_CHECK(
+      validate_operator(what + ": " + std::string(op_field), op, /*takes_state=*/true));
   for (int k = 0; k < N; ++k) {
     const std::string field = N == 1 ? "input" : "input" + std::to_string(k + 1);
-    CCCL_CACHE_CHECK(validate_iterator(what + ": field '" + field + "'", inputs[k], in[k],
-                                       kInputIterators));
+    CCCL_CACHE_CHECK(
+        validate_iterator(what + ": field '" + field + "'", inputs[k], in[k], kInputIterators));
   }
   return validate_output_iterator(what + ": field 'output'", output, out);
 }

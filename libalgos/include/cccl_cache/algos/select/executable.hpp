@@ -1,12 +1,13 @@
 // A select bound to one device: the only thing that runs. Never persisted.
 #pragma once
 
+#include <cuda.h>
+
 #include <cstddef>
 #include <cstdint>
 
-#include <cuda.h>
-
 #include "cccl_cache/algos/core/executable.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -26,14 +27,16 @@ class Executable : public BoundExecutable<Select> {
   // returns CUDA_SUCCESS. Otherwise copies the items of d_in for which the spec's
   // predicate holds to d_out, in order, and writes how many to *d_num_selected_out (one
   // element of the spec's selected type, device memory), all on `stream`, which must
-  // belong to the bound device's primary context. d_out must not overlap d_in. Returns
-  // CUDA_ERROR_INVALID_VALUE for a count above INT64_MAX or a too small temp storage,
-  // and CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it.
+  // belong to the bound device's primary context. d_out must not overlap d_in. For a spec
+  // with an input or output iterator, d_in or d_out is the call's values for it
+  // (iterator.hpp Input, Output; packed on the stack). Returns CUDA_ERROR_INVALID_VALUE
+  // for a count above INT64_MAX, a too small temp storage or a value not of the spec's
+  // kind, and CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it.
   // `op_state`: a stateful predicate's state (types.hpp OpState: its bytes, read before
   // return; a size query may leave it out), empty for a stateless one;
   // CUDA_ERROR_INVALID_VALUE where it does not fit the predicate's state layout.
-  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_in,
-                      void* d_out, void* d_num_selected_out, std::uint64_t num_items,
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in,
+                      Output d_out, void* d_num_selected_out, std::uint64_t num_items,
                       CUstream stream, OpState op_state = {}) const noexcept;
 
  private:

@@ -8,6 +8,7 @@
 
 #include "cccl_cache/algos/core/key.hpp"
 #include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -32,6 +33,16 @@ struct Spec {
   Operator op = Operator::of(OpKind::identity);
   ScalarType offset_type = ScalarType::int64;     // int64
   ScalarType selected_type = ScalarType::uint64;  // int32, uint32, int64 or uint64
+  // The input: a T array (pointer, the default), or a counting, constant, transform,
+  // reverse or permutation iterator read as T (scalars), or a zip of a struct's fields,
+  // e.g. zip(float32,counting(int64)) to keep values with their positions. The call then
+  // takes an IteratorValue (iterator.hpp Input) for it.
+  Iterator input;
+  // The output of the selected items: a T array (the default), or a reverse, permutation,
+  // transform or discard iterator (scalars; discard: only the number selected is
+  // written, a count_if), or a zip writing a struct's fields. The call then takes an
+  // IteratorValue (iterator.hpp Output) for it.
+  Iterator output;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
@@ -39,11 +50,14 @@ struct Spec {
     v(Field{2, "op"}, s.op);
     v(Field{3, "offset"}, s.offset_type);
     v(Field{4, "selected"}, s.selected_type);
+    v(Field{5, "input"}, s.input);
+    v(Field{6, "output"}, s.output);
   }
 
   // An element type or a valid struct; identity (scalars) or a valid custom predicate;
-  // offset int64; an integer selected type of 4 or 8 bytes. Error: invalid_argument
-  // naming the field.
+  // offset int64; an integer selected type of 4 or 8 bytes; input and output iterators as
+  // validate_item_iterators checks them. Error: invalid_argument naming the field
+  // (unsupported: an iterator kind select does not take there).
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;

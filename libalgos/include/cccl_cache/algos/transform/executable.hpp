@@ -31,11 +31,9 @@ class Executable : public BoundExecutable<Transform<N>> {
   // bytes, read before return), empty for a stateless one; CUDA_ERROR_INVALID_VALUE
   // where it does not fit the operator's state layout.
   CUresult operator()(Input d_in, Output d_out, std::uint64_t num_items, CUstream stream,
-                      OpState op_state = {}) const noexcept
-    requires(N == 1);
+                      OpState op_state = {}) const noexcept requires(N == 1);
   CUresult operator()(Input d_in1, Input d_in2, Output d_out, std::uint64_t num_items,
-                      CUstream stream, OpState op_state = {}) const noexcept
-    requires(N == 2);
+                      CUstream stream, OpState op_state = {}) const noexcept requires(N == 2);
 
  private:
   using BoundExecutable<Transform<N>>::BoundExecutable;
