@@ -244,16 +244,8 @@ struct ItemArguments {
   const void* in;
   const void* out;
 };
-std::vector<ItemArguments>& item_arguments() {
-  static std::vector<ItemArguments> v = [] {
-    std::vector<ItemArguments> r;
-    r.reserve(64);
-    return r;
-  }();
-  return v;
-}
 CUresult record_item_arguments(const CUlaunchConfig*, CUfunction fn, void** params, void**) {
-  if (fn == kSweep) item_arguments().push_back({params[0], params[2]});
+  if (fn == kSweep) recorded<ItemArguments>().push_back({params[0], params[2]});
   return CUDA_SUCCESS;
 }
 
@@ -272,27 +264,27 @@ TEST(SelectHotPath, IteratorsArePassedAsTheirPackedBytes) {
   EXPECT_NE(run, d::select_dispatch());
   std::size_t bytes = 0;
   ASSERT_EQ(run(p, nullptr, bytes, nullptr, nullptr, nullptr, n, nullptr, kNoState), CUDA_SUCCESS);
-  item_arguments().clear();
+  recorded<ItemArguments>().clear();
   const auto [rc, allocations] = count_allocations(
       [&] { return run(p, temp, bytes, in_bytes, out, out, n, nullptr, kNoState); });
   EXPECT_EQ(rc, CUDA_SUCCESS);
   EXPECT_EQ(allocations, 0);
   const std::uint64_t tile = std::uint64_t{p.policy.threads} * p.policy.items;
   const std::uint64_t partition = kInt32Max - kInt32Max % tile;
-  ASSERT_EQ(item_arguments().size(), (n + partition - 1) / partition);
-  for (const ItemArguments& a : item_arguments()) {
+  ASSERT_EQ(recorded<ItemArguments>().size(), (n + partition - 1) / partition);
+  for (const ItemArguments& a : recorded<ItemArguments>()) {
     EXPECT_EQ(a.in, in_bytes);
     EXPECT_EQ(*static_cast<void* const*>(a.out), out);
   }
   // Both iterators.
   alignas(16) unsigned char out_bytes[128] = {};
-  item_arguments().clear();
+  recorded<ItemArguments>().clear();
   ASSERT_EQ(d::select_dispatch(true, true, true)(p, temp, bytes, in_bytes, out_bytes, out, 1000,
                                                  nullptr, kNoState),
             CUDA_SUCCESS);
-  ASSERT_EQ(item_arguments().size(), 1u);
-  EXPECT_EQ(item_arguments()[0].in, in_bytes);
-  EXPECT_EQ(item_arguments()[0].out, out_bytes);
+  ASSERT_EQ(recorded<ItemArguments>().size(), 1u);
+  EXPECT_EQ(recorded<ItemArguments>()[0].in, in_bytes);
+  EXPECT_EQ(recorded<ItemArguments>()[0].out, out_bytes);
 }
 
 }  // namespace
