@@ -40,6 +40,7 @@ namespace cccl_cache::algos::transform {
 template <int N>
 CUresult Executable<N>::run(const Input* d_in, const Output& d_out, std::uint64_t num_items,
                             CUstream stream, OpState op_state) const noexcept {
+  if (CUresult rc = this->usable(false); rc != CUDA_SUCCESS) return rc;  // moved from
   const Spec<N>& s = this->spec();
   // Arrays as they are; iterators' values packed here (core/iterator.hpp).
   algos::detail::IteratorArg packed[N + 1];
