@@ -479,6 +479,18 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_three_way_partition_with_state(
     const void* d_in, void* d_first_part_out, void* d_second_part_out, void* d_unselected_out,
     void* d_num_selected_out, uint64_t num_items, void* stream,
     const cccl_cache_op_state* first_op_state, const cccl_cache_op_state* second_op_state);
+/* Any three-way partition spec (the array calls refuse one with an iterator, naming this
+ * call): its input's values `in` and each part's output `first_out`, `second_out`,
+ * `unselected_out`, each of the spec's kind (POINTER for an array), e.g.
+ * "three_way_partition type=int64 ... input=counting" (the indices of each part) or
+ * unselected_output=discard (the two selected parts alone). The op states: NULL for a
+ * stateless predicate. INVALID_ARGUMENT where a value is NULL or not of the spec's kind. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_three_way_partition_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* in, const cccl_cache_iterator_value* first_out,
+    const cccl_cache_iterator_value* second_out, const cccl_cache_iterator_value* unselected_out,
+    void* d_num_selected_out, uint64_t num_items, void* stream,
+    const cccl_cache_op_state* first_op_state, const cccl_cache_op_state* second_op_state);
 /* Counts the samples of d_samples[0, num_samples) (the spec's type) in num_levels - 1
  * equal-width bins over [*h_lower, *h_upper) into d_histogram[0, num_levels - 1) (the
  * spec's counter type, device memory); samples outside are not counted. h_lower and

@@ -678,11 +678,36 @@ cccl_cache_status cccl_cache_three_way_partition_with_state(
     const cccl_cache_op_state* first_op_state, const cccl_cache_op_state* second_op_state) {
   constexpr const char* fn = "cccl_cache_three_way_partition";
   CCCL_CACHE_C_TYPED(tw::Executable, AlgorithmId::three_way_partition, fn);
+  if (exe->spec().iterators())
+    return iterator_spec(fn, "cccl_cache_three_way_partition_iterators",
+                         exe->spec().input.is_pointer() ? "output" : "input");
   return result_of(
       (*exe)(d_temp_storage, *temp_storage_bytes, d_in, d_first_part_out, d_second_part_out,
              d_unselected_out, d_num_selected_out, num_items, static_cast<CUstream>(stream),
              state_of(first_op_state), state_of(second_op_state)),
       fn, kTempOrStateInvalid);
+}
+
+cccl_cache_status cccl_cache_three_way_partition_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* in, const cccl_cache_iterator_value* first_out,
+    const cccl_cache_iterator_value* second_out, const cccl_cache_iterator_value* unselected_out,
+    void* d_num_selected_out, uint64_t num_items, void* stream,
+    const cccl_cache_op_state* first_op_state, const cccl_cache_op_state* second_op_state) {
+  constexpr const char* fn = "cccl_cache_three_way_partition_iterators";
+  CCCL_CACHE_C_TYPED(tw::Executable, AlgorithmId::three_way_partition, fn);
+  const tw::Spec& s = exe->spec();
+  CallValue v[4];
+  if (!iterator_value(fn, "in", s.input, in, v[0], status_, true) ||
+      !iterator_value(fn, "first_out", s.first_output, first_out, v[1], status_, false) ||
+      !iterator_value(fn, "second_out", s.second_output, second_out, v[2], status_, false) ||
+      !iterator_value(fn, "unselected_out", s.unselected_output, unselected_out, v[3], status_,
+                      false))
+    return status_;
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, v[0].value, v[1].value, v[2].value,
+                          v[3].value, d_num_selected_out, num_items, static_cast<CUstream>(stream),
+                          state_of(first_op_state), state_of(second_op_state)),
+                   fn, kTempOrStateInvalid);
 }
 
 cccl_cache_status cccl_cache_histogram_even(const cccl_cache_algorithm* algorithm, void* d_temp_storage,

@@ -311,10 +311,10 @@ def _like(*args):
     return None
 
 
-def _input_count(num_items, d_in, d_out, out_items) -> int:
+def _input_count(num_items, d_in, d_out, out_items, out_name="d_out") -> int:
     """The item count of a call over d_in (an array, or an iterator: num_items required
-    where it has no length), d_out (an array, or an iterator writing to one) holding
-    out_items(n) items."""
+    where it has no length), d_out (an array, or an iterator writing to one; named
+    out_name) holding out_items(n) items."""
     if _is_iterator(d_in):
         n = d_in._length("d_in") if num_items is None else int(num_items)
         if n is None:
@@ -324,11 +324,11 @@ def _input_count(num_items, d_in, d_out, out_items) -> int:
     if n < 0:
         raise ValueError(f"num_items: {n} is negative")
     if _is_iterator(d_out):
-        have = d_out._length("d_out")
+        have = d_out._length(out_name)
         if have is not None and have < out_items(n):
-            raise ValueError(f"d_out: {have} items, needs {out_items(n)}")
+            raise ValueError(f"{out_name}: {have} items, needs {out_items(n)}")
         return n
-    return _count(n, d_out, "d_out", ("d_out", d_out, out_items))
+    return _count(n, d_out, out_name, (out_name, d_out, out_items))
 
 
 def make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h_init=None, *,
@@ -440,17 +440,30 @@ def make_three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unsele
     select_second_part_op selects, and the rest, each in order ("identity": nonzero items,
     or an Op naming a __device__ bool function of one item); the first two parts' sizes go
     to d_num_selected_out[0] and [1] (its integer type is the spec's `selected`). CUB's
-    DevicePartition::If with two predicates; `offset` its count type (int32 or int64)."""
+    DevicePartition::If with two predicates; `offset` its count type (int32 or int64).
+    d_in may be an iterator and each output an output iterator (cccl_cache.iterators),
+    e.g. the indices of each part from a CountingIterator, or the rest not written into a
+    DiscardIterator; the items' type is the first array's, else the iterators'."""
     ops: dict = {}
-    t = _type_of(d_in, "d_in")
-    for name, out in (("d_first_part_out", d_first_part_out), ("d_second_part_out", d_second_part_out),
-                      ("d_unselected_out", d_unselected_out)):
-        _same_as(t, out, name, "d_in")
+    named = (("d_in", d_in), ("d_first_part_out", d_first_part_out), ("d_second_part_out", d_second_part_out),
+             ("d_unselected_out", d_unselected_out))
+    arrays = [(name, x) for name, x in named if not _is_iterator(x)]
+    if arrays:
+        t = _type_of(arrays[0][1], arrays[0][0])
+        for name, x in arrays[1:]:
+            _same_as(t, x, name, arrays[0][0])
+    else:
+        t = next((x._type for _, x in named if getattr(x, "_type", None)), None)
+        if t is None:
+            raise TypeError("d_in and the outputs: iterators without an element type among them "
+                            "(give one of them as an array)")
     fields = {"type": t, "first_op": _op_text(select_first_part_op, ops),
               "second_op": _op_text(select_second_part_op, ops), "offset": offset,
               "selected": _type_of(d_num_selected_out, "d_num_selected_out")}
-    return _acquire("three_way_partition", fields, ops, device,
-                    (d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out), cache)
+    held = _iterator_fields(fields, ops, (("input", d_in), ("first_output", d_first_part_out),
+                                          ("second_output", d_second_part_out),
+                                          ("unselected_output", d_unselected_out)))
+    return _acquire("three_way_partition", fields, ops, device, held + (d_num_selected_out,), cache)
 
 
 def make_histogram_even(d_samples, d_histogram, h_num_output_levels=None, h_lower_level=None,
@@ -787,16 +800,19 @@ def three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unselected_
                         second_op_state=None):
     """Splits d_in[:num_items] (default: its length) three ways (make_three_way_partition);
     the first two parts' sizes to d_num_selected_out[0] and [1]. first_op_state,
-    second_op_state: each stateful predicate's own state."""
+    second_op_state: each stateful predicate's own state. d_in may be an iterator and the
+    outputs output iterators (make_three_way_partition); num_items is then required where
+    d_in has no length."""
+    n = _input_count(num_items, d_in, d_first_part_out, _same, "d_first_part_out")
+    for name, out in (("d_second_part_out", d_second_part_out), ("d_unselected_out", d_unselected_out)):
+        _input_count(n, d_in, out, _same, name)
+    _count(n, d_num_selected_out, "d_num_selected_out", ("d_num_selected_out", d_num_selected_out, lambda n: 2))
     exe = make_three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unselected_out,
                                    d_num_selected_out, select_first_part_op, select_second_part_op,
                                    cache=cache)
-    n = _count(num_items, d_in, "d_in", ("d_first_part_out", d_first_part_out, _same),
-               ("d_second_part_out", d_second_part_out, _same), ("d_unselected_out", d_unselected_out, _same),
-               ("d_num_selected_out", d_num_selected_out, lambda n: 2))
-    _run_two_phase(exe, d_in, temp_allocator, stream,
-                   (d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out, n), (),
-                   first_op_state=first_op_state, second_op_state=second_op_state)
+    _run_two_phase(exe, _like(d_in, d_first_part_out, d_second_part_out, d_unselected_out), temp_allocator,
+                   stream, (d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out, n),
+                   (), first_op_state=first_op_state, second_op_state=second_op_state)
 
 
 def histogram_even(d_samples, d_histogram, num_output_levels, lower_level, upper_level, num_samples=None,

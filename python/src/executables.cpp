@@ -408,9 +408,9 @@ algos::Input call_input(nb::handle in, const algos::Iterator& it, const algos::E
 
 // The call's output of n items, likewise.
 algos::Output call_output(nb::handle out, const algos::Iterator& it, const algos::ElementType& type,
-                          std::uint64_t n, int dev, ZipParts& parts) {
-  if (it.is_pointer()) return checked_array(out, "d_out", true, type, n, dev).data;
-  return iterator_value(out, "d_out", it, type.scalar, n, dev, parts.data());
+                          std::uint64_t n, int dev, ZipParts& parts, const char* arg = "d_out") {
+  if (it.is_pointer()) return checked_array(out, arg, true, type, n, dev).data;
+  return iterator_value(out, arg, it, type.scalar, n, dev, parts.data());
 }
 
 // --- reduce and scans: one input and one output (each an array or an iterator), an optional
@@ -552,15 +552,19 @@ std::size_t three_way_partition_call(const Bound<tw::Executable>& b, nb::handle 
   const auto& spec = e.spec();
   const int dev = e.device();
   auto [d_temp, have] = temp_array(temp, bytes, dev);
-  auto i = checked_array(in, "d_in", false, spec.type, n, dev);
-  auto f = checked_array(first, "d_first_part_out", true, spec.type, n, dev);
-  auto s2 = checked_array(second, "d_second_part_out", true, spec.type, n, dev);
-  auto u = checked_array(unselected, "d_unselected_out", true, spec.type, n, dev);
+  ZipParts parts[4];
+  const algos::Input i = call_input(in, spec.input, spec.type, n, dev, parts[0]);
+  const algos::Output f =
+      call_output(first, spec.first_output, spec.type, n, dev, parts[1], "d_first_part_out");
+  const algos::Output s2 =
+      call_output(second, spec.second_output, spec.type, n, dev, parts[2], "d_second_part_out");
+  const algos::Output u =
+      call_output(unselected, spec.unselected_output, spec.type, n, dev, parts[3], "d_unselected_out");
   auto sel = checked_array(num_selected, "d_num_selected_out", true, spec.selected_type, 2, dev);
   const HostOpState state1(first_op_state, spec.first_op);
   const HostOpState state2(second_op_state, spec.second_op);
   run_unlocked(stream, "three_way_partition", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, i.data, f.data, s2.data, u.data, sel.data, n, s, state1.get(), state2.get());
+    return e(d_temp, have, i, f, s2, u, sel.data, n, s, state1.get(), state2.get());
   });
   return bytes;
 }
@@ -754,8 +758,9 @@ void bind_executables(nb::module_& m) {
            "temp_storage=None: returns the bytes a run needs. Else copies the items of d_in the first "
            "predicate selects to d_first_part_out, of the others those the second selects to "
            "d_second_part_out and the rest to d_unselected_out, each in order, and the first two "
-           "parts' sizes to d_num_selected_out[0] and [1]. Returns the bytes. first_op_state, "
-           "second_op_state: each stateful predicate's own state.")
+           "parts' sizes to d_num_selected_out[0] and [1]. d_in and the outputs: arrays or, for a "
+           "spec with an iterator there, cccl_cache.iterators ones of that kind. Returns the "
+           "bytes. first_op_state, second_op_state: each stateful predicate's own state.")
       .def("temp_storage_bytes", [](const Bound<tw::Executable>& b, std::uint64_t n) { return b.exe->temp_storage_bytes(n); },
            "num_items"_a);
 

@@ -905,6 +905,42 @@ def test_transforms_over_iterators(caches):
         exe(d_x, d_out, N)
 
 
+def test_three_way_partition_over_iterators(caches):
+    """A three-way partition of a counting input (values above 1000 first, the other
+    nonzero ones written last first, the zero discarded) and of a reversed array, fresh and
+    store-loaded, against NumPy."""
+    from cccl_cache.iterators import CountingIterator, DiscardIterator, ReverseIterator
+    big = cccl_cache.Op("big", "__device__ bool big(long long x) { return x > 1000; }")
+    first, second = cp.zeros(N, cp.int64), cp.zeros(N, cp.int64)
+    counts = cp.zeros(2, cp.uint64)
+    start = -(N // 2)
+    x = np.arange(start, start + N, dtype=np.int64)
+    want_first, want_second = x[x > 1000], x[(x <= 1000) & (x != 0)]
+    for exe in both(caches, lambda c: cccl_cache.make_three_way_partition(
+            CountingIterator(np.int64(0)), first, ReverseIterator(second), DiscardIterator(), counts, big,
+            device=0, cache=c)):
+        first[:] = 0
+        second[:] = 0
+        counts[:] = 0
+        nbytes = exe(None, CountingIterator(np.int64(start)), first, ReverseIterator(second), DiscardIterator(),
+                     counts, N)
+        exe(cp.empty(max(nbytes, 1), cp.uint8), CountingIterator(np.int64(start)), first,
+            ReverseIterator(second), DiscardIterator(), counts, N)
+        np.testing.assert_array_equal(counts.get(), [want_first.size, want_second.size])
+        np.testing.assert_array_equal(first.get()[:want_first.size], want_first)
+        np.testing.assert_array_equal(second.get()[N - want_second.size:], want_second[::-1])
+    h = rng.integers(-2, 3, N).astype(np.float32)
+    parts = [cp.full(N, -7, cp.float32) for _ in range(3)]
+    positive = cccl_cache.Op("positive", "__device__ bool positive(float x) { return x > 0; }")
+    cccl_cache.three_way_partition(ReverseIterator(cp.asarray(h)), *parts, counts, positive, num_items=N,
+                                   cache=caches[0])
+    r = h[::-1]
+    wants = [r[r > 0], r[r < 0], r[r == 0]]
+    np.testing.assert_array_equal(counts.get(), [wants[0].size, wants[1].size])
+    for part, want in zip(parts, wants):
+        np.testing.assert_array_equal(part.get()[:want.size], want)
+
+
 def test_one_shot_functions_on_cupy_arrays():
     h = rng.standard_normal(N).astype(np.float32)
     d, out = cp.asarray(h), cp.empty(N, cp.float32)

@@ -276,3 +276,41 @@ def test_select_takes_iterators(fake):
         cccl_cache.select(CountingIterator(0), i8, count, even)
     with pytest.raises(ValueError, match="d_out"):
         cccl_cache.select(CountingIterator(0), i8, count, even, num_items=32)
+
+
+def test_three_way_partition_takes_iterators(fake, monkeypatch):
+    """A three-way partition's input and each part's output may be iterators: the indices
+    of each part from a CountingIterator, a part written last first, the rest discarded;
+    the items' type is the first array's, else the iterators'."""
+    asked = []
+
+    def acquire(algorithm, fields, operators, device, arrays, cache):
+        asked.append((Spec.from_fields(algorithm, fields, operators), arrays))
+        return asked[-1][0]
+    monkeypatch.setattr(cccl_cache._api, "_acquire", acquire)
+    big = Op("big", "__device__ bool big(long long x) { return x > 1000; }")
+    i8, counts = fake(n=16, typestr="<i8"), fake(n=2, typestr="<u8")
+    spec = cccl_cache.make_three_way_partition(CountingIterator(np.int64(0)), i8, ReverseIterator(i8),
+                                               DiscardIterator(), counts, big)
+    assert spec.text == ("three_way_partition type=int64 first_op=big second_op=identity offset=int64 "
+                         "selected=uint64 input=counting(int64) second_output=reverse(int64) "
+                         "unselected_output=discard")
+    assert asked[-1][1] == (i8, i8, counts)
+    # No array: the iterators' type; an array of another type is refused by name.
+    spec = cccl_cache.make_three_way_partition(CountingIterator(np.int32(0)), DiscardIterator(),
+                                               DiscardIterator(), DiscardIterator(), counts)
+    assert spec.fields["type"] == "int32" and spec.fields["first_output"] == "discard"
+    with pytest.raises(TypeError, match="d_second_part_out"):
+        cccl_cache.make_three_way_partition(CountingIterator(np.int64(0)), i8, fake(typestr="<f4"), i8, counts)
+    with pytest.raises(TypeError, match="element type"):
+        cccl_cache.make_three_way_partition(DiscardIterator(), DiscardIterator(), DiscardIterator(),
+                                            DiscardIterator(), counts)
+    # Without an end the count is required; each output array must hold it.
+    with pytest.raises(ValueError, match="num_items"):
+        cccl_cache.three_way_partition(CountingIterator(0), i8, i8, DiscardIterator(), counts, big)
+    with pytest.raises(ValueError, match="d_second_part_out"):
+        cccl_cache.three_way_partition(CountingIterator(0), DiscardIterator(), i8, DiscardIterator(), counts,
+                                       big, num_items=32)
+    with pytest.raises(ValueError, match="d_num_selected_out"):
+        cccl_cache.three_way_partition(CountingIterator(0), i8, i8, i8, fake(n=1, typestr="<u8"), big,
+                                       num_items=8)

@@ -1486,6 +1486,72 @@ static void select_iterators_on_gpu(cccl_cache_store* store) {
       ok ? "ok" : "MISMATCH");
 }
 
+/* Splits -2500..2499 (a counting input) into those above 1000 (a custom first_op), the
+ * other nonzero ones (identity), written last first (second_output=reverse), and the
+ * zero, discarded (unselected_output=discard), through the C ABI; the array call refuses
+ * the spec, naming the iterator call. */
+static void three_way_partition_iterators_on_gpu(cccl_cache_store* store) {
+  enum { n = 5000 };
+  static long long parts[2][n];
+  long long counts[2] = {-1, -1};
+  const long long start = -2500;
+  size_t bytes = 0;
+  int i, ok = 1, want[2] = {0, 0};
+  void *d_parts[2] = {NULL, NULL}, *d_counts = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value in, first, second, rest;
+  cccl_cache_algorithm* alg = acquire_text(
+      store,
+      "three_way_partition type=int64 first_op=big input=counting second_output=reverse "
+      "unselected_output=discard source='__device__ bool big(long long x) { return x > 1000; }'");
+  if (alg == NULL) return;
+  memset(&in, 0, sizeof in);
+  memset(&first, 0, sizeof first);
+  memset(&second, 0, sizeof second);
+  memset(&rest, 0, sizeof rest);
+  in.kind = CCCL_CACHE_ITERATOR_COUNTING;
+  memcpy(&in.value, &start, sizeof start);
+  rest.kind = CCCL_CACHE_ITERATOR_DISCARD;
+  CHECK(cudaMalloc(&d_parts[0], sizeof parts[0]) == cudaSuccess &&
+        cudaMalloc(&d_parts[1], sizeof parts[1]) == cudaSuccess &&
+        cudaMalloc(&d_counts, sizeof counts) == cudaSuccess);
+  first.kind = CCCL_CACHE_ITERATOR_POINTER;
+  first.pointer = d_parts[0];
+  second.kind = CCCL_CACHE_ITERATOR_REVERSE;
+  second.pointer = d_parts[1];
+  CHECK_OK(cccl_cache_three_way_partition_iterators(alg, NULL, &bytes, &in, &first, &second, &rest,
+                                                    d_counts, n, NULL, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_three_way_partition(alg, d_temp, &bytes, d_parts[0], d_parts[0],
+                                             d_parts[1], d_parts[1], d_counts, n, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_three_way_partition_iterators");
+  CHECK_FAILS(cccl_cache_three_way_partition_iterators(alg, d_temp, &bytes, &in, &first, &second,
+                                                       &first, d_counts, n, NULL, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "unselected_out");
+  CHECK_OK(cccl_cache_three_way_partition_iterators(alg, d_temp, &bytes, &in, &first, &second,
+                                                    &rest, d_counts, n, NULL, NULL, NULL));
+  CHECK(cudaMemcpy(counts, d_counts, sizeof counts, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(cudaMemcpy(parts[0], d_parts[0], sizeof parts[0], cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(cudaMemcpy(parts[1], d_parts[1], sizeof parts[1], cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < n; ++i) {
+    const long long x = start + i;
+    if (x > 1000)
+      ok &= parts[0][want[0]++] == x;
+    else if (x != 0)
+      ok &= parts[1][n - 1 - want[1]++] == x;
+  }
+  ok &= counts[0] == want[0] && counts[1] == want[1] && want[0] + want[1] == n - 1;
+  CHECK(ok);
+  cudaFree(d_temp);
+  cudaFree(d_counts);
+  cudaFree(d_parts[0]);
+  cudaFree(d_parts[1]);
+  cccl_cache_algorithm_release(alg);
+  printf(
+      "partitioned a counting input into an array and a reverse output, the rest discarded, "
+      "through the C ABI: %s\n",
+      ok ? "ok" : "MISMATCH");
+}
+
 /* Splits ten int32 into those above 6 (a custom first_op), the other nonzero ones (the
  * default identity second_op) and the rest through the C ABI; the two counts (int32)
  * are read back from device memory. */
@@ -1798,6 +1864,7 @@ int main(void) {
     select_on_gpu(store);
     select_iterators_on_gpu(store);
     three_way_partition_on_gpu(store);
+    three_way_partition_iterators_on_gpu(store);
     histogram_on_gpu(store);
     binary_search_on_gpu(store);
     segmented_sort_on_gpu(store);

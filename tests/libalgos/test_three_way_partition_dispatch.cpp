@@ -36,6 +36,7 @@ struct PartitionLaunch : Launch {
   int num_items;  // the partition kernel's 9th argument (its partition's items)
   const void* first_op = nullptr;   // the partition kernel's predicate argument pointers
   const void* second_op = nullptr;  // (7th and 8th)
+  const void* items[4] = {};        // the input's and outputs' argument pointers (1st-4th)
 };
 
 // The operator argument of a stateless operator (core/launch.hpp).
@@ -55,6 +56,7 @@ CUresult record_partition_launch(const CUlaunchConfig* config, CUfunction fn, vo
     std::memcpy(&l.num_items, params[8], sizeof(int));
     l.first_op = params[6];
     l.second_op = params[7];
+    for (int k = 0; k < 4; ++k) l.items[k] = params[k];
   }
   recorded<PartitionLaunch>().push_back(l);
   return CUDA_SUCCESS;
@@ -252,3 +254,47 @@ TEST(ThreeWayPartitionHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
+
+// Where the spec has an iterator, each of the input and outputs is its packed bytes,
+// handed to the driver by address and the same at every partition's launch (the
+// streaming context offsets the kernel's reads and writes); the array dispatch hands the
+// arrays' pointers. No allocation.
+TEST(ThreeWayPartitionHotPath, IteratorsArePassedAsTheirPackedBytes) {
+  const LaunchContext ctx = context(&record_partition_launch);
+  const d::DispatchParams p = params(&ctx);
+  const d::DispatchFn run = d::select_dispatch(ScalarType::int64, true, /*iterators=*/true);
+  ASSERT_NE(run, nullptr);
+  EXPECT_NE(run, d::select_dispatch(ScalarType::int64));
+  EXPECT_EQ(d::select_dispatch(ScalarType::uint64, true, true), nullptr);
+  alignas(16) unsigned char bytes4[4][128] = {};
+  void* temp = device_address(0x7f5000000000);
+  const std::uint64_t n = 2 * kInt32Max + 7;  // three partitions
+  std::size_t bytes = 0;
+  ASSERT_EQ(run(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr,
+                kNoState, kNoState),
+            CUDA_SUCCESS);
+  recorded<PartitionLaunch>().clear();
+  const auto [rc, allocations] = count_allocations([&] {
+    return run(p, temp, bytes, bytes4[0], bytes4[1], bytes4[2], bytes4[3], temp, n, nullptr,
+               kNoState, kNoState);
+  });
+  EXPECT_EQ(rc, CUDA_SUCCESS);
+  EXPECT_EQ(allocations, 0);
+  std::size_t partitions = 0;
+  for (const PartitionLaunch& l : recorded<PartitionLaunch>()) {
+    if (l.fn != kPartition) continue;
+    ++partitions;
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(l.items[k], bytes4[k]) << k;
+  }
+  EXPECT_EQ(partitions, 3u);
+  // Arrays: each argument is the array's pointer.
+  void* arrays[4] = {device_address(0x7f1000000000), device_address(0x7f2000000000),
+                     device_address(0x7f3000000000), device_address(0x7f4000000000)};
+  recorded<PartitionLaunch>().clear();
+  ASSERT_EQ(d::select_dispatch(ScalarType::int64)(p, temp, bytes, arrays[0], arrays[1], arrays[2],
+                                                  arrays[3], temp, 1000, nullptr, kNoState, kNoState),
+            CUDA_SUCCESS);
+  ASSERT_EQ(recorded<PartitionLaunch>().size(), 2u);
+  for (int k = 0; k < 4; ++k)
+    EXPECT_EQ(*static_cast<void* const*>(recorded<PartitionLaunch>()[1].items[k]), arrays[k]) << k;
+}

@@ -3,6 +3,7 @@
 // through here.
 #include "cccl_cache/algos/three_way_partition/executable.hpp"
 #include "core/executable_state.hpp"
+#include "core/iterator.hpp"
 #include "three_way_partition/dispatch.hpp"
 
 namespace cccl_cache::algos {
@@ -18,9 +19,10 @@ Result<three_way_partition::Executable> ThreeWayPartition::bind(
   const Policy& p = result.policy;
   CCCL_CACHE_CHECK(detail::bind_check(result));
   const std::uint32_t block_threads[kKernels] = {three_way_partition::kInitBlockThreads, p.threads};
-  CCCL_CACHE_TRY(auto state,
-                 detail::bind_state(result, device, block_threads,
-                                    three_way_partition::detail::select_dispatch(result.spec.offset_type)));
+  CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, block_threads,
+                                                three_way_partition::detail::select_dispatch(
+                                                    result.spec.offset_type, true,
+                                                    result.spec.iterators())));
   state->params.policy = p;
   return Executable(std::move(state));
 }
@@ -34,15 +36,29 @@ std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexce
                      algos::detail::kNoOpState, algos::detail::kNoOpState);
 }
 
-CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                                const void* d_in, void* d_first_part_out, void* d_second_part_out,
-                                void* d_unselected_out, void* d_num_selected_out,
+CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_in,
+                                Output d_first_part_out, Output d_second_part_out,
+                                Output d_unselected_out, void* d_num_selected_out,
                                 std::uint64_t num_items, CUstream stream, OpState first_op_state,
                                 OpState second_op_state) const noexcept {
+  if (CUresult rc = usable(false); rc != CUDA_SUCCESS) return rc;
+  // Each argument as the dispatch takes it: the arrays, or all four as iterators (an array
+  // packed as an array iterator); a value of another kind is refused.
+  const Spec& s = spec();
+  const bool all = s.iterators();
+  algos::detail::IteratorArg packed[4];
+  const void* at[4] = {};
+  const Iterator* its[4] = {&s.input, &s.first_output, &s.second_output, &s.unselected_output};
+  const IteratorValue* values[4] = {&d_in.value, &d_first_part_out.value, &d_second_part_out.value,
+                                    &d_unselected_out.value};
+  for (int k = 0; k < 4; ++k)
+    if (!algos::detail::argument_address(*its[k], s.type, *values[k], num_items, all, packed[k],
+                                         at[k]))
+      return CUDA_ERROR_INVALID_VALUE;
+  auto out = [&](int k) { return const_cast<void*>(at[k]); };
   return call_op2(&Spec::first_op, first_op_state, &Spec::second_op, second_op_state,
-                  d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_in,
-                  d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out,
-                  num_items, stream);
+                  d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, at[0], out(1),
+                  out(2), out(3), d_num_selected_out, num_items, stream);
 }
 
 }  // namespace cccl_cache::algos::three_way_partition

@@ -2,8 +2,10 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/codegen.hpp"
+#include "core/iterator.hpp"
 
 namespace cccl_cache::algos {
 namespace {
@@ -30,10 +32,26 @@ detail::GeneratedSource detail::BuildSteps<ThreeWayPartition>::source(
   const std::string ns = "cub::detail::three_way_partition::";
 
   detail::GeneratedSource out;
-  out.source = detail::prelude("cub/device/dispatch/kernels/kernel_three_way_partition.cuh", {spec.type});
+  out.source = detail::prelude(
+      "cub/device/dispatch/kernels/kernel_three_way_partition.cuh",
+      {spec.type, spec.input.type, spec.first_output.type, spec.second_output.type,
+       spec.unselected_output.type});
   out.source += detail::user_source(spec.first_op);
   out.source += detail::user_source(spec.second_op);
   out.source += "\nusing cccl_cache_item_t = " + item + ";\n";
+  // Iterators take the place of the arrays: all four arguments where any is one (the host
+  // dispatch is instantiated for all arrays or all iterators). An array spec's source and
+  // kernel names are as they were: its key with them.
+  const bool all = spec.iterators();
+  std::vector<const Operator*> defined = {&spec.first_op, &spec.second_op};
+  const std::string array = item + "*";
+  auto argument = [&](const char* name, const Iterator& it, bool output) {
+    return detail::argument_type(out.source, name, it, spec.type, output, all, array, defined);
+  };
+  const std::string in = argument("cccl_cache_in_t", spec.input, false);
+  const std::string first = argument("cccl_cache_first_out_t", spec.first_output, true);
+  const std::string second = argument("cccl_cache_second_out_t", spec.second_output, true);
+  const std::string rest = argument("cccl_cache_unselected_out_t", spec.unselected_output, true);
   out.source += predicate("cccl_cache_first", spec.first_op);
   out.source += predicate("cccl_cache_second", spec.second_op);
   // DevicePartition::If's default selector (the item type, int per-partition offsets)
@@ -45,11 +63,12 @@ detail::GeneratedSource detail::BuildSteps<ThreeWayPartition>::source(
   out.source += detail::close_prelude();
 
   // Exactly the kernels cub::detail::three_way_partition::dispatch launches for
-  // DevicePartition::If(T*, T*, T*, T*, S*, num_items, op1, op2): in Kernel order.
+  // DevicePartition::If(in, first, second, unselected, S*, num_items, op1, op2): in
+  // Kernel order.
   out.kernels = {
       ns + "DeviceThreeWayPartitionInitKernel<" + ns + "ScanTileStateT, " + selected + "*>",
-      ns + "DeviceThreeWayPartitionKernel<cccl_cache_selector, " + item + "*, " + item + "*, " + item +
-          "*, " + item + "*, " + selected + "*, " + ns + "ScanTileStateT, cccl_cache_first, " +
+      ns + "DeviceThreeWayPartitionKernel<cccl_cache_selector, " + in + ", " + first + ", " +
+          second + ", " + rest + ", " + selected + "*, " + ns + "ScanTileStateT, cccl_cache_first, " +
           "cccl_cache_second, " + ns + "per_partition_offset_t, " + ns + "streaming_context_t<" +
           offset + ">>"};
   std::string probe;

@@ -4,10 +4,12 @@
 // the build's policy values as a run-time policy selector.
 //
 // The device kernels were instantiated by the build (codegen.cpp) with T* input and
-// outputs, a S* count pair, CUB's packed tile state, empty predicate types and
+// outputs (or, where the spec has an iterator, four generated iterator structs), a S*
+// count pair, CUB's packed tile state, empty predicate types and
 // streaming_context_t<offset>; stand-ins of their size and alignment give the launches
 // the same argument layout: nothing here depends on what the items are.
 #include "core/launch.cuh"
+#include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_three_way_partition.cuh>
 
@@ -48,7 +50,10 @@ struct BoundKernels {
   CUfunction ThreeWayPartitionKernel() const { return params->launch->kernels[partition_kernel].function; }
 };
 
-template <class OffsetT>
+// Arg: the items' arrays (ItemPtr) or IterArg (each argument the address of an
+// iterator's packed bytes), passed to every partition's launch unchanged: the kernel
+// offsets its reads and writes by the streaming context.
+template <class OffsetT, class Arg>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_first_part_out,
                       void* d_second_part_out, void* d_unselected_out, void* d_num_selected_out,
@@ -56,11 +61,11 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       const void* second_op_state) noexcept {
   if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
     return CUDA_ERROR_INVALID_VALUE;
-  const auto out = [](void* p) { return static_cast<ItemPtr>(p); };
+  const auto arg = [](const void* p) { return algos::detail::iterator_arg<Arg, unsigned char>(p); };
   CUresult status = CUDA_SUCCESS;
   const cudaError_t err = twp::dispatch(
-      d_temp_storage, temp_storage_bytes, static_cast<ItemPtr>(const_cast<void*>(d_in)),
-      out(d_first_part_out), out(d_second_part_out), out(d_unselected_out),
+      d_temp_storage, temp_storage_bytes, arg(d_in), arg(d_first_part_out),
+      arg(d_second_part_out), arg(d_unselected_out),
       static_cast<SelectedPtr>(d_num_selected_out), OpArg{first_op_state}, OpArg{second_op_state},
       static_cast<OffsetT>(num_items), stream, RuntimePolicySelector{&params},
       BoundKernels{&params}, DriverLauncherFactory{params.launch, &status});
@@ -91,13 +96,18 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
 
 }  // namespace
 
-DispatchFn select_dispatch(ScalarType offset_type, bool closed_form) noexcept {
+DispatchFn select_dispatch(ScalarType offset_type, bool closed_form, bool iterators) noexcept {
   return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
     using OffsetT = typename decltype(o)::type;
+    using algos::detail::ClosedForm;
+    using algos::detail::IterArg;
     if constexpr (!std::is_signed_v<OffsetT>) return nullptr;  // DevicePartition::If's are signed
+    else if (iterators)
+      return ClosedForm<DispatchFn>::select<&closed_form_bytes<OffsetT>,
+                                            &run_dispatch<OffsetT, IterArg>>(closed_form);
     else
-      return algos::detail::ClosedForm<DispatchFn>::select<&closed_form_bytes<OffsetT>,
-                                                           &run_dispatch<OffsetT>>(closed_form);
+      return ClosedForm<DispatchFn>::select<&closed_form_bytes<OffsetT>,
+                                            &run_dispatch<OffsetT, ItemPtr>>(closed_form);
   });
 }
 

@@ -37,8 +37,11 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 const void* first_op_state, const void* second_op_state) noexcept;
 
 // The dispatch for `offset_type` (int32 or int64; it reads no element: one for every item
-// type), or nullptr. closed_form false: CUB's dispatch answering size queries itself,
-// the reference the closed form is tested equal to (test_three_way_partition_dispatch).
-DispatchFn select_dispatch(ScalarType offset_type, bool closed_form = true) noexcept;
+// type), or nullptr; `iterators`: the one whose input and outputs are all iterators,
+// d_in and each output then the address of an iterator's packed bytes (Spec::iterators).
+// closed_form false: CUB's dispatch answering size queries itself, the reference the
+// closed form is tested equal to (test_three_way_partition_dispatch).
+DispatchFn select_dispatch(ScalarType offset_type, bool closed_form = true,
+                           bool iterators = false) noexcept;
 
 }  // namespace cccl_cache::algos::three_way_partition::detail

@@ -20,6 +20,12 @@ Result<void> Spec::validate() const {
     CCCL_CACHE_CHECK(
         validate_operator("three_way_partition spec: " + what, *op, /*takes_state=*/true));
   }
+  const std::string w = "three_way_partition spec: field ";
+  CCCL_CACHE_CHECK(validate_iterator(w + "'input'", input, type, kInputIterators));
+  for (const auto& [field, it] : {std::pair{"first_output", &first_output},
+                                  std::pair{"second_output", &second_output},
+                                  std::pair{"unselected_output", &unselected_output}})
+    CCCL_CACHE_CHECK(validate_output_iterator(w + "'" + field + "'", *it, type));
   return {};
 }
 

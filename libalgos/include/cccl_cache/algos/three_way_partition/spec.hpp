@@ -9,6 +9,7 @@
 
 #include "cccl_cache/algos/core/key.hpp"
 #include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -34,6 +35,16 @@ struct Spec {
   Operator second_op = Operator::of(OpKind::identity);
   ScalarType offset_type = ScalarType::int64;     // int32 or int64
   ScalarType selected_type = ScalarType::uint64;  // int32, uint32, int64 or uint64
+  // The input: a T array (pointer, the default), or a counting, constant, transform,
+  // reverse or permutation iterator read as T, e.g. counting(int64) to partition indices.
+  Iterator input;
+  // Each part's output: a T array (the default), or a reverse, permutation, transform or
+  // discard iterator (discard: that part is not written, its size still counted, e.g.
+  // unselected_output=discard for the two selected parts alone). A call takes an
+  // IteratorValue (iterator.hpp Input, Output) for each iterator.
+  Iterator first_output;
+  Iterator second_output;
+  Iterator unselected_output;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
@@ -42,10 +53,24 @@ struct Spec {
     v(Field{3, "second_op"}, s.second_op);
     v(Field{4, "offset"}, s.offset_type);
     v(Field{5, "selected"}, s.selected_type);
+    v(Field{6, "input"}, s.input);
+    v(Field{7, "first_output"}, s.first_output);
+    v(Field{8, "second_output"}, s.second_output);
+    v(Field{9, "unselected_output"}, s.unselected_output);
+  }
+
+  // Whether any of the input and outputs is an iterator: the kernel then takes all four
+  // as iterators (an array as an array iterator), the host dispatch being instantiated
+  // for all arrays or all iterators.
+  bool iterators() const noexcept {
+    return !input.is_pointer() || !first_output.is_pointer() || !second_output.is_pointer() ||
+           !unselected_output.is_pointer();
   }
 
   // An element type; identity or a valid custom predicate each; offset int32 or int64;
-  // an integer selected type of 4 or 8 bytes. Error: invalid_argument naming the field.
+  // an integer selected type of 4 or 8 bytes; the input and outputs of the kinds above
+  // (validate_iterator, validate_output_iterator). Error: invalid_argument naming the
+  // field (unsupported: an iterator kind that is not taken there).
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;
