@@ -15,6 +15,8 @@ pybuild=${build}-py
 carry=.devcarry
 [[ -d "$src" && -d "$carry" ]] || { echo "prepare-python: run scripts/gpu/prepare.sh first" >&2; exit 1; }
 py=${CCCL_CACHE_GPU_PYTHON:-$(command -v python3.12 || true)}
+# A pyenv shim is found on PATH even where no 3.12 is the selected version: then pyenv's own.
+if [[ -n "$py" ]] && ! "$py" --version >/dev/null 2>&1; then py=; fi
 if [[ -z "$py" ]] && command -v pyenv >/dev/null; then
   py=$(ls -d "$(pyenv root)"/versions/3.12*/bin/python3.12 2>/dev/null | tail -1)
 fi
