@@ -2,6 +2,10 @@
 // seconds. Tests of one binary share builds through it.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -46,6 +50,21 @@ const auto& built_or_throw(const Spec& spec, std::uint32_t cc) {
   const auto& r = cached_build(spec, cc);
   if (!r) throw std::runtime_error(r.error().describe());
   return r->result;
+}
+
+// Specs `which` of `specs` build for sm_80 and sm_90 (the records' checks pass), each
+// with `kernels` kernels.
+template <class Spec>
+void expect_builds_for_sm80_and_sm90(const std::vector<Spec>& specs,
+                                     std::initializer_list<std::size_t> which, std::size_t kernels) {
+  for (const std::size_t i : which) {
+    for (const std::uint32_t cc : {80u, 90u}) {
+      SCOPED_TRACE(cccl_cache::algos::summary(specs.at(i)) + " sm_" + std::to_string(cc));
+      const auto& r = cached_build(specs.at(i), cc);
+      ASSERT_TRUE(r) << r.error().describe();
+      EXPECT_EQ(r->result.record.kernels.size(), kernels);
+    }
+  }
 }
 
 }  // namespace test_support

@@ -51,4 +51,24 @@ void check_iterator_specs(const std::vector<Spec>& specs,
     for (std::size_t j = i + 1; j < keys.size(); ++j) EXPECT_NE(keys[i], keys[j]) << i << " " << j;
 }
 
+// A spec an algorithm must refuse: the field its error names (e.g. "'input'") and the
+// error's code.
+template <class Spec>
+struct Refusal {
+  Spec spec;
+  const char* field;
+  cccl_cache::ErrorCode code;
+};
+template <class Spec>
+void expect_refused_by_field(const std::vector<Refusal<Spec>>& cases) {
+  for (const Refusal<Spec>& c : cases) {
+    SCOPED_TRACE(cccl_cache::algos::spec_text(c.spec));
+    auto r = c.spec.validate();
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, c.code) << r.error().message;
+    EXPECT_NE(r.error().message.find(std::string("field ") + c.field), std::string::npos)
+        << r.error().message;
+  }
+}
+
 }  // namespace test_support

@@ -57,12 +57,7 @@ TEST(SelectIterator, EveryKindRoundTripsAndKeysDiffer) {
 }
 
 TEST(SelectIterator, WhatSelectCannotTakeIsRefusedByField) {
-  struct Case {
-    select::Spec spec;
-    const char* field;
-    ErrorCode code;
-  };
-  const Case cases[] = {
+  test_support::expect_refused_by_field<select::Spec>({
       {select_of(ScalarType::int32, Operator::of(OpKind::identity), Iterator::discard()), "'input'",
        ErrorCode::unsupported},
       {select_of(ScalarType::int32, Operator::of(OpKind::identity), {}, Iterator::counting()),
@@ -75,15 +70,7 @@ TEST(SelectIterator, WhatSelectCannotTakeIsRefusedByField) {
        "'input'", ErrorCode::invalid_argument},
       {select_of(kVi, kPositive, Iterator::counting()), "'input'", ErrorCode::unsupported},
       {select_of(kVi, kPositive, {}, Iterator::reverse()), "'output'", ErrorCode::unsupported},
-  };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(spec_text(c.spec));
-    auto r = c.spec.validate();
-    ASSERT_FALSE(r);
-    EXPECT_EQ(r.error().code, c.code) << r.error().message;
-    EXPECT_NE(r.error().message.find(std::string("field ") + c.field), std::string::npos)
-        << r.error().message;
-  }
+  });
 }
 
 TEST(SelectIterator, TheSweepKernelAndItsSelectorTakeTheIterators) {
@@ -103,15 +90,7 @@ TEST(SelectIterator, TheSweepKernelAndItsSelectorTakeTheIterators) {
 }
 
 TEST(SelectIterator, BuildsForSm80AndSm90) {
-  const auto all = specs();
-  for (const std::size_t i : {0u, 1u, 5u}) {
-    for (const std::uint32_t cc : {80u, 90u}) {
-      SCOPED_TRACE(spec_text(all[i]) + " sm_" + std::to_string(cc));
-      const auto& r = test_support::cached_build(all[i], cc);
-      ASSERT_TRUE(r) << r.error().describe();
-      EXPECT_EQ(r->result.record.kernels.size(), 2u);
-    }
-  }
+  test_support::expect_builds_for_sm80_and_sm90(specs(), {0u, 1u, 5u}, 2);
 }
 
 }  // namespace

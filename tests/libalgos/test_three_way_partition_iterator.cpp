@@ -52,13 +52,8 @@ TEST(ThreeWayPartitionIterator, EveryKindRoundTripsAndKeysDiffer) {
 }
 
 TEST(ThreeWayPartitionIterator, WhatItCannotTakeIsRefusedByField) {
-  struct Case {
-    three_way_partition::Spec spec;
-    const char* field;
-    ErrorCode code;
-  };
   const auto i32 = ScalarType::int32;
-  const Case cases[] = {
+  test_support::expect_refused_by_field<three_way_partition::Spec>({
       {partition_of(i32, kId, Iterator::discard()), "'input'", ErrorCode::unsupported},
       {partition_of(i32, kId, {}, Iterator::counting()), "'first_output'", ErrorCode::unsupported},
       {partition_of(i32, kId, {}, {}, Iterator::constant()), "'second_output'",
@@ -68,20 +63,9 @@ TEST(ThreeWayPartitionIterator, WhatItCannotTakeIsRefusedByField) {
       // Its items are scalars: no zip.
       {partition_of(i32, kId, Iterator::zip({Iterator::array(i32)})), "'input'",
        ErrorCode::unsupported},
-  };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(spec_text(c.spec));
-    auto r = c.spec.validate();
-    ASSERT_FALSE(r);
-    EXPECT_EQ(r.error().code, c.code) << r.error().message;
-    EXPECT_NE(r.error().message.find(std::string("field ") + c.field), std::string::npos)
-        << r.error().message;
-  }
-  auto zip_out = partition_of(i32, kId, {}, {}, {}, Iterator::zip({Iterator::array(i32)}));
-  auto r = zip_out.validate();
-  ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("field 'unselected_output'"), std::string::npos)
-      << r.error().message;
+      {partition_of(i32, kId, {}, {}, {}, Iterator::zip({Iterator::array(i32)})),
+       "'unselected_output'", ErrorCode::unsupported},
+  });
 }
 
 TEST(ThreeWayPartitionIterator, ThePartitionKernelTakesAllFourAsIterators) {
@@ -106,15 +90,7 @@ TEST(ThreeWayPartitionIterator, ThePartitionKernelTakesAllFourAsIterators) {
 }
 
 TEST(ThreeWayPartitionIterator, BuildsForSm80AndSm90) {
-  const auto all = specs();
-  for (const std::size_t i : {1u, 3u}) {
-    for (const std::uint32_t cc : {80u, 90u}) {
-      SCOPED_TRACE(spec_text(all[i]) + " sm_" + std::to_string(cc));
-      const auto& r = test_support::cached_build(all[i], cc);
-      ASSERT_TRUE(r) << r.error().describe();
-      EXPECT_EQ(r->result.record.kernels.size(), 2u);
-    }
-  }
+  test_support::expect_builds_for_sm80_and_sm90(specs(), {1u, 3u}, 2);
 }
 
 }  // namespace
