@@ -511,6 +511,15 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_binary_search(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_data, uint64_t num_items, const void* d_values, uint64_t num_values, void* d_out,
     void* stream);
+/* Any binary search spec (cccl_cache_binary_search refuses one with an iterator, naming
+ * this call): the values searched for `values` and the output `out`, each of the spec's
+ * kind (POINTER for an array), e.g. "lower_bound type=int64 values_in=counting" (where
+ * each of num_values consecutive integers would go) or output=reverse. The sorted range
+ * d_data is an array. INVALID_ARGUMENT where a value is NULL or not of the spec's kind. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_binary_search_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_data, uint64_t num_items, const cccl_cache_iterator_value* values,
+    uint64_t num_values, const cccl_cache_iterator_value* out, void* stream);
 /* Inclusive scan of d_in into d_out (may be equal); a spec with init=1 takes
  * cccl_cache_inclusive_scan_init instead (INVALID_ARGUMENT here). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan(

@@ -756,8 +756,26 @@ cccl_cache_status cccl_cache_binary_search(const cccl_cache_algorithm* algorithm
                                            void* d_out, void* stream) {
   constexpr const char* fn = "cccl_cache_binary_search";
   CCCL_CACHE_C_TYPED(bs::Executable, AlgorithmId::binary_search, fn);
+  if (!exe->spec().values_in.is_pointer() || !exe->spec().output.is_pointer())
+    return iterator_spec(fn, "cccl_cache_binary_search_iterators",
+                         exe->spec().values_in.is_pointer() ? "output" : "values_in");
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_data, num_items, d_values, num_values,
                           d_out, static_cast<CUstream>(stream)),
+                   fn, kBinarySearchInvalid);
+}
+
+cccl_cache_status cccl_cache_binary_search_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_data, uint64_t num_items, const cccl_cache_iterator_value* values,
+    uint64_t num_values, const cccl_cache_iterator_value* out, void* stream) {
+  constexpr const char* fn = "cccl_cache_binary_search_iterators";
+  CCCL_CACHE_C_TYPED(bs::Executable, AlgorithmId::binary_search, fn);
+  CallValue v[2];
+  if (!iterator_value(fn, "values", exe->spec().values_in, values, v[0], status_, true) ||
+      !iterator_value(fn, "out", exe->spec().output, out, v[1], status_, false))
+    return status_;
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_data, num_items, v[0].value,
+                          num_values, v[1].value, static_cast<CUstream>(stream)),
                    fn, kBinarySearchInvalid);
 }
 

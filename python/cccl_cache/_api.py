@@ -311,18 +311,19 @@ def _like(*args):
     return None
 
 
-def _input_count(num_items, d_in, d_out, out_items, out_name="d_out") -> int:
+def _input_count(num_items, d_in, d_out, out_items, out_name="d_out", in_name="d_in",
+                 count_name="num_items") -> int:
     """The item count of a call over d_in (an array, or an iterator: num_items required
-    where it has no length), d_out (an array, or an iterator writing to one; named
-    out_name) holding out_items(n) items."""
+    where it has no length), d_out (an array, or an iterator writing to one) holding
+    out_items(n) items; the names are the caller's arguments'."""
     if _is_iterator(d_in):
-        n = d_in._length("d_in") if num_items is None else int(num_items)
+        n = d_in._length(in_name) if num_items is None else int(num_items)
         if n is None:
-            raise ValueError(f"num_items: required for a {d_in._iterator_kind} iterator (it has no end)")
+            raise ValueError(f"{count_name}: required for a {d_in._iterator_kind} iterator (it has no end)")
     else:
-        n = _size_of(d_in, "d_in") if num_items is None else int(num_items)
+        n = _size_of(d_in, in_name) if num_items is None else int(num_items)
     if n < 0:
-        raise ValueError(f"num_items: {n} is negative")
+        raise ValueError(f"{count_name}: {n} is negative")
     if _is_iterator(d_out):
         have = d_out._length(out_name)
         if have is not None and have < out_items(n):
@@ -485,17 +486,25 @@ def make_histogram_even(d_samples, d_histogram, h_num_output_levels=None, h_lowe
 def _make_binary_search(upper, d_data, d_values, d_out, comp, device, cache) -> _core.BinarySearch:
     ops: dict = {}
     t = _type_of(d_data, "d_data")
-    _same_as(t, d_values, "d_values", "d_data")
-    fields = {"type": t, "out": _type_of(d_out, "d_out"), "compare": _op_text(comp, ops),
+    if _is_iterator(d_values):
+        if _element_type(d_values, "d_values", t) != t:
+            raise TypeError(f"d_values: the values are read as d_data's type {t}: give an iterator of {t}")
+    else:
+        _same_as(t, d_values, "d_values", "d_data")
+    fields = {"type": t, "out": _element_type(d_out, "d_out", "int64"), "compare": _op_text(comp, ops),
               "upper": "true" if upper else "false"}
-    return _acquire("binary_search", fields, ops, device, (d_data, d_values, d_out), cache)
+    arrays = _iterator_fields(fields, ops, (("values_in", d_values), ("output", d_out)))
+    return _acquire("binary_search", fields, ops, device, (d_data,) + arrays, cache)
 
 
 def make_lower_bound(d_data, d_values, d_out, comp="less", *, device=None, cache=None) -> _core.BinarySearch:
     """For each value, the index of the first item of d_data (sorted by comp: "less",
     "greater" or an Op naming a __device__ bool function of two items) not ordered before
     it, written to d_out as its integer type (int32, uint32, int64 or uint64). CUB's
-    DeviceFind::LowerBound; d_data and d_values have one element type."""
+    DeviceFind::LowerBound; d_data and d_values have one element type. d_values may be an
+    iterator of that type and d_out an output iterator (cccl_cache.iterators; a
+    DiscardIterator's indices are int64), e.g. where each of a CountingIterator's
+    integers would go; d_data is an array."""
     return _make_binary_search(False, d_data, d_values, d_out, comp, device, cache)
 
 
@@ -826,10 +835,10 @@ def histogram_even(d_samples, d_histogram, num_output_levels, lower_level, upper
 
 
 def _binary_search(make, d_data, d_values, d_out, comp, num_items, num_values, stream, temp_allocator, cache):
-    exe = make(d_data, d_values, d_out, comp, cache=cache)
     n = _count(num_items, d_data, "d_data")
-    m = _count(num_values, d_values, "d_values", ("d_out", d_out, _same))
-    _run_two_phase(exe, d_values, temp_allocator, stream, (d_data, n, d_values, m, d_out), ())
+    m = _input_count(num_values, d_values, d_out, _same, "d_out", "d_values", "num_values")
+    exe = make(d_data, d_values, d_out, comp, cache=cache)
+    _run_two_phase(exe, d_data, temp_allocator, stream, (d_data, n, d_values, m, d_out), ())
 
 
 def lower_bound(d_data, d_values, d_out, comp="less", num_items=None, num_values=None, stream=None, *,

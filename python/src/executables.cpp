@@ -607,10 +607,11 @@ std::size_t binary_search_call(const Bound<bs::Executable>& b, nb::handle temp, 
   const int dev = e.device();
   auto [d_temp, have] = temp_array(temp, bytes, dev);
   auto d = checked_array(data, "d_data", false, spec.type, n, dev);
-  auto v = checked_array(values, "d_values", false, spec.type, m, dev);
-  auto o = checked_array(out, "d_out", true, spec.out_type, m, dev);
+  ZipParts parts[2];
+  const algos::Input v = call_input(values, spec.values_in, spec.type, m, dev, parts[0], "d_values");
+  const algos::Output o = call_output(out, spec.output, spec.out_type, m, dev, parts[1]);
   run_unlocked(stream, spec.upper ? "upper_bound" : "lower_bound", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, d.data, n, v.data, m, o.data, s);
+    return e(d_temp, have, d.data, n, v, m, o, s);
   });
   return bytes;
 }

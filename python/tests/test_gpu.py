@@ -941,6 +941,23 @@ def test_three_way_partition_over_iterators(caches):
         np.testing.assert_array_equal(part.get()[:want.size], want)
 
 
+def test_binary_search_over_iterators(caches):
+    """Where each of a CountingIterator's integers goes in a sorted array (lower bounds,
+    written last first), fresh and store-loaded, against NumPy's searchsorted."""
+    from cccl_cache.iterators import CountingIterator, ReverseIterator
+    data = np.sort(rng.integers(-3000, 3000, 4097)).astype(np.int64)
+    d_data, d_out = cp.asarray(data), cp.zeros(N, cp.int64)
+    want = np.searchsorted(data, np.arange(-4000, -4000 + N, dtype=np.int64), side="left")
+    for exe in both(caches, lambda c: cccl_cache.make_lower_bound(d_data, CountingIterator(np.int64(0)),
+                                                                   ReverseIterator(d_out), device=0, cache=c)):
+        d_out[:] = 0
+        exe(cp.empty(1, cp.uint8), d_data, data.size, CountingIterator(np.int64(-4000)), N,
+            ReverseIterator(d_out))
+        np.testing.assert_array_equal(d_out.get(), want[::-1])
+    cccl_cache.upper_bound(d_data, CountingIterator(np.int64(-4000)), d_out, num_values=N, cache=caches[0])
+    np.testing.assert_array_equal(d_out.get(), np.searchsorted(data, np.arange(-4000, -4000 + N), side="right"))
+
+
 def test_one_shot_functions_on_cupy_arrays():
     h = rng.standard_normal(N).astype(np.float32)
     d, out = cp.asarray(h), cp.empty(N, cp.float32)

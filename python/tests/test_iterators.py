@@ -314,3 +314,27 @@ def test_three_way_partition_takes_iterators(fake, monkeypatch):
     with pytest.raises(ValueError, match="d_num_selected_out"):
         cccl_cache.three_way_partition(CountingIterator(0), i8, i8, i8, fake(n=1, typestr="<u8"), big,
                                        num_items=8)
+
+
+def test_binary_search_takes_iterators(fake, monkeypatch):
+    """The values a binary search looks for may be an iterator of the range's type and its
+    output an output iterator; the range stays an array."""
+    asked = []
+
+    def acquire(algorithm, fields, operators, device, arrays, cache):
+        asked.append((Spec.from_fields(algorithm, fields, operators), arrays))
+        return asked[-1][0]
+    monkeypatch.setattr(cccl_cache._api, "_acquire", acquire)
+    data, out = fake(n=16, typestr="<i8"), fake(n=16, typestr="<i8")
+    spec = cccl_cache.make_lower_bound(data, CountingIterator(np.int64(0)), ReverseIterator(out))
+    assert spec.text == ("binary_search type=int64 out=int64 compare=less upper=false "
+                         "values_in=counting(int64) output=reverse(int64)")
+    assert asked[-1][1] == (data, out)
+    spec = cccl_cache.make_upper_bound(data, data, DiscardIterator())
+    assert spec.fields["out"] == "int64" and spec.fields["output"] == "discard"
+    with pytest.raises(TypeError, match="d_values"):
+        cccl_cache.make_lower_bound(data, CountingIterator(np.int32(0)), out)
+    with pytest.raises(ValueError, match="num_values: required"):
+        cccl_cache.lower_bound(data, CountingIterator(np.int64(0)), out)
+    with pytest.raises(ValueError, match="d_out"):
+        cccl_cache.lower_bound(data, CountingIterator(np.int64(0)), out, num_values=32)

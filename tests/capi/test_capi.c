@@ -449,6 +449,51 @@ static int acquire_two(cccl_cache_store* store, const char* text_a, const char* 
   return 0;
 }
 
+/* Lower bounds of the integers -5..994 (a counting input) in 0, 10, ..., 990, written
+ * last first (output=reverse), through the C ABI; the array call refuses the spec. */
+static void binary_search_iterators_on_gpu(cccl_cache_store* store) {
+  enum { n = 100, m = 1000 };
+  static long long data[n], out[m];
+  const long long start = -5;
+  size_t bytes = 0;
+  int i, ok = 1;
+  void *d_data = NULL, *d_out = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value values, dst;
+  cccl_cache_algorithm* alg =
+      acquire_text(store, "lower_bound type=int64 values_in=counting output=reverse");
+  if (alg == NULL) return;
+  for (i = 0; i < n; ++i) data[i] = 10LL * i;
+  memset(&values, 0, sizeof values);
+  memset(&dst, 0, sizeof dst);
+  values.kind = CCCL_CACHE_ITERATOR_COUNTING;
+  memcpy(&values.value, &start, sizeof start);
+  CHECK(cudaMalloc(&d_data, sizeof data) == cudaSuccess &&
+        cudaMalloc(&d_out, sizeof out) == cudaSuccess);
+  CHECK(cudaMemcpy(d_data, data, sizeof data, cudaMemcpyHostToDevice) == cudaSuccess);
+  dst.kind = CCCL_CACHE_ITERATOR_REVERSE;
+  dst.pointer = d_out;
+  CHECK_OK(cccl_cache_binary_search_iterators(alg, NULL, &bytes, d_data, n, &values, m, &dst, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_binary_search(alg, d_temp, &bytes, d_data, n, d_data, m, d_out, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_binary_search_iterators");
+  CHECK_FAILS(cccl_cache_binary_search_iterators(alg, d_temp, &bytes, d_data, n, &dst, m, &dst, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "values");
+  CHECK_OK(cccl_cache_binary_search_iterators(alg, d_temp, &bytes, d_data, n, &values, m, &dst, NULL));
+  CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < m; ++i) {
+    const long long v = start + i;
+    const long long want = v <= 0 ? 0 : (v + 9) / 10 > n ? n : (v + 9) / 10;
+    ok &= out[m - 1 - i] == want;
+  }
+  CHECK(ok);
+  cudaFree(d_temp);
+  cudaFree(d_out);
+  cudaFree(d_data);
+  cccl_cache_algorithm_release(alg);
+  printf("lower bounds of a counting input written last first through the C ABI: %s\n",
+         ok ? "ok" : "MISMATCH");
+}
+
 /* Upper bounds of six int32 values in a sorted int32 range (uint64 indices) through the
  * C ABI, from the desc (its flag is the spec's `upper`). */
 static void binary_search_on_gpu(cccl_cache_store* store) {
@@ -1867,6 +1912,7 @@ int main(void) {
     three_way_partition_iterators_on_gpu(store);
     histogram_on_gpu(store);
     binary_search_on_gpu(store);
+    binary_search_iterators_on_gpu(store);
     segmented_sort_on_gpu(store);
     stateful_on_gpu(store);
   }

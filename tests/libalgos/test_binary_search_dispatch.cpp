@@ -34,6 +34,8 @@ struct SearchLaunch : Launch {
   std::int64_t num_values;
   const void* range;
   std::uint64_t num_items;
+  const void* out = nullptr;     // the output's and the values' argument pointers
+  const void* values = nullptr;  // (6th and 7th)
 };
 CUresult record_search_launch(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
   if (params == nullptr) return CUDA_ERROR_INVALID_VALUE;
@@ -43,6 +45,8 @@ CUresult record_search_launch(const CUlaunchConfig* config, CUfunction fn, void*
   std::memcpy(&l.num_values, params[0], sizeof l.num_values);
   std::memcpy(&l.range, params[4], sizeof l.range);
   std::memcpy(&l.num_items, static_cast<const char*>(params[4]) + 8, sizeof l.num_items);
+  l.out = params[5];
+  l.values = params[6];
   recorded<SearchLaunch>().push_back(l);
   return CUDA_SUCCESS;
 }
@@ -212,3 +216,34 @@ TEST(BinarySearchHotPath, BadCallsLaunchNothing) {
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
+
+// A values or output iterator is its packed bytes, handed to the driver by address; an
+// array is its pointer (CUB's kernel_arg). One entry per choice; no allocation.
+TEST(BinarySearchHotPath, IteratorsArePassedAsTheirPackedBytes) {
+  const LaunchContext ctx = context(&record_search_launch);
+  const d::DispatchParams p = params(&ctx);
+  void* range = device_address(0x7f0000000000);
+  void* array = device_address(0x7f1000000000);
+  void* temp = device_address(0x7f3000000000);
+  alignas(16) unsigned char values[128] = {}, out[128] = {};
+  const d::DispatchFn arrays = d::select_dispatch(ScalarType::int64);
+  const d::DispatchFn both = d::select_dispatch(ScalarType::int64, true, true, true);
+  const d::DispatchFn in_only = d::select_dispatch(ScalarType::int64, true, true, false);
+  const d::DispatchFn out_only = d::select_dispatch(ScalarType::int64, true, false, true);
+  EXPECT_TRUE(both != arrays && in_only != arrays && out_only != arrays && in_only != out_only);
+  std::size_t bytes = 1;
+  recorded<SearchLaunch>().clear();
+  const auto [rc, allocations] = count_allocations(
+      [&] { return both(p, temp, bytes, range, 1000, values, 1u << 20, out, nullptr); });
+  EXPECT_EQ(rc, CUDA_SUCCESS);
+  EXPECT_EQ(allocations, 0);
+  ASSERT_EQ(recorded<SearchLaunch>().size(), 1u);
+  EXPECT_EQ(recorded<SearchLaunch>()[0].values, values);
+  EXPECT_EQ(recorded<SearchLaunch>()[0].out, out);
+  EXPECT_EQ(recorded<SearchLaunch>()[0].range, range);
+  recorded<SearchLaunch>().clear();
+  ASSERT_EQ(in_only(p, temp, bytes, range, 1000, values, 1u << 20, array, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(recorded<SearchLaunch>().size(), 1u);
+  EXPECT_EQ(recorded<SearchLaunch>()[0].values, values);
+  EXPECT_EQ(*static_cast<void* const*>(recorded<SearchLaunch>()[0].out), array);
+}

@@ -3,6 +3,7 @@
 // call. Fresh builds and store hits both come through here.
 #include "binary_search/dispatch.hpp"
 #include "cccl_cache/algos/binary_search/executable.hpp"
+#include "core/iterator.hpp"
 #include "core/transform_bind.hpp"
 
 namespace cccl_cache::algos {
@@ -19,7 +20,10 @@ Result<binary_search::Executable> BinarySearch::bind(const BuiltView<BinarySearc
   const std::uint32_t block_threads[kKernels] = {result.policy.block_threads};
   CCCL_CACHE_TRY(auto state,
                  detail::bind_state(result, device, block_threads,
-                                    binary_search::detail::select_dispatch(result.spec.out_type)));
+                                    binary_search::detail::select_dispatch(
+                                        result.spec.out_type, true,
+                                        !result.spec.values_in.is_pointer(),
+                                        !result.spec.output.is_pointer())));
   const ScalarType in[1] = {result.spec.type};
   CCCL_CACHE_CHECK(transform_kernel::detail::bind_params(*state, result.policy, in, result.spec.out_type));
   return Executable(std::move(state));
@@ -34,11 +38,22 @@ std::size_t Executable::temp_storage_bytes() const noexcept {
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                                const void* d_data, std::uint64_t num_items, const void* d_values,
-                                std::uint64_t num_values, void* d_out,
+                                const void* d_data, std::uint64_t num_items, Input d_values,
+                                std::uint64_t num_values, Output d_out,
                                 CUstream stream) const noexcept {
+  if (CUresult rc = usable(false); rc != CUDA_SUCCESS) return rc;  // moved from
+  // Arrays as they are; iterators' values packed here (core/iterator.hpp).
+  const Spec& s = spec();
+  algos::detail::IteratorArg values_bytes, out_bytes;
+  const void* values = nullptr;
+  const void* out = nullptr;
+  if (!algos::detail::iterator_address(s.values_in, s.type, d_values.value, num_values,
+                                       values_bytes, values) ||
+      !algos::detail::iterator_address(s.output, s.out_type, d_out.value, num_values, out_bytes,
+                                       out))
+    return CUDA_ERROR_INVALID_VALUE;
   return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_data, num_items,
-              d_values, num_values, d_out, stream);
+              values, num_values, const_cast<void*>(out), stream);
 }
 
 }  // namespace cccl_cache::algos::binary_search

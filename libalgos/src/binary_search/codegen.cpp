@@ -1,8 +1,10 @@
 #include "binary_search/codegen.hpp"
 
 #include <string>
+#include <vector>
 
 #include "core/codegen.hpp"
+#include "core/iterator.hpp"
 #include "core/transform_kernel.hpp"
 
 namespace cccl_cache::algos {
@@ -17,10 +19,18 @@ detail::GeneratedSource detail::BuildSteps<BinarySearch>::source(const binary_se
       "using cccl_cache_op = cub::detail::find::binary_search_transform_op_t<const " + type +
       "*, unsigned long long, cccl_cache_compare, cub::detail::find::" +
       (spec.upper ? "upper_bound" : "lower_bound") + ">;\n";
+  // The values and the output: arrays, or iterators in their place (an array spec's
+  // source, kernel name and key are as they were).
   const ScalarType in[1] = {spec.type};
-  return transform_kernel::detail::kernel_source(
-      in, spec.out_type, op, transform_kernel::detail::array_arguments(in, spec.out_type),
-      "cub/detail/binary_search_helpers.cuh");
+  auto args = transform_kernel::detail::array_arguments(in, spec.out_type);
+  std::vector<const Operator*> defined = {&spec.comparator};
+  args.iterator_types = {spec.values_in.type, spec.output.type};
+  args.in[0] = algos::detail::argument_type(op, "cccl_cache_in0_t", spec.values_in, spec.type,
+                                            false, false, args.in[0], defined);
+  args.out = algos::detail::argument_type(op, "cccl_cache_out_t", spec.output, spec.out_type, true,
+                                          false, args.out, defined);
+  return transform_kernel::detail::kernel_source(in, spec.out_type, op, args,
+                                                 "cub/detail/binary_search_helpers.cuh");
 }
 
 // build, codegen_digest (core/build.hpp)

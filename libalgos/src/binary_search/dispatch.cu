@@ -8,7 +8,9 @@
 //                    int64_t, always_true, cccl_cache_op, Out*, const T*>
 // with cccl_cache_op = binary_search_transform_op_t<const T*, unsigned long long,
 // cccl_cache_compare, lower_bound | upper_bound>: a pointer, a count and an empty
-// comparator. Its stand-in below has that layout for every T, comparator and side.
+// comparator. Its stand-in below has that layout for every T, comparator and side. The
+// values and the output may be iterators in place of the arrays (the build names them),
+// one instantiation per choice.
 #include "core/launch.cuh"
 
 #include <cub/detail/binary_search_helpers.cuh>
@@ -38,7 +40,13 @@ bool counts_fit(std::uint64_t num_items, std::uint64_t num_values) noexcept {
          num_items <= static_cast<std::uint64_t>(std::numeric_limits<OutT>::max());
 }
 
-template <class OutT>
+using transform_kernel::detail::In;
+using transform_kernel::detail::IterArg;
+using transform_kernel::detail::Out;
+
+// OutT: the indices' type; OutArg, InArg: the output's and the values' stand-ins, arrays
+// (Out, In) or iterators (IterArg).
+template <class OutT, class OutArg = Out, class InArg = In>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_data, std::uint64_t num_items,
                       const void* d_values, std::uint64_t num_values, void* d_out,
@@ -55,7 +63,7 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   const SearchOp op{static_cast<const unsigned char*>(d_data), num_items, EmptyOp{}};
   const void* ins[1] = {d_values};
   CUresult status = CUDA_SUCCESS;
-  const cudaError_t err = transform_kernel::detail::call<1>(
+  const cudaError_t err = transform_kernel::detail::call<1, SearchOp, OutArg, InArg>(
       params, nullptr, DriverLauncherFactory{params.launch, &status}, ins, d_out,
       static_cast<std::int64_t>(num_values), stream, op);
   return algos::detail::dispatch_result(err, status);
@@ -71,13 +79,24 @@ CUresult closed_form_bytes(const DispatchParams&, void*, std::size_t& temp_stora
   return CUDA_SUCCESS;
 }
 
+template <class OutT, class OutArg, class InArg>
+DispatchFn with_args(bool closed_form) noexcept {
+  return algos::detail::ClosedForm<DispatchFn>::select<&closed_form_bytes<OutT>,
+                                                       &run_dispatch<OutT, OutArg, InArg>>(
+      closed_form);
+}
+
 }  // namespace
 
-DispatchFn select_dispatch(ScalarType out_type, bool closed_form) noexcept {
+DispatchFn select_dispatch(ScalarType out_type, bool closed_form, bool values_iterator,
+                           bool output_iterator) noexcept {
   return algos::detail::on_offset(out_type, [&](auto o) -> DispatchFn {
     using OutT = typename decltype(o)::type;
-    return algos::detail::ClosedForm<DispatchFn>::select<&closed_form_bytes<OutT>,
-                                                         &run_dispatch<OutT>>(closed_form);
+    if (output_iterator)
+      return values_iterator ? with_args<OutT, IterArg, IterArg>(closed_form)
+                             : with_args<OutT, IterArg, In>(closed_form);
+    return values_iterator ? with_args<OutT, Out, IterArg>(closed_form)
+                           : with_args<OutT, Out, In>(closed_form);
   });
 }
 

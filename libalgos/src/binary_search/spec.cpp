@@ -14,7 +14,10 @@ Result<void> Spec::validate() const {
   if (comparator.kind != OpKind::less && comparator.kind != OpKind::greater &&
       comparator.kind != OpKind::custom)
     return bad("field 'compare': must be less, greater or custom (the range's order)");
-  return validate_operator("binary_search spec: field 'compare'", comparator);
+  CCCL_CACHE_CHECK(validate_operator("binary_search spec: field 'compare'", comparator));
+  CCCL_CACHE_CHECK(validate_iterator("binary_search spec: field 'values_in'", values_in, type,
+                                     kInputIterators));
+  return validate_output_iterator("binary_search spec: field 'output'", output, out_type);
 }
 
 }  // namespace cccl_cache::algos::binary_search

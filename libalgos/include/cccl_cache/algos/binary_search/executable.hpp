@@ -8,6 +8,7 @@
 
 #include "cccl_cache/algos/binary_search/build_result.hpp"
 #include "cccl_cache/algos/core/executable.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/cache/error.hpp"
 
 namespace cccl_cache::algos::binary_search {
@@ -28,11 +29,13 @@ class Executable : public BoundExecutable<BinarySearch> {
   // comparator, to d_out[i] as the spec's out type, on `stream` (of the bound device's
   // primary context). d_out must not overlap d_data or d_values. Returns
   // CUDA_ERROR_INVALID_VALUE for a count over INT64_MAX, num_items over what the out
-  // type holds, a null pointer with a nonzero count, or a too small temp storage, and
-  // CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it.
+  // type holds, a null pointer with a nonzero count, a too small temp storage or a value
+  // not of the spec's kind, and CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the
+  // process that bound it. For a spec with a values or output iterator, d_values or d_out
+  // is the call's values for it (iterator.hpp Input, Output; packed on the stack).
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_data,
-                      std::uint64_t num_items, const void* d_values, std::uint64_t num_values,
-                      void* d_out, CUstream stream) const noexcept;
+                      std::uint64_t num_items, Input d_values, std::uint64_t num_values,
+                      Output d_out, CUstream stream) const noexcept;
 
  private:
   using BoundExecutable::BoundExecutable;

@@ -9,6 +9,7 @@
 
 #include "cccl_cache/algos/core/key.hpp"
 #include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -33,6 +34,13 @@ struct Spec {
   ScalarType out_type = ScalarType::int64;  // int32, uint32, int64 or uint64
   Comparator comparator;                    // less by default
   bool upper = false;                       // false: lower_bound; true: upper_bound
+  // The values searched for: a T array (pointer, the default), or a counting, constant,
+  // transform, reverse or permutation iterator read as T. The sorted range is an array.
+  Iterator values_in;
+  // The indices' output: an out-type array (the default), or a reverse, permutation,
+  // transform or discard iterator. A call takes an IteratorValue (iterator.hpp Input,
+  // Output) for each iterator.
+  Iterator output;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
@@ -40,10 +48,14 @@ struct Spec {
     v(Field{2, "out"}, s.out_type);
     v(Field{3, "compare"}, s.comparator);
     v(Field{4, "upper"}, s.upper);
+    v(Field{5, "values_in"}, s.values_in);
+    v(Field{6, "output"}, s.output);
   }
 
   // An element type; an integer out type of 4 or 8 bytes; less, greater or a valid custom
-  // comparator. Error: invalid_argument naming the field.
+  // comparator; the iterators of the kinds above (validate_iterator,
+  // validate_output_iterator). Error: invalid_argument naming the field (unsupported: an
+  // iterator kind that is not taken there).
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;

@@ -1,0 +1,84 @@
+// Binary search over iterators without a GPU: an array spec encodes, keys and generates
+// as before; the values searched for (values_in: the input kinds) and the output (the
+// output kinds) take iterators, named in spec text, in every key, validated with errors
+// naming the field; the transform kernel reads and writes them in place of the arrays;
+// builds for sm_80 and sm_90 pass the records' checks.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "binary_search/codegen.hpp"
+#include "build_cache.hpp"
+#include "cccl_cache/algos/binary_search/build_result.hpp"
+#include "iterator_spec_checks.hpp"
+
+using namespace cccl_cache;
+using namespace cccl_cache::algos;
+
+namespace {
+
+binary_search::Spec search_of(ScalarType type, Iterator values_in, Iterator output = {},
+                              bool upper = false) {
+  binary_search::Spec s = upper ? binary_search::upper_bound(type) : binary_search::lower_bound(type);
+  s.values_in = std::move(values_in);
+  s.output = std::move(output);
+  return s;
+}
+
+const Operator kHalf = Operator::custom("half", "__device__ long long half(long long i) { return i / 2; }");
+
+std::vector<binary_search::Spec> specs() {
+  const auto i64 = ScalarType::int64;
+  return {
+      search_of(i64, Iterator::counting()),                        // where each integer goes
+      search_of(i64, Iterator::counting(), Iterator::reverse(), true),
+      search_of(ScalarType::float32, {}, Iterator::discard()),
+      search_of(ScalarType::float32, Iterator::reverse(),
+                Iterator::permutation(ScalarType::none, ScalarType::int32)),
+      search_of(i64, Iterator::transform(kHalf, i64, true),
+                Iterator::transform(Operator::of(OpKind::negate), ScalarType::float64)),
+      search_of(ScalarType::int32, Iterator::constant()),
+  };
+}
+
+TEST(BinarySearchIterator, EveryKindRoundTripsAndKeysDiffer) {
+  test_support::check_iterator_specs(specs(), {{"half", kHalf.source}});
+  // An array spec's source and kernel name are as they were: no iterator struct.
+  const auto plain = detail::BuildSteps<BinarySearch>::source(binary_search::Spec{});
+  EXPECT_EQ(plain.source.find("cccl_cache_in0_t"), std::string::npos);
+  EXPECT_EQ(plain.source.find("cccl_cache_out_t"), std::string::npos);
+  EXPECT_EQ(plain.kernels[0].find("cccl_cache_in0_t"), std::string::npos) << plain.kernels[0];
+}
+
+TEST(BinarySearchIterator, WhatItCannotTakeIsRefusedByField) {
+  const auto i32 = ScalarType::int32;
+  test_support::expect_refused_by_field<binary_search::Spec>({
+      {search_of(i32, Iterator::discard()), "'values_in'", ErrorCode::unsupported},
+      {search_of(i32, {}, Iterator::counting()), "'output'", ErrorCode::unsupported},
+      {search_of(ScalarType::float32, Iterator::counting(ScalarType::float32)), "'values_in'",
+       ErrorCode::invalid_argument},
+      {search_of(i32, Iterator::zip({Iterator::array(i32)})), "'values_in'", ErrorCode::unsupported},
+  });
+}
+
+TEST(BinarySearchIterator, TheKernelReadsAndWritesTheIterators) {
+  const auto gen = detail::BuildSteps<BinarySearch>::source(
+      search_of(ScalarType::int64, Iterator::counting(), Iterator::reverse()));
+  ASSERT_EQ(gen.kernels.size(), 1u);
+  EXPECT_NE(gen.kernels[0].find("cccl_cache_out_t, cccl_cache_in0_t>"), std::string::npos)
+      << gen.kernels[0];
+  EXPECT_NE(gen.source.find("struct cccl_cache_in0_t"), std::string::npos);
+  EXPECT_NE(gen.source.find("struct cccl_cache_out_t"), std::string::npos);
+  // Only the values: the output stays the array.
+  const auto in_only = detail::BuildSteps<BinarySearch>::source(
+      search_of(ScalarType::int64, Iterator::counting()));
+  EXPECT_NE(in_only.kernels[0].find("cccl_cache_in0_t>"), std::string::npos) << in_only.kernels[0];
+  EXPECT_EQ(in_only.source.find("struct cccl_cache_out_t"), std::string::npos);
+}
+
+TEST(BinarySearchIterator, BuildsForSm80AndSm90) {
+  test_support::expect_builds_for_sm80_and_sm90(specs(), {1u, 4u}, 1);
+}
+
+}  // namespace
