@@ -99,6 +99,7 @@ for p in $parts; do
     reduce_bench) part reduce_bench 300 "$bin/bench_reduce_vs_cub" 28 ;;
     iterator_bench) part iterator_bench 300 "$bin/bench_iterator_vs_cub" 28 ;;
     transform_iterator_bench) part transform_iterator_bench 300 "$bin/bench_transform_iterator_vs_cub" 28 ;;
+    selection_iterator_bench) part selection_iterator_bench 300 "$bin/bench_selection_iterator_vs_cub" 28 ;;
     segreduce_tests) part segreduce_tests 300 "$bin/test_algos_segmented_reduce_gpu" ;;
     segreduce_bench) part segreduce_bench 400 "$bin/bench_segmented_reduce_vs_cub" 28 ;;
     uniquebk_tests) part uniquebk_tests 300 "$bin/test_algos_unique_by_key_gpu" ;;
