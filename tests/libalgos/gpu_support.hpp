@@ -285,13 +285,17 @@ void with_fresh_and_loaded(const std::string& prefix, Check check) {
 }
 
 // A call as the GPU tests make it: call(nullptr, bytes) is the size query, which must
-// answer exe.temp_storage_bytes(n); then call(temp, bytes) with that much temp storage,
-// and the stream synchronized.
+// answer exe.temp_storage_bytes(n) (or temp_storage_bytes(), where the size is one for
+// every count); then call(temp, bytes) with that much temp storage, and the stream
+// synchronized.
 template <class Exe, class Call>
 void query_and_run(const Exe& exe, std::uint64_t n, CUstream stream, Call call) {
   std::size_t bytes = 0;
   EXPECT_EQ(call(nullptr, bytes), CUDA_SUCCESS);
-  EXPECT_EQ(bytes, exe.temp_storage_bytes(n));
+  if constexpr (requires { exe.temp_storage_bytes(n); })
+    EXPECT_EQ(bytes, exe.temp_storage_bytes(n));
+  else
+    EXPECT_EQ(bytes, exe.temp_storage_bytes());
   DeviceBuffer temp(bytes);
   EXPECT_EQ(call(temp.get(), bytes), CUDA_SUCCESS);
   EXPECT_EQ(cuStreamSynchronize(stream), CUDA_SUCCESS);
