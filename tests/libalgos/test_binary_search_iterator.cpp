@@ -26,7 +26,7 @@ binary_search::Spec search_of(ScalarType type, Iterator values_in, Iterator outp
   return s;
 }
 
-const Operator kHalf = Operator::custom("half", "__device__ long long half(long long i) { return i / 2; }");
+const Operator kHalve = Operator::custom("halve", "__device__ long long halve(long long i) { return i / 2; }");
 
 std::vector<binary_search::Spec> specs() {
   const auto i64 = ScalarType::int64;
@@ -36,14 +36,14 @@ std::vector<binary_search::Spec> specs() {
       search_of(ScalarType::float32, {}, Iterator::discard()),
       search_of(ScalarType::float32, Iterator::reverse(),
                 Iterator::permutation(ScalarType::none, ScalarType::int32)),
-      search_of(i64, Iterator::transform(kHalf, i64, true),
+      search_of(i64, Iterator::transform(kHalve, i64, true),
                 Iterator::transform(Operator::of(OpKind::negate), ScalarType::float64)),
       search_of(ScalarType::int32, Iterator::constant()),
   };
 }
 
 TEST(BinarySearchIterator, EveryKindRoundTripsAndKeysDiffer) {
-  test_support::check_iterator_specs(specs(), {{"half", kHalf.source}});
+  test_support::check_iterator_specs(specs(), {{"halve", kHalve.source}});
   // An array spec's source and kernel name are as they were: no iterator struct.
   const auto plain = detail::BuildSteps<BinarySearch>::source(binary_search::Spec{});
   EXPECT_EQ(plain.source.find("cccl_cache_in0_t"), std::string::npos);

@@ -24,8 +24,8 @@ using namespace test_support;
 
 namespace {
 
-const Operator kHalf =
-    Operator::custom("half", "__device__ long long half(long long i) { return i / 2; }");
+const Operator kHalve =
+    Operator::custom("halve", "__device__ long long halve(long long i) { return i / 2; }");
 
 binary_search::Spec search_of(ScalarType type, bool upper, Iterator values_in, Iterator output = {}) {
   binary_search::Spec s = upper ? binary_search::upper_bound(type) : binary_search::lower_bound(type);
@@ -41,7 +41,7 @@ std::vector<binary_search::Spec> specs() {
       search_of(i64, true, Iterator::counting(), Iterator::reverse()),  // 1
       search_of(ScalarType::float32, false, Iterator::reverse(),
                 Iterator::permutation(ScalarType::none, ScalarType::int32)),  // 2
-      search_of(i64, false, Iterator::transform(kHalf, i64, true),
+      search_of(i64, false, Iterator::transform(kHalve, i64, true),
                 Iterator::transform(Operator::of(OpKind::negate), ScalarType::float64)),  // 3
   };
 }
