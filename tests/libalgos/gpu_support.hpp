@@ -275,6 +275,23 @@ void for_each_fresh_and_loaded(const BuiltStore<Spec, Fresh>& b, Check check) {
   }
 }
 
+// For spec `index` of `b` and each of `counts` (traced): per_count(n, fresh, loaded, keep,
+// stream) over its fresh and store-loaded executables (for_each_fresh_and_loaded), `keep`
+// holding the device buffers that count's calls make.
+template <class Spec, class Fresh, class Counts, class PerCount>
+void for_each_count(const BuiltStore<Spec, Fresh>& b, std::size_t index, const Counts& counts,
+                    PerCount per_count) {
+  for_each_fresh_and_loaded(
+      b, [&](std::size_t i, const auto& fresh, const auto& loaded, CUstream stream) {
+        if (i != index) return;
+        for (const std::uint64_t n : counts) {
+          SCOPED_TRACE("n = " + std::to_string(n));
+          std::vector<std::unique_ptr<DeviceBuffer>> keep;
+          per_count(n, fresh, loaded, keep, stream);
+        }
+      });
+}
+
 // check(fresh, loaded, stream) for the fresh and store-loaded executables of the one spec
 // Make() gives (built_once(prefix), for_each_fresh_and_loaded).
 template <auto Make, class Check>

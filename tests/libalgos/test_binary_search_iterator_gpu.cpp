@@ -75,28 +75,26 @@ std::int64_t bound(const std::vector<T>& range, T x, bool upper) {
 template <class O, class T, class Call, class Want>
 void run_search(std::size_t index, const std::vector<T>& range, Call call, Want want) {
   SKIP_WITHOUT_GPU();
-  for_each_fresh_and_loaded(
-      built(), [&](std::size_t i, const auto& fresh, const auto& loaded, CUstream stream) {
-        if (i != index) return;
-        std::vector<std::unique_ptr<DeviceBuffer>> keep;
-        const void* d_range = on_device(range, keep);
-        for (const std::uint64_t n : kGpuCounts) {
-          SCOPED_TRACE("n = " + std::to_string(n));
-          std::vector<O> results[2];
-          int r = 0;
-          for (const auto* exe : {&fresh, &loaded}) {
-            const auto array = zeroed<O>(n);
-            ASSERT_EQ(array->status, CUDA_SUCCESS);
-            query_and_run(*exe, n, stream, [&](void* temp, std::size_t& bytes) -> CUresult {
-              return call(*exe, temp, bytes, d_range, array->get(), n, keep, stream);
-            });
-            results[r++] = copy_to_host<O>(*array, n);
-          }
-          EXPECT_TRUE(same_bytes(results[0], results[1]));
-          const auto [wrong, first] = mismatches(results[0], want(n));
-          EXPECT_EQ(wrong, 0u) << "first at " << first;
-        }
+  std::vector<std::unique_ptr<DeviceBuffer>> keep_range;
+  const void* d_range = nullptr;  // copied once a bind has made the context current
+  auto per_count = [&](std::uint64_t n, const auto& fresh, const auto& loaded, auto& keep,
+                       CUstream stream) {
+    if (d_range == nullptr) d_range = on_device(range, keep_range);
+    std::vector<O> results[2];
+    int r = 0;
+    for (const auto* exe : {&fresh, &loaded}) {
+      const auto array = zeroed<O>(n);
+      ASSERT_EQ(array->status, CUDA_SUCCESS);
+      query_and_run(*exe, n, stream, [&](void* temp, std::size_t& bytes) -> CUresult {
+        return call(*exe, temp, bytes, d_range, array->get(), n, keep, stream);
       });
+      results[r++] = copy_to_host<O>(*array, n);
+    }
+    EXPECT_TRUE(same_bytes(results[0], results[1]));
+    const auto [wrong, first] = mismatches(results[0], want(n));
+    EXPECT_EQ(wrong, 0u) << "first at " << first;
+  };
+  for_each_count(built(), index, kGpuCounts, per_count);
 }
 
 TEST(BinarySearchIteratorGpu, WhereEachIntegerOfACountingInputGoes) {

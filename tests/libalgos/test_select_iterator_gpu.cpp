@@ -70,37 +70,33 @@ void clear_padding(std::vector<vi64>& items) {
 template <class O, class Call, class Want>
 void run_select(std::size_t index, Call call, Want want) {
   SKIP_WITHOUT_GPU();
-  for_each_fresh_and_loaded(
-      built(), [&](std::size_t i, const auto& fresh, const auto& loaded, CUstream stream) {
-        if (i != index) return;
-        for (const std::uint64_t n : kGpuCounts) {
-          SCOPED_TRACE("n = " + std::to_string(n));
-          std::vector<std::unique_ptr<DeviceBuffer>> keep;
-          std::vector<O> results[2];
-          std::uint64_t counts[2] = {};
-          int r = 0;
-          for (const auto* exe : {&fresh, &loaded}) {
-            const auto array = zeroed<O>(n);
-            DeviceBuffer count(sizeof(std::uint64_t));
-            ASSERT_EQ(array->status, CUDA_SUCCESS);
-            ASSERT_EQ(cuMemsetD8(count.ptr, 0xff, sizeof(std::uint64_t)), CUDA_SUCCESS);
-            query_and_run(*exe, n, stream, [&](void* temp, std::size_t& temp_bytes) -> CUresult {
-              return call(*exe, temp, temp_bytes, array->get(), count.get(), n, keep, stream);
-            });
-            results[r] = copy_to_host<O>(*array, n);
-            clear_padding(results[r]);
-            counts[r++] = copy_to_host<std::uint64_t>(count, 1)[0];
-          }
-          EXPECT_TRUE(same_bytes(results[0], results[1]));
-          EXPECT_EQ(counts[0], counts[1]);
-          auto [items, selected] = want(n);
-          clear_padding(items);
-          EXPECT_EQ(counts[0], selected);
-          ASSERT_LE(items.size(), n);
-          const auto [wrong, first] = mismatches(results[0], items);
-          EXPECT_EQ(wrong, 0u) << "first at " << first;
-        }
+  auto per_count = [&](std::uint64_t n, const auto& fresh, const auto& loaded, auto& keep,
+                       CUstream stream) {
+    std::vector<O> results[2];
+    std::uint64_t counts[2] = {};
+    int r = 0;
+    for (const auto* exe : {&fresh, &loaded}) {
+      const auto array = zeroed<O>(n);
+      DeviceBuffer count(sizeof(std::uint64_t));
+      ASSERT_EQ(array->status, CUDA_SUCCESS);
+      ASSERT_EQ(cuMemsetD8(count.ptr, 0xff, sizeof(std::uint64_t)), CUDA_SUCCESS);
+      query_and_run(*exe, n, stream, [&](void* temp, std::size_t& temp_bytes) -> CUresult {
+        return call(*exe, temp, temp_bytes, array->get(), count.get(), n, keep, stream);
       });
+      results[r] = copy_to_host<O>(*array, n);
+      clear_padding(results[r]);
+      counts[r++] = copy_to_host<std::uint64_t>(count, 1)[0];
+    }
+    EXPECT_TRUE(same_bytes(results[0], results[1]));
+    EXPECT_EQ(counts[0], counts[1]);
+    auto [items, selected] = want(n);
+    clear_padding(items);
+    EXPECT_EQ(counts[0], selected);
+    ASSERT_LE(items.size(), n);
+    const auto [wrong, first] = mismatches(results[0], items);
+    EXPECT_EQ(wrong, 0u) << "first at " << first;
+  };
+  for_each_count(built(), index, kGpuCounts, per_count);
 }
 
 // The indices i < n with i % 3 == 1 counted from `start`.

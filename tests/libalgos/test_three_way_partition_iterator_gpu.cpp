@@ -59,40 +59,36 @@ struct Parts {
 template <class O, class Call, class Want>
 void run_partition(std::size_t index, Call call, Want want) {
   SKIP_WITHOUT_GPU();
-  for_each_fresh_and_loaded(
-      built(), [&](std::size_t i, const auto& fresh, const auto& loaded, CUstream stream) {
-        if (i != index) return;
-        for (const std::uint64_t n : kGpuCounts) {
-          SCOPED_TRACE("n = " + std::to_string(n));
-          std::vector<std::unique_ptr<DeviceBuffer>> keep;
-          Parts<O> got[2];
-          int r = 0;
-          for (const auto* exe : {&fresh, &loaded}) {
-            std::unique_ptr<DeviceBuffer> arrays[3] = {zeroed<O>(n), zeroed<O>(n), zeroed<O>(n)};
-            void* outs[3] = {arrays[0]->get(), arrays[1]->get(), arrays[2]->get()};
-            DeviceBuffer counts(2 * sizeof(std::uint64_t));
-            ASSERT_EQ(cuMemsetD8(counts.ptr, 0xff, 2 * sizeof(std::uint64_t)), CUDA_SUCCESS);
-            query_and_run(*exe, n, stream, [&](void* temp, std::size_t& temp_bytes) -> CUresult {
-              return call(*exe, temp, temp_bytes, outs, counts.get(), n, keep, stream);
-            });
-            for (int k = 0; k < 3; ++k) got[r].arrays[k] = copy_to_host<O>(*arrays[k], n);
-            const auto c = copy_to_host<std::uint64_t>(counts, 2);
-            got[r].counts[0] = c[0];
-            got[r++].counts[1] = c[1];
-          }
-          const Parts<O> w = want(n);
-          for (int k = 0; k < 3; ++k) {
-            SCOPED_TRACE("output " + std::to_string(k));
-            EXPECT_TRUE(same_bytes(got[0].arrays[k], got[1].arrays[k]));
-            const auto [wrong, first] = mismatches(got[0].arrays[k], w.arrays[k]);
-            EXPECT_EQ(wrong, 0u) << "first at " << first;
-          }
-          for (int k = 0; k < 2; ++k) {
-            EXPECT_EQ(got[0].counts[k], got[1].counts[k]);
-            EXPECT_EQ(got[0].counts[k], w.counts[k]) << "count " << k;
-          }
-        }
+  auto per_count = [&](std::uint64_t n, const auto& fresh, const auto& loaded, auto& keep,
+                       CUstream stream) {
+    Parts<O> got[2];
+    int r = 0;
+    for (const auto* exe : {&fresh, &loaded}) {
+      std::unique_ptr<DeviceBuffer> arrays[3] = {zeroed<O>(n), zeroed<O>(n), zeroed<O>(n)};
+      void* outs[3] = {arrays[0]->get(), arrays[1]->get(), arrays[2]->get()};
+      DeviceBuffer counts(2 * sizeof(std::uint64_t));
+      ASSERT_EQ(cuMemsetD8(counts.ptr, 0xff, 2 * sizeof(std::uint64_t)), CUDA_SUCCESS);
+      query_and_run(*exe, n, stream, [&](void* temp, std::size_t& temp_bytes) -> CUresult {
+        return call(*exe, temp, temp_bytes, outs, counts.get(), n, keep, stream);
       });
+      for (int k = 0; k < 3; ++k) got[r].arrays[k] = copy_to_host<O>(*arrays[k], n);
+      const auto c = copy_to_host<std::uint64_t>(counts, 2);
+      got[r].counts[0] = c[0];
+      got[r++].counts[1] = c[1];
+    }
+    const Parts<O> w = want(n);
+    for (int k = 0; k < 3; ++k) {
+      SCOPED_TRACE("output " + std::to_string(k));
+      EXPECT_TRUE(same_bytes(got[0].arrays[k], got[1].arrays[k]));
+      const auto [wrong, first] = mismatches(got[0].arrays[k], w.arrays[k]);
+      EXPECT_EQ(wrong, 0u) << "first at " << first;
+    }
+    for (int k = 0; k < 2; ++k) {
+      EXPECT_EQ(got[0].counts[k], got[1].counts[k]);
+      EXPECT_EQ(got[0].counts[k], w.counts[k]) << "count " << k;
+    }
+  };
+  for_each_count(built(), index, kGpuCounts, per_count);
 }
 
 // Empty parts of n items each.
