@@ -44,16 +44,11 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   if (CUresult rc = usable(false); rc != CUDA_SUCCESS) return rc;  // moved from
   // Arrays as they are; iterators' values packed here (core/iterator.hpp).
   const Spec& s = spec();
-  algos::detail::IteratorArg values_bytes, out_bytes;
-  const void* values = nullptr;
-  const void* out = nullptr;
-  if (!algos::detail::iterator_address(s.values_in, s.type, d_values.value, num_values,
-                                       values_bytes, values) ||
-      !algos::detail::iterator_address(s.output, s.out_type, d_out.value, num_values, out_bytes,
-                                       out))
+  algos::detail::IteratorArgs args;
+  if (!args.set(s.values_in, s.output, s.type, d_values, d_out, num_values, num_values, s.out_type))
     return CUDA_ERROR_INVALID_VALUE;
   return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_data, num_items,
-              values, num_values, const_cast<void*>(out), stream);
+              args.in, num_values, args.out, stream);
 }
 
 }  // namespace cccl_cache::algos::binary_search

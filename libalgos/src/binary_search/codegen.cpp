@@ -1,10 +1,8 @@
 #include "binary_search/codegen.hpp"
 
 #include <string>
-#include <vector>
 
 #include "core/codegen.hpp"
-#include "core/iterator.hpp"
 #include "core/transform_kernel.hpp"
 
 namespace cccl_cache::algos {
@@ -22,13 +20,8 @@ detail::GeneratedSource detail::BuildSteps<BinarySearch>::source(const binary_se
   // The values and the output: arrays, or iterators in their place (an array spec's
   // source, kernel name and key are as they were).
   const ScalarType in[1] = {spec.type};
-  auto args = transform_kernel::detail::array_arguments(in, spec.out_type);
-  std::vector<const Operator*> defined = {&spec.comparator};
-  args.iterator_types = {spec.values_in.type, spec.output.type};
-  args.in[0] = algos::detail::argument_type(op, "cccl_cache_in0_t", spec.values_in, spec.type,
-                                            false, false, args.in[0], defined);
-  args.out = algos::detail::argument_type(op, "cccl_cache_out_t", spec.output, spec.out_type, true,
-                                          false, args.out, defined);
+  const auto args = transform_kernel::detail::iterator_arguments(
+      op, in, {&spec.values_in, 1}, spec.out_type, spec.output, {&spec.comparator});
   return transform_kernel::detail::kernel_source(in, spec.out_type, op, args,
                                                  "cub/detail/binary_search_helpers.cuh");
 }

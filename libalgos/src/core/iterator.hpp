@@ -112,12 +112,15 @@ struct IteratorArgs {
   IteratorArg in_bytes, out_bytes;
   const void* in = nullptr;
   void* out = nullptr;
-  // False where `in` or `out` is not of the spec's `input` or `output` kind.
+  // False where `in` or `out` is not of the spec's `input` or `output` kind. The output's
+  // element type is `out_element`, where given, else `element`.
   bool set(const Iterator& input, const Iterator& output, ScalarType element, const Input& in_value,
-           const Output& out_value, std::uint64_t num_items, std::uint64_t out_items) noexcept {
+           const Output& out_value, std::uint64_t num_items, std::uint64_t out_items,
+           ScalarType out_element = ScalarType::none) noexcept {
     const void* o = nullptr;
+    if (out_element == ScalarType::none) out_element = element;
     const bool ok = iterator_address(input, element, in_value.value, num_items, in_bytes, in) &&
-                    iterator_address(output, element, out_value.value, out_items, out_bytes, o);
+                    iterator_address(output, out_element, out_value.value, out_items, out_bytes, o);
     out = const_cast<void*>(o);
     return ok;
   }

@@ -6,12 +6,28 @@
 
 #include "core/check.hpp"
 #include "core/codegen.hpp"
+#include "core/iterator.hpp"
 
 namespace cccl_cache::algos::transform_kernel::detail {
 
 ArgumentTypes array_arguments(std::span<const ScalarType> in, ScalarType out) {
   ArgumentTypes args{{}, std::string(cuda_name(out)) + "*", {}};
   for (ScalarType t : in) args.in.push_back("const " + std::string(cuda_name(t)) + "*");
+  return args;
+}
+
+ArgumentTypes iterator_arguments(std::string& definitions, std::span<const ScalarType> in,
+                                 std::span<const Iterator> inputs, ScalarType out,
+                                 const Iterator& output, std::vector<const Operator*> defined) {
+  ArgumentTypes args = array_arguments(in, out);
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    args.iterator_types.push_back(inputs[k].type);
+    args.in[k] = algos::detail::argument_type(definitions, "cccl_cache_in" + std::to_string(k) + "_t",
+                                              inputs[k], in[k], false, false, args.in[k], defined);
+  }
+  args.iterator_types.push_back(output.type);
+  args.out = algos::detail::argument_type(definitions, "cccl_cache_out_t", output, out, true, false,
+                                          args.out, defined);
   return args;
 }
 

@@ -10,6 +10,7 @@
 
 #include "cccl_cache/algos/core/build_record.hpp"
 #include "cccl_cache/algos/core/transform_kernel.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/cache/error.hpp"
 #include "core/jit.hpp"
@@ -26,6 +27,14 @@ struct ArgumentTypes {
 };
 // Arrays of the element types `in` and `out`.
 ArgumentTypes array_arguments(std::span<const ScalarType> in, ScalarType out);
+// Each input (element types `in`) and the output (`out`) an array or an iterator in its
+// place: an iterator's struct, named cccl_cache_in<k>_t or cccl_cache_out_t, is appended
+// to `definitions` with its custom operator's source unless an operator in `defined`
+// has that source (algos::detail::argument_type). An array spec's source is
+// array_arguments'.
+ArgumentTypes iterator_arguments(std::string& definitions, std::span<const ScalarType> in,
+                                 std::span<const Iterator> inputs, ScalarType out,
+                                 const Iterator& output, std::vector<const Operator*> defined);
 
 // The source naming CUB's transform_kernel as cub::DeviceTransform instantiates it for
 // `args` (for raw pointers: transform_kernel<policy_selector_from_types<false, true,

@@ -1,11 +1,9 @@
 #include "transform/codegen.hpp"
 
 #include <string>
-#include <vector>
 
 #include "cccl_cache/algos/transform/build_result.hpp"
 #include "core/codegen.hpp"
-#include "core/iterator.hpp"
 #include "core/transform_kernel.hpp"
 
 namespace cccl_cache::algos {
@@ -22,18 +20,8 @@ detail::GeneratedSource detail::BuildSteps<Transform<N>>::source(const transform
           spec.in[0] == spec.in[N - 1] ? spec.in[0] : ScalarType::none);
   // Iterators take the place of the arrays they stand for, each defined once with its
   // custom operator's source (none that is already defined).
-  transform_kernel::detail::ArgumentTypes args =
-      transform_kernel::detail::array_arguments(spec.in, spec.out);
-  std::vector<const Operator*> defined = {&spec.op};
-  args.iterator_types = {spec.output.type};
-  for (int k = 0; k < N; ++k) {
-    args.iterator_types.push_back(spec.inputs[k].type);
-    args.in[k] =
-        algos::detail::argument_type(defs, "cccl_cache_in" + std::to_string(k) + "_t",
-                                     spec.inputs[k], spec.in[k], false, false, args.in[k], defined);
-  }
-  args.out = algos::detail::argument_type(defs, "cccl_cache_out_t", spec.output, spec.out, true,
-                                          false, args.out, defined);
+  const auto args = transform_kernel::detail::iterator_arguments(defs, spec.in, spec.inputs,
+                                                                 spec.out, spec.output, {&spec.op});
   return transform_kernel::detail::kernel_source(spec.in, spec.out, defs, args);
 }
 
