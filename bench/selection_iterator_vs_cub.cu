@@ -1,7 +1,7 @@
-// Run time of select, three-way partition and binary search over iterators against CUB's
-// own (DeviceSelect::If, DevicePartition::If, DeviceFind::LowerBound) compiled by nvcc with
-// the same pinned CCCL given libcu++'s iterators, side by side in one run, 2^min..2^max
-// items (default 10..28):
+// Run time of select, three-way partition, binary search and histogram over iterators
+// against CUB's own (DeviceSelect::If, DevicePartition::If, DeviceFind::LowerBound,
+// DeviceHistogram::HistogramEven) compiled by nvcc with the same pinned CCCL given
+// libcu++'s iterators, side by side in one run, 2^min..2^max items (default 10..28):
 //   select_indices    the int64 indices i with i % 3 == 1, from counting(int64);
 //                     CUB: cuda::counting_iterator
 //   count_if          their number alone, into discard; CUB: cuda::discard_iterator
@@ -9,6 +9,8 @@
 //                     into discard; CUB: counting and discard iterators
 //   lower_bound_range where each of n consecutive int64 (a counting input) goes in 2^20
 //                     sorted int64, written last first; CUB: counting and reverse iterators
+//   histogram_squares the squares of n float32 in [-1e6, 1e6) (a transform input) in 256
+//                     bins over [0, 1e12), int32 counts; CUB: cuda::transform_iterator
 // Method: bench::rotating_times (CUDA events around each call, the order rotating every
 // rep, medians after two warm-up reps). Check: outputs (items and counts) bitwise equal to
 // CUB's; temp_equal: the same temp-storage size.
@@ -16,6 +18,7 @@
 #include <cuda_runtime.h>
 
 #include <cub/device/device_find.cuh>
+#include <cub/device/device_histogram.cuh>
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_select.cuh>
 #include <cuda/iterator>
@@ -29,6 +32,8 @@
 #include "bench_util.hpp"
 #include "cccl_cache/algos/binary_search/build_result.hpp"
 #include "cccl_cache/algos/binary_search/executable.hpp"
+#include "cccl_cache/algos/histogram_even/build_result.hpp"
+#include "cccl_cache/algos/histogram_even/executable.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
 #include "cccl_cache/algos/select/executable.hpp"
 #include "cccl_cache/algos/three_way_partition/build_result.hpp"
@@ -59,6 +64,10 @@ Operator mod_three(int r) {
 void check(CUresult rc, const char* what) { bench::check_cu(rc, what); }
 
 using Counting = ::cuda::counting_iterator<long long>;
+
+struct Square {
+  __device__ float operator()(float x) const { return x * x; }
+};
 
 }  // namespace
 
@@ -162,5 +171,29 @@ int main(int argc, char** argv) {
     return c;
   });
   cudaFree(const_cast<std::int64_t*>(range));
+
+  ca::histogram_even::Spec hist;
+  hist.type = ScalarType::float32;
+  hist.samples = Iterator::transform(
+      Operator::custom("square_f", "__device__ float square_f(float x) { return x * x; }"));
+  const auto& histogram_squares = b.acquire(hist);
+  const float lower = 0.0f, upper = 1.0e12f;
+  std::uint64_t hist_seed = 29;
+  bench::run_case("histogram_squares", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+    float* x = bench::device_copy(bench::random_keys<float>(n, hist_seed));
+    owned.push_back(x);
+    Case c = bench::with_outputs<int>(256, owned);
+    c.call = [&, n, x, o0 = c.out[0], o1 = static_cast<int*>(c.out[1])](
+                 int who, void* temp, std::size_t& bytes, cudaStream_t s) {
+      if (who == 0)
+        return check(histogram_squares(temp, bytes, IteratorValue::transform(x), o0, 257, &lower,
+                                       &upper, n, s),
+                     "ours");
+      check_rt(cub::DeviceHistogram::HistogramEven(temp, bytes, ::cuda::transform_iterator(x, Square{}),
+                                                   o1, 257, lower, upper, static_cast<int>(n), s),
+               "cub");
+    };
+    return c;
+  });
   return 0;
 }

@@ -502,6 +502,15 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_histogram_even(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_samples, void* d_histogram, int num_levels, const void* h_lower,
     const void* h_upper, uint64_t num_samples, void* stream);
+/* Any histogram_even spec (cccl_cache_histogram_even refuses one with a samples
+ * iterator, naming this call): the samples `samples` of the spec's kind (POINTER for an
+ * array), e.g. "histogram_even type=int32 samples=counting" (the bins of num_samples
+ * consecutive integers) or samples=transform over an array. INVALID_ARGUMENT where
+ * `samples` is NULL or not of the spec's kind. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_histogram_even_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* samples, void* d_histogram, int num_levels,
+    const void* h_lower, const void* h_upper, uint64_t num_samples, void* stream);
 
 /* For each i < num_values, the lower (spec upper=false) or upper bound of d_values[i] in
  * d_data[0, num_items), sorted by the spec's compare, to d_out[i] as the spec's `out`

@@ -81,6 +81,10 @@ algos::OpState state_of(const cccl_cache_op_state* s) noexcept {
   return s == nullptr ? algos::OpState{} : algos::OpState{s->data, s->size};
 }
 
+constexpr const char* kHistogramInvalid =
+    "temp storage smaller than the queried size, more samples than the spec's offset type "
+    "holds, fewer than 2 levels, NULL bounds, lower not below upper, or bounds whose bin "
+    "arithmetic overflows";
 constexpr const char* kBinarySearchInvalid =
     "temp storage smaller than the queried size, a null pointer with a nonzero count, more "
     "values than int64 holds or more items than the spec's out type indexes";
@@ -716,12 +720,24 @@ cccl_cache_status cccl_cache_histogram_even(const cccl_cache_algorithm* algorith
                                             const void* h_upper, uint64_t num_samples, void* stream) {
   constexpr const char* fn = "cccl_cache_histogram_even";
   CCCL_CACHE_C_TYPED(he::Executable, AlgorithmId::histogram_even, fn);
+  if (!exe->spec().samples.is_pointer())
+    return iterator_spec(fn, "cccl_cache_histogram_even_iterators", "samples");
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_samples, d_histogram, num_levels, h_lower,
                           h_upper, num_samples, static_cast<CUstream>(stream)),
-                   fn,
-                   "temp storage smaller than the queried size, more samples than the spec's offset type "
-                   "holds, fewer than 2 levels, NULL bounds, lower not below upper, or bounds whose bin "
-                   "arithmetic overflows");
+                   fn, kHistogramInvalid);
+}
+
+cccl_cache_status cccl_cache_histogram_even_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* samples, void* d_histogram, int num_levels,
+    const void* h_lower, const void* h_upper, uint64_t num_samples, void* stream) {
+  constexpr const char* fn = "cccl_cache_histogram_even_iterators";
+  CCCL_CACHE_C_TYPED(he::Executable, AlgorithmId::histogram_even, fn);
+  CallValue v;
+  if (!iterator_value(fn, "samples", exe->spec().samples, samples, v, status_, true)) return status_;
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, v.value, d_histogram, num_levels, h_lower,
+                          h_upper, num_samples, static_cast<CUstream>(stream)),
+                   fn, kHistogramInvalid);
 }
 
 cccl_cache_status cccl_cache_scan_by_key(const cccl_cache_algorithm* algorithm, void* d_temp_storage,

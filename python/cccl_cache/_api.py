@@ -475,12 +475,16 @@ def make_histogram_even(d_samples, d_histogram, h_num_output_levels=None, h_lowe
     given at call time (accepted here for cuda.compute's signature). CUB's
     DeviceHistogram::HistogramEven; the bins' type is d_histogram's (int32, uint32 or
     uint64), the bounds' `level` (default: h_lower_level's dtype where it has one, else the
-    samples' type), `offset` the kernels' count type (int32 or int64)."""
+    samples' type), `offset` the kernels' count type (int32 or int64). d_samples may be an
+    iterator (cccl_cache.iterators), e.g. a TransformIterator binning a function of each
+    array item; the samples' type is then its value type."""
+    ops: dict = {}
     if level is None:
         level = _type_of(h_lower_level, "h_lower_level") if hasattr(h_lower_level, "dtype") else "none"
-    fields = {"type": _type_of(d_samples, "d_samples"), "level": level,
+    fields = {"type": _element_type(d_samples, "d_samples"), "level": level,
               "counter": _type_of(d_histogram, "d_histogram"), "offset": offset}
-    return _acquire("histogram_even", fields, {}, device, (d_samples, d_histogram), cache)
+    arrays = _iterator_fields(fields, ops, (("samples", d_samples),))
+    return _acquire("histogram_even", fields, ops, device, arrays + (d_histogram,), cache)
 
 
 def _make_binary_search(upper, d_data, d_values, d_out, comp, device, cache) -> _core.BinarySearch:
@@ -827,10 +831,12 @@ def three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unselected_
 def histogram_even(d_samples, d_histogram, num_output_levels, lower_level, upper_level, num_samples=None,
                    stream=None, *, temp_allocator=None, cache=None):
     """Counts d_samples[:num_samples] (default: its length) in num_output_levels - 1
-    equal-width bins over [lower_level, upper_level) into d_histogram (make_histogram_even)."""
+    equal-width bins over [lower_level, upper_level) into d_histogram (make_histogram_even).
+    d_samples may be an iterator; num_samples is then required where it has no length."""
     exe = make_histogram_even(d_samples, d_histogram, num_output_levels, lower_level, upper_level, cache=cache)
-    n = _count(num_samples, d_samples, "d_samples", ("d_histogram", d_histogram, lambda n: num_output_levels - 1))
-    _run_two_phase(exe, d_samples, temp_allocator, stream,
+    n = _input_count(num_samples, d_samples, d_histogram, lambda n: num_output_levels - 1, "d_histogram",
+                     "d_samples", "num_samples")
+    _run_two_phase(exe, _like(d_samples, d_histogram), temp_allocator, stream,
                    (d_samples, d_histogram, num_output_levels, lower_level, upper_level, n), ())
 
 

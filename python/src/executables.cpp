@@ -587,11 +587,12 @@ std::size_t histogram_even_call(const Bound<he::Executable>& b, nb::handle temp,
   if (temp.is_none()) return bytes;
   const int dev = e.device();
   auto [d_temp, have] = temp_array(temp, bytes, dev);
-  auto i = checked_array(samples, "d_samples", false, spec.type, n, dev);
+  ZipParts parts;
+  const algos::Input i = call_input(samples, spec.samples, spec.type, n, dev, parts, "d_samples");
   auto h = checked_array(histogram, "d_histogram", true, spec.counter_type,
                          static_cast<std::uint64_t>(num_levels - 1), dev);
   run_unlocked(stream, "histogram_even", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, i.data, h.data, num_levels, lo.bytes, hi.bytes, n, s);
+    return e(d_temp, have, i, h.data, num_levels, lo.bytes, hi.bytes, n, s);
   });
   return bytes;
 }

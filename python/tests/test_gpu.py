@@ -437,6 +437,27 @@ def test_histogram_even(caches, dtype, counter, lower, upper, levels):
     assert int(d.get().sum()) == 0
 
 
+def test_histogram_even_over_iterators(caches):
+    """The bins of the squares of a float32 array (a TransformIterator) and of a
+    CountingIterator's integers, fresh and store-loaded, against the host's bins."""
+    from cccl_cache.iterators import CountingIterator, TransformIterator
+    square = cccl_cache.Op("square", "__device__ float square(float x) { return x * x; }")
+    h = rng.integers(-20, 21, N).astype(np.float32)
+    d_h = cp.asarray(h)
+    want = cub_histogram(h * h, np.float32(0.5), np.float32(300.25), 64)
+    for exe in both(caches, lambda c: cccl_cache.make_histogram_even(
+            TransformIterator(d_h, square), cp.empty(64, cp.int32), 65, np.float32(0.5), np.float32(300.25),
+            device=0, cache=c)):
+        d = cp.full(64, -1, cp.int32)
+        nbytes = exe(None, TransformIterator(d_h, square), d, 65, np.float32(0.5), np.float32(300.25), N)
+        exe(cp.empty(max(nbytes, 1), cp.uint8), TransformIterator(d_h, square), d, 65, np.float32(0.5),
+            np.float32(300.25), N)
+        np.testing.assert_array_equal(d.get(), want)
+    d = cp.empty(10, cp.int32)
+    cccl_cache.histogram_even(CountingIterator(np.int32(-50)), d, 11, 0, 1000, num_samples=N, cache=caches[0])
+    np.testing.assert_array_equal(d.get(), cub_histogram(np.arange(-50, N - 50, dtype=np.int32), 0, 1000, 10))
+
+
 @pytest.mark.parametrize("dtype, out, comp, upper", [
     (np.int32, np.int64, "less", False),
     (np.float32, np.uint64, "greater", True),

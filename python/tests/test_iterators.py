@@ -338,3 +338,24 @@ def test_binary_search_takes_iterators(fake, monkeypatch):
         cccl_cache.lower_bound(data, CountingIterator(np.int64(0)), out)
     with pytest.raises(ValueError, match="d_out"):
         cccl_cache.lower_bound(data, CountingIterator(np.int64(0)), out, num_values=32)
+
+
+def test_histogram_even_takes_a_samples_iterator(fake, monkeypatch):
+    """The samples of a histogram may be an iterator; its value type is the samples'."""
+    asked = []
+
+    def acquire(algorithm, fields, operators, device, arrays, cache):
+        asked.append((Spec.from_fields(algorithm, fields, operators), arrays))
+        return asked[-1][0]
+    monkeypatch.setattr(cccl_cache._api, "_acquire", acquire)
+    f4, hist = fake(n=16, typestr="<f4"), fake(n=10, typestr="<i4")
+    spec = cccl_cache.make_histogram_even(TransformIterator(f4, SQUARE), hist, 11, 0.0, 100.0)
+    assert spec.text == ("histogram_even type=float32 level=none counter=int32 offset=int32 "
+                         "samples=transform(square,float32)")
+    assert asked[-1][1] == (f4, hist)
+    spec = cccl_cache.make_histogram_even(CountingIterator(np.int64(0)), hist)
+    assert spec.fields["type"] == "int64" and spec.fields["samples"] == "counting(int64)"
+    with pytest.raises(ValueError, match="num_samples: required"):
+        cccl_cache.histogram_even(CountingIterator(np.int32(0)), hist, 11, 0, 100)
+    with pytest.raises(ValueError, match="d_histogram"):
+        cccl_cache.histogram_even(CountingIterator(np.int32(0)), hist, 12, 0, 100, num_samples=5)

@@ -1780,6 +1780,41 @@ static void histogram_on_gpu(cccl_cache_store* store) {
   printf("counted %d float32 in %d bins on device 0 through the C ABI: %s\n", n, levels - 1, same ? "ok" : "MISMATCH");
 }
 
+/* Counts the integers 0..999 (a counting iterator) in ten bins over [100, 600) through
+ * the C ABI (50 each); the array call refuses the spec. */
+static void histogram_iterators_on_gpu(cccl_cache_store* store) {
+  enum { n = 1000, levels = 11 };
+  const int start = 0, lower = 100, upper = 600;
+  int hist[levels - 1], i, ok = 1;
+  size_t bytes = 0;
+  void *d_hist = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value samples;
+  cccl_cache_algorithm* alg = acquire_text(store, "histogram_even type=int32 samples=counting");
+  if (alg == NULL) return;
+  memset(&samples, 0, sizeof samples);
+  samples.kind = CCCL_CACHE_ITERATOR_COUNTING;
+  memcpy(&samples.value, &start, sizeof start);
+  CHECK_OK(cccl_cache_histogram_even_iterators(alg, NULL, &bytes, &samples, NULL, levels, &lower, &upper,
+                                               n, NULL));
+  CHECK(cudaMalloc(&d_hist, sizeof hist) == cudaSuccess && cudaMalloc(&d_temp, bytes) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_histogram_even(alg, d_temp, &bytes, d_hist, d_hist, levels, &lower, &upper, n, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_histogram_even_iterators");
+  CHECK_FAILS(cccl_cache_histogram_even_iterators(alg, d_temp, &bytes, NULL, d_hist, levels, &lower, &upper, n,
+                                                  NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "samples");
+  CHECK_OK(cccl_cache_histogram_even_iterators(alg, d_temp, &bytes, &samples, d_hist, levels, &lower, &upper,
+                                               n, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(hist, d_hist, sizeof hist, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < levels - 1; ++i) ok &= hist[i] == 50;
+  CHECK(ok);
+  cudaFree(d_temp);
+  cudaFree(d_hist);
+  cccl_cache_algorithm_release(alg);
+  printf("counted a counting iterator's integers in %d bins through the C ABI: %s\n", levels - 1,
+         ok ? "ok" : "MISMATCH");
+}
+
 /* Sorts three segments of int32 keys with float32 values, descending, through the C ABI
  * (one empty, one item outside every segment left unwritten); the temp-storage size comes
  * from the call's own query (it depends on the number of segments). */
@@ -1911,6 +1946,7 @@ int main(void) {
     three_way_partition_on_gpu(store);
     three_way_partition_iterators_on_gpu(store);
     histogram_on_gpu(store);
+    histogram_iterators_on_gpu(store);
     binary_search_on_gpu(store);
     binary_search_iterators_on_gpu(store);
     segmented_sort_on_gpu(store);

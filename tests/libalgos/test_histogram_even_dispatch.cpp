@@ -39,6 +39,7 @@ struct HistogramLaunch : Launch {
   std::int32_t upper = 0;    // the sweep's first level array (int32 levels here)
   std::int32_t lower = 0;    // its second
   std::int32_t samples = 0;  // its num_row_pixels (int32 offsets here)
+  const void* samples_arg = nullptr;  // the sweep's samples argument pointer (its first)
 };
 
 // Init kernel: output bins, histograms, tile queue. Sweep kernel: samples, output and
@@ -58,6 +59,7 @@ CUresult record_histogram_launch(const CUlaunchConfig* config, CUfunction fn, vo
     std::memcpy(&l.upper, params[5], sizeof(std::int32_t));
     std::memcpy(&l.lower, params[6], sizeof(std::int32_t));
     std::memcpy(&l.samples, params[7], sizeof(std::int32_t));
+    l.samples_arg = params[0];
   }
   recorded<HistogramLaunch>().push_back(l);
   return CUDA_SUCCESS;
@@ -299,3 +301,35 @@ TEST(HistogramEvenHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
+// A samples iterator is its packed bytes, handed to the driver by address; an array is
+// its pointer. One entry per choice, for both CUB paths; the size is the array's; no
+// allocation.
+TEST(HistogramEvenHotPath, ASamplesIteratorIsPassedAsItsPackedBytes) {
+  const LaunchContext ctx = context(&record_histogram_launch);
+  const d::DispatchParams p = params(&ctx);
+  void* dev = device_address(0x7f0000000000);
+  alignas(16) unsigned char packed[128] = {};
+  for (const bool byte : {false, true}) {
+    const d::DispatchFn array = d::select_dispatch(ScalarType::int32, 4, byte);
+    const d::DispatchFn iterator = d::select_dispatch(ScalarType::int32, 4, byte, true, true);
+    ASSERT_NE(iterator, nullptr);
+    EXPECT_NE(iterator, array);
+    const std::uint64_t n = 1'000'000;
+    const std::size_t bytes = closed_bytes(p, array, 257, n);
+    EXPECT_EQ(closed_bytes(p, iterator, 257, n), bytes);
+    std::size_t have = bytes;
+    recorded<HistogramLaunch>().clear();
+    const auto [rc, allocations] = count_allocations(
+        [&] { return iterator(p, dev, have, packed, dev, 257, &kLower, &kUpper, n, nullptr); });
+    EXPECT_EQ(rc, CUDA_SUCCESS);
+    EXPECT_EQ(allocations, 0);
+    ASSERT_EQ(recorded<HistogramLaunch>().size(), 2u);
+    EXPECT_EQ(recorded<HistogramLaunch>()[1].samples_arg, packed);
+    recorded<HistogramLaunch>().clear();
+    ASSERT_EQ(array(p, dev, have, dev, dev, 257, &kLower, &kUpper, n, nullptr), CUDA_SUCCESS);
+    ASSERT_EQ(recorded<HistogramLaunch>().size(), 2u);
+    const void* passed = nullptr;
+    std::memcpy(&passed, recorded<HistogramLaunch>()[1].samples_arg, sizeof passed);
+    EXPECT_EQ(passed, dev);
+  }
+}

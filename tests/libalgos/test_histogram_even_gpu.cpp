@@ -20,6 +20,7 @@
 #include "cccl_cache/algos/histogram_even/build_result.hpp"
 #include "cccl_cache/algos/histogram_even/executable.hpp"
 #include "gpu_support.hpp"
+#include "histogram_reference.hpp"
 
 namespace {
 
@@ -54,23 +55,6 @@ Built& built() {
   return b;
 }
 
-// CUB's ScaleTransform (CCCL 3.5) on the host: the sample's bin among `bins` over
-// [lower, upper) in the common type, or -1 outside.
-template <class T, class L>
-int bin_of(T sample, L lower, L upper, int bins) {
-  using C = std::common_type_t<L, T>;
-  const C c = static_cast<C>(sample), lo = static_cast<C>(lower), hi = static_cast<C>(upper);
-  if (!(c >= lo && c < hi)) return -1;
-  if constexpr (std::is_integral_v<C>) {
-    using A = std::conditional_t<sizeof(T) + sizeof(C) <= 4, std::uint32_t, std::uint64_t>;
-    return static_cast<int>(static_cast<A>(c - lo) * static_cast<A>(static_cast<C>(bins)) /
-                            static_cast<A>(static_cast<C>(hi - lo)));
-  } else {
-    const C reciprocal = static_cast<C>(static_cast<C>(bins) / static_cast<C>(hi - lo));
-    return static_cast<int>((c - lo) * reciprocal);
-  }
-}
-
 // Samples spread over [lower - span/4, upper + span/4) (clamped to T): about a third
 // outside the bounds, more at the ends of the array.
 template <class T>
@@ -96,9 +80,7 @@ void check_all(const Case& c, const he::Executable& fresh, const he::Executable&
     for (const int bins : {1, 2, 256, 257, 2048}) {
       if (n == (1ull << 26) && bins < 256) continue;  // the largest count: both paths once
       SCOPED_TRACE("n = " + std::to_string(n) + ", bins = " + std::to_string(bins));
-      std::vector<C> want(bins, 0);
-      for (const T& x : in)
-        if (const int b = bin_of(x, lower, upper, bins); b >= 0 && b < bins) ++want[b];
+      const std::vector<C> want = host_histogram<C>(in, lower, upper, bins);
       DeviceBuffer d_hist(bins * sizeof(C));
       auto run = [&](const he::Executable& exe) {
         std::size_t bytes = 0;

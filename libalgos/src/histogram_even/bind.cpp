@@ -9,6 +9,7 @@
 #include "cccl_cache/algos/histogram_even/executable.hpp"
 #include "core/executable_state.hpp"
 #include "core/host_types.hpp"
+#include "core/iterator.hpp"
 #include "histogram_even/dispatch.hpp"
 
 namespace cccl_cache::algos {
@@ -30,7 +31,8 @@ Result<histogram_even::Executable> HistogramEven::bind(const BuiltView<Histogram
   CCCL_CACHE_TRY(auto state,
                  detail::bind_state(result, device, block_threads,
                                     d::select_dispatch(spec.offset_type, size_of(spec.levels()),
-                                                       spec.byte_samples())));
+                                                       spec.byte_samples(), true,
+                                                       !spec.samples.is_pointer())));
   state->params.policy = p;
   state->params.ordered = d::select_ordered(spec.levels());
   state->params.may_overflow = d::select_may_overflow(spec.levels(), spec.type);
@@ -103,14 +105,22 @@ std::size_t Executable::temp_storage_bytes(std::uint64_t num_samples,
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                                const void* d_samples, void* d_histogram, int num_levels,
+                                Input d_samples, void* d_histogram, int num_levels,
                                 const void* h_lower, const void* h_upper, std::uint64_t num_samples,
                                 CUstream stream) const noexcept {
   if (!state_) return CUDA_ERROR_INVALID_HANDLE;  // moved from
   if (num_levels < 2 || h_lower == nullptr || h_upper == nullptr ||
       !state_->params.ordered(h_lower, h_upper))
     return CUDA_ERROR_INVALID_VALUE;
-  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_samples, d_histogram,
+  // An array as it is; an iterator's values packed here (core/iterator.hpp). A size
+  // query reads no sample.
+  algos::detail::IteratorArg packed;
+  const void* samples = nullptr;
+  if (d_temp_storage != nullptr &&
+      !algos::detail::iterator_address(spec().samples, spec().type, d_samples.value, num_samples,
+                                       packed, samples))
+    return CUDA_ERROR_INVALID_VALUE;
+  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, samples, d_histogram,
               num_levels, h_lower, h_upper, num_samples, stream);
 }
 

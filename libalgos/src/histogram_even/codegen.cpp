@@ -2,8 +2,10 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/codegen.hpp"
+#include "core/iterator.hpp"
 
 namespace cccl_cache::algos {
 
@@ -24,7 +26,13 @@ detail::GeneratedSource detail::BuildSteps<HistogramEven>::source(
 
   detail::GeneratedSource out;
   out.source = detail::prelude("cub/device/dispatch/kernels/kernel_histogram.cuh",
-                               {spec.type, spec.levels()});
+                               {spec.type, spec.levels(), spec.samples.type});
+  // An iterator takes the samples array's place in the sweep kernels (an array spec's
+  // source, kernel names and key are as they were).
+  std::vector<const Operator*> defined;
+  const std::string samples = detail::argument_type(out.source, "cccl_cache_in_t", spec.samples,
+                                                    spec.type, false, false,
+                                                    "const " + sample + "*", defined);
   // HistogramEven's default selector (one channel of one, even bins) and the policy its
   // kernels resolve with it at the CC being compiled for.
   out.source +=
@@ -39,7 +47,7 @@ detail::GeneratedSource detail::BuildSteps<HistogramEven>::source(
   // output, or for byte samples the 256 values passed through and scaled on output.
   const auto sweep = [&](int smem_bins, const std::string& privatized, const std::string& output) {
     return ns + "DeviceHistogramSweepDeviceInitKernel<cccl_cache_selector, " +
-           std::to_string(smem_bins) + ", 1, 1, const " + sample + "*, " + counter + ", " + levels +
+           std::to_string(smem_bins) + ", 1, 1, " + samples + ", " + counter + ", " + levels +
            ", " + levels + ", " + privatized + ", " + output + ", " + offset + ", true>";
   };
   out.kernels = {

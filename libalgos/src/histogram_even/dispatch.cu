@@ -8,8 +8,10 @@
 // C* bins and arrays of one level; stand-ins of their size and alignment give the
 // launches the same argument layout: the samples' type matters here only as CUB's
 // byte-sample path or not, the levels' as their size, and their arithmetic (the overflow
-// check) is the bind's host function.
+// check) is the bind's host function. The samples may be an iterator in place of the
+// array (the build names it): one instantiation each.
 #include "core/launch.cuh"
+#include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_histogram.cuh>
 
@@ -71,7 +73,9 @@ bool holds(std::uint64_t num_samples) noexcept {
   return num_samples <= static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max());
 }
 
-template <class OffsetT, std::size_t L, bool Byte>
+// Samples: the samples' array (SamplePtr) or IterArg (an iterator's packed bytes at
+// d_samples), passed to the sweep kernel as it is.
+template <class OffsetT, std::size_t L, bool Byte, class Samples>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_samples, void* d_histogram,
                       int num_levels, const void* h_lower, const void* h_upper,
@@ -84,10 +88,11 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   const auto n = static_cast<OffsetT>(num_samples);
   CUresult status = CUDA_SUCCESS;
   const cudaError_t err =
-      hist::__dispatch_even_device_init<1, 1, SamplePtr, CounterT, LevelT, OffsetT,
+      hist::__dispatch_even_device_init<1, 1, Samples, CounterT, LevelT, OffsetT,
                                         RuntimePolicySelector, unsigned char, BoundKernels,
                                         DriverLauncherFactory>(
-          d_temp_storage, temp_storage_bytes, static_cast<SamplePtr>(d_samples),
+          d_temp_storage, temp_storage_bytes,
+          algos::detail::iterator_arg<Samples, const unsigned char>(d_samples),
           ::cuda::std::array<CounterT*, 1>{static_cast<CounterT*>(d_histogram)},
           ::cuda::std::array<int, 1>{num_levels}, lower, upper, n, OffsetT{1}, n, stream,
           ::cuda::std::bool_constant<Byte>{}, RuntimePolicySelector{&params}, BoundKernels{&params},
@@ -123,11 +128,20 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
   return CUDA_SUCCESS;
 }
 
+template <class OffsetT, std::size_t L, bool Byte>
+DispatchFn with_samples(bool closed_form, bool samples_iterator) noexcept {
+  using Entry = algos::detail::ClosedForm<DispatchFn>;
+  if (samples_iterator)
+    return Entry::select<&closed_form_bytes<OffsetT, L, Byte>,
+                         &run_dispatch<OffsetT, L, Byte, algos::detail::IterArg>>(closed_form);
+  return Entry::select<&closed_form_bytes<OffsetT, L, Byte>,
+                       &run_dispatch<OffsetT, L, Byte, SamplePtr>>(closed_form);
+}
+
 }  // namespace
 
 DispatchFn select_dispatch(ScalarType offset_type, std::size_t level_size, bool byte_samples,
-                           bool closed_form) noexcept {
-  using Entry = algos::detail::ClosedForm<DispatchFn>;
+                           bool closed_form, bool samples_iterator) noexcept {
   return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
     using OffsetT = typename decltype(o)::type;
     if constexpr (!std::is_signed_v<OffsetT>)
@@ -135,11 +149,8 @@ DispatchFn select_dispatch(ScalarType offset_type, std::size_t level_size, bool 
     else
       return algos::detail::on_size(level_size, [&](auto l) -> DispatchFn {
         constexpr std::size_t kL = decltype(l)::value;
-        if (byte_samples)
-          return Entry::select<&closed_form_bytes<OffsetT, kL, true>,
-                               &run_dispatch<OffsetT, kL, true>>(closed_form);
-        return Entry::select<&closed_form_bytes<OffsetT, kL, false>,
-                             &run_dispatch<OffsetT, kL, false>>(closed_form);
+        return byte_samples ? with_samples<OffsetT, kL, true>(closed_form, samples_iterator)
+                            : with_samples<OffsetT, kL, false>(closed_form, samples_iterator);
       });
   });
 }

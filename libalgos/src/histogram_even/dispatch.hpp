@@ -51,11 +51,12 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 
 // The dispatch for `offset_type` (int32 or int64), levels of `level_size` bytes (1, 2, 4
 // or 8) and CUB's byte-sample path or not (it reads no sample: one for every sample
-// type of a size class), or nullptr. closed_form false: CUB's dispatch answering size
+// type of a size class), or nullptr; `samples_iterator`: d_samples the address of the
+// samples iterator's packed bytes. closed_form false: CUB's dispatch answering size
 // queries itself, the reference the closed form is tested equal to
 // (test_histogram_even_dispatch).
 DispatchFn select_dispatch(ScalarType offset_type, std::size_t level_size, bool byte_samples,
-                           bool closed_form = true) noexcept;
+                           bool closed_form = true, bool samples_iterator = false) noexcept;
 
 // The checks of bounds in `levels` (the spec's level type) against samples of type
 // `samples` (bind.cpp); nullptr for types validate() rejects.

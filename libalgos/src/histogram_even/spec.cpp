@@ -26,7 +26,7 @@ Result<void> Spec::validate() const {
         "field 'counter': must be int32, uint32 or uint64 (the types CUDA's atomicAdd takes)");
   if (offset_type != ScalarType::int32 && offset_type != ScalarType::int64)
     return bad("field 'offset': must be int32 or int64");
-  return {};
+  return validate_iterator("histogram_even spec: field 'samples'", samples, type, kInputIterators);
 }
 
 }  // namespace cccl_cache::algos::histogram_even

@@ -8,6 +8,7 @@
 
 #include "cccl_cache/algos/core/executable.hpp"
 #include "cccl_cache/algos/histogram_even/build_result.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/cache/error.hpp"
 
 namespace cccl_cache::algos::histogram_even {
@@ -32,9 +33,11 @@ class Executable : public BoundExecutable<HistogramEven> {
   // before return). Returns CUDA_ERROR_INVALID_VALUE for num_levels < 2, null bounds, a
   // lower bound not below the upper one, bounds whose bin arithmetic overflows CUB's
   // integers ((upper - lower) * bins), a count the offset type cannot hold or a too small
-  // temp storage, and CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that
-  // bound it.
-  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_samples,
+  // temp storage or samples not of the spec's kind, and CUDA_ERROR_NOT_INITIALIZED in a
+  // fork()ed child of the process that bound it. For a spec with a samples iterator,
+  // d_samples is the call's values for it (iterator.hpp Input; packed on the stack). A
+  // size query reads no sample (d_samples may be null).
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_samples,
                       void* d_histogram, int num_levels, const void* h_lower, const void* h_upper,
                       std::uint64_t num_samples, CUstream stream) const noexcept;
 

@@ -10,6 +10,7 @@
 
 #include "cccl_cache/algos/core/key.hpp"
 #include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -31,6 +32,10 @@ struct Spec {
   ScalarType level_type = ScalarType::none;     // none: the sample type
   ScalarType counter_type = ScalarType::int32;  // int32, uint32 or uint64
   ScalarType offset_type = ScalarType::int32;   // int32 or int64
+  // The samples: a `type` array (pointer, the default), or a counting, constant,
+  // transform, reverse or permutation iterator read as `type`. A call takes an
+  // IteratorValue (iterator.hpp Input) for an iterator.
+  Iterator samples;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
@@ -38,11 +43,13 @@ struct Spec {
     v(Field{2, "level"}, s.level_type);
     v(Field{3, "counter"}, s.counter_type);
     v(Field{4, "offset"}, s.offset_type);
+    v(Field{5, "samples"}, s.samples);
   }
 
   // Sample and level types integer, float32 or float64 (not float16/bfloat16); counter
-  // int32, uint32 or uint64 (CUB adds to them with atomicAdd); offset int32 or int64.
-  // Error: invalid_argument naming the field.
+  // int32, uint32 or uint64 (CUB adds to them with atomicAdd); offset int32 or int64;
+  // samples of the kinds above (validate_iterator). Error: invalid_argument naming the
+  // field (unsupported: an iterator kind that is not taken there).
   Result<void> validate() const;
 
   // The bounds' type: level_type, or the sample type where none.
