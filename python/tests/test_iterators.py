@@ -20,6 +20,19 @@ def spec_of(it, out_type="float32"):
     return Spec.from_fields("reduce", fields, ops)
 
 
+@pytest.fixture
+def asked(monkeypatch):
+    """The specs and arrays the make_* functions acquire (each answered by its Spec): no
+    store, no build."""
+    calls = []
+
+    def acquire(algorithm, fields, operators, device, arrays, cache):
+        calls.append((Spec.from_fields(algorithm, fields, operators), arrays))
+        return calls[-1][0]
+    monkeypatch.setattr(cccl_cache._api, "_acquire", acquire)
+    return calls
+
+
 def test_each_kind_is_its_spec_text(fake):
     f4, i8, u4 = fake(typestr="<f4"), fake(typestr="<i8"), fake(typestr="<u4")
     cases = [
@@ -278,16 +291,10 @@ def test_select_takes_iterators(fake):
         cccl_cache.select(CountingIterator(0), i8, count, even, num_items=32)
 
 
-def test_three_way_partition_takes_iterators(fake, monkeypatch):
+def test_three_way_partition_takes_iterators(fake, asked):
     """A three-way partition's input and each part's output may be iterators: the indices
     of each part from a CountingIterator, a part written last first, the rest discarded;
     the items' type is the first array's, else the iterators'."""
-    asked = []
-
-    def acquire(algorithm, fields, operators, device, arrays, cache):
-        asked.append((Spec.from_fields(algorithm, fields, operators), arrays))
-        return asked[-1][0]
-    monkeypatch.setattr(cccl_cache._api, "_acquire", acquire)
     big = Op("big", "__device__ bool big(long long x) { return x > 1000; }")
     i8, counts = fake(n=16, typestr="<i8"), fake(n=2, typestr="<u8")
     spec = cccl_cache.make_three_way_partition(CountingIterator(np.int64(0)), i8, ReverseIterator(i8),
@@ -316,15 +323,9 @@ def test_three_way_partition_takes_iterators(fake, monkeypatch):
                                        num_items=8)
 
 
-def test_binary_search_takes_iterators(fake, monkeypatch):
+def test_binary_search_takes_iterators(fake, asked):
     """The values a binary search looks for may be an iterator of the range's type and its
     output an output iterator; the range stays an array."""
-    asked = []
-
-    def acquire(algorithm, fields, operators, device, arrays, cache):
-        asked.append((Spec.from_fields(algorithm, fields, operators), arrays))
-        return asked[-1][0]
-    monkeypatch.setattr(cccl_cache._api, "_acquire", acquire)
     data, out = fake(n=16, typestr="<i8"), fake(n=16, typestr="<i8")
     spec = cccl_cache.make_lower_bound(data, CountingIterator(np.int64(0)), ReverseIterator(out))
     assert spec.text == ("binary_search type=int64 out=int64 compare=less upper=false "
@@ -340,14 +341,8 @@ def test_binary_search_takes_iterators(fake, monkeypatch):
         cccl_cache.lower_bound(data, CountingIterator(np.int64(0)), out, num_values=32)
 
 
-def test_histogram_even_takes_a_samples_iterator(fake, monkeypatch):
+def test_histogram_even_takes_a_samples_iterator(fake, asked):
     """The samples of a histogram may be an iterator; its value type is the samples'."""
-    asked = []
-
-    def acquire(algorithm, fields, operators, device, arrays, cache):
-        asked.append((Spec.from_fields(algorithm, fields, operators), arrays))
-        return asked[-1][0]
-    monkeypatch.setattr(cccl_cache._api, "_acquire", acquire)
     f4, hist = fake(n=16, typestr="<f4"), fake(n=10, typestr="<i4")
     spec = cccl_cache.make_histogram_even(TransformIterator(f4, SQUARE), hist, 11, 0.0, 100.0)
     assert spec.text == ("histogram_even type=float32 level=none counter=int32 offset=int32 "

@@ -1,12 +1,26 @@
-// The histogram GPU tests' host reference: CUB's ScaleTransform (CCCL 3.5) binning one
-// sample, in the spec's types.
+// What the histogram tests share: a spec over a samples iterator, and the GPU tests' host
+// reference (CUB's ScaleTransform, CCCL 3.5, binning one sample in the spec's types).
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "cccl_cache/algos/histogram_even/spec.hpp"
+
 namespace test_support {
+
+// A histogram of `type` samples read through `samples`, int32 bins, `offset` counts.
+inline cccl_cache::algos::histogram_even::Spec histogram_of(
+    cccl_cache::algos::ScalarType type, cccl_cache::algos::Iterator samples,
+    cccl_cache::algos::ScalarType offset = cccl_cache::algos::ScalarType::int32) {
+  cccl_cache::algos::histogram_even::Spec s;
+  s.type = type;
+  s.offset_type = offset;
+  s.samples = std::move(samples);
+  return s;
+}
 
 // The sample's bin among `bins` over [lower, upper) in the common type, or -1 outside.
 template <class T, class L>

@@ -10,6 +10,7 @@
 #include "build_cache.hpp"
 #include "cccl_cache/algos/histogram_even/build_result.hpp"
 #include "histogram_even/codegen.hpp"
+#include "histogram_reference.hpp"
 #include "iterator_spec_checks.hpp"
 
 using namespace cccl_cache;
@@ -17,14 +18,7 @@ using namespace cccl_cache::algos;
 
 namespace {
 
-histogram_even::Spec histogram_of(ScalarType type, Iterator samples,
-                                  ScalarType offset = ScalarType::int32) {
-  histogram_even::Spec s;
-  s.type = type;
-  s.offset_type = offset;
-  s.samples = std::move(samples);
-  return s;
-}
+using test_support::histogram_of;
 
 std::vector<histogram_even::Spec> specs() {
   const auto i32 = ScalarType::int32;

@@ -22,15 +22,6 @@ using namespace test_support;
 
 namespace {
 
-histogram_even::Spec histogram_of(ScalarType type, Iterator samples,
-                                  ScalarType offset = ScalarType::int32) {
-  histogram_even::Spec s;
-  s.type = type;
-  s.offset_type = offset;
-  s.samples = std::move(samples);
-  return s;
-}
-
 std::vector<histogram_even::Spec> specs() {
   const auto f32 = ScalarType::float32;
   return {
