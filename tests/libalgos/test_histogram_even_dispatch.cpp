@@ -40,6 +40,7 @@ struct HistogramLaunch : Launch {
   std::int32_t lower = 0;    // its second
   std::int32_t samples = 0;  // its num_row_pixels (int32 offsets here)
   const void* samples_arg = nullptr;  // the sweep's samples argument pointer (its first)
+  const void* samples_ptr = nullptr;  // the pointer it held at the launch (an array's)
 };
 
 // Init kernel: output bins, histograms, tile queue. Sweep kernel: samples, output and
@@ -60,6 +61,7 @@ CUresult record_histogram_launch(const CUlaunchConfig* config, CUfunction fn, vo
     std::memcpy(&l.lower, params[6], sizeof(std::int32_t));
     std::memcpy(&l.samples, params[7], sizeof(std::int32_t));
     l.samples_arg = params[0];
+    std::memcpy(&l.samples_ptr, params[0], sizeof l.samples_ptr);
   }
   recorded<HistogramLaunch>().push_back(l);
   return CUDA_SUCCESS;
@@ -328,8 +330,6 @@ TEST(HistogramEvenHotPath, ASamplesIteratorIsPassedAsItsPackedBytes) {
     recorded<HistogramLaunch>().clear();
     ASSERT_EQ(array(p, dev, have, dev, dev, 257, &kLower, &kUpper, n, nullptr), CUDA_SUCCESS);
     ASSERT_EQ(recorded<HistogramLaunch>().size(), 2u);
-    const void* passed = nullptr;
-    std::memcpy(&passed, recorded<HistogramLaunch>()[1].samples_arg, sizeof passed);
-    EXPECT_EQ(passed, dev);
+    EXPECT_EQ(recorded<HistogramLaunch>()[1].samples_ptr, dev);
   }
 }
