@@ -357,6 +357,11 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_scan_by_key(
  *                       struct.vi='struct vi { float v; long long i; };' op=argmax
  *                       input=zip(float32,counting(int64))" reads {d[i], start + i}; an output
  *                       zip writes field k through component k
+ *   SHUFFLE             value: the seed (a uint64); element i is P(i), P a pseudo-random
+ *                       permutation of [0, n) that the seed fixes (n: the call's number of
+ *                       items read through it), e.g. "unary_transform in=int64
+ *                       out=int64 op=identity input=shuffle(int64)" writes a random
+ *                       permutation of 0..n-1
  * An output's arrays are written through `pointer` (const only so that one type serves
  * both roles). */
 typedef enum cccl_cache_iterator_kind {
@@ -367,7 +372,8 @@ typedef enum cccl_cache_iterator_kind {
   CCCL_CACHE_ITERATOR_REVERSE = 4,
   CCCL_CACHE_ITERATOR_PERMUTATION = 5,
   CCCL_CACHE_ITERATOR_DISCARD = 6,
-  CCCL_CACHE_ITERATOR_ZIP = 7
+  CCCL_CACHE_ITERATOR_ZIP = 7,
+  CCCL_CACHE_ITERATOR_SHUFFLE = 8
 } cccl_cache_iterator_kind;
 typedef struct cccl_cache_iterator_value {
   cccl_cache_iterator_kind kind;
@@ -440,6 +446,18 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_unique_by_key(
 CCCL_CACHE_API cccl_cache_status cccl_cache_unique_by_key_with_state(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_keys_in, const void* d_values_in, void* d_keys_out, void* d_values_out,
+    void* d_num_selected_out, uint64_t num_items, void* stream,
+    const cccl_cache_op_state* op_state);
+/* Any unique_by_key spec (the calls above refuse one with an iterator, naming this call):
+ * the keys and values read and written, each of the spec's kind (POINTER for an array),
+ * e.g. "unique_by_key keys=int32 values=int64 values_in=counting" (each run's first
+ * position) or keys_out=discard. A reverse output ends num_items past its array's start.
+ * `op_state` as in cccl_cache_unique_by_key_with_state (NULL: stateless). INVALID_ARGUMENT
+ * where a value is NULL or not of the spec's kind. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_unique_by_key_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* keys_in, const cccl_cache_iterator_value* values_in,
+    const cccl_cache_iterator_value* keys_out, const cccl_cache_iterator_value* values_out,
     void* d_num_selected_out, uint64_t num_items, void* stream,
     const cccl_cache_op_state* op_state);
 /* The items of d_in for which the spec's predicate (op) holds go to d_out in order, and

@@ -518,6 +518,7 @@ static_assert(CCCL_CACHE_ITERATOR_COUNTING == static_cast<int>(algos::IteratorKi
 static_assert(CCCL_CACHE_ITERATOR_PERMUTATION == static_cast<int>(algos::IteratorKind::permutation));
 static_assert(CCCL_CACHE_ITERATOR_DISCARD == static_cast<int>(algos::IteratorKind::discard));
 static_assert(CCCL_CACHE_ITERATOR_ZIP == static_cast<int>(algos::IteratorKind::zip));
+static_assert(CCCL_CACHE_ITERATOR_SHUFFLE == static_cast<int>(algos::IteratorKind::shuffle));
 static_assert(sizeof(cccl_cache_iterator_kind) == sizeof(int));
 
 cccl_cache_status cccl_cache_reduce_iterator(const cccl_cache_algorithm* algorithm,
@@ -620,10 +621,38 @@ cccl_cache_status cccl_cache_unique_by_key_with_state(
     const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_unique_by_key";
   CCCL_CACHE_C_TYPED(ub::Executable, AlgorithmId::unique_by_key, fn);
+  const ub::Spec& s = exe->spec();
+  if (s.iterators())
+    return iterator_spec(fn, "cccl_cache_unique_by_key_iterators",
+                         !s.keys_in.is_pointer()     ? "keys_in"
+                         : !s.values_in.is_pointer() ? "values_in"
+                         : !s.keys_out.is_pointer()  ? "keys_out"
+                                                     : "values_out");
   return result_of(
       (*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_keys_out, d_values_out,
              d_num_selected_out, num_items, static_cast<CUstream>(stream), state_of(op_state)),
       fn, kTempOrStateInvalid);
+}
+
+cccl_cache_status cccl_cache_unique_by_key_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* keys_in, const cccl_cache_iterator_value* values_in,
+    const cccl_cache_iterator_value* keys_out, const cccl_cache_iterator_value* values_out,
+    void* d_num_selected_out, uint64_t num_items, void* stream,
+    const cccl_cache_op_state* op_state) {
+  constexpr const char* fn = "cccl_cache_unique_by_key_iterators";
+  CCCL_CACHE_C_TYPED(ub::Executable, AlgorithmId::unique_by_key, fn);
+  const ub::Spec& s = exe->spec();
+  CallValue v[4];
+  if (!iterator_value(fn, "keys_in", s.keys_in, keys_in, v[0], status_, true) ||
+      !iterator_value(fn, "values_in", s.values_in, values_in, v[1], status_, true) ||
+      !iterator_value(fn, "keys_out", s.keys_out, keys_out, v[2], status_, false) ||
+      !iterator_value(fn, "values_out", s.values_out, values_out, v[3], status_, false))
+    return status_;
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, v[0].value, v[1].value, v[2].value,
+                          v[3].value, d_num_selected_out, num_items, static_cast<CUstream>(stream),
+                          state_of(op_state)),
+                   fn, kTempOrStateInvalid);
 }
 
 cccl_cache_status cccl_cache_select(const cccl_cache_algorithm* algorithm, void* d_temp_storage,

@@ -286,6 +286,23 @@ def _input_fields(d_in, d_out, ops: dict):
     return fields, _iterator_fields(fields, ops, (("input", d_in), ("output", d_out)))
 
 
+def _items_type(named) -> str:
+    """The element type of arguments that share one ((name, array or iterator) pairs): the
+    first array's, the other arrays checked against it; among iterators alone, the first
+    one's value type."""
+    arrays = [(name, x) for name, x in named if not _is_iterator(x)]
+    if arrays:
+        t = _type_of(arrays[0][1], arrays[0][0])
+        for name, x in arrays[1:]:
+            _same_as(t, x, name, arrays[0][0])
+        return t
+    t = next((x._type for _, x in named if getattr(x, "_type", None)), None)
+    if t is None:
+        raise TypeError(f"{', '.join(name for name, _ in named)}: iterators without an element type among "
+                        "them (give one of them as an array)")
+    return t
+
+
 def _iterator_fields(fields: dict, ops: dict, named) -> tuple:
     """Adds each iterator among `named` ((field, array or iterator) pairs) to `fields` as
     its spec text; returns the arrays of all of them."""
@@ -391,16 +408,18 @@ def make_unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num
     """Keeps the first key and item of each run of keys `op` calls equal ("equal_to" or an
     Op naming a __device__ bool function of two keys); the number of runs goes to
     d_out_num_selected[0] (its integer type is the spec's `selected`). offset: "uint64"
-    (CUB's offset for 64-bit counts) or "uint32"."""
+    (CUB's offset for 64-bit counts) or "uint32". The inputs may be iterators and the
+    outputs output iterators (cccl_cache.iterators), e.g. a CountingIterator's indices as
+    the items (each run's first position) or the keys into a DiscardIterator; the keys' and
+    items' types are their first arrays', else the iterators'."""
     ops: dict = {}
-    keys = _type_of(d_in_keys, "d_in_keys")
-    _same_as(keys, d_out_keys, "d_out_keys", "d_in_keys")
-    items = _type_of(d_in_items, "d_in_items")
-    _same_as(items, d_out_items, "d_out_items", "d_in_items")
-    fields = {"keys": keys, "values": items, "op": _op_text(op, ops), "offset": offset,
+    fields = {"keys": _items_type((("d_in_keys", d_in_keys), ("d_out_keys", d_out_keys))),
+              "values": _items_type((("d_in_items", d_in_items), ("d_out_items", d_out_items))),
+              "op": _op_text(op, ops), "offset": offset,
               "selected": _type_of(d_out_num_selected, "d_out_num_selected")}
-    return _acquire("unique_by_key", fields, ops, device,
-                    (d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected), cache)
+    held = _iterator_fields(fields, ops, (("keys_in", d_in_keys), ("values_in", d_in_items),
+                                          ("keys_out", d_out_keys), ("values_out", d_out_items)))
+    return _acquire("unique_by_key", fields, ops, device, held + (d_out_num_selected,), cache)
 
 
 def make_scan_by_key(d_keys_in, d_values_in, d_values_out, op="plus", *, exclusive=False,
@@ -446,18 +465,8 @@ def make_three_way_partition(d_in, d_first_part_out, d_second_part_out, d_unsele
     e.g. the indices of each part from a CountingIterator, or the rest not written into a
     DiscardIterator; the items' type is the first array's, else the iterators'."""
     ops: dict = {}
-    named = (("d_in", d_in), ("d_first_part_out", d_first_part_out), ("d_second_part_out", d_second_part_out),
-             ("d_unselected_out", d_unselected_out))
-    arrays = [(name, x) for name, x in named if not _is_iterator(x)]
-    if arrays:
-        t = _type_of(arrays[0][1], arrays[0][0])
-        for name, x in arrays[1:]:
-            _same_as(t, x, name, arrays[0][0])
-    else:
-        t = next((x._type for _, x in named if getattr(x, "_type", None)), None)
-        if t is None:
-            raise TypeError("d_in and the outputs: iterators without an element type among them "
-                            "(give one of them as an array)")
+    t = _items_type((("d_in", d_in), ("d_first_part_out", d_first_part_out),
+                     ("d_second_part_out", d_second_part_out), ("d_unselected_out", d_unselected_out)))
     fields = {"type": t, "first_op": _op_text(select_first_part_op, ops),
               "second_op": _op_text(select_second_part_op, ops), "offset": offset,
               "selected": _type_of(d_num_selected_out, "d_num_selected_out")}
@@ -783,13 +792,14 @@ def unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_sele
                   num_items=None, stream=None, *, temp_allocator=None, cache=None, op_state=None):
     """The first key and item of each run of equal keys of d_in_keys[:num_items] (default:
     its length) to d_out_keys / d_out_items; the number of runs to d_out_num_selected[0].
-    op_state: a stateful equality's state."""
+    op_state: a stateful equality's state. The inputs and outputs may be iterators
+    (make_unique_by_key); num_items is then required where d_in_keys has no length."""
     exe = make_unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, op,
                              cache=cache)
-    n = _count(num_items, d_in_keys, "d_in_keys", ("d_in_items", d_in_items, _same),
-               ("d_out_keys", d_out_keys, _same), ("d_out_items", d_out_items, _same),
-               ("d_out_num_selected", d_out_num_selected, lambda n: 1))
-    _run_two_phase(exe, d_in_keys, temp_allocator, stream,
+    n = _input_count(num_items, d_in_keys, d_out_keys, _same, "d_out_keys", "d_in_keys")
+    _input_count(n, d_in_items, d_out_items, _same, "d_out_items", "d_in_items")
+    _count(n, d_out_num_selected, "d_out_num_selected", ("d_out_num_selected", d_out_num_selected, lambda n: 1))
+    _run_two_phase(exe, _like(d_in_keys, d_in_items, d_out_keys, d_out_items), temp_allocator, stream,
                    (d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, n), (), op_state)
 
 

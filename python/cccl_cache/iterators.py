@@ -13,8 +13,9 @@ The element i of each: CountingIterator(start) start + i (start a NumPy integer 
 an int: int64), ConstantIterator(value) value, ReverseIterator(a) a[n - 1 - i] (of the
 first n), PermutationIterator(values, indices) values[indices[i]], TransformIterator(base,
 op) op(base[i]) with base a device array or a CountingIterator and op a unary well-known
-operator ("negate", ...) or a stateless Op. The reduction converts each element to its
-own type.
+operator ("negate", ...) or a stateless Op, ShuffleIterator(n, seed) a pseudo-random
+permutation of 0 .. n-1 (int64; read over exactly n items). The reduction converts each
+element to its own type.
 
 As d_out, element i of ReverseIterator(a) is a[n - 1 - i], of PermutationIterator(values,
 indices) values[indices[i]] (a scatter), of TransformOutputIterator(a, op) a[i] written
@@ -199,6 +200,31 @@ class DiscardIterator(_Iterator):
         return "discard"
 
 
+class ShuffleIterator(_Iterator):
+    """A pseudo-random permutation of 0 .. num_items - 1 that `seed` fixes (the same seed
+    gives the same order): element i is P(i), as int64. Read over exactly num_items
+    items (its length, the default num_items)."""
+
+    _iterator_kind = "shuffle"
+
+    def __init__(self, num_items, seed):
+        import numpy
+
+        if isinstance(num_items, bool) or not isinstance(num_items, (int, numpy.integer)) or num_items < 0:
+            raise ValueError(f"ShuffleIterator num_items: a non-negative integer, got {num_items!r}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, numpy.integer)) or not 0 <= seed < 2**64:
+            raise ValueError(f"ShuffleIterator seed: an integer in [0, 2**64), got {seed!r}")
+        self._num_items = int(num_items)
+        self._seed = int(seed)
+        self._type = "int64"
+
+    def _length(self, what: str):
+        return self._num_items
+
+    def _spec(self, operators: dict) -> str:
+        return f"shuffle({self._type})"
+
+
 class ZipIterator(_Iterator):
     """Element i: the struct of its components' elements i (each a device array or an
     iterator; at most 8). As d_out, component k takes field k of each result.
@@ -237,4 +263,4 @@ class ZipIterator(_Iterator):
 
 
 __all__ = ["ConstantIterator", "CountingIterator", "DiscardIterator", "PermutationIterator", "ReverseIterator",
-           "TransformIterator", "TransformOutputIterator", "ZipIterator"]
+           "ShuffleIterator", "TransformIterator", "TransformOutputIterator", "ZipIterator"]

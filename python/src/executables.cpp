@@ -377,6 +377,15 @@ algos::IteratorValue iterator_value(nb::handle obj, const std::string& arg,
     }
     return algos::IteratorValue::zip(parts, it.components.size());
   }
+  if (it.kind == algos::IteratorKind::shuffle) {
+    // Its domain is the call's length: reading past it would never end.
+    const auto num_items = nb::cast<std::uint64_t>(obj.attr("_num_items"));
+    if (num_items != n)
+      throw nb::value_error((arg + ": ShuffleIterator(num_items=" + std::to_string(num_items) +
+                             ") is read over " + std::to_string(n) + " items; they must agree")
+                                .c_str());
+    return algos::IteratorValue::shuffle(nb::cast<std::uint64_t>(obj.attr("_seed")));
+  }
   const bool by_value = it.kind == algos::IteratorKind::counting || it.kind == algos::IteratorKind::constant ||
                         (it.kind == algos::IteratorKind::transform && it.counting_base);
   if (by_value) {
@@ -487,14 +496,18 @@ std::size_t unique_by_key_call(const Bound<ub::Executable>& b, nb::handle temp, 
   const auto& spec = e.spec();
   const int dev = e.device();
   auto [d_temp, have] = temp_array(temp, bytes, dev);
-  auto ki = checked_array(keys_in, "d_in_keys", false, spec.key_type, n, dev);
-  auto vi = checked_array(values_in, "d_in_items", false, spec.value_type, n, dev);
-  auto ko = checked_array(keys_out, "d_out_keys", true, spec.key_type, n, dev);
-  auto vo = checked_array(values_out, "d_out_items", true, spec.value_type, n, dev);
+  ZipParts parts[4];
+  const algos::Input ki = call_input(keys_in, spec.keys_in, spec.key_type, n, dev, parts[0], "d_in_keys");
+  const algos::Input vi =
+      call_input(values_in, spec.values_in, spec.value_type, n, dev, parts[1], "d_in_items");
+  const algos::Output ko =
+      call_output(keys_out, spec.keys_out, spec.key_type, n, dev, parts[2], "d_out_keys");
+  const algos::Output vo =
+      call_output(values_out, spec.values_out, spec.value_type, n, dev, parts[3], "d_out_items");
   auto sel = checked_array(num_selected, "d_out_num_selected", true, spec.selected_type, 1, dev);
   const HostOpState state(op_state, spec.op);
   run_unlocked(stream, "unique_by_key", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, ki.data, vi.data, ko.data, vo.data, sel.data, n, s, state.get());
+    return e(d_temp, have, ki, vi, ko, vo, sel.data, n, s, state.get());
   });
   return bytes;
 }

@@ -308,6 +308,27 @@ def test_unique_by_key(caches, keys, items, count, op):
     np.testing.assert_array_equal(i_out.get()[:first.sum()], h_items[first])
 
 
+def test_unique_by_key_over_iterators(caches):
+    """Each run's first position (a CountingIterator as the items) with the keys discarded,
+    fresh and store-loaded, against NumPy."""
+    from cccl_cache.iterators import CountingIterator, DiscardIterator
+    h_keys = np.repeat(rng.integers(0, 50, N // 4), rng.integers(1, 5, N // 4))[:N].astype(np.int32)
+    n = len(h_keys)
+    first = np.flatnonzero(np.concatenate(([True], h_keys[1:] != h_keys[:-1])))
+    d_keys = cp.asarray(h_keys)
+    for exe in both(caches, lambda c: cccl_cache.make_unique_by_key(
+            d_keys, CountingIterator(np.int64(0)), DiscardIterator(), cp.empty(n, cp.int64),
+            cp.empty(1, cp.uint64), device=0, cache=c)):
+        pos, sel = cp.full(n, -1, cp.int64), cp.empty(1, cp.uint64)
+        run_two_phase(exe, d_keys, CountingIterator(np.int64(0)), DiscardIterator(), pos, sel, n, n=n)
+        assert int(sel.get()[0]) == first.size
+        np.testing.assert_array_equal(pos.get()[:first.size], first)
+    k_out, pos, sel = cp.empty(n, cp.int32), cp.empty(n, cp.int64), cp.empty(1, cp.uint64)
+    cccl_cache.unique_by_key(d_keys, CountingIterator(np.int64(0)), k_out, pos, sel, cache=caches[0])
+    np.testing.assert_array_equal(k_out.get()[:first.size], h_keys[first])
+    np.testing.assert_array_equal(pos.get()[:first.size], first)
+
+
 @pytest.mark.parametrize("keys, values, op, exclusive", [
     (np.int32, np.int8, "plus", False),
     (np.int16, np.int16, "plus", True),
@@ -456,6 +477,30 @@ def test_histogram_even_over_iterators(caches):
     d = cp.empty(10, cp.int32)
     cccl_cache.histogram_even(CountingIterator(np.int32(-50)), d, 11, 0, 1000, num_samples=N, cache=caches[0])
     np.testing.assert_array_equal(d.get(), cub_histogram(np.arange(-50, N - 50, dtype=np.int32), 0, 1000, 10))
+
+
+def test_shuffle_iterator_is_a_permutation(caches):
+    """A ShuffleIterator written out by a unary transform, fresh and store-loaded: each of
+    0..N-1 once, the same order for the same seed, another for another; its sum by a
+    reduction; read over another length than its own, refused."""
+    from cccl_cache.iterators import ShuffleIterator
+    outs = []
+    for exe in both(caches, lambda c: cccl_cache.make_unary_transform(
+            ShuffleIterator(N, 5), cp.empty(N, cp.int64), "identity", device=0, cache=c)):
+        d = cp.full(N, -1, cp.int64)
+        exe(ShuffleIterator(N, 5), d, N)
+        outs.append(d.get())
+    np.testing.assert_array_equal(outs[0], outs[1])
+    np.testing.assert_array_equal(np.sort(outs[0]), np.arange(N))
+    assert (outs[0] != np.arange(N)).sum() > N - N // 16
+    other = cp.empty(N, cp.int64)
+    cccl_cache.unary_transform(ShuffleIterator(N, 6), other, "identity", cache=caches[0])
+    assert not np.array_equal(other.get(), outs[0])
+    total = cp.empty(1, cp.int64)
+    cccl_cache.reduce_into(ShuffleIterator(N, 5), total, cache=caches[0])
+    assert int(total.get()[0]) == N * (N - 1) // 2
+    with pytest.raises(ValueError, match="must agree"):
+        cccl_cache.unary_transform(ShuffleIterator(N, 5), other, "identity", num_items=N - 1, cache=caches[0])
 
 
 @pytest.mark.parametrize("dtype, out, comp, upper", [

@@ -8,7 +8,8 @@ import cccl_cache
 from cccl_cache import Op, Spec
 from cccl_cache._api import _input_fields, _op_text
 from cccl_cache.iterators import (ConstantIterator, CountingIterator, DiscardIterator, PermutationIterator,
-                                  ReverseIterator, TransformIterator, TransformOutputIterator, ZipIterator)
+                                  ReverseIterator, ShuffleIterator, TransformIterator, TransformOutputIterator,
+                                  ZipIterator)
 from cccl_cache.structs import definitions
 
 SQUARE = Op("square", "__device__ float square(float x) { return x * x; }")
@@ -74,6 +75,18 @@ def test_bad_iterators_are_refused_when_made(fake):
         cccl_cache.reduce_into(CountingIterator(0), fake(n=0, typestr="<i8"), num_items=4)
     with pytest.raises(ValueError, match="index type"):
         spec_of(PermutationIterator(fake(typestr="<f4"), fake(typestr="<f4")))  # float indices
+
+
+def test_a_shuffle_is_its_spec_text_and_its_seed_a_call_value():
+    assert spec_of(ShuffleIterator(1000, 42), "int64").text == \
+        "reduce type=int64 op=plus offset=uint64 input=shuffle(int64)"
+    assert spec_of(ShuffleIterator(10, 1)) == spec_of(ShuffleIterator(99, 2**64 - 1))
+    assert ShuffleIterator(17, 3)._length("d_in") == 17
+    for bad in (-1, 2**64, 1.5, True):
+        with pytest.raises(ValueError, match="seed"):
+            ShuffleIterator(10, bad)
+    with pytest.raises(ValueError, match="num_items"):
+        ShuffleIterator(-1, 0)
 
 
 def test_the_package_exports_the_module():
@@ -354,3 +367,21 @@ def test_histogram_even_takes_a_samples_iterator(fake, asked):
         cccl_cache.histogram_even(CountingIterator(np.int32(0)), hist, 11, 0, 100)
     with pytest.raises(ValueError, match="d_histogram"):
         cccl_cache.histogram_even(CountingIterator(np.int32(0)), hist, 12, 0, 100, num_samples=5)
+
+
+def test_unique_by_key_takes_iterators(fake, asked):
+    """unique_by_key's inputs may be iterators and its outputs output iterators; the keys'
+    and items' types are their first arrays', else the iterators'."""
+    i4, i8, sel = fake(n=16, typestr="<i4"), fake(n=16, typestr="<i8"), fake(n=1, typestr="<u8")
+    spec = cccl_cache.make_unique_by_key(i4, CountingIterator(np.int64(0)), DiscardIterator(), i8, sel)
+    assert spec.text == ("unique_by_key keys=int32 values=int64 op=equal_to offset=uint64 selected=uint64 "
+                         "values_in=counting(int64) keys_out=discard")
+    assert asked[-1][1] == (i4, i8, sel)
+    spec = cccl_cache.make_unique_by_key(ReverseIterator(i4), i8, i4, ReverseIterator(i8), sel)
+    assert spec.fields["keys_in"] == "reverse(int32)" and spec.fields["values_out"] == "reverse(int64)"
+    with pytest.raises(TypeError, match="d_out_keys"):
+        cccl_cache.make_unique_by_key(i4, i8, i8, i8, sel)
+    with pytest.raises(ValueError, match="num_items: required"):
+        cccl_cache.unique_by_key(CountingIterator(np.int32(0)), i8, i4, i8, sel)
+    with pytest.raises(ValueError, match="d_out_items"):
+        cccl_cache.unique_by_key(i4, CountingIterator(np.int64(0)), i4, fake(n=8, typestr="<i8"), sel)

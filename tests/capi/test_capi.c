@@ -1380,6 +1380,45 @@ static void transform_iterators_on_gpu(cccl_cache_store* store) {
          ok ? "ok" : "MISMATCH");
 }
 
+/* A pseudo-random permutation of 0..n-1 written out of a shuffle iterator (its seed the
+ * call's value) through the C ABI: each index once, the same order for the same seed. */
+static void shuffle_on_gpu(cccl_cache_store* store) {
+  enum { n = 5000 };
+  static long long out[n], again[n];
+  static unsigned char seen[n];
+  const uint64_t seed = 0x1234abcdULL;
+  int i, ok = 1, fixed = 0;
+  void* d_out = NULL;
+  cccl_cache_iterator_value in, dst;
+  cccl_cache_algorithm* alg =
+      acquire_text(store, "unary_transform in=int64 out=int64 op=identity input=shuffle(int64)");
+  if (alg == NULL) return;
+  CHECK(cudaMalloc(&d_out, sizeof out) == cudaSuccess);
+  memset(&in, 0, sizeof in);
+  memset(&dst, 0, sizeof dst);
+  in.kind = CCCL_CACHE_ITERATOR_SHUFFLE;
+  in.value = seed;
+  dst.kind = CCCL_CACHE_ITERATOR_POINTER;
+  dst.pointer = d_out;
+  CHECK_OK(cccl_cache_unary_transform_iterators(alg, &in, &dst, n, NULL, NULL));
+  CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK_OK(cccl_cache_unary_transform_iterators(alg, &in, &dst, n, NULL, NULL));
+  CHECK(cudaMemcpy(again, d_out, sizeof again, cudaMemcpyDeviceToHost) == cudaSuccess);
+  memset(seen, 0, sizeof seen);
+  for (i = 0; i < n; ++i) {
+    const long long x = out[i];
+    ok &= x >= 0 && x < n && !seen[x] && again[i] == x;
+    if (x >= 0 && x < n) seen[x] = 1;
+    fixed += x == i;
+  }
+  ok &= fixed < n / 16;
+  CHECK(ok);
+  cudaFree(d_out);
+  cccl_cache_algorithm_release(alg);
+  printf("wrote a shuffle of 0..%d through the C ABI (%d fixed points): %s\n", n - 1, fixed,
+         ok ? "ok" : "MISMATCH");
+}
+
 /* A running count/min/max of 12-byte struct items (an inclusive scan named in spec text)
  * through the C ABI. */
 static void struct_scan_on_gpu(cccl_cache_store* store) {
@@ -1780,6 +1819,59 @@ static void histogram_on_gpu(cccl_cache_store* store) {
   printf("counted %d float32 in %d bins on device 0 through the C ABI: %s\n", n, levels - 1, same ? "ok" : "MISMATCH");
 }
 
+/* The first position of each run of int32 keys (a counting value input, the keys
+ * discarded) through the C ABI; the array call refuses the spec. */
+static void unique_by_key_iterators_on_gpu(cccl_cache_store* store) {
+  enum { n = 12 };
+  const int keys[n] = {1, 1, 2, 2, 2, 5, 1, 1, 9, 9, 9, 9};
+  const long long want[4 + 1] = {0, 2, 5, 6, 8};
+  const long long start = 0;
+  long long positions[n], count = -1;
+  size_t bytes = 0;
+  int i, ok = 1;
+  void *d_keys = NULL, *d_out = NULL, *d_count = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value keys_in, values_in, keys_out, values_out;
+  cccl_cache_algorithm* alg = acquire_text(
+      store, "unique_by_key keys=int32 values=int64 selected=int64 values_in=counting keys_out=discard");
+  if (alg == NULL) return;
+  memset(&keys_in, 0, sizeof keys_in);
+  memset(&values_in, 0, sizeof values_in);
+  memset(&keys_out, 0, sizeof keys_out);
+  memset(&values_out, 0, sizeof values_out);
+  values_in.kind = CCCL_CACHE_ITERATOR_COUNTING;
+  memcpy(&values_in.value, &start, sizeof start);
+  keys_out.kind = CCCL_CACHE_ITERATOR_DISCARD;
+  CHECK(cudaMalloc(&d_keys, sizeof keys) == cudaSuccess && cudaMalloc(&d_out, sizeof positions) == cudaSuccess &&
+        cudaMalloc(&d_count, sizeof count) == cudaSuccess);
+  CHECK(cudaMemcpy(d_keys, keys, sizeof keys, cudaMemcpyHostToDevice) == cudaSuccess);
+  keys_in.kind = CCCL_CACHE_ITERATOR_POINTER;
+  keys_in.pointer = d_keys;
+  values_out.kind = CCCL_CACHE_ITERATOR_POINTER;
+  values_out.pointer = d_out;
+  CHECK_OK(cccl_cache_unique_by_key_iterators(alg, NULL, &bytes, &keys_in, &values_in, &keys_out, &values_out,
+                                              d_count, n, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_unique_by_key(alg, d_temp, &bytes, d_keys, d_keys, d_out, d_out, d_count, n, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_unique_by_key_iterators");
+  CHECK_FAILS(cccl_cache_unique_by_key_iterators(alg, d_temp, &bytes, &keys_in, &keys_in, &keys_out, &values_out,
+                                                 d_count, n, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "values_in");
+  CHECK_OK(cccl_cache_unique_by_key_iterators(alg, d_temp, &bytes, &keys_in, &values_in, &keys_out, &values_out,
+                                              d_count, n, NULL, NULL));
+  CHECK(cudaMemcpy(positions, d_out, sizeof positions, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost) == cudaSuccess);
+  ok = count == 5;
+  for (i = 0; ok && i < 5; ++i) ok &= positions[i] == want[i];
+  CHECK(ok);
+  cudaFree(d_temp);
+  cudaFree(d_count);
+  cudaFree(d_out);
+  cudaFree(d_keys);
+  cccl_cache_algorithm_release(alg);
+  printf("each run's first position from a counting value input through the C ABI: %s\n",
+         ok ? "ok" : "MISMATCH");
+}
+
 /* Counts the integers 0..999 (a counting iterator) in ten bins over [100, 600) through
  * the C ABI (50 each); the array call refuses the spec. */
 static void histogram_iterators_on_gpu(cccl_cache_store* store) {
@@ -1939,6 +2031,7 @@ int main(void) {
     zips_on_gpu(store);
     segmented_iterators_on_gpu(store);
     transform_iterators_on_gpu(store);
+    shuffle_on_gpu(store);
     struct_reduce_on_gpu(store);
     struct_scan_on_gpu(store);
     select_on_gpu(store);
@@ -1947,6 +2040,7 @@ int main(void) {
     three_way_partition_iterators_on_gpu(store);
     histogram_on_gpu(store);
     histogram_iterators_on_gpu(store);
+    unique_by_key_iterators_on_gpu(store);
     binary_search_on_gpu(store);
     binary_search_iterators_on_gpu(store);
     segmented_sort_on_gpu(store);

@@ -50,6 +50,8 @@ std::vector<reduce::Spec> iterator_specs() {
       reduce_over(Iterator::transform(Operator::of(OpKind::negate), ScalarType::int32, true)),
       reduce_over(Iterator::transform(Operator::of(OpKind::negate), ScalarType::none, true),
                   ScalarType::int64),
+      reduce_over(Iterator::shuffle(ScalarType::int64)),
+      reduce_over(Iterator::shuffle(), ScalarType::uint32),
   };
 }
 

@@ -30,6 +30,7 @@ TEST(IteratorBuild, ReduceOverEveryInputKindBuildsForSm80AndSm90) {
                   Iterator::permutation(ScalarType::float16, ScalarType::int64)),
       reduce_over(ScalarType::int32,
                   Iterator::transform(Operator::of(OpKind::bit_not), ScalarType::int16, true)),
+      reduce_over(ScalarType::int64, Iterator::shuffle()),
   };
   for (const auto& spec : specs) {
     for (const std::uint32_t cc : {80u, 90u}) {

@@ -34,6 +34,7 @@ struct UniqueLaunch : Launch {
   std::uintptr_t keys_in = 0, values_in = 0, keys_out = 0, values_out = 0;
   std::uint64_t num_items = 0;
   const void* op_arg = nullptr;  // the sweep's operator argument pointer
+  const void* args[4] = {};      // its keys' and values' argument pointers (1st-4th)
 };
 
 // The operator argument of a stateless operator (core/launch.hpp).
@@ -54,6 +55,7 @@ void decode_unique_launch(UniqueLaunch& l, bool init, void** params) {
   std::memcpy(&l.num_items, params[7], sizeof(std::uint64_t));
   std::memcpy(&l.num_tiles, params[8], sizeof(int));
   l.op_arg = params[6];
+  for (int k = 0; k < 4; ++k) l.args[k] = params[k];
 }
 constexpr auto record_unique_launch =
     &record_two_kernel_launch<UniqueLaunch, 3, 10, &decode_unique_launch>;
@@ -240,3 +242,35 @@ TEST(UniqueByKeyHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
+// Where the spec has an iterator, each of the keys and values read and written is its
+// packed bytes, handed to the driver by address; the size is the arrays'. No allocation.
+TEST(UniqueByKeyHotPath, IteratorsArePassedAsTheirPackedBytes) {
+  const LaunchContext ctx = two_kernel_context(record_unique_launch);
+  const d::DispatchParams p = params(&ctx);
+  const d::DispatchFn arrays = d::select_dispatch(4, 8, ScalarType::uint64);
+  const d::DispatchFn run = d::select_dispatch(4, 8, ScalarType::uint64, true, /*iterators=*/true);
+  ASSERT_NE(run, nullptr);
+  EXPECT_NE(run, arrays);
+  alignas(16) unsigned char bytes4[4][128] = {};
+  void* temp = device_address(0x7f5000000000);
+  void* selected = device_address(0x7f4000000000);
+  const std::uint64_t n = (1ull << 20) + 3;
+  std::size_t bytes = 0, array_bytes = 0;
+  ASSERT_EQ(run(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr, nullptr),
+            CUDA_SUCCESS);
+  ASSERT_EQ(arrays(p, nullptr, array_bytes, nullptr, nullptr, nullptr, nullptr, nullptr, n, nullptr,
+                   nullptr),
+            CUDA_SUCCESS);
+  EXPECT_EQ(bytes, array_bytes);
+  recorded<UniqueLaunch>().clear();
+  const auto [rc, allocations] = count_allocations([&] {
+    return run(p, temp, bytes, bytes4[0], bytes4[1], bytes4[2], bytes4[3], selected, n, nullptr,
+               kNoState);
+  });
+  EXPECT_EQ(rc, CUDA_SUCCESS);
+  EXPECT_EQ(allocations, 0);
+  ASSERT_EQ(recorded<UniqueLaunch>().size(), 2u);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(recorded<UniqueLaunch>()[1].args[k], bytes4[k]) << k;
+  EXPECT_EQ(recorded<UniqueLaunch>()[1].selected, reinterpret_cast<std::uintptr_t>(selected));
+  EXPECT_EQ(recorded<UniqueLaunch>()[1].num_items, n);
+}

@@ -2,7 +2,9 @@
 #include "core/iterator.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 
 #include "cccl_cache/algos/core/spec_fields.hpp"
@@ -17,7 +19,17 @@ constexpr detail::Named<IteratorKind> kKindNames[] = {
     {IteratorKind::constant, "constant"}, {IteratorKind::transform, "transform"},
     {IteratorKind::reverse, "reverse"},   {IteratorKind::permutation, "permutation"},
     {IteratorKind::discard, "discard"},   {IteratorKind::zip, "zip"},
+    {IteratorKind::shuffle, "shuffle"},
 };
+
+// The shuffle's round count and multiplier as its layout text and device code spell them.
+std::string shuffle_rounds() { return std::to_string(ShuffleState::kRounds); }
+std::string shuffle_multiplier() {
+  char hex[19];
+  std::snprintf(hex, sizeof hex, "0x%016llX",
+                static_cast<unsigned long long>(ShuffleState::kMultiplier));
+  return hex;
+}
 }  // namespace
 
 std::string_view iterator_kind_name(IteratorKind kind) noexcept {
@@ -87,7 +99,8 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
                 std::string(f.name) + "='" + std::string(text) +
                     "' is not an iterator (pointer, counting(TYPE), constant(TYPE), "
                     "reverse(TYPE), permutation(TYPE,INDEX), transform(OP[,TYPE]), "
-                    "transform(OP,counting(TYPE)), discard or zip(COMPONENT,...))");
+                    "transform(OP,counting(TYPE)), discard, zip(COMPONENT,...) or "
+                    "shuffle(TYPE))");
   };
   std::string_view kind_text = text, args;
   if (const auto open = text.find('('); open != std::string_view::npos) {
@@ -185,6 +198,8 @@ Result<void> validate_in_role(std::string_view what, const Iterator& it, ScalarT
   // round differently from start + i.
   if (counts && is_float(v))
     return bad("a counting iterator counts in an integer type, not " + std::string(name(v)));
+  if (it.kind == IteratorKind::shuffle && is_float(v))
+    return bad("a shuffle iterator yields indices: an integer type, not " + std::string(name(v)));
   if (transform) {
     const std::string field = std::string(what) + ": transform iterator's operator";
     if (it.op.kind == OpKind::custom) {
@@ -246,6 +261,8 @@ Result<void> validate_zip_iterator(std::string_view what, const Iterator& it, bo
     if (c.kind == IteratorKind::zip)
       return fail(ErrorCode::unsupported,
                   cw + ": a zip inside a zip (list its components instead)");
+    if (c.kind == IteratorKind::shuffle)
+      return fail(ErrorCode::unsupported, cw + ": a shuffle iterator is not a zip component");
     if (c.kind != IteratorKind::pointer && (accepted & iterator_bit(c.kind)) == 0 &&
         !(output && c.kind == IteratorKind::discard))
       return fail(ErrorCode::unsupported, cw + ": a " + std::string(iterator_kind_name(c.kind)) +
@@ -338,6 +355,8 @@ Extent member_extent(const Iterator& it, ScalarType element) noexcept {
       return it.counting_base ? Extent{v, v} : Extent{8, 8};
     case IteratorKind::zip:
       return zip_layout(it).extent;
+    case IteratorKind::shuffle:
+      return {sizeof(ShuffleState), alignof(ShuffleState)};
     default:  // pointer, reverse, discard
       return {8, 8};
   }
@@ -360,6 +379,10 @@ std::string layout_text(const Iterator& it) {
       return it.counting_base ? "V start@0" : "V* p@0";
     case IteratorKind::discard:
       return "ptrdiff_t pos@0 (0)";
+    case IteratorKind::shuffle:
+      return "u64 pos@0 (0), u64 n@8, u32 half_bits@16, u32 keys[" + shuffle_rounds() +
+             "]@24 (SplitMix64 of the seed, low 32 bits); Feistel " + shuffle_rounds() +
+             " rounds, F(r,k) = ((r ^ k) * " + shuffle_multiplier() + ") >> (64 - half_bits)";
     case IteratorKind::zip: {
       const ZipLayout z = zip_layout(it);
       std::string out = "zip";
@@ -380,8 +403,9 @@ std::string layout_text(const Iterator& it) {
 
 std::string iterator_packing(const Iterator& it) {
   if (it.is_pointer()) return {};
-  const std::string size =
-      it.kind == IteratorKind::zip ? std::to_string(zip_layout(it).extent.size) : "16";
+  const std::string size = it.kind == IteratorKind::zip       ? std::to_string(zip_layout(it).extent.size)
+                           : it.kind == IteratorKind::shuffle ? std::to_string(sizeof(ShuffleState))
+                                                              : "16";
   return "// cccl-cache host packing 1: " + layout_text(it) + "; " + size +
          " bytes aligned 16, the rest zero\n";
 }
@@ -485,6 +509,28 @@ std::string zip_struct(const std::string& n, const Iterator& it, const std::stri
 }
 }  // namespace
 
+namespace {
+// A shuffle's state and its permutation P (shuffle_index's, on the device).
+std::string shuffle_members() {
+  const std::string rounds = shuffle_rounds();
+  const std::string multiplier = shuffle_multiplier() + "ull";
+  return "  using u64 = unsigned long long;\n"
+         "  u64 pos, n;\n  unsigned int half_bits, unused;\n  unsigned int keys[" + rounds +
+         "];\n"
+         "  __host__ __device__ u64 feistel(u64 x) const {\n"
+         "    const u64 mask = (1ull << half_bits) - 1;\n"
+         "    unsigned int l = static_cast<unsigned int>(x >> half_bits);\n"
+         "    unsigned int r = static_cast<unsigned int>(x & mask);\n"
+         "    for (int k = 0; k < " + rounds + "; ++k) {\n"
+         "      const unsigned int f = static_cast<unsigned int>(\n"
+         "          (static_cast<u64>(r ^ keys[k]) * " + multiplier + ") >> (64 - half_bits));\n"
+         "      const unsigned int t = l ^ f;\n      l = r;\n      r = t;\n    }\n"
+         "    return (static_cast<u64>(l) << half_bits) | r;\n  }\n"
+         "  __host__ __device__ u64 permuted(u64 x) const {\n"
+         "    do { x = feistel(x); } while (x >= n);\n    return x;\n  }\n";
+}
+}  // namespace
+
 std::string iterator_struct(std::string_view name, const Iterator& it, const ElementType& element) {
   const std::string n(name);
   const std::string a(cuda_name(element));
@@ -520,6 +566,10 @@ std::string iterator_struct(std::string_view name, const Iterator& it, const Ele
       out += operator_struct(n + "_op", it.op, 1);
       if (!counts) parts = {"  const " + v + "* p;\n", "p[i]", "p += n;", address("p", v)};
       parts.at = n + "_op{}(" + parts.at + ")";
+      break;
+    case IteratorKind::shuffle:
+      parts = {shuffle_members(), "static_cast<" + v + ">(permuted(pos + static_cast<u64>(i)))",
+               "pos += static_cast<u64>(n);", "static_cast<difference_type>(pos)"};
       break;
     default:
       break;
@@ -596,6 +646,43 @@ IteratorTypes iterator_types(std::string& source, const Iterator& input, const I
   return t;
 }
 
+ShuffleState shuffle_state(std::uint64_t n, std::uint64_t seed) noexcept {
+  ShuffleState s;
+  s.n = n;
+  const int bits = n < 2 ? 0 : static_cast<int>(std::bit_width(n - 1));
+  s.half_bits = static_cast<std::uint32_t>(std::max(1, (bits + 1) / 2));
+  std::uint64_t state = seed;  // SplitMix64
+  for (std::uint32_t& key : s.keys) {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    key = static_cast<std::uint32_t>(z ^ (z >> 31));
+  }
+  return s;
+}
+
+std::uint64_t shuffle_index(const ShuffleState& s, std::uint64_t i) noexcept {
+  const std::uint32_t h = s.half_bits;
+  const std::uint64_t mask = (std::uint64_t{1} << h) - 1;
+  std::uint64_t x = s.pos + i;
+  do {
+    auto l = static_cast<std::uint32_t>(x >> h), r = static_cast<std::uint32_t>(x & mask);
+    for (const std::uint32_t key : s.keys) {
+      const auto f = static_cast<std::uint32_t>(
+          (static_cast<std::uint64_t>(r ^ key) * ShuffleState::kMultiplier) >> (64 - h));
+      const std::uint32_t t = l ^ f;
+      l = r;
+      r = t;
+    }
+    x = (static_cast<std::uint64_t>(l) << h) | r;
+  } while (x >= s.n);
+  return x;
+}
+
+static_assert(sizeof(ShuffleState) == 56 && alignof(ShuffleState) == 8,
+              "the shuffle's layout (iterator.hpp, iterator_packing)");
+static_assert(sizeof(ShuffleState) <= sizeof(IteratorArg::bytes));
+
 namespace {
 // Writes a call's `value` for `it` over `element` at `out` (the layout member_extent
 // gives); false where a kind is not the spec's.
@@ -627,6 +714,13 @@ bool pack_at(const Iterator& it, ScalarType element, const IteratorValue& value,
       return true;
     case IteratorKind::discard:
       return true;
+    case IteratorKind::shuffle: {
+      std::uint64_t seed = 0;
+      std::memcpy(&seed, value.value, sizeof seed);
+      const ShuffleState state = shuffle_state(num_items, seed);
+      std::memcpy(out, &state, sizeof state);
+      return true;
+    }
     case IteratorKind::zip: {
       std::uint64_t count = 0;
       std::memcpy(&count, value.value, sizeof count);
@@ -690,7 +784,8 @@ void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes
         move(0, n, v);
       break;
     case IteratorKind::discard:
-      move(0, n, 1);  // its position, a ptrdiff_t
+    case IteratorKind::shuffle:
+      move(0, n, 1);  // its position (a ptrdiff_t, a u64)
       break;
     case IteratorKind::zip: {
       const ZipLayout z = zip_layout(it);

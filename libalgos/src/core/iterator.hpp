@@ -2,6 +2,7 @@
 // packed into its bytes (the layouts iterator.hpp documents). Private to libalgos.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -61,8 +62,24 @@ std::string argument_type(std::string& source, const std::string& name, const It
 // depend on it). Change it with pack_iterator (test_iterator pins both).
 std::string iterator_packing(const Iterator& it);
 
+// A shuffle iterator's state (iterator.hpp's layout): the permutation of [0, n) that
+// `seed` fixes, from position `pos`. What pack_iterator writes for one.
+struct ShuffleState {
+  static constexpr std::size_t kRounds = 8;
+  // The round function F(r, k) = ((r ^ k) * kMultiplier) >> (64 - half_bits).
+  static constexpr std::uint64_t kMultiplier = 0xD2B74407B1CE6E93ull;
+  std::uint64_t pos = 0, n = 0;
+  std::uint32_t half_bits = 1, unused = 0;
+  std::uint32_t keys[kRounds] = {};
+};
+ShuffleState shuffle_state(std::uint64_t n, std::uint64_t seed) noexcept;
+// Element i (< s.n - s.pos) of the shuffle: what the generated struct's operator[]
+// computes on the device, here on the host (tests' reference).
+std::uint64_t shuffle_index(const ShuffleState& s, std::uint64_t i) noexcept;
+
 // The bytes of an iterator's kernel argument, handed to the driver by address: 16 for
-// every kind but a zip, whose components' are laid out one after another.
+// every kind but a zip, whose components' are laid out one after another, and a shuffle
+// (sizeof(ShuffleState)).
 struct IteratorArg {
   alignas(16) unsigned char bytes[16 * kMaxZipComponents];
 };
@@ -124,6 +141,29 @@ struct IteratorArgs {
     out = const_cast<void*>(o);
     return ok;
   }
+};
+
+// A call's N arguments as a dispatch instantiated for all arrays or all iterators takes
+// them (argument_address of each, `as_iterators` where the spec has any iterator: an
+// array then packed as an array iterator), their packed bytes held here. No allocation.
+template <std::size_t N>
+struct AllArguments {
+  struct Arg {
+    const Iterator* it;  // the spec's
+    ScalarType element;
+    const IteratorValue* value;  // the call's
+  };
+  IteratorArg packed[N];
+  const void* at[N] = {};
+  // False where a value is not of its spec's kind.
+  bool set(const Arg (&args)[N], std::uint64_t num_items, bool as_iterators) noexcept {
+    for (std::size_t k = 0; k < N; ++k)
+      if (!argument_address(*args[k].it, args[k].element, *args[k].value, num_items, as_iterators,
+                            packed[k], at[k]))
+        return false;
+    return true;
+  }
+  void* out(std::size_t k) const noexcept { return const_cast<void*>(at[k]); }
 };
 
 }  // namespace cccl_cache::algos::detail

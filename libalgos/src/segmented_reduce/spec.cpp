@@ -15,9 +15,10 @@ Result<void> Spec::validate() const {
   CCCL_CACHE_CHECK(
       detail::validate_associative_op("segmented_reduce spec", op, type, /*takes_state=*/true));
   const std::string w = "segmented_reduce spec: field ";
-  // A reverse input's end is its length, which only the offsets know.
-  CCCL_CACHE_CHECK(validate_iterator(w + "'input'", input, type,
-                                     kInputIterators & ~iterator_bit(IteratorKind::reverse)));
+  // A reverse input's end and a shuffle's domain are its length, which only the offsets know.
+  CCCL_CACHE_CHECK(validate_iterator(
+      w + "'input'", input, type,
+      kInputIterators & ~iterator_bit(IteratorKind::reverse) & ~iterator_bit(IteratorKind::shuffle)));
   CCCL_CACHE_CHECK(validate_output_iterator(w + "'output'", output, type));
   CCCL_CACHE_CHECK(
       validate_iterator(w + "'begin_offsets'", begin_offsets, offset_type, kInputIterators));

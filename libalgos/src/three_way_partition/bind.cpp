@@ -45,20 +45,16 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   // Each argument as the dispatch takes it: the arrays, or all four as iterators (an array
   // packed as an array iterator); a value of another kind is refused.
   const Spec& s = spec();
-  const bool all = s.iterators();
-  algos::detail::IteratorArg packed[4];
-  const void* at[4] = {};
-  const Iterator* its[4] = {&s.input, &s.first_output, &s.second_output, &s.unselected_output};
-  const IteratorValue* values[4] = {&d_in.value, &d_first_part_out.value, &d_second_part_out.value,
-                                    &d_unselected_out.value};
-  for (int k = 0; k < 4; ++k)
-    if (!algos::detail::argument_address(*its[k], s.type, *values[k], num_items, all, packed[k],
-                                         at[k]))
-      return CUDA_ERROR_INVALID_VALUE;
-  auto out = [&](int k) { return const_cast<void*>(at[k]); };
+  algos::detail::AllArguments<4> a;
+  if (!a.set({{&s.input, s.type, &d_in.value},
+              {&s.first_output, s.type, &d_first_part_out.value},
+              {&s.second_output, s.type, &d_second_part_out.value},
+              {&s.unselected_output, s.type, &d_unselected_out.value}},
+             num_items, s.iterators()))
+    return CUDA_ERROR_INVALID_VALUE;
   return call_op2(&Spec::first_op, first_op_state, &Spec::second_op, second_op_state,
-                  d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, at[0], out(1),
-                  out(2), out(3), d_num_selected_out, num_items, stream);
+                  d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, a.at[0], a.out(1),
+                  a.out(2), a.out(3), d_num_selected_out, num_items, stream);
 }
 
 }  // namespace cccl_cache::algos::three_way_partition

@@ -2,6 +2,7 @@
 // needs, and the Executable's call. Fresh builds and store hits both come through here.
 #include "cccl_cache/algos/unique_by_key/executable.hpp"
 #include "core/executable_state.hpp"
+#include "core/iterator.hpp"
 #include "unique_by_key/dispatch.hpp"
 
 namespace cccl_cache::algos {
@@ -22,7 +23,8 @@ Result<unique_by_key::Executable> UniqueByKey::bind(const BuiltView<UniqueByKey>
   CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, block_threads,
                                                 d::select_dispatch(size_of(spec.key_type),
                                                                    size_of(spec.value_type),
-                                                                   spec.offset_type)));
+                                                                   spec.offset_type, true,
+                                                                   spec.iterators())));
   state->params.policy = p;
   return Executable(std::move(state));
 }
@@ -37,13 +39,23 @@ std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexce
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                                const void* d_keys_in, const void* d_values_in, void* d_keys_out,
-                                void* d_values_out, void* d_num_selected_out,
+                                Input d_keys_in, Input d_values_in, Output d_keys_out,
+                                Output d_values_out, void* d_num_selected_out,
                                 std::uint64_t num_items, CUstream stream,
                                 OpState op_state) const noexcept {
+  if (CUresult rc = usable(false); rc != CUDA_SUCCESS) return rc;
+  // Each argument as the dispatch takes it: the arrays, or all four as iterators (an array
+  // packed as an array iterator); a value of another kind is refused.
+  const Spec& s = spec();
+  algos::detail::AllArguments<4> a;
+  if (!a.set({{&s.keys_in, s.key_type, &d_keys_in.value},
+              {&s.values_in, s.value_type, &d_values_in.value},
+              {&s.keys_out, s.key_type, &d_keys_out.value},
+              {&s.values_out, s.value_type, &d_values_out.value}},
+             num_items, s.iterators()))
+    return CUDA_ERROR_INVALID_VALUE;
   return call_op(&Spec::op, op_state, d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes,
-                 d_keys_in, d_values_in, d_keys_out, d_values_out, d_num_selected_out, num_items,
-                 stream);
+                 a.at[0], a.at[1], a.out(2), a.out(3), d_num_selected_out, num_items, stream);
 }
 
 }  // namespace cccl_cache::algos::unique_by_key

@@ -1,9 +1,11 @@
 #include "unique_by_key/codegen.hpp"
 
 #include <string>
+#include <vector>
 
 #include "core/agent_select.hpp"
 #include "core/codegen.hpp"
+#include "core/iterator.hpp"
 
 namespace cccl_cache::algos {
 
@@ -19,12 +21,29 @@ detail::GeneratedSource detail::BuildSteps<UniqueByKey>::source(const unique_by_
 
   detail::GeneratedSource out;
   out.source = detail::prelude("cub/device/dispatch/kernels/kernel_unique_by_key.cuh",
-                               {spec.key_type, spec.value_type});
+                               {spec.key_type, spec.value_type, spec.keys_in.type,
+                                spec.values_in.type, spec.keys_out.type, spec.values_out.type});
   // The init kernel (tile states, the count set to 0) is the scan header's.
   out.source += "#include <cub/device/dispatch/kernels/kernel_scan.cuh>\n";
   out.source += detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_key_t = " + key + ";\nusing cccl_cache_value_t = " + value +
                 ";\nusing cccl_cache_offset_t = " + offset + ";\n";
+  // Iterators take the place of the arrays: all four arguments where any is one (the host
+  // dispatch is instantiated for all arrays or all iterators). An array spec's source and
+  // kernel names are as they were: its key with them.
+  const bool all = spec.iterators();
+  std::vector<const Operator*> defined = {&spec.op};
+  auto argument = [&](const char* name, const Iterator& it, ScalarType t, bool output) {
+    return detail::argument_type(out.source, name, it, t, output, all,
+                                 std::string(cuda_name(t)) + "*", defined);
+  };
+  const std::string keys_in = argument("cccl_cache_keys_in_t", spec.keys_in, spec.key_type, false);
+  const std::string values_in =
+      argument("cccl_cache_values_in_t", spec.values_in, spec.value_type, false);
+  const std::string keys_out = argument("cccl_cache_keys_out_t", spec.keys_out, spec.key_type, true);
+  const std::string values_out =
+      argument("cccl_cache_values_out_t", spec.values_out, spec.value_type, true);
+  const std::string args = keys_in + ", " + values_in + ", " + keys_out + ", " + values_out;
   out.source += detail::operator_type("cccl_cache_op", spec.op, 2, "bool", spec.key_type);
   // DeviceSelect::UniqueByKey's default selector, and the policy the sweep kernel
   // resolves with it at the CC being compiled for, after the virtual-shared-memory
@@ -36,17 +55,21 @@ detail::GeneratedSource detail::BuildSteps<UniqueByKey>::source(const unique_by_
       "using cccl_cache_helper = cub::detail::unique_by_key::device_unique_by_key_vsmem_helper_t<\n"
       "    cub::detail::device_policy_getter<cccl_cache_selector, "
       "cub::detail::current_tuning_cc().get()>,\n"
-      "    cccl_cache_key_t*, cccl_cache_value_t*, cccl_cache_key_t*, cccl_cache_value_t*,\n"
+      "    " +
+      (all ? args
+           : "cccl_cache_key_t*, cccl_cache_value_t*, cccl_cache_key_t*, cccl_cache_value_t*") +
+      ",\n"
       "    cccl_cache_op, cccl_cache_offset_t>;\n";
   out.source += detail::close_prelude();
 
   // Exactly the kernels cub::detail::unique_by_key::dispatch launches for
-  // DeviceSelect::UniqueByKey(K*, V*, K*, V*, S*, num_items, op): in Kernel order.
+  // DeviceSelect::UniqueByKey(keys in, values in, keys out, values out, S*, num_items,
+  // op): in Kernel order.
   const std::string tile_state = "cub::ScanTileState<" + offset + ">";
   out.kernels = {
       "cub::detail::scan::DeviceCompactInitKernel<" + tile_state + ", " + selected + "*>",
-      "cub::detail::unique_by_key::DeviceUniqueByKeySweepKernel<cccl_cache_selector, " + key +
-          "*, " + value + "*, " + key + "*, " + value + "*, " + selected + "*, " + tile_state +
+      "cub::detail::unique_by_key::DeviceUniqueByKeySweepKernel<cccl_cache_selector, " + args +
+          ", " + selected + "*, " + tile_state +
           ", cccl_cache_op, " + offset + ">"};
   out.policy_probe =
       std::string(detail::kPolicyProbeName) +

@@ -6,8 +6,11 @@
 // The device kernels were instantiated by the build (codegen.cpp) with K* and V* inputs
 // and outputs, a S* count, ScanTileState<OffsetT> and an empty operator type. Host
 // stand-ins of the same size and alignment give the dispatch the same argument layout;
-// the tile state is the offset type's own (the same type on both sides).
+// the tile state is the offset type's own (the same type on both sides). Where the spec
+// has an iterator, the kernel takes all four as generated iterator structs, and the
+// dispatch passes each call's packed bytes (IterArg) to the sweep launch as they are.
 #include "core/launch.cuh"
+#include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_unique_by_key.cuh>
 
@@ -61,7 +64,9 @@ std::uint64_t max_items(const DispatchParams& p) noexcept {
   return algos::detail::tiled_max_items<OffsetT>(tile_items(p));
 }
 
-template <std::size_t K, std::size_t V, class OffsetT>
+// Iterators: the four arguments as IterArg (each the address of an iterator's packed
+// bytes), else K* and V* arrays.
+template <std::size_t K, std::size_t V, class OffsetT, bool Iterators>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_keys_in,
                       const void* d_values_in, void* d_keys_out, void* d_values_out,
@@ -69,15 +74,18 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       const void* op_state) noexcept {
   using Key = Bytes<K>;
   using Value = Bytes<V>;
+  using KeyArg = std::conditional_t<Iterators, algos::detail::IterArg, Key*>;
+  using ValueArg = std::conditional_t<Iterators, algos::detail::IterArg, Value*>;
+  using algos::detail::iterator_arg;
   if (num_items > max_items<OffsetT>(params)) return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
   const cudaError_t err =
-      cub::detail::unique_by_key::dispatch<Key*, Value*, Key*, Value*, SelectedPtr, OpArg, OffsetT,
-                                           RuntimePolicySelector, BoundKernels<OffsetT>,
+      cub::detail::unique_by_key::dispatch<KeyArg, ValueArg, KeyArg, ValueArg, SelectedPtr, OpArg,
+                                           OffsetT, RuntimePolicySelector, BoundKernels<OffsetT>,
                                            DriverLauncherFactory, Key, Value>(
-          d_temp_storage, temp_storage_bytes, static_cast<Key*>(const_cast<void*>(d_keys_in)),
-          static_cast<Value*>(const_cast<void*>(d_values_in)), static_cast<Key*>(d_keys_out),
-          static_cast<Value*>(d_values_out), static_cast<SelectedPtr>(d_num_selected_out),
+          d_temp_storage, temp_storage_bytes, iterator_arg<KeyArg, Key>(d_keys_in),
+          iterator_arg<ValueArg, Value>(d_values_in), iterator_arg<KeyArg, Key>(d_keys_out),
+          iterator_arg<ValueArg, Value>(d_values_out), static_cast<SelectedPtr>(d_num_selected_out),
           OpArg{op_state}, static_cast<OffsetT>(num_items), stream, RuntimePolicySelector{&params},
           BoundKernels<OffsetT>{&params}, DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
@@ -103,18 +111,24 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
 }  // namespace
 
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                           bool closed_form) noexcept {
+                           bool closed_form, bool iterators) noexcept {
   using Entry = algos::detail::ClosedForm<DispatchFn>;
   if (!is_unsigned_offset(offset_type)) return nullptr;
   return algos::detail::on_size(key_size, [&](auto k) {
     return algos::detail::on_size(value_size, [&](auto v) {
       constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value;
-      if (offset_type == ScalarType::uint32)
-        return Entry::select<&closed_form_bytes<std::uint32_t>, &run_dispatch<kK, kV, std::uint32_t>>(
+      auto with = [&](auto offset, auto iterators_c) -> DispatchFn {
+        using OffsetT = decltype(offset);
+        return Entry::select<&closed_form_bytes<OffsetT>,
+                             &run_dispatch<kK, kV, OffsetT, decltype(iterators_c)::value>>(
             closed_form);
+      };
       // CUB's offset for 8-byte counts is unsigned long long (choose_offset_t).
-      return Entry::select<&closed_form_bytes<unsigned long long>,
-                           &run_dispatch<kK, kV, unsigned long long>>(closed_form);
+      auto pick = [&](auto iterators_c) {
+        return offset_type == ScalarType::uint32 ? with(std::uint32_t{}, iterators_c)
+                                                 : with(0ull, iterators_c);
+      };
+      return iterators ? pick(std::true_type{}) : pick(std::false_type{});
     });
   });
 }

@@ -17,12 +17,21 @@
 //                                     an array of its V or one of the kinds above (not
 //                                     a zip), laid out as above, in order, each at its
 //                                     natural alignment
+//   shuffle      {u64 pos; u64 n;     element i = P(pos + i), P a pseudo-random
+//                 u32 half_bits;      permutation of [0, n) fixed by a 64-bit seed (n the
+//                 u32 keys[8]}        call's number of items; not a zip component)
 //
 // A zip reads into, and writes from, a struct element type S (types.hpp ElementType)
 // whose fields are, in order, exactly the components' types (a build checks it), e.g.
 // a {float value; long long index;} from zip(float32, counting(int64)) for an argmax.
 //
-// A counting iterator counts in an integer type (wrapping as it does).
+// A counting iterator counts in an integer type (wrapping as it does); a shuffle's V is
+// an integer type too.
+//
+// P is a balanced Feistel network of 8 rounds over 2 * half_bits bits (the smallest
+// half_bits >= 1 whose domain holds n), each round's key one output of SplitMix64 seeded
+// with the seed; values at or above n are walked on (fed through again) until one is
+// below n, so P is a bijection of [0, n). shuffle_index (core) computes it on the host.
 //
 // As an output (an algorithm's `output` field), element i is written, never read:
 //
@@ -62,6 +71,7 @@ enum class IteratorKind : std::uint8_t {
   permutation = 5,
   discard = 6,  // outputs only
   zip = 7,
+  shuffle = 8,  // inputs only
 };
 
 // The most components a zip iterator takes.
@@ -76,9 +86,9 @@ std::optional<IteratorKind> parse_iterator_kind(std::string_view name) noexcept;
 //
 // Spec text: pointer | counting(V) | constant(V) | reverse(V) | permutation(V,I) |
 // transform(OP,V) (over or into a V array) | transform(OP,counting(V)) | discard |
-// zip(C0,C1,...); V may be left out ("counting"): the algorithm's element type. A zip's
-// component is a type (an array of it) or an iterator naming its V: zip(float32,
-// counting(int64)). A custom OP gets its source as a custom operator field does
+// zip(C0,C1,...) | shuffle(V); V may be left out ("counting"): the algorithm's element
+// type. A zip's component is a type (an array of it) or an iterator naming its V:
+// zip(float32, counting(int64)). A custom OP gets its source as a custom operator field does
 // (source=..., a manifest's [operators]); a zip's custom operators share one source.
 struct Iterator {
   IteratorKind kind = IteratorKind::pointer;
@@ -102,6 +112,7 @@ struct Iterator {
     return {IteratorKind::transform, v, ScalarType::none, std::move(op), counting_base};
   }
   static Iterator discard() { return {IteratorKind::discard}; }
+  static Iterator shuffle(ScalarType v = ScalarType::none) { return {IteratorKind::shuffle, v}; }
   // A zip's component that is a V array.
   static Iterator array(ScalarType v) { return {IteratorKind::pointer, v}; }
   static Iterator zip(std::vector<Iterator> components) {
@@ -129,6 +140,7 @@ const std::string& iterator_source(const Iterator& it) noexcept;
 //   zip: `pointer`, an array of the components' values (each as its kind reads it, an
 //     array component's `pointer` its array), and `value` their number (a uint64); read
 //     during the call only
+//   shuffle: `value`, the seed (a uint64)
 // An output's arrays are written: `pointer` and `index` are const here only so that one
 // type serves both roles.
 struct IteratorValue {
@@ -147,6 +159,7 @@ struct IteratorValue {
   static IteratorValue zip(const IteratorValue* components, std::uint64_t count) {
     return of(IteratorKind::zip, count, components);
   }
+  static IteratorValue shuffle(std::uint64_t seed) { return of(IteratorKind::shuffle, seed); }
   // A counting or constant value (or a transform over counting's start) of host type T.
   template <class T>
   static IteratorValue of(IteratorKind kind, const T& v, const void* pointer = nullptr) {

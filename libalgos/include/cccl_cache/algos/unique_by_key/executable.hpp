@@ -7,6 +7,7 @@
 #include <cuda.h>
 
 #include "cccl_cache/algos/core/executable.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/unique_by_key/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -29,14 +30,16 @@ class Executable : public BoundExecutable<UniqueByKey> {
   // (from d_values_in) to d_values_out, in order, and writes the number of runs to
   // *d_num_selected_out (one element of the spec's selected type, device memory), all
   // on `stream`, which must belong to the bound device's primary context. Outputs must
-  // not overlap the inputs. Returns CUDA_ERROR_INVALID_VALUE for a count the offset
-  // type cannot index or a too small temp storage, and CUDA_ERROR_NOT_INITIALIZED in a
-  // fork()ed child of the process that bound it.
+  // not overlap the inputs. For a spec with iterators, each of the inputs and outputs
+  // that is one is the call's values for it (iterator.hpp Input, Output; packed on the
+  // stack). Returns CUDA_ERROR_INVALID_VALUE for a count the offset type cannot index, a
+  // too small temp storage or a value not of the spec's kind, and
+  // CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it.
   // `op_state`: a stateful operator's state (types.hpp OpState: its bytes, read before
   // return; a size query may leave it out), empty for a stateless one;
   // CUDA_ERROR_INVALID_VALUE where it does not fit the operator's state layout.
-  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_keys_in,
-                      const void* d_values_in, void* d_keys_out, void* d_values_out,
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_keys_in,
+                      Input d_values_in, Output d_keys_out, Output d_values_out,
                       void* d_num_selected_out, std::uint64_t num_items, CUstream stream,
                       OpState op_state = {}) const noexcept;
 

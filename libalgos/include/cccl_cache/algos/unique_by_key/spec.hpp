@@ -9,6 +9,7 @@
 
 #include "cccl_cache/algos/core/key.hpp"
 #include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -33,6 +34,18 @@ struct Spec {
   Operator op = Operator::of(OpKind::equal_to);
   ScalarType offset_type = ScalarType::uint64;    // uint32 or uint64
   ScalarType selected_type = ScalarType::uint64;  // int32, uint32, int64 or uint64
+  // The keys and values read: K and V arrays (pointer, the default), or counting,
+  // constant, transform, reverse or permutation iterators read as K and V, e.g.
+  // values_in=counting(int64) for the index of each run's first item.
+  Iterator keys_in;
+  Iterator values_in;
+  // The unique keys and their values written: K and V arrays (the default), or reverse,
+  // permutation, transform or discard iterators (discard: not written, e.g.
+  // keys_out=discard for the values alone). A reverse output ends num_items past its
+  // array's start (the call's count, not the number selected). A call takes an
+  // IteratorValue (iterator.hpp Input, Output) for each iterator.
+  Iterator keys_out;
+  Iterator values_out;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
@@ -41,11 +54,24 @@ struct Spec {
     v(Field{3, "op"}, s.op);
     v(Field{4, "offset"}, s.offset_type);
     v(Field{5, "selected"}, s.selected_type);
+    v(Field{6, "keys_in"}, s.keys_in);
+    v(Field{7, "values_in"}, s.values_in);
+    v(Field{8, "keys_out"}, s.keys_out);
+    v(Field{9, "values_out"}, s.values_out);
+  }
+
+  // Whether any of the inputs and outputs is an iterator: the kernel then takes all four
+  // as iterators (an array as an array iterator), the host dispatch being instantiated
+  // for all arrays or all iterators.
+  bool iterators() const noexcept {
+    return !keys_in.is_pointer() || !values_in.is_pointer() || !keys_out.is_pointer() ||
+           !values_out.is_pointer();
   }
 
   // Element key and value types; equal_to or a valid custom operator; offset uint32 or
-  // uint64; an integer selected type of 4 or 8 bytes. Error: invalid_argument naming the
-  // field.
+  // uint64; an integer selected type of 4 or 8 bytes; the inputs and outputs of the kinds
+  // above (validate_iterator, validate_output_iterator). Error: invalid_argument naming
+  // the field (unsupported: an iterator kind that is not taken there).
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;
