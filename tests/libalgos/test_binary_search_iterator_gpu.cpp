@@ -153,9 +153,11 @@ TEST(BinarySearchIteratorGpu, HalvedCountingInputStoredNegatedAsFloat64) {
                    IteratorValue::transform(out), s);
       },
       [&](std::uint64_t n) {
+        // negate applies to the int64 bound, then the result is stored as float64: a bound
+        // of 0 is +0.0, not the -0.0 that negating a double gives.
         std::vector<double> w(n);
         for (std::uint64_t i = 0; i < n; ++i)
-          w[i] = -static_cast<double>(bound(range, (-10 + static_cast<std::int64_t>(i)) / 2, false));
+          w[i] = static_cast<double>(-bound(range, (-10 + static_cast<std::int64_t>(i)) / 2, false));
         return w;
       });
 }
