@@ -21,15 +21,6 @@ constexpr detail::Named<IteratorKind> kKindNames[] = {
     {IteratorKind::discard, "discard"},   {IteratorKind::zip, "zip"},
     {IteratorKind::shuffle, "shuffle"},
 };
-
-// The shuffle's round count and multiplier as its layout text and device code spell them.
-std::string shuffle_rounds() { return std::to_string(ShuffleState::kRounds); }
-std::string shuffle_multiplier() {
-  char hex[19];
-  std::snprintf(hex, sizeof hex, "0x%016llX",
-                static_cast<unsigned long long>(ShuffleState::kMultiplier));
-  return hex;
-}
 }  // namespace
 
 std::string_view iterator_kind_name(IteratorKind kind) noexcept {
@@ -297,6 +288,15 @@ Result<void> validate_zip_iterator(std::string_view what, const Iterator& it, bo
 namespace detail {
 
 namespace {
+// The shuffle's round count and multiplier as its layout text and device code spell them.
+std::string shuffle_rounds() { return std::to_string(ShuffleState::kRounds); }
+std::string shuffle_multiplier() {
+  char hex[19];
+  std::snprintf(hex, sizeof hex, "0x%016llX",
+                static_cast<unsigned long long>(ShuffleState::kMultiplier));
+  return hex;
+}
+
 // The iterator's custom operator (a zip's first component's), or null.
 const Operator* custom_operator(const Iterator& it) noexcept {
   for (const Iterator& c : it.components)
