@@ -273,7 +273,7 @@ typedef struct cccl_cache_op_state {
 } cccl_cache_op_state;
 
 /* Sorts keys (and values, unless keys-only) from the inputs into the outputs; they may
- * alias (in place). */
+ * alias (in place). A spec with an input iterator takes cccl_cache_merge_sort_iterators. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_merge_sort(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_keys_in, const void* d_values_in, void* d_keys_out, void* d_values_out,
@@ -459,6 +459,19 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_unique_by_key_iterators(
     const cccl_cache_iterator_value* keys_in, const cccl_cache_iterator_value* values_in,
     const cccl_cache_iterator_value* keys_out, const cccl_cache_iterator_value* values_out,
     void* d_num_selected_out, uint64_t num_items, void* stream,
+    const cccl_cache_op_state* op_state);
+/* Any merge sort spec (cccl_cache_merge_sort refuses one with an input iterator, naming
+ * this call): the keys and values read, each of the spec's kind (POINTER for an array),
+ * e.g. "merge_sort keys=int64 values=int64 values_in=counting" (an argsort: each key's
+ * position) or keys_in=transform(..) to sort a function of the keys; the sorted keys and
+ * values go to the output arrays. A keys-only sort reads no values (values_in may be
+ * NULL). `op_state` as in cccl_cache_merge_sort_with_state (NULL: stateless).
+ * INVALID_ARGUMENT where a value is NULL (but a keys-only sort's values_in) or not of the
+ * spec's kind. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_merge_sort_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* keys_in, const cccl_cache_iterator_value* values_in,
+    void* d_keys_out, void* d_values_out, uint64_t num_items, void* stream,
     const cccl_cache_op_state* op_state);
 /* The items of d_in for which the spec's predicate (op) holds go to d_out in order, and
  * their number to *d_num_selected_out (device memory, one element of the spec's

@@ -437,6 +437,10 @@ cccl_cache_status cccl_cache_merge_sort_with_state(const cccl_cache_algorithm* a
                                                    const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_merge_sort";
   CCCL_CACHE_C_TYPED(ms::Executable, AlgorithmId::merge_sort, fn);
+  const ms::Spec& s = exe->spec();
+  if (s.iterators())
+    return iterator_spec(fn, "cccl_cache_merge_sort_iterators",
+                         !s.keys_in.is_pointer() ? "keys_in" : "values_in");
   return result_of(
       (*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_keys_out, d_values_out,
              num_items, static_cast<CUstream>(stream), state_of(op_state)),
@@ -651,6 +655,27 @@ cccl_cache_status cccl_cache_unique_by_key_iterators(
     return status_;
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, v[0].value, v[1].value, v[2].value,
                           v[3].value, d_num_selected_out, num_items, static_cast<CUstream>(stream),
+                          state_of(op_state)),
+                   fn, kTempOrStateInvalid);
+}
+
+cccl_cache_status cccl_cache_merge_sort_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* keys_in, const cccl_cache_iterator_value* values_in,
+    void* d_keys_out, void* d_values_out, uint64_t num_items, void* stream,
+    const cccl_cache_op_state* op_state) {
+  constexpr const char* fn = "cccl_cache_merge_sort_iterators";
+  CCCL_CACHE_C_TYPED(ms::Executable, AlgorithmId::merge_sort, fn);
+  const ms::Spec& s = exe->spec();
+  // A keys-only sort reads no values: a NULL values_in is an empty array.
+  const cccl_cache_iterator_value no_values{CCCL_CACHE_ITERATOR_POINTER, nullptr, nullptr, 0};
+  if (s.keys_only() && values_in == nullptr) values_in = &no_values;
+  CallValue v[2];
+  if (!iterator_value(fn, "keys_in", s.keys_in, keys_in, v[0], status_, true) ||
+      !iterator_value(fn, "values_in", s.values_in, values_in, v[1], status_, true))
+    return status_;
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, v[0].value, v[1].value, d_keys_out,
+                          d_values_out, num_items, static_cast<CUstream>(stream),
                           state_of(op_state)),
                    fn, kTempOrStateInvalid);
 }

@@ -194,12 +194,18 @@ def _sort_types(d_in_keys, d_out_keys, d_in_values, d_out_values):
 def make_merge_sort(d_in_keys, d_in_values, d_out_keys, d_out_values, op="less", *,
                     offset="int64", device=None, cache=None) -> _core.MergeSort:
     """A merge sort of d_in_keys' element type (and d_in_values', or keys only for None).
-    Arrays may be element types instead. Returns a reusable MergeSort callable."""
-    keys, values = _sort_types(d_in_keys, d_out_keys, d_in_values, d_out_values)
+    Arrays may be element types instead. The inputs may be iterators (cccl_cache.iterators),
+    e.g. a CountingIterator as the values (an argsort) or a TransformIterator as the keys;
+    the keys' and values' types are then the outputs'. Returns a reusable MergeSort
+    callable."""
+    keys = _items_type((("d_in_keys", d_in_keys), ("d_out_keys", d_out_keys)))
+    values = "none"
+    if d_in_values is not None or d_out_values is not None:
+        values = _items_type((("d_in_values", d_in_values), ("d_out_values", d_out_values)))
     ops: dict = {}
     fields = {"keys": keys, "values": values, "compare": _op_text(op, ops), "offset": offset}
-    return _acquire("merge_sort", fields, ops, device,
-                    (d_in_keys, d_out_keys, d_in_values, d_out_values), cache)
+    held = _iterator_fields(fields, ops, (("keys_in", d_in_keys), ("values_in", d_in_values)))
+    return _acquire("merge_sort", fields, ops, device, held + (d_out_keys, d_out_values), cache)
 
 
 def make_radix_sort(d_in_keys, d_out_keys, d_in_values=None, d_out_values=None, order="ascending", *,
@@ -695,11 +701,13 @@ _same = (lambda n: n)
 def merge_sort(d_in_keys, d_in_values, d_out_keys, d_out_values, op="less", num_items=None,
                stream=None, *, temp_allocator=None, cache=None, op_state=None):
     """Sorts d_in_keys (and d_in_values) into d_out_keys (and d_out_values); they may alias.
-    op_state: a stateful comparator's state."""
+    op_state: a stateful comparator's state. The inputs may be iterators (make_merge_sort);
+    num_items is then required where d_in_keys has no length."""
     exe = make_merge_sort(d_in_keys, d_in_values, d_out_keys, d_out_values, op, cache=cache)
-    n = _count(num_items, d_in_keys, "d_in_keys", ("d_out_keys", d_out_keys, _same),
-               ("d_in_values", d_in_values, _same), ("d_out_values", d_out_values, _same))
-    _run_two_phase(exe, d_in_keys, temp_allocator, stream,
+    n = _input_count(num_items, d_in_keys, d_out_keys, _same, "d_out_keys", "d_in_keys")
+    if d_in_values is not None or d_out_values is not None:
+        _input_count(n, d_in_values, d_out_values, _same, "d_out_values", "d_in_values")
+    _run_two_phase(exe, d_out_keys, temp_allocator, stream,
                    (d_in_keys, d_in_values, d_out_keys, d_out_values, n), (), op_state)
 
 

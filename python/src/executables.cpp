@@ -160,21 +160,6 @@ nb::class_<Bound<Exe>> common(nb::module_& m, const char* name, const char* doc)
       });
 }
 
-// --- merge sort -------------------------------------------------------------------
-std::size_t merge_sort_call(const Bound<ms::Executable>& b, nb::handle temp, nb::handle keys_in,
-                            nb::handle values_in, nb::handle keys_out, nb::handle values_out,
-                            std::uint64_t n, nb::handle stream, nb::handle op_state) {
-  const ms::Executable& e = *b.exe;
-  std::size_t bytes = e.temp_storage_bytes(n);
-  if (temp.is_none()) return bytes;
-  const HostOpState state(op_state, e.spec().comparator);
-  run_sort(e, bytes, n, temp, keys_in, keys_out, values_in, values_out, stream, "merge sort",
-           [&](void* d_temp, std::size_t& have, const SortArrays& a, CUstream s) {
-             return e(d_temp, have, a.keys_in, a.values_in, a.keys_out, a.values_out, n, s, state.get());
-           });
-  return bytes;
-}
-
 // --- radix sort -------------------------------------------------------------------
 std::pair<int, int> bits_of(const rs::Executable& e, nb::handle begin, nb::handle end) {
   int b = begin.is_none() ? 0 : nb::cast<int>(begin);
@@ -420,6 +405,35 @@ algos::Output call_output(nb::handle out, const algos::Iterator& it, const algos
                           std::uint64_t n, int dev, ZipParts& parts, const char* arg = "d_out") {
   if (it.is_pointer()) return checked_array(out, arg, true, type, n, dev).data;
   return iterator_value(out, arg, it, type.scalar, n, dev, parts.data());
+}
+
+// --- merge sort: the inputs arrays or iterators, the outputs arrays ------------------
+std::size_t merge_sort_call(const Bound<ms::Executable>& b, nb::handle temp, nb::handle keys_in,
+                            nb::handle values_in, nb::handle keys_out, nb::handle values_out,
+                            std::uint64_t n, nb::handle stream, nb::handle op_state) {
+  const ms::Executable& e = *b.exe;
+  std::size_t bytes = e.temp_storage_bytes(n);
+  if (temp.is_none()) return bytes;
+  const auto& spec = e.spec();
+  const int dev = e.device();
+  auto [d_temp, have] = temp_array(temp, bytes, dev);
+  ZipParts parts[2];
+  const algos::Input ki = call_input(keys_in, spec.keys_in, spec.key_type, n, dev, parts[0], "d_in_keys");
+  void* ko = checked_array(keys_out, "d_out_keys", true, spec.key_type, n, dev).data;
+  algos::Input vi = static_cast<const void*>(nullptr);
+  void* vo = nullptr;
+  if (spec.keys_only()) {
+    require_none(values_in, "d_in_values", "the spec sorts keys only");
+    require_none(values_out, "d_out_values", "the spec sorts keys only");
+  } else {
+    vi = call_input(values_in, spec.values_in, spec.value_type, n, dev, parts[1], "d_in_values");
+    vo = checked_array(values_out, "d_out_values", true, spec.value_type, n, dev).data;
+  }
+  const HostOpState state(op_state, spec.comparator);
+  run_unlocked(stream, "merge sort", [&](CUstream s) -> CUresult {
+    return e(d_temp, have, ki, vi, ko, vo, n, s, state.get());
+  });
+  return bytes;
 }
 
 // --- reduce and scans: one input and one output (each an array or an iterator), an optional

@@ -329,6 +329,25 @@ def test_unique_by_key_over_iterators(caches):
     np.testing.assert_array_equal(pos.get()[:first.size], first)
 
 
+def test_merge_sort_over_iterators(caches):
+    """An argsort (a CountingIterator as the values) and a sort of keys read last first
+    (a ReverseIterator, keys only), fresh and store-loaded, against NumPy's stable sort."""
+    from cccl_cache.iterators import CountingIterator, ReverseIterator
+    h_keys = rng.integers(-1000, 1000, N).astype(np.float32)
+    order = np.argsort(h_keys, kind="stable")
+    d_keys = cp.asarray(h_keys)
+    for exe in both(caches, lambda c: cccl_cache.make_merge_sort(
+            d_keys, CountingIterator(np.int64(0)), cp.empty(N, cp.float32), cp.empty(N, cp.int64),
+            device=0, cache=c)):
+        k_out, pos = cp.empty(N, cp.float32), cp.full(N, -1, cp.int64)
+        run_two_phase(exe, d_keys, CountingIterator(np.int64(0)), k_out, pos, N, n=N)
+        np.testing.assert_array_equal(k_out.get(), h_keys[order])
+        np.testing.assert_array_equal(pos.get(), order)
+    k_out = cp.empty(N, cp.float32)
+    cccl_cache.merge_sort(ReverseIterator(d_keys), None, k_out, None, cache=caches[0])
+    np.testing.assert_array_equal(k_out.get(), np.sort(h_keys[::-1], kind="stable"))
+
+
 @pytest.mark.parametrize("keys, values, op, exclusive", [
     (np.int32, np.int8, "plus", False),
     (np.int16, np.int16, "plus", True),

@@ -385,3 +385,21 @@ def test_unique_by_key_takes_iterators(fake, asked):
         cccl_cache.unique_by_key(CountingIterator(np.int32(0)), i8, i4, i8, sel)
     with pytest.raises(ValueError, match="d_out_items"):
         cccl_cache.unique_by_key(i4, CountingIterator(np.int64(0)), i4, fake(n=8, typestr="<i8"), sel)
+
+
+def test_merge_sort_takes_input_iterators(fake, asked):
+    """A merge sort's inputs may be iterators (the outputs stay arrays, its buffers): an
+    argsort reads a CountingIterator as its values; the types are the outputs'."""
+    f4, f4_out, i8 = fake(n=16, typestr="<f4"), fake(n=16, typestr="<f4"), fake(n=16, typestr="<i8")
+    spec = cccl_cache.make_merge_sort(f4, CountingIterator(np.int64(0)), f4_out, i8)
+    assert spec.text == ("merge_sort keys=float32 values=int64 compare=less offset=int64 "
+                         "values_in=counting(int64)")
+    assert asked[-1][1] == (f4, f4_out, i8)
+    spec = cccl_cache.make_merge_sort(ReverseIterator(f4), None, f4_out, None)
+    assert spec.fields["keys_in"] == "reverse(float32)" and spec.fields["values"] == "none"
+    with pytest.raises(TypeError, match="d_out_keys"):
+        cccl_cache.make_merge_sort(f4, None, i8, None)
+    with pytest.raises(ValueError, match="num_items: required"):
+        cccl_cache.merge_sort(CountingIterator(np.int32(0)), None, fake(n=16, typestr="<i4"), None)
+    with pytest.raises(ValueError, match="d_out_values"):
+        cccl_cache.merge_sort(f4, CountingIterator(np.int64(0)), f4_out, fake(n=8, typestr="<i8"))

@@ -1872,6 +1872,54 @@ static void unique_by_key_iterators_on_gpu(cccl_cache_store* store) {
          ok ? "ok" : "MISMATCH");
 }
 
+/* An argsort of float keys (a counting value input: each sorted key's position) through
+ * the C ABI; the array call refuses the spec. */
+static void merge_sort_iterators_on_gpu(cccl_cache_store* store) {
+  enum { n = 9 };
+  const float keys[n] = {3.f, -1.f, 2.f, 3.f, 0.f, -1.f, 7.f, 2.f, 3.f};
+  const float want_keys[n] = {-1.f, -1.f, 0.f, 2.f, 2.f, 3.f, 3.f, 3.f, 7.f};
+  const long long want[n] = {1, 5, 4, 2, 7, 0, 3, 8, 6}; /* stable: ties keep their order */
+  const long long start = 0;
+  float sorted[n];
+  long long positions[n];
+  size_t bytes = 0;
+  int i, ok = 1;
+  void *d_keys = NULL, *d_sorted = NULL, *d_out = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value keys_in, values_in;
+  cccl_cache_algorithm* alg =
+      acquire_text(store, "merge_sort keys=float32 values=int64 values_in=counting");
+  if (alg == NULL) return;
+  memset(&keys_in, 0, sizeof keys_in);
+  memset(&values_in, 0, sizeof values_in);
+  values_in.kind = CCCL_CACHE_ITERATOR_COUNTING;
+  memcpy(&values_in.value, &start, sizeof start);
+  CHECK(cudaMalloc(&d_keys, sizeof keys) == cudaSuccess && cudaMalloc(&d_sorted, sizeof sorted) == cudaSuccess &&
+        cudaMalloc(&d_out, sizeof positions) == cudaSuccess);
+  CHECK(cudaMemcpy(d_keys, keys, sizeof keys, cudaMemcpyHostToDevice) == cudaSuccess);
+  keys_in.kind = CCCL_CACHE_ITERATOR_POINTER;
+  keys_in.pointer = d_keys;
+  CHECK_OK(cccl_cache_merge_sort_iterators(alg, NULL, &bytes, &keys_in, &values_in, d_sorted, d_out, n, NULL,
+                                           NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_merge_sort(alg, d_temp, &bytes, d_keys, d_keys, d_sorted, d_out, n, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_merge_sort_iterators");
+  CHECK_FAILS(cccl_cache_merge_sort_iterators(alg, d_temp, &bytes, &keys_in, &keys_in, d_sorted, d_out, n, NULL,
+                                              NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "values_in");
+  CHECK_OK(cccl_cache_merge_sort_iterators(alg, d_temp, &bytes, &keys_in, &values_in, d_sorted, d_out, n, NULL,
+                                           NULL));
+  CHECK(cudaMemcpy(sorted, d_sorted, sizeof sorted, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(cudaMemcpy(positions, d_out, sizeof positions, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < n; ++i) ok &= sorted[i] == want_keys[i] && positions[i] == want[i];
+  CHECK(ok);
+  cudaFree(d_temp);
+  cudaFree(d_out);
+  cudaFree(d_sorted);
+  cudaFree(d_keys);
+  cccl_cache_algorithm_release(alg);
+  printf("an argsort of float keys from a counting value input through the C ABI: %s\n", ok ? "ok" : "MISMATCH");
+}
+
 /* Counts the integers 0..999 (a counting iterator) in ten bins over [100, 600) through
  * the C ABI (50 each); the array call refuses the spec. */
 static void histogram_iterators_on_gpu(cccl_cache_store* store) {
@@ -2041,6 +2089,7 @@ int main(void) {
     histogram_on_gpu(store);
     histogram_iterators_on_gpu(store);
     unique_by_key_iterators_on_gpu(store);
+    merge_sort_iterators_on_gpu(store);
     binary_search_on_gpu(store);
     binary_search_iterators_on_gpu(store);
     segmented_sort_on_gpu(store);

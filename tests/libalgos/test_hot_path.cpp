@@ -108,4 +108,68 @@ TEST(HotPath, ALaunchErrorIsReturnedAndStopsTheSort) {
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
+// The block-sort launch's input arguments as the driver got them: the addresses its
+// params hold for the key and value inputs, the first word at the values' (read at the
+// launch: a pointer argument's copy is gone after it), and the output keys' pointer.
+struct InputRecord : Launch {
+  const void* keys_in_arg = nullptr;
+  const void* values_in_arg = nullptr;
+  void* values_in_word = nullptr;
+  void* keys_out = nullptr;
+};
+CUresult record_inputs(const CUlaunchConfig* config, CUfunction fn, void** params, void**) {
+  if (params == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  InputRecord r{launch_of(config, fn)};
+  if (fn == kBlockSort) {  // (ping, keys in, values in, keys out, ...)
+    for (int i = 0; i < 4; ++i)
+      if (params[i] == nullptr) return CUDA_ERROR_INVALID_VALUE;
+    r.keys_in_arg = params[1];
+    r.values_in_arg = params[2];
+    r.values_in_word = *static_cast<void**>(params[2]);
+    r.keys_out = *static_cast<void**>(params[3]);
+  }
+  recorded<InputRecord>().push_back(r);
+  return CUDA_SUCCESS;
+}
+
+TEST(HotPath, InputIteratorsAreReadAsTheirPackedBytes) {
+  // The iterator dispatch hands the kernels the call's packed bytes where they lie (the
+  // driver copies them at the launch); a keys-only sort passes no values.
+  const auto context = bound_context(&record_inputs);
+  d::DispatchParams p = bound_params();
+  p.launch = &context;
+  alignas(16) unsigned char keys_packed[16] = {}, values_packed[16] = {};
+  void* keys_out = reinterpret_cast<void*>(std::uintptr_t{0x7f0000000000});
+  void* temp = reinterpret_cast<void*>(std::uintptr_t{0x7f1000000000});
+  for (const std::size_t value_size : {std::size_t{8}, std::size_t{0}}) {
+    SCOPED_TRACE(value_size);
+    const d::DispatchFn sort =
+        d::select_dispatch(4, value_size, ScalarType::int64, /*closed_form=*/true, /*iterators=*/true);
+    ASSERT_NE(sort, nullptr);
+    std::size_t bytes = 0;
+    ASSERT_EQ(sort(p, nullptr, bytes, keys_packed, values_packed, keys_out, keys_out, 4353, nullptr,
+                   kNoState),
+              CUDA_SUCCESS);
+    recorded<InputRecord>().clear();
+    const auto [rc, allocations] = count_allocations([&] {
+      return sort(p, temp, bytes, keys_packed, values_packed, keys_out, keys_out, 4353, nullptr,
+                  kNoState);
+    });
+    ASSERT_EQ(rc, CUDA_SUCCESS);
+    EXPECT_EQ(allocations, 0);
+    const auto& seen = recorded<InputRecord>();
+    ASSERT_EQ(seen.size(), 3u);  // two tiles: block sort, one partition and merge pass
+    EXPECT_EQ(seen[0].fn, kBlockSort);
+    EXPECT_EQ(seen[0].keys_in_arg, static_cast<const void*>(keys_packed));
+    EXPECT_EQ(seen[0].keys_out, keys_out);
+    if (value_size != 0)
+      EXPECT_EQ(seen[0].values_in_arg, static_cast<const void*>(values_packed));
+    else
+      EXPECT_EQ(seen[0].values_in_word, nullptr);
+  }
+  // No struct sizes: iterators read scalar keys and values.
+  EXPECT_EQ(d::select_dispatch(16, 0, ScalarType::int64, true, true), nullptr);
+  EXPECT_NE(d::select_dispatch(16, 0, ScalarType::int64, true, false), nullptr);
+}
+
 }  // namespace

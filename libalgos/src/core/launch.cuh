@@ -436,6 +436,28 @@ Fn select_sort_dispatch(std::size_t key_size, std::size_t value_size, ScalarType
                        });
 }
 
+// As select_sort_dispatch, for a sort whose inputs may be iterators: Entries<K, V, OffsetT,
+// true> (the iterator forms, over scalar key and value sizes only) where `iterators`, else
+// Entries<K, V, OffsetT, false> over the types on_sort_types<Structs> takes.
+template <class Fn, template <std::size_t, std::size_t, class, bool> class Entries,
+          bool Structs = false>
+Fn select_sort_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset,
+                        bool closed_form, bool iterators) noexcept {
+  auto entry = [&]<std::size_t K, std::size_t V, class OffsetT, bool Iterators>() {
+    using E = Entries<K, V, OffsetT, Iterators>;
+    return ClosedForm<Fn>::template select<E::query, E::dispatch>(closed_form);
+  };
+  if (iterators)
+    return on_sort_types(key_size, value_size, offset,
+                         [&]<std::size_t K, std::size_t V, class OffsetT>() {
+                           return entry.template operator()<K, V, OffsetT, true>();
+                         });
+  return on_sort_types<Structs>(key_size, value_size, offset,
+                                [&]<std::size_t K, std::size_t V, class OffsetT>() {
+                                  return entry.template operator()<K, V, OffsetT, false>();
+                                });
+}
+
 // The element-type class CUB's policy selectors key on (cub::detail::classify_type of
 // the element type), from our ScalarType.
 inline cub::detail::type_t cub_type_of(ScalarType t) noexcept {

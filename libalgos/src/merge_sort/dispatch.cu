@@ -11,7 +11,11 @@
 // argument layout; nothing here depends on what the keys are (a struct of 12..32 bytes
 // is bytes of its size too). With run-time policies CUB allocates no virtual shared
 // memory, so policies that need it (types too large for shared memory) are refused.
+// Where the spec has an input iterator, the two kernels that read the inputs take both
+// as generated iterator structs, and the dispatch passes each call's packed bytes
+// (IterArg) as they are; the outputs, which the sort also uses as buffers, stay arrays.
 #include "core/launch.cuh"
+#include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_merge_sort.cuh>
 
@@ -52,23 +56,29 @@ struct BoundKernels {
   static constexpr std::size_t ValueSize() { return V; }
 };
 
-template <std::size_t K, std::size_t V, class OffsetT>
+// Iterators: the inputs as IterArg (each the address of an iterator's packed bytes; no
+// values for keys-only), else K* and V* arrays.
+template <std::size_t K, std::size_t V, class OffsetT, bool Iterators>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_keys_in,
                       const void* d_values_in, void* d_keys_out, void* d_values_out,
                       std::uint64_t num_items, CUstream stream, const void* op_state) noexcept {
   using KeyT = Bytes<K>;
   using ValueT = std::conditional_t<V == 0, cub::NullType, Bytes<V>>;
+  using KeyIn = std::conditional_t<Iterators, algos::detail::IterArg, KeyT*>;
+  using ValueIn = std::conditional_t<Iterators && V != 0, algos::detail::IterArg, ValueT*>;
+  using algos::detail::iterator_arg;
   if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
   if (num_items > static_cast<std::uint64_t>(std::numeric_limits<OffsetT>::max()))
     return CUDA_ERROR_INVALID_VALUE;
+  if constexpr (Iterators && V == 0) d_values_in = nullptr;
   CUresult status = CUDA_SUCCESS;
   const cudaError_t err =
-      cub::detail::merge_sort::dispatch<KeyT*, ValueT*, KeyT*, ValueT*, OffsetT, OpArg,
+      cub::detail::merge_sort::dispatch<KeyIn, ValueIn, KeyT*, ValueT*, OffsetT, OpArg,
                                         RuntimePolicySelector, BoundKernels<K, V>,
                                         DriverLauncherFactory, KeyT, ValueT>(
-          d_temp_storage, temp_storage_bytes, static_cast<KeyT*>(const_cast<void*>(d_keys_in)),
-          static_cast<ValueT*>(const_cast<void*>(d_values_in)), static_cast<KeyT*>(d_keys_out),
+          d_temp_storage, temp_storage_bytes, iterator_arg<KeyIn, KeyT>(d_keys_in),
+          iterator_arg<ValueIn, ValueT>(d_values_in), static_cast<KeyT*>(d_keys_out),
           static_cast<ValueT*>(d_values_out), static_cast<OffsetT>(num_items), OpArg{op_state},
           stream, RuntimePolicySelector{&params}, BoundKernels<K, V>{&params},
           DriverLauncherFactory{params.launch, &status});
@@ -95,19 +105,20 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
   return CUDA_SUCCESS;
 }
 
-// This sort's entries for core's select_sort_dispatch.
-template <std::size_t K, std::size_t V, class OffsetT>
+// This sort's entries for core's select_sort_dispatch, over arrays or input iterators (the
+// temp storage is the same).
+template <std::size_t K, std::size_t V, class OffsetT, bool Iterators>
 struct Entries {
   static constexpr DispatchFn query = &closed_form_bytes<K, V, OffsetT>;
-  static constexpr DispatchFn dispatch = &run_dispatch<K, V, OffsetT>;
+  static constexpr DispatchFn dispatch = &run_dispatch<K, V, OffsetT, Iterators>;
 };
 
 }  // namespace
 
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                           bool closed_form) noexcept {
+                           bool closed_form, bool iterators) noexcept {
   return algos::detail::select_sort_dispatch<DispatchFn, Entries, /*Structs=*/true>(
-      key_size, value_size, offset_type, closed_form);
+      key_size, value_size, offset_type, closed_form, iterators);
 }
 
 bool policy_supported(const DispatchParams& params) noexcept {

@@ -49,8 +49,11 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 // non-integer offset).
 // closed_form false: the same dispatch answering size queries through CUB's whole host
 // dispatch, the reference the closed form is tested equal to (test_temp_storage).
+// iterators: the inputs are the addresses of packed iterators (Spec::iterators; scalar
+// sizes only), which the dispatch hands to the kernels as they are; a keys-only sort
+// passes no values (nullptr, as DeviceMergeSort::SortKeys does).
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                           bool closed_form = true) noexcept;
+                           bool closed_form = true, bool iterators = false) noexcept;
 // Whether the dispatch can run this policy: a tile shape of whole threads and no
 // virtual shared memory (CCCL 3.5's dispatch with runtime policies allocates none; the
 // supported 1..8-byte keys and values never need it).

@@ -1,5 +1,8 @@
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 
+#include <string>
+#include <utility>
+
 namespace cccl_cache::algos::merge_sort {
 
 namespace {
@@ -35,7 +38,17 @@ Result<void> Spec::validate() const {
   if (comparator.kind != OpKind::less && comparator.kind != OpKind::greater &&
       comparator.kind != OpKind::custom)
     return bad("the comparator must be less, greater or custom");
-  return validate_operator("merge sort spec", comparator, /*takes_state=*/true);
+  CCCL_CACHE_CHECK(validate_operator("merge sort spec", comparator, /*takes_state=*/true));
+  if (!iterators()) return {};
+  const std::string w = "merge sort spec: field ";
+  if (key_type.is_struct() || value_type.is_struct())
+    return fail(ErrorCode::unsupported,
+                w + (keys_in.is_pointer() ? "'values_in'" : "'keys_in'") +
+                    ": input iterators read scalar keys and values, not structs");
+  if (keys_only() && !values_in.is_pointer())
+    return bad("field 'values_in': a keys-only sort reads no values");
+  CCCL_CACHE_CHECK(validate_iterator(w + "'keys_in'", keys_in, key_type.scalar, kInputIterators));
+  return validate_iterator(w + "'values_in'", values_in, value_type.scalar, kInputIterators);
 }
 
 }  // namespace cccl_cache::algos::merge_sort
