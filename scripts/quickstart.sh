@@ -16,7 +16,8 @@ if [ ! -x "$cli" ]; then
 fi
 scripts/install-deps.sh
 export PATH="/usr/local/cuda/bin:$PATH"
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+source scripts/cmake-flags.sh  # release_flags, as test.sh's
+cmake -S . -B "$build" "${release_flags[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)" --target cccl-cache cccl-cache-demo
 "$build/tools/cccl-cache-demo/cccl-cache-demo" "$@"
 echo "\$ $cli ls"

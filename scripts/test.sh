@@ -13,13 +13,11 @@ export PATH="/usr/local/cuda/bin:$PATH"
 jobs=$(nproc)
 step() { echo "== test.sh: $* ($(date -u +%H:%M:%S))"; }
 
+source scripts/cmake-flags.sh  # release_flags, as quickstart.sh's
+
 step "build and test"
 build=${CCCL_CACHE_BUILD_DIR:-build}
-# -g1 (line tables, enough for a backtrace): full -g costs a third more compile time, in
-# g++ and in nvcc's host pass alike.
-line_tables=(-DCMAKE_CUDA_FLAGS_RELWITHDEBINFO="-O2 -Xcompiler=-g1 -DNDEBUG")
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
-  "${line_tables[@]}" -DCCCL_CACHE_BUILD_TESTS=ON >/dev/null
+cmake -S . -B "$build" "${release_flags[@]}" -DCCCL_CACHE_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" -j"$jobs"
 step "test"
 (cd "$build" && ctest --output-on-failure -j"$jobs" --timeout 600 "$@")
@@ -28,9 +26,10 @@ step "test"
 step "build and test under ASan+UBSan"
 san=${CCCL_CACHE_SAN_BUILD_DIR:-build-asan}
 # No GPU test binaries: without a device they only skip, and they are a third of the build.
-# -O1, as ASan advises: it compiles faster than -O2 and keeps stacks readable.
-cmake -S . -B "$san" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-  "${line_tables[@]}" -DCCCL_CACHE_BUILD_TESTS=ON -DCCCL_CACHE_BUILD_GPU_TESTS=OFF \
+# C++ at -O1, as ASan advises: it compiles faster than -O2 and keeps stacks readable
+# (the later -D wins).
+cmake -S . -B "$san" "${release_flags[@]}" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+  -DCCCL_CACHE_BUILD_TESTS=ON -DCCCL_CACHE_BUILD_GPU_TESTS=OFF \
   -DCCCL_CACHE_SANITIZE="address;undefined" >/dev/null
 cmake --build "$san" -j"$jobs"
 step "test under ASan+UBSan"
