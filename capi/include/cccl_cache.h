@@ -334,7 +334,8 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_segmented_sort(
 /* Scans d_values_in into d_values_out with the spec's op, restarting at every run of
  * consecutive keys of d_keys_in equal under its equality (cub::DeviceScan::
  * InclusiveScanByKey / ExclusiveScanByKey); an exclusive spec seeds each run with *h_init
- * (one value on the host), an inclusive one ignores h_init (may be NULL). */
+ * (one value on the host), an inclusive one ignores h_init (may be NULL). A spec with an
+ * iterator takes cccl_cache_scan_by_key_iterators. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_scan_by_key(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_keys_in, const void* d_values_in, void* d_values_out, uint64_t num_items,
@@ -473,6 +474,17 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_merge_sort_iterators(
     const cccl_cache_iterator_value* keys_in, const cccl_cache_iterator_value* values_in,
     void* d_keys_out, void* d_values_out, uint64_t num_items, void* stream,
     const cccl_cache_op_state* op_state);
+/* Any scan_by_key spec (cccl_cache_scan_by_key refuses one with an iterator, naming this
+ * call): the keys and values read and the scan written, each of the spec's kind (POINTER
+ * for an array), e.g. "scan_by_key keys=int64 values=int64 values_in=constant" (each item's
+ * rank in its run, counted from 1) or keys_in=transform(..) for keys computed from the
+ * positions. h_init as in cccl_cache_scan_by_key. INVALID_ARGUMENT where a value is NULL
+ * or not of the spec's kind. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_scan_by_key_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* keys_in, const cccl_cache_iterator_value* values_in,
+    const cccl_cache_iterator_value* values_out, uint64_t num_items, const void* h_init,
+    void* stream);
 /* The items of d_in for which the spec's predicate (op) holds go to d_out in order, and
  * their number to *d_num_selected_out (device memory, one element of the spec's
  * `selected` type). d_out must not overlap d_in. */

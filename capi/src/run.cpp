@@ -75,6 +75,9 @@ constexpr const char* kTempInvalid =
 constexpr const char* kTempOrStateInvalid =
     "temp storage smaller than the queried size, more items than the spec's offset type "
     "holds" CCCL_CACHE_C_STATE_INVALID;
+constexpr const char* kScanByKeyInvalid =
+    "temp storage smaller than the queried size, too many items for the offset type, or an "
+    "exclusive scan without h_init";
 
 // A C call's operator state as the executables take it: empty for NULL.
 algos::OpState state_of(const cccl_cache_op_state* s) noexcept {
@@ -800,10 +803,33 @@ cccl_cache_status cccl_cache_scan_by_key(const cccl_cache_algorithm* algorithm, 
                                          uint64_t num_items, const void* h_init, void* stream) {
   constexpr const char* fn = "cccl_cache_scan_by_key";
   CCCL_CACHE_C_TYPED(sk::Executable, AlgorithmId::scan_by_key, fn);
+  const sk::Spec& s = exe->spec();
+  if (s.iterators())
+    return iterator_spec(fn, "cccl_cache_scan_by_key_iterators",
+                         !s.keys_in.is_pointer()     ? "keys_in"
+                         : !s.values_in.is_pointer() ? "values_in"
+                                                     : "values_out");
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
                           num_items, h_init, static_cast<CUstream>(stream)),
-                   fn, "temp storage smaller than the queried size, too many items for the offset "
-                       "type, or an exclusive scan without h_init");
+                   fn, kScanByKeyInvalid);
+}
+
+cccl_cache_status cccl_cache_scan_by_key_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* keys_in, const cccl_cache_iterator_value* values_in,
+    const cccl_cache_iterator_value* values_out, uint64_t num_items, const void* h_init,
+    void* stream) {
+  constexpr const char* fn = "cccl_cache_scan_by_key_iterators";
+  CCCL_CACHE_C_TYPED(sk::Executable, AlgorithmId::scan_by_key, fn);
+  const sk::Spec& s = exe->spec();
+  CallValue v[3];
+  if (!iterator_value(fn, "keys_in", s.keys_in, keys_in, v[0], status_, true) ||
+      !iterator_value(fn, "values_in", s.values_in, values_in, v[1], status_, true) ||
+      !iterator_value(fn, "values_out", s.values_out, values_out, v[2], status_, false))
+    return status_;
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, v[0].value, v[1].value, v[2].value,
+                          num_items, h_init, static_cast<CUstream>(stream)),
+                   fn, kScanByKeyInvalid);
 }
 
 cccl_cache_status cccl_cache_segmented_sort(const cccl_cache_algorithm* algorithm, void* d_temp_storage,

@@ -435,14 +435,18 @@ def make_scan_by_key(d_keys_in, d_values_in, d_values_out, op="plus", *, exclusi
     equal ("equal_to" or an Op naming a __device__ bool function of two keys); exclusive:
     each run starts at the call's h_init. CUB's DeviceScan::InclusiveScanByKey /
     ExclusiveScanByKey, with CUB's accumulator. offset: "uint64" (CUB's offset for 64-bit
-    counts) or "uint32"."""
+    counts) or "uint32". The inputs may be iterators and the output an output iterator
+    (cccl_cache.iterators), e.g. a ConstantIterator(1) as the values (each item's rank in
+    its run) or keys a TransformIterator computes from a CountingIterator; the values' type
+    is their first array's, else the iterators'."""
     ops: dict = {}
-    values = _type_of(d_values_in, "d_values_in")
-    _same_as(values, d_values_out, "d_values_out", "d_values_in")
-    fields = {"keys": _type_of(d_keys_in, "d_keys_in"), "values": values,
+    fields = {"keys": _items_type((("d_keys_in", d_keys_in),)),
+              "values": _items_type((("d_values_in", d_values_in), ("d_values_out", d_values_out))),
               "equality": _op_text(equality, ops), "op": _op_text(op, ops),
               "exclusive": str(bool(exclusive)).lower(), "offset": offset}
-    return _acquire("scan_by_key", fields, ops, device, (d_keys_in, d_values_in, d_values_out), cache)
+    held = _iterator_fields(fields, ops, (("keys_in", d_keys_in), ("values_in", d_values_in),
+                                          ("values_out", d_values_out)))
+    return _acquire("scan_by_key", fields, ops, device, held, cache)
 
 
 def make_select(d_in, d_out, d_num_selected_out, cond="identity", *, device=None, cache=None) -> _core.Select:
@@ -906,7 +910,9 @@ def exclusive_scan(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None
 
 def inclusive_scan_by_key(d_keys_in, d_values_in, d_values_out, op="plus", num_items=None, stream=None, *,
                           equality="equal_to", temp_allocator=None, cache=None):
-    """d_values_out[i] = op over d_values_in[j..i], j the start of i's run of equal keys."""
+    """d_values_out[i] = op over d_values_in[j..i], j the start of i's run of equal keys.
+    The inputs and output may be iterators (make_scan_by_key); num_items is then required
+    where d_keys_in has no length."""
     _scan_by_key(d_keys_in, d_values_in, d_values_out, op, False, None, num_items, stream, equality,
                  temp_allocator, cache)
 
@@ -923,9 +929,10 @@ def _scan_by_key(d_keys_in, d_values_in, d_values_out, op, exclusive, h_init, nu
                  temp_allocator, cache):
     exe = make_scan_by_key(d_keys_in, d_values_in, d_values_out, op, exclusive=exclusive, equality=equality,
                            cache=cache)
-    n = _count(num_items, d_keys_in, "d_keys_in", ("d_values_in", d_values_in, _same),
-               ("d_values_out", d_values_out, _same))
-    _run_two_phase(exe, d_keys_in, temp_allocator, stream, (d_keys_in, d_values_in, d_values_out, n, h_init), ())
+    n = _input_count(num_items, d_keys_in, d_values_out, _same, "d_values_out", "d_keys_in")
+    _input_count(n, d_values_in, d_values_out, _same, "d_values_out", "d_values_in")
+    _run_two_phase(exe, _like(d_keys_in, d_values_in, d_values_out), temp_allocator, stream,
+                   (d_keys_in, d_values_in, d_values_out, n, h_init), ())
 
 
 def unary_transform(d_in, d_out, op="identity", num_items=None, stream=None, *, cache=None, op_state=None):

@@ -98,6 +98,12 @@ void require_none(nb::handle obj, const char* what, const char* why) {
   if (!obj.is_none()) throw nb::value_error((std::string(what) + ": must be None (" + why + ")").c_str());
 }
 
+// A keys-only sort's value arguments: both must be None.
+void require_no_values(nb::handle values_in, nb::handle values_out) {
+  require_none(values_in, "d_in_values", "the spec sorts keys only");
+  require_none(values_out, "d_out_values", "the spec sorts keys only");
+}
+
 struct SortArrays {
   void* keys_in;
   void* keys_out;
@@ -112,8 +118,7 @@ SortArrays sort_arrays(const Spec& spec, int dev, std::uint64_t n, nb::handle ke
   SortArrays a{checked_array(keys_in, "d_in_keys", false, spec.key_type, n, dev).data,
                checked_array(keys_out, "d_out_keys", true, spec.key_type, n, dev).data, nullptr, nullptr};
   if (spec.keys_only()) {
-    require_none(values_in, "d_in_values", "the spec sorts keys only");
-    require_none(values_out, "d_out_values", "the spec sorts keys only");
+    require_no_values(values_in, values_out);
   } else {
     a.values_in = checked_array(values_in, "d_in_values", false, spec.value_type, n, dev).data;
     a.values_out = checked_array(values_out, "d_out_values", true, spec.value_type, n, dev).data;
@@ -423,8 +428,7 @@ std::size_t merge_sort_call(const Bound<ms::Executable>& b, nb::handle temp, nb:
   algos::Input vi = static_cast<const void*>(nullptr);
   void* vo = nullptr;
   if (spec.keys_only()) {
-    require_none(values_in, "d_in_values", "the spec sorts keys only");
-    require_none(values_out, "d_out_values", "the spec sorts keys only");
+    require_no_values(values_in, values_out);
   } else {
     vi = call_input(values_in, spec.values_in, spec.value_type, n, dev, parts[1], "d_in_values");
     vo = checked_array(values_out, "d_out_values", true, spec.value_type, n, dev).data;
@@ -536,14 +540,17 @@ std::size_t scan_by_key_call(const Bound<sk::Executable>& b, nb::handle temp, nb
   const auto& spec = e.spec();
   const int dev = e.device();
   auto [d_temp, have] = temp_array(temp, bytes, dev);
-  auto ki = checked_array(keys_in, "d_keys_in", false, spec.key_type, n, dev);
-  auto vi = checked_array(values_in, "d_values_in", false, spec.value_type, n, dev);
-  auto vo = checked_array(values_out, "d_values_out", true, spec.value_type, n, dev);
+  ZipParts parts[3];
+  const algos::Input ki = call_input(keys_in, spec.keys_in, spec.key_type, n, dev, parts[0], "d_keys_in");
+  const algos::Input vi =
+      call_input(values_in, spec.values_in, spec.value_type, n, dev, parts[1], "d_values_in");
+  const algos::Output vo =
+      call_output(values_out, spec.values_out, spec.value_type, n, dev, parts[2], "d_values_out");
   if (!spec.exclusive && !h_init.is_none())
     throw nb::value_error("h_init: an inclusive scan_by_key takes no initial value (give None)");
   const HostScalar init = spec.exclusive ? host_scalar(h_init, spec.value_type, "h_init") : HostScalar{};
   run_unlocked(stream, "scan_by_key", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, ki.data, vi.data, vo.data, n, spec.exclusive ? init.bytes : nullptr, s);
+    return e(d_temp, have, ki, vi, vo, n, spec.exclusive ? init.bytes : nullptr, s);
   });
   return bytes;
 }

@@ -383,6 +383,31 @@ def test_scan_by_key(caches, keys, values, op, exclusive):
     np.testing.assert_array_equal(out.get(), want)
 
 
+def test_scan_by_key_over_iterators(caches):
+    """Each item's rank in its run (a ConstantIterator as the values) and an exclusive sum
+    of counting values written last first (a ReverseIterator output), fresh and
+    store-loaded, against NumPy."""
+    from cccl_cache.iterators import ConstantIterator, CountingIterator, ReverseIterator
+    h_keys = np.repeat(rng.integers(0, 50, N // 4), rng.integers(1, 400, N // 4))[:N].astype(np.int32)
+    n = len(h_keys)
+    heads = np.flatnonzero(np.r_[True, h_keys[1:] != h_keys[:-1]])
+    run_start = heads[np.searchsorted(heads, np.arange(n), side="right") - 1]
+    ranks = (np.arange(n) - run_start + 1).astype(np.int32)
+    d_keys = cp.asarray(h_keys)
+    for exe in both(caches, lambda c: cccl_cache.make_scan_by_key(
+            d_keys, ConstantIterator(np.int32(1)), cp.empty(n, cp.int32), device=0, cache=c)):
+        out = cp.full(n, -1, cp.int32)
+        run_two_phase(exe, d_keys, ConstantIterator(np.int32(1)), out, n, None, n=n)
+        np.testing.assert_array_equal(out.get(), ranks)
+    # Exclusive over counting values from 0, seeded with 7: 7 + the sum of run_start..i-1.
+    idx = np.arange(n, dtype=np.int64)
+    want = 7 + (idx * (idx - 1) // 2 - run_start * (run_start - 1) // 2)
+    out = cp.full(n, -1, cp.int64)
+    cccl_cache.exclusive_scan_by_key(d_keys, CountingIterator(np.int64(0)), ReverseIterator(out), "plus", 7,
+                                     cache=caches[0])
+    np.testing.assert_array_equal(out.get(), want[::-1])
+
+
 @pytest.mark.parametrize("dtype, count, cond", [
     (np.int32, np.int64, "identity"),
     (np.float32, np.uint32, cccl_cache.Op("positive", "__device__ bool positive(float x) { return x > 0.0f; }")),

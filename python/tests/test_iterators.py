@@ -403,3 +403,22 @@ def test_merge_sort_takes_input_iterators(fake, asked):
         cccl_cache.merge_sort(CountingIterator(np.int32(0)), None, fake(n=16, typestr="<i4"), None)
     with pytest.raises(ValueError, match="d_out_values"):
         cccl_cache.merge_sort(f4, CountingIterator(np.int64(0)), f4_out, fake(n=8, typestr="<i8"))
+
+
+def test_scan_by_key_takes_iterators(fake, asked):
+    """A scan by key's keys and values read may be iterators and its output an output
+    iterator: each item's rank in its run reads a ConstantIterator as its values; the
+    values' type is the first array's, else the iterators'."""
+    i4, i4_out = fake(n=16, typestr="<i4"), fake(n=16, typestr="<i4")
+    spec = cccl_cache.make_scan_by_key(i4, ConstantIterator(np.int32(1)), i4_out)
+    assert spec.text == ("scan_by_key keys=int32 values=int32 equality=equal_to op=plus exclusive=false "
+                         "offset=uint64 values_in=constant(int32)")
+    assert asked[-1][1] == (i4, i4_out)
+    f8, f8_out = fake(n=16, typestr="<f8"), fake(n=16, typestr="<f8")
+    spec = cccl_cache.make_scan_by_key(ReverseIterator(i4), f8, ReverseIterator(f8_out))
+    assert spec.fields["keys_in"] == "reverse(int32)" and spec.fields["values_out"] == "reverse(float64)"
+    assert spec.fields["values"] == "float64"
+    with pytest.raises(ValueError, match="num_items: required"):
+        cccl_cache.inclusive_scan_by_key(ConstantIterator(np.int32(0)), i4, i4_out)
+    with pytest.raises(ValueError, match="d_values_out"):
+        cccl_cache.inclusive_scan_by_key(i4, ConstantIterator(np.int32(1)), fake(n=8, typestr="<i4"))

@@ -1920,6 +1920,53 @@ static void merge_sort_iterators_on_gpu(cccl_cache_store* store) {
   printf("an argsort of float keys from a counting value input through the C ABI: %s\n", ok ? "ok" : "MISMATCH");
 }
 
+/* Each item's rank in its run of equal keys (constant values of 1, scanned inclusively)
+ * through the C ABI; the array call refuses the spec. */
+static void scan_by_key_iterators_on_gpu(cccl_cache_store* store) {
+  enum { n = 9 };
+  const int keys[n] = {4, 4, 4, 1, 7, 7, 4, 4, 2};
+  const int want[n] = {1, 2, 3, 1, 1, 2, 1, 2, 1};
+  const int one = 1;
+  int ranks[n];
+  size_t bytes = 0;
+  int i, ok = 1;
+  void *d_keys = NULL, *d_out = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value keys_in, values_in, values_out;
+  cccl_cache_algorithm* alg = acquire_text(store, "scan_by_key keys=int32 values=int32 values_in=constant");
+  if (alg == NULL) return;
+  memset(&keys_in, 0, sizeof keys_in);
+  memset(&values_in, 0, sizeof values_in);
+  memset(&values_out, 0, sizeof values_out);
+  values_in.kind = CCCL_CACHE_ITERATOR_CONSTANT;
+  memcpy(&values_in.value, &one, sizeof one);
+  CHECK(cudaMalloc(&d_keys, sizeof keys) == cudaSuccess && cudaMalloc(&d_out, sizeof ranks) == cudaSuccess);
+  CHECK(cudaMemcpy(d_keys, keys, sizeof keys, cudaMemcpyHostToDevice) == cudaSuccess);
+  keys_in.kind = CCCL_CACHE_ITERATOR_POINTER;
+  keys_in.pointer = d_keys;
+  values_out.kind = CCCL_CACHE_ITERATOR_POINTER;
+  values_out.pointer = d_out;
+  CHECK_OK(cccl_cache_scan_by_key_iterators(alg, NULL, &bytes, &keys_in, &values_in, &values_out, n, NULL,
+                                            NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_scan_by_key(alg, d_temp, &bytes, d_keys, d_keys, d_out, n, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_scan_by_key_iterators");
+  CHECK_FAILS(cccl_cache_scan_by_key_iterators(alg, d_temp, &bytes, &keys_in, &keys_in, &values_out, n, NULL,
+                                               NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "values_in");
+  CHECK_FAILS(cccl_cache_scan_by_key_iterators(alg, d_temp, &bytes, &keys_in, &values_in, NULL, n, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "values_out");
+  CHECK_OK(cccl_cache_scan_by_key_iterators(alg, d_temp, &bytes, &keys_in, &values_in, &values_out, n, NULL,
+                                            NULL));
+  CHECK(cudaMemcpy(ranks, d_out, sizeof ranks, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < n; ++i) ok &= ranks[i] == want[i];
+  CHECK(ok);
+  cudaFree(d_temp);
+  cudaFree(d_out);
+  cudaFree(d_keys);
+  cccl_cache_algorithm_release(alg);
+  printf("each item's rank in its run from constant values through the C ABI: %s\n", ok ? "ok" : "MISMATCH");
+}
+
 /* Counts the integers 0..999 (a counting iterator) in ten bins over [100, 600) through
  * the C ABI (50 each); the array call refuses the spec. */
 static void histogram_iterators_on_gpu(cccl_cache_store* store) {
@@ -2090,6 +2137,7 @@ int main(void) {
     histogram_iterators_on_gpu(store);
     unique_by_key_iterators_on_gpu(store);
     merge_sort_iterators_on_gpu(store);
+    scan_by_key_iterators_on_gpu(store);
     binary_search_on_gpu(store);
     binary_search_iterators_on_gpu(store);
     segmented_sort_on_gpu(store);

@@ -1,6 +1,6 @@
 // A reduce or scan spec over an input iterator, as the iterator tests (unit, build, GPU)
 // make them, and what those tests share: the toolchain their keys are taken under, the
-// item counts the GPU tests run, a custom transform operator.
+// item counts the GPU tests run, custom transform operators.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +27,13 @@ inline constexpr std::uint64_t kGpuCounts[] = {0, 1, 2, 1023, 1025, (1u << 20) +
 inline cccl_cache::algos::Operator square_f() {
   return cccl_cache::algos::Operator::custom("square_f",
                                              "__device__ float square_f(float x) { return x * x; }");
+}
+
+// i / 2 over int64 (custom, stateless: a transform iterator's operator; over a counting
+// base, runs of two equal keys).
+inline cccl_cache::algos::Operator halve() {
+  return cccl_cache::algos::Operator::custom(
+      "halve", "__device__ long long halve(long long i) { return i / 2; }");
 }
 
 // Spec (reduce::Spec, scan::InclusiveSpec, scan::ExclusiveSpec) of `type` items read

@@ -145,9 +145,10 @@ TEST(ScanByKeyAccumulator, SourceNamesCubsAccumulator) {
   }
 }
 
-// Every (key size, value size, accumulator size, offset, inclusive/exclusive) the
-// accumulator rule gives, many counts: the closed form equals what CUB's dispatch
-// answers; counts beyond the offset type (or CUB's int tile count) are refused by both.
+// Every (key size, value size, accumulator size, offset, inclusive/exclusive, arrays or
+// iterators) the accumulator rule gives, many counts: the closed form equals what CUB's
+// dispatch answers (for iterators, through the keys' stand-in value type); counts beyond
+// the offset type (or CUB's int tile count) are refused by both.
 TEST(ScanByKeyTempStorage, ClosedFormEqualsCubDispatch) {
   const LaunchContext ctx = two_kernel_context(nullptr);
   const d::DispatchParams p = params(&ctx);
@@ -156,9 +157,11 @@ TEST(ScanByKeyTempStorage, ClosedFormEqualsCubDispatch) {
     for (std::size_t v : {1u, 2u, 4u, 8u})
       for (std::size_t a : {1u, 2u, 4u, 8u})
       for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64})
-        for (bool exclusive : {false, true}) {
-          const d::DispatchFn fn = d::select_dispatch(k, v, a, offset, exclusive);
-          const d::DispatchFn cub = d::select_dispatch(k, v, a, offset, exclusive, /*closed_form=*/false);
+        for (bool exclusive : {false, true})
+        for (bool iterators : {false, true}) {
+          const d::DispatchFn fn = d::select_dispatch(k, v, a, offset, exclusive, true, iterators);
+          const d::DispatchFn cub =
+              d::select_dispatch(k, v, a, offset, exclusive, /*closed_form=*/false, iterators);
           if (!(a == v || a == 1 || (a == 4 && v < 4))) {
             EXPECT_EQ(fn, nullptr) << v << "/" << a;
             continue;
@@ -185,7 +188,7 @@ TEST(ScanByKeyTempStorage, ClosedFormEqualsCubDispatch) {
             ++checked;
           }
         }
-  EXPECT_GT(checked, 16 * 2 * 2 * 9);
+  EXPECT_GT(checked, 16 * 2 * 2 * 2 * 9);
 }
 
 TEST(ScanByKeyTempStorage, UnsupportedSizesHaveNoDispatch) {
@@ -277,4 +280,41 @@ TEST(ScanByKeyHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
   void* dev = device_address(0x7f0000000000);
   std::size_t bytes = 1 << 20;
   EXPECT_EQ(run(p, dev, bytes, dev, dev, dev, 1000, nullptr, nullptr), CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+}
+
+// Where the spec has an iterator, the keys and values read and the values written are
+// each their packed bytes, handed to the driver by address (the kernels read the bytes:
+// here each starts with a marker); the size is the arrays'. No allocation.
+TEST(ScanByKeyHotPath, IteratorsArePassedAsTheirPackedBytes) {
+  const LaunchContext ctx = two_kernel_context(record_by_key_launch);
+  const d::DispatchParams p = params(&ctx);
+  const d::DispatchFn arrays = d::select_dispatch(4, 4, 4, ScalarType::uint64, true);
+  const d::DispatchFn run =
+      d::select_dispatch(4, 4, 4, ScalarType::uint64, true, true, /*iterators=*/true);
+  ASSERT_NE(run, nullptr);
+  EXPECT_NE(run, arrays);
+  alignas(16) unsigned char packed[3][128] = {};
+  const std::uintptr_t marker[3] = {0x7f0000000100, 0x7f1000000200, 0x7f2000000300};
+  for (int k = 0; k < 3; ++k) std::memcpy(packed[k], &marker[k], sizeof(marker[k]));
+  void* temp = device_address(0x7f5000000000);
+  const std::uint32_t init = 0xdeadbeef;
+  const std::uint64_t n = (1ull << 20) + 3;
+  std::size_t bytes = 0, array_bytes = 0;
+  ASSERT_EQ(run(p, nullptr, bytes, nullptr, nullptr, nullptr, n, nullptr, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(arrays(p, nullptr, array_bytes, nullptr, nullptr, nullptr, n, nullptr, nullptr),
+            CUDA_SUCCESS);
+  EXPECT_EQ(bytes, array_bytes);
+  recorded<ByKeyLaunch>().clear();
+  const auto [rc, allocations] = count_allocations(
+      [&] { return run(p, temp, bytes, packed[0], packed[1], packed[2], n, &init, nullptr); });
+  EXPECT_EQ(rc, CUDA_SUCCESS);
+  EXPECT_EQ(allocations, 0);
+  const auto& seen = recorded<ByKeyLaunch>();
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].keys_in, marker[0]) << "the init kernel reads each tile's last key";
+  EXPECT_EQ(seen[1].keys_in, marker[0]);
+  EXPECT_EQ(seen[1].values_in, marker[1]);
+  EXPECT_EQ(seen[1].values_out, marker[2]);
+  EXPECT_EQ(seen[1].init, init);
+  EXPECT_EQ(seen[1].num_items, n);
 }

@@ -8,6 +8,7 @@
 #include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/algos/unique_by_key/spec.hpp"
+#include "iterator_specs.hpp"
 
 namespace test_support {
 
@@ -25,12 +26,6 @@ inline cccl_cache::algos::unique_by_key::Spec unique_of(
   s.keys_out = std::move(keys_out);
   s.values_out = std::move(values_out);
   return s;
-}
-
-// i / 2 over int64 (custom, stateless: a transform iterator's operator).
-inline cccl_cache::algos::Operator halve() {
-  return cccl_cache::algos::Operator::custom(
-      "halve", "__device__ long long halve(long long i) { return i / 2; }");
 }
 
 // The iterator tests' specs: each run's first position from a counting value input (0),

@@ -17,6 +17,23 @@ struct IterArg {
 };
 inline void* arg_address(const IterArg& arg) noexcept { return const_cast<void*>(arg.bytes); }
 
+// An IterArg whose iterator traits name T (the items' host stand-in), for a CUB host
+// dispatch that sizes its temp storage by an input's value type (scan by key keeps each
+// tile's last key: sizeof(it_value_t<KeysInputIteratorT>)). Passed to the kernels as an
+// IterArg is.
+template <class T>
+struct ValuedIterArg : IterArg {
+  using value_type = T;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const T*;
+  using reference = const T&;
+  using iterator_category = ::cuda::std::random_access_iterator_tag;
+};
+template <class T>
+void* arg_address(const ValuedIterArg<T>& arg) noexcept {
+  return const_cast<void*>(arg.bytes);
+}
+
 // An IterArg that CUB's host dispatch may advance between launches (segmented reduce's,
 // each of 2^31 - 1 segments): over a PackedIterator (core/iterator.hpp), whose bytes `+= n`
 // advances as the device struct's `+= n` does (advance_packed). The driver copies the
@@ -35,10 +52,15 @@ inline void* arg_address(const AdvancingIterArg& arg) noexcept { return arg.pack
 // (iterator_address): IterArg over packed bytes, or the array as T*.
 template <class It, class T>
 It iterator_arg(const void* address) noexcept {
-  if constexpr (std::is_same_v<It, IterArg>) return IterArg{address};
-  else if constexpr (std::is_same_v<It, AdvancingIterArg>)
+  if constexpr (std::is_base_of_v<IterArg, It>) {
+    It arg;
+    arg.bytes = address;
+    return arg;
+  } else if constexpr (std::is_same_v<It, AdvancingIterArg>) {
     return AdvancingIterArg{static_cast<PackedIterator*>(const_cast<void*>(address))};
-  else return static_cast<T*>(const_cast<void*>(address));
+  } else {
+    return static_cast<T*>(const_cast<void*>(address));
+  }
 }
 
 // f(In{}, Out{}) for a dispatch's input and output argument types: each T* (an array) or

@@ -2,6 +2,7 @@
 // needs, and the Executable's call. Fresh builds and store hits both come through here.
 #include "cccl_cache/algos/scan_by_key/executable.hpp"
 #include "core/executable_state.hpp"
+#include "core/iterator.hpp"
 #include "scan_by_key/dispatch.hpp"
 
 namespace cccl_cache::algos {
@@ -22,7 +23,8 @@ Result<scan_by_key::Executable> ScanByKey::bind(const BuiltView<ScanByKey>& resu
                                     d::select_dispatch(size_of(spec.key_type),
                                                        size_of(spec.value_type),
                                                        p.accum_size,
-                                                       spec.offset_type, spec.exclusive)));
+                                                       spec.offset_type, spec.exclusive,
+                                                       /*closed_form=*/true, spec.iterators())));
   state->params.policy = p;
   return Executable(std::move(state));
 }
@@ -36,11 +38,21 @@ std::size_t Executable::temp_storage_bytes(std::uint64_t num_items) const noexce
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                                const void* d_keys_in, const void* d_values_in,
-                                void* d_values_out, std::uint64_t num_items, const void* h_init,
+                                Input d_keys_in, Input d_values_in, Output d_values_out,
+                                std::uint64_t num_items, const void* h_init,
                                 CUstream stream) const noexcept {
-  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_keys_in,
-              d_values_in, d_values_out, num_items, h_init, stream);
+  if (CUresult rc = usable(false); rc != CUDA_SUCCESS) return rc;
+  // Each argument as the dispatch takes it: the arrays, or all three as iterators (an
+  // array packed as an array iterator); a value of another kind is refused.
+  const Spec& s = spec();
+  algos::detail::AllArguments<3> a;
+  if (!a.set({{&s.keys_in, s.key_type, &d_keys_in.value},
+              {&s.values_in, s.value_type, &d_values_in.value},
+              {&s.values_out, s.value_type, &d_values_out.value}},
+             num_items, s.iterators()))
+    return CUDA_ERROR_INVALID_VALUE;
+  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, a.at[0], a.at[1],
+              a.out(2), num_items, h_init, stream);
 }
 
 }  // namespace cccl_cache::algos::scan_by_key

@@ -1,9 +1,11 @@
 #include "scan_by_key/codegen.hpp"
 
 #include <string>
+#include <vector>
 
 #include "core/accumulator.hpp"
 #include "core/codegen.hpp"
+#include "core/iterator.hpp"
 
 namespace cccl_cache::algos {
 
@@ -16,11 +18,25 @@ detail::GeneratedSource detail::BuildSteps<ScanByKey>::source(const scan_by_key:
                                  : std::string(cuda_name(spec.offset_type));
   detail::GeneratedSource out;
   out.source = detail::prelude("cub/device/dispatch/dispatch_scan_by_key.cuh",
-                               {spec.key_type, spec.value_type});
+                               {spec.key_type, spec.value_type, spec.keys_in.type,
+                                spec.values_in.type, spec.values_out.type});
   out.source += detail::user_source(spec.equality);
   out.source += detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_key_t = " + key + ";\nusing cccl_cache_value_t = " + value +
                 ";\nusing cccl_cache_offset_t = " + offset + ";\n";
+  // Iterators take the place of the arrays: all three arguments where any is one (the
+  // host dispatch is instantiated for all arrays or all iterators). An array spec's
+  // source and kernel names are as they were: its key with them.
+  std::vector<const Operator*> defined = {&spec.equality, &spec.op};
+  auto argument = [&](const char* name, const Iterator& it, ScalarType t, bool output) {
+    return detail::argument_type(out.source, name, it, t, output, spec.iterators(),
+                                 std::string(cuda_name(t)) + "*", defined);
+  };
+  const std::string keys_in = argument("cccl_cache_keys_in_t", spec.keys_in, spec.key_type, false);
+  const std::string values_in =
+      argument("cccl_cache_values_in_t", spec.values_in, spec.value_type, false);
+  const std::string values_out =
+      argument("cccl_cache_values_out_t", spec.values_out, spec.value_type, true);
   out.source += detail::operator_type("cccl_cache_eq", spec.equality, 2, "bool", spec.key_type);
   out.source +=
       detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_value_t", spec.value_type);
@@ -38,13 +54,14 @@ detail::GeneratedSource detail::BuildSteps<ScanByKey>::source(const scan_by_key:
   const std::string tile_state = "cub::ReduceByKeyScanTileState<cccl_cache_accum_t, int>";
   const std::string init = spec.exclusive ? value : std::string("cub::NullType");
   // Exactly the kernels cub::detail::scan_by_key::dispatch launches for
-  // DeviceScan::*ScanByKey(K*, V*, V*, op, [init,] num_items, eq): in Kernel order.
+  // DeviceScan::*ScanByKey(keys in, values in, values out, op, [init,] num_items, eq): in
+  // Kernel order.
   out.kernels = {
-      "cub::detail::scan_by_key::DeviceScanByKeyInitKernel<" + tile_state + ", " + key + "*, " +
-          offset + ">",
-      "cub::detail::scan_by_key::DeviceScanByKeyKernel<cccl_cache_selector, " + key + "*, " +
-          value + "*, " + value + "*, " + tile_state + ", cccl_cache_eq, cccl_cache_op, " + init +
-          ", " + offset + ", cccl_cache_accum_t>"};
+      "cub::detail::scan_by_key::DeviceScanByKeyInitKernel<" + tile_state + ", " + keys_in +
+          ", " + offset + ">",
+      "cub::detail::scan_by_key::DeviceScanByKeyKernel<cccl_cache_selector, " + keys_in + ", " +
+          values_in + ", " + values_out + ", " + tile_state + ", cccl_cache_eq, cccl_cache_op, " +
+          init + ", " + offset + ", cccl_cache_accum_t>"};
   // CCCL 3.5 defines the scan-by-key kernels in its host dispatch header only: NVRTC takes
   // it as select's codegen does (its runtime functions device functions never
   // instantiated, the default launcher factory a placeholder, cuda.h's typedefs skipped,

@@ -13,8 +13,12 @@
 // size read from the kernels' compile), as DeviceScan instantiates them. Host stand-ins of K's, V's and A's
 // size and alignment give the dispatch the same argument layout and tile-state sizes
 // (every accumulator is a CUB primitive of at most 8 bytes, so both sides have the
-// single-word tile state: asserted below).
+// single-word tile state: asserted below). Where the spec has an iterator, the kernels take
+// all three arguments as generated iterator structs, and the dispatch passes each call's
+// packed bytes (IterArg) to the launches as they are; the keys' stand-in names K as its
+// value type, which CUB's dispatch sizes each tile's saved key by.
 #include "core/launch.cuh"
+#include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_scan_by_key.cuh>
 
@@ -72,8 +76,9 @@ std::uint64_t max_items(const Policy& p) noexcept {
 }
 
 // V: the values' size, which only an exclusive scan's initial value (a kernel argument
-// of type V) shows the host.
-template <std::size_t K, std::size_t V, std::size_t A, class OffsetT, bool Exclusive>
+// of type V) shows the host. Iterators: the three arguments as IterArg (each the address
+// of an iterator's packed bytes), else K* and V* arrays.
+template <std::size_t K, std::size_t V, std::size_t A, class OffsetT, bool Exclusive, bool Iterators>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_keys_in,
                       const void* d_values_in, void* d_values_out, std::uint64_t num_items,
@@ -81,6 +86,9 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   using Key = Bytes<K>;
   using Value = Bytes<V>;
   using Accum = Bytes<A>;
+  using KeyArg = std::conditional_t<Iterators, algos::detail::ValuedIterArg<Key>, Key*>;
+  using ValueArg = std::conditional_t<Iterators, algos::detail::IterArg, Value*>;
+  using algos::detail::iterator_arg;
   if (num_items > max_items<OffsetT>(params.policy)) return CUDA_ERROR_INVALID_VALUE;
   if (d_temp_storage != nullptr) {
     if (Exclusive && h_init == nullptr) return CUDA_ERROR_INVALID_VALUE;
@@ -92,10 +100,10 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   const algos::detail::RuntimeAnswers answers(factory);
   auto dispatch = [&](auto init) {
     return cub::detail::scan_by_key::dispatch<
-        Accum, Key*, Value*, Value*, EmptyOp, EmptyOp, decltype(init), OffsetT, Accum,
+        Accum, KeyArg, ValueArg, ValueArg, EmptyOp, EmptyOp, decltype(init), OffsetT, Accum,
         RuntimePolicySelector, BoundKernels<A>, DriverLauncherFactory>(
-        d_temp_storage, temp_storage_bytes, static_cast<Key*>(const_cast<void*>(d_keys_in)),
-        static_cast<Value*>(const_cast<void*>(d_values_in)), static_cast<Value*>(d_values_out),
+        d_temp_storage, temp_storage_bytes, iterator_arg<KeyArg, Key>(d_keys_in),
+        iterator_arg<ValueArg, Value>(d_values_in), iterator_arg<ValueArg, Value>(d_values_out),
         EmptyOp{}, EmptyOp{}, init, static_cast<OffsetT>(num_items), stream,
         RuntimePolicySelector{&params}, BoundKernels<A>{&params}, factory);
   };
@@ -128,27 +136,33 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
 }  // namespace
 
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, std::size_t accum_size,
-                           ScalarType offset_type, bool exclusive, bool closed_form) noexcept {
+                           ScalarType offset_type, bool exclusive, bool closed_form,
+                           bool iterators) noexcept {
   using Entry = algos::detail::ClosedForm<DispatchFn>;
   if (!is_unsigned_offset(offset_type)) return nullptr;
   return algos::detail::on_size(key_size, [&](auto k) {
     return algos::detail::on_accumulator(value_size, accum_size, [&](auto v, auto a) -> DispatchFn {
       constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value, kA = decltype(a)::value;
-      // An inclusive scan passes the value arrays through as pointers: its entries take V = A.
-      auto with_offset = [&](auto offset, auto exclusive_c) -> DispatchFn {
+      // An inclusive scan passes the values through as pointers or iterators: its entries
+      // take V = A.
+      auto with_offset = [&](auto offset, auto exclusive_c, auto iterators_c) -> DispatchFn {
         using OffsetT = decltype(offset);
         constexpr bool kExclusive = decltype(exclusive_c)::value;
         return Entry::select<&closed_form_bytes<kK, kA, OffsetT>,
-                             &run_dispatch<kK, kExclusive ? kV : kA, kA, OffsetT, kExclusive>>(
-            closed_form);
+                             &run_dispatch<kK, kExclusive ? kV : kA, kA, OffsetT, kExclusive,
+                                           decltype(iterators_c)::value>>(closed_form);
       };
       // CUB's offset for 8-byte counts is unsigned long long (choose_offset_t).
-      auto pick = [&](auto exclusive_c) {
-        if (offset_type == ScalarType::uint32) return with_offset(std::uint32_t{}, exclusive_c);
-        return with_offset(0ull, exclusive_c);
+      auto pick = [&](auto exclusive_c, auto iterators_c) {
+        if (offset_type == ScalarType::uint32)
+          return with_offset(std::uint32_t{}, exclusive_c, iterators_c);
+        return with_offset(0ull, exclusive_c, iterators_c);
       };
-      if (exclusive) return pick(std::true_type{});
-      return pick(std::false_type{});
+      auto pick_iterators = [&](auto exclusive_c) {
+        return iterators ? pick(exclusive_c, std::true_type{}) : pick(exclusive_c, std::false_type{});
+      };
+      if (exclusive) return pick_iterators(std::true_type{});
+      return pick_iterators(std::false_type{});
     });
   });
 }

@@ -19,7 +19,11 @@ Result<void> Spec::validate() const {
   // Two custom operators are defined in one source: their functions need two names.
   if (equality.kind == OpKind::custom && op.kind == OpKind::custom && equality.name == op.name)
     return bad("equality", "a custom equality and a custom op must name different functions");
-  return detail::validate_associative_op(what, op, value_type);
+  CCCL_CACHE_CHECK(detail::validate_associative_op(what, op, value_type));
+  const std::string w = what + ": field ";
+  CCCL_CACHE_CHECK(validate_iterator(w + "'keys_in'", keys_in, key_type, kInputIterators));
+  CCCL_CACHE_CHECK(validate_iterator(w + "'values_in'", values_in, value_type, kInputIterators));
+  return validate_output_iterator(w + "'values_out'", values_out, value_type);
 }
 
 }  // namespace cccl_cache::algos::scan_by_key

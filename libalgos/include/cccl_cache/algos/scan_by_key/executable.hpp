@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "cccl_cache/algos/core/executable.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/scan_by_key/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -30,11 +31,13 @@ class Executable : public BoundExecutable<ScanByKey> {
   // d_values_in or d_keys_in (same size) but not overlap them otherwise. Exclusive
   // spec: `h_init` points to the initial value's bytes on the host (the value type),
   // read before the call returns, and seeds every run; an inclusive spec ignores it.
-  // Returns CUDA_ERROR_INVALID_VALUE for a too small temp storage, too many items or an
-  // exclusive call with a null h_init, and CUDA_ERROR_NOT_INITIALIZED in a fork()ed
-  // child of the process that bound it.
+  // For a spec with iterators, each argument that is one is the call's values for it
+  // (iterator.hpp Input, Output; packed on the stack).
+  // Returns CUDA_ERROR_INVALID_VALUE for a too small temp storage, too many items, an
+  // exclusive call with a null h_init or an argument's value not of the spec's kind, and
+  // CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the process that bound it.
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                      const void* d_keys_in, const void* d_values_in, void* d_values_out,
+                      Input d_keys_in, Input d_values_in, Output d_values_out,
                       std::uint64_t num_items, const void* h_init,
                       CUstream stream) const noexcept;
 

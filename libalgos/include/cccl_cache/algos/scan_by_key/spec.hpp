@@ -9,6 +9,7 @@
 
 #include "cccl_cache/algos/core/key.hpp"
 #include "cccl_cache/algos/core/spec_fields.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/types.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -38,6 +39,15 @@ struct Spec {
   Operator op = Operator::plus();
   bool exclusive = false;
   ScalarType offset_type = ScalarType::uint64;  // uint32 or uint64
+  // The keys and values read: K and V arrays (pointer, the default), or counting,
+  // constant, transform, reverse, permutation or shuffle iterators read as K and V, e.g.
+  // keys_in=transform(...) for the run each item belongs to, computed from its index.
+  Iterator keys_in;
+  Iterator values_in;
+  // The scan written: a V array (the default), or a reverse, permutation, transform or
+  // discard iterator. A call takes an IteratorValue (iterator.hpp Input, Output) for
+  // each iterator.
+  Iterator values_out;
 
   template <class Self, class V>
   static void fields(Self& s, V&& v) {
@@ -47,12 +57,23 @@ struct Spec {
     v(Field{4, "op"}, s.op);
     v(Field{5, "exclusive"}, s.exclusive);
     v(Field{6, "offset"}, s.offset_type);
+    v(Field{7, "keys_in"}, s.keys_in);
+    v(Field{8, "values_in"}, s.values_in);
+    v(Field{9, "values_out"}, s.values_out);
+  }
+
+  // Whether any input or the output is an iterator: the kernels then take all three as
+  // iterators (an array as an array iterator), the host dispatch being instantiated for
+  // all arrays or all iterators.
+  bool iterators() const noexcept {
+    return !keys_in.is_pointer() || !values_in.is_pointer() || !values_out.is_pointer();
   }
 
   // Element key and value types; equality equal_to or a valid custom operator; op plus,
   // multiplies, minimum, maximum, logical_and/or, the bitwise kinds (integer values
-  // only) or a valid custom operator; offset uint32 or uint64. Error: invalid_argument
-  // naming the field.
+  // only) or a valid custom operator; offset uint32 or uint64; the inputs and output of
+  // the kinds above (validate_iterator, validate_output_iterator). Error:
+  // invalid_argument naming the field (unsupported: an iterator kind not taken there).
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;
