@@ -400,6 +400,20 @@ auto on_offset(ScalarType t, F&& f) {
   }
 }
 
+// f(OffsetT{}) with CUB's offset for 4- and 8-byte counts (choose_offset_t): std::uint32_t
+// for uint32, unsigned long long for uint64 (the caller has checked is_unsigned_offset).
+template <class F>
+auto on_unsigned_offset(ScalarType t, F&& f) {
+  return t == ScalarType::uint32 ? f(std::uint32_t{}) : f(0ull);
+}
+
+// f(std::true_type{}) or f(std::false_type{}) as `flag` says: a run-time choice as a
+// template argument.
+template <class F>
+auto on_flag(bool flag, F&& f) {
+  return flag ? f(std::true_type{}) : f(std::false_type{});
+}
+
 // Fan-out over a sort's (key size, value size, offset type): f.operator()<K, V, OffsetT>()
 // for the sizes on_size takes (on_element_size's where Structs; V 0: keys only) and the
 // offset types on_offset takes; else a value-initialized result.

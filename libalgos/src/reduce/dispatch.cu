@@ -113,13 +113,11 @@ DispatchFn select_dispatch(std::size_t type_size, std::size_t accum_size, Scalar
       return Entry::select<&closed_form_bytes<kT, kA, O>,
                            &run_dispatch<kT, kA, O, decltype(in), decltype(out)>>(closed_form);
     };
-    auto with_offset = [&](auto offset) {
+    return algos::detail::on_unsigned_offset(offset_type, [&](auto offset) {
       return algos::detail::on_iterator_args<Bytes<kT>>(
           iterator_input, iterator_output,
           [&](auto in, auto out) { return entry(offset, in, out); });
-    };
-    if (offset_type == ScalarType::uint32) return with_offset(std::uint32_t{});
-    return with_offset(0ull);
+    });
   };
   if (type_size != 1 && type_size != 2 && type_size != 4 && type_size != 8) {
     // A struct of 12 to 32 bytes: its own accumulator, from and into arrays or zips.

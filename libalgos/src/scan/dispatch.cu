@@ -221,11 +221,10 @@ DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
                                &run_dispatch<T, Accum, OffsetT, decltype(init)::value,
                                              decltype(in), decltype(out)>>(closed_form);
         };
-        auto with_init_form = [&](auto init) {
+        return algos::detail::on_flag(with_init, [&](auto init) {
           return algos::detail::on_iterator_args<T>(
               iterator_input, iterator_output, [&](auto in, auto out) { return entry(init, in, out); });
-        };
-        return with_init ? with_init_form(std::true_type{}) : with_init_form(std::false_type{});
+        });
       } else {
         return nullptr;
       }

@@ -145,24 +145,18 @@ DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, std::si
       constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value, kA = decltype(a)::value;
       // An inclusive scan passes the values through as pointers or iterators: its entries
       // take V = A.
-      auto with_offset = [&](auto offset, auto exclusive_c, auto iterators_c) -> DispatchFn {
-        using OffsetT = decltype(offset);
-        constexpr bool kExclusive = decltype(exclusive_c)::value;
-        return Entry::select<&closed_form_bytes<kK, kA, OffsetT>,
-                             &run_dispatch<kK, kExclusive ? kV : kA, kA, OffsetT, kExclusive,
-                                           decltype(iterators_c)::value>>(closed_form);
-      };
-      // CUB's offset for 8-byte counts is unsigned long long (choose_offset_t).
-      auto pick = [&](auto exclusive_c, auto iterators_c) {
-        if (offset_type == ScalarType::uint32)
-          return with_offset(std::uint32_t{}, exclusive_c, iterators_c);
-        return with_offset(0ull, exclusive_c, iterators_c);
-      };
-      auto pick_iterators = [&](auto exclusive_c) {
-        return iterators ? pick(exclusive_c, std::true_type{}) : pick(exclusive_c, std::false_type{});
-      };
-      if (exclusive) return pick_iterators(std::true_type{});
-      return pick_iterators(std::false_type{});
+      using algos::detail::on_flag;
+      return on_flag(exclusive, [&](auto exclusive_c) {
+        return on_flag(iterators, [&](auto iterators_c) {
+          return algos::detail::on_unsigned_offset(offset_type, [&](auto offset) -> DispatchFn {
+            using OffsetT = decltype(offset);
+            constexpr bool kExclusive = decltype(exclusive_c)::value;
+            return Entry::select<&closed_form_bytes<kK, kA, OffsetT>,
+                                 &run_dispatch<kK, kExclusive ? kV : kA, kA, OffsetT, kExclusive,
+                                               decltype(iterators_c)::value>>(closed_form);
+          });
+        });
+      });
     });
   });
 }

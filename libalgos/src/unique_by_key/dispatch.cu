@@ -117,18 +117,14 @@ DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarT
   return algos::detail::on_size(key_size, [&](auto k) {
     return algos::detail::on_size(value_size, [&](auto v) {
       constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value;
-      auto with = [&](auto offset, auto iterators_c) -> DispatchFn {
-        using OffsetT = decltype(offset);
-        return Entry::select<&closed_form_bytes<OffsetT>,
-                             &run_dispatch<kK, kV, OffsetT, decltype(iterators_c)::value>>(
-            closed_form);
-      };
-      // CUB's offset for 8-byte counts is unsigned long long (choose_offset_t).
-      auto pick = [&](auto iterators_c) {
-        return offset_type == ScalarType::uint32 ? with(std::uint32_t{}, iterators_c)
-                                                 : with(0ull, iterators_c);
-      };
-      return iterators ? pick(std::true_type{}) : pick(std::false_type{});
+      return algos::detail::on_flag(iterators, [&](auto iterators_c) {
+        return algos::detail::on_unsigned_offset(offset_type, [&](auto offset) -> DispatchFn {
+          using OffsetT = decltype(offset);
+          return Entry::select<&closed_form_bytes<OffsetT>,
+                               &run_dispatch<kK, kV, OffsetT, decltype(iterators_c)::value>>(
+              closed_form);
+        });
+      });
     });
   });
 }
