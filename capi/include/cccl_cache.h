@@ -363,6 +363,8 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_scan_by_key(
  *                       items read through it), e.g. "unary_transform in=int64
  *                       out=int64 op=identity input=shuffle(int64)" writes a random
  *                       permutation of 0..n-1
+ *   CACHE_MODIFIED      pointer: the device array, read with the spec's PTX cache load
+ *                       ("reduce type=float32 input=cache_modified(cs)": streaming loads)
  * An output's arrays are written through `pointer` (const only so that one type serves
  * both roles). */
 typedef enum cccl_cache_iterator_kind {
@@ -374,7 +376,8 @@ typedef enum cccl_cache_iterator_kind {
   CCCL_CACHE_ITERATOR_PERMUTATION = 5,
   CCCL_CACHE_ITERATOR_DISCARD = 6,
   CCCL_CACHE_ITERATOR_ZIP = 7,
-  CCCL_CACHE_ITERATOR_SHUFFLE = 8
+  CCCL_CACHE_ITERATOR_SHUFFLE = 8,
+  CCCL_CACHE_ITERATOR_CACHE_MODIFIED = 9
 } cccl_cache_iterator_kind;
 typedef struct cccl_cache_iterator_value {
   cccl_cache_iterator_kind kind;

@@ -526,6 +526,8 @@ static_assert(CCCL_CACHE_ITERATOR_PERMUTATION == static_cast<int>(algos::Iterato
 static_assert(CCCL_CACHE_ITERATOR_DISCARD == static_cast<int>(algos::IteratorKind::discard));
 static_assert(CCCL_CACHE_ITERATOR_ZIP == static_cast<int>(algos::IteratorKind::zip));
 static_assert(CCCL_CACHE_ITERATOR_SHUFFLE == static_cast<int>(algos::IteratorKind::shuffle));
+static_assert(CCCL_CACHE_ITERATOR_CACHE_MODIFIED ==
+              static_cast<int>(algos::IteratorKind::cache_modified));
 static_assert(sizeof(cccl_cache_iterator_kind) == sizeof(int));
 
 cccl_cache_status cccl_cache_reduce_iterator(const cccl_cache_algorithm* algorithm,

@@ -68,6 +68,7 @@ struct FieldHasher {
     if (v.kind == IteratorKind::pointer) return;
     mix(static_cast<std::size_t>(v.type) * 256 + static_cast<std::size_t>(v.index_type));
     mix(v.counting_base ? 1 : 2);
+    mix(static_cast<std::size_t>(v.load));
     (*this)(f, v.op);
   }
 };

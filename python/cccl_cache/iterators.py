@@ -14,8 +14,9 @@ an int: int64), ConstantIterator(value) value, ReverseIterator(a) a[n - 1 - i] (
 first n), PermutationIterator(values, indices) values[indices[i]], TransformIterator(base,
 op) op(base[i]) with base a device array or a CountingIterator and op a unary well-known
 operator ("negate", ...) or a stateless Op, ShuffleIterator(n, seed) a pseudo-random
-permutation of 0 .. n-1 (int64; read over exactly n items). The reduction converts each
-element to its own type.
+permutation of 0 .. n-1 (int64; read over exactly n items), CacheModifiedInputIterator(a,
+"stream") a[i] read with a PTX cache load modifier. The reduction converts each element to
+its own type.
 
 As d_out, element i of ReverseIterator(a) is a[n - 1 - i], of PermutationIterator(values,
 indices) values[indices[i]] (a scatter), of TransformOutputIterator(a, op) a[i] written
@@ -124,6 +125,27 @@ class ReverseIterator(_Iterator):
 
     def _spec(self, operators: dict) -> str:
         return f"reverse({self._type})"
+
+
+class CacheModifiedInputIterator(_Iterator):
+    """The elements of a device array, each read with a PTX cache load modifier: "stream"
+    (cuda.compute's name; CUB's LOAD_CS, for data read once) or CUB's own names "ca",
+    "cg", "cs", "cv", "ldg", "volatile"."""
+
+    _iterator_kind = "cache_modified"
+    _loads = {"stream": "cs", "ca": "ca", "cg": "cg", "cs": "cs", "cv": "cv", "ldg": "ldg",
+              "volatile": "volatile"}
+
+    def __init__(self, device_array, modifier):
+        if modifier not in self._loads:
+            raise ValueError(f"CacheModifiedInputIterator modifier: one of {', '.join(self._loads)}, "
+                             f"got {modifier!r}")
+        self._base = _array(device_array, "CacheModifiedInputIterator array")
+        self._type = _type_of(device_array, "CacheModifiedInputIterator array")
+        self._load = self._loads[modifier]
+
+    def _spec(self, operators: dict) -> str:
+        return f"cache_modified({self._load},{self._type})"
 
 
 class PermutationIterator(_Iterator):

@@ -523,6 +523,26 @@ def test_histogram_even_over_iterators(caches):
     np.testing.assert_array_equal(d.get(), cub_histogram(np.arange(-50, N - 50, dtype=np.int32), 0, 1000, 10))
 
 
+def test_cache_modified_input_iterator(caches):
+    """Sums of an int64 array read with streaming loads (cuda.compute's "stream"), fresh and
+    store-loaded, and of a float32 array through the read-only cache into float64, against
+    NumPy."""
+    from cccl_cache.iterators import CacheModifiedInputIterator
+    h = rng.integers(-1000, 1000, N).astype(np.int64)
+    d = cp.asarray(h)
+    for exe in both(caches, lambda c: cccl_cache.make_reduce_into(
+            CacheModifiedInputIterator(d, "stream"), cp.empty(1, cp.int64), "plus", np.int64(0),
+            device=0, cache=c)):
+        out = cp.empty(1, cp.int64)
+        run_two_phase(exe, CacheModifiedInputIterator(d, "stream"), out, N, np.int64(0), n=N)
+        assert int(out.get()[0]) == int(h.sum())
+    # Integer-valued floats summed in float64 (the output's type): exact in any order.
+    hf = rng.integers(-1000, 1000, N).astype(np.float32)
+    out = cp.empty(1, cp.float64)
+    cccl_cache.reduce_into(CacheModifiedInputIterator(cp.asarray(hf), "ldg"), out, cache=caches[0])
+    assert float(out.get()[0]) == float(hf.astype(np.float64).sum())
+
+
 def test_shuffle_iterator_is_a_permutation(caches):
     """A ShuffleIterator written out by a unary transform, fresh and store-loaded: each of
     0..N-1 once, the same order for the same seed, another for another; its sum by a

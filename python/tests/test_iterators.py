@@ -7,7 +7,8 @@ import pytest
 import cccl_cache
 from cccl_cache import Op, Spec
 from cccl_cache._api import _input_fields, _op_text
-from cccl_cache.iterators import (ConstantIterator, CountingIterator, DiscardIterator, PermutationIterator,
+from cccl_cache.iterators import (CacheModifiedInputIterator, ConstantIterator, CountingIterator,
+                                  DiscardIterator, PermutationIterator,
                                   ReverseIterator, ShuffleIterator, TransformIterator, TransformOutputIterator,
                                   ZipIterator)
 from cccl_cache.structs import definitions
@@ -45,6 +46,8 @@ def test_each_kind_is_its_spec_text(fake):
         (TransformIterator(f4, "negate"), "transform(negate,float32)"),
         (TransformIterator(CountingIterator(np.int32(0)), SQUARE), "transform(square,counting(int32))"),
         (TransformIterator(i8, SQUARE), "transform(square,int64)"),
+        (CacheModifiedInputIterator(f4, "stream"), "cache_modified(cs,float32)"),
+        (CacheModifiedInputIterator(i8, "ldg"), "cache_modified(ldg,int64)"),
     ]
     for it, text in cases:
         spec = spec_of(it)
@@ -75,6 +78,10 @@ def test_bad_iterators_are_refused_when_made(fake):
         cccl_cache.reduce_into(CountingIterator(0), fake(n=0, typestr="<i8"), num_items=4)
     with pytest.raises(ValueError, match="index type"):
         spec_of(PermutationIterator(fake(typestr="<f4"), fake(typestr="<f4")))  # float indices
+    with pytest.raises(ValueError, match="modifier: one of stream"):
+        CacheModifiedInputIterator(fake(), "fast")
+    with pytest.raises(TypeError, match="device array"):
+        CacheModifiedInputIterator([1, 2], "stream")
 
 
 def test_a_shuffle_is_its_spec_text_and_its_seed_a_call_value():

@@ -957,12 +957,32 @@ static void struct_reduce_on_gpu(cccl_cache_store* store) {
          best.index, best.value == want.value && best.index == want.index ? "ok" : "MISMATCH");
 }
 
+/* The float32 sum `alg` (a reduce over an input iterator of kind `kind`) gives of the four
+ * floats at d_x, into d_out: query, temp storage, run, copy back. */
+static float sum_of_four(cccl_cache_algorithm* alg, cccl_cache_iterator_kind kind, void* d_x, void* d_out) {
+  const float fzero = 0.0f;
+  float fsum = 0.0f;
+  size_t bytes = 0;
+  void* d_temp = NULL;
+  cccl_cache_iterator_value in;
+  memset(&in, 0, sizeof in);
+  in.kind = kind;
+  in.pointer = d_x;
+  CHECK_OK(cccl_cache_reduce_iterator(alg, NULL, &bytes, &in, NULL, 4, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_OK(cccl_cache_reduce_iterator(alg, d_temp, &bytes, &in, d_out, 4, &fzero, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(&fsum, d_out, sizeof fsum, cudaMemcpyDeviceToHost) == cudaSuccess);
+  cudaFree(d_temp);
+  return fsum;
+}
+
 /* Reduces a counting iterator (1, 2, ..., 1000 as int64) and a reversed float array
  * through the C ABI's iterator form: the spec names the iterator, the call its values. */
 static void reduce_iterator_on_gpu(cccl_cache_store* store) {
   enum { n = 1000 };
   const int64_t start = 1, zero = 0;
-  const float x[4] = {1.5f, 2.0f, -4.0f, 8.0f}, fzero = 0.0f;
+  const float x[4] = {1.5f, 2.0f, -4.0f, 8.0f};
   int64_t sum = 0;
   float fsum = 0.0f;
   size_t bytes = 0;
@@ -990,22 +1010,32 @@ static void reduce_iterator_on_gpu(cccl_cache_store* store) {
   CHECK(cudaMemcpy(&sum, d_out, sizeof sum, cudaMemcpyDeviceToHost) == cudaSuccess);
   CHECK(sum == (int64_t)n * (n + 1) / 2);
   cudaFree(d_temp);
-  memset(&in, 0, sizeof in);
-  in.kind = CCCL_CACHE_ITERATOR_REVERSE;
-  in.pointer = d_x;
-  CHECK_OK(cccl_cache_reduce_iterator(reverse, NULL, &bytes, &in, NULL, 4, NULL, NULL));
-  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
-  CHECK_OK(cccl_cache_reduce_iterator(reverse, d_temp, &bytes, &in, d_out, 4, &fzero, NULL));
-  CHECK(cudaDeviceSynchronize() == cudaSuccess);
-  CHECK(cudaMemcpy(&fsum, d_out, sizeof fsum, cudaMemcpyDeviceToHost) == cudaSuccess);
+  fsum = sum_of_four(reverse, CCCL_CACHE_ITERATOR_REVERSE, d_x, d_out);
   CHECK(fsum == 7.5f);
-  cudaFree(d_temp);
   cudaFree(d_x);
   cudaFree(d_out);
   cccl_cache_algorithm_release(counting);
   cccl_cache_algorithm_release(reverse);
   printf("reduced a counting and a reverse iterator on device 0 through the C ABI: %s\n",
          sum == (int64_t)n * (n + 1) / 2 && fsum == 7.5f ? "ok" : "MISMATCH");
+}
+
+/* A sum of four floats read with streaming loads (a cache-modified input) through the
+ * C ABI. */
+static void cache_modified_on_gpu(cccl_cache_store* store) {
+  const float x[4] = {1.5f, 2.0f, -4.0f, 8.0f};
+  float fsum = 0.0f;
+  void *d_out = NULL, *d_x = NULL;
+  cccl_cache_algorithm* alg = acquire_text(store, "reduce type=float32 input=cache_modified(cs)");
+  if (alg == NULL) return;
+  CHECK(cudaMalloc(&d_out, 4) == cudaSuccess && cudaMalloc(&d_x, sizeof x) == cudaSuccess);
+  CHECK(cudaMemcpy(d_x, x, sizeof x, cudaMemcpyHostToDevice) == cudaSuccess);
+  fsum = sum_of_four(alg, CCCL_CACHE_ITERATOR_CACHE_MODIFIED, d_x, d_out);
+  CHECK(fsum == 7.5f);
+  cudaFree(d_x);
+  cudaFree(d_out);
+  cccl_cache_algorithm_release(alg);
+  printf("summed 4 float32 read with streaming loads through the C ABI: %s\n", fsum == 7.5f ? "ok" : "MISMATCH");
 }
 
 /* Scans over iterators through the C ABI: the inclusive scan of a counting iterator
@@ -2121,6 +2151,7 @@ int main(void) {
     scan_by_key_on_gpu(store);
     seeded_scan_on_gpu(store);
     reduce_iterator_on_gpu(store);
+    cache_modified_on_gpu(store);
     scan_iterator_on_gpu(store);
     output_iterators_on_gpu(store);
     zips_on_gpu(store);

@@ -52,6 +52,8 @@ std::vector<reduce::Spec> iterator_specs() {
                   ScalarType::int64),
       reduce_over(Iterator::shuffle(ScalarType::int64)),
       reduce_over(Iterator::shuffle(), ScalarType::uint32),
+      reduce_over(Iterator::cache_modified(CacheLoad::cs)),
+      reduce_over(Iterator::cache_modified(CacheLoad::ldg, ScalarType::float64)),
   };
 }
 
@@ -162,7 +164,7 @@ TEST(Iterator, DamagedIteratorBytesAreRejected) {
     b[at] = std::byte{v};
     return decode_fields<reduce::Spec>(b);
   };
-  EXPECT_FALSE(with(field + 5, 9));         // unknown kind
+  EXPECT_FALSE(with(field + 5, 10));        // unknown kind
   EXPECT_FALSE(with(field + 6, 200));       // unknown type
   EXPECT_FALSE(with(field + 8, 2));         // counting_base not a bool
   EXPECT_FALSE(with(field + 9, 3 | 0x80));  // operator state flag without a layout

@@ -31,6 +31,7 @@ TEST(IteratorBuild, ReduceOverEveryInputKindBuildsForSm80AndSm90) {
       reduce_over(ScalarType::int32,
                   Iterator::transform(Operator::of(OpKind::bit_not), ScalarType::int16, true)),
       reduce_over(ScalarType::int64, Iterator::shuffle()),
+      reduce_over(ScalarType::float32, Iterator::cache_modified(CacheLoad::cs)),
   };
   for (const auto& spec : specs) {
     for (const std::uint32_t cc : {80u, 90u}) {

@@ -1,6 +1,6 @@
 // Iterators as reduce inputs on a GPU (skips without one): a sum of squares as a reduce
-// over a transform iterator, counting, constant, reverse, permutation and transform over
-// counting inputs, against host references on sizes 0, 1, 2, 1023, 1025 and 2^20 + 3;
+// over a transform iterator, counting, constant, reverse, permutation, transform over
+// counting and cache-modified (streaming, read-only cache) inputs, against host references on sizes 0, 1, 2, 1023, 1025 and 2^20 + 3;
 // fresh (build -> bind) and store-loaded executables give bitwise identical results; a
 // call whose iterator value is not of the spec's kind is refused.
 #include <gtest/gtest.h>
@@ -42,6 +42,9 @@ std::vector<reduce::Spec> specs() {
                   Iterator::permutation(ScalarType::uint32, ScalarType::int32)),  // 5
       reduce_over(ScalarType::int64,
                   Iterator::transform(Operator::of(OpKind::negate), ScalarType::int64, true)),  // 6
+      reduce_over(ScalarType::uint32, Iterator::cache_modified(CacheLoad::cs)),                   // 7
+      reduce_over(ScalarType::float64,
+                  Iterator::cache_modified(CacheLoad::ldg, ScalarType::float32)),  // 8
   };
 }
 
@@ -179,6 +182,37 @@ TEST(IteratorGpu, TransformOverCountingNegates) {
       [&](std::uint64_t n, std::int64_t got) {
         std::int64_t want = 0;
         for (std::uint64_t i = 0; i < n; ++i) want -= start + std::int64_t(i);
+        EXPECT_EQ(got, want);
+      });
+}
+
+TEST(IteratorGpu, StreamingLoadsReadEveryElement) {
+  std::vector<std::uint32_t> h;
+  run_spec<std::uint32_t>(
+      7,
+      [&](std::uint64_t n, auto& keep) {
+        h = random_values<std::uint32_t>(n, 0, 1 << 30, 17 + static_cast<std::uint32_t>(n));
+        return IteratorValue::cache_modified(on_device(h, keep));
+      },
+      [&](std::uint64_t, std::uint32_t got) {
+        std::uint32_t want = 0;
+        for (const auto x : h) want += x;
+        EXPECT_EQ(got, want);
+      });
+}
+
+TEST(IteratorGpu, ReadOnlyCacheLoadsOfFloatsSummedAsFloat64) {
+  std::vector<float> h;
+  run_spec<double>(
+      8,
+      [&](std::uint64_t n, auto& keep) {
+        // Integers: every partial sum is exact in float64, in any order.
+        h = random_values<float>(n, -1000, 1000, 19 + static_cast<std::uint32_t>(n));
+        return IteratorValue::cache_modified(on_device(h, keep));
+      },
+      [&](std::uint64_t, double got) {
+        double want = 0;
+        for (const float x : h) want += x;
         EXPECT_EQ(got, want);
       });
 }

@@ -19,9 +19,19 @@ constexpr detail::Named<IteratorKind> kKindNames[] = {
     {IteratorKind::constant, "constant"}, {IteratorKind::transform, "transform"},
     {IteratorKind::reverse, "reverse"},   {IteratorKind::permutation, "permutation"},
     {IteratorKind::discard, "discard"},   {IteratorKind::zip, "zip"},
-    {IteratorKind::shuffle, "shuffle"},
+    {IteratorKind::shuffle, "shuffle"},   {IteratorKind::cache_modified, "cache_modified"},
+};
+constexpr detail::Named<CacheLoad> kLoadNames[] = {
+    {CacheLoad::ca, "ca"}, {CacheLoad::cg, "cg"},   {CacheLoad::cs, "cs"},
+    {CacheLoad::cv, "cv"}, {CacheLoad::ldg, "ldg"}, {CacheLoad::volatile_load, "volatile"},
 };
 }  // namespace
+
+std::string_view cache_load_name(CacheLoad load) noexcept { return detail::name_in(kLoadNames, load); }
+
+std::optional<CacheLoad> parse_cache_load(std::string_view name) noexcept {
+  return detail::value_in(kLoadNames, name);
+}
 
 std::string_view iterator_kind_name(IteratorKind kind) noexcept {
   return detail::name_in(kKindNames, kind);
@@ -45,6 +55,10 @@ std::string describe(const Iterator& it) {
     }
     case IteratorKind::permutation:
       return kind + "(" + v + "," + std::string(name(it.index_type)) + ")";
+    case IteratorKind::cache_modified: {
+      const std::string load(cache_load_name(it.load));
+      return kind + "(" + load + (it.type == ScalarType::none ? "" : "," + v) + ")";
+    }
     case IteratorKind::transform: {
       std::string base;
       if (it.counting_base)
@@ -90,8 +104,9 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
                 std::string(f.name) + "='" + std::string(text) +
                     "' is not an iterator (pointer, counting(TYPE), constant(TYPE), "
                     "reverse(TYPE), permutation(TYPE,INDEX), transform(OP[,TYPE]), "
-                    "transform(OP,counting(TYPE)), discard, zip(COMPONENT,...) or "
-                    "shuffle(TYPE))");
+                    "transform(OP,counting(TYPE)), discard, zip(COMPONENT,...), "
+                    "shuffle(TYPE) or cache_modified(LOAD[,TYPE]), LOAD one of ca, cg, cs, cv, "
+                    "ldg, volatile)");
   };
   std::string_view kind_text = text, args;
   if (const auto open = text.find('('); open != std::string_view::npos) {
@@ -134,6 +149,12 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
     case IteratorKind::permutation:
       if (!type(first, it.type) || !type(rest, it.index_type)) return bad();
       break;
+    case IteratorKind::cache_modified: {
+      const auto load = parse_cache_load(first);
+      if (!load || (!rest.empty() && !type(rest, it.type))) return bad();
+      it.load = *load;
+      break;
+    }
     case IteratorKind::transform: {
       if (first.empty()) return bad();
       CCCL_CACHE_CHECK(parse_field(f, first, source, it.op));
@@ -171,6 +192,12 @@ Result<void> validate_in_role(std::string_view what, const Iterator& it, ScalarT
   }
   if (it.type != ScalarType::none && !is_element_type(it.type))
     return bad(kind + " iterator: unknown value type");
+  const bool cache_modified = it.kind == IteratorKind::cache_modified;
+  if (cache_modified != (it.load != CacheLoad::none))
+    return bad(cache_modified ? "a cache_modified iterator needs a load (ca, cg, cs, cv, ldg, volatile)"
+                              : "only a cache_modified iterator takes a load");
+  if (cache_modified && cache_load_name(it.load) == "unknown")
+    return bad("cache_modified iterator: unknown load");
   const ScalarType v = detail::iterator_value_type(it, element);
   const bool permutation = it.kind == IteratorKind::permutation;
   if (permutation != (it.index_type != ScalarType::none))
@@ -377,6 +404,8 @@ std::string layout_text(const Iterator& it) {
       return "V* values@0, I* idx@8";
     case IteratorKind::transform:
       return it.counting_base ? "V start@0" : "V* p@0";
+    case IteratorKind::cache_modified:
+      return "V* p@0 (loaded " + std::string(cache_load_name(it.load)) + ")";
     case IteratorKind::discard:
       return "ptrdiff_t pos@0 (0)";
     case IteratorKind::shuffle:
@@ -571,6 +600,18 @@ std::string iterator_struct(std::string_view name, const Iterator& it, const Ele
       parts = {shuffle_members(), "static_cast<" + v + ">(permuted(pos + static_cast<u64>(i)))",
                "pos += static_cast<u64>(n);", "static_cast<difference_type>(pos)"};
       break;
+    case IteratorKind::cache_modified: {
+      // CUB's ThreadLoad is device code: a host read (never made by the kernels) is plain.
+      std::string load(cache_load_name(it.load));
+      for (char& c : load) c = static_cast<char>(c - 'a' + 'A');
+      out += "#include <cub/thread/thread_load.cuh>\n";
+      parts = {"  const " + v + "* p;\n  __host__ __device__ " + v +
+                   " load(difference_type i) const {\n#ifdef __CUDA_ARCH__\n    return "
+                   "cub::ThreadLoad<cub::LOAD_" + load + ">(p + i);\n#else\n    return p[i];\n"
+                   "#endif\n  }\n",
+               "load(i)", "p += n;", address("p", v)};
+      break;
+    }
     default:
       break;
   }
@@ -693,6 +734,7 @@ bool pack_at(const Iterator& it, ScalarType element, const IteratorValue& value,
   auto put_pointer = [&](std::size_t at, const void* p) { std::memcpy(out + at, &p, sizeof p); };
   switch (it.kind) {
     case IteratorKind::pointer:  // a zip's array component
+    case IteratorKind::cache_modified:
       put_pointer(0, value.pointer);
       return true;
     case IteratorKind::counting:
@@ -766,6 +808,7 @@ void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes
   };
   switch (it.kind) {
     case IteratorKind::pointer:
+    case IteratorKind::cache_modified:
       move(0, n, v);
       break;
     case IteratorKind::counting:

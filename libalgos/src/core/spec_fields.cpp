@@ -376,10 +376,12 @@ void FieldWriter::put(const Field& f, const Operator& v) {
 }
 
 namespace {
-// An iterator: kind, V, I, counting base (one byte each), then a transform's operator, or
-// each of a zip's components as u32 length and its own bytes.
+// An iterator: kind, V, I, counting base (one byte each), then a transform's operator, a
+// cache_modified iterator's load (one byte), or each of a zip's components as u32 length
+// and its own bytes.
 std::size_t iterator_bytes(const Iterator& v) {
-  std::size_t n = 4 + (v.kind == IteratorKind::transform ? operator_bytes(v.op) : 0);
+  std::size_t n = 4 + (v.kind == IteratorKind::transform ? operator_bytes(v.op) : 0) +
+                  (v.kind == IteratorKind::cache_modified ? 1 : 0);
   for (const Iterator& c : v.components) n += 4 + iterator_bytes(c);
   return n;
 }
@@ -390,6 +392,7 @@ void put_iterator(std::vector<std::byte>& out, const Iterator& v) {
   out.push_back(static_cast<std::byte>(v.index_type));
   out.push_back(static_cast<std::byte>(v.counting_base ? 1 : 0));
   if (v.kind == IteratorKind::transform) put_operator(out, v.op);
+  if (v.kind == IteratorKind::cache_modified) out.push_back(static_cast<std::byte>(v.load));
   for (const Iterator& c : v.components) {
     put_u32(out, static_cast<std::uint32_t>(iterator_bytes(c)));
     put_iterator(out, c);
@@ -409,6 +412,11 @@ bool get_iterator(std::span<const std::byte> b, Iterator& it, bool component) {
   it.counting_base = base == 1;
   auto rest = b.subspan(4);
   if (it.kind == IteratorKind::transform) return get_operator(rest, it.op);
+  if (it.kind == IteratorKind::cache_modified) {
+    if (rest.size() != 1) return false;
+    it.load = static_cast<CacheLoad>(rest[0]);
+    return true;
+  }
   if (it.kind != IteratorKind::zip || component) return rest.empty();
   while (!rest.empty()) {
     if (rest.size() < 4 || get_u32(rest.first(4)) > rest.size() - 4) return false;

@@ -20,6 +20,9 @@
 //   shuffle      {u64 pos; u64 n;     element i = P(pos + i), P a pseudo-random
 //                 u32 half_bits;      permutation of [0, n) fixed by a 64-bit seed (n the
 //                 u32 keys[8]}        call's number of items; not a zip component)
+//   cache_modified {V* p}             element i = p[i], loaded with the PTX cache
+//                                     modifier `load` names (CUB's ThreadLoad<LOAD_*>:
+//                                     ca, cg, cs (streaming), cv, ldg, volatile)
 //
 // A zip reads into, and writes from, a struct element type S (types.hpp ElementType)
 // whose fields are, in order, exactly the components' types (a build checks it), e.g.
@@ -72,7 +75,23 @@ enum class IteratorKind : std::uint8_t {
   discard = 6,  // outputs only
   zip = 7,
   shuffle = 8,  // inputs only
+  cache_modified = 9,  // inputs only
 };
+
+// A cache_modified iterator's load: CUB's CacheLoadModifier of the same name (LOAD_CA,
+// ...). The numbers are part of the canonical spec encoding: never reuse one.
+enum class CacheLoad : std::uint8_t {
+  none = 0,  // every other kind
+  ca = 1,    // cache at all levels
+  cg = 2,    // cache in L2, not L1
+  cs = 3,    // streaming: likely read once (the reference's "stream")
+  cv = 4,    // volatile: fetch again on every read
+  ldg = 5,   // through the read-only data cache
+  volatile_load = 6,  // a volatile load ("volatile")
+};
+// "ca", "cg", ...; "unknown" otherwise.
+std::string_view cache_load_name(CacheLoad load) noexcept;
+std::optional<CacheLoad> parse_cache_load(std::string_view name) noexcept;
 
 // The most components a zip iterator takes.
 inline constexpr std::size_t kMaxZipComponents = 8;
@@ -86,8 +105,8 @@ std::optional<IteratorKind> parse_iterator_kind(std::string_view name) noexcept;
 //
 // Spec text: pointer | counting(V) | constant(V) | reverse(V) | permutation(V,I) |
 // transform(OP,V) (over or into a V array) | transform(OP,counting(V)) | discard |
-// zip(C0,C1,...) | shuffle(V); V may be left out ("counting"): the algorithm's element
-// type. A zip's component is a type (an array of it) or an iterator naming its V:
+// zip(C0,C1,...) | shuffle(V) | cache_modified(LOAD[,V]); V may be left out ("counting",
+// "cache_modified(cs)"): the algorithm's element type. A zip's component is a type (an array of it) or an iterator naming its V:
 // zip(float32, counting(int64)). A custom OP gets its source as a custom operator field does
 // (source=..., a manifest's [operators]); a zip's custom operators share one source.
 struct Iterator {
@@ -100,6 +119,8 @@ struct Iterator {
   bool counting_base = false;
   // zip: its components, each with its V named; an array is a pointer with `type` V.
   std::vector<Iterator> components{};
+  // cache_modified: its load (none for every other kind).
+  CacheLoad load = CacheLoad::none;
 
   static Iterator counting(ScalarType v = ScalarType::none) { return {IteratorKind::counting, v}; }
   static Iterator constant(ScalarType v = ScalarType::none) { return {IteratorKind::constant, v}; }
@@ -113,6 +134,11 @@ struct Iterator {
   }
   static Iterator discard() { return {IteratorKind::discard}; }
   static Iterator shuffle(ScalarType v = ScalarType::none) { return {IteratorKind::shuffle, v}; }
+  static Iterator cache_modified(CacheLoad load, ScalarType v = ScalarType::none) {
+    Iterator it{IteratorKind::cache_modified, v};
+    it.load = load;
+    return it;
+  }
   // A zip's component that is a V array.
   static Iterator array(ScalarType v) { return {IteratorKind::pointer, v}; }
   static Iterator zip(std::vector<Iterator> components) {
@@ -131,8 +157,8 @@ const std::string& iterator_source(const Iterator& it) noexcept;
 
 // A call's values for a spec's iterator. `kind` must be the spec's; for a pointer
 // iterator `pointer` is the array itself.
-//   pointer, reverse, transform over an array: `pointer`, the device array's first
-//     element (reverse: of the num_items elements read backwards)
+//   pointer, reverse, transform over an array, cache_modified: `pointer`, the device
+//     array's first element (reverse: of the num_items elements read backwards)
 //   permutation: `pointer` (values) and `index` (num_items indices)
 //   counting (and transform over counting), constant: `value`, the start or constant
 //     in the iterator's type V (its size_of(V) low bytes, host byte order)
@@ -155,6 +181,7 @@ struct IteratorValue {
     return {IteratorKind::permutation, d_values, d_index};
   }
   static IteratorValue transform(const void* d_base) { return {IteratorKind::transform, d_base}; }
+  static IteratorValue cache_modified(const void* d) { return {IteratorKind::cache_modified, d}; }
   static IteratorValue discard() { return {IteratorKind::discard}; }
   static IteratorValue zip(const IteratorValue* components, std::uint64_t count) {
     return of(IteratorKind::zip, count, components);

@@ -9,6 +9,7 @@
 //                       state_size:u32 | state_alignment:u32 | source (the rest)
 //             Iterator: kind:u8 | type:u8 | index_type:u8 | counting_base:u8 |
 //                       [transform: the Operator's bytes as above]
+//                       [cache_modified: load:u8]
 //   An Iterator field holding the default (a pointer) is not written: a reader that
 //   finds another tag (or the end) where it is due takes the default. So is a false bool
 //   field declared Need::added (spec_fields.hpp); a true one is written as any bool.

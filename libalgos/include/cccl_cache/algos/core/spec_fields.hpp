@@ -104,7 +104,7 @@ inline constexpr std::uint32_t kInputIterators =
     iterator_bit(IteratorKind::pointer) | iterator_bit(IteratorKind::counting) |
     iterator_bit(IteratorKind::constant) | iterator_bit(IteratorKind::transform) |
     iterator_bit(IteratorKind::reverse) | iterator_bit(IteratorKind::permutation) |
-    iterator_bit(IteratorKind::shuffle);
+    iterator_bit(IteratorKind::shuffle) | iterator_bit(IteratorKind::cache_modified);
 // Checks an output iterator field (reduce's and the scans' `output`): a pointer, reverse,
 // permutation, transform into an array or discard, as validate_iterator checks an input,
 // except that a transform's operator applies to the algorithm's values (`element`), its
