@@ -566,6 +566,12 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_binary_search(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_data, uint64_t num_items, const void* d_values, uint64_t num_values, void* d_out,
     void* stream);
+/* As cccl_cache_binary_search, with a stateful comparator's state (compare=NAME:SIZE/ALIGN,
+ * a `__device__ bool f(void* state, T a, T b)`); NULL: stateless. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_binary_search_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_data, uint64_t num_items, const void* d_values, uint64_t num_values, void* d_out,
+    void* stream, const cccl_cache_op_state* op_state);
 /* Any binary search spec (cccl_cache_binary_search refuses one with an iterator, naming
  * this call): the values searched for `values` and the output `out`, each of the spec's
  * kind (POINTER for an array), e.g. "lower_bound type=int64 values_in=counting" (where
@@ -575,6 +581,11 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_binary_search_iterators(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_data, uint64_t num_items, const cccl_cache_iterator_value* values,
     uint64_t num_values, const cccl_cache_iterator_value* out, void* stream);
+CCCL_CACHE_API cccl_cache_status cccl_cache_binary_search_iterators_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_data, uint64_t num_items, const cccl_cache_iterator_value* values,
+    uint64_t num_values, const cccl_cache_iterator_value* out, void* stream,
+    const cccl_cache_op_state* op_state);
 /* Inclusive scan of d_in into d_out (may be equal); a spec with init=1 takes
  * cccl_cache_inclusive_scan_init instead (INVALID_ARGUMENT here). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan(

@@ -90,7 +90,8 @@ constexpr const char* kHistogramInvalid =
     "arithmetic overflows";
 constexpr const char* kBinarySearchInvalid =
     "temp storage smaller than the queried size, a null pointer with a nonzero count, more "
-    "values than int64 holds or more items than the spec's out type indexes";
+    "values than int64 holds or more items than the spec's out type indexes"
+    CCCL_CACHE_C_STATE_INVALID;
 
 // An inclusive scan called in the form its spec does not take (seeded: the spec's init).
 cccl_cache_status seeded_mismatch(const char* fn, bool seeded) noexcept {
@@ -852,13 +853,21 @@ cccl_cache_status cccl_cache_binary_search(const cccl_cache_algorithm* algorithm
                                            size_t* temp_storage_bytes, const void* d_data,
                                            uint64_t num_items, const void* d_values, uint64_t num_values,
                                            void* d_out, void* stream) {
+  return cccl_cache_binary_search_with_state(algorithm, d_temp_storage, temp_storage_bytes, d_data,
+                                             num_items, d_values, num_values, d_out, stream, nullptr);
+}
+
+cccl_cache_status cccl_cache_binary_search_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_data, uint64_t num_items, const void* d_values, uint64_t num_values, void* d_out,
+    void* stream, const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_binary_search";
   CCCL_CACHE_C_TYPED(bs::Executable, AlgorithmId::binary_search, fn);
   if (!exe->spec().values_in.is_pointer() || !exe->spec().output.is_pointer())
     return iterator_spec(fn, "cccl_cache_binary_search_iterators",
                          exe->spec().values_in.is_pointer() ? "output" : "values_in");
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_data, num_items, d_values, num_values,
-                          d_out, static_cast<CUstream>(stream)),
+                          d_out, static_cast<CUstream>(stream), state_of(op_state)),
                    fn, kBinarySearchInvalid);
 }
 
@@ -866,6 +875,16 @@ cccl_cache_status cccl_cache_binary_search_iterators(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_data, uint64_t num_items, const cccl_cache_iterator_value* values,
     uint64_t num_values, const cccl_cache_iterator_value* out, void* stream) {
+  return cccl_cache_binary_search_iterators_with_state(algorithm, d_temp_storage,
+                                                       temp_storage_bytes, d_data, num_items,
+                                                       values, num_values, out, stream, nullptr);
+}
+
+cccl_cache_status cccl_cache_binary_search_iterators_with_state(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_data, uint64_t num_items, const cccl_cache_iterator_value* values,
+    uint64_t num_values, const cccl_cache_iterator_value* out, void* stream,
+    const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_binary_search_iterators";
   CCCL_CACHE_C_TYPED(bs::Executable, AlgorithmId::binary_search, fn);
   CallValue v[2];
@@ -873,7 +892,7 @@ cccl_cache_status cccl_cache_binary_search_iterators(
       !iterator_value(fn, "out", exe->spec().output, out, v[1], status_, false))
     return status_;
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_data, num_items, v[0].value,
-                          num_values, v[1].value, static_cast<CUstream>(stream)),
+                          num_values, v[1].value, static_cast<CUstream>(stream), state_of(op_state)),
                    fn, kBinarySearchInvalid);
 }
 

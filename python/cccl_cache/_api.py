@@ -522,8 +522,8 @@ def _make_binary_search(upper, d_data, d_values, d_out, comp, device, cache) -> 
 
 def make_lower_bound(d_data, d_values, d_out, comp="less", *, device=None, cache=None) -> _core.BinarySearch:
     """For each value, the index of the first item of d_data (sorted by comp: "less",
-    "greater" or an Op naming a __device__ bool function of two items) not ordered before
-    it, written to d_out as its integer type (int32, uint32, int64 or uint64). CUB's
+    "greater" or an Op naming a __device__ bool function of two items, stateful or not) not
+    ordered before it, written to d_out as its integer type (int32, uint32, int64 or uint64). CUB's
     DeviceFind::LowerBound; d_data and d_values have one element type. d_values may be an
     iterator of that type and d_out an output iterator (cccl_cache.iterators; a
     DiscardIterator's indices are int64), e.g. where each of a CountingIterator's
@@ -862,26 +862,27 @@ def histogram_even(d_samples, d_histogram, num_output_levels, lower_level, upper
                    (d_samples, d_histogram, num_output_levels, lower_level, upper_level, n), ())
 
 
-def _binary_search(make, d_data, d_values, d_out, comp, num_items, num_values, stream, temp_allocator, cache):
+def _binary_search(make, d_data, d_values, d_out, comp, num_items, num_values, stream, temp_allocator, cache,
+                   op_state):
     n = _count(num_items, d_data, "d_data")
     m = _input_count(num_values, d_values, d_out, _same, "d_out", "d_values", "num_values")
     exe = make(d_data, d_values, d_out, comp, cache=cache)
-    _run_two_phase(exe, d_data, temp_allocator, stream, (d_data, n, d_values, m, d_out), ())
+    _run_two_phase(exe, d_data, temp_allocator, stream, (d_data, n, d_values, m, d_out), (), op_state)
 
 
 def lower_bound(d_data, d_values, d_out, comp="less", num_items=None, num_values=None, stream=None, *,
-                temp_allocator=None, cache=None):
+                temp_allocator=None, cache=None, op_state=None):
     """d_out[i] = the lower bound of d_values[i] in d_data[:num_items] (make_lower_bound);
-    counts default to the arrays' lengths."""
+    counts default to the arrays' lengths. op_state: a stateful comparator's state."""
     _binary_search(make_lower_bound, d_data, d_values, d_out, comp, num_items, num_values, stream,
-                   temp_allocator, cache)
+                   temp_allocator, cache, op_state)
 
 
 def upper_bound(d_data, d_values, d_out, comp="less", num_items=None, num_values=None, stream=None, *,
-                temp_allocator=None, cache=None):
+                temp_allocator=None, cache=None, op_state=None):
     """d_out[i] = the upper bound of d_values[i] in d_data[:num_items] (make_upper_bound)."""
     _binary_search(make_upper_bound, d_data, d_values, d_out, comp, num_items, num_values, stream,
-                   temp_allocator, cache)
+                   temp_allocator, cache, op_state)
 
 
 def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, h_init=None,

@@ -634,7 +634,7 @@ std::size_t histogram_even_call(const Bound<he::Executable>& b, nb::handle temp,
 // --- binary search: an index per value, into the sorted data ----------------------------
 std::size_t binary_search_call(const Bound<bs::Executable>& b, nb::handle temp, nb::handle data,
                                std::uint64_t n, nb::handle values, std::uint64_t m, nb::handle out,
-                               nb::handle stream) {
+                               nb::handle stream, nb::handle op_state) {
   const bs::Executable& e = *b.exe;
   std::size_t bytes = e.temp_storage_bytes();
   if (temp.is_none()) return bytes;
@@ -645,8 +645,9 @@ std::size_t binary_search_call(const Bound<bs::Executable>& b, nb::handle temp, 
   ZipParts parts[2];
   const algos::Input v = call_input(values, spec.values_in, spec.type, m, dev, parts[0], "d_values");
   const algos::Output o = call_output(out, spec.output, spec.out_type, m, dev, parts[1]);
+  const HostOpState state(op_state, spec.comparator);
   run_unlocked(stream, spec.upper ? "upper_bound" : "lower_bound", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, d.data, n, v, m, o, s);
+    return e(d_temp, have, d.data, n, v, m, o, s, state.get());
   });
   return bytes;
 }
@@ -818,9 +819,11 @@ void bind_executables(nb::module_& m) {
                          "UpperBound).")
       .def("__call__", &binary_search_call, "temp_storage"_a.none(), "d_data"_a.none(), "num_items"_a,
            "d_values"_a.none(), "num_values"_a, "d_out"_a.none(), "stream"_a.none() = none,
+           "op_state"_a.none() = none,
            "temp_storage=None: returns the bytes a run needs (1). Else writes, for each of the "
            "num_values values, the lower (upper) bound of it in d_data[:num_items], sorted by the "
-           "spec's comparator, to d_out. Returns the bytes.")
+           "spec's comparator, to d_out. op_state: a stateful comparator's state. Returns the "
+           "bytes.")
       .def("temp_storage_bytes", [](const Bound<bs::Executable>& b) { return b.exe->temp_storage_bytes(); });
 
   common<sc::InclusiveExecutable>(m, "InclusiveScan", "An inclusive scan bound to a device (cub::DeviceScan).")

@@ -1256,6 +1256,29 @@ def test_segmented_reduce_and_unique_by_key_with_state(caches):
         np.testing.assert_array_equal(v_out.get()[:keep.sum()], values[keep])
 
 
+def test_lower_bound_with_a_stateful_comparator(caches):
+    """Lower bounds in a range ordered by distance from a pivot, the pivot the comparator's
+    state: two pivots on one executable, fresh and store-loaded, against NumPy."""
+    closer = cccl_cache.Op("closer", "__device__ bool closer(void* s, int a, int b) { const int p = *(int*)s; "
+                           "return (a > p ? a - p : p - a) < (b > p ? b - p : p - b); }", state_size=4)
+    h = rng.integers(-1000, 1000, N).astype(np.int32)
+    values = rng.integers(-1200, 1200, 999).astype(np.int32)
+    d_values = cp.asarray(values)
+    for pivot in (0, 300):
+        dist = np.abs(h.astype(np.int64) - pivot)
+        d_data = cp.asarray(h[np.argsort(dist, kind="stable")])
+        want = np.searchsorted(np.sort(dist), np.abs(values.astype(np.int64) - pivot), side="left")
+        for exe in both(caches, lambda c: cccl_cache.make_lower_bound(d_data, d_values, cp.empty(999, cp.int64),
+                                                                       closer, device=0, cache=c)):
+            out = cp.full(999, -1, cp.int64)
+            assert exe(None, d_data, N, d_values, 999, out) == 1
+            exe(cp.empty(1, cp.uint8), d_data, N, d_values, 999, out, op_state=np.int32(pivot))
+            np.testing.assert_array_equal(out.get(), want)
+        out = cp.full(999, -1, cp.int64)
+        cccl_cache.lower_bound(d_data, d_values, out, closer, cache=caches[0], op_state=np.int32(pivot))
+        np.testing.assert_array_equal(out.get(), want)
+
+
 def test_three_way_partition_with_two_states(caches):
     below = cccl_cache.Op("below", "__device__ bool below(void* s, int x) { return x < *(int*)s; }", state_size=4)
     above = cccl_cache.Op("above_multiple", "__device__ bool above_multiple(void* s, int x) "

@@ -354,13 +354,16 @@ static void second_operator_from_desc(void) {
   "__device__ unsigned plus_mod(void* s, unsigned a, unsigned b) { return (a + b) % " \
   "*(unsigned*)s; }"
 #define BELOW "__device__ bool below(void* s, int x) { return x < *(int*)s; }"
+#define CLOSER                                                                              \
+  "__device__ bool closer(void* s, int a, int b) { const int p = *(int*)s; "                \
+  "return (a > p ? a - p : p - a) < (b > p ? b - p : p - b); }"
 #define ABOVE_MULTIPLE                                                                          \
   "__device__ bool above_multiple(void* s, int x) { const long long* h = (const long long*)s; " \
   "return x > h[0] && x % h[1] == 0; }"
 
 /* A stateful CUSTOM operator's layout in the desc: spec text writes it after the name, it
  * is in the key, each of three-way partition's predicates has its own; a layout on a
- * well-known kind is refused, and binary search takes no state. */
+ * well-known kind is refused; binary search's comparator takes one too. */
 static void stateful_ops_from_desc(void) {
   cccl_cache_spec_desc d;
   cccl_cache_spec *spec = NULL, *stateless = NULL;
@@ -405,9 +408,9 @@ static void stateful_ops_from_desc(void) {
   d.type = CCCL_CACHE_INT32;
   d.op = (cccl_cache_op){CCCL_CACHE_OP_CUSTOM, "lt",
                          "__device__ bool lt(void* s, int a, int b) { return a < b; }", 4, 4};
-  CHECK_FAILS(cccl_cache_spec_from_desc(&d, &spec), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
-              "operator state is not supported");
-  CHECK(spec == NULL);
+  CHECK_OK(cccl_cache_spec_from_desc(&d, &spec));
+  if (spec != NULL) CHECK(strstr(cccl_cache_spec_text(spec), "compare=lt:4/4") != NULL);
+  cccl_cache_spec_free(spec);
 }
 
 /* The algorithm of desc `d` acquired from `store` on device 0, checked to be of `kind`;
@@ -1712,6 +1715,48 @@ static void three_way_partition_on_gpu(cccl_cache_store* store) {
   printf("partitioned %d int32 three ways on device 0 through the C ABI: %s\n", n, same ? "ok" : "MISMATCH");
 }
 
+/* Lower bounds in ranges ordered by distance from a pivot (the comparator's state, a
+ * `compare=closer:4/4` spec) through the C ABI: two pivots, one algorithm; a missing
+ * state is refused. */
+static void stateful_search_on_gpu(cccl_cache_store* store) {
+  enum { n = 6, m = 3 };
+  const int ranges[2][n] = {{0, 1, -2, 3, -5, 8}, {10, 9, 12, 6, 15, 2}}; /* by |x|, |x - 10| */
+  const int pivots[2] = {0, 10}, values[m] = {-1, 4, 13};
+  const long long want[2][m] = {{1, 4, 6}, {6, 5, 3}};
+  long long got[m];
+  int k, i, ok = 1;
+  size_t bytes = 0;
+  void *d_data = NULL, *d_values = NULL, *d_out = NULL, *d_temp = NULL;
+  cccl_cache_op_state state;
+  cccl_cache_algorithm* alg =
+      acquire_text(store, "binary_search type=int32 out=int64 compare=closer:4/4 source='" CLOSER "'");
+  if (alg == NULL) return;
+  CHECK(cudaMalloc(&d_data, sizeof ranges[0]) == cudaSuccess && cudaMalloc(&d_values, sizeof values) == cudaSuccess &&
+        cudaMalloc(&d_out, sizeof got) == cudaSuccess);
+  CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK_OK(cccl_cache_binary_search(alg, NULL, &bytes, NULL, n, NULL, m, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_binary_search(alg, d_temp, &bytes, d_data, n, d_values, m, d_out, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "op_state");
+  for (k = 0; k < 2; ++k) {
+    state.data = &pivots[k];
+    state.size = sizeof pivots[k];
+    CHECK(cudaMemcpy(d_data, ranges[k], sizeof ranges[k], cudaMemcpyHostToDevice) == cudaSuccess);
+    CHECK_OK(cccl_cache_binary_search_with_state(alg, d_temp, &bytes, d_data, n, d_values, m, d_out, NULL,
+                                                 &state));
+    CHECK(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+    for (i = 0; i < m; ++i) ok &= got[i] == want[k][i];
+  }
+  CHECK(ok);
+  cudaFree(d_temp);
+  cudaFree(d_out);
+  cudaFree(d_values);
+  cudaFree(d_data);
+  cccl_cache_algorithm_release(alg);
+  printf("lower bounds by distance from two pivots (a stateful comparator) through the C ABI: %s\n",
+         ok ? "ok" : "MISMATCH");
+}
+
 /* Stateful operators through the *_with_state calls: an inclusive scan by (a + b) % m
  * for two m on one algorithm, and a three-way partition with a state per predicate; a
  * stateful operator's call without its state, or with one of another size, is refused. */
@@ -2173,6 +2218,7 @@ int main(void) {
     binary_search_iterators_on_gpu(store);
     segmented_sort_on_gpu(store);
     stateful_on_gpu(store);
+    stateful_search_on_gpu(store);
   }
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(same);

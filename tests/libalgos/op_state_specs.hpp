@@ -2,6 +2,7 @@
 // that takes state; each function reads its state as the comment says.
 #pragma once
 
+#include "cccl_cache/algos/binary_search/spec.hpp"
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/algos/reduce/spec.hpp"
 #include "cccl_cache/algos/scan/spec.hpp"
@@ -112,6 +113,20 @@ inline cccl_cache::algos::three_way_partition::Spec partition_below_above() {
                                  "  const long long* h = static_cast<const long long*>(s);\n"
                                  "  return x > h[0] && x % h[1] == 0;\n}",
                                  16, 8);
+  return s;
+}
+
+// int32 lower bounds (int64 indices) in a range ordered by distance from a pivot p: a
+// before b when |a - p| < |b - p|, p: int32.
+inline cccl_cache::algos::binary_search::Spec search_closer() {
+  cccl_cache::algos::binary_search::Spec s;
+  s.type = ScalarType::int32;
+  s.comparator = Operator::custom("closer",
+                                  "__device__ bool closer(void* s, int a, int b) {\n"
+                                  "  const int p = *static_cast<int*>(s);\n"
+                                  "  const int da = a > p ? a - p : p - a, db = b > p ? b - p : p - b;\n"
+                                  "  return da < db;\n}",
+                                  4, 4);
   return s;
 }
 

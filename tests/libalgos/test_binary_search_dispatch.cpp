@@ -34,6 +34,7 @@ struct SearchLaunch : Launch {
   std::int64_t num_values;
   const void* range;
   std::uint64_t num_items;
+  std::uint64_t state = 0;       // a stateful comparator's first 8 state bytes (at 16)
   const void* out = nullptr;     // the output's and the values' argument pointers
   const void* values = nullptr;  // (6th and 7th)
 };
@@ -45,6 +46,7 @@ CUresult record_search_launch(const CUlaunchConfig* config, CUfunction fn, void*
   std::memcpy(&l.num_values, params[0], sizeof l.num_values);
   std::memcpy(&l.range, params[4], sizeof l.range);
   std::memcpy(&l.num_items, static_cast<const char*>(params[4]) + 8, sizeof l.num_items);
+  std::memcpy(&l.state, static_cast<const char*>(params[4]) + 16, sizeof l.state);
   l.out = params[5];
   l.values = params[6];
   recorded<SearchLaunch>().push_back(l);
@@ -136,9 +138,9 @@ TEST(BinarySearchTempStorage, ClosedFormEqualsTheDispatch) {
              {std::uint64_t{INT32_MAX}, std::uint64_t{UINT32_MAX} + 1, std::uint64_t{INT64_MAX}})) {
       for (std::uint64_t values : {std::uint64_t{0}, n, std::uint64_t{INT64_MAX} + 1}) {
         std::size_t ours = 7, theirs = 8;
-        const CUresult a = closed(p, nullptr, ours, nullptr, n, nullptr, values, nullptr, nullptr);
+        const CUresult a = closed(p, nullptr, ours, nullptr, n, nullptr, values, nullptr, nullptr, 0, nullptr);
         const CUresult b =
-            reference(p, nullptr, theirs, nullptr, n, nullptr, values, nullptr, nullptr);
+            reference(p, nullptr, theirs, nullptr, n, nullptr, values, nullptr, nullptr, 0, nullptr);
         ASSERT_EQ(a, b) << n << " " << values;
         if (n > max || values > std::uint64_t{INT64_MAX}) {
           EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
@@ -168,7 +170,7 @@ TEST(BinarySearchHotPath, LaunchesOnlyTheBoundKernelWithTheSearchOperator) {
     recorded<SearchLaunch>().clear();
     std::size_t bytes = 1;
     const auto [rc, allocations] = count_allocations(
-        [&] { return run(p, temp, bytes, range, n, values, 1u << 20, out, nullptr); });
+        [&] { return run(p, temp, bytes, range, n, values, 1u << 20, out, nullptr, 0, nullptr); });
     EXPECT_EQ(rc, CUDA_SUCCESS);
     EXPECT_EQ(allocations, 0) << "the binary search path allocated";
     ASSERT_EQ(recorded<SearchLaunch>().size(), 1u);
@@ -182,7 +184,7 @@ TEST(BinarySearchHotPath, LaunchesOnlyTheBoundKernelWithTheSearchOperator) {
   // No values: no launch, as CUB's transform.
   recorded<SearchLaunch>().clear();
   std::size_t bytes = 1;
-  EXPECT_EQ(run(p, temp, bytes, range, 100, nullptr, 0, nullptr, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(run(p, temp, bytes, range, 100, nullptr, 0, nullptr, nullptr, 0, nullptr), CUDA_SUCCESS);
   EXPECT_TRUE(recorded<SearchLaunch>().empty());
 }
 
@@ -193,26 +195,26 @@ TEST(BinarySearchHotPath, BadCallsLaunchNothing) {
   recorded<SearchLaunch>().clear();
   std::size_t bytes = 1;
   const auto run32 = d::select_dispatch(ScalarType::int32);
-  EXPECT_EQ(run32(p, dev, bytes, dev, std::uint64_t{INT32_MAX} + 1, dev, 10, dev, nullptr),
+  EXPECT_EQ(run32(p, dev, bytes, dev, std::uint64_t{INT32_MAX} + 1, dev, 10, dev, nullptr, 0, nullptr),
             CUDA_ERROR_INVALID_VALUE)
       << "a range the out type cannot index";
-  EXPECT_EQ(run32(p, dev, bytes, dev, 10, dev, std::uint64_t{INT64_MAX} + 1, dev, nullptr),
+  EXPECT_EQ(run32(p, dev, bytes, dev, 10, dev, std::uint64_t{INT64_MAX} + 1, dev, nullptr, 0, nullptr),
             CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(run32(p, dev, bytes, nullptr, 10, dev, 10, dev, nullptr), CUDA_ERROR_INVALID_VALUE)
+  EXPECT_EQ(run32(p, dev, bytes, nullptr, 10, dev, 10, dev, nullptr, 0, nullptr), CUDA_ERROR_INVALID_VALUE)
       << "null range";
-  EXPECT_EQ(run32(p, dev, bytes, dev, 10, nullptr, 10, dev, nullptr), CUDA_ERROR_INVALID_VALUE)
+  EXPECT_EQ(run32(p, dev, bytes, dev, 10, nullptr, 10, dev, nullptr, 0, nullptr), CUDA_ERROR_INVALID_VALUE)
       << "null values";
-  EXPECT_EQ(run32(p, dev, bytes, dev, 10, dev, 10, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE)
+  EXPECT_EQ(run32(p, dev, bytes, dev, 10, dev, 10, nullptr, nullptr, 0, nullptr), CUDA_ERROR_INVALID_VALUE)
       << "null out";
   std::size_t none = 0;
-  EXPECT_EQ(run32(p, dev, none, dev, 10, dev, 10, dev, nullptr), CUDA_ERROR_INVALID_VALUE)
+  EXPECT_EQ(run32(p, dev, none, dev, 10, dev, 10, dev, nullptr, 0, nullptr), CUDA_ERROR_INVALID_VALUE)
       << "small temp storage";
   EXPECT_TRUE(recorded<SearchLaunch>().empty());
   // An empty range with a null pointer is a valid search (every index 0).
-  EXPECT_EQ(run32(p, dev, bytes, nullptr, 0, dev, 10, dev, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(run32(p, dev, bytes, nullptr, 0, dev, 10, dev, nullptr, 0, nullptr), CUDA_SUCCESS);
   const LaunchContext failing = context(&failing_launch);
   const d::DispatchParams f = params(&failing);
-  EXPECT_EQ(run32(f, dev, bytes, dev, 10, dev, 10, dev, nullptr),
+  EXPECT_EQ(run32(f, dev, bytes, dev, 10, dev, 10, dev, nullptr, 0, nullptr),
             CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
 }
 
@@ -234,7 +236,7 @@ TEST(BinarySearchHotPath, IteratorsArePassedAsTheirPackedBytes) {
   std::size_t bytes = 1;
   recorded<SearchLaunch>().clear();
   const auto [rc, allocations] = count_allocations(
-      [&] { return both(p, temp, bytes, range, 1000, values, 1u << 20, out, nullptr); });
+      [&] { return both(p, temp, bytes, range, 1000, values, 1u << 20, out, nullptr, 0, nullptr); });
   EXPECT_EQ(rc, CUDA_SUCCESS);
   EXPECT_EQ(allocations, 0);
   ASSERT_EQ(recorded<SearchLaunch>().size(), 1u);
@@ -242,8 +244,40 @@ TEST(BinarySearchHotPath, IteratorsArePassedAsTheirPackedBytes) {
   EXPECT_EQ(recorded<SearchLaunch>()[0].out, out);
   EXPECT_EQ(recorded<SearchLaunch>()[0].range, range);
   recorded<SearchLaunch>().clear();
-  ASSERT_EQ(in_only(p, temp, bytes, range, 1000, values, 1u << 20, array, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(in_only(p, temp, bytes, range, 1000, values, 1u << 20, array, nullptr, 0, nullptr), CUDA_SUCCESS);
   ASSERT_EQ(recorded<SearchLaunch>().size(), 1u);
   EXPECT_EQ(recorded<SearchLaunch>()[0].values, values);
   EXPECT_EQ(*static_cast<void* const*>(recorded<SearchLaunch>()[0].out), array);
+}
+
+// A stateful comparator's state is copied into the search operator the kernel takes,
+// after the range and its count (at 16); the bytes are read at the call (the driver copies
+// them at the launch), so the caller's copy may change after. No allocation.
+TEST(BinarySearchHotPath, AStatefulComparatorsStateFollowsTheRangeAndCount) {
+  const LaunchContext ctx = context(&record_search_launch);
+  const d::DispatchParams p = params(&ctx);
+  const d::DispatchFn run = d::select_dispatch(ScalarType::int64);
+  void* range = device_address(0x7f0000000000);
+  void* values = device_address(0x7f1000000000);
+  void* out = device_address(0x7f2000000000);
+  void* temp = device_address(0x7f3000000000);
+  alignas(16) std::uint64_t state[2] = {0x0123456789abcdefull, 7};
+  std::size_t bytes = 1;
+  recorded<SearchLaunch>().clear();
+  const auto [rc, allocations] = count_allocations([&] {
+    return run(p, temp, bytes, range, 1000, values, 1u << 20, out, nullptr, sizeof state, state);
+  });
+  EXPECT_EQ(rc, CUDA_SUCCESS);
+  EXPECT_EQ(allocations, 0);
+  ASSERT_EQ(recorded<SearchLaunch>().size(), 1u);
+  const SearchLaunch& l = recorded<SearchLaunch>()[0];
+  EXPECT_EQ(l.range, range);
+  EXPECT_EQ(l.num_items, 1000u);
+  EXPECT_EQ(l.state, state[0]);
+  // More state than an operator holds is refused without a launch.
+  recorded<SearchLaunch>().clear();
+  EXPECT_EQ(run(p, temp, bytes, range, 1000, values, 1u << 20, out, nullptr, kMaxOpStateSize + 16,
+                state),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_TRUE(recorded<SearchLaunch>().empty());
 }

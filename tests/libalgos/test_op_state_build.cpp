@@ -43,6 +43,10 @@ TEST(OpStateBuild, SelectWithAStatefulPredicateBuilds) { expect_builds(select_ab
 
 TEST(OpStateBuild, MergeSortWithAStatefulComparatorBuilds) { expect_builds(sort_less_mod()); }
 
+TEST(OpStateBuild, BinarySearchWithAStatefulComparatorBuilds) {
+  for (std::uint32_t cc : {80u, 90u}) expect_builds(search_closer(), cc);
+}
+
 TEST(OpStateBuild, ScansWithAStatefulOperatorBuild) {
   for (std::uint32_t cc : {80u, 90u}) {
     expect_builds(scan_plus_mod<AlgorithmId::inclusive_scan>(), cc);

@@ -1,7 +1,7 @@
 // Stateful custom operators on a GPU (skips without one): reduce, unary and binary
-// transform, select, merge sort, both scans, segmented reduce, unique_by_key and
-// three-way partition (two predicates, two states) with operators whose state is a call
-// argument,
+// transform, select, merge sort, both scans, segmented reduce, unique_by_key, three-way
+// partition (two predicates, two states) and lower bound with operators whose state is a
+// call argument,
 // against host references; two states on one executable give the two results; fresh
 // (build -> bind) and store-loaded executables agree; a state that does not fit the
 // layout is refused.
@@ -380,6 +380,59 @@ TEST(OpStateGpu, UniqueByKeyWithAStatefulEqualityMatchesTheHostFreshAndLoaded) {
         EXPECT_EQ(got[1][1], got[0][1]) << "fresh and store-loaded values differ";
       }
     }
+  });
+}
+
+// --- lower bound in a range ordered by distance from a pivot p (the state) ---
+
+TEST(OpStateGpu, LowerBoundWithAStatefulComparatorMatchesTheHostFreshAndLoaded) {
+  SKIP_WITHOUT_GPU();
+  fresh_and_loaded_of<&search_closer>([](const binary_search::Executable& fresh,
+                                         const binary_search::Executable& loaded,
+                                         CUstream stream) {
+    const std::size_t m = 1000;
+    const auto raw_values = random_values(m, 2401, 23);
+    std::vector<std::int32_t> values(m);
+    for (std::size_t i = 0; i < m; ++i) values[i] = static_cast<std::int32_t>(raw_values[i]) - 1200;
+    DeviceBuffer d_values(m * 4), d_out(m * 8);
+    copy_to_device(d_values, values);
+    for (const std::size_t n : kEdgeCounts) {
+      const auto raw = random_values(n, 2001, 29);
+      for (const std::int32_t p : {0, 300}) {
+        SCOPED_TRACE("n = " + std::to_string(n) + ", p = " + std::to_string(p));
+        auto distance = [p](std::int32_t x) { return x > p ? x - p : p - x; };
+        std::vector<std::int32_t> data(n);
+        for (std::size_t i = 0; i < n; ++i) data[i] = static_cast<std::int32_t>(raw[i]) - 1000;
+        std::stable_sort(data.begin(), data.end(),
+                         [&](std::int32_t a, std::int32_t b) { return distance(a) < distance(b); });
+        // The lower bound of v: how many items are closer to p than v.
+        std::vector<std::int64_t> want(m);
+        for (std::size_t i = 0; i < m; ++i)
+          want[i] = std::partition_point(data.begin(), data.end(),
+                                         [&](std::int32_t x) { return distance(x) < distance(values[i]); }) -
+                    data.begin();
+        DeviceBuffer d_data(std::max<std::size_t>(n, 1) * 4);
+        copy_to_device(d_data, data);
+        std::vector<std::int64_t> got[2];
+        for (int e = 0; e < 2; ++e) {
+          const auto& exe = e == 0 ? fresh : loaded;
+          query_and_run(exe, n, stream, [&](void* temp, std::size_t& bytes) {
+            return exe(temp, bytes, d_data.get(), n, d_values.get(), m, d_out.get(), stream,
+                       {&p, 4});
+          });
+          got[e] = copy_to_host<std::int64_t>(d_out, m);
+        }
+        EXPECT_EQ(got[0], want);
+        EXPECT_EQ(got[1], got[0]) << "fresh and store-loaded differ";
+      }
+    }
+    // A state of another size is refused.
+    DeviceBuffer temp(1);
+    std::size_t bytes = 1;
+    const std::int64_t wide = 0;
+    EXPECT_EQ(fresh(temp.get(), bytes, d_values.get(), m, d_values.get(), m, d_out.get(), stream,
+                    {&wide, 8}),
+              CUDA_ERROR_INVALID_VALUE);
   });
 }
 

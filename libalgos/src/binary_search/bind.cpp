@@ -34,21 +34,23 @@ Result<binary_search::Executable> BinarySearch::bind(const BuiltView<BinarySearc
 namespace cccl_cache::algos::binary_search {
 
 std::size_t Executable::temp_storage_bytes() const noexcept {
-  return query_bytes(nullptr, std::uint64_t{0}, nullptr, std::uint64_t{0}, nullptr, CUstream{});
+  return query_bytes(nullptr, std::uint64_t{0}, nullptr, std::uint64_t{0}, nullptr, CUstream{},
+                     std::uint32_t{0}, algos::detail::kNoOpState);
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                 const void* d_data, std::uint64_t num_items, Input d_values,
-                                std::uint64_t num_values, Output d_out,
-                                CUstream stream) const noexcept {
+                                std::uint64_t num_values, Output d_out, CUstream stream,
+                                OpState op_state) const noexcept {
   if (CUresult rc = usable(false); rc != CUDA_SUCCESS) return rc;  // moved from
   // Arrays as they are; iterators' values packed here (core/iterator.hpp).
   const Spec& s = spec();
   algos::detail::IteratorArgs args;
   if (!args.set(s.values_in, s.output, s.type, d_values, d_out, num_values, num_values, s.out_type))
     return CUDA_ERROR_INVALID_VALUE;
-  return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_data, num_items,
-              args.in, num_values, args.out, stream);
+  return call_op(&Spec::comparator, op_state, d_temp_storage != nullptr, d_temp_storage,
+                 temp_storage_bytes, d_data, num_items, args.in, num_values, args.out, stream,
+                 s.comparator.state_size);
 }
 
 }  // namespace cccl_cache::algos::binary_search

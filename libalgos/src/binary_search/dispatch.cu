@@ -7,14 +7,18 @@
 //   transform_kernel<policy_selector_from_types<false, true, tuple<const T*>, Out*>,
 //                    int64_t, always_true, cccl_cache_op, Out*, const T*>
 // with cccl_cache_op = binary_search_transform_op_t<const T*, unsigned long long,
-// cccl_cache_compare, lower_bound | upper_bound>: a pointer, a count and an empty
-// comparator. Its stand-in below has that layout for every T, comparator and side. The
+// cccl_cache_compare, lower_bound | upper_bound>: a pointer, a count and the comparator,
+// empty or a stateful one's state (at most kMaxOpStateSize bytes aligned to at most 16,
+// its only member). Its stand-in below has the stateless layout for every T, comparator
+// and side; a stateful comparator's operator is those bytes with the state at 16. The
 // values and the output may be iterators in place of the arrays (the build names them),
 // one instantiation per choice.
 #include "core/launch.cuh"
 
 #include <cub/detail/binary_search_helpers.cuh>
 
+#include <cstddef>
+#include <cstring>
 #include <limits>
 
 #include "binary_search/dispatch.hpp"
@@ -27,7 +31,19 @@ using algos::detail::DriverLauncherFactory;
 using algos::detail::EmptyOp;
 using SearchOp = cub::detail::find::binary_search_transform_op_t<const unsigned char*, unsigned long long,
                                                                  EmptyOp, cub::detail::find::lower_bound>;
-static_assert(sizeof(SearchOp) == 24 && alignof(SearchOp) == 8);
+static_assert(sizeof(SearchOp) == 24 && alignof(SearchOp) == 8 && offsetof(SearchOp, op) == 16);
+
+// A stateful comparator's search operator: the range and count as SearchOp holds them,
+// then the state at 16 (a multiple of every state alignment), passed as an OpArg.
+struct StatefulSearchOp {
+  alignas(16) unsigned char bytes[16 + kMaxOpStateSize + 16] = {};
+  StatefulSearchOp(const void* d_data, std::uint64_t num_items, std::uint32_t state_size,
+                   const void* state) noexcept {
+    std::memcpy(bytes, &d_data, sizeof d_data);
+    std::memcpy(bytes + 8, &num_items, sizeof num_items);
+    if (state_size != 0) std::memcpy(bytes + 16, state, state_size);
+  }
+};
 
 // DeviceFind asks for one byte of temp storage and never touches it.
 constexpr std::size_t kTempBytes = 1;
@@ -50,7 +66,7 @@ template <class OutT, class OutArg = Out, class InArg = In>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_data, std::uint64_t num_items,
                       const void* d_values, std::uint64_t num_values, void* d_out,
-                      CUstream stream) noexcept {
+                      CUstream stream, std::uint32_t state_size, const void* op_state) noexcept {
   if (!counts_fit<OutT>(num_items, num_values)) return CUDA_ERROR_INVALID_VALUE;
   if (d_temp_storage == nullptr) {
     temp_storage_bytes = kTempBytes;
@@ -60,12 +76,21 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   if (num_values != 0 &&
       (d_values == nullptr || d_out == nullptr || (num_items != 0 && d_data == nullptr)))
     return CUDA_ERROR_INVALID_VALUE;
-  const SearchOp op{static_cast<const unsigned char*>(d_data), num_items, EmptyOp{}};
+  if (state_size > kMaxOpStateSize) return CUDA_ERROR_INVALID_VALUE;
   const void* ins[1] = {d_values};
   CUresult status = CUDA_SUCCESS;
-  const cudaError_t err = transform_kernel::detail::call<1, SearchOp, OutArg, InArg>(
-      params, nullptr, DriverLauncherFactory{params.launch, &status}, ins, d_out,
-      static_cast<std::int64_t>(num_values), stream, op);
+  const DriverLauncherFactory factory{params.launch, &status};
+  const auto n = static_cast<std::int64_t>(num_values);
+  cudaError_t err;
+  if (state_size == 0) {
+    const SearchOp op{static_cast<const unsigned char*>(d_data), num_items, EmptyOp{}};
+    err = transform_kernel::detail::call<1, SearchOp, OutArg, InArg>(params, nullptr, factory, ins,
+                                                                     d_out, n, stream, op);
+  } else {
+    const StatefulSearchOp op(d_data, num_items, state_size, op_state);
+    err = transform_kernel::detail::call<1, algos::detail::OpArg, OutArg, InArg>(
+        params, nullptr, factory, ins, d_out, n, stream, algos::detail::OpArg{op.bytes});
+  }
   return algos::detail::dispatch_result(err, status);
 }
 
@@ -73,7 +98,8 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 template <class OutT>
 CUresult closed_form_bytes(const DispatchParams&, void*, std::size_t& temp_storage_bytes,
                            const void*, std::uint64_t num_items, const void*,
-                           std::uint64_t num_values, void*, CUstream) noexcept {
+                           std::uint64_t num_values, void*, CUstream, std::uint32_t,
+                           const void*) noexcept {
   if (!counts_fit<OutT>(num_items, num_values)) return CUDA_ERROR_INVALID_VALUE;
   temp_storage_bytes = kTempBytes;
   return CUDA_SUCCESS;

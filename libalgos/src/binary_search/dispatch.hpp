@@ -21,11 +21,14 @@ using DispatchParams = transform_kernel::detail::DispatchParams;
 // Otherwise launches the transform kernel over d_values with the search operator over
 // (d_data, num_items) through params.launch. Returns CUDA_ERROR_INVALID_VALUE for
 // a count over INT64_MAX, num_items over the out type's maximum, a null pointer with a
-// nonzero count or a too small temp storage, or the launch's error.
+// nonzero count or a too small temp storage, or the launch's error. A stateful
+// comparator's `state_size` bytes at `op_state` (detail::op_state_arg) are copied into the
+// search operator the kernel takes; a stateless one has state_size 0.
 using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_storage,
                                 std::size_t& temp_storage_bytes, const void* d_data,
                                 std::uint64_t num_items, const void* d_values,
-                                std::uint64_t num_values, void* d_out, CUstream stream) noexcept;
+                                std::uint64_t num_values, void* d_out, CUstream stream,
+                                std::uint32_t state_size, const void* op_state) noexcept;
 
 // The dispatch for `out_type` (int32, uint32, int64 or uint64; it reads no element: one
 // for every element type and both sides), or nullptr; `values_iterator`,

@@ -14,7 +14,8 @@ Result<void> Spec::validate() const {
   if (comparator.kind != OpKind::less && comparator.kind != OpKind::greater &&
       comparator.kind != OpKind::custom)
     return bad("field 'compare': must be less, greater or custom (the range's order)");
-  CCCL_CACHE_CHECK(validate_operator("binary_search spec: field 'compare'", comparator));
+  CCCL_CACHE_CHECK(
+      validate_operator("binary_search spec: field 'compare'", comparator, /*takes_state=*/true));
   CCCL_CACHE_CHECK(validate_iterator("binary_search spec: field 'values_in'", values_in, type,
                                      kInputIterators));
   return validate_output_iterator("binary_search spec: field 'output'", output, out_type);

@@ -21,7 +21,8 @@ namespace cccl_cache::algos::binary_search {
 
 // The sorted range and the values searched for are both `type` (as in cuda.compute);
 // `comparator` is the order the range is sorted in (less, greater, or custom source
-// naming a `__device__ bool f(T a, T b)`, a strict weak ordering); `upper` picks the
+// naming a `__device__ bool f(T a, T b)`, a strict weak ordering, or a stateful
+// `__device__ bool f(void* state, T a, T b)` whose state each call passes); `upper` picks the
 // upper bound (false: the lower bound); `out_type` is the integer type the indices are
 // written as (CUB computes them as ptrdiff_t and converts). The range's count is an
 // unsigned 64-bit offset and the values' count int64, as DeviceFind derives them from
