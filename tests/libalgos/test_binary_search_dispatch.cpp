@@ -157,14 +157,19 @@ TEST(BinarySearchTempStorage, ClosedFormEqualsTheDispatch) {
   EXPECT_EQ(d::select_dispatch(ScalarType::int16), nullptr);
 }
 
-TEST(BinarySearchHotPath, LaunchesOnlyTheBoundKernelWithTheSearchOperator) {
-  const LaunchContext ctx = context(&record_search_launch);
-  const d::DispatchParams p = params(&ctx);
-  const d::DispatchFn run = d::select_dispatch(ScalarType::int64);
+// The device addresses of a search's range, values, output and temp storage.
+struct SearchArrays {
   void* range = device_address(0x7f0000000000);
   void* values = device_address(0x7f1000000000);
   void* out = device_address(0x7f2000000000);
   void* temp = device_address(0x7f3000000000);
+};
+
+TEST(BinarySearchHotPath, LaunchesOnlyTheBoundKernelWithTheSearchOperator) {
+  const LaunchContext ctx = context(&record_search_launch);
+  const d::DispatchParams p = params(&ctx);
+  const d::DispatchFn run = d::select_dispatch(ScalarType::int64);
+  const auto [range, values, out, temp] = SearchArrays{};
   for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{1023}, (std::uint64_t{1} << 33) + 5}) {
     SCOPED_TRACE(n);
     recorded<SearchLaunch>().clear();
@@ -257,10 +262,7 @@ TEST(BinarySearchHotPath, AStatefulComparatorsStateFollowsTheRangeAndCount) {
   const LaunchContext ctx = context(&record_search_launch);
   const d::DispatchParams p = params(&ctx);
   const d::DispatchFn run = d::select_dispatch(ScalarType::int64);
-  void* range = device_address(0x7f0000000000);
-  void* values = device_address(0x7f1000000000);
-  void* out = device_address(0x7f2000000000);
-  void* temp = device_address(0x7f3000000000);
+  const auto [range, values, out, temp] = SearchArrays{};
   alignas(16) std::uint64_t state[2] = {0x0123456789abcdefull, 7};
   std::size_t bytes = 1;
   recorded<SearchLaunch>().clear();
