@@ -35,8 +35,8 @@ struct Spec {
   ScalarType out_type = ScalarType::int64;  // int32, uint32, int64 or uint64
   Comparator comparator;                    // less by default
   bool upper = false;                       // false: lower_bound; true: upper_bound
-  // The values searched for: a T array (pointer, the default), or a counting, constant,
-  // transform, reverse or permutation iterator read as T. The sorted range is an array.
+  // The values searched for: a T array (pointer, the default), or an iterator of an input
+  // kind (spec_fields.hpp kInputIterators) read as T. The sorted range is an array.
   Iterator values_in;
   // The indices' output: an out-type array (the default), or a reverse, permutation,
   // transform or discard iterator. A call takes an IteratorValue (iterator.hpp Input,

@@ -99,7 +99,8 @@ std::string field_text(const Iterator& v);
 // The `accepted` bit of a kind.
 constexpr std::uint32_t iterator_bit(IteratorKind k) { return 1u << static_cast<unsigned>(k); }
 // The kinds an algorithm takes where its kernels read an input array element by element
-// (reduce's and the scans' input): every kind iterator.hpp defines.
+// (reduce's and the scans' input): every input kind iterator.hpp defines (a zip is
+// checked apart, validate_zip_iterator).
 inline constexpr std::uint32_t kInputIterators =
     iterator_bit(IteratorKind::pointer) | iterator_bit(IteratorKind::counting) |
     iterator_bit(IteratorKind::constant) | iterator_bit(IteratorKind::transform) |

@@ -32,8 +32,8 @@ struct Spec {
   ScalarType level_type = ScalarType::none;     // none: the sample type
   ScalarType counter_type = ScalarType::int32;  // int32, uint32 or uint64
   ScalarType offset_type = ScalarType::int32;   // int32 or int64
-  // The samples: a `type` array (pointer, the default), or a counting, constant,
-  // transform, reverse or permutation iterator read as `type`. A call takes an
+  // The samples: a `type` array (pointer, the default), or an iterator of an input kind
+  // (spec_fields.hpp kInputIterators) read as `type`. A call takes an
   // IteratorValue (iterator.hpp Input) for an iterator.
   Iterator samples;
 

@@ -31,8 +31,8 @@ struct Spec {
   ElementType value_type = ScalarType::none;   // none: keys only
   Comparator comparator;                       // less by default
   ScalarType offset_type = ScalarType::int64;  // int32, uint32, int64 or uint64
-  // The keys and values read: arrays (pointer, the default), or counting, constant,
-  // transform, reverse, permutation or shuffle iterators read as the key and value types
+  // The keys and values read: arrays (pointer, the default), or iterators of the input
+  // kinds (spec_fields.hpp kInputIterators) read as the key and value types
   // (scalar ones), e.g. keys_in=transform(..) to sort a function of the keys. The sorted
   // keys and values go to arrays, which the sort also uses as its buffers. A call takes
   // an IteratorValue (iterator.hpp Input) for each iterator.

@@ -35,8 +35,8 @@ struct Spec {
   // what DeviceReduce::Reduce uses for it; uint32 is what it uses for an int count
   // (counts above UINT32_MAX are then refused).
   ScalarType offset_type = ScalarType::uint64;
-  // The input: a T array (pointer, the default), or a counting, constant, transform,
-  // reverse or permutation iterator (iterator.hpp) read as T, e.g. a sum of squares as
+  // The input: a T array (pointer, the default), or an iterator of an input kind
+  // (iterator.hpp; spec_fields.hpp kInputIterators) read as T, e.g. a sum of squares as
   // transform(square,float32) over a float32 array. The call then takes an IteratorValue.
   Iterator input;
   // The output: one T (pointer, the default, left out of the encoding), or a transform

@@ -45,8 +45,8 @@ struct Spec {
   // scan keeps its key. The exclusive scan always takes an initial value.
   bool init = false;
   // The input: a T array (pointer, the default, left out of the encoding so array scans
-  // keep their keys), or a counting, constant, transform, reverse or permutation iterator
-  // (iterator.hpp) read as T, e.g. the running sum of squares as transform(square,float32)
+  // keep their keys), or an iterator of an input kind (iterator.hpp; spec_fields.hpp
+  // kInputIterators) read as T, e.g. the running sum of squares as transform(square,float32)
   // over a float32 array. The call then takes its IteratorValue (iterator.hpp Input).
   Iterator input;
   // The output: a T array (pointer, the default, left out of the encoding), or a reverse,

@@ -39,8 +39,8 @@ struct Spec {
   Operator op = Operator::plus();
   bool exclusive = false;
   ScalarType offset_type = ScalarType::uint64;  // uint32 or uint64
-  // The keys and values read: K and V arrays (pointer, the default), or counting,
-  // constant, transform, reverse, permutation or shuffle iterators read as K and V, e.g.
+  // The keys and values read: K and V arrays (pointer, the default), or iterators of the
+  // input kinds (spec_fields.hpp kInputIterators) read as K and V, e.g.
   // keys_in=transform(...) for the run each item belongs to, computed from its index.
   Iterator keys_in;
   Iterator values_in;

@@ -33,8 +33,8 @@ struct Spec {
   Operator op = Operator::of(OpKind::identity);
   ScalarType offset_type = ScalarType::int64;     // int64
   ScalarType selected_type = ScalarType::uint64;  // int32, uint32, int64 or uint64
-  // The input: a T array (pointer, the default), or a counting, constant, transform,
-  // reverse or permutation iterator read as T (scalars), or a zip of a struct's fields,
+  // The input: a T array (pointer, the default), or an iterator of an input kind
+  // (spec_fields.hpp kInputIterators) read as T (scalars), or a zip of a struct's fields,
   // e.g. zip(float32,counting(int64)) to keep values with their positions. The call then
   // takes an IteratorValue (iterator.hpp Input) for it.
   Iterator input;

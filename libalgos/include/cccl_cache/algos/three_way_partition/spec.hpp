@@ -35,8 +35,8 @@ struct Spec {
   Operator second_op = Operator::of(OpKind::identity);
   ScalarType offset_type = ScalarType::int64;     // int32 or int64
   ScalarType selected_type = ScalarType::uint64;  // int32, uint32, int64 or uint64
-  // The input: a T array (pointer, the default), or a counting, constant, transform,
-  // reverse or permutation iterator read as T, e.g. counting(int64) to partition indices.
+  // The input: a T array (pointer, the default), or an iterator of an input kind
+  // (spec_fields.hpp kInputIterators) read as T, e.g. counting(int64) to partition indices.
   Iterator input;
   // Each part's output: a T array (the default), or a reverse, permutation, transform or
   // discard iterator (discard: that part is not written, its size still counted, e.g.

@@ -35,8 +35,8 @@ struct Spec {
   ScalarType out = ScalarType::float32;
   // identity / negate / custom (unary); plus .. minus / custom (binary).
   Operator op = Operator::of(N == 1 ? OpKind::identity : OpKind::plus);
-  // Input k: an in[k] array (pointer, the default), or a counting, constant, transform,
-  // reverse or permutation iterator read as in[k], e.g. out[i] = op(x[i], i) with a
+  // Input k: an in[k] array (pointer, the default), or an iterator of an input kind
+  // (spec_fields.hpp kInputIterators) read as in[k], e.g. out[i] = op(x[i], i) with a
   // counting input2. The call then takes an IteratorValue (iterator.hpp Input) for it.
   std::array<Iterator, N> inputs{};
   // The output: an `out` array (the default), or a reverse, permutation (a scatter),

@@ -34,8 +34,8 @@ struct Spec {
   Operator op = Operator::of(OpKind::equal_to);
   ScalarType offset_type = ScalarType::uint64;    // uint32 or uint64
   ScalarType selected_type = ScalarType::uint64;  // int32, uint32, int64 or uint64
-  // The keys and values read: K and V arrays (pointer, the default), or counting,
-  // constant, transform, reverse or permutation iterators read as K and V, e.g.
+  // The keys and values read: K and V arrays (pointer, the default), or iterators of the
+  // input kinds (spec_fields.hpp kInputIterators) read as K and V, e.g.
   // values_in=counting(int64) for the index of each run's first item.
   Iterator keys_in;
   Iterator values_in;
