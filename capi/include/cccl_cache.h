@@ -90,7 +90,8 @@ typedef enum cccl_cache_type {
   CCCL_CACHE_INT8 = 1, CCCL_CACHE_INT16 = 2, CCCL_CACHE_INT32 = 3, CCCL_CACHE_INT64 = 4,
   CCCL_CACHE_UINT8 = 5, CCCL_CACHE_UINT16 = 6, CCCL_CACHE_UINT32 = 7, CCCL_CACHE_UINT64 = 8,
   CCCL_CACHE_FLOAT32 = 9, CCCL_CACHE_FLOAT64 = 10,
-  CCCL_CACHE_FLOAT16 = 11, CCCL_CACHE_BFLOAT16 = 12 /* __half, __nv_bfloat16 */
+  CCCL_CACHE_FLOAT16 = 11, CCCL_CACHE_BFLOAT16 = 12, /* __half, __nv_bfloat16 */
+  CCCL_CACHE_BOOL = 14 /* C's bool / _Bool: one byte, 0 or 1 (13 is not a cccl_cache_type) */
 } cccl_cache_type;
 
 /* Operators. DEFAULT: the algorithm's default (less, plus, identity, equal_to). */

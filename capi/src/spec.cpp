@@ -30,6 +30,7 @@ static_assert(CCCL_CACHE_SEGMENTED_SORT == static_cast<int>(AlgorithmId::segment
 static_assert(CCCL_CACHE_SCAN_BY_KEY == static_cast<int>(AlgorithmId::scan_by_key));
 static_assert(CCCL_CACHE_OP_EQUAL_TO == static_cast<int>(algos::OpKind::equal_to));
 static_assert(CCCL_CACHE_BFLOAT16 == static_cast<int>(algos::ScalarType::bfloat16));
+static_assert(CCCL_CACHE_BOOL == static_cast<int>(algos::ScalarType::boolean));
 static_assert(CCCL_CACHE_FLOAT32 == static_cast<int>(algos::ScalarType::float32));
 static_assert(CCCL_CACHE_OP_NEGATE == static_cast<int>(algos::OpKind::negate));
 static_assert(CCCL_CACHE_OP_CUSTOM == static_cast<int>(algos::OpKind::custom));

@@ -24,7 +24,7 @@ struct TypeInfo {
   std::size_t size;
 };
 
-constexpr std::array<TypeInfo, 13> kTypes{{
+constexpr std::array<TypeInfo, 14> kTypes{{
     {ScalarType::none, "none", "none", "void", 0},
     {ScalarType::int8, "int8", "i8", "::cuda::std::int8_t", 1},
     {ScalarType::int16, "int16", "i16", "::cuda::std::int16_t", 2},
@@ -38,6 +38,7 @@ constexpr std::array<TypeInfo, 13> kTypes{{
     {ScalarType::float64, "float64", "f64", "double", 8},
     {ScalarType::float16, "float16", "f16", "__half", 2},
     {ScalarType::bfloat16, "bfloat16", "bf16", "__nv_bfloat16", 2},
+    {ScalarType::boolean, "bool", "bool", "bool", 1},
 }};
 
 const TypeInfo* find(ScalarType t) noexcept {

@@ -8,7 +8,7 @@ from . import _core
 from . import structs as _structs
 
 _TYPES = frozenset(("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                    "float16", "bfloat16", "float32", "float64"))
+                    "float16", "bfloat16", "float32", "float64", "bool"))
 
 _lock = threading.Lock()
 _default = None

@@ -40,13 +40,17 @@ from ._api import Op, _is_array, _op_text, _size_of, _type_of
 
 
 def _scalar(value, what: str):
-    """A NumPy scalar of `value` (an int becomes int64, a float float64), and its type."""
+    """A NumPy scalar of `value` (a bool becomes bool, an int int64, a float float64), and
+    its type."""
     import numpy
 
     if not isinstance(value, numpy.generic):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise TypeError(f"{what}: expected a NumPy scalar or a Python int/float, got {type(value).__name__}")
-        value = numpy.int64(value) if isinstance(value, int) else numpy.float64(value)
+        if isinstance(value, bool):
+            value = numpy.bool_(value)
+        elif isinstance(value, (int, float)):
+            value = numpy.int64(value) if isinstance(value, int) else numpy.float64(value)
+        else:
+            raise TypeError(f"{what}: expected a NumPy scalar or a Python bool/int/float, got {type(value).__name__}")
     return value, _type_of(value.dtype, what)
 
 
@@ -95,7 +99,7 @@ class CountingIterator(_Iterator):
 
     def __init__(self, start):
         self._value, self._type = _scalar(start, "CountingIterator start")
-        if self._type.startswith("float") or self._type == "bfloat16":
+        if self._type.startswith("float") or self._type in ("bfloat16", "bool"):
             raise TypeError(f"CountingIterator start: an integer, got {self._type}")
 
     def _spec(self, operators: dict) -> str:

@@ -42,6 +42,9 @@ std::optional<ScalarType> type_of(char kind, std::size_t bytes) {
       switch (bytes) { case 2: return ScalarType::float16; case 4: return ScalarType::float32;
                        case 8: return ScalarType::float64; }
       break;
+    case 'b':
+      if (bytes == 1) return ScalarType::boolean;
+      break;
   }
   return std::nullopt;
 }
@@ -152,6 +155,7 @@ DeviceArray from_dlpack(nb::handle obj, const char* what) {
       case Code::UInt: a.type = type_of('u', a.itemsize); break;
       case Code::Float: a.type = type_of('f', a.itemsize); break;
       case Code::Bfloat: if (dt.bits == 16) a.type = ScalarType::bfloat16; break;
+      case Code::Bool: a.type = type_of('b', a.itemsize); break;
       default: break;
     }
   }
@@ -328,6 +332,19 @@ HostScalar host_scalar(nb::handle obj, ScalarType type, const char* what) {
     nb::bytes b = nb::borrow<nb::bytes>(obj.attr("tobytes")());
     if (b.size() != size_of(type)) value_error(what, "expected one element");
     std::memcpy(s.bytes, b.c_str(), b.size());
+    return s;
+  }
+  // A bool value: True or False, or the ints 1 and 0 (reduce_into's default h_init is 0).
+  if (type == ScalarType::boolean) {
+    long long v = -1;
+    if (nb::isinstance<nb::bool_>(obj)) {
+      v = nb::cast<bool>(obj) ? 1 : 0;
+    } else if (!nb::isinstance<nb::int_>(obj)) {
+      type_error(what, "expected True or False for a bool value, got " + type_name_of(obj));
+    } else if (!nb::try_cast(obj, v) || (v != 0 && v != 1)) {
+      value_error(what, std::string(nb::repr(obj).c_str()) + " is not a bool value (0 or 1)");
+    }
+    put(s, v == 1);
     return s;
   }
   if (nb::isinstance<nb::float_>(obj)) {

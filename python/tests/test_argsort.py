@@ -43,6 +43,8 @@ def test_factory_errors(fake):
     with pytest.raises(ValueError, match="order"):
         cccl_cache.make_radix_argsort(f4, i4, "sideways")
     with pytest.raises(TypeError, match="d_out_indices"):
+        cccl_cache.make_radix_argsort(f4, fake(typestr="<c8"))
+    with pytest.raises(ValueError, match="counts in an integer type, not bool"):
         cccl_cache.make_radix_argsort(f4, fake(typestr="|b1"))
 
 

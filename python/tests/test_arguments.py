@@ -32,7 +32,8 @@ def test_array_info_reads_the_interface(fake):
     assert _core.array_info(fake(shape=(3, 4), typestr="<i8", strides=(32, 8)))[:2] == ("int64", 12)
     assert _core.array_info(fake(shape=(0,), typestr="|u1"))[:2] == ("uint8", 0)
     assert _core.array_info(fake(typestr="<f2"))[0] == "float16"
-    assert _core.array_info(fake(typestr="|b1"))[0] is None
+    assert _core.array_info(fake(typestr="|b1"))[0] == "bool"
+    assert _core.array_info(fake(typestr="|b2"))[0] is None
     assert _core.array_info(fake(typestr="<c8"))[0] is None
     assert _core.array_info(fake(typestr=">f4"))[0] is None  # big-endian: not ours
     assert _core.array_info(fake(ptr=1234))[3] == 1234
@@ -139,7 +140,7 @@ def test_factories_reject_mismatched_types(fake):
     with pytest.raises(ValueError, match="offset"):
         cccl_cache.make_scan_by_key(i4, i4, i4, offset="int64")
     with pytest.raises(TypeError, match="element type not supported"):
-        cccl_cache.make_radix_sort(fake(typestr="|b1"), fake(typestr="|b1"))
+        cccl_cache.make_radix_sort(fake(typestr="<c8"), fake(typestr="<c8"))
     with pytest.raises(ValueError, match="order"):
         cccl_cache.make_radix_sort(f4, f4, order="sideways")
 
@@ -186,8 +187,8 @@ def test_element_types_from_dtypes():
     assert _type_of(np.float32, "x") == "float32"
     assert _type_of(np.dtype("int16"), "x") == "int16"
     assert _type_of("bfloat16", "x") == "bfloat16"
-    with pytest.raises(TypeError):
-        _type_of(np.bool_, "x")
+    assert _type_of(np.bool_, "x") == "bool"
+    assert _type_of(np.dtype(bool), "x") == "bool"
     with pytest.raises(TypeError):
         _type_of("complex64", "x")
 
@@ -268,6 +269,11 @@ def test_every_executable_is_checked():
     (np.float32(2.5), "float32", struct.pack("<f", 2.5)),
     (np.array([7], np.int64), "int64", struct.pack("<q", 7)),
     (True, "uint8", b"\x01"),
+    (True, "bool", b"\x01"),
+    (False, "bool", b"\x00"),
+    (0, "bool", b"\x00"),
+    (1, "bool", b"\x01"),
+    (np.bool_(True), "bool", b"\x01"),
 ])
 def test_initial_values(value, type, expect):
     assert _core._host_value(value, type) == expect
@@ -282,6 +288,10 @@ def test_initial_values(value, type, expect):
     (np.array([1, 2], np.float32), "float32", ValueError),
     (None, "float32", TypeError),
     ("1", "float32", TypeError),
+    (2, "bool", ValueError),
+    (-1, "bool", ValueError),
+    (0.0, "bool", TypeError),
+    (np.uint8(1), "bool", TypeError),
 ])
 def test_bad_initial_values(value, type, exc):
     with pytest.raises(exc):

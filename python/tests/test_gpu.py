@@ -1296,3 +1296,40 @@ def test_three_way_partition_with_two_states(caches):
         assert [int(c) for c in count.get()] == [int(first.sum()), int(second.sum())]
         for out, mask in zip(outs, (first, second, rest)):
             np.testing.assert_array_equal(out.get()[:mask.sum()], h[mask])
+
+
+def test_bool_masks_reductions_sorts_and_selections(caches):
+    """bool arrays (CuPy's, typestr |b1): a comparison's mask, any/all of it, a stable radix
+    sort by it, the trues kept by select and where True goes in a sorted mask; fresh and
+    store-loaded, against NumPy."""
+    a = rng.standard_normal(N).astype(np.float32)
+    b = rng.standard_normal(N).astype(np.float32)
+    d_a, d_b = cp.asarray(a), cp.asarray(b)
+    for exe in both(caches, lambda c: cccl_cache.make_binary_transform(np.float32, np.float32, np.bool_,
+                                                                        "less", device=0, cache=c)):
+        d_mask = cp.zeros(N, cp.bool_)
+        exe(d_a, d_b, d_mask, N)
+        np.testing.assert_array_equal(d_mask.get(), a < b)
+    mask = a < b
+    ones = cp.ones(N, cp.bool_)
+    for op, init, src, want in (("logical_or", False, d_mask, mask.any()),
+                                ("logical_and", True, d_mask, mask.all()), ("logical_and", True, ones, True)):
+        for exe in both(caches, lambda c: cccl_cache.make_reduce_into(np.bool_, np.bool_, op, device=0, cache=c)):
+            out = cp.zeros(1, cp.bool_)
+            run_two_phase(exe, src, out, N, init, n=N)
+            assert out.get()[0] == want, (op, init)
+    out = cp.ones(1, cp.bool_)
+    cccl_cache.reduce_into(d_mask, out, "logical_and", cache=caches[0])  # h_init=0: False
+    assert not out.get()[0]
+    keys, vals = cp.empty(N, cp.bool_), cp.empty(N, cp.int32)
+    cccl_cache.radix_sort(d_mask, keys, cp.arange(N, dtype=cp.int32), vals, cache=caches[0])
+    order = np.argsort(mask, kind="stable")
+    np.testing.assert_array_equal(keys.get(), mask[order])
+    np.testing.assert_array_equal(vals.get(), order)
+    kept, count = cp.zeros(N, cp.bool_), cp.zeros(1, cp.uint64)
+    cccl_cache.select(d_mask, kept, count, cache=caches[0])
+    assert int(count.get()[0]) == int(mask.sum())
+    assert kept.get()[: int(mask.sum())].all()
+    bounds = cp.full(2, -1, cp.int64)
+    cccl_cache.lower_bound(keys, cp.asarray(np.array([False, True])), bounds, cache=caches[0])
+    np.testing.assert_array_equal(bounds.get(), [0, N - int(mask.sum())])

@@ -27,7 +27,7 @@ for t in bench_algorithms_acquire bench_remote_startup test_algos_scan_gpu bench
          test_algos_three_way_partition_gpu bench_three_way_partition_vs_cub \
          test_algos_histogram_even_gpu bench_histogram_even_vs_cub \
          test_algos_binary_search_gpu bench_binary_search_vs_cub \
-         test_algos_segmented_sort_gpu bench_segmented_sort_vs_cub test_algos_op_state_gpu \
+         test_algos_segmented_sort_gpu bench_segmented_sort_vs_cub test_algos_op_state_gpu test_algos_bool_gpu \
          test_algos_iterator_gpu test_algos_struct_types_gpu test_algos_scan_by_key_gpu \
          bench_scan_by_key_vs_cub bench_iterator_vs_cub \
          bench_transform_iterator_vs_cub bench_selection_iterator_vs_cub; do

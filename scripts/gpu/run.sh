@@ -77,7 +77,7 @@ for p in $parts; do
                twp_tests:three_way_partition hist_tests:histogram_even bsearch_tests:binary_search \
                segsort_tests:segmented_sort \
                opstate_tests:op_state iterator_tests:iterator struct_tests:struct_types \
-               sbk_tests:scan_by_key; do
+               sbk_tests:scan_by_key bool_tests:bool; do
         # The iterator binary holds every algorithm's iterator tests: the longest (above 400 s).
         limit=400; [[ $t == iterator_tests:* ]] && limit=560
         [[ -x "$bin/test_algos_${t#*:}_gpu" ]] && part "${t%%:*}" "$limit" "$bin/test_algos_${t#*:}_gpu" &
@@ -119,6 +119,7 @@ for p in $parts; do
     sbk_tests) part sbk_tests 400 "$bin/test_algos_scan_by_key_gpu" ;;
     sbk_bench) part sbk_bench 500 "$bin/bench_scan_by_key_vs_cub" "${CCCL_CACHE_SBK_MAX_LOG:-28}" ;;
     opstate_tests) part opstate_tests 300 "$bin/test_algos_op_state_gpu" ;;
+    bool_tests) part bool_tests 300 "$bin/test_algos_bool_gpu" ;;
     iterator_tests) part iterator_tests 560 "$bin/test_algos_iterator_gpu" ;;
     struct_tests) part struct_tests 300 "$bin/test_algos_struct_types_gpu" ;;
     # Its int64 kernels as nvcc and NVRTC 13.1 compile them, bound like ours (prepare.sh makes them).
@@ -186,7 +187,7 @@ done
 
 echo "================ summary"
 for f in tests query acquire hit sort ab demo scan_tests scan_bench transform_tests \
-  transform_bench reduce_tests reduce_bench segreduce_tests segreduce_bench uniquebk_tests uniquebk_bench select_tests select_bench twp_tests twp_bench hist_tests hist_bench bsearch_tests bsearch_bench segsort_tests segsort_bench sbk_tests sbk_bench opstate_tests iterator_tests iterator_bench struct_tests radix_tests argsort_tests radix_bench radix_bench_unit \
+  transform_bench reduce_tests reduce_bench segreduce_tests segreduce_bench uniquebk_tests uniquebk_bench select_tests select_bench twp_tests twp_bench hist_tests hist_bench bsearch_tests bsearch_bench segsort_tests segsort_bench sbk_tests sbk_bench opstate_tests bool_tests iterator_tests iterator_bench struct_tests radix_tests argsort_tests radix_bench radix_bench_unit \
   cupy algos_acquire \
   remote_startup refw1 refms capi jit_libraries python pybench import_bench cupy_adapter; do
   [[ -f "$OUT/$f.log" ]] || continue

@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 #include <ftw.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +207,8 @@ static void check_descs(void) {
        "radix_sort keys=uint32 values=int64 descending=true offset=uint32", NULL},
       {{.algorithm = CCCL_CACHE_REDUCE, .type = CCCL_CACHE_FLOAT64, .op = {CCCL_CACHE_OP_MAXIMUM, NULL, NULL}},
        "reduce type=float64 op=maximum offset=uint64", NULL},
+      {{.algorithm = CCCL_CACHE_REDUCE, .type = CCCL_CACHE_BOOL, .op = {CCCL_CACHE_OP_LOGICAL_OR, NULL, NULL}},
+       "reduce type=bool op=logical_or offset=uint64", NULL},
       {{.algorithm = CCCL_CACHE_INCLUSIVE_SCAN, .type = CCCL_CACHE_INT32},
        "inclusive_scan type=int32 op=plus offset=uint64", NULL},
       {{.algorithm = CCCL_CACHE_INCLUSIVE_SCAN, .type = CCCL_CACHE_INT8, .descending = 1},
@@ -1500,6 +1503,60 @@ static void struct_scan_on_gpu(cccl_cache_store* store) {
 
 /* Keeps the odd items of nine int16 through the C ABI; the count (int64) is read back
  * from device memory. */
+/* bool through the C ABI: a mask a[i] < b[i] of float32 (a binary transform into bool),
+ * then whether any and whether all of it holds (reduce with logical_or / logical_and). */
+static void bool_on_gpu(cccl_cache_store* store) {
+  enum { n = 6 };
+  const float a[n] = {1.f, 5.f, -2.f, 3.f, 0.f, 7.f}, b[n] = {2.f, 4.f, -1.f, 3.f, 1.f, 6.f};
+  const bool want[n] = {true, false, true, false, true, false};
+  bool mask[n] = {false}, any = false, all = true, init = false;
+  int i, same = 1, k;
+  cccl_cache_algorithm *less = NULL, *reduce[2] = {NULL, NULL};
+  void *d_a = NULL, *d_b = NULL, *d_mask = NULL, *d_out = NULL, *d_temp = NULL;
+  size_t bytes = 0;
+  cccl_cache_spec_desc d;
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_BINARY_TRANSFORM;
+  d.type = d.in2_type = CCCL_CACHE_FLOAT32;
+  d.out_type = CCCL_CACHE_BOOL;
+  d.op.kind = CCCL_CACHE_OP_LESS;
+  less = acquire_desc(store, &d, CCCL_CACHE_BINARY_TRANSFORM);
+  memset(&d, 0, sizeof d);
+  d.algorithm = CCCL_CACHE_REDUCE;
+  d.type = CCCL_CACHE_BOOL;
+  d.op.kind = CCCL_CACHE_OP_LOGICAL_OR;
+  reduce[0] = acquire_desc(store, &d, CCCL_CACHE_REDUCE);
+  d.op.kind = CCCL_CACHE_OP_LOGICAL_AND;
+  reduce[1] = acquire_desc(store, &d, CCCL_CACHE_REDUCE);
+  if (less == NULL || reduce[0] == NULL || reduce[1] == NULL) return;
+  CHECK(cudaMalloc(&d_a, sizeof a) == cudaSuccess && cudaMalloc(&d_b, sizeof b) == cudaSuccess &&
+        cudaMalloc(&d_mask, sizeof mask) == cudaSuccess && cudaMalloc(&d_out, 1) == cudaSuccess);
+  CHECK(cudaMemcpy(d_a, a, sizeof a, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpy(d_b, b, sizeof b, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK_OK(cccl_cache_binary_transform(less, d_a, d_b, d_mask, n, NULL));
+  CHECK(cudaMemcpy(mask, d_mask, sizeof mask, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < n; ++i) same = same && mask[i] == want[i];
+  for (k = 0; k < 2; ++k) {
+    init = k == 1;
+    CHECK_OK(cccl_cache_reduce(reduce[k], NULL, &bytes, NULL, NULL, n, NULL, NULL));
+    CHECK(cudaMalloc(&d_temp, bytes) == cudaSuccess);
+    CHECK_OK(cccl_cache_reduce(reduce[k], d_temp, &bytes, d_mask, d_out, n, &init, NULL));
+    CHECK(cudaMemcpy(k == 0 ? &any : &all, d_out, 1, cudaMemcpyDeviceToHost) == cudaSuccess);
+    cudaFree(d_temp);
+  }
+  same = same && any && !all;
+  CHECK(same);
+  cudaFree(d_a);
+  cudaFree(d_b);
+  cudaFree(d_mask);
+  cudaFree(d_out);
+  cccl_cache_algorithm_release(less);
+  cccl_cache_algorithm_release(reduce[0]);
+  cccl_cache_algorithm_release(reduce[1]);
+  printf("a bool mask of %d float32 comparisons, any and all of it, through the C ABI: %s\n", n,
+         same ? "ok" : "MISMATCH");
+}
+
 static void select_on_gpu(cccl_cache_store* store) {
   enum { n = 9 };
   const short items[n] = {4, 7, -3, 8, 0, 11, 2, 5, 6}, want[4] = {7, -3, 11, 5};
@@ -2185,7 +2242,7 @@ int main(void) {
         "a scan_by_key, a seeded inclusive scan, a reduce and scans over iterators, transforms and "
         "a select over iterators, an argmax and a scan over structs, a select, a three-way "
         "partition, a histogram, a binary search, a segmented sort, stateful "
-        "operators) did not run\n",
+        "operators, bool masks) did not run\n",
         cccl_cache_last_error());
   } else {
     sort_on_gpu(store, spec);
@@ -2219,6 +2276,7 @@ int main(void) {
     segmented_sort_on_gpu(store);
     stateful_on_gpu(store);
     stateful_search_on_gpu(store);
+    bool_on_gpu(store);
   }
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(same);

@@ -136,7 +136,7 @@ TEST(Iterator, BadCombinationsAreRefusedWithTheirReason) {
       {typed_pointer, ErrorCode::invalid_argument, "pointer iterator takes no"},
       {Iterator::transform(Operator::plus()), ErrorCode::invalid_argument, "unary"},
       {Iterator::transform(Operator::of(OpKind::bit_not)), ErrorCode::invalid_argument,
-       "integer types only"},
+       "bit_not does not apply to float32"},
       {Iterator::transform(Operator::custom("f", "__device__ float f(void*, float);", 4, 4)),
        ErrorCode::unsupported, "state"},
       {Iterator::transform(Operator::custom("1f", "x")), ErrorCode::invalid_argument, "identifier"},

@@ -9,7 +9,7 @@ Result<void> Spec::validate() const {
   auto bad = [](std::string what) {
     return fail(ErrorCode::invalid_argument, "binary_search spec: " + std::move(what));
   };
-  if (!is_element_type(type)) return bad("field 'type': must be an integer or float type");
+  if (!is_element_type(type)) return bad("field 'type': must be an integer, float or bool type");
   if (!is_offset_type(out_type)) return bad("field 'out': must be int32, uint32, int64 or uint64");
   if (comparator.kind != OpKind::less && comparator.kind != OpKind::greater &&
       comparator.kind != OpKind::custom)

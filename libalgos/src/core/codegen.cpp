@@ -188,15 +188,22 @@ bool is_unary_kind(OpKind kind) noexcept {
          kind == OpKind::bit_not;
 }
 bool kind_applies_to(OpKind kind, ScalarType t) noexcept {
+  if (t == ScalarType::none) return false;
   switch (kind) {
     case OpKind::bit_and:
     case OpKind::bit_or:
     case OpKind::bit_xor:
+      return !is_float(t);
     case OpKind::bit_not:
     case OpKind::modulus:
-      return !is_float(t) && t != ScalarType::none;
+      return !is_float(t) && t != ScalarType::boolean;
+    // Arithmetic that leaves {0, 1} or divides by false: NumPy refuses it on bool too.
+    case OpKind::negate:
+    case OpKind::minus:
+    case OpKind::divides:
+      return t != ScalarType::boolean;
     default:
-      return t != ScalarType::none;
+      return true;
   }
 }
 
@@ -252,7 +259,7 @@ Result<void> validate_items(std::string_view what, std::string_view algorithm, c
                   w + ": field 'op': struct items need a custom operator (the well-known ones are for scalars)");
   } else if (!is_element_type(type.scalar)) {
     return fail(ErrorCode::invalid_argument,
-                w + ": field 'type': must be an integer or float type, or a struct");
+                w + ": field 'type': must be an integer, float or bool type, or a struct");
   }
   CCCL_CACHE_CHECK(validate_item_iterators(what, type, input, output));
   return validate_associative_op(what, op, type.scalar, /*takes_state=*/true);

@@ -71,7 +71,8 @@ std::string operator_type(std::string_view name, const Operator& op, int arity,
 bool is_associative_kind(OpKind kind) noexcept;  // plus .. logical_or
 bool is_binary_kind(OpKind kind) noexcept;
 bool is_unary_kind(OpKind kind) noexcept;
-// Whether a well-known kind applies to `t` (bitwise kinds and modulus: integer types only).
+// Whether a well-known kind applies to `t` (bitwise kinds and modulus: integer types only;
+// bool: no negate, bit_not, minus, divides or modulus).
 bool kind_applies_to(OpKind kind, ScalarType t) noexcept;
 
 // The operator rule of reductions and scans: plus, multiplies, minimum, maximum, the

@@ -214,9 +214,9 @@ Result<void> validate_in_role(std::string_view what, const Iterator& it, ScalarT
   const bool counts = it.kind == IteratorKind::counting || it.counting_base;
   // Integers only: CUB advances an iterator by block offsets, so a float count would
   // round differently from start + i.
-  if (counts && is_float(v))
+  if (counts && (is_float(v) || v == ScalarType::boolean))
     return bad("a counting iterator counts in an integer type, not " + std::string(name(v)));
-  if (it.kind == IteratorKind::shuffle && is_float(v))
+  if (it.kind == IteratorKind::shuffle && (is_float(v) || v == ScalarType::boolean))
     return bad("a shuffle iterator yields indices: an integer type, not " + std::string(name(v)));
   if (transform) {
     const std::string field = std::string(what) + ": transform iterator's operator";
@@ -235,7 +235,7 @@ Result<void> validate_in_role(std::string_view what, const Iterator& it, ScalarT
     const ScalarType operand = output ? element : v;
     if (!detail::kind_applies_to(it.op.kind, operand))
       return bad("transform iterator: " + std::string(op_kind_name(it.op.kind)) +
-                 " applies to integer types only, not " + std::string(name(operand)));
+                 " does not apply to " + std::string(name(operand)));
     return validate_operator(field, it.op);
   }
   return {};

@@ -487,6 +487,7 @@ inline cub::detail::type_t cub_type_of(ScalarType t) noexcept {
     case ScalarType::uint64: return type_t::uint64;
     case ScalarType::float32: return type_t::float32;
     case ScalarType::float64: return type_t::float64;
+    case ScalarType::boolean: return type_t::boolean;
     default: return type_t::other;  // __half, __nv_bfloat16 (as cub::detail::classify_type)
   }
 }

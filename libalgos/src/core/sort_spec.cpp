@@ -10,8 +10,9 @@ Result<void> SortSpecBase::validate_sort(std::string_view what, bool offset_ok,
     return fail(ErrorCode::invalid_argument, std::string(what) + " spec: " + std::string(rule));
   };
   if (!is_element_type(key_type))
-    return bad("field 'keys' must be an integer or float type (int8..uint64, float16, bfloat16, "
-               "float32, float64)");
+    return bad(
+        "field 'keys' must be an integer, float or bool type (int8..uint64, float16, bfloat16, "
+        "float32, float64, bool)");
   if (value_type != ScalarType::none && !is_element_type(value_type))
     return bad("field 'values' must be none or an element type");
   if (!offset_ok) return bad("field 'offset' must be " + std::string(offset_rule));

@@ -65,7 +65,7 @@ bool is_identifier(std::string_view s) {
 Result<void> parse_field(const Field& f, std::string_view text, std::string_view,
                          ScalarType& out) {
   auto t = parse_scalar_type(text);
-  if (!t) return bad_value(f, text, "a type (int8..int64, uint8..uint64, float16, bfloat16, float32, float64, none)");
+  if (!t) return bad_value(f, text, "a type (int8..int64, uint8..uint64, float16, bfloat16, float32, float64, bool, none)");
   out = *t;
   return {};
 }

@@ -6,9 +6,10 @@
 namespace cccl_cache::algos::histogram_even {
 namespace {
 // CUB's bin arithmetic (Transforms::ScaleTransform) for the types its host and device
-// code both spell: integers, float and double.
+// code both spell: integers, float and double (not bool: two values need no bins).
 bool binnable(ScalarType t) {
-  return is_element_type(t) && t != ScalarType::float16 && t != ScalarType::bfloat16;
+  return is_element_type(t) && t != ScalarType::float16 && t != ScalarType::bfloat16 &&
+         t != ScalarType::boolean;
 }
 }  // namespace
 

@@ -7,7 +7,8 @@ namespace cccl_cache::algos::merge_sort {
 
 namespace {
 bool known_type(ScalarType t) {
-  return static_cast<std::uint8_t>(t) <= static_cast<std::uint8_t>(ScalarType::float64);
+  return static_cast<std::uint8_t>(t) <= static_cast<std::uint8_t>(ScalarType::float64) ||
+         t == ScalarType::boolean;
 }
 
 // A struct key or value: a valid layout of a size the dispatch is instantiated for.
@@ -25,13 +26,13 @@ Result<void> Spec::validate() const {
     if (comparator.kind != OpKind::custom)
       return bad("struct keys need a custom comparator (less and greater compare scalars)");
   } else if (!known_type(key_type.scalar) || key_type.scalar == ScalarType::none) {
-    return bad("key type must be an 8..64-bit integer, float32, float64 or a struct (not " +
+    return bad("key type must be an 8..64-bit integer, float32, float64, bool or a struct (not " +
                std::string(name(key_type.scalar)) + ")");
   }
   if (value_type.is_struct()) {
     if (auto ok = check_struct("values", value_type); !ok) return ok;
   } else if (!known_type(value_type.scalar)) {
-    return bad("value type must be none, an 8..64-bit integer, float32, float64 or a struct");
+    return bad("value type must be none, an 8..64-bit integer, float32, float64, bool or a struct");
   }
   if (!is_offset_type(offset_type))
     return bad("offset type must be int32, uint32, int64 or uint64");

@@ -9,8 +9,8 @@ Result<void> Spec::validate() const {
   auto bad = [&](std::string field, std::string rule) {
     return fail(ErrorCode::invalid_argument, what + ": field '" + field + "': " + rule);
   };
-  if (!is_element_type(key_type)) return bad("keys", "must be an integer or float type");
-  if (!is_element_type(value_type)) return bad("values", "must be an integer or float type");
+  if (!is_element_type(key_type)) return bad("keys", "must be an integer, float or bool type");
+  if (!is_element_type(value_type)) return bad("values", "must be an integer, float or bool type");
   if (!is_unsigned_offset(offset_type))
     return bad("offset", "must be uint32 or uint64 (CUB's scan by key takes unsigned offsets)");
   if (equality.kind != OpKind::equal_to && equality.kind != OpKind::custom)

@@ -10,7 +10,7 @@ Result<void> Spec::validate() const {
   auto bad = [](std::string what) {
     return fail(ErrorCode::invalid_argument, "segmented_reduce spec: " + std::move(what));
   };
-  if (!is_element_type(type)) return bad("type must be an integer or float type");
+  if (!is_element_type(type)) return bad("type must be an integer, float or bool type");
   if (!is_offset_type(offset_type)) return bad("offset must be int32, uint32, int64 or uint64");
   CCCL_CACHE_CHECK(
       detail::validate_associative_op("segmented_reduce spec", op, type, /*takes_state=*/true));

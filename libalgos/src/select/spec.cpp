@@ -13,7 +13,7 @@ Result<void> Spec::validate() const {
     if (op.kind != OpKind::custom)
       return bad("field 'op': struct items need a custom predicate (identity tests scalars)");
   } else if (!is_element_type(type.scalar)) {
-    return bad("field 'type': must be an integer or float type, or a struct");
+    return bad("field 'type': must be an integer, float or bool type, or a struct");
   }
   if (offset_type != ScalarType::int64)
     return bad("field 'offset': must be int64 (DeviceSelect::If's count type)");

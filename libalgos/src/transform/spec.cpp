@@ -21,7 +21,7 @@ Result<void> Spec<N>::validate() const {
   });
   constexpr std::string_view op_field = "op";
   for (const auto& [field, t] : types) {
-    if (!is_element_type(t)) return bad(field, "must be an integer or float type");
+    if (!is_element_type(t)) return bad(field, "must be an integer, float or bool type");
     // CUB would convert between __half/__nv_bfloat16 and other types implicitly, which
     // these types do not all allow: no mixing.
     const bool narrow_float = t == ScalarType::float16 || t == ScalarType::bfloat16;

@@ -9,8 +9,8 @@ Result<void> Spec::validate() const {
   auto bad = [](std::string what) {
     return fail(ErrorCode::invalid_argument, "unique_by_key spec: " + std::move(what));
   };
-  if (!is_element_type(key_type)) return bad("field 'keys': must be an integer or float type");
-  if (!is_element_type(value_type)) return bad("field 'values': must be an integer or float type");
+  if (!is_element_type(key_type)) return bad("field 'keys': must be an integer, float or bool type");
+  if (!is_element_type(value_type)) return bad("field 'values': must be an integer, float or bool type");
   if (!is_unsigned_offset(offset_type))
     return bad("field 'offset': must be uint32 or uint64 (CUB's offset for 4- and 8-byte counts)");
   if (!is_offset_type(selected_type)) return bad("field 'selected': must be int32, uint32, int64 or uint64");

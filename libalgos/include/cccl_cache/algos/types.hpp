@@ -17,9 +17,10 @@ enum class ScalarType : std::uint8_t {
   float32 = 9, float64 = 10,
   float16 = 11, bfloat16 = 12,  // __half, __nv_bfloat16 (cuda_fp16.h, cuda_bf16.h)
   structure = 13,  // a user's struct: ElementType::layout (no name, size or CUDA spelling here)
+  boolean = 14,    // bool (one byte, 0 or 1): comparisons' results, masks, any/all
 };
 
-// "int32", "float64", "none", ...
+// "int32", "float64", "bool", "none", ...
 std::string_view name(ScalarType t) noexcept;
 // Size in bytes (0 for none).
 std::size_t size_of(ScalarType t) noexcept;
