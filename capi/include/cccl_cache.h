@@ -577,7 +577,8 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_binary_search_with_state(
  * this call): the values searched for `values` and the output `out`, each of the spec's
  * kind (POINTER for an array), e.g. "lower_bound type=int64 values_in=counting" (where
  * each of num_values consecutive integers would go) or output=reverse. The sorted range
- * d_data is an array. INVALID_ARGUMENT where a value is NULL or not of the spec's kind. */
+ * d_data is an array (cccl_cache_binary_search_range_iterator takes an iterator range).
+ * INVALID_ARGUMENT where a value is NULL or not of the spec's kind. */
 CCCL_CACHE_API cccl_cache_status cccl_cache_binary_search_iterators(
     const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
     const void* d_data, uint64_t num_items, const cccl_cache_iterator_value* values,
@@ -587,6 +588,15 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_binary_search_iterators_with_state(
     const void* d_data, uint64_t num_items, const cccl_cache_iterator_value* values,
     uint64_t num_values, const cccl_cache_iterator_value* out, void* stream,
     const cccl_cache_op_state* op_state);
+/* Any binary search spec, the sorted range `data` given as the spec's data_in too (an
+ * array value for an array range; e.g. a counting iterator's start for a search among
+ * the integers), with a stateful comparator's state (NULL: stateless). The other calls
+ * refuse a spec whose range is an iterator, naming this one. */
+CCCL_CACHE_API cccl_cache_status cccl_cache_binary_search_range_iterator(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* data, uint64_t num_items,
+    const cccl_cache_iterator_value* values, uint64_t num_values,
+    const cccl_cache_iterator_value* out, void* stream, const cccl_cache_op_state* op_state);
 /* Inclusive scan of d_in into d_out (may be equal); a spec with init=1 takes
  * cccl_cache_inclusive_scan_init instead (INVALID_ARGUMENT here). */
 CCCL_CACHE_API cccl_cache_status cccl_cache_inclusive_scan(

@@ -863,6 +863,8 @@ cccl_cache_status cccl_cache_binary_search_with_state(
     void* stream, const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_binary_search";
   CCCL_CACHE_C_TYPED(bs::Executable, AlgorithmId::binary_search, fn);
+  if (!exe->spec().data_in.is_pointer())
+    return iterator_spec(fn, "cccl_cache_binary_search_range_iterator", "data_in");
   if (!exe->spec().values_in.is_pointer() || !exe->spec().output.is_pointer())
     return iterator_spec(fn, "cccl_cache_binary_search_iterators",
                          exe->spec().values_in.is_pointer() ? "output" : "values_in");
@@ -887,12 +889,31 @@ cccl_cache_status cccl_cache_binary_search_iterators_with_state(
     const cccl_cache_op_state* op_state) {
   constexpr const char* fn = "cccl_cache_binary_search_iterators";
   CCCL_CACHE_C_TYPED(bs::Executable, AlgorithmId::binary_search, fn);
+  if (!exe->spec().data_in.is_pointer())
+    return iterator_spec(fn, "cccl_cache_binary_search_range_iterator", "data_in");
   CallValue v[2];
   if (!iterator_value(fn, "values", exe->spec().values_in, values, v[0], status_, true) ||
       !iterator_value(fn, "out", exe->spec().output, out, v[1], status_, false))
     return status_;
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_data, num_items, v[0].value,
                           num_values, v[1].value, static_cast<CUstream>(stream), state_of(op_state)),
+                   fn, kBinarySearchInvalid);
+}
+
+cccl_cache_status cccl_cache_binary_search_range_iterator(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const cccl_cache_iterator_value* data, uint64_t num_items,
+    const cccl_cache_iterator_value* values, uint64_t num_values,
+    const cccl_cache_iterator_value* out, void* stream, const cccl_cache_op_state* op_state) {
+  constexpr const char* fn = "cccl_cache_binary_search_range_iterator";
+  CCCL_CACHE_C_TYPED(bs::Executable, AlgorithmId::binary_search, fn);
+  CallValue v[3];
+  if (!iterator_value(fn, "data", exe->spec().data_in, data, v[0], status_, true) ||
+      !iterator_value(fn, "values", exe->spec().values_in, values, v[1], status_, true) ||
+      !iterator_value(fn, "out", exe->spec().output, out, v[2], status_, false))
+    return status_;
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, v[0].value, num_items, v[1].value,
+                          num_values, v[2].value, static_cast<CUstream>(stream), state_of(op_state)),
                    fn, kBinarySearchInvalid);
 }
 

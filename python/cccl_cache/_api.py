@@ -508,7 +508,7 @@ def make_histogram_even(d_samples, d_histogram, h_num_output_levels=None, h_lowe
 
 def _make_binary_search(upper, d_data, d_values, d_out, comp, device, cache) -> _core.BinarySearch:
     ops: dict = {}
-    t = _type_of(d_data, "d_data")
+    t = _element_type(d_data, "d_data")
     if _is_iterator(d_values):
         if _element_type(d_values, "d_values", t) != t:
             raise TypeError(f"d_values: the values are read as d_data's type {t}: give an iterator of {t}")
@@ -516,8 +516,8 @@ def _make_binary_search(upper, d_data, d_values, d_out, comp, device, cache) -> 
         _same_as(t, d_values, "d_values", "d_data")
     fields = {"type": t, "out": _element_type(d_out, "d_out", "int64"), "compare": _op_text(comp, ops),
               "upper": "true" if upper else "false"}
-    arrays = _iterator_fields(fields, ops, (("values_in", d_values), ("output", d_out)))
-    return _acquire("binary_search", fields, ops, device, (d_data,) + arrays, cache)
+    arrays = _iterator_fields(fields, ops, (("data_in", d_data), ("values_in", d_values), ("output", d_out)))
+    return _acquire("binary_search", fields, ops, device, arrays, cache)
 
 
 def make_lower_bound(d_data, d_values, d_out, comp="less", *, device=None, cache=None) -> _core.BinarySearch:
@@ -527,7 +527,8 @@ def make_lower_bound(d_data, d_values, d_out, comp="less", *, device=None, cache
     DeviceFind::LowerBound; d_data and d_values have one element type. d_values may be an
     iterator of that type and d_out an output iterator (cccl_cache.iterators; a
     DiscardIterator's indices are int64), e.g. where each of a CountingIterator's
-    integers would go; d_data is an array."""
+    integers would go; d_data may be an input iterator too, e.g. a TransformIterator of a
+    CountingIterator: where each value falls among f(0), f(1), ... (f monotone)."""
     return _make_binary_search(False, d_data, d_values, d_out, comp, device, cache)
 
 
@@ -864,10 +865,18 @@ def histogram_even(d_samples, d_histogram, num_output_levels, lower_level, upper
 
 def _binary_search(make, d_data, d_values, d_out, comp, num_items, num_values, stream, temp_allocator, cache,
                    op_state):
-    n = _count(num_items, d_data, "d_data")
+    if _is_iterator(d_data):
+        n = d_data._length("d_data") if num_items is None else int(num_items)
+        if n is None:
+            raise ValueError(f"num_items: required for a {d_data._iterator_kind} iterator (it has no end)")
+        if n < 0:
+            raise ValueError(f"num_items: {n} is negative")
+    else:
+        n = _count(num_items, d_data, "d_data")
     m = _input_count(num_values, d_values, d_out, _same, "d_out", "d_values", "num_values")
     exe = make(d_data, d_values, d_out, comp, cache=cache)
-    _run_two_phase(exe, d_data, temp_allocator, stream, (d_data, n, d_values, m, d_out), (), op_state)
+    _run_two_phase(exe, _like(d_data, d_values, d_out), temp_allocator, stream,
+                   (d_data, n, d_values, m, d_out), (), op_state)
 
 
 def lower_bound(d_data, d_values, d_out, comp="less", num_items=None, num_values=None, stream=None, *,

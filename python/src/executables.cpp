@@ -641,13 +641,13 @@ std::size_t binary_search_call(const Bound<bs::Executable>& b, nb::handle temp, 
   const auto& spec = e.spec();
   const int dev = e.device();
   auto [d_temp, have] = temp_array(temp, bytes, dev);
-  auto d = checked_array(data, "d_data", false, spec.type, n, dev);
-  ZipParts parts[2];
+  ZipParts parts[3];
+  const algos::Input d = call_input(data, spec.data_in, spec.type, n, dev, parts[2], "d_data");
   const algos::Input v = call_input(values, spec.values_in, spec.type, m, dev, parts[0], "d_values");
   const algos::Output o = call_output(out, spec.output, spec.out_type, m, dev, parts[1]);
   const HostOpState state(op_state, spec.comparator);
   run_unlocked(stream, spec.upper ? "upper_bound" : "lower_bound", [&](CUstream s) -> CUresult {
-    return e(d_temp, have, d.data, n, v, m, o, s, state.get());
+    return e(d_temp, have, d, n, v, m, o, s, state.get());
   });
   return bytes;
 }
@@ -821,7 +821,8 @@ void bind_executables(nb::module_& m) {
            "d_values"_a.none(), "num_values"_a, "d_out"_a.none(), "stream"_a.none() = none,
            "op_state"_a.none() = none,
            "temp_storage=None: returns the bytes a run needs (1). Else writes, for each of the "
-           "num_values values, the lower (upper) bound of it in d_data[:num_items], sorted by the "
+           "num_values values, the lower (upper) bound of it in d_data[:num_items] (an array, or for a "
+           "spec with a range iterator a cccl_cache.iterators one of that kind), sorted by the "
            "spec's comparator, to d_out. op_state: a stateful comparator's state. Returns the "
            "bytes.")
       .def("temp_storage_bytes", [](const Bound<bs::Executable>& b) { return b.exe->temp_storage_bytes(); });

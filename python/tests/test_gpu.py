@@ -1333,3 +1333,23 @@ def test_bool_masks_reductions_sorts_and_selections(caches):
     bounds = cp.full(2, -1, cp.int64)
     cccl_cache.lower_bound(keys, cp.asarray(np.array([False, True])), bounds, cache=caches[0])
     np.testing.assert_array_equal(bounds.get(), [0, N - int(mask.sum())])
+
+
+def test_lower_bound_among_the_integers_of_a_counting_range(caches):
+    """The sorted range a CountingIterator (d_data an iterator, num_items its length): each
+    value's lower bound is its distance from the start, clamped; fresh and store-loaded."""
+    from cccl_cache.iterators import CountingIterator
+    values = rng.integers(-1000, 6000, N).astype(np.int64)
+    want = np.clip(values + 500, 0, 5000)
+    d_values = cp.asarray(values)
+    rng_it = CountingIterator(np.int64(-500))
+    for exe in both(caches, lambda c: cccl_cache.make_lower_bound(rng_it, d_values, cp.empty(N, cp.int64),
+                                                                   device=0, cache=c)):
+        out = cp.full(N, -1, cp.int64)
+        run_two_phase(exe, rng_it, 5000, d_values, N, out, n=())
+        np.testing.assert_array_equal(out.get(), want)
+    out = cp.full(N, -1, cp.int64)
+    cccl_cache.lower_bound(rng_it, d_values, out, num_items=5000, cache=caches[0])
+    np.testing.assert_array_equal(out.get(), want)
+    with pytest.raises(ValueError, match="num_items: required"):
+        cccl_cache.lower_bound(rng_it, d_values, out, cache=caches[0])

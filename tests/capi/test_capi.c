@@ -500,6 +500,62 @@ static void binary_search_iterators_on_gpu(cccl_cache_store* store) {
          ok ? "ok" : "MISMATCH");
 }
 
+/* An iterator value of `kind` over `pointer` (an array, a reverse's, ...), and a counting
+ * iterator's from int64 `start`. */
+static cccl_cache_iterator_value pointer_value(cccl_cache_iterator_kind kind, const void* pointer) {
+  cccl_cache_iterator_value v;
+  memset(&v, 0, sizeof v);
+  v.kind = kind;
+  v.pointer = pointer;
+  return v;
+}
+static cccl_cache_iterator_value counting_value(long long start) {
+  cccl_cache_iterator_value v = pointer_value(CCCL_CACHE_ITERATOR_COUNTING, NULL);
+  memcpy(&v.value, &start, sizeof start);
+  return v;
+}
+
+/* Lower bounds of eight int64 values among the integers -500..4499 (the range a counting
+ * iterator, data_in=counting) through the C ABI; the other binary search calls refuse the
+ * spec, naming cccl_cache_binary_search_range_iterator. */
+static void range_iterator_search_on_gpu(cccl_cache_store* store) {
+  enum { m = 8 };
+  static const long long values[m] = {-1000, -500, -499, 0, 4499, 4500, 9999, 7};
+  long long out[m] = {0};
+  const long long start = -500, items = 5000;
+  size_t bytes = 0;
+  int i, ok = 1;
+  void *d_values = NULL, *d_out = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value data = counting_value(start), vals, dst;
+  cccl_cache_algorithm* alg = acquire_text(store, "lower_bound type=int64 data_in=counting");
+  if (alg == NULL) return;
+  CHECK(cudaMalloc(&d_values, sizeof values) == cudaSuccess && cudaMalloc(&d_out, sizeof out) == cudaSuccess);
+  CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  vals = pointer_value(CCCL_CACHE_ITERATOR_POINTER, d_values);
+  dst = pointer_value(CCCL_CACHE_ITERATOR_POINTER, d_out);
+  CHECK_OK(cccl_cache_binary_search_range_iterator(alg, NULL, &bytes, &data, items, &vals, m, &dst, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_binary_search(alg, d_temp, &bytes, d_values, items, d_values, m, d_out, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_binary_search_range_iterator");
+  CHECK_FAILS(cccl_cache_binary_search_iterators(alg, d_temp, &bytes, d_values, items, &vals, m, &dst, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_binary_search_range_iterator");
+  CHECK_FAILS(cccl_cache_binary_search_range_iterator(alg, d_temp, &bytes, &vals, items, &vals, m, &dst, NULL,
+                                                      NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "data");
+  CHECK_OK(cccl_cache_binary_search_range_iterator(alg, d_temp, &bytes, &data, items, &vals, m, &dst, NULL, NULL));
+  CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < m; ++i) {
+    const long long want = values[i] - start < 0 ? 0 : values[i] - start > items ? items : values[i] - start;
+    ok &= out[i] == want;
+  }
+  CHECK(ok);
+  cudaFree(d_temp);
+  cudaFree(d_out);
+  cudaFree(d_values);
+  cccl_cache_algorithm_release(alg);
+  printf("lower bounds among the integers of a counting range through the C ABI: %s\n", ok ? "ok" : "MISMATCH");
+}
+
 /* Upper bounds of six int32 values in a sorted int32 range (uint64 indices) through the
  * C ABI, from the desc (its flag is the spec's `upper`). */
 static void binary_search_on_gpu(cccl_cache_store* store) {
@@ -2063,20 +2119,14 @@ static void scan_by_key_iterators_on_gpu(cccl_cache_store* store) {
   size_t bytes = 0;
   int i, ok = 1;
   void *d_keys = NULL, *d_out = NULL, *d_temp = NULL;
-  cccl_cache_iterator_value keys_in, values_in, values_out;
+  cccl_cache_iterator_value keys_in, values_in = pointer_value(CCCL_CACHE_ITERATOR_CONSTANT, NULL), values_out;
   cccl_cache_algorithm* alg = acquire_text(store, "scan_by_key keys=int32 values=int32 values_in=constant");
   if (alg == NULL) return;
-  memset(&keys_in, 0, sizeof keys_in);
-  memset(&values_in, 0, sizeof values_in);
-  memset(&values_out, 0, sizeof values_out);
-  values_in.kind = CCCL_CACHE_ITERATOR_CONSTANT;
   memcpy(&values_in.value, &one, sizeof one);
   CHECK(cudaMalloc(&d_keys, sizeof keys) == cudaSuccess && cudaMalloc(&d_out, sizeof ranks) == cudaSuccess);
   CHECK(cudaMemcpy(d_keys, keys, sizeof keys, cudaMemcpyHostToDevice) == cudaSuccess);
-  keys_in.kind = CCCL_CACHE_ITERATOR_POINTER;
-  keys_in.pointer = d_keys;
-  values_out.kind = CCCL_CACHE_ITERATOR_POINTER;
-  values_out.pointer = d_out;
+  keys_in = pointer_value(CCCL_CACHE_ITERATOR_POINTER, d_keys);
+  values_out = pointer_value(CCCL_CACHE_ITERATOR_POINTER, d_out);
   CHECK_OK(cccl_cache_scan_by_key_iterators(alg, NULL, &bytes, &keys_in, &values_in, &values_out, n, NULL,
                                             NULL));
   CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
@@ -2241,7 +2291,7 @@ int main(void) {
         "SKIP: no CUDA device (%s); the GPU part (a merge sort, a segmented sum, a unique_by_key, "
         "a scan_by_key, a seeded inclusive scan, a reduce and scans over iterators, transforms and "
         "a select over iterators, an argmax and a scan over structs, a select, a three-way "
-        "partition, a histogram, a binary search, a segmented sort, stateful "
+        "partition, a histogram, a binary search (over a range iterator too), a segmented sort, stateful "
         "operators, bool masks) did not run\n",
         cccl_cache_last_error());
   } else {
@@ -2273,6 +2323,7 @@ int main(void) {
     scan_by_key_iterators_on_gpu(store);
     binary_search_on_gpu(store);
     binary_search_iterators_on_gpu(store);
+    range_iterator_search_on_gpu(store);
     segmented_sort_on_gpu(store);
     stateful_on_gpu(store);
     stateful_search_on_gpu(store);

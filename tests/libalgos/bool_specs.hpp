@@ -38,19 +38,23 @@ inline cccl_cache::algos::scan::Spec<cccl_cache::algos::AlgorithmId::inclusive_s
   return {kBool, Operator::of(OpKind::logical_or), ScalarType::uint64};
 }
 
-// bool keys with int32 values (their positions): the falses first, each part in order.
-inline cccl_cache::algos::radix_sort::Spec radix_by_flag() {
-  cccl_cache::algos::radix_sort::Spec s;
+// A by-key spec of bool keys with int32 values (the tests' positions).
+template <class Spec>
+Spec flags_with_positions() {
+  Spec s;
   s.key_type = kBool;
   s.value_type = ScalarType::int32;
   return s;
 }
 
+// bool keys with int32 values: the falses first, each part in order.
+inline cccl_cache::algos::radix_sort::Spec radix_by_flag() {
+  return flags_with_positions<cccl_cache::algos::radix_sort::Spec>();
+}
+
 // bool keys by greater with int32 values: the trues first, each part in order.
 inline cccl_cache::algos::merge_sort::Spec merge_trues_first() {
-  cccl_cache::algos::merge_sort::Spec s;
-  s.key_type = kBool;
-  s.value_type = ScalarType::int32;
+  auto s = flags_with_positions<cccl_cache::algos::merge_sort::Spec>();
   s.comparator = Operator::greater();
   return s;
 }
@@ -64,10 +68,7 @@ inline cccl_cache::algos::select::Spec keep_trues() {
 
 // bool keys with int32 values: each run of equal flags and its first value.
 inline cccl_cache::algos::unique_by_key::Spec flag_runs() {
-  cccl_cache::algos::unique_by_key::Spec s;
-  s.key_type = kBool;
-  s.value_type = ScalarType::int32;
-  return s;
+  return flags_with_positions<cccl_cache::algos::unique_by_key::Spec>();
 }
 
 // bool lower bounds (int64 indices) in a sorted flag array: a true's is the count of falses.

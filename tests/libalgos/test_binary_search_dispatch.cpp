@@ -5,10 +5,12 @@
 // (a recorder stands in for the driver; device pointers are never dereferenced).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "binary_search/dispatch.hpp"
 #include "cccl_cache/algos/binary_search/build_result.hpp"
@@ -51,6 +53,22 @@ CUresult record_search_launch(const CUlaunchConfig* config, CUfunction fn, void*
   l.values = params[6];
   recorded<SearchLaunch>().push_back(l);
   return CUDA_SUCCESS;
+}
+// A range iterator's search operator: its bytes up to the comparator's first 8.
+std::vector<std::array<unsigned char, d::kRangeBytes + 24>>& range_ops() {
+  static std::vector<std::array<unsigned char, d::kRangeBytes + 24>> ops = [] {
+    std::vector<std::array<unsigned char, d::kRangeBytes + 24>> v;
+    v.reserve(16);  // recording allocates nothing in the calls the tests count
+    return v;
+  }();
+  return ops;
+}
+CUresult record_range_search_launch(const CUlaunchConfig* config, CUfunction fn, void** params,
+                                    void** extra) {
+  if (params == nullptr || params[4] == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  range_ops().emplace_back();
+  std::memcpy(range_ops().back().data(), params[4], range_ops().back().size());
+  return record_search_launch(config, fn, params, extra);
 }
 CUresult fake_occupancy(int* blocks, CUfunction, int, std::size_t) {
   *blocks = 8;
@@ -282,4 +300,39 @@ TEST(BinarySearchHotPath, AStatefulComparatorsStateFollowsTheRangeAndCount) {
                 state),
             CUDA_ERROR_INVALID_VALUE);
   EXPECT_TRUE(recorded<SearchLaunch>().empty());
+}
+
+// A range iterator's packed bytes lead the search operator the kernel takes, the count
+// follows at kRangeBytes and a stateful comparator's state at kRangeBytes + 16 (the
+// generated cccl_cache_op's layout). One entry of its own; no allocation.
+TEST(BinarySearchHotPath, ARangeIteratorsBytesLeadTheSearchOperator) {
+  const LaunchContext ctx = context(&record_range_search_launch);
+  const d::DispatchParams p = params(&ctx);
+  const d::DispatchFn over = d::select_dispatch(ScalarType::int64, true, false, false, true);
+  ASSERT_NE(over, nullptr);
+  EXPECT_NE(over, d::select_dispatch(ScalarType::int64));
+  EXPECT_NE(over, d::select_dispatch(ScalarType::int64, true, true, true, true));
+  const auto [unused, values, out, temp] = SearchArrays{};
+  alignas(16) unsigned char range[d::kRangeBytes];
+  for (std::size_t i = 0; i < sizeof range; ++i) range[i] = static_cast<unsigned char>(i * 7 + 1);
+  const std::uint64_t state = 0x0123456789abcdefull;
+  for (const std::uint32_t state_size : {0u, 8u}) {
+    SCOPED_TRACE(state_size);
+    range_ops().clear();
+    std::size_t bytes = 1;
+    const auto [rc, allocations] = count_allocations([&] {
+      return over(p, temp, bytes, range, 1000, values, 1u << 20, out, nullptr, state_size,
+                  state_size ? &state : nullptr);
+    });
+    EXPECT_EQ(rc, CUDA_SUCCESS);
+    EXPECT_EQ(allocations, 0);
+    ASSERT_EQ(range_ops().size(), 1u);
+    const auto& op = range_ops()[0];
+    EXPECT_EQ(std::memcmp(op.data(), range, sizeof range), 0);
+    std::uint64_t count = 0, got_state = 0;
+    std::memcpy(&count, op.data() + d::kRangeBytes, 8);
+    std::memcpy(&got_state, op.data() + d::kRangeBytes + 16, 8);
+    EXPECT_EQ(count, 1000u);
+    EXPECT_EQ(got_state, state_size ? state : 0u);
+  }
 }

@@ -1,6 +1,6 @@
 // Binary search over iterators without a GPU: an array spec encodes, keys and generates
-// as before; the values searched for (values_in: the input kinds) and the output (the
-// output kinds) take iterators, named in spec text, in every key, validated with errors
+// as before; the values searched for and the sorted range (values_in, data_in: the input
+// kinds) and the output (the output kinds) take iterators, named in spec text, in every key, validated with errors
 // naming the field; the transform kernel reads and writes them in place of the arrays;
 // builds for sm_80 and sm_90 pass the records' checks.
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "binary_search/codegen.hpp"
+#include "binary_search/dispatch.hpp"
 #include "build_cache.hpp"
 #include "cccl_cache/algos/binary_search/build_result.hpp"
 #include "iterator_spec_checks.hpp"
@@ -28,6 +29,13 @@ binary_search::Spec search_of(ScalarType type, Iterator values_in, Iterator outp
 
 const Operator kHalve = Operator::custom("halve", "__device__ long long halve(long long i) { return i / 2; }");
 
+// A search whose sorted range is an iterator (data_in).
+binary_search::Spec over_range(Iterator data_in, Iterator values_in = {}) {
+  binary_search::Spec s = search_of(ScalarType::int64, std::move(values_in));
+  s.data_in = std::move(data_in);
+  return s;
+}
+
 std::vector<binary_search::Spec> specs() {
   const auto i64 = ScalarType::int64;
   return {
@@ -39,6 +47,9 @@ std::vector<binary_search::Spec> specs() {
       search_of(i64, Iterator::transform(kHalve, i64, true),
                 Iterator::transform(Operator::of(OpKind::negate), ScalarType::float64)),
       search_of(ScalarType::int32, Iterator::constant()),
+      over_range(Iterator::counting()),  // 6: among the integers
+      over_range(Iterator::transform(kHalve, ScalarType::int64, true), Iterator::counting()),
+      over_range(Iterator::reverse()),
   };
 }
 
@@ -59,6 +70,8 @@ TEST(BinarySearchIterator, WhatItCannotTakeIsRefusedByField) {
       {search_of(ScalarType::float32, Iterator::counting(ScalarType::float32)), "'values_in'",
        ErrorCode::invalid_argument},
       {search_of(i32, Iterator::zip({Iterator::array(i32)})), "'values_in'", ErrorCode::unsupported},
+      {over_range(Iterator::discard()), "'data_in'", ErrorCode::unsupported},
+      {over_range(Iterator::counting(ScalarType::float32)), "'data_in'", ErrorCode::invalid_argument},
   });
 }
 
@@ -77,8 +90,35 @@ TEST(BinarySearchIterator, TheKernelReadsAndWritesTheIterators) {
   EXPECT_EQ(in_only.source.find("struct cccl_cache_out_t"), std::string::npos);
 }
 
+// A range iterator: the search operator is the generated search over it, its bytes
+// first, then the count and the comparator at the offsets the host packs.
+TEST(BinarySearchIterator, ARangeIteratorLeadsTheGeneratedSearchOperator) {
+  const auto gen = detail::BuildSteps<BinarySearch>::source(over_range(Iterator::counting()));
+  EXPECT_NE(gen.source.find("struct cccl_cache_data_t"), std::string::npos);
+  EXPECT_NE(gen.source.find("union alignas(16) range_t { cccl_cache_data_t first; unsigned char bytes[" +
+                            std::to_string(binary_search::detail::kRangeBytes) + "]; } range;"),
+            std::string::npos)
+      << gen.source;
+  EXPECT_NE(gen.source.find("alignas(16) unsigned long long num_items;\n  alignas(16) cccl_cache_compare op;"),
+            std::string::npos);
+  EXPECT_EQ(gen.source.find("binary_search_transform_op_t"), std::string::npos);
+  // The upper bound searches by CUB's upper_bound mode.
+  auto upper = over_range(Iterator::counting());
+  upper.upper = true;
+  EXPECT_NE(detail::BuildSteps<BinarySearch>::source(upper).source.find(
+                "using Mode = cub::detail::find::upper_bound;"),
+            std::string::npos);
+  // A transform range's operator is defined once, beside a values iterator using it too.
+  const auto both = detail::BuildSteps<BinarySearch>::source(
+      over_range(Iterator::transform(kHalve, ScalarType::int64, true),
+                 Iterator::transform(kHalve, ScalarType::int64, true)));
+  const auto first = both.source.find("long long halve(");
+  ASSERT_NE(first, std::string::npos);
+  EXPECT_EQ(both.source.find("long long halve(", first + 1), std::string::npos);
+}
+
 TEST(BinarySearchIterator, BuildsForSm80AndSm90) {
-  test_support::expect_builds_for_sm80_and_sm90(specs(), {1u, 4u}, 1);
+  test_support::expect_builds_for_sm80_and_sm90(specs(), {1u, 4u, 7u}, 1);
 }
 
 }  // namespace

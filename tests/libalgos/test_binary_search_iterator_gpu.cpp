@@ -2,6 +2,8 @@
 // input's integers goes (lower bound into an array, upper bound written last first), the
 // bounds of a reversed float array scattered by a permutation, and of i / 2 over a
 // counting input (a transform iterator) stored negated as float64 (a transform output);
+// ranges that are iterators: a counting range, and i / 2 over a counting base ordered by
+// a stateful comparator;
 // 4097 sorted items with runs of equal ones, value counts 0, 1, 2, 1023, 1025, 2^20 + 3
 // and 2^26, against std::lower_bound / upper_bound; fresh (build -> bind) and
 // store-loaded executables bitwise identical.
@@ -34,6 +36,21 @@ binary_search::Spec search_of(ScalarType type, bool upper, Iterator values_in, I
   return s;
 }
 
+// a / d < b / d, d: int64 (the state): the order of i / 2 coarsened to steps of d.
+const Operator kCoarseLess = Operator::custom(
+    "coarse_less",
+    "__device__ bool coarse_less(void* s, long long a, long long b) {\n"
+    "  const long long d = *static_cast<long long*>(s);\n  return a / d < b / d;\n}",
+    8, 8);
+
+// An int64 lower bound whose sorted range is an iterator (data_in).
+binary_search::Spec over_range(Iterator data_in, Operator comparator, Iterator values_in = {}) {
+  binary_search::Spec s = search_of(ScalarType::int64, false, std::move(values_in));
+  s.data_in = std::move(data_in);
+  s.comparator = std::move(comparator);
+  return s;
+}
+
 std::vector<binary_search::Spec> specs() {
   const auto i64 = ScalarType::int64;
   return {
@@ -43,6 +60,8 @@ std::vector<binary_search::Spec> specs() {
                 Iterator::permutation(ScalarType::none, ScalarType::int32)),  // 2
       search_of(i64, false, Iterator::transform(kHalve, i64, true),
                 Iterator::transform(Operator::of(OpKind::negate), ScalarType::float64)),  // 3
+      over_range(Iterator::counting(), Operator::less()),                                // 4
+      over_range(Iterator::transform(kHalve, i64, true), kCoarseLess, Iterator::counting()),  // 5
   };
 }
 
@@ -160,6 +179,50 @@ TEST(BinarySearchIteratorGpu, HalvedCountingInputStoredNegatedAsFloat64) {
           w[i] = static_cast<double>(-bound(range, (-10 + static_cast<std::int64_t>(i)) / 2, false));
         return w;
       });
+}
+
+// The range a counting iterator from -500 over 5000 integers: a value's lower bound is
+// its distance from -500, clamped to [0, 5000].
+TEST(BinarySearchIteratorGpu, AmongTheIntegersOfACountingRange) {
+  constexpr std::int64_t kStart = -500, kItems = 5000;
+  std::vector<std::int64_t> h;
+  run_search<std::int64_t>(
+      4, std::vector<std::int64_t>{0},
+      [&](const auto& exe, void* temp, std::size_t& bytes, const void*, void* out,
+          std::uint64_t n, auto& keep, CUstream s) {
+        h = random_values<std::int64_t>(n, -1000, 6000, static_cast<std::uint32_t>(n) + 21);
+        return exe(temp, bytes, IteratorValue::counting(kStart), kItems, on_device(h, keep), n,
+                   out, s);
+      },
+      [&](std::uint64_t n) {
+        std::vector<std::int64_t> w(n);
+        for (std::uint64_t i = 0; i < n; ++i) w[i] = std::clamp<std::int64_t>(h[i] - kStart, 0, kItems);
+        return w;
+      });
+}
+
+// The range i / 2 over 100003 indices (a transform of a counting base), ordered by a
+// stateful comparator coarsening it to steps of d: each of a counting input's values v
+// has the lower bound 2 d (v / d), clamped; d = 1 and 3 on one executable (the state
+// after the range's bytes and count).
+TEST(BinarySearchIteratorGpu, AHalvedRangeByAStatefulComparator) {
+  constexpr std::int64_t kItems = 100003;
+  for (const std::int64_t d : {1, 3}) {
+    SCOPED_TRACE("d = " + std::to_string(d));
+    run_search<std::int64_t>(
+        5, std::vector<std::int64_t>{0},
+        [&](const auto& exe, void* temp, std::size_t& bytes, const void*, void* out,
+            std::uint64_t n, auto&, CUstream s) {
+          return exe(temp, bytes, IteratorValue::of(IteratorKind::transform, std::int64_t{0}), kItems,
+                     IteratorValue::counting(std::int64_t{0}), n, out, s, OpState{&d, sizeof d});
+        },
+        [&](std::uint64_t n) {
+          std::vector<std::int64_t> w(n);
+          for (std::uint64_t v = 0; v < n; ++v)
+            w[v] = std::min<std::int64_t>(kItems, 2 * d * (static_cast<std::int64_t>(v) / d));
+          return w;
+        });
+  }
 }
 
 }  // namespace

@@ -23,7 +23,8 @@ Result<binary_search::Executable> BinarySearch::bind(const BuiltView<BinarySearc
                                     binary_search::detail::select_dispatch(
                                         result.spec.out_type, true,
                                         !result.spec.values_in.is_pointer(),
-                                        !result.spec.output.is_pointer())));
+                                        !result.spec.output.is_pointer(),
+                                        !result.spec.data_in.is_pointer())));
   const ScalarType in[1] = {result.spec.type};
   CCCL_CACHE_CHECK(transform_kernel::detail::bind_params(*state, result.policy, in, result.spec.out_type));
   return Executable(std::move(state));
@@ -39,17 +40,20 @@ std::size_t Executable::temp_storage_bytes() const noexcept {
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                                const void* d_data, std::uint64_t num_items, Input d_values,
+                                Input d_data, std::uint64_t num_items, Input d_values,
                                 std::uint64_t num_values, Output d_out, CUstream stream,
                                 OpState op_state) const noexcept {
   if (CUresult rc = usable(false); rc != CUDA_SUCCESS) return rc;  // moved from
   // Arrays as they are; iterators' values packed here (core/iterator.hpp).
   const Spec& s = spec();
   algos::detail::IteratorArgs args;
-  if (!args.set(s.values_in, s.output, s.type, d_values, d_out, num_values, num_values, s.out_type))
+  algos::detail::IteratorArg data_bytes;
+  const void* data = nullptr;
+  if (!args.set(s.values_in, s.output, s.type, d_values, d_out, num_values, num_values, s.out_type) ||
+      !algos::detail::iterator_address(s.data_in, s.type, d_data.value, num_items, data_bytes, data))
     return CUDA_ERROR_INVALID_VALUE;
   return call_op(&Spec::comparator, op_state, d_temp_storage != nullptr, d_temp_storage,
-                 temp_storage_bytes, d_data, num_items, args.in, num_values, args.out, stream,
+                 temp_storage_bytes, data, num_items, args.in, num_values, args.out, stream,
                  s.comparator.state_size);
 }
 

@@ -11,6 +11,8 @@ struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::BinarySearch> {
   // the operator DeviceFind passes to DeviceTransform,
   //   cccl_cache_op = cub::detail::find::binary_search_transform_op_t<const T*,
   //                   unsigned long long, cccl_cache_compare, lower_bound | upper_bound>,
-  // and names the transform kernel over it (core/transform_kernel.hpp kernel_source).
+  // or, for a range given as an iterator, a struct of the same search over it (its bytes
+  // as dispatch.hpp kRangeBytes describes), and names the transform kernel over it
+  // (core/transform_kernel.hpp kernel_source).
   static GeneratedSource source(const binary_search::Spec& spec);
 };

@@ -12,7 +12,8 @@
 // its only member). Its stand-in below has the stateless layout for every T, comparator
 // and side; a stateful comparator's operator is those bytes with the state at 16. The
 // values and the output may be iterators in place of the arrays (the build names them),
-// one instantiation per choice.
+// one instantiation per choice; the range may be an iterator, the operator then the
+// generated search over it (codegen.cpp), its bytes packed here.
 #include "core/launch.cuh"
 
 #include <cub/detail/binary_search_helpers.cuh>
@@ -33,17 +34,23 @@ using SearchOp = cub::detail::find::binary_search_transform_op_t<const unsigned 
                                                                  EmptyOp, cub::detail::find::lower_bound>;
 static_assert(sizeof(SearchOp) == 24 && alignof(SearchOp) == 8 && offsetof(SearchOp, op) == 16);
 
-// A stateful comparator's search operator: the range and count as SearchOp holds them,
-// then the state at 16 (a multiple of every state alignment), passed as an OpArg.
-struct StatefulSearchOp {
-  alignas(16) unsigned char bytes[16 + kMaxOpStateSize + 16] = {};
-  StatefulSearchOp(const void* d_data, std::uint64_t num_items, std::uint32_t state_size,
-                   const void* state) noexcept {
-    std::memcpy(bytes, &d_data, sizeof d_data);
-    std::memcpy(bytes + 8, &num_items, sizeof num_items);
-    if (state_size != 0) std::memcpy(bytes + 16, state, state_size);
+// A search operator's bytes, passed as an OpArg: the range's RangeBytes bytes, the count
+// after them, a stateful comparator's state at StateAt (a multiple of every state
+// alignment). A range array and a stateful comparator: the pointer, the count as SearchOp
+// holds them and the state at 16. A range iterator: its packed bytes, the count at
+// kRangeBytes and the state at kRangeBytes + 16 (codegen.cpp's cccl_cache_op).
+template <std::size_t RangeBytes, std::size_t StateAt>
+struct SearchOpBytes {
+  alignas(16) unsigned char bytes[StateAt + kMaxOpStateSize + 16] = {};
+  SearchOpBytes(const void* range, std::uint64_t num_items, std::uint32_t state_size,
+                const void* state) noexcept {
+    std::memcpy(bytes, range, RangeBytes);
+    std::memcpy(bytes + RangeBytes, &num_items, sizeof num_items);
+    if (state_size != 0) std::memcpy(bytes + StateAt, state, state_size);
   }
 };
+using StatefulSearchOp = SearchOpBytes<sizeof(const void*), 16>;
+using IteratorSearchOp = SearchOpBytes<kRangeBytes, kRangeBytes + 16>;
 
 // DeviceFind asks for one byte of temp storage and never touches it.
 constexpr std::size_t kTempBytes = 1;
@@ -61,8 +68,8 @@ using transform_kernel::detail::IterArg;
 using transform_kernel::detail::Out;
 
 // OutT: the indices' type; OutArg, InArg: the output's and the values' stand-ins, arrays
-// (Out, In) or iterators (IterArg).
-template <class OutT, class OutArg = Out, class InArg = In>
+// (Out, In) or iterators (IterArg); DataIterator: d_data the range iterator's packed bytes.
+template <class OutT, class OutArg = Out, class InArg = In, bool DataIterator = false>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_data, std::uint64_t num_items,
                       const void* d_values, std::uint64_t num_values, void* d_out,
@@ -82,14 +89,18 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   const DriverLauncherFactory factory{params.launch, &status};
   const auto n = static_cast<std::int64_t>(num_values);
   cudaError_t err;
-  if (state_size == 0) {
+  auto call_with = [&](const unsigned char* bytes) {
+    return transform_kernel::detail::call<1, algos::detail::OpArg, OutArg, InArg>(
+        params, nullptr, factory, ins, d_out, n, stream, algos::detail::OpArg{bytes});
+  };
+  if constexpr (DataIterator) {
+    err = call_with(IteratorSearchOp(d_data, num_items, state_size, op_state).bytes);
+  } else if (state_size == 0) {
     const SearchOp op{static_cast<const unsigned char*>(d_data), num_items, EmptyOp{}};
     err = transform_kernel::detail::call<1, SearchOp, OutArg, InArg>(params, nullptr, factory, ins,
                                                                      d_out, n, stream, op);
   } else {
-    const StatefulSearchOp op(d_data, num_items, state_size, op_state);
-    err = transform_kernel::detail::call<1, algos::detail::OpArg, OutArg, InArg>(
-        params, nullptr, factory, ins, d_out, n, stream, algos::detail::OpArg{op.bytes});
+    err = call_with(StatefulSearchOp(&d_data, num_items, state_size, op_state).bytes);
   }
   return algos::detail::dispatch_result(err, status);
 }
@@ -106,23 +117,25 @@ CUresult closed_form_bytes(const DispatchParams&, void*, std::size_t& temp_stora
 }
 
 template <class OutT, class OutArg, class InArg>
-DispatchFn with_args(bool closed_form) noexcept {
-  return algos::detail::ClosedForm<DispatchFn>::select<&closed_form_bytes<OutT>,
-                                                       &run_dispatch<OutT, OutArg, InArg>>(
-      closed_form);
+DispatchFn with_args(bool closed_form, bool data_iterator) noexcept {
+  using Select = algos::detail::ClosedForm<DispatchFn>;
+  if (data_iterator)
+    return Select::select<&closed_form_bytes<OutT>, &run_dispatch<OutT, OutArg, InArg, true>>(
+        closed_form);
+  return Select::select<&closed_form_bytes<OutT>, &run_dispatch<OutT, OutArg, InArg>>(closed_form);
 }
 
 }  // namespace
 
 DispatchFn select_dispatch(ScalarType out_type, bool closed_form, bool values_iterator,
-                           bool output_iterator) noexcept {
+                           bool output_iterator, bool data_iterator) noexcept {
   return algos::detail::on_offset(out_type, [&](auto o) -> DispatchFn {
     using OutT = typename decltype(o)::type;
     if (output_iterator)
-      return values_iterator ? with_args<OutT, IterArg, IterArg>(closed_form)
-                             : with_args<OutT, IterArg, In>(closed_form);
-    return values_iterator ? with_args<OutT, Out, IterArg>(closed_form)
-                           : with_args<OutT, Out, In>(closed_form);
+      return values_iterator ? with_args<OutT, IterArg, IterArg>(closed_form, data_iterator)
+                             : with_args<OutT, IterArg, In>(closed_form, data_iterator);
+    return values_iterator ? with_args<OutT, Out, IterArg>(closed_form, data_iterator)
+                           : with_args<OutT, Out, In>(closed_form, data_iterator);
   });
 }
 

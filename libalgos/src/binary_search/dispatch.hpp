@@ -8,9 +8,15 @@
 #include <cstdint>
 
 #include "cccl_cache/algos/binary_search/build_result.hpp"
+#include "core/iterator.hpp"
 #include "core/transform_dispatch.hpp"
 
 namespace cccl_cache::algos::binary_search::detail {
+
+// A sorted range given as an iterator: the search operator holds its packed bytes
+// (core/iterator.hpp IteratorArg) in this many bytes, then the count at this offset and
+// the comparator 16 bytes further (codegen.cpp's cccl_cache_op, dispatch.cu's packing).
+inline constexpr std::size_t kRangeBytes = sizeof(algos::detail::IteratorArg::bytes);
 
 // The transform kernel's: the bound kernel, the build's policy, the element sizes and
 // CUB's launch configuration fixed at bind (core/transform_bind.hpp bind_params).
@@ -32,10 +38,11 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 
 // The dispatch for `out_type` (int32, uint32, int64 or uint64; it reads no element: one
 // for every element type and both sides), or nullptr; `values_iterator`,
-// `output_iterator`: d_values, d_out the addresses of those iterators' packed bytes.
-// closed_form false: the dispatch answering size queries as DeviceFind does, the
+// `output_iterator`, `data_iterator`: d_values, d_out, d_data the addresses of those
+// iterators' packed bytes. closed_form false: the dispatch answering size queries as DeviceFind does, the
 // reference the closed form is tested equal to (test_binary_search_dispatch).
 DispatchFn select_dispatch(ScalarType out_type, bool closed_form = true,
-                           bool values_iterator = false, bool output_iterator = false) noexcept;
+                           bool values_iterator = false, bool output_iterator = false,
+                           bool data_iterator = false) noexcept;
 
 }  // namespace cccl_cache::algos::binary_search::detail

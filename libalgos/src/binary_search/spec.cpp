@@ -18,6 +18,8 @@ Result<void> Spec::validate() const {
       validate_operator("binary_search spec: field 'compare'", comparator, /*takes_state=*/true));
   CCCL_CACHE_CHECK(validate_iterator("binary_search spec: field 'values_in'", values_in, type,
                                      kInputIterators));
+  CCCL_CACHE_CHECK(validate_iterator("binary_search spec: field 'data_in'", data_in, type,
+                                     kInputIterators));
   return validate_output_iterator("binary_search spec: field 'output'", output, out_type);
 }
 

@@ -32,11 +32,12 @@ class Executable : public BoundExecutable<BinarySearch> {
   // type holds, a null pointer with a nonzero count, a too small temp storage or a value
   // not of the spec's kind, and CUDA_ERROR_NOT_INITIALIZED in a fork()ed child of the
   // process that bound it. For a spec with a values or output iterator, d_values or d_out
-  // is the call's values for it (iterator.hpp Input, Output; packed on the stack).
+  // is the call's values for it (iterator.hpp Input, Output; packed on the stack), and
+  // for a spec with a range iterator (data_in), d_data.
   // `op_state`: a stateful comparator's state (types.hpp OpState: its bytes, read before
   // return; a size query may leave it out), empty for a stateless one;
   // CUDA_ERROR_INVALID_VALUE where it does not fit the comparator's state layout.
-  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_data,
+  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, Input d_data,
                       std::uint64_t num_items, Input d_values, std::uint64_t num_values,
                       Output d_out, CUstream stream, OpState op_state = {}) const noexcept;
 

@@ -36,8 +36,12 @@ struct Spec {
   Comparator comparator;                    // less by default
   bool upper = false;                       // false: lower_bound; true: upper_bound
   // The values searched for: a T array (pointer, the default), or an iterator of an input
-  // kind (spec_fields.hpp kInputIterators) read as T. The sorted range is an array.
+  // kind (spec_fields.hpp kInputIterators) read as T.
   Iterator values_in;
+  // The sorted range: a T array (the default), or an iterator of an input kind read as T,
+  // e.g. counting for a search among the integers, transform(f, counting) for where each
+  // value falls among f(0), f(1), ... (f monotone in the comparator's order).
+  Iterator data_in;
   // The indices' output: an out-type array (the default), or a reverse, permutation,
   // transform or discard iterator. A call takes an IteratorValue (iterator.hpp Input,
   // Output) for each iterator.
@@ -51,6 +55,7 @@ struct Spec {
     v(Field{4, "upper"}, s.upper);
     v(Field{5, "values_in"}, s.values_in);
     v(Field{6, "output"}, s.output);
+    v(Field{7, "data_in"}, s.data_in);
   }
 
   // An element type; an integer out type of 4 or 8 bytes; less, greater or a valid custom
