@@ -319,6 +319,7 @@ TEST(BinarySearchHotPath, ARangeIteratorsBytesLeadTheSearchOperator) {
   for (const std::uint32_t state_size : {0u, 8u}) {
     SCOPED_TRACE(state_size);
     range_ops().clear();
+    recorded<SearchLaunch>().clear();
     std::size_t bytes = 1;
     const auto [rc, allocations] = count_allocations([&] {
       return over(p, temp, bytes, range, 1000, values, 1u << 20, out, nullptr, state_size,
