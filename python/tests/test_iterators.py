@@ -361,6 +361,22 @@ def test_binary_search_takes_iterators(fake, asked):
         cccl_cache.lower_bound(data, CountingIterator(np.int64(0)), out, num_values=32)
 
 
+def test_binary_search_takes_a_range_iterator(fake, asked):
+    """The sorted range may be an iterator too (data_in): the spec names it, only the arrays
+    are asked for, and a range without an end needs num_items."""
+    values, out = fake(n=16, typestr="<i8"), fake(n=16, typestr="<i8")
+    spec = cccl_cache.make_lower_bound(CountingIterator(np.int64(-500)), values, out)
+    assert spec.text == ("binary_search type=int64 out=int64 compare=less upper=false "
+                         "data_in=counting(int64)")
+    assert asked[-1][1] == (values, out)
+    with pytest.raises(TypeError, match="d_values"):
+        cccl_cache.make_lower_bound(CountingIterator(np.int32(0)), values, out)
+    with pytest.raises(ValueError, match="num_items: required for a counting iterator"):
+        cccl_cache.lower_bound(CountingIterator(np.int64(0)), values, out)
+    with pytest.raises(ValueError, match="num_items: -1 is negative"):
+        cccl_cache.lower_bound(CountingIterator(np.int64(0)), values, out, num_items=-1)
+
+
 def test_histogram_even_takes_a_samples_iterator(fake, asked):
     """The samples of a histogram may be an iterator; its value type is the samples'."""
     f4, hist = fake(n=16, typestr="<f4"), fake(n=10, typestr="<i4")
