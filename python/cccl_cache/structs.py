@@ -16,7 +16,7 @@ from __future__ import annotations
 _CUDA_NAMES = {
     "int8": "signed char", "int16": "short", "int32": "int", "int64": "long long",
     "uint8": "unsigned char", "uint16": "unsigned short", "uint32": "unsigned int",
-    "uint64": "unsigned long long", "float32": "float", "float64": "double",
+    "uint64": "unsigned long long", "float32": "float", "float64": "double", "bool": "bool",
 }
 
 _by_dtype: dict = {}  # registered structs by their NumPy dtype
@@ -39,7 +39,7 @@ class Struct:
         offset, align = 0, 1
         for field, (ftype, at, *_) in sorted(dtype.fields.items(), key=lambda kv: kv[1][1]):
             if ftype.name not in _CUDA_NAMES or ftype.shape:
-                raise TypeError(f"gpu_struct: field {field!r} is {ftype}; fields are integer or float scalars")
+                raise TypeError(f"gpu_struct: field {field!r} is {ftype}; fields are integer, float or bool scalars")
             offset = -(-offset // ftype.alignment) * ftype.alignment
             if at != offset:
                 raise ValueError(f"gpu_struct: field {field!r} is at byte {at}, C puts it at {offset}: "

@@ -20,6 +20,9 @@ def test_a_struct_is_its_c_layout_and_definition():
     assert wide.text == "wide:24/8"  # C's padding: 1 + 7, 8, 2 + 6
     assert wide.definition == "struct wide { unsigned char flag; double total; short id; };"
     assert wide.dtype.itemsize == 24
+    flagged = cccl_cache.gpu_struct("flagged", [("value", np.float32), ("valid", np.bool_)])
+    assert flagged.text == "flagged:8/4"
+    assert flagged.definition == "struct flagged { float value; bool valid; };"
 
 
 def test_arrays_of_a_registered_dtype_are_arrays_of_the_struct(fake):
@@ -67,7 +70,7 @@ def test_scan_specs_over_a_struct_carry_its_definition():
 def test_layouts_c_does_not_give_and_odd_fields_are_refused():
     with pytest.raises(ValueError, match="align=True"):
         cccl_cache.gpu_struct("packed", np.dtype([("a", np.uint8), ("b", np.float32)]))  # unaligned
-    with pytest.raises(TypeError, match="fields are integer or float scalars"):
+    with pytest.raises(TypeError, match="fields are integer, float or bool scalars"):
         cccl_cache.gpu_struct("arr", [("v", np.float32, (3,))])
     with pytest.raises(TypeError, match="not a structured dtype"):
         cccl_cache.gpu_struct("flt", np.dtype(np.float32))
