@@ -22,6 +22,13 @@ _CUDA_NAMES = {
 _by_dtype: dict = {}  # registered structs by their NumPy dtype
 _by_text: dict = {}   # and by their spec text "name:size/alignment" (one per name)
 
+# NumPy's complex types as structs of two fields (C's and CUDA's layout of a complex):
+# arrays of complex64 / complex128 are arrays of these, for the algorithms that take
+# structs with a custom operator, e.g.
+#   __device__ complex64 cadd(complex64 a, complex64 b) { return {a.real + b.real, a.imag + b.imag}; }
+# Initial values are NumPy scalars of the type (np.complex64(0)).
+_COMPLEX = {"complex64": "float32", "complex128": "float64"}
+
 
 class Struct:
     """A struct element type: `name`, its NumPy `dtype` (C layout), `definition` (CUDA
@@ -64,6 +71,8 @@ def gpu_struct(name: str, fields) -> Struct:
     """The struct `name` of `fields` (a list of (field, type) pairs, or a NumPy structured
     dtype in C layout), registered so that arrays of its dtype are arrays of it."""
     s = Struct(name, fields)
+    if name in _COMPLEX and s.dtype != _complex_fields(name):
+        raise ValueError(f"gpu_struct: {name!r} is NumPy's complex type, the struct (real, imag)")
     other = _by_dtype.get(s.dtype)
     if other is not None and other.name != name:
         raise ValueError(f"gpu_struct: {s.dtype} is already the struct {other.name!r}")
@@ -76,15 +85,31 @@ def gpu_struct(name: str, fields) -> Struct:
     return s
 
 
-def struct_of(x) -> Struct | None:
-    """The registered struct of a Struct, a dtype or an array's dtype; None if none."""
-    if isinstance(x, Struct):
-        return x
-    if not _by_dtype:
-        return None
+def _complex_fields(name: str):
     import numpy as np
 
-    dtype = getattr(x, "dtype", x)
+    return np.dtype([("real", _COMPLEX[name]), ("imag", _COMPLEX[name])], align=True)
+
+
+def _register_complex() -> None:
+    """Registers complex64 and complex128 (see _COMPLEX) on first use."""
+    import numpy as np
+
+    for name, part in _COMPLEX.items():
+        if np.dtype(name) not in _by_dtype:
+            s = gpu_struct(name, [("real", part), ("imag", part)])
+            _by_dtype[np.dtype(name)] = s
+
+
+def struct_of(x) -> Struct | None:
+    """The registered struct of a Struct, a dtype or an array's dtype (complex64 and
+    complex128 among them); None if none."""
+    if isinstance(x, Struct):
+        return x
+    _register_complex()
+    import numpy as np
+
+    dtype = x if isinstance(x, type) else getattr(x, "dtype", x)  # np.complex64, or its arrays
     try:
         return _by_dtype.get(np.dtype(dtype))
     except TypeError:
@@ -94,6 +119,7 @@ def struct_of(x) -> Struct | None:
 def definitions(fields: dict, operators: dict) -> None:
     """Adds the definition of every struct named among a spec's field values to
     `operators` (where spec text takes a struct's definition)."""
+    _register_complex()
     for value in fields.values():
         s = _by_text.get(value)
         if s is not None:

@@ -1353,3 +1353,24 @@ def test_lower_bound_among_the_integers_of_a_counting_range(caches):
     np.testing.assert_array_equal(out.get(), want)
     with pytest.raises(ValueError, match="num_items: required"):
         cccl_cache.lower_bound(rng_it, d_values, out, cache=caches[0])
+
+
+def test_complex_arrays_are_structs_of_real_and_imag(caches):
+    """CuPy complex64 / complex128 arrays are the structs complex64 / complex128 {real,
+    imag}: a sum by a custom operator (reduce) and a running sum (inclusive scan) against
+    NumPy, fresh and store-loaded."""
+    cadd = cccl_cache.Op("cadd", "__device__ complex64 cadd(complex64 a, complex64 b) "
+                                 "{ return {a.real + b.real, a.imag + b.imag}; }")
+    h = (rng.integers(-8, 8, N) + 1j * rng.integers(-8, 8, N)).astype(np.complex64)
+    d = cp.asarray(h)
+    for exe in both(caches, lambda c: cccl_cache.make_reduce_into(d, cp.zeros(1, cp.complex64), cadd, device=0,
+                                                                   cache=c)):
+        out = cp.zeros(1, cp.complex64)
+        run_two_phase(exe, d, out, N, np.complex64(1 + 2j), n=N)
+        assert out.get()[0] == h.sum() + (1 + 2j)  # small integers: exact in float32
+    zadd = cccl_cache.Op("zadd", "__device__ complex128 zadd(complex128 a, complex128 b) "
+                                 "{ return {a.real + b.real, a.imag + b.imag}; }")
+    h2 = h.astype(np.complex128)
+    out = cp.zeros(N, cp.complex128)
+    cccl_cache.inclusive_scan(cp.asarray(h2), out, zadd, cache=caches[0])
+    np.testing.assert_array_equal(out.get(), np.cumsum(h2))

@@ -7,7 +7,7 @@ import pytest
 
 import cccl_cache
 from cccl_cache import Op, Spec, _api
-from cccl_cache.structs import definitions
+from cccl_cache.structs import definitions, struct_of
 
 ARGMAX = Op("argmax", "__device__ vi argmax(vi a, vi b) { return a.value < b.value ? b : a; }")
 
@@ -81,3 +81,21 @@ def test_layouts_c_does_not_give_and_odd_fields_are_refused():
         cccl_cache.gpu_struct("twice", [("v", np.int64)])
     with pytest.raises(ValueError, match="'once' is already the struct of"):
         cccl_cache.gpu_struct("once", [("w", np.int64)])  # same size, other fields
+
+
+def test_numpy_complex_types_are_structs_of_real_and_imag(fake):
+    c64 = _api._type_of(np.complex64, "d_in")
+    assert c64 == "complex64:8/4"
+    assert struct_of(np.dtype(np.complex128)).definition == \
+        "struct complex128 { double real; double imag; };"
+    items = fake(typestr="<c8")
+    items.dtype = np.dtype(np.complex64)  # as CuPy's complex64 arrays
+    assert _api._type_of(items, "d_in") == c64
+    fields = {"type": c64, "op": "cadd", "offset": "uint64"}
+    ops = {"cadd": "__device__ complex64 cadd(complex64 a, complex64 b) "
+                   "{ return {a.real + b.real, a.imag + b.imag}; }"}
+    definitions(fields, ops)
+    assert ops["complex64"] == "struct complex64 { float real; float imag; };"
+    assert Spec.from_fields("reduce", fields, ops).text == "reduce type=complex64:8/4 op=cadd offset=uint64"
+    with pytest.raises(ValueError, match="complex"):
+        cccl_cache.gpu_struct("complex64", [("re", np.float64), ("im", np.float64)])
