@@ -7,7 +7,9 @@ the fields, and its size and alignment are the dtype's. Device arrays of that dt
 has typestr ``|V<size>`` and a ``dtype`` attribute equal to it) then stand for arrays of
 the struct in the factories and one-shot functions that take structs (reduce_into,
 merge_sort, select); a custom operator's source names the struct by ``name``. The name,
-definition, size and alignment are part of the spec and its key.
+definition, size and alignment are part of the spec and its key. NumPy's complex64 and
+complex128 are predefined as the structs ``complex64`` and ``complex128`` of ``real`` and
+``imag``.
 """
 
 from __future__ import annotations
