@@ -756,6 +756,7 @@ def reduce_into(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None, *
     constant)."""
     n = _input_count(num_items, d_in, d_out, lambda n: 1)
     exe = make_reduce_into(d_in, d_out, op, cache=cache)
+    h_init = _structs.host_init(exe.spec.fields["type"], h_init)
     _run_two_phase(exe, _like(d_in, d_out), temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)
 
 
@@ -903,6 +904,8 @@ def inclusive_scan(d_in, d_out, op="plus", num_items=None, stream=None, *, h_ini
     (counting, constant)."""
     n = _input_count(num_items, d_in, d_out, _same)
     exe = make_inclusive_scan(d_in, d_out, op, init=h_init is not None, cache=cache)
+    if h_init is not None:
+        h_init = _structs.host_init(exe.spec.fields["type"], h_init)
     _run_two_phase(exe, _like(d_in, d_out), temp_allocator, stream, (d_in, d_out, n), (), op_state,
                    h_init=h_init)
 
@@ -915,6 +918,7 @@ def exclusive_scan(d_in, d_out, op="plus", h_init=0, num_items=None, stream=None
     as for inclusive_scan."""
     n = _input_count(num_items, d_in, d_out, _same)
     exe = make_exclusive_scan(d_in, d_out, op, cache=cache)
+    h_init = _structs.host_init(exe.spec.fields["type"], h_init)
     _run_two_phase(exe, _like(d_in, d_out), temp_allocator, stream, (d_in, d_out, n, h_init), (), op_state)
 
 

@@ -28,7 +28,8 @@ _by_text: dict = {}   # and by their spec text "name:size/alignment" (one per na
 # arrays of complex64 / complex128 are arrays of these, for the algorithms that take
 # structs with a custom operator, e.g.
 #   __device__ complex64 cadd(complex64 a, complex64 b) { return {a.real + b.real, a.imag + b.imag}; }
-# Initial values are NumPy scalars of the type (np.complex64(0)).
+# Initial values are NumPy scalars of the type (np.complex64(0)); the one-shot calls take
+# Python numbers too (host_init).
 _COMPLEX = {"complex64": "float32", "complex128": "float64"}
 
 
@@ -116,6 +117,19 @@ def struct_of(x) -> Struct | None:
         return _by_dtype.get(np.dtype(dtype))
     except TypeError:
         return None
+
+
+def host_init(type_text: str, value):
+    """An initial value for items of `type_text` as the one-shot calls take it: a Python
+    number for a complex struct becomes that NumPy complex scalar (reduce_into's default
+    0 included); any other value as given."""
+    s = _by_text.get(type_text)
+    if s is None or s.name not in _COMPLEX or isinstance(value, bool) or \
+            not isinstance(value, (int, float, complex)):
+        return value
+    import numpy as np
+
+    return np.dtype(s.name).type(value)
 
 
 def definitions(fields: dict, operators: dict) -> None:

@@ -1368,6 +1368,9 @@ def test_complex_arrays_are_structs_of_real_and_imag(caches):
         out = cp.zeros(1, cp.complex64)
         run_two_phase(exe, d, out, N, np.complex64(1 + 2j), n=N)
         assert out.get()[0] == h.sum() + (1 + 2j)  # small integers: exact in float32
+    out = cp.zeros(1, cp.complex64)
+    cccl_cache.reduce_into(d, out, cadd, cache=caches[0])  # its h_init 0: complex64(0)
+    assert out.get()[0] == h.sum()
     zadd = cccl_cache.Op("zadd", "__device__ complex128 zadd(complex128 a, complex128 b) "
                                  "{ return {a.real + b.real, a.imag + b.imag}; }")
     h2 = h.astype(np.complex128)

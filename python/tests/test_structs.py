@@ -7,7 +7,7 @@ import pytest
 
 import cccl_cache
 from cccl_cache import Op, Spec, _api
-from cccl_cache.structs import definitions, struct_of
+from cccl_cache.structs import definitions, host_init, struct_of
 
 ARGMAX = Op("argmax", "__device__ vi argmax(vi a, vi b) { return a.value < b.value ? b : a; }")
 
@@ -99,3 +99,7 @@ def test_numpy_complex_types_are_structs_of_real_and_imag(fake):
     assert Spec.from_fields("reduce", fields, ops).text == "reduce type=complex64:8/4 op=cadd offset=uint64"
     with pytest.raises(ValueError, match="complex"):
         cccl_cache.gpu_struct("complex64", [("re", np.float64), ("im", np.float64)])
+    # The one-shot calls' initial values: Python numbers become the complex scalar.
+    assert type(host_init(c64, 0)) is np.complex64 and host_init(c64, 1 + 2j) == 1 + 2j
+    assert type(host_init("complex128:16/8", 2.5)) is np.complex128
+    assert host_init(c64, True) is True and host_init("float32", 0) == 0
