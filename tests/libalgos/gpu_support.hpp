@@ -224,6 +224,17 @@ bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
          (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
+// The results of a fresh (got[0]) and a store-loaded (got[1]) executable: got[0] holds
+// `want` bitwise, item for item, and got[1] the same bytes as got[0].
+template <class T>
+void expect_fresh_and_loaded(const std::vector<T> (&got)[2], const std::vector<T>& want,
+                             const char* what = "result") {
+  EXPECT_EQ(got[0].size(), want.size()) << what;
+  const auto [wrong, first] = mismatches(got[0], want);
+  EXPECT_EQ(wrong, 0u) << what << ": first at " << first;
+  EXPECT_TRUE(same_bytes(got[1], got[0])) << what << ": fresh and store-loaded differ";
+}
+
 // A device copy of `h`, kept alive by `keep`; its address.
 template <class T>
 const void* on_device(const std::vector<T>& h, std::vector<std::unique_ptr<DeviceBuffer>>& keep) {

@@ -36,6 +36,20 @@ binary_search::Spec over_range(Iterator data_in, Iterator values_in = {}) {
   return s;
 }
 
+// a / d < b / d, d: int64 (the state).
+const Operator kCoarseLess = Operator::custom(
+    "coarse_less",
+    "__device__ bool coarse_less(void* s, long long a, long long b) {\n"
+    "  const long long d = *static_cast<long long*>(s);\n  return a / d < b / d;\n}",
+    8, 8);
+
+// Over a counting range, a stateful comparator: its state follows the range and count.
+binary_search::Spec stateful_over_range() {
+  binary_search::Spec s = over_range(Iterator::counting());
+  s.comparator = kCoarseLess;
+  return s;
+}
+
 std::vector<binary_search::Spec> specs() {
   const auto i64 = ScalarType::int64;
   return {
@@ -50,11 +64,12 @@ std::vector<binary_search::Spec> specs() {
       over_range(Iterator::counting()),  // 6: among the integers
       over_range(Iterator::transform(kHalve, ScalarType::int64, true), Iterator::counting()),
       over_range(Iterator::reverse()),
+      stateful_over_range(),  // 9
   };
 }
 
 TEST(BinarySearchIterator, EveryKindRoundTripsAndKeysDiffer) {
-  test_support::check_iterator_specs(specs(), {{"halve", kHalve.source}});
+  test_support::check_iterator_specs(specs(), {{"halve", kHalve.source}, {"coarse_less", kCoarseLess.source}});
   // An array spec's source and kernel name are as they were: no iterator struct.
   const auto plain = detail::BuildSteps<BinarySearch>::source(binary_search::Spec{});
   EXPECT_EQ(plain.source.find("cccl_cache_in0_t"), std::string::npos);
@@ -101,12 +116,17 @@ TEST(BinarySearchIterator, ARangeIteratorLeadsTheGeneratedSearchOperator) {
       << gen.source;
   EXPECT_NE(gen.source.find("alignas(16) unsigned long long num_items;\n  alignas(16) cccl_cache_compare op;"),
             std::string::npos);
-  EXPECT_EQ(gen.source.find("binary_search_transform_op_t"), std::string::npos);
+  // CUB's search functor over the iterator, not over a pointer.
+  EXPECT_EQ(gen.source.find("binary_search_transform_op_t<const "), std::string::npos);
+  EXPECT_NE(gen.source.find("binary_search_transform_op_t<cccl_cache_data_t, unsigned long long,\n"
+                            "        cccl_cache_compare, cub::detail::find::lower_bound>{range.first"),
+            std::string::npos)
+      << gen.source;
   // The upper bound searches by CUB's upper_bound mode.
   auto upper = over_range(Iterator::counting());
   upper.upper = true;
   EXPECT_NE(detail::BuildSteps<BinarySearch>::source(upper).source.find(
-                "using Mode = cub::detail::find::upper_bound;"),
+                "cccl_cache_compare, cub::detail::find::upper_bound>{range.first"),
             std::string::npos);
   // A transform range's operator is defined once, beside a values iterator using it too.
   const auto both = detail::BuildSteps<BinarySearch>::source(
@@ -118,7 +138,7 @@ TEST(BinarySearchIterator, ARangeIteratorLeadsTheGeneratedSearchOperator) {
 }
 
 TEST(BinarySearchIterator, BuildsForSm80AndSm90) {
-  test_support::expect_builds_for_sm80_and_sm90(specs(), {1u, 4u, 7u}, 1);
+  test_support::expect_builds_for_sm80_and_sm90(specs(), {1u, 4u, 7u, 9u}, 1);
 }
 
 }  // namespace

@@ -109,9 +109,7 @@ void run_search(std::size_t index, const std::vector<T>& range, Call call, Want 
       });
       results[r++] = copy_to_host<O>(*array, n);
     }
-    EXPECT_TRUE(same_bytes(results[0], results[1]));
-    const auto [wrong, first] = mismatches(results[0], want(n));
-    EXPECT_EQ(wrong, 0u) << "first at " << first;
+    expect_fresh_and_loaded(results, want(n));
   };
   for_each_count(built(), index, kGpuCounts, per_count);
 }

@@ -41,15 +41,6 @@ void fresh_and_loaded_of(Check check) {
   with_fresh_and_loaded<Make>("cccl-bool-", check);
 }
 
-// got[0] (fresh) equals `want`; got[1] (store-loaded) equals got[0] bitwise.
-template <class T>
-void expect_fresh_and_loaded(const std::vector<T> (&got)[2], const std::vector<T>& want,
-                             const char* what) {
-  const auto [wrong, first] = mismatches(got[0], want);
-  EXPECT_EQ(wrong, 0u) << what << ": first at " << first;
-  EXPECT_TRUE(same_bytes(got[1], got[0])) << what << ": fresh and store-loaded differ";
-}
-
 TEST(BoolGpu, AComparisonsMaskMatchesTheHost) {
   SKIP_WITHOUT_GPU();
   fresh_and_loaded_of<&bools::less_mask>([](const auto& fresh, const auto& loaded, CUstream stream) {

@@ -255,8 +255,7 @@ void check_scan(const scan::Executable<Id>& fresh, const scan::Executable<Id>& l
         ASSERT_CU(cuStreamSynchronize(stream));
         got[i] = copy_to_host<std::uint32_t>(d_out, n);
       }
-      EXPECT_EQ(got[0], scan_reference(items, m, kExclusive));
-      EXPECT_EQ(got[1], got[0]) << "fresh and store-loaded differ";
+      expect_fresh_and_loaded(got, scan_reference(items, m, kExclusive));
     }
   }
   // A launch without the state, or with a state of another size, is refused.
@@ -328,8 +327,7 @@ TEST(OpStateGpu, SegmentedReduceWithStateMatchesTheHostFreshAndLoaded) {
           ASSERT_CU(cuStreamSynchronize(stream));
           got[e] = copy_to_host<std::uint32_t>(d_out, segments);
         }
-        EXPECT_EQ(got[0], want);
-        EXPECT_EQ(got[1], got[0]) << "fresh and store-loaded differ";
+        expect_fresh_and_loaded(got, want);
       }
     }
     DeviceBuffer buf(64);
@@ -422,8 +420,7 @@ TEST(OpStateGpu, LowerBoundWithAStatefulComparatorMatchesTheHostFreshAndLoaded) 
           });
           got[e] = copy_to_host<std::int64_t>(d_out, m);
         }
-        EXPECT_EQ(got[0], want);
-        EXPECT_EQ(got[1], got[0]) << "fresh and store-loaded differ";
+        expect_fresh_and_loaded(got, want);
       }
     }
     // A state of another size is refused.

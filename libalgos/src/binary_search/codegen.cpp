@@ -12,9 +12,10 @@
 namespace cccl_cache::algos {
 
 namespace {
-// DeviceFind's search (binary_search_transform_op_t's) over a range iterator
-// cccl_cache_data_t held in the first kRangeBytes bytes, the count and the comparator
-// each at a 16-byte boundary after them: a layout the host packs for every iterator.
+// DeviceFind's search functor over a range iterator cccl_cache_data_t, built at each
+// call from the operator's bytes: the iterator in the first kRangeBytes, the count and
+// the comparator each at a 16-byte boundary after them, a layout the host packs for every
+// iterator (CUB's functor would hold the iterator at an offset that depends on its size).
 std::string search_over_iterator(const std::string& mode) {
   const std::string r = std::to_string(binary_search::detail::kRangeBytes);
   return "static_assert(sizeof(cccl_cache_data_t) <= " + r +
@@ -26,11 +27,8 @@ std::string search_over_iterator(const std::string& mode) {
          "  alignas(16) cccl_cache_compare op;\n"
          "  template <class Value>\n"
          "  __device__ ::cuda::std::ptrdiff_t operator()(const Value& value) const {\n"
-         "    using Mode = cub::detail::find::" + mode + ";\n"
-         "    const auto count = static_cast<::cuda::std::ptrdiff_t>(num_items);\n"
-         "    if (num_items <= static_cast<unsigned long long>(cub::detail::find::linear_lower_bound_threshold))\n"
-         "      return Mode::Linear(range.first, count, value, op);\n"
-         "    return Mode::Invoke(range.first, range.first + count, value, op);\n"
+         "    return cub::detail::find::binary_search_transform_op_t<cccl_cache_data_t, unsigned long long,\n"
+         "        cccl_cache_compare, cub::detail::find::" + mode + ">{range.first, num_items, op}(value);\n"
          "  }\n"
          "};\n"
          // Members aligned to 16 after a 16-aligned union of r bytes: the count at r, the

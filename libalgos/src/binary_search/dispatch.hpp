@@ -39,8 +39,9 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 // The dispatch for `out_type` (int32, uint32, int64 or uint64; it reads no element: one
 // for every element type and both sides), or nullptr; `values_iterator`,
 // `output_iterator`, `data_iterator`: d_values, d_out, d_data the addresses of those
-// iterators' packed bytes. closed_form false: the dispatch answering size queries as DeviceFind does, the
-// reference the closed form is tested equal to (test_binary_search_dispatch).
+// iterators' packed bytes. closed_form false: the dispatch answering size queries as
+// DeviceFind does, the reference the closed form is tested equal to
+// (test_binary_search_dispatch).
 DispatchFn select_dispatch(ScalarType out_type, bool closed_form = true,
                            bool values_iterator = false, bool output_iterator = false,
                            bool data_iterator = false) noexcept;
