@@ -959,6 +959,28 @@ def test_select_of_struct_items(caches):
         assert d_out._buf.get().view(vi.dtype)[:m].tobytes() == keep.tobytes()
 
 
+def test_three_way_partition_of_struct_items(caches):
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    high = cccl_cache.Op("high", "__device__ bool high(const vi& x) { return x.value > 25.0f; }")
+    even = cccl_cache.Op("even", "__device__ bool even(const vi& x) { return x.index % 2 == 0; }")
+    h = np.empty(N, vi.dtype)
+    h["value"] = rng.integers(0, 50, N)
+    h["index"] = np.arange(N)
+    first = h["value"] > 25
+    second = ~first & (h["index"] % 2 == 0)
+    want = (h[first], h[second], h[~first & ~second])
+    d_in = _StructArray(cp.asarray(h.view(np.uint8)), vi.dtype)
+    outs = [_StructArray(cp.zeros(N * 8, cp.uint8), vi.dtype) for _ in range(3)]
+    sel = cp.empty(2, cp.int64)
+    for exe in both(caches, lambda c: cccl_cache.make_three_way_partition(d_in, *outs, sel, high, even, device=0,
+                                                                         cache=c)):
+        run_two_phase(exe, d_in, *outs, sel, N, n=N)
+        counts = sel.get()
+        assert list(counts) == [len(want[0]), len(want[1])]
+        for out, part in zip(outs, want):
+            assert out._buf.get().view(vi.dtype)[:len(part)].tobytes() == part.tobytes()
+
+
 def test_exclusive_scan(caches):
     h = rng.integers(-100, 100, N).astype(np.int64)
     for exe in both(caches, lambda c: cccl_cache.make_exclusive_scan(np.int64, np.int64, device=0, cache=c)):

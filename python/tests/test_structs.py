@@ -67,6 +67,20 @@ def test_scan_specs_over_a_struct_carry_its_definition():
         Spec.from_fields("inclusive_scan", {"type": "v4:16/16", "op": "sum4"}, ops)
 
 
+def test_a_three_way_partition_spec_over_a_struct_carries_its_definition():
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    ops = {"high": "__device__ bool high(const vi& x) { return x.value > 25.0f; }",
+           "even": "__device__ bool even(const vi& x) { return x.index % 2 == 0; }"}
+    fields = {"type": vi.text, "first_op": "high", "second_op": "even"}
+    definitions(fields, ops)
+    assert ops["vi"] == vi.definition
+    spec = Spec.from_fields("three_way_partition", fields, ops)
+    assert spec.text == ("three_way_partition type=vi:8/4 first_op=high second_op=even offset=int64 "
+                         "selected=uint64")
+    with pytest.raises(ValueError, match="struct items need a custom predicate"):
+        Spec.from_fields("three_way_partition", dict(fields, second_op="identity"), ops)
+
+
 def test_layouts_c_does_not_give_and_odd_fields_are_refused():
     with pytest.raises(ValueError, match="align=True"):
         cccl_cache.gpu_struct("packed", np.dtype([("a", np.uint8), ("b", np.float32)]))  # unaligned

@@ -1,8 +1,9 @@
 // The struct element types and specs the struct tests share (CPU builds and GPU runs):
-// merge sort with struct keys (keys only, and with struct values), select over struct
-// items, reduce of struct items (an argmax, and a 12-byte count/min/max) and scans of
-// struct items (a running count/min/max, an exclusive running argmax, a seeded running
-// sum of four unsigned ints), each with a custom operator over the struct.
+// merge sort with struct keys (keys only, and with struct values), select and three-way
+// partition over struct items, reduce of struct items (an argmax, and a 12-byte
+// count/min/max) and scans of struct items (a running count/min/max, an exclusive running
+// argmax, a seeded running sum of four unsigned ints), each with a custom operator over
+// the struct.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include "cccl_cache/algos/reduce/spec.hpp"
 #include "cccl_cache/algos/scan/spec.hpp"
 #include "cccl_cache/algos/select/spec.hpp"
+#include "cccl_cache/algos/three_way_partition/spec.hpp"
 
 namespace test_support {
 
@@ -66,6 +68,15 @@ inline cccl_cache::algos::select::Spec select_heavy() {
   cccl_cache::algos::select::Spec s;
   s.type = payload();
   s.op = Operator::custom("heavy", "__device__ bool heavy(const payload& p) { return p.weight > 0.5; }");
+  return s;
+}
+
+// three-way partition: payload items, the heavy ones first, then those of an odd id.
+inline cccl_cache::algos::three_way_partition::Spec partition_payload() {
+  cccl_cache::algos::three_way_partition::Spec s;
+  s.type = payload();
+  s.first_op = select_heavy().op;
+  s.second_op = Operator::custom("odd_id", "__device__ bool odd_id(const payload& p) { return p.id % 2 != 0; }");
   return s;
 }
 

@@ -14,6 +14,7 @@
 #include "core/codegen.hpp"
 #include "iterator_specs.hpp"
 #include "struct_specs.hpp"
+#include "three_way_partition_iterator_specs.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
@@ -117,6 +118,23 @@ TEST(StructTypes, EachAlgorithmsRules) {
   EXPECT_EQ(refused.error().code, ErrorCode::unsupported);
   EXPECT_NE(refused.error().message.find("aligned to at most 8"), std::string::npos)
       << refused.error().message;
+  // Three-way partition: struct items with two custom predicates, any valid layout;
+  // arrays or zips of their fields, no other iterator.
+  EXPECT_TRUE(partition_payload().validate());
+  EXPECT_TRUE(partition_positions().validate());
+  auto second_identity = partition_payload();
+  second_identity.second_op = Operator::of(OpKind::identity);
+  EXPECT_EQ(second_identity.validate().error().code, ErrorCode::invalid_argument);
+  auto reversed = partition_payload();
+  reversed.unselected_output = Iterator::reverse();
+  EXPECT_EQ(reversed.validate().error().code, ErrorCode::unsupported);
+  auto zipped_scalars = partition_positions();
+  zipped_scalars.type = ScalarType::float32;
+  zipped_scalars.first_op = zipped_scalars.second_op = Operator::of(OpKind::identity);
+  EXPECT_EQ(zipped_scalars.validate().error().code, ErrorCode::invalid_argument);
+  auto wide_parts = partition_payload();
+  wide_parts.type = wide.type;
+  EXPECT_TRUE(wide_parts.validate());
   // An invalid layout is refused by every algorithm.
   auto bad = select_heavy();
   bad.type.layout.alignment = 3;

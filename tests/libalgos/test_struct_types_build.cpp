@@ -1,6 +1,6 @@
 // NVRTC builds of struct element types for sm_80 and sm_90 (merge sort with struct keys,
-// keys only and with struct values; select over struct items; reduce and scans of struct
-// items): each round-trips through
+// keys only and with struct values; select and three-way partition over struct items;
+// reduce and scans of struct items): each round-trips through
 // its blob, every truncation is corrupt, and a struct whose declared layout is not the
 // compiled one fails the build with NVRTC's log naming it.
 #include <gtest/gtest.h>
@@ -13,7 +13,9 @@
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
+#include "cccl_cache/algos/three_way_partition/build_result.hpp"
 #include "struct_specs.hpp"
+#include "three_way_partition_iterator_specs.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
@@ -53,6 +55,13 @@ TEST(StructTypesBuild, MergeSortWithStructKeysAndValuesBuilds) {
 }
 
 TEST(StructTypesBuild, SelectOverStructItemsBuilds) { expect_builds_and_round_trips(select_heavy()); }
+
+// Three-way partition of struct items: from arrays, and from a zip of their fields into
+// arrays (the kernel then takes all four arguments as iterators, arrays of the struct).
+TEST(StructTypesBuild, ThreeWayPartitionOfStructItemsBuilds) {
+  expect_builds_and_round_trips(partition_payload());
+  expect_builds_and_round_trips(partition_positions());
+}
 
 // Reduce of struct items: the accumulator the kernels' compile reports is the struct.
 TEST(StructTypesBuild, ReduceOverStructItemsBuilds) {

@@ -144,7 +144,7 @@ TEST(ThreeWayPartitionGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
   for_each_fresh_and_loaded(built(), [](std::size_t i, const twp::Executable& f, const twp::Executable& l,
                                         CUstream stream) {
     std::mt19937_64 rng(37 + i);
-    with_host_type(built().specs[i].type, [&](auto item) {
+    with_host_type(built().specs[i].type.scalar, [&](auto item) {
       with_count_type(built().specs[i].selected_type, [&](auto count) {
         check_all<typename decltype(item)::type, typename decltype(count)::type>(i, f, l, stream, rng);
       });

@@ -60,11 +60,11 @@ TEST(ThreeWayPartitionIterator, WhatItCannotTakeIsRefusedByField) {
        ErrorCode::unsupported},
       {partition_of(ScalarType::float32, kId, Iterator::counting(ScalarType::float32)), "'input'",
        ErrorCode::invalid_argument},
-      // Its items are scalars: no zip.
+      // A zip's items are structs: not over scalar items.
       {partition_of(i32, kId, Iterator::zip({Iterator::array(i32)})), "'input'",
-       ErrorCode::unsupported},
+       ErrorCode::invalid_argument},
       {partition_of(i32, kId, {}, {}, {}, Iterator::zip({Iterator::array(i32)})),
-       "'unselected_output'", ErrorCode::unsupported},
+       "'unselected_output'", ErrorCode::invalid_argument},
   });
 }
 

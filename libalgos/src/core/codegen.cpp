@@ -222,31 +222,29 @@ Result<void> validate_associative_op(std::string_view what, const Operator& op, 
   return validate_operator(field, op);
 }
 
+Result<void> validate_item_iterator(const std::string& field, const ElementType& type,
+                                    const Iterator& it, bool is_output) {
+  if (type.is_struct()) {
+    // Struct items are read from and written to arrays, or zipped from (into) arrays and
+    // iterators of their fields.
+    if (it.kind == IteratorKind::zip) return validate_zip_iterator(field, it, is_output);
+    if (!it.is_pointer())
+      return fail(ErrorCode::unsupported, field + ": iterators over struct items (other than a zip of its fields)");
+    return {};
+  }
+  if (it.kind == IteratorKind::zip)
+    return fail(ErrorCode::invalid_argument,
+                field + ": a zip iterator's items are structs: field 'type' must be a " +
+                    "struct whose fields are its components' types");
+  if (is_output) return validate_output_iterator(field, it, type.scalar);
+  return validate_iterator(field, it, type.scalar, kInputIterators);
+}
+
 Result<void> validate_item_iterators(std::string_view what, const ElementType& type,
                                      const Iterator& input, const Iterator& output) {
   const std::string w(what);
-  for (const auto& [name, it] : {std::pair{"input", &input}, std::pair{"output", &output}}) {
-    const std::string field = w + ": field '" + name + "'";
-    const bool is_output = it == &output;
-    if (type.is_struct()) {
-      // Struct items are read from and written to arrays, or zipped from (into) arrays and
-      // iterators of their fields.
-      if (it->kind == IteratorKind::zip)
-        CCCL_CACHE_CHECK(validate_zip_iterator(field, *it, is_output));
-      else if (!it->is_pointer())
-        return fail(ErrorCode::unsupported,
-                    field + ": iterators over struct items (other than a zip of its fields)");
-    } else if (it->kind == IteratorKind::zip) {
-      return fail(ErrorCode::invalid_argument,
-                  field + ": a zip iterator's items are structs: field 'type' must be a " +
-                      "struct whose fields are its components' types");
-    } else if (is_output) {
-      CCCL_CACHE_CHECK(validate_output_iterator(field, *it, type.scalar));
-    } else {
-      CCCL_CACHE_CHECK(validate_iterator(field, *it, type.scalar, kInputIterators));
-    }
-  }
-  return {};
+  CCCL_CACHE_CHECK(validate_item_iterator(w + ": field 'input'", type, input, false));
+  return validate_item_iterator(w + ": field 'output'", type, output, true);
 }
 
 Result<void> validate_items(std::string_view what, std::string_view algorithm, const ElementType& type,

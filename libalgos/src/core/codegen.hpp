@@ -83,11 +83,15 @@ bool kind_applies_to(OpKind kind, ScalarType t) noexcept;
 [[nodiscard]] Result<void> validate_associative_op(std::string_view what, const Operator& op,
                                                    ScalarType type, bool takes_state = false);
 
-// An algorithm's input and output over items of `type`: for a struct, each an array or a
-// zip of its fields (validate_zip_iterator); for a scalar, no zip, the input of
-// kInputIterators (validate_iterator) and the output an output kind
-// (validate_output_iterator). Errors "<what>: field 'input'|'output': <why>"
-// (unsupported: other iterators over struct items).
+// One input (`is_output` false) or output of an algorithm over items of `type`: for a
+// struct, an array or a zip of its fields (validate_zip_iterator); for a scalar, no zip,
+// an input of kInputIterators (validate_iterator), an output of an output kind
+// (validate_output_iterator). Errors "<field>: <why>" (unsupported: other iterators over
+// struct items).
+[[nodiscard]] Result<void> validate_item_iterator(const std::string& field, const ElementType& type,
+                                                  const Iterator& it, bool is_output);
+// An algorithm's input and output over items of `type` (validate_item_iterator each).
+// Errors "<what>: field 'input'|'output': <why>".
 [[nodiscard]] Result<void> validate_item_iterators(std::string_view what, const ElementType& type,
                                                    const Iterator& input, const Iterator& output);
 

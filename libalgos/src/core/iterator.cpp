@@ -558,14 +558,20 @@ std::string shuffle_members() {
          "  __host__ __device__ u64 permuted(u64 x) const {\n"
          "    do { x = feistel(x); } while (x >= n);\n    return x;\n  }\n";
 }
+// The name of the values `it` holds over `element`: its value type's, or a struct
+// element's own (an array of the struct, where a dispatch takes every argument as an
+// iterator).
+std::string value_name(const Iterator& it, const ElementType& element) {
+  const ScalarType vt = iterator_value_type(it, element.scalar);
+  return std::string(vt == ScalarType::structure ? cuda_name(element) : cuda_name(vt));
+}
 }  // namespace
 
 std::string iterator_struct(std::string_view name, const Iterator& it, const ElementType& element) {
   const std::string n(name);
   const std::string a(cuda_name(element));
   if (it.kind == IteratorKind::zip) return zip_struct(n, it, a, false);
-  const ScalarType vt = iterator_value_type(it, element.scalar);
-  const std::string v(cuda_name(vt));
+  const std::string v = value_name(it, element);
   std::string out = iterator_packing(it);
   IteratorParts parts;
   const bool counts = it.kind == IteratorKind::counting || it.counting_base;
@@ -624,7 +630,7 @@ std::string output_iterator_struct(std::string_view name, const Iterator& it,
   const std::string n(name);
   const std::string a(cuda_name(element));
   if (it.kind == IteratorKind::zip) return zip_struct(n, it, a, true);
-  const std::string v(cuda_name(iterator_value_type(it, element.scalar)));
+  const std::string v = value_name(it, element);
   std::string out = iterator_packing(it);
   // What element i's reference stores for a written x (discard: nothing).
   std::string stored = "x";

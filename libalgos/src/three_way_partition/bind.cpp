@@ -46,10 +46,11 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   // packed as an array iterator); a value of another kind is refused.
   const Spec& s = spec();
   algos::detail::AllArguments<4> a;
-  if (!a.set({{&s.input, s.type, &d_in.value},
-              {&s.first_output, s.type, &d_first_part_out.value},
-              {&s.second_output, s.type, &d_second_part_out.value},
-              {&s.unselected_output, s.type, &d_unselected_out.value}},
+  const ScalarType t = s.type.scalar;
+  if (!a.set({{&s.input, t, &d_in.value},
+              {&s.first_output, t, &d_first_part_out.value},
+              {&s.second_output, t, &d_second_part_out.value},
+              {&s.unselected_output, t, &d_unselected_out.value}},
              num_items, s.iterators()))
     return CUDA_ERROR_INVALID_VALUE;
   return call_op2(&Spec::first_op, first_op_state, &Spec::second_op, second_op_state,

@@ -34,8 +34,9 @@ detail::GeneratedSource detail::BuildSteps<ThreeWayPartition>::source(
   detail::GeneratedSource out;
   out.source = detail::prelude(
       "cub/device/dispatch/kernels/kernel_three_way_partition.cuh",
-      {spec.type, spec.input.type, spec.first_output.type, spec.second_output.type,
+      {spec.type.scalar, spec.input.type, spec.first_output.type, spec.second_output.type,
        spec.unselected_output.type});
+  out.source += detail::struct_source({&spec.type});
   out.source += detail::user_source(spec.first_op);
   out.source += detail::user_source(spec.second_op);
   out.source += "\nusing cccl_cache_item_t = " + item + ";\n";

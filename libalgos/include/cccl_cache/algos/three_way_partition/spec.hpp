@@ -30,17 +30,19 @@ struct Spec {
   using Algorithm = ThreeWayPartition;
   static constexpr AlgorithmId kAlgorithm = AlgorithmId::three_way_partition;
 
-  ScalarType type = ScalarType::int32;
+  ElementType type = ScalarType::int32;  // a scalar, or a struct (with custom predicates)
   Operator first_op = Operator::of(OpKind::identity);
   Operator second_op = Operator::of(OpKind::identity);
   ScalarType offset_type = ScalarType::int64;     // int32 or int64
   ScalarType selected_type = ScalarType::uint64;  // int32, uint32, int64 or uint64
   // The input: a T array (pointer, the default), or an iterator of an input kind
-  // (spec_fields.hpp kInputIterators) read as T, e.g. counting(int64) to partition indices.
+  // (spec_fields.hpp kInputIterators) read as T, e.g. counting(int64) to partition indices
+  // (scalars), or a zip of a struct's fields.
   Iterator input;
   // Each part's output: a T array (the default), or a reverse, permutation, transform or
   // discard iterator (discard: that part is not written, its size still counted, e.g.
-  // unselected_output=discard for the two selected parts alone). A call takes an
+  // unselected_output=discard for the two selected parts alone; scalars), or a zip writing
+  // a struct's fields. A call takes an
   // IteratorValue (iterator.hpp Input, Output) for each iterator.
   Iterator first_output;
   Iterator second_output;
@@ -67,9 +69,9 @@ struct Spec {
            !unselected_output.is_pointer();
   }
 
-  // An element type; identity or a valid custom predicate each; offset int32 or int64;
-  // an integer selected type of 4 or 8 bytes; the input and outputs of the kinds above
-  // (validate_iterator, validate_output_iterator). Error: invalid_argument naming the
+  // An element type or a valid struct; identity (scalars) or a valid custom predicate
+  // each; offset int32 or int64; an integer selected type of 4 or 8 bytes; the input and
+  // outputs of the kinds above (validate_item_iterator). Error: invalid_argument naming the
   // field (unsupported: an iterator kind that is not taken there).
   Result<void> validate() const;
 
