@@ -981,6 +981,27 @@ def test_three_way_partition_of_struct_items(caches):
             assert out._buf.get().view(vi.dtype)[:len(part)].tobytes() == part.tobytes()
 
 
+def test_unique_by_key_of_struct_keys_and_values(caches):
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    same = cccl_cache.Op("same", "__device__ bool same(const vi& a, const vi& b) { return a.value == b.value; }")
+    h = np.empty(N, vi.dtype)
+    h["value"] = rng.integers(0, 3, N)
+    h["index"] = np.arange(N)
+    firsts = np.concatenate(([True], h["value"][1:] != h["value"][:-1]))
+    d_keys = _StructArray(cp.asarray(h.view(np.uint8)), vi.dtype)
+    d_vals = _StructArray(cp.asarray(h.view(np.uint8)), vi.dtype)  # the keys as values too
+    keys_out = _StructArray(cp.zeros(N * 8, cp.uint8), vi.dtype)
+    vals_out = _StructArray(cp.zeros(N * 8, cp.uint8), vi.dtype)
+    sel = cp.empty(1, cp.int64)
+    for exe in both(caches, lambda c: cccl_cache.make_unique_by_key(d_keys, d_vals, keys_out, vals_out, sel, same,
+                                                                   device=0, cache=c)):
+        run_two_phase(exe, d_keys, d_vals, keys_out, vals_out, sel, N, n=N)
+        m = int(sel.get()[0])
+        assert m == int(firsts.sum())
+        for out in (keys_out, vals_out):
+            assert out._buf.get().view(vi.dtype)[:m].tobytes() == h[firsts].tobytes()
+
+
 def test_exclusive_scan(caches):
     h = rng.integers(-100, 100, N).astype(np.int64)
     for exe in both(caches, lambda c: cccl_cache.make_exclusive_scan(np.int64, np.int64, device=0, cache=c)):

@@ -81,6 +81,19 @@ def test_a_three_way_partition_spec_over_a_struct_carries_its_definition():
         Spec.from_fields("three_way_partition", dict(fields, second_op="identity"), ops)
 
 
+def test_a_unique_by_key_spec_over_structs_carries_their_definitions():
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    wide = cccl_cache.gpu_struct("wide", [("flag", np.uint8), ("total", np.float64), ("id", np.int16)])
+    ops = {"same": "__device__ bool same(const vi& a, const vi& b) { return a.value == b.value; }"}
+    fields = {"keys": vi.text, "values": wide.text, "op": "same"}
+    definitions(fields, ops)
+    assert ops["vi"] == vi.definition and ops["wide"] == wide.definition
+    spec = Spec.from_fields("unique_by_key", fields, ops)
+    assert spec.text == "unique_by_key keys=vi:8/4 values=wide:24/8 op=same offset=uint64 selected=uint64"
+    with pytest.raises(ValueError, match="struct keys need a custom equality"):
+        Spec.from_fields("unique_by_key", dict(fields, op="equal_to"), ops)
+
+
 def test_layouts_c_does_not_give_and_odd_fields_are_refused():
     with pytest.raises(ValueError, match="align=True"):
         cccl_cache.gpu_struct("packed", np.dtype([("a", np.uint8), ("b", np.float32)]))  # unaligned

@@ -1,18 +1,23 @@
 // The struct element types and specs the struct tests share (CPU builds and GPU runs):
 // merge sort with struct keys (keys only, and with struct values), select and three-way
-// partition over struct items, reduce of struct items (an argmax, and a 12-byte
+// partition over struct items, unique_by_key with struct keys and values (from arrays,
+// and keys from a zip), reduce of struct items (an argmax, and a 12-byte
 // count/min/max) and scans of struct items (a running count/min/max, an exclusive running
 // argmax, a seeded running sum of four unsigned ints), each with a custom operator over
 // the struct.
 #pragma once
 
 #include <cstdint>
+#include <random>
+#include <vector>
 
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/algos/reduce/spec.hpp"
 #include "cccl_cache/algos/scan/spec.hpp"
 #include "cccl_cache/algos/select/spec.hpp"
 #include "cccl_cache/algos/three_way_partition/spec.hpp"
+#include "cccl_cache/algos/unique_by_key/spec.hpp"
+#include "select_iterator_specs.hpp"
 
 namespace test_support {
 
@@ -47,6 +52,14 @@ struct HostPayload {
 inline ElementType payload() {
   return ElementType::structure("payload", "struct payload { double weight; long long id; };", 16, 8);
 }
+// n payloads from `seed`: weights in [0, 1) in steps of 0.001, ids 3i - 7.
+inline std::vector<HostPayload> random_payloads(std::size_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<HostPayload> v(n);
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = {static_cast<double>(rng() % 1000) / 1000.0, static_cast<std::int64_t>(i) * 3 - 7};
+  return v;
+}
 
 // merge sort: key3 keys only.
 inline cccl_cache::algos::merge_sort::Spec sort_key3() {
@@ -77,6 +90,32 @@ inline cccl_cache::algos::three_way_partition::Spec partition_payload() {
   s.type = payload();
   s.first_op = select_heavy().op;
   s.second_op = Operator::custom("odd_id", "__device__ bool odd_id(const payload& p) { return p.id % 2 != 0; }");
+  return s;
+}
+
+// unique_by_key: key3 keys equal where (major, minor) are, payload values: the first
+// item of each run.
+inline bool host_key3_equal(const HostKey3& a, const HostKey3& b) {
+  return a.major == b.major && a.minor == b.minor;
+}
+inline cccl_cache::algos::unique_by_key::Spec unique_key3_payload() {
+  cccl_cache::algos::unique_by_key::Spec s;
+  s.key_type = key3();
+  s.value_type = payload();
+  s.op = Operator::custom("key3_equal",
+                          "__device__ bool key3_equal(const key3& a, const key3& b) {\n"
+                          "  return a.major == b.major && a.minor == b.minor;\n}");
+  return s;
+}
+
+// unique_by_key: vi64 keys read from zip(float32 values, counting(int64)), equal where
+// their values are, int32 values: each run's first value with its position.
+inline cccl_cache::algos::unique_by_key::Spec unique_run_starts() {
+  cccl_cache::algos::unique_by_key::Spec s;
+  s.key_type = vi64_type();
+  s.keys_in = values_with_positions();
+  s.op = Operator::custom("same_value",
+                          "__device__ bool same_value(const vi64& a, const vi64& b) { return a.value == b.value; }");
   return s;
 }
 

@@ -135,6 +135,23 @@ TEST(StructTypes, EachAlgorithmsRules) {
   auto wide_parts = partition_payload();
   wide_parts.type = wide.type;
   EXPECT_TRUE(wide_parts.validate());
+  // unique_by_key: struct keys with a custom equality, struct values, any valid layout;
+  // arrays or zips of their fields.
+  EXPECT_TRUE(unique_key3_payload().validate());
+  EXPECT_TRUE(unique_run_starts().validate());
+  auto by_equal_to = unique_key3_payload();
+  by_equal_to.op = Operator::of(OpKind::equal_to);
+  EXPECT_EQ(by_equal_to.validate().error().code, ErrorCode::invalid_argument);
+  auto scalar_keys = unique_key3_payload();
+  scalar_keys.key_type = ScalarType::int32;
+  scalar_keys.op = Operator::of(OpKind::equal_to);
+  EXPECT_TRUE(scalar_keys.validate());  // struct values under scalar keys
+  auto values_reversed = unique_key3_payload();
+  values_reversed.values_out = Iterator::reverse();
+  EXPECT_EQ(values_reversed.validate().error().code, ErrorCode::unsupported);
+  auto wide_values = unique_key3_payload();
+  wide_values.value_type = wide.type;
+  EXPECT_TRUE(wide_values.validate());
   // An invalid layout is refused by every algorithm.
   auto bad = select_heavy();
   bad.type.layout.alignment = 3;

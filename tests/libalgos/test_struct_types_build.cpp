@@ -1,6 +1,6 @@
 // NVRTC builds of struct element types for sm_80 and sm_90 (merge sort with struct keys,
 // keys only and with struct values; select and three-way partition over struct items;
-// reduce and scans of struct items): each round-trips through
+// unique_by_key of struct keys and values; reduce and scans of struct items): each round-trips through
 // its blob, every truncation is corrupt, and a struct whose declared layout is not the
 // compiled one fails the build with NVRTC's log naming it.
 #include <gtest/gtest.h>
@@ -14,6 +14,7 @@
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
 #include "cccl_cache/algos/three_way_partition/build_result.hpp"
+#include "cccl_cache/algos/unique_by_key/build_result.hpp"
 #include "struct_specs.hpp"
 #include "three_way_partition_iterator_specs.hpp"
 
@@ -55,6 +56,13 @@ TEST(StructTypesBuild, MergeSortWithStructKeysAndValuesBuilds) {
 }
 
 TEST(StructTypesBuild, SelectOverStructItemsBuilds) { expect_builds_and_round_trips(select_heavy()); }
+
+// unique_by_key of struct keys and values from arrays, and of struct keys from a zip of
+// their fields (all four arguments then iterators, the outputs arrays of the struct).
+TEST(StructTypesBuild, UniqueByKeyOfStructKeysAndValuesBuilds) {
+  expect_builds_and_round_trips(unique_key3_payload());
+  expect_builds_and_round_trips(unique_run_starts());
+}
 
 // Three-way partition of struct items: from arrays, and from a zip of their fields into
 // arrays (the kernel then takes all four arguments as iterators, arrays of the struct).

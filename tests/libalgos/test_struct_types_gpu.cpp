@@ -37,13 +37,6 @@ std::vector<HostKey3> random_keys(std::size_t n, std::uint32_t seed) {
             static_cast<std::uint32_t>(i)};
   return v;
 }
-std::vector<HostPayload> random_payloads(std::size_t n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<HostPayload> v(n);
-  for (std::size_t i = 0; i < n; ++i)
-    v[i] = {static_cast<double>(rng() % 1000) / 1000.0, static_cast<std::int64_t>(i) * 3 - 7};
-  return v;
-}
 
 template <auto Make>
 const auto& built() {

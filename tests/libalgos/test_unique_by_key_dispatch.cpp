@@ -116,48 +116,44 @@ TEST(UniqueByKeySpec, SpecTextNamesTheFields) {
   EXPECT_FALSE(entry->from_text({{"values", "int32", {}}}));  // keys are required
 }
 
-// Every (key size, value size, offset), many counts: the closed form equals what CUB's
-// dispatch answers; counts beyond the offset type (or CUB's int tile count) are refused
-// by both.
+// Every offset, many counts: the closed form equals what CUB's dispatch answers; counts
+// beyond the offset type (or CUB's int tile count) are refused by both. One dispatch
+// serves every key and value type (it reads no item).
 TEST(UniqueByKeyTempStorage, ClosedFormEqualsCubDispatch) {
   const LaunchContext ctx = two_kernel_context(nullptr);
   const d::DispatchParams p = params(&ctx);
   int checked = 0;
-  for (std::size_t k : {1u, 2u, 4u, 8u})
-    for (std::size_t v : {1u, 2u, 4u, 8u})
-      for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64}) {
-        const d::DispatchFn fn = d::select_dispatch(k, v, offset);
-        const d::DispatchFn cub = d::select_dispatch(k, v, offset, /*closed_form=*/false);
-        ASSERT_NE(fn, nullptr);
-        ASSERT_NE(cub, nullptr);
-        const std::uint64_t max = offset == ScalarType::uint32 ? UINT32_MAX : 1024ull * INT32_MAX;
-        for (std::uint64_t n : std::initializer_list<std::uint64_t>{0, 1, 2, 1023, 1024, 1025, (1ull << 20) + 3,
-                                1ull << 26, 1ull << 31, std::uint64_t{UINT32_MAX}, 1ull << 32,
-                                1ull << 40, 1024ull * INT32_MAX, 1024ull * INT32_MAX + 1}) {
-          std::size_t ours = 7, theirs = 7;
-          const CUresult a = fn(p, nullptr, ours, nullptr, nullptr, nullptr, nullptr, nullptr, n,
-                                nullptr, nullptr);
-          const CUresult b = cub(p, nullptr, theirs, nullptr, nullptr, nullptr, nullptr, nullptr, n,
-                                 nullptr, nullptr);
-          if (n > max) {
-            EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
-            EXPECT_EQ(b, CUDA_ERROR_INVALID_VALUE) << n;
-            continue;
-          }
-          ASSERT_EQ(a, CUDA_SUCCESS);
-          ASSERT_EQ(b, CUDA_SUCCESS);
-          ASSERT_EQ(ours, theirs) << k << "/" << v << " n " << n;
-          ++checked;
-        }
+  for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64}) {
+    const d::DispatchFn fn = d::select_dispatch(offset);
+    const d::DispatchFn cub = d::select_dispatch(offset, /*closed_form=*/false);
+    ASSERT_NE(fn, nullptr);
+    ASSERT_NE(cub, nullptr);
+    const std::uint64_t max = offset == ScalarType::uint32 ? UINT32_MAX : 1024ull * INT32_MAX;
+    for (std::uint64_t n : std::initializer_list<std::uint64_t>{0, 1, 2, 1023, 1024, 1025, (1ull << 20) + 3,
+                            1ull << 26, 1ull << 31, std::uint64_t{UINT32_MAX}, 1ull << 32,
+                            1ull << 40, 1024ull * INT32_MAX, 1024ull * INT32_MAX + 1}) {
+      std::size_t ours = 7, theirs = 7;
+      const CUresult a = fn(p, nullptr, ours, nullptr, nullptr, nullptr, nullptr, nullptr, n,
+                            nullptr, nullptr);
+      const CUresult b = cub(p, nullptr, theirs, nullptr, nullptr, nullptr, nullptr, nullptr, n,
+                             nullptr, nullptr);
+      if (n > max) {
+        EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
+        EXPECT_EQ(b, CUDA_ERROR_INVALID_VALUE) << n;
+        continue;
       }
-  EXPECT_GT(checked, 16 * 2 * 9);
+      ASSERT_EQ(a, CUDA_SUCCESS);
+      ASSERT_EQ(b, CUDA_SUCCESS);
+      ASSERT_EQ(ours, theirs) << "n " << n;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 2 * 9);
 }
 
-TEST(UniqueByKeyTempStorage, UnsupportedSizesHaveNoDispatch) {
-  EXPECT_EQ(d::select_dispatch(3, 4, ScalarType::uint64), nullptr);
-  EXPECT_EQ(d::select_dispatch(4, 16, ScalarType::uint64), nullptr);
-  EXPECT_EQ(d::select_dispatch(4, 4, ScalarType::int64), nullptr);
-  EXPECT_EQ(d::select_dispatch(4, 4, ScalarType::float32), nullptr);
+TEST(UniqueByKeyTempStorage, UnsupportedOffsetsHaveNoDispatch) {
+  EXPECT_EQ(d::select_dispatch(ScalarType::int64), nullptr);
+  EXPECT_EQ(d::select_dispatch(ScalarType::float32), nullptr);
 }
 
 // The init kernel over every tile (128 threads a block, one block at least), then one
@@ -166,7 +162,7 @@ TEST(UniqueByKeyTempStorage, UnsupportedSizesHaveNoDispatch) {
 TEST(UniqueByKeyHotPath, LaunchesOnlyTheBoundKernelsAndAllocatesNothing) {
   const LaunchContext ctx = two_kernel_context(record_unique_launch);
   const d::DispatchParams p = params(&ctx);
-  const d::DispatchFn run = d::select_dispatch(4, 8, ScalarType::uint64);
+  const d::DispatchFn run = d::select_dispatch(ScalarType::uint64);
   // A stateful equality's state: the sweep's operator argument is its address (OpArg).
   const std::uint64_t state = 7;
   const std::uintptr_t keys_in = 0x7f0000000000, values_in = 0x7f1000000000,
@@ -220,7 +216,7 @@ TEST(UniqueByKeyHotPath, BadCountsAndSmallTempStorageLaunchNothing) {
   const d::DispatchParams p = params(&ctx);
   void* dev = device_address(0x7f0000000000);
   recorded<UniqueLaunch>().clear();
-  const d::DispatchFn narrow = d::select_dispatch(4, 4, ScalarType::uint32);
+  const d::DispatchFn narrow = d::select_dispatch(ScalarType::uint32);
   std::size_t bytes = 1 << 20;
   EXPECT_EQ(narrow(p, dev, bytes, dev, dev, dev, dev, dev, 1ull << 32, nullptr, kNoState),
             CUDA_ERROR_INVALID_VALUE);
@@ -235,7 +231,7 @@ TEST(UniqueByKeyHotPath, BadCountsAndSmallTempStorageLaunchNothing) {
 TEST(UniqueByKeyHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
   LaunchContext ctx = two_kernel_context(&failing_launch);
   const d::DispatchParams p = params(&ctx);
-  const d::DispatchFn run = d::select_dispatch(8, 4, ScalarType::uint64);
+  const d::DispatchFn run = d::select_dispatch(ScalarType::uint64);
   void* dev = device_address(0x7f0000000000);
   std::size_t bytes = 1 << 20;
   EXPECT_EQ(run(p, dev, bytes, dev, dev, dev, dev, dev, 1000, nullptr, kNoState),
@@ -247,8 +243,8 @@ TEST(UniqueByKeyHotPath, ALaunchErrorIsReturnedAndStopsTheCall) {
 TEST(UniqueByKeyHotPath, IteratorsArePassedAsTheirPackedBytes) {
   const LaunchContext ctx = two_kernel_context(record_unique_launch);
   const d::DispatchParams p = params(&ctx);
-  const d::DispatchFn arrays = d::select_dispatch(4, 8, ScalarType::uint64);
-  const d::DispatchFn run = d::select_dispatch(4, 8, ScalarType::uint64, true, /*iterators=*/true);
+  const d::DispatchFn arrays = d::select_dispatch(ScalarType::uint64);
+  const d::DispatchFn run = d::select_dispatch(ScalarType::uint64, true, /*iterators=*/true);
   ASSERT_NE(run, nullptr);
   EXPECT_NE(run, arrays);
   alignas(16) unsigned char bytes4[4][128] = {};

@@ -234,7 +234,7 @@ Result<void> validate_item_iterator(const std::string& field, const ElementType&
   }
   if (it.kind == IteratorKind::zip)
     return fail(ErrorCode::invalid_argument,
-                field + ": a zip iterator's items are structs: field 'type' must be a " +
+                field + ": a zip iterator's items are structs: the element type must be a " +
                     "struct whose fields are its components' types");
   if (is_output) return validate_output_iterator(field, it, type.scalar);
   return validate_iterator(field, it, type.scalar, kInputIterators);

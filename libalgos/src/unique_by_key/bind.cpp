@@ -21,9 +21,7 @@ Result<unique_by_key::Executable> UniqueByKey::bind(const BuiltView<UniqueByKey>
   CCCL_CACHE_CHECK(detail::bind_check(result));
   const std::uint32_t block_threads[kKernels] = {unique_by_key::kInitBlockThreads, p.threads};
   CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, block_threads,
-                                                d::select_dispatch(size_of(spec.key_type),
-                                                                   size_of(spec.value_type),
-                                                                   spec.offset_type, true,
+                                                d::select_dispatch(spec.offset_type, true,
                                                                    spec.iterators())));
   state->params.policy = p;
   return Executable(std::move(state));
@@ -48,10 +46,11 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   // packed as an array iterator); a value of another kind is refused.
   const Spec& s = spec();
   algos::detail::AllArguments<4> a;
-  if (!a.set({{&s.keys_in, s.key_type, &d_keys_in.value},
-              {&s.values_in, s.value_type, &d_values_in.value},
-              {&s.keys_out, s.key_type, &d_keys_out.value},
-              {&s.values_out, s.value_type, &d_values_out.value}},
+  const ScalarType k = s.key_type.scalar, v = s.value_type.scalar;
+  if (!a.set({{&s.keys_in, k, &d_keys_in.value},
+              {&s.values_in, v, &d_values_in.value},
+              {&s.keys_out, k, &d_keys_out.value},
+              {&s.values_out, v, &d_values_out.value}},
              num_items, s.iterators()))
     return CUDA_ERROR_INVALID_VALUE;
   return call_op(&Spec::op, op_state, d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes,

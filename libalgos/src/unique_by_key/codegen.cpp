@@ -21,10 +21,11 @@ detail::GeneratedSource detail::BuildSteps<UniqueByKey>::source(const unique_by_
 
   detail::GeneratedSource out;
   out.source = detail::prelude("cub/device/dispatch/kernels/kernel_unique_by_key.cuh",
-                               {spec.key_type, spec.value_type, spec.keys_in.type,
+                               {spec.key_type.scalar, spec.value_type.scalar, spec.keys_in.type,
                                 spec.values_in.type, spec.keys_out.type, spec.values_out.type});
   // The init kernel (tile states, the count set to 0) is the scan header's.
   out.source += "#include <cub/device/dispatch/kernels/kernel_scan.cuh>\n";
+  out.source += detail::struct_source({&spec.key_type, &spec.value_type});
   out.source += detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_key_t = " + key + ";\nusing cccl_cache_value_t = " + value +
                 ";\nusing cccl_cache_offset_t = " + offset + ";\n";
@@ -33,7 +34,7 @@ detail::GeneratedSource detail::BuildSteps<UniqueByKey>::source(const unique_by_
   // kernel names are as they were: its key with them.
   const bool all = spec.iterators();
   std::vector<const Operator*> defined = {&spec.op};
-  auto argument = [&](const char* name, const Iterator& it, ScalarType t, bool output) {
+  auto argument = [&](const char* name, const Iterator& it, const ElementType& t, bool output) {
     return detail::argument_type(out.source, name, it, t, output, all,
                                  std::string(cuda_name(t)) + "*", defined);
   };
@@ -44,7 +45,7 @@ detail::GeneratedSource detail::BuildSteps<UniqueByKey>::source(const unique_by_
   const std::string values_out =
       argument("cccl_cache_values_out_t", spec.values_out, spec.value_type, true);
   const std::string args = keys_in + ", " + values_in + ", " + keys_out + ", " + values_out;
-  out.source += detail::operator_type("cccl_cache_op", spec.op, 2, "bool", spec.key_type);
+  out.source += detail::operator_type("cccl_cache_op", spec.op, 2, "bool", spec.key_type.scalar);
   // DeviceSelect::UniqueByKey's default selector, and the policy the sweep kernel
   // resolves with it at the CC being compiled for, after the virtual-shared-memory
   // fallback (for the probe).

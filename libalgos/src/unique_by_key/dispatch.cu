@@ -4,9 +4,11 @@
 // values as a run-time policy selector.
 //
 // The device kernels were instantiated by the build (codegen.cpp) with K* and V* inputs
-// and outputs, a S* count, ScanTileState<OffsetT> and an empty operator type. Host
-// stand-ins of the same size and alignment give the dispatch the same argument layout;
-// the tile state is the offset type's own (the same type on both sides). Where the spec
+// and outputs, a S* count, ScanTileState<OffsetT> and an empty operator type. The
+// dispatch passes the arrays to the kernels and never reads through them (its run-time
+// policy needs no item type), so byte pointers give it the same argument layout for
+// every key and value type, structs included; the tile state is the offset type's own
+// (the same type on both sides). Where the spec
 // has an iterator, the kernel takes all four as generated iterator structs, and the
 // dispatch passes each call's packed bytes (IterArg) to the sweep launch as they are.
 #include "core/launch.cuh"
@@ -23,10 +25,11 @@
 namespace cccl_cache::algos::unique_by_key::detail {
 namespace {
 
-using algos::detail::Bytes;
 using algos::detail::DriverLauncherFactory;
 using algos::detail::OpArg;
-// The count's pointer: the dispatch passes it to the kernels, never reads through it.
+// The items' and count's pointers: the dispatch passes them to the kernels, never reads
+// through them.
+using ItemPtr = unsigned char*;
 using SelectedPtr = unsigned char*;
 
 // The build chose the policy for the target CC: the host dispatch reads the tile shape;
@@ -65,27 +68,24 @@ std::uint64_t max_items(const DispatchParams& p) noexcept {
 }
 
 // Iterators: the four arguments as IterArg (each the address of an iterator's packed
-// bytes), else K* and V* arrays.
-template <std::size_t K, std::size_t V, class OffsetT, bool Iterators>
+// bytes), else the arrays.
+template <class OffsetT, bool Iterators>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_keys_in,
                       const void* d_values_in, void* d_keys_out, void* d_values_out,
                       void* d_num_selected_out, std::uint64_t num_items, CUstream stream,
                       const void* op_state) noexcept {
-  using Key = Bytes<K>;
-  using Value = Bytes<V>;
-  using KeyArg = std::conditional_t<Iterators, algos::detail::IterArg, Key*>;
-  using ValueArg = std::conditional_t<Iterators, algos::detail::IterArg, Value*>;
+  using Arg = std::conditional_t<Iterators, algos::detail::IterArg, ItemPtr>;
   using algos::detail::iterator_arg;
   if (num_items > max_items<OffsetT>(params)) return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
   const cudaError_t err =
-      cub::detail::unique_by_key::dispatch<KeyArg, ValueArg, KeyArg, ValueArg, SelectedPtr, OpArg,
-                                           OffsetT, RuntimePolicySelector, BoundKernels<OffsetT>,
-                                           DriverLauncherFactory, Key, Value>(
-          d_temp_storage, temp_storage_bytes, iterator_arg<KeyArg, Key>(d_keys_in),
-          iterator_arg<ValueArg, Value>(d_values_in), iterator_arg<KeyArg, Key>(d_keys_out),
-          iterator_arg<ValueArg, Value>(d_values_out), static_cast<SelectedPtr>(d_num_selected_out),
+      cub::detail::unique_by_key::dispatch<Arg, Arg, Arg, Arg, SelectedPtr, OpArg, OffsetT,
+                                           RuntimePolicySelector, BoundKernels<OffsetT>,
+                                           DriverLauncherFactory, unsigned char, unsigned char>(
+          d_temp_storage, temp_storage_bytes, iterator_arg<Arg, unsigned char>(d_keys_in),
+          iterator_arg<Arg, unsigned char>(d_values_in), iterator_arg<Arg, unsigned char>(d_keys_out),
+          iterator_arg<Arg, unsigned char>(d_values_out), static_cast<SelectedPtr>(d_num_selected_out),
           OpArg{op_state}, static_cast<OffsetT>(num_items), stream, RuntimePolicySelector{&params},
           BoundKernels<OffsetT>{&params}, DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
@@ -110,21 +110,14 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
 
 }  // namespace
 
-DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                           bool closed_form, bool iterators) noexcept {
+DispatchFn select_dispatch(ScalarType offset_type, bool closed_form, bool iterators) noexcept {
   using Entry = algos::detail::ClosedForm<DispatchFn>;
   if (!is_unsigned_offset(offset_type)) return nullptr;
-  return algos::detail::on_size(key_size, [&](auto k) {
-    return algos::detail::on_size(value_size, [&](auto v) {
-      constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value;
-      return algos::detail::on_flag(iterators, [&](auto iterators_c) {
-        return algos::detail::on_unsigned_offset(offset_type, [&](auto offset) -> DispatchFn {
-          using OffsetT = decltype(offset);
-          return Entry::select<&closed_form_bytes<OffsetT>,
-                               &run_dispatch<kK, kV, OffsetT, decltype(iterators_c)::value>>(
-              closed_form);
-        });
-      });
+  return algos::detail::on_flag(iterators, [&](auto iterators_c) {
+    return algos::detail::on_unsigned_offset(offset_type, [&](auto offset) -> DispatchFn {
+      using OffsetT = decltype(offset);
+      return Entry::select<&closed_form_bytes<OffsetT>, &run_dispatch<OffsetT, decltype(iterators_c)::value>>(
+          closed_form);
     });
   });
 }
@@ -138,10 +131,9 @@ const std::string& UniqueByKey::dispatch_abi() {
   return algos::detail::describe_abi<DispatchParams>([](algos::detail::AbiText& abi) {
     abi.policy_fields(&DispatchParams::policy);
     // The kernels' argument types (their order is CUB's, covered by cub=).
-    abi.type<OpArg>("op").type<SelectedPtr>("selected");
+    abi.type<ItemPtr>("items").type<OpArg>("op").type<SelectedPtr>("selected");
     abi.type<cub::ScanTileState<std::uint32_t>>("tile4").type<cub::ScanTileState<unsigned long long>>("tile8");
     abi.type<cub::detail::vsmem_t>("vsmem");
-    abi.byte_types();
   });
 }
 

@@ -23,7 +23,8 @@ struct DispatchParams {
 };
 
 // One instantiation of CCCL 3.5's cub::detail::unique_by_key::dispatch (what
-// DeviceSelect::UniqueByKey calls) for a (key size, value size, offset type).
+// DeviceSelect::UniqueByKey calls) for an offset type (it reads no key or value: one for
+// every key and value type).
 // d_temp_storage == nullptr: sets temp_storage_bytes to CUB's answer, in closed form
 // from the bound policy (no dispatch, no driver call). Otherwise launches the init and
 // sweep kernels through params.launch, the sweep's equality argument copied from
@@ -36,12 +37,12 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
                                 void* d_num_selected_out, std::uint64_t num_items, CUstream stream,
                                 const void* op_state) noexcept;
 
-// The instantiation, or nullptr (a size not 1/2/4/8, an offset not uint32/uint64);
+// The instantiation, or nullptr (an offset not uint32/uint64);
 // `iterators`: the one whose inputs and outputs are all iterators, each argument then the
 // address of an iterator's packed bytes (Spec::iterators). closed_form false: the same
 // dispatch answering size queries through CUB's whole host dispatch, the reference the
 // closed form is tested equal to (test_unique_by_key_dispatch).
-DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                           bool closed_form = true, bool iterators = false) noexcept;
+DispatchFn select_dispatch(ScalarType offset_type, bool closed_form = true,
+                           bool iterators = false) noexcept;
 
 }  // namespace cccl_cache::algos::unique_by_key::detail

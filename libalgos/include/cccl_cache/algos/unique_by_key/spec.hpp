@@ -19,9 +19,11 @@ struct UniqueByKey;  // the algorithm's traits (build_result.hpp)
 
 namespace cccl_cache::algos::unique_by_key {
 
-// Keys are `key_type`, values `value_type` (input and output arrays alike). `op` says
-// whether two adjacent keys are equal: equal_to (CUB's default, ::cuda::std::equal_to<>)
-// or custom source naming a `__device__ bool f(K a, K b)`. `offset_type` is the kernel's
+// Keys are `key_type`, values `value_type` (input and output arrays alike; each a scalar
+// or a user's struct of any valid layout: the host dispatch never touches items). `op`
+// says whether two adjacent keys are equal: equal_to (CUB's default,
+// ::cuda::std::equal_to<>; scalar keys) or custom source naming a
+// `__device__ bool f(K a, K b)`. `offset_type` is the kernel's
 // offset type as DeviceSelect::UniqueByKey chooses it from its num_items type
 // (choose_offset_t: uint32 for 4-byte counts, uint64 for 8-byte ones); `selected_type`
 // the integer type of the one-element device array the number selected is written to.
@@ -29,19 +31,21 @@ struct Spec {
   using Algorithm = UniqueByKey;
   static constexpr AlgorithmId kAlgorithm = AlgorithmId::unique_by_key;
 
-  ScalarType key_type = ScalarType::int32;
-  ScalarType value_type = ScalarType::int32;
+  ElementType key_type = ScalarType::int32;    // a scalar, or a struct (custom op)
+  ElementType value_type = ScalarType::int32;  // a scalar, or a struct
   Operator op = Operator::of(OpKind::equal_to);
   ScalarType offset_type = ScalarType::uint64;    // uint32 or uint64
   ScalarType selected_type = ScalarType::uint64;  // int32, uint32, int64 or uint64
   // The keys and values read: K and V arrays (pointer, the default), or iterators of the
   // input kinds (spec_fields.hpp kInputIterators) read as K and V, e.g.
-  // values_in=counting(int64) for the index of each run's first item.
+  // values_in=counting(int64) for the index of each run's first item (scalars), or zips
+  // of a struct's fields.
   Iterator keys_in;
   Iterator values_in;
   // The unique keys and their values written: K and V arrays (the default), or reverse,
   // permutation, transform or discard iterators (discard: not written, e.g.
-  // keys_out=discard for the values alone). A reverse output ends num_items past its
+  // keys_out=discard for the values alone; scalars), or zips writing a struct's fields.
+  // A reverse output ends num_items past its
   // array's start (the call's count, not the number selected). A call takes an
   // IteratorValue (iterator.hpp Input, Output) for each iterator.
   Iterator keys_out;
@@ -68,9 +72,9 @@ struct Spec {
            !values_out.is_pointer();
   }
 
-  // Element key and value types; equal_to or a valid custom operator; offset uint32 or
-  // uint64; an integer selected type of 4 or 8 bytes; the inputs and outputs of the kinds
-  // above (validate_iterator, validate_output_iterator). Error: invalid_argument naming
+  // Element types or valid structs for keys and values; equal_to (scalar keys) or a valid
+  // custom operator; offset uint32 or uint64; an integer selected type of 4 or 8 bytes;
+  // the inputs and outputs of the kinds above (validate_item_iterator). Error: invalid_argument naming
   // the field (unsupported: an iterator kind that is not taken there).
   Result<void> validate() const;
 
