@@ -143,6 +143,10 @@ std::size_t size_of(const ElementType& t) noexcept {
   return t.is_struct() ? t.layout.size : size_of(t.scalar);
 }
 
+std::size_t alignment_of(const ElementType& t) noexcept {
+  return t.is_struct() ? t.layout.alignment : size_of(t.scalar);
+}
+
 std::string_view cuda_name(const ElementType& t) noexcept {
   return t.is_struct() ? std::string_view(t.layout.name) : cuda_name(t.scalar);
 }

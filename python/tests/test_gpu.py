@@ -1002,6 +1002,47 @@ def test_unique_by_key_of_struct_keys_and_values(caches):
             assert out._buf.get().view(vi.dtype)[:m].tobytes() == h[firsts].tobytes()
 
 
+def test_binary_search_and_transforms_of_struct_items(caches):
+    """Lower bounds of structs among structs sorted by a custom comparator; a struct read
+    by a unary transform; a ZipIterator read as a struct by one. Fresh and store-loaded
+    executables, against NumPy."""
+    from cccl_cache.iterators import CountingIterator, ZipIterator
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    vi64 = cccl_cache.gpu_struct("vi64", [("value", np.float32), ("index", np.int64)])
+    by_value = cccl_cache.Op("by_value", "__device__ bool by_value(const vi& a, const vi& b) "
+                                         "{ return a.value < b.value; }")
+    data = np.empty(N, vi.dtype)
+    data["value"] = np.sort(rng.integers(0, 500, N))
+    data["index"] = np.arange(N)
+    values = np.empty(N, vi.dtype)
+    values["value"] = rng.integers(-10, 510, N)
+    values["index"] = 0
+    want = np.searchsorted(data["value"], values["value"], side="left")
+    d_data = _StructArray(cp.asarray(data.view(np.uint8)), vi.dtype)
+    d_values = _StructArray(cp.asarray(values.view(np.uint8)), vi.dtype)
+    for exe in both(caches, lambda c: cccl_cache.make_lower_bound(d_data, d_values, cp.empty(N, cp.int64), by_value,
+                                                                  device=0, cache=c)):
+        d_out = cp.empty(N, cp.int64)
+        exe(cp.empty(1, cp.uint8), d_data, N, d_values, N, d_out)
+        np.testing.assert_array_equal(d_out.get(), want)
+    twice = cccl_cache.Op("twice", "__device__ float twice(const vi& x) { return 2 * x.value; }")
+    for exe in both(caches, lambda c: cccl_cache.make_unary_transform(d_data, cp.empty(N, cp.float32), twice,
+                                                                     device=0, cache=c)):
+        d_out = cp.empty(N, cp.float32)
+        exe(d_data, d_out, N)
+        np.testing.assert_array_equal(d_out.get(), 2 * data["value"])
+    weighted = cccl_cache.Op("weighted", "__device__ double weighted(const vi64& x) "
+                                         "{ return double(x.value) * x.index; }")
+    x = rng.integers(-100, 100, N).astype(np.float32)
+    d_x = cp.asarray(x)
+    zipped = ZipIterator(d_x, CountingIterator(np.int64(0)), value_type=vi64)
+    for exe in both(caches, lambda c: cccl_cache.make_unary_transform(zipped, cp.empty(N, cp.float64), weighted,
+                                                                     device=0, cache=c)):
+        d_out = cp.empty(N, cp.float64)
+        exe(ZipIterator(d_x, CountingIterator(np.int64(0)), value_type=vi64), d_out, N)
+        np.testing.assert_array_equal(d_out.get(), x.astype(np.float64) * np.arange(N))
+
+
 def test_exclusive_scan(caches):
     h = rng.integers(-100, 100, N).astype(np.int64)
     for exe in both(caches, lambda c: cccl_cache.make_exclusive_scan(np.int64, np.int64, device=0, cache=c)):

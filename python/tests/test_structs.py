@@ -94,6 +94,26 @@ def test_a_unique_by_key_spec_over_structs_carries_their_definitions():
         Spec.from_fields("unique_by_key", dict(fields, op="equal_to"), ops)
 
 
+def test_binary_search_and_transform_specs_over_structs_carry_their_definitions(fake):
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    ops = {"by_value": "__device__ bool by_value(const vi& a, const vi& b) { return a.value < b.value; }"}
+    fields = {"type": vi.text, "compare": "by_value"}
+    definitions(fields, ops)
+    assert Spec.from_fields("binary_search", fields, ops).text == \
+        "binary_search type=vi:8/4 out=int64 compare=by_value upper=false"
+    with pytest.raises(ValueError, match="struct items need a custom comparator"):
+        Spec.from_fields("binary_search", dict(fields, compare="less"), ops)
+    items = fake(typestr="|V8")
+    items.dtype = vi.dtype
+    twice = Op("twice", "__device__ float twice(const vi& x) { return 2 * x.value; }")
+    ops = {}
+    fields, _ = _api._transform_fields((items,), np.float32, twice, ops)
+    definitions(fields, ops)
+    assert Spec.from_fields("unary_transform", fields, ops).text == "unary_transform in=vi:8/4 out=float32 op=twice"
+    with pytest.raises(ValueError, match="needs a custom operator"):
+        Spec.from_fields("unary_transform", dict(fields, op="negate"), ops)
+
+
 def test_layouts_c_does_not_give_and_odd_fields_are_refused():
     with pytest.raises(ValueError, match="align=True"):
         cccl_cache.gpu_struct("packed", np.dtype([("a", np.uint8), ("b", np.float32)]))  # unaligned

@@ -3,7 +3,9 @@
 // predicate, and a spec from its parts.
 #pragma once
 
+#include <cstring>
 #include <utility>
+#include <vector>
 
 #include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/select/spec.hpp"
@@ -30,6 +32,20 @@ inline cccl_cache::algos::Operator positive_value() {
   return cccl_cache::algos::Operator::custom(
       "positive", "__device__ bool positive(const vi64& x) { return x.value > 0; }");
 }
+// The padding of struct items (bytes no field holds, whatever a kernel or the host left
+// there) cleared, so that copies compare by their fields.
+template <class O>
+inline void clear_padding(std::vector<O>&) {}
+inline void clear_padding(std::vector<vi64>& items) {
+  for (vi64& x : items) {
+    vi64 clean;
+    std::memset(&clean, 0, sizeof clean);
+    clean.value = x.value;
+    clean.index = x.index;
+    std::memcpy(&x, &clean, sizeof clean);
+  }
+}
+
 // zip(float32, counting(int64)): values with their positions, read as vi64.
 inline cccl_cache::algos::Iterator values_with_positions() {
   using cccl_cache::algos::Iterator;

@@ -1,7 +1,7 @@
 // The struct element types and specs the struct tests share (CPU builds and GPU runs):
 // merge sort with struct keys (keys only, and with struct values), select and three-way
 // partition over struct items, unique_by_key with struct keys and values (from arrays,
-// and keys from a zip), reduce of struct items (an argmax, and a 12-byte
+// and keys from a zip), binary search of struct items, transforms from and to structs, reduce of struct items (an argmax, and a 12-byte
 // count/min/max) and scans of struct items (a running count/min/max, an exclusive running
 // argmax, a seeded running sum of four unsigned ints), each with a custom operator over
 // the struct.
@@ -15,7 +15,9 @@
 #include "cccl_cache/algos/reduce/spec.hpp"
 #include "cccl_cache/algos/scan/spec.hpp"
 #include "cccl_cache/algos/select/spec.hpp"
+#include "cccl_cache/algos/binary_search/spec.hpp"
 #include "cccl_cache/algos/three_way_partition/spec.hpp"
+#include "cccl_cache/algos/transform/spec.hpp"
 #include "cccl_cache/algos/unique_by_key/spec.hpp"
 #include "select_iterator_specs.hpp"
 
@@ -116,6 +118,45 @@ inline cccl_cache::algos::unique_by_key::Spec unique_run_starts() {
   s.keys_in = values_with_positions();
   s.op = Operator::custom("same_value",
                           "__device__ bool same_value(const vi64& a, const vi64& b) { return a.value == b.value; }");
+  return s;
+}
+
+// binary search: key3 values among key3 items sorted by key3_less; upper: the upper bound.
+inline cccl_cache::algos::binary_search::Spec search_key3(bool upper) {
+  cccl_cache::algos::binary_search::Spec s;
+  s.type = key3();
+  s.comparator = key3_less();
+  s.upper = upper;
+  return s;
+}
+inline cccl_cache::algos::binary_search::Spec lower_bound_key3() { return search_key3(false); }
+inline cccl_cache::algos::binary_search::Spec upper_bound_key3() { return search_key3(true); }
+
+// Transforms: a payload's weight doubled (struct in, float64 out); a value and an index
+// paired into a vi64 (scalars in, struct out); a value times its position, read as vi64
+// from zip(float32, counting(int64)) (a zip in, float64 out).
+inline cccl_cache::algos::transform::UnarySpec transform_weight() {
+  cccl_cache::algos::transform::UnarySpec s;
+  s.in = {payload()};
+  s.out = ScalarType::float64;
+  s.op = Operator::custom("twice_weight",
+                          "__device__ double twice_weight(const payload& p) { return 2 * p.weight; }");
+  return s;
+}
+inline cccl_cache::algos::transform::BinarySpec transform_pair() {
+  cccl_cache::algos::transform::BinarySpec s;
+  s.in = {ScalarType::float32, ScalarType::int64};
+  s.out = vi64_type();
+  s.op = Operator::custom("pair_up", "__device__ vi64 pair_up(float v, long long i) { return {v, i}; }");
+  return s;
+}
+inline cccl_cache::algos::transform::UnarySpec transform_weighted_positions() {
+  cccl_cache::algos::transform::UnarySpec s;
+  s.in = {vi64_type()};
+  s.inputs = {values_with_positions()};
+  s.out = ScalarType::float64;
+  s.op = Operator::custom("value_times_index",
+                          "__device__ double value_times_index(const vi64& x) { return double(x.value) * x.index; }");
   return s;
 }
 

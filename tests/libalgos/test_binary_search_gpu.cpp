@@ -134,7 +134,7 @@ TEST(BinarySearchGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
                                         const bs::Executable& l, CUstream stream) {
     std::mt19937_64 rng(53 + i);
     const bs::Spec& spec = built().specs[i];
-    with_host_type(spec.type, [&](auto item) {
+    with_host_type(spec.type.scalar, [&](auto item) {
       with_count_type(spec.out_type, [&](auto out) {
         check_all<typename decltype(item)::type, typename decltype(out)::type>(spec, f, l, stream,
                                                                                rng);

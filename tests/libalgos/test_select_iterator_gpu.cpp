@@ -49,20 +49,6 @@ const auto& built() {
   return b;
 }
 
-// The padding of struct items (bytes no field holds, whatever a kernel or the host left
-// there) cleared, so that copies compare by their fields.
-template <class O>
-void clear_padding(std::vector<O>&) {}
-void clear_padding(std::vector<vi64>& items) {
-  for (vi64& x : items) {
-    vi64 clean;
-    std::memset(&clean, 0, sizeof clean);
-    clean.value = x.value;
-    clean.index = x.index;
-    std::memcpy(&x, &clean, sizeof clean);
-  }
-}
-
 // For spec `index`, every count: call(exe, temp, bytes, out_array, d_count, n, keep, stream)
 // by the fresh and the loaded executable, each into its own zeroed array of n O and count,
 // agree bitwise (struct padding aside) with each other; want(n) gives the array's expected first items (the

@@ -63,15 +63,17 @@ Parts<T> partition_on(const three_way_partition::Executable& exe, Input in, std:
   return got;
 }
 
-// got[0] equals `want` part for part and count for count; got[1] (store-loaded) the same.
+// got[0] equals `want` part for part and count for count; got[1] (store-loaded) the same;
+// structs compared by their fields (clear_padding).
 template <class T>
-void expect_parts(const Parts<T> (&got)[2], const Parts<T>& want) {
+void expect_parts(const Parts<T> (&got)[2], Parts<T> want) {
   for (int r = 0; r < 2; ++r) {
     EXPECT_EQ(got[r].counts[0], want.counts[0]) << "first count, run " << r;
     EXPECT_EQ(got[r].counts[1], want.counts[1]) << "second count, run " << r;
   }
   for (int k = 0; k < 3; ++k) {
-    const std::vector<T> pair[2] = {got[0].part[k], got[1].part[k]};
+    std::vector<T> pair[2] = {got[0].part[k], got[1].part[k]};
+    for (auto* v : {&pair[0], &pair[1], &want.part[k]}) clear_padding(*v);
     expect_fresh_and_loaded(pair, want.part[k], k == 0 ? "first part" : k == 1 ? "second part" : "rest");
   }
 }
@@ -155,11 +157,12 @@ Unique<K, V> unique_on(const unique_by_key::Executable& exe, Input keys, Input v
 }
 
 template <class K, class V>
-void expect_unique(const Unique<K, V> (&got)[2], const std::pair<std::vector<K>, std::vector<V>>& want) {
+void expect_unique(const Unique<K, V> (&got)[2], std::pair<std::vector<K>, std::vector<V>> want) {
   EXPECT_EQ(got[0].count, want.first.size()) << "count";
   EXPECT_EQ(got[1].count, got[0].count) << "fresh and store-loaded counts differ";
-  const std::vector<K> keys[2] = {got[0].keys, got[1].keys};
+  std::vector<K> keys[2] = {got[0].keys, got[1].keys};
   const std::vector<V> values[2] = {got[0].values, got[1].values};
+  for (auto* v : {&keys[0], &keys[1], &want.first}) clear_padding(*v);
   expect_fresh_and_loaded(keys, want.first, "keys");
   expect_fresh_and_loaded(values, want.second, "values");
 }

@@ -152,6 +152,27 @@ TEST(StructTypes, EachAlgorithmsRules) {
   auto wide_values = unique_key3_payload();
   wide_values.value_type = wide.type;
   EXPECT_TRUE(wide_values.validate());
+  // Binary search: struct items with a custom comparator; arrays or zips.
+  EXPECT_TRUE(lower_bound_key3().validate());
+  auto by_less_search = lower_bound_key3();
+  by_less_search.comparator = Operator::less();
+  EXPECT_EQ(by_less_search.validate().error().code, ErrorCode::invalid_argument);
+  auto counted_range = lower_bound_key3();
+  counted_range.data_in = Iterator::counting();
+  EXPECT_EQ(counted_range.validate().error().code, ErrorCode::unsupported);
+  // Transforms: structs in or out with a custom operator; a zip in.
+  EXPECT_TRUE(transform_weight().validate());
+  EXPECT_TRUE(transform_pair().validate());
+  EXPECT_TRUE(transform_weighted_positions().validate());
+  auto negated = transform_weight();
+  negated.op = Operator::of(OpKind::negate);
+  EXPECT_EQ(negated.validate().error().code, ErrorCode::invalid_argument);
+  auto added = transform_pair();
+  added.op = Operator::plus();
+  EXPECT_EQ(added.validate().error().code, ErrorCode::invalid_argument);
+  auto scattered = transform_pair();
+  scattered.output = Iterator::reverse();
+  EXPECT_EQ(scattered.validate().error().code, ErrorCode::unsupported);
   // An invalid layout is refused by every algorithm.
   auto bad = select_heavy();
   bad.type.layout.alignment = 3;

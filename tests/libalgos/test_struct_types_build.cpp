@@ -1,6 +1,7 @@
 // NVRTC builds of struct element types for sm_80 and sm_90 (merge sort with struct keys,
 // keys only and with struct values; select and three-way partition over struct items;
-// unique_by_key of struct keys and values; reduce and scans of struct items): each round-trips through
+// unique_by_key of struct keys and values; binary search of struct items; transforms
+// from and to structs; reduce and scans of struct items): each round-trips through
 // its blob, every truncation is corrupt, and a struct whose declared layout is not the
 // compiled one fails the build with NVRTC's log naming it.
 #include <gtest/gtest.h>
@@ -9,11 +10,13 @@
 
 #include "build_cache.hpp"
 #include "cccl_cache/algos/core/blob.hpp"
+#include "cccl_cache/algos/binary_search/build_result.hpp"
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
 #include "cccl_cache/algos/three_way_partition/build_result.hpp"
+#include "cccl_cache/algos/transform/build_result.hpp"
 #include "cccl_cache/algos/unique_by_key/build_result.hpp"
 #include "struct_specs.hpp"
 #include "three_way_partition_iterator_specs.hpp"
@@ -62,6 +65,18 @@ TEST(StructTypesBuild, SelectOverStructItemsBuilds) { expect_builds_and_round_tr
 TEST(StructTypesBuild, UniqueByKeyOfStructKeysAndValuesBuilds) {
   expect_builds_and_round_trips(unique_key3_payload());
   expect_builds_and_round_trips(unique_run_starts());
+}
+
+// Binary search of struct items (the lower and the upper bound), and transforms from a
+// struct, to a struct and from a zip.
+TEST(StructTypesBuild, BinarySearchOfStructItemsBuilds) {
+  expect_builds_and_round_trips(lower_bound_key3());
+  expect_builds_and_round_trips(upper_bound_key3());
+}
+TEST(StructTypesBuild, TransformsFromAndToStructsBuild) {
+  expect_builds_and_round_trips(transform_weight());
+  expect_builds_and_round_trips(transform_pair());
+  expect_builds_and_round_trips(transform_weighted_positions());
 }
 
 // Three-way partition of struct items: from arrays, and from a zip of their fields into

@@ -25,7 +25,7 @@ Result<binary_search::Executable> BinarySearch::bind(const BuiltView<BinarySearc
                                         !result.spec.values_in.is_pointer(),
                                         !result.spec.output.is_pointer(),
                                         !result.spec.data_in.is_pointer())));
-  const ScalarType in[1] = {result.spec.type};
+  const ElementType in[1] = {result.spec.type};
   CCCL_CACHE_CHECK(transform_kernel::detail::bind_params(*state, result.policy, in, result.spec.out_type));
   return Executable(std::move(state));
 }
@@ -49,8 +49,8 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   algos::detail::IteratorArgs args;
   algos::detail::IteratorArg data_bytes;
   const void* data = nullptr;
-  if (!args.set(s.values_in, s.output, s.type, d_values, d_out, num_values, num_values, s.out_type) ||
-      !algos::detail::iterator_address(s.data_in, s.type, d_data.value, num_items, data_bytes, data))
+  if (!args.set(s.values_in, s.output, s.type.scalar, d_values, d_out, num_values, num_values, s.out_type) ||
+      !algos::detail::iterator_address(s.data_in, s.type.scalar, d_data.value, num_items, data_bytes, data))
     return CUDA_ERROR_INVALID_VALUE;
   return call_op(&Spec::comparator, op_state, d_temp_storage != nullptr, d_temp_storage,
                  temp_storage_bytes, data, num_items, args.in, num_values, args.out, stream,

@@ -43,7 +43,7 @@ detail::GeneratedSource detail::BuildSteps<BinarySearch>::source(const binary_se
   const std::string mode = spec.upper ? "upper_bound" : "lower_bound";
   std::string op =
       algos::detail::user_source(spec.comparator) +
-      algos::detail::operator_struct("cccl_cache_compare", spec.comparator, 2, "bool", spec.type);
+      algos::detail::operator_struct("cccl_cache_compare", spec.comparator, 2, "bool", spec.type.scalar);
   std::vector<const Operator*> defined = {&spec.comparator};
   if (spec.data_in.is_pointer()) {
     // DeviceFind's range offset is choose_offset_t of its count: unsigned long long for
@@ -57,7 +57,7 @@ detail::GeneratedSource detail::BuildSteps<BinarySearch>::source(const binary_se
   }
   // The values and the output: arrays, or iterators in their place (an array spec's
   // source, kernel name and key are as they were).
-  const ScalarType in[1] = {spec.type};
+  const ElementType in[1] = {spec.type};
   const auto args = transform_kernel::detail::iterator_arguments(
       op, in, {&spec.values_in, 1}, spec.out_type, spec.output, std::move(defined));
   return transform_kernel::detail::kernel_source(in, spec.out_type, op, args,

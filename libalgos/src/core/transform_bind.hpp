@@ -16,11 +16,14 @@ namespace cccl_cache::algos::transform_kernel::detail {
 // run over the bound kernel. Error: the dry run's (core/executable_state.hpp).
 template <class State>
 [[nodiscard]] Result<void> bind_params(State& state, const Policy& policy,
-                                       std::span<const ScalarType> in, ScalarType out) {
+                                       std::span<const ElementType> in, const ElementType& out) {
   DispatchParams& p = state.params;
   p.policy = policy;
   p.num_inputs = static_cast<int>(in.size());
-  for (std::size_t i = 0; i < in.size(); ++i) p.in_size[i] = static_cast<int>(size_of(in[i]));
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    p.in_size[i] = static_cast<int>(size_of(in[i]));
+    p.in_align[i] = static_cast<int>(alignment_of(in[i]));
+  }
   p.out_size = static_cast<int>(size_of(out));
   return algos::detail::dry_run(
       state, "bind: CUB's transform launch configuration",

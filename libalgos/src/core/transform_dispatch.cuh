@@ -89,7 +89,7 @@ struct BoundKernel {
   int LoadedBytesPerIteration() const { return params->in_size[0] + (N == 2 ? params->in_size[1] : 0); }
   ::cuda::std::array<cub::detail::iterator_info, N> InputIteratorInfos() const {
     ::cuda::std::array<cub::detail::iterator_info, N> infos{};
-    for (int i = 0; i < N; ++i) infos[i] = {params->in_size[i], params->in_size[i], true, true};
+    for (int i = 0; i < N; ++i) infos[i] = {params->in_size[i], params->in_align[i], true, true};
     return infos;
   }
   // An array's kernel_arg as CUB makes it; an iterator's packed bytes as they are: the
@@ -155,6 +155,7 @@ void describe_dispatch(algos::detail::AbiText& abi) {
   CCCL_CACHE_ABI_FIELD(abi, DispatchParams, policy);
   CCCL_CACHE_ABI_FIELD(abi, DispatchParams, num_inputs);
   CCCL_CACHE_ABI_FIELD(abi, DispatchParams, in_size);
+  CCCL_CACHE_ABI_FIELD(abi, DispatchParams, in_align);
   CCCL_CACHE_ABI_FIELD(abi, DispatchParams, out_size);
   CCCL_CACHE_ABI_FIELD(abi, DispatchParams, async_config);
   CCCL_CACHE_ABI_FIELD(abi, DispatchParams, prefetch_config);

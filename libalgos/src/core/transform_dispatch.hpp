@@ -26,7 +26,8 @@ struct DispatchParams {
   const algos::detail::LaunchContext* launch = nullptr;  // the bound kernel, device facts
   Policy policy;
   int num_inputs = 0;
-  int in_size[2] = {0, 0};  // element sizes (= alignments) of the inputs
+  int in_size[2] = {0, 0};   // element sizes of the inputs
+  int in_align[2] = {0, 0};  // and their alignments (a scalar's: its size)
   int out_size = 0;
   LaunchConfig async_config;     // ldgsts / ublkcp
   LaunchConfig prefetch_config;  // prefetch / vectorized

@@ -10,14 +10,14 @@
 
 namespace cccl_cache::algos::transform_kernel::detail {
 
-ArgumentTypes array_arguments(std::span<const ScalarType> in, ScalarType out) {
+ArgumentTypes array_arguments(std::span<const ElementType> in, const ElementType& out) {
   ArgumentTypes args{{}, std::string(cuda_name(out)) + "*", {}};
-  for (ScalarType t : in) args.in.push_back("const " + std::string(cuda_name(t)) + "*");
+  for (const ElementType& t : in) args.in.push_back("const " + std::string(cuda_name(t)) + "*");
   return args;
 }
 
-ArgumentTypes iterator_arguments(std::string& definitions, std::span<const ScalarType> in,
-                                 std::span<const Iterator> inputs, ScalarType out,
+ArgumentTypes iterator_arguments(std::string& definitions, std::span<const ElementType> in,
+                                 std::span<const Iterator> inputs, const ElementType& out,
                                  const Iterator& output, std::vector<const Operator*> defined) {
   ArgumentTypes args = array_arguments(in, out);
   for (std::size_t k = 0; k < inputs.size(); ++k) {
@@ -31,7 +31,7 @@ ArgumentTypes iterator_arguments(std::string& definitions, std::span<const Scala
   return args;
 }
 
-algos::detail::GeneratedSource kernel_source(std::span<const ScalarType> in, ScalarType out_type,
+algos::detail::GeneratedSource kernel_source(std::span<const ElementType> in, const ElementType& out_type,
                                              std::string_view definitions,
                                              const ArgumentTypes& args, std::string_view header) {
   const std::string& out = args.out;
@@ -39,8 +39,9 @@ algos::detail::GeneratedSource kernel_source(std::span<const ScalarType> in, Sca
   for (const std::string& t : args.in) ins += (ins.empty() ? "" : ", ") + t;
 
   algos::detail::GeneratedSource gen;
-  std::vector<ScalarType> types(in.begin(), in.end());
-  types.push_back(out_type);
+  std::vector<ScalarType> types;
+  for (const ElementType& t : in) types.push_back(t.scalar);
+  types.push_back(out_type.scalar);
   types.insert(types.end(), args.iterator_types.begin(), args.iterator_types.end());
   auto any = [&](ScalarType t) {
     return std::find(types.begin(), types.end(), t) != types.end() ? t : ScalarType::none;
@@ -48,6 +49,7 @@ algos::detail::GeneratedSource kernel_source(std::span<const ScalarType> in, Sca
   gen.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_transform.cuh",
                                       {any(ScalarType::float16), any(ScalarType::bfloat16)});
   if (!header.empty()) gen.source += "#include <" + std::string(header) + ">\n";
+  gen.source += algos::detail::struct_source({&in[0], &in[in.size() - 1], &out_type});  // 1 or 2 inputs
   gen.source += definitions;
   gen.source +=
       "using cccl_cache_selector = cub::detail::transform::policy_selector_from_types<"

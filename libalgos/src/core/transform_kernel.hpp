@@ -26,23 +26,24 @@ struct ArgumentTypes {
   std::vector<ScalarType> iterator_types;
 };
 // Arrays of the element types `in` and `out`.
-ArgumentTypes array_arguments(std::span<const ScalarType> in, ScalarType out);
+ArgumentTypes array_arguments(std::span<const ElementType> in, const ElementType& out);
 // Each input (element types `in`) and the output (`out`) an array or an iterator in its
 // place: an iterator's struct, named cccl_cache_in<k>_t or cccl_cache_out_t, is appended
 // to `definitions` with its custom operator's source unless an operator in `defined`
 // has that source (algos::detail::argument_type). An array spec's source is
 // array_arguments'.
-ArgumentTypes iterator_arguments(std::string& definitions, std::span<const ScalarType> in,
-                                 std::span<const Iterator> inputs, ScalarType out,
+ArgumentTypes iterator_arguments(std::string& definitions, std::span<const ElementType> in,
+                                 std::span<const Iterator> inputs, const ElementType& out,
                                  const Iterator& output, std::vector<const Operator*> defined);
 
 // The source naming CUB's transform_kernel as cub::DeviceTransform instantiates it for
 // `args` (for raw pointers: transform_kernel<policy_selector_from_types<false, true,
 // tuple<const In*...>, Out*>, int64_t, always_true, cccl_cache_op, Out*, const In*...>)
 // and the policy probe (values in Policy's field order). `in` and `out` are the element
-// types. `definitions` defines the functor type `cccl_cache_op` and any iterator struct
-// `args` names; `header`, if not empty, is included before them.
-algos::detail::GeneratedSource kernel_source(std::span<const ScalarType> in, ScalarType out,
+// types (structs among them defined first: struct_source). `definitions` defines the
+// functor type `cccl_cache_op` and any iterator struct `args` names; `header`, if not
+// empty, is included before them.
+algos::detail::GeneratedSource kernel_source(std::span<const ElementType> in, const ElementType& out,
                                              std::string_view definitions,
                                              const ArgumentTypes& args,
                                              std::string_view header = {});

@@ -47,10 +47,10 @@ CUresult Executable<N>::run(const Input* d_in, const Output& d_out, std::uint64_
   const void* ins[N];
   const void* out = nullptr;
   for (int k = 0; k < N; ++k)
-    if (!algos::detail::iterator_address(s.inputs[k], s.in[k], d_in[k].value, num_items, packed[k],
+    if (!algos::detail::iterator_address(s.inputs[k], s.in[k].scalar, d_in[k].value, num_items, packed[k],
                                          ins[k]))
       return CUDA_ERROR_INVALID_VALUE;
-  if (!algos::detail::iterator_address(s.output, s.out, d_out.value, num_items, packed[N], out))
+  if (!algos::detail::iterator_address(s.output, s.out.scalar, d_out.value, num_items, packed[N], out))
     return CUDA_ERROR_INVALID_VALUE;
   return this->call_op(&Spec<N>::op, op_state, true, ins, const_cast<void*>(out), num_items,
                        stream);

@@ -17,7 +17,7 @@ detail::GeneratedSource detail::BuildSteps<Transform<N>>::source(const transform
       algos::detail::operator_struct(
           "cccl_cache_op", spec.op, N,
           spec.op.kind == OpKind::custom ? std::string(cuda_name(spec.out)) : std::string(),
-          spec.in[0] == spec.in[N - 1] ? spec.in[0] : ScalarType::none);
+          spec.in[0] == spec.in[N - 1] ? spec.in[0].scalar : ScalarType::none);
   // Iterators take the place of the arrays they stand for, each defined once with its
   // custom operator's source (none that is already defined).
   const auto args = transform_kernel::detail::iterator_arguments(defs, spec.in, spec.inputs,

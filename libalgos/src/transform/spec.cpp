@@ -15,20 +15,27 @@ Result<void> Spec<N>::validate() const {
   auto bad = [&](std::string_view field, const std::string& why) {
     return fail(ErrorCode::invalid_argument, what + ": " + std::string(field) + ": " + why);
   };
-  std::vector<std::pair<std::string_view, ScalarType>> types;
+  std::vector<std::pair<std::string_view, const ElementType*>> types;
   fields(*this, [&](const Field& f, const auto& v) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(v)>, ScalarType>) types.emplace_back(f.name, v);
+    if constexpr (std::is_same_v<std::decay_t<decltype(v)>, ElementType>) types.emplace_back(f.name, &v);
   });
   constexpr std::string_view op_field = "op";
-  for (const auto& [field, t] : types) {
-    if (!is_element_type(t)) return bad(field, "must be an integer, float or bool type");
+  for (const auto& [field, type] : types) {
+    if (type->is_struct()) {
+      CCCL_CACHE_CHECK(validate_struct(what + ": " + std::string(field), *type));
+      if (op.kind != OpKind::custom)
+        return bad(op_field, "a struct (" + std::string(field) + ") needs a custom operator");
+      continue;
+    }
+    const ScalarType t = type->scalar;
+    if (!is_element_type(t)) return bad(field, "must be an integer, float or bool type, or a struct");
     // CUB would convert between __half/__nv_bfloat16 and other types implicitly, which
-    // these types do not all allow: no mixing.
+    // these types do not all allow: no mixing (a struct is converted by the user's code).
     const bool narrow_float = t == ScalarType::float16 || t == ScalarType::bfloat16;
     for (const auto& [other_field, other] : types)
-      if (narrow_float && other != t)
+      if (narrow_float && !other->is_struct() && other->scalar != t)
         return bad(field, std::string(name(t)) + " cannot be mixed with " +
-                              std::string(name(other)) + " (" + std::string(other_field) + ")");
+                              std::string(name(other->scalar)) + " (" + std::string(other_field) + ")");
     if (op.kind != OpKind::custom && !detail::kind_applies_to(op.kind, t))
       return bad(op_field, std::string(op_kind_name(op.kind)) + " does not apply to " +
                                std::string(name(t)));
@@ -45,10 +52,9 @@ Result<void> Spec<N>::validate() const {
       validate_operator(what + ": " + std::string(op_field), op, /*takes_state=*/true));
   for (int k = 0; k < N; ++k) {
     const std::string field = N == 1 ? "input" : "input" + std::to_string(k + 1);
-    CCCL_CACHE_CHECK(
-        validate_iterator(what + ": field '" + field + "'", inputs[k], in[k], kInputIterators));
+    CCCL_CACHE_CHECK(detail::validate_item_iterator(what + ": field '" + field + "'", in[k], inputs[k], false));
   }
-  return validate_output_iterator(what + ": field 'output'", output, out);
+  return detail::validate_item_iterator(what + ": field 'output'", out, output, true);
 }
 
 template struct Spec<1>;

@@ -143,6 +143,8 @@ struct ElementType {
 
 // Size in bytes: the scalar's, or the struct's declared size.
 std::size_t size_of(const ElementType& t) noexcept;
+// Its alignment: a struct's layout's; a scalar's size.
+std::size_t alignment_of(const ElementType& t) noexcept;
 // The CUDA C++ spelling: the scalar's, or the struct's name (a view into `t`).
 std::string_view cuda_name(const ElementType& t) noexcept;
 // Spec text: the scalar's name, or "NAME:SIZE/ALIGN" for a struct ("pair:8/4").

@@ -19,8 +19,9 @@ struct BinarySearch;  // the algorithm's traits (build_result.hpp)
 
 namespace cccl_cache::algos::binary_search {
 
-// The sorted range and the values searched for are both `type` (as in cuda.compute);
-// `comparator` is the order the range is sorted in (less, greater, or custom source
+// The sorted range and the values searched for are both `type` (as in cuda.compute), a
+// scalar or a user's struct (with a custom comparator); `comparator` is the order the
+// range is sorted in (less, greater, or custom source
 // naming a `__device__ bool f(T a, T b)`, a strict weak ordering, or a stateful
 // `__device__ bool f(void* state, T a, T b)` whose state each call passes); `upper` picks the
 // upper bound (false: the lower bound); `out_type` is the integer type the indices are
@@ -31,16 +32,18 @@ struct Spec {
   using Algorithm = BinarySearch;
   static constexpr AlgorithmId kAlgorithm = AlgorithmId::binary_search;
 
-  ScalarType type = ScalarType::int32;
+  ElementType type = ScalarType::int32;
   ScalarType out_type = ScalarType::int64;  // int32, uint32, int64 or uint64
   Comparator comparator;                    // less by default
   bool upper = false;                       // false: lower_bound; true: upper_bound
   // The values searched for: a T array (pointer, the default), or an iterator of an input
-  // kind (spec_fields.hpp kInputIterators) read as T.
+  // kind (spec_fields.hpp kInputIterators) read as T (scalars), or a zip of a struct's
+  // fields.
   Iterator values_in;
   // The sorted range: a T array (the default), or an iterator of an input kind read as T,
   // e.g. counting for a search among the integers, transform(f, counting) for where each
-  // value falls among f(0), f(1), ... (f monotone in the comparator's order).
+  // value falls among f(0), f(1), ... (f monotone in the comparator's order); scalars, or
+  // a zip of a struct's fields.
   Iterator data_in;
   // The indices' output: an out-type array (the default), or a reverse, permutation,
   // transform or discard iterator. A call takes an IteratorValue (iterator.hpp Input,
@@ -58,9 +61,9 @@ struct Spec {
     v(Field{7, "data_in"}, s.data_in);
   }
 
-  // An element type; an integer out type of 4 or 8 bytes; less, greater or a valid custom
-  // comparator; the iterators of the kinds above (validate_iterator,
-  // validate_output_iterator). Error: invalid_argument naming the field (unsupported: an
+  // An element type or a valid struct; an integer out type of 4 or 8 bytes; less, greater
+  // (scalars) or a valid custom comparator; the iterators of the kinds above
+  // (validate_item_iterator, validate_output_iterator). Error: invalid_argument naming the field (unsupported: an
   // iterator kind that is not taken there).
   Result<void> validate() const;
 

@@ -21,7 +21,8 @@ struct Transform;  // the algorithms' traits (build_result.hpp)
 
 namespace cccl_cache::algos::transform {
 
-// N inputs (1 or 2) of element types `in`, one output of type `out`. No offset field:
+// N inputs (1 or 2) of element types `in`, one output of type `out`, each a scalar or a
+// user's struct (with a custom operator). No offset field:
 // CUB's transform dispatch takes only int64 offsets (DeviceTransform converts every
 // count to int64: "faster than uint64_t and similar to a 32-bit offset type").
 template <int N>
@@ -31,17 +32,18 @@ struct Spec {
   static constexpr AlgorithmId kAlgorithm =
       N == 1 ? AlgorithmId::unary_transform : AlgorithmId::binary_transform;
 
-  std::array<ScalarType, N> in = filled(ScalarType::float32);
-  ScalarType out = ScalarType::float32;
+  std::array<ElementType, N> in = filled(ScalarType::float32);
+  ElementType out = ScalarType::float32;
   // identity / negate / custom (unary); plus .. minus / custom (binary).
   Operator op = Operator::of(N == 1 ? OpKind::identity : OpKind::plus);
   // Input k: an in[k] array (pointer, the default), or an iterator of an input kind
   // (spec_fields.hpp kInputIterators) read as in[k], e.g. out[i] = op(x[i], i) with a
-  // counting input2. The call then takes an IteratorValue (iterator.hpp Input) for it.
+  // counting input2 (scalars), or a zip of a struct's fields. The call then takes an
+  // IteratorValue (iterator.hpp Input) for it.
   std::array<Iterator, N> inputs{};
   // The output: an `out` array (the default), or a reverse, permutation (a scatter),
-  // transform or discard iterator written with `out` values. The call then takes an
-  // IteratorValue (iterator.hpp Output) for it.
+  // transform or discard iterator written with `out` values (scalars), or a zip writing a
+  // struct's fields. The call then takes an IteratorValue (iterator.hpp Output) for it.
   Iterator output;
 
   template <class Self, class V>
@@ -63,11 +65,11 @@ struct Spec {
     v(Field{2 * N + 3, "output"}, s.output);
   }
 
-  // Element types in and out; an operator of the arity (bitwise kinds: integer types
-  // only); float16/bfloat16 only with every type the same; each input iterator valid
-  // over its in[k] (validate_iterator), the output over `out`
-  // (validate_output_iterator). Error: invalid_argument naming the field (unsupported:
-  // an iterator kind transform does not take, e.g. a zip).
+  // Element types or valid structs in and out; an operator of the arity (bitwise kinds:
+  // integer types only; custom where any type is a struct); float16/bfloat16 only with
+  // every scalar type the same; each input iterator valid over its in[k], the output over
+  // `out` (validate_item_iterator). Error: invalid_argument naming the field
+  // (unsupported: an iterator kind transform does not take).
   Result<void> validate() const;
 
   // Whether input k is an iterator rather than an array; whether any argument is.
@@ -81,8 +83,8 @@ struct Spec {
   bool operator==(const Spec&) const = default;
 
  private:
-  static constexpr std::array<ScalarType, N> filled(ScalarType t) {
-    std::array<ScalarType, N> a{};
+  static std::array<ElementType, N> filled(ScalarType t) {
+    std::array<ElementType, N> a{};
     a.fill(t);
     return a;
   }
