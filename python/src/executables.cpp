@@ -494,7 +494,7 @@ std::size_t segmented_reduce_call(const Bound<sr::Executable>& b, nb::handle tem
                                         dev, parts[2], "start_offsets_in");
   const algos::Input last = call_input(end, spec.end_offsets, spec.offset_type, num_segments, dev,
                                        parts[3], "end_offsets_in");
-  const HostScalar init = host_scalar(h_init, spec.type, "h_init");
+  const HostValue init = host_value(h_init, spec.type, "h_init");
   const HostOpState state(op_state, spec.op);
   run_unlocked(stream, "segmented reduce", [&](CUstream s) -> CUresult {
     return e(d_temp, have, i, o, num_segments, first, last, init.bytes, s, max_segment_size,

@@ -1043,6 +1043,26 @@ def test_binary_search_and_transforms_of_struct_items(caches):
         np.testing.assert_array_equal(d_out.get(), x.astype(np.float64) * np.arange(N))
 
 
+def test_segmented_reduce_of_struct_items(caches):
+    """An argmax per segment over {value, index} structs, its initial value a NumPy
+    struct scalar; fresh and store-loaded executables, against NumPy."""
+    vi, argmax, h, init = _argmax_items()
+    bounds = np.sort(rng.integers(0, N, 40)).astype(np.int64)
+    bounds[5] = bounds[6]  # an empty segment
+    begin, end = bounds[:-1], bounds[1:]
+    m = len(begin)
+    d_in = _StructArray(cp.asarray(h.view(np.uint8)), vi.dtype)
+    # The first maximum of each segment (its index the lowest), the initial value where empty.
+    want = np.array([h[b + int(np.argmax(h["value"][b:e]))] if e > b else init for b, e in zip(begin, end)],
+                    vi.dtype)
+    for exe in both(caches, lambda c: cccl_cache.make_segmented_reduce(
+            d_in, _StructArray(cp.zeros(m * 8, cp.uint8), vi.dtype), cp.asarray(begin), cp.asarray(end), argmax,
+            device=0, cache=c)):
+        d_out = _StructArray(cp.zeros(m * 8, cp.uint8), vi.dtype)
+        run_two_phase(exe, d_in, d_out, m, cp.asarray(begin), cp.asarray(end), init, n=m)
+        assert d_out._buf.get().view(vi.dtype).tobytes() == want.tobytes()
+
+
 def test_exclusive_scan(caches):
     h = rng.integers(-100, 100, N).astype(np.int64)
     for exe in both(caches, lambda c: cccl_cache.make_exclusive_scan(np.int64, np.int64, device=0, cache=c)):

@@ -114,6 +114,17 @@ def test_binary_search_and_transform_specs_over_structs_carry_their_definitions(
         Spec.from_fields("unary_transform", dict(fields, op="negate"), ops)
 
 
+def test_a_segmented_reduce_spec_over_a_struct_carries_its_definition():
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    fields = {"type": vi.text, "op": "argmax", "offset": "int64"}
+    ops = {"argmax": ARGMAX.source}
+    definitions(fields, ops)
+    assert Spec.from_fields("segmented_reduce", fields, ops).text == \
+        "segmented_reduce type=vi:8/4 op=argmax offset=int64"
+    with pytest.raises(ValueError, match="custom operator"):
+        Spec.from_fields("segmented_reduce", dict(fields, op="plus"), ops)
+
+
 def test_layouts_c_does_not_give_and_odd_fields_are_refused():
     with pytest.raises(ValueError, match="align=True"):
         cccl_cache.gpu_struct("packed", np.dtype([("a", np.uint8), ("b", np.float32)]))  # unaligned

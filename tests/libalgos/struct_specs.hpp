@@ -1,7 +1,8 @@
 // The struct element types and specs the struct tests share (CPU builds and GPU runs):
 // merge sort with struct keys (keys only, and with struct values), select and three-way
 // partition over struct items, unique_by_key with struct keys and values (from arrays,
-// and keys from a zip), binary search of struct items, transforms from and to structs, reduce of struct items (an argmax, and a 12-byte
+// and keys from a zip), binary search of struct items, transforms from and to structs,
+// segmented reduce of struct items, reduce of struct items (an argmax, and a 12-byte
 // count/min/max) and scans of struct items (a running count/min/max, an exclusive running
 // argmax, a seeded running sum of four unsigned ints), each with a custom operator over
 // the struct.
@@ -14,6 +15,7 @@
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/algos/reduce/spec.hpp"
 #include "cccl_cache/algos/scan/spec.hpp"
+#include "cccl_cache/algos/segmented_reduce/spec.hpp"
 #include "cccl_cache/algos/select/spec.hpp"
 #include "cccl_cache/algos/binary_search/spec.hpp"
 #include "cccl_cache/algos/three_way_partition/spec.hpp"
@@ -203,6 +205,21 @@ inline cccl_cache::algos::reduce::Spec reduce_stats3() {
   s.op = Operator::custom("merge_stats",
                           "__device__ stats3 merge_stats(stats3 a, stats3 b) {\n"
                           "  return {a.count + b.count, a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};\n}");
+  return s;
+}
+
+// segmented reduce: an argmax per segment (8-byte vi), a count/min/max per segment (12
+// bytes), int64 offsets.
+inline cccl_cache::algos::segmented_reduce::Spec segmented_argmax() {
+  cccl_cache::algos::segmented_reduce::Spec s;
+  s.type = argmax_pair();
+  s.op = reduce_argmax().op;
+  return s;
+}
+inline cccl_cache::algos::segmented_reduce::Spec segmented_stats3() {
+  cccl_cache::algos::segmented_reduce::Spec s;
+  s.type = stats3();
+  s.op = reduce_stats3().op;
   return s;
 }
 

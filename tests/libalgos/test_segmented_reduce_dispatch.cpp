@@ -150,9 +150,13 @@ TEST(SegmentedReduceTempStorage, ClosedFormEqualsCubDispatch) {
   EXPECT_EQ(d::temp_storage_bytes(std::uint64_t{INT64_MAX} + 1), 0u);
 }
 
+// Scalars' sizes and structs' stand-in sizes (12, 16, 24, 32) have a dispatch; others not.
 TEST(SegmentedReduceTempStorage, UnsupportedSizesHaveNoDispatch) {
   EXPECT_EQ(d::select_dispatch(3, ScalarType::int64), nullptr);
-  EXPECT_EQ(d::select_dispatch(16, ScalarType::int64), nullptr);
+  EXPECT_EQ(d::select_dispatch(20, ScalarType::int64), nullptr);
+  EXPECT_EQ(d::select_dispatch(64, ScalarType::int64), nullptr);
+  for (std::size_t size : {1u, 2u, 4u, 8u, 12u, 16u, 24u, 32u})
+    EXPECT_NE(d::select_dispatch(size, ScalarType::int64, true), nullptr) << size;
   EXPECT_EQ(d::select_dispatch(4, ScalarType::int16), nullptr);
   EXPECT_EQ(d::select_dispatch(4, ScalarType::float32), nullptr);
 }

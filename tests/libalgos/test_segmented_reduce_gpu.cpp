@@ -21,6 +21,7 @@
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "cccl_cache/algos/segmented_reduce/executable.hpp"
 #include "gpu_support.hpp"
+#include "segments.hpp"
 
 namespace {
 
@@ -89,40 +90,6 @@ T value(const sr::Spec& s, std::mt19937_64& rng) {
   } else {
     return static_cast<T>(r);
   }
-}
-
-// begin/end offsets of each layout for n items.
-enum class Layout { none, one, mixed, singles };
-struct Segments {
-  std::vector<std::uint64_t> begin, end;
-  std::uint64_t longest = 0;
-};
-Segments segments(Layout layout, std::uint64_t n, std::mt19937_64& rng) {
-  Segments s;
-  auto add = [&](std::uint64_t b, std::uint64_t e) {
-    s.begin.push_back(b);
-    s.end.push_back(e);
-    s.longest = std::max(s.longest, e - b);
-  };
-  if (layout == Layout::one) add(0, n);
-  if (layout == Layout::singles)
-    for (std::uint64_t i = 0; i < n; ++i) add(i, i + 1);
-  if (layout == Layout::mixed) {
-    // Empty, small (per thread), medium (per warp), large (per block) segments, one of
-    // them half the items; sometimes a gap between segments; 100 empty ones for none.
-    const std::uint64_t huge_at = n / 4;
-    std::uint64_t at = 0;
-    while (at < n || s.begin.size() < 100) {
-      const std::uint64_t r = rng();
-      std::uint64_t len = r % 4 == 0 ? 0 : r % 4 == 1 ? 1 + r % 16 : r % 4 == 2 ? 17 + r % 600 : r % 5000;
-      if (at <= huge_at && at + len > huge_at) len = std::max(len, n / 2);
-      len = std::min(len, n - std::min(at, n));
-      add(at, at + len);
-      at = std::min(n, at + len + (r % 16 == 0 ? 3 : 0));
-      if (at >= n && s.begin.size() >= 100) break;
-    }
-  }
-  return s;
 }
 
 template <class T, class O>
@@ -195,7 +162,7 @@ TEST(SegmentedReduceGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
                                         const sr::Executable& loaded, CUstream stream) {
     const sr::Spec& spec = built().specs[i];
     std::mt19937_64 rng(91 + i);
-    switch (spec.type) {
+    switch (spec.type.scalar) {
       case ScalarType::float32: check_offsets<float>(spec, fresh, loaded, stream, rng); break;
       case ScalarType::float64: check_offsets<double>(spec, fresh, loaded, stream, rng); break;
       case ScalarType::int8: check_offsets<std::int8_t>(spec, fresh, loaded, stream, rng); break;

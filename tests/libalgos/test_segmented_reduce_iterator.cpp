@@ -171,6 +171,10 @@ TEST(SegmentedReduceIterator, PackedBytesAdvanceAsTheDeviceStructDoes) {
   const void* p = nullptr;
   std::memcpy(&p, a.bytes, sizeof p);
   EXPECT_EQ(p, static_cast<const void*>(values + 5));
+  // An array of structs (its element the structure, no scalar size) by its struct's size.
+  detail::advance_array(a.bytes, 3, 12);
+  std::memcpy(&p, a.bytes, sizeof p);
+  EXPECT_EQ(p, static_cast<const void*>(reinterpret_cast<const unsigned char*>(values + 5) + 36));
 }
 
 }  // namespace

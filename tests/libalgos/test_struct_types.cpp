@@ -152,6 +152,9 @@ TEST(StructTypes, EachAlgorithmsRules) {
   auto wide_values = unique_key3_payload();
   wide_values.value_type = wide.type;
   EXPECT_TRUE(wide_values.validate());
+  // Segmented reduce: as reduce (a custom operator, a stand-in size, arrays or zips).
+  expect_item_rules(segmented_argmax(), "segmented_reduce");
+  expect_item_rules(segmented_stats3(), "segmented_reduce");
   // Binary search: struct items with a custom comparator; arrays or zips.
   EXPECT_TRUE(lower_bound_key3().validate());
   auto by_less_search = lower_bound_key3();

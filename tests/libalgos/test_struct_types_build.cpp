@@ -1,7 +1,7 @@
 // NVRTC builds of struct element types for sm_80 and sm_90 (merge sort with struct keys,
 // keys only and with struct values; select and three-way partition over struct items;
 // unique_by_key of struct keys and values; binary search of struct items; transforms
-// from and to structs; reduce and scans of struct items): each round-trips through
+// from and to structs; reduce, segmented reduce and scans of struct items): each round-trips through
 // its blob, every truncation is corrupt, and a struct whose declared layout is not the
 // compiled one fails the build with NVRTC's log naming it.
 #include <gtest/gtest.h>
@@ -14,12 +14,14 @@
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
+#include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
 #include "cccl_cache/algos/three_way_partition/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
 #include "cccl_cache/algos/unique_by_key/build_result.hpp"
 #include "struct_specs.hpp"
 #include "three_way_partition_iterator_specs.hpp"
+#include "zip_specs.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
@@ -77,6 +79,13 @@ TEST(StructTypesBuild, TransformsFromAndToStructsBuild) {
   expect_builds_and_round_trips(transform_weight());
   expect_builds_and_round_trips(transform_pair());
   expect_builds_and_round_trips(transform_weighted_positions());
+}
+
+// Segmented reduce of struct items (8 and 12 bytes), and of a zip into 16-byte structs.
+TEST(StructTypesBuild, SegmentedReduceOfStructItemsBuilds) {
+  expect_builds_and_round_trips(segmented_argmax());
+  expect_builds_and_round_trips(segmented_stats3());
+  expect_builds_and_round_trips(zip_segmented_argmax64());
 }
 
 // Three-way partition of struct items: from arrays, and from a zip of their fields into

@@ -1,6 +1,6 @@
 // Zip iterators' specs the zip tests share (unit, build, GPU): struct items read from a
-// zip of a value array and a counting iterator (an argmax that reports where), and
-// written into a zip of two arrays.
+// zip of a value array and a counting iterator (an argmax that reports where, also per
+// segment), and written into a zip of two arrays.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,7 @@
 #include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/reduce/spec.hpp"
 #include "cccl_cache/algos/scan/spec.hpp"
+#include "cccl_cache/algos/segmented_reduce/spec.hpp"
 #include "struct_specs.hpp"
 
 namespace test_support {
@@ -45,6 +46,15 @@ inline cccl_cache::algos::Iterator values_and_positions64() {
 // an array and a CountingIterator).
 inline cccl_cache::algos::reduce::Spec zip_argmax64() {
   cccl_cache::algos::reduce::Spec s;
+  s.type = argmax64_pair();
+  s.op = argmax64_op();
+  s.input = values_and_positions64();
+  return s;
+}
+
+// Per segment, the argmax of a float32 array with its int64 position, into vi64s.
+inline cccl_cache::algos::segmented_reduce::Spec zip_segmented_argmax64() {
+  cccl_cache::algos::segmented_reduce::Spec s;
   s.type = argmax64_pair();
   s.op = argmax64_op();
   s.input = values_and_positions64();

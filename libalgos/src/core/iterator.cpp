@@ -795,15 +795,19 @@ bool pack_iterator(const Iterator& it, ScalarType element, const IteratorValue& 
 
 static_assert(offsetof(PackedIterator, arg) == 0, "a PackedIterator's address is its bytes'");
 
+void advance_array(unsigned char* bytes, std::int64_t n, std::size_t element_size) noexcept {
+  std::uintptr_t p = 0;
+  std::memcpy(&p, bytes, sizeof p);
+  p += static_cast<std::uintptr_t>(n) * element_size;
+  std::memcpy(bytes, &p, sizeof p);
+}
+
 void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes,
                     std::int64_t n) noexcept {
   const std::size_t v = size_of(iterator_value_type(it, element));
   // A pointer member at `at` moved by `count` elements of `size` bytes.
   auto move = [&](std::size_t at, std::int64_t count, std::size_t size) {
-    std::uintptr_t p = 0;
-    std::memcpy(&p, bytes + at, sizeof p);
-    p += static_cast<std::uintptr_t>(count) * size;
-    std::memcpy(bytes + at, &p, sizeof p);
+    advance_array(bytes + at, count, size);
   };
   // A count in V's low bytes (host order), wrapping as V does.
   auto count = [&] {

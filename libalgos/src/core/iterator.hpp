@@ -114,13 +114,19 @@ bool argument_address(const Iterator& it, ScalarType element, const IteratorValu
 void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes,
                     std::int64_t n) noexcept;
 
+// Advances the packed bytes of an array (its pointer first) by n elements of
+// `element_size` bytes. No allocation.
+void advance_array(unsigned char* bytes, std::int64_t n, std::size_t element_size) noexcept;
+
 // A call's packed argument and what advancing it needs: `it` null for an array of
-// `element` packed as an array iterator. `arg` comes first: the address of a
-// PackedIterator is its bytes' (what argument_address gives).
+// `element` (of `element_size` bytes: a struct's too) packed as an array iterator. `arg`
+// comes first: the address of a PackedIterator is its bytes' (what argument_address
+// gives).
 struct PackedIterator {
   IteratorArg arg;
   const Iterator* it = nullptr;
   ScalarType element = ScalarType::none;
+  std::size_t element_size = 0;
 };
 
 // A call's input and output as a dispatch takes them (iterator_address of each: the

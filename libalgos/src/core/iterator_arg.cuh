@@ -41,8 +41,10 @@ void* arg_address(const ValuedIterArg<T>& arg) noexcept {
 struct AdvancingIterArg {
   PackedIterator* packed = nullptr;
   AdvancingIterArg& operator+=(std::int64_t n) noexcept {
-    advance_packed(packed->it != nullptr ? *packed->it : Iterator::array(packed->element),
-                   packed->element, packed->arg.bytes, n);
+    if (packed->it == nullptr)
+      advance_array(packed->arg.bytes, n, packed->element_size);
+    else
+      advance_packed(*packed->it, packed->element, packed->arg.bytes, n);
     return *this;
   }
 };

@@ -60,7 +60,8 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   const IteratorValue* values[4] = {&d_in.value, &d_out.value, &d_begin_offsets.value,
                                     &d_end_offsets.value};
   for (int k = 0; k < 4; ++k) {
-    packed[k].element = k < 2 ? s.type : s.offset_type;
+    packed[k].element = k < 2 ? s.type.scalar : s.offset_type;
+    packed[k].element_size = k < 2 ? size_of(s.type) : size_of(s.offset_type);
     packed[k].it = its[k]->is_pointer() ? nullptr : its[k];
     if (!algos::detail::argument_address(*its[k], packed[k].element, *values[k], num_segments, all,
                                          packed[k].arg, at[k]))

@@ -16,7 +16,8 @@ detail::GeneratedSource detail::BuildSteps<SegmentedReduce>::source(
 
   detail::GeneratedSource out;
   out.source = detail::prelude("cub/device/dispatch/kernels/kernel_segmented_reduce.cuh",
-                               {spec.type, spec.input.type, spec.output.type});
+                               {spec.type.scalar, spec.input.type, spec.output.type});
+  out.source += detail::struct_source({&spec.type});
   out.source += detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_t = " + t + ";\nusing cccl_cache_offset_t = " + offset + ";\n";
   // Iterators take the place of the arrays: all four arguments where any is one (the
@@ -33,7 +34,7 @@ detail::GeneratedSource detail::BuildSteps<SegmentedReduce>::source(
   const std::string end =
       detail::argument_type(out.source, "cccl_cache_end_t", spec.end_offsets, spec.offset_type,
                             false, all, offset + "*", defined);
-  out.source += detail::operator_type("cccl_cache_op", spec.op, 2, {}, spec.type);
+  out.source += detail::operator_type("cccl_cache_op", spec.op, 2, {}, spec.type.scalar);
   // As cub::detail::segmented_reduce::dispatch derives them for
   // DeviceSegmentedReduce::Reduce(T*, T*, n, offset*, offset*, op, T init): the
   // accumulator and the policy selector over it. The host dispatch launches the kernel

@@ -6,8 +6,9 @@
 // The device kernel was instantiated by the build (codegen.cpp) with T* input and
 // output, offset* begin and end offsets (or, where the spec has an iterator, the four
 // generated iterator structs), T init and an empty operator type. Host
-// stand-ins of the same size and alignment give the dispatch the same argument layout:
-// nothing here depends on what the elements are.
+// stand-ins of the same size give the dispatch the same arguments (the driver copies each
+// by the size the kernel declares): nothing here depends on what the elements are, scalars
+// or structs.
 #include "core/launch.cuh"
 #include "core/iterator_arg.cuh"
 
@@ -83,7 +84,7 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
 }  // namespace
 
 DispatchFn select_dispatch(std::size_t type_size, ScalarType offset_type, bool iterators) noexcept {
-  return algos::detail::on_size(type_size, [&](auto t) {
+  return algos::detail::on_element_size(type_size, [&](auto t) {
     return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
       constexpr std::size_t kT = decltype(t)::value;
       using O = typename decltype(o)::type;

@@ -17,7 +17,8 @@ struct SegmentedReduce;  // the algorithm's traits (build_result.hpp)
 
 namespace cccl_cache::algos::segmented_reduce {
 
-// Input, initial value and output are `type`; the accumulator is CUB's own
+// Input, initial value and output are `type` (a scalar, or a user's struct of 1, 2, 4, 8,
+// 12, 16, 24 or 32 bytes with a custom operator returning it); the accumulator is CUB's own
 // (`::cuda::std::__accumulator_t<Op, T, T>`, as DeviceSegmentedReduce::Reduce derives
 // it), so results are CUB's bit for bit. The begin and end offset arrays hold
 // `offset_type`, which is also the kernel's offset type (CUB's
@@ -26,7 +27,7 @@ struct Spec {
   using Algorithm = SegmentedReduce;
   static constexpr AlgorithmId kAlgorithm = AlgorithmId::segmented_reduce;
 
-  ScalarType type = ScalarType::float32;
+  ElementType type = ScalarType::float32;
   Operator op = Operator::plus();
   ScalarType offset_type = ScalarType::int64;  // int32, uint32, int64 or uint64
   // The input, the output and the begin and end offsets: arrays (pointers, the default,
@@ -34,7 +35,8 @@ struct Spec {
   // of the input kinds (read as T, and as the offset type; the input not reverse, whose
   // end is a length only the offsets know: segments of 8 from
   // transform(times8,counting(int64)) begins and the same from 1 as ends), the output of
-  // the output kinds. A spec with any iterator is compiled with every argument an
+  // the output kinds; struct items: arrays or zips of their fields. A spec with any
+  // iterator is compiled with every argument an
   // iterator (its arrays as array iterators); its calls take IteratorValues for them.
   Iterator input;
   Iterator output;
@@ -58,9 +60,9 @@ struct Spec {
            !end_offsets.is_pointer();
   }
 
-  // An element type; a reduction operator for it (core/codegen.hpp
-  // validate_associative_op); an integer offset type of 4 or 8 bytes; valid iterators
-  // (validate_iterator, validate_output_iterator). Error: invalid_argument (unsupported:
+  // An element type and a reduction operator for it (core/codegen.hpp
+  // validate_associative_op), or struct items (validate_items); an integer offset type of
+  // 4 or 8 bytes; valid iterators (validate_iterator, validate_output_iterator). Error: invalid_argument (unsupported:
   // an iterator kind that is not taken there).
   Result<void> validate() const;
 
