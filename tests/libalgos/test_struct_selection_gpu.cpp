@@ -27,6 +27,21 @@ static_assert(sizeof(HostPayload) == 16 && sizeof(vi64) == 16 && sizeof(HostKey3
 
 const std::uint64_t kCounts[] = {0, 1, 2, 1023, 1025, (1ull << 20) + 3, 1ull << 26};
 
+// n float32 values from value() on the device, zipped with counting(0): the zip's
+// IteratorValue (its components held here) and the vi64 items it reads.
+struct Zipped {
+  std::vector<vi64> items;
+  IteratorValue parts[2];
+  template <class Value>
+  Zipped(std::uint64_t n, std::vector<std::unique_ptr<DeviceBuffer>>& keep, Value value) : items(n) {
+    std::vector<float> values(n);
+    for (std::uint64_t i = 0; i < n; ++i) items[i] = {values[i] = value(), static_cast<long long>(i)};
+    parts[0] = IteratorValue::array(on_device(values, keep));
+    parts[1] = IteratorValue::counting(std::int64_t{0});
+  }
+  Input input() const { return IteratorValue::zip(parts, 2); }
+};
+
 // The three parts (first, second, unselected, each in input order) and the two counts.
 template <class T>
 struct Parts {
@@ -100,15 +115,9 @@ TEST(StructPartitionGpu, ValuesWithTheirPositionsFromAZipMatchTheHostFreshAndLoa
   for_each_count(built_once<&partition_positions>("cccl-struct-"), 0, kCounts,
                  [](std::uint64_t n, const auto& fresh, const auto& loaded, auto& keep, CUstream stream) {
                    std::mt19937 rng(static_cast<std::uint32_t>(n) + 13);
-                   std::vector<float> values(n);
-                   std::vector<vi64> items(n);
-                   for (std::uint64_t i = 0; i < n; ++i) {
-                     values[i] = static_cast<float>(static_cast<int>(rng() % 200) - 100) / 4.0f;
-                     items[i] = {values[i], static_cast<long long>(i)};
-                   }
-                   const IteratorValue parts[] = {IteratorValue::array(on_device(values, keep)),
-                                                  IteratorValue::counting(std::int64_t{0})};
-                   const Input in = IteratorValue::zip(parts, 2);
+                   Zipped z(n, keep, [&] { return static_cast<float>(static_cast<int>(rng() % 200) - 100) / 4.0f; });
+                   const Input in = z.input();
+                   const std::vector<vi64>& items = z.items;
                    const Parts<vi64> got[2] = {partition_on<vi64>(fresh, in, n, stream),
                                                partition_on<vi64>(loaded, in, n, stream)};
                    expect_parts(got, host_parts(items, [](const vi64& x) {
@@ -191,17 +200,11 @@ TEST(StructUniqueGpu, RunStartsWithTheirPositionsFromAZipMatchTheHostFreshAndLoa
   for_each_count(built_once<&unique_run_starts>("cccl-struct-"), 0, kCounts,
                  [](std::uint64_t n, const auto& fresh, const auto& loaded, auto& keep, CUstream stream) {
                    std::mt19937 rng(static_cast<std::uint32_t>(n) + 23);
-                   std::vector<float> values(n);
-                   std::vector<vi64> keys(n);
+                   Zipped z(n, keep, [&] { return static_cast<float>(rng() % 4); });
+                   const Input zipped = z.input();
+                   const std::vector<vi64>& keys = z.items;
                    std::vector<std::int32_t> payload(n);
-                   for (std::uint64_t i = 0; i < n; ++i) {
-                     values[i] = static_cast<float>(rng() % 4);
-                     keys[i] = {values[i], static_cast<long long>(i)};
-                     payload[i] = static_cast<std::int32_t>(rng());
-                   }
-                   const IteratorValue parts[] = {IteratorValue::array(on_device(values, keep)),
-                                                  IteratorValue::counting(std::int64_t{0})};
-                   const Input zipped = IteratorValue::zip(parts, 2);
+                   for (auto& p : payload) p = static_cast<std::int32_t>(rng());
                    const void* d_payload = on_device(payload, keep);
                    const Unique<vi64, std::int32_t> got[2] = {
                        unique_on<vi64, std::int32_t>(fresh, zipped, d_payload, n, stream),
