@@ -778,16 +778,23 @@ class _StructArray:
                                          "data": (buf.data.ptr, False), "strides": None, "version": 3}
 
 
+def _vi_items(values_below=50):
+    """(vi, h): the struct {value, index} and N items of it, values drawn below
+    `values_below` (many ties), indices 0..N-1."""
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    h = np.empty(N, vi.dtype)
+    h["value"] = rng.integers(0, values_below, N)
+    h["index"] = np.arange(N)
+    return vi, h
+
+
 def _argmax_items():
     """(vi, argmax, h, init): the struct {value, index}, the argmax over it (the lower index
     among equal values), N items with many ties, and the argmax's identity."""
-    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    vi, h = _vi_items()
     argmax = cccl_cache.Op("argmax", "__device__ vi argmax(vi a, vi b) {\n"
                                      "  if (a.value != b.value) return a.value > b.value ? a : b;\n"
                                      "  return a.index < b.index ? a : b;\n}")
-    h = np.empty(N, vi.dtype)
-    h["value"] = rng.integers(0, 50, N)
-    h["index"] = np.arange(N)
     return vi, argmax, h, np.array((-1e30, -1), vi.dtype)[()]
 
 
@@ -943,11 +950,8 @@ def test_merge_sort_of_struct_keys(caches):
 
 
 def test_select_of_struct_items(caches):
-    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    vi, h = _vi_items()
     high = cccl_cache.Op("high", "__device__ bool high(const vi& x) { return x.value > 25.0f; }")
-    h = np.empty(N, vi.dtype)
-    h["value"] = rng.integers(0, 50, N)
-    h["index"] = np.arange(N)
     keep = h[h["value"] > 25]
     d_in = _StructArray(cp.asarray(h.view(np.uint8)), vi.dtype)
     d_out = _StructArray(cp.zeros(N * 8, cp.uint8), vi.dtype)
@@ -960,12 +964,9 @@ def test_select_of_struct_items(caches):
 
 
 def test_three_way_partition_of_struct_items(caches):
-    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    vi, h = _vi_items()
     high = cccl_cache.Op("high", "__device__ bool high(const vi& x) { return x.value > 25.0f; }")
     even = cccl_cache.Op("even", "__device__ bool even(const vi& x) { return x.index % 2 == 0; }")
-    h = np.empty(N, vi.dtype)
-    h["value"] = rng.integers(0, 50, N)
-    h["index"] = np.arange(N)
     first = h["value"] > 25
     second = ~first & (h["index"] % 2 == 0)
     want = (h[first], h[second], h[~first & ~second])
@@ -982,11 +983,8 @@ def test_three_way_partition_of_struct_items(caches):
 
 
 def test_unique_by_key_of_struct_keys_and_values(caches):
-    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    vi, h = _vi_items(3)
     same = cccl_cache.Op("same", "__device__ bool same(const vi& a, const vi& b) { return a.value == b.value; }")
-    h = np.empty(N, vi.dtype)
-    h["value"] = rng.integers(0, 3, N)
-    h["index"] = np.arange(N)
     firsts = np.concatenate(([True], h["value"][1:] != h["value"][:-1]))
     d_keys = _StructArray(cp.asarray(h.view(np.uint8)), vi.dtype)
     d_vals = _StructArray(cp.asarray(h.view(np.uint8)), vi.dtype)  # the keys as values too
