@@ -371,13 +371,13 @@ const std::map<std::string_view, std::string_view> kDispatchAbi = {
       "w1=1/1 w2=2/2 w4=4/4 w8=8/8 s12=12/4 s32=32/8 init_s12=24/8 init_s32=40/8 tile_s12=24/8 "
       "ws_s12=16/16"},
     {"unary_transform",
-      "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 "
-      "in_size@64:8 out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 "
-      "op=8/8 out=8/8 arg=16/8 aligned=16/8"},
+      "cub=300500 cccl=3005000 params@0:120 launch@0:8 policy@8:52 num_inputs@60:4 "
+      "in_size@64:8 in_align@72:8 out_size@80:4 async_config@84:16 prefetch_config@100:16 "
+      "pred=1/1 op=8/8 out=8/8 arg=16/8 aligned=16/8"},
     {"binary_transform",
-      "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 "
-      "in_size@64:8 out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 "
-      "op=8/8 out=8/8 arg=16/8 aligned=16/8"},
+      "cub=300500 cccl=3005000 params@0:120 launch@0:8 policy@8:52 num_inputs@60:4 "
+      "in_size@64:8 in_align@72:8 out_size@80:4 async_config@84:16 prefetch_config@100:16 "
+      "pred=1/1 op=8/8 out=8/8 arg=16/8 aligned=16/8"},
     {"radix_sort",
       "cub=300500 cccl=3005000 params@0:88 launch@0:8 policy@8:80 null=1/1 "
       "decomposer=1/1 even_share32=40/4 even_share64=72/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8 "
@@ -388,8 +388,7 @@ const std::map<std::string_view, std::string_view> kDispatchAbi = {
       "small_items@28:4 op=8/8 max_segment_size=8/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8"},
     {"unique_by_key",
       "cub=300500 cccl=3005000 params@0:24 launch@0:8 threads@8:4 items@12:4 "
-      "vsmem_per_block@16:4 op=8/8 selected=8/8 tile4=8/8 tile8=8/8 vsmem=8/8 b1=1/1 "
-      "b2=2/2 b4=4/4 b8=8/8"},
+      "vsmem_per_block@16:4 items=8/8 op=8/8 selected=8/8 tile4=8/8 tile8=8/8 vsmem=8/8"},
     {"select",
       "cub=300500 cccl=3005000 params@0:24 launch@0:8 threads@8:4 items@12:4 "
       "vsmem_per_block@16:4 items=8/8 op=8/8 null=1/1 selected=8/8 tile=8/8 "
@@ -403,9 +402,9 @@ const std::map<std::string_view, std::string_view> kDispatchAbi = {
       "counter_size@32:4 samples=8/8 bins=8/8 counts=4/4 queue=8/8 b1=1/1 b2=2/2 "
       "b4=4/4 b8=8/8"},
     {"binary_search",
-      "cub=300500 cccl=3005000 params@0:112 launch@0:8 policy@8:52 num_inputs@60:4 "
-      "in_size@64:8 out_size@72:4 async_config@76:16 prefetch_config@92:16 pred=1/1 "
-      "op=24/8 out=8/8 arg=16/8 aligned=16/8"},
+      "cub=300500 cccl=3005000 params@0:120 launch@0:8 policy@8:52 num_inputs@60:4 "
+      "in_size@64:8 in_align@72:8 out_size@80:4 async_config@84:16 prefetch_config@100:16 "
+      "pred=1/1 op=24/8 out=8/8 arg=16/8 aligned=16/8"},
     {"segmented_sort",
       "cub=300500 cccl=3005000 params@0:56 launch@0:8 large_threads@8:4 large_items@12:4 "
       "radix_bits@16:4 medium_threads@20:4 medium_warp_threads@24:4 medium_items@28:4 "

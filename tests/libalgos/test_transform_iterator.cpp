@@ -101,11 +101,12 @@ TEST(TransformIterator, WhatATransformCannotTakeIsRefusedByField) {
   };
   const Case cases[] = {
       {unary(Iterator::discard()), {}, false, "'input'", ErrorCode::unsupported},
+      // A zip's items are structs: not over a scalar input.
       {unary(Iterator::zip({Iterator::array(ScalarType::float32)})),
        {},
        false,
        "'input'",
-       ErrorCode::unsupported},
+       ErrorCode::invalid_argument},
       {unary({}, Iterator::counting(ScalarType::int32)),
        {},
        false,
