@@ -11,13 +11,9 @@ Result<void> Spec::validate() const {
   auto bad = [](std::string what) {
     return fail(ErrorCode::invalid_argument, "binary_search spec: " + std::move(what));
   };
-  if (type.is_struct()) {
-    CCCL_CACHE_CHECK(validate_struct("binary_search spec: field 'type'", type));
-    if (comparator.kind != OpKind::custom)
-      return bad("field 'compare': struct items need a custom comparator (less and greater compare scalars)");
-  } else if (!is_element_type(type.scalar)) {
-    return bad("field 'type': must be an integer, float or bool type, or a struct");
-  }
+  CCCL_CACHE_CHECK(detail::validate_element_type("binary_search spec", "type", type));
+  if (type.is_struct() && comparator.kind != OpKind::custom)
+    return bad("field 'compare': struct items need a custom comparator (less and greater compare scalars)");
   if (!is_offset_type(out_type)) return bad("field 'out': must be int32, uint32, int64 or uint64");
   if (comparator.kind != OpKind::less && comparator.kind != OpKind::greater &&
       comparator.kind != OpKind::custom)

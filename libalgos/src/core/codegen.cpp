@@ -222,6 +222,15 @@ Result<void> validate_associative_op(std::string_view what, const Operator& op, 
   return validate_operator(field, op);
 }
 
+Result<void> validate_element_type(std::string_view what, std::string_view field,
+                                   const ElementType& type) {
+  const std::string w = std::string(what) + ": field '" + std::string(field) + "'";
+  if (type.is_struct()) return validate_struct(w, type);
+  if (!is_element_type(type.scalar))
+    return fail(ErrorCode::invalid_argument, w + ": must be an integer, float or bool type, or a struct");
+  return {};
+}
+
 Result<void> validate_item_iterator(const std::string& field, const ElementType& type,
                                     const Iterator& it, bool is_output) {
   if (type.is_struct()) {

@@ -83,6 +83,12 @@ bool kind_applies_to(OpKind kind, ScalarType t) noexcept;
 [[nodiscard]] Result<void> validate_associative_op(std::string_view what, const Operator& op,
                                                    ScalarType type, bool takes_state = false);
 
+// A spec's element-type field: a valid struct (validate_struct) or an integer, float or
+// bool type. Error invalid_argument "<what>: field '<field>': must be an integer, float
+// or bool type, or a struct" (a bad layout: validate_struct's).
+[[nodiscard]] Result<void> validate_element_type(std::string_view what, std::string_view field,
+                                                 const ElementType& type);
+
 // One input (`is_output` false) or output of an algorithm over items of `type`: for a
 // struct, an array or a zip of its fields (validate_zip_iterator); for a scalar, no zip,
 // an input of kInputIterators (validate_iterator), an output of an output kind

@@ -8,13 +8,9 @@ Result<void> Spec::validate() const {
   auto bad = [](std::string what) {
     return fail(ErrorCode::invalid_argument, "select spec: " + std::move(what));
   };
-  if (type.is_struct()) {
-    if (auto ok = validate_struct("select spec: field 'type'", type); !ok) return ok;
-    if (op.kind != OpKind::custom)
-      return bad("field 'op': struct items need a custom predicate (identity tests scalars)");
-  } else if (!is_element_type(type.scalar)) {
-    return bad("field 'type': must be an integer, float or bool type, or a struct");
-  }
+  CCCL_CACHE_CHECK(detail::validate_element_type("select spec", "type", type));
+  if (type.is_struct() && op.kind != OpKind::custom)
+    return bad("field 'op': struct items need a custom predicate (identity tests scalars)");
   if (offset_type != ScalarType::int64)
     return bad("field 'offset': must be int64 (DeviceSelect::If's count type)");
   if (!is_offset_type(selected_type)) return bad("field 'selected': must be int32, uint32, int64 or uint64");

@@ -12,11 +12,7 @@ Result<void> Spec::validate() const {
   auto bad = [](std::string what) {
     return fail(ErrorCode::invalid_argument, "three_way_partition spec: " + std::move(what));
   };
-  if (type.is_struct()) {
-    CCCL_CACHE_CHECK(validate_struct("three_way_partition spec: field 'type'", type));
-  } else if (!is_element_type(type.scalar)) {
-    return bad("field 'type': must be an integer, float or bool type, or a struct");
-  }
+  CCCL_CACHE_CHECK(detail::validate_element_type("three_way_partition spec", "type", type));
   if (offset_type != ScalarType::int32 && offset_type != ScalarType::int64)
     return bad("field 'offset': must be int32 or int64 (DevicePartition::If's signed count type)");
   if (!is_offset_type(selected_type)) return bad("field 'selected': must be int32, uint32, int64 or uint64");

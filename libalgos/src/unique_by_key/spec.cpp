@@ -12,13 +12,8 @@ Result<void> Spec::validate() const {
   auto bad = [](std::string what) {
     return fail(ErrorCode::invalid_argument, "unique_by_key spec: " + std::move(what));
   };
-  for (const auto& [field, t] : {std::pair{"keys", &key_type}, std::pair{"values", &value_type}}) {
-    const std::string what = "field '" + std::string(field) + "'";
-    if (t->is_struct())
-      CCCL_CACHE_CHECK(validate_struct("unique_by_key spec: " + what, *t));
-    else if (!is_element_type(t->scalar))
-      return bad(what + ": must be an integer, float or bool type, or a struct");
-  }
+  CCCL_CACHE_CHECK(detail::validate_element_type("unique_by_key spec", "keys", key_type));
+  CCCL_CACHE_CHECK(detail::validate_element_type("unique_by_key spec", "values", value_type));
   if (!is_unsigned_offset(offset_type))
     return bad("field 'offset': must be uint32 or uint64 (CUB's offset for 4- and 8-byte counts)");
   if (!is_offset_type(selected_type)) return bad("field 'selected': must be int32, uint32, int64 or uint64");
