@@ -1366,12 +1366,13 @@ def test_lower_bound_with_a_stateful_comparator(caches):
     h = rng.integers(-1000, 1000, N).astype(np.int32)
     values = rng.integers(-1200, 1200, 999).astype(np.int32)
     d_values = cp.asarray(values)
+    exes = both(caches, lambda c: cccl_cache.make_lower_bound(cp.asarray(h), d_values, cp.empty(999, cp.int64),
+                                                              closer, device=0, cache=c))
     for pivot in (0, 300):
         dist = np.abs(h.astype(np.int64) - pivot)
         d_data = cp.asarray(h[np.argsort(dist, kind="stable")])
         want = np.searchsorted(np.sort(dist), np.abs(values.astype(np.int64) - pivot), side="left")
-        for exe in both(caches, lambda c: cccl_cache.make_lower_bound(d_data, d_values, cp.empty(999, cp.int64),
-                                                                       closer, device=0, cache=c)):
+        for exe in exes:
             out = cp.full(999, -1, cp.int64)
             assert exe(None, d_data, N, d_values, 999, out) == 1
             exe(cp.empty(1, cp.uint8), d_data, N, d_values, 999, out, op_state=np.int32(pivot))
@@ -1414,9 +1415,11 @@ def test_bool_masks_reductions_sorts_and_selections(caches):
         np.testing.assert_array_equal(d_mask.get(), a < b)
     mask = a < b
     ones = cp.ones(N, cp.bool_)
+    exes = {op: both(caches, lambda c: cccl_cache.make_reduce_into(np.bool_, np.bool_, op, device=0, cache=c))
+            for op in ("logical_or", "logical_and")}
     for op, init, src, want in (("logical_or", False, d_mask, mask.any()),
                                 ("logical_and", True, d_mask, mask.all()), ("logical_and", True, ones, True)):
-        for exe in both(caches, lambda c: cccl_cache.make_reduce_into(np.bool_, np.bool_, op, device=0, cache=c)):
+        for exe in exes[op]:
             out = cp.zeros(1, cp.bool_)
             run_two_phase(exe, src, out, N, init, n=N)
             assert out.get()[0] == want, (op, init)
