@@ -389,6 +389,15 @@ Extent member_extent(const Iterator& it, ScalarType element) noexcept {
   }
 }
 
+}  // namespace
+
+ArgumentExtent argument_extent(const Iterator& it, ScalarType element) noexcept {
+  const Extent e = member_extent(it, element);
+  return {e.size, e.align};
+}
+
+namespace {
+
 // What iterator_packing says of one iterator's members.
 std::string layout_text(const Iterator& it) {
   switch (it.kind) {

@@ -129,6 +129,18 @@ struct PackedIterator {
   std::size_t element_size = 0;
 };
 
+// The size and alignment of an argument's device struct over `element` (a pointer `it`:
+// an array iterator's {V* p}), for a host stand-in that embeds it in a larger kernel
+// argument (segmented sort's segment selectors). No allocation.
+struct ArgumentExtent {
+  std::size_t size = 0, align = 1;
+};
+ArgumentExtent argument_extent(const Iterator& it, ScalarType element) noexcept;
+// The same for a call's packed argument.
+inline ArgumentExtent argument_extent(const PackedIterator& packed) noexcept {
+  return packed.it == nullptr ? argument_extent(Iterator{}, packed.element)
+                              : argument_extent(*packed.it, packed.element);
+}
 // A call's input and output as a dispatch takes them (iterator_address of each: the
 // input of num_items elements, the output of out_items), their packed bytes held here.
 struct IteratorArgs {

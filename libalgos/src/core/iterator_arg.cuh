@@ -35,20 +35,22 @@ void* arg_address(const ValuedIterArg<T>& arg) noexcept {
 }
 
 // An IterArg that CUB's host dispatch may advance between launches (segmented reduce's,
-// each of 2^31 - 1 segments): over a PackedIterator (core/iterator.hpp), whose bytes `+= n`
-// advances as the device struct's `+= n` does (advance_packed). The driver copies the
-// bytes at each launch, so advancing after one leaves it as it ran.
+// each of 2^31 - 1 segments; segmented sort's, from a copy): a copy of the call's
+// PackedIterator (core/iterator.hpp), whose bytes `+= n` advances as the device struct's
+// `+= n` does (advance_packed). A value: copies advance apart, as CUB's iterators do.
 struct AdvancingIterArg {
-  PackedIterator* packed = nullptr;
+  PackedIterator packed;
   AdvancingIterArg& operator+=(std::int64_t n) noexcept {
-    if (packed->it == nullptr)
-      advance_array(packed->arg.bytes, n, packed->element_size);
+    if (packed.it == nullptr)
+      advance_array(packed.arg.bytes, n, packed.element_size);
     else
-      advance_packed(*packed->it, packed->element, packed->arg.bytes, n);
+      advance_packed(*packed.it, packed.element, packed.arg.bytes, n);
     return *this;
   }
 };
-inline void* arg_address(const AdvancingIterArg& arg) noexcept { return arg.packed->arg.bytes; }
+inline void* arg_address(const AdvancingIterArg& arg) noexcept {
+  return const_cast<unsigned char*>(arg.packed.arg.bytes);
+}
 
 // A dispatch's input or output argument of type It from the executable's address for it
 // (iterator_address): IterArg over packed bytes, or the array as T*.
@@ -59,7 +61,7 @@ It iterator_arg(const void* address) noexcept {
     arg.bytes = address;
     return arg;
   } else if constexpr (std::is_same_v<It, AdvancingIterArg>) {
-    return AdvancingIterArg{static_cast<PackedIterator*>(const_cast<void*>(address))};
+    return AdvancingIterArg{*static_cast<const PackedIterator*>(address)};
   } else {
     return static_cast<T*>(const_cast<void*>(address));
   }

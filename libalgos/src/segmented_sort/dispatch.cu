@@ -8,15 +8,19 @@
 //
 // The device kernels were instantiated by the build (codegen.cpp) with the real key,
 // value (cub::NullType for keys-only) and offset types and `const Offset*` offset
-// iterators; the dispatch only moves pointers, so host stand-ins of the same sizes give
-// the same argument layout. The segment selectors and partition iterators are CUB's own
-// types over the offset type. The sort order is the kernels': the host code is the same
-// for both.
+// iterators, or both offsets generated iterator structs; the dispatch only moves
+// pointers and iterators, so host stand-ins of the same sizes give the same argument
+// layout. The segment selectors are CUB's own types over offset arrays, or, over
+// iterators, bytes laid out as the device's selector holds them (PackedSelector); the
+// partition iterators are CUB's own. The sort order is the kernels': the host code is
+// the same for both.
 #include "core/launch.cuh"
+#include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_segmented_sort.cuh>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "core/temp_storage.hpp"
@@ -31,10 +35,40 @@ using algos::detail::Bytes;
 using algos::detail::DriverLauncherFactory;
 using SegmentIndex = ss::local_segment_index_t;
 
+using algos::detail::AdvancingIterArg;
+
 template <class OffsetT>
 using LargeSelector = ss::LargeSegmentsSelectorT<OffsetT, const OffsetT*, const OffsetT*>;
 template <class OffsetT>
 using SmallSelector = ss::SmallSegmentsSelectorT<OffsetT, const OffsetT*, const OffsetT*>;
+
+// Stands in for CUB's Large/SmallSegmentsSelectorT<OffsetT, Begin, End> over offset
+// iterators: the call's value and iterators' bytes (AdvancingIterArg) where
+// selector_layout puts them. Handed to the driver by address, which copies the kernel's
+// parameter size from it.
+template <class OffsetT>
+struct PackedSelector {
+  alignas(16) unsigned char bytes[2 * sizeof(algos::detail::IteratorArg) + 48] = {};
+  std::size_t base_at = 0;
+
+  PackedSelector(OffsetT value, const AdvancingIterArg& begin, const AdvancingIterArg& end) noexcept {
+    const algos::detail::ArgumentExtent b = algos::detail::argument_extent(begin.packed);
+    const algos::detail::ArgumentExtent e = algos::detail::argument_extent(end.packed);
+    const SelectorLayout l = selector_layout(sizeof(OffsetT), b, e);
+    std::memcpy(bytes, &value, sizeof(OffsetT));
+    std::memcpy(bytes + l.begin_at, begin.packed.arg.bytes, b.size);
+    std::memcpy(bytes + l.end_at, end.packed.arg.bytes, e.size);
+    base_at = l.base_at;
+  }
+  void set_base(ss::global_segment_offset_t base) noexcept {
+    std::memcpy(bytes + base_at, &base, sizeof base);
+  }
+};
+static_assert(sizeof(ss::global_segment_offset_t) == sizeof(std::uint64_t));
+template <class OffsetT>
+void* arg_address(const PackedSelector<OffsetT>& s) noexcept {
+  return const_cast<unsigned char*>(s.bytes);
+}
 
 // Each Policy value with the member of CUB's policy it mirrors: `v(ours, cubs)`.
 template <class P, class R, class V>
@@ -65,9 +99,11 @@ struct RuntimePartitionSelector {
   }
 };
 
-// The bound kernels, as DeviceSegmentedSortKernelSource names them.
-template <std::size_t K, class OffsetT>
+// The bound kernels, as DeviceSegmentedSortKernelSource names them, with the offsets as
+// `Offsets` (const OffsetT* arrays or AdvancingIterArg iterators).
+template <std::size_t K, class OffsetT, class Offsets>
 struct BoundKernels {
+  static constexpr bool kIterators = std::is_same_v<Offsets, AdvancingIterArg>;
   const DispatchParams* params;
   CUfunction slot(Kernel k) const { return params->launch->kernels[k].function; }
   CUfunction SegmentedSortFallbackKernel() const { return slot(fallback); }
@@ -75,19 +111,24 @@ struct BoundKernels {
   CUfunction SegmentedSortKernelLarge() const { return slot(large); }
   static constexpr std::size_t KeySize() { return K; }
 
-  using LargeSegmentsSelectorT = LargeSelector<OffsetT>;
-  using SmallSegmentsSelectorT = SmallSelector<OffsetT>;
-  static LargeSegmentsSelectorT LargeSegmentsSelector(OffsetT offset, const OffsetT* begin,
-                                                      const OffsetT* end) {
+  using LargeSegmentsSelectorT =
+      std::conditional_t<kIterators, PackedSelector<OffsetT>, LargeSelector<OffsetT>>;
+  using SmallSegmentsSelectorT =
+      std::conditional_t<kIterators, PackedSelector<OffsetT>, SmallSelector<OffsetT>>;
+  static LargeSegmentsSelectorT LargeSegmentsSelector(OffsetT offset, const Offsets& begin,
+                                                      const Offsets& end) {
     return LargeSegmentsSelectorT(offset, begin, end);
   }
-  static SmallSegmentsSelectorT SmallSegmentsSelector(OffsetT offset, const OffsetT* begin,
-                                                      const OffsetT* end) {
+  static SmallSegmentsSelectorT SmallSegmentsSelector(OffsetT offset, const Offsets& begin,
+                                                      const Offsets& end) {
     return SmallSegmentsSelectorT(offset, begin, end);
   }
   template <class Selector>
   static void SetSegmentOffset(Selector& selector, ss::global_segment_offset_t base) {
-    selector.base_segment_offset = base;
+    if constexpr (kIterators)
+      selector.set_base(base);
+    else
+      selector.base_segment_offset = base;
   }
 };
 
@@ -102,7 +143,9 @@ struct BoundPartitionKernels {
 
 constexpr std::uint64_t kInt64Max = static_cast<std::uint64_t>(INT64_MAX);
 
-template <std::size_t K, std::size_t V, class OffsetT>
+// Iterators: the offsets as AdvancingIterArg (a PackedIterator at each address), else
+// OffsetT arrays.
+template <std::size_t K, std::size_t V, class OffsetT, bool Iterators>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_keys_in, void* d_keys_out,
                       const void* d_values_in, void* d_values_out, std::uint64_t num_items,
@@ -110,6 +153,9 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       const void* d_end_offsets, CUstream stream) noexcept {
   using KeyT = Bytes<K>;
   using ValueT = std::conditional_t<V == 0, cub::NullType, Bytes<V>>;
+  using Offsets = std::conditional_t<Iterators, AdvancingIterArg, const OffsetT*>;
+  using Kernels = BoundKernels<K, OffsetT, Offsets>;
+  using algos::detail::iterator_arg;
   if (num_items > kInt64Max || num_segments > kInt64Max) return CUDA_ERROR_INVALID_VALUE;
   // CUB's plain form: DoubleBuffers {in, out} it may not overwrite.
   cub::DoubleBuffer<KeyT> keys(static_cast<KeyT*>(const_cast<void*>(d_keys_in)),
@@ -120,16 +166,17 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   const DriverLauncherFactory factory{params.launch, &status};
   const algos::detail::RuntimeAnswers answers(factory);
   const cudaError_t err =
-      ss::dispatch<cub::SortOrder::Ascending, OffsetT, KeyT, ValueT, const OffsetT*, const OffsetT*,
-                   RuntimePolicySelector, BoundKernels<K, OffsetT>, RuntimePartitionSelector,
-                   BoundPartitionKernels, DriverLauncherFactory>(
+      ss::dispatch<cub::SortOrder::Ascending, OffsetT, KeyT, ValueT, Offsets, Offsets,
+                   RuntimePolicySelector, Kernels, RuntimePartitionSelector, BoundPartitionKernels,
+                   DriverLauncherFactory>(
           d_temp_storage, temp_storage_bytes, keys, values,
           static_cast<::cuda::std::int64_t>(num_items),
           static_cast<ss::global_segment_offset_t>(num_segments),
-          static_cast<const OffsetT*>(d_begin_offsets), static_cast<const OffsetT*>(d_end_offsets),
+          iterator_arg<Offsets, const OffsetT>(d_begin_offsets),
+          iterator_arg<Offsets, const OffsetT>(d_end_offsets),
           /*is_overwrite_okay=*/false, stream, RuntimePolicySelector{&params.policy},
-          RuntimePartitionSelector{&params.policy}, BoundKernels<K, OffsetT>{&params},
-          BoundPartitionKernels{&params}, factory);
+          RuntimePartitionSelector{&params.policy}, Kernels{&params}, BoundPartitionKernels{&params},
+          factory);
   return algos::detail::dispatch_result(err, status);
 }
 
@@ -165,19 +212,20 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
   return CUDA_SUCCESS;
 }
 
-// This sort's entries for core's select_sort_dispatch.
-template <std::size_t K, std::size_t V, class OffsetT>
+// This sort's entries for core's select_sort_dispatch, over offset arrays or iterators
+// (the temp storage is the same: the offsets are only read).
+template <std::size_t K, std::size_t V, class OffsetT, bool Iterators>
 struct Entries {
   static constexpr DispatchFn query = &closed_form_bytes<K, V, OffsetT>;
-  static constexpr DispatchFn dispatch = &run_dispatch<K, V, OffsetT>;
+  static constexpr DispatchFn dispatch = &run_dispatch<K, V, OffsetT, Iterators>;
 };
 
 }  // namespace
 
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                           bool closed_form) noexcept {
+                           bool closed_form, bool iterators) noexcept {
   return algos::detail::select_sort_dispatch<DispatchFn, Entries>(key_size, value_size, offset_type,
-                                                                 closed_form);
+                                                                 closed_form, iterators);
 }
 
 Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept {

@@ -4,12 +4,14 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "cccl_cache/algos/segmented_sort/executable.hpp"
+#include "core/iterator.hpp"
 #include "core/launch.hpp"
 
 namespace cccl_cache::algos::segmented_sort::detail {
@@ -20,6 +22,27 @@ namespace cccl_cache::algos::segmented_sort::detail {
 inline std::array<std::uint32_t, kKernelCount> launch_threads(const Policy& p) noexcept {
   return {p.large_threads, p.small_threads, p.large_threads, kPartitionInitThreads,
           p.partition_threads};
+}
+
+// Where CUB's Large/SmallSegmentsSelectorT<OffsetT, Begin, End> (a kernel argument of the
+// partition) holds its members over offset iterators of these extents: {OffsetT value;
+// Begin begin; End end; global_segment_offset_t base_segment_offset}, each at its
+// natural alignment. The build static_asserts the device's sizes and alignments of the
+// iterators and the selectors (codegen.cpp); the dispatch packs each call's selectors so
+// (dispatch.cu).
+struct SelectorLayout {
+  std::size_t begin_at = 0, end_at = 0, base_at = 0, size = 0, align = 0;
+};
+inline SelectorLayout selector_layout(std::size_t offset_size, algos::detail::ArgumentExtent begin,
+                                      algos::detail::ArgumentExtent end) noexcept {
+  auto align_up = [](std::size_t at, std::size_t a) { return (at + a - 1) / a * a; };
+  SelectorLayout l;
+  l.begin_at = align_up(offset_size, begin.align);
+  l.end_at = align_up(l.begin_at + begin.size, end.align);
+  l.base_at = align_up(l.end_at + end.size, alignof(std::uint64_t));
+  l.align = std::max({offset_size, begin.align, end.align, alignof(std::uint64_t)});
+  l.size = align_up(l.base_at + sizeof(std::uint64_t), l.align);
+  return l;
 }
 
 // Everything CUB's dispatch asks of its policy selectors, kernel sources and launcher
@@ -48,9 +71,11 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 // nullptr for sizes other than 1/2/4/8 (values also 0) or an offset not int32, uint32,
 // int64 or uint64. closed_form false: the same dispatch answering every size query
 // through CUB's whole host dispatch, the reference the closed form is tested equal to
-// (test_segmented_sort_dispatch).
+// (test_segmented_sort_dispatch). iterators: the spec's iterators(); d_begin_offsets and
+// d_end_offsets are then each the address of a PackedIterator (core/iterator.hpp: an
+// array packed as an array iterator).
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
-                           bool closed_form = true) noexcept;
+                           bool closed_form = true, bool iterators = false) noexcept;
 
 // The policy CUB's selectors pick for `spec` on sm_<cc>, evaluated on the host (the
 // fields the host dispatch reads; a build probes the device compile's own).

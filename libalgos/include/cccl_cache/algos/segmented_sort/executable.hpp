@@ -7,6 +7,7 @@
 #include <cuda.h>
 
 #include "cccl_cache/algos/core/executable.hpp"
+#include "cccl_cache/algos/iterator.hpp"
 #include "cccl_cache/algos/segmented_sort/build_result.hpp"
 #include "cccl_cache/cache/error.hpp"
 
@@ -38,13 +39,16 @@ class Executable : public BoundExecutable<SegmentedSort> {
   // left unchanged. Above the policy's partitioning threshold (policy()) CUB groups the
   // segments by size first and reads the group sizes on the host: the call then returns
   // after `stream` has reached that point (as CUB's own).
-  // Errors: CUDA_ERROR_INVALID_VALUE (a count above INT64_MAX, temp storage too small),
-  // CUDA_ERROR_NOT_INITIALIZED (a fork()ed child), or the first launch, copy or wait error.
+  // A spec with offset iterators (spec.hpp) takes each offset as an IteratorValue of its
+  // kind (an array as IteratorValue::array or a pointer), packed for num_segments
+  // elements (a reverse one ends there); size queries read neither.
+  // Errors: CUDA_ERROR_INVALID_VALUE (a count above INT64_MAX, temp storage too small, an
+  // offset value of another kind than the spec's), CUDA_ERROR_NOT_INITIALIZED (a fork()ed
+  // child), or the first launch, copy or wait error.
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes, const void* d_keys_in,
                       void* d_keys_out, const void* d_values_in, void* d_values_out,
-                      std::uint64_t num_items, std::uint64_t num_segments,
-                      const void* d_begin_offsets, const void* d_end_offsets,
-                      CUstream stream) const noexcept;
+                      std::uint64_t num_items, std::uint64_t num_segments, Input d_begin_offsets,
+                      Input d_end_offsets, CUstream stream) const noexcept;
 
   const Policy& policy() const noexcept;
 
