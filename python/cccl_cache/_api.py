@@ -396,17 +396,19 @@ def make_segmented_sort(d_in_keys, d_out_keys, d_in_values, d_out_values, start_
     cuda.compute's SortOrder): each segment [start_offsets_in[i], end_offsets_in[i]) of the
     keys (and values; None for keys only) sorted stably into the same positions of the
     outputs. The offset arrays (or their element type) give the spec's offset type
-    (int32, uint32, int64 or uint64)."""
+    (int32, uint32, int64 or uint64). The offsets may be iterators (cccl_cache.iterators),
+    e.g. rows of 64 from TransformIterator(CountingIterator(np.int64(0)), times64) begins
+    and the same from 1 as ends: no offset arrays."""
     keys, values = _sort_types(d_in_keys, d_out_keys, d_in_values, d_out_values)
-    offset = _type_of(start_offsets_in, "start_offsets_in")
-    _same_as(offset, end_offsets_in, "end_offsets_in", "start_offsets_in")
     order = _op_text(order, {})
     if order not in ("ascending", "descending"):
         raise ValueError(f"order: 'ascending' or 'descending', got {order!r}")
     fields = {"keys": keys, "values": values, "descending": str(order == "descending").lower(),
-              "offset": offset}
-    return _acquire("segmented_sort", fields, {}, device,
-                    (d_in_keys, d_out_keys, d_in_values, d_out_values, start_offsets_in, end_offsets_in), cache)
+              "offset": _offset_type(start_offsets_in, end_offsets_in)}
+    ops: dict = {}
+    offsets = _iterator_fields(fields, ops, (("begin_offsets", start_offsets_in), ("end_offsets", end_offsets_in)))
+    return _acquire("segmented_sort", fields, ops, device,
+                    (d_in_keys, d_out_keys, d_in_values, d_out_values) + offsets, cache)
 
 
 def make_unique_by_key(d_in_keys, d_in_items, d_out_keys, d_out_items, d_out_num_selected, op="equal_to",
@@ -765,6 +767,18 @@ def segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h
     """d_out[i] = op(h_init, d_in[start_offsets_in[i]], ..., d_in[end_offsets_in[i] - 1]) for
     i < num_segments (default: the length of the first offsets that have one). op_state: a
     stateful operator's state. Any argument may be an iterator (make_segmented_reduce)."""
+    n = _segment_count(num_segments, start_offsets_in, end_offsets_in)
+    have = d_out._length("d_out") if _is_iterator(d_out) else _size_of(d_out, "d_out")
+    if have is not None and have < n:
+        raise ValueError(f"d_out: {have} items, needs {n}")
+    exe = make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op, cache=cache)
+    _run_two_phase(exe, _like(d_in, d_out), temp_allocator, stream,
+                   (d_in, d_out, n, start_offsets_in, end_offsets_in, h_init), (), op_state)
+
+
+def _segment_count(num_segments, start_offsets_in, end_offsets_in) -> int:
+    """num_segments, or the length of the first offsets that have one (an array, or an
+    iterator with an end); each offsets' length at least that."""
     n = num_segments
     for name, x in (("start_offsets_in", start_offsets_in), ("end_offsets_in", end_offsets_in)):
         have = x._length(name) if _is_iterator(x) else _size_of(x, name)
@@ -777,12 +791,7 @@ def segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op="plus", h
     n = int(n)
     if n < 0:
         raise ValueError(f"num_segments: {n} is negative")
-    have = d_out._length("d_out") if _is_iterator(d_out) else _size_of(d_out, "d_out")
-    if have is not None and have < n:
-        raise ValueError(f"d_out: {have} items, needs {n}")
-    exe = make_segmented_reduce(d_in, d_out, start_offsets_in, end_offsets_in, op, cache=cache)
-    _run_two_phase(exe, _like(d_in, d_out), temp_allocator, stream,
-                   (d_in, d_out, n, start_offsets_in, end_offsets_in, h_init), (), op_state)
+    return n
 
 
 def segmented_sort(d_in_keys, d_out_keys, d_in_values, d_out_values, num_items, num_segments,
@@ -790,13 +799,13 @@ def segmented_sort(d_in_keys, d_out_keys, d_in_values, d_out_values, num_items, 
                    cache=None):
     """Sorts each segment [start_offsets_in[i], end_offsets_in[i]), i < num_segments, of
     d_in_keys (and d_in_values) into d_out_keys (and d_out_values), stably
-    (make_segmented_sort). num_items / num_segments None: the keys' / offsets' length."""
-    exe = make_segmented_sort(d_in_keys, d_out_keys, d_in_values, d_out_values, start_offsets_in,
-                              end_offsets_in, order, cache=cache)
+    (make_segmented_sort). num_items / num_segments None: the keys' length / that of the
+    offsets that have one (required where both are iterators without an end)."""
     n = _count(num_items, d_in_keys, "d_in_keys", ("d_out_keys", d_out_keys, _same),
                ("d_in_values", d_in_values, _same), ("d_out_values", d_out_values, _same))
-    segments = _count(num_segments, start_offsets_in, "start_offsets_in",
-                      ("end_offsets_in", end_offsets_in, _same))
+    segments = _segment_count(num_segments, start_offsets_in, end_offsets_in)
+    exe = make_segmented_sort(d_in_keys, d_out_keys, d_in_values, d_out_values, start_offsets_in,
+                              end_offsets_in, order, cache=cache)
     _run_two_phase(exe, d_in_keys, temp_allocator, stream,
                    (d_in_keys, d_out_keys, d_in_values, d_out_values, n, segments, start_offsets_in,
                     end_offsets_in), ())

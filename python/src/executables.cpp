@@ -312,26 +312,6 @@ std::size_t radix_sort_call(const Bound<rs::Executable>& b, nb::handle temp, nb:
   return bytes;
 }
 
-// --- segmented sort: each segment of keys (and values) sorted in place of the output ---
-std::size_t segmented_sort_call(const Bound<ss::Executable>& b, nb::handle temp, nb::handle keys_in,
-                                nb::handle keys_out, nb::handle values_in, nb::handle values_out,
-                                std::uint64_t n, std::uint64_t num_segments, nb::handle begin, nb::handle end,
-                                nb::handle stream) {
-  const ss::Executable& e = *b.exe;
-  const std::size_t bytes = e.temp_storage_bytes(n, num_segments);
-  if (temp.is_none()) return bytes;
-  const int dev = e.device();
-  const auto offset = e.spec().offset_type;
-  auto first = checked_array(begin, "start_offsets_in", false, offset, num_segments, dev);
-  auto last = checked_array(end, "end_offsets_in", false, offset, num_segments, dev);
-  run_sort(e, bytes, n, temp, keys_in, keys_out, values_in, values_out, stream, "segmented sort",
-           [&](void* d_temp, std::size_t& have, const SortArrays& a, CUstream s) {
-             return e(d_temp, have, a.keys_in, a.keys_out, a.values_in, a.values_out, n, num_segments,
-                      first.data, last.data, s);
-           });
-  return bytes;
-}
-
 // --- input and output iterators (cccl_cache.iterators) ---------------------------
 // The call's values for the spec's iterator `it` (of `arg`, "d_in" or "d_out", or a zip's
 // component "d_in[1]") from the Python iterator `obj`: its kind must be the spec's; a start
@@ -410,6 +390,30 @@ algos::Output call_output(nb::handle out, const algos::Iterator& it, const algos
                           std::uint64_t n, int dev, ZipParts& parts, const char* arg = "d_out") {
   if (it.is_pointer()) return checked_array(out, arg, true, type, n, dev).data;
   return iterator_value(out, arg, it, type.scalar, n, dev, parts.data());
+}
+
+// --- segmented sort: each segment of keys (and values) sorted in place of the output ---
+std::size_t segmented_sort_call(const Bound<ss::Executable>& b, nb::handle temp, nb::handle keys_in,
+                                nb::handle keys_out, nb::handle values_in, nb::handle values_out,
+                                std::uint64_t n, std::uint64_t num_segments, nb::handle begin, nb::handle end,
+                                nb::handle stream) {
+  const ss::Executable& e = *b.exe;
+  const std::size_t bytes = e.temp_storage_bytes(n, num_segments);
+  if (temp.is_none()) return bytes;
+  const int dev = e.device();
+  const auto& spec = e.spec();
+  // Each offset an array or, for a spec with that iterator, its values.
+  ZipParts parts[2];
+  const algos::Input first = call_input(begin, spec.begin_offsets, spec.offset_type, num_segments,
+                                        dev, parts[0], "start_offsets_in");
+  const algos::Input last = call_input(end, spec.end_offsets, spec.offset_type, num_segments, dev,
+                                       parts[1], "end_offsets_in");
+  run_sort(e, bytes, n, temp, keys_in, keys_out, values_in, values_out, stream, "segmented sort",
+           [&](void* d_temp, std::size_t& have, const SortArrays& a, CUstream s) {
+             return e(d_temp, have, a.keys_in, a.keys_out, a.values_in, a.values_out, n, num_segments,
+                      first, last, s);
+           });
+  return bytes;
 }
 
 // --- merge sort: the inputs arrays or iterators, the outputs arrays ------------------

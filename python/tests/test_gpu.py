@@ -932,6 +932,32 @@ def test_segmented_reduce_over_iterators(caches):
     np.testing.assert_array_equal(d_sums.get(), sums[::-1])
 
 
+def test_segmented_sort_over_offset_iterators(caches):
+    """Rows of 8 sorted by key with their positions as values, the offsets computed
+    (TransformIterator over CountingIterator); fresh and store-loaded executables and the
+    one-shot call, against NumPy's stable argsort of each row."""
+    from cccl_cache.iterators import CountingIterator, TransformIterator
+    times8 = cccl_cache.Op("times8", "__device__ long long times8(long long i) { return 8 * i; }")
+    rows = 10_001
+    keys = rng.integers(-4, 5, 8 * rows).astype(np.float32)
+    order = np.argsort(keys.reshape(rows, 8), axis=1, kind="stable") + 8 * np.arange(rows)[:, None]
+    want_keys, want_values = keys[order.ravel()], order.ravel().astype(np.int32)
+    d_keys, d_values = cp.asarray(keys), cp.arange(8 * rows, dtype=cp.int32)
+    starts = TransformIterator(CountingIterator(np.int64(0)), times8)
+    ends = TransformIterator(CountingIterator(np.int64(1)), times8)
+    keys_out, values_out = cp.empty_like(d_keys), cp.empty_like(d_values)
+    for exe in both(caches, lambda c: cccl_cache.make_segmented_sort(d_keys, keys_out, d_values, values_out,
+                                                                      starts, ends, device=0, cache=c)):
+        keys_out[:], values_out[:] = 0, -1
+        run_two_phase(exe, d_keys, keys_out, d_values, values_out, 8 * rows, rows, starts, ends, n=(8 * rows, rows))
+        np.testing.assert_array_equal(keys_out.get(), want_keys)
+        np.testing.assert_array_equal(values_out.get(), want_values)
+    keys_out[:] = 0
+    cccl_cache.segmented_sort(d_keys, keys_out, None, None, None, rows, starts, ends, "descending", cache=caches[0])
+    want = -np.sort(-keys.reshape(rows, 8), axis=1)
+    np.testing.assert_array_equal(keys_out.get(), want.ravel())
+
+
 def test_merge_sort_of_struct_keys(caches):
     # {value, index} keys by value only, with uint32 values: stable, so among equal values
     # keys and values keep their input order.

@@ -256,6 +256,28 @@ def test_segmented_reduce_takes_iterators(fake):
         cccl_cache.segmented_reduce(f4, fake(n=4, typestr="<f4"), starts, ends, num_segments=8)
 
 
+def test_segmented_sort_takes_offset_iterators(fake):
+    """A segmented sort's offsets may be iterators: they join the spec; the offset type is
+    the arrays' or the iterators' value type; the count of segments comes from the offsets
+    that have a length, else it is required."""
+    f4 = fake(n=64, typestr="<f4")
+    starts = TransformIterator(CountingIterator(np.int64(0)), TIMES8)
+    ends = TransformIterator(CountingIterator(np.int64(1)), TIMES8)
+    ops: dict = {}
+    spec = Spec.from_fields("segmented_sort", {"keys": "float32", "offset": "int64",
+                                               "begin_offsets": starts._spec(ops), "end_offsets": ends._spec(ops)},
+                            ops)
+    assert spec.text == ("segmented_sort keys=float32 values=none descending=false offset=int64 "
+                         "begin_offsets=transform(times8,counting(int64)) end_offsets=transform(times8,counting(int64))")
+    assert spec.key(90) != Spec.from_fields("segmented_sort", {"keys": "float32", "offset": "int64"}).key(90)
+    with pytest.raises(ValueError, match="num_segments"):
+        cccl_cache.segmented_sort(f4, f4, None, None, 64, None, starts, ends)
+    with pytest.raises(ValueError, match="end_offsets_in"):
+        cccl_cache.segmented_sort(f4, f4, None, None, 64, 9, starts, fake(n=8, typestr="<i8"))
+    with pytest.raises(ValueError, match="field 'offset'"):  # float offsets beside an iterator
+        cccl_cache.make_segmented_sort(f4, f4, None, None, CountingIterator(np.int64(0)), fake(n=8, typestr="<f4"))
+
+
 def test_transforms_take_iterators(fake):
     """Each input of a transform and its output may be an iterator: it joins the spec under
     its field (input, input1, input2, output) with its value type as the element type."""
