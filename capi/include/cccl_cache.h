@@ -440,6 +440,16 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_segmented_reduce_iterators(
     uint64_t num_segments, const cccl_cache_iterator_value* begin_offsets,
     const cccl_cache_iterator_value* end_offsets, const void* h_init, uint64_t max_segment_size,
     void* stream, const cccl_cache_op_state* op_state);
+/* A segmented sort spec with offset iterators (spec text such as "segmented_sort
+ * keys=float32 offset=int64 begin_offsets=transform(times8,counting(int64))
+ * end_offsets=transform(times8,counting(int64)) source=..."): both offsets are
+ * cccl_cache_iterator_values of the spec's kinds, an array one CCCL_CACHE_ITERATOR_POINTER,
+ * packed for num_segments elements (cccl_cache_segmented_sort refuses such a spec). */
+CCCL_CACHE_API cccl_cache_status cccl_cache_segmented_sort_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_keys_in, void* d_keys_out, const void* d_values_in, void* d_values_out,
+    uint64_t num_items, uint64_t num_segments, const cccl_cache_iterator_value* begin_offsets,
+    const cccl_cache_iterator_value* end_offsets, void* stream);
 /* Of each run of consecutive keys the spec's op calls equal, the first key and its value
  * go to d_keys_out / d_values_out in order, and the number of runs to *d_num_selected_out
  * (device memory, one element of the spec's `selected` type). Outputs must not overlap

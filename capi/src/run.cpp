@@ -835,6 +835,10 @@ cccl_cache_status cccl_cache_scan_by_key_iterators(
                    fn, kScanByKeyInvalid);
 }
 
+constexpr const char* kSegmentedSortInvalid =
+    "temp storage smaller than the queried size, more items or segments than INT64_MAX, or an "
+    "offset of another kind than the spec's";
+
 cccl_cache_status cccl_cache_segmented_sort(const cccl_cache_algorithm* algorithm, void* d_temp_storage,
                                             size_t* temp_storage_bytes, const void* d_keys_in,
                                             void* d_keys_out, const void* d_values_in, void* d_values_out,
@@ -843,10 +847,33 @@ cccl_cache_status cccl_cache_segmented_sort(const cccl_cache_algorithm* algorith
                                             void* stream) {
   constexpr const char* fn = "cccl_cache_segmented_sort";
   CCCL_CACHE_C_TYPED(ss::Executable, AlgorithmId::segmented_sort, fn);
+  if (exe->spec().iterators()) {
+    status_ = iterator_spec(fn, "cccl_cache_segmented_sort_iterators", "begin or end offset");
+    return status_;
+  }
   return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
                           d_values_out, num_items, num_segments, d_begin_offsets, d_end_offsets,
                           static_cast<CUstream>(stream)),
-                   fn, "temp storage smaller than the queried size, or more items or segments than INT64_MAX");
+                   fn, kSegmentedSortInvalid);
+}
+
+cccl_cache_status cccl_cache_segmented_sort_iterators(
+    const cccl_cache_algorithm* algorithm, void* d_temp_storage, size_t* temp_storage_bytes,
+    const void* d_keys_in, void* d_keys_out, const void* d_values_in, void* d_values_out,
+    uint64_t num_items, uint64_t num_segments, const cccl_cache_iterator_value* begin_offsets,
+    const cccl_cache_iterator_value* end_offsets, void* stream) {
+  constexpr const char* fn = "cccl_cache_segmented_sort_iterators";
+  CCCL_CACHE_C_TYPED(ss::Executable, AlgorithmId::segmented_sort, fn);
+  const ss::Spec& spec = exe->spec();
+  CallValue values[2];
+  if (!iterator_value(fn, "begin_offsets", spec.begin_offsets, begin_offsets, values[0], status_,
+                      true) ||
+      !iterator_value(fn, "end_offsets", spec.end_offsets, end_offsets, values[1], status_, true))
+    return status_;
+  return result_of((*exe)(d_temp_storage, *temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                          d_values_out, num_items, num_segments, values[0].value, values[1].value,
+                          static_cast<CUstream>(stream)),
+                   fn, kSegmentedSortInvalid);
 }
 
 cccl_cache_status cccl_cache_binary_search(const cccl_cache_algorithm* algorithm, void* d_temp_storage,

@@ -1419,6 +1419,69 @@ static void segmented_iterators_on_gpu(cccl_cache_store* store) {
          ok ? "ok" : "MISMATCH");
 }
 
+/* Rows of 8 sorted through the C ABI, their offsets transform(times8, counting(int64)) from
+ * 0 and 1: int32 keys descending with their positions as float32 values; the array call
+ * refuses the spec, naming the iterator call. */
+static void segmented_sort_iterators_on_gpu(cccl_cache_store* store) {
+  enum { rows = 1000, n = 8 * rows };
+  static int32_t keys[n], keys_out[n];
+  static float values[n], values_out[n];
+  const int64_t zero = 0, one = 1;
+  size_t bytes = 0;
+  int i, k, ok = 1;
+  void *d_keys = NULL, *d_values = NULL, *d_keys_out = NULL, *d_values_out = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value begin, end;
+  cccl_cache_algorithm* alg = acquire_text(
+      store,
+      "segmented_sort keys=int32 values=float32 descending=true offset=int64 "
+      "begin_offsets=transform(times8,counting(int64)) end_offsets=transform(times8,counting(int64)) "
+      "source='__device__ long long times8(long long i) { return 8 * i; }'");
+  if (alg == NULL) return;
+  for (i = 0; i < n; ++i) keys[i] = (i * 7919) % 13 - 6, values[i] = (float)i;
+  CHECK(cudaMalloc(&d_keys, sizeof keys) == cudaSuccess &&
+        cudaMalloc(&d_values, sizeof values) == cudaSuccess &&
+        cudaMalloc(&d_keys_out, sizeof keys) == cudaSuccess &&
+        cudaMalloc(&d_values_out, sizeof values) == cudaSuccess);
+  CHECK(cudaMemcpy(d_keys, keys, sizeof keys, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpy(d_values, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  memset(&begin, 0, sizeof begin);
+  memset(&end, 0, sizeof end);
+  begin.kind = end.kind = CCCL_CACHE_ITERATOR_TRANSFORM;
+  memcpy(&begin.value, &zero, sizeof zero);
+  memcpy(&end.value, &one, sizeof one);
+  CHECK_OK(cccl_cache_segmented_sort_iterators(alg, NULL, &bytes, NULL, NULL, NULL, NULL, n, rows,
+                                               &begin, &end, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_FAILS(cccl_cache_segmented_sort(alg, d_temp, &bytes, d_keys, d_keys_out, d_values,
+                                        d_values_out, n, rows, d_keys, d_keys, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "use cccl_cache_segmented_sort_iterators");
+  CHECK_FAILS(cccl_cache_segmented_sort_iterators(alg, d_temp, &bytes, d_keys, d_keys_out, d_values,
+                                                  d_values_out, n, rows, &begin, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "end_offsets");
+  CHECK_OK(cccl_cache_segmented_sort_iterators(alg, d_temp, &bytes, d_keys, d_keys_out, d_values,
+                                               d_values_out, n, rows, &begin, &end, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(keys_out, d_keys_out, sizeof keys, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(cudaMemcpy(values_out, d_values_out, sizeof values, cudaMemcpyDeviceToHost) == cudaSuccess);
+  /* Each row descending, equal keys in their input order, each value its key's position. */
+  for (i = 0; i < rows; ++i)
+    for (k = 8 * i; k < 8 * i + 8; ++k) {
+      const int p = (int)values_out[k];
+      ok &= p >= 8 * i && p < 8 * i + 8 && keys[p] == keys_out[k];
+      if (k > 8 * i)
+        ok &= keys_out[k - 1] > keys_out[k] ||
+              (keys_out[k - 1] == keys_out[k] && values_out[k - 1] < values_out[k]);
+    }
+  CHECK(ok);
+  cudaFree(d_temp);
+  cudaFree(d_values_out);
+  cudaFree(d_keys_out);
+  cudaFree(d_values);
+  cudaFree(d_keys);
+  cccl_cache_algorithm_release(alg);
+  printf("sorted rows of 8 from computed offsets through the C ABI: %s\n", ok ? "ok" : "MISMATCH");
+}
+
 /* Transforms over iterators through the C ABI: a negated counting input, and the sum of an
  * array and a counting index written last first. */
 static void transform_iterators_on_gpu(cccl_cache_store* store) {
@@ -2308,6 +2371,7 @@ int main(void) {
     output_iterators_on_gpu(store);
     zips_on_gpu(store);
     segmented_iterators_on_gpu(store);
+    segmented_sort_iterators_on_gpu(store);
     transform_iterators_on_gpu(store);
     shuffle_on_gpu(store);
     struct_reduce_on_gpu(store);
