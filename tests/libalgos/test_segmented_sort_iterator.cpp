@@ -91,23 +91,25 @@ TEST(SegmentedSortIterator, BothOffsetsAreIteratorsInEveryKernel) {
 // {OffsetT value; Begin; End; u64 base}, each at its natural alignment.
 TEST(SegmentedSortIterator, SelectorLayoutAlignsEachMember) {
   using segmented_sort::detail::selector_layout;
-  const auto l8 = selector_layout(8, {8, 8}, {8, 8});
-  EXPECT_EQ(l8.begin_at, 8u);
-  EXPECT_EQ(l8.end_at, 16u);
-  EXPECT_EQ(l8.base_at, 24u);
-  EXPECT_EQ(l8.size, 32u);
-  EXPECT_EQ(l8.align, 8u);
-  const auto l4 = selector_layout(4, {4, 4}, {8, 8});  // counting(int32), an array
-  EXPECT_EQ(l4.begin_at, 4u);
-  EXPECT_EQ(l4.end_at, 8u);
-  EXPECT_EQ(l4.base_at, 16u);
-  EXPECT_EQ(l4.size, 24u);
+  struct Case {
+    std::size_t offset;
+    detail::ArgumentExtent begin, end;
+    std::size_t at[4], size, align;
+  };
   const auto shuffle = detail::argument_extent(Iterator::shuffle(), ScalarType::int32);
-  const auto ls = selector_layout(4, shuffle, {4, 4});
-  EXPECT_EQ(ls.begin_at, 8u);
-  EXPECT_EQ(ls.end_at, 8u + shuffle.size);
-  EXPECT_EQ(ls.base_at, 8u + shuffle.size + 8u);
-  EXPECT_EQ(ls.size, ls.base_at + 8u);
+  ASSERT_EQ(shuffle.align, 8u);
+  const std::size_t s = shuffle.size;
+  const Case cases[] = {
+      {8, {8, 8}, {8, 8}, {0, 8, 16, 24}, 32, 8},
+      {4, {4, 4}, {8, 8}, {0, 4, 8, 16}, 24, 8},  // counting(int32), an array
+      {4, shuffle, {4, 4}, {0, 8, 8 + s, 8 + s + 8}, 8 + s + 16, 8},
+  };
+  for (const Case& c : cases) {
+    const auto l = selector_layout(c.offset, c.begin, c.end);
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(l.at[k], c.at[k]) << k;
+    EXPECT_EQ(l.extent.size, c.size);
+    EXPECT_EQ(l.extent.align, c.align);
+  }
 }
 
 // The builds compile the selectors' layout assertions.

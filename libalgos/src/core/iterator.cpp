@@ -343,9 +343,7 @@ std::string address(const std::string& member, const std::string& type) {
 namespace {
 // One iterator's state in its kernel argument: its size and alignment (a zip's
 // components over their own V). No allocation: packing a call uses it.
-struct Extent {
-  std::size_t size = 0, align = 1;
-};
+using Extent = ArgumentExtent;
 
 Extent member_extent(const Iterator& it, ScalarType element) noexcept;
 
@@ -357,16 +355,14 @@ struct ZipLayout {
 };
 
 ZipLayout zip_layout(const Iterator& it) noexcept {
-  ZipLayout z;
-  for (std::size_t k = 0; k < it.components.size() && k < kMaxZipComponents; ++k) {
+  Extent members[kMaxZipComponents];
+  const std::size_t n = std::min(it.components.size(), kMaxZipComponents);
+  for (std::size_t k = 0; k < n; ++k) {
     const Iterator& c = it.components[k];
-    if (c.kind == IteratorKind::discard) continue;
-    const Extent e = member_extent(c, c.type);
-    z.offset[k] = (z.extent.size + e.align - 1) / e.align * e.align;
-    z.extent.size = z.offset[k] + e.size;
-    z.extent.align = std::max(z.extent.align, e.align);
+    members[k] = c.kind == IteratorKind::discard ? Extent{0, 1} : member_extent(c, c.type);
   }
-  z.extent.size = (z.extent.size + z.extent.align - 1) / z.extent.align * z.extent.align;
+  ZipLayout z;
+  z.extent = natural_layout({members, n}, z.offset);
   return z;
 }
 
@@ -390,6 +386,26 @@ Extent member_extent(const Iterator& it, ScalarType element) noexcept {
 }
 
 }  // namespace
+
+ArgumentExtent natural_layout(std::span<const ArgumentExtent> members, std::size_t* at) noexcept {
+  ArgumentExtent s{0, 1};
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    at[k] = (s.size + members[k].align - 1) / members[k].align * members[k].align;
+    s.size = at[k] + members[k].size;
+    s.align = std::max(s.align, members[k].align);
+  }
+  s.size = (s.size + s.align - 1) / s.align * s.align;
+  return s;
+}
+
+bool pack_argument(const Iterator& it, ScalarType element, std::size_t element_size,
+                   const IteratorValue& value, std::uint64_t num_items, bool as_iterators,
+                   PackedIterator& packed, const void*& address) noexcept {
+  packed.element = element;
+  packed.element_size = element_size;
+  packed.it = it.is_pointer() ? nullptr : &it;
+  return argument_address(it, element, value, num_items, as_iterators, packed.arg, address);
+}
 
 ArgumentExtent argument_extent(const Iterator& it, ScalarType element) noexcept {
   const Extent e = member_extent(it, element);

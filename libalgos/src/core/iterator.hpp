@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,14 @@
 #include "cccl_cache/algos/iterator.hpp"
 
 namespace cccl_cache::algos::detail {
+
+// A struct member's (or a whole struct's) size and alignment.
+struct ArgumentExtent {
+  std::size_t size = 0, align = 1;
+};
+// Where a struct of `members`, in order, each at its natural alignment (as the device lays
+// a struct out), holds member k (`at[k]`), and the struct's extent. No allocation.
+ArgumentExtent natural_layout(std::span<const ArgumentExtent> members, std::size_t* at) noexcept;
 
 // The iterator's value type V: its own type, or the algorithm's element type.
 inline ScalarType iterator_value_type(const Iterator& it, ScalarType element) noexcept {
@@ -132,15 +141,18 @@ struct PackedIterator {
 // The size and alignment of an argument's device struct over `element` (a pointer `it`:
 // an array iterator's {V* p}), for a host stand-in that embeds it in a larger kernel
 // argument (segmented sort's segment selectors). No allocation.
-struct ArgumentExtent {
-  std::size_t size = 0, align = 1;
-};
 ArgumentExtent argument_extent(const Iterator& it, ScalarType element) noexcept;
 // The same for a call's packed argument.
 inline ArgumentExtent argument_extent(const PackedIterator& packed) noexcept {
   return packed.it == nullptr ? argument_extent(Iterator{}, packed.element)
                               : argument_extent(*packed.it, packed.element);
 }
+// argument_address into `packed`, with what advancing it needs (`it` null for a pointer
+// spec: an array of `element_size`-byte elements). False where the value's kind is not the
+// spec's. No allocation.
+bool pack_argument(const Iterator& it, ScalarType element, std::size_t element_size,
+                   const IteratorValue& value, std::uint64_t num_items, bool as_iterators,
+                   PackedIterator& packed, const void*& address) noexcept;
 // A call's input and output as a dispatch takes them (iterator_address of each: the
 // input of num_items elements, the output of out_items), their packed bytes held here.
 struct IteratorArgs {

@@ -59,14 +59,11 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   const Iterator* its[4] = {&s.input, &s.output, &s.begin_offsets, &s.end_offsets};
   const IteratorValue* values[4] = {&d_in.value, &d_out.value, &d_begin_offsets.value,
                                     &d_end_offsets.value};
-  for (int k = 0; k < 4; ++k) {
-    packed[k].element = k < 2 ? s.type.scalar : s.offset_type;
-    packed[k].element_size = k < 2 ? size_of(s.type) : size_of(s.offset_type);
-    packed[k].it = its[k]->is_pointer() ? nullptr : its[k];
-    if (!algos::detail::argument_address(*its[k], packed[k].element, *values[k], num_segments, all,
-                                         packed[k].arg, at[k]))
+  for (int k = 0; k < 4; ++k)
+    if (!algos::detail::pack_argument(*its[k], k < 2 ? s.type.scalar : s.offset_type,
+                                      k < 2 ? size_of(s.type) : size_of(s.offset_type), *values[k],
+                                      num_segments, all, packed[k], at[k]))
       return CUDA_ERROR_INVALID_VALUE;
-  }
   return call_op(&Spec::op, op_state, true, d_temp_storage, temp_storage_bytes, at[0],
                  const_cast<void*>(at[1]), num_segments, at[2], at[3], h_init, max_segment_size,
                  stream);

@@ -53,14 +53,10 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   if (d_temp_storage != nullptr) {
     const Iterator* its[2] = {&s.begin_offsets, &s.end_offsets};
     const IteratorValue* values[2] = {&d_begin_offsets.value, &d_end_offsets.value};
-    for (int k = 0; k < 2; ++k) {
-      packed[k].element = s.offset_type;
-      packed[k].element_size = size_of(s.offset_type);
-      packed[k].it = its[k]->is_pointer() ? nullptr : its[k];
-      if (!algos::detail::argument_address(*its[k], s.offset_type, *values[k], num_segments,
-                                           s.iterators(), packed[k].arg, at[k]))
+    for (int k = 0; k < 2; ++k)
+      if (!algos::detail::pack_argument(*its[k], s.offset_type, size_of(s.offset_type),
+                                        *values[k], num_segments, s.iterators(), packed[k], at[k]))
         return CUDA_ERROR_INVALID_VALUE;
-    }
   }
   return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
               d_values_in, d_values_out, num_items, num_segments, at[0], at[1], stream);

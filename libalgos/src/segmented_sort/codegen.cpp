@@ -64,8 +64,8 @@ detail::GeneratedSource detail::BuildSteps<SegmentedSort>::source(const segmente
     holds(begin, b.size, b.align);
     holds(end, e.size, e.align);
     for (const char* kind : {"Large", "Small"})
-      holds(ss + kind + "SegmentsSelectorT<" + offset + ", " + begin + ", " + end + ">", l.size,
-            l.align);
+      holds(ss + kind + "SegmentsSelectorT<" + offset + ", " + begin + ", " + end + ">",
+            l.extent.size, l.extent.align);
   }
   out.source += detail::close_prelude();
 

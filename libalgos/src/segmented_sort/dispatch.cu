@@ -56,9 +56,9 @@ struct PackedSelector {
     const algos::detail::ArgumentExtent e = algos::detail::argument_extent(end.packed);
     const SelectorLayout l = selector_layout(sizeof(OffsetT), b, e);
     std::memcpy(bytes, &value, sizeof(OffsetT));
-    std::memcpy(bytes + l.begin_at, begin.packed.arg.bytes, b.size);
-    std::memcpy(bytes + l.end_at, end.packed.arg.bytes, e.size);
-    base_at = l.base_at;
+    std::memcpy(bytes + l.at[1], begin.packed.arg.bytes, b.size);
+    std::memcpy(bytes + l.at[2], end.packed.arg.bytes, e.size);
+    base_at = l.at[3];
   }
   void set_base(ss::global_segment_offset_t base) noexcept {
     std::memcpy(bytes + base_at, &base, sizeof base);

@@ -4,7 +4,6 @@
 
 #include <cuda.h>
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -25,23 +24,21 @@ inline std::array<std::uint32_t, kKernelCount> launch_threads(const Policy& p) n
 }
 
 // Where CUB's Large/SmallSegmentsSelectorT<OffsetT, Begin, End> (a kernel argument of the
-// partition) holds its members over offset iterators of these extents: {OffsetT value;
-// Begin begin; End end; global_segment_offset_t base_segment_offset}, each at its
-// natural alignment. The build static_asserts the device's sizes and alignments of the
+// partition) holds its members over offset iterators of these extents, at[0..3]: {OffsetT
+// value; Begin begin; End end; global_segment_offset_t base_segment_offset}
+// (natural_layout). The build static_asserts the device's sizes and alignments of the
 // iterators and the selectors (codegen.cpp); the dispatch packs each call's selectors so
 // (dispatch.cu).
 struct SelectorLayout {
-  std::size_t begin_at = 0, end_at = 0, base_at = 0, size = 0, align = 0;
+  std::size_t at[4] = {};
+  algos::detail::ArgumentExtent extent;
 };
 inline SelectorLayout selector_layout(std::size_t offset_size, algos::detail::ArgumentExtent begin,
                                       algos::detail::ArgumentExtent end) noexcept {
-  auto align_up = [](std::size_t at, std::size_t a) { return (at + a - 1) / a * a; };
+  const algos::detail::ArgumentExtent members[] = {
+      {offset_size, offset_size}, begin, end, {sizeof(std::uint64_t), alignof(std::uint64_t)}};
   SelectorLayout l;
-  l.begin_at = align_up(offset_size, begin.align);
-  l.end_at = align_up(l.begin_at + begin.size, end.align);
-  l.base_at = align_up(l.end_at + end.size, alignof(std::uint64_t));
-  l.align = std::max({offset_size, begin.align, end.align, alignof(std::uint64_t)});
-  l.size = align_up(l.base_at + sizeof(std::uint64_t), l.align);
+  l.extent = algos::detail::natural_layout(members, l.at);
   return l;
 }
 
