@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "bench_util.hpp"
+#include "struct_argmax.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "vs_cub.hpp"
@@ -57,19 +58,10 @@ struct Root {
 const Operator kSquare = Operator::custom("square", "__device__ float square(float x) { return x * x; }");
 const Operator kRoot = Operator::custom("root", "__device__ float root(float x) { return sqrtf(x); }");
 
-struct vi {
-  float value;
-  int index;
-};
-struct ArgMax {
-  __device__ vi operator()(const vi& a, const vi& b) const {
-    return (b.value > a.value || (b.value == a.value && b.index < a.index)) ? b : a;
-  }
-};
-const char* kViDef = "struct vi { float value; int index; };";
-const char* kArgMaxSrc =
-    "__device__ vi argmax(const vi& a, const vi& b) {\n"
-    "  return (b.value > a.value || (b.value == a.value && b.index < a.index)) ? b : a;\n}";
+using bench::ArgMax;
+using bench::kArgMaxSrc;
+using bench::kViDef;
+using bench::vi;
 
 struct vi64 {
   float value;

@@ -1,6 +1,7 @@
 // Segmented reduce time of our bound executable against CUB's
 // cub::DeviceSegmentedReduce::Reduce compiled here by nvcc (sm_90) against the same
-// pinned CCCL: float32 and int64 sums and a float32 maximum over int64 begin/end
+// pinned CCCL: float32 and int64 sums, a float32 maximum and an argmax of 8-byte
+// {float value; int index} structs (a user's struct and operator) over int64 begin/end
 // offsets, 2^min..2^max items (default 10..28) in two layouts: segments of 1,024 items
 // ("seg1024"), and segments of random length in [0, 256] ("rand256", empty ones included).
 // Method: input and offsets stay in place; CUDA events recorded before and after each
@@ -22,6 +23,7 @@
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "bench_util.hpp"
+#include "struct_argmax.hpp"
 #include "vs_cub.hpp"
 
 namespace sr = cccl_cache::algos::segmented_reduce;
@@ -35,8 +37,12 @@ using bench::check_rt;
 
 template <class T>
 T random_value(std::uint64_t r) {
-  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(bench::unit_double(r) * 2e3 - 1e3);
-  else return static_cast<T>(static_cast<std::int64_t>(r % 2000001) - 1000000);
+  if constexpr (std::is_same_v<T, bench::vi>)
+    return {static_cast<float>(r % 1001), static_cast<int>((r >> 32) % 1000003)};  // ties
+  else if constexpr (std::is_floating_point_v<T>)
+    return static_cast<T>(bench::unit_double(r) * 2e3 - 1e3);
+  else
+    return static_cast<T>(static_cast<std::int64_t>(r % 2000001) - 1000000);
 }
 
 // Offsets of the layout for n items: begin[i] = end[i-1], the last segment ending at n.
@@ -118,5 +124,9 @@ int main(int argc, char** argv) {
   run_case<float, Plus>("float32_plus", exe(ScalarType::float32, OpKind::plus), run);
   run_case<std::int64_t, Plus>("int64_plus", exe(ScalarType::int64, OpKind::plus), run);
   run_case<float, ::cuda::maximum<>>("float32_maximum", exe(ScalarType::float32, OpKind::maximum), run);
+  const sr::Spec argmax{cccl_cache::algos::ElementType::structure("vi", bench::kViDef, sizeof(bench::vi),
+                                                                  alignof(bench::vi)),
+                        Operator::custom("argmax", bench::kArgMaxSrc), ScalarType::int64};
+  run_case<bench::vi, bench::ArgMax>("vi_argmax", run.acquire(argmax), run);
   return 0;
 }
