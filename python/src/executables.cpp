@@ -278,7 +278,7 @@ std::size_t radix_argsort_call(const rs::Executable& e, std::size_t sort_bytes, 
   void* ko = keys_out.is_none() ? d_temp
                                 : checked_array(keys_out, "d_out_keys", true, spec.key_type, n, dev).data;
   void* io = checked_array(indices_out, "d_out_values", true, spec.value_type, n, dev).data;
-  const HostScalar first = start.is_none() ? HostScalar{} : host_scalar(start, spec.value_type, "d_in_values");
+  const HostScalar first = start.is_none() ? HostScalar{} : host_scalar(start, spec.value_type.scalar, "d_in_values");
   run_unlocked(stream, "radix argsort", [&](CUstream s) -> CUresult {
     std::size_t rest = have - keys_bytes;
     return e(static_cast<unsigned char*>(d_temp) + keys_bytes, rest, ki, ko,

@@ -958,6 +958,35 @@ def test_segmented_sort_over_offset_iterators(caches):
     np.testing.assert_array_equal(keys_out.get(), want.ravel())
 
 
+def test_radix_and_segmented_sort_of_struct_values(caches):
+    """float32 keys with {value, index} struct values: a radix sort, and a segmented sort
+    of rows of 8 descending; fresh and store-loaded executables against NumPy's stable
+    argsort, the values moved with their keys."""
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    keys = rng.integers(-20, 21, 8 * 1001).astype(np.float32)
+    values = np.zeros(keys.size, vi.dtype)
+    values["value"], values["index"] = keys * 0.5, np.arange(keys.size)
+    d_keys, keys_out = cp.asarray(keys), cp.empty(keys.size, cp.float32)
+    d_values = _StructArray(cp.asarray(values.view(np.uint8)), vi.dtype)
+    values_out = _StructArray(cp.empty(values.nbytes, cp.uint8), vi.dtype)
+    order = np.argsort(keys, kind="stable")
+    for exe in both(caches, lambda c: cccl_cache.make_radix_sort(d_keys, keys_out, d_values, values_out,
+                                                                  device=0, cache=c)):
+        run_two_phase(exe, d_keys, keys_out, d_values, values_out, keys.size, n=keys.size)
+        np.testing.assert_array_equal(keys_out.get(), keys[order])
+        assert values_out._buf.get().tobytes() == values[order].tobytes()
+    rows = keys.size // 8
+    starts = cp.arange(0, keys.size, 8, dtype=cp.int64)
+    ends = starts + 8
+    row_order = (np.argsort(-keys.reshape(rows, 8), axis=1, kind="stable") + 8 * np.arange(rows)[:, None]).ravel()
+    for exe in both(caches, lambda c: cccl_cache.make_segmented_sort(d_keys, keys_out, d_values, values_out, starts,
+                                                                      ends, "descending", device=0, cache=c)):
+        run_two_phase(exe, d_keys, keys_out, d_values, values_out, keys.size, rows, starts, ends,
+                      n=(keys.size, rows))
+        np.testing.assert_array_equal(keys_out.get(), keys[row_order])
+        assert values_out._buf.get().tobytes() == values[row_order].tobytes()
+
+
 def test_merge_sort_of_struct_keys(caches):
     # {value, index} keys by value only, with uint32 values: stable, so among equal values
     # keys and values keep their input order.

@@ -125,6 +125,25 @@ def test_a_segmented_reduce_spec_over_a_struct_carries_its_definition():
         Spec.from_fields("segmented_reduce", dict(fields, op="plus"), ops)
 
 
+def test_radix_and_segmented_sort_specs_with_struct_values_carry_their_definitions():
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    for algorithm, extra, text in (
+            ("radix_sort", {"offset": "uint32"}, "radix_sort keys=float32 values=vi:8/4 descending=false offset=uint32"),
+            ("segmented_sort", {"offset": "int64"},
+             "segmented_sort keys=float32 values=vi:8/4 descending=false offset=int64")):
+        fields, ops = dict({"keys": "float32", "values": vi.text}, **extra), {}
+        definitions(fields, ops)
+        assert ops["vi"] == vi.definition
+        assert Spec.from_fields(algorithm, fields, ops).text == text
+        with pytest.raises(ValueError, match="keys"):  # the keys' bits are what a radix sort orders
+            Spec.from_fields(algorithm, dict(fields, keys=vi.text), ops)
+    odd = cccl_cache.gpu_struct("odd", [("a", np.uint8), ("b", np.uint8), ("c", np.uint8)])  # 3 bytes
+    fields, ops = {"keys": "int32", "values": odd.text, "offset": "int64"}, {}
+    definitions(fields, ops)
+    with pytest.raises(ValueError, match="takes structs of 1, 2, 4, 8"):
+        Spec.from_fields("segmented_sort", fields, ops)
+
+
 def test_layouts_c_does_not_give_and_odd_fields_are_refused():
     with pytest.raises(ValueError, match="align=True"):
         cccl_cache.gpu_struct("packed", np.dtype([("a", np.uint8), ("b", np.float32)]))  # unaligned

@@ -5,7 +5,7 @@
 // segmented reduce of struct items, reduce of struct items (an argmax, and a 12-byte
 // count/min/max) and scans of struct items (a running count/min/max, an exclusive running
 // argmax, a seeded running sum of four unsigned ints), each with a custom operator over
-// the struct.
+// the struct; radix sort and segmented sort of scalar keys with struct values.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +18,8 @@
 #include "cccl_cache/algos/segmented_reduce/spec.hpp"
 #include "cccl_cache/algos/select/spec.hpp"
 #include "cccl_cache/algos/binary_search/spec.hpp"
+#include "cccl_cache/algos/radix_sort/spec.hpp"
+#include "cccl_cache/algos/segmented_sort/spec.hpp"
 #include "cccl_cache/algos/three_way_partition/spec.hpp"
 #include "cccl_cache/algos/transform/spec.hpp"
 #include "cccl_cache/algos/unique_by_key/spec.hpp"
@@ -77,6 +79,24 @@ inline cccl_cache::algos::merge_sort::Spec sort_key3() {
 inline cccl_cache::algos::merge_sort::Spec sort_key3_payload() {
   auto s = sort_key3();
   s.value_type = payload();
+  return s;
+}
+
+// radix sort: float32 keys with key3 values (12 bytes), ascending.
+inline cccl_cache::algos::radix_sort::Spec radix_key3_values() {
+  cccl_cache::algos::radix_sort::Spec s;
+  s.key_type = ScalarType::float32;
+  s.value_type = key3();
+  return s;
+}
+
+// segmented sort: int32 keys with payload values (16 bytes), descending, int64 offsets.
+inline cccl_cache::algos::segmented_sort::Spec segmented_payload_values() {
+  cccl_cache::algos::segmented_sort::Spec s;
+  s.key_type = ScalarType::int32;
+  s.value_type = payload();
+  s.descending = true;
+  s.offset_type = ScalarType::int64;
   return s;
 }
 

@@ -127,7 +127,7 @@ TEST(ArgsortGpu, IndicesAreAHostStableSortsFreshAndLoadedAlike) {
                                         const rs::Executable& loaded, CUstream stream) {
     const rs::Spec& spec = suite().specs[i];
     with_host_type(spec.key_type, [&]<class K>(std::type_identity<K>) {
-      with_count_type(spec.value_type, [&]<class V>(std::type_identity<V>) {
+      with_count_type(spec.value_type.scalar, [&]<class V>(std::type_identity<V>) {
         std::mt19937_64 rng(7);
         for (std::uint64_t n : kSizes) {
           const std::vector<K> keys = make_keys<K>(n, rng);

@@ -160,7 +160,7 @@ TEST(SegmentedSortGpu, EverySpecMatchesTheHostReferenceFreshAndLoaded) {
                                         const ss::Executable& l, CUstream stream) {
     std::mt19937_64 rng(71 + i);
     const ss::Spec& spec = kSpecs[i];
-    const S value = spec.keys_only() ? S::uint8 : spec.value_type;  // keys only: unused
+    const S value = spec.keys_only() ? S::uint8 : spec.value_type.scalar;  // keys only: unused
     with_host_type(spec.key_type, [&](auto key) {
       with_host_type(value, [&](auto v) {
         with_count_type(spec.offset_type, [&](auto offset) {

@@ -176,6 +176,17 @@ TEST(StructTypes, EachAlgorithmsRules) {
   auto scattered = transform_pair();
   scattered.output = Iterator::reverse();
   EXPECT_EQ(scattered.validate().error().code, ErrorCode::unsupported);
+  // Radix and segmented sort: struct values of a stand-in size under scalar keys (the
+  // keys' bits are what they order); a struct value type has no counting input.
+  EXPECT_TRUE(radix_key3_values().validate());
+  EXPECT_TRUE(segmented_payload_values().validate());
+  EXPECT_FALSE(radix_key3_values().keys_only());
+  auto odd_values = segmented_payload_values();
+  odd_values.value_type = with_layout("key3", "struct key3 { char c[20]; };", 20, 4);
+  expect_size_refused(odd_values, "12, 16, 24, 32");
+  auto counted_values = radix_key3_values();
+  counted_values.values_in = Iterator::counting(ScalarType::int64);
+  EXPECT_EQ(counted_values.validate().error().code, ErrorCode::invalid_argument);
   // An invalid layout is refused by every algorithm.
   auto bad = select_heavy();
   bad.type.layout.alignment = 3;

@@ -12,9 +12,11 @@
 #include "cccl_cache/algos/core/blob.hpp"
 #include "cccl_cache/algos/binary_search/build_result.hpp"
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
+#include "cccl_cache/algos/radix_sort/build_result.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
+#include "cccl_cache/algos/segmented_sort/build_result.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
 #include "cccl_cache/algos/three_way_partition/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
@@ -58,6 +60,11 @@ TEST(StructTypesBuild, MergeSortWithStructKeysBuilds) { expect_builds_and_round_
 
 TEST(StructTypesBuild, MergeSortWithStructKeysAndValuesBuilds) {
   expect_builds_and_round_trips(sort_key3_payload());
+}
+
+TEST(StructTypesBuild, RadixAndSegmentedSortWithStructValuesBuild) {
+  expect_builds_and_round_trips(radix_key3_values());
+  expect_builds_and_round_trips(segmented_payload_values());
 }
 
 TEST(StructTypesBuild, SelectOverStructItemsBuilds) { expect_builds_and_round_trips(select_heavy()); }

@@ -26,8 +26,10 @@ std::string prelude(std::string_view cub_kernel_header, std::initializer_list<Sc
   return out;
 }
 
-std::string sort_value_type(ScalarType value_type) {
-  return value_type == ScalarType::none ? "cub::NullType" : std::string(cuda_name(value_type));
+std::string sort_value_type(const ElementType& value_type) {
+  return !value_type.is_struct() && value_type.scalar == ScalarType::none
+             ? "cub::NullType"
+             : std::string(cuda_name(value_type));
 }
 
 std::string user_source(const Operator& op) {

@@ -33,7 +33,7 @@ std::string user_source(const Operator& op);
 std::string struct_source(std::initializer_list<const ElementType*> types);
 
 // A sort's value type as CUB's kernels take it: cub::NullType for none (keys only).
-std::string sort_value_type(ScalarType value_type);
+std::string sort_value_type(const ElementType& value_type);
 
 // Defines `struct <name>` as a device function object for `op`:
 //   well-known binary kinds derive from CUB's own function objects

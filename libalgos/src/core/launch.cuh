@@ -414,18 +414,23 @@ auto on_flag(bool flag, F&& f) {
   return flag ? f(std::true_type{}) : f(std::false_type{});
 }
 
+// Which of a sort's items may be structs, whose sizes on_element_size takes: none,
+// the values (radix and segmented sort: keys are ordered by their bits), or keys and
+// values (merge sort, by a comparator).
+enum class SortStructs { none, values, keys_and_values };
+
 // Fan-out over a sort's (key size, value size, offset type): f.operator()<K, V, OffsetT>()
-// for the sizes on_size takes (on_element_size's where Structs; V 0: keys only) and the
-// offset types on_offset takes; else a value-initialized result.
-template <bool Structs = false, class F>
+// for the sizes on_size takes (on_element_size's where Structs says; V 0: keys only) and
+// the offset types on_offset takes; else a value-initialized result.
+template <SortStructs Structs = SortStructs::none, class F>
 auto on_sort_types(std::size_t key_size, std::size_t value_size, ScalarType offset, F&& f) {
-  auto sizes = [](std::size_t n, auto&& g, bool allow_zero = false) {
-    if constexpr (Structs) return on_element_size(n, g, allow_zero);
+  auto sizes = []<bool S>(std::bool_constant<S>, std::size_t n, auto&& g, bool allow_zero = false) {
+    if constexpr (S) return on_element_size(n, g, allow_zero);
     else return on_size(n, g, allow_zero);
   };
-  return sizes(key_size, [&](auto k) {
+  return sizes(std::bool_constant<Structs == SortStructs::keys_and_values>{}, key_size, [&](auto k) {
     return sizes(
-        value_size,
+        std::bool_constant<Structs != SortStructs::none>{}, value_size,
         [&](auto v) {
           return on_offset(offset, [&](auto o) {
             return f.template operator()<decltype(k)::value, decltype(v)::value,
@@ -439,7 +444,8 @@ auto on_sort_types(std::size_t key_size, std::size_t value_size, ScalarType offs
 // A sort's dispatch entry over the types on_sort_types<Structs> takes: ClosedForm<Fn> of
 // Entries<K, V, OffsetT>::query (the closed-form temp storage) and ::dispatch (CUB's host
 // dispatch); null for other sizes and offset types.
-template <class Fn, template <std::size_t, std::size_t, class> class Entries, bool Structs = false>
+template <class Fn, template <std::size_t, std::size_t, class> class Entries,
+          SortStructs Structs = SortStructs::none>
 Fn select_sort_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset,
                         bool closed_form) noexcept {
   return on_sort_types<Structs>(key_size, value_size, offset,
@@ -450,11 +456,12 @@ Fn select_sort_dispatch(std::size_t key_size, std::size_t value_size, ScalarType
                        });
 }
 
-// As select_sort_dispatch, for a sort whose inputs may be iterators: Entries<K, V, OffsetT,
-// true> (the iterator forms, over scalar key and value sizes only) where `iterators`, else
-// Entries<K, V, OffsetT, false> over the types on_sort_types<Structs> takes.
+// As select_sort_dispatch, for a sort some of whose arguments may be iterators:
+// Entries<K, V, OffsetT, true> (the iterator forms, over the types
+// on_sort_types<IteratorStructs> takes) where `iterators`, else Entries<K, V, OffsetT,
+// false> over the types on_sort_types<Structs> takes.
 template <class Fn, template <std::size_t, std::size_t, class, bool> class Entries,
-          bool Structs = false>
+          SortStructs Structs = SortStructs::none, SortStructs IteratorStructs = SortStructs::none>
 Fn select_sort_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset,
                         bool closed_form, bool iterators) noexcept {
   auto entry = [&]<std::size_t K, std::size_t V, class OffsetT, bool Iterators>() {
@@ -462,7 +469,7 @@ Fn select_sort_dispatch(std::size_t key_size, std::size_t value_size, ScalarType
     return ClosedForm<Fn>::template select<E::query, E::dispatch>(closed_form);
   };
   if (iterators)
-    return on_sort_types(key_size, value_size, offset,
+    return on_sort_types<IteratorStructs>(key_size, value_size, offset,
                          [&]<std::size_t K, std::size_t V, class OffsetT>() {
                            return entry.template operator()<K, V, OffsetT, true>();
                          });

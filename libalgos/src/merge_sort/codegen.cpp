@@ -27,8 +27,7 @@ std::string comparator_body(const Comparator& c) {
 
 detail::GeneratedSource detail::BuildSteps<MergeSort>::source(const merge_sort::Spec& spec) {
   const std::string key{cuda_name(spec.key_type)};
-  const std::string value =
-      spec.keys_only() ? "cub::NullType" : std::string(cuda_name(spec.value_type));
+  const std::string value = algos::detail::sort_value_type(spec.value_type);
   const std::string offset{cuda_name(spec.offset_type)};
 
   algos::detail::GeneratedSource out;

@@ -117,7 +117,7 @@ struct Entries {
 
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
                            bool closed_form, bool iterators) noexcept {
-  return algos::detail::select_sort_dispatch<DispatchFn, Entries, /*Structs=*/true>(
+  return algos::detail::select_sort_dispatch<DispatchFn, Entries, algos::detail::SortStructs::keys_and_values>(
       key_size, value_size, offset_type, closed_form, iterators);
 }
 

@@ -70,7 +70,7 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
     return CUDA_ERROR_INVALID_VALUE;
   // An argsort: its values materialized into the current value buffer.
   if (const CUresult rc = algos::detail::materialize_into(
-          *state_->params.launch, materialize_values, spec.values_in, spec.value_type, values_in,
+          *state_->params.launch, materialize_values, spec.values_in, spec.value_type.scalar, values_in,
           d_temp_storage != nullptr, buffers.values[buffers.selector & 1], num_items, stream,
           [&] { return usable(true); });
       rc != CUDA_SUCCESS)
@@ -114,7 +114,7 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   // An argsort: temp storage [the values, materialized | CUB's].
   if (CUresult rc = usable(d_temp_storage != nullptr); rc != CUDA_SUCCESS) return rc;
   return algos::detail::materialized_call(*state_->params.launch, materialize_values,
-                                          spec.values_in, spec.value_type, values_in,
+                                          spec.values_in, spec.value_type.scalar, values_in,
                                           d_temp_storage, temp_storage_bytes, num_items, stream,
                                           sort);
 }

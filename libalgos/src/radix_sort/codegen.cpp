@@ -15,7 +15,8 @@ algos::detail::GeneratedSource generate_source(const Spec& spec, bool onesweep) 
 
   algos::detail::GeneratedSource out;
   out.source = algos::detail::prelude("cub/device/dispatch/kernels/kernel_radix_sort.cuh",
-                                      {spec.key_type, spec.value_type});
+                                      {spec.key_type, spec.value_type.scalar});
+  out.source += algos::detail::struct_source({&spec.value_type});
   // The policy the kernels themselves resolve for the CC being compiled, for the probe.
   out.source += "\nusing cccl_cache_selector = cub::detail::radix_sort::policy_selector_from_types<" +
                 key + ", " + value + ", " + offset +
@@ -24,7 +25,8 @@ algos::detail::GeneratedSource generate_source(const Spec& spec, bool onesweep) 
                 "  static constexpr cub::RadixSortPolicy p =\n"
                 "      cccl_cache_selector{}(cub::detail::current_tuning_cc());\n};\n";
   const bool materialize = !spec.values_in.is_pointer();  // slot 6: the values_in kernel
-  if (materialize) out.source += algos::detail::materialize_source(spec.values_in, spec.value_type);
+  if (materialize)
+    out.source += algos::detail::materialize_source(spec.values_in, spec.value_type.scalar);
   out.source += algos::detail::close_prelude();
 
   const std::string ns = "cub::detail::radix_sort::";
@@ -54,7 +56,7 @@ algos::detail::GeneratedSource generate_source(const Spec& spec, bool onesweep) 
     // (cuda::static_for), which NVRTC takes for host code unless told otherwise.
     out.nvrtc_options = {"-default-device"};
   }
-  if (materialize) out.kernels.push_back(algos::detail::materialize_kernel(spec.value_type));
+  if (materialize) out.kernels.push_back(algos::detail::materialize_kernel(spec.value_type.scalar));
   // Values in Policy's field order.
   std::string probe =
       "(unsigned long long)(cccl_cache_policy::p.algorithm == cub::RadixSortAlgorithm::onesweep)";

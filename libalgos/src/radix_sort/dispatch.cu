@@ -171,8 +171,8 @@ struct Entries {
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
                            bool closed_form) noexcept {
   if (!is_unsigned_offset(offset_type)) return nullptr;
-  return algos::detail::select_sort_dispatch<DispatchFn, Entries>(key_size, value_size, offset_type,
-                                                                 closed_form);
+  return algos::detail::select_sort_dispatch<DispatchFn, Entries, algos::detail::SortStructs::values>(
+      key_size, value_size, offset_type, closed_form);
 }
 
 Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept {

@@ -21,8 +21,9 @@ detail::GeneratedSource detail::BuildSteps<SegmentedSort>::source(const segmente
 
   detail::GeneratedSource out;
   out.source = detail::prelude("cub/device/dispatch/kernels/kernel_segmented_sort.cuh",
-                               {spec.key_type, spec.value_type, spec.begin_offsets.type,
+                               {spec.key_type, spec.value_type.scalar, spec.begin_offsets.type,
                                 spec.end_offsets.type});
+  out.source += detail::struct_source({&spec.value_type});
   out.source += "#include <cub/device/dispatch/kernels/kernel_three_way_partition.cuh>\n"
                 "#include <cub/device/dispatch/tuning/tuning_three_way_partition.cuh>\n"
                 "#include <thrust/iterator/counting_iterator.h>\n"

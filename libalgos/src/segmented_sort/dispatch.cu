@@ -224,8 +224,9 @@ struct Entries {
 
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
                            bool closed_form, bool iterators) noexcept {
-  return algos::detail::select_sort_dispatch<DispatchFn, Entries>(key_size, value_size, offset_type,
-                                                                 closed_form, iterators);
+  using algos::detail::SortStructs;
+  return algos::detail::select_sort_dispatch<DispatchFn, Entries, SortStructs::values, SortStructs::values>(
+      key_size, value_size, offset_type, closed_form, iterators);
 }
 
 Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept {
