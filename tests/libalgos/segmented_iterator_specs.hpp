@@ -19,6 +19,12 @@ inline cccl_cache::algos::Operator times8() {
       "times8", "__device__ long long times8(long long i) { return 8 * i; }");
 }
 
+// 8 i: transform(times8, counting(int64)), a fixed-size segment's begin (a call started
+// at 0) or end (at 1).
+inline cccl_cache::algos::Iterator times8_offsets() {
+  return cccl_cache::algos::Iterator::transform(times8(), cccl_cache::algos::ScalarType::int64, true);
+}
+
 // A sum (plus) of `type` items over `offset` offsets, with these arguments.
 inline cccl_cache::algos::segmented_reduce::Spec segmented(cccl_cache::algos::ScalarType type,
                                                            cccl_cache::algos::ScalarType offset,
@@ -39,10 +45,8 @@ inline cccl_cache::algos::segmented_reduce::Spec segmented(cccl_cache::algos::Sc
 // float32 sums over segments [8 i, 8 i + 8): begin and end both transform(times8,
 // counting(int64)), started at 0 and 1 by the call.
 inline cccl_cache::algos::segmented_reduce::Spec fixed_size_sums() {
-  using cccl_cache::algos::Iterator;
   using cccl_cache::algos::ScalarType;
-  const Iterator offsets = Iterator::transform(times8(), ScalarType::int64, true);
-  return segmented(ScalarType::float32, ScalarType::int64, {}, {}, offsets, offsets);
+  return segmented(ScalarType::float32, ScalarType::int64, {}, {}, times8_offsets(), times8_offsets());
 }
 
 // int64 sums of counting(int64) over arrays of int32 offsets, written last first.
@@ -85,10 +89,9 @@ inline cccl_cache::algos::segmented_sort::Spec segmented_sort_over(
 // float32 keys with int32 values, each row of 8 sorted: begin and end both
 // transform(times8, counting(int64)), started at 0 and 1 by the call.
 inline cccl_cache::algos::segmented_sort::Spec sorted_rows() {
-  using cccl_cache::algos::Iterator;
   using cccl_cache::algos::ScalarType;
-  const Iterator offsets = Iterator::transform(times8(), ScalarType::int64, true);
-  return segmented_sort_over(ScalarType::float32, ScalarType::int32, false, offsets, offsets);
+  return segmented_sort_over(ScalarType::float32, ScalarType::int32, false, times8_offsets(),
+                             times8_offsets());
 }
 
 // int32 keys, descending, segment i beginning at i (i + 1) / 2 (transform(triangle,
