@@ -413,9 +413,10 @@ const std::map<std::string_view, std::string_view> kDispatchAbi = {
       "double_buffer8=16/8 selector32=32/8 selector64=32/8 indices=4/4 medium_indices=8/8 "
       "tile=8/8 partition=4/4 context=32/8 partition_init_threads@0:256"},
     {"scan_by_key",
-      "cub=300500 cccl=3005000 params@0:24 launch@0:8 block_threads@8:4 items_per_thread@12:4 "
-      "accum_size@16:4 accum_align@20:4 null=1/1 op=1/1 tile1=8/8 tile8=8/8 txn1=8/8 txn4=16/16 txn8=16/16 b1=1/1 b2=2/2 b4=4/4 "
-      "b8=8/8"},
+      "cub=300500 cccl=3005000 params@0:40 launch@0:8 block_threads@8:4 items_per_thread@12:4 "
+      "accum_size@16:4 accum_align@20:4 null=1/1 op=1/1 init=8/8 tile1=8/8 tile8=8/8 txn1=8/8 "
+      "txn4=16/16 txn8=16/16 tile_s12=24/8 pair_s12=16/4 pair_s16_4=20/4 pair_s32_8=40/8 "
+      "pair_s32_16=48/16 b1=1/1 b2=2/2 b4=4/4 b8=8/8"},
 };
 
 TYPED_TEST(AlgorithmGeneric, DispatchAbiIsPinned) {

@@ -85,13 +85,22 @@ struct OpArg {
   const void* bytes = kNoOpState;
 };
 
-// A kernel argument's address for cuLaunchKernelEx: the argument itself, or for OpArg
-// the bytes it stands for.
+// Stands in for a by-value kernel argument whose type only the device code names (scan by
+// key's initial value, of the spec's value type): the address of the call's bytes of it.
+// DriverLauncher hands that address to the driver, which reads as many bytes as the
+// kernel's parameter has, so one instantiation of a dispatch serves every value type.
+struct ValueArg {
+  const void* bytes = nullptr;
+};
+
+// A kernel argument's address for cuLaunchKernelEx: the argument itself, or for OpArg and
+// ValueArg the bytes they stand for.
 template <class T>
 void* arg_address(const T& arg) noexcept {
   return const_cast<void*>(static_cast<const void*>(&arg));
 }
 inline void* arg_address(const OpArg& arg) noexcept { return const_cast<void*>(arg.bytes); }
+inline void* arg_address(const ValueArg& arg) noexcept { return const_cast<void*>(arg.bytes); }
 
 // Launches through the bound cuLaunchKernelEx. CUB stops at the first launch whose
 // doit() fails; the driver's code is kept in *status (CUB only sees a cudaError_t).

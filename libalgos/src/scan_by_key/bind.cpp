@@ -5,6 +5,8 @@
 #include "core/iterator.hpp"
 #include "scan_by_key/dispatch.hpp"
 
+#include <string>
+
 namespace cccl_cache::algos {
 
 template <>
@@ -18,14 +20,18 @@ Result<scan_by_key::Executable> ScanByKey::bind(const BuiltView<ScanByKey>& resu
   const Spec& spec = result.spec;
   CCCL_CACHE_CHECK(detail::bind_check(result));
   const std::uint32_t block_threads[kKernels] = {scan_by_key::kInitBlockThreads, p.block_threads};
+  const auto tile = d::tile_shape(p.accum_size, p.accum_align);
+  if (!tile)  // ScanByKey::check admits only accumulators with a shape
+    return fail(ErrorCode::unsupported, "scan_by_key: no tile state for an accumulator of " +
+                                            std::to_string(p.accum_size) + " bytes aligned to " +
+                                            std::to_string(p.accum_align));
   CCCL_CACHE_TRY(auto state,
                  detail::bind_state(result, device, block_threads,
-                                    d::select_dispatch(size_of(spec.key_type),
-                                                       size_of(spec.value_type),
-                                                       p.accum_size,
-                                                       spec.offset_type, spec.exclusive,
-                                                       /*closed_form=*/true, spec.iterators())));
+                                    d::select_dispatch(size_of(spec.key_type), spec.offset_type,
+                                                       spec.exclusive, /*closed_form=*/true,
+                                                       spec.iterators())));
   state->params.policy = p;
+  state->params.tile = *tile;
   return Executable(std::move(state));
 }
 
@@ -46,9 +52,10 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
   // array packed as an array iterator); a value of another kind is refused.
   const Spec& s = spec();
   algos::detail::AllArguments<3> a;
-  if (!a.set({{&s.keys_in, s.key_type, &d_keys_in.value},
-              {&s.values_in, s.value_type, &d_values_in.value},
-              {&s.values_out, s.value_type, &d_values_out.value}},
+  const ScalarType k = s.key_type.scalar, v = s.value_type.scalar;
+  if (!a.set({{&s.keys_in, k, &d_keys_in.value},
+              {&s.values_in, v, &d_values_in.value},
+              {&s.values_out, v, &d_values_out.value}},
              num_items, s.iterators()))
     return CUDA_ERROR_INVALID_VALUE;
   return call(d_temp_storage != nullptr, d_temp_storage, temp_storage_bytes, a.at[0], a.at[1],

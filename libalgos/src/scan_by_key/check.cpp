@@ -11,7 +11,7 @@ namespace cccl_cache::algos {
 Result<void> ScanByKey::check(const Spec& spec, const Policy& p, const BuildRecordView& record) {
   using algos::detail::in_range;
   if (!algos::detail::warp_block(p.block_threads) || !in_range(p.items_per_thread, 1, 1024) ||
-      !algos::detail::stand_in_accumulator(p.accum_size, p.accum_align, size_of(spec.value_type)))
+      !algos::detail::stand_in_accumulator(p.accum_size, p.accum_align, spec.value_type))
     return algos::detail::implausible_policy("scan_by_key", p);
   // The init kernel has no launch bounds and runs CUB's 128 threads; the scan kernel is
   // bounded by the policy's block size and keeps its tile in static shared memory.

@@ -18,8 +18,9 @@ detail::GeneratedSource detail::BuildSteps<ScanByKey>::source(const scan_by_key:
                                  : std::string(cuda_name(spec.offset_type));
   detail::GeneratedSource out;
   out.source = detail::prelude("cub/device/dispatch/dispatch_scan_by_key.cuh",
-                               {spec.key_type, spec.value_type, spec.keys_in.type,
+                               {spec.key_type.scalar, spec.value_type.scalar, spec.keys_in.type,
                                 spec.values_in.type, spec.values_out.type});
+  out.source += detail::struct_source({&spec.key_type, &spec.value_type});
   out.source += detail::user_source(spec.equality);
   out.source += detail::user_source(spec.op);
   out.source += "\nusing cccl_cache_key_t = " + key + ";\nusing cccl_cache_value_t = " + value +
@@ -28,7 +29,7 @@ detail::GeneratedSource detail::BuildSteps<ScanByKey>::source(const scan_by_key:
   // host dispatch is instantiated for all arrays or all iterators). An array spec's
   // source and kernel names are as they were: its key with them.
   std::vector<const Operator*> defined = {&spec.equality, &spec.op};
-  auto argument = [&](const char* name, const Iterator& it, ScalarType t, bool output) {
+  auto argument = [&](const char* name, const Iterator& it, const ElementType& t, bool output) {
     return detail::argument_type(out.source, name, it, t, output, spec.iterators(),
                                  std::string(cuda_name(t)) + "*", defined);
   };
@@ -37,9 +38,9 @@ detail::GeneratedSource detail::BuildSteps<ScanByKey>::source(const scan_by_key:
       argument("cccl_cache_values_in_t", spec.values_in, spec.value_type, false);
   const std::string values_out =
       argument("cccl_cache_values_out_t", spec.values_out, spec.value_type, true);
-  out.source += detail::operator_type("cccl_cache_eq", spec.equality, 2, "bool", spec.key_type);
-  out.source +=
-      detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_value_t", spec.value_type);
+  out.source += detail::operator_type("cccl_cache_eq", spec.equality, 2, "bool", spec.key_type.scalar);
+  out.source += detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_value_t",
+                                      spec.value_type.scalar);
   // CUB's accumulator A (as DeviceScan::*ScanByKey derives it for V values and V init),
   // DeviceScan's scan-by-key selector for keys K, A and values V, and the policy it gives
   // the kernel at the CC being compiled for.

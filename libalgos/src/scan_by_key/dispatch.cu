@@ -10,20 +10,23 @@
 //   DeviceScanByKeyKernel<selector, K*, V*, V*, ReduceByKeyScanTileState<A, int>, Eq, Op,
 //                         Init, OffsetT, A>
 // with Init = cub::NullType (inclusive) or V (exclusive) and A CUB's accumulator (its
-// size read from the kernels' compile), as DeviceScan instantiates them. Host stand-ins of K's, V's and A's
-// size and alignment give the dispatch the same argument layout and tile-state sizes
-// (every accumulator is a CUB primitive of at most 8 bytes, so both sides have the
-// single-word tile state: asserted below). Where the spec has an iterator, the kernels take
-// all three arguments as generated iterator structs, and the dispatch passes each call's
-// packed bytes (IterArg) to the launches as they are; the keys' stand-in names K as its
-// value type, which CUB's dispatch sizes each tile's saved key by.
+// size and alignment read from the kernels' compile), as DeviceScan instantiates them.
+// The host names only K (a stand-in of its size: CUB sizes each tile's saved key by it).
+// The dispatch reads the tile state from its kernel source, so the accumulator's is
+// RuntimeTileState: the shape CUB gives a stand-in of A's size and alignment (tile_shape,
+// fixed at bind), sized and laid out by CUB's own helpers. The exclusive scan's initial
+// value is passed as its bytes (ValueArg). Where the spec has an iterator, the kernels
+// take all three arguments as generated iterator structs, and the dispatch passes each
+// call's packed bytes (IterArg) to the launches as they are; the keys' stand-in names K
+// as its value type.
 #include "core/launch.cuh"
 #include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_scan_by_key.cuh>
 
-#include <cstring>
+#include <cstddef>
 #include <limits>
+#include <type_traits>
 
 #include "cccl_cache/algos/scan_by_key/build_result.hpp"
 #include "core/temp_storage.hpp"
@@ -35,6 +38,72 @@ namespace {
 using algos::detail::Bytes;
 using algos::detail::DriverLauncherFactory;
 using algos::detail::EmptyOp;
+
+// CUB's by-key tile state for an accumulator stand-in A. CUB chooses single-word for a
+// trivially copyable A with sizeof(A) + sizeof(int) < 16: the stand-in (bytes) and the
+// device's accumulator (a scalar, or a struct, whose trivial copyability the build
+// asserts) fall on the same side.
+template <class A>
+using CubTileState = cub::ReduceByKeyScanTileState<A, int>;
+
+template <class A>
+constexpr TileShape shape_of() {
+  using TS = CubTileState<A>;
+  if constexpr (std::is_same_v<TS, cub::ReduceByKeyScanTileState<A, int, true>>)
+    return {true, sizeof(typename TS::TxnWord), 0, sizeof(TS)};
+  else
+    return {false, TS::description_bytes_per_tile, TS::payload_bytes_per_tile, sizeof(TS)};
+}
+
+// f(std::type_identity<Bytes<N, Align>>{}) for an accumulator of N bytes aligned to Align
+// (a stand-in exactly as aligned), else a value-initialized result.
+template <class F>
+auto on_accumulator_stand_in(std::uint32_t size, std::uint32_t align, F&& f) {
+  using R = decltype(f(std::type_identity<Bytes<1>>{}));
+  return algos::detail::on_element_size(size, [&](auto n) -> R {
+    constexpr std::size_t kN = decltype(n)::value;
+    auto aligned = [&]<std::size_t A>() -> R {
+      if constexpr (kN % A == 0) return f(std::type_identity<Bytes<kN, A>>{});
+      else return R{};
+    };
+    switch (align) {
+      case 1: return aligned.template operator()<1>();
+      case 2: return aligned.template operator()<2>();
+      case 4: return aligned.template operator()<4>();
+      case 8: return aligned.template operator()<8>();
+      case 16: return aligned.template operator()<16>();
+      default: return R{};
+    }
+  });
+}
+
+// The host side of the device's tile state, its shape fixed at bind: the kernel argument
+// (the device struct's pointers, first: the driver reads arg_bytes of them) and CUB's
+// AllocationSize and Init over the shape's sizes, as CUB's single- and multi-word
+// states compute them.
+struct RuntimeTileState {
+  void* pointers[3] = {};
+  TileShape shape;
+
+  cudaError_t AllocationSize(int num_tiles, std::size_t& bytes) const {
+    if (!shape.single_word)
+      return cub::detail::tile_state_allocation_size(bytes, shape.word_bytes, shape.payload_bytes,
+                                                     static_cast<std::size_t>(num_tiles));
+    bytes = static_cast<std::size_t>(num_tiles + cub::detail::warp_threads) * shape.word_bytes;
+    return cudaSuccess;
+  }
+  cudaError_t Init(int num_tiles, void* d_temp_storage, std::size_t temp_storage_bytes) {
+    if (!shape.single_word)
+      return cub::detail::tile_state_init(shape.word_bytes, shape.payload_bytes,
+                                          static_cast<std::size_t>(num_tiles), d_temp_storage,
+                                          temp_storage_bytes, pointers);
+    pointers[0] = d_temp_storage;
+    return cudaSuccess;
+  }
+};
+static_assert(std::is_standard_layout_v<RuntimeTileState> && offsetof(RuntimeTileState, pointers) == 0);
+static_assert(shape_of<Bytes<8>>().single_word && shape_of<Bytes<8>>().arg_bytes == sizeof(void*));
+static_assert(!shape_of<Bytes<12>>().single_word && shape_of<Bytes<32, 4>>().arg_bytes == 3 * sizeof(void*));
 
 // The build chose the policy for the target CC: the host dispatch reads the tile shape;
 // load, store, scan and delay choices are the device code's own.
@@ -52,17 +121,17 @@ struct RuntimePolicySelector {
   }
 };
 
-// CUB's scan-by-key kernel-source interface over the bound kernels, for an accumulator
-// of A bytes.
-template <std::size_t A>
+// CUB's scan-by-key kernel-source interface over the bound kernels.
 struct BoundKernels {
-  using ScanByKeyTileStateT = cub::ReduceByKeyScanTileState<Bytes<A>, int>;
-  static_assert(std::is_same_v<ScanByKeyTileStateT, cub::ReduceByKeyScanTileState<Bytes<A>, int, true>>,
-                "the device's value types have the single-word tile state");
+  using ScanByKeyTileStateT = RuntimeTileState;
   const DispatchParams* params;
   CUfunction InitKernel() const { return params->launch->kernels[init_kernel].function; }
   CUfunction ScanKernel() const { return params->launch->kernels[scan_kernel].function; }
-  static ScanByKeyTileStateT TileState() { return {}; }
+  RuntimeTileState TileState() const {
+    RuntimeTileState ts;
+    ts.shape = params->tile;
+    return ts;
+  }
 };
 
 // Items per tile (at most 1024 x 1024: ScanByKey::check).
@@ -75,19 +144,18 @@ std::uint64_t max_items(const Policy& p) noexcept {
   return algos::detail::tiled_max_items<OffsetT>(tile_items(p), std::numeric_limits<int>::max() - 32);
 }
 
-// V: the values' size, which only an exclusive scan's initial value (a kernel argument
-// of type V) shows the host. Iterators: the three arguments as IterArg (each the address
-// of an iterator's packed bytes), else K* and V* arrays.
-template <std::size_t K, std::size_t V, std::size_t A, class OffsetT, bool Exclusive, bool Iterators>
+// K: the keys' size. Iterators: the three arguments as IterArg (each the address of an
+// iterator's packed bytes), else arrays (pointers whose items the host never touches).
+template <std::size_t K, class OffsetT, bool Exclusive, bool Iterators>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_keys_in,
                       const void* d_values_in, void* d_values_out, std::uint64_t num_items,
                       const void* h_init, CUstream stream) noexcept {
   using Key = Bytes<K>;
-  using Value = Bytes<V>;
-  using Accum = Bytes<A>;
+  using Item = Bytes<1>;  // a value array's pointer type (the host moves no values)
   using KeyArg = std::conditional_t<Iterators, algos::detail::ValuedIterArg<Key>, Key*>;
-  using ValueArg = std::conditional_t<Iterators, algos::detail::IterArg, Value*>;
+  using ValuesArg = std::conditional_t<Iterators, algos::detail::IterArg, Item*>;
+  using Init = std::conditional_t<Exclusive, algos::detail::ValueArg, cub::NullType>;
   using algos::detail::iterator_arg;
   if (num_items > max_items<OffsetT>(params.policy)) return CUDA_ERROR_INVALID_VALUE;
   if (d_temp_storage != nullptr) {
@@ -95,66 +163,71 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
     // CUB steps its scan grids by the grid's x limit: a context without it would never end.
     if (params.launch->max_grid_dim_x <= 0) return CUDA_ERROR_INVALID_VALUE;
   }
+  Init init{};
+  if constexpr (Exclusive) init.bytes = h_init;  // size queries pass none
   CUresult status = CUDA_SUCCESS;
   const DriverLauncherFactory factory{params.launch, &status};
   const algos::detail::RuntimeAnswers answers(factory);
-  auto dispatch = [&](auto init) {
-    return cub::detail::scan_by_key::dispatch<
-        Accum, KeyArg, ValueArg, ValueArg, EmptyOp, EmptyOp, decltype(init), OffsetT, Accum,
-        RuntimePolicySelector, BoundKernels<A>, DriverLauncherFactory>(
-        d_temp_storage, temp_storage_bytes, iterator_arg<KeyArg, Key>(d_keys_in),
-        iterator_arg<ValueArg, Value>(d_values_in), iterator_arg<ValueArg, Value>(d_values_out),
-        EmptyOp{}, EmptyOp{}, init, static_cast<OffsetT>(num_items), stream,
-        RuntimePolicySelector{&params}, BoundKernels<A>{&params}, factory);
-  };
-  cudaError_t err;
-  if constexpr (Exclusive) {
-    Value init{};
-    if (h_init != nullptr) std::memcpy(&init, h_init, V);  // size queries pass none
-    err = dispatch(init);
-  } else {
-    err = dispatch(cub::NullType{});
-  }
+  // The accumulator (the first argument) only names CUB's defaults, all given here.
+  const cudaError_t err = cub::detail::scan_by_key::dispatch<
+      Item, KeyArg, ValuesArg, ValuesArg, EmptyOp, EmptyOp, Init, OffsetT, Item,
+      RuntimePolicySelector, BoundKernels, DriverLauncherFactory>(
+      d_temp_storage, temp_storage_bytes, iterator_arg<KeyArg, Key>(d_keys_in),
+      iterator_arg<ValuesArg, Item>(d_values_in), iterator_arg<ValuesArg, Item>(d_values_out),
+      EmptyOp{}, EmptyOp{}, init, static_cast<OffsetT>(num_items), stream,
+      RuntimePolicySelector{&params}, BoundKernels{&params}, factory);
   return algos::detail::dispatch_result(err, status);
 }
 
-// CUB's answer to a size query in closed form (dispatch.hpp DispatchFn): the single-word
-// by-key tile state (a transaction word per tile plus a warp of padding) aliased with
-// each tile's predecessor key (one more key than tiles).
-template <std::size_t K, std::size_t A, class OffsetT>
+// CUB's answer to a size query in closed form (dispatch.hpp DispatchFn): the by-key tile
+// state (single-word: a transaction word per tile plus a warp of padding; multi-word: a
+// status word and two payloads each, as three aliased allocations) aliased with each
+// tile's predecessor key (one more key than tiles).
+template <std::size_t K, class OffsetT>
 CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
                            const void*, const void*, void*, std::uint64_t num_items, const void*,
                            CUstream) noexcept {
   if (num_items > max_items<OffsetT>(params.policy)) return CUDA_ERROR_INVALID_VALUE;
-  using TxnWord = typename BoundKernels<A>::ScanByKeyTileStateT::TxnWord;
+  const TileShape& t = params.tile;
   const std::uint64_t tiles = algos::detail::ceil_div(num_items, tile_items(params.policy));
-  temp_storage_bytes = static_cast<std::size_t>(
-      algos::detail::alias_bytes((32 + tiles) * sizeof(TxnWord), K * (tiles + 1)));
+  const std::uint64_t state = t.single_word ? (32 + tiles) * t.word_bytes
+                                            : algos::detail::tile_state_bytes(tiles, t.word_bytes, t.payload_bytes);
+  temp_storage_bytes = static_cast<std::size_t>(algos::detail::alias_bytes(state, K * (tiles + 1)));
   return CUDA_SUCCESS;
 }
 
 }  // namespace
 
-DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, std::size_t accum_size,
-                           ScalarType offset_type, bool exclusive, bool closed_form,
-                           bool iterators) noexcept {
+std::optional<TileShape> tile_shape(std::uint32_t accum_size, std::uint32_t accum_align) noexcept {
+  return on_accumulator_stand_in(accum_size, accum_align, [](auto a) -> std::optional<TileShape> {
+    return shape_of<typename decltype(a)::type>();
+  });
+}
+
+std::optional<std::size_t> cub_tile_state_bytes(std::uint32_t accum_size, std::uint32_t accum_align,
+                                                int num_tiles) noexcept {
+  return on_accumulator_stand_in(accum_size, accum_align, [&](auto a) -> std::optional<std::size_t> {
+    std::size_t bytes = 0;
+    if (CubTileState<typename decltype(a)::type>::AllocationSize(num_tiles, bytes) != cudaSuccess)
+      return std::nullopt;
+    return bytes;
+  });
+}
+
+DispatchFn select_dispatch(std::size_t key_size, ScalarType offset_type, bool exclusive,
+                           bool closed_form, bool iterators) noexcept {
   using Entry = algos::detail::ClosedForm<DispatchFn>;
+  using algos::detail::on_flag;
   if (!is_unsigned_offset(offset_type)) return nullptr;
-  return algos::detail::on_size(key_size, [&](auto k) {
-    return algos::detail::on_accumulator(value_size, accum_size, [&](auto v, auto a) -> DispatchFn {
-      constexpr std::size_t kK = decltype(k)::value, kV = decltype(v)::value, kA = decltype(a)::value;
-      // An inclusive scan passes the values through as pointers or iterators: its entries
-      // take V = A.
-      using algos::detail::on_flag;
-      return on_flag(exclusive, [&](auto exclusive_c) {
-        return on_flag(iterators, [&](auto iterators_c) {
-          return algos::detail::on_unsigned_offset(offset_type, [&](auto offset) -> DispatchFn {
-            using OffsetT = decltype(offset);
-            constexpr bool kExclusive = decltype(exclusive_c)::value;
-            return Entry::select<&closed_form_bytes<kK, kA, OffsetT>,
-                                 &run_dispatch<kK, kExclusive ? kV : kA, kA, OffsetT, kExclusive,
-                                               decltype(iterators_c)::value>>(closed_form);
-          });
+  return algos::detail::on_element_size(key_size, [&](auto k) -> DispatchFn {
+    constexpr std::size_t kK = decltype(k)::value;
+    return on_flag(exclusive, [&](auto exclusive_c) {
+      return on_flag(iterators, [&](auto iterators_c) {
+        return algos::detail::on_unsigned_offset(offset_type, [&](auto offset) -> DispatchFn {
+          using OffsetT = decltype(offset);
+          return Entry::select<&closed_form_bytes<kK, OffsetT>,
+                               &run_dispatch<kK, OffsetT, decltype(exclusive_c)::value,
+                                             decltype(iterators_c)::value>>(closed_form);
         });
       });
     });
@@ -171,11 +244,19 @@ const std::string& ScanByKey::dispatch_abi() {
     abi.policy_fields(&DispatchParams::policy);
     // The kernels' argument types (their order is CUB's, covered by cub=).
     abi.type<cub::NullType>("null").type<EmptyOp>("op");
+    abi.type<algos::detail::ValueArg>("init");
+    // The tile states the shapes come from: single-word (1 to 8 bytes) and multi-word (12
+    // to 32, each tile's payload a KeyValuePair<int, A> of the accumulator's alignment).
     abi.type<cub::ReduceByKeyScanTileState<Bytes<1>, int>>("tile1");
     abi.type<cub::ReduceByKeyScanTileState<Bytes<8>, int>>("tile8");
     abi.type<cub::ReduceByKeyScanTileState<Bytes<1>, int>::TxnWord>("txn1");
     abi.type<cub::ReduceByKeyScanTileState<Bytes<4>, int>::TxnWord>("txn4");
     abi.type<cub::ReduceByKeyScanTileState<Bytes<8>, int>::TxnWord>("txn8");
+    abi.type<cub::ReduceByKeyScanTileState<Bytes<12, 4>, int>>("tile_s12");
+    abi.type<cub::KeyValuePair<int, Bytes<12, 4>>>("pair_s12");
+    abi.type<cub::KeyValuePair<int, Bytes<16, 4>>>("pair_s16_4");
+    abi.type<cub::KeyValuePair<int, Bytes<32, 8>>>("pair_s32_8");
+    abi.type<cub::KeyValuePair<int, Bytes<32, 16>>>("pair_s32_16");
     abi.byte_types();
   });
 }

@@ -19,22 +19,24 @@ struct ScanByKey;  // the algorithm's traits (build_result.hpp)
 
 namespace cccl_cache::algos::scan_by_key {
 
-// Keys are `key_type`; values and the output `value_type`; the accumulator is CUB's
+// Keys are `key_type`; values and the output `value_type`; each a scalar, or a struct
+// (types.hpp ElementType) of 1, 2, 4, 8, 12, 16, 24 or 32 bytes. The accumulator is CUB's
 // (`::cuda::std::__accumulator_t<Op, V, V>`, as DeviceScan::*ScanByKey derives it: int
 // for values narrower than int under plus, multiplies and the bitwise kinds, bool under
-// logical_and/or, V otherwise; a custom operator's result is V). `equality`
-// says whether two adjacent keys are equal: equal_to (CUB's default,
-// ::cuda::std::equal_to<>) or custom source naming a `__device__ bool f(K a, K b)`. `op`
-// is the scan operator on values. `exclusive` picks ExclusiveScanByKey, which takes an
-// initial value at call time. `offset_type` is the kernel's offset type as
-// cub::DeviceScan chooses it from its num_items type (choose_offset_t: uint32 for 4-byte
-// counts, uint64 for the std::uint64_t count the executable takes).
+// logical_and/or, V otherwise; a custom operator's result is V, a struct value's the
+// struct). `equality` says whether two adjacent keys are equal: equal_to (CUB's default,
+// ::cuda::std::equal_to<>; scalar keys) or custom source naming a `__device__ bool f(K a,
+// K b)`. `op` is the scan operator on values (custom for struct values). `exclusive`
+// picks ExclusiveScanByKey, which takes an initial value at call time. `offset_type` is
+// the kernel's offset type as cub::DeviceScan chooses it from its num_items type
+// (choose_offset_t: uint32 for 4-byte counts, uint64 for the std::uint64_t count the
+// executable takes).
 struct Spec {
   using Algorithm = ScanByKey;
   static constexpr AlgorithmId kAlgorithm = AlgorithmId::scan_by_key;
 
-  ScalarType key_type = ScalarType::int32;
-  ScalarType value_type = ScalarType::int32;
+  ElementType key_type = ScalarType::int32;    // a scalar, or a struct (custom equality)
+  ElementType value_type = ScalarType::int32;  // a scalar, or a struct (custom op)
   Operator equality = Operator::of(OpKind::equal_to);
   Operator op = Operator::plus();
   bool exclusive = false;
@@ -69,11 +71,13 @@ struct Spec {
     return !keys_in.is_pointer() || !values_in.is_pointer() || !values_out.is_pointer();
   }
 
-  // Element key and value types; equality equal_to or a valid custom operator; op plus,
-  // multiplies, minimum, maximum, logical_and/or, the bitwise kinds (integer values
-  // only) or a valid custom operator; offset uint32 or uint64; the inputs and output of
-  // the kinds above (validate_iterator, validate_output_iterator). Error:
-  // invalid_argument naming the field (unsupported: an iterator kind not taken there).
+  // Element key and value types (structs of the sizes above); equality equal_to (scalar
+  // keys) or a valid custom operator; op plus, multiplies, minimum, maximum,
+  // logical_and/or, the bitwise kinds (integer values only) or a valid custom operator
+  // (struct values: custom only); offset uint32 or uint64; the inputs and output of the
+  // kinds above (validate_iterator, validate_output_iterator; struct items: arrays or
+  // zips). Error: invalid_argument naming the field (unsupported: an iterator kind not
+  // taken there, a struct of another size).
   Result<void> validate() const;
 
   bool operator==(const Spec&) const = default;
