@@ -552,7 +552,7 @@ std::size_t scan_by_key_call(const Bound<sk::Executable>& b, nb::handle temp, nb
       call_output(values_out, spec.values_out, spec.value_type, n, dev, parts[2], "d_values_out");
   if (!spec.exclusive && !h_init.is_none())
     throw nb::value_error("h_init: an inclusive scan_by_key takes no initial value (give None)");
-  const HostScalar init = spec.exclusive ? host_scalar(h_init, spec.value_type, "h_init") : HostScalar{};
+  const HostValue init = spec.exclusive ? host_value(h_init, spec.value_type, "h_init") : HostValue{};
   run_unlocked(stream, "scan_by_key", [&](CUstream s) -> CUresult {
     return e(d_temp, have, ki, vi, vo, n, spec.exclusive ? init.bytes : nullptr, s);
   });

@@ -851,6 +851,40 @@ def test_scans_of_struct_items(caches):
             np.testing.assert_array_equal(out()["index"][1:], first[:-1])
 
 
+def test_scan_by_key_of_struct_values(caches):
+    """A running argmax of {value, index} values per run of int32 keys, inclusive and
+    exclusive (seeded with a structured scalar); fresh and store-loaded executables against
+    a host scan by key, and the one-shot forms."""
+    vi, argmax, h, init = _argmax_items()
+    h_keys = np.repeat(np.arange(N), rng.integers(1, 300, N))[:N].astype(np.int32)
+    inclusive, exclusive = np.empty(N, vi.dtype), np.empty(N, vi.dtype)
+    best = None
+
+    def better(a, b):
+        return b if (b["value"] > a["value"] or (b["value"] == a["value"] and b["index"] < a["index"])) else a
+
+    for i in range(N):
+        head = i == 0 or h_keys[i] != h_keys[i - 1]
+        exclusive[i] = init if head else best
+        best = h[i] if head else better(best, h[i])
+        inclusive[i] = best
+    d_keys = cp.asarray(h_keys)
+    d_in = _StructArray(cp.asarray(h.view(np.uint8)), vi.dtype)
+    d_out = _StructArray(cp.zeros(N * 8, cp.uint8), vi.dtype)
+    for is_exclusive, want in ((False, inclusive), (True, exclusive)):
+        for exe in both(caches, lambda c: cccl_cache.make_scan_by_key(d_keys, d_in, d_out, argmax, exclusive=is_exclusive,
+                                                                       device=0, cache=c)):
+            d_out._buf[:] = 0
+            run_two_phase(exe, d_keys, d_in, d_out, N, init if is_exclusive else None, n=N)
+            assert d_out._buf.get().tobytes() == want.tobytes()
+    d_out._buf[:] = 0
+    cccl_cache.exclusive_scan_by_key(d_keys, d_in, d_out, argmax, init, cache=caches[0])
+    assert d_out._buf.get().tobytes() == exclusive.tobytes()
+    d_out._buf[:] = 0
+    cccl_cache.inclusive_scan_by_key(d_keys, d_in, d_out, argmax, cache=caches[0])
+    assert d_out._buf.get().tobytes() == inclusive.tobytes()
+
+
 def test_zips_read_and_write_struct_items(caches):
     """An argmax that reports where (a reduce of ZipIterator(values, CountingIterator)
     into a 16-byte struct), and a running argmax written field by field through a

@@ -144,6 +144,22 @@ def test_radix_and_segmented_sort_specs_with_struct_values_carry_their_definitio
         Spec.from_fields("segmented_sort", fields, ops)
 
 
+def test_scan_by_key_specs_with_struct_keys_and_values_carry_their_definitions():
+    vi = cccl_cache.gpu_struct("vi", [("value", np.float32), ("index", np.int32)])
+    cell = cccl_cache.gpu_struct("cell", [("row", np.int32), ("col", np.int32)])
+    fields = {"keys": cell.text, "values": vi.text, "equality": "same_row", "op": "argmax"}
+    ops = {"argmax": ARGMAX.source,
+           "same_row": "__device__ bool same_row(cell a, cell b) { return a.row == b.row; }"}
+    definitions(fields, ops)
+    assert ops["vi"] == vi.definition and ops["cell"] == cell.definition
+    assert Spec.from_fields("scan_by_key", fields, ops).text == \
+        "scan_by_key keys=cell:8/4 values=vi:8/4 equality=same_row op=argmax exclusive=false offset=uint64"
+    with pytest.raises(ValueError, match="struct values need a custom operator"):
+        Spec.from_fields("scan_by_key", dict(fields, op="plus"), ops)
+    with pytest.raises(ValueError, match="struct keys need a custom equality"):
+        Spec.from_fields("scan_by_key", dict(fields, equality="equal_to"), ops)
+
+
 def test_layouts_c_does_not_give_and_odd_fields_are_refused():
     with pytest.raises(ValueError, match="align=True"):
         cccl_cache.gpu_struct("packed", np.dtype([("a", np.uint8), ("b", np.float32)]))  # unaligned

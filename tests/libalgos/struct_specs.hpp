@@ -5,7 +5,8 @@
 // segmented reduce of struct items, reduce of struct items (an argmax, and a 12-byte
 // count/min/max) and scans of struct items (a running count/min/max, an exclusive running
 // argmax, a seeded running sum of four unsigned ints), each with a custom operator over
-// the struct; radix sort and segmented sort of scalar keys with struct values.
+// the struct; radix sort and segmented sort of scalar keys with struct values; scans by
+// key of struct values (under scalar and struct keys, from arrays and from a zip).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "cccl_cache/algos/merge_sort/spec.hpp"
 #include "cccl_cache/algos/reduce/spec.hpp"
 #include "cccl_cache/algos/scan/spec.hpp"
+#include "cccl_cache/algos/scan_by_key/spec.hpp"
 #include "cccl_cache/algos/segmented_reduce/spec.hpp"
 #include "cccl_cache/algos/select/spec.hpp"
 #include "cccl_cache/algos/binary_search/spec.hpp"
@@ -278,6 +280,49 @@ inline cccl_cache::algos::scan::InclusiveSpec scan_quad_seeded() {
   s.op = Operator::custom("add_quad",
                           "__device__ quad add_quad(quad x, quad y) {\n"
                           "  return {x.a + y.a, x.b + y.b, x.c + y.c, x.d + y.d};\n}");
+  return s;
+}
+
+// Scans by key, each restarting at every run of equal keys:
+// int32 keys, a running argmax (8-byte vi values: the single-word tile state).
+inline cccl_cache::algos::scan_by_key::Spec scan_by_key_argmax() {
+  cccl_cache::algos::scan_by_key::Spec s;
+  s.value_type = argmax_pair();
+  s.op = reduce_argmax().op;
+  return s;
+}
+// key3 keys equal where (major, minor) are, an exclusive running count/min/max (12-byte
+// stats3 values: the multi-word tile state), 4-byte offsets.
+inline cccl_cache::algos::scan_by_key::Spec scan_by_key_key3_stats3() {
+  cccl_cache::algos::scan_by_key::Spec s;
+  s.key_type = key3();
+  s.equality = unique_key3_payload().op;
+  s.value_type = stats3();
+  s.op = reduce_stats3().op;
+  s.exclusive = true;
+  s.offset_type = ScalarType::uint32;
+  return s;
+}
+// int64 keys, a running sum of quads (16 bytes aligned 4: each tile's KeyValuePair<int,
+// quad> is 20 bytes).
+inline cccl_cache::algos::scan_by_key::Spec scan_by_key_quads() {
+  cccl_cache::algos::scan_by_key::Spec s;
+  s.key_type = ScalarType::int64;
+  s.value_type = quad();
+  s.op = scan_quad_seeded().op;
+  return s;
+}
+// int32 keys, a running argmax with its position, the values read from zip(float32,
+// counting(int64)) as vi64 (16 bytes aligned 8: a 24-byte KeyValuePair), written to a
+// vi64 array.
+inline cccl_cache::algos::scan_by_key::Spec scan_by_key_zip_argmax() {
+  cccl_cache::algos::scan_by_key::Spec s;
+  s.value_type = vi64_type();
+  s.values_in = values_with_positions();
+  s.op = Operator::custom("argmax64",
+                          "__device__ vi64 argmax64(vi64 a, vi64 b) {\n"
+                          "  if (a.value != b.value) return a.value > b.value ? a : b;\n"
+                          "  return a.index < b.index ? a : b;\n}");
   return s;
 }
 

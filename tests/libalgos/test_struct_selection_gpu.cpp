@@ -17,6 +17,7 @@
 #include "gpu_support.hpp"
 #include "struct_specs.hpp"
 #include "three_way_partition_iterator_specs.hpp"
+#include "zipped_gpu.hpp"
 
 using namespace cccl_cache::algos;
 using namespace test_support;
@@ -26,21 +27,6 @@ namespace {
 static_assert(sizeof(HostPayload) == 16 && sizeof(vi64) == 16 && sizeof(HostKey3) == 12);
 
 const std::uint64_t kCounts[] = {0, 1, 2, 1023, 1025, (1ull << 20) + 3, 1ull << 26};
-
-// n float32 values from value() on the device, zipped with counting(0): the zip's
-// IteratorValue (its components held here) and the vi64 items it reads.
-struct Zipped {
-  std::vector<vi64> items;
-  IteratorValue parts[2];
-  template <class Value>
-  Zipped(std::uint64_t n, std::vector<std::unique_ptr<DeviceBuffer>>& keep, Value value) : items(n) {
-    std::vector<float> values(n);
-    for (std::uint64_t i = 0; i < n; ++i) items[i] = {values[i] = value(), static_cast<long long>(i)};
-    parts[0] = IteratorValue::array(on_device(values, keep));
-    parts[1] = IteratorValue::counting(std::int64_t{0});
-  }
-  Input input() const { return IteratorValue::zip(parts, 2); }
-};
 
 // The three parts (first, second, unselected, each in input order) and the two counts.
 template <class T>

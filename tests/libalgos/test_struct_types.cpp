@@ -187,6 +187,23 @@ TEST(StructTypes, EachAlgorithmsRules) {
   auto counted_values = radix_key3_values();
   counted_values.values_in = Iterator::counting(ScalarType::int64);
   EXPECT_EQ(counted_values.validate().error().code, ErrorCode::invalid_argument);
+  // Scan by key: struct keys with a custom equality, struct values with a custom
+  // operator, each of a stand-in size; struct values from arrays or zips.
+  for (const auto& spec : {scan_by_key_argmax(), scan_by_key_key3_stats3(), scan_by_key_quads(),
+                           scan_by_key_zip_argmax()})
+    EXPECT_TRUE(spec.validate()) << summary(spec);
+  auto equal_keys = scan_by_key_key3_stats3();
+  equal_keys.equality = Operator::of(OpKind::equal_to);
+  EXPECT_EQ(equal_keys.validate().error().code, ErrorCode::invalid_argument);
+  auto summed = scan_by_key_quads();
+  summed.op = Operator::plus();
+  EXPECT_EQ(summed.validate().error().code, ErrorCode::invalid_argument);
+  auto counted = scan_by_key_argmax();
+  counted.values_in = Iterator::counting();
+  EXPECT_EQ(counted.validate().error().code, ErrorCode::unsupported);
+  auto wide_keys = scan_by_key_key3_stats3();
+  wide_keys.key_type = with_layout("key3", "struct key3 { char c[20]; };", 20, 4);
+  expect_size_refused(wide_keys, "12, 16, 24, 32");
   // An invalid layout is refused by every algorithm.
   auto bad = select_heavy();
   bad.type.layout.alignment = 3;

@@ -1,12 +1,14 @@
 // NVRTC builds of struct element types for sm_80 and sm_90 (merge sort with struct keys,
 // keys only and with struct values; select and three-way partition over struct items;
 // unique_by_key of struct keys and values; binary search of struct items; transforms
-// from and to structs; reduce, segmented reduce and scans of struct items): each round-trips through
+// from and to structs; reduce, segmented reduce and scans of struct items; scans by key
+// of struct keys and values): each round-trips through
 // its blob, every truncation is corrupt, and a struct whose declared layout is not the
 // compiled one fails the build with NVRTC's log naming it.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "build_cache.hpp"
 #include "cccl_cache/algos/core/blob.hpp"
@@ -15,6 +17,7 @@
 #include "cccl_cache/algos/radix_sort/build_result.hpp"
 #include "cccl_cache/algos/reduce/build_result.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
+#include "cccl_cache/algos/scan_by_key/build_result.hpp"
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "cccl_cache/algos/segmented_sort/build_result.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
@@ -65,6 +68,21 @@ TEST(StructTypesBuild, MergeSortWithStructKeysAndValuesBuilds) {
 TEST(StructTypesBuild, RadixAndSegmentedSortWithStructValuesBuild) {
   expect_builds_and_round_trips(radix_key3_values());
   expect_builds_and_round_trips(segmented_payload_values());
+}
+
+// Scans by key of 12-byte struct keys and values (exclusive), of 16-byte values aligned 4,
+// and of 16-byte values aligned 8 read from a zip: each records CUB's accumulator, the
+// struct, whose tile state the bind shapes.
+TEST(StructTypesBuild, ScanByKeyOfStructKeysAndValuesBuilds) {
+  expect_builds_and_round_trips(scan_by_key_key3_stats3());
+  expect_builds_and_round_trips(scan_by_key_quads());
+  expect_builds_and_round_trips(scan_by_key_zip_argmax());
+  for (const auto& [spec, align] : {std::pair{scan_by_key_quads(), 4u}, std::pair{scan_by_key_zip_argmax(), 8u}}) {
+    const auto& r = cached_build(spec, 90);
+    ASSERT_TRUE(r) << r.error().describe();
+    EXPECT_EQ(r->result.policy.accum_size, 16u);
+    EXPECT_EQ(r->result.policy.accum_align, align);
+  }
 }
 
 TEST(StructTypesBuild, SelectOverStructItemsBuilds) { expect_builds_and_round_trips(select_heavy()); }
