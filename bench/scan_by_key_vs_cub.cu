@@ -1,7 +1,8 @@
 // scan_by_key time of our bound executable against CUB's cub::DeviceScan::InclusiveScanByKey
 // / ExclusiveScanByKey compiled here by nvcc (sm_90) against the same pinned CCCL: int32
 // keys with int32 values under plus (inclusive, and exclusive from 0), int64 keys with
-// float64 values under maximum (inclusive), equal_to, int64 num_items (CUB's unsigned
+// float64 values under maximum (inclusive), int32 keys with 8- and 16-byte {value, index}
+// struct values under an argmax (inclusive), equal_to, int64 num_items (CUB's unsigned
 // long long offset), 2^min..2^max items (default 10..28) in two layouts: runs of random
 // length in [1, 8] ("run8") and in [1, 1024] ("run1024").
 // Method: inputs stay in place, outputs apart per contender; CUDA events recorded before
@@ -20,11 +21,13 @@
 #include <cuda/functional>
 #include <cuda/std/functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench_util.hpp"
 #include "cccl_cache/algos/algorithm_cache.hpp"
 #include "cccl_cache/algos/scan_by_key/build_result.hpp"
+#include "struct_argmax.hpp"
 #include "vs_cub.hpp"
 
 namespace sbk = cccl_cache::algos::scan_by_key;
@@ -58,7 +61,12 @@ void run_case(const char* label, const sbk::Executable& exe, bool exclusive, Op 
   std::uint64_t seed = 13;
   const std::uint64_t max_n = 1ull << max_log;
   std::vector<V> values(max_n);
-  for (auto& v : values) v = static_cast<V>(bench::splitmix(seed) % 1000003);
+  for (auto& v : values) {
+    if constexpr (std::is_class_v<V>)
+      v = bench::random_argmax_item<V>(bench::splitmix(seed));
+    else
+      v = static_cast<V>(bench::splitmix(seed) % 1000003);
+  }
   V* v_in = device_copy(values);
   const V init{};
   // Contender c (0 ours, 1 CUB) writes at offset c * n.
@@ -127,5 +135,23 @@ int main(int argc, char** argv) {
       "int64_float64_maximum_inclusive",
       run.acquire(spec_of(ScalarType::int64, ScalarType::float64, Operator::of(OpKind::maximum), false)),
       false, ::cuda::maximum<>{}, run);
+  // Struct values: a running argmax per run, 8-byte {float, int} (single-word tile state)
+  // and 16-byte {double, long long} (multi-word), inclusive.
+  const auto struct_spec = [&](const char* name, const char* def, std::uint32_t size, std::uint32_t align,
+                               const char* op, const char* src) {
+    sbk::Spec spec = spec_of(ScalarType::int32, ScalarType::int32, Operator::custom(op, src), false);
+    spec.value_type = cccl_cache::algos::ElementType::structure(name, def, size, align);
+    return spec;
+  };
+  run_case<std::int32_t, bench::vi>(
+      "int32_vi_argmax_inclusive",
+      run.acquire(struct_spec("vi", bench::kViDef, sizeof(bench::vi), alignof(bench::vi), "argmax",
+                              bench::kArgMaxSrc)),
+      false, bench::ArgMax{}, run);
+  run_case<std::int32_t, bench::vl>(
+      "int32_vl_argmax_inclusive",
+      run.acquire(struct_spec("vl", bench::kVlDef, sizeof(bench::vl), alignof(bench::vl), "argmax_vl",
+                              bench::kArgMaxVlSrc)),
+      false, bench::ArgMax{}, run);
   return 0;
 }

@@ -38,7 +38,7 @@ using bench::check_rt;
 template <class T>
 T random_value(std::uint64_t r) {
   if constexpr (std::is_same_v<T, bench::vi>)
-    return {static_cast<float>(r % 1001), static_cast<int>((r >> 32) % 1000003)};  // ties
+    return bench::random_argmax_item<T>(r);
   else if constexpr (std::is_floating_point_v<T>)
     return static_cast<T>(bench::unit_double(r) * 2e3 - 1e3);
   else

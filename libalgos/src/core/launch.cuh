@@ -390,6 +390,30 @@ auto on_element_size(std::size_t n, F&& f, bool allow_zero = false) {
   }
 }
 
+// Fan-out over struct layouts: f(std::type_identity<Bytes<N, Align>>{}) for a stand-in of
+// exactly `size` bytes (on_element_size's) aligned to `align` (1, 2, 4, 8 or 16, dividing
+// the size), else a value-initialized result: for host code whose sizes depend on an
+// item's alignment too (scan_by_key's tile state of KeyValuePair<int, A>).
+template <class F>
+auto on_layout(std::size_t size, std::size_t align, F&& f) {
+  using R = decltype(f(std::type_identity<Bytes<1>>{}));
+  return on_element_size(size, [&](auto n) -> R {
+    constexpr std::size_t kN = decltype(n)::value;
+    auto aligned = [&]<std::size_t A>() -> R {
+      if constexpr (kN % A == 0) return f(std::type_identity<Bytes<kN, A>>{});
+      else return R{};
+    };
+    switch (align) {
+      case 1: return aligned.template operator()<1>();
+      case 2: return aligned.template operator()<2>();
+      case 4: return aligned.template operator()<4>();
+      case 8: return aligned.template operator()<8>();
+      case 16: return aligned.template operator()<16>();
+      default: return R{};
+    }
+  });
+}
+
 // Fan-out over offset types: f(std::type_identity<T>{}) for the integer type `t`
 // names among int32, uint32, int64, uint64, else a value-initialized result.
 template <class F>

@@ -55,28 +55,6 @@ constexpr TileShape shape_of() {
     return {false, TS::description_bytes_per_tile, TS::payload_bytes_per_tile, sizeof(TS)};
 }
 
-// f(std::type_identity<Bytes<N, Align>>{}) for an accumulator of N bytes aligned to Align
-// (a stand-in exactly as aligned), else a value-initialized result.
-template <class F>
-auto on_accumulator_stand_in(std::uint32_t size, std::uint32_t align, F&& f) {
-  using R = decltype(f(std::type_identity<Bytes<1>>{}));
-  return algos::detail::on_element_size(size, [&](auto n) -> R {
-    constexpr std::size_t kN = decltype(n)::value;
-    auto aligned = [&]<std::size_t A>() -> R {
-      if constexpr (kN % A == 0) return f(std::type_identity<Bytes<kN, A>>{});
-      else return R{};
-    };
-    switch (align) {
-      case 1: return aligned.template operator()<1>();
-      case 2: return aligned.template operator()<2>();
-      case 4: return aligned.template operator()<4>();
-      case 8: return aligned.template operator()<8>();
-      case 16: return aligned.template operator()<16>();
-      default: return R{};
-    }
-  });
-}
-
 // The host side of the device's tile state, its shape fixed at bind: the kernel argument
 // (the device struct's pointers, first: the driver reads arg_bytes of them) and CUB's
 // AllocationSize and Init over the shape's sizes, as CUB's single- and multi-word
@@ -199,14 +177,14 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
 }  // namespace
 
 std::optional<TileShape> tile_shape(std::uint32_t accum_size, std::uint32_t accum_align) noexcept {
-  return on_accumulator_stand_in(accum_size, accum_align, [](auto a) -> std::optional<TileShape> {
+  return algos::detail::on_layout(accum_size, accum_align, [](auto a) -> std::optional<TileShape> {
     return shape_of<typename decltype(a)::type>();
   });
 }
 
 std::optional<std::size_t> cub_tile_state_bytes(std::uint32_t accum_size, std::uint32_t accum_align,
                                                 int num_tiles) noexcept {
-  return on_accumulator_stand_in(accum_size, accum_align, [&](auto a) -> std::optional<std::size_t> {
+  return algos::detail::on_layout(accum_size, accum_align, [&](auto a) -> std::optional<std::size_t> {
     std::size_t bytes = 0;
     if (CubTileState<typename decltype(a)::type>::AllocationSize(num_tiles, bytes) != cudaSuccess)
       return std::nullopt;
