@@ -252,25 +252,17 @@ TEST(ScanByKeyTempStorage, ClosedFormEqualsCubDispatch) {
                 d::select_dispatch(k, offset, exclusive, /*closed_form=*/false, iterators);
             ASSERT_NE(fn, nullptr);
             ASSERT_NE(cub, nullptr);
+            SCOPED_TRACE(std::to_string(k) + "/" + std::to_string(size) + "/" + std::to_string(align));
             const std::uint64_t max =
                 offset == ScalarType::uint32 ? UINT32_MAX : 1024ull * (INT32_MAX - 32);
-            for (std::uint64_t n : std::initializer_list<std::uint64_t>{
-                     0, 1, 2, 1023, 1024, 1025, (1ull << 20) + 3, 1ull << 26, 1ull << 31,
-                     std::uint64_t{UINT32_MAX}, 1ull << 32, 1ull << 40, 1024ull * (INT32_MAX - 32),
-                     1024ull * (INT32_MAX - 32) + 1, 1024ull * INT32_MAX}) {
-              std::size_t ours = 7, theirs = 7;
-              const CUresult a = fn(p, nullptr, ours, nullptr, nullptr, nullptr, n, nullptr, nullptr);
-              const CUresult b = cub(p, nullptr, theirs, nullptr, nullptr, nullptr, n, nullptr, nullptr);
-              if (n > max) {
-                EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
-                EXPECT_EQ(b, CUDA_ERROR_INVALID_VALUE) << n;
-                continue;
-              }
-              ASSERT_EQ(a, CUDA_SUCCESS);
-              ASSERT_EQ(b, CUDA_SUCCESS);
-              ASSERT_EQ(ours, theirs) << k << "/" << size << "/" << align << " n " << n;
-              ++checked;
-            }
+            checked += expect_closed_form_equals_cub(
+                {0, 1, 2, 1023, 1024, 1025, (1ull << 20) + 3, 1ull << 26, 1ull << 31,
+                 std::uint64_t{UINT32_MAX}, 1ull << 32, 1ull << 40, 1024ull * (INT32_MAX - 32),
+                 1024ull * (INT32_MAX - 32) + 1, 1024ull * INT32_MAX},
+                max, [&](bool closed_form, std::uint64_t n, std::size_t& bytes) {
+                  return (closed_form ? fn : cub)(p, nullptr, bytes, nullptr, nullptr, nullptr, n, nullptr,
+                                                  nullptr);
+                });
           }
     }
   EXPECT_GT(checked, 8 * 20 * 2 * 2 * 2 * 9);

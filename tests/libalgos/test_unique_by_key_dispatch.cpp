@@ -129,24 +129,13 @@ TEST(UniqueByKeyTempStorage, ClosedFormEqualsCubDispatch) {
     ASSERT_NE(fn, nullptr);
     ASSERT_NE(cub, nullptr);
     const std::uint64_t max = offset == ScalarType::uint32 ? UINT32_MAX : 1024ull * INT32_MAX;
-    for (std::uint64_t n : std::initializer_list<std::uint64_t>{0, 1, 2, 1023, 1024, 1025, (1ull << 20) + 3,
-                            1ull << 26, 1ull << 31, std::uint64_t{UINT32_MAX}, 1ull << 32,
-                            1ull << 40, 1024ull * INT32_MAX, 1024ull * INT32_MAX + 1}) {
-      std::size_t ours = 7, theirs = 7;
-      const CUresult a = fn(p, nullptr, ours, nullptr, nullptr, nullptr, nullptr, nullptr, n,
-                            nullptr, nullptr);
-      const CUresult b = cub(p, nullptr, theirs, nullptr, nullptr, nullptr, nullptr, nullptr, n,
-                             nullptr, nullptr);
-      if (n > max) {
-        EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
-        EXPECT_EQ(b, CUDA_ERROR_INVALID_VALUE) << n;
-        continue;
-      }
-      ASSERT_EQ(a, CUDA_SUCCESS);
-      ASSERT_EQ(b, CUDA_SUCCESS);
-      ASSERT_EQ(ours, theirs) << "n " << n;
-      ++checked;
-    }
+    checked += expect_closed_form_equals_cub(
+        {0, 1, 2, 1023, 1024, 1025, (1ull << 20) + 3, 1ull << 26, 1ull << 31, std::uint64_t{UINT32_MAX},
+         1ull << 32, 1ull << 40, 1024ull * INT32_MAX, 1024ull * INT32_MAX + 1},
+        max, [&](bool closed_form, std::uint64_t n, std::size_t& bytes) {
+          return (closed_form ? fn : cub)(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, n,
+                                          nullptr, nullptr);
+        });
   }
   EXPECT_GT(checked, 2 * 9);
 }
