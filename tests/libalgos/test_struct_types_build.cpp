@@ -165,6 +165,26 @@ TEST(StructTypesBuild, AReduceOperatorNotReturningTheStructFailsTheBuild) {
   EXPECT_NE(r.error().message.find("cccl_cache_accum_t"), std::string::npos) << r.error().message;
 }
 
+// The scans' operators over struct items must return the struct: one returning a number
+// fails the build (NVRTC's log, or the accumulator's refusal naming it), never converting
+// the number into a struct.
+TEST(StructTypesBuild, AScanOperatorNotReturningTheStructFailsTheBuild) {
+  const auto larger =
+      Operator::custom("larger", "__device__ double larger(vi a, vi b) { return a.value > b.value ? a.value : b.value; }");
+  scan_by_key::Spec by_key = scan_by_key_argmax();
+  by_key.op = larger;
+  scan::ExclusiveSpec scan = scan_argmax();
+  scan.op = larger;
+  ASSERT_TRUE(by_key.validate());
+  ASSERT_TRUE(scan.validate());
+  const auto a = ScanByKey::build(by_key, 90);
+  ASSERT_FALSE(a);
+  EXPECT_NE(a.error().message.find("double"), std::string::npos) << a.error().message;
+  const auto b = ExclusiveScan::build(scan, 90);
+  ASSERT_FALSE(b);
+  EXPECT_NE(b.error().message.find("double"), std::string::npos) << b.error().message;
+}
+
 // The declared layout is checked against the compiled type: a wrong size or alignment
 // fails the build (never a crash, never an entry), its error carrying NVRTC's log.
 TEST(StructTypesBuild, AWrongLayoutFailsTheBuildWithNvrtcsLog) {

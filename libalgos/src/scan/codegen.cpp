@@ -23,7 +23,10 @@ detail::GeneratedSource detail::BuildSteps<Scan<Id>>::source(const scan::Spec<Id
   // in the policy selector (CUB tunes a scan of a non-contiguous input as look-back).
   const auto [in, out_it] = algos::detail::iterator_types(out.source, spec.input, spec.output,
                                                           spec.op, spec.type, "cccl_cache_t*");
-  out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_t", spec.type.scalar);
+  // A scalar operator's result converts to the item type; over structs the operator must
+  // return the struct (no conversion: C++20 would make a struct of a number's first field).
+  out.source += algos::detail::operator_type("cccl_cache_op", spec.op, 2,
+                                             spec.type.is_struct() ? "" : "cccl_cache_t", spec.type.scalar);
   // CUB's accumulator (as cub::DeviceScan derives it for T input and T init), its default
   // selector for DeviceScan over T* with it (no stable reduction order, as the stream
   // overloads), and the policy it gives the kernels at the CC being compiled for.

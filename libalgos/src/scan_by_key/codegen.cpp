@@ -39,7 +39,11 @@ detail::GeneratedSource detail::BuildSteps<ScanByKey>::source(const scan_by_key:
   const std::string values_out =
       argument("cccl_cache_values_out_t", spec.values_out, spec.value_type, true);
   out.source += detail::operator_type("cccl_cache_eq", spec.equality, 2, "bool", spec.key_type.scalar);
-  out.source += detail::operator_type("cccl_cache_op", spec.op, 2, "cccl_cache_value_t",
+  // A scalar operator's result converts to the value type; over struct values the operator
+  // must return the struct (no conversion: C++20 would make a struct of a number's first
+  // field), which accept() checks.
+  out.source += detail::operator_type("cccl_cache_op", spec.op, 2,
+                                      spec.value_type.is_struct() ? "" : "cccl_cache_value_t",
                                       spec.value_type.scalar);
   // CUB's accumulator A (as DeviceScan::*ScanByKey derives it for V values and V init),
   // DeviceScan's scan-by-key selector for keys K, A and values V, and the policy it gives
@@ -75,6 +79,12 @@ detail::GeneratedSource detail::BuildSteps<ScanByKey>::source(const scan_by_key:
                      "(unsigned)cccl_cache_policy.lookback.items_per_thread, " +
                      std::string(detail::kAccumulatorProbe) + ">";
   return out;
+}
+
+Result<void> detail::BuildSteps<ScanByKey>::accept(const scan_by_key::Spec& spec,
+                                                   const scan_by_key::Policy& policy) {
+  return algos::detail::accept_accumulator("scan_by_key", policy.accum_size, policy.accum_align,
+                                           spec.value_type);
 }
 
 // build, codegen_digest (core/build.hpp)

@@ -14,4 +14,8 @@ struct cccl_cache::algos::detail::BuildSteps<cccl_cache::algos::ScanByKey> {
   // call), DeviceScan's scan-by-key policy selector, names the two kernels (Kernel order)
   // with the template arguments cub::DeviceScan::*ScanByKey uses, and the policy probe.
   static GeneratedSource source(const scan_by_key::Spec& spec);
+  // The accumulator the kernels' compile reports: a 1, 2, 4 or 8-byte scalar, or over
+  // struct values the struct itself (an operator returning anything else is refused,
+  // error unsupported naming it: core/accumulator.hpp accept_accumulator).
+  static Result<void> accept(const scan_by_key::Spec& spec, const scan_by_key::Policy& policy);
 };
