@@ -1,8 +1,12 @@
 // What the closed-form temp-storage tests share: the item counts to compare CUB's
-// dispatch and the closed form at. Header-only, for one test binary.
+// dispatch and the closed form at, and the comparison. Header-only.
 #pragma once
 
+#include <cuda.h>
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <random>
@@ -28,6 +32,33 @@ inline std::vector<std::uint64_t> item_counts(std::initializer_list<std::uint64_
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
   return v;
+}
+
+// A dispatch's closed-form size answer against CUB's whole host dispatch at each of
+// `counts`: query(closed_form, n, bytes) asks one of the two. Counts above `max` must be
+// refused by both, the others answered alike. Returns how many counts were answered.
+template <class Counts, class Query>
+int expect_closed_form_equals_cub(const Counts& counts, std::uint64_t max, Query query) {
+  int checked = 0;
+  for (const std::uint64_t n : counts) {
+    std::size_t ours = 7, theirs = 8;
+    const CUresult a = query(true, n, ours), b = query(false, n, theirs);
+    if (n > max) {
+      EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
+      EXPECT_EQ(b, CUDA_ERROR_INVALID_VALUE) << n;
+      continue;
+    }
+    EXPECT_EQ(a, CUDA_SUCCESS) << n;
+    EXPECT_EQ(b, CUDA_SUCCESS) << n;
+    EXPECT_EQ(ours, theirs) << "n " << n;
+    ++checked;
+  }
+  return checked;
+}
+template <class Query>
+int expect_closed_form_equals_cub(std::initializer_list<std::uint64_t> counts, std::uint64_t max,
+                                  Query query) {
+  return expect_closed_form_equals_cub<std::initializer_list<std::uint64_t>>(counts, max, query);
 }
 
 }  // namespace test_support

@@ -9,13 +9,11 @@
 #pragma once
 
 #include <cuda.h>
-#include <gtest/gtest.h>
 
 #include <atomic>
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
-#include <initializer_list>
 #include <new>
 #include <vector>
 
@@ -37,29 +35,6 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace test_support {
-
-// A dispatch's closed-form size answer against CUB's whole host dispatch at each of
-// `counts`: query(closed_form, n, bytes) asks one of the two. Counts above `max` must be
-// refused by both, the others answered alike. Returns how many counts were answered.
-template <class Query>
-int expect_closed_form_equals_cub(std::initializer_list<std::uint64_t> counts, std::uint64_t max,
-                                  Query query) {
-  int checked = 0;
-  for (const std::uint64_t n : counts) {
-    std::size_t ours = 7, theirs = 7;
-    const CUresult a = query(true, n, ours), b = query(false, n, theirs);
-    if (n > max) {
-      EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
-      EXPECT_EQ(b, CUDA_ERROR_INVALID_VALUE) << n;
-      continue;
-    }
-    EXPECT_EQ(a, CUDA_SUCCESS) << n;
-    EXPECT_EQ(b, CUDA_SUCCESS) << n;
-    EXPECT_EQ(ours, theirs) << "n " << n;
-    ++checked;
-  }
-  return checked;
-}
 
 // What a call returned and how many allocations it made.
 template <class R>

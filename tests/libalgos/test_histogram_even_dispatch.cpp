@@ -190,25 +190,17 @@ TEST(HistogramEvenTempStorage, ClosedFormEqualsCubDispatch) {
           ASSERT_NE(closed, nullptr);
           ASSERT_NE(cub, nullptr);
           const std::uint64_t max = offset == ScalarType::int32 ? kInt32Max : INT64_MAX;
-          for (const int levels : {2, 3, 256, 257, 258, 1025, 2049})
-            for (std::uint64_t n : item_counts({kInt32Max, std::uint64_t{threads} * pixels,
-                                                std::uint64_t{threads} * pixels * 132 * 5})) {
-              std::size_t ours = 7, dispatched = 8;
-              const CUresult a =
-                  closed(p, nullptr, ours, nullptr, nullptr, levels, &kLower, &kUpper, n, nullptr);
-              const CUresult b = cub(p, nullptr, dispatched, nullptr, nullptr, levels, &kLower,
-                                     &kUpper, n, nullptr);
-              if (n > max) {
-                EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
-                EXPECT_EQ(b, CUDA_ERROR_INVALID_VALUE) << n;
-                continue;
-              }
-              ASSERT_EQ(a, CUDA_SUCCESS) << n;
-              ASSERT_EQ(b, CUDA_SUCCESS) << n;
-              EXPECT_EQ(ours, dispatched)
-                  << threads << "x" << pixels << " levels " << levels << " n " << n;
-              ++checked;
-            }
+          for (const int levels : {2, 3, 256, 257, 258, 1025, 2049}) {
+            SCOPED_TRACE(std::to_string(threads) + "x" + std::to_string(pixels) + " levels " +
+                         std::to_string(levels));
+            checked += expect_closed_form_equals_cub(
+                item_counts({kInt32Max, std::uint64_t{threads} * pixels,
+                             std::uint64_t{threads} * pixels * 132 * 5}),
+                max, [&](bool closed_form, std::uint64_t n, std::size_t& bytes) {
+                  return (closed_form ? closed : cub)(p, nullptr, bytes, nullptr, nullptr, levels, &kLower,
+                                                      &kUpper, n, nullptr);
+                });
+          }
           const std::int32_t lo = std::numeric_limits<std::int32_t>::min(),
                              hi = std::numeric_limits<std::int32_t>::max();
           std::size_t ours = 0, dispatched = 0;

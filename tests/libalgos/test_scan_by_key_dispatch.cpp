@@ -16,6 +16,7 @@
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/scan_by_key/build_result.hpp"
 #include "core/temp_storage.hpp"
+#include "closed_form_support.hpp"
 #include "hot_path_support.hpp"
 #include "scan_by_key/codegen.hpp"
 #include "scan_by_key/dispatch.hpp"

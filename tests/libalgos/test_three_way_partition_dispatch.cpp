@@ -153,23 +153,14 @@ TEST(ThreeWayPartitionTempStorage, ClosedFormEqualsCubDispatch) {
       ASSERT_NE(closed, nullptr);
       ASSERT_NE(cub, nullptr);
       const std::uint64_t max = offset == ScalarType::int32 ? kInt32Max : INT64_MAX;
-      for (std::uint64_t n : item_counts({kInt32Max, 2 * kInt32Max, 2 * kInt32Max + 1,
-                                          std::uint64_t{threads} * items, 5 * (kInt32Max + 1) + 17})) {
-        std::size_t ours = 7, dispatched = 8;
-        const CUresult a = closed(p, nullptr, ours, nullptr, nullptr, nullptr, nullptr, nullptr, n,
-                                  nullptr, nullptr, nullptr);
-        const CUresult b = cub(p, nullptr, dispatched, nullptr, nullptr, nullptr, nullptr, nullptr,
-                               n, nullptr, nullptr, nullptr);
-        if (n > max) {
-          EXPECT_EQ(a, CUDA_ERROR_INVALID_VALUE) << n;
-          EXPECT_EQ(b, CUDA_ERROR_INVALID_VALUE) << n;
-          continue;
-        }
-        ASSERT_EQ(a, CUDA_SUCCESS) << n;
-        ASSERT_EQ(b, CUDA_SUCCESS) << n;
-        EXPECT_EQ(ours, dispatched) << threads << "x" << items << " n " << n;
-        ++checked;
-      }
+      SCOPED_TRACE(std::to_string(threads) + "x" + std::to_string(items));
+      checked += expect_closed_form_equals_cub(
+          item_counts({kInt32Max, 2 * kInt32Max, 2 * kInt32Max + 1, std::uint64_t{threads} * items,
+                       5 * (kInt32Max + 1) + 17}),
+          max, [&](bool closed_form, std::uint64_t n, std::size_t& bytes) {
+            return (closed_form ? closed : cub)(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, n,
+                                                nullptr, nullptr, nullptr);
+          });
       std::size_t bytes = 0;
       EXPECT_EQ(closed(p, nullptr, bytes, nullptr, nullptr, nullptr, nullptr, nullptr, ~0ull,
                        nullptr, nullptr, nullptr),

@@ -14,6 +14,7 @@
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/unique_by_key/build_result.hpp"
 #include "core/dispatch_abi.hpp"
+#include "closed_form_support.hpp"
 #include "hot_path_support.hpp"
 #include "spec_cases.hpp"
 #include "unique_by_key/dispatch.hpp"
