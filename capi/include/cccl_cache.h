@@ -348,10 +348,16 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_scan_by_key(
  *   POINTER             pointer: the device array
  *   COUNTING, CONSTANT  value: the start or the constant, the iterator's value type's
  *                       bytes in its low bytes (memcpy a value of that type into it)
- *   TRANSFORM           over or into an array: pointer; over counting: value (as COUNTING)
+ *   TRANSFORM           over or into an array: pointer; over counting: value (as COUNTING);
+ *                       over another iterator ("input=transform(multiplies,zip(float32,
+ *                       float32))"): pointer: its base's value (one
+ *                       cccl_cache_iterator_value), value: 1
  *   REVERSE             pointer: the first of the num_items elements read (written) last
  *                       first
- *   PERMUTATION         pointer: the values; index: the num_items indices
+ *   PERMUTATION         pointer: the values; index: the num_items indices; over iterators
+ *                       ("input=permutation(float32,shuffle(int64))"): pointer: an array
+ *                       of two cccl_cache_iterator_value, the values' then the indices'
+ *                       (an array of them: POINTER), value: 2
  *   DISCARD             nothing (outputs only)
  *   ZIP                 pointer: an array of `value` cccl_cache_iterator_value, one per
  *                       component in the spec's order (an array component: POINTER); value:

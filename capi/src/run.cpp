@@ -4,6 +4,7 @@
 #include <cuda.h>
 
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "handles.hpp"
@@ -119,19 +120,22 @@ bool arrays_only(const char* fn, const char* iterator_fn, const Spec& spec, cccl
   return false;
 }
 
-// A call's iterator value as the executables take it, with a zip's components (which
-// value.pointer points at for the call).
+// A call's iterator value as the executables take it, with the values of a zip's or a
+// nested iterator's components, depth first (which the values' pointers point at for the
+// call).
 struct CallValue {
   algos::IteratorValue value;
-  algos::IteratorValue components[algos::kMaxZipComponents];
+  algos::IteratorValue parts[64];
+  std::size_t used = 0;
 };
 
 // One C iterator value (`arg`, e.g. "in" or "in->pointer[1]") of the spec's kind `it` as
-// the executables take it; a zip's components into `components`. INVALID_ARGUMENT, set in
-// `status`, where `v` is NULL or a kind or a zip's count is not the spec's.
+// the executables take it; a zip's or nested iterator's components into `call`'s parts.
+// INVALID_ARGUMENT, set in `status`, where `v` is NULL or a kind or a component count is
+// not the spec's.
 bool convert_value(const char* fn, const std::string& arg, bool input, const algos::Iterator& it,
                    const cccl_cache_iterator_value* v, algos::IteratorValue& value,
-                   algos::IteratorValue* components, cccl_cache_status& status) noexcept {
+                   CallValue& call, cccl_cache_status& status) noexcept {
   if (v == nullptr) {
     status = guarded(fn, [&] {
       return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
@@ -152,23 +156,30 @@ bool convert_value(const char* fn, const std::string& arg, bool input, const alg
   }
   value = algos::IteratorValue{it.kind, v->pointer, v->index};
   std::memcpy(value.value, &v->value, sizeof value.value);
-  if (it.kind != algos::IteratorKind::zip) return true;
-  if (v->value != it.components.size() || v->pointer == nullptr) {
+  const std::size_t count = it.components.size();
+  if (count == 0) return true;
+  if (v->value != count || v->pointer == nullptr || call.used + count > std::size(call.parts)) {
     status = guarded(fn, [&] {
       return set_error(
           CCCL_CACHE_ERROR_INVALID_ARGUMENT,
-          std::string(fn) + ": " + arg + " is a zip of " + std::to_string(it.components.size()) +
+          std::string(fn) + ": " + arg + " is a " + std::string(algos::iterator_kind_name(it.kind)) +
+              " of " + std::to_string(count) +
               " components: pointer must point to that many values and value be their number (" +
               std::to_string(v->value) + ")");
     });
     return false;
   }
+  algos::IteratorValue* parts = call.parts + call.used;
+  call.used += count;
   const auto* given = static_cast<const cccl_cache_iterator_value*>(v->pointer);
-  for (std::size_t k = 0; k < it.components.size(); ++k)
-    if (!convert_value(fn, arg + "->pointer[" + std::to_string(k) + "]", input, it.components[k],
-                       &given[k], components[k], nullptr, status))
+  for (std::size_t k = 0; k < count; ++k) {
+    // A nested permutation's values are written where the permutation is an output.
+    const bool read = input || (it.kind == algos::IteratorKind::permutation && k == 1);
+    if (!convert_value(fn, arg + "->pointer[" + std::to_string(k) + "]", read, it.components[k],
+                       &given[k], parts[k], call, status))
       return false;
-  value.pointer = components;
+  }
+  value.pointer = parts;
   return true;
 }
 
@@ -183,7 +194,8 @@ bool iterator_value(const char* fn, const char* arg, const algos::Iterator& it,
     status = null_argument(fn, arg);
     return false;
   }
-  return convert_value(fn, arg, input, it, v, value.value, value.components, status);
+  value.used = 0;
+  return convert_value(fn, arg, input, it, v, value.value, value, status);
 }
 
 // The output of an iterator call: `out` (cccl_cache_*_iterators), or the array `d_out` of

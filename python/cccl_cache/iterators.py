@@ -152,48 +152,109 @@ class CacheModifiedInputIterator(_Iterator):
         return f"cache_modified({self._load},{self._type})"
 
 
-class PermutationIterator(_Iterator):
-    """values[indices[i]]; indices int32, uint32, int64 or uint64."""
+def _component_spec(c, operators: dict, what: str) -> str:
+    """A component's spec text: an iterator's, or an array's element type."""
+    return c._spec(operators) if isinstance(c, _Iterator) else _type_of(c, what)
+
+
+class _Nested(_Iterator):
+    """An iterator over other iterators (`_components`, each a device array or an
+    iterator): their arrays and their shortest length are its."""
+
+    _components: tuple = ()
+
+    def _arrays(self) -> tuple:
+        return tuple(a for c in self._components for a in (c._arrays() if isinstance(c, _Iterator) else (c,)))
+
+    def _length(self, what: str):
+        lengths = [c._length(f"{what} component {k}") if isinstance(c, _Iterator)
+                   else _size_of(c, f"{what} component {k}") for k, c in enumerate(self._components)]
+        lengths = [n for n in lengths if n is not None]
+        return min(lengths) if lengths else None
+
+
+class PermutationIterator(_Nested):
+    """values[indices[i]]: values a device array or an input iterator, indices a device
+    array or an input iterator of int32, uint32, int64 or uint64 (e.g. a ShuffleIterator:
+    the values in a random order)."""
 
     _iterator_kind = "permutation"
 
     def __init__(self, values, indices):
-        self._base = _array(values, "PermutationIterator values")
-        self._index = _array(indices, "PermutationIterator indices")
-        self._type = _type_of(values, "PermutationIterator values")
-        self._index_type = _type_of(indices, "PermutationIterator indices")
+        if not isinstance(values, _Iterator) and not isinstance(indices, _Iterator):
+            self._base = _array(values, "PermutationIterator values")
+            self._index = _array(indices, "PermutationIterator indices")
+            self._type = _type_of(values, "PermutationIterator values")
+            self._index_type = _type_of(indices, "PermutationIterator indices")
+            return
+        for what, x in (("values", values), ("indices", indices)):
+            if isinstance(x, ZipIterator):
+                raise TypeError(f"PermutationIterator {what}: a ZipIterator is not supported here")
+            if not isinstance(x, _Iterator):
+                _array(x, f"PermutationIterator {what}")
+        self._components = (values, indices)
+        self._type = values._value_type() if isinstance(values, _Iterator) else _type_of(values, "values")
 
     def _spec(self, operators: dict) -> str:
-        return f"permutation({self._type},{self._index_type})"
+        if not self._components:
+            return f"permutation({self._type},{self._index_type})"
+        parts = [_component_spec(c, operators, f"PermutationIterator {w}")
+                 for w, c in zip(("values", "indices"), self._components)]
+        return f"permutation({','.join(parts)})"
+
+    def _length(self, what: str):
+        if not self._components:
+            return super()._length(what)
+        indices = self._components[1]
+        return indices._length(f"{what} indices") if isinstance(indices, _Iterator) else \
+            _size_of(indices, f"{what} indices")
 
 
-class TransformIterator(_Iterator):
-    """op(base[i]): base a device array or a CountingIterator, op unary and stateless."""
+class TransformIterator(_Nested):
+    """op(base[i]): base a device array or an input iterator, op stateless: unary, or over
+    a ZipIterator of its components' elements (a binary kind such as "multiplies" over two,
+    or an Op of that many arguments). value_type: its element type where it is a component
+    and the base is a zip."""
 
     _iterator_kind = "transform"
 
-    def __init__(self, base, op):
+    def __init__(self, base, op, value_type=None):
         if isinstance(op, Op) and (op.state_size or op.state_alignment):
             raise ValueError("TransformIterator op: a stateful operator is not supported here")
         self._op = op
-        if isinstance(base, CountingIterator):
+        self._counting = None
+        if value_type is not None:
+            self._type = _type_of(value_type, "TransformIterator value_type")
+        if isinstance(base, CountingIterator) and value_type is None:
             self._counting = base
             self._value = base._value
         elif isinstance(base, _Iterator):
-            raise TypeError(f"TransformIterator base: a device array or a CountingIterator, got {type(base).__name__}")
+            self._components = (base,)
+            if value_type is None and not isinstance(base, ZipIterator):
+                self._type = base._value_type()
         else:
-            self._counting = None
+            if value_type is not None:
+                raise ValueError("TransformIterator value_type: only over an iterator (over an array it is the array's)")
             self._base = _array(base, "TransformIterator base")
             self._type = _type_of(base, "TransformIterator base")
 
     def _value_type(self):
-        return self._counting._type if self._counting is not None else self._type
+        return self._counting._type if self._counting is not None else getattr(self, "_type", None)
 
     def _spec(self, operators: dict) -> str:
         op = _op_text(self._op, operators)
         if self._counting is not None:
             return f"transform({op},{self._counting._spec(operators)})"
+        if self._components:
+            base = self._components[0]
+            named = getattr(self, "_type", None)
+            if not isinstance(base, ZipIterator) and named == base._value_type():
+                named = None
+            return f"transform({op},{self._components[0]._spec(operators)}" + (f",{named})" if named else ")")
         return f"transform({op},{self._type})"
+
+    def _length(self, what: str):
+        return super()._length(what) if self._components else _Iterator._length(self, what)
 
 
 class TransformOutputIterator(_Iterator):
@@ -251,7 +312,7 @@ class ShuffleIterator(_Iterator):
         return f"shuffle({self._type})"
 
 
-class ZipIterator(_Iterator):
+class ZipIterator(_Nested):
     """Element i: the struct of its components' elements i (each a device array or an
     iterator; at most 8). As d_out, component k takes field k of each result.
     value_type: the struct (cccl_cache.gpu_struct or its dtype), needed only where no
@@ -274,18 +335,8 @@ class ZipIterator(_Iterator):
             self._type = _type_of(value_type, "ZipIterator value_type")
 
     def _spec(self, operators: dict) -> str:
-        parts = [c._spec(operators) if isinstance(c, _Iterator) else _type_of(c, f"ZipIterator component {k}")
-                 for k, c in enumerate(self._components)]
+        parts = [_component_spec(c, operators, f"ZipIterator component {k}") for k, c in enumerate(self._components)]
         return f"zip({','.join(parts)})"
-
-    def _arrays(self) -> tuple:
-        return tuple(a for c in self._components for a in (c._arrays() if isinstance(c, _Iterator) else (c,)))
-
-    def _length(self, what: str):
-        lengths = [c._length(f"{what} component {k}") if isinstance(c, _Iterator)
-                   else _size_of(c, f"{what} component {k}") for k, c in enumerate(self._components)]
-        lengths = [n for n in lengths if n is not None]
-        return min(lengths) if lengths else None
 
 
 __all__ = ["ConstantIterator", "CountingIterator", "DiscardIterator", "PermutationIterator", "ReverseIterator",

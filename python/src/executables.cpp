@@ -313,15 +313,22 @@ std::size_t radix_sort_call(const Bound<rs::Executable>& b, nb::handle temp, nb:
 }
 
 // --- input and output iterators (cccl_cache.iterators) ---------------------------
-// The call's values for the spec's iterator `it` (of `arg`, "d_in" or "d_out", or a zip's
-// component "d_in[1]") from the Python iterator `obj`: its kind must be the spec's; a start
-// or constant (`_value`) in the iterator's type, device arrays (`_base`, `_index`) of its
-// value and index types on the executable's device (an output's `_base` written); a
-// zip's components (`_components`) into `parts`, which the value points at.
-algos::IteratorValue iterator_value(nb::handle obj, const std::string& arg,
+// The values of one argument's zip or nested iterators' components, depth first (which
+// the values' pointers point at for the call).
+struct ZipParts {
+  std::array<algos::IteratorValue, 64> values;
+  std::size_t used = 0;
+};
+
+// The call's values for the spec's iterator `it` (of `arg`, e.g. "d_in" or "d_out", or a
+// component "d_in[1]"; written where `output`) from the Python iterator `obj`: its kind
+// must be the spec's; a start or constant (`_value`) in the iterator's type, device
+// arrays (`_base`, `_index`) of its value and index types on the executable's device (an
+// output's `_base` written); a zip's or nested iterator's components (`_components`)
+// into `parts`, which the value points at.
+algos::IteratorValue iterator_value(nb::handle obj, const std::string& arg, bool output,
                                     const algos::Iterator& it, ScalarType element, std::uint64_t n,
-                                    int dev, algos::IteratorValue* parts = nullptr) {
-  const bool output = arg[2] == 'o';
+                                    int dev, ZipParts& parts) {
   const std::string want(algos::iterator_kind_name(it.kind));
   if (!nb::hasattr(obj, "_iterator_kind") || nb::cast<std::string>(obj.attr("_iterator_kind")) != want)
     throw nb::type_error((arg + ": the spec's " + (output ? "output" : "input") + " is a " + want +
@@ -331,21 +338,37 @@ algos::IteratorValue iterator_value(nb::handle obj, const std::string& arg,
   const ScalarType v = it.type == ScalarType::none ? element : it.type;
   algos::IteratorValue out{it.kind};
   if (it.kind == algos::IteratorKind::discard) return out;
-  if (it.kind == algos::IteratorKind::zip) {
-    const auto components = nb::cast<nb::tuple>(obj.attr("_components"));
-    if (components.size() != it.components.size() || parts == nullptr)
-      throw nb::type_error((arg + ": the spec's zip has " + std::to_string(it.components.size()) +
-                            " components, the ZipIterator " + std::to_string(components.size()))
+  if (!it.components.empty()) {
+    const auto components = nb::hasattr(obj, "_components") ? nb::cast<nb::tuple>(obj.attr("_components"))
+                                                             : nb::tuple();
+    const std::size_t count = it.components.size();
+    if (components.size() != count)
+      throw nb::type_error((arg + ": the spec's " + want + " has " + std::to_string(count) +
+                            " components, the " + nb::cast<std::string>(obj.type().attr("__qualname__")) +
+                            " " + std::to_string(components.size()))
                                .c_str());
-    for (std::size_t k = 0; k < it.components.size(); ++k) {
+    if (parts.used + count > parts.values.size())
+      throw nb::value_error((arg + ": more than " + std::to_string(parts.values.size()) +
+                             " iterator components")
+                                .c_str());
+    algos::IteratorValue* values = parts.values.data() + parts.used;
+    parts.used += count;
+    // A permutation's values are read (written) at its indices: any length; its indices
+    // are read.
+    const bool permutation = it.kind == algos::IteratorKind::permutation;
+    for (std::size_t k = 0; k < count; ++k) {
       const algos::Iterator& c = it.components[k];
       const std::string ck = arg + "[" + std::to_string(k) + "]";
-      parts[k] = c.is_pointer()
-                     ? algos::IteratorValue::array(
-                           checked_array(components[k], ck.c_str(), output, c.type, n, dev).data)
-                     : iterator_value(components[k], ck, c, c.type, n, dev);
+      const bool written = output && !(permutation && k == 1);
+      values[k] = c.is_pointer()
+                      ? algos::IteratorValue::array(
+                            checked_array(components[k], ck.c_str(), written, c.type,
+                                          permutation && k == 0 ? 0 : n, dev)
+                                .data)
+                      : iterator_value(components[k], ck, written, c,
+                                       algos::component_value_type(c), n, dev, parts);
     }
-    return algos::IteratorValue::zip(parts, it.components.size());
+    return algos::IteratorValue::of(it.kind, std::uint64_t{count}, values);
   }
   if (it.kind == algos::IteratorKind::shuffle) {
     // Its domain is the call's length: reading past it would never end.
@@ -374,22 +397,19 @@ algos::IteratorValue iterator_value(nb::handle obj, const std::string& arg,
   return out;
 }
 
-// A zip's components' values, for the call.
-using ZipParts = std::array<algos::IteratorValue, algos::kMaxZipComponents>;
-
 // The call's input: the d_in array of the spec's type, or for a spec with an input
 // iterator its values from the cccl_cache.iterators object.
 algos::Input call_input(nb::handle in, const algos::Iterator& it, const algos::ElementType& type,
                         std::uint64_t n, int dev, ZipParts& parts, const char* arg = "d_in") {
   if (it.is_pointer()) return checked_array(in, arg, false, type, n, dev).data;
-  return iterator_value(in, arg, it, type.scalar, n, dev, parts.data());
+  return iterator_value(in, arg, false, it, type.scalar, n, dev, parts);
 }
 
 // The call's output of n items, likewise.
 algos::Output call_output(nb::handle out, const algos::Iterator& it, const algos::ElementType& type,
                           std::uint64_t n, int dev, ZipParts& parts, const char* arg = "d_out") {
   if (it.is_pointer()) return checked_array(out, arg, true, type, n, dev).data;
-  return iterator_value(out, arg, it, type.scalar, n, dev, parts.data());
+  return iterator_value(out, arg, true, it, type.scalar, n, dev, parts);
 }
 
 // --- segmented sort: each segment of keys (and values) sorted in place of the output ---

@@ -8,6 +8,7 @@
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "iterator_specs.hpp"
+#include "nested_iterator_specs.hpp"
 #include "segmented_iterator_specs.hpp"
 #include "zip_specs.hpp"
 
@@ -145,6 +146,28 @@ TEST(IteratorBuild, SegmentedReduceOverIteratorsBuilds) {
     ASSERT_TRUE(r) << r.error().describe();
     EXPECT_EQ(r->result.record.kernels.size(), 1u);
   }
+}
+
+// Nested iterators: a dot product (a transform over a zip of two), a three-argument operator
+// over a zip, a gather by a shuffle, a permutation of counts by computed indices, a
+// transform over a permutation, and a scan scattered by a shuffle: the generated structs
+// compile as CUB's kernels use them (sm_90; two of them also sm_80).
+TEST(IteratorBuild, NestedIteratorsBuild) {
+  auto build = [](const auto& spec, std::uint32_t cc, std::size_t kernels) {
+    SCOPED_TRACE(summary(spec) + " sm_" + std::to_string(cc));
+    ASSERT_TRUE(spec.validate()) << spec.validate().error().describe();
+    const auto& r = cached_build(spec, cc);
+    ASSERT_TRUE(r) << r.error().describe();
+    EXPECT_EQ(r->result.record.kernels.size(), kernels);
+  };
+  for (const std::uint32_t cc : {80u, 90u}) {
+    build(dot_product(), cc, 3);
+    build(shuffled_running_sum(), cc, 2);
+  }
+  build(strided_counts(), 90, 3);
+  build(negated_gather(), 90, 3);
+  build(running_madd(), 90, 2);
+  build(scattered_running_sum(), 90, 2);
 }
 
 }  // namespace

@@ -141,6 +141,11 @@ std::string operator_struct(std::string_view name, const Operator& op, int arity
   if (const auto base = functor_for(op, operands, preamble); !base.empty())
     return preamble + "struct " + n + " : " + base + " {};\n";
   const std::string ret = result.empty() ? "auto" : std::string(result);
+  if (arity > 2) {  // a custom operator of a zip's components (iterator.hpp)
+    return "struct " + n + " {\n" + state_member(op) + "  template <class... T>\n  __device__ " + ret +
+           " operator()(const T&... a) const { return " + op.name + "(" + state_argument(op) +
+           "a...); }\n};\n";
+  }
   const std::string params =
       arity == 1 ? "const T& a" : "const T& a, const U& b";
   const std::string tmpl = arity == 1 ? "template <class T>" : "template <class T, class U>";

@@ -44,7 +44,8 @@ std::string sort_value_type(const ElementType& value_type);
 //   custom: `return <op.name>(args...);` converted to `result` (empty: auto).
 //   a stateful custom op: the struct holds `alignas(A) unsigned char state[N]` (its
 //     layout) and calls `<op.name>(state, args...)`.
-// `arity` 1 or 2. The struct is empty (one byte as a kernel argument) unless stateful
+// `arity` 1 or 2, or more for a custom op (a variadic call: a transform iterator over a
+// zip). The struct is empty (one byte as a kernel argument) unless stateful
 // (N bytes: the host passes the call's state bytes as that argument, OpArg). `operands`: the
 // operands' type where both are one type; for minimum/maximum over float32/float64 the
 // base is CCCL's typed function object (::cuda::maximum<float>), specialized to call

@@ -54,6 +54,8 @@ std::string describe(const Iterator& it) {
       return out + ")";
     }
     case IteratorKind::permutation:
+      if (it.nested() && it.components.size() == 2)
+        return kind + "(" + describe(it.components[0]) + "," + describe(it.components[1]) + ")";
       return kind + "(" + v + "," + std::string(name(it.index_type)) + ")";
     case IteratorKind::cache_modified: {
       const std::string load(cache_load_name(it.load));
@@ -61,7 +63,9 @@ std::string describe(const Iterator& it) {
     }
     case IteratorKind::transform: {
       std::string base;
-      if (it.counting_base)
+      if (it.nested())
+        base = describe(it.components[0]) + (it.type == ScalarType::none ? "" : "," + v);
+      else if (it.counting_base)
         base = it.type == ScalarType::none ? "counting" : "counting(" + v + ")";
       else if (it.type != ScalarType::none)
         base = v;
@@ -70,6 +74,11 @@ std::string describe(const Iterator& it) {
     default:
       return it.type == ScalarType::none ? kind : kind + "(" + v + ")";
   }
+}
+
+ScalarType component_value_type(const Iterator& c) noexcept {
+  if (c.type != ScalarType::none || c.kind == IteratorKind::zip || c.components.empty()) return c.type;
+  return component_value_type(c.components[0]);  // a transform's base, a permutation's values
 }
 
 const std::string& iterator_source(const Iterator& it) noexcept {
@@ -94,6 +103,18 @@ std::vector<std::string_view> split_arguments(std::string_view args) {
   }
   out.push_back(args.substr(from));
   return out;
+}
+}  // namespace
+
+namespace {
+// A component of a zip or a nested iterator: a type (an array of it) or an iterator.
+bool parse_component(const Field& f, std::string_view text, std::string_view source,
+                     Iterator& out) {
+  if (const auto v = parse_scalar_type(text); v && *v != ScalarType::none) {
+    out = Iterator::array(*v);
+    return true;
+  }
+  return !text.empty() && static_cast<bool>(parse_field(f, text, source, out));
 }
 }  // namespace
 
@@ -138,17 +159,24 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
       if (args.empty()) return bad();
       for (std::string_view c : split_arguments(args)) {
         Iterator component;
-        if (const auto v = parse_scalar_type(c); v && *v != ScalarType::none)
-          component = Iterator::array(*v);
-        else if (c.empty() || !parse_field(f, c, source, component))
-          return bad();
+        if (!parse_component(f, c, source, component)) return bad();
         it.components.push_back(std::move(component));
       }
       break;
     }
-    case IteratorKind::permutation:
-      if (!type(first, it.type) || !type(rest, it.index_type)) return bad();
+    case IteratorKind::permutation: {
+      const auto parts = split_arguments(args);
+      if (parts.size() != 2) return bad();
+      if (type(parts[0], it.type) && type(parts[1], it.index_type)) break;
+      // Nested: either part an iterator, a type its array.
+      it.type = it.index_type = ScalarType::none;
+      for (std::string_view part : parts) {
+        Iterator c;
+        if (!parse_component(f, part, source, c)) return bad();
+        it.components.push_back(std::move(c));
+      }
       break;
+    }
     case IteratorKind::cache_modified: {
       const auto load = parse_cache_load(first);
       if (!load || (!rest.empty() && !type(rest, it.type))) return bad();
@@ -157,8 +185,18 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
     }
     case IteratorKind::transform: {
       if (first.empty()) return bad();
-      CCCL_CACHE_CHECK(parse_field(f, first, source, it.op));
-      if (rest == "counting") {
+      // One source serves the custom operators; a well-known one takes none.
+      CCCL_CACHE_CHECK(parse_field(f, first, parse_op_kind(first) ? std::string_view{} : source, it.op));
+      if (const auto parts = split_arguments(rest);
+          !rest.empty() && parts[0].find('(') != std::string_view::npos &&
+          !parts[0].starts_with("counting(") && parts.size() <= 2) {
+        // Nested: over an iterator, with its value type where named.
+        Iterator base;
+        if (!parse_field(f, parts[0], source, base) ||
+            (parts.size() == 2 && !type(parts[1], it.type)))
+          return bad();
+        it.components.push_back(std::move(base));
+      } else if (rest == "counting") {
         it.counting_base = true;
       } else if (rest.starts_with("counting(") && rest.ends_with(")")) {
         it.counting_base = true;
@@ -176,8 +214,134 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
 }
 
 namespace {
+constexpr std::uint32_t kOutputs =
+    iterator_bit(IteratorKind::pointer) | iterator_bit(IteratorKind::reverse) |
+    iterator_bit(IteratorKind::permutation) | iterator_bit(IteratorKind::transform) |
+    iterator_bit(IteratorKind::discard);
+
 Result<void> validate_in_role(std::string_view what, const Iterator& it, ScalarType element,
-                              std::uint32_t accepted, bool output) {
+                              std::uint32_t accepted, bool output, int depth);
+Result<void> validate_zip(std::string_view what, const Iterator& it, bool output, int depth);
+
+// A component of a zip or a nested iterator as an input (output) over its own value type:
+// an array of a named element type, or an iterator whose value type is named or follows.
+Result<void> validate_component(const std::string& cw, const Iterator& c, bool output, int depth) {
+  if (c.kind == IteratorKind::pointer) {
+    if (!is_element_type(c.type) || !(c == Iterator::array(c.type)))
+      return fail(ErrorCode::invalid_argument, cw + ": an array component is its value type (e.g. float32)");
+    return {};
+  }
+  const std::uint32_t accepted =
+      (output ? kOutputs : kInputIterators) & ~iterator_bit(IteratorKind::discard);
+  if (output && c.kind == IteratorKind::discard)
+    return validate_in_role(cw, c, c.type, kOutputs, true, depth);
+  if (c.kind == IteratorKind::zip)
+    return fail(ErrorCode::unsupported,
+                cw + ": a zip here (a zip is read as an algorithm's struct items or as a "
+                     "transform's operands)");
+  if ((accepted & iterator_bit(c.kind)) == 0)
+    return fail(ErrorCode::unsupported, cw + ": a " + std::string(iterator_kind_name(c.kind)) +
+                                            " iterator is not " + (output ? "an output" : "an input"));
+  const ScalarType v = component_value_type(c);
+  if (v == ScalarType::none)
+    return fail(ErrorCode::invalid_argument,
+                cw + ": a component names its value type (e.g. counting(int64), reverse(float32); "
+                     "a transform over a zip: transform(OP,zip(...),V))");
+  return validate_in_role(cw, c, v, accepted, output, depth);
+}
+
+// Whether every custom operator in `it` has one source (`source`: the first's).
+bool one_source(const Iterator& it, const std::string*& source) {
+  if (it.kind == IteratorKind::transform && it.op.kind == OpKind::custom) {
+    if (source != nullptr && *source != it.op.source) return false;
+    source = &it.op.source;
+  }
+  for (const Iterator& c : it.components)
+    if (!one_source(c, source)) return false;
+  return true;
+}
+
+// A transform's operator over operands of types `operands` (one, or a zip's).
+Result<void> validate_transform_op(std::string_view what, const Iterator& it,
+                                   std::span<const ScalarType> operands) {
+  const std::string field = std::string(what) + ": transform iterator's operator";
+  if (it.op.kind == OpKind::custom) {
+    if (it.op.stateful() || it.op.state_alignment != 0)
+      return fail(ErrorCode::unsupported,
+                  field + ": operator state is not supported in an iterator; use a stateless operator");
+    return validate_operator(field, it.op);
+  }
+  const bool unary = operands.size() == 1;
+  if (unary ? !detail::is_unary_kind(it.op.kind)
+            : operands.size() != 2 || !detail::is_binary_kind(it.op.kind))
+    return fail(ErrorCode::invalid_argument,
+                std::string(what) + ": transform iterator: the operator must be " +
+                    (unary ? "identity, negate, logical_not, bit_not or custom (unary)"
+                     : operands.size() == 2
+                         ? "a binary kind (plus, multiplies, minimum, less, ...) or custom over a zip of two"
+                         : "custom (of " + std::to_string(operands.size()) + " arguments) over a zip of " +
+                               std::to_string(operands.size())));
+  for (const ScalarType t : operands)
+    if (!detail::kind_applies_to(it.op.kind, t))
+      return fail(ErrorCode::invalid_argument, std::string(what) + ": transform iterator: " +
+                                                   std::string(op_kind_name(it.op.kind)) +
+                                                   " does not apply to " + std::string(name(t)));
+  return validate_operator(field, it.op);
+}
+
+// A transform over an iterator or a permutation over iterators (Iterator::nested).
+Result<void> validate_nested(std::string_view what, const Iterator& it, bool output, int depth) {
+  const std::string w(what);
+  auto bad = [&](const std::string& why) { return fail(ErrorCode::invalid_argument, w + ": " + why); };
+  if (depth + 1 >= static_cast<int>(kMaxIteratorDepth))
+    return fail(ErrorCode::unsupported,
+                w + ": iterators nested more than " + std::to_string(kMaxIteratorDepth) + " deep");
+  if (it.index_type != ScalarType::none || it.load != CacheLoad::none || it.counting_base)
+    return bad("a nested " + std::string(iterator_kind_name(it.kind)) +
+               " iterator takes no index type, load or counting base of its own");
+  if (it.kind == IteratorKind::transform) {
+    if (output)
+      return fail(ErrorCode::unsupported,
+                  w + ": an output transform iterator writes an array (transform(OP,V))");
+    if (it.components.size() != 1) return bad("a transform iterator takes one base");
+    if (it.type != ScalarType::none && !is_element_type(it.type))
+      return bad("transform iterator: unknown value type");
+    const Iterator& base = it.components[0];
+    if (base.is_pointer() || base.kind == IteratorKind::counting)
+      return bad("a transform over an array or a counting iterator is written transform(OP,V) or "
+                 "transform(OP,counting(V))");
+    ScalarType operands[kMaxZipComponents] = {};
+    std::size_t arity = 1;
+    if (base.kind == IteratorKind::zip) {
+      CCCL_CACHE_CHECK(validate_zip(w + ": transform's base", base, false, depth + 1));
+      arity = base.components.size();
+      for (std::size_t k = 0; k < arity; ++k) operands[k] = component_value_type(base.components[k]);
+    } else {
+      CCCL_CACHE_CHECK(validate_component(w + ": transform's base", base, false, depth + 1));
+      operands[0] = component_value_type(base);
+    }
+    return validate_transform_op(what, it, {operands, arity});
+  }
+  if (it.kind != IteratorKind::permutation) return bad("only a zip, transform or permutation takes components");
+  if (it.components.size() != 2 || it.type != ScalarType::none)
+    return bad("a permutation over iterators takes its values and its indices only");
+  const Iterator& values = it.components[0];
+  const Iterator& indices = it.components[1];
+  if (values.is_pointer() && indices.is_pointer())
+    return bad("a permutation of two arrays is written permutation(V,I)");
+  if (output && !values.is_pointer())
+    return fail(ErrorCode::unsupported, w + ": an output permutation writes its values to an array");
+  CCCL_CACHE_CHECK(validate_component(w + ": permutation's values", values, false, depth + 1));
+  CCCL_CACHE_CHECK(validate_component(w + ": permutation's indices", indices, false, depth + 1));
+  const ScalarType index = component_value_type(indices);
+  if (!is_offset_type(index))
+    return bad("permutation iterator: the indices must be int32, uint32, int64 or uint64, not " +
+               std::string(name(index)));
+  return {};
+}
+
+Result<void> validate_in_role(std::string_view what, const Iterator& it, ScalarType element,
+                              std::uint32_t accepted, bool output, int depth) {
   auto bad = [&](const std::string& why) {
     return fail(ErrorCode::invalid_argument, std::string(what) + ": " + why);
   };
@@ -186,6 +350,8 @@ Result<void> validate_in_role(std::string_view what, const Iterator& it, ScalarT
   if ((accepted & iterator_bit(it.kind)) == 0)
     return fail(ErrorCode::unsupported, std::string(what) + ": a " + kind + " iterator is not " +
                                             (output ? "an output" : "supported here"));
+  if (it.nested()) return validate_nested(what, it, output, depth);
+  if (!it.components.empty()) return bad("only a zip, transform or permutation takes components");
   if (it.kind == IteratorKind::pointer || it.kind == IteratorKind::discard) {
     if (!(it == Iterator{it.kind})) return bad("a " + kind + " iterator takes no type, index or operator");
     return {};
@@ -219,47 +385,45 @@ Result<void> validate_in_role(std::string_view what, const Iterator& it, ScalarT
   if (it.kind == IteratorKind::shuffle && (is_float(v) || v == ScalarType::boolean))
     return bad("a shuffle iterator yields indices: an integer type, not " + std::string(name(v)));
   if (transform) {
-    const std::string field = std::string(what) + ": transform iterator's operator";
-    if (it.op.kind == OpKind::custom) {
-      if (it.op.stateful() || it.op.state_alignment != 0)
-        return fail(ErrorCode::unsupported, field +
-                                                ": operator state is not supported in an "
-                                                "iterator; use a stateless operator");
-      return validate_operator(field, it.op);
-    }
-    if (!detail::is_unary_kind(it.op.kind))
-      return bad(
-          "transform iterator: the operator must be identity, negate, logical_not, "
-          "bit_not or custom (unary)");
     // An input's operator reads V; an output's, the algorithm's values.
     const ScalarType operand = output ? element : v;
-    if (!detail::kind_applies_to(it.op.kind, operand))
-      return bad("transform iterator: " + std::string(op_kind_name(it.op.kind)) +
-                 " does not apply to " + std::string(name(operand)));
-    return validate_operator(field, it.op);
+    return validate_transform_op(what, it, {&operand, 1});
   }
+  return {};
+}
+
+// The checks every iterator tree passes at the top: one source, and packed state that
+// fits a call's argument.
+Result<void> validate_tree(std::string_view what, const Iterator& it, ScalarType element) {
+  const std::string* source = nullptr;
+  if (!one_source(it, source))
+    return fail(ErrorCode::invalid_argument,
+                std::string(what) + ": an iterator's custom operators share one source (define every "
+                                    "function in it)");
+  const std::size_t bytes = detail::argument_extent(it, element).size;
+  if (bytes > sizeof(detail::IteratorArg::bytes))
+    return fail(ErrorCode::unsupported, std::string(what) + ": the iterator's state is " +
+                                            std::to_string(bytes) + " bytes, more than " +
+                                            std::to_string(sizeof(detail::IteratorArg::bytes)));
   return {};
 }
 }  // namespace
 
 Result<void> validate_iterator(std::string_view what, const Iterator& it, ScalarType element,
                                std::uint32_t accepted) {
-  return validate_in_role(what, it, element, accepted & ~iterator_bit(IteratorKind::discard), false);
+  CCCL_CACHE_CHECK(
+      validate_in_role(what, it, element, accepted & ~iterator_bit(IteratorKind::discard), false, 0));
+  return validate_tree(what, it, element);
 }
-
-namespace {
-constexpr std::uint32_t kOutputs =
-    iterator_bit(IteratorKind::pointer) | iterator_bit(IteratorKind::reverse) |
-    iterator_bit(IteratorKind::permutation) | iterator_bit(IteratorKind::transform) |
-    iterator_bit(IteratorKind::discard);
-}  // namespace
 
 Result<void> validate_output_iterator(std::string_view what, const Iterator& it,
                                       ScalarType element) {
-  return validate_in_role(what, it, element, kOutputs, true);
+  CCCL_CACHE_CHECK(validate_in_role(what, it, element, kOutputs, true, 0));
+  return validate_tree(what, it, element);
 }
 
-Result<void> validate_zip_iterator(std::string_view what, const Iterator& it, bool output) {
+namespace {
+Result<void> validate_zip(std::string_view what, const Iterator& it, bool output, int depth) {
   auto bad = [&](const std::string& why) {
     return fail(ErrorCode::invalid_argument, std::string(what) + ": " + why);
   };
@@ -269,9 +433,6 @@ Result<void> validate_zip_iterator(std::string_view what, const Iterator& it, bo
   if (it.components.empty() || it.components.size() > kMaxZipComponents)
     return bad("a zip iterator takes 1 to " + std::to_string(kMaxZipComponents) +
                " components, not " + std::to_string(it.components.size()));
-  const std::uint32_t accepted =
-      (output ? kOutputs : kInputIterators) & ~iterator_bit(IteratorKind::discard);
-  const std::string* source = nullptr;
   bool positioned = false;
   for (std::size_t k = 0; k < it.components.size(); ++k) {
     const Iterator& c = it.components[k];
@@ -281,35 +442,19 @@ Result<void> validate_zip_iterator(std::string_view what, const Iterator& it, bo
                   cw + ": a zip inside a zip (list its components instead)");
     if (c.kind == IteratorKind::shuffle)
       return fail(ErrorCode::unsupported, cw + ": a shuffle iterator is not a zip component");
-    if (c.kind != IteratorKind::pointer && (accepted & iterator_bit(c.kind)) == 0 &&
-        !(output && c.kind == IteratorKind::discard))
-      return fail(ErrorCode::unsupported, cw + ": a " + std::string(iterator_kind_name(c.kind)) +
-                                              " iterator is not " +
-                                              (output ? "an output" : "an input"));
-    if (c.kind == IteratorKind::pointer) {
-      if (!is_element_type(c.type) || !(c == Iterator::array(c.type)))
-        return fail(ErrorCode::invalid_argument,
-                    cw + ": an array component is its value type (e.g. float32)");
-    } else if (output && c.kind == IteratorKind::discard) {
-      CCCL_CACHE_CHECK(validate_in_role(cw, c, c.type, kOutputs, true));
-    } else {
-      if (c.type == ScalarType::none)
-        return fail(
-            ErrorCode::invalid_argument,
-            cw + ": a component names its value type (e.g. counting(int64), reverse(float32))");
-      CCCL_CACHE_CHECK(validate_in_role(cw, c, c.type, accepted, output));
-    }
+    CCCL_CACHE_CHECK(validate_component(cw, c, output, depth));
     positioned =
         positioned || (c.kind != IteratorKind::constant && c.kind != IteratorKind::discard);
-    const std::string& s = iterator_source(c);
-    if (!s.empty() && source != nullptr && *source != s)
-      return fail(ErrorCode::invalid_argument,
-                  cw + ": a zip's custom operators share one source (define every function in it)");
-    if (!s.empty()) source = &s;
   }
   if (!positioned)
     return bad("a zip iterator needs a component that is neither constant nor discard");
   return {};
+}
+}  // namespace
+
+Result<void> validate_zip_iterator(std::string_view what, const Iterator& it, bool output) {
+  CCCL_CACHE_CHECK(validate_zip(what, it, output, 0));
+  return validate_tree(what, it, ScalarType::none);
 }
 
 namespace detail {
@@ -347,8 +492,8 @@ using Extent = ArgumentExtent;
 
 Extent member_extent(const Iterator& it, ScalarType element) noexcept;
 
-// Where a zip's components lie in its argument (a discard component has no state: no
-// member), and the argument's extent.
+// Where a zip's (or a nested iterator's) components lie in its argument (a discard
+// component has no state: no member), and the argument's extent.
 struct ZipLayout {
   std::size_t offset[kMaxZipComponents] = {};
   Extent extent;
@@ -359,7 +504,8 @@ ZipLayout zip_layout(const Iterator& it) noexcept {
   const std::size_t n = std::min(it.components.size(), kMaxZipComponents);
   for (std::size_t k = 0; k < n; ++k) {
     const Iterator& c = it.components[k];
-    members[k] = c.kind == IteratorKind::discard ? Extent{0, 1} : member_extent(c, c.type);
+    members[k] = c.kind == IteratorKind::discard ? Extent{0, 1}
+                                                 : member_extent(c, component_value_type(c));
   }
   ZipLayout z;
   z.extent = natural_layout({members, n}, z.offset);
@@ -373,8 +519,9 @@ Extent member_extent(const Iterator& it, ScalarType element) noexcept {
     case IteratorKind::constant:
       return {v, v};
     case IteratorKind::permutation:
-      return {16, 8};
+      return it.nested() ? zip_layout(it).extent : Extent{16, 8};
     case IteratorKind::transform:
+      if (it.nested()) return zip_layout(it).extent;
       return it.counting_base ? Extent{v, v} : Extent{8, 8};
     case IteratorKind::zip:
       return zip_layout(it).extent;
@@ -414,6 +561,8 @@ ArgumentExtent argument_extent(const Iterator& it, ScalarType element) noexcept 
 
 namespace {
 
+std::string components_text(const std::string& kind, const Iterator& it);
+
 // What iterator_packing says of one iterator's members.
 std::string layout_text(const Iterator& it) {
   switch (it.kind) {
@@ -426,8 +575,9 @@ std::string layout_text(const Iterator& it) {
     case IteratorKind::reverse:
       return "V* end@0 (first + num_items)";
     case IteratorKind::permutation:
-      return "V* values@0, I* idx@8";
+      return it.nested() ? components_text("permutation", it) : "V* values@0, I* idx@8";
     case IteratorKind::transform:
+      if (it.nested()) return components_text("transform", it);
       return it.counting_base ? "V start@0" : "V* p@0";
     case IteratorKind::cache_modified:
       return "V* p@0 (loaded " + std::string(cache_load_name(it.load)) + ")";
@@ -437,27 +587,32 @@ std::string layout_text(const Iterator& it) {
       return "u64 pos@0 (0), u64 n@8, u32 half_bits@16, u32 keys[" + shuffle_rounds() +
              "]@24 (SplitMix64 of the seed, low 32 bits); Feistel " + shuffle_rounds() +
              " rounds, F(r,k) = ((r ^ k) * " + shuffle_multiplier() + ") >> (64 - half_bits)";
-    case IteratorKind::zip: {
-      const ZipLayout z = zip_layout(it);
-      std::string out = "zip";
-      for (std::size_t k = 0; k < it.components.size(); ++k) {
-        const Iterator& c = it.components[k];
-        out += (k == 0 ? " c" : ", c") + std::to_string(k) + " " + std::string(name(c.type)) + " ";
-        out += c.kind == IteratorKind::discard
-                   ? "discard (no member)"
-                   : "{" + layout_text(c) + "}@" +
-                         std::to_string(k < kMaxZipComponents ? z.offset[k] : 0);
-      }
-      return out;
-    }
+    case IteratorKind::zip:
+      return components_text("zip", it);
   }
   return {};
+}
+
+// A zip's or a nested iterator's components, each with its value type, layout and offset.
+std::string components_text(const std::string& kind, const Iterator& it) {
+  const ZipLayout z = zip_layout(it);
+  std::string out = kind;
+  for (std::size_t k = 0; k < it.components.size(); ++k) {
+    const Iterator& c = it.components[k];
+    out += (k == 0 ? " c" : ", c") + std::to_string(k) + " " +
+           std::string(name(component_value_type(c))) + " ";
+    out += c.kind == IteratorKind::discard
+               ? "discard (no member)"
+               : "{" + layout_text(c) + "}@" + std::to_string(k < kMaxZipComponents ? z.offset[k] : 0);
+  }
+  return out;
 }
 }  // namespace
 
 std::string iterator_packing(const Iterator& it) {
   if (it.is_pointer()) return {};
-  const std::string size = it.kind == IteratorKind::zip       ? std::to_string(zip_layout(it).extent.size)
+  const std::string size = it.kind == IteratorKind::zip || it.nested()
+                               ? std::to_string(zip_layout(it).extent.size)
                            : it.kind == IteratorKind::shuffle ? std::to_string(sizeof(ShuffleState))
                                                               : "16";
   return "// cccl-cache host packing 1: " + layout_text(it) + "; " + size +
@@ -512,8 +667,8 @@ std::string zip_struct(const std::string& n, const Iterator& it, const std::stri
                        bool output) {
   std::string out = iterator_packing(it);
   for (const Iterator& c : it.components) {
-    if (c.type == ScalarType::float16) out += "#include <cuda_fp16.h>\n";
-    if (c.type == ScalarType::bfloat16) out += "#include <cuda_bf16.h>\n";
+    if (component_value_type(c) == ScalarType::float16) out += "#include <cuda_fp16.h>\n";
+    if (component_value_type(c) == ScalarType::bfloat16) out += "#include <cuda_bf16.h>\n";
   }
   IteratorParts parts;
   std::string fields, written, checks, values, stores, references;
@@ -527,8 +682,9 @@ std::string zip_struct(const std::string& n, const Iterator& it, const std::stri
       stores += "      (void)x" + ks + ";\n";
       continue;
     }
-    const std::string v(cuda_name(c.type)), spelled(name(c.type));
-    out += output ? output_iterator_struct(type, c, c.type) : iterator_struct(type, c, c.type);
+    const ScalarType cv = component_value_type(c);
+    const std::string v(cuda_name(cv)), spelled(name(cv));
+    out += output ? output_iterator_struct(type, c, cv) : iterator_struct(type, c, cv);
     parts.members += "  " + type + " " + ck + ";\n";
     // The same type, or an integer of the same size and signedness (long and long long).
     const std::string f = "decltype(f" + ks + ")";
@@ -592,10 +748,59 @@ std::string value_name(const Iterator& it, const ElementType& element) {
 }
 }  // namespace
 
+namespace {
+// The includes a component's value type needs beyond the algorithm's own.
+std::string component_includes(const Iterator& c) {
+  const ScalarType v = component_value_type(c);
+  if (v == ScalarType::float16) return "#include <cuda_fp16.h>\n";
+  if (v == ScalarType::bfloat16) return "#include <cuda_bf16.h>\n";
+  return {};
+}
+
+// A component's struct, over its own value type: an input's, or an output's (`output`).
+std::string component_struct(const std::string& n, const Iterator& c, bool output) {
+  const ElementType v(component_value_type(c));
+  return component_includes(c) + (output ? output_iterator_struct(n, c, v) : iterator_struct(n, c, v));
+}
+
+// A transform over an iterator (its operator applied to the base's element, or to a zip
+// base's components' elements as arguments) or a permutation over iterators, as an input.
+std::string nested_struct(const std::string& n, const Iterator& it, const std::string& a) {
+  std::string out = iterator_packing(it);
+  IteratorParts parts;
+  if (it.kind == IteratorKind::permutation) {
+    out += component_struct(n + "_0", it.components[0], false) + component_struct(n + "_1", it.components[1], false);
+    parts = {"  " + n + "_0 values;\n  " + n + "_1 idx;\n", "values[idx[i]]", "idx += n;", "idx.position()"};
+  } else {
+    const Iterator& base = it.components[0];
+    const bool zip = base.kind == IteratorKind::zip;
+    const auto& operands = zip ? base.components : it.components;
+    ScalarType same = component_value_type(operands[0]);
+    std::string args;
+    for (std::size_t k = 0; k < operands.size(); ++k) {
+      const std::string ck = "c" + std::to_string(k), type = n + "_" + std::to_string(k);
+      if (component_value_type(operands[k]) != same) same = ScalarType::none;
+      out += component_struct(type, operands[k], false);
+      parts.members += "  " + type + " " + ck + ";\n";
+      parts.advance += ck + " += n; ";
+      args += (k == 0 ? "" : ", ") + ck + "[i]";
+      if (parts.position.empty() && operands[k].kind != IteratorKind::constant)
+        parts.position = ck + ".position()";
+    }
+    if (parts.position.empty()) parts.position = "difference_type(0)";
+    out += operator_struct(n + "_op", it.op, static_cast<int>(operands.size()), {}, same);
+    parts.at = n + "_op{}(" + args + ")";
+  }
+  parts.at = "static_cast<" + a + ">(" + parts.at + ")";
+  return out + random_access_struct(n, a, a, "", parts);
+}
+}  // namespace
+
 std::string iterator_struct(std::string_view name, const Iterator& it, const ElementType& element) {
   const std::string n(name);
   const std::string a(cuda_name(element));
   if (it.kind == IteratorKind::zip) return zip_struct(n, it, a, false);
+  if (it.nested()) return nested_struct(n, it, a);
   const std::string v = value_name(it, element);
   std::string out = iterator_packing(it);
   IteratorParts parts;
@@ -655,7 +860,8 @@ std::string output_iterator_struct(std::string_view name, const Iterator& it,
   const std::string n(name);
   const std::string a(cuda_name(element));
   if (it.kind == IteratorKind::zip) return zip_struct(n, it, a, true);
-  const std::string v = value_name(it, element);
+  // A nested permutation (the only nested output) writes its values' array.
+  const std::string v = it.nested() ? std::string(cuda_name(it.components[0].type)) : value_name(it, element);
   std::string out = iterator_packing(it);
   // What element i's reference stores for a written x (discard: nothing).
   std::string stored = "x";
@@ -668,6 +874,12 @@ std::string output_iterator_struct(std::string_view name, const Iterator& it,
       parts = {"  " + v + "* end;\n", "reference{end - 1 - i}", "end -= n;", "-" + address("end", v)};
       break;
     case IteratorKind::permutation: {
+      if (it.nested()) {  // indices from an iterator
+        out += component_struct(n + "_1", it.components[1], false);
+        parts = {"  " + v + "* values;\n  " + n + "_1 idx;\n", "reference{values + idx[i]}",
+                 "idx += n;", "idx.position()"};
+        break;
+      }
       const std::string idx(cuda_name(it.index_type));
       parts = {"  " + v + "* values;\n  const " + idx + "* idx;\n", "reference{values + idx[i]}",
                "idx += n;", address("idx", idx)};
@@ -759,8 +971,29 @@ namespace {
 // Writes a call's `value` for `it` over `element` at `out` (the layout member_extent
 // gives); false where a kind is not the spec's.
 bool pack_at(const Iterator& it, ScalarType element, const IteratorValue& value,
+             std::uint64_t num_items, unsigned char* out) noexcept;
+
+// A zip's or a nested iterator's components' values (value.pointer, value.value of them)
+// at their offsets.
+bool pack_components(const Iterator& it, const IteratorValue& value, std::uint64_t num_items,
+                     unsigned char* out) noexcept {
+  std::uint64_t count = 0;
+  std::memcpy(&count, value.value, sizeof count);
+  const auto* components = static_cast<const IteratorValue*>(value.pointer);
+  if (count != it.components.size() || components == nullptr || count > kMaxZipComponents)
+    return false;
+  const ZipLayout z = zip_layout(it);
+  for (std::size_t k = 0; k < count; ++k) {
+    const Iterator& c = it.components[k];
+    if (!pack_at(c, component_value_type(c), components[k], num_items, out + z.offset[k])) return false;
+  }
+  return true;
+}
+
+bool pack_at(const Iterator& it, ScalarType element, const IteratorValue& value,
              std::uint64_t num_items, unsigned char* out) noexcept {
   if (value.kind != it.kind) return false;
+  if (it.nested()) return pack_components(it, value, num_items, out);
   const std::size_t v = size_of(iterator_value_type(it, element));
   auto put_pointer = [&](std::size_t at, const void* p) { std::memcpy(out + at, &p, sizeof p); };
   switch (it.kind) {
@@ -794,19 +1027,8 @@ bool pack_at(const Iterator& it, ScalarType element, const IteratorValue& value,
       std::memcpy(out, &state, sizeof state);
       return true;
     }
-    case IteratorKind::zip: {
-      std::uint64_t count = 0;
-      std::memcpy(&count, value.value, sizeof count);
-      const auto* components = static_cast<const IteratorValue*>(value.pointer);
-      if (count != it.components.size() || components == nullptr || count > kMaxZipComponents)
-        return false;
-      const ZipLayout z = zip_layout(it);
-      for (std::size_t k = 0; k < count; ++k) {
-        const Iterator& c = it.components[k];
-        if (!pack_at(c, c.type, components[k], num_items, out + z.offset[k])) return false;
-      }
-      return true;
-    }
+    case IteratorKind::zip:
+      return pack_components(it, value, num_items, out);
   }
   return false;
 }
@@ -841,6 +1063,13 @@ void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes
     x += static_cast<std::uint64_t>(n);
     std::memcpy(bytes, &x, v);
   };
+  if (it.nested()) {
+    // A transform's base moves; a permutation's indices do, its values stay.
+    const std::size_t k = it.kind == IteratorKind::permutation ? 1 : 0;
+    const Iterator& c = it.components[k];
+    advance_packed(c, component_value_type(c), bytes + zip_layout(it).offset[k], n);
+    return;
+  }
   switch (it.kind) {
     case IteratorKind::pointer:
     case IteratorKind::cache_modified:
@@ -869,7 +1098,7 @@ void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes
       const ZipLayout z = zip_layout(it);
       for (std::size_t k = 0; k < it.components.size() && k < kMaxZipComponents; ++k)
         if (it.components[k].kind != IteratorKind::discard)
-          advance_packed(it.components[k], it.components[k].type, bytes + z.offset[k], n);
+          advance_packed(it.components[k], component_value_type(it.components[k]), bytes + z.offset[k], n);
       break;
     }
     case IteratorKind::constant:

@@ -376,9 +376,10 @@ void FieldWriter::put(const Field& f, const Operator& v) {
 }
 
 namespace {
-// An iterator: kind, V, I, counting base (one byte each), then a transform's operator, a
-// cache_modified iterator's load (one byte), or each of a zip's components as u32 length
-// and its own bytes.
+// An iterator: kind, V, I, base (one byte each: 1 a transform's counting base, 2 a
+// transform's base iterator, else 0), then a transform's base iterator (u32 length and
+// its bytes) and operator, a cache_modified iterator's load (one byte), or each of a zip's
+// or a nested permutation's components as u32 length and its own bytes.
 std::size_t iterator_bytes(const Iterator& v) {
   std::size_t n = 4 + (v.kind == IteratorKind::transform ? operator_bytes(v.op) : 0) +
                   (v.kind == IteratorKind::cache_modified ? 1 : 0);
@@ -387,45 +388,68 @@ std::size_t iterator_bytes(const Iterator& v) {
 }
 
 void put_iterator(std::vector<std::byte>& out, const Iterator& v) {
+  const bool transform = v.kind == IteratorKind::transform;
   out.push_back(static_cast<std::byte>(v.kind));
   out.push_back(static_cast<std::byte>(v.type));
   out.push_back(static_cast<std::byte>(v.index_type));
-  out.push_back(static_cast<std::byte>(v.counting_base ? 1 : 0));
-  if (v.kind == IteratorKind::transform) put_operator(out, v.op);
-  if (v.kind == IteratorKind::cache_modified) out.push_back(static_cast<std::byte>(v.load));
-  for (const Iterator& c : v.components) {
-    put_u32(out, static_cast<std::uint32_t>(iterator_bytes(c)));
-    put_iterator(out, c);
+  out.push_back(static_cast<std::byte>(v.counting_base ? 1 : transform && v.nested() ? 2 : 0));
+  auto put_components = [&] {
+    for (const Iterator& c : v.components) {
+      put_u32(out, static_cast<std::uint32_t>(iterator_bytes(c)));
+      put_iterator(out, c);
+    }
+  };
+  if (transform) {
+    put_components();
+    put_operator(out, v.op);
+    return;
   }
+  if (v.kind == IteratorKind::cache_modified) out.push_back(static_cast<std::byte>(v.load));
+  put_components();
 }
 
+// One component (u32 length and its bytes) from the front of `rest`, which moves past it.
+bool get_component(std::span<const std::byte>& rest, Iterator& it, std::size_t depth);
+
 // The iterator `b` holds (put_iterator's bytes), or false where they are malformed.
-// Components are one level deep (a zip's).
-bool get_iterator(std::span<const std::byte> b, Iterator& it, bool component) {
-  if (b.size() < 4) return false;
+// Components nest at most kMaxIteratorDepth levels.
+bool get_iterator(std::span<const std::byte> b, Iterator& it, std::size_t depth) {
+  if (b.size() < 4 || depth >= kMaxIteratorDepth) return false;
   it = Iterator{};
   it.kind = static_cast<IteratorKind>(b[0]);
   it.type = static_cast<ScalarType>(b[1]);
   it.index_type = static_cast<ScalarType>(b[2]);
   const auto base = std::to_integer<std::uint8_t>(b[3]);
-  if (base > 1) return false;
+  if (base > 2 || (base == 2 && it.kind != IteratorKind::transform)) return false;
   it.counting_base = base == 1;
   auto rest = b.subspan(4);
-  if (it.kind == IteratorKind::transform) return get_operator(rest, it.op);
+  if (it.kind == IteratorKind::transform) {
+    if (base == 2) {
+      Iterator c;
+      if (!get_component(rest, c, depth)) return false;
+      it.components.push_back(std::move(c));
+    }
+    return get_operator(rest, it.op);
+  }
   if (it.kind == IteratorKind::cache_modified) {
     if (rest.size() != 1) return false;
     it.load = static_cast<CacheLoad>(rest[0]);
     return true;
   }
-  if (it.kind != IteratorKind::zip || component) return rest.empty();
+  if (it.kind != IteratorKind::zip && it.kind != IteratorKind::permutation) return rest.empty();
   while (!rest.empty()) {
-    if (rest.size() < 4 || get_u32(rest.first(4)) > rest.size() - 4) return false;
-    const std::uint32_t length = get_u32(rest.first(4));
     Iterator c;
-    if (!get_iterator(rest.subspan(4, length), c, true)) return false;
+    if (!get_component(rest, c, depth)) return false;
     it.components.push_back(std::move(c));
-    rest = rest.subspan(4 + length);
   }
+  return true;
+}
+
+bool get_component(std::span<const std::byte>& rest, Iterator& it, std::size_t depth) {
+  if (rest.size() < 4 || get_u32(rest.first(4)) > rest.size() - 4) return false;
+  const std::uint32_t length = get_u32(rest.first(4));
+  if (!get_iterator(rest.subspan(4, length), it, depth + 1)) return false;
+  rest = rest.subspan(4 + length);
   return true;
 }
 }  // namespace
@@ -526,7 +550,7 @@ void FieldReader::get(const Field& f, Iterator& v) {
     error_ = Error{ErrorCode::corrupt, "spec field '" + std::string(f.name) + "': " + why};
   };
   Iterator it;
-  if (!get_iterator(b, it, false)) return bad("bad iterator");
+  if (!get_iterator(b, it, 0)) return bad("bad iterator");
   // The writer leaves a pointer out: one spelling per spec.
   if (it == Iterator{}) return bad("a pointer iterator is never written");
   v = std::move(it);

@@ -24,6 +24,21 @@
 //                                     modifier `load` names (CUB's ThreadLoad<LOAD_*>:
 //                                     ca, cg, cs (streaming), cv, ldg, volatile)
 //
+// Iterators nest (`components`, laid out as a zip's, in order, each at its natural
+// alignment):
+//
+//   transform    {B base}             element i = op(base[i]), base any input kind
+//     over an iterator                but an array or a counting (those are the forms
+//                                     above); over a zip, op takes its components'
+//                                     elements as arguments: op(c0[i], c1[i], ...)
+//   permutation  {A values; X idx}    element i = values[idx[i]], values an array of
+//     over iterators                  V or an input iterator, idx an array of I or an
+//                                     input iterator of an index type (not both
+//                                     arrays: that is the form above)
+//
+// A nested iterator's value type is its V where named, else its base's (a transform),
+// or its values' (a permutation); a component names (or so has) one.
+//
 // A zip reads into, and writes from, a struct element type S (types.hpp ElementType)
 // whose fields are, in order, exactly the components' types (a build checks it), e.g.
 // a {float value; long long index;} from zip(float32, counting(int64)) for an argmax.
@@ -39,7 +54,8 @@
 // As an output (an algorithm's `output` field), element i is written, never read:
 //
 //   reverse      {V* end}             end[-1 - i] = x
-//   permutation  {V* values; I* idx}  values[idx[i]] = x (a scatter)
+//   permutation  {V* values; I* idx}  values[idx[i]] = x (a scatter); idx may be an
+//                                     input iterator ({V* values; X idx}, nested)
 //   transform    {V* p}               p[i] = op(x), op applied to the algorithm's value
 //   discard      {}                   nothing
 //   zip          {C0 c0; ...}         component k written with field k of x (each an
@@ -95,6 +111,8 @@ std::optional<CacheLoad> parse_cache_load(std::string_view name) noexcept;
 
 // The most components a zip iterator takes.
 inline constexpr std::size_t kMaxZipComponents = 8;
+// The most levels an iterator tree has (a zip or nested iterator and its components).
+inline constexpr std::size_t kMaxIteratorDepth = 4;
 
 // "pointer", "counting", ...; "unknown" otherwise.
 std::string_view iterator_kind_name(IteratorKind kind) noexcept;
@@ -106,18 +124,24 @@ std::optional<IteratorKind> parse_iterator_kind(std::string_view name) noexcept;
 // Spec text: pointer | counting(V) | constant(V) | reverse(V) | permutation(V,I) |
 // transform(OP,V) (over or into a V array) | transform(OP,counting(V)) | discard |
 // zip(C0,C1,...) | shuffle(V) | cache_modified(LOAD[,V]); V may be left out ("counting",
-// "cache_modified(cs)"): the algorithm's element type. A zip's component is a type (an array of it) or an iterator naming its V:
-// zip(float32, counting(int64)). A custom OP gets its source as a custom operator field does
-// (source=..., a manifest's [operators]); a zip's custom operators share one source.
+// "cache_modified(cs)"): the algorithm's element type. A zip's component is a type (an
+// array of it) or an iterator naming its V: zip(float32, counting(int64)). Nested:
+// transform(OP,IT[,V]) over an input iterator IT (transform(multiplies,zip(float32,
+// float32)): products of pairs), permutation(VALUES,INDICES) with either an iterator and
+// the other a type (an array): permutation(float32,shuffle(int64)). A custom OP gets its
+// source as a custom operator field does (source=..., a manifest's [operators]); one
+// iterator's custom operators share one source.
 struct Iterator {
   IteratorKind kind = IteratorKind::pointer;
   ScalarType type = ScalarType::none;        // V; none: the algorithm's element type
   ScalarType index_type = ScalarType::none;  // permutation: I (int32, uint32, int64, uint64)
   // transform: a unary operator (identity, negate, logical_not, bit_not or custom,
-  // stateless) and whether its base is a counting iterator rather than a V array.
+  // stateless; over a zip of two, also a binary kind) and whether its base is a counting
+  // iterator rather than a V array.
   Operator op = Operator::of(OpKind::identity);
   bool counting_base = false;
   // zip: its components, each with its V named; an array is a pointer with `type` V.
+  // Nested transform: its base; nested permutation: its values and indices.
   std::vector<Iterator> components{};
   // cache_modified: its load (none for every other kind).
   CacheLoad load = CacheLoad::none;
@@ -146,12 +170,31 @@ struct Iterator {
     it.components = std::move(components);
     return it;
   }
+  // A transform over an input iterator (not an array or a counting: transform() above);
+  // `v` its value type where named.
+  static Iterator transform_of(Operator op, Iterator base, ScalarType v = ScalarType::none) {
+    Iterator it = transform(std::move(op), v);
+    it.components = {std::move(base)};
+    return it;
+  }
+  // A permutation whose values or indices (or both) are input iterators, the other an
+  // array (Iterator::array).
+  static Iterator permutation_of(Iterator values, Iterator indices) {
+    Iterator it{IteratorKind::permutation};
+    it.components = {std::move(values), std::move(indices)};
+    return it;
+  }
+  bool nested() const noexcept { return kind != IteratorKind::zip && !components.empty(); }
   bool is_pointer() const noexcept { return kind == IteratorKind::pointer; }
   bool operator==(const Iterator&) const = default;
 };
 
 // Spec text of an iterator (custom operators by name).
 std::string describe(const Iterator& it);
+// The value type of a zip's or a nested iterator's component: its V where named (an
+// array's, a counting's, ...), else a nested transform's base's or a nested permutation's
+// values'; none where none follows (a zip, a transform over a zip without its V).
+ScalarType component_value_type(const Iterator& c) noexcept;
 // The source of the iterator's custom operator (a zip's: its components' one), or "".
 const std::string& iterator_source(const Iterator& it) noexcept;
 
@@ -163,9 +206,10 @@ const std::string& iterator_source(const Iterator& it) noexcept;
 //   counting (and transform over counting), constant: `value`, the start or constant
 //     in the iterator's type V (its size_of(V) low bytes, host byte order)
 //   discard: nothing
-//   zip: `pointer`, an array of the components' values (each as its kind reads it, an
-//     array component's `pointer` its array), and `value` their number (a uint64); read
-//     during the call only
+//   zip, and a nested transform or permutation: `pointer`, an array of the components'
+//     values (each as its kind reads it, an array component's `pointer` its array; a
+//     transform's base, a permutation's values then indices), and `value` their number
+//     (a uint64); read during the call only
 //   shuffle: `value`, the seed (a uint64)
 // An output's arrays are written: `pointer` and `index` are const here only so that one
 // type serves both roles.
@@ -185,6 +229,14 @@ struct IteratorValue {
   static IteratorValue discard() { return {IteratorKind::discard}; }
   static IteratorValue zip(const IteratorValue* components, std::uint64_t count) {
     return of(IteratorKind::zip, count, components);
+  }
+  // A nested transform's: its base's value (read during the call only).
+  static IteratorValue transform_of(const IteratorValue* base) {
+    return of(IteratorKind::transform, std::uint64_t{1}, base);
+  }
+  // A nested permutation's: its values' and its indices' values, in that order.
+  static IteratorValue permutation_of(const IteratorValue* values_and_indices) {
+    return of(IteratorKind::permutation, std::uint64_t{2}, values_and_indices);
   }
   static IteratorValue shuffle(std::uint64_t seed) { return of(IteratorKind::shuffle, seed); }
   // A counting or constant value (or a transform over counting's start) of host type T.
