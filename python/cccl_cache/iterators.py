@@ -12,8 +12,7 @@ device arrays), which are never in the key: one build serves every start and arr
 The element i of each: CountingIterator(start) start + i (start a NumPy integer scalar, or
 an int: int64), ConstantIterator(value) value, ReverseIterator(a) a[n - 1 - i] (of the
 first n), PermutationIterator(values, indices) values[indices[i]], TransformIterator(base,
-op) op(base[i]) with base a device array or a CountingIterator and op a unary well-known
-operator ("negate", ...) or a stateless Op, ShuffleIterator(n, seed) a pseudo-random
+op) op(base[i]) with op a unary well-known operator ("negate", ...) or a stateless Op, ShuffleIterator(n, seed) a pseudo-random
 permutation of 0 .. n-1 (int64; read over exactly n items), CacheModifiedInputIterator(a,
 "stream") a[i] read with a PTX cache load modifier. The reduction converts each element to
 its own type.
@@ -25,6 +24,12 @@ what is written:
 
     cccl_cache.reduce_into(TransformIterator(d_x, square), TransformOutputIterator(d_norm, root))
     cccl_cache.inclusive_scan(d_x, ReverseIterator(d_out))  # running sums, last first
+
+Iterators nest: TransformIterator(base, op) takes any input iterator as its base, and over a
+ZipIterator calls op with the components' elements (TransformIterator(ZipIterator(a, b),
+"multiplies"): the products of pairs, whose reduction is a dot product);
+PermutationIterator(values, indices) takes an input iterator as either
+(PermutationIterator(a, ShuffleIterator(n, seed)): a in a random order).
 
 ZipIterator(a, b, ...) reads element i as a struct of a[i], b[i], ... (each component a
 device array or one of the iterators above), and as d_out writes field k of each result
@@ -164,9 +169,13 @@ class _Nested(_Iterator):
     _components: tuple = ()
 
     def _arrays(self) -> tuple:
+        if not self._components:  # a transform over an array, a permutation of two
+            return super()._arrays()
         return tuple(a for c in self._components for a in (c._arrays() if isinstance(c, _Iterator) else (c,)))
 
     def _length(self, what: str):
+        if not self._components:
+            return super()._length(what)
         lengths = [c._length(f"{what} component {k}") if isinstance(c, _Iterator)
                    else _size_of(c, f"{what} component {k}") for k, c in enumerate(self._components)]
         lengths = [n for n in lengths if n is not None]
@@ -204,7 +213,7 @@ class PermutationIterator(_Nested):
 
     def _length(self, what: str):
         if not self._components:
-            return super()._length(what)
+            return _Iterator._length(self, what)
         indices = self._components[1]
         return indices._length(f"{what} indices") if isinstance(indices, _Iterator) else \
             _size_of(indices, f"{what} indices")
@@ -253,8 +262,6 @@ class TransformIterator(_Nested):
             return f"transform({op},{self._components[0]._spec(operators)}" + (f",{named})" if named else ")")
         return f"transform({op},{self._type})"
 
-    def _length(self, what: str):
-        return super()._length(what) if self._components else _Iterator._length(self, what)
 
 
 class TransformOutputIterator(_Iterator):

@@ -1571,3 +1571,31 @@ def test_complex_arrays_are_structs_of_real_and_imag(caches):
     out = cp.zeros(N, cp.complex128)
     cccl_cache.inclusive_scan(cp.asarray(h2), out, zadd, cache=caches[0])
     np.testing.assert_array_equal(out.get(), np.cumsum(h2))
+
+
+def test_nested_iterators(caches):
+    """A dot product (a reduction over a transform of a zip), values gathered in the order a
+    ShuffleIterator fixes, fresh and store-loaded, against NumPy."""
+    from cccl_cache.iterators import PermutationIterator, ShuffleIterator, TransformIterator, ZipIterator
+    rng = np.random.default_rng(7)
+    a = rng.integers(-99, 99, N).astype(np.int32)
+    b = rng.integers(-99, 99, N).astype(np.int32)
+    d_a, d_b = cp.asarray(a), cp.asarray(b)
+    dot = TransformIterator(ZipIterator(d_a, d_b), "multiplies")
+    d_out = cp.zeros(1, cp.int64)
+    for exe in both(caches, lambda c: cccl_cache.make_reduce_into(dot, d_out, "plus", device=0, cache=c)):
+        d_out[:] = 0
+        run_two_phase(exe, dot, d_out, N, np.int64(0), n=N)
+        assert int(d_out.get()[0]) == int((a.astype(np.int64) * b).sum())
+    v = rng.integers(-10**6, 10**6, N).astype(np.int64)
+    gathered = PermutationIterator(cp.asarray(v), ShuffleIterator(N, 3))
+    order = cp.empty(N, cp.int64)
+    cccl_cache.unary_transform(ShuffleIterator(N, 3), order, "identity", cache=caches[0])
+    outs = []
+    for exe in both(caches, lambda c: cccl_cache.make_inclusive_scan(gathered, cp.empty(N, cp.int64), "plus",
+                                                                     device=0, cache=c)):
+        d = cp.empty(N, cp.int64)
+        run_two_phase(exe, gathered, d, N, n=N)
+        outs.append(d.get())
+    np.testing.assert_array_equal(outs[0], outs[1])
+    np.testing.assert_array_equal(outs[0], np.cumsum(v[order.get()]))
