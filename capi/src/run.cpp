@@ -163,8 +163,8 @@ bool convert_value(const char* fn, const std::string& arg, bool input, const alg
       return set_error(
           CCCL_CACHE_ERROR_INVALID_ARGUMENT,
           std::string(fn) + ": " + arg + " is a " + std::string(algos::iterator_kind_name(it.kind)) +
-              " of " + std::to_string(count) +
-              " components: pointer must point to that many values and value be their number (" +
+              " of " + std::to_string(count) + (count == 1 ? " component" : " components") +
+              ": pointer must point to that many values and value be their number (" +
               std::to_string(v->value) + ")");
     });
     return false;

@@ -1574,6 +1574,64 @@ static void shuffle_on_gpu(cccl_cache_store* store) {
          ok ? "ok" : "MISMATCH");
 }
 
+/* Nested iterators through the C ABI: a dot product (a reduce over
+ * transform(multiplies,zip(int32,int32))), the base's value behind `pointer`; a component
+ * count that is not the spec's is refused naming it. */
+static void nested_iterators_on_gpu(cccl_cache_store* store) {
+  enum { n = 4000 };
+  static int32_t a[n], b[n];
+  long long want = 3, got = 0;
+  const long long init = 3;
+  size_t bytes = 0;
+  int i;
+  void *d_a = NULL, *d_b = NULL, *d_out = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value in, out, zip, parts[2];
+  cccl_cache_algorithm* alg =
+      acquire_text(store, "reduce type=int64 input=transform(multiplies,zip(int32,int32))");
+  if (alg == NULL) return;
+  for (i = 0; i < n; ++i) {
+    a[i] = (i * 7919) % 201 - 100;
+    b[i] = (i * 104729) % 199 - 99;
+    want += (long long)a[i] * b[i];
+  }
+  CHECK(cudaMalloc(&d_a, sizeof a) == cudaSuccess && cudaMalloc(&d_b, sizeof b) == cudaSuccess &&
+        cudaMalloc(&d_out, sizeof got) == cudaSuccess);
+  CHECK(cudaMemcpy(d_a, a, sizeof a, cudaMemcpyHostToDevice) == cudaSuccess &&
+        cudaMemcpy(d_b, b, sizeof b, cudaMemcpyHostToDevice) == cudaSuccess);
+  memset(&in, 0, sizeof in);
+  memset(&out, 0, sizeof out);
+  memset(&zip, 0, sizeof zip);
+  memset(parts, 0, sizeof parts);
+  parts[0].kind = parts[1].kind = CCCL_CACHE_ITERATOR_POINTER;
+  parts[0].pointer = d_a;
+  parts[1].pointer = d_b;
+  zip.kind = CCCL_CACHE_ITERATOR_ZIP;
+  zip.pointer = parts;
+  zip.value = 2;
+  in.kind = CCCL_CACHE_ITERATOR_TRANSFORM;
+  in.pointer = &zip;
+  in.value = 1;
+  out.kind = CCCL_CACHE_ITERATOR_POINTER;
+  out.pointer = d_out;
+  CHECK_OK(cccl_cache_reduce_iterators(alg, NULL, &bytes, &in, &out, n, NULL, NULL, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  in.value = 2;
+  CHECK_FAILS(cccl_cache_reduce_iterators(alg, d_temp, &bytes, &in, &out, n, &init, NULL, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "in is a transform of 1 component:");
+  in.value = 1;
+  CHECK_OK(cccl_cache_reduce_iterators(alg, d_temp, &bytes, &in, &out, n, &init, NULL, NULL));
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(got == want);
+  cudaFree(d_a);
+  cudaFree(d_b);
+  cudaFree(d_out);
+  cudaFree(d_temp);
+  cccl_cache_algorithm_release(alg);
+  printf("dot product of %d pairs through a nested transform iterator (C ABI): %lld vs %lld: %s\n", n, got,
+         want, got == want ? "ok" : "MISMATCH");
+}
+
 /* A running count/min/max of 12-byte struct items (an inclusive scan named in spec text)
  * through the C ABI. */
 static void struct_scan_on_gpu(cccl_cache_store* store) {
@@ -2374,6 +2432,7 @@ int main(void) {
     segmented_sort_iterators_on_gpu(store);
     transform_iterators_on_gpu(store);
     shuffle_on_gpu(store);
+    nested_iterators_on_gpu(store);
     struct_reduce_on_gpu(store);
     struct_scan_on_gpu(store);
     select_on_gpu(store);

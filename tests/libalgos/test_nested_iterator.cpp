@@ -10,6 +10,7 @@
 #include "cccl_cache/algos/core/key.hpp"
 #include "cccl_cache/algos/core/spec_codec.hpp"
 #include "cccl_cache/algos/registry.hpp"
+#include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "cccl_cache/algos/spec_text.hpp"
 #include "core/iterator.hpp"
 #include "nested_iterator_specs.hpp"
@@ -160,6 +161,27 @@ TEST(NestedIterator, WhatCannotNestIsRefusedByName) {
     EXPECT_NE(ok.error().message.find(c.says), std::string::npos) << ok.error().message;
     EXPECT_NE(ok.error().message.find(c.output ? "'output'" : "'input'"), std::string::npos)
         << ok.error().message;
+  }
+}
+
+// Where a role refuses a kind (segmented reduce's input: reverse and shuffle, whose lengths
+// only the offsets know), it refuses it nested too.
+TEST(NestedIterator, ARoleThatRefusesAKindRefusesItNested) {
+  for (const Iterator& nested :
+       {Iterator::transform_of(kNegate, Iterator::reverse(ScalarType::int64)),
+        Iterator::permutation_of(array(ScalarType::int64), Iterator::shuffle(ScalarType::int64)),
+        Iterator::transform_of(Operator::of(OpKind::plus),
+                               Iterator::zip({array(ScalarType::int64), Iterator::reverse(ScalarType::int64)}))}) {
+    SCOPED_TRACE(describe(nested));
+    segmented_reduce::Spec s;
+    s.type = ScalarType::int64;
+    s.input = nested;
+    auto ok = s.validate();
+    ASSERT_FALSE(ok);
+    EXPECT_EQ(ok.error().code, ErrorCode::unsupported) << ok.error().message;
+    EXPECT_NE(ok.error().message.find("iterator is not supported here"), std::string::npos) << ok.error().message;
+    s.input = Iterator::transform_of(kNegate, Iterator::constant(ScalarType::int64));
+    EXPECT_TRUE(s.validate());
   }
 }
 

@@ -221,18 +221,24 @@ constexpr std::uint32_t kOutputs =
 
 Result<void> validate_in_role(std::string_view what, const Iterator& it, ScalarType element,
                               std::uint32_t accepted, bool output, int depth);
-Result<void> validate_zip(std::string_view what, const Iterator& it, bool output, int depth);
+Result<void> validate_zip(std::string_view what, const Iterator& it, bool output, int depth,
+                          std::uint32_t accepted);
+// The kinds a zip's components take: every input (output) kind but discard (an output's is
+// its own case), within `accepted` for inputs.
+constexpr std::uint32_t component_kinds(bool output, std::uint32_t accepted) {
+  return (output ? kOutputs : kInputIterators & accepted) & ~iterator_bit(IteratorKind::discard);
+}
 
 // A component of a zip or a nested iterator as an input (output) over its own value type:
-// an array of a named element type, or an iterator whose value type is named or follows.
-Result<void> validate_component(const std::string& cw, const Iterator& c, bool output, int depth) {
+// an array of a named element type, or an iterator of the `accepted` kinds whose value type
+// is named or follows.
+Result<void> validate_component(const std::string& cw, const Iterator& c, bool output, int depth,
+                                std::uint32_t accepted) {
   if (c.kind == IteratorKind::pointer) {
     if (!is_element_type(c.type) || !(c == Iterator::array(c.type)))
       return fail(ErrorCode::invalid_argument, cw + ": an array component is its value type (e.g. float32)");
     return {};
   }
-  const std::uint32_t accepted =
-      (output ? kOutputs : kInputIterators) & ~iterator_bit(IteratorKind::discard);
   if (output && c.kind == IteratorKind::discard)
     return validate_in_role(cw, c, c.type, kOutputs, true, depth);
   if (c.kind == IteratorKind::zip)
@@ -241,7 +247,7 @@ Result<void> validate_component(const std::string& cw, const Iterator& c, bool o
                      "transform's operands)");
   if ((accepted & iterator_bit(c.kind)) == 0)
     return fail(ErrorCode::unsupported, cw + ": a " + std::string(iterator_kind_name(c.kind)) +
-                                            " iterator is not " + (output ? "an output" : "an input"));
+                                            " iterator is not " + (output ? "an output" : "supported here"));
   const ScalarType v = component_value_type(c);
   if (v == ScalarType::none)
     return fail(ErrorCode::invalid_argument,
@@ -289,8 +295,11 @@ Result<void> validate_transform_op(std::string_view what, const Iterator& it,
   return validate_operator(field, it.op);
 }
 
-// A transform over an iterator or a permutation over iterators (Iterator::nested).
-Result<void> validate_nested(std::string_view what, const Iterator& it, bool output, int depth) {
+// A transform over an iterator or a permutation over iterators (Iterator::nested), its
+// components of the `accepted` input kinds (an output's indices: any input kind).
+Result<void> validate_nested(std::string_view what, const Iterator& it, bool output, int depth,
+                             std::uint32_t accepted) {
+  const std::uint32_t inputs = component_kinds(false, output ? kInputIterators : accepted);
   const std::string w(what);
   auto bad = [&](const std::string& why) { return fail(ErrorCode::invalid_argument, w + ": " + why); };
   if (depth + 1 >= static_cast<int>(kMaxIteratorDepth))
@@ -313,11 +322,11 @@ Result<void> validate_nested(std::string_view what, const Iterator& it, bool out
     ScalarType operands[kMaxZipComponents] = {};
     std::size_t arity = 1;
     if (base.kind == IteratorKind::zip) {
-      CCCL_CACHE_CHECK(validate_zip(w + ": transform's base", base, false, depth + 1));
+      CCCL_CACHE_CHECK(validate_zip(w + ": transform's base", base, false, depth + 1, inputs));
       arity = base.components.size();
       for (std::size_t k = 0; k < arity; ++k) operands[k] = component_value_type(base.components[k]);
     } else {
-      CCCL_CACHE_CHECK(validate_component(w + ": transform's base", base, false, depth + 1));
+      CCCL_CACHE_CHECK(validate_component(w + ": transform's base", base, false, depth + 1, inputs));
       operands[0] = component_value_type(base);
     }
     return validate_transform_op(what, it, {operands, arity});
@@ -331,8 +340,8 @@ Result<void> validate_nested(std::string_view what, const Iterator& it, bool out
     return bad("a permutation of two arrays is written permutation(V,I)");
   if (output && !values.is_pointer())
     return fail(ErrorCode::unsupported, w + ": an output permutation writes its values to an array");
-  CCCL_CACHE_CHECK(validate_component(w + ": permutation's values", values, false, depth + 1));
-  CCCL_CACHE_CHECK(validate_component(w + ": permutation's indices", indices, false, depth + 1));
+  CCCL_CACHE_CHECK(validate_component(w + ": permutation's values", values, false, depth + 1, inputs));
+  CCCL_CACHE_CHECK(validate_component(w + ": permutation's indices", indices, false, depth + 1, inputs));
   const ScalarType index = component_value_type(indices);
   if (!is_offset_type(index))
     return bad("permutation iterator: the indices must be int32, uint32, int64 or uint64, not " +
@@ -350,7 +359,7 @@ Result<void> validate_in_role(std::string_view what, const Iterator& it, ScalarT
   if ((accepted & iterator_bit(it.kind)) == 0)
     return fail(ErrorCode::unsupported, std::string(what) + ": a " + kind + " iterator is not " +
                                             (output ? "an output" : "supported here"));
-  if (it.nested()) return validate_nested(what, it, output, depth);
+  if (it.nested()) return validate_nested(what, it, output, depth, accepted);
   if (!it.components.empty()) return bad("only a zip, transform or permutation takes components");
   if (it.kind == IteratorKind::pointer || it.kind == IteratorKind::discard) {
     if (!(it == Iterator{it.kind})) return bad("a " + kind + " iterator takes no type, index or operator");
@@ -423,7 +432,8 @@ Result<void> validate_output_iterator(std::string_view what, const Iterator& it,
 }
 
 namespace {
-Result<void> validate_zip(std::string_view what, const Iterator& it, bool output, int depth) {
+Result<void> validate_zip(std::string_view what, const Iterator& it, bool output, int depth,
+                          std::uint32_t accepted) {
   auto bad = [&](const std::string& why) {
     return fail(ErrorCode::invalid_argument, std::string(what) + ": " + why);
   };
@@ -442,7 +452,7 @@ Result<void> validate_zip(std::string_view what, const Iterator& it, bool output
                   cw + ": a zip inside a zip (list its components instead)");
     if (c.kind == IteratorKind::shuffle)
       return fail(ErrorCode::unsupported, cw + ": a shuffle iterator is not a zip component");
-    CCCL_CACHE_CHECK(validate_component(cw, c, output, depth));
+    CCCL_CACHE_CHECK(validate_component(cw, c, output, depth, accepted));
     positioned =
         positioned || (c.kind != IteratorKind::constant && c.kind != IteratorKind::discard);
   }
@@ -453,7 +463,7 @@ Result<void> validate_zip(std::string_view what, const Iterator& it, bool output
 }  // namespace
 
 Result<void> validate_zip_iterator(std::string_view what, const Iterator& it, bool output) {
-  CCCL_CACHE_CHECK(validate_zip(what, it, output, 0));
+  CCCL_CACHE_CHECK(validate_zip(what, it, output, 0, component_kinds(output, kInputIterators)));
   return validate_tree(what, it, ScalarType::none);
 }
 
