@@ -16,6 +16,24 @@
 
 namespace test_support {
 
+// Where the iterator field of an encoding of `Spec` starts (the encoding of a default
+// spec, which has none), after checking that every truncation of `bytes` inside that field
+// is rejected (its end is a spec without it).
+template <class Spec>
+std::size_t expect_iterator_truncations_rejected(const std::vector<std::byte>& bytes) {
+  const std::size_t field = cccl_cache::algos::encode_fields(Spec{}).size();
+  for (std::size_t n = field + 1; n < bytes.size(); ++n)
+    EXPECT_FALSE(cccl_cache::algos::decode_fields<Spec>(std::span(bytes).first(n))) << n;
+  return field;
+}
+
+// The decoding of `bytes` with its byte `at` set to `v`.
+template <class Spec>
+auto decode_with_byte(std::vector<std::byte> bytes, std::size_t at, std::uint8_t v) {
+  bytes.at(at) = std::byte{v};
+  return cccl_cache::algos::decode_fields<Spec>(bytes);
+}
+
 // `specs`: specs of one algorithm with iterators, all different; `ops`: the sources of
 // their custom operators by name (a manifest's table); `structs`: the definitions of
 // their struct types by name (added to the text of a spec naming one).

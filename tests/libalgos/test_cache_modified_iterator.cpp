@@ -14,6 +14,7 @@
 #include "cccl_cache/algos/segmented_reduce/spec.hpp"
 #include "cccl_cache/algos/spec_text.hpp"
 #include "core/iterator.hpp"
+#include "iterator_spec_checks.hpp"
 #include "iterator_specs.hpp"
 
 using namespace cccl_cache;
@@ -56,16 +57,12 @@ TEST(CacheModifiedIterator, EveryLoadIsNamedInSpecTextAndKeysDiffer) {
 TEST(CacheModifiedIterator, ItsEncodingEndsWithTheLoadsByte) {
   const auto spec = reduce_over(Iterator::cache_modified(CacheLoad::cg));
   const auto bytes = encode_fields(spec);
-  const std::size_t field = encode_fields(reduce::Spec{}).size();
+  const std::size_t field = test_support::expect_iterator_truncations_rejected<reduce::Spec>(bytes);
   // tag, u32 length 5, then kind, V, I, counting base and the load.
   ASSERT_EQ(bytes.size(), field + 10);
   EXPECT_EQ(bytes[field + 5], std::byte{9});
   EXPECT_EQ(bytes[field + 9], std::byte{static_cast<std::uint8_t>(CacheLoad::cg)});
-  for (std::size_t n = field + 1; n < bytes.size(); ++n)
-    EXPECT_FALSE(decode_fields<reduce::Spec>(std::span(bytes).first(n))) << n;
-  auto unknown_load = bytes;
-  unknown_load[field + 9] = std::byte{7};
-  auto r = decode_fields<reduce::Spec>(unknown_load);
+  auto r = test_support::decode_with_byte<reduce::Spec>(bytes, field + 9, 7);
   EXPECT_TRUE(!r || !r->validate()) << "an unknown load is refused";
 }
 

@@ -16,6 +16,7 @@
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/spec_text.hpp"
 #include "core/iterator.hpp"
+#include "iterator_spec_checks.hpp"
 #include "iterator_specs.hpp"
 #include "radix_sort/codegen.hpp"
 #include "reduce/codegen.hpp"
@@ -155,14 +156,9 @@ TEST(Iterator, BadCombinationsAreRefusedWithTheirReason) {
 TEST(Iterator, DamagedIteratorBytesAreRejected) {
   const auto spec = reduce_over(Iterator::transform(Operator::custom("square", kSquare)));
   const auto bytes = encode_fields(spec);
-  const std::size_t field = encode_fields(reduce::Spec{}).size();  // where the iterator starts
-  // Every truncation inside the iterator field (its end is a spec without it).
-  for (std::size_t n = field + 1; n < bytes.size(); ++n)
-    EXPECT_FALSE(decode_fields<reduce::Spec>(std::span(bytes).first(n))) << n;
+  const std::size_t field = test_support::expect_iterator_truncations_rejected<reduce::Spec>(bytes);
   auto with = [&](std::size_t at, std::uint8_t v) {
-    auto b = bytes;
-    b[at] = std::byte{v};
-    return decode_fields<reduce::Spec>(b);
+    return test_support::decode_with_byte<reduce::Spec>(bytes, at, v);
   };
   EXPECT_FALSE(with(field + 5, 10));        // unknown kind
   EXPECT_FALSE(with(field + 6, 200));       // unknown type

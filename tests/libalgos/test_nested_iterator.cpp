@@ -13,6 +13,7 @@
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "cccl_cache/algos/spec_text.hpp"
 #include "core/iterator.hpp"
+#include "iterator_spec_checks.hpp"
 #include "nested_iterator_specs.hpp"
 #include "reduce/codegen.hpp"
 #include "scan/codegen.hpp"
@@ -253,16 +254,9 @@ TEST(NestedIterator, TheCallsValuesArePackedInTheNestedLayoutAndAdvanced) {
 TEST(NestedIterator, DamagedNestedBytesAreRejected) {
   const auto spec = over<reduce::Spec>(ScalarType::int64, running_madd().input);
   const auto bytes = encode_fields(spec);
-  const std::size_t field = encode_fields(reduce::Spec{}).size();
-  for (std::size_t n = field + 1; n < bytes.size(); ++n)
-    EXPECT_FALSE(decode_fields<reduce::Spec>(std::span(bytes).first(n))) << n;
-  auto with = [&](std::size_t at, std::uint8_t v) {
-    auto b = bytes;
-    b[at] = std::byte{v};
-    return decode_fields<reduce::Spec>(b);
-  };
-  EXPECT_FALSE(with(field + 8, 3));  // base marker neither 0, 1 nor 2
-  EXPECT_FALSE(with(field + 9, 0xff));  // the base's length past the end
+  const std::size_t field = expect_iterator_truncations_rejected<reduce::Spec>(bytes);
+  EXPECT_FALSE(decode_with_byte<reduce::Spec>(bytes, field + 8, 3));  // base marker not 0, 1 or 2
+  EXPECT_FALSE(decode_with_byte<reduce::Spec>(bytes, field + 12, 0xff));  // the base's length past the end
 }
 
 }  // namespace

@@ -34,44 +34,55 @@ T reduce_on(const Exe& exe, const Input& in, std::uint64_t n, T init, CUstream s
   return copy_to_host<T>(out, 1)[0];
 }
 
-// Every count: the fresh and loaded reduces of input(n, keep) equal each other and want(n).
-template <auto Make, class T, class In, class Want>
-void check_reduce(T init, In input, Want want) {
+// The fresh result equals the host's: a value, or every item of a vector.
+template <class T>
+void expect_host_result(const T& got, const T& want) {
+  EXPECT_EQ(got, want);
+}
+template <class T>
+void expect_host_result(const std::vector<T>& got, const std::vector<T>& want) {
+  const auto [wrong, first] = mismatches(got, want);
+  EXPECT_EQ(wrong, 0u) << "first at " << first;
+}
+
+// Every count: run(exe, in, n, stream) on the fresh and on the loaded executable of Make()
+// over input(n, keep, parts) (parts: the nested iterators' values), bitwise equal, and the
+// fresh one's result want(n).
+template <auto Make, class In, class Run, class Want>
+void check(In input, Run run, Want want) {
   SKIP_WITHOUT_GPU();
   with_fresh_and_loaded<Make>(kPrefix, [&](const auto& fresh, const auto& loaded, CUstream stream) {
     for (const std::uint64_t n : kGpuCounts) {
       SCOPED_TRACE("n = " + std::to_string(n));
       std::vector<std::unique_ptr<DeviceBuffer>> keep;
       std::vector<IteratorValue> parts;
-      parts.reserve(8);
+      parts.reserve(8);  // the values point into it
       const IteratorValue in = input(n, keep, parts);
-      const T a = reduce_on(fresh, in, n, init, stream);
-      const T b = reduce_on(loaded, in, n, init, stream);
-      EXPECT_EQ(std::memcmp(&a, &b, sizeof(T)), 0) << "fresh and store-loaded differ";
-      EXPECT_EQ(a, want(n));
+      const auto a = run(fresh, in, n, stream);
+      const auto b = run(loaded, in, n, stream);
+      if constexpr (requires { a.size(); })
+        EXPECT_TRUE(same_bytes(a, b)) << "fresh and store-loaded differ";
+      else
+        EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0) << "fresh and store-loaded differ";
+      expect_host_result(a, want(n));
     }
   });
 }
 
-// Every count: the fresh and loaded scans of input(n, keep) equal each other and want(n).
-template <auto Make, class T, class In, class Want>
-void check_scan(ScanInit how, T init, In input, Want want) {
-  SKIP_WITHOUT_GPU();
-  with_fresh_and_loaded<Make>(kPrefix, [&](const auto& fresh, const auto& loaded, CUstream stream) {
-    for (const std::uint64_t n : kGpuCounts) {
-      SCOPED_TRACE("n = " + std::to_string(n));
-      std::vector<std::unique_ptr<DeviceBuffer>> keep;
-      std::vector<IteratorValue> parts;
-      parts.reserve(8);
-      const IteratorValue in = input(n, keep, parts);
-      const auto a = scan_on<T>(fresh, in, n, init, how, stream);
-      const auto b = scan_on<T>(loaded, in, n, init, how, stream);
-      EXPECT_TRUE(same_bytes(a, b)) << "fresh and store-loaded differ";
-      const auto w = want(n);
-      const auto [wrong, first] = mismatches(a, w);
-      EXPECT_EQ(wrong, 0u) << "first at " << first;
-    }
-  });
+// A reduce from `init` (check's run).
+template <class T>
+auto reduce_from(T init) {
+  return [init](const auto& exe, const Input& in, std::uint64_t n, CUstream stream) {
+    return reduce_on(exe, in, n, init, stream);
+  };
+}
+
+// A scan seeded as `how` says (check's run).
+template <class T>
+auto scan_from(ScanInit how, T init) {
+  return [how, init](const auto& exe, const Input& in, std::uint64_t n, CUstream stream) {
+    return scan_on<T>(exe, in, n, init, how, stream);
+  };
 }
 
 // The shuffle's element i for a call of n items (the host's reference permutation).
@@ -81,8 +92,7 @@ std::uint64_t shuffled(std::uint64_t n, std::uint64_t seed, std::uint64_t i) {
 
 TEST(NestedIteratorGpu, DotProductIsAReduceOverATransformOfAZip) {
   std::vector<std::int32_t> a, b;
-  check_reduce<dot_product>(
-      std::int64_t{7},
+  check<dot_product>(
       [&](std::uint64_t n, auto& keep, auto& parts) {
         a = random_values<std::int32_t>(n, -99, 99, 3 + static_cast<std::uint32_t>(n));
         b = random_values<std::int32_t>(n, -99, 99, 5 + static_cast<std::uint32_t>(n));
@@ -90,6 +100,7 @@ TEST(NestedIteratorGpu, DotProductIsAReduceOverATransformOfAZip) {
         parts.push_back(IteratorValue::zip(parts.data(), 2));
         return IteratorValue::transform_of(&parts[2]);
       },
+      reduce_from(std::int64_t{7}),
       [&](std::uint64_t n) {
         std::int64_t s = 7;
         for (std::uint64_t i = 0; i < n; ++i) s += std::int64_t{a[i]} * b[i];
@@ -100,13 +111,13 @@ TEST(NestedIteratorGpu, DotProductIsAReduceOverATransformOfAZip) {
 TEST(NestedIteratorGpu, ValuesGatheredInTheOrderAShuffleFixes) {
   std::vector<std::int64_t> v;
   const std::uint64_t seed = 0x5eed;
-  check_scan<shuffled_running_sum>(
-      ScanInit::none, std::int64_t{0},
+  check<shuffled_running_sum>(
       [&](std::uint64_t n, auto& keep, auto& parts) {
         v = random_values<std::int64_t>(n, -1000000, 1000000, 9 + static_cast<std::uint32_t>(n));
         parts = {IteratorValue::array(on_device(v, keep)), IteratorValue::shuffle(seed)};
         return IteratorValue::permutation_of(parts.data());
       },
+      scan_from(ScanInit::none, std::int64_t{0}),
       [&](std::uint64_t n) {
         std::vector<std::int64_t> out(n);
         std::int64_t acc = 0;
@@ -117,12 +128,12 @@ TEST(NestedIteratorGpu, ValuesGatheredInTheOrderAShuffleFixes) {
 
 TEST(NestedIteratorGpu, CountsPermutedByComputedIndices) {
   const std::int64_t values_start = -(1ll << 20), index_start = 11;
-  check_reduce<strided_counts>(
-      std::int64_t{0},
+  check<strided_counts>(
       [&](std::uint64_t, auto&, auto& parts) {
         parts = {IteratorValue::counting(values_start), IteratorValue::of(IteratorKind::transform, index_start)};
         return IteratorValue::permutation_of(parts.data());
       },
+      reduce_from(std::int64_t{0}),
       [&](std::uint64_t n) {
         std::int64_t s = 0;
         for (std::uint64_t i = 0; i < n; ++i) s += values_start + 3 * (index_start + static_cast<std::int64_t>(i));
@@ -133,14 +144,14 @@ TEST(NestedIteratorGpu, CountsPermutedByComputedIndices) {
 TEST(NestedIteratorGpu, NegatedGatherIsATransformOverAPermutation) {
   std::vector<double> v;
   std::vector<std::int32_t> idx;
-  check_reduce<negated_gather>(
-      0.5,
+  check<negated_gather>(
       [&](std::uint64_t n, auto& keep, auto& parts) {
         v = random_values<double>(4096, -1000, 1000, 17);
         idx = random_values<std::int32_t>(n, 0, 4095, 19 + static_cast<std::uint32_t>(n));
         parts = {IteratorValue::permutation(on_device(v, keep), on_device(idx, keep))};
         return IteratorValue::transform_of(&parts[0]);
       },
+      reduce_from(0.5),
       [&](std::uint64_t n) {
         double s = 0.5;  // integers: exact in any order
         for (std::uint64_t i = 0; i < n; ++i) s += -v[static_cast<std::size_t>(idx[i])];
@@ -151,8 +162,7 @@ TEST(NestedIteratorGpu, NegatedGatherIsATransformOverAPermutation) {
 TEST(NestedIteratorGpu, ThreeArgumentOperatorOverAZip) {
   std::vector<std::int64_t> a, b;
   const std::int64_t c = -5, init = 100;
-  check_scan<running_madd>(
-      ScanInit::host, init,
+  check<running_madd>(
       [&](std::uint64_t n, auto& keep, auto& parts) {
         a = random_values<std::int64_t>(n, -1000, 1000, 23 + static_cast<std::uint32_t>(n));
         b = random_values<std::int64_t>(n, -1000, 1000, 29 + static_cast<std::uint32_t>(n));
@@ -161,6 +171,7 @@ TEST(NestedIteratorGpu, ThreeArgumentOperatorOverAZip) {
         parts.push_back(IteratorValue::zip(parts.data(), 3));
         return IteratorValue::transform_of(&parts[3]);
       },
+      scan_from(ScanInit::host, init),
       [&](std::uint64_t n) {
         std::vector<std::int64_t> out(n);
         std::int64_t acc = init;
