@@ -340,7 +340,11 @@ Result<void> validate_nested(std::string_view what, const Iterator& it, bool out
     return bad("a permutation of two arrays is written permutation(V,I)");
   if (output && !values.is_pointer())
     return fail(ErrorCode::unsupported, w + ": an output permutation writes its values to an array");
-  CCCL_CACHE_CHECK(validate_component(w + ": permutation's values", values, false, depth + 1, inputs));
+  // Read at its indices, not at 0 .. n-1: no kind whose extent is the call's count (a
+  // shuffle beyond its domain would never end its walk; a reverse's end is the count's).
+  const std::uint32_t indexed =
+      inputs & ~iterator_bit(IteratorKind::shuffle) & ~iterator_bit(IteratorKind::reverse);
+  CCCL_CACHE_CHECK(validate_component(w + ": permutation's values", values, false, depth + 1, indexed));
   CCCL_CACHE_CHECK(validate_component(w + ": permutation's indices", indices, false, depth + 1, inputs));
   const ScalarType index = component_value_type(indices);
   if (!is_offset_type(index))

@@ -32,8 +32,10 @@
 //                                     above); over a zip, op takes its components'
 //                                     elements as arguments: op(c0[i], c1[i], ...)
 //   permutation  {A values; X idx}    element i = values[idx[i]], values an array of
-//     over iterators                  V or an input iterator, idx an array of I or an
-//                                     input iterator of an index type (not both
+//     over iterators                  V or an input iterator (read at the indices:
+//                                     none holding a shuffle or a reverse, whose
+//                                     extent is the call's count), idx an array of I
+//                                     or an input iterator of an index type (not both
 //                                     arrays: that is the form above)
 //
 // A nested iterator's value type is its V where named, else its base's (a transform),
