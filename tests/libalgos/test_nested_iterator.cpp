@@ -189,6 +189,17 @@ TEST(NestedIterator, ARoleThatRefusesAKindRefusesItNested) {
     s.input = Iterator::transform_of(kNegate, Iterator::constant(ScalarType::int64));
     EXPECT_TRUE(s.validate());
   }
+  // So does a zip over its struct items.
+  segmented_reduce::Spec s;
+  s.type = ElementType::structure("vi", "struct vi { float v; int i; };", 8, 4);
+  s.op = Operator::custom("mx", "__device__ vi mx(vi a, vi b) { return a.v > b.v ? a : b; }");
+  s.input = Iterator::zip({array(ScalarType::float32), Iterator::counting(ScalarType::int32)});
+  ASSERT_TRUE(s.validate()) << s.validate().error().describe();
+  s.input.components[0] = Iterator::reverse(ScalarType::float32);
+  auto ok = s.validate();
+  ASSERT_FALSE(ok);
+  EXPECT_NE(ok.error().message.find("zip component 0: a reverse iterator is not supported here"), std::string::npos)
+      << ok.error().message;
 }
 
 TEST(NestedIterator, TheGeneratedStructsCallTheOperatorOnTheBasesElements) {

@@ -239,11 +239,12 @@ Result<void> validate_element_type(std::string_view what, std::string_view field
 }
 
 Result<void> validate_item_iterator(const std::string& field, const ElementType& type,
-                                    const Iterator& it, bool is_output) {
+                                    const Iterator& it, bool is_output, std::uint32_t input_kinds) {
   if (type.is_struct()) {
     // Struct items are read from and written to arrays, or zipped from (into) arrays and
     // iterators of their fields.
-    if (it.kind == IteratorKind::zip) return validate_zip_iterator(field, it, is_output);
+    if (it.kind == IteratorKind::zip)
+      return validate_zip_iterator(field, it, is_output, is_output ? kInputIterators : input_kinds);
     if (!it.is_pointer())
       return fail(ErrorCode::unsupported, field + ": iterators over struct items (other than a zip of its fields)");
     return {};
@@ -253,18 +254,20 @@ Result<void> validate_item_iterator(const std::string& field, const ElementType&
                 field + ": a zip iterator's items are structs: the element type must be a " +
                     "struct whose fields are its components' types");
   if (is_output) return validate_output_iterator(field, it, type.scalar);
-  return validate_iterator(field, it, type.scalar, kInputIterators);
+  return validate_iterator(field, it, type.scalar, input_kinds);
 }
 
 Result<void> validate_item_iterators(std::string_view what, const ElementType& type,
-                                     const Iterator& input, const Iterator& output) {
+                                     const Iterator& input, const Iterator& output,
+                                     std::uint32_t input_kinds) {
   const std::string w(what);
-  CCCL_CACHE_CHECK(validate_item_iterator(w + ": field 'input'", type, input, false));
+  CCCL_CACHE_CHECK(validate_item_iterator(w + ": field 'input'", type, input, false, input_kinds));
   return validate_item_iterator(w + ": field 'output'", type, output, true);
 }
 
 Result<void> validate_items(std::string_view what, std::string_view algorithm, const ElementType& type,
-                            const Operator& op, const Iterator& input, const Iterator& output) {
+                            const Operator& op, const Iterator& input, const Iterator& output,
+                            std::uint32_t input_kinds) {
   const std::string w(what);
   if (type.is_struct()) {
     CCCL_CACHE_CHECK(validate_stand_in_struct(w + ": field 'type'", algorithm, type));
@@ -275,7 +278,7 @@ Result<void> validate_items(std::string_view what, std::string_view algorithm, c
     return fail(ErrorCode::invalid_argument,
                 w + ": field 'type': must be an integer, float or bool type, or a struct");
   }
-  CCCL_CACHE_CHECK(validate_item_iterators(what, type, input, output));
+  CCCL_CACHE_CHECK(validate_item_iterators(what, type, input, output, input_kinds));
   return validate_associative_op(what, op, type.scalar, /*takes_state=*/true);
 }
 

@@ -96,19 +96,23 @@ bool kind_applies_to(OpKind kind, ScalarType t) noexcept;
 // (validate_output_iterator). Errors "<field>: <why>" (unsupported: other iterators over
 // struct items).
 [[nodiscard]] Result<void> validate_item_iterator(const std::string& field, const ElementType& type,
-                                                  const Iterator& it, bool is_output);
+                                                  const Iterator& it, bool is_output,
+                                                  std::uint32_t input_kinds = kInputIterators);
 // An algorithm's input and output over items of `type` (validate_item_iterator each).
 // Errors "<what>: field 'input'|'output': <why>".
 [[nodiscard]] Result<void> validate_item_iterators(std::string_view what, const ElementType& type,
-                                                   const Iterator& input, const Iterator& output);
+                                                   const Iterator& input, const Iterator& output,
+                                                   std::uint32_t input_kinds = kInputIterators);
 
 // The items of a reduction or a scan: a scalar type with an associative operator
 // (validate_associative_op, stateful allowed), or a struct of a size the host dispatches
 // have stand-ins for (validate_stand_in_struct, `algorithm` named in its refusal) with a
 // custom operator; the input and output as validate_item_iterators checks them. Errors
-// "<what>: field '<field>': <why>".
+// "<what>: field '<field>': <why>". `input_kinds`: the kinds the input (a zip's components
+// among them) may be.
 [[nodiscard]] Result<void> validate_items(std::string_view what, std::string_view algorithm,
                                           const ElementType& type, const Operator& op,
-                                          const Iterator& input, const Iterator& output);
+                                          const Iterator& input, const Iterator& output,
+                                          std::uint32_t input_kinds = kInputIterators);
 
 }  // namespace cccl_cache::algos::detail

@@ -466,8 +466,9 @@ Result<void> validate_zip(std::string_view what, const Iterator& it, bool output
 }
 }  // namespace
 
-Result<void> validate_zip_iterator(std::string_view what, const Iterator& it, bool output) {
-  CCCL_CACHE_CHECK(validate_zip(what, it, output, 0, component_kinds(output, kInputIterators)));
+Result<void> validate_zip_iterator(std::string_view what, const Iterator& it, bool output,
+                                   std::uint32_t input_kinds) {
+  CCCL_CACHE_CHECK(validate_zip(what, it, output, 0, component_kinds(output, input_kinds)));
   return validate_tree(what, it, ScalarType::none);
 }
 

@@ -119,7 +119,8 @@ inline constexpr std::uint32_t kInputIterators =
 // and its custom operators sharing one source. The struct's fields are checked against
 // the components by the build. Error as validate_iterator's.
 [[nodiscard]] Result<void> validate_zip_iterator(std::string_view what, const Iterator& it,
-                                                 bool output);
+                                                 bool output,
+                                                 std::uint32_t input_kinds = kInputIterators);
 
 // Checks a struct element type (a scalar passes): a C++ identifier as name (not
 // starting with cccl_cache_), a non-blank definition under 1 MiB with only <...>
