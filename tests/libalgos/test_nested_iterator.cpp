@@ -96,6 +96,18 @@ TEST(NestedIterator, EveryShapeRoundTripsThroughBytesAndTextAndKeysDiffer) {
     for (std::size_t j = i + 1; j < keys.size(); ++j) EXPECT_NE(keys[i], keys[j]) << i << " " << j;
 }
 
+// Spec text nested far deeper than a valid tree is refused before the parse recurses.
+TEST(NestedIterator, DeeplyNestedSpecTextIsRefusedNotRecursedInto) {
+  std::string text;
+  for (int k = 0; k < 100000; ++k) text += "transform(negate,";
+  text += "shuffle(int64)" + std::string(100000, ')');
+  auto parsed = parse_spec_text("reduce type=int64 input=" + text, {});
+  ASSERT_FALSE(parsed);
+  EXPECT_NE(parsed.error().message.find("nested more than 4 deep"), std::string::npos) << parsed.error().message;
+  auto zips = parse_spec_text("reduce type=int64 input=" + std::string(50000, '(') + std::string(50000, ')'), {});
+  EXPECT_FALSE(zips);
+}
+
 TEST(NestedIterator, AScanWritesThroughAPermutationByAnIndexIterator) {
   const auto spec = scattered_running_sum();
   ASSERT_TRUE(spec.validate()) << spec.validate().error().describe();

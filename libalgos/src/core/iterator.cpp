@@ -129,6 +129,16 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
                     "shuffle(TYPE) or cache_modified(LOAD[,TYPE]), LOAD one of ca, cg, cs, cv, "
                     "ldg, volatile)");
   };
+  // Parentheses deeper than any valid tree (kMaxIteratorDepth levels, each at most two
+  // deep: transform(OP,counting(V))) are refused before the parse recurses into them.
+  int depth = 0, deepest = 0;
+  for (const char c : text) {
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    deepest = std::max(deepest, depth);
+  }
+  if (deepest > 2 * static_cast<int>(kMaxIteratorDepth))
+    return fail(ErrorCode::invalid_argument, std::string(f.name) + ": iterators nested more than " +
+                                                 std::to_string(kMaxIteratorDepth) + " deep");
   std::string_view kind_text = text, args;
   if (const auto open = text.find('('); open != std::string_view::npos) {
     if (text.back() != ')') return bad();
