@@ -157,6 +157,10 @@ TEST(NestedIterator, WhatCannotNestIsRefusedByName) {
       {Iterator::transform_of(times3(), Iterator::transform(other, ScalarType::int64, true)), false,
        ErrorCode::invalid_argument, "share one source"},
       {deep, false, ErrorCode::unsupported, "nested more than 4 deep"},
+      {Iterator::transform_of(madd(), Iterator::zip(std::vector<Iterator>(
+                                          3, Iterator::permutation_of(array(ScalarType::int64),
+                                                                      Iterator::shuffle(ScalarType::int64))))),
+       false, ErrorCode::unsupported, "the iterator's state is 192 bytes, more than 128"},
       {Iterator::permutation_of(Iterator::shuffle(ScalarType::int64), array(ScalarType::int32)), false,
        ErrorCode::unsupported, "permutation's values: a shuffle iterator is not supported here"},
       {Iterator::permutation_of(Iterator::transform_of(kNegate, Iterator::reverse(ScalarType::int64)),
