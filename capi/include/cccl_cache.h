@@ -81,7 +81,8 @@ typedef enum cccl_cache_algorithm_kind {
   CCCL_CACHE_HISTOGRAM_EVEN = 12,
   CCCL_CACHE_BINARY_SEARCH = 13, /* lower_bound and upper_bound */
   CCCL_CACHE_SEGMENTED_SORT = 14,
-  CCCL_CACHE_SCAN_BY_KEY = 15 /* inclusive and exclusive: `descending` is `exclusive` */
+  CCCL_CACHE_SCAN_BY_KEY = 15, /* inclusive and exclusive: `descending` is `exclusive` */
+  CCCL_CACHE_FOR_EACH = 16
 } cccl_cache_algorithm_kind;
 
 /* Element types (as spec text names them). NONE: no value type / the default. */
@@ -136,6 +137,7 @@ typedef struct cccl_cache_op {
  *   SCAN_BY_KEY        keys*    values*     -         -         op        offset  exclusive
  *   REDUCE, EXCL._SCAN type*    -           -         -         op        offset  -
  *   INCLUSIVE_SCAN     type*    -           -         -         op        offset  init
+ *   FOR_EACH           type*    -           -         -         op*       offset  -
  *   SEGMENTED_REDUCE   type*    -           -         -         op        offset  -
  *   UNIQUE_BY_KEY      keys*    values*     -         selected  op        offset  -
  *   SELECT             type*    -           -         selected  op        offset  -
@@ -705,6 +707,19 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_binary_transform_iterators(
     const cccl_cache_algorithm* algorithm, const cccl_cache_iterator_value* in1,
     const cccl_cache_iterator_value* in2, const cccl_cache_iterator_value* out, uint64_t num_items,
     void* stream, const cccl_cache_op_state* op_state);
+/* Calls the spec's operator (CUSTOM: a __device__ function taking the item, by reference
+ * to change it in place) on every item of d_in[0..num_items), in no particular order
+ * (cub::DeviceFor::ForEachN); no temp storage. op_state: its state, NULL for a stateless
+ * operator. A spec with an input iterator takes cccl_cache_for_each_iterators
+ * (INVALID_ARGUMENT here, naming it). */
+CCCL_CACHE_API cccl_cache_status cccl_cache_for_each(const cccl_cache_algorithm* algorithm,
+                                                     void* d_in, uint64_t num_items, void* stream,
+                                                     const cccl_cache_op_state* op_state);
+/* Any for_each spec (spec text such as "for_each type=int64 op=f:8/8 input=counting(int64)"):
+ * its input's values `in`, of the spec's kind (POINTER for an array). */
+CCCL_CACHE_API cccl_cache_status cccl_cache_for_each_iterators(
+    const cccl_cache_algorithm* algorithm, const cccl_cache_iterator_value* in,
+    uint64_t num_items, void* stream, const cccl_cache_op_state* op_state);
 
 #ifdef __cplusplus
 }

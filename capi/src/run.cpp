@@ -26,6 +26,7 @@ namespace he = algos::histogram_even;
 namespace bs = algos::binary_search;
 namespace ss = algos::segmented_sort;
 namespace sk = algos::scan_by_key;
+namespace fe = algos::for_each;
 
 // The executable `a` holds, if it is of `kind`; else nullptr and `status` set.
 template <class Exe>
@@ -255,6 +256,24 @@ cccl_cache_status transform_call(const char* fn, const cccl_cache_algorithm* alg
   return result_of(rc, fn, "more than INT64_MAX items" CCCL_CACHE_C_STATE_INVALID);
 }
 
+// for_each: through the array call (`arrays`: a spec with an input iterator is refused,
+// naming the iterator call) or the iterator call.
+cccl_cache_status for_each_call(const char* fn, const cccl_cache_algorithm* algorithm,
+                                const cccl_cache_iterator_value* in, uint64_t num_items,
+                                void* stream, const cccl_cache_op_state* op_state,
+                                bool arrays) noexcept {
+  cccl_cache_status status = CCCL_CACHE_OK;
+  const auto* exe = typed<fe::Executable>(algorithm, AlgorithmId::for_each, fn, status);
+  if (exe == nullptr) return status;
+  if (arrays && !exe->spec().input.is_pointer())
+    return iterator_spec(fn, "cccl_cache_for_each_iterators", "input");
+  CallValue value;
+  if (!iterator_value(fn, "in", exe->spec().input, in, value, status, true)) return status;
+  const CUresult rc =
+      (*exe)(value.value, num_items, static_cast<CUstream>(stream), state_of(op_state));
+  return result_of(rc, fn, "more items than the offset type holds" CCCL_CACHE_C_STATE_INVALID);
+}
+
 #define CCCL_CACHE_C_TYPED(Exe, kind, fn)                         \
   cccl_cache_status status_ = CCCL_CACHE_OK;                      \
   const auto* exe = typed<Exe>(algorithm, kind, fn, status_);     \
@@ -415,6 +434,7 @@ cccl_cache_status cccl_cache_temp_storage_bytes(const cccl_cache_algorithm* algo
       break;
     case AlgorithmId::unary_transform:
     case AlgorithmId::binary_transform:
+    case AlgorithmId::for_each:
       *bytes = 0;
       break;
     case AlgorithmId::histogram_even:
@@ -1135,3 +1155,18 @@ cccl_cache_status cccl_cache_binary_transform_iterators(const cccl_cache_algorit
 }
 
 }  // extern "C"
+
+cccl_cache_status cccl_cache_for_each(const cccl_cache_algorithm* algorithm, void* d_in,
+                                      uint64_t num_items, void* stream,
+                                      const cccl_cache_op_state* op_state) {
+  const cccl_cache_iterator_value in = array_value(d_in);
+  return for_each_call("cccl_cache_for_each", algorithm, &in, num_items, stream, op_state, true);
+}
+
+cccl_cache_status cccl_cache_for_each_iterators(const cccl_cache_algorithm* algorithm,
+                                                const cccl_cache_iterator_value* in,
+                                                uint64_t num_items, void* stream,
+                                                const cccl_cache_op_state* op_state) {
+  return for_each_call("cccl_cache_for_each_iterators", algorithm, in, num_items, stream, op_state,
+                       false);
+}

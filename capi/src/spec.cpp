@@ -28,6 +28,7 @@ static_assert(CCCL_CACHE_HISTOGRAM_EVEN == static_cast<int>(AlgorithmId::histogr
 static_assert(CCCL_CACHE_BINARY_SEARCH == static_cast<int>(AlgorithmId::binary_search));
 static_assert(CCCL_CACHE_SEGMENTED_SORT == static_cast<int>(AlgorithmId::segmented_sort));
 static_assert(CCCL_CACHE_SCAN_BY_KEY == static_cast<int>(AlgorithmId::scan_by_key));
+static_assert(CCCL_CACHE_FOR_EACH == static_cast<int>(AlgorithmId::for_each));
 static_assert(CCCL_CACHE_OP_EQUAL_TO == static_cast<int>(algos::OpKind::equal_to));
 static_assert(CCCL_CACHE_BFLOAT16 == static_cast<int>(algos::ScalarType::bfloat16));
 static_assert(CCCL_CACHE_BOOL == static_cast<int>(algos::ScalarType::boolean));
@@ -67,6 +68,7 @@ constexpr FieldNames kFieldNames[] = {
     {AlgorithmId::binary_search, "type", nullptr, nullptr, "out", "compare", nullptr, "upper", nullptr},
     {AlgorithmId::segmented_sort, "keys", "values", nullptr, nullptr, nullptr, "offset", "descending", nullptr},
     {AlgorithmId::scan_by_key, "keys", "values", nullptr, nullptr, "op", "offset", "exclusive", "equality"},
+    {AlgorithmId::for_each, "type", nullptr, nullptr, nullptr, "op", "offset", nullptr, nullptr},
 };
 
 // A C enum member read as the int the caller stored: C callers may store any int in it,

@@ -4,12 +4,13 @@ The same store, configuration and environment as the C++ library (CCCL_CACHE_DIR
 Two shapes, as cuda.compute users know them:
 
 * factories (make_merge_sort, make_radix_sort, make_radix_argsort, make_reduce_into, make_segmented_reduce,
-  make_segmented_sort, make_unique_by_key, make_scan_by_key, make_select, make_three_way_partition, make_histogram_even, make_lower_bound, make_upper_bound, make_inclusive_scan, make_exclusive_scan, make_unary_transform, make_binary_transform) return reusable
+  make_segmented_sort, make_unique_by_key, make_scan_by_key, make_select, make_three_way_partition, make_histogram_even, make_lower_bound, make_upper_bound, make_inclusive_scan, make_exclusive_scan, make_unary_transform, make_binary_transform, make_for_each) return reusable
   callables with CUB's two-phase convention: call with temp_storage=None to get the
-  bytes a run needs, then with a device buffer of at least that size;
+  bytes a run needs, then with a device buffer of at least that size (transforms and
+  for_each take none);
 * one-shot functions (merge_sort, radix_sort, argsort, reduce_into, segmented_reduce, segmented_sort, unique_by_key,
   inclusive_scan_by_key, exclusive_scan_by_key, select, three_way_partition, histogram_even, lower_bound, upper_bound, inclusive_scan,
-  exclusive_scan, unary_transform, binary_transform) allocate temp storage through
+  exclusive_scan, unary_transform, binary_transform, for_each) allocate temp storage through
   the caller's allocator (CuPy's memory pool for CuPy arrays, PyTorch's for tensors).
 
 A radix sort also takes DoubleBuffers (CUB's, shaped as cuda.compute's) for its keys and
@@ -33,6 +34,7 @@ from ._core import (
     Cache,
     Error,
     ExclusiveScan,
+    ForEach,
     HistogramEven,
     InclusiveScan,
     MergeSort,
@@ -57,12 +59,14 @@ from ._api import (
     default_cache,
     exclusive_scan,
     exclusive_scan_by_key,
+    for_each,
     histogram_even,
     inclusive_scan,
     inclusive_scan_by_key,
     lower_bound,
     make_binary_transform,
     make_exclusive_scan,
+    make_for_each,
     make_histogram_even,
     make_inclusive_scan,
     make_lower_bound,
@@ -96,11 +100,11 @@ from .structs import Struct, gpu_struct
 __version__ = "0.1.0"
 
 __all__ = [
-    "BinarySearch", "BinaryTransform", "Cache", "DoubleBuffer", "Error", "ExclusiveScan", "HistogramEven", "InclusiveScan", "MergeSort", "Op",
+    "BinarySearch", "BinaryTransform", "Cache", "DoubleBuffer", "Error", "ExclusiveScan", "ForEach", "HistogramEven", "InclusiveScan", "MergeSort", "Op",
     "RadixSort", "Reduce", "ScanByKey", "SegmentedReduce", "SegmentedSort", "Select", "Spec", "ThreeWayPartition", "UnaryTransform", "UniqueByKey", "argsort", "binary_transform", "default_cache",
-    "device_count", "gpu_struct", "Struct", "driver_status", "iterators", "exclusive_scan", "exclusive_scan_by_key", "histogram_even", "inclusive_scan",
+    "device_count", "gpu_struct", "Struct", "driver_status", "iterators", "exclusive_scan", "exclusive_scan_by_key", "for_each", "histogram_even", "inclusive_scan",
     "inclusive_scan_by_key", "lower_bound", "make_binary_transform",
-    "make_exclusive_scan", "make_histogram_even", "make_inclusive_scan", "make_lower_bound", "make_merge_sort", "make_radix_argsort", "make_radix_sort",
+    "make_exclusive_scan", "make_for_each", "make_histogram_even", "make_inclusive_scan", "make_lower_bound", "make_merge_sort", "make_radix_argsort", "make_radix_sort",
     "make_reduce_into", "make_scan_by_key", "make_segmented_reduce", "make_segmented_sort", "make_select", "make_three_way_partition", "make_unary_transform", "make_unique_by_key", "make_upper_bound", "merge_sort",
     "radix_sort", "reduce_into", "segmented_reduce", "segmented_sort", "select", "three_way_partition", "unary_transform", "unique_by_key", "upper_bound",
 ]

@@ -604,10 +604,27 @@ def make_binary_transform(d_in1, d_in2, d_out, op="plus", *, device=None, cache=
     return _acquire("binary_transform", fields, ops, device, arrays, cache)
 
 
+def make_for_each(d_in, op, *, offset="int64", device=None, cache=None) -> _core.ForEach:
+    """op(item) for every item of d_in (cub::DeviceFor::ForEachN). op: a custom Op naming a
+    __device__ function of one item, `f(T& x)` to change an array's items in place; a
+    stateful Op gets its state first (e.g. a device pointer to write through). d_in: an
+    array, or an iterator (cccl_cache.iterators) whose value type is the spec's type.
+    offset: the count type (int32, uint32, int64 or uint64)."""
+    ops: dict = {}
+    fields = {"type": _element_type(d_in, "d_in"), "op": _op_text(op, ops), "offset": offset}
+    arrays = _iterator_fields(fields, ops, [("input", d_in)])
+    return _acquire("for_each", fields, ops, device, arrays, cache)
+
+
+_NO_OUTPUT = object()
+
+
 def _transform_count(num_items, ins, d_out) -> int:
     """A transform's item count: num_items, else the length of the first argument with one
-    (an array, or an iterator over one); every one with a length must hold that many."""
-    named = [(f"d_in{k + 1}" if len(ins) > 1 else "d_in", x) for k, x in enumerate(ins)] + [("d_out", d_out)]
+    (an array, or an iterator over one); every one with a length must hold that many.
+    d_out: _NO_OUTPUT for a call without one (for_each)."""
+    named = [(f"d_in{k + 1}" if len(ins) > 1 else "d_in", x) for k, x in enumerate(ins)]
+    named += [] if d_out is _NO_OUTPUT else [("d_out", d_out)]
     lengths = [(name, x._length(name) if _is_iterator(x) else _size_of(x, name)) for name, x in named]
     n = num_items
     if n is None:
@@ -966,6 +983,15 @@ def unary_transform(d_in, d_out, op="identity", num_items=None, stream=None, *, 
     exe = make_unary_transform(d_in, d_out, op, cache=cache)
     stream = _default_stream(_like(d_in, d_out)) if stream is None else stream
     exe(d_in, d_out, n, stream=stream, op_state=op_state)
+
+
+def for_each(d_in, op, num_items=None, stream=None, *, cache=None, op_state=None):
+    """op(item) for every item of d_in (make_for_each). op_state: a stateful operator's
+    state. num_items: required where d_in has no length (an iterator over none)."""
+    n = _transform_count(num_items, (d_in,), _NO_OUTPUT)
+    exe = make_for_each(d_in, op, cache=cache)
+    stream = _default_stream(_like(d_in)) if stream is None else stream
+    exe(d_in, n, stream=stream, op_state=op_state)
 
 
 def binary_transform(d_in1, d_in2, d_out, op="plus", num_items=None, stream=None, *, cache=None,

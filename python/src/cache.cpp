@@ -58,6 +58,7 @@ nb::object acquire(PyCache& c, const PySpec& spec, int device) {
       return acquire_as<algos::binary_search::Spec>(*c.cache, spec.any, device);
     case AlgorithmId::scan_by_key:
       return acquire_as<algos::scan_by_key::Spec>(*c.cache, spec.any, device);
+    case AlgorithmId::for_each: return acquire_as<algos::for_each::Spec>(*c.cache, spec.any, device);
   }
   throw nb::value_error(("acquire: no Python binding for " + algos::spec_text(spec.any)).c_str());
 }

@@ -34,6 +34,7 @@ namespace tw = algos::three_way_partition;
 namespace he = algos::histogram_even;
 namespace ss = algos::segmented_sort;
 namespace bs = algos::binary_search;
+namespace fe = algos::for_each;
 
 struct Temp {
   void* data;
@@ -697,6 +698,15 @@ void transform_call(const tf::Executable<N>& e, const nb::handle* ins, nb::handl
   });
 }
 
+void for_each_call(const fe::Executable& e, nb::handle in, std::uint64_t n, nb::handle stream,
+                   nb::handle op_state) {
+  const auto& spec = e.spec();
+  ZipParts parts;
+  const algos::Input i = call_input(in, spec.input, spec.type, n, e.device(), parts, "d_in");
+  const HostOpState state(op_state, spec.op);
+  run_unlocked(stream, "for_each", [&](CUstream s) -> CUresult { return e(i, n, s, state.get()); });
+}
+
 }  // namespace
 
 void bind_executables(nb::module_& m) {
@@ -917,6 +927,13 @@ void bind_executables(nb::module_& m) {
            "Writes op(d_in1[i], d_in2[i]) to d_out[i] for i < num_items (no temp storage). Each "
            "argument an array or, for a spec with an iterator there, a cccl_cache.iterators one of "
            "that kind. op_state: a stateful operator's state.");
+
+  common<fe::Executable>(m, "ForEach", "op(item) for every item, bound to a device (cub::DeviceFor::ForEachN).")
+      .def("__call__", &for_each_call, "d_in"_a.none(), "num_items"_a, "stream"_a.none() = none,
+           "op_state"_a.none() = none,
+           "Calls op on d_in[i] for i < num_items, in no particular order (no temp storage): an "
+           "array's items by reference (op may change them), or for a spec with an input iterator "
+           "a cccl_cache.iterators one's values. op_state: a stateful operator's state.");
 }
 
 }  // namespace cccl_cache::python

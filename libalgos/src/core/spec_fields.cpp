@@ -25,6 +25,7 @@ constexpr detail::Named<AlgorithmId> kAlgorithmNames[] = {
     {AlgorithmId::binary_search, "binary_search"},
     {AlgorithmId::segmented_sort, "segmented_sort"},
     {AlgorithmId::scan_by_key, "scan_by_key"},
+    {AlgorithmId::for_each, "for_each"},
 };
 }  // namespace
 

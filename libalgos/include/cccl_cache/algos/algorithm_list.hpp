@@ -4,6 +4,7 @@
 // executable.hpp to algorithms.hpp).
 #pragma once
 
+#include "cccl_cache/algos/for_each/build_result.hpp"
 #include "cccl_cache/algos/histogram_even/build_result.hpp"
 #include "cccl_cache/algos/binary_search/build_result.hpp"
 #include "cccl_cache/algos/merge_sort/build_result.hpp"
@@ -34,4 +35,5 @@
   X(::cccl_cache::algos::HistogramEven)     \
   X(::cccl_cache::algos::BinarySearch)      \
   X(::cccl_cache::algos::SegmentedSort)     \
-  X(::cccl_cache::algos::ScanByKey)
+  X(::cccl_cache::algos::ScanByKey)         \
+  X(::cccl_cache::algos::ForEach)

@@ -10,6 +10,7 @@
 #include "cccl_cache/algos/reduce/executable.hpp"
 #include "cccl_cache/algos/scan/executable.hpp"
 #include "cccl_cache/algos/scan_by_key/executable.hpp"
+#include "cccl_cache/algos/for_each/executable.hpp"
 #include "cccl_cache/algos/select/executable.hpp"
 #include "cccl_cache/algos/three_way_partition/executable.hpp"
 #include "cccl_cache/algos/transform/executable.hpp"

@@ -24,6 +24,7 @@ enum class AlgorithmId : std::uint8_t {
   binary_search = 13,  // lower_bound and upper_bound
   segmented_sort = 14,
   scan_by_key = 15,  // inclusive and exclusive
+  for_each = 16,
 };
 
 // "merge_sort"; "unknown" for a number no algorithm has.
