@@ -22,6 +22,7 @@
 #include "reduce/codegen.hpp"
 #include "scan/codegen.hpp"
 #include "scan_by_key/codegen.hpp"
+#include "for_each/codegen.hpp"
 #include "segmented_reduce/codegen.hpp"
 #include "select/codegen.hpp"
 #include "three_way_partition/codegen.hpp"

@@ -22,6 +22,7 @@
 #include "cccl_cache/algos/registry.hpp"
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "cccl_cache/algos/scan_by_key/build_result.hpp"
+#include "cccl_cache/algos/for_each/build_result.hpp"
 #include "cccl_cache/algos/select/build_result.hpp"
 #include "cccl_cache/algos/three_way_partition/build_result.hpp"
 #include "cccl_cache/algos/transform/build_result.hpp"
@@ -91,6 +92,12 @@ template <>
 struct Sample<ScanByKey> {
   static scan_by_key::Spec spec() { return {}; }
 };
+template <>
+struct Sample<ForEach> {  // its operator has no default
+  static for_each::Spec spec() {
+    return {ScalarType::float32, Operator::custom("twice", "__device__ void twice(float& x) { x *= 2; }")};
+  }
+};
 
 template <class A>
 class AlgorithmGeneric : public ::testing::Test {
@@ -122,7 +129,7 @@ using Algorithms = ::testing::Types<MergeSort, Reduce, InclusiveScan, ExclusiveS
                                     UnaryTransform, BinaryTransform, RadixSort,
                                     SegmentedReduce, UniqueByKey, Select,
                                     ThreeWayPartition, HistogramEven, BinarySearch,
-                                    SegmentedSort, ScanByKey>;
+                                    SegmentedSort, ScanByKey, ForEach>;
 TYPED_TEST_SUITE(AlgorithmGeneric, Algorithms);
 
 // Changes field `target` of a spec to another value (for operators: another kind, or
@@ -417,6 +424,9 @@ const std::map<std::string_view, std::string_view> kDispatchAbi = {
       "accum_size@16:4 accum_align@20:4 null=1/1 op=1/1 init=8/8 tile1=8/8 tile8=8/8 txn1=8/8 "
       "txn4=16/16 txn8=16/16 tile_s12=24/8 pair_s12=16/4 pair_s16_4=20/4 pair_s32_8=40/8 "
       "pair_s32_16=48/16 b1=1/1 b2=2/2 b4=4/4 b8=8/8"},
+    {"for_each",
+      "cub=300500 cccl=3005000 params@0:32 launch@0:8 block_threads@8:4 items_per_thread@12:4 "
+      "items_size@16:4 op_offset@20:4 op_size@24:4 wrapper_max@0:1152"},
 };
 
 TYPED_TEST(AlgorithmGeneric, DispatchAbiIsPinned) {
