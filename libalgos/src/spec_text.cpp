@@ -5,6 +5,25 @@
 
 namespace cccl_cache::algos {
 
+namespace {
+// The first argument of each transform(...) in an iterator's text value, as written.
+std::vector<std::string> transform_operators(std::string_view value) {
+  std::vector<std::string> names;
+  for (std::size_t at = value.find("transform("); at != std::string_view::npos;
+       at = value.find("transform(", at + 1))
+    names.emplace_back(value.substr(at + 10, value.find_first_of(",)", at + 10) - at - 10));
+  return names;
+}
+}  // namespace
+
+std::string definition_name(std::string_view value) {
+  for (const std::string& op : transform_operators(value)) {
+    const std::string name = op.substr(0, op.find(':'));
+    if (!name.empty() && !parse_op_kind(name)) return name;
+  }
+  return std::string(value.substr(0, value.find(':')));
+}
+
 std::string known_algorithms() {
   std::string out;
   for (const auto& a : algorithms()) out += (out.empty() ? "" : ", ") + std::string(a.name);
@@ -70,10 +89,7 @@ Result<AnySpec> spec_from_fields(std::string_view algorithm, const SpecFields& f
     // operator's layout follows it (name:SIZE/ALIGN).
     std::vector<std::string> op_names;
     if (desc != nullptr && desc->is_operator) op_names.push_back(value);
-    for (std::size_t at = value.find("transform(");
-         desc != nullptr && desc->is_iterator && at != std::string::npos;
-         at = value.find("transform(", at + 1))
-      op_names.push_back(value.substr(at + 10, value.find_first_of(",)", at + 10) - at - 10));
+    if (desc != nullptr && desc->is_iterator) op_names = transform_operators(value);
     bool custom = false;
     for (std::string op_name : op_names) {
       op_name = op_name.substr(0, op_name.find(':'));

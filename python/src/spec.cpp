@@ -25,7 +25,7 @@ nb::dict fields_of(const PySpec& s) {
 nb::dict operators_of(const PySpec& s) {
   nb::dict out;
   for (const auto& f : take(entry_of(s).to_text(s.any.fields)))
-    if (!f.source.empty()) out[f.value.c_str()] = f.source;
+    if (!f.source.empty()) out[algos::definition_name(f.value).c_str()] = f.source;
   return out;
 }
 

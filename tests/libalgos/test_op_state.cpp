@@ -160,6 +160,11 @@ TEST(OpState, SpecTextWritesTheLayoutAfterTheName) {
   const auto from_table =
       parse_spec_text("reduce type=float32 op=scaled_plus:4/4", {{"scaled_plus", kScaledPlus}});
   ASSERT_TRUE(from_table) << from_table.error().describe();
+  // ... under the name definition_name gives a field's value (what embedders key sources by).
+  EXPECT_EQ(definition_name("scaled_plus:4/4"), "scaled_plus");
+  EXPECT_EQ(definition_name("abs_less"), "abs_less");
+  EXPECT_EQ(definition_name("pair:8/4"), "pair");
+  EXPECT_EQ(definition_name("transform(negate,transform(square,float32))"), "square");
   for (const char* bad :
        {"op=plus:4/4", "op=scaled_plus:4", "op=scaled_plus:x/4", "op=scaled_plus:4/3"}) {
     SCOPED_TRACE(bad);

@@ -41,6 +41,13 @@ using SourceFileReader =
 // The field-name prefix of a struct's definition in spec text ("struct.pair=...").
 inline constexpr std::string_view kStructPrefix = "struct.";
 
+// The name a field's source is defined under in an operator table: for a field's text
+// value, a custom operator's or a struct's name (the value up to a state or struct layout,
+// "scaled_plus:4/4" -> "scaled_plus", "pair:8/4" -> "pair"), or an iterator's first custom
+// transform operator ("transform(square,float32)" -> "square"). What spec_from_fields
+// looks a field's source up by, so that a spec's fields and sources parse back.
+std::string definition_name(std::string_view value);
+
 // The registered algorithms' names, comma-separated (for messages).
 std::string known_algorithms();
 
