@@ -1192,6 +1192,31 @@ def test_transforms(caches):
         np.testing.assert_array_equal(d_out.get(), a + b)
 
 
+def test_for_each(caches):
+    """Items doubled in place (one-shot and factory), and a stateful scatter over a
+    CountingIterator writing 3i + 1 through a device pointer in its state. Fresh and
+    store-loaded executables, against NumPy."""
+    from cccl_cache.iterators import CountingIterator
+    a = rng.standard_normal(N).astype(np.float32)
+    twice = cccl_cache.Op("twice", "__device__ void twice(float& x) { x *= 2; }")
+    for exe in both(caches, lambda c: cccl_cache.make_for_each(np.float32, twice, device=0, cache=c)):
+        d = cp.asarray(a)
+        exe(d, N)
+        np.testing.assert_array_equal(d.get(), a * 2)
+    d = cp.asarray(a)
+    cccl_cache.for_each(d, twice, cache=caches[0])
+    np.testing.assert_array_equal(d.get(), a * 2)
+    scatter = cccl_cache.Op("scatter3", "__device__ void scatter3(void* s, long long i) "
+                                        "{ (*(long long**)s)[i] = 3 * i + 1; }", state_size=8, state_alignment=8)
+    counting = CountingIterator(np.int64(0))
+    for exe in both(caches, lambda c: cccl_cache.make_for_each(counting, scatter, device=0, cache=c)):
+        out = cp.zeros(N, cp.int64)
+        exe(counting, N, op_state=np.uint64(out.data.ptr))
+        np.testing.assert_array_equal(out.get(), 3 * np.arange(N) + 1)
+        with pytest.raises((ValueError, cccl_cache.Error)):
+            exe(counting, N)  # its state is required
+
+
 def test_transforms_over_iterators(caches):
     """Each input and the output of a transform as an iterator: a negated counting input,
     an array scaled by its index, a gather plus a constant written last first. Fresh and

@@ -65,7 +65,24 @@ def test_custom_operator_source_travels_with_the_spec():
     assert spec.operators == {"abs_less": src}
     assert Spec(spec.text, spec.operators) == spec
     other = Spec("merge_sort keys=float32 compare=abs_less", {"abs_less": src.replace("<", ">")})
+    square = "__device__ float square(float x) { return x * x; }"
+    it = Spec("reduce type=float32 input=transform(square)", {"square": square})
+    assert it.operators == {"square": square} and Spec(it.text, it.operators) == it
     assert other != spec and other.key(90) != spec.key(90)
+
+
+def test_for_each_spec_takes_a_custom_operator_with_state_and_an_input_iterator():
+    src = "__device__ void scatter(void* s, long long i) { (*(long long**)s)[i] = i; }"
+    spec = Spec("for_each type=int64 op=scatter:8/8 input=counting(int64)", {"scatter": src})
+    assert spec.text == "for_each type=int64 op=scatter:8/8 offset=int64 input=counting(int64)"
+    assert spec.operators == {"scatter": src}
+    assert Spec(spec.text, spec.operators) == spec  # a stateful operator's source by its name
+    assert Spec("for_each type=int64 op=scatter offset=int64 input=counting(int64)",
+                {"scatter": src}).key(90) != spec.key(90)
+    with pytest.raises(ValueError, match="must be custom"):
+        Spec("for_each type=int64 op=plus")
+    with pytest.raises(ValueError, match="op"):
+        Spec("for_each type=int64")
 
 
 @pytest.mark.parametrize("text, words", [
@@ -115,6 +132,7 @@ def test_module_surface():
                  "make_inclusive_scan",
                  "make_exclusive_scan", "make_unary_transform", "make_binary_transform",
                  "merge_sort", "radix_sort", "reduce_into", "segmented_reduce", "inclusive_scan", "exclusive_scan",
-                 "unary_transform", "binary_transform", "Cache", "Spec", "Error", "default_cache"):
+                 "unary_transform", "binary_transform", "make_for_each", "for_each", "Cache", "Spec", "Error",
+                 "default_cache"):
         assert callable(getattr(cccl_cache, name)), name
     assert issubclass(cccl_cache.Error, RuntimeError)

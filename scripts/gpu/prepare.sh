@@ -30,7 +30,8 @@ for t in bench_algorithms_acquire bench_remote_startup test_algos_scan_gpu bench
          test_algos_segmented_sort_gpu bench_segmented_sort_vs_cub test_algos_op_state_gpu test_algos_bool_gpu \
          test_algos_iterator_gpu test_algos_struct_types_gpu test_algos_scan_by_key_gpu \
          bench_scan_by_key_vs_cub bench_iterator_vs_cub \
-         bench_transform_iterator_vs_cub bench_selection_iterator_vs_cub; do
+         bench_transform_iterator_vs_cub bench_selection_iterator_vs_cub test_algos_for_each_gpu \
+         bench_for_each_vs_cub; do
   if grep -rqs "($t " "$(git rev-parse --show-toplevel)"/{tests,bench}/*/CMakeLists.txt \
        "$(git rev-parse --show-toplevel)"/bench/CMakeLists.txt; then targets+=("$t"); fi
 done

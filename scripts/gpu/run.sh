@@ -10,7 +10,8 @@
 # which needs .whl carried too; "python",
 # "pybench", "cupy_adapter": the Python module, after scripts/gpu/prepare-python.sh; "refms": the
 # reference's merge sort query and start-up (.whl carried); "capi": test_capi; "jit_libraries": test_algos_jit_libraries;
-# "import_bench": bench/peers/import_bench.py; "remote_startup": a
+# "import_bench": bench/peers/import_bench.py; "foreach_tests" / "foreach_bench": for_each's GPU
+# tests and its benchmark against cub::DeviceFor; "remote_startup": a
 # new node's start-up over the remote tier (AlgorithmCache::prefetch then acquire, beside each
 # acquire on its own), bench_remote_startup against the carried redis-server,
 # started on 127.0.0.1 on a free port and stopped after). Never touches
@@ -77,7 +78,7 @@ for p in $parts; do
                twp_tests:three_way_partition hist_tests:histogram_even bsearch_tests:binary_search \
                segsort_tests:segmented_sort \
                opstate_tests:op_state iterator_tests:iterator struct_tests:struct_types \
-               sbk_tests:scan_by_key bool_tests:bool; do
+               sbk_tests:scan_by_key bool_tests:bool foreach_tests:for_each; do
         # The iterator binary holds every algorithm's iterator tests: the longest (above 400 s).
         limit=400; [[ $t == iterator_tests:* ]] && limit=560
         [[ -x "$bin/test_algos_${t#*:}_gpu" ]] && part "${t%%:*}" "$limit" "$bin/test_algos_${t#*:}_gpu" &
@@ -119,6 +120,8 @@ for p in $parts; do
     sbk_tests) part sbk_tests 400 "$bin/test_algos_scan_by_key_gpu" ;;
     sbk_bench) part sbk_bench 500 "$bin/bench_scan_by_key_vs_cub" "${CCCL_CACHE_SBK_MAX_LOG:-28}" ;;
     opstate_tests) part opstate_tests 300 "$bin/test_algos_op_state_gpu" ;;
+    foreach_tests) part foreach_tests 300 "$bin/test_algos_for_each_gpu" ;;
+    foreach_bench) part foreach_bench 300 "$bin/bench_for_each_vs_cub" 28 ;;
     bool_tests) part bool_tests 300 "$bin/test_algos_bool_gpu" ;;
     iterator_tests) part iterator_tests 560 "$bin/test_algos_iterator_gpu" ;;
     struct_tests) part struct_tests 300 "$bin/test_algos_struct_types_gpu" ;;

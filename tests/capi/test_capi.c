@@ -98,6 +98,10 @@ static void check_null_handles(void) {
               "algorithm is NULL");
   CHECK_FAILS(cccl_cache_binary_transform_iterators(NULL, NULL, NULL, NULL, 10, NULL, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_for_each(NULL, NULL, 10, NULL, NULL), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "algorithm is NULL");
+  CHECK_FAILS(cccl_cache_for_each_iterators(NULL, NULL, 10, NULL, NULL), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "algorithm is NULL");
   CHECK_FAILS(cccl_cache_segmented_reduce(NULL, NULL, &bytes, NULL, NULL, 10, NULL, NULL, NULL, 0, NULL),
               CCCL_CACHE_ERROR_INVALID_ARGUMENT, "algorithm is NULL");
   CHECK_FAILS(cccl_cache_unique_by_key(NULL, NULL, &bytes, NULL, NULL, NULL, NULL, NULL, 10, NULL),
@@ -188,6 +192,7 @@ static void check_desc_is_text(const cccl_cache_spec_desc* desc, const char* tex
 }
 
 #define ABS_LESS "__device__ bool abs_less(int a, int b) { return abs(a) < abs(b); }"
+#define TWICE "__device__ void twice(float& x) { x *= 2; }"
 
 static void check_descs(void) {
   /* For every algorithm: a struct, the text of the same spec, and how both print. */
@@ -237,6 +242,10 @@ static void check_descs(void) {
        "scan_by_key keys=int64 values=float32 equality=equal_to op=maximum exclusive=true offset=uint32", NULL},
       {{.algorithm = CCCL_CACHE_SELECT, .type = CCCL_CACHE_FLOAT32, .out_type = CCCL_CACHE_INT32},
        "select type=float32 op=identity offset=int64 selected=int32", NULL},
+      {{.algorithm = CCCL_CACHE_FOR_EACH, .type = CCCL_CACHE_FLOAT32, .offset_type = CCCL_CACHE_UINT32,
+        .op = {CCCL_CACHE_OP_CUSTOM, "twice", TWICE}},
+       "for_each type=float32 op=twice offset=uint32 source='" TWICE "'",
+       "for_each type=float32 op=twice offset=uint32"},
       {{.algorithm = CCCL_CACHE_THREE_WAY_PARTITION, .type = CCCL_CACHE_UINT8, .offset_type = CCCL_CACHE_INT32,
         .out_type = CCCL_CACHE_UINT32},
        "three_way_partition type=uint8 first_op=identity second_op=identity offset=int32 selected=uint32", NULL},
@@ -2367,6 +2376,48 @@ static void segmented_sort_on_gpu(cccl_cache_store* store) {
          same ? "ok" : "MISMATCH");
 }
 
+/* for_each: items doubled in place; a stateful scatter over a counting iterator
+ * (out[i] = 3i + 1 through the state's pointer); the array call refuses the iterator spec. */
+static void for_each_on_gpu(cccl_cache_store* store) {
+  enum { n = 3000 };
+  static float x[n];
+  static long long out[n];
+  int i, ok = 1;
+  void *d_x = NULL, *d_out = NULL;
+  cccl_cache_iterator_value in;
+  cccl_cache_op_state state;
+  cccl_cache_algorithm* twice = acquire_text(store, "for_each type=float32 op=twice source='" TWICE "'");
+  cccl_cache_algorithm* scatter = acquire_text(
+      store,
+      "for_each type=int64 op=scatter3:8/8 input=counting(int64) source='__device__ void scatter3(void* s, "
+      "long long i) { (*(long long**)s)[i] = 3 * i + 1; }'");
+  if (twice == NULL || scatter == NULL) return;
+  for (i = 0; i < n; ++i) x[i] = (float)(i % 97) - 40.0f;
+  CHECK(cudaMalloc(&d_x, sizeof x) == cudaSuccess && cudaMalloc(&d_out, sizeof out) == cudaSuccess);
+  CHECK(cudaMemcpy(d_x, x, sizeof x, cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK_OK(cccl_cache_for_each(twice, d_x, n, NULL, NULL));
+  CHECK(cudaMemcpy(x, d_x, sizeof x, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < n; ++i) ok &= x[i] == 2.0f * ((float)(i % 97) - 40.0f);
+  memset(&in, 0, sizeof in);
+  in.kind = CCCL_CACHE_ITERATOR_COUNTING;
+  state.data = &d_out;
+  state.size = sizeof d_out;
+  CHECK_FAILS(cccl_cache_for_each(scatter, d_out, n, NULL, &state), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "use cccl_cache_for_each_iterators");
+  CHECK_FAILS(cccl_cache_for_each_iterators(scatter, &in, n, NULL, NULL), CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+              "state");
+  CHECK_OK(cccl_cache_for_each_iterators(scatter, &in, n, NULL, &state));
+  CHECK(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost) == cudaSuccess);
+  for (i = 0; i < n; ++i) ok &= out[i] == 3LL * i + 1;
+  CHECK(ok);
+  cudaFree(d_x);
+  cudaFree(d_out);
+  cccl_cache_algorithm_release(twice);
+  cccl_cache_algorithm_release(scatter);
+  printf("doubled %d floats in place and scattered 3i+1 through a for_each's state: %s\n", n,
+         ok ? "ok" : "MISMATCH");
+}
+
 int main(void) {
   char tmp[] = "/tmp/cccl-cache-capi-XXXXXX";
   char dir[4096];
@@ -2413,7 +2464,7 @@ int main(void) {
         "a scan_by_key, a seeded inclusive scan, a reduce and scans over iterators, transforms and "
         "a select over iterators, an argmax and a scan over structs, a select, a three-way "
         "partition, a histogram, a binary search (over a range iterator too), a segmented sort, stateful "
-        "operators, bool masks) did not run\n",
+        "operators, bool masks, a for_each) did not run\n",
         cccl_cache_last_error());
   } else {
     sort_on_gpu(store, spec);
@@ -2451,6 +2502,7 @@ int main(void) {
     stateful_on_gpu(store);
     stateful_search_on_gpu(store);
     bool_on_gpu(store);
+    for_each_on_gpu(store);
   }
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(same);
