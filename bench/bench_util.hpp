@@ -20,6 +20,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cccl_cache/cache/config.hpp"
@@ -139,6 +140,31 @@ struct EventTimer {
     return ms;
   }
 };
+
+// Median per-call microseconds of `ours` and `cub`, alternating within every repetition:
+// each sample is a batch of back-to-back calls between two CUDA events on `s` (host
+// dispatch included: what a caller pays), per-call time = elapsed / calls (200 calls up to
+// 2^16 items, 20 up to 2^22, 3 above; 25 repetitions up to 2^24, 9 above), after one warm
+// call of each.
+template <class Ours, class Cub>
+std::pair<double, double> alternating_medians(Ours ours, Cub cub, std::uint64_t n, cudaStream_t s) {
+  const int calls = n <= (1u << 16) ? 200 : n <= (1u << 22) ? 20 : 3;
+  const int reps = n <= (1u << 24) ? 25 : 9;
+  EventTimer t;
+  auto sample = [&](auto&& f) {
+    t.start(s);
+    for (int i = 0; i < calls; ++i) f();
+    return 1000.0 * t.stop(s) / calls;
+  };
+  ours();
+  cub();
+  std::vector<double> o, c;
+  for (int r = 0; r < reps; ++r) {
+    o.push_back(sample(ours));
+    c.push_back(sample(cub));
+  }
+  return {median(o), median(c)};  // reps is odd: the middle sample
+}
 
 // Medians per contender of rotating_times.
 struct RotatingTimes {

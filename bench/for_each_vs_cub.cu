@@ -56,29 +56,8 @@ struct Scatter {
   __device__ void operator()(long long i) const { out[i] = 3 * i + 1; }
 };
 
-// Median per-call microseconds of ours and CUB's, alternating.
-template <class Ours, class Cub>
-std::pair<double, double> time_pair(Ours ours, Cub cub, std::uint64_t n, cudaStream_t s) {
-  const int calls = n <= (1u << 16) ? 200 : n <= (1u << 22) ? 20 : 3;
-  const int reps = n <= (1u << 24) ? 25 : 9;
-  bench::EventTimer t;
-  auto sample = [&](auto&& f) {
-    t.start(s);
-    for (int i = 0; i < calls; ++i) f();
-    return 1000.0 * t.stop(s) / calls;
-  };
-  ours();  // warm
-  cub();
-  std::vector<double> o, c;
-  for (int r = 0; r < reps; ++r) {
-    o.push_back(sample(ours));
-    c.push_back(sample(cub));
-  }
-  return {bench::median(o), bench::median(c)};
-}
-
-// One case: `ours(buffer, n)` / `cub(buffer, n)` act on a buffer of T that `reset` fills;
-// checked equal after one call of each, then timed.
+// One case: `ours(buffer, n)` / `cub(buffer, n)` each act on its own buffer of T, both filled
+// from the same host items; checked equal after one call of each, then timed.
 template <class T, class Ours, class Cub>
 void bench_case(const char* label, int max_log2, double bytes_per_item, cudaStream_t s, Ours ours, Cub cub) {
   const std::uint64_t max_n = std::uint64_t{1} << max_log2;
@@ -99,7 +78,7 @@ void bench_case(const char* label, int max_log2, double bytes_per_item, cudaStre
     check(cudaMemcpy(x.data(), a, n * sizeof(T), cudaMemcpyDeviceToHost), "download");
     check(cudaMemcpy(y.data(), b, n * sizeof(T), cudaMemcpyDeviceToHost), "download");
     if (std::memcmp(x.data(), y.data(), n * sizeof(T)) != 0) die(std::string(label) + ": items differ");
-    auto [o, c] = time_pair([&] { ours(a, n); }, [&] { cub(b, n); }, n, s);
+    auto [o, c] = bench::alternating_medians([&] { ours(a, n); }, [&] { cub(b, n); }, n, s);
     check(cudaStreamSynchronize(s), "sync");
     std::printf("%12llu %12.2f %12.2f %8.3f %10.1f\n", static_cast<unsigned long long>(n), o, c, o / c,
                 double(n) * bytes_per_item / (o * 1e3));

@@ -43,27 +43,6 @@ Exe make(const auto& spec, std::uint32_t cc) {
   return std::move(*exe);
 }
 
-// Median per-call microseconds of ours and CUB's, alternating.
-template <class Ours, class Cub>
-std::pair<double, double> time_pair(Ours ours, Cub cub, std::uint64_t n, cudaStream_t s) {
-  const int calls = n <= (1u << 16) ? 200 : n <= (1u << 22) ? 20 : 3;
-  const int reps = n <= (1u << 24) ? 25 : 9;
-  bench::EventTimer t;
-  auto sample = [&](auto&& f) {
-    t.start(s);
-    for (int i = 0; i < calls; ++i) f();
-    return 1000.0 * t.stop(s) / calls;
-  };
-  ours();  // warm
-  cub();
-  std::vector<double> o, c;
-  for (int r = 0; r < reps; ++r) {
-    o.push_back(sample(ours));
-    c.push_back(sample(cub));
-  }
-  return {bench::median(o), bench::median(c)};  // reps is odd: the middle sample
-}
-
 template <class T>
 void fill(T* d, std::uint64_t n, std::uint64_t seed) {
   std::vector<T> h(n);
@@ -83,7 +62,7 @@ void bench_case(const char* label, int arity, int max_log2, std::uint32_t cc, cu
   auto run = [&](auto& exe, auto cub_call) {
     for (int lg = 10; lg <= max_log2; ++lg) {
       const std::uint64_t n = std::uint64_t{1} << lg;
-      auto [o, c] = time_pair([&] { exe.call(n); }, [&] { cub_call(n); }, n, s);
+      auto [o, c] = bench::alternating_medians([&] { exe.call(n); }, [&] { cub_call(n); }, n, s);
       check(cudaStreamSynchronize(s), "sync");
       std::vector<T> a(n), b(n);
       check(cudaMemcpy(a.data(), ours_out, n * sizeof(T), cudaMemcpyDeviceToHost), "download");
