@@ -12,6 +12,9 @@
 //                 {float value; long long index}, the argmax with its position; CUB:
 //                 cuda::zip_transform_iterator making the struct from the same two
 //                 iterators, the same op
+//   dot           reduce float32 of transform(multiplies, zip(float32, float32)), a dot
+//                 product (cuda.compute's TransformIterator(ZipIterator(a, b), op)); CUB:
+//                 cuda::transform_iterator over cuda::zip_iterator, the product of the tuple
 // CUB is called with a uint64_t count (uint64 offsets), as our default specs.
 // Method: bench::rotating_times (CUDA events around each call, the order rotating every
 // rep, medians after two warm-up reps). Check: outputs bitwise equal to CUB's (float
@@ -80,10 +83,16 @@ const char* kArgMax64Src =
     "__device__ vi64 argmax64(const vi64& a, const vi64& b) {\n"
     "  return (b.value > a.value || (b.value == a.value && b.index < a.index)) ? b : a;\n}";
 
-// Floats whose squares' partial sums stay exact in float32: every 256th value in [-3, 3].
-float* sparse_floats(std::uint64_t n, std::vector<void*>& owned) {
+struct TupleProduct {
+  __device__ float operator()(const ::cuda::std::tuple<float, float>& t) const {
+    return ::cuda::std::get<0>(t) * ::cuda::std::get<1>(t);
+  }
+};
+
+// Floats whose squares' (and products') partial sums stay exact in float32: every 256th
+// value in [-3, 3].
+float* sparse_floats(std::uint64_t n, std::vector<void*>& owned, std::uint64_t seed = 11) {
   std::vector<float> h(n, 0.0f);
-  std::uint64_t seed = 11;
   for (std::uint64_t i = 0; i < n; i += 256) h[i] = static_cast<float>(bench::splitmix(seed) % 7) - 3.0f;
   float* d = bench::device_copy(h);
   owned.push_back(d);
@@ -220,6 +229,32 @@ int main(int argc, char** argv) {
                                         MakeVi64{}, in, ::cuda::counting_iterator<long long>(0)),
                                     static_cast<vi64*>(o1), n, ArgMax64{}, init, s),
           "cub");
+    };
+    return c;
+  });
+
+  ca::reduce::Spec dot_spec;
+  dot_spec.type = ScalarType::float32;
+  dot_spec.input = Iterator::transform_of(
+      Operator::of(ca::OpKind::multiplies),
+      Iterator::zip({Iterator::array(ScalarType::float32), Iterator::array(ScalarType::float32)}));
+  const auto& dot = b.acquire(dot_spec);
+  bench::run_case("dot", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+    const float* x = sparse_floats(n, owned);
+    const float* y = sparse_floats(n, owned, 29);
+    Case c = bench::with_outputs<float>(1, owned);
+    c.call = [&dot, x, y, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
+      const float zero = 0.0f;
+      if (who == 0) {
+        const IteratorValue zip_parts[] = {IteratorValue::array(x), IteratorValue::array(y)};
+        const IteratorValue base = IteratorValue::zip(zip_parts, 2);
+        return check(dot(temp, bytes, IteratorValue::transform_of(&base), o0, n, &zero, s), "ours");
+      }
+      check_rt(cub::DeviceReduce::Reduce(
+                   temp, bytes,
+                   ::cuda::make_transform_iterator(::cuda::make_zip_iterator(x, y), TupleProduct{}),
+                   static_cast<float*>(o1), n, plus<>{}, zero, s),
+               "cub");
     };
     return c;
   });
