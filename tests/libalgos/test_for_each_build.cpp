@@ -53,6 +53,14 @@ TEST(ForEachBuild, OffsetsIteratorsStateAndStructsBuild) {
     const auto& r = built(twice(offset));
     EXPECT_NE(r.record.kernels[0].find(mangled), std::string::npos) << r.record.kernels[0];
   }
+  // 8-byte integer items by reference as users spell them: long long&, int64_t&, unsigned long long&.
+  for (const auto& [type, source] :
+       {std::pair{S::int64, "__device__ void inc(long long& x) { ++x; }"},
+        std::pair{S::int64, "__device__ void inc(int64_t& x) { ++x; }"},
+        std::pair{S::uint64, "__device__ void inc(unsigned long long& x) { atomicAdd(&x, 1ull); }"}}) {
+    const Spec s{type, Operator::custom("inc", source)};
+    EXPECT_EQ(built(s).record.kernels.size(), 1u) << source;
+  }
   Spec counted{S::int64,
                Operator::custom("count3",
                                 "__device__ void count3(void* s, long long x) { if (x % 3 == 0) "

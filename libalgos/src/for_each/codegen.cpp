@@ -27,9 +27,14 @@ detail::GeneratedSource detail::BuildSteps<ForEach>::source(const for_each::Spec
   out.source += detail::struct_source({&spec.type});
   out.source += detail::user_source(spec.op);
   std::vector<const Operator*> defined = {&spec.op};
+  // An array's int64 / uint64 items as (unsigned) long long, NVRTC's int64_t: the operator
+  // takes a reference to them as users write it (long long&, int64_t&); no host dispatch is
+  // instantiated over the type, whose LP64 spelling (long) is another type to a reference.
+  std::string array = std::string(cuda_name(spec.type)) + "*";
+  if (spec.type == ElementType(ScalarType::int64)) array = "long long*";
+  if (spec.type == ElementType(ScalarType::uint64)) array = "unsigned long long*";
   const std::string items = detail::argument_type(out.source, "cccl_cache_in_t", spec.input, spec.type,
-                                                  false, false, std::string(cuda_name(spec.type)) + "*",
-                                                  defined);
+                                                  false, false, array, defined);
   // The item is forwarded as the wrapper passes it: an array's element as an lvalue.
   out.source += "struct cccl_cache_op {\n" + detail::state_member(spec.op) +
                 "  template <class T>\n  __device__ void operator()(T&& a) const { (void)" +
