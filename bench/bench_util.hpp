@@ -67,6 +67,9 @@ inline void check_cu(CUresult rc, const char* what) {
 inline void check_rt(cudaError_t e, const char* what) {
   if (e != cudaSuccess) die(std::string(what) + ": " + cudaGetErrorString(e));
 }
+// Either status as its own check (for benchmarks that call the driver and the runtime).
+inline void check(CUresult rc, const char* what) { check_cu(rc, what); }
+inline void check(cudaError_t e, const char* what) { check_rt(e, what); }
 
 // SplitMix64: the next pseudo-random value of the sequence `s` advances through.
 inline std::uint64_t splitmix(std::uint64_t& s) {

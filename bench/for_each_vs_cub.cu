@@ -33,9 +33,8 @@ using cccl_cache::algos::ScalarType;
 
 namespace {
 
+using bench::check;
 using bench::die;
-void check(cudaError_t e, const char* what) { bench::check_rt(e, what); }
-void check(CUresult e, const char* what) { bench::check_cu(e, what); }
 
 fe::Executable make(const fe::Spec& spec, std::uint32_t cc) {
   auto built = fe::build(spec, cc);

@@ -30,9 +30,8 @@ using cccl_cache::algos::ScalarType;
 
 namespace {
 
+using bench::check;
 using bench::die;
-void check(cudaError_t e, const char* what) { bench::check_rt(e, what); }
-void check(CUresult e, const char* what) { bench::check_cu(e, what); }
 
 template <class Exe>
 Exe make(const auto& spec, std::uint32_t cc) {
