@@ -355,7 +355,9 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_scan_by_key(
  *                       float32))"): pointer: its base's value (one
  *                       cccl_cache_iterator_value), value: 1
  *   REVERSE             pointer: the first of the num_items elements read (written) last
- *                       first
+ *                       first; over another iterator ("input=reverse(transform(times3,
+ *                       counting(int64)))"): pointer: its base's value (one
+ *                       cccl_cache_iterator_value), value: 1
  *   PERMUTATION         pointer: the values; index: the num_items indices; over iterators
  *                       ("input=permutation(float32,shuffle(int64))"): pointer: an array
  *                       of two cccl_cache_iterator_value, the values' then the indices'

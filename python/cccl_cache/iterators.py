@@ -11,7 +11,7 @@ device arrays), which are never in the key: one build serves every start and arr
 
 The element i of each: CountingIterator(start) start + i (start a NumPy integer scalar, or
 an int: int64), ConstantIterator(value) value, ReverseIterator(a) a[n - 1 - i] (of the
-first n), PermutationIterator(values, indices) values[indices[i]], TransformIterator(base,
+first n; a a device array or an input iterator), PermutationIterator(values, indices) values[indices[i]], TransformIterator(base,
 op) op(base[i]) with op a unary well-known operator ("negate", ...) or a stateless Op, ShuffleIterator(n, seed) a pseudo-random
 permutation of 0 .. n-1 (int64; read over exactly n items), CacheModifiedInputIterator(a,
 "stream") a[i] read with a PTX cache load modifier. The reduction converts each element to
@@ -123,17 +123,6 @@ class ConstantIterator(_Iterator):
         return f"constant({self._type})"
 
 
-class ReverseIterator(_Iterator):
-    """The first num_items elements of a device array, last first."""
-
-    _iterator_kind = "reverse"
-
-    def __init__(self, array):
-        self._base = _array(array, "ReverseIterator array")
-        self._type = _type_of(array, "ReverseIterator array")
-
-    def _spec(self, operators: dict) -> str:
-        return f"reverse({self._type})"
 
 
 class CacheModifiedInputIterator(_Iterator):
@@ -180,6 +169,30 @@ class _Nested(_Iterator):
                    else _size_of(c, f"{what} component {k}") for k, c in enumerate(self._components)]
         lengths = [n for n in lengths if n is not None]
         return min(lengths) if lengths else None
+
+
+class ReverseIterator(_Nested):
+    """The first num_items elements of a device array or an input iterator, last first
+    (element i is base[num_items - 1 - i]). Over a ZipIterator, reverse its components
+    instead: ZipIterator(ReverseIterator(a), ReverseIterator(b))."""
+
+    _iterator_kind = "reverse"
+
+    def __init__(self, base):
+        if isinstance(base, ZipIterator):
+            raise TypeError("ReverseIterator base: a ZipIterator is not supported here; reverse its "
+                            "components instead (ZipIterator(ReverseIterator(a), ReverseIterator(b)))")
+        if isinstance(base, _Iterator):
+            self._components = (base,)
+            self._type = base._value_type()
+            return
+        self._base = _array(base, "ReverseIterator array")
+        self._type = _type_of(base, "ReverseIterator array")
+
+    def _spec(self, operators: dict) -> str:
+        if self._components:
+            return f"reverse({self._components[0]._spec(operators)})"
+        return f"reverse({self._type})"
 
 
 class PermutationIterator(_Nested):

@@ -1600,8 +1600,10 @@ def test_complex_arrays_are_structs_of_real_and_imag(caches):
 
 def test_nested_iterators(caches):
     """A dot product (a reduction over a transform of a zip), values gathered in the order a
-    ShuffleIterator fixes, fresh and store-loaded, against NumPy."""
-    from cccl_cache.iterators import PermutationIterator, ShuffleIterator, TransformIterator, ZipIterator
+    ShuffleIterator fixes, both read last first through a ReverseIterator too, fresh and
+    store-loaded, against NumPy."""
+    from cccl_cache.iterators import (CountingIterator, PermutationIterator, ReverseIterator, ShuffleIterator,
+                                      TransformIterator, ZipIterator)
     rng = np.random.default_rng(7)
     a = rng.integers(-99, 99, N).astype(np.int32)
     b = rng.integers(-99, 99, N).astype(np.int32)
@@ -1624,3 +1626,16 @@ def test_nested_iterators(caches):
         outs.append(d.get())
     np.testing.assert_array_equal(outs[0], outs[1])
     np.testing.assert_array_equal(outs[0], np.cumsum(v[order.get()]))
+    # The same gather read last first: a ReverseIterator over the PermutationIterator.
+    backwards = ReverseIterator(gathered)
+    d = cp.empty(N, cp.int64)
+    cccl_cache.inclusive_scan(backwards, d, "plus", cache=caches[0])
+    np.testing.assert_array_equal(d.get(), np.cumsum(v[order.get()][::-1]))
+    # Counts negated, last first: a ReverseIterator over a TransformIterator of a counting
+    # (no end of its own: num_items given).
+    counts = ReverseIterator(TransformIterator(CountingIterator(np.int64(5)), "negate"))
+    for exe in both(caches, lambda c: cccl_cache.make_inclusive_scan(counts, cp.empty(N, cp.int64), "plus",
+                                                                     device=0, cache=c)):
+        d = cp.empty(N, cp.int64)
+        run_two_phase(exe, counts, d, N, n=N)
+        np.testing.assert_array_equal(d.get(), np.cumsum(-(5 + np.arange(N, dtype=np.int64))[::-1]))

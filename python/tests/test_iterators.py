@@ -471,7 +471,8 @@ def test_scan_by_key_takes_iterators(fake, asked):
 
 def test_iterators_nest(fake):
     """A transform over any input iterator (over a zip: an operator of its components), a
-    permutation whose values or indices are iterators: their spec text; what cannot nest is
+    permutation whose values or indices are iterators, a reverse over an iterator: their
+    spec text; what cannot nest is
     refused by the spec, naming why."""
     i4, i8, f8 = fake(typestr="<i4"), fake(typestr="<i8"), fake(typestr="<f8")
     madd = Op("madd", "__device__ long long madd(long long a, long long b, long long c) { return a * b + c; }")
@@ -484,9 +485,18 @@ def test_iterators_nest(fake):
         (TransformIterator(ZipIterator(i8, ReverseIterator(i8), ConstantIterator(np.int64(1))), madd),
          "transform(madd,zip(int64,reverse(int64),constant(int64)))"),
         (TransformIterator(ZipIterator(i8, i8), madd, value_type="int64"), "transform(madd,zip(int64,int64),int64)"),
+        (ReverseIterator(TransformIterator(CountingIterator(np.int64(0)), "negate")),
+         "reverse(transform(negate,counting(int64)))"),
+        (ReverseIterator(PermutationIterator(i8, ShuffleIterator(10, 1))), "reverse(permutation(int64,shuffle(int64)))"),
     ]
     for it, text in cases:
         assert spec_of(it, "int64").fields["input"] == text
+    # A reverse over an iterator has its base's length and arrays.
+    assert ReverseIterator(PermutationIterator(i8, ShuffleIterator(10, 1)))._length("d_in") == 10
+    assert ReverseIterator(CountingIterator(np.int64(0)))._length("d_in") is None
+    assert len(ReverseIterator(PermutationIterator(i8, i4))._arrays()) == 2
+    with pytest.raises(TypeError, match="reverse its components instead"):
+        ReverseIterator(ZipIterator(i8, i8))
     assert PermutationIterator(i8, ShuffleIterator(10, 1))._length("d_in") == 10
     assert len(PermutationIterator(i8, ShuffleIterator(10, 1))._arrays()) == 1
     with pytest.raises(ValueError, match="unary"):

@@ -1,5 +1,5 @@
 // Specs over nested iterators (a transform over an iterator, a permutation over
-// iterators), as the nested-iterator tests (unit, build, GPU) make them.
+// iterators, a reverse over an iterator), as the nested-iterator tests (unit, build, GPU) make them.
 #pragma once
 
 #include "cccl_cache/algos/reduce/build_result.hpp"
@@ -76,6 +76,21 @@ inline cccl_cache::algos::reduce::Spec negated_gather() {
   return over<reduce::Spec>(ScalarType::float64,
                             Iterator::transform_of(Operator::of(OpKind::negate),
                                                    Iterator::permutation(ScalarType::float64, ScalarType::int32)));
+}
+
+// Every third count, last first: an inclusive int64 scan over reverse(transform(times3,
+// counting(int64))) (a reverse over an iterator: element i is 3 * (s + n - 1 - i)).
+inline cccl_cache::algos::scan::InclusiveSpec reversed_counts() {
+  using namespace cccl_cache::algos;
+  return over<scan::InclusiveSpec>(ScalarType::int64,
+                                   Iterator::reverse_of(Iterator::transform(times3(), ScalarType::int64, true)));
+}
+
+// A shuffled gather read last first: an inclusive int64 scan over reverse(permutation(int64,
+// shuffle(int64))).
+inline cccl_cache::algos::scan::InclusiveSpec reversed_gather() {
+  using namespace cccl_cache::algos;
+  return over<scan::InclusiveSpec>(ScalarType::int64, Iterator::reverse_of(shuffled_running_sum().input));
 }
 
 }  // namespace test_support

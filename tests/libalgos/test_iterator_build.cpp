@@ -150,8 +150,9 @@ TEST(IteratorBuild, SegmentedReduceOverIteratorsBuilds) {
 
 // Nested iterators: a dot product (a transform over a zip of two), a three-argument operator
 // over a zip, a gather by a shuffle, a permutation of counts by computed indices, a
-// transform over a permutation, and a scan scattered by a shuffle: the generated structs
-// compile as CUB's kernels use them (sm_90; two of them also sm_80).
+// transform over a permutation, a scan scattered by a shuffle and two reverses over
+// iterators: the generated structs compile as CUB's kernels use them (sm_90; three of
+// them also sm_80).
 TEST(IteratorBuild, NestedIteratorsBuild) {
   auto build = [](const auto& spec, std::uint32_t cc, std::size_t kernels) {
     SCOPED_TRACE(summary(spec) + " sm_" + std::to_string(cc));
@@ -168,6 +169,8 @@ TEST(IteratorBuild, NestedIteratorsBuild) {
   build(negated_gather(), 90, 3);
   build(running_madd(), 90, 2);
   build(scattered_running_sum(), 90, 2);
+  build(reversed_counts(), 80, 2);
+  build(reversed_gather(), 90, 2);
 }
 
 }  // namespace

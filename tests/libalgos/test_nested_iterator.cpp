@@ -52,6 +52,10 @@ std::vector<Shape> shapes() {
        Iterator::permutation_of(Iterator::cache_modified(CacheLoad::ldg, ScalarType::float32),
                                 array(ScalarType::uint32)),
        "permutation(cache_modified(ldg,float32),uint32)"},
+      {ScalarType::int64, reversed_counts().input, "reverse(transform(times3,counting(int64)))"},
+      {ScalarType::int64, reversed_gather().input, "reverse(permutation(int64,shuffle(int64)))"},
+      {ScalarType::float64, Iterator::reverse_of(Iterator::transform(kNegate, ScalarType::float32)),
+       "reverse(transform(negate,float32))"},
   };
 }
 
@@ -172,6 +176,16 @@ TEST(NestedIterator, WhatCannotNestIsRefusedByName) {
        ErrorCode::unsupported, "writes its values to an array"},
       {Iterator::permutation_of(array(ScalarType::int64), Iterator::transform(times3(), ScalarType::none, true)),
        false, ErrorCode::invalid_argument, "a component names its value type"},
+      {Iterator::reverse_of(array(ScalarType::int64)), false, ErrorCode::invalid_argument,
+       "a reverse over an array is written reverse(V)"},
+      {Iterator::reverse_of(two), false, ErrorCode::unsupported, "reverse each component: zip(reverse(V0)"},
+      {Iterator::reverse_of(Iterator::counting(ScalarType::int64)), true, ErrorCode::unsupported,
+       "an output reverse iterator writes an array"},
+      {Iterator::permutation_of(Iterator::reverse_of(Iterator::counting(ScalarType::int64)),
+                                array(ScalarType::int32)),
+       false, ErrorCode::unsupported, "permutation's values: a reverse iterator is not supported here"},
+      {Iterator::reverse_of(Iterator::transform(times3(), ScalarType::none, true)), false,
+       ErrorCode::invalid_argument, "a component names its value type"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(describe(c.it));
@@ -191,6 +205,7 @@ TEST(NestedIterator, WhatCannotNestIsRefusedByName) {
 TEST(NestedIterator, ARoleThatRefusesAKindRefusesItNested) {
   for (const Iterator& nested :
        {Iterator::transform_of(kNegate, Iterator::reverse(ScalarType::int64)),
+        Iterator::reverse_of(Iterator::counting(ScalarType::int64)),
         Iterator::permutation_of(array(ScalarType::int64), Iterator::shuffle(ScalarType::int64)),
         Iterator::transform_of(Operator::of(OpKind::plus),
                                Iterator::zip({array(ScalarType::int64), Iterator::reverse(ScalarType::int64)}))}) {
@@ -235,6 +250,13 @@ TEST(NestedIterator, TheGeneratedStructsCallTheOperatorOnTheBasesElements) {
       detail::output_iterator_struct("out", scattered_running_sum().output, ScalarType::int32);
   EXPECT_NE(scatter.find("  ::cuda::std::int32_t* values;\n  out_1 idx;\n"), std::string::npos) << scatter;
   EXPECT_NE(scatter.find("reference{values + idx[i]}"), std::string::npos) << scatter;
+  const std::string reversed = detail::iterator_struct("it", reversed_counts().input, ScalarType::int64);
+  EXPECT_NE(reversed.find("  it_0 base;\n  long long last;\n"), std::string::npos) << reversed;
+  EXPECT_NE(reversed.find("base[last - i]"), std::string::npos) << reversed;
+  EXPECT_NE(reversed.find("last -= n;"), std::string::npos) << reversed;
+  EXPECT_NE(reversed.find("static_assert(sizeof(it_0) == 8 && sizeof(it) == 16 && alignof(it) == 8"),
+            std::string::npos)
+      << reversed;
   // The key covers the nested packing's line.
   EXPECT_EQ(detail::iterator_packing(shuffled_running_sum().input).rfind(
                 "// cccl-cache host packing 1: permutation c0 int64 {V* p@0}@0, c1 int64 {u64 pos@0", 0),
@@ -275,6 +297,25 @@ TEST(NestedIterator, TheCallsValuesArePackedInTheNestedLayoutAndAdvanced) {
   EXPECT_EQ(q[0], values);
   EXPECT_EQ(q[1], values + 8);
   EXPECT_EQ(c, -3);
+  // reverse(permutation(int64, shuffle(int64))): the permutation at 0, last (n - 1) after it;
+  // advancing moves last back and leaves the base.
+  const Iterator reversed = reversed_gather().input;
+  const IteratorValue permuted = IteratorValue::permutation_of(parts);
+  ASSERT_TRUE(detail::pack_iterator(reversed, ScalarType::int64, IteratorValue::reverse_of(&permuted), 100, arg));
+  const std::size_t at = 8 + sizeof want;
+  EXPECT_EQ(detail::argument_extent(reversed, ScalarType::int64).size, at + 8);
+  std::int64_t last = 0;
+  std::memcpy(&last, arg.bytes + at, sizeof last);
+  EXPECT_EQ(last, 99);
+  EXPECT_EQ(std::memcmp(arg.bytes + 8, &want, sizeof want), 0);
+  detail::advance_packed(reversed, ScalarType::int64, arg.bytes, 5);
+  std::memcpy(&last, arg.bytes + at, sizeof last);
+  EXPECT_EQ(last, 94);
+  EXPECT_EQ(std::memcmp(arg.bytes + 8, &want, sizeof want), 0);
+  EXPECT_NE(detail::iterator_packing(reversed).find(", i64 last@64 (num_items - 1)"), std::string::npos)
+      << detail::iterator_packing(reversed);
+  // An array's reverse value for the nested form is refused.
+  EXPECT_FALSE(detail::pack_iterator(reversed, ScalarType::int64, IteratorValue::reverse(values), 100, arg));
   // A value of another shape is refused: an old-form value, a wrong count, a wrong kind.
   EXPECT_FALSE(detail::pack_iterator(gather, ScalarType::int64, IteratorValue::permutation(values, values), 8, arg));
   EXPECT_FALSE(detail::pack_iterator(running_madd().input, ScalarType::int64, IteratorValue::transform(values), 8,

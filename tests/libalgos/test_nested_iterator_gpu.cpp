@@ -1,7 +1,8 @@
 // Nested iterators on a GPU (skips without one): a dot product (reduce over a transform of a
 // zip of two arrays), a gather in the order a shuffle fixes, a permutation of counts by
 // computed indices, a transform over a two-array permutation, a three-argument operator over
-// a zip, and a scan scattered by a shuffle; against host references on sizes 0, 1, 2, 1023,
+// a zip, a scan scattered by a shuffle, and two reverses over iterators (a transform over
+// counting, a shuffled gather); against host references on sizes 0, 1, 2, 1023,
 // 1025, 2^20 + 3 and 2^26, fresh (build -> bind) and store-loaded executables bitwise
 // identical.
 #include <gtest/gtest.h>
@@ -179,6 +180,41 @@ TEST(NestedIteratorGpu, ThreeArgumentOperatorOverAZip) {
           out[i] = acc;
           acc += a[i] * b[n - 1 - i] + c;
         }
+        return out;
+      });
+}
+
+TEST(NestedIteratorGpu, CountsReadLastFirstThroughAReverseOverATransform) {
+  const std::int64_t start = -(1ll << 33);
+  check<reversed_counts>(
+      [&](std::uint64_t, auto&, auto& parts) {
+        parts = {IteratorValue::of(IteratorKind::transform, start)};
+        return IteratorValue::reverse_of(&parts[0]);
+      },
+      scan_from(ScanInit::none, std::int64_t{0}),
+      [&](std::uint64_t n) {
+        std::vector<std::int64_t> out(n);
+        std::int64_t acc = 0;
+        for (std::uint64_t i = 0; i < n; ++i) out[i] = acc += 3 * (start + static_cast<std::int64_t>(n - 1 - i));
+        return out;
+      });
+}
+
+TEST(NestedIteratorGpu, AShuffledGatherReadLastFirst) {
+  std::vector<std::int64_t> v;
+  const std::uint64_t seed = 0xfeed;
+  check<reversed_gather>(
+      [&](std::uint64_t n, auto& keep, auto& parts) {
+        v = random_values<std::int64_t>(n, -1000000, 1000000, 37 + static_cast<std::uint32_t>(n));
+        parts = {IteratorValue::array(on_device(v, keep)), IteratorValue::shuffle(seed)};
+        parts.push_back(IteratorValue::permutation_of(parts.data()));
+        return IteratorValue::reverse_of(&parts[2]);
+      },
+      scan_from(ScanInit::none, std::int64_t{0}),
+      [&](std::uint64_t n) {
+        std::vector<std::int64_t> out(n);
+        std::int64_t acc = 0;
+        for (std::uint64_t i = 0; i < n; ++i) out[i] = acc += v[shuffled(n, seed, n - 1 - i)];
         return out;
       });
 }

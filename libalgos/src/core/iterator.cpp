@@ -57,6 +57,9 @@ std::string describe(const Iterator& it) {
       if (it.nested() && it.components.size() == 2)
         return kind + "(" + describe(it.components[0]) + "," + describe(it.components[1]) + ")";
       return kind + "(" + v + "," + std::string(name(it.index_type)) + ")";
+    case IteratorKind::reverse:
+      if (it.nested()) return kind + "(" + describe(it.components[0]) + ")";
+      return it.type == ScalarType::none ? kind : kind + "(" + v + ")";
     case IteratorKind::cache_modified: {
       const std::string load(cache_load_name(it.load));
       return kind + "(" + load + (it.type == ScalarType::none ? "" : "," + v) + ")";
@@ -78,7 +81,7 @@ std::string describe(const Iterator& it) {
 
 ScalarType component_value_type(const Iterator& c) noexcept {
   if (c.type != ScalarType::none || c.kind == IteratorKind::zip || c.components.empty()) return c.type;
-  return component_value_type(c.components[0]);  // a transform's base, a permutation's values
+  return component_value_type(c.components[0]);  // a transform's or reverse's base, a permutation's values
 }
 
 const std::string& iterator_source(const Iterator& it) noexcept {
@@ -124,7 +127,7 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
     return fail(ErrorCode::invalid_argument,
                 std::string(f.name) + "='" + std::string(text) +
                     "' is not an iterator (pointer, counting(TYPE), constant(TYPE), "
-                    "reverse(TYPE), permutation(TYPE,INDEX), transform(OP[,TYPE]), "
+                    "reverse(TYPE), reverse(ITERATOR), permutation(TYPE,INDEX), transform(OP[,TYPE]), "
                     "transform(OP,counting(TYPE)), discard, zip(COMPONENT,...), "
                     "shuffle(TYPE) or cache_modified(LOAD[,TYPE]), LOAD one of ca, cg, cs, cv, "
                     "ldg, volatile)");
@@ -187,6 +190,15 @@ Result<void> parse_field(const Field& f, std::string_view text, std::string_view
       }
       break;
     }
+    case IteratorKind::reverse:
+      if (args.find('(') != std::string_view::npos) {  // over an iterator
+        Iterator base;
+        CCCL_CACHE_CHECK(parse_field(f, args, source, base));
+        it.components.push_back(std::move(base));
+      } else if (!args.empty() && !type(args, it.type)) {
+        return bad();
+      }
+      break;
     case IteratorKind::cache_modified: {
       const auto load = parse_cache_load(first);
       if (!load || (!rest.empty() && !type(rest, it.type))) return bad();
@@ -341,7 +353,21 @@ Result<void> validate_nested(std::string_view what, const Iterator& it, bool out
     }
     return validate_transform_op(what, it, {operands, arity});
   }
-  if (it.kind != IteratorKind::permutation) return bad("only a zip, transform or permutation takes components");
+  if (it.kind == IteratorKind::reverse) {
+    if (output)
+      return fail(ErrorCode::unsupported, w + ": an output reverse iterator writes an array (reverse(V))");
+    if (it.components.size() != 1 || it.type != ScalarType::none)
+      return bad("a reverse over an iterator takes its base only (its value type is the base's)");
+    const Iterator& base = it.components[0];
+    if (base.is_pointer()) return bad("a reverse over an array is written reverse(V)");
+    if (base.kind == IteratorKind::zip)
+      return fail(ErrorCode::unsupported,
+                  w + ": a reverse over a zip (reverse each component: zip(reverse(V0),reverse(V1),...))");
+    // Read at num_items - 1 - i: every input kind, a shuffle and a reverse (whose extent is
+    // the call's count) too.
+    return validate_component(w + ": reverse's base", base, false, depth + 1, inputs);
+  }
+  if (it.kind != IteratorKind::permutation) return bad("only a zip, transform, permutation or reverse takes components");
   if (it.components.size() != 2 || it.type != ScalarType::none)
     return bad("a permutation over iterators takes its values and its indices only");
   const Iterator& values = it.components[0];
@@ -374,7 +400,7 @@ Result<void> validate_in_role(std::string_view what, const Iterator& it, ScalarT
     return fail(ErrorCode::unsupported, std::string(what) + ": a " + kind + " iterator is not " +
                                             (output ? "an output" : "supported here"));
   if (it.nested()) return validate_nested(what, it, output, depth, accepted);
-  if (!it.components.empty()) return bad("only a zip, transform or permutation takes components");
+  if (!it.components.empty()) return bad("only a zip, transform, permutation or reverse takes components");
   if (it.kind == IteratorKind::pointer || it.kind == IteratorKind::discard) {
     if (!(it == Iterator{it.kind})) return bad("a " + kind + " iterator takes no type, index or operator");
     return {};
@@ -537,6 +563,21 @@ ZipLayout zip_layout(const Iterator& it) noexcept {
   return z;
 }
 
+// A reverse over an iterator: its base at 0, then `last` (an int64).
+struct ReverseLayout {
+  std::size_t last = 0;
+  Extent extent;
+};
+
+ReverseLayout reverse_layout(const Iterator& it) noexcept {
+  const Extent members[2] = {zip_layout(it).extent, {8, 8}};
+  std::size_t at[2] = {};
+  ReverseLayout r;
+  r.extent = natural_layout(members, at);
+  r.last = at[1];
+  return r;
+}
+
 Extent member_extent(const Iterator& it, ScalarType element) noexcept {
   const std::size_t v = size_of(iterator_value_type(it, element));
   switch (it.kind) {
@@ -552,7 +593,10 @@ Extent member_extent(const Iterator& it, ScalarType element) noexcept {
       return zip_layout(it).extent;
     case IteratorKind::shuffle:
       return {sizeof(ShuffleState), alignof(ShuffleState)};
-    default:  // pointer, reverse, discard
+    case IteratorKind::reverse:
+      if (it.nested()) return reverse_layout(it).extent;
+      return {8, 8};
+    default:  // pointer, discard
       return {8, 8};
   }
 }
@@ -598,6 +642,9 @@ std::string layout_text(const Iterator& it) {
     case IteratorKind::constant:
       return "V value@0";
     case IteratorKind::reverse:
+      if (it.nested())
+        return components_text("reverse", it) + ", i64 last@" + std::to_string(reverse_layout(it).last) +
+               " (num_items - 1)";
       return "V* end@0 (first + num_items)";
     case IteratorKind::permutation:
       return it.nested() ? components_text("permutation", it) : "V* values@0, I* idx@8";
@@ -637,7 +684,7 @@ std::string components_text(const std::string& kind, const Iterator& it) {
 std::string iterator_packing(const Iterator& it) {
   if (it.is_pointer()) return {};
   const std::string size = it.kind == IteratorKind::zip || it.nested()
-                               ? std::to_string(zip_layout(it).extent.size)
+                               ? std::to_string(member_extent(it, ScalarType::none).size)
                            : it.kind == IteratorKind::shuffle ? std::to_string(sizeof(ShuffleState))
                                                               : "16";
   return "// cccl-cache host packing 1: " + layout_text(it) + "; " + size +
@@ -796,6 +843,17 @@ std::string nested_struct(const std::string& n, const Iterator& it, const std::s
   if (it.kind == IteratorKind::permutation) {
     out += component_struct(n + "_0", it.components[0], false) + component_struct(n + "_1", it.components[1], false);
     parts = {"  " + n + "_0 values;\n  " + n + "_1 idx;\n", "values[idx[i]]", "idx += n;", "idx.position()"};
+  } else if (it.kind == IteratorKind::reverse) {
+    const ReverseLayout r = reverse_layout(it);
+    out += component_struct(n + "_0", it.components[0], false);
+    parts = {"  " + n + "_0 base;\n  long long last;\n", "base[last - i]", "last -= n;", "-last"};
+    parts.at = "static_cast<" + a + ">(" + parts.at + ")";
+    // The host packs the base at 0 and `last` after it (reverse_layout): the base's size
+    // places `last`.
+    return out + random_access_struct(n, a, a, "", parts) + "static_assert(sizeof(" + n + "_0) == " +
+           std::to_string(zip_layout(it).extent.size) + " && sizeof(" + n + ") == " +
+           std::to_string(r.extent.size) + " && alignof(" + n + ") == " + std::to_string(r.extent.align) +
+           ", \"the reverse iterator's layout (cccl-cache host packing)\");\n";
   } else {
     const Iterator& base = it.components[0];
     const bool zip = base.kind == IteratorKind::zip;
@@ -1018,6 +1076,10 @@ bool pack_components(const Iterator& it, const IteratorValue& value, std::uint64
 bool pack_at(const Iterator& it, ScalarType element, const IteratorValue& value,
              std::uint64_t num_items, unsigned char* out) noexcept {
   if (value.kind != it.kind) return false;
+  if (it.nested() && it.kind == IteratorKind::reverse) {
+    const auto last = static_cast<std::int64_t>(num_items) - 1;
+    std::memcpy(out + reverse_layout(it).last, &last, sizeof last);
+  }
   if (it.nested()) return pack_components(it, value, num_items, out);
   const std::size_t v = size_of(iterator_value_type(it, element));
   auto put_pointer = [&](std::size_t at, const void* p) { std::memcpy(out + at, &p, sizeof p); };
@@ -1088,6 +1150,14 @@ void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes
     x += static_cast<std::uint64_t>(n);
     std::memcpy(bytes, &x, v);
   };
+  if (it.nested() && it.kind == IteratorKind::reverse) {  // its base stays, `last` moves back
+    const std::size_t at = reverse_layout(it).last;
+    std::int64_t last = 0;
+    std::memcpy(&last, bytes + at, sizeof last);
+    last -= n;
+    std::memcpy(bytes + at, &last, sizeof last);
+    return;
+  }
   if (it.nested()) {
     // A transform's base moves; a permutation's indices do, its values stay.
     const std::size_t k = it.kind == IteratorKind::permutation ? 1 : 0;

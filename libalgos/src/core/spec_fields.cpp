@@ -379,8 +379,8 @@ void FieldWriter::put(const Field& f, const Operator& v) {
 namespace {
 // An iterator: kind, V, I, base (one byte each: 1 a transform's counting base, 2 a
 // transform's base iterator, else 0), then a transform's base iterator (u32 length and
-// its bytes) and operator, a cache_modified iterator's load (one byte), or each of a zip's
-// or a nested permutation's components as u32 length and its own bytes.
+// its bytes) and operator, a cache_modified iterator's load (one byte), or each of a zip's,
+// a nested permutation's or a nested reverse's components as u32 length and its own bytes.
 std::size_t iterator_bytes(const Iterator& v) {
   std::size_t n = 4 + (v.kind == IteratorKind::transform ? operator_bytes(v.op) : 0) +
                   (v.kind == IteratorKind::cache_modified ? 1 : 0);
@@ -437,7 +437,8 @@ bool get_iterator(std::span<const std::byte> b, Iterator& it, std::size_t depth)
     it.load = static_cast<CacheLoad>(rest[0]);
     return true;
   }
-  if (it.kind != IteratorKind::zip && it.kind != IteratorKind::permutation) return rest.empty();
+  if (it.kind != IteratorKind::zip && it.kind != IteratorKind::permutation && it.kind != IteratorKind::reverse)
+    return rest.empty();
   while (!rest.empty()) {
     Iterator c;
     if (!get_component(rest, c, depth)) return false;

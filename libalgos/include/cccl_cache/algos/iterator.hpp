@@ -37,9 +37,13 @@
 //                                     extent is the call's count), idx an array of I
 //                                     or an input iterator of an index type (not both
 //                                     arrays: that is the form above)
+//   reverse      {B base; i64 last}   element i = base[last - i], last = num_items - 1;
+//     over an iterator                base any input kind but an array (the form
+//                                     above) or a zip (reverse its components
+//                                     instead); inputs only
 //
-// A nested iterator's value type is its V where named, else its base's (a transform),
-// or its values' (a permutation); a component names (or so has) one.
+// A nested iterator's value type is its V where named, else its base's (a transform, a
+// reverse), or its values' (a permutation); a component names (or so has) one.
 //
 // A zip reads into, and writes from, a struct element type S (types.hpp ElementType)
 // whose fields are, in order, exactly the components' types (a build checks it), e.g.
@@ -130,7 +134,8 @@ std::optional<IteratorKind> parse_iterator_kind(std::string_view name) noexcept;
 // array of it) or an iterator naming its V: zip(float32, counting(int64)). Nested:
 // transform(OP,IT[,V]) over an input iterator IT (transform(multiplies,zip(float32,
 // float32)): products of pairs), permutation(VALUES,INDICES) with either an iterator and
-// the other a type (an array): permutation(float32,shuffle(int64)). A custom OP gets its
+// the other a type (an array): permutation(float32,shuffle(int64)), reverse(IT) over an
+// input iterator IT (reverse(transform(square,float32))). A custom OP gets its
 // source as a custom operator field does (source=..., a manifest's [operators]); one
 // iterator's custom operators share one source.
 struct Iterator {
@@ -143,7 +148,7 @@ struct Iterator {
   Operator op = Operator::of(OpKind::identity);
   bool counting_base = false;
   // zip: its components, each with its V named; an array is a pointer with `type` V.
-  // Nested transform: its base; nested permutation: its values and indices.
+  // Nested transform or reverse: its base; nested permutation: its values and indices.
   std::vector<Iterator> components{};
   // cache_modified: its load (none for every other kind).
   CacheLoad load = CacheLoad::none;
@@ -186,6 +191,12 @@ struct Iterator {
     it.components = {std::move(values), std::move(indices)};
     return it;
   }
+  // A reverse over an input iterator (not an array: reverse() above, nor a zip).
+  static Iterator reverse_of(Iterator base) {
+    Iterator it{IteratorKind::reverse};
+    it.components = {std::move(base)};
+    return it;
+  }
   bool nested() const noexcept { return kind != IteratorKind::zip && !components.empty(); }
   bool is_pointer() const noexcept { return kind == IteratorKind::pointer; }
   bool operator==(const Iterator&) const = default;
@@ -208,10 +219,10 @@ const std::string& iterator_source(const Iterator& it) noexcept;
 //   counting (and transform over counting), constant: `value`, the start or constant
 //     in the iterator's type V (its size_of(V) low bytes, host byte order)
 //   discard: nothing
-//   zip, and a nested transform or permutation: `pointer`, an array of the components'
-//     values (each as its kind reads it, an array component's `pointer` its array; a
-//     transform's base, a permutation's values then indices), and `value` their number
-//     (a uint64); read during the call only
+//   zip, and a nested transform, permutation or reverse: `pointer`, an array of the
+//     components' values (each as its kind reads it, an array component's `pointer` its
+//     array; a transform's or reverse's base, a permutation's values then indices), and
+//     `value` their number (a uint64); read during the call only
 //   shuffle: `value`, the seed (a uint64)
 // An output's arrays are written: `pointer` and `index` are const here only so that one
 // type serves both roles.
@@ -235,6 +246,10 @@ struct IteratorValue {
   // A nested transform's: its base's value (read during the call only).
   static IteratorValue transform_of(const IteratorValue* base) {
     return of(IteratorKind::transform, std::uint64_t{1}, base);
+  }
+  // A nested reverse's: its base's value (read during the call only).
+  static IteratorValue reverse_of(const IteratorValue* base) {
+    return of(IteratorKind::reverse, std::uint64_t{1}, base);
   }
   // A nested permutation's: its values' and its indices' values, in that order.
   static IteratorValue permutation_of(const IteratorValue* values_and_indices) {
