@@ -353,7 +353,9 @@ CCCL_CACHE_API cccl_cache_status cccl_cache_scan_by_key(
  *   TRANSFORM           over or into an array: pointer; over counting: value (as COUNTING);
  *                       over another iterator ("input=transform(multiplies,zip(float32,
  *                       float32))"): pointer: its base's value (one
- *                       cccl_cache_iterator_value), value: 1
+ *                       cccl_cache_iterator_value), value: 1; with a stateful operator
+ *                       ("input=transform(scale:4/4,float32)"), in any form: index: its
+ *                       state (state_size bytes on the host, read during the call)
  *   REVERSE             pointer: the first of the num_items elements read (written) last
  *                       first; over another iterator ("input=reverse(transform(times3,
  *                       counting(int64)))"): pointer: its base's value (one

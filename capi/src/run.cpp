@@ -155,6 +155,15 @@ bool convert_value(const char* fn, const std::string& arg, bool input, const alg
     });
     return false;
   }
+  if (it.kind == algos::IteratorKind::transform && it.op.stateful() && v->index == nullptr) {
+    status = guarded(fn, [&] {
+      return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,
+                       std::string(fn) + ": " + arg + "->index is NULL: the spec's transform operator '" +
+                           it.op.name + "' is stateful (give its " + std::to_string(it.op.state_size) +
+                           " bytes of state)");
+    });
+    return false;
+  }
   value = algos::IteratorValue{it.kind, v->pointer, v->index};
   std::memcpy(value.value, &v->value, sizeof value.value);
   const std::size_t count = it.components.size();

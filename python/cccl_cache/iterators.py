@@ -12,7 +12,8 @@ device arrays), which are never in the key: one build serves every start and arr
 The element i of each: CountingIterator(start) start + i (start a NumPy integer scalar, or
 an int: int64), ConstantIterator(value) value, ReverseIterator(a) a[n - 1 - i] (of the
 first n; a a device array or an input iterator), PermutationIterator(values, indices) values[indices[i]], TransformIterator(base,
-op) op(base[i]) with op a unary well-known operator ("negate", ...) or a stateless Op, ShuffleIterator(n, seed) a pseudo-random
+op) op(base[i]) with op a unary well-known operator ("negate", ...) or an Op (a stateful one
+with its state: TransformIterator(a, scale, state=np.float32(2))), ShuffleIterator(n, seed) a pseudo-random
 permutation of 0 .. n-1 (int64; read over exactly n items), CacheModifiedInputIterator(a,
 "stream") a[i] read with a PTX cache load modifier. The reduction converts each element to
 its own type.
@@ -68,12 +69,13 @@ def _array(a, what: str):
 class _Iterator:
     """What every iterator gives the reduction: its kind (`_iterator_kind`), its spec text
     (`_spec`), the call's values (`_value`: a NumPy scalar; `_base`, `_index`: device
-    arrays) and, for array-backed ones, a length (the default num_items)."""
+    arrays; `_state`: an operator's state) and, for array-backed ones, a length (the default num_items)."""
 
     _iterator_kind = ""
     _value = None
     _base = None
     _index = None
+    _state = None  # a transform's stateful operator's state (bytes)
 
     def _spec(self, operators: dict) -> str:
         raise NotImplementedError
@@ -144,6 +146,28 @@ class CacheModifiedInputIterator(_Iterator):
 
     def _spec(self, operators: dict) -> str:
         return f"cache_modified({self._load},{self._type})"
+
+
+def _state_bytes(op, state, what: str):
+    """A stateful operator's state as bytes (from a bytes-like object, a NumPy scalar or a
+    C-contiguous array) of the size its Op declares; None for a stateless one."""
+    stateful = isinstance(op, Op) and (op.state_size or op.state_alignment)
+    if state is None:
+        if stateful:
+            raise ValueError(f"{what}: operator '{op.name}' is stateful: give its {op.state_size} bytes "
+                             f"of state (state=)")
+        return None
+    if not stateful:
+        raise ValueError(f"{what}: the operator takes no state (give None)")
+    try:
+        data = bytes(memoryview(state))
+    except TypeError:
+        raise TypeError(f"{what}: expected a bytes-like object, a NumPy scalar or a C-contiguous array, "
+                        f"got {type(state).__name__}") from None
+    if len(data) != op.state_size:
+        raise ValueError(f"{what}: {len(data)} bytes, but operator '{op.name}' has a state of "
+                         f"{op.state_size} bytes")
+    return data
 
 
 def _component_spec(c, operators: dict, what: str) -> str:
@@ -233,16 +257,16 @@ class PermutationIterator(_Nested):
 
 
 class TransformIterator(_Nested):
-    """op(base[i]): base a device array or an input iterator, op stateless: unary, or over
-    a ZipIterator of its components' elements (a binary kind such as "multiplies" over two,
-    or an Op of that many arguments). value_type: its element type where it is a component
-    and the base is a zip."""
+    """op(base[i]): base a device array or an input iterator, op unary, or over a
+    ZipIterator of its components' elements (a binary kind such as "multiplies" over two,
+    or an Op of that many arguments). A stateful Op takes its state here (`state`: bytes-
+    like, a NumPy scalar or array, copied now), which the iterator carries into each call.
+    value_type: its element type where it is a component and the base is a zip."""
 
     _iterator_kind = "transform"
 
-    def __init__(self, base, op, value_type=None):
-        if isinstance(op, Op) and (op.state_size or op.state_alignment):
-            raise ValueError("TransformIterator op: a stateful operator is not supported here")
+    def __init__(self, base, op, value_type=None, state=None):
+        self._state = _state_bytes(op, state, "TransformIterator state")
         self._op = op
         self._counting = None
         if value_type is not None:
@@ -278,14 +302,14 @@ class TransformIterator(_Nested):
 
 
 class TransformOutputIterator(_Iterator):
-    """As d_out: writes op(x) to array[i] for the i-th result x (op unary and stateless,
-    applied to the algorithm's values; its result stored in the array's type)."""
+    """As d_out: writes op(x) to array[i] for the i-th result x (op unary, applied to the
+    algorithm's values; its result stored in the array's type). A stateful Op takes its
+    state here (`state`, as TransformIterator's)."""
 
     _iterator_kind = "transform"
 
-    def __init__(self, array, op):
-        if isinstance(op, Op) and (op.state_size or op.state_alignment):
-            raise ValueError("TransformOutputIterator op: a stateful operator is not supported here")
+    def __init__(self, array, op, state=None):
+        self._state = _state_bytes(op, state, "TransformOutputIterator state")
         self._op = op
         self._base = _array(array, "TransformOutputIterator array")
         self._type = _type_of(array, "TransformOutputIterator array")

@@ -339,6 +339,16 @@ algos::IteratorValue iterator_value(nb::handle obj, const std::string& arg, bool
   const ScalarType v = it.type == ScalarType::none ? element : it.type;
   algos::IteratorValue out{it.kind};
   if (it.kind == algos::IteratorKind::discard) return out;
+  // A transform's stateful operator: its state, the bytes the Python iterator holds.
+  const void* state = nullptr;
+  if (it.kind == algos::IteratorKind::transform && it.op.stateful()) {
+    const nb::object held = nb::getattr(obj, "_state", nb::none());
+    if (!nb::isinstance<nb::bytes>(held) || nb::cast<nb::bytes>(held).size() != it.op.state_size)
+      throw nb::value_error((arg + ": the spec's transform operator '" + it.op.name + "' is stateful: give the " +
+                             "iterator its " + std::to_string(it.op.state_size) + " bytes of state (state=)")
+                                .c_str());
+    state = nb::cast<nb::bytes>(held).c_str();
+  }
   if (!it.components.empty()) {
     const auto components = nb::hasattr(obj, "_components") ? nb::cast<nb::tuple>(obj.attr("_components"))
                                                              : nb::tuple();
@@ -369,7 +379,7 @@ algos::IteratorValue iterator_value(nb::handle obj, const std::string& arg, bool
                       : iterator_value(components[k], ck, written, c,
                                        algos::component_value_type(c), n, dev, parts);
     }
-    return algos::IteratorValue::of(it.kind, std::uint64_t{count}, values);
+    return algos::IteratorValue::of(it.kind, std::uint64_t{count}, values).with_state(state);
   }
   if (it.kind == algos::IteratorKind::shuffle) {
     // Its domain is the call's length: reading past it would never end.
@@ -385,7 +395,7 @@ algos::IteratorValue iterator_value(nb::handle obj, const std::string& arg, bool
   if (by_value) {
     const HostScalar value = host_scalar(obj.attr("_value"), v, arg.c_str());
     std::memcpy(out.value, value.bytes, sizeof out.value);
-    return out;
+    return out.with_state(state);
   }
   // A permutation's values are read (written) at its indices: any length; the others n.
   const bool permutation = it.kind == algos::IteratorKind::permutation;
@@ -395,7 +405,7 @@ algos::IteratorValue iterator_value(nb::handle obj, const std::string& arg, bool
     out.index =
         checked_array(obj.attr("_index"), (arg + " indices").c_str(), false, it.index_type, n, dev)
             .data;
-  return out;
+  return state != nullptr ? out.with_state(state) : out;
 }
 
 // The call's input: the d_in array of the spec's type, or for a spec with an input

@@ -1639,3 +1639,33 @@ def test_nested_iterators(caches):
         d = cp.empty(N, cp.int64)
         run_two_phase(exe, counts, d, N, n=N)
         np.testing.assert_array_equal(d.get(), np.cumsum(-(5 + np.arange(N, dtype=np.int64))[::-1]))
+
+
+def test_stateful_transform_iterators(caches):
+    """Transform iterators whose operators are stateful, the state carried by the iterator:
+    an affine map over a counting input summed, running sums stored scaled through a
+    TransformOutputIterator, fresh and store-loaded, against NumPy."""
+    from cccl_cache.iterators import CountingIterator, TransformIterator, TransformOutputIterator
+    affine = cccl_cache.Op("affine", "__device__ long long affine(void* s, long long i) { "
+                           "const long long* ab = (const long long*)s; return ab[0] * i + ab[1]; }",
+                           state_size=16, state_alignment=8)
+    counts = TransformIterator(CountingIterator(np.int64(-1000)), affine, state=np.array([3, -7], np.int64))
+    d_out = cp.zeros(1, cp.int64)
+    for exe in both(caches, lambda c: cccl_cache.make_reduce_into(counts, d_out, "plus", device=0, cache=c)):
+        d_out[:] = 0
+        run_two_phase(exe, counts, d_out, N, np.int64(0), n=N)
+        assert int(d_out.get()[0]) == int((3 * (np.arange(N, dtype=np.int64) - 1000) - 7).sum())
+    scale = cccl_cache.Op("scale", "__device__ double scale(void* s, double x) { return x * *(const double*)s; }",
+                          state_size=8)
+    h = rng.integers(-1000, 1000, N).astype(np.int32)
+    d_x = cp.asarray(h)
+    outs = []
+    for k, exe in zip((0.25, 0.5), both(caches, lambda c: cccl_cache.make_inclusive_scan(
+            d_x, TransformOutputIterator(cp.empty(N, cp.float64), scale, state=np.float64(1)), "plus",
+            device=0, cache=c))):
+        d = cp.empty(N, cp.float64)
+        out = TransformOutputIterator(d, scale, state=np.float64(k))
+        run_two_phase(exe, d_x, out, N, n=N)
+        np.testing.assert_array_equal(d.get(), np.cumsum(h.astype(np.int64)) * k)
+        outs.append(d.get() / k)
+    np.testing.assert_array_equal(outs[0], outs[1])

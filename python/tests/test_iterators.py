@@ -70,7 +70,7 @@ def test_bad_iterators_are_refused_when_made(fake):
         ReverseIterator([1, 2, 3])
     with pytest.raises(TypeError, match="device array"):
         TransformIterator([1, 2], "negate")
-    with pytest.raises(ValueError, match="stateful"):
+    with pytest.raises(ValueError, match="stateful: give its 4 bytes of state"):
         TransformIterator(fake(), Op("f", "__device__ float f(void*, float x) { return x; }", state_size=4))
     with pytest.raises(ValueError, match="num_items"):
         cccl_cache.reduce_into(CountingIterator(0), fake(n=1, typestr="<i8"))
@@ -157,7 +157,7 @@ def test_outputs_join_the_spec_and_name_the_items_type(fake):
 def test_bad_outputs_are_refused(fake):
     with pytest.raises(TypeError, match="device array"):
         TransformOutputIterator([1.0], "negate")
-    with pytest.raises(ValueError, match="stateful"):
+    with pytest.raises(ValueError, match="stateful: give its 4 bytes of state"):
         TransformOutputIterator(fake(), Op("f", "__device__ float f(void*, float x) { return x; }", state_size=4))
     # A counting iterator cannot be written.
     with pytest.raises(ValueError, match="output"):
@@ -505,3 +505,32 @@ def test_iterators_nest(fake):
         spec_of(PermutationIterator(i8, ConstantIterator(np.float32(1))), "int64")
     with pytest.raises(TypeError, match="ZipIterator is not supported here"):
         PermutationIterator(ZipIterator(i8, i8), i4)
+
+
+def test_transform_iterators_take_a_stateful_operators_state(fake):
+    """A stateful Op in a TransformIterator or TransformOutputIterator: its layout in the
+    spec text (name:SIZE/ALIGN) and key, its state carried by the iterator (copied when
+    made), bad states refused naming the problem."""
+    scale = Op("scale", "__device__ float scale(void* s, float x) { return x * *(float*)s; }", state_size=4)
+    affine = Op("affine", "__device__ long long affine(void* s, long long i) { "
+                "const long long* ab = (const long long*)s; return ab[0] * i + ab[1]; }", state_size=16,
+                state_alignment=8)
+    f4 = fake(typestr="<f4")
+    it = TransformIterator(f4, scale, state=np.float32(2))
+    assert spec_of(it).fields["input"] == "transform(scale:4/4,float32)"
+    assert it._state == np.float32(2).tobytes()
+    counts = TransformIterator(CountingIterator(np.int64(0)), affine, state=np.array([3, -7], np.int64))
+    assert spec_of(counts, "int64").fields["input"] == "transform(affine:16/8,counting(int64))"
+    assert counts._state == np.array([3, -7], np.int64).tobytes()
+    # The state's bytes are a call value, its layout part of the key.
+    assert spec_of(TransformIterator(f4, scale, state=np.float32(5))).key(90) == spec_of(it).key(90)
+    wide = Op("scale", scale.source, state_size=8)
+    assert spec_of(TransformIterator(f4, wide, state=bytes(8))).key(90) != spec_of(it).key(90)
+    out = TransformOutputIterator(fake(typestr="<f8"), scale, state=bytearray(4))
+    assert out._state == bytes(4)
+    with pytest.raises(ValueError, match="8 bytes, but operator 'scale' has a state of 4 bytes"):
+        TransformIterator(f4, scale, state=np.float64(2))
+    with pytest.raises(ValueError, match="takes no state"):
+        TransformIterator(f4, "negate", state=np.float32(2))
+    with pytest.raises(TypeError, match="bytes-like"):
+        TransformIterator(f4, scale, state=2.0)

@@ -2418,6 +2418,40 @@ static void for_each_on_gpu(cccl_cache_store* store) {
          ok ? "ok" : "MISMATCH");
 }
 
+/* Sums a * i + b over a counting input through a transform iterator whose operator is
+ * stateful ({a, b} behind the value's index), and refuses the call without the state. */
+static void stateful_iterator_on_gpu(cccl_cache_store* store) {
+  enum { n = 5000 };
+  const long long start = -100, ab[2] = {3, -7}, zero = 0;
+  long long sum = 0, want = 0;
+  size_t bytes = 0;
+  int i;
+  void *d_out = NULL, *d_temp = NULL;
+  cccl_cache_iterator_value in;
+  cccl_cache_algorithm* alg = acquire_text(
+      store,
+      "reduce type=int64 input=transform(affine:16/8,counting(int64)) source='__device__ long long affine(void* s, "
+      "long long i) { const long long* ab = (const long long*)s; return ab[0] * i + ab[1]; }'");
+  if (alg == NULL) return;
+  for (i = 0; i < n; ++i) want += ab[0] * (start + i) + ab[1];
+  CHECK(cudaMalloc(&d_out, sizeof sum) == cudaSuccess);
+  memset(&in, 0, sizeof in);
+  in.kind = CCCL_CACHE_ITERATOR_TRANSFORM;
+  memcpy(&in.value, &start, sizeof start);
+  CHECK_FAILS(cccl_cache_reduce_iterator(alg, NULL, &bytes, &in, d_out, n, &zero, NULL),
+              CCCL_CACHE_ERROR_INVALID_ARGUMENT, "in->index is NULL: the spec's transform operator 'affine' is stateful");
+  in.index = ab;
+  CHECK_OK(cccl_cache_reduce_iterator(alg, NULL, &bytes, &in, d_out, n, &zero, NULL));
+  CHECK(cudaMalloc(&d_temp, bytes > 0 ? bytes : 1) == cudaSuccess);
+  CHECK_OK(cccl_cache_reduce_iterator(alg, d_temp, &bytes, &in, d_out, n, &zero, NULL));
+  CHECK(cudaMemcpy(&sum, d_out, sizeof sum, cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(sum == want);
+  cudaFree(d_temp);
+  cudaFree(d_out);
+  cccl_cache_algorithm_release(alg);
+  printf("summed 3i-7 through a transform iterator's state: %s\n", sum == want ? "ok" : "MISMATCH");
+}
+
 int main(void) {
   char tmp[] = "/tmp/cccl-cache-capi-XXXXXX";
   char dir[4096];
@@ -2503,6 +2537,7 @@ int main(void) {
     stateful_search_on_gpu(store);
     bool_on_gpu(store);
     for_each_on_gpu(store);
+    stateful_iterator_on_gpu(store);
   }
   cccl_cache_spec_free(spec);
   cccl_cache_spec_free(same);

@@ -138,8 +138,8 @@ TEST(Iterator, BadCombinationsAreRefusedWithTheirReason) {
       {Iterator::transform(Operator::plus()), ErrorCode::invalid_argument, "unary"},
       {Iterator::transform(Operator::of(OpKind::bit_not)), ErrorCode::invalid_argument,
        "bit_not does not apply to float32"},
-      {Iterator::transform(Operator::custom("f", "__device__ float f(void*, float);", 4, 4)),
-       ErrorCode::unsupported, "state"},
+      {Iterator::transform(Operator::custom("f", "__device__ float f(void*, float);", 4, 8)),
+       ErrorCode::invalid_argument, "operator state 4/8: the size must be a multiple of the alignment"},
       {Iterator::transform(Operator::custom("1f", "x")), ErrorCode::invalid_argument, "identifier"},
   };
   for (const auto& c : cases) {

@@ -9,6 +9,7 @@
 #include "cccl_cache/algos/segmented_reduce/build_result.hpp"
 #include "iterator_specs.hpp"
 #include "nested_iterator_specs.hpp"
+#include "stateful_iterator_specs.hpp"
 #include "segmented_iterator_specs.hpp"
 #include "zip_specs.hpp"
 
@@ -18,6 +19,16 @@ using namespace test_support;
 namespace {
 
 reduce::Spec reduce_over(ScalarType type, Iterator input) { return over<reduce::Spec>(type, std::move(input)); }
+
+// `spec` is valid and builds for sm_`cc` with `kernels` kernels.
+template <class Spec>
+void build(const Spec& spec, std::uint32_t cc, std::size_t kernels) {
+  SCOPED_TRACE(summary(spec) + " sm_" + std::to_string(cc));
+  ASSERT_TRUE(spec.validate()) << spec.validate().error().describe();
+  const auto& r = cached_build(spec, cc);
+  ASSERT_TRUE(r) << r.error().describe();
+  EXPECT_EQ(r->result.record.kernels.size(), kernels);
+}
 
 TEST(IteratorBuild, ReduceOverEveryInputKindBuildsForSm80AndSm90) {
   const Operator square =
@@ -154,13 +165,6 @@ TEST(IteratorBuild, SegmentedReduceOverIteratorsBuilds) {
 // iterators: the generated structs compile as CUB's kernels use them (sm_90; three of
 // them also sm_80).
 TEST(IteratorBuild, NestedIteratorsBuild) {
-  auto build = [](const auto& spec, std::uint32_t cc, std::size_t kernels) {
-    SCOPED_TRACE(summary(spec) + " sm_" + std::to_string(cc));
-    ASSERT_TRUE(spec.validate()) << spec.validate().error().describe();
-    const auto& r = cached_build(spec, cc);
-    ASSERT_TRUE(r) << r.error().describe();
-    EXPECT_EQ(r->result.record.kernels.size(), kernels);
-  };
   for (const std::uint32_t cc : {80u, 90u}) {
     build(dot_product(), cc, 3);
     build(shuffled_running_sum(), cc, 2);
@@ -171,6 +175,16 @@ TEST(IteratorBuild, NestedIteratorsBuild) {
   build(scattered_running_sum(), 90, 2);
   build(reversed_counts(), 80, 2);
   build(reversed_gather(), 90, 2);
+}
+
+// Transform iterators with stateful operators (over counting, over a zip, as an output):
+// the structs holding the operator compile, their layout asserted, as CUB's kernels use
+// them (sm_90; one also sm_80).
+TEST(IteratorBuild, StatefulTransformIteratorsBuild) {
+  build(affine_sum(), 80, 3);
+  build(affine_sum(), 90, 3);
+  build(weighted_running_sum(), 90, 2);
+  build(scaled_running_sum(), 90, 2);
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // Nested iterators on a GPU (skips without one): a dot product (reduce over a transform of a
 // zip of two arrays), a gather in the order a shuffle fixes, a permutation of counts by
 // computed indices, a transform over a two-array permutation, a three-argument operator over
-// a zip, a scan scattered by a shuffle, and two reverses over iterators (a transform over
-// counting, a shuffled gather); against host references on sizes 0, 1, 2, 1023,
+// a zip, a scan scattered by a shuffle, two reverses over iterators (a transform over
+// counting, a shuffled gather), and transforms with stateful operators (over counting,
+// over a zip, as an output); against host references on sizes 0, 1, 2, 1023,
 // 1025, 2^20 + 3 and 2^26, fresh (build -> bind) and store-loaded executables bitwise
 // identical.
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include "core/iterator.hpp"
 #include "gpu_support.hpp"
 #include "nested_iterator_specs.hpp"
+#include "stateful_iterator_specs.hpp"
 #include "scan_gpu_support.hpp"
 
 using namespace cccl_cache::algos;
@@ -242,6 +244,69 @@ TEST(NestedIteratorGpu, RunningSumScatteredByAShuffle) {
       std::vector<std::int32_t> want(n);
       std::int32_t acc = 0;
       for (std::uint64_t i = 0; i < n; ++i) want[shuffled(n, seed, i)] = acc += h[i];
+      expect_fresh_and_loaded(got, want);
+    }
+  });
+}
+
+// Transform iterators with stateful operators: the state is the call's, packed into the
+// iterator (IteratorValue::with_state).
+TEST(StatefulIteratorGpu, AffineCountsSummedThroughTheStatesCoefficients) {
+  const Affine state{3, -7};
+  const std::int64_t start = -(1ll << 20);
+  check<affine_sum>(
+      [&](std::uint64_t, auto&, auto&) { return IteratorValue::of(IteratorKind::transform, start).with_state(&state); },
+      reduce_from(std::int64_t{5}),
+      [&](std::uint64_t n) {
+        std::int64_t s = 5;
+        for (std::uint64_t i = 0; i < n; ++i) s += state.a * (start + static_cast<std::int64_t>(i)) + state.b;
+        return s;
+      });
+}
+
+TEST(StatefulIteratorGpu, WeightedPairsScannedThroughAZip) {
+  std::vector<float> x, y;
+  const float w[2] = {0.5f, 0.25f};
+  check<weighted_running_sum>(
+      [&](std::uint64_t n, auto& keep, auto& parts) {
+        // Small integers: every partial sum is a multiple of 0.25 far below 2^21, exact in
+        // any order.
+        x = random_values<float>(n, -2, 2, 41 + static_cast<std::uint32_t>(n));
+        y = random_values<float>(n, -2, 2, 43 + static_cast<std::uint32_t>(n));
+        parts = {IteratorValue::array(on_device(x, keep)), IteratorValue::array(on_device(y, keep))};
+        parts.push_back(IteratorValue::zip(parts.data(), 2));
+        return IteratorValue::transform_of(&parts[2]).with_state(w);
+      },
+      scan_from(ScanInit::none, 0.0f),
+      [&](std::uint64_t n) {
+        std::vector<float> out(n);
+        float acc = 0;
+        for (std::uint64_t i = 0; i < n; ++i) out[i] = acc += w[0] * x[i] + w[1] * y[i];
+        return out;
+      });
+}
+
+TEST(StatefulIteratorGpu, RunningSumsStoredScaledThroughAnOutputsState) {
+  SKIP_WITHOUT_GPU();
+  const double k = 0.25;
+  with_fresh_and_loaded<scaled_running_sum>(kPrefix, [&](const auto& fresh, const auto& loaded, CUstream stream) {
+    for (const std::uint64_t n : kGpuCounts) {
+      SCOPED_TRACE("n = " + std::to_string(n));
+      const auto h = random_values<std::int32_t>(n, -1000, 1000, 47 + static_cast<std::uint32_t>(n));
+      std::vector<std::unique_ptr<DeviceBuffer>> keep;
+      const void* d_in = on_device(h, keep);
+      std::vector<double> got[2];
+      int r = 0;
+      for (const auto* exe : {&fresh, &loaded}) {
+        DeviceBuffer out(n * sizeof(double));
+        query_and_run(*exe, n, stream, [&](void* temp, std::size_t& bytes) {
+          return (*exe)(temp, bytes, d_in, IteratorValue::transform(out.get()).with_state(&k), n, stream);
+        });
+        got[r++] = copy_to_host<double>(out, n);
+      }
+      std::vector<double> want(n);
+      std::int32_t acc = 0;
+      for (std::uint64_t i = 0; i < n; ++i) want[i] = (acc += h[i]) * k;
       expect_fresh_and_loaded(got, want);
     }
   });

@@ -293,12 +293,8 @@ bool one_source(const Iterator& it, const std::string*& source) {
 Result<void> validate_transform_op(std::string_view what, const Iterator& it,
                                    std::span<const ScalarType> operands) {
   const std::string field = std::string(what) + ": transform iterator's operator";
-  if (it.op.kind == OpKind::custom) {
-    if (it.op.stateful() || it.op.state_alignment != 0)
-      return fail(ErrorCode::unsupported,
-                  field + ": operator state is not supported in an iterator; use a stateless operator");
-    return validate_operator(field, it.op);
-  }
+  // A custom operator may be stateful: its state is packed into the iterator.
+  if (it.op.kind == OpKind::custom) return validate_operator(field, it.op, /*takes_state=*/true);
   const bool unary = operands.size() == 1;
   if (unary ? !detail::is_unary_kind(it.op.kind)
             : operands.size() != 2 || !detail::is_binary_kind(it.op.kind))
@@ -563,19 +559,35 @@ ZipLayout zip_layout(const Iterator& it) noexcept {
   return z;
 }
 
-// A reverse over an iterator: its base at 0, then `last` (an int64).
-struct ReverseLayout {
-  std::size_t last = 0;
+// An iterator's base at 0 and one member after it at its alignment (`tail`): a nested
+// reverse's `last`, a stateful transform's operator (its state).
+struct TailLayout {
+  std::size_t tail = 0;
   Extent extent;
 };
 
-ReverseLayout reverse_layout(const Iterator& it) noexcept {
-  const Extent members[2] = {zip_layout(it).extent, {8, 8}};
+TailLayout tail_layout(Extent base, Extent tail) noexcept {
+  const Extent members[2] = {base, tail};
   std::size_t at[2] = {};
-  ReverseLayout r;
+  TailLayout r;
   r.extent = natural_layout(members, at);
-  r.last = at[1];
+  r.tail = at[1];
   return r;
+}
+
+// A reverse over an iterator: its base, then `last` (an int64).
+TailLayout reverse_layout(const Iterator& it) noexcept { return tail_layout(zip_layout(it).extent, {8, 8}); }
+
+// A transform's base: its components (nested), a count in V (over counting) or a pointer.
+Extent transform_base_extent(const Iterator& it, ScalarType element) noexcept {
+  if (it.nested()) return zip_layout(it).extent;
+  const std::size_t v = std::max<std::size_t>(1, size_of(iterator_value_type(it, element)));
+  return it.counting_base ? Extent{v, v} : Extent{8, 8};
+}
+
+// A stateful transform: its base, then its operator's state.
+TailLayout transform_layout(const Iterator& it, ScalarType element) noexcept {
+  return tail_layout(transform_base_extent(it, element), {it.op.state_size, it.op.state_alignment});
 }
 
 Extent member_extent(const Iterator& it, ScalarType element) noexcept {
@@ -587,8 +599,7 @@ Extent member_extent(const Iterator& it, ScalarType element) noexcept {
     case IteratorKind::permutation:
       return it.nested() ? zip_layout(it).extent : Extent{16, 8};
     case IteratorKind::transform:
-      if (it.nested()) return zip_layout(it).extent;
-      return it.counting_base ? Extent{v, v} : Extent{8, 8};
+      return it.op.stateful() ? transform_layout(it, element).extent : transform_base_extent(it, element);
     case IteratorKind::zip:
       return zip_layout(it).extent;
     case IteratorKind::shuffle:
@@ -643,14 +654,19 @@ std::string layout_text(const Iterator& it) {
       return "V value@0";
     case IteratorKind::reverse:
       if (it.nested())
-        return components_text("reverse", it) + ", i64 last@" + std::to_string(reverse_layout(it).last) +
+        return components_text("reverse", it) + ", i64 last@" + std::to_string(reverse_layout(it).tail) +
                " (num_items - 1)";
       return "V* end@0 (first + num_items)";
     case IteratorKind::permutation:
       return it.nested() ? components_text("permutation", it) : "V* values@0, I* idx@8";
-    case IteratorKind::transform:
-      if (it.nested()) return components_text("transform", it);
-      return it.counting_base ? "V start@0" : "V* p@0";
+    case IteratorKind::transform: {
+      const std::string base = it.nested() ? components_text("transform", it)
+                               : it.counting_base ? "V start@0"
+                                                  : "V* p@0";
+      if (!it.op.stateful()) return base;
+      return base + ", op state " + std::to_string(it.op.state_size) + "/" +
+             std::to_string(it.op.state_alignment) + " after the base at its alignment";
+    }
     case IteratorKind::cache_modified:
       return "V* p@0 (loaded " + std::string(cache_load_name(it.load)) + ")";
     case IteratorKind::discard:
@@ -692,6 +708,27 @@ std::string iterator_packing(const Iterator& it) {
 }
 
 namespace {
+// A static_assert that struct `n` has extent `e` (and `also`, where given): the layout the
+// host packs it in.
+std::string layout_assert(const std::string& n, Extent e, const std::string& also = {}) {
+  return "static_assert(" + (also.empty() ? "" : also + " && ") + "sizeof(" + n + ") == " +
+         std::to_string(e.size) + " && alignof(" + n + ") == " + std::to_string(e.align) +
+         ", \"the iterator's layout (cccl-cache host packing)\");\n";
+}
+
+// A stateful transform's operator as its iterator's member `op` (its state, which the
+// host packs after the base), and how the iterator calls it; a stateless one is made
+// where it is called, as before state existed.
+std::string op_member(const std::string& n, const Operator& op) {
+  return op.stateful() ? "  " + n + "_op op;\n" : "";
+}
+std::string op_call(const std::string& n, const Operator& op) { return op.stateful() ? "op" : n + "_op{}"; }
+// A stateful transform's layout check (nothing for other iterators).
+std::string stateful_layout_assert(const std::string& n, const Iterator& it, ScalarType element) {
+  if (it.kind != IteratorKind::transform || !it.op.stateful()) return {};
+  return layout_assert(n, transform_layout(it, element).extent);
+}
+
 // The parts of one iterator struct: its state members, what operator[](i) returns, how
 // it advances by n, and the position iterators compare by.
 struct IteratorParts {
@@ -844,16 +881,14 @@ std::string nested_struct(const std::string& n, const Iterator& it, const std::s
     out += component_struct(n + "_0", it.components[0], false) + component_struct(n + "_1", it.components[1], false);
     parts = {"  " + n + "_0 values;\n  " + n + "_1 idx;\n", "values[idx[i]]", "idx += n;", "idx.position()"};
   } else if (it.kind == IteratorKind::reverse) {
-    const ReverseLayout r = reverse_layout(it);
     out += component_struct(n + "_0", it.components[0], false);
     parts = {"  " + n + "_0 base;\n  long long last;\n", "base[last - i]", "last -= n;", "-last"};
     parts.at = "static_cast<" + a + ">(" + parts.at + ")";
     // The host packs the base at 0 and `last` after it (reverse_layout): the base's size
     // places `last`.
-    return out + random_access_struct(n, a, a, "", parts) + "static_assert(sizeof(" + n + "_0) == " +
-           std::to_string(zip_layout(it).extent.size) + " && sizeof(" + n + ") == " +
-           std::to_string(r.extent.size) + " && alignof(" + n + ") == " + std::to_string(r.extent.align) +
-           ", \"the reverse iterator's layout (cccl-cache host packing)\");\n";
+    return out + random_access_struct(n, a, a, "", parts) +
+           layout_assert(n, reverse_layout(it).extent, "sizeof(" + n + "_0) == " +
+                                                          std::to_string(zip_layout(it).extent.size));
   } else {
     const Iterator& base = it.components[0];
     const bool zip = base.kind == IteratorKind::zip;
@@ -872,10 +907,11 @@ std::string nested_struct(const std::string& n, const Iterator& it, const std::s
     }
     if (parts.position.empty()) parts.position = "difference_type(0)";
     out += operator_struct(n + "_op", it.op, static_cast<int>(operands.size()), {}, same);
-    parts.at = n + "_op{}(" + args + ")";
+    parts.members += op_member(n, it.op);
+    parts.at = op_call(n, it.op) + "(" + args + ")";
   }
   parts.at = "static_cast<" + a + ">(" + parts.at + ")";
-  return out + random_access_struct(n, a, a, "", parts);
+  return out + random_access_struct(n, a, a, "", parts) + stateful_layout_assert(n, it, ScalarType::none);
 }
 }  // namespace
 
@@ -913,7 +949,8 @@ std::string iterator_struct(std::string_view name, const Iterator& it, const Ele
     case IteratorKind::transform:
       out += operator_struct(n + "_op", it.op, 1);
       if (!counts) parts = {"  const " + v + "* p;\n", "p[i]", "p += n;", address("p", v)};
-      parts.at = n + "_op{}(" + parts.at + ")";
+      parts.members += op_member(n, it.op);
+      parts.at = op_call(n, it.op) + "(" + parts.at + ")";
       break;
     case IteratorKind::shuffle:
       parts = {shuffle_members(), "static_cast<" + v + ">(permuted(pos + static_cast<u64>(i)))",
@@ -935,7 +972,7 @@ std::string iterator_struct(std::string_view name, const Iterator& it, const Ele
       break;
   }
   parts.at = "static_cast<" + a + ">(" + parts.at + ")";
-  return out + random_access_struct(n, a, a, "", parts);
+  return out + random_access_struct(n, a, a, "", parts) + stateful_layout_assert(n, it, element.scalar);
 }
 
 std::string output_iterator_struct(std::string_view name, const Iterator& it,
@@ -970,8 +1007,10 @@ std::string output_iterator_struct(std::string_view name, const Iterator& it,
     }
     case IteratorKind::transform:
       out += operator_struct(n + "_op", it.op, 1);
-      stored = n + "_op{}(x)";
-      parts = {"  " + v + "* p;\n", "reference{p + i}", "p += n;", address("p", v)};
+      // A stateful operator is the iterator's member, which its references point at.
+      stored = it.op.stateful() ? "(*op)(x)" : n + "_op{}(x)";
+      parts = {"  " + v + "* p;\n" + op_member(n, it.op), it.op.stateful() ? "reference{p + i, &op}" : "reference{p + i}",
+               "p += n;", address("p", v)};
       break;
     default:  // discard
       parts = {"  difference_type pos;\n", "reference{}", "pos += n;", "pos"};
@@ -981,9 +1020,12 @@ std::string output_iterator_struct(std::string_view name, const Iterator& it,
       it.kind == IteratorKind::discard
           ? "  struct reference {\n    __host__ __device__ const reference& operator=(const " + a +
                 "&) const { return *this; }\n  };\n"
-          : "  struct reference {\n    " + v + "* at;\n    __host__ __device__ const reference& operator=(const " +
-                a + "& x) const { *at = static_cast<" + v + ">(" + stored + "); return *this; }\n  };\n";
-  return out + random_access_struct(n, a, "reference", reference_def, parts);
+          : "  struct reference {\n    " + v + "* at;\n" +
+                (it.kind == IteratorKind::transform && it.op.stateful() ? "    const " + n + "_op* op;\n" : "") +
+                "    __host__ __device__ const reference& operator=(const " + a + "& x) const { *at = static_cast<" +
+                v + ">(" + stored + "); return *this; }\n  };\n";
+  return out + random_access_struct(n, a, "reference", reference_def, parts) +
+         (it.kind == IteratorKind::transform ? stateful_layout_assert(n, it, element.scalar) : "");
 }
 
 std::string argument_type(std::string& source, const std::string& name, const Iterator& it,
@@ -1078,7 +1120,11 @@ bool pack_at(const Iterator& it, ScalarType element, const IteratorValue& value,
   if (value.kind != it.kind) return false;
   if (it.nested() && it.kind == IteratorKind::reverse) {
     const auto last = static_cast<std::int64_t>(num_items) - 1;
-    std::memcpy(out + reverse_layout(it).last, &last, sizeof last);
+    std::memcpy(out + reverse_layout(it).tail, &last, sizeof last);
+  }
+  if (it.kind == IteratorKind::transform && it.op.stateful()) {  // the state after the base
+    if (value.index == nullptr) return false;
+    std::memcpy(out + transform_layout(it, element).tail, value.index, it.op.state_size);
   }
   if (it.nested()) return pack_components(it, value, num_items, out);
   const std::size_t v = size_of(iterator_value_type(it, element));
@@ -1151,7 +1197,7 @@ void advance_packed(const Iterator& it, ScalarType element, unsigned char* bytes
     std::memcpy(bytes, &x, v);
   };
   if (it.nested() && it.kind == IteratorKind::reverse) {  // its base stays, `last` moves back
-    const std::size_t at = reverse_layout(it).last;
+    const std::size_t at = reverse_layout(it).tail;
     std::int64_t last = 0;
     std::memcpy(&last, bytes + at, sizeof last);
     last -= n;

@@ -12,7 +12,8 @@
 //   reverse      {V* end}             element i = end[-1 - i] (end = first + num_items)
 //   permutation  {V* values; I* idx}  element i = values[idx[i]]
 //   transform    {base}               element i = op(base[i]); base a pointer {V* p} or
-//                                     counting {V start}; op stateless
+//                                     counting {V start}; a stateful op's state (its
+//                                     S bytes aligned to A) follows the base at A
 //   zip          {C0 c0; C1 c1; ...}  element i = S{c0[i], c1[i], ...}: each component
 //                                     an array of its V or one of the kinds above (not
 //                                     a zip), laid out as above, in order, each at its
@@ -63,11 +64,15 @@
 //   permutation  {V* values; I* idx}  values[idx[i]] = x (a scatter); idx may be an
 //                                     input iterator ({V* values; X idx}, nested)
 //   transform    {V* p}               p[i] = op(x), op applied to the algorithm's value
+//                                     (a stateful op's state after p, as an input's)
 //   discard      {}                   nothing
 //   zip          {C0 c0; ...}         component k written with field k of x (each an
 //                                     array of its V or an output kind above)
 //
 // and a written value of the algorithm's type is converted to V.
+//
+// A nested transform's stateful op's state follows its components likewise. A stateful
+// op is called as the algorithms' are, op(void* state, x...), on the iterator's own copy.
 //
 // V is the iterator's `type`, I its `index_type`. What an algorithm sees is its own
 // element type: a counting iterator of int64 values read by a float32 reduce yields
@@ -143,8 +148,8 @@ struct Iterator {
   ScalarType type = ScalarType::none;        // V; none: the algorithm's element type
   ScalarType index_type = ScalarType::none;  // permutation: I (int32, uint32, int64, uint64)
   // transform: a unary operator (identity, negate, logical_not, bit_not or custom,
-  // stateless; over a zip of two, also a binary kind) and whether its base is a counting
-  // iterator rather than a V array.
+  // optionally stateful; over a zip of two, also a binary kind) and whether its base is a
+  // counting iterator rather than a V array.
   Operator op = Operator::of(OpKind::identity);
   bool counting_base = false;
   // zip: its components, each with its V named; an array is a pointer with `type` V.
@@ -215,6 +220,8 @@ const std::string& iterator_source(const Iterator& it) noexcept;
 // iterator `pointer` is the array itself.
 //   pointer, reverse, transform over an array, cache_modified: `pointer`, the device
 //     array's first element (reverse: of the num_items elements read backwards)
+//   transform (any form) with a stateful operator: also `index`, its state (the
+//     operator's state_size bytes on the host, read during the call; with_state)
 //   permutation: `pointer` (values) and `index` (num_items indices)
 //   counting (and transform over counting), constant: `value`, the start or constant
 //     in the iterator's type V (its size_of(V) low bytes, host byte order)
@@ -256,6 +263,12 @@ struct IteratorValue {
     return of(IteratorKind::permutation, std::uint64_t{2}, values_and_indices);
   }
   static IteratorValue shuffle(std::uint64_t seed) { return of(IteratorKind::shuffle, seed); }
+  // This transform's value with its stateful operator's state (host bytes).
+  IteratorValue with_state(const void* h_state) const {
+    IteratorValue v = *this;
+    v.index = h_state;
+    return v;
+  }
   // A counting or constant value (or a transform over counting's start) of host type T.
   template <class T>
   static IteratorValue of(IteratorKind kind, const T& v, const void* pointer = nullptr) {
