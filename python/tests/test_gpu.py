@@ -887,9 +887,10 @@ def test_scan_by_key_of_struct_values(caches):
 
 def test_zips_read_and_write_struct_items(caches):
     """An argmax that reports where (a reduce of ZipIterator(values, CountingIterator)
-    into a 16-byte struct), and a running argmax written field by field through a
-    ZipIterator of two arrays. Fresh and store-loaded executables, against NumPy."""
-    from cccl_cache.iterators import CountingIterator, DiscardIterator, ZipIterator
+    into a 16-byte struct), a running argmax written field by field through a ZipIterator
+    of two arrays, and an argmax of magnitudes read as a TransformIterator's struct results
+    over a zip. Fresh and store-loaded executables, against NumPy."""
+    from cccl_cache.iterators import CountingIterator, DiscardIterator, TransformIterator, ZipIterator
     vi64 = cccl_cache.gpu_struct("vi64", [("value", np.float32), ("index", np.int64)])
     argmax64 = cccl_cache.Op("argmax64", "__device__ vi64 argmax64(vi64 a, vi64 b) {\n"
                                          "  if (a.value != b.value) return a.value > b.value ? a : b;\n"
@@ -926,6 +927,17 @@ def test_zips_read_and_write_struct_items(caches):
     d_index[:] = 0
     cccl_cache.inclusive_scan(src, ZipIterator(DiscardIterator(), d_index), argmax64, cache=caches[0])
     np.testing.assert_array_equal(d_index.get(), first)
+    # The argmax of |y| with its position, the items read as a TransformIterator's vi64
+    # results over the zip.
+    abs_at = cccl_cache.Op("abs_at", "__device__ vi64 abs_at(float v, long long i) { return vi64{fabsf(v), i}; }")
+    y = rng.integers(-50, 50, N).astype(np.float32)
+    mags = TransformIterator(ZipIterator(cp.asarray(y), CountingIterator(np.int64(0))), abs_at)
+    top = int(np.flatnonzero(np.abs(y) == np.abs(y).max())[0])
+    for exe in both(caches, lambda c: cccl_cache.make_reduce_into(mags, d_best, argmax64, device=0, cache=c)):
+        d_best._buf[:] = 0
+        run_two_phase(exe, mags, d_best, N, init, n=N)
+        got = d_best._buf.get().view(vi64.dtype)[0]
+        assert (float(got["value"]), int(got["index"])) == (float(abs(y[top])), top)
     # A zip of another number of components than the spec's is refused.
     exe = cccl_cache.make_reduce_into(ZipIterator(d_x, CountingIterator(start)), d_best, argmax64, device=0,
                                       cache=caches[0])

@@ -210,6 +210,16 @@ def test_a_zip_reads_and_writes_struct_items(fake):
     assert len(arrays) == 2
     assert ZipIterator(f4, CountingIterator(0))._length("d_in") == 10
     assert ZipIterator(CountingIterator(0), ConstantIterator(1))._length("d_in") is None
+    # Struct items read as a TransformIterator's results: over the zip, over a count.
+    abs_at = Op("abs_at", "__device__ vi64 abs_at(float v, long long i) { return vi64{fabsf(v), i}; }")
+    mags, arrays = _zip_spec("reduce", TransformIterator(ZipIterator(f4, CountingIterator(np.int64(0))), abs_at), best)
+    assert mags.text.endswith(" input=transform(abs_at,zip(float32,counting(int64)))")
+    assert arrays == (f4, best) and mags.key(90) not in keys
+    scored = Op("scored", "__device__ vi64 scored(long long i) { return vi64{(float)(i % 7), i}; }")
+    counted, _ = _zip_spec("reduce", TransformIterator(CountingIterator(np.int64(0)), scored), best)
+    assert counted.text.endswith(" input=transform(scored,counting(int64))")
+    with pytest.raises(ValueError, match="custom operator returning the struct"):
+        _zip_spec("reduce", TransformIterator(ZipIterator(f4, f4), "plus"), best)
 
 
 def test_bad_zips_are_refused(fake):

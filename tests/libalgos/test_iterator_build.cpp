@@ -187,4 +187,12 @@ TEST(IteratorBuild, StatefulTransformIteratorsBuild) {
   build(scaled_running_sum(), 90, 2);
 }
 
+// Struct items read as a custom transform's results (over a zip, over a counting
+// iterator): the operator's struct cast to the items' (sm_90; one also sm_80).
+TEST(IteratorBuild, TransformsYieldingStructItemsBuild) {
+  build(transform_argmax64(), 80, 3);
+  build(transform_argmax64(), 90, 3);
+  build(scored_running_argmax(), 90, 2);
+}
+
 }  // namespace

@@ -168,6 +168,59 @@ TEST(ZipIterator, WhatCannotBeZippedIsRefusedByName) {
                       "source='x' input=zip(float32,bogus(int32))"));
 }
 
+// Struct items read as a custom transform's results: over a zip (the operator takes the
+// fields' elements) or over counting(V); their text, bytes and keys; the generated
+// iterator casting the operator's result to the struct; what cannot yield structs refused.
+TEST(ZipIterator, StructItemsReadAsATransformsResults) {
+  const auto over_zip = transform_argmax64();
+  const auto over_counts = scored_running_argmax();
+  ASSERT_TRUE(over_zip.validate()) << over_zip.validate().error().describe();
+  ASSERT_TRUE(over_counts.validate()) << over_counts.validate().error().describe();
+  EXPECT_NE(spec_text(over_zip).find(" input=transform(abs_at,zip(float32,counting(int64)))"), std::string::npos)
+      << spec_text(over_zip);
+  EXPECT_NE(spec_text(over_counts).find(" input=transform(scored,counting(int64))"), std::string::npos)
+      << spec_text(over_counts);
+  auto back = decode_fields<reduce::Spec>(encode_fields(over_zip));
+  ASSERT_TRUE(back) << back.error().describe();
+  EXPECT_EQ(*back, over_zip);
+  auto parsed = parse_spec_text(spec_text(over_counts) + " struct.vi64='" + argmax64_pair().layout.definition + "'",
+                                {{"argmax64", argmax64_op().source}, {"scored", scored().source}});
+  ASSERT_TRUE(parsed) << parsed.error().describe();
+  auto decoded = decode_fields<scan::InclusiveSpec>(parsed->fields);
+  ASSERT_TRUE(decoded) << decoded.error().describe();
+  EXPECT_EQ(*decoded, over_counts);
+  EXPECT_NE(cache_key(over_zip, 90, key_toolchain()), cache_key(zip_argmax64(), 90, key_toolchain()));
+  const auto src = detail::BuildSteps<Reduce>::source(over_zip).source;
+  EXPECT_NE(src.find("static_cast<vi64>(cccl_cache_in_t_op{}(c0[i], c1[i]))"), std::string::npos) << src;
+  // A well-known operator, a transform naming its own value type, one over an unnamed
+  // array, and a transform output over struct items are refused by name.
+  struct Case {
+    Iterator it;
+    bool output;
+    ErrorCode code;
+    const char* says;
+  };
+  const Case cases[] = {
+      {Iterator::transform_of(Operator::of(OpKind::plus), values_and_positions64()), false,
+       ErrorCode::invalid_argument, "takes a custom operator returning the struct"},
+      {Iterator::transform_of(abs_at(), values_and_positions64(), ScalarType::float32), false,
+       ErrorCode::invalid_argument, "no value type of its own"},
+      {Iterator::transform(scored()), false, ErrorCode::invalid_argument, "names its operand type"},
+      {Iterator::transform(scored(), ScalarType::int64), true, ErrorCode::unsupported,
+       "other than a zip of its fields or a transform yielding them"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(describe(c.it));
+    auto spec = zip_argmax64();
+    spec.input = c.output ? Iterator{} : c.it;
+    spec.output = c.output ? c.it : Iterator{};
+    const auto ok = spec.validate();
+    ASSERT_FALSE(ok);
+    EXPECT_EQ(ok.error().code, c.code) << ok.error().message;
+    EXPECT_NE(ok.error().message.find(c.says), std::string::npos) << ok.error().message;
+  }
+}
+
 // The generated zip: its components' structs, members c0.., read into the struct, each
 // field checked against its component, the output written field by field.
 TEST(ZipIterator, TheGeneratedZipChecksTheStructsFields) {

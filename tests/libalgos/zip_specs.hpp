@@ -1,6 +1,7 @@
 // Zip iterators' specs the zip tests share (unit, build, GPU): struct items read from a
 // zip of a value array and a counting iterator (an argmax that reports where, also per
-// segment), and written into a zip of two arrays.
+// segment), written into a zip of two arrays, and read as a transform's results (over a
+// zip, over a counting iterator).
 #pragma once
 
 #include <cstdint>
@@ -73,6 +74,39 @@ inline cccl_cache::algos::scan::InclusiveSpec zip_running_argmax() {
       Iterator::zip({Iterator::array(ScalarType::float32), Iterator::counting(ScalarType::int32)});
   s.output =
       Iterator::zip({Iterator::array(ScalarType::float32), Iterator::array(ScalarType::int32)});
+  return s;
+}
+
+// {|v|, i} from a value and its index: a transform's operator yielding vi64 items.
+inline cccl_cache::algos::Operator abs_at() {
+  return cccl_cache::algos::Operator::custom(
+      "abs_at", "__device__ vi64 abs_at(float v, long long i) { return vi64{fabsf(v), i}; }");
+}
+
+// The argmax of |x| with its int64 position: a reduce of vi64 items read through
+// transform(abs_at, zip(float32, counting(int64))) (a transform over a zip yielding structs).
+inline cccl_cache::algos::reduce::Spec transform_argmax64() {
+  auto s = zip_argmax64();
+  s.input = cccl_cache::algos::Iterator::transform_of(abs_at(), values_and_positions64());
+  return s;
+}
+
+// {(i * 37) % 1000, i} from an index: a transform's operator yielding vi64 items from a
+// count.
+inline cccl_cache::algos::Operator scored() {
+  return cccl_cache::algos::Operator::custom(
+      "scored", "__device__ vi64 scored(long long i) { return vi64{(float)((i * 37) % 1000), i}; }");
+}
+
+// A running argmax of computed scores: an inclusive vi64 scan over transform(scored,
+// counting(int64)).
+inline cccl_cache::algos::scan::InclusiveSpec scored_running_argmax() {
+  using cccl_cache::algos::Iterator;
+  using cccl_cache::algos::ScalarType;
+  cccl_cache::algos::scan::InclusiveSpec s;
+  s.type = argmax64_pair();
+  s.op = argmax64_op();
+  s.input = Iterator::transform(scored(), ScalarType::int64, true);
   return s;
 }
 

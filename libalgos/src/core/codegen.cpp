@@ -242,11 +242,27 @@ Result<void> validate_item_iterator(const std::string& field, const ElementType&
                                     const Iterator& it, bool is_output, std::uint32_t input_kinds) {
   if (type.is_struct()) {
     // Struct items are read from and written to arrays, or zipped from (into) arrays and
-    // iterators of their fields.
+    // iterators of their fields, or read as a custom transform's results: over a zip (its
+    // operator takes the fields' elements) or another input iterator, or over a V array or
+    // counting(V) with V named.
     if (it.kind == IteratorKind::zip)
       return validate_zip_iterator(field, it, is_output, is_output ? kInputIterators : input_kinds);
+    if (it.kind == IteratorKind::transform && !is_output) {
+      if (it.op.kind != OpKind::custom)
+        return fail(ErrorCode::invalid_argument,
+                    field + ": a transform iterator yielding struct items takes a custom operator returning " +
+                        "the struct");
+      if (it.nested() ? it.type != ScalarType::none : !is_element_type(it.type))
+        return fail(ErrorCode::invalid_argument,
+                    field + ": a transform iterator yielding struct items names its operand type " +
+                        "(transform(OP,V), transform(OP,counting(V))) or reads an iterator " +
+                        "(transform(OP,zip(...))), and no value type of its own");
+      return validate_iterator(field, it, ScalarType::structure, input_kinds);
+    }
     if (!it.is_pointer())
-      return fail(ErrorCode::unsupported, field + ": iterators over struct items (other than a zip of its fields)");
+      return fail(ErrorCode::unsupported,
+                  field + ": iterators over struct items (other than a zip of its fields or a transform " +
+                      "yielding them)");
     return {};
   }
   if (it.kind == IteratorKind::zip)
