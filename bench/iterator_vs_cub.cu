@@ -15,6 +15,12 @@
 //   dot           reduce float32 of transform(multiplies, zip(float32, float32)), a dot
 //                 product (cuda.compute's TransformIterator(ZipIterator(a, b), op)); CUB:
 //                 cuda::transform_iterator over cuda::zip_iterator, the product of the tuple
+//   affine        reduce int64 of transform(affine:16/8, counting(int64)), a * i + b with
+//                 {a, b} the operator's state; CUB: cuda::transform_iterator over
+//                 cuda::counting_iterator with a functor holding a and b
+//   rev_counts    inclusive scan int64 of reverse(transform(times3, counting(int64))),
+//                 3 * (n - 1 - i); CUB: cuda::std::reverse_iterator over the same
+//                 transform_iterator
 // CUB is called with a uint64_t count (uint64 offsets), as our default specs.
 // Method: bench::rotating_times (CUDA events around each call, the order rotating every
 // rep, medians after two warm-up reps). Check: outputs bitwise equal to CUB's (float
@@ -82,6 +88,14 @@ const char* kVi64Def = "struct vi64 { float value; long long index; };";
 const char* kArgMax64Src =
     "__device__ vi64 argmax64(const vi64& a, const vi64& b) {\n"
     "  return (b.value > a.value || (b.value == a.value && b.index < a.index)) ? b : a;\n}";
+
+struct Affine {
+  long long a, b;
+  __device__ long long operator()(long long i) const { return a * i + b; }
+};
+struct Times3 {
+  __device__ long long operator()(long long i) const { return 3 * i; }
+};
 
 struct TupleProduct {
   __device__ float operator()(const ::cuda::std::tuple<float, float>& t) const {
@@ -254,6 +268,55 @@ int main(int argc, char** argv) {
                    temp, bytes,
                    ::cuda::make_transform_iterator(::cuda::make_zip_iterator(x, y), TupleProduct{}),
                    static_cast<float*>(o1), n, plus<>{}, zero, s),
+               "cub");
+    };
+    return c;
+  });
+
+  ca::reduce::Spec affine_spec;
+  affine_spec.type = ScalarType::int64;
+  affine_spec.input = Iterator::transform(
+      Operator::custom("affine",
+                       "__device__ long long affine(void* s, long long i) { const long long* ab = (const long long*)s; "
+                       "return ab[0] * i + ab[1]; }",
+                       16, 8),
+      ScalarType::int64, true);
+  const auto& affine = b.acquire(affine_spec);
+  bench::run_case("affine", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+    Case c = bench::with_outputs<long long>(1, owned);
+    c.call = [&affine, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
+      const long long zero = 0;
+      const Affine state{3, -7};
+      if (who == 0)
+        return check(affine(temp, bytes, IteratorValue::of(ca::IteratorKind::transform, 0LL).with_state(&state), o0,
+                            n, &zero, s),
+                     "ours");
+      check_rt(cub::DeviceReduce::Reduce(
+                   temp, bytes, ::cuda::make_transform_iterator(::cuda::counting_iterator<long long>(0), state),
+                   static_cast<long long*>(o1), n, plus<>{}, zero, s),
+               "cub");
+    };
+    return c;
+  });
+
+  ca::scan::InclusiveSpec rev_spec;
+  rev_spec.type = ScalarType::int64;
+  rev_spec.input = Iterator::reverse_of(Iterator::transform(
+      Operator::custom("times3", "__device__ long long times3(long long i) { return 3 * i; }"), ScalarType::int64,
+      true));
+  const auto& rev_counts = b.acquire(rev_spec);
+  bench::run_case("rev_counts", b, [&](std::uint64_t n, std::vector<void*>& owned) {
+    Case c = bench::with_outputs<long long>(n, owned);
+    c.call = [&rev_counts, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes,
+                                                            cudaStream_t s) {
+      if (who == 0) {
+        const IteratorValue base = IteratorValue::of(ca::IteratorKind::transform, 0LL);
+        return check(rev_counts(temp, bytes, IteratorValue::reverse_of(&base), o0, n, s), "ours");
+      }
+      const auto counts = ::cuda::make_transform_iterator(::cuda::counting_iterator<long long>(0), Times3{});
+      check_rt(cub::DeviceScan::InclusiveScan(temp, bytes,
+                                              ::cuda::std::make_reverse_iterator(counts + static_cast<long long>(n)),
+                                              static_cast<long long*>(o1), plus<>{}, n, s),
                "cub");
     };
     return c;
