@@ -31,6 +31,27 @@ const Operator kNegate = Operator::of(OpKind::negate);
 Iterator zip(std::vector<Iterator> c) { return Iterator::zip(std::move(c)); }
 Iterator f32() { return Iterator::array(ScalarType::float32); }
 
+// An iterator refused as `spec`'s input (or its output): the code and what the message says,
+// naming the field.
+struct Refusal {
+  Iterator it;
+  bool output;
+  ErrorCode code;
+  const char* says;
+};
+template <class Spec>
+void expect_refused(Spec spec, const Refusal& c) {
+  SCOPED_TRACE(describe(c.it));
+  spec.input = c.output ? Iterator{} : c.it;
+  spec.output = c.output ? c.it : Iterator{};
+  const auto ok = spec.validate();
+  ASSERT_FALSE(ok);
+  EXPECT_EQ(ok.error().code, c.code) << ok.error().message;
+  EXPECT_NE(ok.error().message.find(c.output ? "field 'output'" : "field 'input'"), std::string::npos)
+      << ok.error().message;
+  EXPECT_NE(ok.error().message.find(c.says), std::string::npos) << ok.error().message;
+}
+
 // Zips into a {float, long long}, each different.
 std::vector<Iterator> inputs() {
   return {values_and_positions64(),
@@ -102,13 +123,7 @@ TEST(ZipIterator, AScanWritesThroughAZipAndItsTextRoundTrips) {
 
 // What a zip cannot be, refused naming the field (and the component).
 TEST(ZipIterator, WhatCannotBeZippedIsRefusedByName) {
-  struct Case {
-    Iterator it;
-    bool output;
-    ErrorCode code;
-    const char* says;
-  };
-  const Case cases[] = {
+  const Refusal cases[] = {
       {zip({}), false, ErrorCode::invalid_argument, "1 to 8 components"},
       {zip(std::vector<Iterator>(9, f32())), false, ErrorCode::invalid_argument,
        "1 to 8 components"},
@@ -133,19 +148,7 @@ TEST(ZipIterator, WhatCannotBeZippedIsRefusedByName) {
                 ScalarType::int64, true)}),
        false, ErrorCode::invalid_argument, "share one source"},
   };
-  for (const auto& c : cases) {
-    SCOPED_TRACE(describe(c.it));
-    auto spec = zip_running_argmax();
-    spec.input = c.output ? Iterator{} : c.it;
-    spec.output = c.output ? c.it : Iterator{};
-    const auto ok = spec.validate();
-    ASSERT_FALSE(ok);
-    EXPECT_EQ(ok.error().code, c.code) << ok.error().message;
-    EXPECT_NE(ok.error().message.find(c.output ? "field 'output'" : "field 'input'"),
-              std::string::npos)
-        << ok.error().message;
-    EXPECT_NE(ok.error().message.find(c.says), std::string::npos) << ok.error().message;
-  }
+  for (const auto& c : cases) expect_refused(zip_running_argmax(), c);
   // A zip's items are structs.
   reduce::Spec scalar;
   scalar.input = values_and_positions64();
@@ -194,13 +197,7 @@ TEST(ZipIterator, StructItemsReadAsATransformsResults) {
   EXPECT_NE(src.find("static_cast<vi64>(cccl_cache_in_t_op{}(c0[i], c1[i]))"), std::string::npos) << src;
   // A well-known operator, a transform naming its own value type, one over an unnamed
   // array, and a transform output over struct items are refused by name.
-  struct Case {
-    Iterator it;
-    bool output;
-    ErrorCode code;
-    const char* says;
-  };
-  const Case cases[] = {
+  const Refusal cases[] = {
       {Iterator::transform_of(Operator::of(OpKind::plus), values_and_positions64()), false,
        ErrorCode::invalid_argument, "takes a custom operator returning the struct"},
       {Iterator::transform_of(abs_at(), values_and_positions64(), ScalarType::float32), false,
@@ -209,16 +206,7 @@ TEST(ZipIterator, StructItemsReadAsATransformsResults) {
       {Iterator::transform(scored(), ScalarType::int64), true, ErrorCode::unsupported,
        "other than a zip of its fields or a transform yielding them"},
   };
-  for (const auto& c : cases) {
-    SCOPED_TRACE(describe(c.it));
-    auto spec = zip_argmax64();
-    spec.input = c.output ? Iterator{} : c.it;
-    spec.output = c.output ? c.it : Iterator{};
-    const auto ok = spec.validate();
-    ASSERT_FALSE(ok);
-    EXPECT_EQ(ok.error().code, c.code) << ok.error().message;
-    EXPECT_NE(ok.error().message.find(c.says), std::string::npos) << ok.error().message;
-  }
+  for (const auto& c : cases) expect_refused(zip_argmax64(), c);
 }
 
 // The generated zip: its components' structs, members c0.., read into the struct, each
