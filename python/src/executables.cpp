@@ -708,8 +708,9 @@ void transform_call(const tf::Executable<N>& e, const nb::handle* ins, nb::handl
   });
 }
 
-void for_each_call(const fe::Executable& e, nb::handle in, std::uint64_t n, nb::handle stream,
+void for_each_call(const Bound<fe::Executable>& b, nb::handle in, std::uint64_t n, nb::handle stream,
                    nb::handle op_state) {
+  const fe::Executable& e = *b.exe;
   const auto& spec = e.spec();
   ZipParts parts;
   const algos::Input i = call_input(in, spec.input, spec.type, n, e.device(), parts, "d_in");
