@@ -187,10 +187,29 @@ TEST(OpState, AFlaggedOperatorWithoutLayoutIsCorrupt) {
 
 TEST(OpState, TheGeneratedStructHoldsTheStateAndPassesItFirst) {
   const std::string s = detail::operator_struct("cccl_cache_op", scaled_plus(8, 8), 2);
-  EXPECT_NE(s.find("alignas(8) unsigned char state[8];"), std::string::npos) << s;
-  EXPECT_NE(s.find("scaled_plus(const_cast<unsigned char*>(state), a, b)"), std::string::npos) << s;
+  EXPECT_NE(s.find("alignas(8) unsigned long long state[1];"), std::string::npos) << s;
+  EXPECT_NE(s.find("scaled_plus(reinterpret_cast<unsigned char*>(const_cast<unsigned long long*>(state)), a, b)"),
+            std::string::npos)
+      << s;
   const std::string plain = detail::operator_struct("cccl_cache_op", Operator::custom("f", "x"), 2);
   EXPECT_EQ(plain.find("state"), std::string::npos) << plain;
+}
+
+// The state is held in words of its alignment (at most 8 bytes), which the compiler reads
+// from the kernel's parameters a word at a time.
+TEST(OpState, TheStateIsHeldInWordsOfItsAlignment) {
+  const struct {
+    std::uint32_t size, alignment;
+    const char* member;
+  } cases[] = {{3, 1, "alignas(1) unsigned char state[3];"},
+               {6, 2, "alignas(2) unsigned short state[3];"},
+               {12, 4, "alignas(4) unsigned int state[3];"},
+               {24, 8, "alignas(8) unsigned long long state[3];"},
+               {32, 16, "alignas(16) unsigned long long state[4];"}};
+  for (const auto& c : cases) {
+    const std::string s = detail::state_member(scaled_plus(c.size, c.alignment));
+    EXPECT_EQ(s, std::string("  ") + c.member + "\n") << c.size << "/" << c.alignment;
+  }
 }
 
 TEST(OpState, TheCallsStateMustFitTheLayout) {

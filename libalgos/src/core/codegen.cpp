@@ -124,14 +124,31 @@ std::string functor_for(const Operator& op, ScalarType operands, std::string& pr
 }
 }  // namespace
 
+namespace {
+// The word a state is held in: its alignment's width, at most 8 bytes. As words, the
+// compiler reads the state from the kernel's parameters a word at a time; as bytes it
+// loads and shifts each byte, and the per-item loop that calls the operator came out
+// longer (see state_member in codegen.hpp).
+std::uint32_t state_word_bytes(const Operator& op) { return std::min<std::uint32_t>(op.state_alignment, 8); }
+std::string state_word(const Operator& op) {
+  switch (state_word_bytes(op)) {
+    case 1: return "unsigned char";
+    case 2: return "unsigned short";
+    case 4: return "unsigned int";
+    default: return "unsigned long long";
+  }
+}
+}  // namespace
+
 std::string state_member(const Operator& op) {
   if (!op.stateful()) return {};
-  return "  alignas(" + std::to_string(op.state_alignment) + ") unsigned char state[" +
-         std::to_string(op.state_size) + "];\n";
+  return "  alignas(" + std::to_string(op.state_alignment) + ") " + state_word(op) + " state[" +
+         std::to_string(op.state_size / state_word_bytes(op)) + "];\n";
 }
 
 std::string state_argument(const Operator& op) {
-  return op.stateful() ? "const_cast<unsigned char*>(state), " : "";
+  if (!op.stateful()) return {};
+  return "reinterpret_cast<unsigned char*>(const_cast<" + state_word(op) + "*>(state)), ";
 }
 
 std::string operator_struct(std::string_view name, const Operator& op, int arity,
