@@ -89,12 +89,16 @@ const char* kArgMax64Src =
     "__device__ vi64 argmax64(const vi64& a, const vi64& b) {\n"
     "  return (b.value > a.value || (b.value == a.value && b.index < a.index)) ? b : a;\n}";
 
+// CUB's int64 functors and iterators are in the host's std::int64_t (long on LP64), the
+// type our int64 spells: CUB compiles long long to other device code (its warp reductions'
+// inline-PTX shuffle for long long under plus; the affine reduce's first pass on sm_90:
+// 40 registers for long long, 56 for long in nvcc's own build).
 struct Affine {
-  long long a, b;
-  __device__ long long operator()(long long i) const { return a * i + b; }
+  std::int64_t a, b;
+  __device__ std::int64_t operator()(std::int64_t i) const { return a * i + b; }
 };
 struct Times3 {
-  __device__ long long operator()(long long i) const { return 3 * i; }
+  __device__ std::int64_t operator()(std::int64_t i) const { return 3 * i; }
 };
 
 struct TupleProduct {
@@ -240,7 +244,7 @@ int main(int argc, char** argv) {
       check_rt(
           cub::DeviceReduce::Reduce(temp, bytes,
                                     ::cuda::make_zip_transform_iterator(
-                                        MakeVi64{}, in, ::cuda::counting_iterator<long long>(0)),
+                                        MakeVi64{}, in, ::cuda::counting_iterator<std::int64_t>(0)),
                                     static_cast<vi64*>(o1), n, ArgMax64{}, init, s),
           "cub");
     };
@@ -283,17 +287,17 @@ int main(int argc, char** argv) {
       ScalarType::int64, true);
   const auto& affine = b.acquire(affine_spec);
   bench::run_case("affine", b, [&](std::uint64_t n, std::vector<void*>& owned) {
-    Case c = bench::with_outputs<long long>(1, owned);
+    Case c = bench::with_outputs<std::int64_t>(1, owned);
     c.call = [&affine, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes, cudaStream_t s) {
-      const long long zero = 0;
+      const std::int64_t zero = 0;
       const Affine state{3, -7};
       if (who == 0)
-        return check(affine(temp, bytes, IteratorValue::of(ca::IteratorKind::transform, 0LL).with_state(&state), o0,
+        return check(affine(temp, bytes, IteratorValue::of(ca::IteratorKind::transform, std::int64_t{0}).with_state(&state), o0,
                             n, &zero, s),
                      "ours");
       check_rt(cub::DeviceReduce::Reduce(
-                   temp, bytes, ::cuda::make_transform_iterator(::cuda::counting_iterator<long long>(0), state),
-                   static_cast<long long*>(o1), n, plus<>{}, zero, s),
+                   temp, bytes, ::cuda::make_transform_iterator(::cuda::counting_iterator<std::int64_t>(0), state),
+                   static_cast<std::int64_t*>(o1), n, plus<>{}, zero, s),
                "cub");
     };
     return c;
@@ -306,17 +310,17 @@ int main(int argc, char** argv) {
       true));
   const auto& rev_counts = b.acquire(rev_spec);
   bench::run_case("rev_counts", b, [&](std::uint64_t n, std::vector<void*>& owned) {
-    Case c = bench::with_outputs<long long>(n, owned);
+    Case c = bench::with_outputs<std::int64_t>(n, owned);
     c.call = [&rev_counts, n, o0 = c.out[0], o1 = c.out[1]](int who, void* temp, std::size_t& bytes,
                                                             cudaStream_t s) {
       if (who == 0) {
-        const IteratorValue base = IteratorValue::of(ca::IteratorKind::transform, 0LL);
+        const IteratorValue base = IteratorValue::of(ca::IteratorKind::transform, std::int64_t{0});
         return check(rev_counts(temp, bytes, IteratorValue::reverse_of(&base), o0, n, s), "ours");
       }
-      const auto counts = ::cuda::make_transform_iterator(::cuda::counting_iterator<long long>(0), Times3{});
+      const auto counts = ::cuda::make_transform_iterator(::cuda::counting_iterator<std::int64_t>(0), Times3{});
       check_rt(cub::DeviceScan::InclusiveScan(temp, bytes,
-                                              ::cuda::std::make_reverse_iterator(counts + static_cast<long long>(n)),
-                                              static_cast<long long*>(o1), plus<>{}, n, s),
+                                              ::cuda::std::make_reverse_iterator(counts + static_cast<std::int64_t>(n)),
+                                              static_cast<std::int64_t*>(o1), plus<>{}, n, s),
                "cub");
     };
     return c;
