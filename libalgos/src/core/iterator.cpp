@@ -877,18 +877,17 @@ std::string component_struct(const std::string& n, const Iterator& c, bool outpu
 std::string nested_struct(const std::string& n, const Iterator& it, const std::string& a) {
   std::string out = iterator_packing(it);
   IteratorParts parts;
+  std::string check;  // the layout's static_assert
   if (it.kind == IteratorKind::permutation) {
     out += component_struct(n + "_0", it.components[0], false) + component_struct(n + "_1", it.components[1], false);
     parts = {"  " + n + "_0 values;\n  " + n + "_1 idx;\n", "values[idx[i]]", "idx += n;", "idx.position()"};
   } else if (it.kind == IteratorKind::reverse) {
     out += component_struct(n + "_0", it.components[0], false);
     parts = {"  " + n + "_0 base;\n  long long last;\n", "base[last - i]", "last -= n;", "-last"};
-    parts.at = "static_cast<" + a + ">(" + parts.at + ")";
     // The host packs the base at 0 and `last` after it (reverse_layout): the base's size
     // places `last`.
-    return out + random_access_struct(n, a, a, "", parts) +
-           layout_assert(n, reverse_layout(it).extent, "sizeof(" + n + "_0) == " +
-                                                          std::to_string(zip_layout(it).extent.size));
+    check = layout_assert(n, reverse_layout(it).extent,
+                          "sizeof(" + n + "_0) == " + std::to_string(zip_layout(it).extent.size));
   } else {
     const Iterator& base = it.components[0];
     const bool zip = base.kind == IteratorKind::zip;
@@ -911,7 +910,8 @@ std::string nested_struct(const std::string& n, const Iterator& it, const std::s
     parts.at = op_call(n, it.op) + "(" + args + ")";
   }
   parts.at = "static_cast<" + a + ">(" + parts.at + ")";
-  return out + random_access_struct(n, a, a, "", parts) + stateful_layout_assert(n, it, ScalarType::none);
+  if (check.empty()) check = stateful_layout_assert(n, it, ScalarType::none);
+  return out + random_access_struct(n, a, a, "", parts) + check;
 }
 }  // namespace
 
