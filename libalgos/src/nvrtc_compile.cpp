@@ -241,7 +241,8 @@ Result<std::vector<std::byte>> compile_to_cubin_naive(
 }
 
 Result<std::vector<std::byte>> link_ltoir(std::span<const char> ltoir, std::uint32_t cc,
-                                          const std::vector<std::string>& kernels) {
+                                          const std::vector<std::string>& kernels,
+                                          const std::string& program_name) {
   std::vector<std::string> options = {"-arch=sm_" + std::to_string(cc)};
   for (const auto& o : lto_link_options()) options.push_back(o);
   for (const auto& k : kernels) options.push_back("-kernels-used=" + k);
@@ -256,7 +257,7 @@ Result<std::vector<std::byte>> link_ltoir(std::span<const char> ltoir, std::uint
   }
   NvJitLinkHandle link(raw);
   if (auto rc = jl().nvJitLinkAddData(link.get(), NVJITLINK_INPUT_LTOIR, ltoir.data(), ltoir.size(),
-                                 "merge_sort.ltoir");
+                                 (program_name + ".ltoir").c_str());
       rc != NVJITLINK_SUCCESS) {
     return fail(ErrorCode::compile, "nvJitLink rejected NVRTC's LTO IR (code " +
                                         std::to_string(rc) + "; nvJitLink must be at least " +

@@ -100,10 +100,12 @@ Result<std::vector<std::byte>> compile_to_cubin_naive(
     const std::vector<std::string>& extra_options = {});
 
 // Links LTO IR into a cubin for sm_<cc> with nvJitLink (lto_link_options()), keeping
-// only `kernels` (mangled names) and the variables they use.
+// only `kernels` (mangled names) and the variables they use. `program_name` names the
+// input in nvJitLink's log.
 // Errors: compile (message carries the nvJitLink log), internal.
 Result<std::vector<std::byte>> link_ltoir(std::span<const char> ltoir, std::uint32_t cc,
-                                          const std::vector<std::string>& kernels);
+                                          const std::vector<std::string>& kernels,
+                                          const std::string& program_name);
 
 // The CCs NVRTC compiles for, ascending (loads NVRTC: jit_libraries.hpp).
 // Errors: compile (NVRTC cannot be loaded), internal.

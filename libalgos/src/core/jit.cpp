@@ -159,7 +159,7 @@ Result<JitBuild> jit_build(const GeneratedSource& gen, std::string_view program_
   // The probe is a kernel too; it is not kept, so it costs nothing in the cubin.
   out.record.kernels.assign(ir->lowered_names.begin(),
                             ir->lowered_names.begin() + static_cast<std::ptrdiff_t>(gen.kernels.size()));
-  auto cubin = link_ltoir(ir->ltoir, cc, out.record.kernels);
+  auto cubin = link_ltoir(ir->ltoir, cc, out.record.kernels, std::string(program_name));
   if (!cubin) return tl::unexpected(cubin.error());
   out.record.cc = cc;
   out.record.cubin = std::move(*cubin);
