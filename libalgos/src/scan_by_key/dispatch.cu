@@ -13,14 +13,15 @@
 // size and alignment read from the kernels' compile), as DeviceScan instantiates them.
 // The host names only K (a stand-in of its size: CUB sizes each tile's saved key by it).
 // The dispatch reads the tile state from its kernel source, so the accumulator's is
-// RuntimeTileState: the shape CUB gives a stand-in of A's size and alignment (tile_shape,
-// fixed at bind), sized and laid out by CUB's own helpers. The exclusive scan's initial
+// core/tile_state.cuh's RuntimeTileState: the shape CUB gives a stand-in of A's size and
+// alignment (tile_shape, fixed at bind), sized and laid out by CUB's own helpers. The exclusive scan's initial
 // value is passed as its bytes (ValueArg). Where the spec has an iterator, the kernels
 // take all three arguments as generated iterator structs, and the dispatch passes each
 // call's packed bytes (IterArg) to the launches as they are; the keys' stand-in names K
 // as its value type.
 #include "core/launch.cuh"
 #include "core/iterator_arg.cuh"
+#include "core/tile_state.cuh"
 
 #include <cub/device/dispatch/dispatch_scan_by_key.cuh>
 
@@ -46,43 +47,6 @@ using algos::detail::EmptyOp;
 template <class A>
 using CubTileState = cub::ReduceByKeyScanTileState<A, int>;
 
-template <class A>
-constexpr TileShape shape_of() {
-  using TS = CubTileState<A>;
-  if constexpr (std::is_same_v<TS, cub::ReduceByKeyScanTileState<A, int, true>>)
-    return {true, sizeof(typename TS::TxnWord), 0, sizeof(TS)};
-  else
-    return {false, TS::description_bytes_per_tile, TS::payload_bytes_per_tile, sizeof(TS)};
-}
-
-// The host side of the device's tile state, its shape fixed at bind: the kernel argument
-// (the device struct's pointers, first: the driver reads arg_bytes of them) and CUB's
-// AllocationSize and Init over the shape's sizes, as CUB's single- and multi-word
-// states compute them.
-struct RuntimeTileState {
-  void* pointers[3] = {};
-  TileShape shape;
-
-  cudaError_t AllocationSize(int num_tiles, std::size_t& bytes) const {
-    if (!shape.single_word)
-      return cub::detail::tile_state_allocation_size(bytes, shape.word_bytes, shape.payload_bytes,
-                                                     static_cast<std::size_t>(num_tiles));
-    bytes = static_cast<std::size_t>(num_tiles + cub::detail::warp_threads) * shape.word_bytes;
-    return cudaSuccess;
-  }
-  cudaError_t Init(int num_tiles, void* d_temp_storage, std::size_t temp_storage_bytes) {
-    if (!shape.single_word)
-      return cub::detail::tile_state_init(shape.word_bytes, shape.payload_bytes,
-                                          static_cast<std::size_t>(num_tiles), d_temp_storage,
-                                          temp_storage_bytes, pointers);
-    pointers[0] = d_temp_storage;
-    return cudaSuccess;
-  }
-};
-static_assert(std::is_standard_layout_v<RuntimeTileState> && offsetof(RuntimeTileState, pointers) == 0);
-static_assert(shape_of<Bytes<8>>().single_word && shape_of<Bytes<8>>().arg_bytes == sizeof(void*));
-static_assert(!shape_of<Bytes<12>>().single_word && shape_of<Bytes<32, 4>>().arg_bytes == 3 * sizeof(void*));
-
 // The build chose the policy for the target CC: the host dispatch reads the tile shape;
 // load, store, scan and delay choices are the device code's own.
 struct RuntimePolicySelector {
@@ -101,15 +65,11 @@ struct RuntimePolicySelector {
 
 // CUB's scan-by-key kernel-source interface over the bound kernels.
 struct BoundKernels {
-  using ScanByKeyTileStateT = RuntimeTileState;
+  using ScanByKeyTileStateT = algos::detail::RuntimeTileState;
   const DispatchParams* params;
   CUfunction InitKernel() const { return params->launch->kernels[init_kernel].function; }
   CUfunction ScanKernel() const { return params->launch->kernels[scan_kernel].function; }
-  RuntimeTileState TileState() const {
-    RuntimeTileState ts;
-    ts.shape = params->tile;
-    return ts;
-  }
+  algos::detail::RuntimeTileState TileState() const { return {{}, params->tile}; }
 };
 
 // Items per tile (at most 1024 x 1024: ScanByKey::check).
@@ -166,10 +126,8 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
                            const void*, const void*, void*, std::uint64_t num_items, const void*,
                            CUstream) noexcept {
   if (num_items > max_items<OffsetT>(params.policy)) return CUDA_ERROR_INVALID_VALUE;
-  const TileShape& t = params.tile;
   const std::uint64_t tiles = algos::detail::ceil_div(num_items, tile_items(params.policy));
-  const std::uint64_t state = t.single_word ? (32 + tiles) * t.word_bytes
-                                            : algos::detail::tile_state_bytes(tiles, t.word_bytes, t.payload_bytes);
+  const std::uint64_t state = algos::detail::tile_state_bytes(params.tile, tiles);
   temp_storage_bytes = static_cast<std::size_t>(algos::detail::alias_bytes(state, K * (tiles + 1)));
   return CUDA_SUCCESS;
 }
@@ -178,7 +136,7 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
 
 std::optional<TileShape> tile_shape(std::uint32_t accum_size, std::uint32_t accum_align) noexcept {
   return algos::detail::on_layout(accum_size, accum_align, [](auto a) -> std::optional<TileShape> {
-    return shape_of<typename decltype(a)::type>();
+    return algos::detail::shape_of<CubTileState<typename decltype(a)::type>>();
   });
 }
 

@@ -10,20 +10,16 @@
 
 #include "cccl_cache/algos/scan_by_key/build_result.hpp"
 #include "core/launch.hpp"
+#include "core/tile_state.hpp"
 
 namespace cccl_cache::algos::scan_by_key::detail {
 
-// The shape of CUB's ReduceByKeyScanTileState<A, int> for the kernels' accumulator A, as
-// CUB gives it to a type of A's size and alignment (tile_shape): single-word (one
-// transaction word per tile holding status, key and value) or multi-word (a status word
-// and two payloads per tile: cub::ScanTileState<KeyValuePair<int, A>>).
-struct TileShape {
-  bool single_word = true;
-  std::uint32_t word_bytes = 0;     // the transaction word (single) or status word (multi)
-  std::uint32_t payload_bytes = 0;  // multi-word: a KeyValuePair<int, A>; single: 0
-  std::uint32_t arg_bytes = 0;      // the kernel argument: 8 (single), 24 (multi)
-  bool operator==(const TileShape&) const = default;
-};
+// The shape of CUB's ReduceByKeyScanTileState<A, int> for the kernels' accumulator A
+// (core/tile_state.hpp), as CUB gives it to a type of A's size and alignment
+// (tile_shape): single-word (one transaction word per tile holding status, key and value)
+// or multi-word (a status word and two payloads per tile: cub::ScanTileState<KeyValuePair<int,
+// A>>).
+using algos::detail::TileShape;
 
 // CUB's tile-state shape for an accumulator of `accum_size` bytes aligned to `accum_align`:
 // sizes 1, 2, 4, 8, 12, 16, 24 and 32, alignments powers of two up to 16 that divide the
