@@ -64,17 +64,22 @@ cccl_cache::algos::detail::LaunchContext bound_context(int ptx_version, int scan
 const auto kSm90 = bound_context(900, 128, &record_scan_launch);
 const auto kSm100 = bound_context(1000, 352, &record_scan_launch);
 
-d::DispatchParams lookback() {  // CUB's float policy on sm_90
+// The layout of `element`-byte items summed in their own type.
+d::StateLayout layout(std::size_t element) { return d::state_layout(element, element).value(); }
+
+d::DispatchParams lookback(std::size_t element = 8) {  // CUB's float policy on sm_90
   d::DispatchParams p;
   p.launch = &kSm90;
+  p.layout = layout(element);
   p.policy.block_threads = 128;
   p.policy.items_per_thread = 24;
   return p;
 }
 
-d::DispatchParams lookahead() {  // CUB's float policy on sm_100
+d::DispatchParams lookahead(std::size_t element = 8) {  // CUB's float policy on sm_100
   d::DispatchParams p;
   p.launch = &kSm100;
+  p.layout = layout(element);
   p.policy = test_support::scan_lookahead_policy();
   return p;
 }
@@ -160,7 +165,7 @@ TEST(ScanHotPath, LookaheadLaunchesWithDynamicSharedMemory) {
   const d::DispatchFn fn = d::select_dispatch(4, 4, ScalarType::uint64, false);
   CUresult rc;
   const std::uint64_t items = 1'000'003;
-  const auto seen = scan(lookahead(), fn, items, nullptr, rc);
+  const auto seen = scan(lookahead(4), fn, items, nullptr, rc);
   EXPECT_EQ(rc, CUDA_SUCCESS);
   const unsigned tiles = static_cast<unsigned>((items + 11135) / 11136);
   ASSERT_EQ(seen.size(), 2u);
@@ -181,12 +186,12 @@ TEST(ScanHotPath, StatefulOperatorArgumentIsTheStateAddress) {
     SCOPED_TRACE(ahead ? "lookahead" : "lookback");
     const d::DispatchFn fn = d::select_dispatch(4, 4, ScalarType::uint64, false);
     CUresult rc;
-    const auto seen = scan(ahead ? lookahead() : lookback(), fn, 1'000'003, nullptr, rc, state);
+    const auto seen = scan(ahead ? lookahead(4) : lookback(4), fn, 1'000'003, nullptr, rc, state);
     EXPECT_EQ(rc, CUDA_SUCCESS);
     ASSERT_EQ(seen.size(), 2u);
     EXPECT_EQ(seen[1].fn, kScan);
     EXPECT_EQ(seen[1].op_arg, static_cast<const void*>(state));
-    const auto stateless = scan(ahead ? lookahead() : lookback(), fn, 1'000'003, nullptr, rc);
+    const auto stateless = scan(ahead ? lookahead(4) : lookback(4), fn, 1'000'003, nullptr, rc);
     ASSERT_EQ(stateless.size(), 2u);
     EXPECT_EQ(stateless[1].op_arg, kNoState);
   }
@@ -248,7 +253,7 @@ TEST(ScanHotPath, AnOutputIteratorsPackedBytesAreTheScanKernelsOutputAndNothingA
     ASSERT_NE(fn, d::select_dispatch(4, 4, ScalarType::uint64, false, true, input_iterator, false));
     const std::uint64_t n = 1'000'003;
     std::size_t bytes = 0;
-    ASSERT_EQ(fn(lookback(), nullptr, bytes, nullptr, nullptr, n, nullptr, nullptr, nullptr),
+    ASSERT_EQ(fn(lookback(4), nullptr, bytes, nullptr, nullptr, n, nullptr, nullptr, nullptr),
               CUDA_SUCCESS);
     recorded<ScanLaunch>().clear();
     core::IteratorArg packed_in, packed_out;
@@ -262,7 +267,7 @@ TEST(ScanHotPath, AnOutputIteratorsPackedBytesAreTheScanKernelsOutputAndNothingA
           !core::iterator_address(out_it, ScalarType::float32, IteratorValue::transform(kDev), n,
                                   packed_out, out))
         return CUDA_ERROR_INVALID_VALUE;
-      return fn(lookback(), kTemp, bytes, in, const_cast<void*>(out), n, nullptr, nullptr,
+      return fn(lookback(4), kTemp, bytes, in, const_cast<void*>(out), n, nullptr, nullptr,
                 kNoState);
     });
     EXPECT_EQ(rc, CUDA_SUCCESS);
@@ -281,12 +286,12 @@ TEST(ScanHotPath, AnOutputIteratorsPackedBytesAreTheScanKernelsOutputAndNothingA
 
 TEST(ScanHotPath, EmptyInputLaunchesNothing) {
   CUresult rc;
-  EXPECT_TRUE(scan(lookback(), d::select_dispatch(4, 4, ScalarType::uint32, false), 0, nullptr, rc).empty());
+  EXPECT_TRUE(scan(lookback(4), d::select_dispatch(4, 4, ScalarType::uint32, false), 0, nullptr, rc).empty());
   EXPECT_EQ(rc, CUDA_SUCCESS);
 }
 
 TEST(ScanHotPath, ALaunchErrorIsReturned) {
-  d::DispatchParams p = lookback();
+  d::DispatchParams p = lookback(4);
   const auto failing = bound_context(900, 128, &failing_launch);
   p.launch = &failing;
   const d::DispatchFn fn = d::select_dispatch(4, 4, ScalarType::uint64, false);
@@ -299,7 +304,7 @@ TEST(ScanHotPath, ALaunchErrorIsReturned) {
 TEST(ScanHotPath, OccupancyForAnotherBlockSizeFailsInsteadOfAskingTheDriver) {
   // The bind fixed the scan kernel's occupancy at 128 threads; a policy of 256 would
   // make CUB ask for 256, which the context cannot answer.
-  d::DispatchParams p = lookback();
+  d::DispatchParams p = lookback(4);
   p.policy.block_threads = 256;
   p.policy.items_per_thread = 12;
   CUresult rc;

@@ -1,5 +1,6 @@
 // Scan's temp-storage answer in closed form (scan/dispatch.cu) equals what CCCL 3.5's own
-// host dispatch answers (select_dispatch, closed_form false): inclusive and exclusive,
+// host dispatch answers (select_dispatch, closed_form false), and the tile state's shape
+// what CUB's own ScanTileState asks: inclusive and exclusive,
 // every (element, accumulator) size pair (int8 and int16 sums accumulate in int; structs'
 // own accumulators of 12 to 32 bytes), both
 // offset types, look-back tile shapes of CUB's sm_80 / sm_90 tunings and odd
@@ -74,10 +75,12 @@ TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
       lookahead(4, 87, 3), lookahead(4, 63, 4), lookahead(4, 31, 4), lookahead(2, 127, 4),
       lookahead(8, 15, 4), lookahead(4, 1, 1)};
   int checked = 0;
-  for (const d::DispatchParams& p : policies)
+  for (const d::DispatchParams& policy : policies)
     for (auto [size, accum] : kSizes)
       for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64})
         for (bool exclusive : {false, true}) {
+          d::DispatchParams p = policy;
+          p.layout = d::state_layout(size, accum).value();
           const d::DispatchFn closed = d::select_dispatch(size, accum, offset, exclusive);
           const d::DispatchFn cub =
               d::select_dispatch(size, accum, offset, exclusive, /*closed_form=*/false);
@@ -105,12 +108,41 @@ TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
   EXPECT_GT(checked, 30000);
 }
 
+// The look-back shape state_layout reads from CUB's ScanTileState of the accumulator's
+// stand-in, used as the dispatch uses it, asks what CUB's own type asks for every tile
+// count; the initial value's bytes are CUB's InputValue.
+TEST(ScanTileState, LayoutAsksWhatCubsOwnTileStateAsks) {
+  for (auto [size, accum] : kSizes) {
+    SCOPED_TRACE(std::to_string(size) + "/" + std::to_string(accum));
+    const auto layout = d::state_layout(size, accum);
+    ASSERT_TRUE(layout);
+    EXPECT_EQ(layout->element_size, size);
+    EXPECT_EQ(layout->accum_size, accum);
+    EXPECT_EQ(layout->lookback.single_word, accum <= 8);
+    EXPECT_FALSE(layout->lookback.plain_words);
+    EXPECT_GT(layout->lookahead_bytes, accum);
+    for (int tiles : {0, 1, 2, 1025, 65536, 1 << 20, INT32_MAX - 32}) {
+      const auto cub = d::cub_tile_state_bytes(size, accum, tiles);
+      ASSERT_TRUE(cub);
+      EXPECT_EQ(detail::tile_state_bytes(layout->lookback, static_cast<std::uint64_t>(tiles)), *cub)
+          << tiles << " tiles";
+    }
+  }
+  EXPECT_TRUE(d::init_arg_matches_cub());
+  for (auto [size, accum] : {std::pair<std::size_t, std::size_t>{3, 3}, {4, 8}, {12, 4}, {48, 48}, {0, 0}}) {
+    EXPECT_FALSE(d::state_layout(size, accum)) << size << "/" << accum;
+    EXPECT_FALSE(d::cub_tile_state_bytes(size, accum, 1)) << size << "/" << accum;
+    EXPECT_EQ(d::select_dispatch(size, accum, ScalarType::uint64, false), nullptr) << size << "/" << accum;
+  }
+}
+
 // An unsupported policy and a count beyond what CUB's int tile count indexes are refused
 // by both routes alike.
 TEST(ScanTempStorage, ClosedFormRefusesWhatTheDispatchRefuses) {
   auto bad = lookahead(4, 87, 3);
   bad.policy.block_threads += 32;
-  const auto tiny = lookback(kSm80, 32, 1);  // 2^31 - 1 tiles of 32 items at most
+  auto tiny = lookback(kSm80, 32, 1);  // 2^31 - 1 tiles of 32 items at most
+  bad.layout = tiny.layout = d::state_layout(4, 4).value();
   for (bool closed : {true, false}) {
     const d::DispatchFn fn = d::select_dispatch(4, 4, ScalarType::uint64, false, closed);
     std::size_t bytes = 0;

@@ -17,18 +17,20 @@ template class BoundExecutable<ExclusiveScan>;
 template <AlgorithmId Id>
 Result<scan::Executable<Id>> Scan<Id>::bind(const BuiltView<Scan>& result, int device) {
   const Policy& policy = result.policy;
+  const auto layout = scan::detail::state_layout(size_of(result.spec.type), policy.accum_size);
   const scan::detail::DispatchFn dispatch =
       scan::detail::select_dispatch(size_of(result.spec.type), policy.accum_size,
                                     result.spec.offset_type, result.spec.takes_init(),
                                     /*closed_form=*/true, !result.spec.input.is_pointer(),
                                     !result.spec.output.is_pointer());
   CCCL_CACHE_CHECK(detail::bind_check(result));
-  if (!scan::detail::policy_supported(scan::detail::DispatchParams{nullptr, policy}))
+  if (!scan::detail::policy_supported(scan::detail::DispatchParams{nullptr, policy, {}}))
     return fail(ErrorCode::invalid_argument, "bind: a scan policy CUB's dispatch cannot run");
 
   const std::uint32_t block_threads[kKernels] = {scan::kInitBlockThreads, policy.block_threads};
   CCCL_CACHE_TRY(auto state, detail::bind_state(result, device, block_threads, dispatch));
   state->params.policy = policy;
+  state->params.layout = *layout;  // select_dispatch has an instantiation only with one
   return Executable(std::move(state));
 }
 template Result<scan::InclusiveExecutable> InclusiveScan::bind(const BuiltView<InclusiveScan>&, int);

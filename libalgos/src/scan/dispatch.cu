@@ -7,16 +7,21 @@
 //   DeviceScanInitKernel<selector, T*, T*, ScanTileState<A>, A>
 //   DeviceScanKernel<selector, T*, T*, ScanTileState<A>, Op, Init, OffsetT, A, false, false>
 // with Init = cub::NullType (inclusive) or cub::detail::InputValue<T> (exclusive, and the
-// seeded inclusive scan, whose kernel's ForceInclusive is true) and A
-// CUB's accumulator (its size read from the kernels' compile), as
-// cub::DeviceScan::InclusiveScan / ExclusiveScan instantiate them. Host stand-ins of T's
-// and A's size and alignment give the dispatch the same argument layout and tile-state
-// sizes: a scalar accumulator is a CUB primitive, so the device's tile state is the
-// single-word one, as the stand-in's is; a struct's accumulator is the struct, whose tile
-// state CUB chooses by size (single-word for 1, 2, 4 and 8 bytes, multi-word for 12 to
-// 32), as it does for the stand-in (asserted below).
+// seeded inclusive scan, whose kernel's ForceInclusive is true) and A CUB's accumulator
+// (its size read from the kernels' compile), as cub::DeviceScan::InclusiveScan /
+// ExclusiveScan instantiate them. The host names neither T nor A: what it needs of them
+// is fixed at bind (state_layout) from host stand-ins of their sizes, and one
+// instantiation of the dispatch serves every element and accumulator:
+// - the tile state is core/tile_state.cuh's RuntimeTileState of ScanTileState<A>'s shape
+//   (a scalar accumulator is a CUB primitive, so the device's state is single-word, as the
+//   stand-in's is; a struct's accumulator is the struct, whose state CUB chooses by size:
+//   single-word for 1, 2, 4 and 8 bytes, multi-word for 12 to 32, as for the stand-in),
+//   passed to the kernels as the bytes of CUB's tile-state argument union (TileArg);
+// - the look-ahead state's size is a value;
+// - the initial value is passed as the bytes of InputValue<T> (InitArg).
 #include "core/launch.cuh"
 #include "core/iterator_arg.cuh"
+#include "core/tile_state.cuh"
 
 #include <cub/device/dispatch/dispatch_scan.cuh>
 
@@ -31,10 +36,11 @@ namespace {
 
 using algos::detail::DriverLauncherFactory;
 using algos::detail::OpArg;
+using algos::detail::RuntimeTileState;
 
 // Stands in for an element type of N bytes on the host: an unsigned integer of that size
-// and alignment, a CUB primitive like every element type, so that the host's tile state
-// is the device's (single word for CUB primitives).
+// and alignment, a CUB primitive like every element type, so that its tile state is the
+// device's (single word for CUB primitives).
 template <std::size_t N>
 using Word = std::conditional_t<
     N == 1, std::uint8_t,
@@ -47,13 +53,39 @@ using Word = std::conditional_t<
 // up to 8, which the spec requires.
 template <std::size_t N>
 using StructBytes = algos::detail::Bytes<N, 8>;
-// Whether CUB gives accumulator stand-in A the single-word tile state.
+
+// CUB's tile-state kernel argument (tile_state_kernel_arg_t: a union of the look-back
+// state and the look-ahead state's pointer and counter) as bytes: the driver reads the
+// kernel's parameter size of them (16 or 24 bytes).
+struct TileArg {
+  void* words[3] = {};
+};
 template <class A>
-constexpr bool kSingleWord = std::is_same_v<cub::ScanTileState<A>, cub::ScanTileState<A, true>>;
-static_assert(!kSingleWord<StructBytes<12>> && !kSingleWord<StructBytes<16>> &&
-              !kSingleWord<StructBytes<24>> && !kSingleWord<StructBytes<32>>);
-static_assert(sizeof(cub::detail::InputValue<StructBytes<12>>) == 24 &&
-              sizeof(cub::detail::InputValue<StructBytes<16>>) == 24);
+using CubTileArg = cub::detail::scan::tile_state_kernel_arg_t<cub::ScanTileState<A>, A>;
+static_assert(sizeof(CubTileArg<Word<1>>) == 16 && sizeof(CubTileArg<StructBytes<32>>) == sizeof(TileArg) &&
+              alignof(CubTileArg<StructBytes<12>>) == alignof(TileArg));
+
+// cub::detail::InputValue<T>'s bytes for a T of at most 32 bytes aligned to at most 8: the
+// flag, then at 8 (the union's alignment, its pointer's) the FutureValue's pointer or the
+// value (init_arg_matches_cub checks this against CUB's own type). The driver reads the
+// kernel's parameter size of them.
+struct InitArg {
+  alignas(8) unsigned char bytes[40] = {};
+};
+constexpr std::size_t kInitValueAt = 8;
+static_assert(sizeof(cub::detail::InputValue<StructBytes<32>>) == sizeof(InitArg) &&
+              sizeof(cub::detail::InputValue<StructBytes<12>>) == 24 &&
+              sizeof(cub::detail::InputValue<Word<1>>) == 16);
+
+InitArg init_arg(InitValue initial, std::size_t element_size) noexcept {
+  InitArg arg;
+  arg.bytes[0] = initial.device ? 1 : 0;
+  if (initial.device)
+    std::memcpy(arg.bytes + kInitValueAt, &initial.ptr, sizeof(initial.ptr));
+  else if (initial.ptr != nullptr)  // size queries pass none
+    std::memcpy(arg.bytes + kInitValueAt, initial.ptr, element_size);
+  return arg;
+}
 
 // A policy value as CUB's int (stage counts are ints, two's complement in the Policy).
 constexpr int as_int(std::uint32_t v) noexcept { return static_cast<int>(v); }
@@ -81,45 +113,25 @@ struct RuntimePolicySelector {
   }
 };
 
-// CUB's scan kernel-source interface over the bound kernels, for elements of stand-in
-// type T and an accumulator of stand-in type Accum.
-template <class T, class Accum>
+// CUB's scan kernel-source interface over the bound kernels and the bound layout (what
+// CCCL 3.5's dispatch calls of it: not OutputSize, and lookahead_tile_state_alignment only
+// in an assertion compiled out).
 struct BoundKernels {
-  using ScanTileStateT = cub::ScanTileState<Accum>;
-  static_assert(kSingleWord<Accum> == (sizeof(Accum) <= 8),
-                "CUB gives the device's accumulators of up to 8 bytes (scalars, small structs) the "
-                "single-word tile state and structs of 12 to 32 bytes the multi-word one");
-  using TileArg = cub::detail::scan::tile_state_kernel_arg_t<ScanTileStateT, Accum>;
-
   const DispatchParams* params;
   CUfunction InitKernel() const { return params->launch->kernels[init_kernel].function; }
   CUfunction ScanKernel() const { return params->launch->kernels[scan_kernel].function; }
-  static constexpr std::size_t InputSize() { return sizeof(T); }
-  static constexpr std::size_t InputAlign() { return alignof(T); }
-  static constexpr std::size_t OutputSize() { return sizeof(T); }
-  static constexpr std::size_t OutputAlign() { return alignof(T); }
-  static constexpr std::size_t AccumSize() { return sizeof(Accum); }
-  static constexpr std::size_t AccumAlign() { return alignof(Accum); }
-  static ScanTileStateT TileState() { return {}; }
-  static constexpr std::size_t lookahead_tile_state_size() {
-    return sizeof(cub::detail::warpspeed::tile_state_t<Accum>);
+  std::size_t InputSize() const { return params->layout.element_size; }
+  std::size_t InputAlign() const { return params->layout.element_align; }
+  std::size_t OutputAlign() const { return params->layout.element_align; }
+  std::size_t AccumSize() const { return params->layout.accum_size; }
+  std::size_t AccumAlign() const { return params->layout.accum_align; }
+  RuntimeTileState TileState() const { return {{}, params->layout.lookback}; }
+  std::size_t lookahead_tile_state_size() const { return params->layout.lookahead_bytes; }
+  TileArg make_tile_state_kernel_arg(const RuntimeTileState& ts) const {
+    return {{ts.pointers[0], ts.pointers[1], ts.pointers[2]}};
   }
-  static constexpr std::size_t lookahead_tile_state_alignment() {
-    return alignof(cub::detail::warpspeed::tile_state_t<Accum>);
-  }
-  static TileArg make_tile_state_kernel_arg(ScanTileStateT ts) {
-    TileArg arg;
-    ::cuda::std::__construct_at(&arg.lookback, ts);
-    return arg;
-  }
-  static TileArg lookahead_make_tile_state_kernel_arg(void* ts,
-                                                      std::uint32_t* atomic_counter = nullptr) {
-    TileArg arg;
-    ::cuda::std::__construct_at(
-        &arg.lookahead,
-        cub::detail::scan::lookahead_tile_state_arg_t<Accum>{
-            static_cast<cub::detail::warpspeed::tile_state_t<Accum>*>(ts), atomic_counter});
-    return arg;
+  TileArg lookahead_make_tile_state_kernel_arg(void* ts, std::uint32_t* atomic_counter = nullptr) const {
+    return {{ts, atomic_counter, nullptr}};
   }
 };
 
@@ -132,9 +144,10 @@ std::uint64_t max_items(const Policy& p) noexcept {
           : std::uint64_t{p.block_threads} * p.items_per_thread);
 }
 
-// T, Accum: the element's and accumulator's stand-ins. In, Out: T* (an array) or IterArg
-// (an iterator's packed bytes at d_in, d_out).
-template <class T, class Accum, class OffsetT, bool WithInit, class In, class Out>
+// In, Out: Item* (an array, never dereferenced here) or IterArg (an iterator's packed
+// bytes at d_in, d_out).
+using Item = algos::detail::Bytes<1>;
+template <class OffsetT, bool WithInit, class In, class Out>
 CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
                       std::size_t& temp_storage_bytes, const void* d_in, void* d_out,
                       std::uint64_t num_items, InitValue initial, CUstream stream,
@@ -142,39 +155,27 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
   if (num_items > max_items<OffsetT>(params.policy)) return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
-  auto dispatch = [&](auto init) {
-    return cub::detail::scan::dispatch<cub::ForceInclusive::No, /*StableReductionOrder=*/false, In,
-                                       Out, OpArg, decltype(init), OffsetT, Accum,
-                                       RuntimePolicySelector, BoundKernels<T, Accum>,
-                                       DriverLauncherFactory>(
-        d_temp_storage, temp_storage_bytes, algos::detail::iterator_arg<In, T>(d_in),
-        algos::detail::iterator_arg<Out, T>(d_out), OpArg{op_state}, init, static_cast<OffsetT>(num_items), stream,
-        RuntimePolicySelector{&params}, BoundKernels<T, Accum>{&params},
-        DriverLauncherFactory{params.launch, &status});
-  };
-  cudaError_t err;
-  if constexpr (WithInit) {
-    if (initial.device) {
-      err = dispatch(cub::detail::InputValue<T>(
-          cub::FutureValue<T>(static_cast<T*>(const_cast<void*>(initial.ptr)))));
-    } else {
-      T init{};
-      if (initial.ptr != nullptr) std::memcpy(&init, initial.ptr, sizeof(T));  // size queries pass none
-      err = dispatch(cub::detail::InputValue<T>(init));
-    }
-  } else {
-    err = dispatch(cub::NullType{});
-  }
+  const InitArg init_bytes = WithInit ? init_arg(initial, params.layout.element_size) : InitArg{};
+  using Init = std::conditional_t<WithInit, algos::detail::ValueArg, cub::NullType>;
+  Init init{};
+  if constexpr (WithInit) init.bytes = init_bytes.bytes;
+  // The accumulator (a template argument) only names CUB's defaults, all given here.
+  const cudaError_t err =
+      cub::detail::scan::dispatch<cub::ForceInclusive::No, /*StableReductionOrder=*/false, In, Out, OpArg,
+                                  Init, OffsetT, Item, RuntimePolicySelector, BoundKernels,
+                                  DriverLauncherFactory>(
+          d_temp_storage, temp_storage_bytes, algos::detail::iterator_arg<In, Item>(d_in),
+          algos::detail::iterator_arg<Out, Item>(d_out), OpArg{op_state}, init,
+          static_cast<OffsetT>(num_items), stream, RuntimePolicySelector{&params}, BoundKernels{&params},
+          DriverLauncherFactory{params.launch, &status});
   return algos::detail::dispatch_result(err, status);
 }
 
 // CUB's answer to a size query (invoke_lookback, invoke_lookahead in CCCL 3.5) in closed
-// form from the bound policy, for an accumulator of stand-in type Accum: look-back aliases
-// one tile state, single-word (a transaction word per tile plus a warp of padding, itself
-// aliased as three allocations of which two are empty) or multi-word (a status word, a
-// partial and an inclusive value per tile and padding tile); look-ahead, one tile state
-// per tile and a 4-byte counter, and one byte for an empty problem (dispatch.hpp DispatchFn).
-template <class Accum, class OffsetT>
+// form from the bound policy and layout: look-back aliases one tile state (its
+// AllocationSize: core/tile_state.hpp); look-ahead, one look-ahead state per tile and a
+// 4-byte counter, and one byte for an empty problem (dispatch.hpp DispatchFn).
+template <class OffsetT>
 CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& temp_storage_bytes,
                            const void*, void*, std::uint64_t num_items, InitValue, CUstream,
                            const void*) noexcept {
@@ -185,65 +186,98 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
   if (num_items > max_items<OffsetT>(p)) return CUDA_ERROR_INVALID_VALUE;
   if (as_int(p.algorithm) == static_cast<int>(cub::ScanAlgorithm::lookahead)) {
     const auto tile = static_cast<std::uint32_t>(lookahead_policy(p).tile_size());
-    const std::uint64_t states_bytes =
-        ceil_div(num_items, tile) * BoundKernels<Accum, Accum>::lookahead_tile_state_size();
+    const std::uint64_t states_bytes = ceil_div(num_items, tile) * params.layout.lookahead_bytes;
     temp_storage_bytes = num_items == 0 ? 1 : alias_bytes(states_bytes, sizeof(std::uint32_t));
     return CUDA_SUCCESS;
   }
-  const auto tile = static_cast<std::uint32_t>(p.block_threads * p.items_per_thread);
-  using TileState = typename BoundKernels<Accum, Accum>::ScanTileStateT;
-  const std::uint64_t tiles = ceil_div(num_items, tile);
-  if constexpr (kSingleWord<Accum>)
-    temp_storage_bytes =
-        alias_bytes(algos::detail::tile_state_bytes(tiles, sizeof(typename TileState::TxnWord)));
-  else
-    temp_storage_bytes = alias_bytes(algos::detail::tile_state_bytes(
-        tiles, sizeof(typename TileState::StatusWord), sizeof(Accum)));
+  const std::uint64_t tiles = ceil_div(num_items, p.block_threads * p.items_per_thread);
+  temp_storage_bytes = alias_bytes(algos::detail::tile_state_bytes(params.layout.lookback, tiles));
   return CUDA_SUCCESS;
+}
+
+// f(type_identity<T>, type_identity<A>) for the stand-ins of an element of `element_size`
+// bytes and its accumulator of `accum_size` (the pairs promoted_accumulator gives, or a
+// struct of 12 to 32 bytes with its own), else a value-initialized result.
+template <class F>
+auto on_stand_ins(std::size_t element_size, std::size_t accum_size, F&& f) {
+  using R = decltype(f(std::type_identity<Word<1>>{}, std::type_identity<Word<1>>{}));
+  if (element_size != 1 && element_size != 2 && element_size != 4 && element_size != 8) {
+    if (accum_size != element_size) return R{};
+    return algos::detail::on_element_size(element_size, [&](auto n) -> R {
+      constexpr std::size_t kN = decltype(n)::value;
+      if constexpr (kN == 12 || kN == 16 || kN == 24 || kN == 32)
+        return f(std::type_identity<StructBytes<kN>>{}, std::type_identity<StructBytes<kN>>{});
+      else
+        return R{};
+    });
+  }
+  return algos::detail::on_accumulator(element_size, accum_size, [&](auto n, auto a) {
+    return f(std::type_identity<Word<decltype(n)::value>>{}, std::type_identity<Word<decltype(a)::value>>{});
+  });
 }
 
 }  // namespace
 
+std::optional<StateLayout> state_layout(std::size_t element_size, std::size_t accum_size) noexcept {
+  return on_stand_ins(element_size, accum_size, [](auto t, auto a) -> std::optional<StateLayout> {
+    using T = typename decltype(t)::type;
+    using A = typename decltype(a)::type;
+    static_assert(std::is_same_v<cub::ScanTileState<A>, cub::ScanTileState<A, true>> == (sizeof(A) <= 8),
+                  "CUB gives the device's accumulators of up to 8 bytes (scalars, small structs) the "
+                  "single-word tile state and structs of 12 to 32 bytes the multi-word one");
+    using Lookahead = cub::detail::warpspeed::tile_state_t<A>;
+    return StateLayout{sizeof(T), alignof(T), sizeof(A), alignof(A),
+                       algos::detail::shape_of<cub::ScanTileState<A>>(), sizeof(Lookahead)};
+  });
+}
+
+std::optional<std::size_t> cub_tile_state_bytes(std::size_t element_size, std::size_t accum_size,
+                                                int num_tiles) noexcept {
+  return on_stand_ins(element_size, accum_size, [&](auto, auto a) -> std::optional<std::size_t> {
+    std::size_t bytes = 0;
+    if (cub::ScanTileState<typename decltype(a)::type>::AllocationSize(num_tiles, bytes) != cudaSuccess)
+      return std::nullopt;
+    return bytes;
+  });
+}
+
+bool init_arg_matches_cub() noexcept {
+  bool same = true;
+  for (std::size_t n : {1, 2, 4, 8, 12, 16, 24, 32})
+    on_stand_ins(n, n, [&](auto t, auto) {
+      using T = typename decltype(t)::type;
+      T value;
+      std::memset(&value, 0xa5, sizeof value);
+      // The flag and the `bytes` after it, ours against CUB's (padding aside).
+      auto matches = [&](const auto& cub, InitValue initial, std::size_t bytes) {
+        unsigned char c[sizeof cub];
+        std::memcpy(c, &cub, sizeof cub);
+        const InitArg ours = init_arg(initial, sizeof(T));
+        return sizeof cub <= sizeof ours && c[0] == ours.bytes[0] &&
+               std::memcmp(c + kInitValueAt, ours.bytes + kInitValueAt, bytes) == 0;
+      };
+      same = same && matches(cub::detail::InputValue<T>{value}, InitValue(&value), sizeof(T)) &&
+             matches(cub::detail::InputValue<T>{cub::FutureValue<T>(&value)}, InitValue::on_device(&value),
+                     sizeof(void*));
+      return 0;
+    });
+  return same;
+}
+
 DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,
                            ScalarType offset_type, bool with_init, bool closed_form,
                            bool iterator_input, bool iterator_output) noexcept {
-  if (!is_unsigned_offset(offset_type)) return nullptr;
+  if (!is_unsigned_offset(offset_type) || !state_layout(element_size, accum_size)) return nullptr;
   using Entry = algos::detail::ClosedForm<DispatchFn>;
-  // The instantiations for element stand-in T and accumulator stand-in Accum.
-  auto with_types = [&](auto t, auto acc) -> DispatchFn {
-    using T = typename decltype(t)::type;
-    using Accum = typename decltype(acc)::type;
-    return algos::detail::on_offset(offset_type, [&](auto o) -> DispatchFn {
-      using OffsetT = typename decltype(o)::type;
-      if constexpr (std::is_unsigned_v<OffsetT>) {
-        auto entry = [&](auto init, auto in, auto out) -> DispatchFn {
-          return Entry::select<&closed_form_bytes<Accum, OffsetT>,
-                               &run_dispatch<T, Accum, OffsetT, decltype(init)::value,
-                                             decltype(in), decltype(out)>>(closed_form);
-        };
-        return algos::detail::on_flag(with_init, [&](auto init) {
-          return algos::detail::on_iterator_args<T>(
-              iterator_input, iterator_output, [&](auto in, auto out) { return entry(init, in, out); });
-        });
-      } else {
-        return nullptr;
-      }
+  return algos::detail::on_unsigned_offset(offset_type, [&](auto offset) -> DispatchFn {
+    using OffsetT = decltype(offset);
+    return algos::detail::on_flag(with_init, [&](auto init) {
+      return algos::detail::on_iterator_args<Item>(iterator_input, iterator_output, [&](auto in, auto out) {
+        return Entry::select<&closed_form_bytes<OffsetT>,
+                             &run_dispatch<OffsetT, decltype(init)::value, decltype(in), decltype(out)>>(
+            closed_form);
+      });
     });
-  };
-  if (element_size != 1 && element_size != 2 && element_size != 4 && element_size != 8) {
-    // A struct of 12 to 32 bytes: its own accumulator, from and into arrays or zips.
-    if (accum_size != element_size) return nullptr;
-    return algos::detail::on_element_size(element_size, [&](auto n) -> DispatchFn {
-      constexpr std::size_t kN = decltype(n)::value;
-      if constexpr (kN == 12 || kN == 16 || kN == 24 || kN == 32)
-        return with_types(std::type_identity<StructBytes<kN>>{}, std::type_identity<StructBytes<kN>>{});
-      else
-        return nullptr;
-    });
-  }
-  return algos::detail::on_accumulator(element_size, accum_size, [&](auto n, auto a) {
-    return with_types(std::type_identity<Word<decltype(n)::value>>{},
-                      std::type_identity<Word<decltype(a)::value>>{});
   });
 }
 
@@ -269,8 +303,8 @@ const std::string& Scan<Id>::dispatch_abi() {
     // The kernels' argument types (their order is CUB's, covered by cub=).
     abi.type<cub::NullType>("null").type<OpArg>("op");
     abi.type<cub::detail::InputValue<Word<1>>>("init1").type<cub::detail::InputValue<Word<8>>>("init8");
-    abi.type<BoundKernels<Word<1>, Word<1>>::TileArg>("tile1").type<BoundKernels<Word<8>, Word<8>>::TileArg>("tile8");
-    abi.type<BoundKernels<Word<2>, Word<2>>::ScanTileStateT::TxnWord>("txn2");
+    abi.type<CubTileArg<Word<1>>>("tile1").type<CubTileArg<Word<8>>>("tile8");
+    abi.type<cub::ScanTileState<Word<2>>::TxnWord>("txn2");
     abi.type<cub::detail::warpspeed::tile_state_t<Word<2>>>("ws2");
     abi.type<Word<1>>("w1").type<Word<2>>("w2").type<Word<4>>("w4").type<Word<8>>("w8");
     // A struct's stand-ins (12 and 32 bytes: alignments 4 and 8), their initial value
@@ -278,7 +312,7 @@ const std::string& Scan<Id>::dispatch_abi() {
     abi.type<StructBytes<12>>("s12").type<StructBytes<32>>("s32");
     abi.type<cub::detail::InputValue<StructBytes<12>>>("init_s12");
     abi.type<cub::detail::InputValue<StructBytes<32>>>("init_s32");
-    abi.type<BoundKernels<StructBytes<12>, StructBytes<12>>::TileArg>("tile_s12");
+    abi.type<CubTileArg<StructBytes<12>>>("tile_s12");
     abi.type<cub::detail::warpspeed::tile_state_t<StructBytes<12>>>("ws_s12");
   });
 }

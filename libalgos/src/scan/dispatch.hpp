@@ -6,12 +6,24 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "cccl_cache/algos/scan/build_result.hpp"
 #include "core/launch.hpp"
+#include "core/tile_state.hpp"
 
 namespace cccl_cache::algos::scan::detail {
+
+// What the host dispatch needs of the kernels' element type T and accumulator A (which it
+// does not name): their sizes and alignments, and the shapes of the tile states CUB gives
+// A, all of host stand-ins of their sizes (state_layout).
+struct StateLayout {
+  std::uint32_t element_size = 0, element_align = 0;
+  std::uint32_t accum_size = 0, accum_align = 0;
+  algos::detail::TileShape lookback;  // cub::ScanTileState<A>'s
+  std::uint32_t lookahead_bytes = 0;  // the look-ahead tile_state_t<A>
+};
 
 // Everything CUB's scan dispatch asks of its policy selector, kernel source and
 // launcher factory, fixed at bind time.
@@ -20,7 +32,21 @@ struct DispatchParams {
   // the driver's launch, the device facts.
   const algos::detail::LaunchContext* launch = nullptr;
   Policy policy;  // the build's; the dispatch reads its values as CUB's ints
+  StateLayout layout;  // state_layout of the spec's element and the policy's accumulator
 };
+
+// The layout for an element of `element_size` bytes and an accumulator of `accum_size`:
+// sizes 1, 2, 4, 8 with the accumulators promoted_accumulator (core/accumulator.hpp)
+// gives, or a struct of 12, 16, 24 or 32 bytes with its own; else none.
+std::optional<StateLayout> state_layout(std::size_t element_size, std::size_t accum_size) noexcept;
+// What CUB's own cub::ScanTileState<A>::AllocationSize answers for `num_tiles` tiles of
+// the accumulator's stand-in: the reference state_layout's look-back shape is tested
+// equal to (test_scan_temp_storage). None where state_layout has none.
+std::optional<std::size_t> cub_tile_state_bytes(std::size_t element_size, std::size_t accum_size,
+                                                int num_tiles) noexcept;
+// Whether the initial value's bytes the dispatch passes are CUB's InputValue<T> for every
+// element stand-in: the flag at 0, the value or the FutureValue's pointer at 8.
+bool init_arg_matches_cub() noexcept;
 
 // An exclusive or seeded inclusive scan's initial value: the element's bytes on the host,
 // read during the call (or none, for a size query or an unseeded scan), or (`device`) a
@@ -38,13 +64,13 @@ struct InitValue {
   bool device = false;
 };
 
-// One instantiation of CCCL 3.5's cub::detail::scan::dispatch for an (element size,
-// accumulator size, offset type, with or without an initial value). d_temp_storage == nullptr: sets
-// temp_storage_bytes to CUB's answer, in closed form from the bound policy (no dispatch,
-// no driver call). Otherwise launches the init
-// and scan kernels through params.launch, the scan kernel's operator argument copied
-// from `op_state` (detail::op_state_arg). `init`: the initial value of an exclusive or a
-// seeded inclusive scan, ignored without one. Returns
+// One instantiation of CCCL 3.5's cub::detail::scan::dispatch for an (offset type, with or
+// without an initial value, arrays or iterators), for every element and accumulator
+// (params.layout). d_temp_storage == nullptr: sets temp_storage_bytes to CUB's answer, in
+// closed form from the bound policy and layout (no dispatch, no driver call). Otherwise
+// launches the init and scan kernels through params.launch, the scan kernel's operator
+// argument copied from `op_state` (detail::op_state_arg). `init`: the initial value of an
+// exclusive or a seeded inclusive scan, ignored without one. Returns
 // CUDA_ERROR_NOT_SUPPORTED if !policy_supported(params), CUDA_ERROR_INVALID_VALUE for
 // more items than the offset type or CUB's int tile count can index or a too small temp
 // storage, or the first launch error.
@@ -55,11 +81,10 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 
 // with_init: the exclusive scan and the seeded inclusive one (InclusiveScanInit), whose
 // host dispatch is the exclusive one's (the kernel argument is the same InputValue; only
-// the device code differs, by ForceInclusive). The instantiation, or nullptr (element size
-// not 1/2/4/8, an accumulator size promoted_accumulator (core/accumulator.hpp) does not
-// give for it, except a struct's 12, 16, 24 or 32 bytes with an accumulator of its size
-// and an array input and output; offset not uint32/uint64). closed_form false: the same dispatch answering size queries through CUB's whole host
-// dispatch, the reference the closed form is tested equal to (test_scan_temp_storage).
+// the device code differs, by ForceInclusive). The instantiation, or nullptr (no
+// state_layout for the sizes; offset not uint32/uint64). closed_form false: the same
+// dispatch answering size queries through CUB's whole host dispatch, the reference the
+// closed form is tested equal to (test_scan_temp_storage).
 // iterator_input: the spec's input is an iterator, and `d_in` the host address of its
 // packed bytes (core/iterator.hpp IteratorArg), which the scan kernel's input argument is
 // copied from; iterator_output likewise for the output and `d_out`.
