@@ -364,14 +364,14 @@ const std::map<std::string_view, std::string_view> kDispatchAbi = {
       "multi_tile_items@12:4 single_tile_threads@16:4 single_tile_items@20:4 op=8/8 "
       "identity=1/1 even_share32=40/4 even_share64=72/8 b1=1/1 b2=2/2 b4=4/4 b8=8/8"},
     {"inclusive_scan",
-      "cub=300500 cccl=3005000 params@0:48 launch@0:8 algorithm@8:4 "
+      "cub=300500 cccl=3005000 params@0:80 launch@0:8 algorithm@8:4 "
       "block_threads@12:4 items_per_thread@16:4 reduce_and_scan_warps@20:4 "
       "lookahead_items_per_thread@24:4 lookahead_stages@28:4 block_idx_stages@32:4 "
       "accum_size@36:4 accum_align@40:4 null=1/1 op=8/8 init1=16/8 init8=16/8 tile1=16/8 tile8=16/8 txn2=4/4 ws2=8/8 "
       "w1=1/1 w2=2/2 w4=4/4 w8=8/8 s12=12/4 s32=32/8 init_s12=24/8 init_s32=40/8 tile_s12=24/8 "
       "ws_s12=16/16"},
     {"exclusive_scan",
-      "cub=300500 cccl=3005000 params@0:48 launch@0:8 algorithm@8:4 "
+      "cub=300500 cccl=3005000 params@0:80 launch@0:8 algorithm@8:4 "
       "block_threads@12:4 items_per_thread@16:4 reduce_and_scan_warps@20:4 "
       "lookahead_items_per_thread@24:4 lookahead_stages@28:4 block_idx_stages@32:4 "
       "accum_size@36:4 accum_align@40:4 null=1/1 op=8/8 init1=16/8 init8=16/8 tile1=16/8 tile8=16/8 txn2=4/4 ws2=8/8 "

@@ -326,10 +326,12 @@ std::uint64_t expected_bytes(const d::DispatchParams& p, std::size_t n_bytes, st
 TEST(ScanTempStorage, CubDispatchAnswersWithoutAGpu) {
   const std::pair<std::size_t, std::size_t> sizes[] = {{1, 1}, {1, 4}, {2, 2}, {2, 1}, {2, 4},
                                                        {4, 4}, {4, 1}, {8, 8}, {8, 1}};
-  for (const d::DispatchParams& p : {lookback(128, 24), lookback(192, 22), lookahead()})
+  for (const d::DispatchParams& policy : {lookback(128, 24), lookback(192, 22), lookahead()})
     for (auto [t, n] : sizes)
       for (ScalarType offset : {ScalarType::uint32, ScalarType::uint64})
         for (bool exclusive : {false, true}) {
+          d::DispatchParams p = policy;
+          p.layout = d::state_layout(t, n).value();  // bind's
           const d::DispatchFn fn = d::select_dispatch(t, n, offset, exclusive);
           ASSERT_NE(fn, nullptr);
           for (std::uint64_t items : {0ull, 1ull, 2ull, 1023ull, 1025ull, 3072ull, 3073ull,
