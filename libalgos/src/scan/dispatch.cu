@@ -155,7 +155,12 @@ CUresult run_dispatch(const DispatchParams& params, void* d_temp_storage,
   if (!policy_supported(params)) return CUDA_ERROR_NOT_SUPPORTED;
   if (num_items > max_items<OffsetT>(params.policy)) return CUDA_ERROR_INVALID_VALUE;
   CUresult status = CUDA_SUCCESS;
-  const InitArg init_bytes = WithInit ? init_arg(initial, params.layout.element_size) : InitArg{};
+  // An unseeded scan's kernels take no initial value: nothing to lay out.
+  using InitBytes = std::conditional_t<WithInit, InitArg, cub::NullType>;
+  const InitBytes init_bytes = [&] {
+    if constexpr (WithInit) return init_arg(initial, params.layout.element_size);
+    else return cub::NullType{};
+  }();
   using Init = std::conditional_t<WithInit, algos::detail::ValueArg, cub::NullType>;
   Init init{};
   if constexpr (WithInit) init.bytes = init_bytes.bytes;

@@ -14,8 +14,8 @@
 // The host names only K (a stand-in of its size: CUB sizes each tile's saved key by it).
 // The dispatch reads the tile state from its kernel source, so the accumulator's is
 // core/tile_state.cuh's RuntimeTileState: the shape CUB gives a stand-in of A's size and
-// alignment (tile_shape, fixed at bind), sized and laid out by CUB's own helpers. The exclusive scan's initial
-// value is passed as its bytes (ValueArg). Where the spec has an iterator, the kernels
+// alignment (tile_shape, fixed at bind), sized and laid out by CUB's own helpers. The
+// exclusive scan's initial value is passed as its bytes (ValueArg). Where the spec has an iterator, the kernels
 // take all three arguments as generated iterator structs, and the dispatch passes each
 // call's packed bytes (IterArg) to the launches as they are; the keys' stand-in names K
 // as its value type.
