@@ -15,6 +15,7 @@
 
 #include "closed_form_support.hpp"
 #include "scan/dispatch.hpp"
+#include "tile_state_cub_reference.hpp"
 
 namespace {
 
@@ -110,30 +111,64 @@ TEST(ScanTempStorage, ClosedFormEqualsCubDispatch) {
 
 // The look-back shape state_layout reads from CUB's ScanTileState of the accumulator's
 // stand-in, used as the dispatch uses it, asks what CUB's own type asks for every tile
-// count; the initial value's bytes are CUB's InputValue.
+// count and every alignment the device's accumulator may have (a scalar's is its size; a
+// struct's divides its size, up to 8).
 TEST(ScanTileState, LayoutAsksWhatCubsOwnTileStateAsks) {
   for (auto [size, accum] : kSizes) {
-    SCOPED_TRACE(std::to_string(size) + "/" + std::to_string(accum));
     const auto layout = d::state_layout(size, accum);
-    ASSERT_TRUE(layout);
+    ASSERT_TRUE(layout) << size << "/" << accum;
     EXPECT_EQ(layout->element_size, size);
     EXPECT_EQ(layout->accum_size, accum);
     EXPECT_EQ(layout->lookback.single_word, accum <= 8);
     EXPECT_FALSE(layout->lookback.plain_words);
     EXPECT_GT(layout->lookahead_bytes, accum);
-    for (int tiles : {0, 1, 2, 1025, 65536, 1 << 20, INT32_MAX - 32}) {
-      const auto cub = d::cub_tile_state_bytes(size, accum, tiles);
-      ASSERT_TRUE(cub);
-      EXPECT_EQ(detail::tile_state_bytes(layout->lookback, static_cast<std::uint64_t>(tiles)), *cub)
-          << tiles << " tiles";
+    for (std::size_t align = 1; align <= 8 && align <= accum; align *= 2) {
+      // A promoted accumulator (an int sum of int8s) is a scalar; a struct's, any layout.
+      if (accum % align != 0 || (size != accum && align != accum)) continue;
+      SCOPED_TRACE(std::to_string(size) + "/" + std::to_string(accum) + " aligned " + std::to_string(align));
+      for (int tiles : {0, 1, 2, 1025, 65536, 1 << 20, INT32_MAX - 32}) {
+        const auto cub = test_support::cub_scan_tile_state_bytes(accum, align, tiles);
+        ASSERT_TRUE(cub);
+        EXPECT_EQ(detail::tile_state_bytes(layout->lookback, static_cast<std::uint64_t>(tiles)), *cub)
+            << tiles << " tiles";
+      }
     }
   }
-  EXPECT_TRUE(d::init_arg_matches_cub());
   for (auto [size, accum] : {std::pair<std::size_t, std::size_t>{3, 3}, {4, 8}, {12, 4}, {48, 48}, {0, 0}}) {
     EXPECT_FALSE(d::state_layout(size, accum)) << size << "/" << accum;
-    EXPECT_FALSE(d::cub_tile_state_bytes(size, accum, 1)) << size << "/" << accum;
     EXPECT_EQ(d::select_dispatch(size, accum, ScalarType::uint64, false), nullptr) << size << "/" << accum;
   }
+}
+
+// The initial value's bytes the dispatch passes are CUB's InputValue<T>, byte for byte
+// where CUB writes any, for every element layout the scans take (sizes 1 to 32, aligned to
+// at most 8), from a host value and from a device pointer (FutureValue).
+TEST(ScanInitArg, BytesAreCubsInputValue) {
+  int checked = 0;
+  for (std::size_t size : {1, 2, 4, 8, 12, 16, 24, 32})
+    for (std::size_t align = 1; align <= 8 && align <= size; align *= 2) {
+      if (size % align != 0) continue;
+      SCOPED_TRACE(std::to_string(size) + " bytes aligned " + std::to_string(align));
+      unsigned char value[32];
+      for (std::size_t i = 0; i < sizeof value; ++i) value[i] = static_cast<unsigned char>(0xa0 + i);
+      for (bool future : {false, true}) {
+        const auto cub = test_support::cub_input_value(size, align, value, future);
+        ASSERT_TRUE(cub);
+        ASSERT_LE(cub->bytes.size(), sizeof(d::InitArg));
+        const d::InitValue initial = future ? d::InitValue::on_device(value) : d::InitValue(value);
+        const d::InitArg ours = d::init_arg(initial, size);
+        std::size_t known = 0;
+        for (std::size_t i = 0; i < cub->bytes.size(); ++i) {
+          if (!cub->known[i]) continue;
+          EXPECT_EQ(ours.bytes[i], cub->bytes[i]) << "byte " << i << (future ? " (future)" : "");
+          ++known;
+        }
+        // The flag and the value or pointer at least.
+        EXPECT_GE(known, 1 + (future ? sizeof(void*) : size));
+        ++checked;
+      }
+    }
+  EXPECT_EQ(checked, 2 * 25);
 }
 
 // An unsupported policy and a count beyond what CUB's int tile count indexes are refused

@@ -16,6 +16,7 @@
 #include "closed_form_support.hpp"
 #include "hot_path_support.hpp"
 #include "segmented_sort/dispatch.hpp"
+#include "segmented_sort_policy_reference.hpp"
 #include "spec_cases.hpp"
 
 namespace {
@@ -89,7 +90,7 @@ TEST(SegmentedSortSpec, SpecTextNamesTheFields) {
 // CUB's selectors on the host, for the CCs whose tunings differ.
 TEST(SegmentedSortPolicy, HostSelectionIsPlausible) {
   for (const std::uint32_t cc : {80u, 86u, 90u, 100u}) {
-    const auto p = d::selected_policy(spec_of(ScalarType::float32, ScalarType::none, ScalarType::int32), cc);
+    const auto p = test_support::cub_segmented_sort_policy(spec_of(ScalarType::float32, ScalarType::none, ScalarType::int32), cc);
     EXPECT_EQ(p.large_threads, 256u);
     EXPECT_EQ(p.radix_bits, 6u);
     EXPECT_EQ(p.partitioning_threshold, 500u);
@@ -111,7 +112,7 @@ TEST(SegmentedSortTempStorage, ClosedFormEqualsCubDispatch) {
                                       : key == 4 ? ScalarType::float32 : ScalarType::float64;
           const ScalarType value_type = value == 0 ? ScalarType::none : value == 1 ? ScalarType::int8
                                         : value == 4 ? ScalarType::int32 : ScalarType::int64;
-          const auto p = d::selected_policy(spec_of(key_type, value_type, offset), cc);
+          const auto p = test_support::cub_segmented_sort_policy(spec_of(key_type, value_type, offset), cc);
           const auto ctx = bound(p, int(cc));
           const d::DispatchParams params{&ctx, p};
           const auto ours = d::select_dispatch(key, value, offset);
@@ -136,7 +137,7 @@ TEST(SegmentedSortTempStorage, ClosedFormEqualsCubDispatch) {
 }
 
 TEST(SegmentedSortTempStorage, CountsAboveInt64AreRefused) {
-  const auto p = d::selected_policy(Spec{}, 90);
+  const auto p = test_support::cub_segmented_sort_policy(Spec{}, 90);
   const auto ctx = bound(p, 90);
   const d::DispatchParams params{&ctx, p};
   const auto ours = d::select_dispatch(4, 0, ScalarType::int32);
@@ -153,7 +154,7 @@ TEST(SegmentedSortTempStorage, CountsAboveInt64AreRefused) {
 
 namespace {
 struct SegmentedSortHotPath : ::testing::Test {
-  segmented_sort::Policy p = d::selected_policy(spec_of(ScalarType::float32, ScalarType::int32,
+  segmented_sort::Policy p = test_support::cub_segmented_sort_policy(spec_of(ScalarType::float32, ScalarType::int32,
                                                         ScalarType::int32), 90);
   detail::LaunchContext ctx = bound(p, 90);
   void* keys = device_address(0x7f0000000000);

@@ -13,6 +13,7 @@
 #include "cccl_cache/algos/segmented_sort/build_result.hpp"
 #include "record_cases.hpp"
 #include "segmented_sort/dispatch.hpp"
+#include "segmented_sort_policy_reference.hpp"
 
 using namespace cccl_cache;
 using namespace cccl_cache::algos;
@@ -45,7 +46,7 @@ TEST(SegmentedSortBuild, ForSm90And80HasCubsKernelsAndCubsPolicy) {
       EXPECT_EQ(r.record.algorithm, AlgorithmId::segmented_sort);
       EXPECT_EQ(r.record.cc, cc);
       // The device compile's policies are what CUB's selectors give on the host.
-      EXPECT_EQ(r.policy, segmented_sort::detail::selected_policy(spec, cc));
+      EXPECT_EQ(r.policy, test_support::cub_segmented_sort_policy(spec, cc));
     }
 }
 

@@ -65,27 +65,11 @@ using CubTileArg = cub::detail::scan::tile_state_kernel_arg_t<cub::ScanTileState
 static_assert(sizeof(CubTileArg<Word<1>>) == 16 && sizeof(CubTileArg<StructBytes<32>>) == sizeof(TileArg) &&
               alignof(CubTileArg<StructBytes<12>>) == alignof(TileArg));
 
-// cub::detail::InputValue<T>'s bytes for a T of at most 32 bytes aligned to at most 8: the
-// flag, then at 8 (the union's alignment, its pointer's) the FutureValue's pointer or the
-// value (init_arg_matches_cub checks this against CUB's own type). The driver reads the
-// kernel's parameter size of them.
-struct InitArg {
-  alignas(8) unsigned char bytes[40] = {};
-};
-constexpr std::size_t kInitValueAt = 8;
+// The initial value's bytes (dispatch.hpp InitArg) are CUB's InputValue<T> for every
+// stand-in (tile_state_cub_reference.cu in the tests compares them byte by byte).
 static_assert(sizeof(cub::detail::InputValue<StructBytes<32>>) == sizeof(InitArg) &&
               sizeof(cub::detail::InputValue<StructBytes<12>>) == 24 &&
               sizeof(cub::detail::InputValue<Word<1>>) == 16);
-
-InitArg init_arg(InitValue initial, std::size_t element_size) noexcept {
-  InitArg arg;
-  arg.bytes[0] = initial.device ? 1 : 0;
-  if (initial.device)
-    std::memcpy(arg.bytes + kInitValueAt, &initial.ptr, sizeof(initial.ptr));
-  else if (initial.ptr != nullptr)  // size queries pass none
-    std::memcpy(arg.bytes + kInitValueAt, initial.ptr, element_size);
-  return arg;
-}
 
 // A policy value as CUB's int (stage counts are ints, two's complement in the Policy).
 constexpr int as_int(std::uint32_t v) noexcept { return static_cast<int>(v); }
@@ -234,39 +218,6 @@ std::optional<StateLayout> state_layout(std::size_t element_size, std::size_t ac
     return StateLayout{sizeof(T), alignof(T), sizeof(A), alignof(A),
                        algos::detail::shape_of<cub::ScanTileState<A>>(), sizeof(Lookahead)};
   });
-}
-
-std::optional<std::size_t> cub_tile_state_bytes(std::size_t element_size, std::size_t accum_size,
-                                                int num_tiles) noexcept {
-  return on_stand_ins(element_size, accum_size, [&](auto, auto a) -> std::optional<std::size_t> {
-    std::size_t bytes = 0;
-    if (cub::ScanTileState<typename decltype(a)::type>::AllocationSize(num_tiles, bytes) != cudaSuccess)
-      return std::nullopt;
-    return bytes;
-  });
-}
-
-bool init_arg_matches_cub() noexcept {
-  bool same = true;
-  for (std::size_t n : {1, 2, 4, 8, 12, 16, 24, 32})
-    on_stand_ins(n, n, [&](auto t, auto) {
-      using T = typename decltype(t)::type;
-      T value;
-      std::memset(&value, 0xa5, sizeof value);
-      // The flag and the `bytes` after it, ours against CUB's (padding aside).
-      auto matches = [&](const auto& cub, InitValue initial, std::size_t bytes) {
-        unsigned char c[sizeof cub];
-        std::memcpy(c, &cub, sizeof cub);
-        const InitArg ours = init_arg(initial, sizeof(T));
-        return sizeof cub <= sizeof ours && c[0] == ours.bytes[0] &&
-               std::memcmp(c + kInitValueAt, ours.bytes + kInitValueAt, bytes) == 0;
-      };
-      same = same && matches(cub::detail::InputValue<T>{value}, InitValue(&value), sizeof(T)) &&
-             matches(cub::detail::InputValue<T>{cub::FutureValue<T>(&value)}, InitValue::on_device(&value),
-                     sizeof(void*));
-      return 0;
-    });
-  return same;
 }
 
 DispatchFn select_dispatch(std::size_t element_size, std::size_t accum_size,

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -39,14 +40,6 @@ struct DispatchParams {
 // sizes 1, 2, 4, 8 with the accumulators promoted_accumulator (core/accumulator.hpp)
 // gives, or a struct of 12, 16, 24 or 32 bytes with its own; else none.
 std::optional<StateLayout> state_layout(std::size_t element_size, std::size_t accum_size) noexcept;
-// What CUB's own cub::ScanTileState<A>::AllocationSize answers for `num_tiles` tiles of
-// the accumulator's stand-in: the reference state_layout's look-back shape is tested
-// equal to (test_scan_temp_storage). None where state_layout has none.
-std::optional<std::size_t> cub_tile_state_bytes(std::size_t element_size, std::size_t accum_size,
-                                                int num_tiles) noexcept;
-// Whether the initial value's bytes the dispatch passes are CUB's InputValue<T> for every
-// element stand-in: the flag at 0, the value or the FutureValue's pointer at 8.
-bool init_arg_matches_cub() noexcept;
 
 // An exclusive or seeded inclusive scan's initial value: the element's bytes on the host,
 // read during the call (or none, for a size query or an unseeded scan), or (`device`) a
@@ -63,6 +56,25 @@ struct InitValue {
   const void* ptr;
   bool device = false;
 };
+
+// The initial value as the bytes of cub::detail::InputValue<T> for a T of at most 32 bytes
+// aligned to at most 8 (the scan kernel's argument; the driver reads its parameter size of
+// them): the flag at 0 (the value is a FutureValue's pointer), then at 8 (the union's
+// alignment, its pointer's) the pointer or the value. dispatch.cu asserts the sizes, and
+// the tests compare the bytes with CUB's own for every stand-in.
+struct InitArg {
+  alignas(8) unsigned char bytes[40] = {};
+};
+inline constexpr std::size_t kInitValueAt = 8;
+inline InitArg init_arg(InitValue initial, std::size_t element_size) noexcept {
+  InitArg arg;
+  arg.bytes[0] = initial.device ? 1 : 0;
+  if (initial.device)
+    std::memcpy(arg.bytes + kInitValueAt, &initial.ptr, sizeof(initial.ptr));
+  else if (initial.ptr != nullptr)  // size queries pass none
+    std::memcpy(arg.bytes + kInitValueAt, initial.ptr, element_size);
+  return arg;
+}
 
 // One instantiation of CCCL 3.5's cub::detail::scan::dispatch for an (offset type, with or
 // without an initial value, arrays or iterators), for every element and accumulator

@@ -140,16 +140,6 @@ std::optional<TileShape> tile_shape(std::uint32_t accum_size, std::uint32_t accu
   });
 }
 
-std::optional<std::size_t> cub_tile_state_bytes(std::uint32_t accum_size, std::uint32_t accum_align,
-                                                int num_tiles) noexcept {
-  return algos::detail::on_layout(accum_size, accum_align, [&](auto a) -> std::optional<std::size_t> {
-    std::size_t bytes = 0;
-    if (CubTileState<typename decltype(a)::type>::AllocationSize(num_tiles, bytes) != cudaSuccess)
-      return std::nullopt;
-    return bytes;
-  });
-}
-
 DispatchFn select_dispatch(std::size_t key_size, ScalarType offset_type, bool exclusive,
                            bool closed_form, bool iterators) noexcept {
   using Entry = algos::detail::ClosedForm<DispatchFn>;

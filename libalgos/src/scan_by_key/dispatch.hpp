@@ -25,11 +25,6 @@ using algos::detail::TileShape;
 // sizes 1, 2, 4, 8, 12, 16, 24 and 32, alignments powers of two up to 16 that divide the
 // size; else none.
 std::optional<TileShape> tile_shape(std::uint32_t accum_size, std::uint32_t accum_align) noexcept;
-// What CUB's own ReduceByKeyScanTileState<A, int>::AllocationSize answers for `num_tiles`
-// tiles of a stand-in A of that size and alignment: the reference tile_shape's use in the
-// dispatch is tested equal to (test_scan_by_key_dispatch). None where tile_shape has none.
-std::optional<std::size_t> cub_tile_state_bytes(std::uint32_t accum_size, std::uint32_t accum_align,
-                                                int num_tiles) noexcept;
 
 // Everything CUB's scan-by-key dispatch asks of its policy selector, kernel source and
 // launcher factory, fixed at bind time.

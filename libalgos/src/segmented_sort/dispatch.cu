@@ -70,31 +70,26 @@ void* arg_address(const PackedSelector<OffsetT>& s) noexcept {
   return const_cast<unsigned char*>(s.bytes);
 }
 
-// Each Policy value with the member of CUB's policy it mirrors: `v(ours, cubs)`.
-template <class P, class R, class V>
-void mirror(P& p, R& r, V&& v) {
-  CCCL_CACHE_SEGMENTED_SORT_POLICY(CCCL_CACHE_POLICY_MIRROR)
-}
-template <class P, class R, class V>
-void mirror_partition(P& p, R& r, V&& v) {
-  CCCL_CACHE_SEGMENTED_SORT_PARTITION_POLICY(CCCL_CACHE_POLICY_MIRROR)
-}
-
 // The build's policies, as CUB's selectors would return them for the bound CC: the fields
-// the host dispatch reads; the rest (load and store algorithms) only shape device code.
+// the host dispatch reads, each Policy value into the member of CUB's policy it mirrors;
+// the rest (load and store algorithms) only shape device code.
 struct RuntimePolicySelector {
-  const Policy* p;
+  const Policy* policy;
   cub::SegmentedSortPolicy operator()(::cuda::compute_capability) const {
+    const Policy& p = *policy;
+    const auto& v = algos::detail::policy_to_cub;
     cub::SegmentedSortPolicy r{};
-    mirror(*p, r, algos::detail::policy_to_cub);
+    CCCL_CACHE_SEGMENTED_SORT_POLICY(CCCL_CACHE_POLICY_MIRROR)
     return r;
   }
 };
 struct RuntimePartitionSelector {
-  const Policy* p;
+  const Policy* policy;
   cub::ThreeWayPartitionPolicy operator()(::cuda::compute_capability) const {
+    const Policy& p = *policy;
+    const auto& v = algos::detail::policy_to_cub;
     cub::ThreeWayPartitionPolicy r{};
-    mirror_partition(*p, r, algos::detail::policy_to_cub);
+    CCCL_CACHE_SEGMENTED_SORT_PARTITION_POLICY(CCCL_CACHE_POLICY_MIRROR)
     return r;
   }
 };
@@ -227,20 +222,6 @@ DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarT
   using algos::detail::SortStructs;
   return algos::detail::select_sort_dispatch<DispatchFn, Entries, SortStructs::values, SortStructs::values>(
       key_size, value_size, offset_type, closed_form, iterators);
-}
-
-Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept {
-  const ::cuda::compute_capability target{int(cc)};
-  // keys-only sorts size their values as CUB's NullType (one byte).
-  const int value_size = spec.keys_only() ? 1 : int(size_of(spec.value_type));
-  const cub::SegmentedSortPolicy r =
-      ss::policy_selector{int(size_of(spec.key_type)), value_size, spec.keys_only()}(target);
-  const cub::ThreeWayPartitionPolicy t =
-      twp::policy_selector_from_types<SegmentIndex, twp::per_partition_offset_t>{}(target);
-  Policy p;
-  mirror(p, r, algos::detail::policy_from_cub);
-  mirror_partition(p, t, algos::detail::policy_from_cub);
-  return p;
 }
 
 }  // namespace cccl_cache::algos::segmented_sort::detail

@@ -74,8 +74,4 @@ using DispatchFn = CUresult (*)(const DispatchParams& params, void* d_temp_stora
 DispatchFn select_dispatch(std::size_t key_size, std::size_t value_size, ScalarType offset_type,
                            bool closed_form = true, bool iterators = false) noexcept;
 
-// The policy CUB's selectors pick for `spec` on sm_<cc>, evaluated on the host (the
-// fields the host dispatch reads; a build probes the device compile's own).
-Policy selected_policy(const Spec& spec, std::uint32_t cc) noexcept;
-
 }  // namespace cccl_cache::algos::segmented_sort::detail
