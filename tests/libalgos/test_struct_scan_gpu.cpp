@@ -87,7 +87,8 @@ TEST(StructScanGpu, SeededRunningSumOf16ByteItemsAligned4) {
                                                            const auto& loaded, CUstream stream) {
     check_scan<HostQuad>(fresh, loaded, stream, ScanInit::host, HostQuad{1, 2, 3, 0xfffffff0u},
                          host_add_quad, [](std::mt19937& rng, std::size_t i) {
-                           return HostQuad{rng(), 1, static_cast<std::uint32_t>(i), rng() % 7};
+                           return HostQuad{static_cast<std::uint32_t>(rng()), 1, static_cast<std::uint32_t>(i),
+                                           static_cast<std::uint32_t>(rng() % 7)};
                          });
   });
 }

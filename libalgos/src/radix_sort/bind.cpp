@@ -84,21 +84,12 @@ CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_
 }
 
 CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                                const void* d_keys_in, void* d_keys_out, const void* d_values_in,
+                                const void* d_keys_in, void* d_keys_out, Input d_values_in,
                                 void* d_values_out, std::uint64_t num_items, int begin_bit,
                                 int end_bit, CUstream stream) const noexcept {
-  return (*this)(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                 IteratorValue::array(d_values_in), d_values_out, num_items, begin_bit, end_bit,
-                 stream);
-}
-
-CUresult Executable::operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                                const void* d_keys_in, void* d_keys_out,
-                                const IteratorValue& values_in, void* d_values_out,
-                                std::uint64_t num_items, int begin_bit, int end_bit,
-                                CUstream stream) const noexcept {
   if (!state_) return CUDA_ERROR_INVALID_HANDLE;
   const Spec& spec = state_->spec;
+  const IteratorValue& values_in = d_values_in.value;
   if (!bits_ok(begin_bit, end_bit, key_bits()) || values_in.kind != spec.values_in.kind)
     return CUDA_ERROR_INVALID_VALUE;
   // CUB's plain form: a DoubleBuffer {in, out} the dispatch may not overwrite.

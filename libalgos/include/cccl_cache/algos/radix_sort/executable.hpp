@@ -39,9 +39,9 @@ struct DoubleBuffers {
 // round_up(num_items * sizeof(value), 256) | CUB's temp storage] (temp_storage_bytes
 // counts both); the DoubleBuffers form writes the values into
 // buffers.values[buffers.selector] itself and needs no more temp storage than a sort of
-// pairs. Either form takes the start as an IteratorValue::counting of the iterator's type;
-// the calls without one refuse such a spec (CUDA_ERROR_INVALID_VALUE), as the calls with a
-// counting value refuse a value-array spec.
+// pairs. Either form takes the start as an IteratorValue::counting of the iterator's type
+// and refuses a value array for such a spec (CUDA_ERROR_INVALID_VALUE), as it refuses a
+// counting value for a value-array spec.
 class Executable : public BoundExecutable<RadixSort> {
  public:
   // The temp-storage bytes a sort of `num_items` needs (CUB's own dispatch answers, from
@@ -55,21 +55,17 @@ class Executable : public BoundExecutable<RadixSort> {
 
   // CUB's two-phase convention (DeviceRadixSort::SortKeys/SortPairs and their Descending
   // forms: the order is the spec's). d_temp_storage == nullptr: sets temp_storage_bytes and
-  // returns CUDA_SUCCESS. Otherwise sorts d_keys_in (and d_values_in) into d_keys_out (and
-  // d_values_out; the value pointers are ignored for keys-only) on `stream`, which must
-  // belong to the bound device's primary context. The inputs are left unchanged.
+  // returns CUDA_SUCCESS. Otherwise sorts d_keys_in (and the values) into d_keys_out (and
+  // d_values_out; the values are ignored for keys-only) on `stream`, which must belong to
+  // the bound device's primary context. The inputs are left unchanged. `d_values_in`: the
+  // value array (a pointer, or IteratorValue::array), or for an argsort the start as
+  // IteratorValue::counting (above), whose d_temp_storage must be aligned to the value
+  // size (any allocation's start is).
   // Errors: CUDA_ERROR_INVALID_VALUE (bits, num_items over the offset type, temp storage
-  // too small), CUDA_ERROR_NOT_INITIALIZED (a fork()ed child), or the first launch error.
+  // too small, a value input of another kind than the spec's), CUDA_ERROR_NOT_INITIALIZED
+  // (a fork()ed child), or the first launch error.
   CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                      const void* d_keys_in, void* d_keys_out, const void* d_values_in,
-                      void* d_values_out, std::uint64_t num_items, int begin_bit, int end_bit,
-                      CUstream stream) const noexcept;
-
-  // The same with the value input as `values_in`: IteratorValue::array(d_values_in) for a
-  // value-array spec, IteratorValue::counting(start) for an argsort (above), whose
-  // d_temp_storage must be aligned to the value size (any allocation's start is).
-  CUresult operator()(void* d_temp_storage, std::size_t& temp_storage_bytes,
-                      const void* d_keys_in, void* d_keys_out, const IteratorValue& values_in,
+                      const void* d_keys_in, void* d_keys_out, Input d_values_in,
                       void* d_values_out, std::uint64_t num_items, int begin_bit, int end_bit,
                       CUstream stream) const noexcept;
 
