@@ -2,6 +2,7 @@
 // core/launch.cuh first: CUB's statuses pass unchanged (no runtime call), as in libalgos'
 // dispatches.
 #include "core/launch.cuh"
+#include "core/fan_out.cuh"
 
 #include <cub/agent/single_pass_scan_operators.cuh>
 #include <cub/device/dispatch/dispatch_scan.cuh>

@@ -134,9 +134,9 @@ TEST(CliStats, JsonCountsEntriesBytesAndLookups) {
   EXPECT_EQ(j["corrupt"], 0);
   EXPECT_EQ(j["quarantined"], 0);
   EXPECT_GT(j["budget_bytes"].get<std::uint64_t>(), 0u);
-  for (const char* k : {"signed_entries", "host_claim_waits", "cluster_lease_waits",
-                        "wait_bound_builds", "cc_fallback_serves", "signature_rejections"})
-    EXPECT_EQ(j[k], 0) << k;
+  for (const char* counter : {"signed_entries", "host_claim_waits", "cluster_lease_waits",
+                              "wait_bound_builds", "cc_fallback_serves", "signature_rejections"})
+    EXPECT_EQ(j[counter], 0) << counter;
 }
 
 // The counters of cluster sharing, as the processes of a job counted them into the store.

@@ -15,6 +15,8 @@
 // one instantiation per choice; the range may be an iterator, the operator then the
 // generated search over it (codegen.cpp), its bytes packed here.
 #include "core/launch.cuh"
+#include "core/fan_out.cuh"
+#include "core/abi_text.cuh"
 
 #include <cub/detail/binary_search_helpers.cuh>
 

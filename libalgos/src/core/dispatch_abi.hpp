@@ -1,5 +1,5 @@
 // The host dispatches' side of the kernel interface, for keys and fingerprints: every
-// algorithm's description (A::dispatch_abi(), built with core/launch.cuh's AbiText) and
+// algorithm's description (A::dispatch_abi(), built with core/abi_text.cuh's AbiText) and
 // its digest, one per algorithm. A change of an algorithm's parameter layout, stand-in
 // types or CUB version changes that algorithm's keys, with no hand-bumped version, and
 // no other algorithm's. Private to libalgos.

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/abi_text.cuh"
 #include "core/iterator_arg.cuh"
 #include "core/transform_dispatch.hpp"
 
@@ -149,7 +150,7 @@ cudaError_t call(const DispatchParams& params, DispatchParams* record,
 }
 
 // The dispatch-ABI text of DispatchParams and the kernel's argument types, `Op` the
-// operator's stand-in (core/launch.cuh describe_abi).
+// operator's stand-in (core/abi_text.cuh describe_abi).
 template <class Op>
 void describe_dispatch(algos::detail::AbiText& abi) {
   CCCL_CACHE_ABI_FIELD(abi, DispatchParams, policy);

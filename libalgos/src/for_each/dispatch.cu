@@ -1,6 +1,7 @@
 // for_each's host dispatch: CCCL 3.5's DeviceFor dispatch launches its kernel with <<<>>>
 // (no launcher factory), so this mirrors invoke_static_block_size over the bound kernel.
 #include "core/launch.cuh"
+#include "core/abi_text.cuh"
 
 #include <cstring>
 #include <limits>

@@ -11,6 +11,8 @@
 // check) is the bind's host function. The samples may be an iterator in place of the
 // array (the build names it): one instantiation each.
 #include "core/launch.cuh"
+#include "core/fan_out.cuh"
+#include "core/abi_text.cuh"
 #include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_histogram.cuh>

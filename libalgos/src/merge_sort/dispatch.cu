@@ -15,6 +15,8 @@
 // as generated iterator structs, and the dispatch passes each call's packed bytes
 // (IterArg) as they are; the outputs, which the sort also uses as buffers, stay arrays.
 #include "core/launch.cuh"
+#include "core/fan_out.cuh"
+#include "core/abi_text.cuh"
 #include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_merge_sort.cuh>

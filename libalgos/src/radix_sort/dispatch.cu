@@ -10,6 +10,8 @@
 // argument layout. The sort order is the kernels' (a template argument there): the host
 // code is the same for both.
 #include "core/launch.cuh"
+#include "core/fan_out.cuh"
+#include "core/abi_text.cuh"
 
 #include <cub/device/dispatch/dispatch_radix_sort.cuh>
 

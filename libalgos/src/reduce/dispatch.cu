@@ -8,6 +8,8 @@
 // Host stand-ins of the same size and alignment give the dispatch the same argument
 // layout: nothing here depends on what the elements are.
 #include "core/launch.cuh"
+#include "core/fan_out.cuh"
+#include "core/abi_text.cuh"
 #include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_reduce.cuh>

@@ -20,6 +20,8 @@
 // - the look-ahead state's size is a value;
 // - the initial value is passed as the bytes of InputValue<T> (InitArg).
 #include "core/launch.cuh"
+#include "core/fan_out.cuh"
+#include "core/abi_text.cuh"
 #include "core/iterator_arg.cuh"
 #include "core/tile_state.cuh"
 

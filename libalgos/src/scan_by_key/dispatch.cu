@@ -20,6 +20,8 @@
 // call's packed bytes (IterArg) to the launches as they are; the keys' stand-in names K
 // as its value type.
 #include "core/launch.cuh"
+#include "core/fan_out.cuh"
+#include "core/abi_text.cuh"
 #include "core/iterator_arg.cuh"
 #include "core/tile_state.cuh"
 

@@ -10,6 +10,8 @@
 // by the size the kernel declares): nothing here depends on what the elements are, scalars
 // or structs.
 #include "core/launch.cuh"
+#include "core/fan_out.cuh"
+#include "core/abi_text.cuh"
 #include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_segmented_reduce.cuh>

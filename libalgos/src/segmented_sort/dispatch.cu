@@ -15,6 +15,8 @@
 // partition iterators are CUB's own. The sort order is the kernels': the host code is
 // the same for both.
 #include "core/launch.cuh"
+#include "core/fan_out.cuh"
+#include "core/abi_text.cuh"
 #include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_segmented_sort.cuh>

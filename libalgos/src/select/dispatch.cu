@@ -11,6 +11,7 @@
 // NullType equality and streaming_context_t<int64, true>; the same types (or stand-ins of
 // their size and alignment) give the launches the same argument layout.
 #include "core/launch.cuh"
+#include "core/abi_text.cuh"
 #include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_select_if.cuh>

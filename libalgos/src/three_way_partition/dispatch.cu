@@ -9,6 +9,8 @@
 // streaming_context_t<offset>; stand-ins of their size and alignment give the launches
 // the same argument layout: nothing here depends on what the items are.
 #include "core/launch.cuh"
+#include "core/fan_out.cuh"
+#include "core/abi_text.cuh"
 #include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_three_way_partition.cuh>

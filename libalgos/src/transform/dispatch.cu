@@ -10,6 +10,7 @@
 // (core/transform_dispatch.cuh). One instantiation per combination of arrays and
 // iterators, so arrays keep CUB's own vectorized and bulk-copy paths.
 #include "core/launch.cuh"
+#include "core/abi_text.cuh"
 
 #include <limits>
 

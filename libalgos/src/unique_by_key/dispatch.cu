@@ -12,6 +12,8 @@
 // has an iterator, the kernel takes all four as generated iterator structs, and the
 // dispatch passes each call's packed bytes (IterArg) to the sweep launch as they are.
 #include "core/launch.cuh"
+#include "core/fan_out.cuh"
+#include "core/abi_text.cuh"
 #include "core/iterator_arg.cuh"
 
 #include <cub/device/dispatch/dispatch_unique_by_key.cuh>

@@ -131,7 +131,7 @@ inline constexpr std::uint32_t kInputIterators =
 
 // The sizes a struct may have where a host dispatch moves elements as bytes of their
 // size (merge sort's keys and values, reduce's items): those it is instantiated for
-// (src/core/launch.cuh on_element_size).
+// (src/core/fan_out.cuh on_element_size).
 inline constexpr std::uint32_t kStandInStructSizes[] = {1, 2, 4, 8, 12, 16, 24, 32};
 // validate_struct, and (a struct) a size in kStandInStructSizes: else error unsupported
 // "<what>: struct 'NAME' of N bytes: <algorithm> takes structs of 1, 2, ... bytes".
