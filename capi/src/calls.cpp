@@ -16,9 +16,8 @@ static_assert(CCCL_CACHE_ITERATOR_CACHE_MODIFIED ==
               static_cast<int>(algos::IteratorKind::cache_modified));
 static_assert(sizeof(cccl_cache_iterator_kind) == sizeof(int));
 
-// OK, or the CUresult as a status with a message.
-cccl_cache_status result_of(CUresult r, const char* function, const char* invalid_means) noexcept {
-  if (r == CUDA_SUCCESS) [[likely]] return CCCL_CACHE_OK;
+// The CUresult as a status with a message (calls.hpp result_of passes success inline).
+cccl_cache_status failed_result(CUresult r, const char* function, const char* invalid_means) noexcept {
   return guarded(function, [&] {
     if (r == CUDA_ERROR_INVALID_VALUE)
       return set_error(CCCL_CACHE_ERROR_INVALID_ARGUMENT,

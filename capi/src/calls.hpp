@@ -49,8 +49,13 @@ const Exe* typed(const cccl_cache_algorithm* a, AlgorithmId kind, const char* fu
   return static_cast<const Exe*>(a->exe);
 }
 
-// OK, or the CUresult as a status with a message.
-cccl_cache_status result_of(CUresult r, const char* function, const char* invalid_means) noexcept;
+// A failed CUresult as a status with a message (invalid_means: what an invalid value is).
+cccl_cache_status failed_result(CUresult r, const char* function, const char* invalid_means) noexcept;
+// OK, or failed_result's: a successful call records nothing.
+inline cccl_cache_status result_of(CUresult r, const char* function, const char* invalid_means) noexcept {
+  if (r == CUDA_SUCCESS) [[likely]] return CCCL_CACHE_OK;
+  return failed_result(r, function, invalid_means);
+}
 
 inline constexpr const char* kTempInvalid =
     "temp storage smaller than the queried size, or more items than the spec's offset type holds";
