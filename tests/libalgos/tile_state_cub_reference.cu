@@ -29,8 +29,10 @@ std::optional<std::size_t> allocation_size(std::size_t size, std::size_t align, 
   return on_layout(size, align, [&](auto a) -> std::optional<std::size_t> {
     using A = typename decltype(a)::type;
     std::size_t bytes = 0;
-    if constexpr (kEmpty<A>) return std::nullopt;
-    else if (TileState<A>::AllocationSize(num_tiles, bytes) != cudaSuccess) return std::nullopt;
+    if constexpr (kEmpty<A>)
+      return std::nullopt;
+    else if (TileState<A>::AllocationSize(num_tiles, bytes) != cudaSuccess)
+      return std::nullopt;
     return bytes;
   });
 }
@@ -56,24 +58,27 @@ std::optional<InputValueBytes> cub_input_value(std::size_t size, std::size_t ali
                                                const void* value, bool future) {
   return on_layout(size, align, [&](auto t) -> std::optional<InputValueBytes> {
     using T = typename decltype(t)::type;
-    if constexpr (kEmpty<T>) return std::nullopt;
-    using Cub = cub::detail::InputValue<T>;
-    auto made_over = [&](unsigned char fill) {
-      alignas(Cub) unsigned char storage[sizeof(Cub)];
-      std::memset(storage, fill, sizeof storage);
-      if (future) {
-        new (storage) Cub(cub::FutureValue<T>(static_cast<T*>(const_cast<void*>(value))));
-      } else {
-        T v;
-        std::memcpy(&v, value, sizeof v);
-        new (storage) Cub(v);
-      }
-      return std::vector<unsigned char>(storage, storage + sizeof storage);
-    };
-    const std::vector<unsigned char> zeroed = made_over(0x00), set = made_over(0xff);
-    InputValueBytes out{zeroed, std::vector<bool>(zeroed.size())};
-    for (std::size_t i = 0; i < zeroed.size(); ++i) out.known[i] = zeroed[i] == set[i];
-    return out;
+    if constexpr (kEmpty<T>) {
+      return std::nullopt;
+    } else {
+      using Cub = cub::detail::InputValue<T>;
+      auto made_over = [&](unsigned char fill) {
+        alignas(Cub) unsigned char storage[sizeof(Cub)];
+        std::memset(storage, fill, sizeof storage);
+        if (future) {
+          new (storage) Cub(cub::FutureValue<T>(static_cast<T*>(const_cast<void*>(value))));
+        } else {
+          T v;
+          std::memcpy(&v, value, sizeof v);
+          new (storage) Cub(v);
+        }
+        return std::vector<unsigned char>(storage, storage + sizeof storage);
+      };
+      const std::vector<unsigned char> zeroed = made_over(0x00), set = made_over(0xff);
+      InputValueBytes out{zeroed, std::vector<bool>(zeroed.size())};
+      for (std::size_t i = 0; i < zeroed.size(); ++i) out.known[i] = zeroed[i] == set[i];
+      return out;
+    }
   });
 }
 

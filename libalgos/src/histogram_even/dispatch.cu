@@ -130,16 +130,6 @@ CUresult closed_form_bytes(const DispatchParams& params, void*, std::size_t& tem
   return CUDA_SUCCESS;
 }
 
-template <class OffsetT, std::size_t L, bool Byte>
-DispatchFn with_samples(bool closed_form, bool samples_iterator) noexcept {
-  using Entry = algos::detail::ClosedForm<DispatchFn>;
-  if (samples_iterator)
-    return Entry::select<&closed_form_bytes<OffsetT, L, Byte>,
-                         &run_dispatch<OffsetT, L, Byte, algos::detail::IterArg>>(closed_form);
-  return Entry::select<&closed_form_bytes<OffsetT, L, Byte>,
-                       &run_dispatch<OffsetT, L, Byte, SamplePtr>>(closed_form);
-}
-
 }  // namespace
 
 DispatchFn select_dispatch(ScalarType offset_type, std::size_t level_size, bool byte_samples,
@@ -151,8 +141,16 @@ DispatchFn select_dispatch(ScalarType offset_type, std::size_t level_size, bool 
     else
       return algos::detail::on_size(level_size, [&](auto l) -> DispatchFn {
         constexpr std::size_t kL = decltype(l)::value;
-        return byte_samples ? with_samples<OffsetT, kL, true>(closed_form, samples_iterator)
-                            : with_samples<OffsetT, kL, false>(closed_form, samples_iterator);
+        return algos::detail::on_flag(byte_samples, [&](auto byte) {
+          return algos::detail::on_flag(samples_iterator, [&](auto iterator) {
+            constexpr bool kByte = decltype(byte)::value;
+            using Samples =
+                std::conditional_t<decltype(iterator)::value, algos::detail::IterArg, SamplePtr>;
+            using Entry = algos::detail::ClosedForm<DispatchFn>;
+            return Entry::select<&closed_form_bytes<OffsetT, kL, kByte>,
+                                 &run_dispatch<OffsetT, kL, kByte, Samples>>(closed_form);
+          });
+        });
       });
   });
 }
